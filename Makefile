@@ -1,0 +1,69 @@
+# autotune: `make` builds autotune and autotune-worker; `make test` runs everything that needs
+# no GPU; `make test-gpu` runs the end-to-end tests on a GPU.
+CC ?= gcc
+CUDA_HOME ?= /usr/local/cuda
+NVCC ?= $(CUDA_HOME)/bin/nvcc
+PREFIX ?= /usr/local
+
+CFLAGS ?= -O2 -g
+CFLAGS += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L
+# cuda.h and cuda_occupancy.h come in as system headers: their inline helpers are not ours to lint.
+CPPFLAGS += -Ituner -isystem $(CUDA_HOME)/include -MMD -MP
+LDLIBS = -lyaml -lm
+# The worker alone links the driver. At build time the toolkit's stub satisfies the linker; at run
+# time the real libcuda.so.1 of the installed driver is loaded.
+WORKER_LDLIBS = -L$(CUDA_HOME)/lib64/stubs -L$(CUDA_HOME)/lib64 -lcuda
+# Helper kernels as SASS for common GPUs plus PTX that the driver compiles for newer ones.
+HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80,code=sm_80 \
+	-gencode arch=compute_90,code=sm_90
+
+B = build
+ENGINE = cli compile config diag expr occupancy output proc progress runner select space
+ENGINE_OBJS = $(ENGINE:%=$(B)/%.o)
+TESTS = $(patsubst tests/%.c,$(B)/tests/%.o,$(wildcard tests/*.c))
+
+all: autotune autotune-worker
+
+autotune: $(B)/main.o $(ENGINE_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+autotune-worker: $(B)/worker.o $(B)/worker_kernels.o
+	$(CC) $(CFLAGS) -z noexecstack -o $@ $^ $(WORKER_LDLIBS)
+
+$(B)/%.o: tuner/%.c | $(B)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(B)/tests/%.o: tests/%.c | $(B)
+	@mkdir -p $(B)/tests
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(B)/worker_kernels.fatbin: tuner/worker_kernels.cu | $(B)
+	$(NVCC) -fatbin $(HELPER_ARCHS) -o $@ $<
+
+# Embedded as data: the symbol names follow the file name (_binary_worker_kernels_fatbin_start).
+$(B)/worker_kernels.o: $(B)/worker_kernels.fatbin
+	cd $(B) && ld -r -b binary -z noexecstack -o worker_kernels.o worker_kernels.fatbin
+
+$(B):
+	@mkdir -p $(B)
+
+$(B)/run_tests: $(TESTS) $(ENGINE_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcunit
+
+test: all $(B)/run_tests
+	$(B)/run_tests
+
+test-gpu: all
+	tests/gpu.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/autotune
+	install -m 755 autotune $(DESTDIR)$(PREFIX)/bin/autotune
+	install -m 755 autotune-worker $(DESTDIR)$(PREFIX)/libexec/autotune/autotune-worker
+
+clean:
+	rm -rf $(B) autotune autotune-worker
+
+.PHONY: all test test-gpu install clean
+
+-include $(wildcard $(B)/*.d $(B)/tests/*.d)

@@ -1,0 +1,14 @@
+// sumMatrixOnGPU2D from seed 00, sections 3.7-3.9: C = A + B over an nx x ny matrix, one
+// element per thread on a 2-D grid. The block shape decides coalescing (block.x a multiple of
+// the warp), the number of resident blocks and so occupancy; autotune explores exactly that.
+// extern "C" keeps the symbol name plain so the config can name it as written.
+extern "C" __global__ void sumMatrixOnGPU2D(const float *A, const float *B, float *C, int nx, int ny)
+{
+	unsigned int ix = blockIdx.x * blockDim.x + threadIdx.x;
+	unsigned int iy = blockIdx.y * blockDim.y + threadIdx.y;
+	// 64-bit index: 16384 x 16384 elements is exactly 2^28, but a larger problem must not wrap.
+	size_t idx = (size_t)iy * nx + ix;
+
+	if (ix < (unsigned int)nx && iy < (unsigned int)ny)
+		C[idx] = A[idx] + B[idx];
+}

@@ -1,0 +1,88 @@
+/* cli.c: argument parsing (getopt_long) and the help text. */
+#define _GNU_SOURCE
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "banned.h"
+
+void cli_usage(void)
+{
+	fputs("usage: autotune [options] CONFIG.yaml      tune the kernel described by CONFIG\n"
+	      "       autotune validate CONFIG.yaml       check CONFIG and print its space, no GPU or nvcc\n"
+	      "\n"
+	      "options:\n"
+	      "  -n, --dry-run      enumerate, compile and compute theoretical occupancy; no GPU needed\n"
+	      "                     (needs --arch or kernel.arch when no GPU is present)\n"
+	      "  -a, --arch sm_XY   target architecture (default: kernel.arch, else the GPU's)\n"
+	      "  -j, --jobs N       parallel nvcc processes (default: number of cores)\n"
+	      "  -d, --device N     GPU to tune on (default 0)\n"
+	      "  -q, --quiet        no progress bar or summary\n"
+	      "  -h, --help         this text\n"
+	      "      --version      print the version\n"
+	      "\n"
+	      "Results go to results/NAME.csv and results/NAME_tuned.h (see README.md).\n"
+	      "Exit status: 0 winner written (or dry run done), 1 no configuration passed, 2 usage or config\n"
+	      "error, 3 environment error (nvcc, GPU, files), 130 interrupted (results so far written).\n",
+	      stdout);
+}
+
+static int parse_count(const char *opt, const char *s, int lo, int *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (end == s || *end || v < lo || v > 4096) {
+		fprintf(stderr, "autotune: %s needs a whole number from %d to 4096, not '%s'\n", opt, lo, s);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+int cli_parse(int argc, char **argv, options *o)
+{
+	static const struct option longopts[] = {
+		{"dry-run", no_argument, NULL, 'n'}, {"arch", required_argument, NULL, 'a'},
+		{"jobs", required_argument, NULL, 'j'}, {"device", required_argument, NULL, 'd'},
+		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0},
+	};
+	memset(o, 0, sizeof *o);
+	int c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "na:j:d:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n': o->dry_run = 1; break;
+		case 'a': o->arch = optarg; break;
+		case 'j': if (parse_count("--jobs", optarg, 1, &o->jobs)) return -1; break;
+		case 'd': if (parse_count("--device", optarg, 0, &o->device)) return -1; break;
+		case 'q': o->quiet = 1; break;
+		case 'h': o->cmd = CMD_HELP; return 0;
+		case 'V': o->cmd = CMD_VERSION; return 0;
+		default:
+			if (optopt)
+				fprintf(stderr, "autotune: option '-%c' is unknown or needs a value (see --help)\n", optopt);
+			else
+				fprintf(stderr, "autotune: option '%s' is unknown or needs a value (see --help)\n", argv[optind - 1]);
+			return -1;
+		}
+	}
+	int rest = argc - optind;
+	char **args = argv + optind;
+	if (rest >= 1 && !strcmp(args[0], "validate")) {
+		o->cmd = CMD_VALIDATE;
+		args++;
+		rest--;
+	}
+	if (rest != 1) {
+		fprintf(stderr, rest ? "autotune: give one config file, not %d (see --help)\n"
+				     : "autotune: no config file given (see --help)\n", rest);
+		return -1;
+	}
+	o->config = args[0];
+	return 0;
+}

@@ -1,0 +1,56 @@
+/* compile.h: turns the space into binaries: one nvcc run per distinct combination of
+ * compile-time values (defines and the register cap), several at a time, with the resources
+ * ptxas reports for the entry point. */
+#ifndef AUTOTUNE_COMPILE_H
+#define AUTOTUNE_COMPILE_H
+
+#include "config.h"
+#include "space.h"
+
+typedef struct {
+	char *symbol;       /* the entry's name in the cubin (mangled if C++) */
+	int registers;
+	int spill_stores, spill_loads; /* bytes */
+	int stack;          /* bytes of stack frame */
+	int barriers;
+	size_t static_smem; /* bytes */
+} kernel_resources;
+
+typedef struct {
+	size_t first_config; /* a configuration built by this binary, to name it in messages */
+	char *cubin;         /* path of the result */
+	int failed;          /* compile-error: log says why */
+	char *log;           /* nvcc's output */
+	double seconds;
+	kernel_resources res;
+} binary;
+
+typedef struct {
+	binary *bins;
+	size_t nbins;
+	size_t *of_config; /* configuration index -> binary index */
+} build;
+
+/* Groups configurations by their compile-time values; no compiling. */
+void build_plan(const config *cfg, const space *s, build *b);
+
+typedef void (*build_progress_fn)(void *ctx, size_t done, size_t total);
+
+/* Compiles every binary of the plan into workdir with up to `jobs` nvcc processes at once.
+ * A failing compile marks its binary failed and goes on; returns -1 only when nvcc cannot be
+ * run at all (reason in d). */
+int build_run(const config *cfg, const space *s, build *b, const char *nvcc, const char *arch,
+	      const char *workdir, int jobs, double timeout_s, build_progress_fn progress, void *ctx,
+	      diags *d);
+void build_free(build *b);
+
+/* Finds the entry point's resources in `nvcc -Xptxas -v` output. The entry matches a function
+ * named exactly so or its C++ mangling (_Z<len><name>...). 0 on success; -1 if not found, -2 if
+ * several C++ overloads match (names listed in *candidates, caller frees). */
+int ptxas_parse(const char *log, const char *entry, kernel_resources *out, char **candidates);
+
+/* The nvcc to use: $NVCC, else nvcc on PATH, else $CUDA_HOME/bin/nvcc, else
+ * /usr/local/cuda/bin/nvcc. NULL if none is executable. Caller frees. */
+char *find_nvcc(void);
+
+#endif

@@ -1,0 +1,880 @@
+/* config.c: loads a tuning problem from YAML (libyaml's document API), checks it against the
+ * schema and parses every expression, keeping the position of each value for messages. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <yaml.h>
+
+#include "banned.h"
+
+static const char *const fill_names[] = {"random", "constant", "zeros"};
+const char *fill_name(fill_kind f) { return fill_names[f]; }
+
+/* The loader's state: the document, where errors go, and whether any happened. */
+typedef struct {
+	const char *file;
+	yaml_document_t *doc;
+	diags *d;
+	int errors;
+	config *cfg;
+} loader;
+
+static mark mark_of(const yaml_node_t *n)
+{
+	mark m = {(int)n->start_mark.line + 1, (int)n->start_mark.column + 1};
+	return m;
+}
+
+static void err_at(loader *L, mark m, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void err_at(loader *L, mark m, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	diags_at(L->d, L->file, m.line, m.col, "%s", buf);
+	L->errors++;
+}
+
+static yaml_node_t *node(loader *L, int id) { return yaml_document_get_node(L->doc, id); }
+
+static const char *kind_name(const yaml_node_t *n)
+{
+	switch (n->type) {
+	case YAML_SCALAR_NODE: return "a scalar";
+	case YAML_SEQUENCE_NODE: return "a list";
+	case YAML_MAPPING_NODE: return "a mapping";
+	default: return "nothing";
+	}
+}
+
+static const char *scalar(const yaml_node_t *n) { return (const char *)n->data.scalar.value; }
+
+static int expect(loader *L, const yaml_node_t *n, yaml_node_type_t t, const char *what)
+{
+	if (n->type == t)
+		return 0;
+	const char *want = t == YAML_SCALAR_NODE ? "a scalar" : t == YAML_SEQUENCE_NODE ? "a list" : "a mapping";
+	err_at(L, mark_of(n), "%s must be %s, not %s", what, want, kind_name(n));
+	return -1;
+}
+
+/* Edit distance, for "did you mean" on unknown keys. */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t *row = xcalloc(lb + 1, sizeof *row);
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	size_t r = row[lb];
+	free(row);
+	return r;
+}
+
+/* Reports unknown keys (with the nearest valid one) and duplicate keys, which libyaml accepts
+ * silently. Returns -1 if n is not a mapping. */
+static int check_keys(loader *L, const yaml_node_t *n, const char *what, const char *const *allowed)
+{
+	if (expect(L, n, YAML_MAPPING_NODE, what))
+		return -1;
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node(L, p->key);
+		if (k->type != YAML_SCALAR_NODE) {
+			err_at(L, mark_of(k), "keys in %s must be plain names", what);
+			continue;
+		}
+		for (yaml_node_pair_t *q = n->data.mapping.pairs.start; q < p; q++) {
+			yaml_node_t *k2 = node(L, q->key);
+			if (k2->type == YAML_SCALAR_NODE && !strcmp(scalar(k2), scalar(k))) {
+				mark m = mark_of(k2);
+				err_at(L, mark_of(k), "duplicate key '%s' (first at line %d, column %d)", scalar(k), m.line, m.col);
+				break;
+			}
+		}
+		if (!allowed)
+			continue;
+		const char *best = NULL;
+		size_t bestd = (size_t)-1;
+		int known = 0;
+		for (const char *const *a = allowed; *a; a++) {
+			if (!strcmp(*a, scalar(k))) {
+				known = 1;
+				break;
+			}
+			size_t dd = distance(*a, scalar(k));
+			if (dd < bestd) {
+				bestd = dd;
+				best = *a;
+			}
+		}
+		if (known)
+			continue;
+		if (best && bestd <= 2 + strlen(scalar(k)) / 4)
+			err_at(L, mark_of(k), "unknown key '%s' in %s; did you mean '%s'?", scalar(k), what, best);
+		else {
+			char list[256] = "";
+			size_t used = 0;
+			for (const char *const *a = allowed; *a && used < sizeof list; a++)
+				used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", a == allowed ? "" : ", ", *a);
+			err_at(L, mark_of(k), "unknown key '%s' in %s (valid keys: %s)", scalar(k), what, list);
+		}
+	}
+	return 0;
+}
+
+static yaml_node_t *get(loader *L, const yaml_node_t *map, const char *key)
+{
+	if (!map || map->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node(L, p->key);
+		if (k->type == YAML_SCALAR_NODE && !strcmp(scalar(k), key))
+			return node(L, p->value);
+	}
+	return NULL;
+}
+
+static yaml_node_t *require(loader *L, const yaml_node_t *map, const char *key, const char *what)
+{
+	yaml_node_t *v = get(L, map, key);
+	if (!v)
+		err_at(L, mark_of(map), "%s is missing the required key '%s'", what, key);
+	return v;
+}
+
+static char *get_string(loader *L, const yaml_node_t *n, const char *what)
+{
+	if (!n || expect(L, n, YAML_SCALAR_NODE, what))
+		return NULL;
+	if (!*scalar(n)) {
+		err_at(L, mark_of(n), "%s must not be empty", what);
+		return NULL;
+	}
+	return xstrdup(scalar(n));
+}
+
+static int is_identifier(const char *s)
+{
+	if (!(*s == '_' || (*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')))
+		return 0;
+	for (s++; *s; s++)
+		if (!(*s == '_' || (*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9')))
+			return 0;
+	return 1;
+}
+
+/* Strict number parsing: the whole text, no overflow (libyaml gives every scalar as a string). */
+static int get_int(loader *L, const yaml_node_t *n, const char *what, long long lo, long long hi, long long *out)
+{
+	if (!n || expect(L, n, YAML_SCALAR_NODE, what))
+		return -1;
+	const char *s = scalar(n);
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 0);
+	if (end == s || *end || errno == ERANGE) {
+		err_at(L, mark_of(n), "%s must be an integer, not '%s'", what, s);
+		return -1;
+	}
+	if (v < lo || v > hi) {
+		err_at(L, mark_of(n), "%s must be between %lld and %lld, not %lld", what, lo, hi, v);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int get_double(loader *L, const yaml_node_t *n, const char *what, double *out)
+{
+	if (!n || expect(L, n, YAML_SCALAR_NODE, what))
+		return -1;
+	const char *s = scalar(n);
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || *end || errno == ERANGE || !isfinite(v)) {
+		err_at(L, mark_of(n), "%s must be a number, not '%s'", what, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int get_bool(loader *L, const yaml_node_t *n, const char *what, int *out)
+{
+	if (!n || expect(L, n, YAML_SCALAR_NODE, what))
+		return -1;
+	const char *s = scalar(n);
+	if (!strcmp(s, "true") || !strcmp(s, "yes")) {
+		*out = 1;
+		return 0;
+	}
+	if (!strcmp(s, "false") || !strcmp(s, "no")) {
+		*out = 0;
+		return 0;
+	}
+	err_at(L, mark_of(n), "%s must be true or false, not '%s'", what, s);
+	return -1;
+}
+
+/* Column of byte `offset` of a scalar's text: quoted scalars start one column after the quote. */
+static mark expr_mark(const yaml_node_t *n, int offset)
+{
+	mark m = mark_of(n);
+	int quoted = n->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+		     n->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+	m.col += offset + quoted;
+	return m;
+}
+
+static int get_expr(loader *L, const yaml_node_t *n, const char *what, cexpr *out)
+{
+	if (!n || expect(L, n, YAML_SCALAR_NODE, what))
+		return -1;
+	expr_error ee;
+	expr *e = expr_parse(scalar(n), &ee);
+	if (!e) {
+		err_at(L, expr_mark(n, ee.offset), "%s: %s", what, ee.msg);
+		return -1;
+	}
+	out->e = e;
+	out->at = expr_mark(n, 0);
+	return 0;
+}
+
+int scope_lookup(void *ctx, const char *name, value *out)
+{
+	const scope *s = ctx;
+	for (size_t i = 0; i < s->cfg->nconstants; i++)
+		if (!strcmp(s->cfg->constants[i].name, name)) {
+			*out = s->cfg->constants[i].v;
+			return 0;
+		}
+	if (s->params)
+		for (size_t i = 0; i < s->cfg->nparams; i++)
+			if (!strcmp(s->cfg->params[i].name, name)) {
+				*out = s->params[i];
+				return 0;
+			}
+	return -1;
+}
+
+int cexpr_eval(const config *cfg, const cexpr *x, const value *params, value *out, diags *d, const char *what_for)
+{
+	scope s = {cfg, params};
+	expr_error ee;
+	if (expr_eval(x->e, scope_lookup, &s, out, &ee) == 0)
+		return 0;
+	if (what_for)
+		diags_at(d, cfg->path, x->at.line, x->at.col + ee.offset, "%s (for %s)", ee.msg, what_for);
+	else
+		diags_at(d, cfg->path, x->at.line, x->at.col + ee.offset, "%s", ee.msg);
+	return -1;
+}
+
+/* Expressions are checked for unknown names once, at load, against constants and (where
+ * allowed) parameters, so a typo is reported before anything runs. */
+typedef struct {
+	loader *L;
+	const cexpr *x;
+	int allow_params;
+	const char *what;
+} name_check;
+
+static int check_name(void *ctx, const char *name, int offset)
+{
+	name_check *c = ctx;
+	config *cfg = c->L->cfg;
+	for (size_t i = 0; i < cfg->nconstants; i++)
+		if (!strcmp(cfg->constants[i].name, name))
+			return 0;
+	for (size_t i = 0; i < cfg->nparams; i++)
+		if (!strcmp(cfg->params[i].name, name)) {
+			if (c->allow_params)
+				return 0;
+			mark m = {c->x->at.line, c->x->at.col + offset};
+			err_at(c->L, m, "%s may use constants only, but '%s' is a parameter", c->what, name);
+			return 0;
+		}
+	mark m = {c->x->at.line, c->x->at.col + offset};
+	err_at(c->L, m, "unknown name '%s' in %s", name, c->what);
+	return 0;
+}
+
+static void check_names(loader *L, const cexpr *x, int allow_params, const char *what)
+{
+	if (!x->e)
+		return;
+	name_check c = {L, x, allow_params, what};
+	expr_foreach_name(x->e, check_name, &c);
+}
+
+/* Evaluates an expression that may use constants only, at load time. */
+static int eval_const(loader *L, const cexpr *x, const char *what, value *out)
+{
+	int before = L->errors;
+	check_names(L, x, 0, what);
+	if (L->errors != before)
+		return -1;
+	if (cexpr_eval(L->cfg, x, NULL, out, L->d, NULL)) {
+		L->errors++;
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_elem(loader *L, const yaml_node_t *n, elem_type *out)
+{
+	if (!n || expect(L, n, YAML_SCALAR_NODE, "type"))
+		return -1;
+	if (elem_parse(scalar(n), out) == 0)
+		return 0;
+	err_at(L, mark_of(n), "unknown type '%s' (known: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float, double)", scalar(n));
+	return -1;
+}
+
+static void load_kernel(loader *L, const yaml_node_t *n)
+{
+	static const char *const keys[] = {"source", "entry", "arch", NULL};
+	config *cfg = L->cfg;
+	if (check_keys(L, n, "'kernel'", keys))
+		return;
+	yaml_node_t *src = require(L, n, "source", "'kernel'");
+	char *s = get_string(L, src, "kernel source");
+	if (s) {
+		cfg->source_at = mark_of(src);
+		const char *slash = strrchr(cfg->path, '/');
+		if (s[0] == '/' || !slash)
+			cfg->source = s;
+		else {
+			cfg->source = xasprintf("%.*s/%s", (int)(slash - cfg->path), cfg->path, s);
+			free(s);
+		}
+		if (access(cfg->source, R_OK))
+			err_at(L, cfg->source_at, "cannot read kernel source '%s': %s", cfg->source, strerror(errno));
+	}
+	yaml_node_t *entry = require(L, n, "entry", "'kernel'");
+	if (entry && (cfg->entry = get_string(L, entry, "kernel entry"))) {
+		cfg->entry_at = mark_of(entry);
+		if (!is_identifier(cfg->entry))
+			err_at(L, cfg->entry_at, "kernel entry '%s' is not a C identifier", cfg->entry);
+	}
+	yaml_node_t *arch = get(L, n, "arch");
+	if (arch && (cfg->arch = get_string(L, arch, "kernel arch"))) {
+		int major, minor;
+		char tail;
+		if (sscanf(cfg->arch, "sm_%1d%1d%c", &major, &minor, &tail) != 2)
+			err_at(L, mark_of(arch), "arch must look like sm_90, not '%s'", cfg->arch);
+	}
+}
+
+/* A name that expressions can use must be an identifier and must not shadow another. */
+static int check_new_name(loader *L, const yaml_node_t *k, const char *what)
+{
+	const char *s = scalar(k);
+	config *cfg = L->cfg;
+	if (!is_identifier(s)) {
+		err_at(L, mark_of(k), "%s name '%s' is not an identifier", what, s);
+		return -1;
+	}
+	static const char *const funcs[] = {"min", "max", "ceil_div", "abs", NULL};
+	for (const char *const *f = funcs; *f; f++)
+		if (!strcmp(*f, s)) {
+			err_at(L, mark_of(k), "%s name '%s' is a built-in function", what, s);
+			return -1;
+		}
+	for (size_t i = 0; i < cfg->nconstants; i++)
+		if (!strcmp(cfg->constants[i].name, s)) {
+			err_at(L, mark_of(k), "%s '%s' is already a constant (line %d)", what, s, cfg->constants[i].at.line);
+			return -1;
+		}
+	for (size_t i = 0; i < cfg->nparams; i++)
+		if (!strcmp(cfg->params[i].name, s)) {
+			err_at(L, mark_of(k), "%s '%s' is already a parameter (line %d)", what, s, cfg->params[i].at.line);
+			return -1;
+		}
+	return 0;
+}
+
+static void load_constants(loader *L, const yaml_node_t *n)
+{
+	config *cfg = L->cfg;
+	if (check_keys(L, n, "'constants'", NULL))
+		return;
+	size_t count = (size_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
+	cfg->constants = xcalloc(count, sizeof *cfg->constants);
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node(L, p->key), *v = node(L, p->value);
+		if (k->type != YAML_SCALAR_NODE || check_new_name(L, k, "constant"))
+			continue;
+		cexpr x = {0};
+		value val;
+		char what[128];
+		snprintf(what, sizeof what, "constant '%s'", scalar(k));
+		if (get_expr(L, v, what, &x) == 0 && eval_const(L, &x, what, &val) == 0) {
+			constant *c = &cfg->constants[cfg->nconstants++];
+			c->name = xstrdup(scalar(k));
+			c->v = val;
+			c->at = mark_of(k);
+		}
+		expr_free(x.e);
+	}
+}
+
+/* A parameter's values: a list, a single value, or a range {start, stop, step | pow2}. */
+static void load_param_values(loader *L, const yaml_node_t *v, param *p)
+{
+	size_t cap = 0;
+	char what[160];
+	snprintf(what, sizeof what, "value of parameter '%s'", p->name);
+	if (v->type == YAML_SEQUENCE_NODE || v->type == YAML_SCALAR_NODE) {
+		yaml_node_item_t one = 0, *items, *end;
+		if (v->type == YAML_SCALAR_NODE) {
+			one = (yaml_node_item_t)(v - L->doc->nodes.start + 1);
+			items = &one;
+			end = &one + 1;
+		} else {
+			items = v->data.sequence.items.start;
+			end = v->data.sequence.items.top;
+		}
+		if (items == end)
+			err_at(L, mark_of(v), "parameter '%s' has no values", p->name);
+		for (yaml_node_item_t *it = items; it < end; it++) {
+			cexpr x = {0};
+			value val;
+			if (get_expr(L, node(L, *it), what, &x) == 0 && eval_const(L, &x, what, &val) == 0) {
+				grow(&p->values, &cap, p->nvalues + 1, sizeof *p->values);
+				p->values[p->nvalues++] = val;
+			}
+			expr_free(x.e);
+		}
+		return;
+	}
+	static const char *const keys[] = {"start", "stop", "step", "pow2", NULL};
+	snprintf(what, sizeof what, "range of parameter '%s'", p->name);
+	if (check_keys(L, v, what, keys))
+		return;
+	long long start, stop, step = 1;
+	int pow2 = 0;
+	yaml_node_t *ns = require(L, v, "start", what), *ne = require(L, v, "stop", what);
+	yaml_node_t *nstep = get(L, v, "step"), *np = get(L, v, "pow2");
+	if (!ns || !ne || get_int(L, ns, "start", LLONG_MIN / 4, LLONG_MAX / 4, &start) ||
+	    get_int(L, ne, "stop", LLONG_MIN / 4, LLONG_MAX / 4, &stop))
+		return;
+	if (nstep && np) {
+		err_at(L, mark_of(np), "a range takes 'step' or 'pow2', not both");
+		return;
+	}
+	if (nstep && get_int(L, nstep, "step", 1, LLONG_MAX / 4, &step))
+		return;
+	if (np && get_bool(L, np, "pow2", &pow2))
+		return;
+	if (pow2 && start <= 0) {
+		err_at(L, mark_of(ns), "a pow2 range must start above 0");
+		return;
+	}
+	if (stop < start) {
+		err_at(L, mark_of(ne), "range stop %lld is below start %lld", stop, start);
+		return;
+	}
+	if (!pow2 && (stop - start) / step >= 1000000) {
+		err_at(L, mark_of(v), "range of parameter '%s' has over a million values", p->name);
+		return;
+	}
+	/* stop is inclusive: {start: 1, stop: 1024, pow2: true} includes 1024 */
+	for (long long x = start; x <= stop; x = pow2 ? x * 2 : x + step) {
+		grow(&p->values, &cap, p->nvalues + 1, sizeof *p->values);
+		p->values[p->nvalues++] = value_int(x);
+	}
+}
+
+static void load_space(loader *L, const yaml_node_t *n)
+{
+	config *cfg = L->cfg;
+	if (check_keys(L, n, "'space'", NULL))
+		return;
+	size_t count = (size_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
+	if (count == 0)
+		err_at(L, mark_of(n), "'space' has no parameters");
+	cfg->params = xcalloc(count, sizeof *cfg->params);
+	for (yaml_node_pair_t *pr = n->data.mapping.pairs.start; pr < n->data.mapping.pairs.top; pr++) {
+		yaml_node_t *k = node(L, pr->key), *v = node(L, pr->value);
+		if (k->type != YAML_SCALAR_NODE || check_new_name(L, k, "parameter"))
+			continue;
+		param *p = &cfg->params[cfg->nparams++];
+		p->name = xstrdup(scalar(k));
+		p->at = mark_of(k);
+		load_param_values(L, v, p);
+	}
+}
+
+static int find_param(loader *L, const yaml_node_t *n, const char *what)
+{
+	if (!n || expect(L, n, YAML_SCALAR_NODE, what))
+		return -1;
+	for (size_t i = 0; i < L->cfg->nparams; i++)
+		if (!strcmp(L->cfg->params[i].name, scalar(n)))
+			return (int)i;
+	err_at(L, mark_of(n), "%s names '%s', which is not a parameter of the space", what, scalar(n));
+	return -1;
+}
+
+static void load_arguments(loader *L, const yaml_node_t *n)
+{
+	static const char *const keys[] = {"name", "type", "count", "fill", "value", "seed", "output", NULL};
+	config *cfg = L->cfg;
+	if (expect(L, n, YAML_SEQUENCE_NODE, "'arguments'"))
+		return;
+	size_t count = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+	cfg->args = xcalloc(count, sizeof *cfg->args);
+	size_t index = 0;
+	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
+		yaml_node_t *a = node(L, *it);
+		char what[96];
+		snprintf(what, sizeof what, "argument %zu", ++index);
+		if (check_keys(L, a, what, keys))
+			continue;
+		kernel_arg *arg = &cfg->args[cfg->nargs++];
+		arg->at = mark_of(a);
+		arg->name = get_string(L, require(L, a, "name", what), "argument name");
+		parse_elem(L, require(L, a, "type", what), &arg->type);
+		yaml_node_t *cnt = get(L, a, "count"), *fill = get(L, a, "fill"), *val = get(L, a, "value");
+		yaml_node_t *seed = get(L, a, "seed"), *out = get(L, a, "output");
+		arg->is_array = cnt != NULL;
+		if (!arg->is_array) {
+			if (fill || seed || out)
+				err_at(L, mark_of(fill ? fill : seed ? seed : out),
+				       "%s is a scalar (it has no 'count'), so it takes no fill, seed or output", what);
+			if (!val)
+				err_at(L, arg->at, "%s needs 'value' (a scalar) or 'count' (a device array)", what);
+			else
+				get_expr(L, val, "argument value", &arg->value);
+			continue;
+		}
+		cexpr x = {0};
+		value v;
+		if (get_expr(L, cnt, "argument count", &x) == 0 && eval_const(L, &x, "an array's count", &v) == 0) {
+			if (v.kind != VAL_INT || v.u.i <= 0)
+				err_at(L, x.at, "array count must be a positive integer");
+			else
+				arg->count = v.u.i;
+		}
+		expr_free(x.e);
+		if (out)
+			get_bool(L, out, "output", &arg->output);
+		arg->fill = arg->output ? FILL_ZEROS : FILL_RANDOM;
+		if (fill && expect(L, fill, YAML_SCALAR_NODE, "fill") == 0) {
+			int found = 0;
+			for (int f = 0; f < 3; f++)
+				if (!strcmp(scalar(fill), fill_names[f])) {
+					arg->fill = (fill_kind)f;
+					found = 1;
+				}
+			if (!found)
+				err_at(L, mark_of(fill), "unknown fill '%s' (known: random, constant, zeros)", scalar(fill));
+		}
+		if (arg->fill == FILL_CONSTANT) {
+			if (!val)
+				err_at(L, mark_of(fill), "fill: constant needs 'value'");
+			else
+				get_double(L, val, "constant fill value", &arg->fill_value);
+		} else if (val)
+			err_at(L, mark_of(val), "'value' goes with fill: constant or with scalars");
+		long long s = (long long)index;
+		if (seed && get_int(L, seed, "seed", 0, LLONG_MAX, &s) == 0 && arg->fill != FILL_RANDOM)
+			err_at(L, mark_of(seed), "'seed' goes with fill: random");
+		arg->seed = (unsigned long long)s;
+	}
+	if (cfg->nargs == 0)
+		err_at(L, mark_of(n), "'arguments' is empty; list the kernel's arguments in order");
+}
+
+static void load_dims(loader *L, const yaml_node_t *n, const char *what, cexpr dims[3])
+{
+	if (!n || expect(L, n, YAML_SEQUENCE_NODE, what))
+		return;
+	size_t count = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+	if (count < 1 || count > 3) {
+		err_at(L, mark_of(n), "%s takes 1 to 3 expressions (x, y, z), not %zu%s", what, count,
+		       n->data.sequence.style == YAML_FLOW_SEQUENCE_STYLE && count > 3
+			       ? " (inside [ ] a comma ends an item: quote expressions such as \"min(a, b)\")" : "");
+		return;
+	}
+	for (size_t i = 0; i < count; i++)
+		get_expr(L, node(L, n->data.sequence.items.start[i]), what, &dims[i]);
+}
+
+static void load_launch(loader *L, const yaml_node_t *n)
+{
+	static const char *const keys[] = {"block", "grid", "shared_mem", NULL};
+	if (check_keys(L, n, "'launch'", keys))
+		return;
+	load_dims(L, require(L, n, "block", "'launch'"), "launch block", L->cfg->block);
+	load_dims(L, require(L, n, "grid", "'launch'"), "launch grid", L->cfg->grid);
+	yaml_node_t *sm = get(L, n, "shared_mem");
+	if (sm)
+		get_expr(L, sm, "launch shared_mem", &L->cfg->shared_mem);
+}
+
+static void load_build(loader *L, const yaml_node_t *n)
+{
+	static const char *const keys[] = {"flags", "maxrregcount", "defines", NULL};
+	config *cfg = L->cfg;
+	if (check_keys(L, n, "'build'", keys))
+		return;
+	yaml_node_t *flags = get(L, n, "flags");
+	if (flags && expect(L, flags, YAML_SEQUENCE_NODE, "build flags") == 0) {
+		size_t count = (size_t)(flags->data.sequence.items.top - flags->data.sequence.items.start);
+		cfg->nvcc_flags = xcalloc(count, sizeof *cfg->nvcc_flags);
+		for (size_t i = 0; i < count; i++) {
+			char *f = get_string(L, node(L, flags->data.sequence.items.start[i]), "build flag");
+			if (f)
+				cfg->nvcc_flags[cfg->nflags++] = f;
+		}
+	}
+	yaml_node_t *mr = get(L, n, "maxrregcount");
+	if (mr) {
+		int i = find_param(L, mr, "build maxrregcount");
+		if (i >= 0)
+			cfg->params[i].is_maxreg = 1;
+	}
+	yaml_node_t *defs = get(L, n, "defines");
+	if (defs && expect(L, defs, YAML_SEQUENCE_NODE, "build defines") == 0)
+		for (yaml_node_item_t *it = defs->data.sequence.items.start; it < defs->data.sequence.items.top; it++) {
+			int i = find_param(L, node(L, *it), "build defines");
+			if (i >= 0)
+				cfg->params[i].is_define = 1;
+		}
+}
+
+static void load_verify(loader *L, const yaml_node_t *n)
+{
+	static const char *const keys[] = {"reference", "rtol", "atol", NULL};
+	config *cfg = L->cfg;
+	if (check_keys(L, n, "'verify'", keys))
+		return;
+	yaml_node_t *r = get(L, n, "reference"), *rt = get(L, n, "rtol"), *at = get(L, n, "atol");
+	if (rt && get_double(L, rt, "rtol", &cfg->rtol) == 0 && cfg->rtol < 0)
+		err_at(L, mark_of(rt), "rtol must not be negative");
+	if (at && get_double(L, at, "atol", &cfg->atol) == 0 && cfg->atol < 0)
+		err_at(L, mark_of(at), "atol must not be negative");
+	if (!r || check_keys(L, r, "verify reference", NULL))
+		return;
+	cfg->has_reference = 1;
+	cfg->reference_at = mark_of(r);
+	cfg->reference = xcalloc(cfg->nparams, sizeof *cfg->reference);
+	for (size_t i = 0; i < cfg->nparams; i++) {
+		yaml_node_t *v = get(L, r, cfg->params[i].name);
+		cexpr x = {0};
+		if (!v)
+			err_at(L, mark_of(r), "verify reference does not give parameter '%s'", cfg->params[i].name);
+		else if (get_expr(L, v, "reference value", &x) == 0)
+			eval_const(L, &x, "a reference value", &cfg->reference[i]);
+		expr_free(x.e);
+	}
+	for (yaml_node_pair_t *p = r->data.mapping.pairs.start; p < r->data.mapping.pairs.top; p++)
+		find_param(L, node(L, p->key), "verify reference");
+}
+
+static void load_measure(loader *L, const yaml_node_t *n)
+{
+	static const char *const keys[] = {"warmup", "repeats", NULL};
+	long long v;
+	if (check_keys(L, n, "'measure'", keys))
+		return;
+	yaml_node_t *w = get(L, n, "warmup"), *r = get(L, n, "repeats");
+	if (w && get_int(L, w, "warmup", 0, 1000, &v) == 0)
+		L->cfg->warmup = (int)v;
+	if (r && get_int(L, r, "repeats", 1, 100000, &v) == 0)
+		L->cfg->repeats = (int)v;
+}
+
+static void load_output(loader *L, const yaml_node_t *n)
+{
+	static const char *const keys[] = {"csv", "header", NULL};
+	if (check_keys(L, n, "'output'", keys))
+		return;
+	yaml_node_t *c = get(L, n, "csv"), *h = get(L, n, "header");
+	if (c)
+		L->cfg->csv_path = get_string(L, c, "output csv");
+	if (h)
+		L->cfg->header_path = get_string(L, h, "output header");
+}
+
+static char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	const char *dot = strrchr(b, '.');
+	size_t n = dot && dot != b ? (size_t)(dot - b) : strlen(b);
+	char *s = xmalloc(n + 1);
+	memcpy(s, b, n);
+	s[n] = 0;
+	return s;
+}
+
+static void load_root(loader *L, const yaml_node_t *root)
+{
+	static const char *const keys[] = {"name", "kernel", "constants", "arguments", "space", "constraints",
+					   "launch", "build", "verify", "measure", "output", NULL};
+	config *cfg = L->cfg;
+	if (check_keys(L, root, "the config", keys))
+		return;
+	yaml_node_t *n;
+	if ((n = get(L, root, "name"))) {
+		cfg->name = get_string(L, n, "name");
+		if (cfg->name && !is_identifier(cfg->name))
+			err_at(L, mark_of(n), "name '%s' must be an identifier: it prefixes the header's macros", cfg->name);
+	}
+	if (!cfg->name)
+		cfg->name = base_name(cfg->path);
+	if ((n = require(L, root, "kernel", "the config")))
+		load_kernel(L, n);
+	/* Order matters: constants before everything that uses them, the space before the
+	 * expressions that may name its parameters. */
+	if ((n = get(L, root, "constants")))
+		load_constants(L, n);
+	if ((n = require(L, root, "space", "the config")))
+		load_space(L, n);
+	if ((n = require(L, root, "arguments", "the config")))
+		load_arguments(L, n);
+	if ((n = get(L, root, "constraints")) && expect(L, n, YAML_SEQUENCE_NODE, "'constraints'") == 0) {
+		size_t count = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+		cfg->constraints = xcalloc(count, sizeof *cfg->constraints);
+		for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++)
+			if (get_expr(L, node(L, *it), "constraint", &cfg->constraints[cfg->nconstraints]) == 0)
+				cfg->nconstraints++;
+	}
+	if ((n = require(L, root, "launch", "the config")))
+		load_launch(L, n);
+	if ((n = get(L, root, "build")))
+		load_build(L, n);
+	if ((n = get(L, root, "verify")))
+		load_verify(L, n);
+	if ((n = get(L, root, "measure")))
+		load_measure(L, n);
+	if ((n = get(L, root, "output")))
+		load_output(L, n);
+
+	for (size_t i = 0; i < cfg->nargs; i++)
+		check_names(L, &cfg->args[i].value, 1, "an argument value");
+	for (size_t i = 0; i < cfg->nconstraints; i++)
+		check_names(L, &cfg->constraints[i], 1, "a constraint");
+	for (int i = 0; i < 3; i++) {
+		check_names(L, &cfg->block[i], 1, "the launch block");
+		check_names(L, &cfg->grid[i], 1, "the launch grid");
+	}
+	check_names(L, &cfg->shared_mem, 1, "launch shared_mem");
+	if (!cfg->csv_path)
+		cfg->csv_path = xasprintf("results/%s.csv", cfg->name);
+	if (!cfg->header_path)
+		cfg->header_path = xasprintf("results/%s_tuned.h", cfg->name);
+}
+
+int config_load(const char *path, config *cfg, diags *d)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg->path = xstrdup(path);
+	cfg->rtol = 1e-5;
+	cfg->atol = 1e-8;
+	cfg->warmup = 3;
+	cfg->repeats = 20;
+
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		diags_add(d, "%s: cannot open: %s", path, strerror(errno));
+		config_free(cfg);
+		return -1;
+	}
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_file(&parser, f);
+	int rc = -1;
+	if (!yaml_parser_load(&parser, &doc)) {
+		const yaml_mark_t *m = parser.problem ? &parser.problem_mark : &parser.context_mark;
+		diags_at(d, path, (int)m->line + 1, (int)m->column + 1, "YAML syntax error: %s%s%s",
+			 parser.problem ? parser.problem : "unknown problem", parser.context ? " " : "",
+			 parser.context ? parser.context : "");
+	} else {
+		yaml_node_t *root = yaml_document_get_root_node(&doc);
+		loader L = {path, &doc, d, 0, cfg};
+		if (!root)
+			diags_at(d, path, 1, 1, "the file is empty");
+		else {
+			load_root(&L, root);
+			rc = L.errors ? -1 : 0;
+		}
+		yaml_document_delete(&doc);
+	}
+	yaml_parser_delete(&parser);
+	fclose(f);
+	if (rc)
+		config_free(cfg);
+	return rc;
+}
+
+static void cexpr_free(cexpr *x)
+{
+	expr_free(x->e);
+	x->e = NULL;
+}
+
+void config_free(config *cfg)
+{
+	free(cfg->path);
+	free(cfg->name);
+	free(cfg->source);
+	free(cfg->entry);
+	free(cfg->arch);
+	for (size_t i = 0; i < cfg->nconstants; i++)
+		free(cfg->constants[i].name);
+	free(cfg->constants);
+	for (size_t i = 0; i < cfg->nargs; i++) {
+		free(cfg->args[i].name);
+		cexpr_free(&cfg->args[i].value);
+	}
+	free(cfg->args);
+	for (size_t i = 0; i < cfg->nparams; i++) {
+		free(cfg->params[i].name);
+		free(cfg->params[i].values);
+	}
+	free(cfg->params);
+	for (size_t i = 0; i < cfg->nconstraints; i++)
+		cexpr_free(&cfg->constraints[i]);
+	free(cfg->constraints);
+	for (int i = 0; i < 3; i++) {
+		cexpr_free(&cfg->block[i]);
+		cexpr_free(&cfg->grid[i]);
+	}
+	cexpr_free(&cfg->shared_mem);
+	for (size_t i = 0; i < cfg->nflags; i++)
+		free(cfg->nvcc_flags[i]);
+	free(cfg->nvcc_flags);
+	free(cfg->reference);
+	free(cfg->csv_path);
+	free(cfg->header_path);
+	memset(cfg, 0, sizeof *cfg);
+}

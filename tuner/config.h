@@ -1,0 +1,109 @@
+/* config.h: a tuning problem as read from its YAML file, every value checked and every
+ * expression parsed, with the file position of each so later stages can still point at it. */
+#ifndef AUTOTUNE_CONFIG_H
+#define AUTOTUNE_CONFIG_H
+
+#include <stddef.h>
+
+#include "diag.h"
+#include "elem.h"
+#include "expr.h"
+
+typedef struct {
+	int line, col; /* 1-based */
+} mark;
+
+
+typedef enum { FILL_RANDOM, FILL_CONSTANT, FILL_ZEROS } fill_kind;
+const char *fill_name(fill_kind f);
+
+/* An expression together with where it was written. */
+typedef struct {
+	expr *e;
+	mark at;
+} cexpr;
+
+typedef struct {
+	char *name;
+	mark at;
+	elem_type type;
+	int is_array;
+	/* arrays: allocated and filled once per tuning session, so the count may use constants only */
+	long long count;
+	fill_kind fill;
+	double fill_value;        /* constant fill */
+	unsigned long long seed;  /* random fill */
+	int output;               /* compared against the reference run */
+	/* scalars: evaluated per configuration (may use parameters) */
+	cexpr value;
+} kernel_arg;
+
+typedef struct {
+	char *name;
+	mark at;
+	value *values;
+	size_t nvalues;
+	int is_define;  /* passed to nvcc as -DNAME=value */
+	int is_maxreg;  /* passed to nvcc as -maxrregcount=value */
+} param;
+
+typedef struct {
+	char *name;
+	value v;
+	mark at;
+} constant;
+
+typedef struct {
+	char *path;    /* the config file as given */
+	char *name;    /* `name:` or the file's base name; prefixes the header's macros */
+
+	char *source;  /* kernel source, resolved against the config file's directory */
+	mark source_at;
+	char *entry;
+	mark entry_at;
+	char *arch;    /* "sm_90" or NULL: the GPU found, or --arch */
+
+	constant *constants;
+	size_t nconstants;
+	kernel_arg *args;
+	size_t nargs;
+	param *params;
+	size_t nparams;
+	cexpr *constraints;
+	size_t nconstraints;
+
+	cexpr block[3], grid[3], shared_mem;
+
+	char **nvcc_flags;
+	size_t nflags;
+
+	/* verify */
+	int has_reference;
+	value *reference;  /* one value per parameter */
+	mark reference_at;
+	double rtol, atol;
+
+	/* measure */
+	int warmup, repeats;
+
+	char *csv_path, *header_path;
+} config;
+
+/* 0 on success. On failure returns -1 with every problem found in d (file:line:col: message)
+ * and leaves *cfg empty; config_free is safe either way. */
+int config_load(const char *path, config *cfg, diags *d);
+void config_free(config *cfg);
+
+/* Name lookup for expressions: constants, then the parameter values given (may be NULL). */
+typedef struct {
+	const config *cfg;
+	const value *params;
+} scope;
+int scope_lookup(void *ctx, const char *name, value *out);
+
+/* Evaluates an expression written in the config; on error adds "file:line:col: msg" to d.
+ * what_for, when not NULL, names the configuration the failure concerns. */
+int cexpr_eval(const config *cfg, const cexpr *x, const value *params, value *out, diags *d,
+	       const char *what_for);
+
+#endif

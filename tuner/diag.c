@@ -1,0 +1,116 @@
+/* diag.c: error collection and the few allocation helpers every stage uses. */
+#include "diag.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void push(diags *d, char *msg)
+{
+	grow(&d->msgs, &d->cap, d->n + 1, sizeof *d->msgs);
+	d->msgs[d->n++] = msg;
+}
+
+static char *vformat(const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int len = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (len < 0)
+		len = 0;
+	char *s = xmalloc((size_t)len + 1);
+	vsnprintf(s, (size_t)len + 1, fmt, ap);
+	return s;
+}
+
+void diags_at(diags *d, const char *file, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *body = vformat(fmt, ap);
+	va_end(ap);
+	push(d, xasprintf("%s:%d:%d: %s", file, line, col, body));
+	free(body);
+}
+
+void diags_add(diags *d, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	push(d, vformat(fmt, ap));
+	va_end(ap);
+}
+
+void diags_print(const diags *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		fprintf(stderr, "%s\n", d->msgs[i]);
+}
+
+void diags_free(diags *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		free(d->msgs[i]);
+	free(d->msgs);
+	d->msgs = NULL;
+	d->n = d->cap = 0;
+}
+
+static void oom(void)
+{
+	fputs("autotune: out of memory\n", stderr);
+	exit(3);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xmalloc(n), s, n);
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = vformat(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+void grow(void *v, size_t *cap, size_t n, size_t size)
+{
+	void **pv = v;
+	if (n <= *cap)
+		return;
+	size_t c = *cap ? *cap : 8;
+	while (c < n)
+		c *= 2;
+	*pv = xrealloc(*pv, c * size);
+	*cap = c;
+}

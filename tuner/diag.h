@@ -1,0 +1,30 @@
+/* diag.h: error messages collected by the stages and printed by main, so a config with several
+ * problems reports all of them, each as "file:line:col: message". */
+#ifndef AUTOTUNE_DIAG_H
+#define AUTOTUNE_DIAG_H
+
+#include <stddef.h>
+
+typedef struct {
+	char **msgs;
+	size_t n, cap;
+} diags;
+
+/* "file:line:col: message"; line and col are 1-based. */
+void diags_at(diags *d, const char *file, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* A message with no position (environment errors, a configuration's failure). */
+void diags_add(diags *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void diags_print(const diags *d);
+void diags_free(diags *d);
+
+/* Allocation that cannot fail politely: out of memory ends the process with a message. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Grows *v so that it holds at least n elements of the given size, doubling *cap. */
+void grow(void *v, size_t *cap, size_t n, size_t size);
+
+#endif

@@ -1,0 +1,945 @@
+/* expr.c: parser and evaluator for the expression language of config files, so sizes, grids
+ * and constraints can be written as formulas over constants and tuning parameters. */
+#include "expr.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "banned.h"
+
+/* Bounds both parser recursion and tree height, so hostile input cannot overflow the stack
+ * of the parser, the evaluator or anything else that walks the tree. */
+#define EXPR_MAX_DEPTH 200
+
+/* How much of a long token an error message quotes. */
+#define QUOTE_MAX 40
+
+typedef enum {
+	T_END,
+	T_INT,
+	T_FLOAT,
+	T_NAME,
+	T_OR,
+	T_AND,
+	T_EQ,
+	T_NE,
+	T_LT,
+	T_LE,
+	T_GT,
+	T_GE,
+	T_SHL,
+	T_SHR,
+	T_PLUS,
+	T_MINUS,
+	T_STAR,
+	T_SLASH,
+	T_PERCENT,
+	T_NOT,
+	T_LPAREN,
+	T_RPAREN,
+	T_COMMA,
+} tok_kind;
+
+static const char *const op_text[] = {
+	[T_OR] = "||", [T_AND] = "&&", [T_EQ] = "==", [T_NE] = "!=", [T_LT] = "<",
+	[T_LE] = "<=", [T_GT] = ">", [T_GE] = ">=", [T_SHL] = "<<", [T_SHR] = ">>",
+	[T_PLUS] = "+", [T_MINUS] = "-", [T_STAR] = "*", [T_SLASH] = "/", [T_PERCENT] = "%",
+	[T_NOT] = "!", [T_LPAREN] = "(", [T_RPAREN] = ")", [T_COMMA] = ",",
+};
+
+typedef enum { F_MIN, F_MAX, F_CEIL_DIV, F_ABS } func_id;
+
+static const struct {
+	const char *name;
+	int min_args, max_args; /* max_args < 0: no upper bound */
+} funcs[] = {
+	[F_MIN] = {"min", 1, -1},
+	[F_MAX] = {"max", 1, -1},
+	[F_CEIL_DIV] = {"ceil_div", 2, 2},
+	[F_ABS] = {"abs", 1, 1},
+};
+#define NFUNCS ((int)(sizeof funcs / sizeof funcs[0]))
+
+typedef enum { N_INT, N_FLOAT, N_NAME, N_UNARY, N_BINARY, N_CALL } node_kind;
+
+/* Nodes live in one array and refer to each other by index, so the tree is freed in one go. */
+typedef struct {
+	node_kind kind;
+	int op;     /* tok_kind of an operator, func_id of a call */
+	int offset; /* the token an error is blamed on: operator, name, literal, function name */
+	int a, b;   /* operands; for a call, a is the first argument and b the argument count */
+	int next;   /* the following argument of a call, -1 after the last */
+	int height;
+	union {
+		long long i;
+		double f;
+	} v;
+} node;
+
+struct expr {
+	node *nodes;
+	int nnodes;
+	int root;
+	size_t len;
+	/* The source, then a second copy with a NUL after every identifier, which gives each name
+	 * node a C string without an allocation of its own. */
+	char text[];
+};
+
+static void set_err(expr_error *err, int offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void set_err(expr_error *err, int offset, const char *fmt, ...)
+{
+	if (!err)
+		return;
+	err->offset = offset;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	va_end(ap);
+}
+
+double value_as_double(value v)
+{
+	return v.kind == VAL_INT ? (double)v.u.i : v.u.f;
+}
+
+int value_truth(value v)
+{
+	return v.kind == VAL_INT ? v.u.i != 0 : v.u.f != 0.0;
+}
+
+void value_format(value v, char *buf, size_t len)
+{
+	if (!buf || len == 0)
+		return;
+	if (v.kind == VAL_INT) {
+		snprintf(buf, len, "%lld", v.u.i);
+		return;
+	}
+	double f = v.u.f;
+	char tmp[64];
+	if (isnan(f)) {
+		snprintf(tmp, sizeof tmp, "nan");
+	} else if (isinf(f)) {
+		snprintf(tmp, sizeof tmp, "%s", f < 0 ? "-inf" : "inf");
+	} else {
+		for (int prec = 1; prec <= 17; prec++) {
+			snprintf(tmp, sizeof tmp, "%.*g", prec, f);
+			if (strtod(tmp, NULL) == f)
+				break;
+		}
+		/* "%g" drops the point from whole numbers; a float must still read as a float. */
+		if (!strpbrk(tmp, ".e")) {
+			size_t n = strlen(tmp);
+			memcpy(tmp + n, ".0", 3);
+		}
+	}
+	snprintf(buf, len, "%s", tmp);
+}
+
+/* ---------------------------------------------------------------- lexer */
+
+typedef struct {
+	tok_kind kind;
+	int offset, len;
+	union {
+		long long i;
+		double f;
+	} v;
+} token;
+
+typedef struct {
+	const char *src;
+	char *names;
+	int pos;
+	token tok;
+	node *nodes;
+	int nnodes, cap;
+	int depth;
+	expr_error *err;
+} parser;
+
+static int is_ident_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int is_ident_char(char c)
+{
+	return is_ident_start(c) || is_digit(c);
+}
+
+static int hex_digit(char c)
+{
+	if (is_digit(c))
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* "number '12'", "name 'foo'", "'+'": what the parser found where it wanted something else. */
+static void describe(const parser *p, const token *t, char *buf, size_t len)
+{
+	const char *s = p->src + t->offset;
+	int n = t->len > QUOTE_MAX ? QUOTE_MAX : t->len;
+	const char *more = t->len > QUOTE_MAX ? "..." : "";
+	switch (t->kind) {
+	case T_END:
+		snprintf(buf, len, "end of expression");
+		break;
+	case T_INT:
+	case T_FLOAT:
+		snprintf(buf, len, "number '%.*s%s'", n, s, more);
+		break;
+	case T_NAME:
+		snprintf(buf, len, "name '%.*s%s'", n, s, more);
+		break;
+	default:
+		snprintf(buf, len, "'%s'", op_text[t->kind]);
+		break;
+	}
+}
+
+static int lex_number(parser *p, int start)
+{
+	const char *s = p->src;
+	int i = start;
+	int bad = 0;
+	int is_float = 0;
+	long long val = 0;
+	if (s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
+		i += 2;
+		int ndigits = 0;
+		for (int d; (d = hex_digit(s[i])) >= 0; i++, ndigits++)
+			if (__builtin_mul_overflow(val, 16, &val) || __builtin_add_overflow(val, d, &val))
+				bad = 2;
+		if (ndigits == 0)
+			bad = 1;
+	} else {
+		for (; is_digit(s[i]); i++)
+			if (__builtin_mul_overflow(val, 10, &val) || __builtin_add_overflow(val, s[i] - '0', &val))
+				bad = 2;
+		if (s[i] == '.') {
+			is_float = 1;
+			for (i++; is_digit(s[i]); i++)
+				;
+		}
+		if (s[i] == 'e' || s[i] == 'E') {
+			is_float = 1;
+			i++;
+			if (s[i] == '+' || s[i] == '-')
+				i++;
+			if (!is_digit(s[i]))
+				bad = 1;
+			for (; is_digit(s[i]); i++)
+				;
+		}
+	}
+	/* "12abc" or "1.2.3" would otherwise split into tokens and give a puzzling message later. */
+	if (is_ident_char(s[i]) || s[i] == '.') {
+		bad = 1;
+		while (is_ident_char(s[i]) || s[i] == '.')
+			i++;
+	}
+	int len = i - start;
+	int n = len > QUOTE_MAX ? QUOTE_MAX : len;
+	const char *more = len > QUOTE_MAX ? "..." : "";
+	if (bad == 1) {
+		set_err(p->err, start, "malformed number '%.*s%s'", n, s + start, more);
+		return -1;
+	}
+	p->tok.offset = start;
+	p->tok.len = len;
+	if (is_float) {
+		char *end;
+		double f = strtod(s + start, &end);
+		if (end != s + start + len) {
+			set_err(p->err, start, "malformed number '%.*s%s'", n, s + start, more);
+			return -1;
+		}
+		if (isinf(f)) {
+			set_err(p->err, start, "number '%.*s%s' is too large", n, s + start, more);
+			return -1;
+		}
+		p->tok.kind = T_FLOAT;
+		p->tok.v.f = f;
+	} else {
+		if (bad == 2) {
+			set_err(p->err, start, "integer '%.*s%s' does not fit in 64 bits", n, s + start, more);
+			return -1;
+		}
+		p->tok.kind = T_INT;
+		p->tok.v.i = val;
+	}
+	p->pos = i;
+	return 0;
+}
+
+/* Reads the next token into p->tok; -1 with the error set on a character that starts none. */
+static int next(parser *p)
+{
+	const char *s = p->src;
+	int i = p->pos;
+	while (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')
+		i++;
+	p->tok.offset = i;
+	p->tok.len = 1;
+	char c = s[i];
+	if (c == 0) {
+		p->tok.kind = T_END;
+		p->tok.len = 0;
+		p->pos = i;
+		return 0;
+	}
+	if (is_digit(c) || (c == '.' && is_digit(s[i + 1])))
+		return lex_number(p, i);
+	if (is_ident_start(c)) {
+		int j = i;
+		while (is_ident_char(s[j]))
+			j++;
+		p->tok.kind = T_NAME;
+		p->tok.len = j - i;
+		p->names[j] = 0;
+		p->pos = j;
+		return 0;
+	}
+	char c2 = s[i + 1];
+	tok_kind k;
+	int len = 2;
+	const char *hint = NULL;
+	if (c == '|' && c2 == '|')
+		k = T_OR;
+	else if (c == '&' && c2 == '&')
+		k = T_AND;
+	else if (c == '=' && c2 == '=')
+		k = T_EQ;
+	else if (c == '!' && c2 == '=')
+		k = T_NE;
+	else if (c == '<' && c2 == '=')
+		k = T_LE;
+	else if (c == '>' && c2 == '=')
+		k = T_GE;
+	else if (c == '<' && c2 == '<')
+		k = T_SHL;
+	else if (c == '>' && c2 == '>')
+		k = T_SHR;
+	else {
+		len = 1;
+		switch (c) {
+		case '<': k = T_LT; break;
+		case '>': k = T_GT; break;
+		case '+': k = T_PLUS; break;
+		case '-': k = T_MINUS; break;
+		case '*': k = T_STAR; break;
+		case '/': k = T_SLASH; break;
+		case '%': k = T_PERCENT; break;
+		case '!': k = T_NOT; break;
+		case '(': k = T_LPAREN; break;
+		case ')': k = T_RPAREN; break;
+		case ',': k = T_COMMA; break;
+		default:
+			if (c == '=')
+				hint = " (did you mean '=='?)";
+			else if (c == '&')
+				hint = " (did you mean '&&'?)";
+			else if (c == '|')
+				hint = " (did you mean '||'?)";
+			if ((unsigned char)c < 0x20 || (unsigned char)c >= 0x7f)
+				set_err(p->err, i, "unexpected character '\\x%02x'", (unsigned char)c);
+			else
+				set_err(p->err, i, "unexpected character '%c'%s", c, hint ? hint : "");
+			return -1;
+		}
+	}
+	p->tok.kind = k;
+	p->tok.len = len;
+	p->pos = i + len;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- parser */
+
+static int too_deep(parser *p, int offset)
+{
+	set_err(p->err, offset, "expression nested too deeply (more than %d levels)", EXPR_MAX_DEPTH);
+	return -1;
+}
+
+static int height_of(const parser *p, int n)
+{
+	return n < 0 ? 0 : p->nodes[n].height;
+}
+
+/* Returns the new node's index, or -1 with the error set. */
+static int add_node(parser *p, node_kind kind, int op, int offset, int a, int b)
+{
+	int h = height_of(p, a);
+	if (kind != N_CALL && height_of(p, b) > h)
+		h = height_of(p, b);
+	if (h + 1 > EXPR_MAX_DEPTH)
+		return too_deep(p, offset);
+	if (p->nnodes == p->cap) {
+		int cap = p->cap ? p->cap * 2 : 16;
+		node *nodes = realloc(p->nodes, (size_t)cap * sizeof *nodes);
+		if (!nodes) {
+			set_err(p->err, offset, "out of memory");
+			return -1;
+		}
+		p->nodes = nodes;
+		p->cap = cap;
+	}
+	node *nd = &p->nodes[p->nnodes];
+	memset(nd, 0, sizeof *nd);
+	nd->kind = kind;
+	nd->op = op;
+	nd->offset = offset;
+	nd->a = a;
+	nd->b = b;
+	nd->next = -1;
+	nd->height = h + 1;
+	return p->nnodes++;
+}
+
+static int parse_expr(parser *p);
+
+static int expected(parser *p, const char *what)
+{
+	char found[80];
+	describe(p, &p->tok, found, sizeof found);
+	set_err(p->err, p->tok.offset, "expected %s but found %s", what, found);
+	return -1;
+}
+
+static int find_func(const char *name, int len)
+{
+	for (int f = 0; f < NFUNCS; f++)
+		if ((int)strlen(funcs[f].name) == len && !memcmp(funcs[f].name, name, (size_t)len))
+			return f;
+	return -1;
+}
+
+/* Arity is checked here rather than at evaluation, so a config is rejected when it loads. */
+static int parse_call(parser *p, token name)
+{
+	int f = find_func(p->src + name.offset, name.len);
+	if (f < 0) {
+		int n = name.len > QUOTE_MAX ? QUOTE_MAX : name.len;
+		set_err(p->err, name.offset, "unknown function '%.*s%s' (known: min, max, ceil_div, abs)", n,
+			p->src + name.offset, name.len > QUOTE_MAX ? "..." : "");
+		return -1;
+	}
+	if (next(p)) /* past '(' */
+		return -1;
+	int first = -1, last = -1, nargs = 0, height = 0;
+	if (p->tok.kind != T_RPAREN) {
+		for (;;) {
+			int arg = parse_expr(p);
+			if (arg < 0)
+				return -1;
+			if (last < 0)
+				first = arg;
+			else
+				p->nodes[last].next = arg;
+			last = arg;
+			nargs++;
+			if (p->nodes[arg].height > height)
+				height = p->nodes[arg].height;
+			if (p->tok.kind == T_RPAREN)
+				break;
+			if (p->tok.kind != T_COMMA)
+				return expected(p, "',' or ')'");
+			if (next(p))
+				return -1;
+		}
+	}
+	if (nargs < funcs[f].min_args || (funcs[f].max_args >= 0 && nargs > funcs[f].max_args)) {
+		const char *fn = funcs[f].name;
+		if (funcs[f].max_args < 0)
+			set_err(p->err, name.offset, "%s() needs at least %d argument%s", fn, funcs[f].min_args,
+				funcs[f].min_args == 1 ? "" : "s");
+		else
+			set_err(p->err, name.offset, "%s() takes %d argument%s, not %d", fn, funcs[f].max_args,
+				funcs[f].max_args == 1 ? "" : "s", nargs);
+		return -1;
+	}
+	if (next(p)) /* past ')' */
+		return -1;
+	if (height + 1 > EXPR_MAX_DEPTH)
+		return too_deep(p, name.offset);
+	int n = add_node(p, N_CALL, f, name.offset, first, nargs);
+	if (n >= 0)
+		p->nodes[n].height = height + 1;
+	return n;
+}
+
+static int parse_primary(parser *p)
+{
+	token t = p->tok;
+	int n;
+	switch (t.kind) {
+	case T_INT:
+		n = add_node(p, N_INT, 0, t.offset, -1, -1);
+		if (n < 0)
+			return -1;
+		p->nodes[n].v.i = t.v.i;
+		return next(p) ? -1 : n;
+	case T_FLOAT:
+		n = add_node(p, N_FLOAT, 0, t.offset, -1, -1);
+		if (n < 0)
+			return -1;
+		p->nodes[n].v.f = t.v.f;
+		return next(p) ? -1 : n;
+	case T_NAME:
+		if (next(p))
+			return -1;
+		if (p->tok.kind == T_LPAREN)
+			return parse_call(p, t);
+		return add_node(p, N_NAME, 0, t.offset, -1, -1);
+	case T_LPAREN:
+		if (next(p))
+			return -1;
+		n = parse_expr(p);
+		if (n < 0)
+			return -1;
+		if (p->tok.kind != T_RPAREN)
+			return expected(p, "')'");
+		return next(p) ? -1 : n;
+	default:
+		return expected(p, "a number, name or '('");
+	}
+}
+
+static int parse_unary(parser *p)
+{
+	token t = p->tok;
+	if (t.kind != T_MINUS && t.kind != T_PLUS && t.kind != T_NOT)
+		return parse_primary(p);
+	if (++p->depth > EXPR_MAX_DEPTH)
+		return too_deep(p, t.offset);
+	if (next(p))
+		return -1;
+	int operand = parse_unary(p);
+	p->depth--;
+	if (operand < 0)
+		return -1;
+	return add_node(p, N_UNARY, (int)t.kind, t.offset, operand, -1);
+}
+
+/* Binary operators by precedence, loosest first; every level is left-associative. */
+static const tok_kind levels[][5] = {
+	{T_OR},
+	{T_AND},
+	{T_EQ, T_NE},
+	{T_LT, T_LE, T_GT, T_GE},
+	{T_SHL, T_SHR},
+	{T_PLUS, T_MINUS},
+	{T_STAR, T_SLASH, T_PERCENT},
+};
+#define NLEVELS ((int)(sizeof levels / sizeof levels[0]))
+
+static int at_level(tok_kind k, int level)
+{
+	for (int i = 0; i < 5 && levels[level][i] != T_END; i++)
+		if (levels[level][i] == k)
+			return 1;
+	return 0;
+}
+
+static int parse_binary(parser *p, int level)
+{
+	if (level == NLEVELS)
+		return parse_unary(p);
+	int left = parse_binary(p, level + 1);
+	while (left >= 0 && at_level(p->tok.kind, level)) {
+		token op = p->tok;
+		if (next(p))
+			return -1;
+		int right = parse_binary(p, level + 1);
+		if (right < 0)
+			return -1;
+		left = add_node(p, N_BINARY, (int)op.kind, op.offset, left, right);
+	}
+	return left;
+}
+
+static int parse_expr(parser *p)
+{
+	if (++p->depth > EXPR_MAX_DEPTH)
+		return too_deep(p, p->tok.offset);
+	int n = parse_binary(p, 0);
+	p->depth--;
+	return n;
+}
+
+expr *expr_parse(const char *src, expr_error *err)
+{
+	if (!src)
+		src = "";
+	size_t len = strlen(src);
+	if (len > INT_MAX / 2) {
+		set_err(err, 0, "expression too long");
+		return NULL;
+	}
+	expr *e = malloc(sizeof *e + 2 * (len + 1));
+	if (!e) {
+		set_err(err, 0, "out of memory");
+		return NULL;
+	}
+	memcpy(e->text, src, len + 1);
+	memcpy(e->text + len + 1, src, len + 1);
+	e->len = len;
+	e->nodes = NULL;
+	e->nnodes = 0;
+	e->root = -1;
+
+	parser p = {0};
+	p.src = e->text;
+	p.names = e->text + len + 1;
+	p.err = err;
+	int root = -1;
+	if (next(&p) == 0) {
+		if (p.tok.kind == T_END) {
+			set_err(err, 0, "empty expression");
+		} else {
+			root = parse_expr(&p);
+			if (root >= 0 && p.tok.kind != T_END)
+				root = expected(&p, "an operator or end of expression");
+		}
+	}
+	if (root < 0) {
+		free(p.nodes);
+		free(e);
+		return NULL;
+	}
+	e->nodes = p.nodes;
+	e->nnodes = p.nnodes;
+	e->root = root;
+	return e;
+}
+
+void expr_free(expr *e)
+{
+	if (!e)
+		return;
+	free(e->nodes);
+	free(e);
+}
+
+const char *expr_source(const expr *e)
+{
+	return e ? e->text : NULL;
+}
+
+static const char *name_of(const expr *e, const node *nd)
+{
+	return e->text + e->len + 1 + nd->offset;
+}
+
+/* Name nodes are created as the parser meets them, so array order is source order. */
+int expr_foreach_name(const expr *e, expr_name_fn fn, void *ctx)
+{
+	if (!e)
+		return 0;
+	for (int i = 0; i < e->nnodes; i++) {
+		const node *nd = &e->nodes[i];
+		if (nd->kind != N_NAME)
+			continue;
+		int r = fn(ctx, name_of(e, nd), nd->offset);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- evaluator */
+
+typedef struct {
+	const expr *e;
+	expr_lookup_fn lookup;
+	void *ctx;
+	expr_error *err;
+} evaluator;
+
+static int eval(const evaluator *ev, int n, value *out);
+
+static int overflow(const evaluator *ev, const node *nd)
+{
+	set_err(ev->err, nd->offset, "integer overflow");
+	return -1;
+}
+
+static int need_ints(const evaluator *ev, const node *nd, value l, value r)
+{
+	if (l.kind == VAL_INT && r.kind == VAL_INT)
+		return 0;
+	set_err(ev->err, nd->offset, "'%s' needs integers", op_text[nd->op]);
+	return -1;
+}
+
+/* -1, 0 or 1; exact for two ints, through double otherwise. */
+static int compare(value l, value r)
+{
+	if (l.kind == VAL_INT && r.kind == VAL_INT)
+		return (l.u.i > r.u.i) - (l.u.i < r.u.i);
+	double a = value_as_double(l), b = value_as_double(r);
+	return (a > b) - (a < b);
+}
+
+static int eval_shift(const evaluator *ev, const node *nd, long long a, long long b, value *out)
+{
+	if (b < 0 || b > 63) {
+		set_err(ev->err, nd->offset, "shift count %lld is outside 0..63", b);
+		return -1;
+	}
+	if (nd->op == T_SHR) {
+		*out = value_int(a >> b);
+		return 0;
+	}
+	/* A left shift is a multiplication by 2^b, checked like one; 2^63 itself does not fit. */
+	long long r;
+	if (b == 63) {
+		if (a != 0 && a != -1)
+			return overflow(ev, nd);
+		r = a == 0 ? 0 : LLONG_MIN;
+	} else if (__builtin_mul_overflow(a, 1LL << b, &r)) {
+		return overflow(ev, nd);
+	}
+	*out = value_int(r);
+	return 0;
+}
+
+static int eval_binary(const evaluator *ev, const node *nd, value *out)
+{
+	value l, r;
+	if (eval(ev, nd->a, &l))
+		return -1;
+	if (nd->op == T_AND || nd->op == T_OR) {
+		int lt = value_truth(l);
+		if (nd->op == T_AND ? !lt : lt) {
+			*out = value_int(lt);
+			return 0;
+		}
+		if (eval(ev, nd->b, &r))
+			return -1;
+		*out = value_int(value_truth(r));
+		return 0;
+	}
+	if (eval(ev, nd->b, &r))
+		return -1;
+	int ints = l.kind == VAL_INT && r.kind == VAL_INT;
+	long long a = l.u.i, b = r.u.i, i = 0;
+	double x = value_as_double(l), y = value_as_double(r);
+	switch (nd->op) {
+	case T_EQ:
+		*out = value_int(ints ? a == b : x == y);
+		return 0;
+	case T_NE:
+		*out = value_int(ints ? a != b : x != y);
+		return 0;
+	case T_LT:
+		*out = value_int(ints ? a < b : x < y);
+		return 0;
+	case T_LE:
+		*out = value_int(ints ? a <= b : x <= y);
+		return 0;
+	case T_GT:
+		*out = value_int(ints ? a > b : x > y);
+		return 0;
+	case T_GE:
+		*out = value_int(ints ? a >= b : x >= y);
+		return 0;
+	case T_SHL:
+	case T_SHR:
+		if (need_ints(ev, nd, l, r))
+			return -1;
+		return eval_shift(ev, nd, a, b, out);
+	case T_PLUS:
+		if (!ints) {
+			*out = value_float(x + y);
+			return 0;
+		}
+		if (__builtin_add_overflow(a, b, &i))
+			return overflow(ev, nd);
+		break;
+	case T_MINUS:
+		if (!ints) {
+			*out = value_float(x - y);
+			return 0;
+		}
+		if (__builtin_sub_overflow(a, b, &i))
+			return overflow(ev, nd);
+		break;
+	case T_STAR:
+		if (!ints) {
+			*out = value_float(x * y);
+			return 0;
+		}
+		if (__builtin_mul_overflow(a, b, &i))
+			return overflow(ev, nd);
+		break;
+	case T_SLASH:
+		if (ints ? b == 0 : y == 0.0) {
+			set_err(ev->err, nd->offset, "division by zero");
+			return -1;
+		}
+		if (!ints) {
+			*out = value_float(x / y);
+			return 0;
+		}
+		if (a == LLONG_MIN && b == -1)
+			return overflow(ev, nd);
+		i = a / b;
+		break;
+	case T_PERCENT:
+		if (need_ints(ev, nd, l, r))
+			return -1;
+		if (b == 0) {
+			set_err(ev->err, nd->offset, "modulo by zero");
+			return -1;
+		}
+		/* LLONG_MIN % -1 is 0 mathematically but traps on x86. */
+		i = b == -1 ? 0 : a % b;
+		break;
+	default:
+		set_err(ev->err, nd->offset, "internal error: bad operator");
+		return -1;
+	}
+	*out = value_int(i);
+	return 0;
+}
+
+static int eval_unary(const evaluator *ev, const node *nd, value *out)
+{
+	value v;
+	if (eval(ev, nd->a, &v))
+		return -1;
+	switch (nd->op) {
+	case T_NOT:
+		*out = value_int(!value_truth(v));
+		return 0;
+	case T_MINUS:
+		if (v.kind == VAL_FLOAT) {
+			*out = value_float(-v.u.f);
+			return 0;
+		}
+		if (v.u.i == LLONG_MIN)
+			return overflow(ev, nd);
+		*out = value_int(-v.u.i);
+		return 0;
+	default:
+		*out = v;
+		return 0;
+	}
+}
+
+static int eval_call(const evaluator *ev, const node *nd, value *out)
+{
+	value args[2];
+	const node *argn[2];
+	int arg = nd->a;
+	if (nd->op == F_MIN || nd->op == F_MAX) {
+		value best = {VAL_INT, {.i = 0}};
+		int all_ints = 1;
+		for (int k = 0; arg >= 0; arg = ev->e->nodes[arg].next, k++) {
+			value v;
+			if (eval(ev, arg, &v))
+				return -1;
+			all_ints &= v.kind == VAL_INT;
+			int c = compare(v, best);
+			if (k == 0 || (nd->op == F_MIN ? c < 0 : c > 0))
+				best = v;
+		}
+		*out = all_ints ? best : value_float(value_as_double(best));
+		return 0;
+	}
+	for (int k = 0; k < nd->b && k < 2; arg = ev->e->nodes[arg].next, k++) {
+		argn[k] = &ev->e->nodes[arg];
+		if (eval(ev, arg, &args[k]))
+			return -1;
+	}
+	if (nd->op == F_ABS) {
+		value v = args[0];
+		if (v.kind == VAL_FLOAT)
+			*out = value_float(fabs(v.u.f));
+		else if (v.u.i == LLONG_MIN)
+			return overflow(ev, nd);
+		else
+			*out = value_int(v.u.i < 0 ? -v.u.i : v.u.i);
+		return 0;
+	}
+	/* ceil_div: the usual (a + b - 1) / b overflows and is wrong for negatives. */
+	for (int k = 0; k < 2; k++)
+		if (args[k].kind != VAL_INT) {
+			set_err(ev->err, argn[k]->offset, "ceil_div() needs integers");
+			return -1;
+		}
+	long long a = args[0].u.i, b = args[1].u.i;
+	if (b == 0) {
+		set_err(ev->err, argn[1]->offset, "division by zero");
+		return -1;
+	}
+	if (a == LLONG_MIN && b == -1)
+		return overflow(ev, nd);
+	long long q = a / b, rem = a % b;
+	if (rem != 0 && (rem > 0) == (b > 0))
+		q++;
+	*out = value_int(q);
+	return 0;
+}
+
+static int eval(const evaluator *ev, int n, value *out)
+{
+	const node *nd = &ev->e->nodes[n];
+	switch (nd->kind) {
+	case N_INT:
+		*out = value_int(nd->v.i);
+		return 0;
+	case N_FLOAT:
+		*out = value_float(nd->v.f);
+		return 0;
+	case N_NAME: {
+		const char *name = name_of(ev->e, nd);
+		if (!ev->lookup || ev->lookup(ev->ctx, name, out) != 0) {
+			set_err(ev->err, nd->offset, "unknown name '%s'", name);
+			return -1;
+		}
+		return 0;
+	}
+	case N_UNARY:
+		return eval_unary(ev, nd, out);
+	case N_BINARY:
+		return eval_binary(ev, nd, out);
+	case N_CALL:
+		return eval_call(ev, nd, out);
+	}
+	set_err(ev->err, nd->offset, "internal error: bad node");
+	return -1;
+}
+
+int expr_eval(const expr *e, expr_lookup_fn lookup, void *ctx, value *out, expr_error *err)
+{
+	if (!e) {
+		set_err(err, 0, "no expression");
+		return -1;
+	}
+	evaluator ev = {e, lookup, ctx, err};
+	value v;
+	if (eval(&ev, e->root, &v))
+		return -1;
+	if (out)
+		*out = v;
+	return 0;
+}

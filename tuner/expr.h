@@ -1,0 +1,49 @@
+/* expr.h: the small expression language of config files (sizes, grids, constraints).
+ * Integers and floats; + - * / % ; comparisons; && || !; parentheses; min, max, ceil_div.
+ * Parsing and evaluation are separate so a config is checked once and evaluated per configuration. */
+#ifndef AUTOTUNE_EXPR_H
+#define AUTOTUNE_EXPR_H
+
+#include <stddef.h>
+
+typedef enum { VAL_INT, VAL_FLOAT } val_kind;
+
+typedef struct {
+	val_kind kind;
+	union {
+		long long i;
+		double f;
+	} u;
+} value;
+
+static inline value value_int(long long i) { value v = {VAL_INT, {.i = i}}; return v; }
+static inline value value_float(double f) { value v = {VAL_FLOAT, {.f = f}}; return v; }
+double value_as_double(value v);
+/* Non-zero for a non-zero int or a non-zero float. */
+int value_truth(value v);
+/* Shortest text that reads back to the same value: "256", "0.5", "1e-06". Integers never get a dot. */
+void value_format(value v, char *buf, size_t len);
+
+/* Where and why parsing or evaluation failed: offset is a 0-based byte offset into the source. */
+typedef struct {
+	int offset;
+	char msg[200];
+} expr_error;
+
+typedef struct expr expr;
+
+/* Returns 0 and fills *out when the name is known, -1 otherwise. */
+typedef int (*expr_lookup_fn)(void *ctx, const char *name, value *out);
+/* Called once per name occurrence; a non-zero return stops the walk and is returned. */
+typedef int (*expr_name_fn)(void *ctx, const char *name, int offset);
+
+/* NULL on a syntax error, with err filled. The caller owns the result (expr_free). */
+expr *expr_parse(const char *src, expr_error *err);
+/* 0 on success; -1 on an unknown name, division or modulo by zero, integer overflow or a bad
+ * function call, with err->offset at the offending token. */
+int expr_eval(const expr *e, expr_lookup_fn lookup, void *ctx, value *out, expr_error *err);
+int expr_foreach_name(const expr *e, expr_name_fn fn, void *ctx);
+const char *expr_source(const expr *e);
+void expr_free(expr *e);
+
+#endif

@@ -1,0 +1,446 @@
+/* main.c: the pipeline, stage by stage: load, enumerate, compile, compute occupancy, measure on
+ * the GPU worker, select, write. Only this file prints diagnostics and chooses the exit code. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "compile.h"
+#include "config.h"
+#include "occupancy.h"
+#include "output.h"
+#include "proc.h"
+#include "progress.h"
+#include "result.h"
+#include "runner.h"
+#include "select.h"
+#include "space.h"
+#include "banned.h"
+
+#define VERSION "0.1.0"
+/* nvcc of one kernel takes about a second; a minute means something is wrong */
+#define NVCC_TIMEOUT 300.0
+/* a hung kernel is killed after this floor plus a multiple of the slowest finished run */
+#define KERNEL_TIMEOUT_FLOOR 20.0
+#define KERNEL_TIMEOUT_FACTOR 20.0
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	/* the second Ctrl-C stops at once */
+	if (interrupted)
+		_exit(EXIT_INTERRUPTED);
+	interrupted = 1;
+}
+
+static int fail(diags *d, int code)
+{
+	diags_print(d);
+	diags_free(d);
+	return code;
+}
+
+/* Evaluates each configuration's launch geometry. An expression that cannot be evaluated for
+ * some configuration is a config error, reported with that configuration. */
+static int eval_geometry(const config *cfg, const space *sp, result *res, diags *d)
+{
+	for (size_t c = 0; c < sp->count; c++) {
+		const value *vals = space_config(sp, c);
+		result *r = &res[c];
+		r->driver_blocks = -1;
+		r->occ_limit = "";
+		struct {
+			const cexpr *x;
+			long long *out;
+			const char *what;
+		} items[7] = {
+			{&cfg->block[0], &r->block[0], "block x"}, {&cfg->block[1], &r->block[1], "block y"},
+			{&cfg->block[2], &r->block[2], "block z"}, {&cfg->grid[0], &r->grid[0], "grid x"},
+			{&cfg->grid[1], &r->grid[1], "grid y"},   {&cfg->grid[2], &r->grid[2], "grid z"},
+			{&cfg->shared_mem, &r->smem, "shared_mem"},
+		};
+		for (int i = 0; i < 7; i++) {
+			value v;
+			if (!items[i].x->e) {
+				*items[i].out = i == 6 ? 0 : 1;
+				continue;
+			}
+			char *desc = space_describe(cfg, vals);
+			int bad = cexpr_eval(cfg, items[i].x, vals, &v, d, desc);
+			if (!bad && (v.kind != VAL_INT || v.u.i < (i == 6 ? 0 : 1) || v.u.i > UINT_MAX)) {
+				char text[64];
+				value_format(v, text, sizeof text);
+				diags_at(d, cfg->path, items[i].x->at.line, items[i].x->at.col,
+					 "launch %s must be a %s integer, but is %s (for %s)", items[i].what,
+					 i == 6 ? "non-negative" : "positive", text, desc);
+				bad = 1;
+			}
+			free(desc);
+			if (bad)
+				return -1;
+			*items[i].out = v.u.i;
+		}
+	}
+	return 0;
+}
+
+static char *worker_path(void)
+{
+	const char *env = getenv("AUTOTUNE_WORKER");
+	if (env && *env)
+		return xstrdup(env);
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n > 0) {
+		self[n] = 0;
+		char *slash = strrchr(self, '/');
+		if (slash) {
+			*slash = 0;
+			char *beside = xasprintf("%s/autotune-worker", self);
+			if (access(beside, X_OK) == 0)
+				return beside;
+			free(beside);
+			char *installed = xasprintf("%s/../libexec/autotune/autotune-worker", self);
+			if (access(installed, X_OK) == 0)
+				return installed;
+			free(installed);
+		}
+	}
+	return xstrdup("autotune-worker");
+}
+
+static void compile_progress(void *ctx, size_t done, size_t total)
+{
+	(void)total;
+	progress_update(ctx, done, NULL);
+}
+
+static int ensure_parent_dir(const char *path, diags *d)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash || slash == path)
+		return 0;
+	char *dir = xasprintf("%.*s", (int)(slash - path), path);
+	struct stat st;
+	int rc = 0;
+	if (stat(dir, &st) != 0 && mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		diags_add(d, "cannot create the results directory '%s': %s", dir, strerror(errno));
+		rc = -1;
+	} else if (access(dir, W_OK) != 0) {
+		diags_add(d, "the results directory '%s' is not writable: %s", dir, strerror(errno));
+		rc = -1;
+	}
+	free(dir);
+	return rc;
+}
+
+static void remove_workdir(const char *dir, const build *b)
+{
+	for (size_t i = 0; i < b->nbins; i++)
+		if (b->bins[i].cubin)
+			unlink(b->bins[i].cubin);
+	rmdir(dir);
+}
+
+static void print_dry_run(const options *o, const config *cfg, const space *sp, const build *b, const result *res)
+{
+	if (o->quiet)
+		return;
+	fprintf(stderr, "%-40s %5s %6s %5s %9s  %s\n", "configuration", "regs", "spills", "smem", "occupancy", "status");
+	for (size_t c = 0; c < sp->count; c++) {
+		const binary *bin = &b->bins[b->of_config[c]];
+		char *desc = space_describe(cfg, space_config(sp, c));
+		if (bin->failed)
+			fprintf(stderr, "%-40s %5s %6s %5s %9s  %s\n", desc, "-", "-", "-", "-", status_name(res[c].st));
+		else
+			fprintf(stderr, "%-40s %5d %6d %5zu %8.1f%%  %s\n", desc, bin->res.registers,
+				bin->res.spill_stores + bin->res.spill_loads, bin->res.static_smem,
+				100 * res[c].occupancy, status_name(res[c].st));
+		free(desc);
+	}
+}
+
+static void print_failures(const config *cfg, const space *sp, const build *b)
+{
+	/* one compile log per failed binary, not per configuration */
+	for (size_t i = 0; i < b->nbins; i++)
+		if (b->bins[i].failed) {
+			char *desc = space_describe(cfg, space_config(sp, b->bins[i].first_config));
+			fprintf(stderr, "compile-error for %s:\n%s\n", desc, b->bins[i].log);
+			free(desc);
+		}
+}
+
+static void print_summary(const config *cfg, const space *sp, const build *b, const result *res, long long winner,
+			  double compile_s, int dry)
+{
+	size_t counts[ST_COUNT_] = {0}, failed_bins = 0;
+	for (size_t c = 0; c < sp->count; c++)
+		counts[res[c].st]++;
+	for (size_t i = 0; i < b->nbins; i++)
+		failed_bins += b->bins[i].failed;
+	fprintf(stderr, "%s: %zu valid configurations (of %zu combinations); %zu binaries compiled in %.1f s (%zu failed)\n",
+		cfg->name, sp->count, sp->total, b->nbins - failed_bins, compile_s, failed_bins);
+	if (!dry) {
+		fprintf(stderr, "  ran %zu:", sp->count - counts[ST_NOT_RUN] - counts[ST_COMPILE_ERROR]);
+		for (int s = 0; s < ST_COUNT_; s++)
+			if (counts[s])
+				fprintf(stderr, " %zu %s", counts[s], status_name((status)s));
+		fputc('\n', stderr);
+	}
+	if (winner >= 0) {
+		const result *w = &res[winner];
+		char *desc = space_describe(cfg, space_config(sp, (size_t)winner));
+		fprintf(stderr, "  winner: %s  median %.4f ms (min %.4f, max %.4f, %d runs), block %lldx%lldx%lld, grid %lldx%lldx%lld, occupancy %.0f%%\n",
+			desc, w->t_median, w->t_min, w->t_max, w->samples, w->block[0], w->block[1], w->block[2],
+			w->grid[0], w->grid[1], w->grid[2], 100 * w->occupancy);
+		free(desc);
+	}
+}
+
+static void iso_date(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Runs the reference first (its outputs are what the others are checked against), then the
+ * rest in space order. Returns -1 when the GPU worker cannot go on. */
+static int measure_all(const options *o, const config *cfg, const space *sp, const build *b, result *res,
+		       runner *rn, diags *d)
+{
+	progress bar;
+	progress_begin(&bar, !o->quiet, "measure", sp->count);
+	double slowest = 0;
+	size_t done = 0;
+	long long ref = sp->reference;
+	int have_ref = 0;
+	for (size_t k = 0; k <= sp->count && !interrupted; k++) {
+		/* k == 0 is the reference; afterwards every other configuration in order */
+		size_t c = k == 0 ? (size_t)ref : k - 1;
+		if (k > 0 && (long long)c == ref)
+			continue;
+		result *r = &res[c];
+		const binary *bin = &b->bins[b->of_config[c]];
+		if (bin->failed) {
+			r->st = ST_COMPILE_ERROR;
+			done++;
+			continue;
+		}
+		const char *role = have_ref ? "check" : "ref";
+		double timeout = KERNEL_TIMEOUT_FLOOR + KERNEL_TIMEOUT_FACTOR * (cfg->warmup + cfg->repeats + 1) * slowest / 1000;
+		if (runner_measure(rn, cfg, space_config(sp, c), role, bin, r, timeout, d)) {
+			progress_end(&bar);
+			return -1;
+		}
+		if (r->st == ST_OK) {
+			have_ref = 1;
+			if (r->t_max > slowest)
+				slowest = r->t_max;
+		} else if (!have_ref && k == 0 && cfg->has_reference) {
+			progress_end(&bar);
+			char *desc = space_describe(cfg, space_config(sp, c));
+			diags_at(d, cfg->path, cfg->reference_at.line, cfg->reference_at.col,
+				 "the verify reference (%s) failed: %s%s%s", desc, status_name(r->st),
+				 r->message ? ": " : "", r->message ? r->message : "");
+			free(desc);
+			return 0;
+		}
+		char *desc = space_describe(cfg, space_config(sp, c));
+		progress_update(&bar, ++done, desc);
+		free(desc);
+	}
+	progress_end(&bar);
+	return 0;
+}
+
+static int tune(const options *o)
+{
+	diags d = {0};
+	config cfg;
+	space sp;
+	build b = {0};
+	if (config_load(o->config, &cfg, &d))
+		return fail(&d, EXIT_USAGE);
+	if (space_enumerate(&cfg, &sp, &d)) {
+		config_free(&cfg);
+		return fail(&d, EXIT_USAGE);
+	}
+	result *res = xcalloc(sp.count, sizeof *res);
+	int code = EXIT_WINNER;
+	runner *rn = NULL;
+	char *nvcc = NULL, *wpath = NULL, workdir[] = "/tmp/autotune-XXXXXX";
+	int have_workdir = 0;
+	device_info dev;
+	memset(&dev, 0, sizeof dev);
+	if (eval_geometry(&cfg, &sp, res, &d)) {
+		code = EXIT_USAGE;
+		goto out;
+	}
+	build_plan(&cfg, &sp, &b);
+	if (o->cmd == CMD_VALIDATE) {
+		printf("%s: ok: %zu valid configurations of %zu combinations, %zu distinct binaries\n", o->config, sp.count,
+		       sp.total, b.nbins);
+		goto out;
+	}
+
+	/* The target: --arch, else the config's, else the GPU's (asked of a worker, so this
+	 * process never loads the driver). */
+	const char *arch = o->arch ? o->arch : cfg.arch;
+	char gpu_arch[16] = "";
+	if (!o->dry_run || !arch) {
+		wpath = worker_path();
+		rn = runner_start(wpath, o->device, o->dry_run ? NULL : &cfg, &dev, &d);
+		if (!rn) {
+			if (o->dry_run)
+				diags_add(&d, "a dry run with no GPU needs a target: give --arch sm_90 (or kernel.arch)");
+			code = o->dry_run ? EXIT_USAGE : EXIT_ENV;
+			goto out;
+		}
+		snprintf(gpu_arch, sizeof gpu_arch, "sm_%d", dev.cc);
+		if (!arch)
+			arch = gpu_arch;
+		else if (strcmp(arch, gpu_arch))
+			fprintf(stderr, "autotune: warning: compiling for %s but the GPU is %s (%s)\n", arch, gpu_arch, dev.name);
+		if (o->dry_run) {
+			runner_stop(rn);
+			rn = NULL;
+		}
+	}
+	int cc = arch_parse(arch);
+	if (cc < 0) {
+		diags_add(&d, "autotune: '%s' is not an architecture like sm_90", arch);
+		code = EXIT_USAGE;
+		goto out;
+	}
+	if (!arch_known(cc))
+		fprintf(stderr, "autotune: warning: no occupancy table for %s; occupancy is left empty\n", arch);
+	if (ensure_parent_dir(cfg.csv_path, &d) || ensure_parent_dir(cfg.header_path, &d)) {
+		code = EXIT_ENV;
+		goto out;
+	}
+	if (!(nvcc = find_nvcc())) {
+		diags_add(&d, "autotune: nvcc not found: install the CUDA toolkit, or set NVCC or CUDA_HOME");
+		code = EXIT_ENV;
+		goto out;
+	}
+	const char *tmp = getenv("TMPDIR");
+	if (tmp && *tmp) {
+		/* keep the template's size: build it in a buffer of its own */
+		char *t = xasprintf("%s/autotune-XXXXXX", tmp);
+		if (strlen(t) < sizeof workdir)
+			memcpy(workdir, t, strlen(t) + 1);
+		free(t);
+	}
+	if (!mkdtemp(workdir)) {
+		diags_add(&d, "autotune: cannot create a work directory '%s': %s", workdir, strerror(errno));
+		code = EXIT_ENV;
+		goto out;
+	}
+	have_workdir = 1;
+
+	progress bar;
+	progress_begin(&bar, !o->quiet, "compile", b.nbins);
+	double t0 = now_seconds();
+	int jobs = o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (build_run(&cfg, &sp, &b, nvcc, arch, workdir, jobs, NVCC_TIMEOUT, compile_progress, &bar, &d)) {
+		progress_end(&bar);
+		code = EXIT_ENV;
+		goto out;
+	}
+	progress_end(&bar);
+	double compile_s = now_seconds() - t0;
+
+	for (size_t c = 0; c < sp.count; c++) {
+		const binary *bin = &b.bins[b.of_config[c]];
+		result *r = &res[c];
+		if (bin->failed) {
+			r->st = ST_COMPILE_ERROR;
+			char *first_line = xstrdup(bin->log);
+			/* the CSV keeps the first lines; the whole log was printed */
+			if (strlen(first_line) > 400)
+				first_line[400] = 0;
+			result_set_message(r, first_line);
+			continue;
+		}
+		occupancy_input in = {(int)(r->block[0] * r->block[1] * r->block[2]), bin->res.registers,
+				      bin->res.static_smem, (size_t)r->smem, bin->res.barriers};
+		occupancy_result occ;
+		if (occupancy_compute(cc, &in, &occ) == 0) {
+			r->occ_blocks = occ.active_blocks;
+			r->occupancy = occ.occupancy;
+			r->occ_limit = occ.limit;
+		}
+	}
+	if (!o->quiet)
+		print_failures(&cfg, &sp, &b);
+
+	long long winner = -1;
+	if (o->dry_run)
+		print_dry_run(o, &cfg, &sp, &b, res);
+	else {
+		signal(SIGINT, on_sigint);
+		if (measure_all(o, &cfg, &sp, &b, res, rn, &d))
+			code = EXIT_ENV;
+		winner = select_winner(res, sp.count);
+		if (code == EXIT_WINNER && winner < 0)
+			code = EXIT_NONE_PASSED;
+		if (interrupted)
+			code = EXIT_INTERRUPTED;
+	}
+
+	char date[32];
+	iso_date(date, sizeof date);
+	report rep = {&cfg, &sp, &b, res, winner, o->dry_run ? NULL : dev.name, arch, date};
+	if (output_csv(&rep, cfg.csv_path, &d) || output_header(&rep, cfg.header_path, &d))
+		code = EXIT_ENV;
+	if (!o->quiet) {
+		print_summary(&cfg, &sp, &b, res, winner, compile_s, o->dry_run);
+		fprintf(stderr, "  wrote %s%s%s%s\n", cfg.csv_path, winner >= 0 ? ", " : "",
+			winner >= 0 ? cfg.header_path : "", o->dry_run ? " (dry run: nothing was measured)" : "");
+	}
+out:
+	if (d.n)
+		diags_print(&d);
+	diags_free(&d);
+	runner_stop(rn);
+	if (have_workdir)
+		remove_workdir(workdir, &b);
+	for (size_t c = 0; c < sp.count; c++)
+		free(res[c].message);
+	free(res);
+	free(nvcc);
+	free(wpath);
+	build_free(&b);
+	space_free(&sp);
+	config_free(&cfg);
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	options o;
+	if (cli_parse(argc, argv, &o))
+		return EXIT_USAGE;
+	switch (o.cmd) {
+	case CMD_HELP:
+		cli_usage();
+		return 0;
+	case CMD_VERSION:
+		printf("autotune %s\n", VERSION);
+		return 0;
+	default:
+		return tune(&o);
+	}
+}

@@ -1,0 +1,30 @@
+/* occupancy.h: theoretical occupancy for a target architecture, computed without a GPU from
+ * the compiler's resource report (through the toolkit's cuda_occupancy.h). */
+#ifndef AUTOTUNE_OCCUPANCY_H
+#define AUTOTUNE_OCCUPANCY_H
+
+#include <stddef.h>
+
+/* Compute capability as major*10+minor (90 for sm_90), or -1 if the text is not "sm_XY". */
+int arch_parse(const char *arch);
+/* Whether the built-in table knows the SM resources of this compute capability. */
+int arch_known(int cc);
+
+typedef struct {
+	int threads;        /* per block */
+	int registers;      /* per thread, as ptxas reports */
+	size_t static_smem; /* bytes per block */
+	size_t dynamic_smem;
+	int barriers;       /* named barriers from ptxas; 0 counts as 1, as in the driver */
+} occupancy_input;
+
+typedef struct {
+	int active_blocks;  /* per SM; 0: the block cannot run at all */
+	double occupancy;   /* active warps / max warps per SM, 0..1 */
+	const char *limit;  /* what limits it: "registers", "shared memory", "warps", "blocks", "barriers" */
+} occupancy_result;
+
+/* 0 on success, -1 when the architecture is unknown. */
+int occupancy_compute(int cc, const occupancy_input *in, occupancy_result *out);
+
+#endif

@@ -1,0 +1,34 @@
+/* output.h: the files a tuning run leaves behind: a CSV with one row per configuration and a
+ * C header with the winner as macros. Both are written to a temporary name, flushed to disk
+ * and renamed into place, so a reader never sees half a file. */
+#ifndef AUTOTUNE_OUTPUT_H
+#define AUTOTUNE_OUTPUT_H
+
+#include <stdio.h>
+
+#include "compile.h"
+#include "config.h"
+#include "result.h"
+#include "space.h"
+
+typedef struct {
+	const config *cfg;
+	const space *sp;
+	const build *b;
+	const result *res;   /* sp->count entries */
+	long long winner;    /* index, or -1 */
+	const char *device;  /* device name, or NULL on a dry run */
+	const char *arch;    /* "sm_90" */
+	const char *date;    /* ISO 8601, UTC */
+} report;
+
+/* Writes one RFC 4180 field: quoted (with doubled quotes) when it holds a comma, quote, CR or LF. */
+void csv_field(FILE *f, const char *s);
+
+int output_csv(const report *r, const char *path, diags *d);
+int output_header(const report *r, const char *path, diags *d);
+
+/* NAME_PARAM in upper case, non-alphanumerics as '_': the macro for a parameter. Caller frees. */
+char *macro_name(const char *config_name, const char *param);
+
+#endif

@@ -1,0 +1,228 @@
+/* proc.c: posix_spawn with pipes and process groups, line reading with deadlines, and the
+ * TERM-then-KILL escalation that no library we use provides. */
+#include "proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "banned.h"
+
+extern char **environ;
+
+/* A child that ignores SIGTERM this long gets SIGKILL. */
+#define GRACE_SECONDS 2.0
+
+double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cloexec_pipe(int fds[2])
+{
+	if (pipe(fds))
+		return -1;
+	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+	fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+	return 0;
+}
+
+int proc_start(proc *p, char *const argv[], unsigned flags)
+{
+	int inp[2] = {-1, -1}, outp[2] = {-1, -1};
+	memset(p, 0, sizeof *p);
+	p->in = p->out = -1;
+	if (((flags & PROC_STDIN) && cloexec_pipe(inp)) || ((flags & PROC_STDOUT) && cloexec_pipe(outp))) {
+		int e = errno;
+		for (int i = 0; i < 2; i++) {
+			if (inp[i] >= 0)
+				close(inp[i]);
+			if (outp[i] >= 0)
+				close(outp[i]);
+		}
+		errno = e;
+		return -1;
+	}
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawnattr_init(&attr);
+	if (flags & PROC_STDIN)
+		posix_spawn_file_actions_adddup2(&fa, inp[0], 0);
+	if (flags & PROC_STDOUT) {
+		posix_spawn_file_actions_adddup2(&fa, outp[1], 1);
+		if (flags & PROC_MERGE_STDERR)
+			posix_spawn_file_actions_adddup2(&fa, outp[1], 2);
+	}
+	/* Own process group: terminal signals reach only us, and a deadline can kill the tree.
+	 * Default dispositions and an empty mask, whatever this process has installed. */
+	sigset_t none, all;
+	sigemptyset(&none);
+	sigfillset(&all);
+	posix_spawnattr_setpgroup(&attr, 0);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setsigdefault(&attr, &all);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	int rc = posix_spawnp(&p->pid, argv[0], &fa, &attr, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
+	if (inp[0] >= 0)
+		close(inp[0]);
+	if (outp[1] >= 0)
+		close(outp[1]);
+	if (rc) {
+		if (inp[1] >= 0)
+			close(inp[1]);
+		if (outp[0] >= 0)
+			close(outp[0]);
+		p->pid = 0;
+		errno = rc;
+		return -1;
+	}
+	p->in = inp[1];
+	p->out = outp[0];
+	return 0;
+}
+
+ssize_t proc_read_some(proc *p)
+{
+	grow(&p->buf, &p->cap, p->len + 4096 + 1, 1);
+	ssize_t n;
+	do
+		n = read(p->out, p->buf + p->len, p->cap - p->len - 1);
+	while (n < 0 && errno == EINTR);
+	if (n > 0) {
+		p->len += (size_t)n;
+		p->buf[p->len] = 0;
+	}
+	return n;
+}
+
+int proc_read_line(proc *p, double timeout_s, char **line)
+{
+	double deadline = now_seconds() + timeout_s;
+	for (;;) {
+		char *nl = p->len ? memchr(p->buf, '\n', p->len) : NULL;
+		if (nl) {
+			size_t n = (size_t)(nl - p->buf);
+			*line = xmalloc(n + 1);
+			memcpy(*line, p->buf, n);
+			(*line)[n] = 0;
+			p->len -= n + 1;
+			memmove(p->buf, nl + 1, p->len);
+			return LINE_OK;
+		}
+		double left = deadline - now_seconds();
+		if (timeout_s >= 0 && left <= 0)
+			return LINE_TIMEOUT;
+		struct pollfd pfd = {p->out, POLLIN, 0};
+		int ms = timeout_s < 0 ? -1 : (int)(left * 1000) + 1;
+		int r = poll(&pfd, 1, ms);
+		if (r < 0 && errno == EINTR)
+			continue;  /* a signal (SIGINT) arrived: the caller's flag decides */
+		if (r == 0)
+			continue;
+		if (proc_read_some(p) <= 0)
+			return LINE_EOF;
+	}
+}
+
+int proc_write(proc *p, const char *s, size_t n)
+{
+	while (n) {
+		ssize_t w = write(p->in, s, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		s += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int wait_until(pid_t pid, double deadline, int *status)
+{
+	for (;;) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+		if (r == pid)
+			return 0;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (deadline >= 0 && now_seconds() >= deadline)
+			return 1;
+		struct timespec ts = {0, 5 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+}
+
+static void release(proc *p)
+{
+	if (p->in >= 0)
+		close(p->in);
+	if (p->out >= 0)
+		close(p->out);
+	free(p->buf);
+	p->buf = NULL;
+	p->len = p->cap = 0;
+	p->in = p->out = -1;
+	p->pid = 0;
+}
+
+int proc_finish(proc *p, double timeout_s, int *timed_out)
+{
+	int status = 0;
+	*timed_out = 0;
+	if (p->in >= 0) {
+		close(p->in);
+		p->in = -1;
+	}
+	if (p->pid > 0) {
+		int r = wait_until(p->pid, timeout_s < 0 ? -1 : now_seconds() + timeout_s, &status);
+		if (r == 1) {
+			*timed_out = 1;
+			kill(-p->pid, SIGTERM);
+			if (wait_until(p->pid, now_seconds() + GRACE_SECONDS, &status) == 1) {
+				kill(-p->pid, SIGKILL);
+				wait_until(p->pid, -1, &status);
+			}
+		}
+		/* whatever the leader left behind in its group goes too */
+		kill(-p->pid, SIGKILL);
+	}
+	release(p);
+	return status;
+}
+
+void proc_kill(proc *p)
+{
+	int status;
+	if (p->pid > 0) {
+		kill(-p->pid, SIGKILL);
+		wait_until(p->pid, -1, &status);
+	}
+	release(p);
+}
+
+const char *proc_describe_status(int status)
+{
+	static char buf[128];
+	if (WIFEXITED(status))
+		snprintf(buf, sizeof buf, "exited with status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, sizeof buf, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, sizeof buf, "ended with wait status %d", status);
+	return buf;
+}

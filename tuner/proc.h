@@ -1,0 +1,47 @@
+/* proc.h: child processes started from argument vectors (never through a shell), each in its
+ * own process group so a deadline or Ctrl-C can stop it and everything it started. */
+#ifndef AUTOTUNE_PROC_H
+#define AUTOTUNE_PROC_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+enum { PROC_STDIN = 1, PROC_STDOUT = 2, PROC_MERGE_STDERR = 4 };
+
+typedef struct {
+	pid_t pid;
+	int in;  /* write end of the child's stdin, or -1 */
+	int out; /* read end of the child's stdout (and stderr when merged), or -1 */
+	/* bytes read from out but not yet returned as a line */
+	char *buf;
+	size_t len, cap;
+} proc;
+
+/* 0 on success; -1 with errno set (ENOENT: argv[0] not found in PATH). */
+int proc_start(proc *p, char *const argv[], unsigned flags);
+
+/* Reads whatever is available on out into p->buf; returns bytes read, 0 at end of file, -1 on
+ * error (EAGAIN when nothing was ready). */
+ssize_t proc_read_some(proc *p);
+
+enum { LINE_OK = 0, LINE_EOF = -1, LINE_TIMEOUT = -2 };
+/* The next line of output, without its newline, in a buffer owned by the caller (free it). */
+int proc_read_line(proc *p, double timeout_s, char **line);
+
+/* Writes all of s to the child's stdin. -1 if the child is gone. */
+int proc_write(proc *p, const char *s, size_t n);
+
+/* Closes stdin and waits up to timeout_s (< 0: no limit). On expiry the group gets SIGTERM,
+ * then SIGKILL after a grace period. Returns the waitpid status; *timed_out says whether the
+ * deadline killed it. Frees the buffers. */
+int proc_finish(proc *p, double timeout_s, int *timed_out);
+
+/* Kills the group at once and reaps the child. */
+void proc_kill(proc *p);
+
+/* "exited with status 1", "killed by signal 11 (Segmentation fault)"; static storage. */
+const char *proc_describe_status(int status);
+
+double now_seconds(void);
+
+#endif

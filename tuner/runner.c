@@ -1,0 +1,288 @@
+/* runner.c: drives autotune-worker over a line protocol on its stdin/stdout. The worker
+ * holds the GPU context; this side holds the state needed to rebuild it (the set-up commands
+ * and the reference run), so a crashed or hung kernel costs one configuration, not the run. */
+#include "runner.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "proc.h"
+#include "banned.h"
+
+/* Opening a context and filling gigabytes of arguments takes seconds, not minutes. */
+#define SETUP_TIMEOUT 120.0
+
+struct runner {
+	char *worker_path;
+	int ordinal;
+	proc p;
+	int alive;
+	/* replayed on a fresh worker: "device", "array" lines, and the reference "run" line */
+	char **setup;
+	size_t nsetup, cap;
+	char *ref_scalars; /* the scalar lines of the reference run */
+	char *ref_run;
+};
+
+static int send(runner *r, const char *line)
+{
+	size_t n = strlen(line);
+	return proc_write(&r->p, line, n) || proc_write(&r->p, "\n", 1) ? -1 : 0;
+}
+
+/* Sends a command and reads its one-line answer; *answer is owned by the caller. */
+static int ask(runner *r, const char *line, double timeout_s, char **answer)
+{
+	*answer = NULL;
+	if (send(r, line))
+		return LINE_EOF;
+	return proc_read_line(&r->p, timeout_s, answer);
+}
+
+static int spawn(runner *r, diags *d)
+{
+	char *argv[] = {r->worker_path, NULL};
+	if (proc_start(&r->p, argv, PROC_STDIN | PROC_STDOUT)) {
+		diags_add(d, "cannot start the GPU worker '%s': %s", r->worker_path, strerror(errno));
+		return -1;
+	}
+	/* a worker that dies must not kill us with SIGPIPE on the next write */
+	signal(SIGPIPE, SIG_IGN);
+	r->alive = 1;
+	return 0;
+}
+
+static void kill_worker(runner *r)
+{
+	if (r->alive)
+		proc_kill(&r->p);
+	r->alive = 0;
+}
+
+/* Why the worker went away, for messages: its exit status once reaped. */
+static char *worker_death(runner *r)
+{
+	int timed_out;
+	int st = proc_finish(&r->p, 5.0, &timed_out);
+	r->alive = 0;
+	return xstrdup(proc_describe_status(st));
+}
+
+static int open_device(runner *r, device_info *info, diags *d)
+{
+	char cmd[32], *ans = NULL;
+	snprintf(cmd, sizeof cmd, "device %d", r->ordinal);
+	int rc = ask(r, cmd, SETUP_TIMEOUT, &ans);
+	if (rc == LINE_OK && !strncmp(ans, "device ", 7)) {
+		device_info di;
+		int used = 0;
+		memset(&di, 0, sizeof di);
+		if (sscanf(ans, "device %d %d %d %zu %d %d %n", &di.cc, &di.sms, &di.l2_bytes, &di.mem_bytes,
+			   &di.clock_khz, &di.driver_version, &used) >= 6 && used) {
+			snprintf(di.name, sizeof di.name, "%s", ans + used);
+			if (info)
+				*info = di;
+			free(ans);
+			return 0;
+		}
+	}
+	if (rc == LINE_OK && !strncmp(ans, "error ", 6))
+		diags_add(d, "no usable GPU: %s (try --dry-run --arch sm_XX)", ans + 6);
+	else if (rc == LINE_TIMEOUT)
+		diags_add(d, "the GPU worker did not answer within %.0f s", SETUP_TIMEOUT);
+	else {
+		char *why = worker_death(r);
+		/* the usual cause: libcuda.so.1 is missing, so the dynamic loader stops the worker */
+		diags_add(d, "the GPU worker %s before opening the device (is the NVIDIA driver installed? try --dry-run --arch sm_XX)", why);
+		free(why);
+	}
+	free(ans);
+	return -1;
+}
+
+static void remember(runner *r, char *line)
+{
+	grow(&r->setup, &r->cap, r->nsetup + 1, sizeof *r->setup);
+	r->setup[r->nsetup++] = line;
+}
+
+static int setup_arrays(runner *r, diags *d)
+{
+	for (size_t i = 1; i < r->nsetup; i++) {
+		char *ans = NULL;
+		int rc = ask(r, r->setup[i], SETUP_TIMEOUT, &ans);
+		if (rc != LINE_OK || strcmp(ans, "ok")) {
+			if (rc == LINE_OK)
+				diags_add(d, "setting up the kernel's arguments failed: %s", ans);
+			else
+				diags_add(d, "the GPU worker died while setting up the kernel's arguments");
+			free(ans);
+			return -1;
+		}
+		free(ans);
+	}
+	return 0;
+}
+
+runner *runner_start(const char *worker_path, int ordinal, const config *cfg, device_info *info, diags *d)
+{
+	runner *r = xcalloc(1, sizeof *r);
+	r->worker_path = xstrdup(worker_path);
+	r->ordinal = ordinal;
+	remember(r, xasprintf("device %d", ordinal));
+	if (spawn(r, d) || open_device(r, info, d)) {
+		runner_stop(r);
+		return NULL;
+	}
+	if (!cfg)
+		return r;
+	size_t need = 0;
+	for (size_t i = 0; i < cfg->nargs; i++) {
+		const kernel_arg *a = &cfg->args[i];
+		if (!a->is_array)
+			continue;
+		/* outputs are held twice: this run's and the reference's */
+		need += (size_t)a->count * elem_size(a->type) * (a->output ? 2 : 1);
+		remember(r, xasprintf("array %zu %s %lld %s %.17g %llu %d", i, elem_name(a->type), a->count,
+				      fill_name(a->fill), a->fill_value, a->seed, a->output));
+	}
+	if (info && need > info->mem_bytes) {
+		diags_add(d, "%s: the kernel's arrays need %.2f GiB of device memory (outputs twice, for the reference), but %s has %.2f GiB",
+			  cfg->path, need / 1073741824.0, info->name, info->mem_bytes / 1073741824.0);
+		runner_stop(r);
+		return NULL;
+	}
+	if (setup_arrays(r, d)) {
+		runner_stop(r);
+		return NULL;
+	}
+	return r;
+}
+
+static int restart(runner *r, diags *d)
+{
+	kill_worker(r);
+	if (spawn(r, d) || open_device(r, NULL, d) || setup_arrays(r, d))
+		return -1;
+	if (r->ref_run) {
+		char *ans = NULL;
+		send(r, r->ref_scalars);
+		int rc = ask(r, r->ref_run, SETUP_TIMEOUT, &ans);
+		int ok = rc == LINE_OK && !strncmp(ans, "result ", 7) && strstr(ans, " ok ");
+		free(ans);
+		if (!ok) {
+			diags_add(d, "the reference configuration failed on a restarted GPU worker");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* "scalar" lines for every scalar argument, evaluated for this configuration. */
+static char *scalar_lines(const config *cfg, const value *params, result *res, diags *d)
+{
+	char *out = xstrdup("");
+	for (size_t i = 0; i < cfg->nargs; i++) {
+		const kernel_arg *a = &cfg->args[i];
+		if (a->is_array)
+			continue;
+		value v;
+		diags tmp = {0};
+		if (cexpr_eval(cfg, &a->value, params, &v, &tmp, NULL)) {
+			result_set_message(res, xasprintf("argument '%s': %s", a->name, tmp.msgs[0]));
+			diags_free(&tmp);
+			free(out);
+			return NULL;
+		}
+		char text[64];
+		if (elem_is_float(a->type))
+			snprintf(text, sizeof text, "%.17g", value_as_double(v));
+		else if (v.kind != VAL_INT) {
+			result_set_message(res, xasprintf("argument '%s' is %s but its value is not an integer", a->name, elem_name(a->type)));
+			free(out);
+			return NULL;
+		} else
+			snprintf(text, sizeof text, "%lld", v.u.i);
+		char *old = out;
+		out = xasprintf("%s%sscalar %zu %s %s", old, *old ? "\n" : "", i, elem_name(a->type), text);
+		free(old);
+	}
+	(void)d;
+	return out;
+}
+
+int runner_measure(runner *r, const config *cfg, const value *params, const char *role, const binary *bin,
+		   result *res, double timeout_s, diags *d)
+{
+	if (!r->alive && restart(r, d))
+		return -1;
+	char *scalars = scalar_lines(cfg, params, res, d);
+	if (!scalars) {
+		res->st = ST_LAUNCH_ERROR;
+		return 0;
+	}
+	char *run = xasprintf("run %ld %s %d %d %lld %lld %lld %lld %lld %lld %lld %.17g %.17g %s %s", 0L, role,
+			      cfg->warmup, cfg->repeats, res->grid[0], res->grid[1], res->grid[2], res->block[0],
+			      res->block[1], res->block[2], res->smem, cfg->rtol, cfg->atol, bin->res.symbol, bin->cubin);
+	char *ans = NULL;
+	int rc = LINE_EOF;
+	if ((!*scalars || send(r, scalars) == 0))
+		rc = ask(r, run, timeout_s, &ans);
+	if (rc == LINE_OK) {
+		char st[32];
+		int used = 0;
+		if (sscanf(ans, "result %*d %31s %lf %lf %lf %d %d %n", st, &res->t_median, &res->t_min, &res->t_max,
+			   &res->samples, &res->driver_blocks, &used) >= 6 && used && status_parse(st, &res->st) == 0) {
+			if (ans[used])
+				result_set_message(res, xstrdup(ans + used));
+		} else {
+			res->st = ST_CRASHED;
+			result_set_message(res, xasprintf("unexpected answer from the GPU worker: %s", ans));
+		}
+		if (res->st == ST_OK && !strcmp(role, "ref")) {
+			free(r->ref_run);
+			free(r->ref_scalars);
+			r->ref_run = xstrdup(run);
+			r->ref_scalars = xstrdup(scalars);
+		}
+		/* a worker that reported a crash exits by itself; reap it now */
+		if (res->st == ST_CRASHED) {
+			free(worker_death(r));
+		}
+	} else if (rc == LINE_TIMEOUT) {
+		kill_worker(r);
+		res->st = ST_TIMEOUT;
+		result_set_message(res, xasprintf("killed after %.1f s", timeout_s));
+	} else {
+		char *why = worker_death(r);
+		res->st = ST_CRASHED;
+		result_set_message(res, xasprintf("the GPU worker %s", why));
+		free(why);
+	}
+	free(ans);
+	free(run);
+	free(scalars);
+	return 0;
+}
+
+void runner_stop(runner *r)
+{
+	if (!r)
+		return;
+	if (r->alive) {
+		int timed_out;
+		send(r, "quit");
+		proc_finish(&r->p, 10.0, &timed_out);
+	}
+	for (size_t i = 0; i < r->nsetup; i++)
+		free(r->setup[i]);
+	free(r->setup);
+	free(r->ref_run);
+	free(r->ref_scalars);
+	free(r->worker_path);
+	free(r);
+}

@@ -1,0 +1,33 @@
+/* runner.h: the tuner's side of the GPU worker: starts autotune-worker, sets up the kernel's
+ * arguments once, measures configurations one by one, and replaces the worker when a kernel
+ * kills it or hangs. */
+#ifndef AUTOTUNE_RUNNER_H
+#define AUTOTUNE_RUNNER_H
+
+#include "compile.h"
+#include "config.h"
+#include "result.h"
+
+typedef struct {
+	int cc;          /* 90 for sm_90 */
+	int sms, l2_bytes, clock_khz, driver_version;
+	size_t mem_bytes;
+	char name[256];
+} device_info;
+
+typedef struct runner runner;
+
+/* Starts the worker on GPU `ordinal`, reports the device in *info. When cfg is not NULL, also
+ * allocates and fills the kernel's arrays (after checking they fit). NULL on failure, with the
+ * reason in d (no driver, no GPU, not enough memory). */
+runner *runner_start(const char *worker_path, int ordinal, const config *cfg, device_info *info, diags *d);
+
+/* Measures one configuration: role "ref" keeps its outputs as the reference, "check" compares
+ * with them. Fills res->st, timing and message. Returns 0, or -1 when no worker can be started
+ * any more (the reason in d). */
+int runner_measure(runner *r, const config *cfg, const value *params, const char *role, const binary *bin,
+		   result *res, double timeout_s, diags *d);
+
+void runner_stop(runner *r);
+
+#endif

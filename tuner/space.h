@@ -1,0 +1,26 @@
+/* space.h: the configurations to tune: every combination of parameter values that satisfies
+ * the constraints, in a fixed order (first parameter outermost). */
+#ifndef AUTOTUNE_SPACE_H
+#define AUTOTUNE_SPACE_H
+
+#include "config.h"
+
+typedef struct {
+	size_t nparams;
+	size_t count;      /* valid configurations */
+	size_t total;      /* combinations before constraints */
+	value *vals;       /* count x nparams */
+	long long reference; /* index of the verification reference, -1 if none */
+} space;
+
+static inline const value *space_config(const space *s, size_t i) { return s->vals + i * s->nparams; }
+
+/* 0 on success. -1 when a constraint cannot be evaluated, the space is empty or the named
+ * reference is not in it, with the reason in d. */
+int space_enumerate(const config *cfg, space *s, diags *d);
+void space_free(space *s);
+
+/* "block_x=32 block_y=16 maxrreg=0"; the caller frees it. */
+char *space_describe(const config *cfg, const value *params);
+
+#endif

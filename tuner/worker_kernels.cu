@@ -1,0 +1,77 @@
+// worker_kernels.cu: device helpers of the worker process: filling argument arrays and
+// comparing outputs with the reference run on the GPU, so a 1 GiB output is checked in
+// microseconds instead of being copied to the host. Embedded into autotune-worker as a fatbin.
+#include <stdint.h>
+
+// splitmix64: a counter-based generator, so element i gets the same value whatever the launch.
+__device__ static uint64_t mix(uint64_t x)
+{
+	x += 0x9E3779B97F4A7C15ull;
+	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+	return x ^ (x >> 31);
+}
+
+template <typename T> __device__ static T random_value(uint64_t r);
+// Floats: uniform in [-1, 1) from 24 (53) random bits: never zero-heavy, exactly representable.
+template <> __device__ float random_value<float>(uint64_t r) { return (float)(r >> 40) * (2.0f / 16777216.0f) - 1.0f; }
+template <> __device__ double random_value<double>(uint64_t r) { return (double)(r >> 11) * (2.0 / 9007199254740992.0) - 1.0; }
+// Integers: small values (signed -50..49, unsigned 0..99), so sums and products of many
+// elements stay exact and far from overflow.
+#define SIGNED_RANDOM(T) template <> __device__ T random_value<T>(uint64_t r) { return (T)((int)(r % 100) - 50); }
+#define UNSIGNED_RANDOM(T) template <> __device__ T random_value<T>(uint64_t r) { return (T)(r % 100); }
+SIGNED_RANDOM(int8_t) SIGNED_RANDOM(int16_t) SIGNED_RANDOM(int32_t) SIGNED_RANDOM(int64_t)
+UNSIGNED_RANDOM(uint8_t) UNSIGNED_RANDOM(uint16_t) UNSIGNED_RANDOM(uint32_t) UNSIGNED_RANDOM(uint64_t)
+
+template <typename T> __device__ static bool same(T got, T want, double, double) { return got == want; }
+template <typename T> __device__ static bool close_float(T got, T want, double rtol, double atol)
+{
+	if (isnan(want))
+		return isnan(got);
+	if (isinf(want))
+		return got == want;
+	double diff = fabs((double)got - (double)want);
+	return diff <= atol + rtol * fabs((double)want);  // false for NaN got
+}
+template <> __device__ bool same<float>(float g, float w, double r, double a) { return close_float(g, w, r, a); }
+template <> __device__ bool same<double>(double g, double w, double r, double a) { return close_float(g, w, r, a); }
+
+template <typename T> __device__ static void fill_random(T *p, uint64_t n, uint64_t seed)
+{
+	for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
+		p[i] = random_value<T>(mix(seed * 0x100000001B3ull ^ mix(i)));
+}
+
+template <typename T> __device__ static void fill_constant(T *p, uint64_t n, double v)
+{
+	for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
+		p[i] = (T)v;
+}
+
+// counters[0]: elements that differ; counters[1]: the lowest differing index.
+template <typename T>
+__device__ static void compare(const T *got, const T *want, uint64_t n, double rtol, double atol,
+			       unsigned long long *counters)
+{
+	unsigned long long bad = 0, first = ~0ull;
+	for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
+		if (!same<T>(got[i], want[i], rtol, atol)) {
+			bad++;
+			if (i < first)
+				first = i;
+		}
+	if (bad) {
+		atomicAdd(&counters[0], bad);
+		atomicMin(&counters[1], first);
+	}
+}
+
+#define HELPERS(T, NAME)                                                                              \
+	extern "C" __global__ void fill_random_##NAME(T *p, uint64_t n, uint64_t seed) { fill_random<T>(p, n, seed); } \
+	extern "C" __global__ void fill_constant_##NAME(T *p, uint64_t n, double v) { fill_constant<T>(p, n, v); } \
+	extern "C" __global__ void compare_##NAME(const T *g, const T *w, uint64_t n, double r, double a,      \
+						  unsigned long long *c) { compare<T>(g, w, n, r, a, c); }
+
+HELPERS(int8_t, int8) HELPERS(int16_t, int16) HELPERS(int32_t, int32) HELPERS(int64_t, int64)
+HELPERS(uint8_t, uint8) HELPERS(uint16_t, uint16) HELPERS(uint32_t, uint32) HELPERS(uint64_t, uint64)
+HELPERS(float, float) HELPERS(double, double)
