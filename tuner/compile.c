@@ -66,16 +66,9 @@ char *find_nvcc(void)
 	const char *env = getenv("NVCC");
 	if (env && *env)
 		return access(env, X_OK) == 0 ? xstrdup(env) : NULL;
-	const char *path = getenv("PATH");
-	while (path && *path) {
-		const char *colon = strchr(path, ':');
-		size_t n = colon ? (size_t)(colon - path) : strlen(path);
-		char *cand = xasprintf("%.*s/nvcc", (int)n, n ? path : ".");
-		if (access(cand, X_OK) == 0)
-			return cand;
-		free(cand);
-		path = colon ? colon + 1 : NULL;
-	}
+	char *found = proc_find_program("nvcc");
+	if (found)
+		return found;
 	const char *home = getenv("CUDA_HOME");
 	char *cand = xasprintf("%s/bin/nvcc", home && *home ? home : "/usr/local/cuda");
 	if (access(cand, X_OK) == 0)

@@ -188,8 +188,8 @@ static void print_summary(const config *cfg, const space *sp, const build *b, co
 		counts[res[c].st]++;
 	for (size_t i = 0; i < b->nbins; i++)
 		failed_bins += b->bins[i].failed;
-	fprintf(stderr, "%s: %zu valid configurations (of %zu combinations); %zu binaries compiled in %.1f s (%zu failed)\n",
-		cfg->name, sp->count, sp->total, b->nbins - failed_bins, compile_s, failed_bins);
+	fprintf(stderr, "%s: %zu valid configurations (of %zu combinations); %zu binaries built in %.1f s (%zu failed)\n",
+		cfg->name, sp->count, sp->total, b->nbins, compile_s, failed_bins);
 	if (!dry) {
 		fprintf(stderr, "  ran %zu:", sp->count - counts[ST_NOT_RUN] - counts[ST_COMPILE_ERROR]);
 		for (int s = 0; s < ST_COUNT_; s++)

@@ -84,7 +84,7 @@ int output_csv(const report *r, const char *path, diags *d)
 	}
 	fputs("blockDim.x,blockDim.y,blockDim.z,gridDim.x,gridDim.y,gridDim.z,dynamic_smem_bytes,"
 	      "registers,spill_store_bytes,spill_load_bytes,stack_bytes,static_smem_bytes,barriers,"
-	      "active_blocks_per_sm,theoretical_occupancy,occupancy_limit,time_ms_median,time_ms_min,time_ms_max,"
+	      "active_blocks_per_sm,theoretical_occupancy,occupancy_limit,driver_active_blocks_per_sm,time_ms_median,time_ms_min,time_ms_max,"
 	      "samples,status,message\r\n", f);
 	for (size_t c = 0; c < r->sp->count; c++) {
 		const value *vals = space_config(r->sp, c);
@@ -105,6 +105,10 @@ int output_csv(const report *r, const char *path, diags *d)
 		else
 			fputs(",,,,,,,,", f);
 		csv_field(f, compiled ? res->occ_limit : "");
+		fputc(',', f);
+		/* the driver's own answer (cuOccupancyMaxActiveBlocksPerMultiprocessor), a cross-check */
+		if (res->driver_blocks >= 0)
+			fprintf(f, "%d", res->driver_blocks);
 		fputc(',', f);
 		int timed = res->st == ST_OK && res->samples > 0;
 		csv_num(f, res->t_median, timed);

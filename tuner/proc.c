@@ -38,13 +38,41 @@ static int cloexec_pipe(int fds[2])
 	return 0;
 }
 
+char *proc_find_program(const char *name)
+{
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0 ? xstrdup(name) : NULL;
+	const char *path = getenv("PATH");
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (;;) {
+		const char *colon = strchr(path, ':');
+		size_t n = colon ? (size_t)(colon - path) : strlen(path);
+		char *cand = xasprintf("%.*s/%s", (int)n, n ? path : ".", name);
+		if (access(cand, X_OK) == 0)
+			return cand;
+		free(cand);
+		if (!colon)
+			return NULL;
+		path = colon + 1;
+	}
+}
+
 int proc_start(proc *p, char *const argv[], unsigned flags)
 {
-	int inp[2] = {-1, -1}, outp[2] = {-1, -1};
+	/* Resolved here rather than by posix_spawnp, so "not found" is an error of this call on
+	 * every libc and under valgrind, not an exit status 127 of a child. */
+	char *program = proc_find_program(argv[0]);
 	memset(p, 0, sizeof *p);
 	p->in = p->out = -1;
+	if (!program) {
+		errno = ENOENT;
+		return -1;
+	}
+	int inp[2] = {-1, -1}, outp[2] = {-1, -1};
 	if (((flags & PROC_STDIN) && cloexec_pipe(inp)) || ((flags & PROC_STDOUT) && cloexec_pipe(outp))) {
 		int e = errno;
+		free(program);
 		for (int i = 0; i < 2; i++) {
 			if (inp[i] >= 0)
 				close(inp[i]);
@@ -74,7 +102,8 @@ int proc_start(proc *p, char *const argv[], unsigned flags)
 	posix_spawnattr_setsigmask(&attr, &none);
 	posix_spawnattr_setsigdefault(&attr, &all);
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-	int rc = posix_spawnp(&p->pid, argv[0], &fa, &attr, argv, environ);
+	int rc = posix_spawn(&p->pid, program, &fa, &attr, argv, environ);
+	free(program);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	if (inp[0] >= 0)

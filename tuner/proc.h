@@ -17,6 +17,10 @@ typedef struct {
 	size_t len, cap;
 } proc;
 
+/* The executable a name refers to: a path with a slash as it is, else the first match in PATH.
+ * NULL when there is none. Caller frees. */
+char *proc_find_program(const char *name);
+
 /* 0 on success; -1 with errno set (ENOENT: argv[0] not found in PATH). */
 int proc_start(proc *p, char *const argv[], unsigned flags);
 

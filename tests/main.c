@@ -1,0 +1,24 @@
+/* main.c: the CUnit runner for everything that needs no GPU (`make test`). */
+#include <CUnit/Basic.h>
+#include <stdio.h>
+
+#include "tests.h"
+
+int main(void)
+{
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	int (*suites[])(void) = {add_expr_suite, add_config_suite, add_space_suite, add_compile_suite,
+				 add_occupancy_suite, add_output_suite, add_proc_suite, add_cli_suite};
+	for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++)
+		if (suites[i]()) {
+			fprintf(stderr, "cannot register a test suite: %s\n", CU_get_error_msg());
+			CU_cleanup_registry();
+			return 1;
+		}
+	CU_basic_set_mode(CU_BRM_NORMAL);
+	CU_basic_run_tests();
+	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	CU_cleanup_registry();
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,198 @@
+/* test_cli.c: the autotune binary end to end without a GPU: exit codes, messages, and a dry run
+ * of configs/summatrix.yaml with the real nvcc. Run from the repository root after `make`. */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "tests.h"
+
+/* Runs ./autotune with args; returns the exit status and all output (stdout + stderr). */
+static int run(char *const args[], char **output)
+{
+	char *argv[16] = {"./autotune"};
+	int n = 1;
+	for (; args[n - 1] && n < 15; n++)
+		argv[n] = args[n - 1];
+	argv[n] = NULL;
+	proc p;
+	*output = NULL;
+	if (proc_start(&p, argv, PROC_STDOUT | PROC_MERGE_STDERR))
+		return -1;
+	while (proc_read_some(&p) > 0)
+		;
+	*output = strdup(p.buf ? p.buf : "");
+	int timed_out;
+	int st = proc_finish(&p, 120, &timed_out);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_help_goes_to_stdout_with_status_0(void)
+{
+	char *out;
+	CU_ASSERT_EQUAL(run((char *[]){"--help", NULL}, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "usage: autotune"));
+	free(out);
+}
+
+static void test_usage_errors_exit_2(void)
+{
+	char *out;
+	CU_ASSERT_EQUAL(run((char *[]){NULL}, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "no config file given"));
+	free(out);
+	CU_ASSERT_EQUAL(run((char *[]){"--jobs", "zero", "x.yaml", NULL}, &out), 2);
+	free(out);
+}
+
+/* The three acceptance cases: a typo'd key, a bad expression, a syntax error. Each prints
+ * exactly file:line:col: message lines and exits 2. */
+static void test_config_errors_exit_2_with_positions(void)
+{
+	const char *base = "kernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4}]\n"
+			   "space: {x: [1]}\n";
+	struct {
+		const char *tail, *want;
+	} cases[] = {
+		{"launch: {blcok: [x], grid: [1]}\n", ":4:10: unknown key 'blcok' in 'launch'; did you mean 'block'?"},
+		{"launch: {block: [x], grid: [\"x +* 2\"]}\n", ":4:33: launch grid: "},
+		{"launch: {block: [x], grid: [1]\n", ":5:1: YAML syntax error: "},
+	};
+	for (size_t i = 0; i < 3; i++) {
+		char text[1024];
+		snprintf(text, sizeof text, "%s%s", base, cases[i].tail);
+		const char *path = write_temp(7, "e.yaml", text);
+		char *out;
+		CU_ASSERT_EQUAL(run((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out), 2);
+		char want[512];
+		snprintf(want, sizeof want, "%s%s", path, cases[i].want);
+		if (!strstr(out, want))
+			fprintf(stderr, "\n  got: %s  want: %s\n", out, want);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+		/* every line is a positioned message: no stack dumps, no stray noise */
+		for (char *line = out; *line;) {
+			char *eol = strchr(line, '\n');
+			CU_ASSERT(!strncmp(line, path, strlen(path)));
+			line = eol ? eol + 1 : line + strlen(line);
+		}
+		free(out);
+		unlink(path);
+	}
+}
+
+static int count_lines(const char *path, int *ok_rows, int *not_run, int *with_regs)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	char line[4096];
+	int n = 0;
+	*ok_rows = *not_run = *with_regs = 0;
+	while (fgets(line, sizeof line, f)) {
+		n++;
+		if (n == 1)
+			continue;
+		*not_run += strstr(line, ",not-run,") != NULL;
+		/* registers is the 11th column of summatrix's CSV (3 parameters first) */
+		char *p = line;
+		for (int c = 0; c < 10 && p; c++)
+			p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
+		*with_regs += p && *p >= '1' && *p <= '9';
+	}
+	fclose(f);
+	return n;
+}
+
+static void test_dry_run_of_summatrix_with_real_nvcc(void)
+{
+	char *out;
+	unlink("results/summatrix.csv");
+	int rc = run((char *[]){"--dry-run", "--arch", "sm_90", "configs/summatrix.yaml", NULL}, &out);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "153 valid configurations (of 363 combinations); 3 binaries built"));
+	/* the per-configuration table names registers and occupancy */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "block_x=256 block_y=1 maxrreg=0"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "100.0%"));
+	free(out);
+	int ok, not_run, with_regs;
+	CU_ASSERT_EQUAL(count_lines("results/summatrix.csv", &ok, &not_run, &with_regs), 154);
+	CU_ASSERT_EQUAL(not_run, 153);
+	CU_ASSERT_EQUAL(with_regs, 153);
+	/* a dry run measures nothing, so it leaves no tuned header behind it */
+}
+
+static void test_dry_run_without_gpu_or_arch_is_a_clear_error(void)
+{
+	char *out;
+	/* a worker that fails stands in for a machine without a driver */
+	setenv("AUTOTUNE_WORKER", "/bin/false", 1);
+	int rc = run((char *[]){"--dry-run", "configs/summatrix.yaml", NULL}, &out);
+	unsetenv("AUTOTUNE_WORKER");
+	CU_ASSERT_EQUAL(rc, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "give --arch sm_90"));
+	free(out);
+}
+
+static void test_real_run_without_gpu_exits_3(void)
+{
+	char *out;
+	setenv("AUTOTUNE_WORKER", "/bin/false", 1);
+	int rc = run((char *[]){"configs/summatrix.yaml", NULL}, &out);
+	unsetenv("AUTOTUNE_WORKER");
+	CU_ASSERT_EQUAL(rc, 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "--dry-run"));
+	free(out);
+}
+
+/* A compile error in some configurations marks them and the run goes on. */
+static void test_compile_error_marks_configurations_and_continues(void)
+{
+	const char *kernel = write_temp(0, "k.cu",
+					"#if V == 2\n#error V=2 is not supported\n#endif\n"
+					"extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = V; }\n");
+	char text[1024];
+	snprintf(text, sizeof text,
+		 "name: cerr\nkernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 1024, output: true}]\n"
+		 "space: {V: [1, 2, 3], bx: [32, 64]}\nlaunch: {block: [bx], grid: [1]}\nbuild: {defines: [V]}\n"
+		 "output: {csv: /tmp/autotune-test-cerr.csv}\n", kernel);
+	const char *path = write_temp(1, "cerr.yaml", text);
+	char *out;
+	CU_ASSERT_EQUAL(run((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "6 valid configurations"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "3 binaries built"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "(1 failed)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "V=2 is not supported"));
+	free(out);
+	FILE *f = fopen("/tmp/autotune-test-cerr.csv", "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	char line[4096];
+	int errors = 0, not_run = 0;
+	while (fgets(line, sizeof line, f)) {
+		errors += strstr(line, ",compile-error,") != NULL;
+		not_run += strstr(line, ",not-run,") != NULL;
+	}
+	fclose(f);
+	CU_ASSERT_EQUAL(errors, 2);
+	CU_ASSERT_EQUAL(not_run, 4);
+	unlink("/tmp/autotune-test-cerr.csv");
+	unlink(path);
+	unlink(kernel);
+}
+
+int add_cli_suite(void)
+{
+	CU_pSuite s = CU_add_suite("cli", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "help goes to stdout with status 0", test_help_goes_to_stdout_with_status_0);
+	CU_add_test(s, "usage errors exit 2", test_usage_errors_exit_2);
+	CU_add_test(s, "config errors exit 2 with positions", test_config_errors_exit_2_with_positions);
+	CU_add_test(s, "dry run of summatrix with real nvcc", test_dry_run_of_summatrix_with_real_nvcc);
+	CU_add_test(s, "dry run without GPU or arch is a clear error", test_dry_run_without_gpu_or_arch_is_a_clear_error);
+	CU_add_test(s, "real run without GPU exits 3", test_real_run_without_gpu_exits_3);
+	CU_add_test(s, "compile error marks configurations and continues", test_compile_error_marks_configurations_and_continues);
+	return 0;
+}

@@ -1,0 +1,258 @@
+/* test_config.c: loading configs: the shipped example, and each kind of error reported at its
+ * exact line and column. */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "tests.h"
+
+const char *write_temp(int slot, const char *name, const char *text)
+{
+	static char paths[8][256];
+	snprintf(paths[slot], sizeof paths[slot], "/tmp/autotune-test-%ld-%d-%s", (long)getpid(), slot, name);
+	FILE *f = fopen(paths[slot], "w");
+	if (!f)
+		return NULL;
+	fputs(text, f);
+	fclose(f);
+	return paths[slot];
+}
+
+/* A minimal valid config; tests replace one line to introduce one problem. */
+static const char *good =
+	"name: tiny\n"                                       /* 1 */
+	"kernel:\n"                                          /* 2 */
+	"  source: /dev/null\n"                              /* 3 */
+	"  entry: k\n"                                       /* 4 */
+	"constants:\n"                                       /* 5 */
+	"  n: 1 << 10\n"                                     /* 6 */
+	"arguments:\n"                                       /* 7 */
+	"  - {name: a, type: float, count: n}\n"             /* 8 */
+	"  - {name: n, type: int32, value: n}\n"             /* 9 */
+	"space:\n"                                           /* 10 */
+	"  bx: [32, 64, 128]\n"                              /* 11 */
+	"launch:\n"                                          /* 12 */
+	"  block: [bx]\n"                                    /* 13 */
+	"  grid: [\"ceil_div(n, bx)\"]\n";                   /* 14 */
+
+/* Loads text; returns the number of diagnostics and the first in *first (caller frees). */
+static int load_text(const char *text, config *cfg, char **first)
+{
+	diags d = {0};
+	const char *path = write_temp(0, "c.yaml", text);
+	int rc = config_load(path, cfg, &d);
+	*first = d.n ? strdup(d.msgs[0]) : NULL;
+	int n = (int)d.n;
+	diags_free(&d);
+	unlink(path);
+	CU_ASSERT_EQUAL(rc == 0, n == 0);
+	return n;
+}
+
+/* Replaces line `line` (1-based) of the good config. */
+static char *with_line(int line, const char *replacement)
+{
+	static char buf[4096];
+	const char *p = good;
+	size_t used = 0;
+	for (int l = 1; *p; l++) {
+		const char *eol = strchr(p, '\n');
+		size_t n = (size_t)(eol - p) + 1;
+		if (l == line)
+			used += (size_t)snprintf(buf + used, sizeof buf - used, "%s\n", replacement);
+		else
+			used += (size_t)snprintf(buf + used, sizeof buf - used, "%.*s", (int)n, p);
+		p += n;
+	}
+	return buf;
+}
+
+/* Asserts that the first error of text ends with ":line:col: <expected prefix>". */
+static void expect_error(const char *text, int line, int col, const char *message)
+{
+	config cfg;
+	char *first;
+	int n = load_text(text, &cfg, &first);
+	CU_ASSERT(n >= 1);
+	if (!first)
+		return;
+	char want[256];
+	snprintf(want, sizeof want, ":%d:%d: %s", line, col, message);
+	if (!strstr(first, want))
+		fprintf(stderr, "\n  got: %s\n want: ...%s\n", first, want);
+	CU_ASSERT_PTR_NOT_NULL(strstr(first, want));
+	free(first);
+	config_free(&cfg);
+}
+
+static void test_good_config_loads_with_defaults(void)
+{
+	config cfg;
+	char *first;
+	int n = load_text(good, &cfg, &first);
+	if (first)
+		fprintf(stderr, "\n  unexpected: %s\n", first);
+	free(first);
+	CU_ASSERT_EQUAL_FATAL(n, 0);
+	CU_ASSERT_STRING_EQUAL(cfg.name, "tiny");
+	CU_ASSERT_EQUAL(cfg.nconstants, 1);
+	CU_ASSERT_EQUAL(cfg.constants[0].v.u.i, 1024);
+	CU_ASSERT_EQUAL(cfg.nargs, 2);
+	CU_ASSERT(cfg.args[0].is_array);
+	CU_ASSERT_EQUAL(cfg.args[0].count, 1024);
+	CU_ASSERT_EQUAL(cfg.args[0].fill, FILL_RANDOM);
+	CU_ASSERT(!cfg.args[1].is_array);
+	CU_ASSERT_EQUAL(cfg.nparams, 1);
+	CU_ASSERT_EQUAL(cfg.params[0].nvalues, 3);
+	CU_ASSERT_EQUAL(cfg.params[0].values[2].u.i, 128);
+	CU_ASSERT_STRING_EQUAL(cfg.csv_path, "results/tiny.csv");
+	CU_ASSERT_STRING_EQUAL(cfg.header_path, "results/tiny_tuned.h");
+	CU_ASSERT_EQUAL(cfg.repeats, 20);
+	CU_ASSERT_PTR_NULL(cfg.block[1].e);
+	config_free(&cfg);
+}
+
+static void test_summatrix_config_loads(void)
+{
+	config cfg;
+	diags d = {0};
+	int rc = config_load("configs/summatrix.yaml", &cfg, &d);
+	diags_print(&d);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_EQUAL(d.n, 0);
+	diags_free(&d);
+	if (rc)
+		return;
+	CU_ASSERT_STRING_EQUAL(cfg.name, "summatrix");
+	CU_ASSERT_STRING_EQUAL(cfg.source, "configs/../kernels/summatrix.cu");
+	CU_ASSERT_EQUAL(cfg.nparams, 3);
+	/* powers of two 1..1024 inclusive */
+	CU_ASSERT_EQUAL(cfg.params[0].nvalues, 11);
+	CU_ASSERT_EQUAL(cfg.params[0].values[10].u.i, 1024);
+	CU_ASSERT(cfg.params[2].is_maxreg);
+	CU_ASSERT(!cfg.params[0].is_maxreg && !cfg.params[0].is_define);
+	CU_ASSERT(cfg.has_reference);
+	CU_ASSERT(cfg.args[2].output);
+	CU_ASSERT_EQUAL(cfg.args[2].fill, FILL_ZEROS);
+	config_free(&cfg);
+}
+
+static void test_typo_key_suggests_nearest(void)
+{
+	expect_error(with_line(13, "  blok: [bx]"), 13, 3, "unknown key 'blok' in 'launch'; did you mean 'block'?");
+}
+
+static void test_unknown_name_in_expression_points_at_name(void)
+{
+	/* the quote is column 10, so the expression starts at 11 and m is at column 20 */
+	expect_error(with_line(14, "  grid: [\"ceil_div(m, bx)\"]"), 14, 20, "unknown name 'm' in the launch grid");
+}
+
+static void test_expression_syntax_error_points_inside_quotes(void)
+{
+	/* the quote is column 10, the expression starts at 11, the stray ')' at 17 */
+	expect_error(with_line(14, "  grid: [\"n / bx)\"]"), 14, 17,
+		     "launch grid: expected an operator or end of expression but found ')'");
+}
+
+static void test_yaml_syntax_error_has_position(void)
+{
+	expect_error(with_line(11, "  bx: [32, 64"), 12, 7, "YAML syntax error: did not find expected ',' or ']'");
+}
+
+static void test_division_by_zero_in_constant(void)
+{
+	expect_error(with_line(6, "  n: 4 / 0"), 6, 8, "division by zero");
+}
+
+static void test_missing_required_key(void)
+{
+	expect_error(with_line(4, "  arch: sm_90"), 3, 3, "'kernel' is missing the required key 'entry'");
+}
+
+static void test_wrong_type_for_list(void)
+{
+	expect_error(with_line(13, "  block: bx"), 13, 10, "launch block must be a list, not a scalar");
+}
+
+static void test_duplicate_key_names_both_places(void)
+{
+	expect_error(with_line(4, "  source: /dev/zero"), 4, 3, "duplicate key 'source' (first at line 3, column 3)");
+}
+
+static void test_missing_kernel_file(void)
+{
+	expect_error(with_line(3, "  source: no-such-file.cu"), 3, 11, "cannot read kernel source");
+}
+
+static void test_unknown_element_type(void)
+{
+	expect_error(with_line(8, "  - {name: a, type: flaot, count: n}"), 8, 21, "unknown type 'flaot'");
+}
+
+static void test_array_count_may_not_use_parameters(void)
+{
+	expect_error(with_line(8, "  - {name: a, type: float, count: n * bx}"), 8, 39,
+		     "an array's count may use constants only, but 'bx' is a parameter");
+}
+
+static void test_strict_integers_reject_trailing_junk(void)
+{
+	char text[4096];
+	snprintf(text, sizeof text, "%smeasure: {repeats: 10x}\n", good);
+	expect_error(text, 15, 20, "repeats must be an integer, not '10x'");
+}
+
+static void test_unquoted_commas_in_flow_list_get_a_hint(void)
+{
+	expect_error(with_line(14, "  grid: [ceil_div(n, bx), 1, 1]"), 14, 9,
+		     "launch grid takes 1 to 3 expressions (x, y, z), not 4 (inside [ ] a comma ends an item");
+}
+
+static void test_every_error_is_reported_not_only_the_first(void)
+{
+	const char *text = "name: t\nkernel: {source: /dev/null, entry: k, colour: red}\nspace: {x: [1]}\n"
+			   "arguments: [{name: a, type: float, count: 4}]\nlaunch: {block: [y], grid: [z]}\n";
+	diags d = {0};
+	config cfg;
+	const char *path = write_temp(0, "m.yaml", text);
+	CU_ASSERT_EQUAL(config_load(path, &cfg, &d), -1);
+	CU_ASSERT_EQUAL(d.n, 3); /* colour, y, z */
+	diags_free(&d);
+	unlink(path);
+}
+
+static void test_reference_must_name_every_parameter(void)
+{
+	char text[4096];
+	snprintf(text, sizeof text, "%sverify:\n  reference: {by: 1}\n", good);
+	expect_error(text, 16, 14, "verify reference does not give parameter 'bx'");
+}
+
+int add_config_suite(void)
+{
+	CU_pSuite s = CU_add_suite("config", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "good config loads with defaults", test_good_config_loads_with_defaults);
+	CU_add_test(s, "summatrix config loads", test_summatrix_config_loads);
+	CU_add_test(s, "typo'd key suggests nearest", test_typo_key_suggests_nearest);
+	CU_add_test(s, "unknown name points at the name", test_unknown_name_in_expression_points_at_name);
+	CU_add_test(s, "expression syntax error inside quotes", test_expression_syntax_error_points_inside_quotes);
+	CU_add_test(s, "YAML syntax error has a position", test_yaml_syntax_error_has_position);
+	CU_add_test(s, "division by zero in a constant", test_division_by_zero_in_constant);
+	CU_add_test(s, "missing required key", test_missing_required_key);
+	CU_add_test(s, "wrong type", test_wrong_type_for_list);
+	CU_add_test(s, "duplicate key names both places", test_duplicate_key_names_both_places);
+	CU_add_test(s, "missing kernel file", test_missing_kernel_file);
+	CU_add_test(s, "unknown element type", test_unknown_element_type);
+	CU_add_test(s, "array count may not use parameters", test_array_count_may_not_use_parameters);
+	CU_add_test(s, "strict integers", test_strict_integers_reject_trailing_junk);
+	CU_add_test(s, "commas in a flow list get a hint", test_unquoted_commas_in_flow_list_get_a_hint);
+	CU_add_test(s, "all errors reported", test_every_error_is_reported_not_only_the_first);
+	CU_add_test(s, "reference names every parameter", test_reference_must_name_every_parameter);
+	return 0;
+}

@@ -1,0 +1,537 @@
+/* test_expr.c: the expression language's parsing, evaluation and error positions, since config
+ * errors are reported by offset and a wrong value silently skews a whole tuning run. */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expr.h"
+
+int add_expr_suite(void);
+
+typedef struct {
+	const char *name;
+	value v;
+} binding;
+
+/* Stands in for a config's constants and parameters. */
+static const binding table[] = {
+	{"nx", {VAL_INT, {.i = 1024}}},
+	{"ny", {VAL_INT, {.i = 768}}},
+	{"zero", {VAL_INT, {.i = 0}}},
+	{"scale", {VAL_FLOAT, {.f = 0.5}}},
+	{"BLOCK_M", {VAL_INT, {.i = 64}}},
+};
+
+static int table_lookup(void *ctx, const char *name, value *out)
+{
+	int *calls = ctx;
+	if (calls)
+		(*calls)++;
+	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+		if (!strcmp(table[i].name, name)) {
+			*out = table[i].v;
+			return 0;
+		}
+	return -1;
+}
+
+/* Parses and evaluates src; returns 0 on success, else the error is left in *err. */
+static int run(const char *src, value *out, expr_error *err)
+{
+	expr *e = expr_parse(src, err);
+	if (!e)
+		return -1;
+	int rc = expr_eval(e, table_lookup, NULL, out, err);
+	expr_free(e);
+	return rc;
+}
+
+static long long eval_int(const char *src)
+{
+	value v = value_float(-12345.0);
+	expr_error err = {0, ""};
+	int rc = run(src, &v, &err);
+	if (rc != 0)
+		fprintf(stderr, "\n'%s' failed at %d: %s\n", src, err.offset, err.msg);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL_FATAL(v.kind, VAL_INT);
+	return v.u.i;
+}
+
+static double eval_float(const char *src)
+{
+	value v = value_int(-12345);
+	expr_error err = {0, ""};
+	int rc = run(src, &v, &err);
+	if (rc != 0)
+		fprintf(stderr, "\n'%s' failed at %d: %s\n", src, err.offset, err.msg);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL_FATAL(v.kind, VAL_FLOAT);
+	return v.u.f;
+}
+
+/* Asserts that src fails to parse, at `offset`, with a message containing `msg`. */
+static void check_parse_error(const char *src, int offset, const char *msg)
+{
+	expr_error err = {-1, ""};
+	expr *e = expr_parse(src, &err);
+	if (e || err.offset != offset || !strstr(err.msg, msg))
+		fprintf(stderr, "\n'%s': got offset %d msg '%s', want %d '%s'\n", src, err.offset, err.msg,
+			offset, msg);
+	CU_ASSERT_PTR_NULL(e);
+	expr_free(e);
+	CU_ASSERT_EQUAL(err.offset, offset);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, msg));
+}
+
+/* Asserts that src parses but fails to evaluate, at `offset`, with a message containing `msg`. */
+static void check_eval_error(const char *src, int offset, const char *msg)
+{
+	expr_error err = {-1, ""};
+	expr *e = expr_parse(src, &err);
+	if (!e)
+		fprintf(stderr, "\n'%s': unexpected parse error at %d: %s\n", src, err.offset, err.msg);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	value v;
+	int rc = expr_eval(e, table_lookup, NULL, &v, &err);
+	expr_free(e);
+	if (rc == 0 || err.offset != offset || !strstr(err.msg, msg))
+		fprintf(stderr, "\n'%s': got rc %d offset %d msg '%s', want %d '%s'\n", src, rc, err.offset,
+			err.msg, offset, msg);
+	CU_ASSERT_EQUAL(rc, -1);
+	CU_ASSERT_EQUAL(err.offset, offset);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, msg));
+}
+
+static void test_multiplication_binds_tighter_than_addition(void)
+{
+	CU_ASSERT_EQUAL(eval_int("1 + 2 * 3"), 7);
+	CU_ASSERT_EQUAL(eval_int("(1 + 2) * 3"), 9);
+	CU_ASSERT_EQUAL(eval_int("2 * 3 + 1"), 7);
+	CU_ASSERT_EQUAL(eval_int("10 - 4 - 3"), 3);
+	CU_ASSERT_EQUAL(eval_int("100 / 10 / 5"), 2);
+	CU_ASSERT_EQUAL(eval_int("1 << 2 + 1"), 8);
+	CU_ASSERT_EQUAL(eval_int("1 + 1 == 2 && 3 < 4 || 0"), 1);
+	CU_ASSERT_EQUAL(eval_int("-2 * -3"), 6);
+	CU_ASSERT_EQUAL(eval_int("!0 + 1"), 2);
+	CU_ASSERT_EQUAL(eval_int("((((7))))"), 7);
+}
+
+static void test_literal_forms_decimal_hex_and_float(void)
+{
+	CU_ASSERT_EQUAL(eval_int("123"), 123);
+	CU_ASSERT_EQUAL(eval_int("0x1F"), 31);
+	CU_ASSERT_EQUAL(eval_int("0xff"), 255);
+	CU_ASSERT_EQUAL(eval_int("9223372036854775807"), 9223372036854775807LL);
+	CU_ASSERT_DOUBLE_EQUAL(eval_float("1.5"), 1.5, 0);
+	CU_ASSERT_DOUBLE_EQUAL(eval_float(".5"), 0.5, 0);
+	CU_ASSERT_DOUBLE_EQUAL(eval_float("1e6"), 1e6, 0);
+	CU_ASSERT_DOUBLE_EQUAL(eval_float("2.5e-3"), 2.5e-3, 0);
+	CU_ASSERT_DOUBLE_EQUAL(eval_float("3."), 3.0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(eval_float("1E+2"), 100.0, 0);
+}
+
+static void test_int_arithmetic_stays_int_and_float_spreads(void)
+{
+	CU_ASSERT_EQUAL(eval_int("6 * 7"), 42);
+	CU_ASSERT_DOUBLE_EQUAL(eval_float("1 + 0.5"), 1.5, 0);
+	CU_ASSERT_DOUBLE_EQUAL(eval_float("0.5 * 4"), 2.0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(eval_float("7 / 2.0"), 3.5, 0);
+	CU_ASSERT_DOUBLE_EQUAL(eval_float("-scale"), -0.5, 0);
+	/* Comparisons of floats still give int truth values. */
+	CU_ASSERT_EQUAL(eval_int("0.5 < 1"), 1);
+	CU_ASSERT_EQUAL(eval_int("2.0 == 2"), 1);
+}
+
+static void test_int_division_truncates_towards_zero(void)
+{
+	CU_ASSERT_EQUAL(eval_int("7 / 2"), 3);
+	CU_ASSERT_EQUAL(eval_int("-7 / 2"), -3);
+	CU_ASSERT_EQUAL(eval_int("7 / -2"), -3);
+	CU_ASSERT_EQUAL(eval_int("7 % 3"), 1);
+	CU_ASSERT_EQUAL(eval_int("-7 % 3"), -1);
+	CU_ASSERT_EQUAL(eval_int("7 % -3"), 1);
+}
+
+static void test_shifts_work_on_ints(void)
+{
+	CU_ASSERT_EQUAL(eval_int("1 << 10"), 1024);
+	CU_ASSERT_EQUAL(eval_int("1024 >> 3"), 128);
+	check_eval_error("1.0 << 2", 4, "'<<' needs integers");
+	check_eval_error("1 << 64", 2, "shift count");
+	check_eval_error("1 << 63", 2, "integer overflow");
+}
+
+static void test_ceil_div_rounds_towards_positive_infinity(void)
+{
+	CU_ASSERT_EQUAL(eval_int("ceil_div(16384, 32)"), 512);
+	CU_ASSERT_EQUAL(eval_int("ceil_div(10, 3)"), 4);
+	CU_ASSERT_EQUAL(eval_int("ceil_div(9, 3)"), 3);
+	CU_ASSERT_EQUAL(eval_int("ceil_div(-7, 2)"), -3);
+	CU_ASSERT_EQUAL(eval_int("ceil_div(7, -2)"), -3);
+	CU_ASSERT_EQUAL(eval_int("ceil_div(-7, -2)"), 4);
+	CU_ASSERT_EQUAL(eval_int("ceil_div(0, 5)"), 0);
+	CU_ASSERT_EQUAL(eval_int("ceil_div(nx, BLOCK_M)"), 16);
+	CU_ASSERT_EQUAL(eval_int("ceil_div(9223372036854775807, 2)"), 4611686018427387904LL);
+}
+
+static void test_ceil_div_rejects_zero_divisor_and_floats(void)
+{
+	check_eval_error("ceil_div(10, zero)", 13, "division by zero");
+	check_eval_error("ceil_div(10, 2.5)", 13, "needs integers");
+	check_parse_error("ceil_div(10)", 0, "ceil_div() takes 2 arguments, not 1");
+	check_parse_error("ceil_div(1, 2, 3)", 0, "ceil_div() takes 2 arguments, not 3");
+}
+
+static void test_min_max_take_many_args_and_keep_kind(void)
+{
+	CU_ASSERT_EQUAL(eval_int("min(5, 3, 9, 1, 7)"), 1);
+	CU_ASSERT_EQUAL(eval_int("max(5, 3, 9, 1, 7)"), 9);
+	CU_ASSERT_EQUAL(eval_int("min(42)"), 42);
+	CU_ASSERT_EQUAL(eval_int("max(-5, -3)"), -3);
+	CU_ASSERT_EQUAL(eval_int("max(nx, ny) - min(nx, ny)"), 256);
+	CU_ASSERT_DOUBLE_EQUAL(eval_float("min(2, 1.5, 3)"), 1.5, 0);
+	/* One float argument makes the result a float even when an int wins. */
+	CU_ASSERT_DOUBLE_EQUAL(eval_float("max(4, 1.5)"), 4.0, 0);
+	check_parse_error("min()", 0, "min() needs at least 1 argument");
+	check_parse_error("max(1, )", 7, "expected a number, name or '(' but found ')'");
+}
+
+static void test_abs_of_ints_and_floats(void)
+{
+	CU_ASSERT_EQUAL(eval_int("abs(-5)"), 5);
+	CU_ASSERT_EQUAL(eval_int("abs(5)"), 5);
+	CU_ASSERT_DOUBLE_EQUAL(eval_float("abs(-2.5)"), 2.5, 0);
+	check_parse_error("abs(1, 2)", 0, "abs() takes 1 argument, not 2");
+	check_eval_error("abs(-9223372036854775807 - 1)", 0, "integer overflow");
+}
+
+static void test_short_circuit_skips_division_by_zero(void)
+{
+	CU_ASSERT_EQUAL(eval_int("zero != 0 && 10 / zero > 1"), 0);
+	CU_ASSERT_EQUAL(eval_int("zero == 0 || 10 / zero > 1"), 1);
+	CU_ASSERT_EQUAL(eval_int("0 && undefined_name"), 0);
+	CU_ASSERT_EQUAL(eval_int("1 || undefined_name"), 1);
+	/* Without the guard, the division is evaluated and fails. */
+	check_eval_error("zero == 0 && 10 / zero > 1", 16, "division by zero");
+}
+
+static void test_comparisons_and_logic_give_zero_or_one(void)
+{
+	CU_ASSERT_EQUAL(eval_int("3 < 4"), 1);
+	CU_ASSERT_EQUAL(eval_int("4 < 4"), 0);
+	CU_ASSERT_EQUAL(eval_int("4 <= 4"), 1);
+	CU_ASSERT_EQUAL(eval_int("5 > 4"), 1);
+	CU_ASSERT_EQUAL(eval_int("4 >= 5"), 0);
+	CU_ASSERT_EQUAL(eval_int("4 == 4"), 1);
+	CU_ASSERT_EQUAL(eval_int("4 != 4"), 0);
+	CU_ASSERT_EQUAL(eval_int("7 && 9"), 1);
+	CU_ASSERT_EQUAL(eval_int("0 || 9"), 1);
+	CU_ASSERT_EQUAL(eval_int("0.5 && 2"), 1);
+	CU_ASSERT_EQUAL(eval_int("!7"), 0);
+	CU_ASSERT_EQUAL(eval_int("!0.0"), 1);
+	CU_ASSERT_EQUAL(eval_int("nx % BLOCK_M == 0 && ny % BLOCK_M == 0"), 1);
+}
+
+static void test_lookup_callback_supplies_values(void)
+{
+	int calls = 0;
+	expr_error err;
+	expr *e = expr_parse("nx * ny + BLOCK_M", &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	value v;
+	CU_ASSERT_EQUAL(expr_eval(e, table_lookup, &calls, &v, &err), 0);
+	CU_ASSERT_EQUAL(v.kind, VAL_INT);
+	CU_ASSERT_EQUAL(v.u.i, 1024 * 768 + 64);
+	CU_ASSERT_EQUAL(calls, 3);
+	/* A parsed expression evaluates again, asking the callback afresh. */
+	CU_ASSERT_EQUAL(expr_eval(e, table_lookup, &calls, &v, &err), 0);
+	CU_ASSERT_EQUAL(calls, 6);
+	expr_free(e);
+	CU_ASSERT_DOUBLE_EQUAL(eval_float("nx * scale"), 512.0, 0);
+}
+
+static void test_unknown_name_reports_offset(void)
+{
+	check_eval_error("nx * ny2", 5, "unknown name 'ny2'");
+	check_eval_error("foo", 0, "unknown name 'foo'");
+	/* Without a lookup every name is unknown. */
+	expr_error err;
+	expr *e = expr_parse("1 + nx", &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	value v;
+	CU_ASSERT_EQUAL(expr_eval(e, NULL, NULL, &v, &err), -1);
+	CU_ASSERT_EQUAL(err.offset, 4);
+	CU_ASSERT_STRING_EQUAL(err.msg, "unknown name 'nx'");
+	expr_free(e);
+}
+
+static void test_division_by_zero_reports_operator_offset(void)
+{
+	check_eval_error("10 / zero", 3, "division by zero");
+	check_eval_error("1 + 10 % (nx - 1024)", 7, "modulo by zero");
+	check_eval_error("1.5 / 0.0", 4, "division by zero");
+	check_eval_error("1.5 % 2", 4, "'%' needs integers");
+}
+
+static void test_syntax_errors_report_exact_offset(void)
+{
+	check_parse_error("(1 + 2", 6, "expected ')' but found end of expression");
+	check_parse_error("1 +", 3, "expected a number, name or '(' but found end of expression");
+	check_parse_error("3 $ 4", 2, "unexpected character '$'");
+	check_parse_error("1 2", 2, "found number '2'");
+	check_parse_error("nx ny", 3, "found name 'ny'");
+	check_parse_error("min(1 2)", 6, "expected ',' or ')' but found number '2'");
+	check_parse_error("1 = 2", 2, "did you mean '=='");
+	check_parse_error("1 & 2", 2, "did you mean '&&'");
+	check_parse_error("(1))", 3, "found ')'");
+	check_parse_error("* 2", 0, "expected a number, name or '(' but found '*'");
+}
+
+static void test_empty_expression_is_an_error(void)
+{
+	check_parse_error("", 0, "empty expression");
+	check_parse_error("   ", 0, "empty expression");
+}
+
+static void test_malformed_numbers_are_rejected(void)
+{
+	check_parse_error("1 + 12abc", 4, "malformed number '12abc'");
+	check_parse_error("1.2.3", 0, "malformed number");
+	check_parse_error("1e", 0, "malformed number");
+	check_parse_error("0x", 0, "malformed number");
+	check_parse_error("1e999", 0, "too large");
+}
+
+static void test_integer_literal_overflow_is_parse_error(void)
+{
+	check_parse_error("1 + 9223372036854775808", 4, "does not fit in 64 bits");
+	check_parse_error("0x10000000000000000", 0, "does not fit in 64 bits");
+}
+
+static void test_integer_overflow_is_an_error(void)
+{
+	check_eval_error("9223372036854775807 + 1", 20, "integer overflow");
+	check_eval_error("-9223372036854775807 - 2", 21, "integer overflow");
+	check_eval_error("4611686018427387904 * 2", 20, "integer overflow");
+	check_eval_error("-(-9223372036854775807 - 1)", 0, "integer overflow");
+	check_eval_error("(-9223372036854775807 - 1) / -1", 27, "integer overflow");
+	CU_ASSERT_EQUAL(eval_int("-9223372036854775807 - 1"), -9223372036854775807LL - 1);
+	/* The same magnitude as a float is fine. */
+	CU_ASSERT_DOUBLE_EQUAL(eval_float("9223372036854775807 + 1.0"), 9223372036854775808.0, 0);
+}
+
+static void test_unknown_function_lists_known_ones(void)
+{
+	check_parse_error("1 + floor(2)", 4, "unknown function 'floor' (known: min, max, ceil_div, abs)");
+}
+
+static void test_deep_nesting_is_rejected_not_crashing(void)
+{
+	enum { N = 100000 };
+	char *s = malloc(2 * N + 2);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	memset(s, '(', N);
+	s[N] = '1';
+	memset(s + N + 1, ')', N);
+	s[2 * N + 1] = 0;
+	expr_error err;
+	expr *e = expr_parse(s, &err);
+	CU_ASSERT_PTR_NULL(e);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "nested too deeply"));
+	memset(s, '-', N);
+	s[N] = '1';
+	s[N + 1] = 0;
+	e = expr_parse(s, &err);
+	CU_ASSERT_PTR_NULL(e);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "nested too deeply"));
+	/* A long left-leaning chain is as deep a tree as nested parentheses. */
+	for (int i = 0; i < N; i++) {
+		s[2 * i] = '1';
+		s[2 * i + 1] = '+';
+	}
+	s[2 * N - 1] = 0;
+	e = expr_parse(s, &err);
+	CU_ASSERT_PTR_NULL(e);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "nested too deeply"));
+	free(s);
+	/* Realistic nesting is well inside the limit. */
+	CU_ASSERT_EQUAL(eval_int("((((((((((((((((((((1))))))))))))))))))))"), 1);
+	CU_ASSERT_EQUAL(eval_int("- - - - 1"), 1);
+}
+
+static void check_format(value v, const char *want)
+{
+	char buf[64];
+	value_format(v, buf, sizeof buf);
+	if (strcmp(buf, want))
+		fprintf(stderr, "\nvalue_format gave '%s', want '%s'\n", buf, want);
+	CU_ASSERT_STRING_EQUAL(buf, want);
+}
+
+static void test_value_format_marks_floats_and_is_shortest(void)
+{
+	check_format(value_int(256), "256");
+	check_format(value_int(-3), "-3");
+	check_format(value_int(-9223372036854775807LL - 1), "-9223372036854775808");
+	check_format(value_float(2.0), "2.0");
+	check_format(value_float(0.5), "0.5");
+	check_format(value_float(1e-06), "1e-06");
+	check_format(value_float(0.1), "0.1");
+	check_format(value_float(1.0 / 3.0), "0.3333333333333333");
+	check_format(value_float(-0.0), "-0.0");
+	check_format(value_float(INFINITY), "inf");
+	check_format(value_float(-INFINITY), "-inf");
+	check_format(value_float(NAN), "nan");
+	char small[4];
+	value_format(value_int(123456), small, sizeof small);
+	CU_ASSERT_STRING_EQUAL(small, "123");
+}
+
+/* Formatting then parsing must give back the identical value and kind. */
+static void test_value_format_round_trips_through_parser(void)
+{
+	const value vals[] = {
+		value_int(0), value_int(42), value_int(9223372036854775807LL), value_float(2.0),
+		value_float(0.5), value_float(1e-06), value_float(0.1), value_float(1.0 / 3.0),
+		value_float(6.02214076e23), value_float(1e16), value_float(123456.789), value_float(5e-324),
+	};
+	for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+		char buf[64];
+		value_format(vals[i], buf, sizeof buf);
+		value back;
+		expr_error err;
+		int rc = run(buf, &back, &err);
+		if (rc)
+			fprintf(stderr, "\n'%s' does not parse: %s\n", buf, err.msg);
+		CU_ASSERT_EQUAL_FATAL(rc, 0);
+		CU_ASSERT_EQUAL(back.kind, vals[i].kind);
+		if (vals[i].kind == VAL_INT) {
+			CU_ASSERT_EQUAL(back.u.i, vals[i].u.i);
+		} else {
+			CU_ASSERT(memcmp(&back.u.f, &vals[i].u.f, sizeof(double)) == 0);
+		}
+	}
+}
+
+typedef struct {
+	int n;
+	char names[8][16];
+	int offsets[8];
+	int stop_after;
+} name_log;
+
+static int log_name(void *ctx, const char *name, int offset)
+{
+	name_log *l = ctx;
+	snprintf(l->names[l->n], sizeof l->names[0], "%s", name);
+	l->offsets[l->n] = offset;
+	l->n++;
+	return l->n == l->stop_after ? 99 : 0;
+}
+
+static void test_foreach_name_visits_names_in_source_order(void)
+{
+	expr_error err;
+	expr *e = expr_parse("max(a, bb) * ceil_div(c, a) + -dd", &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	name_log l = {0};
+	CU_ASSERT_EQUAL(expr_foreach_name(e, log_name, &l), 0);
+	CU_ASSERT_EQUAL_FATAL(l.n, 5);
+	const char *want[] = {"a", "bb", "c", "a", "dd"};
+	const int off[] = {4, 7, 22, 25, 31};
+	for (int i = 0; i < 5; i++) {
+		CU_ASSERT_STRING_EQUAL(l.names[i], want[i]);
+		CU_ASSERT_EQUAL(l.offsets[i], off[i]);
+	}
+	/* A non-zero return stops the walk and comes back. */
+	name_log stop = {0};
+	stop.stop_after = 2;
+	CU_ASSERT_EQUAL(expr_foreach_name(e, log_name, &stop), 99);
+	CU_ASSERT_EQUAL(stop.n, 2);
+	expr_free(e);
+}
+
+static void test_foreach_name_skips_function_names_and_literals(void)
+{
+	expr_error err;
+	expr *e = expr_parse("min(1, 2.5) + abs(3)", &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	name_log l = {0};
+	CU_ASSERT_EQUAL(expr_foreach_name(e, log_name, &l), 0);
+	CU_ASSERT_EQUAL(l.n, 0);
+	expr_free(e);
+}
+
+static void test_source_is_an_owned_copy(void)
+{
+	char buf[] = "nx + 1";
+	expr_error err;
+	expr *e = expr_parse(buf, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	memset(buf, 'x', sizeof buf - 1);
+	CU_ASSERT_STRING_EQUAL(expr_source(e), "nx + 1");
+	CU_ASSERT_PTR_NOT_EQUAL(expr_source(e), buf);
+	value v;
+	CU_ASSERT_EQUAL(expr_eval(e, table_lookup, NULL, &v, &err), 0);
+	CU_ASSERT_EQUAL(v.u.i, 1025);
+	expr_free(e);
+	expr_free(NULL);
+}
+
+static void test_value_helpers(void)
+{
+	CU_ASSERT_DOUBLE_EQUAL(value_as_double(value_int(3)), 3.0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(value_as_double(value_float(2.5)), 2.5, 0);
+	CU_ASSERT_EQUAL(value_truth(value_int(0)), 0);
+	CU_ASSERT_NOT_EQUAL(value_truth(value_int(-1)), 0);
+	CU_ASSERT_EQUAL(value_truth(value_float(0.0)), 0);
+	CU_ASSERT_NOT_EQUAL(value_truth(value_float(0.25)), 0);
+}
+
+int add_expr_suite(void)
+{
+	CU_pSuite s = CU_add_suite("expr", NULL, NULL);
+	if (!s)
+		return -1;
+	static const struct {
+		const char *name;
+		CU_TestFunc fn;
+	} tests[] = {
+#define T(f) {#f, f}
+		T(test_multiplication_binds_tighter_than_addition),
+		T(test_literal_forms_decimal_hex_and_float),
+		T(test_int_arithmetic_stays_int_and_float_spreads),
+		T(test_int_division_truncates_towards_zero),
+		T(test_shifts_work_on_ints),
+		T(test_ceil_div_rounds_towards_positive_infinity),
+		T(test_ceil_div_rejects_zero_divisor_and_floats),
+		T(test_min_max_take_many_args_and_keep_kind),
+		T(test_abs_of_ints_and_floats),
+		T(test_short_circuit_skips_division_by_zero),
+		T(test_comparisons_and_logic_give_zero_or_one),
+		T(test_lookup_callback_supplies_values),
+		T(test_unknown_name_reports_offset),
+		T(test_division_by_zero_reports_operator_offset),
+		T(test_syntax_errors_report_exact_offset),
+		T(test_empty_expression_is_an_error),
+		T(test_malformed_numbers_are_rejected),
+		T(test_integer_literal_overflow_is_parse_error),
+		T(test_integer_overflow_is_an_error),
+		T(test_unknown_function_lists_known_ones),
+		T(test_deep_nesting_is_rejected_not_crashing),
+		T(test_value_format_marks_floats_and_is_shortest),
+		T(test_value_format_round_trips_through_parser),
+		T(test_foreach_name_visits_names_in_source_order),
+		T(test_foreach_name_skips_function_names_and_literals),
+		T(test_source_is_an_owned_copy),
+		T(test_value_helpers),
+#undef T
+	};
+	for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
+		if (!CU_add_test(s, tests[i].name, tests[i].fn))
+			return -1;
+	return 0;
+}

@@ -1,0 +1,209 @@
+/* test_output.c: RFC 4180 quoting, the CSV's shape and the tuned header's text. */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "output.h"
+#include "proc.h"
+#include "tests.h"
+
+static char *field(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	csv_field(f, s);
+	fclose(f);
+	return buf;
+}
+
+static void test_csv_quoting(void)
+{
+	const char *cases[][2] = {
+		{"plain", "plain"},
+		{"a,b", "\"a,b\""},
+		{"say \"hi\"", "\"say \"\"hi\"\"\""},
+		{"two\nlines", "\"two\nlines\""},
+		{"cr\r", "\"cr\r\""},
+		{"", ""},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *got = field(cases[i][0]);
+		CU_ASSERT_STRING_EQUAL(got, cases[i][1]);
+		free(got);
+	}
+}
+
+static void test_macro_names(void)
+{
+	char *m = macro_name("summatrix", "block_x");
+	CU_ASSERT_STRING_EQUAL(m, "SUMMATRIX_BLOCK_X");
+	free(m);
+	m = macro_name("my-kernel", "tile.w");
+	CU_ASSERT_STRING_EQUAL(m, "MY_KERNEL_TILE_W");
+	free(m);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char *buf = calloc(1, 1 << 16);
+	size_t n = fread(buf, 1, (1 << 16) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+/* A two-configuration report: one winner, one failure with an awkward message. */
+static void make_report(config *cfg, space *sp, build *b, result *res, report *rep)
+{
+	diags d = {0};
+	const char *text = "name: demo\nkernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4}]\n"
+			   "launch: {block: [bx], grid: [1]}\nspace: {bx: [64, 128], f: [0.5]}\n";
+	const char *path = write_temp(3, "o.yaml", text);
+	CU_ASSERT_EQUAL_FATAL(config_load(path, cfg, &d), 0);
+	unlink(path);
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(cfg, sp, &d), 0);
+	build_plan(cfg, sp, b);
+	b->bins[0].cubin = strdup("/tmp/x.cubin");
+	b->bins[0].res.registers = 16;
+	memset(res, 0, 2 * sizeof *res);
+	for (int i = 0; i < 2; i++) {
+		res[i].block[0] = i ? 128 : 64;
+		res[i].block[1] = res[i].block[2] = res[i].grid[0] = res[i].grid[1] = res[i].grid[2] = 1;
+		res[i].driver_blocks = -1;
+		res[i].occ_limit = "warps";
+	}
+	res[0].st = ST_OK;
+	res[0].t_median = 1.25;
+	res[0].t_min = 1.0;
+	res[0].t_max = 2.0;
+	res[0].samples = 20;
+	res[1].st = ST_WRONG_RESULT;
+	res[1].message = strdup("argument 1: 3 of 4 differ, \"badly\"");
+	*rep = (report){cfg, sp, b, res, 0, "Test GPU */ evil", "sm_90", "2026-11-22T00:00:00Z"};
+	diags_free(&d);
+}
+
+static void drop_report(config *cfg, space *sp, build *b, result *res)
+{
+	free(res[1].message);
+	build_free(b);
+	space_free(sp);
+	config_free(cfg);
+}
+
+static void test_csv_rows_and_columns(void)
+{
+	config cfg;
+	space sp;
+	build b;
+	result res[2];
+	report rep;
+	diags d = {0};
+	make_report(&cfg, &sp, &b, res, &rep);
+	const char *path = write_temp(4, "o.csv", "");
+	CU_ASSERT_EQUAL(output_csv(&rep, path, &d), 0);
+	char *csv = slurp(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+	/* header + 2 rows, CRLF line ends */
+	int lines = 0;
+	for (char *p = csv; (p = strstr(p, "\r\n")); p += 2)
+		lines++;
+	CU_ASSERT_EQUAL(lines, 3);
+	CU_ASSERT(!strncmp(csv, "bx,f,blockDim.x,", 16));
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, "\r\n64,0.5,64,1,1,1,1,1,0,16,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",1.25,1,2,20,ok,\r\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",wrong-result,\"argument 1: 3 of 4 differ, \"\"badly\"\"\"\r\n"));
+	free(csv);
+	unlink(path);
+	drop_report(&cfg, &sp, &b, res);
+}
+
+static void test_header_text_and_it_compiles(void)
+{
+	config cfg;
+	space sp;
+	build b;
+	result res[2];
+	report rep;
+	diags d = {0};
+	make_report(&cfg, &sp, &b, res, &rep);
+	const char *path = write_temp(5, "demo_tuned.h", "");
+	CU_ASSERT_EQUAL(output_header(&rep, path, &d), 0);
+	char *h = slurp(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	CU_ASSERT_PTR_NOT_NULL(strstr(h, "#ifndef DEMO_TUNED_H\n#define DEMO_TUNED_H\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(h, "#define DEMO_BX 64\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(h, "#define DEMO_F 0.5\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(h, "#define DEMO_TIME_MS 1.250000\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(h, "Device: Test GPU *_ evil (sm_90), tuned 2026-11-22T00:00:00Z."));
+	CU_ASSERT_PTR_NOT_NULL(strstr(h, "1 of 2 configurations passed"));
+	free(h);
+	/* the header must compile, and its values must be usable as constants */
+	const char *prog = write_temp(6, "use.c", "");
+	FILE *f = fopen(prog, "w");
+	fprintf(f, "#include \"%s\"\n#include \"%s\"\n_Static_assert(DEMO_BX == 64, \"bx\");\n"
+		   "int main(void) { return DEMO_TIME_MS > 1.0 ? 0 : 1; }\n", path, path);
+	fclose(f);
+	char *argv[] = {"cc", "-std=c11", "-Wall", "-Werror", "-fsyntax-only", (char *)prog, NULL};
+	proc p;
+	CU_ASSERT_EQUAL_FATAL(proc_start(&p, argv, 0), 0);
+	int timed_out;
+	int st = proc_finish(&p, 60, &timed_out);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	unlink(prog);
+	unlink(path);
+	drop_report(&cfg, &sp, &b, res);
+}
+
+static void test_no_winner_writes_no_header(void)
+{
+	config cfg;
+	space sp;
+	build b;
+	result res[2];
+	report rep;
+	diags d = {0};
+	make_report(&cfg, &sp, &b, res, &rep);
+	rep.winner = -1;
+	const char *path = "/tmp/autotune-test-no-header.h";
+	unlink(path);
+	CU_ASSERT_EQUAL(output_header(&rep, path, &d), 0);
+	CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
+	drop_report(&cfg, &sp, &b, res);
+}
+
+static void test_unwritable_directory_is_reported(void)
+{
+	config cfg;
+	space sp;
+	build b;
+	result res[2];
+	report rep;
+	diags d = {0};
+	make_report(&cfg, &sp, &b, res, &rep);
+	CU_ASSERT_EQUAL(output_csv(&rep, "/nonexistent-dir/x.csv", &d), -1);
+	CU_ASSERT_EQUAL_FATAL(d.n, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "cannot write '/nonexistent-dir/x.csv.tmp."));
+	diags_free(&d);
+	drop_report(&cfg, &sp, &b, res);
+}
+
+int add_output_suite(void)
+{
+	CU_pSuite s = CU_add_suite("output", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "CSV quoting", test_csv_quoting);
+	CU_add_test(s, "macro names", test_macro_names);
+	CU_add_test(s, "CSV rows and columns", test_csv_rows_and_columns);
+	CU_add_test(s, "header text, and it compiles", test_header_text_and_it_compiles);
+	CU_add_test(s, "no winner, no header", test_no_winner_writes_no_header);
+	CU_add_test(s, "unwritable directory is reported", test_unwritable_directory_is_reported);
+	return 0;
+}

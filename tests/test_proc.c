@@ -1,0 +1,85 @@
+/* test_proc.c: spawning without a shell, line reading, deadlines that kill. */
+#include <CUnit/CUnit.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "proc.h"
+#include "tests.h"
+
+static void test_missing_program_fails_with_enoent(void)
+{
+	char *argv[] = {"autotune-no-such-program", NULL};
+	proc p;
+	CU_ASSERT_EQUAL(proc_start(&p, argv, PROC_STDOUT), -1);
+	CU_ASSERT_EQUAL(errno, ENOENT);
+}
+
+static void test_arguments_reach_the_child_verbatim(void)
+{
+	/* a shell would expand these; argv must not */
+	char *argv[] = {"printf", "%s|%s\\n", "$HOME; rm -rf /", "a b", NULL};
+	proc p;
+	CU_ASSERT_EQUAL_FATAL(proc_start(&p, argv, PROC_STDOUT), 0);
+	char *line = NULL;
+	CU_ASSERT_EQUAL(proc_read_line(&p, 10, &line), LINE_OK);
+	CU_ASSERT_STRING_EQUAL(line, "$HOME; rm -rf /|a b");
+	free(line);
+	CU_ASSERT_EQUAL(proc_read_line(&p, 10, &line), LINE_EOF);
+	int timed_out;
+	int st = proc_finish(&p, 10, &timed_out);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CU_ASSERT_EQUAL(timed_out, 0);
+}
+
+static void test_stdin_round_trip(void)
+{
+	char *argv[] = {"cat", NULL};
+	proc p;
+	CU_ASSERT_EQUAL_FATAL(proc_start(&p, argv, PROC_STDIN | PROC_STDOUT), 0);
+	CU_ASSERT_EQUAL(proc_write(&p, "one\ntwo\n", 8), 0);
+	char *line = NULL;
+	CU_ASSERT_EQUAL(proc_read_line(&p, 10, &line), LINE_OK);
+	CU_ASSERT_STRING_EQUAL(line, "one");
+	free(line);
+	CU_ASSERT_EQUAL(proc_read_line(&p, 10, &line), LINE_OK);
+	CU_ASSERT_STRING_EQUAL(line, "two");
+	free(line);
+	int timed_out;
+	proc_finish(&p, 10, &timed_out);
+}
+
+static void test_deadline_kills_a_hung_child(void)
+{
+	char *argv[] = {"sleep", "30", NULL};
+	proc p;
+	CU_ASSERT_EQUAL_FATAL(proc_start(&p, argv, PROC_STDOUT), 0);
+	double t0 = now_seconds();
+	char *line = NULL;
+	CU_ASSERT_EQUAL(proc_read_line(&p, 0.2, &line), LINE_TIMEOUT);
+	int timed_out;
+	int st = proc_finish(&p, 0.3, &timed_out);
+	CU_ASSERT_EQUAL(timed_out, 1);
+	CU_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+	CU_ASSERT(now_seconds() - t0 < 5);
+}
+
+static void test_status_descriptions(void)
+{
+	CU_ASSERT_STRING_EQUAL(proc_describe_status(3 << 8), "exited with status 3");
+	CU_ASSERT_PTR_NOT_NULL(strstr(proc_describe_status(SIGSEGV), "killed by signal 11"));
+}
+
+int add_proc_suite(void)
+{
+	CU_pSuite s = CU_add_suite("proc", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "missing program fails with ENOENT", test_missing_program_fails_with_enoent);
+	CU_add_test(s, "arguments reach the child verbatim", test_arguments_reach_the_child_verbatim);
+	CU_add_test(s, "stdin round trip", test_stdin_round_trip);
+	CU_add_test(s, "deadline kills a hung child", test_deadline_kills_a_hung_child);
+	CU_add_test(s, "status descriptions", test_status_descriptions);
+	return 0;
+}

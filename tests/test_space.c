@@ -1,0 +1,125 @@
+/* test_space.c: enumeration order, constraints, ranges and the reference's place. */
+#include <CUnit/CUnit.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "space.h"
+#include "tests.h"
+
+static int load(const char *text, config *cfg)
+{
+	diags d = {0};
+	const char *path = write_temp(1, "s.yaml", text);
+	int rc = config_load(path, cfg, &d);
+	diags_print(&d);
+	diags_free(&d);
+	unlink(path);
+	return rc;
+}
+
+#define HEAD "kernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4}]\n" \
+	     "launch: {block: [x], grid: [1]}\n"
+
+static void test_constraints_filter_the_product_in_order(void)
+{
+	config cfg;
+	space sp;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(load(HEAD "space: {x: {start: 1, stop: 1024, pow2: true}, y: {start: 1, stop: 1024, pow2: true}}\n"
+				       "constraints: [x * y >= 32, x * y <= 1024]\n", &cfg), 0);
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
+	/* the seed's space: 51 block shapes of 121 combinations */
+	CU_ASSERT_EQUAL(sp.total, 121);
+	CU_ASSERT_EQUAL(sp.count, 51);
+	CU_ASSERT_EQUAL(sp.reference, 0);
+	/* first parameter outermost: (1, 32), (1, 64) ... */
+	CU_ASSERT_EQUAL(space_config(&sp, 0)[0].u.i, 1);
+	CU_ASSERT_EQUAL(space_config(&sp, 0)[1].u.i, 32);
+	CU_ASSERT_EQUAL(space_config(&sp, 1)[1].u.i, 64);
+	for (size_t c = 0; c < sp.count; c++) {
+		long long p = space_config(&sp, c)[0].u.i * space_config(&sp, c)[1].u.i;
+		CU_ASSERT(p >= 32 && p <= 1024);
+	}
+	char *desc = space_describe(&cfg, space_config(&sp, sp.count - 1));
+	CU_ASSERT_STRING_EQUAL(desc, "x=1024 y=1");
+	free(desc);
+	space_free(&sp);
+	config_free(&cfg);
+	diags_free(&d);
+}
+
+static void test_step_range_is_inclusive(void)
+{
+	config cfg;
+	CU_ASSERT_EQUAL_FATAL(load(HEAD "space: {x: {start: 0, stop: 10, step: 5}}\n", &cfg), 0);
+	CU_ASSERT_EQUAL(cfg.params[0].nvalues, 3);
+	CU_ASSERT_EQUAL(cfg.params[0].values[2].u.i, 10);
+	config_free(&cfg);
+}
+
+static void test_empty_space_is_an_error(void)
+{
+	config cfg;
+	space sp;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(load(HEAD "space: {x: [1, 2]}\nconstraints: [x > 5]\n", &cfg), 0);
+	CU_ASSERT_EQUAL(space_enumerate(&cfg, &sp, &d), -1);
+	CU_ASSERT_EQUAL(d.n, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "no configuration satisfies the constraints (2 combinations tried)"));
+	diags_free(&d);
+	config_free(&cfg);
+}
+
+static void test_constraint_division_by_zero_names_the_configuration(void)
+{
+	config cfg;
+	space sp;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(load(HEAD "space: {x: [1, 0]}\nconstraints: [\"8 % x == 0\"]\n", &cfg), 0);
+	CU_ASSERT_EQUAL(space_enumerate(&cfg, &sp, &d), -1);
+	CU_ASSERT_EQUAL_FATAL(d.n, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], ":5:18: modulo by zero"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[1], "x=0"));
+	diags_free(&d);
+	config_free(&cfg);
+}
+
+static void test_reference_outside_space_is_an_error(void)
+{
+	config cfg;
+	space sp;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(load(HEAD "space: {x: [1, 2, 4]}\nconstraints: [x > 1]\nverify: {reference: {x: 1}}\n", &cfg), 0);
+	CU_ASSERT_EQUAL(space_enumerate(&cfg, &sp, &d), -1);
+	CU_ASSERT_EQUAL_FATAL(d.n, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "the verify reference (x=1) is not a valid configuration"));
+	diags_free(&d);
+	config_free(&cfg);
+}
+
+static void test_named_reference_is_found(void)
+{
+	config cfg;
+	space sp;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(load(HEAD "space: {x: [1, 2, 4]}\nverify: {reference: {x: 4}}\n", &cfg), 0);
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
+	CU_ASSERT_EQUAL(sp.reference, 2);
+	space_free(&sp);
+	config_free(&cfg);
+}
+
+int add_space_suite(void)
+{
+	CU_pSuite s = CU_add_suite("space", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "constraints filter the product in order", test_constraints_filter_the_product_in_order);
+	CU_add_test(s, "step range is inclusive", test_step_range_is_inclusive);
+	CU_add_test(s, "empty space is an error", test_empty_space_is_an_error);
+	CU_add_test(s, "constraint division by zero names the configuration", test_constraint_division_by_zero_names_the_configuration);
+	CU_add_test(s, "reference outside the space", test_reference_outside_space_is_an_error);
+	CU_add_test(s, "named reference is found", test_named_reference_is_found);
+	return 0;
+}

@@ -1,0 +1,18 @@
+/* tests.h: one suite per engine file; tests/main.c registers them all. */
+#ifndef AUTOTUNE_TESTS_H
+#define AUTOTUNE_TESTS_H
+
+int add_expr_suite(void);
+int add_config_suite(void);
+int add_space_suite(void);
+int add_compile_suite(void);
+int add_occupancy_suite(void);
+int add_output_suite(void);
+int add_proc_suite(void);
+int add_cli_suite(void);
+
+/* Writes text to a fresh file under /tmp and returns its path (static storage, overwritten by
+ * the next call with the same slot). */
+const char *write_temp(int slot, const char *name, const char *text);
+
+#endif
