@@ -50,8 +50,27 @@ $(B):
 $(B)/run_tests: $(TESTS) $(ENGINE_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcunit
 
-test: all $(B)/run_tests
+test: deps
+	$(MAKE) all $(B)/run_tests
 	$(B)/run_tests
+
+# Installs libyaml-dev and libcunit1-dev on Debian/Ubuntu when they are missing.
+deps:
+	@missing=""; for p in libyaml-dev libcunit1-dev; do \
+		command -v dpkg >/dev/null && ! dpkg -s $$p >/dev/null 2>&1 && missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing$$missing"; \
+		if [ "$$(id -u)" -eq 0 ]; then apt-get update -qq && apt-get install -y $$missing; \
+		else sudo apt-get update -qq && sudo apt-get install -y $$missing; fi; \
+	fi
+
+# Tunes the summatrix example; on a machine without a GPU, a clearly labelled dry run instead.
+demo: deps
+	$(MAKE) all
+	@if nvidia-smi -L >/dev/null 2>&1; then ./autotune configs/summatrix.yaml; \
+	else echo "*** No GPU found: DRY RUN only (compile + theoretical occupancy for sm_90, nothing is measured) ***"; \
+		./autotune --dry-run --arch sm_90 configs/summatrix.yaml; fi
 
 test-gpu: all
 	tests/gpu.sh
@@ -64,6 +83,6 @@ install: all
 clean:
 	rm -rf $(B) autotune autotune-worker
 
-.PHONY: all test test-gpu install clean
+.PHONY: all deps demo test test-gpu install clean
 
 -include $(wildcard $(B)/*.d $(B)/tests/*.d)

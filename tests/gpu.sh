@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# make test-gpu: end-to-end tests on a real GPU. Run from the repository root after `make`.
+set -euo pipefail
+fail() { echo "FAIL: $*" >&2; exit 1; }
+B=build/tests
+mkdir -p "$B"
+cc -std=c11 -O2 -Wall -Wextra -Werror -o "$B/csvcheck" tests/gpu/csvcheck.c
+
+echo "== summatrix end to end"
+rm -f results/summatrix.csv results/summatrix_tuned.h
+./autotune configs/summatrix.yaml || fail "autotune configs/summatrix.yaml exited $?"
+"$B/csvcheck" results/summatrix.csv 153 ok=153 || fail "summatrix CSV"
+
+echo "== the tuned header compiles into a program that uses it"
+cat > "$B/use_header.c" <<'C'
+#include <stdio.h>
+#include "summatrix_tuned.h"
+int main(void)
+{
+	int threads = SUMMATRIX_BLOCK_X * SUMMATRIX_BLOCK_Y;
+	printf("tuned block %dx%d (%d threads), maxrreg %d, %.4f ms\n", SUMMATRIX_BLOCK_X, SUMMATRIX_BLOCK_Y,
+	       threads, SUMMATRIX_MAXRREG, SUMMATRIX_TIME_MS);
+	return threads >= 32 && threads <= 1024 ? 0 : 1;
+}
+C
+cc -std=c11 -Wall -Werror -Iresults -o "$B/use_header" "$B/use_header.c" || fail "header does not compile"
+"$B/use_header" || fail "header values out of range"
+
+echo "== faults: a crash, wrong results and refused launches are statuses, not the end of the run"
+rm -f results/faults.csv
+set +e
+./autotune tests/gpu/faults.yaml
+rc=$?
+set -e
+[ "$rc" -eq 0 ] || fail "faults run exited $rc"
+# MODE 0 ok x2; MODE 1 crashed x2; MODE 2, 3 wrong-result x2 each; bx=2048 refused x4
+"$B/csvcheck" results/faults.csv 12 ok=2 crashed=2 wrong-result=4 launch-error=4 || fail "faults CSV"
+grep -q 'CUDA_ERROR_ILLEGAL_ADDRESS' results/faults.csv || fail "crash reason missing"
+grep -q 'CUDA_ERROR_INVALID_VALUE' results/faults.csv || fail "launch-error reason missing"
+grep -Eq 'first at index 0: got -?nan' results/faults.csv || fail "unwritten element not reported"
+
+echo "PASS: make test-gpu"

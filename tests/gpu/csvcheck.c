@@ -1,0 +1,143 @@
+/* csvcheck.c: checks a CSV written by autotune after a GPU run (make test-gpu).
+ * usage: csvcheck FILE.csv ROWS [status=count ...]
+ * Parses RFC 4180 strictly and fails (exit 1, reason on stderr) unless: every row has as many
+ * fields as the header; there are ROWS rows; every status is terminal (not "not-run"); each
+ * status=count holds; every ok row has a positive median and a theoretical active-block count
+ * equal to the driver's (cuOccupancyMaxActiveBlocksPerMultiprocessor). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FIELDS 64
+
+/* Reads one record; returns the field count, 0 at end of file, -1 on a malformed record. */
+static int read_record(FILE *f, char fields[MAX_FIELDS][1024])
+{
+	int n = 0, c = fgetc(f);
+	if (c == EOF)
+		return 0;
+	for (;;) {
+		size_t len = 0;
+		char *out = fields[n];
+		if (c == '"') {
+			for (;;) {
+				c = fgetc(f);
+				if (c == EOF)
+					return -1;
+				if (c == '"') {
+					c = fgetc(f);
+					if (c != '"')
+						break;
+				}
+				if (len < 1023)
+					out[len++] = (char)c;
+			}
+		} else {
+			while (c != ',' && c != '\r' && c != '\n' && c != EOF) {
+				if (c == '"')
+					return -1;
+				if (len < 1023)
+					out[len++] = (char)c;
+				c = fgetc(f);
+			}
+		}
+		out[len] = 0;
+		if (++n == MAX_FIELDS)
+			return -1;
+		if (c == ',') {
+			c = fgetc(f);
+			continue;
+		}
+		if (c == '\r' && fgetc(f) != '\n')
+			return -1;
+		return n;
+	}
+}
+
+static int column(char header[MAX_FIELDS][1024], int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(header[i], name))
+			return i;
+	fprintf(stderr, "csvcheck: no column '%s'\n", name);
+	exit(1);
+}
+
+int main(int argc, char **argv)
+{
+	static char header[MAX_FIELDS][1024], row[MAX_FIELDS][1024];
+	if (argc < 3) {
+		fprintf(stderr, "usage: csvcheck FILE.csv ROWS [status=count ...]\n");
+		return 2;
+	}
+	FILE *f = fopen(argv[1], "r");
+	if (!f) {
+		perror(argv[1]);
+		return 1;
+	}
+	int nh = read_record(f, header);
+	int st = column(header, nh, "status"), med = column(header, nh, "time_ms_median");
+	int occ = column(header, nh, "active_blocks_per_sm"), drv = column(header, nh, "driver_active_blocks_per_sm");
+	int rows = 0, bad = 0, n, occ_checked = 0;
+	struct {
+		char name[32];
+		int count;
+	} seen[16];
+	int nseen = 0;
+	while ((n = read_record(f, row)) != 0) {
+		rows++;
+		if (n != nh) {
+			fprintf(stderr, "csvcheck: row %d has %d fields, the header %d\n", rows, n, nh);
+			bad = 1;
+			continue;
+		}
+		if (!strcmp(row[st], "not-run")) {
+			fprintf(stderr, "csvcheck: row %d has no terminal status\n", rows);
+			bad = 1;
+		}
+		int k;
+		for (k = 0; k < nseen && strcmp(seen[k].name, row[st]); k++)
+			;
+		if (k == nseen && nseen < 16) {
+			snprintf(seen[nseen].name, sizeof seen[nseen].name, "%.31s", row[st]);
+			seen[nseen++].count = 0;
+		}
+		if (k < 16)
+			seen[k].count++;
+		if (!strcmp(row[st], "ok")) {
+			if (atof(row[med]) <= 0) {
+				fprintf(stderr, "csvcheck: row %d is ok but has no time\n", rows);
+				bad = 1;
+			}
+			if (strcmp(row[occ], row[drv])) {
+				fprintf(stderr, "csvcheck: row %d: theoretical %s active blocks/SM, the driver says %s\n",
+					rows, row[occ], row[drv]);
+				bad = 1;
+			}
+			occ_checked++;
+		}
+	}
+	fclose(f);
+	if (rows != atoi(argv[2])) {
+		fprintf(stderr, "csvcheck: %d rows, expected %s\n", rows, argv[2]);
+		bad = 1;
+	}
+	for (int a = 3; a < argc; a++) {
+		char name[32];
+		int want, got = 0;
+		if (sscanf(argv[a], "%31[^=]=%d", name, &want) != 2)
+			return 2;
+		for (int k = 0; k < nseen; k++)
+			if (!strcmp(seen[k].name, name))
+				got = seen[k].count;
+		if (got != want) {
+			fprintf(stderr, "csvcheck: %d rows with status %s, expected %d\n", got, name, want);
+			bad = 1;
+		}
+	}
+	printf("csvcheck: %s: %d rows,", argv[1], rows);
+	for (int k = 0; k < nseen; k++)
+		printf(" %d %s", seen[k].count, seen[k].name);
+	printf("; occupancy matches the driver on %d rows: %s\n", occ_checked, bad ? "FAIL" : "ok");
+	return bad;
+}

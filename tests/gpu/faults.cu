@@ -1,0 +1,19 @@
+// faults.cu: a kernel that misbehaves on purpose, one way per MODE, so that `make test-gpu`
+// proves each failure becomes a status of its own and the run goes on.
+//   MODE 0: correct (out[i] = in[i] * 2)    MODE 1: illegal address (crashed)
+//   MODE 2: wrong value (wrong-result)      MODE 3: leaves out[0] unwritten (wrong-result)
+extern "C" __global__ void scale(const float *in, float *out, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n)
+		return;
+#if MODE == 1
+	if (i == n - 1)
+		out[i + (1 << 30)] = 1.0f;  // far outside any allocation
+#endif
+#if MODE == 3
+	if (i == 0)
+		return;
+#endif
+	out[i] = in[i] * (MODE == 2 ? 3.0f : 2.0f);
+}
