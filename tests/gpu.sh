@@ -35,7 +35,7 @@ set -e
 [ "$rc" -eq 0 ] || fail "faults run exited $rc"
 # MODE 0 ok x2; MODE 1 crashed x2; MODE 2, 3 wrong-result x2 each; bx=2048 refused x4
 "$B/csvcheck" results/faults.csv 12 ok=2 crashed=2 wrong-result=4 launch-error=4 || fail "faults CSV"
-grep -q 'CUDA_ERROR_ILLEGAL_ADDRESS' results/faults.csv || fail "crash reason missing"
+grep -Eq 'crashed,CUDA_ERROR_(ILLEGAL_ADDRESS|INVALID_ADDRESS_SPACE)' results/faults.csv || fail "crash reason missing"
 grep -q 'CUDA_ERROR_INVALID_VALUE' results/faults.csv || fail "launch-error reason missing"
 grep -Eq 'first at index 0: got -?nan' results/faults.csv || fail "unwritten element not reported"
 

@@ -1,6 +1,6 @@
 // faults.cu: a kernel that misbehaves on purpose, one way per MODE, so that `make test-gpu`
 // proves each failure becomes a status of its own and the run goes on.
-//   MODE 0: correct (out[i] = in[i] * 2)    MODE 1: illegal address (crashed)
+//   MODE 0: correct (out[i] = in[i] * 2)    MODE 1: a store 4 GiB out of bounds (crashed)
 //   MODE 2: wrong value (wrong-result)      MODE 3: leaves out[0] unwritten (wrong-result)
 extern "C" __global__ void scale(const float *in, float *out, int n)
 {
