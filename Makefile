@@ -18,7 +18,7 @@ HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80
 	-gencode arch=compute_90,code=sm_90
 
 B = build
-ENGINE = cli compile config diag expr occupancy output proc progress runner select space
+ENGINE = cli compile config diag expr occupancy output proc progress runner select space stats
 ENGINE_OBJS = $(ENGINE:%=$(B)/%.o)
 TESTS = $(patsubst tests/%.c,$(B)/tests/%.o,$(wildcard tests/*.c))
 

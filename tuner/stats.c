@@ -1,0 +1,55 @@
+/* stats.c: robust statistics for timing samples (see stats.h for the formulas' reasons). */
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "banned.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double stats_median(double *v, size_t n)
+{
+	if (n == 0)
+		return 0;
+	qsort(v, n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double stats_mad(double *v, size_t n, double *scratch)
+{
+	double m = stats_median(v, n);
+	for (size_t i = 0; i < n; i++)
+		scratch[i] = fabs(v[i] - m);
+	return stats_median(scratch, n);
+}
+
+double stats_noise(double *v, size_t n, double *scratch)
+{
+	if (n < 2)
+		return 0;
+	double mad = stats_mad(v, n, scratch);
+	double med = stats_median(v, n);
+	if (med <= 0)
+		return 0;
+	return 1.2533 * 1.4826 * mad / sqrt((double)n) / med;
+}
+
+int stats_should_stop(const stop_rule *r, size_t n, double noise, double elapsed_s)
+{
+	if (n >= r->max_samples)
+		return 1;
+	if (n < r->min_samples)
+		return 0;
+	return noise <= r->noise_target || elapsed_s >= r->time_cap_s;
+}
+
+int stats_within_noise(double a, double noise_a, double b, double noise_b, double k)
+{
+	return fabs(b - a) <= k * sqrt(noise_a * noise_a + noise_b * noise_b) * a;
+}

@@ -1,0 +1,33 @@
+/* stats.h: the statistics of timing samples: median, spread, the noise of the median and the
+ * rule that decides when enough samples were taken. Shared by the worker (which samples) and
+ * the tuner (which compares). Pure functions, tested on recorded measurements. */
+#ifndef AUTOTUNE_STATS_H
+#define AUTOTUNE_STATS_H
+
+#include <stddef.h>
+
+/* Median of n values; sorts v in place. 0 when n is 0. */
+double stats_median(double *v, size_t n);
+
+/* Median absolute deviation from the median; sorts v in place and uses scratch (n doubles). */
+double stats_mad(double *v, size_t n, double *scratch);
+
+/* Relative standard error of the median: 1.2533 * sigma / sqrt(n) / median, with sigma
+ * estimated robustly as 1.4826 * MAD (both factors hold for normal samples; the MAD ignores the
+ * occasional preempted launch that would blow up a standard deviation). 0 for n < 2. */
+double stats_noise(double *v, size_t n, double *scratch);
+
+typedef struct {
+	double noise_target;  /* stop when the noise falls below this (0.01 = 1%) */
+	size_t min_samples, max_samples;
+	double time_cap_s;    /* per configuration, sampling stops here whatever the noise */
+} stop_rule;
+
+/* Whether sampling should stop after n samples taking elapsed_s seconds with this noise. */
+int stats_should_stop(const stop_rule *r, size_t n, double noise, double elapsed_s);
+
+/* Whether b is within the combined noise band of a: |b - a| <= k * sqrt(na^2 + nb^2) * a,
+ * na and nb being relative noises. k = 2 covers about 95% of normal noise. */
+int stats_within_noise(double a, double noise_a, double b, double noise_b, double k);
+
+#endif
