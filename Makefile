@@ -12,13 +12,14 @@ CPPFLAGS += -Ituner -isystem $(CUDA_HOME)/include -MMD -MP
 LDLIBS = -lyaml -lm
 # The worker alone links the driver. At build time the toolkit's stub satisfies the linker; at run
 # time the real libcuda.so.1 of the installed driver is loaded.
-WORKER_LDLIBS = -L$(CUDA_HOME)/lib64/stubs -L$(CUDA_HOME)/lib64 -lcuda
+WORKER_LDLIBS = -L$(CUDA_HOME)/lib64/stubs -L$(CUDA_HOME)/lib64 -lcuda -lcupti -lm \
+	-Wl,-rpath,$(CUDA_HOME)/lib64
 # Helper kernels as SASS for common GPUs plus PTX that the driver compiles for newer ones.
 HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80,code=sm_80 \
 	-gencode arch=compute_90,code=sm_90
 
 B = build
-ENGINE = cli compile config diag expr occupancy output proc progress runner select space stats
+ENGINE = cli compile config diag expr measure occupancy output proc progress runner select space stats
 ENGINE_OBJS = $(ENGINE:%=$(B)/%.o)
 TESTS = $(patsubst tests/%.c,$(B)/tests/%.o,$(wildcard tests/*.c))
 
@@ -27,8 +28,11 @@ all: autotune autotune-worker
 autotune: $(B)/main.o $(ENGINE_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-autotune-worker: $(B)/worker.o $(B)/worker_kernels.o
+autotune-worker: $(B)/worker.o $(B)/counters.o $(B)/stats.o $(B)/worker_kernels.o
 	$(CC) $(CFLAGS) -z noexecstack -o $@ $^ $(WORKER_LDLIBS)
+
+# cupti_profiler_host.h includes the C++ header <string>: an empty file of that name comes first.
+$(B)/counters.o: CPPFLAGS := -Ituner/cupti_shim $(CPPFLAGS)
 
 $(B)/%.o: tuner/%.c | $(B)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<

@@ -39,4 +39,15 @@ grep -Eq 'crashed,CUDA_ERROR_(ILLEGAL_ADDRESS|INVALID_ADDRESS_SPACE)' results/fa
 grep -q 'CUDA_ERROR_INVALID_VALUE' results/faults.csv || fail "launch-error reason missing"
 grep -Eq 'first at index 0: got -?nan' results/faults.csv || fail "unwritten element not reported"
 
+echo "== in-place kernels: inputs restored before every sample, every sample verified"
+./autotune tests/gpu/inplace.yaml || fail "inplace run exited $?"
+"$B/csvcheck" results/inplace.csv 4 ok=4 || fail "inplace CSV"
+# the negative control: without restore the same kernel fails verification after its first sample
+set +e
+./autotune tests/gpu/inplace_norestore.yaml
+rc=$?
+set -e
+[ "$rc" -eq 0 ] || fail "inplace_norestore exited $rc"
+"$B/csvcheck" results/inplace_norestore.csv 4 ok=1 wrong-result=3 || fail "negative control CSV"
+
 echo "PASS: make test-gpu"

@@ -110,7 +110,9 @@ static void test_good_config_loads_with_defaults(void)
 	CU_ASSERT_EQUAL(cfg.params[0].values[2].u.i, 128);
 	CU_ASSERT_STRING_EQUAL(cfg.csv_path, "results/tiny.csv");
 	CU_ASSERT_STRING_EQUAL(cfg.header_path, "results/tiny_tuned.h");
-	CU_ASSERT_EQUAL(cfg.repeats, 20);
+	CU_ASSERT_EQUAL(cfg.min_samples, 10);
+	CU_ASSERT_EQUAL(cfg.policy, POLICY_BALANCED);
+	CU_ASSERT_DOUBLE_EQUAL(cfg.noise_target, 0.01, 0);
 	CU_ASSERT_PTR_NULL(cfg.block[1].e);
 	config_free(&cfg);
 }
@@ -202,8 +204,8 @@ static void test_array_count_may_not_use_parameters(void)
 static void test_strict_integers_reject_trailing_junk(void)
 {
 	char text[4096];
-	snprintf(text, sizeof text, "%smeasure: {repeats: 10x}\n", good);
-	expect_error(text, 15, 20, "repeats must be an integer, not '10x'");
+	snprintf(text, sizeof text, "%smeasure: {min_samples: 10x}\n", good);
+	expect_error(text, 15, 24, "min_samples must be an integer, not '10x'");
 }
 
 static void test_unquoted_commas_in_flow_list_get_a_hint(void)

@@ -83,6 +83,9 @@ static void make_report(config *cfg, space *sp, build *b, result *res, report *r
 	res[0].t_min = 1.0;
 	res[0].t_max = 2.0;
 	res[0].samples = 20;
+	res[0].noise = 0.001;
+	res[0].batch = 1;
+	res[0].mhz_after = 1980;
 	res[1].st = ST_WRONG_RESULT;
 	res[1].message = strdup("argument 1: 3 of 4 differ, \"badly\"");
 	*rep = (report){cfg, sp, b, res, 0, "Test GPU */ evil", "sm_90", "2026-11-22T00:00:00Z"};
@@ -117,7 +120,8 @@ static void test_csv_rows_and_columns(void)
 	CU_ASSERT_EQUAL(lines, 3);
 	CU_ASSERT(!strncmp(csv, "bx,f,blockDim.x,", 16));
 	CU_ASSERT_PTR_NOT_NULL(strstr(csv, "\r\n64,0.5,64,1,1,1,1,1,0,16,"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",1.25,1,2,20,ok,\r\n"));
+	/* timing, then 3 empty finalist, 5 counter and 3 throughput fields, then how it was measured */
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",1.25,1,2,20,0.1000,1,1980,,,,,,,,,,,,cold,ok,\r\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",wrong-result,\"argument 1: 3 of 4 differ, \"\"badly\"\"\"\r\n"));
 	free(csv);
 	unlink(path);

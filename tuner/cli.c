@@ -20,6 +20,7 @@ void cli_usage(void)
 	      "  -a, --arch sm_XY   target architecture (default: kernel.arch, else the GPU's)\n"
 	      "  -j, --jobs N       parallel nvcc processes (default: number of cores)\n"
 	      "  -d, --device N     GPU to tune on (default 0)\n"
+	      "  -m, --metrics M    hardware counters: all, none or top:K (default: measure.metrics)\n"
 	      "  -q, --quiet        no progress bar or summary\n"
 	      "  -h, --help         this text\n"
 	      "      --version      print the version\n"
@@ -48,19 +49,20 @@ int cli_parse(int argc, char **argv, options *o)
 		{"dry-run", no_argument, NULL, 'n'}, {"arch", required_argument, NULL, 'a'},
 		{"jobs", required_argument, NULL, 'j'}, {"device", required_argument, NULL, 'd'},
 		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0},
+		{"version", no_argument, NULL, 'V'}, {"metrics", required_argument, NULL, 'm'}, {NULL, 0, NULL, 0},
 	};
 	memset(o, 0, sizeof *o);
 	int c;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "na:j:d:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "na:j:d:qm:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n': o->dry_run = 1; break;
 		case 'a': o->arch = optarg; break;
 		case 'j': if (parse_count("--jobs", optarg, 1, &o->jobs)) return -1; break;
 		case 'd': if (parse_count("--device", optarg, 0, &o->device)) return -1; break;
 		case 'q': o->quiet = 1; break;
+		case 'm': o->metrics = optarg; break;
 		case 'h': o->cmd = CMD_HELP; return 0;
 		case 'V': o->cmd = CMD_VERSION; return 0;
 		default:

@@ -21,6 +21,7 @@ typedef struct {
 	int jobs;          /* 0: number of cores */
 	int device;
 	int quiet;
+	const char *metrics; /* --metrics all|none|top:K, or NULL */
 } options;
 
 /* 0 on success; -1 with a message on stderr for a usage error. */

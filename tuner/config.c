@@ -543,7 +543,7 @@ static int find_param(loader *L, const yaml_node_t *n, const char *what)
 
 static void load_arguments(loader *L, const yaml_node_t *n)
 {
-	static const char *const keys[] = {"name", "type", "count", "fill", "value", "seed", "output", NULL};
+	static const char *const keys[] = {"name", "type", "count", "fill", "value", "seed", "output", "restore", NULL};
 	config *cfg = L->cfg;
 	if (expect(L, n, YAML_SEQUENCE_NODE, "'arguments'"))
 		return;
@@ -561,12 +561,12 @@ static void load_arguments(loader *L, const yaml_node_t *n)
 		arg->name = get_string(L, require(L, a, "name", what), "argument name");
 		parse_elem(L, require(L, a, "type", what), &arg->type);
 		yaml_node_t *cnt = get(L, a, "count"), *fill = get(L, a, "fill"), *val = get(L, a, "value");
-		yaml_node_t *seed = get(L, a, "seed"), *out = get(L, a, "output");
+		yaml_node_t *seed = get(L, a, "seed"), *out = get(L, a, "output"), *rest = get(L, a, "restore");
 		arg->is_array = cnt != NULL;
 		if (!arg->is_array) {
-			if (fill || seed || out)
-				err_at(L, mark_of(fill ? fill : seed ? seed : out),
-				       "%s is a scalar (it has no 'count'), so it takes no fill, seed or output", what);
+			if (fill || seed || out || rest)
+				err_at(L, mark_of(fill ? fill : seed ? seed : out ? out : rest),
+				       "%s is a scalar (it has no 'count'), so it takes no fill, seed, output or restore", what);
 			if (!val)
 				err_at(L, arg->at, "%s needs 'value' (a scalar) or 'count' (a device array)", what);
 			else
@@ -584,6 +584,8 @@ static void load_arguments(loader *L, const yaml_node_t *n)
 		expr_free(x.e);
 		if (out)
 			get_bool(L, out, "output", &arg->output);
+		if (rest)
+			get_bool(L, rest, "restore", &arg->restore);
 		arg->fill = arg->output ? FILL_ZEROS : FILL_RANDOM;
 		if (fill && expect(L, fill, YAML_SCALAR_NODE, "fill") == 0) {
 			int found = 0;
@@ -700,15 +702,73 @@ static void load_verify(loader *L, const yaml_node_t *n)
 
 static void load_measure(loader *L, const yaml_node_t *n)
 {
-	static const char *const keys[] = {"warmup", "repeats", NULL};
+	static const char *const keys[] = {"warmup", "min_samples", "max_samples", "noise", "time_cap", "cache",
+					   "metrics", "finalists", "verify_every_sample", NULL};
+	config *cfg = L->cfg;
 	long long v;
+	yaml_node_t *x;
 	if (check_keys(L, n, "'measure'", keys))
 		return;
-	yaml_node_t *w = get(L, n, "warmup"), *r = get(L, n, "repeats");
-	if (w && get_int(L, w, "warmup", 0, 1000, &v) == 0)
-		L->cfg->warmup = (int)v;
-	if (r && get_int(L, r, "repeats", 1, 100000, &v) == 0)
-		L->cfg->repeats = (int)v;
+	if ((x = get(L, n, "warmup")) && get_int(L, x, "warmup", 0, 1000, &v) == 0)
+		cfg->warmup = (int)v;
+	if ((x = get(L, n, "min_samples")) && get_int(L, x, "min_samples", 1, 100000, &v) == 0)
+		cfg->min_samples = (int)v;
+	if ((x = get(L, n, "max_samples")) && get_int(L, x, "max_samples", 1, 100000, &v) == 0)
+		cfg->max_samples = (int)v;
+	if (cfg->max_samples < cfg->min_samples)
+		err_at(L, mark_of(n), "max_samples (%d) is below min_samples (%d)", cfg->max_samples, cfg->min_samples);
+	if ((x = get(L, n, "noise")) && get_double(L, x, "noise", &cfg->noise_target) == 0 &&
+	    (cfg->noise_target <= 0 || cfg->noise_target >= 1))
+		err_at(L, mark_of(x), "noise is a fraction between 0 and 1 (0.01 = 1%%)");
+	if ((x = get(L, n, "time_cap")) && get_double(L, x, "time_cap", &cfg->time_cap) == 0 && cfg->time_cap <= 0)
+		err_at(L, mark_of(x), "time_cap must be positive (seconds)");
+	if ((x = get(L, n, "cache")) && expect(L, x, YAML_SCALAR_NODE, "cache") == 0) {
+		if (!strcmp(scalar(x), "warm") || !strcmp(scalar(x), "cold"))
+			cfg->cache_warm = !strcmp(scalar(x), "warm");
+		else
+			err_at(L, mark_of(x), "cache must be cold or warm, not '%s'", scalar(x));
+	}
+	if ((x = get(L, n, "metrics")) && expect(L, x, YAML_SCALAR_NODE, "metrics") == 0) {
+		const char *m = scalar(x);
+		char *end;
+		if (!strcmp(m, "all"))
+			cfg->metrics = METRICS_ALL;
+		else if (!strcmp(m, "none"))
+			cfg->metrics = METRICS_NONE;
+		else if (!strncmp(m, "top:", 4) && (cfg->metrics_top = (int)strtol(m + 4, &end, 10)) > 0 && !*end)
+			cfg->metrics = METRICS_TOP;
+		else
+			err_at(L, mark_of(x), "metrics must be all, none or top:K, not '%s'", m);
+	}
+	if ((x = get(L, n, "finalists")) && get_int(L, x, "finalists", 0, 100, &v) == 0)
+		cfg->finalists = (int)v;
+	if ((x = get(L, n, "verify_every_sample")))
+		get_bool(L, x, "verify_every_sample", &cfg->verify_every);
+}
+
+static void load_select(loader *L, const yaml_node_t *n)
+{
+	static const char *const keys[] = {"policy", "weights", "noise_band", NULL};
+	static const char *const wkeys[] = {"occupancy", "load_efficiency", NULL};
+	config *cfg = L->cfg;
+	yaml_node_t *x;
+	if (check_keys(L, n, "'select'", keys))
+		return;
+	if ((x = get(L, n, "policy")) && expect(L, x, YAML_SCALAR_NODE, "policy") == 0) {
+		if (!strcmp(scalar(x), "balanced") || !strcmp(scalar(x), "fastest"))
+			cfg->policy = !strcmp(scalar(x), "fastest") ? POLICY_FASTEST : POLICY_BALANCED;
+		else
+			err_at(L, mark_of(x), "policy must be balanced or fastest, not '%s'", scalar(x));
+	}
+	if ((x = get(L, n, "noise_band")) && get_double(L, x, "noise_band", &cfg->tie_k) == 0 && cfg->tie_k < 0)
+		err_at(L, mark_of(x), "noise_band must not be negative");
+	if ((x = get(L, n, "weights")) && check_keys(L, x, "select weights", wkeys) == 0) {
+		yaml_node_t *w;
+		if ((w = get(L, x, "occupancy")))
+			get_double(L, w, "occupancy weight", &cfg->w_occupancy);
+		if ((w = get(L, x, "load_efficiency")))
+			get_double(L, w, "load_efficiency weight", &cfg->w_load_efficiency);
+	}
 }
 
 static void load_output(loader *L, const yaml_node_t *n)
@@ -738,7 +798,7 @@ static char *base_name(const char *path)
 static void load_root(loader *L, const yaml_node_t *root)
 {
 	static const char *const keys[] = {"name", "kernel", "constants", "arguments", "space", "constraints",
-					   "launch", "build", "verify", "measure", "output", NULL};
+					   "launch", "build", "verify", "measure", "select", "bytes", "flops", "output", NULL};
 	config *cfg = L->cfg;
 	if (check_keys(L, root, "the config", keys))
 		return;
@@ -775,8 +835,16 @@ static void load_root(loader *L, const yaml_node_t *root)
 		load_verify(L, n);
 	if ((n = get(L, root, "measure")))
 		load_measure(L, n);
+	if ((n = get(L, root, "select")))
+		load_select(L, n);
+	if ((n = get(L, root, "bytes")))
+		get_expr(L, n, "bytes", &cfg->bytes);
+	if ((n = get(L, root, "flops")))
+		get_expr(L, n, "flops", &cfg->flops);
 	if ((n = get(L, root, "output")))
 		load_output(L, n);
+	check_names(L, &cfg->bytes, 1, "bytes");
+	check_names(L, &cfg->flops, 1, "flops");
 
 	for (size_t i = 0; i < cfg->nargs; i++)
 		check_names(L, &cfg->args[i].value, 1, "an argument value");
@@ -800,7 +868,17 @@ int config_load(const char *path, config *cfg, diags *d)
 	cfg->rtol = 1e-5;
 	cfg->atol = 1e-8;
 	cfg->warmup = 3;
-	cfg->repeats = 20;
+	cfg->min_samples = 10;
+	cfg->max_samples = 1000;
+	cfg->noise_target = 0.01;
+	cfg->time_cap = 2.0;
+	cfg->metrics = METRICS_AUTO;
+	cfg->metrics_top = 10;
+	cfg->finalists = 3;
+	cfg->policy = POLICY_BALANCED;
+	cfg->w_occupancy = 1.0;
+	cfg->w_load_efficiency = 1.0;
+	cfg->tie_k = 2.0;
 
 	FILE *f = fopen(path, "rb");
 	if (!f) {
@@ -870,6 +948,8 @@ void config_free(config *cfg)
 		cexpr_free(&cfg->grid[i]);
 	}
 	cexpr_free(&cfg->shared_mem);
+	cexpr_free(&cfg->bytes);
+	cexpr_free(&cfg->flops);
 	for (size_t i = 0; i < cfg->nflags; i++)
 		free(cfg->nvcc_flags[i]);
 	free(cfg->nvcc_flags);

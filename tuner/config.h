@@ -34,6 +34,7 @@ typedef struct {
 	double fill_value;        /* constant fill */
 	unsigned long long seed;  /* random fill */
 	int output;               /* compared against the reference run */
+	int restore;              /* the kernel overwrites it: restored before every launch */
 	/* scalars: evaluated per configuration (may use parameters) */
 	cexpr value;
 } kernel_arg;
@@ -52,6 +53,9 @@ typedef struct {
 	value v;
 	mark at;
 } constant;
+
+enum { METRICS_ALL, METRICS_NONE, METRICS_TOP, METRICS_AUTO };
+enum { POLICY_BALANCED, POLICY_FASTEST };
 
 typedef struct {
 	char *path;    /* the config file as given */
@@ -84,7 +88,23 @@ typedef struct {
 	double rtol, atol;
 
 	/* measure */
-	int warmup, repeats;
+	int warmup;
+	int min_samples, max_samples;
+	double noise_target;   /* relative noise of the median to reach */
+	double time_cap;       /* seconds of sampling per configuration */
+	int cache_warm;        /* 0: flush L2 between samples */
+	int metrics;           /* METRICS_* */
+	int metrics_top;       /* K for METRICS_TOP */
+	int finalists;         /* re-timed interleaved at the end; 0 or 1: none */
+	int verify_every;      /* verify after every timed sample */
+
+	/* select */
+	int policy;            /* POLICY_* */
+	double w_occupancy, w_load_efficiency;
+	double tie_k;          /* noise band: k standard errors */
+
+	/* optional work per launch, for GB/s and GFLOP/s */
+	cexpr bytes, flops;
 
 	char *csv_path, *header_path;
 } config;

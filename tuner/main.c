@@ -20,6 +20,7 @@
 #include "progress.h"
 #include "result.h"
 #include "runner.h"
+#include "measure.h"
 #include "select.h"
 #include "space.h"
 #include "banned.h"
@@ -27,9 +28,6 @@
 #define VERSION "0.1.0"
 /* nvcc of one kernel takes about a second; a minute means something is wrong */
 #define NVCC_TIMEOUT 300.0
-/* a hung kernel is killed after this floor plus a multiple of the slowest finished run */
-#define KERNEL_TIMEOUT_FLOOR 20.0
-#define KERNEL_TIMEOUT_FACTOR 20.0
 
 static volatile sig_atomic_t interrupted;
 
@@ -40,6 +38,25 @@ static void on_sigint(int sig)
 	if (interrupted)
 		_exit(EXIT_INTERRUPTED);
 	interrupted = 1;
+}
+
+/* --metrics overrides measure.metrics. */
+static int apply_metrics_option(config *cfg, const char *m, diags *d)
+{
+	char *end;
+	long k;
+	if (!strcmp(m, "all"))
+		cfg->metrics = METRICS_ALL;
+	else if (!strcmp(m, "none"))
+		cfg->metrics = METRICS_NONE;
+	else if (!strncmp(m, "top:", 4) && (k = strtol(m + 4, &end, 10)) > 0 && !*end) {
+		cfg->metrics = METRICS_TOP;
+		cfg->metrics_top = (int)k;
+	} else {
+		diags_add(d, "autotune: --metrics takes all, none or top:K, not '%s'", m);
+		return -1;
+	}
+	return 0;
 }
 
 static int fail(diags *d, int code)
@@ -180,12 +197,14 @@ static void print_failures(const config *cfg, const space *sp, const build *b)
 		}
 }
 
-static void print_summary(const config *cfg, const space *sp, const build *b, const result *res, long long winner,
-			  double compile_s, int dry)
+static void print_summary(const config *cfg, const space *sp, const build *b, const result *res, double compile_s,
+			  int dry)
 {
-	size_t counts[ST_COUNT_] = {0}, failed_bins = 0;
-	for (size_t c = 0; c < sp->count; c++)
+	size_t counts[ST_COUNT_] = {0}, failed_bins = 0, throttled = 0;
+	for (size_t c = 0; c < sp->count; c++) {
 		counts[res[c].st]++;
+		throttled += res[c].throttled;
+	}
 	for (size_t i = 0; i < b->nbins; i++)
 		failed_bins += b->bins[i].failed;
 	fprintf(stderr, "%s: %zu valid configurations (of %zu combinations); %zu binaries built in %.1f s (%zu failed)\n",
@@ -195,15 +214,9 @@ static void print_summary(const config *cfg, const space *sp, const build *b, co
 		for (int s = 0; s < ST_COUNT_; s++)
 			if (counts[s])
 				fprintf(stderr, " %zu %s", counts[s], status_name((status)s));
+		if (throttled)
+			fprintf(stderr, "; %zu measured with the SM clock below 85%% of its maximum (flagged)", throttled);
 		fputc('\n', stderr);
-	}
-	if (winner >= 0) {
-		const result *w = &res[winner];
-		char *desc = space_describe(cfg, space_config(sp, (size_t)winner));
-		fprintf(stderr, "  winner: %s  median %.4f ms (min %.4f, max %.4f, %d runs), block %lldx%lldx%lld, grid %lldx%lldx%lld, occupancy %.0f%%\n",
-			desc, w->t_median, w->t_min, w->t_max, w->samples, w->block[0], w->block[1], w->block[2],
-			w->grid[0], w->grid[1], w->grid[2], 100 * w->occupancy);
-		free(desc);
 	}
 }
 
@@ -215,54 +228,81 @@ static void iso_date(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* Runs the reference first (its outputs are what the others are checked against), then the
- * rest in space order. Returns -1 when the GPU worker cannot go on. */
-static int measure_all(const options *o, const config *cfg, const space *sp, const build *b, result *res,
-		       runner *rn, diags *d)
+/* The device's copy bandwidth, measured once per GPU and remembered in the user's cache
+ * directory (keyed by the GPU's UUID): it is the ceiling that "% of peak" refers to. */
+static double copy_bandwidth(runner *rn, const device_info *dev)
 {
-	progress bar;
-	progress_begin(&bar, !o->quiet, "measure", sp->count);
-	double slowest = 0;
-	size_t done = 0;
-	long long ref = sp->reference;
-	int have_ref = 0;
-	for (size_t k = 0; k <= sp->count && !interrupted; k++) {
-		/* k == 0 is the reference; afterwards every other configuration in order */
-		size_t c = k == 0 ? (size_t)ref : k - 1;
-		if (k > 0 && (long long)c == ref)
-			continue;
-		result *r = &res[c];
-		const binary *bin = &b->bins[b->of_config[c]];
-		if (bin->failed) {
-			r->st = ST_COMPILE_ERROR;
-			done++;
-			continue;
-		}
-		const char *role = have_ref ? "check" : "ref";
-		double timeout = KERNEL_TIMEOUT_FLOOR + KERNEL_TIMEOUT_FACTOR * (cfg->warmup + cfg->repeats + 1) * slowest / 1000;
-		if (runner_measure(rn, cfg, space_config(sp, c), role, bin, r, timeout, d)) {
-			progress_end(&bar);
-			return -1;
-		}
-		if (r->st == ST_OK) {
-			have_ref = 1;
-			if (r->t_max > slowest)
-				slowest = r->t_max;
-		} else if (!have_ref && k == 0 && cfg->has_reference) {
-			progress_end(&bar);
-			char *desc = space_describe(cfg, space_config(sp, c));
-			diags_at(d, cfg->path, cfg->reference_at.line, cfg->reference_at.col,
-				 "the verify reference (%s) failed: %s%s%s", desc, status_name(r->st),
-				 r->message ? ": " : "", r->message ? r->message : "");
-			free(desc);
-			return 0;
-		}
-		char *desc = space_describe(cfg, space_config(sp, c));
-		progress_update(&bar, ++done, desc);
-		free(desc);
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char *dir = xdg && *xdg ? xasprintf("%s/autotune", xdg) : home && *home ? xasprintf("%s/.cache/autotune", home) : NULL;
+	char *path = dir ? xasprintf("%s/copybw-%s", dir, dev->uuid) : NULL;
+	double gbps = -1;
+	FILE *f = path ? fopen(path, "r") : NULL;
+	if (f) {
+		if (fscanf(f, "%lf", &gbps) != 1 || gbps <= 0)
+			gbps = -1;
+		fclose(f);
 	}
-	progress_end(&bar);
-	return 0;
+	if (gbps <= 0 && (gbps = runner_copy_bandwidth(rn)) > 0 && dir) {
+		char *parent = xasprintf("%.*s", (int)(strrchr(dir, '/') - dir), dir);
+		mkdir(parent, 0777);
+		mkdir(dir, 0777);
+		char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+		if ((f = fopen(tmp, "w"))) {
+			fprintf(f, "%.1f\n", gbps);
+			if (fclose(f) == 0)
+				rename(tmp, path);
+		}
+		unlink(tmp);
+		free(tmp);
+		free(parent);
+	}
+	free(path);
+	free(dir);
+	return gbps;
+}
+
+static void print_metrics(const result *r)
+{
+	if (r->gbps > 0)
+		fprintf(stderr, ", %.0f GB/s%s", r->gbps, "");
+	if (r->pct_of_copy > 0)
+		fprintf(stderr, " = %.0f%% of copy", r->pct_of_copy);
+	if (r->have_metrics)
+		fprintf(stderr, ", achieved occupancy %.0f%%, load efficiency %.0f%%", r->metrics[METRIC_ACHIEVED_OCCUPANCY],
+			r->metrics[METRIC_GLD_EFFICIENCY]);
+	else
+		fprintf(stderr, ", theoretical occupancy %.0f%%", 100 * r->occupancy);
+}
+
+/* One or two lines on why the winner won: its numbers, and who was tied with it and lost. */
+static void explain(const config *cfg, const space *sp, const result *res, const choice *c, const select_policy *p)
+{
+	if (c->winner < 0)
+		return;
+	const result *w = &res[c->winner];
+	char *desc = space_describe(cfg, space_config(sp, (size_t)c->winner));
+	fprintf(stderr, "  winner: %s: %.4f ms ±%.2f%%%s", desc, result_time(w), 100 * result_noise(w),
+		w->final_rounds ? " (finalist, interleaved)" : "");
+	print_metrics(w);
+	fprintf(stderr, "\n");
+	free(desc);
+	size_t shown = 0;
+	for (size_t k = 0; k < c->ntied && shown < 3; k++) {
+		size_t i = c->tied[k];
+		if ((long long)i == c->winner)
+			continue;
+		char *other = space_describe(cfg, space_config(sp, i));
+		fprintf(stderr, "    tied within the noise band: %s (%.4f ms ±%.2f%%, balance %.3f vs %.3f)%s\n", other,
+			result_time(&res[i]), 100 * result_noise(&res[i]), balance_score(&res[i], p), balance_score(w, p),
+			p->balanced ? " lost on balance" : "");
+		free(other);
+		shown++;
+	}
+	if (c->ntied > shown + 1)
+		fprintf(stderr, "    ... and %zu more tied\n", c->ntied - shown - 1);
+	if (p->balanced && c->winner != c->fastest)
+		fprintf(stderr, "    (the fastest median, %.4f ms, is within the noise band: balance decided)\n",
+			result_time(&res[c->fastest]));
 }
 
 static int tune(const options *o)
@@ -282,6 +322,9 @@ static int tune(const options *o)
 	runner *rn = NULL;
 	char *nvcc = NULL, *wpath = NULL, workdir[] = "/tmp/autotune-XXXXXX";
 	int have_workdir = 0;
+	choice pick = {-1, -1, NULL, 0};
+	char *counters_note = NULL;
+	select_policy policy = {cfg.policy == POLICY_BALANCED, cfg.w_occupancy, cfg.w_load_efficiency, cfg.tie_k};
 	device_info dev;
 	memset(&dev, 0, sizeof dev);
 	if (eval_geometry(&cfg, &sp, res, &d)) {
@@ -391,9 +434,16 @@ static int tune(const options *o)
 		print_dry_run(o, &cfg, &sp, &b, res);
 	else {
 		signal(SIGINT, on_sigint);
-		if (measure_all(o, &cfg, &sp, &b, res, rn, &d))
+		if (o->metrics && apply_metrics_option(&cfg, o->metrics, &d)) {
+			code = EXIT_USAGE;
+			goto out;
+		}
+		measure_opts mo = {!o->quiet, &interrupted, copy_bandwidth(rn, &dev), dev.clock_khz / 1000, NULL};
+		if (measure_space(&cfg, &sp, &b, res, rn, &mo, &d))
 			code = EXIT_ENV;
-		winner = select_winner(res, sp.count);
+		select_winner(res, sp.count, &policy, &pick);
+		winner = pick.winner;
+		counters_note = mo.counters_note;
 		if (code == EXIT_WINNER && winner < 0)
 			code = EXIT_NONE_PASSED;
 		if (interrupted)
@@ -406,11 +456,16 @@ static int tune(const options *o)
 	if (output_csv(&rep, cfg.csv_path, &d) || output_header(&rep, cfg.header_path, &d))
 		code = EXIT_ENV;
 	if (!o->quiet) {
-		print_summary(&cfg, &sp, &b, res, winner, compile_s, o->dry_run);
+		print_summary(&cfg, &sp, &b, res, compile_s, o->dry_run);
+		explain(&cfg, &sp, res, &pick, &policy);
+		if (counters_note)
+			fprintf(stderr, "  no hardware counters: %s\n", counters_note);
 		fprintf(stderr, "  wrote %s%s%s%s\n", cfg.csv_path, winner >= 0 ? ", " : "",
 			winner >= 0 ? cfg.header_path : "", o->dry_run ? " (dry run: nothing was measured)" : "");
 	}
 out:
+	choice_free(&pick);
+	free(counters_note);
 	if (d.n)
 		diags_print(&d);
 	diags_free(&d);

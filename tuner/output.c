@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -85,7 +86,9 @@ int output_csv(const report *r, const char *path, diags *d)
 	fputs("blockDim.x,blockDim.y,blockDim.z,gridDim.x,gridDim.y,gridDim.z,dynamic_smem_bytes,"
 	      "registers,spill_store_bytes,spill_load_bytes,stack_bytes,static_smem_bytes,barriers,"
 	      "active_blocks_per_sm,theoretical_occupancy,occupancy_limit,driver_active_blocks_per_sm,time_ms_median,time_ms_min,time_ms_max,"
-	      "samples,status,message\r\n", f);
+	      "samples,noise_pct,launches_per_sample,sm_mhz,final_ms_median,final_noise_pct,final_rounds,"
+	      "achieved_occupancy_pct,gld_efficiency_pct,gld_throughput_gbps,dram_pct,branch_efficiency_pct,"
+	      "gbps,pct_of_copy,gflops,flags,status,message\r\n", f);
 	for (size_t c = 0; c < r->sp->count; c++) {
 		const value *vals = space_config(r->sp, c);
 		const result *res = &r->res[c];
@@ -118,7 +121,37 @@ int output_csv(const report *r, const char *path, diags *d)
 		csv_num(f, res->t_max, timed);
 		fputc(',', f);
 		if (timed)
-			fprintf(f, "%d", res->samples);
+			fprintf(f, "%d,%.4f,%d,%.0f", res->samples, 100 * res->noise, res->batch, res->mhz_after);
+		else
+			fputs(",,,", f);
+		fputc(',', f);
+		if (res->final_rounds)
+			fprintf(f, "%.6g,%.4f,%d", res->final_median, 100 * res->final_noise, res->final_rounds);
+		else
+			fputs(",,", f);
+		/* counters in the units ncu prints them; throughput in GB/s */
+		for (int m = 0; m < METRIC_COUNT; m++) {
+			fputc(',', f);
+			if (res->have_metrics && !isnan(res->metrics[m]))
+				fprintf(f, "%.4g", m == METRIC_GLD_THROUGHPUT ? res->metrics[m] / 1e9 : res->metrics[m]);
+		}
+		fputc(',', f);
+		csv_num(f, res->gbps, res->gbps > 0);
+		fputc(',', f);
+		csv_num(f, res->pct_of_copy, res->pct_of_copy > 0);
+		fputc(',', f);
+		csv_num(f, res->gflops, res->gflops > 0);
+		fputc(',', f);
+		if (timed) {
+			/* how the numbers were obtained: cache state, batching, clock */
+			fprintf(f, "%s", cfg->cache_warm ? "warm" : "cold");
+			if (res->batch > 1)
+				fprintf(f, ";batched");
+			if (res->throttled)
+				fprintf(f, ";throttled");
+			if (res->final_rounds)
+				fprintf(f, ";finalist");
+		}
 		fprintf(f, ",%s,", status_name(res->st));
 		csv_field(f, res->message);
 		fputs("\r\n", f);

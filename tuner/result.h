@@ -1,11 +1,21 @@
 /* result.h: everything autotune learns about one configuration, filled stage by stage
- * (geometry, occupancy, measurement) and written out by output.c. */
+ * (geometry, occupancy, measurement, counters) and written out by output.c. */
 #ifndef AUTOTUNE_RESULT_H
 #define AUTOTUNE_RESULT_H
 
 #include <stdlib.h>
 
 #include "status.h"
+
+/* The hardware counters, in the order the worker reports them (see counters.h). */
+enum {
+	METRIC_ACHIEVED_OCCUPANCY, /* % of peak warps, sustained */
+	METRIC_GLD_EFFICIENCY,     /* % of each 32-byte sector that global loads use */
+	METRIC_GLD_THROUGHPUT,     /* bytes per second through L1 for global loads */
+	METRIC_DRAM_PCT,           /* % of peak DRAM throughput */
+	METRIC_BRANCH_EFFICIENCY,  /* % of branches uniform across the warp */
+	METRIC_COUNT
+};
 
 typedef struct {
 	long long block[3], grid[3], smem; /* launch geometry, evaluated from the config */
@@ -17,6 +27,15 @@ typedef struct {
 	char *message;           /* owned; why it failed, or notes */
 	double t_median, t_min, t_max; /* milliseconds */
 	int samples;
+	double noise;            /* relative standard error of the median */
+	int batch;               /* launches per timed sample (1: single launches) */
+	double mhz_before, mhz_after; /* SM clock around the sampling */
+	int throttled;           /* the clock was well below its maximum */
+	int have_metrics;
+	double metrics[METRIC_COUNT];
+	int final_rounds;        /* finalist re-timing rounds, 0 if not a finalist */
+	double final_median, final_noise;
+	double gbps, pct_of_copy, gflops; /* from the config's bytes and flops; 0 when not given */
 } result;
 
 static inline void result_set_message(result *r, char *owned_message)
@@ -24,5 +43,9 @@ static inline void result_set_message(result *r, char *owned_message)
 	free(r->message);
 	r->message = owned_message;
 }
+
+/* The time that decides: the interleaved finalist median when there is one. */
+static inline double result_time(const result *r) { return r->final_rounds ? r->final_median : r->t_median; }
+static inline double result_noise(const result *r) { return r->final_rounds ? r->final_noise : r->noise; }
 
 #endif

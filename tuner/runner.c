@@ -81,8 +81,8 @@ static int open_device(runner *r, device_info *info, diags *d)
 		device_info di;
 		int used = 0;
 		memset(&di, 0, sizeof di);
-		if (sscanf(ans, "device %d %d %d %zu %d %d %n", &di.cc, &di.sms, &di.l2_bytes, &di.mem_bytes,
-			   &di.clock_khz, &di.driver_version, &used) >= 6 && used) {
+		if (sscanf(ans, "device %d %d %d %zu %d %d %39s %n", &di.cc, &di.sms, &di.l2_bytes, &di.mem_bytes,
+			   &di.clock_khz, &di.driver_version, di.uuid, &used) >= 7 && used) {
 			snprintf(di.name, sizeof di.name, "%s", ans + used);
 			if (info)
 				*info = di;
@@ -110,12 +110,15 @@ static void remember(runner *r, char *line)
 	r->setup[r->nsetup++] = line;
 }
 
+static int is_ok(const char *ans) { return !strncmp(ans, "ok", 2) && (!ans[2] || ans[2] == ' '); }
+
+/* Replays everything after the device: measurement settings, warm-up, arrays. */
 static int setup_arrays(runner *r, diags *d)
 {
 	for (size_t i = 1; i < r->nsetup; i++) {
 		char *ans = NULL;
 		int rc = ask(r, r->setup[i], SETUP_TIMEOUT, &ans);
-		if (rc != LINE_OK || strcmp(ans, "ok")) {
+		if (rc != LINE_OK || !is_ok(ans)) {
 			if (rc == LINE_OK)
 				diags_add(d, "setting up the kernel's arguments failed: %s", ans);
 			else
@@ -140,18 +143,20 @@ runner *runner_start(const char *worker_path, int ordinal, const config *cfg, de
 	}
 	if (!cfg)
 		return r;
+	remember(r, xasprintf("measure %s %d", cfg->cache_warm ? "warm" : "cold", cfg->verify_every));
+	remember(r, xstrdup("warmup"));
 	size_t need = 0;
 	for (size_t i = 0; i < cfg->nargs; i++) {
 		const kernel_arg *a = &cfg->args[i];
 		if (!a->is_array)
 			continue;
 		/* outputs are held twice: this run's and the reference's */
-		need += (size_t)a->count * elem_size(a->type) * (a->output ? 2 : 1);
-		remember(r, xasprintf("array %zu %s %lld %s %.17g %llu %d", i, elem_name(a->type), a->count,
-				      fill_name(a->fill), a->fill_value, a->seed, a->output));
+		need += (size_t)a->count * elem_size(a->type) * (1 + a->output + a->restore);
+		remember(r, xasprintf("array %zu %s %lld %s %.17g %llu %d %d", i, elem_name(a->type), a->count,
+				      fill_name(a->fill), a->fill_value, a->seed, a->output, a->restore));
 	}
 	if (info && need > info->mem_bytes) {
-		diags_add(d, "%s: the kernel's arrays need %.2f GiB of device memory (outputs twice, for the reference), but %s has %.2f GiB",
+		diags_add(d, "%s: the kernel's arrays need %.2f GiB of device memory (outputs and restored inputs twice), but %s has %.2f GiB",
 			  cfg->path, need / 1073741824.0, info->name, info->mem_bytes / 1073741824.0);
 		runner_stop(r);
 		return NULL;
@@ -172,7 +177,7 @@ static int restart(runner *r, diags *d)
 		char *ans = NULL;
 		send(r, r->ref_scalars);
 		int rc = ask(r, r->ref_run, SETUP_TIMEOUT, &ans);
-		int ok = rc == LINE_OK && !strncmp(ans, "result ", 7) && strstr(ans, " ok ");
+		int ok = rc == LINE_OK && !strncmp(ans, "result 0 ok ", 12);
 		free(ans);
 		if (!ok) {
 			diags_add(d, "the reference configuration failed on a restarted GPU worker");
@@ -215,8 +220,29 @@ static char *scalar_lines(const config *cfg, const value *params, result *res, d
 	return out;
 }
 
+/* A worker that went away (EOF) or stopped answering (timeout) costs this configuration. */
+static void lost_worker(runner *r, int rc, result *res, double timeout_s)
+{
+	if (rc == LINE_TIMEOUT) {
+		kill_worker(r);
+		res->st = ST_TIMEOUT;
+		result_set_message(res, xasprintf("killed after %.1f s", timeout_s));
+	} else {
+		char *why = worker_death(r);
+		res->st = ST_CRASHED;
+		result_set_message(res, xasprintf("the GPU worker %s", why));
+		free(why);
+	}
+}
+
+static char *launch_fields(const result *res)
+{
+	return xasprintf("%lld %lld %lld %lld %lld %lld %lld", res->grid[0], res->grid[1], res->grid[2], res->block[0],
+			 res->block[1], res->block[2], res->smem);
+}
+
 int runner_measure(runner *r, const config *cfg, const value *params, const char *role, const binary *bin,
-		   result *res, double timeout_s, diags *d)
+		   const sample_plan *plan, result *res, double timeout_s, diags *d)
 {
 	if (!r->alive && restart(r, d))
 		return -1;
@@ -225,9 +251,10 @@ int runner_measure(runner *r, const config *cfg, const value *params, const char
 		res->st = ST_LAUNCH_ERROR;
 		return 0;
 	}
-	char *run = xasprintf("run %ld %s %d %d %lld %lld %lld %lld %lld %lld %lld %.17g %.17g %s %s", 0L, role,
-			      cfg->warmup, cfg->repeats, res->grid[0], res->grid[1], res->grid[2], res->block[0],
-			      res->block[1], res->block[2], res->smem, cfg->rtol, cfg->atol, bin->res.symbol, bin->cubin);
+	char *geometry = launch_fields(res);
+	char *run = xasprintf("run 0 %s %d %d %d %.17g %.17g %s %.17g %.17g %s %s", role, plan->warmup, plan->min_samples,
+			      plan->max_samples, plan->time_cap, plan->noise_target, geometry, cfg->rtol, cfg->atol,
+			      bin->res.symbol, bin->cubin);
 	char *ans = NULL;
 	int rc = LINE_EOF;
 	if ((!*scalars || send(r, scalars) == 0))
@@ -235,8 +262,9 @@ int runner_measure(runner *r, const config *cfg, const value *params, const char
 	if (rc == LINE_OK) {
 		char st[32];
 		int used = 0;
-		if (sscanf(ans, "result %*d %31s %lf %lf %lf %d %d %n", st, &res->t_median, &res->t_min, &res->t_max,
-			   &res->samples, &res->driver_blocks, &used) >= 6 && used && status_parse(st, &res->st) == 0) {
+		if (sscanf(ans, "result %*d %31s %lf %lf %lf %d %d %lf %d %lf %lf %n", st, &res->t_median, &res->t_min,
+			   &res->t_max, &res->samples, &res->driver_blocks, &res->noise, &res->batch, &res->mhz_before,
+			   &res->mhz_after, &used) >= 10 && used && status_parse(st, &res->st) == 0) {
 			if (ans[used])
 				result_set_message(res, xstrdup(ans + used));
 		} else {
@@ -250,23 +278,64 @@ int runner_measure(runner *r, const config *cfg, const value *params, const char
 			r->ref_scalars = xstrdup(scalars);
 		}
 		/* a worker that reported a crash exits by itself; reap it now */
-		if (res->st == ST_CRASHED) {
+		if (res->st == ST_CRASHED)
 			free(worker_death(r));
-		}
-	} else if (rc == LINE_TIMEOUT) {
-		kill_worker(r);
-		res->st = ST_TIMEOUT;
-		result_set_message(res, xasprintf("killed after %.1f s", timeout_s));
-	} else {
-		char *why = worker_death(r);
-		res->st = ST_CRASHED;
-		result_set_message(res, xasprintf("the GPU worker %s", why));
-		free(why);
-	}
+	} else
+		lost_worker(r, rc, res, timeout_s);
 	free(ans);
 	free(run);
+	free(geometry);
 	free(scalars);
 	return 0;
+}
+
+int runner_profile(runner *r, const config *cfg, const value *params, const binary *bin, result *res,
+		   double timeout_s, char **why, diags *d)
+{
+	*why = NULL;
+	if (!r->alive && restart(r, d))
+		return -1;
+	result scratch = *res;
+	scratch.message = NULL;
+	char *scalars = scalar_lines(cfg, params, &scratch, d);
+	free(scratch.message);
+	if (!scalars)
+		return 0;
+	char *geometry = launch_fields(res);
+	char *cmd = xasprintf("profile %s %s %s", geometry, bin->res.symbol, bin->cubin);
+	char *ans = NULL;
+	int rc = LINE_EOF;
+	if ((!*scalars || send(r, scalars) == 0))
+		rc = ask(r, cmd, timeout_s, &ans);
+	if (rc == LINE_OK && !strncmp(ans, "metrics ", 8)) {
+		double *m = res->metrics;
+		if (sscanf(ans, "metrics %lf %lf %lf %lf %lf", &m[0], &m[1], &m[2], &m[3], &m[4]) == METRIC_COUNT)
+			res->have_metrics = 1;
+		else
+			*why = xasprintf("counters: %s", ans + 8);
+	} else if (rc == LINE_OK)
+		*why = xasprintf("counters: %s", ans);
+	else {
+		result lost = {0};
+		lost_worker(r, rc, &lost, timeout_s);
+		*why = xasprintf("counters: %s", lost.message);
+		free(lost.message);
+	}
+	free(ans);
+	free(cmd);
+	free(geometry);
+	free(scalars);
+	return 0;
+}
+
+double runner_copy_bandwidth(runner *r)
+{
+	char *ans = NULL;
+	double gbps = -1;
+	if (r->alive && ask(r, "copybw", SETUP_TIMEOUT, &ans) == LINE_OK && sscanf(ans, "copybw %lf", &gbps) != 1)
+		gbps = -1;
+	free(ans);
+	return gbps;
 }
 
 void runner_stop(runner *r)

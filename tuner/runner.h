@@ -12,6 +12,7 @@ typedef struct {
 	int cc;          /* 90 for sm_90 */
 	int sms, l2_bytes, clock_khz, driver_version;
 	size_t mem_bytes;
+	char uuid[40];
 	char name[256];
 } device_info;
 
@@ -22,11 +23,26 @@ typedef struct runner runner;
  * reason in d (no driver, no GPU, not enough memory). */
 runner *runner_start(const char *worker_path, int ordinal, const config *cfg, device_info *info, diags *d);
 
+/* How one configuration is sampled. */
+typedef struct {
+	int warmup;
+	int min_samples, max_samples;
+	double time_cap, noise_target;
+} sample_plan;
+
 /* Measures one configuration: role "ref" keeps its outputs as the reference, "check" compares
- * with them. Fills res->st, timing and message. Returns 0, or -1 when no worker can be started
- * any more (the reason in d). */
+ * with them, "time" only times (finalist rounds). Fills res->st, timing, clocks and message.
+ * Returns 0, or -1 when no worker can be started any more (the reason in d). */
 int runner_measure(runner *r, const config *cfg, const value *params, const char *role, const binary *bin,
-		   result *res, double timeout_s, diags *d);
+		   const sample_plan *plan, result *res, double timeout_s, diags *d);
+
+/* Collects the hardware counters of one launch into res->metrics (have_metrics set). A failure
+ * to profile is a note in *why (caller frees), not a status: the timing stands. */
+int runner_profile(runner *r, const config *cfg, const value *params, const binary *bin, result *res,
+		   double timeout_s, char **why, diags *d);
+
+/* Device-to-device copy bandwidth in GB/s (bytes read + written), or -1. */
+double runner_copy_bandwidth(runner *r);
 
 void runner_stop(runner *r);
 

@@ -1,14 +1,73 @@
-/* select.c: the choice of winner. Today the fastest verified median; the balanced policy
- * (occupancy, load efficiency, noise-aware near-ties) builds on this. */
+/* select.c: the choice of winner. Seed 00 (3.7-3.9) shows that no single metric decides and
+ * that the best configuration is rarely the best on any one of them; on a modern GPU the top
+ * block shapes of a memory-bound kernel are often within noise of each other. So time decides
+ * first, and only among configurations that time cannot tell apart does the balance of occupancy
+ * (latency hiding headroom) and load efficiency (bytes wasted per sector) break the tie. */
 #include "select.h"
 
+#include <math.h>
+#include <stdlib.h>
+
+#include "diag.h"
+#include "stats.h"
 #include "banned.h"
 
-long long select_winner(const result *res, size_t n)
+double balance_score(const result *r, const select_policy *p)
 {
-	long long best = -1;
+	double occ = r->occupancy, eff = 1.0;
+	if (r->have_metrics) {
+		if (!isnan(r->metrics[METRIC_ACHIEVED_OCCUPANCY]))
+			occ = r->metrics[METRIC_ACHIEVED_OCCUPANCY] / 100;
+		if (!isnan(r->metrics[METRIC_GLD_EFFICIENCY]))
+			eff = r->metrics[METRIC_GLD_EFFICIENCY] / 100;
+	}
+	double w = p->w_occupancy + p->w_load_efficiency;
+	return w > 0 ? (p->w_occupancy * occ + p->w_load_efficiency * eff) / w : 0;
+}
+
+static int passed(const result *r) { return r->st == ST_OK && r->samples > 0; }
+
+void select_winner(const result *res, size_t n, const select_policy *p, choice *c)
+{
+	c->winner = c->fastest = -1;
+	c->tied = NULL;
+	c->ntied = 0;
 	for (size_t i = 0; i < n; i++)
-		if (res[i].st == ST_OK && res[i].samples > 0 && (best < 0 || res[i].t_median < res[best].t_median))
-			best = (long long)i;
-	return best;
+		if (passed(&res[i]) && (c->fastest < 0 || result_time(&res[i]) < result_time(&res[c->fastest])))
+			c->fastest = (long long)i;
+	if (c->fastest < 0)
+		return;
+	const result *f = &res[c->fastest];
+	size_t cap = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!passed(&res[i]))
+			continue;
+		/* only configurations timed alike are compared: finalists with finalists */
+		if ((res[i].final_rounds > 0) != (f->final_rounds > 0))
+			continue;
+		if ((long long)i != c->fastest &&
+		    !stats_within_noise(result_time(f), result_noise(f), result_time(&res[i]), result_noise(&res[i]), p->k))
+			continue;
+		grow(&c->tied, &cap, c->ntied + 1, sizeof *c->tied);
+		c->tied[c->ntied++] = i;
+	}
+	c->winner = c->fastest;
+	if (!p->balanced)
+		return;
+	double best = balance_score(f, p);
+	for (size_t k = 0; k < c->ntied; k++) {
+		size_t i = c->tied[k];
+		double s = balance_score(&res[i], p);
+		if (s > best || (s == best && result_time(&res[i]) < result_time(&res[c->winner]))) {
+			best = s;
+			c->winner = (long long)i;
+		}
+	}
+}
+
+void choice_free(choice *c)
+{
+	free(c->tied);
+	c->tied = NULL;
+	c->ntied = 0;
 }

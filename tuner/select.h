@@ -6,8 +6,28 @@
 
 #include "result.h"
 
-/* The fastest configuration by median time among those with status ok (ties: the earlier one).
- * -1 when none passed. */
-long long select_winner(const result *res, size_t n);
+typedef struct {
+	int balanced;           /* 0: fastest median wins */
+	double w_occupancy;     /* weights of the balance score */
+	double w_load_efficiency;
+	double k;               /* noise band: k combined standard errors */
+} select_policy;
+
+/* Balance score in [0, 1]: the weighted mean of occupancy (achieved when counters were read,
+ * else theoretical) and global load efficiency (1 when unknown). Higher is better. */
+double balance_score(const result *r, const select_policy *p);
+
+typedef struct {
+	long long winner;   /* -1 when no configuration passed */
+	long long fastest;  /* the smallest median */
+	size_t *tied;       /* configurations within the noise band of the fastest, winner included */
+	size_t ntied;
+} choice;
+
+/* Balanced: among the configurations whose time is within the noise band of the fastest, the
+ * best balance score wins (ties: the faster). Fastest: the smallest time. Times are the
+ * finalists' interleaved medians where there are some. Caller frees with choice_free. */
+void select_winner(const result *res, size_t n, const select_policy *p, choice *c);
+void choice_free(choice *c);
 
 #endif

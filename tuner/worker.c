@@ -10,8 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "counters.h"
 #include "elem.h"
+#include "stats.h"
 #include "status.h"
 #include "banned.h"
 
@@ -22,6 +25,9 @@ extern const unsigned char _binary_worker_kernels_fatbin_start[];
 #define MAX_MODULES 256
 /* enough launches that a ~1 ms kernel is sampled across clock and scheduling noise */
 #define MAX_SAMPLES 100000
+/* kernels shorter than this are timed in batches of back-to-back launches of about the target */
+#define BATCH_BELOW_US 50.0
+#define BATCH_TARGET_US 200.0
 
 typedef struct {
 	int used;
@@ -30,6 +36,8 @@ typedef struct {
 	size_t count;
 	int output;
 	CUdeviceptr ptr, ref;  /* ref: the reference run's output (outputs only) */
+	CUdeviceptr pristine;  /* restore: the input as filled, copied back before every launch */
+	int poison;            /* a pure output (filled with zeros): poisoned before verification */
 	unsigned char scalar[8];
 } arg;
 
@@ -46,7 +54,32 @@ static struct {
 	int nmodules;
 	int have_reference;
 	CUdeviceptr counters;
+	int cold, verify_every;
+	CUdeviceptr flush;
+	size_t flush_bytes;
+	counters *prof;       /* created on the first profile command */
+	char prof_error[256]; /* why profiling is unavailable, once it failed */
 } W;
+
+typedef struct {
+	CUfunction f;
+	unsigned grid[3], block[3], smem;
+	void *params[MAX_ARGS];
+} launch;
+
+typedef struct {
+	double median, min, max, noise;
+	size_t n;
+	int batch;
+	double mhz_before, mhz_after;
+} sampling;
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 static const char *err_name(CUresult r)
 {
@@ -128,19 +161,24 @@ static int cmd_device(int ordinal)
 	cuDeviceTotalMem(&mem, W.dev);
 	int driver = 0;
 	cuDriverGetVersion(&driver);
-	reply("device %d %d %d %zu %d %d %s", major * 10 + minor, sms, l2, mem, clock, driver, name);
+	CUuuid uuid;
+	char hex[33] = "unknown";
+	if (cuDeviceGetUuid(&uuid, W.dev) == CUDA_SUCCESS)
+		for (int i = 0; i < 16; i++)
+			snprintf(hex + 2 * i, 3, "%02x", (unsigned char)uuid.bytes[i]);
+	reply("device %d %d %d %zu %d %d %s %s", major * 10 + minor, sms, l2, mem, clock, driver, hex, name);
 	return 0;
 }
 
-/* array <index> <type> <count> <fill> <value> <seed> <output> */
+/* array <index> <type> <count> <fill> <value> <seed> <output> <restore> */
 static void cmd_array(const char *line)
 {
-	int idx, output;
+	int idx, output, restore;
 	char type[16], fill[16];
 	unsigned long long count, seed;
 	double v;
 	elem_type t;
-	if (sscanf(line, "array %d %15s %llu %15s %lf %llu %d", &idx, type, &count, fill, &v, &seed, &output) != 7 ||
+	if (sscanf(line, "array %d %15s %llu %15s %lf %llu %d %d", &idx, type, &count, fill, &v, &seed, &output, &restore) != 8 ||
 	    idx < 0 || idx >= MAX_ARGS || elem_parse(type, &t)) {
 		reply("error protocol bad array command");
 		return;
@@ -150,6 +188,9 @@ static void cmd_array(const char *line)
 	a->type = t;
 	a->count = count;
 	a->output = output;
+	/* An output filled with data is read by the kernel too (in place): poisoning it would
+	 * destroy the input. Pure outputs are poisoned so an unwritten element shows. */
+	a->poison = output && !strcmp(fill, "zeros");
 	if (idx >= W.nargs)
 		W.nargs = idx + 1;
 	size_t bytes = count * elem_size(t);
@@ -173,6 +214,8 @@ static void cmd_array(const char *line)
 	} else {
 		r = cuMemsetD8(a->ptr, 0, bytes);
 	}
+	if (!r && restore && !(r = cuMemAlloc(&a->pristine, bytes)))
+		r = cuMemcpyDtoD(a->pristine, a->ptr, bytes);
 	if (!r)
 		r = cuCtxSynchronize();
 	if (r)
@@ -236,12 +279,6 @@ static CUresult get_module(const char *path, CUmodule *mod)
 	return CUDA_SUCCESS;
 }
 
-static int cmp_float(const void *a, const void *b)
-{
-	float x = *(const float *)a, y = *(const float *)b;
-	return (x > y) - (x < y);
-}
-
 static void value_text(elem_type t, CUdeviceptr p, char *buf, size_t len)
 {
 	unsigned char raw[8] = {0};
@@ -289,94 +326,347 @@ static int verify(double rtol, double atol, char *msg, size_t len, CUresult *err
 	return 0;
 }
 
-/* run <id> <role> <warmup> <repeats> <gx> <gy> <gz> <bx> <by> <bz> <smem> <rtol> <atol> <symbol> <cubin> */
+/* Launches the kernel `count` times back to back. */
+static CUresult launch_n(const launch *L, int count)
+{
+	CUresult r = CUDA_SUCCESS;
+	for (int i = 0; i < count && !r; i++)
+		r = cuLaunchKernel(L->f, L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1], L->block[2],
+				   L->smem, NULL, (void **)L->params, NULL);
+	return r;
+}
+
+/* Inputs that the kernel overwrites (`restore: true`) get their pristine contents back before
+ * every launch that counts, outside any timed region. */
+static CUresult restore_inputs(void)
+{
+	CUresult r = CUDA_SUCCESS;
+	for (int i = 0; i < W.nargs && !r; i++)
+		if (W.args[i].is_array && W.args[i].pristine)
+			r = cuMemcpyDtoDAsync(W.args[i].ptr, W.args[i].pristine, W.args[i].count * elem_size(W.args[i].type), NULL);
+	return r;
+}
+
+static int has_restore(void)
+{
+	for (int i = 0; i < W.nargs; i++)
+		if (W.args[i].is_array && W.args[i].pristine)
+			return 1;
+	return 0;
+}
+
+static CUresult poison_outputs(void)
+{
+	CUresult r = CUDA_SUCCESS;
+	for (int i = 0; i < W.nargs && !r; i++)
+		if (W.args[i].is_array && W.args[i].poison)
+			r = cuMemsetD8(W.args[i].ptr, 0xFF, W.args[i].count * elem_size(W.args[i].type));
+	return r;
+}
+
+/* The SM clock in MHz: a single thread spins a known number of cycles, timed with events. */
+static double clock_mhz(void)
+{
+	long long cycles = 200000; /* ~0.1 ms at full clock: event resolution is ~0.5 us */
+	void *params[] = {&cycles, &W.counters};
+	CUfunction f = NULL;
+	CUevent a, b;
+	float ms = 0;
+	if (cuModuleGetFunction(&f, W.helpers, "clock_probe") || cuEventCreate(&a, CU_EVENT_DEFAULT))
+		return 0;
+	cuEventCreate(&b, CU_EVENT_DEFAULT);
+	cuEventRecord(a, NULL);
+	cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL);
+	cuEventRecord(b, NULL);
+	cuEventSynchronize(b);
+	cuEventElapsedTime(&ms, a, b);
+	cuEventDestroy(a);
+	cuEventDestroy(b);
+	return ms > 0 ? cycles / (ms * 1e3) : 0;
+}
+
+/* The SM clock idles low (345 MHz on the H100) until there is work: keep every SM busy until
+ * the clock is near its maximum (or a second has passed). */
+static void cmd_warmup(void)
+{
+	CUfunction f = NULL;
+	long long cycles = 2000000;
+	void *params[] = {&cycles, &W.counters};
+	int sms = 1, max_khz = 0;
+	cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, W.dev);
+	cuDeviceGetAttribute(&max_khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, W.dev);
+	cuModuleGetFunction(&f, W.helpers, "clock_probe");
+	double mhz = 0, t0 = now();
+	while (now() - t0 < 1.0) {
+		for (int i = 0; i < 20; i++)
+			cuLaunchKernel(f, (unsigned)sms * 4, 1, 1, 32, 1, 1, 0, NULL, params, NULL);
+		cuCtxSynchronize();
+		mhz = clock_mhz();
+		if (now() - t0 > 0.3 && mhz > 0.9 * max_khz / 1e3)
+			break;
+	}
+	reply("ok %.0f %.0f", mhz, max_khz / 1e3);
+}
+
+/* copybw: device-to-device copy bandwidth (bytes read + written per second), the ceiling a
+ * memory-bound kernel is compared with. */
+static void cmd_copybw(void)
+{
+	size_t freeb = 0, total = 0, bytes = 1ull << 30;
+	cuMemGetInfo(&freeb, &total);
+	while (bytes > (1u << 24) && 2 * bytes > freeb / 2)
+		bytes /= 2;
+	CUdeviceptr a, b;
+	if (cuMemAlloc(&a, bytes) || cuMemAlloc(&b, bytes)) {
+		reply("error CUDA_ERROR_OUT_OF_MEMORY allocating the copy buffers");
+		return;
+	}
+	cuMemsetD8(a, 0x5A, bytes);
+	CUevent e0, e1;
+	cuEventCreate(&e0, CU_EVENT_DEFAULT);
+	cuEventCreate(&e1, CU_EVENT_DEFAULT);
+	double t[15];
+	for (int i = 0; i < 18; i++) {
+		float ms = 0;
+		cuEventRecord(e0, NULL);
+		cuMemcpyDtoDAsync(b, a, bytes, NULL);
+		cuEventRecord(e1, NULL);
+		cuEventSynchronize(e1);
+		cuEventElapsedTime(&ms, e0, e1);
+		if (i >= 3) /* the first copies warm up */
+			t[i - 3] = ms;
+	}
+	double med = stats_median(t, 15);
+	cuEventDestroy(e0);
+	cuEventDestroy(e1);
+	cuMemFree(a);
+	cuMemFree(b);
+	reply("copybw %.1f", 2.0 * bytes / (med * 1e-3) / 1e9);
+}
+
+/* measure <cold|warm> <verify every sample 0|1>: session-wide measurement settings. */
+static void cmd_measure(const char *line)
+{
+	char cache[8];
+	int every;
+	if (sscanf(line, "measure %7s %d", cache, &every) != 2) {
+		reply("error protocol bad measure command");
+		return;
+	}
+	W.cold = !strcmp(cache, "cold");
+	W.verify_every = every;
+	if (W.cold && !W.flush) {
+		/* Writing a buffer twice the L2's size evicts everything the last sample left there. */
+		int l2 = 0;
+		cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, W.dev);
+		W.flush_bytes = 2 * (size_t)(l2 > 0 ? l2 : 64 << 20);
+		if (cuMemAlloc(&W.flush, W.flush_bytes)) {
+			reply("error CUDA_ERROR_OUT_OF_MEMORY allocating the L2 flush buffer");
+			return;
+		}
+	}
+	reply("ok");
+}
+
+static void reply_result(long id, status st, const sampling *S, int driver_blocks, const char *msg)
+{
+	reply("result %ld %s %.6f %.6f %.6f %zu %d %.6f %d %.0f %.0f %s", id, status_name(st), S ? S->median : 0,
+	      S ? S->min : 0, S ? S->max : 0, S ? S->n : 0, driver_blocks, S ? S->noise : 0, S ? S->batch : 0,
+	      S ? S->mhz_before : 0, S ? S->mhz_after : 0, msg ? msg : "");
+}
+
+/* Samples until the stopping rule holds. Each sample: flush L2 (cold mode) and restore
+ * inputs, outside the events; then `batch` launches between two events. */
+static CUresult sample(const launch *L, const stop_rule *rule, int check, double rtol, double atol, sampling *S,
+		       char *msg, size_t msglen, int *wrong)
+{
+	CUresult r = CUDA_SUCCESS;
+	CUevent start, stop;
+	cuEventCreate(&start, CU_EVENT_DEFAULT);
+	cuEventCreate(&stop, CU_EVENT_DEFAULT);
+	double *t = malloc(rule->max_samples * sizeof *t), *sorted = malloc(rule->max_samples * sizeof *t),
+	       *scratch = malloc(rule->max_samples * sizeof *t);
+	double t0 = now();
+	S->n = 0;
+	S->noise = 0;
+	while (!r && !stats_should_stop(rule, S->n, S->noise, now() - t0)) {
+		if (W.cold)
+			r = cuMemsetD32Async(W.flush, (unsigned)S->n, W.flush_bytes / 4, NULL);
+		if (!r)
+			r = restore_inputs();
+		float ms = 0;
+		if (r || (r = cuEventRecord(start, NULL)) || (r = launch_n(L, S->batch)) || (r = cuEventRecord(stop, NULL)) ||
+		    (r = cuEventSynchronize(stop)) || (r = cuEventElapsedTime(&ms, start, stop)))
+			break;
+		t[S->n++] = (double)ms / S->batch;
+		if (check && W.verify_every && (*wrong = verify(rtol, atol, msg, msglen, &r)))
+			break;
+		memcpy(sorted, t, S->n * sizeof *t);
+		S->noise = stats_noise(sorted, S->n, scratch);
+	}
+	if (S->n) {
+		memcpy(sorted, t, S->n * sizeof *t);
+		S->median = stats_median(sorted, S->n);
+		S->min = sorted[0];
+		S->max = sorted[S->n - 1];
+	}
+	free(t);
+	free(sorted);
+	free(scratch);
+	cuEventDestroy(start);
+	cuEventDestroy(stop);
+	return r;
+}
+
+/* run <id> <role> <warmup> <min> <max> <cap_s> <noise> <gx> <gy> <gz> <bx> <by> <bz> <smem>
+ *     <rtol> <atol> <symbol> <cubin>
+ * role: ref (verify nothing, keep outputs as the reference), check (compare with it), time
+ * (finalist re-timing: no verification run). */
 static int cmd_run(const char *line)
 {
 	long id;
 	char role[8], symbol[512];
-	int warmup, repeats, consumed = 0;
-	unsigned gx, gy, gz, bx, by, bz, smem;
-	double rtol, atol;
-	if (sscanf(line, "run %ld %7s %d %d %u %u %u %u %u %u %u %lf %lf %511s %n", &id, role, &warmup, &repeats, &gx,
-		   &gy, &gz, &bx, &by, &bz, &smem, &rtol, &atol, symbol, &consumed) != 14 || !consumed ||
-	    repeats < 1 || repeats > MAX_SAMPLES || warmup < 0) {
+	int warmup, consumed = 0;
+	unsigned long minimum, maximum;
+	double cap, noise, rtol, atol;
+	launch L;
+	if (sscanf(line, "run %ld %7s %d %lu %lu %lf %lf %u %u %u %u %u %u %u %lf %lf %511s %n", &id, role, &warmup,
+		   &minimum, &maximum, &cap, &noise, &L.grid[0], &L.grid[1], &L.grid[2], &L.block[0], &L.block[1],
+		   &L.block[2], &L.smem, &rtol, &atol, symbol, &consumed) != 17 || !consumed ||
+	    minimum < 1 || maximum < minimum || maximum > MAX_SAMPLES || warmup < 0) {
 		reply("error protocol bad run command");
 		return 0;
 	}
+	stop_rule rule = {noise, minimum, maximum, cap};
 	const char *path = line + consumed;
 	CUmodule mod;
-	CUfunction f;
 	CUresult r;
-	if ((r = get_module(path, &mod))) {
-		reply("result %ld %s 0 0 0 0 -1 %s loading the module", id, status_name(is_sticky(r) ? ST_CRASHED : ST_LAUNCH_ERROR), err_name(r));
-		return is_sticky(r) ? -1 : 0;
-	}
-	if ((r = cuModuleGetFunction(&f, mod, symbol))) {
-		reply("result %ld %s 0 0 0 0 -1 %s: no function '%s' in the module", id, status_name(ST_LAUNCH_ERROR), err_name(r), symbol);
-		return 0;
-	}
-	if (smem > 48 * 1024)
-		cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)smem);
-	int driver_blocks = -1;
-	if (cuOccupancyMaxActiveBlocksPerMultiprocessor(&driver_blocks, f, (int)(bx * by * bz), smem))
-		driver_blocks = -1;
-
-	void *params[MAX_ARGS];
-	for (int i = 0; i < W.nargs; i++)
-		params[i] = W.args[i].is_array ? (void *)&W.args[i].ptr : (void *)W.args[i].scalar;
-
-	/* Verification run: outputs poisoned first, so an element the kernel never writes fails. */
-	for (int i = 0; i < W.nargs && !r; i++)
-		if (W.args[i].is_array && W.args[i].output)
-			r = cuMemsetD8(W.args[i].ptr, 0xFF, W.args[i].count * elem_size(W.args[i].type));
-	if (!r && (r = cuLaunchKernel(f, gx, gy, gz, bx, by, bz, smem, NULL, params, NULL))) {
-		reply("result %ld %s 0 0 0 0 %d %s", id, status_name(is_sticky(r) ? ST_CRASHED : ST_LAUNCH_ERROR), driver_blocks, err_name(r));
-		return is_sticky(r) ? -1 : 0;
-	}
-	if ((r = cuCtxSynchronize())) {
-		reply("result %ld %s 0 0 0 0 %d %s", id, status_name(is_sticky(r) ? ST_CRASHED : ST_LAUNCH_ERROR), driver_blocks, err_name(r));
-		return is_sticky(r) ? -1 : 0;
-	}
 	char msg[512] = "";
-	if (!strcmp(role, "ref")) {
-		for (int i = 0; i < W.nargs && !r; i++)
-			if (W.args[i].is_array && W.args[i].output)
-				r = cuMemcpyDtoD(W.args[i].ref, W.args[i].ptr, W.args[i].count * elem_size(W.args[i].type));
-		W.have_reference = !r;
-	} else if (!strcmp(role, "check") && W.have_reference && verify(rtol, atol, msg, sizeof msg, &r)) {
-		reply("result %ld %s 0 0 0 0 %d %s", id, status_name(ST_WRONG_RESULT), driver_blocks, msg);
+	int driver_blocks = -1;
+#define FAIL(what)                                                                                           \
+	do {                                                                                                 \
+		snprintf(msg, sizeof msg, "%s%s", err_name(r), what);                                        \
+		reply_result(id, is_sticky(r) ? ST_CRASHED : ST_LAUNCH_ERROR, NULL, driver_blocks, msg);      \
+		return is_sticky(r) ? -1 : 0;                                                                \
+	} while (0)
+	if ((r = get_module(path, &mod)))
+		FAIL(" loading the module");
+	if ((r = cuModuleGetFunction(&L.f, mod, symbol)))
+		FAIL(": no such function in the module");
+	if (L.smem > 48 * 1024)
+		cuFuncSetAttribute(L.f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)L.smem);
+	if (cuOccupancyMaxActiveBlocksPerMultiprocessor(&driver_blocks, L.f, (int)(L.block[0] * L.block[1] * L.block[2]), L.smem))
+		driver_blocks = -1;
+	for (int i = 0; i < W.nargs; i++)
+		L.params[i] = W.args[i].is_array ? (void *)&W.args[i].ptr : (void *)W.args[i].scalar;
+
+	int check = !strcmp(role, "check"), ref = !strcmp(role, "ref");
+	if (ref || check) {
+		/* Verification run: outputs poisoned first, so an element the kernel never writes fails. */
+		if ((r = poison_outputs()) || (r = restore_inputs()) || (r = launch_n(&L, 1)))
+			FAIL("");
+		if ((r = cuCtxSynchronize()))
+			FAIL("");
+		if (ref) {
+			for (int i = 0; i < W.nargs && !r; i++)
+				if (W.args[i].is_array && W.args[i].output)
+					r = cuMemcpyDtoD(W.args[i].ref, W.args[i].ptr, W.args[i].count * elem_size(W.args[i].type));
+			W.have_reference = !r;
+		} else if (verify(rtol, atol, msg, sizeof msg, &r)) {
+			reply_result(id, ST_WRONG_RESULT, NULL, driver_blocks, msg);
+			return 0;
+		}
+		if (r)
+			FAIL(" during verification");
+	} else if ((r = restore_inputs()) || (r = launch_n(&L, 1)) || (r = cuCtxSynchronize()))
+		FAIL(""); /* a newly loaded module's first launch is never timed */
+
+	sampling S = {0};
+	S.batch = 1;
+	S.mhz_before = clock_mhz();
+	/* Warm-up launches double as the first estimate of the kernel's time. */
+	CUevent a, b;
+	cuEventCreate(&a, CU_EVENT_DEFAULT);
+	cuEventCreate(&b, CU_EVENT_DEFAULT);
+	float warm_ms = 0;
+	if (warmup > 0) {
+		r = restore_inputs();
+		if (!r)
+			cuEventRecord(a, NULL);
+		if (!r && !(r = launch_n(&L, warmup))) {
+			cuEventRecord(b, NULL);
+			if (!(r = cuEventSynchronize(b)))
+				cuEventElapsedTime(&warm_ms, a, b);
+		}
+	}
+	cuEventDestroy(a);
+	cuEventDestroy(b);
+	if (r)
+		FAIL(" during warm-up");
+	/* Below ~50 us a launch's own overhead is a visible part of one sample: time several
+	 * back-to-back launches between two events instead (not possible when inputs must be
+	 * restored before each launch). */
+	double per_launch_us = warmup > 0 ? 1e3 * warm_ms / warmup : 1e9;
+	if (per_launch_us < BATCH_BELOW_US && !has_restore() && !W.verify_every) {
+		int k = (int)(BATCH_TARGET_US / (per_launch_us > 0.5 ? per_launch_us : 0.5));
+		S.batch = k < 2 ? 2 : k > 1000 ? 1000 : k;
+	}
+	int wrong = 0;
+	r = sample(&L, &rule, check, rtol, atol, &S, msg, sizeof msg, &wrong);
+	if (wrong) {
+		reply_result(id, ST_WRONG_RESULT, NULL, driver_blocks, msg);
 		return 0;
 	}
-	if (r) {
-		reply("result %ld %s 0 0 0 0 %d %s during verification", id, status_name(is_sticky(r) ? ST_CRASHED : ST_LAUNCH_ERROR), driver_blocks, err_name(r));
-		return is_sticky(r) ? -1 : 0;
-	}
+	if (r)
+		FAIL(" while timing");
+	S.mhz_after = clock_mhz();
+	reply_result(id, ST_OK, &S, driver_blocks, W.have_reference || ref ? "" : "unverified");
+	return 0;
+#undef FAIL
+}
 
-	for (int i = 0; i < warmup && !r; i++)
-		r = cuLaunchKernel(f, gx, gy, gz, bx, by, bz, smem, NULL, params, NULL);
-	float *samples = malloc((size_t)repeats * sizeof *samples);
-	CUevent start, stop;
-	cuEventCreate(&start, CU_EVENT_DEFAULT);
-	cuEventCreate(&stop, CU_EVENT_DEFAULT);
-	/* One event pair per launch, synchronised each time: the median of independent samples. */
-	for (int i = 0; i < repeats && !r; i++) {
-		if ((r = cuEventRecord(start, NULL)) || (r = cuLaunchKernel(f, gx, gy, gz, bx, by, bz, smem, NULL, params, NULL)) ||
-		    (r = cuEventRecord(stop, NULL)) || (r = cuEventSynchronize(stop)))
-			break;
-		r = cuEventElapsedTime(&samples[i], start, stop);
+static CUresult launch_once(void *arg)
+{
+	const launch *L = arg;
+	CUresult r = restore_inputs();
+	return r ? r : launch_n(L, 1);
+}
+
+/* profile <gx> <gy> <gz> <bx> <by> <bz> <smem> <symbol> <cubin>: the hardware counters of one
+ * launch, in runs of their own (profiling serialises and replays kernels: never timed). */
+static int cmd_profile(const char *line)
+{
+	launch L;
+	char symbol[512];
+	int consumed = 0;
+	CUmodule mod;
+	CUresult r;
+	if (sscanf(line, "profile %u %u %u %u %u %u %u %511s %n", &L.grid[0], &L.grid[1], &L.grid[2], &L.block[0],
+		   &L.block[1], &L.block[2], &L.smem, symbol, &consumed) != 8 || !consumed) {
+		reply("error protocol bad profile command");
+		return 0;
 	}
-	cuEventDestroy(start);
-	cuEventDestroy(stop);
-	if (r) {
-		free(samples);
-		reply("result %ld %s 0 0 0 0 %d %s while timing", id, status_name(is_sticky(r) ? ST_CRASHED : ST_LAUNCH_ERROR), driver_blocks, err_name(r));
+	if ((r = get_module(line + consumed, &mod)) || (r = cuModuleGetFunction(&L.f, mod, symbol))) {
+		reply("error %s loading the kernel", err_name(r));
 		return is_sticky(r) ? -1 : 0;
 	}
-	qsort(samples, (size_t)repeats, sizeof *samples, cmp_float);
-	double median = repeats % 2 ? samples[repeats / 2] : 0.5 * (samples[repeats / 2 - 1] + samples[repeats / 2]);
-	reply("result %ld %s %.6f %.6f %.6f %d %d %s", id, status_name(ST_OK), median, (double)samples[0],
-	      (double)samples[repeats - 1], repeats, driver_blocks, W.have_reference || !strcmp(role, "ref") ? "" : "unverified");
-	free(samples);
+	if (L.smem > 48 * 1024)
+		cuFuncSetAttribute(L.f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)L.smem);
+	for (int i = 0; i < W.nargs; i++)
+		L.params[i] = W.args[i].is_array ? (void *)&W.args[i].ptr : (void *)W.args[i].scalar;
+	if (!W.prof && !W.prof_error[0])
+		W.prof = counters_create(W.ctx, W.dev, W.prof_error, sizeof W.prof_error);
+	if (!W.prof) {
+		reply("unavailable %s", W.prof_error);
+		return 0;
+	}
+	double v[MET_COUNT];
+	char err[256] = "";
+	if (counters_measure(W.prof, launch_once, &L, v, err, sizeof err)) {
+		reply("unavailable %s", err);
+		return 0;
+	}
+	reply("metrics %.6g %.6g %.6g %.6g %.6g", v[0], v[1], v[2], v[3], v[4]);
 	return 0;
 }
 
@@ -397,9 +687,18 @@ int main(void)
 			cmd_array(line);
 		else if (!strncmp(line, "scalar ", 7))
 			cmd_scalar(line);
+		else if (!strncmp(line, "measure ", 8))
+			cmd_measure(line);
+		else if (!strcmp(line, "warmup"))
+			cmd_warmup();
+		else if (!strcmp(line, "copybw"))
+			cmd_copybw();
 		else if (!strncmp(line, "run ", 4)) {
 			/* after a sticky error the context is gone: exit so a fresh worker takes over */
 			if (cmd_run(line))
+				break;
+		} else if (!strncmp(line, "profile ", 8)) {
+			if (cmd_profile(line))
 				break;
 		} else if (!strcmp(line, "quit"))
 			break;
@@ -407,6 +706,8 @@ int main(void)
 			reply("error protocol unknown command");
 	}
 	free(line);
+	if (W.prof)
+		counters_destroy(W.prof);
 	for (int i = 0; i < W.nmodules; i++)
 		free(W.modules[i].path);
 	return 0;

@@ -75,3 +75,15 @@ __device__ static void compare(const T *got, const T *want, uint64_t n, double r
 HELPERS(int8_t, int8) HELPERS(int16_t, int16) HELPERS(int32_t, int32) HELPERS(int64_t, int64)
 HELPERS(uint8_t, uint8) HELPERS(uint16_t, uint16) HELPERS(uint32_t, uint32) HELPERS(uint64_t, uint64)
 HELPERS(float, float) HELPERS(double, double)
+
+// One thread spins for `cycles` SM clocks; timed with events it gives the SM clock, which shows
+// whether the GPU is still idling (345 MHz on the H100) or throttled. Launched on many blocks
+// it is also the warm-up load.
+extern "C" __global__ void clock_probe(long long cycles, unsigned long long *sink)
+{
+	long long start = clock64();
+	while (clock64() - start < cycles)
+		;
+	if (threadIdx.x == 0 && blockIdx.x == 0)
+		*sink = (unsigned long long)clock64();
+}

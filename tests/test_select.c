@@ -1,0 +1,122 @@
+/* test_select.c: the selection policy on recorded summatrix measurements (H100). */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <string.h>
+
+#include "select.h"
+#include "tests.h"
+
+/* Three block shapes measured on the H100 (median ms, noise) with their counters. */
+static void recorded(result r[4])
+{
+	memset(r, 0, 4 * sizeof *r);
+	/* 256x1: fastest by a hair, full occupancy achieved 80%, load efficiency 100% */
+	r[0] = (result){.st = ST_OK, .samples = 20, .t_median = 1.1632, .noise = 0.0008, .occupancy = 1.0};
+	/* 128x2: 0.05% slower, within noise; achieved 88% */
+	r[1] = (result){.st = ST_OK, .samples = 20, .t_median = 1.1638, .noise = 0.0008, .occupancy = 1.0};
+	/* 16x16: clearly slower, poor load efficiency */
+	r[2] = (result){.st = ST_OK, .samples = 20, .t_median = 1.50, .noise = 0.0008, .occupancy = 1.0};
+	/* wrong-result but "faster": must never win */
+	r[3] = (result){.st = ST_WRONG_RESULT, .samples = 0, .t_median = 0.5, .occupancy = 1.0};
+	double m0[] = {80, 100, 1e12, 90, 100}, m1[] = {88, 100, 1e12, 90, 100}, m2[] = {95, 50, 2e12, 70, 100};
+	memcpy(r[0].metrics, m0, sizeof m0);
+	memcpy(r[1].metrics, m1, sizeof m1);
+	memcpy(r[2].metrics, m2, sizeof m2);
+	r[0].have_metrics = r[1].have_metrics = r[2].have_metrics = 1;
+}
+
+static const select_policy balanced = {1, 1.0, 1.0, 2.0}, fastest = {0, 1.0, 1.0, 2.0};
+
+static void test_fastest_policy_takes_the_smallest_median(void)
+{
+	result r[4];
+	choice c;
+	recorded(r);
+	select_winner(r, 4, &fastest, &c);
+	CU_ASSERT_EQUAL(c.winner, 0);
+	CU_ASSERT_EQUAL(c.fastest, 0);
+	choice_free(&c);
+}
+
+static void test_balanced_breaks_a_tie_within_noise_by_occupancy(void)
+{
+	result r[4];
+	choice c;
+	recorded(r);
+	select_winner(r, 4, &balanced, &c);
+	/* 128x2 is within the noise band of 256x1 and achieves more occupancy */
+	CU_ASSERT_EQUAL(c.winner, 1);
+	CU_ASSERT_EQUAL(c.fastest, 0);
+	CU_ASSERT_EQUAL(c.ntied, 2);
+	choice_free(&c);
+}
+
+static void test_balanced_never_trades_real_time_for_balance(void)
+{
+	result r[4];
+	choice c;
+	recorded(r);
+	/* 16x16 has the best achieved occupancy but is 29% slower: outside the band */
+	r[1].t_median = 1.20;
+	select_winner(r, 4, &balanced, &c);
+	CU_ASSERT_EQUAL(c.winner, 0);
+	CU_ASSERT_EQUAL(c.ntied, 1);
+	choice_free(&c);
+}
+
+static void test_without_counters_theoretical_occupancy_decides(void)
+{
+	result r[4];
+	choice c;
+	recorded(r);
+	for (int i = 0; i < 3; i++)
+		r[i].have_metrics = 0;
+	r[0].occupancy = 0.5;
+	select_winner(r, 4, &balanced, &c);
+	CU_ASSERT_EQUAL(c.winner, 1);
+	CU_ASSERT_DOUBLE_EQUAL(balance_score(&r[0], &balanced), 0.75, 1e-12);
+	choice_free(&c);
+}
+
+static void test_finalist_times_replace_first_pass_times(void)
+{
+	result r[4];
+	choice c;
+	recorded(r);
+	/* interleaved re-timing found 128x2 clearly faster */
+	r[0].final_rounds = r[1].final_rounds = 5;
+	r[0].final_median = 1.170;
+	r[0].final_noise = 0.0005;
+	r[1].final_median = 1.160;
+	r[1].final_noise = 0.0005;
+	select_winner(r, 4, &fastest, &c);
+	CU_ASSERT_EQUAL(c.winner, 1);
+	choice_free(&c);
+}
+
+static void test_nothing_passed(void)
+{
+	result r[4];
+	choice c;
+	recorded(r);
+	for (int i = 0; i < 3; i++)
+		r[i].st = ST_CRASHED;
+	select_winner(r, 4, &balanced, &c);
+	CU_ASSERT_EQUAL(c.winner, -1);
+	CU_ASSERT_EQUAL(c.ntied, 0);
+	choice_free(&c);
+}
+
+int add_select_suite(void)
+{
+	CU_pSuite s = CU_add_suite("select", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "fastest policy takes the smallest median", test_fastest_policy_takes_the_smallest_median);
+	CU_add_test(s, "balanced breaks a tie within noise by occupancy", test_balanced_breaks_a_tie_within_noise_by_occupancy);
+	CU_add_test(s, "balanced never trades real time for balance", test_balanced_never_trades_real_time_for_balance);
+	CU_add_test(s, "without counters theoretical occupancy decides", test_without_counters_theoretical_occupancy_decides);
+	CU_add_test(s, "finalist times replace first-pass times", test_finalist_times_replace_first_pass_times);
+	CU_add_test(s, "nothing passed", test_nothing_passed);
+	return 0;
+}

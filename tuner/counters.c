@@ -1,0 +1,452 @@
+/* counters.c: five metrics of one kernel launch through CUPTI's Range Profiler (CUDA 13), with
+ * auto ranges (the range is exactly the kernel, so elapsed-time metrics exclude host gaps) and
+ * user replay (we relaunch the kernel once per pass; kernel replay would save all device memory). */
+
+/* cupti_profiler_host.h includes the C++ header <string> although its API is plain C. The empty
+ * file tuner/cupti_shim/string satisfies that include, so compile this file with
+ * -Ituner/cupti_shim: -I directories are searched before the system ones, also for <...>. */
+#include <cupti_result.h>
+#include <cupti_target.h>
+#include <cupti_profiler_target.h>
+#include <cupti_profiler_host.h>
+#include <cupti_range_profiler.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counters.h"
+#include "banned.h"
+
+const char *const counter_metric_names[MET_COUNT] = {
+	[MET_ACHIEVED_OCCUPANCY] = "sm__warps_active.avg.pct_of_peak_sustained_active",
+	[MET_GLD_EFFICIENCY] = "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
+	[MET_GLD_THROUGHPUT] = "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second",
+	[MET_DRAM_PCT] = "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+	[MET_BRANCH_EFFICIENCY] = "smsp__sass_average_branch_targets_threads_uniform.pct",
+};
+
+/* One kernel is one auto range; a second kernel in launch() would be dropped and reported. */
+#define MAX_RANGES 1
+
+struct counters {
+	CUcontext ctx;
+	CUdevice dev;
+	int profiler_initialized;
+	CUpti_Profiler_Host_Object *host;
+	const char *names[MET_COUNT];  /* the metrics this chip accepted, in MET_ order */
+	int slot[MET_COUNT];           /* where metric i sits in names, -1 if the chip refused it */
+	size_t nnames;
+	uint8_t *avail;                /* counter availability image, read once from the device */
+	size_t avail_size;
+	uint8_t *config;               /* which counters each pass programs */
+	size_t config_size;
+	size_t passes;
+	uint8_t *data;                 /* counter data image, re-initialised by every measurement */
+	size_t data_size;
+	char chip[64];
+};
+
+static int cupti_failed(CUptiResult r, const char *what, char *err, size_t errlen)
+{
+	if (r == CUPTI_SUCCESS)
+		return 0;
+	const char *name = NULL, *msg = NULL;
+	if (cuptiGetResultString(r, &name) != CUPTI_SUCCESS || !name)
+		name = "CUPTI_ERROR_UNKNOWN";
+	if (cuptiGetErrorMessage(r, &msg) != CUPTI_SUCCESS || !msg || !strcmp(msg, name))
+		msg = "";
+	const char *hint = "";
+	if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)
+		hint = " (GPU performance counters are restricted to administrators: run as root, or load "
+		       "the nvidia module with NVreg_RestrictProfilingToAdminUsers=0)";
+	snprintf(err, errlen, "%s: %s%s%s%s", what, name, *msg ? ": " : "", msg, hint);
+	return -1;
+}
+
+#define CK(fn, params) cupti_failed(fn(params), #fn, err, errlen)
+
+static int cuda_failed(CUresult r, const char *what, char *err, size_t errlen)
+{
+	if (r == CUDA_SUCCESS)
+		return 0;
+	const char *name = NULL, *desc = NULL;
+	if (cuGetErrorName(r, &name) != CUDA_SUCCESS || !name)
+		name = "CUDA_ERROR_UNKNOWN";
+	if (cuGetErrorString(r, &desc) != CUDA_SUCCESS || !desc)
+		desc = "";
+	snprintf(err, errlen, "%s: %s%s%s", what, name, *desc ? ": " : "", desc);
+	return -1;
+}
+
+static CUpti_Profiler_Host_Object *host_new(const counters *c, char *err, size_t errlen)
+{
+	CUpti_Profiler_Host_Initialize_Params p = {.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+	p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+	p.pChipName = c->chip;
+	p.pCounterAvailabilityImage = c->avail;
+	if (CK(cuptiProfilerHostInitialize, &p))
+		return NULL;
+	return p.pHostObject;
+}
+
+static void host_free(CUpti_Profiler_Host_Object *h)
+{
+	CUpti_Profiler_Host_Deinitialize_Params p = {.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+	p.pHostObject = h;
+	cuptiProfilerHostDeinitialize(&p);
+}
+
+static CUptiResult host_add(CUpti_Profiler_Host_Object *h, const char **names, size_t n)
+{
+	CUpti_Profiler_Host_ConfigAddMetrics_Params p = {.structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+	p.pHostObject = h;
+	p.ppMetricNames = names;
+	p.numMetrics = n;
+	return cuptiProfilerHostConfigAddMetrics(&p);
+}
+
+/* Chooses the metrics, builds the config image and counts its passes. A metric the chip does not
+ * have must cost only its own value, not the other four, so on refusal each is tried alone. The
+ * names of refused metrics go to note. */
+static int build_config(counters *c, char *note, size_t notelen, char *err, size_t errlen)
+{
+	if (!(c->host = host_new(c, err, errlen)))
+		return -1;
+	const char *all[MET_COUNT];
+	for (int i = 0; i < MET_COUNT; i++)
+		all[i] = counter_metric_names[i];
+	CUptiResult r = host_add(c->host, all, MET_COUNT);
+	if (r == CUPTI_SUCCESS) {
+		for (int i = 0; i < MET_COUNT; i++) {
+			c->names[i] = all[i];
+			c->slot[i] = i;
+		}
+		c->nnames = MET_COUNT;
+	} else {
+		char first[512];
+		cupti_failed(r, "cuptiProfilerHostConfigAddMetrics", first, sizeof first);
+		/* a fresh object per try: what a failed add leaves behind is not documented */
+		host_free(c->host);
+		c->host = NULL;
+		size_t used = 0;
+		for (int i = 0; i < MET_COUNT; i++) {
+			CUpti_Profiler_Host_Object *h = host_new(c, err, errlen);
+			if (!h)
+				return -1;
+			r = host_add(h, &all[i], 1);
+			host_free(h);
+			if (r == CUPTI_SUCCESS) {
+				c->slot[i] = (int)c->nnames;
+				c->names[c->nnames++] = all[i];
+			} else if (used < notelen) {
+				int n = snprintf(note + used, notelen - used, "%s%s", used ? ", " : "", all[i]);
+				if (n > 0)
+					used += (size_t)n;
+			}
+		}
+		if (c->nnames == 0) {
+			snprintf(err, errlen, "no metric is available on %s: %s", c->chip, first);
+			return -1;
+		}
+		if (!(c->host = host_new(c, err, errlen)) ||
+		    cupti_failed(host_add(c->host, c->names, c->nnames), "cuptiProfilerHostConfigAddMetrics", err, errlen))
+			return -1;
+	}
+
+	CUpti_Profiler_Host_GetConfigImageSize_Params sp = {.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+	sp.pHostObject = c->host;
+	if (CK(cuptiProfilerHostGetConfigImageSize, &sp))
+		return -1;
+	c->config_size = sp.configImageSize;
+	if (!(c->config = malloc(c->config_size ? c->config_size : 1))) {
+		snprintf(err, errlen, "out of memory for a %zu-byte config image", c->config_size);
+		return -1;
+	}
+	CUpti_Profiler_Host_GetConfigImage_Params ip = {.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+	ip.pHostObject = c->host;
+	ip.configImageSize = c->config_size;
+	ip.pConfigImage = c->config;
+	if (CK(cuptiProfilerHostGetConfigImage, &ip))
+		return -1;
+
+	CUpti_Profiler_Host_GetNumOfPasses_Params pp = {.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+	pp.configImageSize = c->config_size;
+	pp.pConfigImage = c->config;
+	if (CK(cuptiProfilerHostGetNumOfPasses, &pp))
+		return -1;
+	c->passes = pp.numOfPasses;
+	return 0;
+}
+
+static int rp_enable(const counters *c, CUpti_RangeProfiler_Object **obj, char *err, size_t errlen)
+{
+	CUpti_RangeProfiler_Enable_Params p = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+	p.ctx = c->ctx;
+	if (CK(cuptiRangeProfilerEnable, &p))
+		return -1;
+	*obj = p.pRangeProfilerObject;
+	return 0;
+}
+
+static CUptiResult rp_disable(CUpti_RangeProfiler_Object *obj)
+{
+	CUpti_RangeProfiler_Disable_Params p = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+	p.pRangeProfilerObject = obj;
+	return cuptiRangeProfilerDisable(&p);
+}
+
+/* Fails as the worker will at run time when counters are unusable here (no privileges, a
+ * virtual GPU), so that the tuner learns it once, at start. */
+static int size_counter_data(counters *c, char *err, size_t errlen)
+{
+	CUpti_RangeProfiler_Object *obj = NULL;
+	if (rp_enable(c, &obj, err, errlen))
+		return -1;
+	CUpti_RangeProfiler_GetCounterDataSize_Params p = {.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+	p.pRangeProfilerObject = obj;
+	p.pMetricNames = c->names;
+	p.numMetrics = c->nnames;
+	p.maxNumOfRanges = MAX_RANGES;
+	p.maxNumRangeTreeNodes = MAX_RANGES;
+	int rc = CK(cuptiRangeProfilerGetCounterDataSize, &p);
+	CUptiResult r = rp_disable(obj);
+	if (rc || cupti_failed(r, "cuptiRangeProfilerDisable", err, errlen))
+		return -1;
+	c->data_size = p.counterDataSize;
+	if (!(c->data = malloc(c->data_size ? c->data_size : 1))) {
+		snprintf(err, errlen, "out of memory for a %zu-byte counter data image", c->data_size);
+		return -1;
+	}
+	return 0;
+}
+
+static const char *support_name(CUpti_Profiler_Support_Level l)
+{
+	switch (l) {
+	case CUPTI_PROFILER_CONFIGURATION_SUPPORTED:
+		return "supported";
+	case CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED:
+		return "unsupported";
+	case CUPTI_PROFILER_CONFIGURATION_DISABLED:
+		return "disabled";
+	default:
+		return "unknown";
+	}
+}
+
+/* Says which of the device's properties rules profiling out; UNKNOWN is let through, since
+ * cuptiRangeProfilerEnable gives the final answer. */
+static int check_device(const counters *c, char *err, size_t errlen)
+{
+	CUpti_Profiler_DeviceSupported_Params p = {.structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
+	p.cuDevice = c->dev;
+	p.api = CUPTI_PROFILER_RANGE_PROFILING;
+	if (CK(cuptiProfilerDeviceSupported, &p))
+		return -1;
+	if (p.isSupported != CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED && p.isSupported != CUPTI_PROFILER_CONFIGURATION_DISABLED)
+		return 0;
+	snprintf(err, errlen,
+		 "CUPTI cannot profile this device (%s): architecture %s, SLI %s, vGPU %s, confidential computing %s, "
+		 "CMP %s, WSL %s",
+		 support_name(p.isSupported), support_name(p.architecture), support_name(p.sli), support_name(p.vGpu),
+		 support_name(p.confidentialCompute), support_name(p.cmp), support_name(p.wsl));
+	return -1;
+}
+
+counters *counters_create(CUcontext ctx, CUdevice dev, char *err, size_t errlen)
+{
+	if (err && errlen)
+		err[0] = '\0';
+	counters *c = calloc(1, sizeof *c);
+	if (!c) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	c->ctx = ctx;
+	c->dev = dev;
+	for (int i = 0; i < MET_COUNT; i++)
+		c->slot[i] = -1;
+	char note[512] = "";
+
+	CUpti_Profiler_Initialize_Params ip = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+	if (CK(cuptiProfilerInitialize, &ip))
+		goto fail;
+	c->profiler_initialized = 1;
+	if (check_device(c, err, errlen))
+		goto fail;
+
+	CUpti_Device_GetChipName_Params np = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+	np.deviceIndex = (size_t)dev;
+	if (CK(cuptiDeviceGetChipName, &np))
+		goto fail;
+	snprintf(c->chip, sizeof c->chip, "%s", np.pChipName ? np.pChipName : "");
+
+	/* the first call sizes the image, the second fills it */
+	CUpti_Profiler_GetCounterAvailability_Params ap = {.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+	ap.ctx = ctx;
+	if (CK(cuptiProfilerGetCounterAvailability, &ap))
+		goto fail;
+	if (ap.counterAvailabilityImageSize) {
+		c->avail_size = ap.counterAvailabilityImageSize;
+		if (!(c->avail = malloc(c->avail_size))) {
+			snprintf(err, errlen, "out of memory for the counter availability image");
+			goto fail;
+		}
+		ap.pCounterAvailabilityImage = c->avail;
+		if (CK(cuptiProfilerGetCounterAvailability, &ap))
+			goto fail;
+	}
+
+	if (build_config(c, note, sizeof note, err, errlen) || size_counter_data(c, err, errlen))
+		goto fail;
+	/* not an error: the caller may show which metrics will read NAN */
+	if (note[0])
+		snprintf(err, errlen, "not available on %s (will read NAN): %s", c->chip, note);
+	return c;
+
+fail:
+	counters_destroy(c);
+	return NULL;
+}
+
+int counters_measure(counters *c, counters_launch_fn launch, void *arg, double values[MET_COUNT], char *err, size_t errlen)
+{
+	for (int i = 0; i < MET_COUNT; i++)
+		values[i] = NAN;
+	if (err && errlen)
+		err[0] = '\0';
+	if (!c || !launch) {
+		snprintf(err, errlen, "counters_measure: no profiler or no launch function");
+		return -1;
+	}
+
+	CUpti_RangeProfiler_Object *obj = NULL;
+	int started = 0, rc = -1;
+	/* enabled only around the measurement, so timed launches elsewhere run unprofiled */
+	if (rp_enable(c, &obj, err, errlen))
+		return -1;
+
+	CUpti_RangeProfiler_CounterDataImage_Initialize_Params dp = {.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+	dp.pRangeProfilerObject = obj;
+	dp.counterDataSize = c->data_size;
+	dp.pCounterData = c->data;
+	if (CK(cuptiRangeProfilerCounterDataImageInitialize, &dp))
+		goto out;
+
+	CUpti_RangeProfiler_SetConfig_Params sc = {.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+	sc.pRangeProfilerObject = obj;
+	sc.configSize = c->config_size;
+	sc.pConfig = c->config;
+	sc.counterDataImageSize = c->data_size;
+	sc.pCounterDataImage = c->data;
+	sc.range = CUPTI_AutoRange;
+	sc.replayMode = CUPTI_UserReplay;
+	sc.maxRangesPerPass = MAX_RANGES;
+	sc.numNestingLevels = 1;
+	sc.minNestingLevel = 1;
+	sc.passIndex = 0;
+	sc.targetNestingLevel = 1;
+	if (CK(cuptiRangeProfilerSetConfig, &sc))
+		goto out;
+
+	/* CUPTI decides when the passes are done; the bound only guards against a CUPTI that never says so */
+	size_t limit = 2 * (c->passes ? c->passes : 1) + 2, pass = 0;
+	for (;;) {
+		CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+		st.pRangeProfilerObject = obj;
+		if (CK(cuptiRangeProfilerStart, &st))
+			goto out;
+		started = 1;
+		CUresult cr = launch(arg);
+		char what[64];
+		snprintf(what, sizeof what, "launch (profiling pass %zu)", pass + 1);
+		if (cuda_failed(cr, what, err, errlen))
+			goto out;
+		/* a kernel that faults is reported as such, not as a CUPTI error further on */
+		snprintf(what, sizeof what, "kernel (profiling pass %zu)", pass + 1);
+		if (cuda_failed(cuCtxSynchronize(), what, err, errlen))
+			goto out;
+		CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+		sp.pRangeProfilerObject = obj;
+		started = 0;
+		if (CK(cuptiRangeProfilerStop, &sp))
+			goto out;
+		pass++;
+		if (sp.isAllPassSubmitted)
+			break;
+		if (pass >= limit) {
+			snprintf(err, errlen, "CUPTI still wants passes after %zu (config image: %zu)", pass, c->passes);
+			goto out;
+		}
+	}
+
+	CUpti_RangeProfiler_DecodeData_Params dd = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+	dd.pRangeProfilerObject = obj;
+	if (CK(cuptiRangeProfilerDecodeData, &dd))
+		goto out;
+	if (dd.numOfRangeDropped) {
+		snprintf(err, errlen, "%zu profiling range(s) dropped: launch() must start exactly one kernel",
+			 dd.numOfRangeDropped);
+		goto out;
+	}
+
+	CUpti_RangeProfiler_GetCounterDataInfo_Params gi = {.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+	gi.pCounterDataImage = c->data;
+	gi.counterDataImageSize = c->data_size;
+	if (CK(cuptiRangeProfilerGetCounterDataInfo, &gi))
+		goto out;
+	if (gi.numTotalRanges < 1) {
+		snprintf(err, errlen, "no kernel was profiled: launch() started none");
+		goto out;
+	}
+
+	double got[MET_COUNT];
+	CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+	ev.pHostObject = c->host;
+	ev.pCounterDataImage = c->data;
+	ev.counterDataImageSize = c->data_size;
+	ev.rangeIndex = 0;
+	ev.ppMetricNames = c->names;
+	ev.numMetrics = c->nnames;
+	ev.pMetricValues = got;
+	if (CK(cuptiProfilerHostEvaluateToGpuValues, &ev))
+		goto out;
+	for (int i = 0; i < MET_COUNT; i++)
+		if (c->slot[i] >= 0)
+			values[i] = got[c->slot[i]];
+	rc = 0;
+
+out:
+	if (started) {
+		CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+		sp.pRangeProfilerObject = obj;
+		cuptiRangeProfilerStop(&sp);
+	}
+	CUptiResult r = rp_disable(obj);
+	/* an earlier error says more than the clean-up's */
+	if (rc == 0 && cupti_failed(r, "cuptiRangeProfilerDisable", err, errlen)) {
+		for (int i = 0; i < MET_COUNT; i++)
+			values[i] = NAN;
+		rc = -1;
+	}
+	return rc;
+}
+
+void counters_destroy(counters *c)
+{
+	if (!c)
+		return;
+	if (c->host)
+		host_free(c->host);
+	free(c->data);
+	free(c->config);
+	free(c->avail);
+	if (c->profiler_initialized) {
+		CUpti_Profiler_DeInitialize_Params p = {.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
+		cuptiProfilerDeInitialize(&p);
+	}
+	free(c);
+}

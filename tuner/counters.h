@@ -1,0 +1,17 @@
+/* counters.h: hardware counters of one kernel launch, through CUPTI's Range Profiler (in the worker only). */
+#ifndef AUTOTUNE_COUNTERS_H
+#define AUTOTUNE_COUNTERS_H
+
+#include <cuda.h>
+
+enum { MET_ACHIEVED_OCCUPANCY, MET_GLD_EFFICIENCY, MET_GLD_THROUGHPUT, MET_DRAM_PCT, MET_BRANCH_EFFICIENCY, MET_COUNT };
+extern const char *const counter_metric_names[MET_COUNT];
+typedef struct counters counters;
+typedef CUresult (*counters_launch_fn)(void *arg);  /* launches the kernel once, asynchronously */
+/* NULL with a message in err when CUPTI cannot profile here (library missing, no permission: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, unsupported device). ctx must be current. */
+counters *counters_create(CUcontext ctx, CUdevice dev, char *err, size_t errlen);
+/* Profiles one launch: calls launch(arg) as many times as the metrics need passes (kernel replay or user replay, your choice; the kernel may be relaunched, so the caller accepts that its outputs are overwritten), fills values[MET_COUNT] (NAN for a metric that could not be read). 0 on success, -1 with err. */
+int counters_measure(counters *c, counters_launch_fn launch, void *arg, double values[MET_COUNT], char *err, size_t errlen);
+void counters_destroy(counters *c);
+
+#endif

@@ -1,0 +1,224 @@
+/* measure.c: the order in which configurations meet the GPU and how each is sampled. The
+ * reference runs first because every other configuration is checked against its outputs;
+ * near-ties are settled by re-timing the best few interleaved (A B C A B C ...), so that slow
+ * drifts of clock or temperature hit all of them alike. */
+#include "measure.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "progress.h"
+#include "stats.h"
+#include "banned.h"
+
+/* a hung kernel is killed after this floor plus a multiple of the slowest finished run */
+#define KERNEL_TIMEOUT_FLOOR 20.0
+#define KERNEL_TIMEOUT_FACTOR 20.0
+/* finalist rounds, and samples per finalist per round */
+#define FINAL_ROUNDS 7
+#define FINAL_SAMPLES 5
+/* a sample's clock this far below the maximum is throttled (or the GPU fell idle) */
+#define THROTTLE_FRACTION 0.85
+/* metrics: auto means all up to this many configurations, else the fastest METRICS_AUTO_TOP */
+#define METRICS_AUTO_ALL 64
+#define METRICS_AUTO_TOP 10
+
+static double kernel_timeout(const config *cfg, double slowest_ms)
+{
+	return KERNEL_TIMEOUT_FLOOR + cfg->time_cap + KERNEL_TIMEOUT_FACTOR * (cfg->warmup + 2) * slowest_ms / 1000;
+}
+
+static void derive(const config *cfg, const value *params, result *r, const measure_opts *o)
+{
+	if (r->mhz_after > 0 && o->max_mhz > 0)
+		r->throttled = r->mhz_after < THROTTLE_FRACTION * o->max_mhz || r->mhz_before < THROTTLE_FRACTION * o->max_mhz;
+	double t = result_time(r) * 1e-3;
+	value v;
+	diags ignore = {0};
+	if (t > 0 && cfg->bytes.e && cexpr_eval(cfg, &cfg->bytes, params, &v, &ignore, NULL) == 0) {
+		r->gbps = value_as_double(v) / t / 1e9;
+		r->pct_of_copy = o->copy_gbps > 0 ? 100 * r->gbps / o->copy_gbps : 0;
+	}
+	if (t > 0 && cfg->flops.e && cexpr_eval(cfg, &cfg->flops, params, &v, &ignore, NULL) == 0)
+		r->gflops = value_as_double(v) / t / 1e9;
+	diags_free(&ignore);
+}
+
+static int by_time(const void *a, const void *b, void *ctx)
+{
+	const result *res = ctx;
+	double x = result_time(&res[*(const size_t *)a]), y = result_time(&res[*(const size_t *)b]);
+	return (x > y) - (x < y);
+}
+
+/* Indices of the configurations that passed, fastest first. */
+static size_t *ranked(const result *res, size_t n, size_t *count)
+{
+	size_t *idx = xcalloc(n, sizeof *idx);
+	*count = 0;
+	for (size_t i = 0; i < n; i++)
+		if (res[i].st == ST_OK && res[i].samples > 0)
+			idx[(*count)++] = i;
+	/* insertion sort: stable and qsort_r-free; counts are small next to the GPU time */
+	for (size_t i = 1; i < *count; i++)
+		for (size_t j = i; j > 0 && by_time(&idx[j - 1], &idx[j], (void *)res) > 0; j--) {
+			size_t t = idx[j];
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
+		}
+	return idx;
+}
+
+static int first_pass(const config *cfg, const space *sp, const build *b, result *res, runner *rn, measure_opts *o,
+		      diags *d)
+{
+	progress bar;
+	progress_begin(&bar, o->progress, "measure", sp->count);
+	sample_plan plan = {cfg->warmup, cfg->min_samples, cfg->max_samples, cfg->time_cap, cfg->noise_target};
+	double slowest = 0;
+	size_t done = 0;
+	long long ref = sp->reference;
+	int have_ref = 0;
+	for (size_t k = 0; k <= sp->count && !*o->interrupted; k++) {
+		/* k == 0 is the reference; afterwards every other configuration in order */
+		size_t c = k == 0 ? (size_t)ref : k - 1;
+		if (k > 0 && (long long)c == ref)
+			continue;
+		result *r = &res[c];
+		const binary *bin = &b->bins[b->of_config[c]];
+		if (bin->failed) {
+			r->st = ST_COMPILE_ERROR;
+			done++;
+			continue;
+		}
+		if (runner_measure(rn, cfg, space_config(sp, c), have_ref ? "check" : "ref", bin, &plan, r,
+				   kernel_timeout(cfg, slowest), d)) {
+			progress_end(&bar);
+			return -1;
+		}
+		if (r->st == ST_OK) {
+			have_ref = 1;
+			if (r->t_max * r->batch > slowest)
+				slowest = r->t_max * r->batch;
+			derive(cfg, space_config(sp, c), r, o);
+		} else if (!have_ref && k == 0 && cfg->has_reference) {
+			progress_end(&bar);
+			char *desc = space_describe(cfg, space_config(sp, c));
+			diags_at(d, cfg->path, cfg->reference_at.line, cfg->reference_at.col,
+				 "the verify reference (%s) failed: %s%s%s", desc, status_name(r->st),
+				 r->message ? ": " : "", r->message ? r->message : "");
+			free(desc);
+			return 0;
+		}
+		char *desc = space_describe(cfg, space_config(sp, c));
+		progress_update(&bar, ++done, desc);
+		free(desc);
+	}
+	progress_end(&bar);
+	return 0;
+}
+
+/* Re-times the fastest few in rounds, A B C A B C ..., each round a short run of samples. */
+static int finalists(const config *cfg, const space *sp, const build *b, result *res, runner *rn, measure_opts *o,
+		     diags *d)
+{
+	size_t n, *idx = ranked(res, sp->count, &n);
+	size_t k = (size_t)cfg->finalists < n ? (size_t)cfg->finalists : n;
+	if (k < 2) {
+		free(idx);
+		return 0;
+	}
+	double *rounds = xcalloc(k * FINAL_ROUNDS, sizeof *rounds), scratch[FINAL_ROUNDS];
+	sample_plan plan = {1, FINAL_SAMPLES, FINAL_SAMPLES, cfg->time_cap, cfg->noise_target};
+	progress bar;
+	progress_begin(&bar, o->progress, "final", k * FINAL_ROUNDS);
+	int rc = 0;
+	size_t got = 0;
+	for (size_t round = 0; round < FINAL_ROUNDS && !rc && !*o->interrupted; round++) {
+		for (size_t f = 0; f < k && !rc; f++) {
+			result tmp = res[idx[f]];
+			tmp.message = NULL;
+			if (runner_measure(rn, cfg, space_config(sp, idx[f]), "time", &b->bins[b->of_config[idx[f]]], &plan,
+					   &tmp, kernel_timeout(cfg, res[idx[f]].t_max * res[idx[f]].batch), d))
+				rc = -1;
+			free(tmp.message);
+			/* a finalist that fails now (it passed before) keeps its first-pass time */
+			rounds[f * FINAL_ROUNDS + round] = tmp.st == ST_OK ? tmp.t_median : NAN;
+			progress_update(&bar, f + 1 + round * k, NULL);
+		}
+		got = round + 1;
+	}
+	progress_end(&bar);
+	for (size_t f = 0; f < k && got >= 3; f++) {
+		double v[FINAL_ROUNDS];
+		size_t m = 0;
+		for (size_t round = 0; round < got; round++)
+			if (!isnan(rounds[f * FINAL_ROUNDS + round]))
+				v[m++] = rounds[f * FINAL_ROUNDS + round];
+		if (m < 3)
+			continue;
+		result *r = &res[idx[f]];
+		r->final_rounds = (int)m;
+		r->final_noise = stats_noise(v, m, scratch);
+		r->final_median = stats_median(v, m);
+		derive(cfg, space_config(sp, idx[f]), r, o);
+	}
+	free(rounds);
+	free(idx);
+	return rc;
+}
+
+static int counters(const config *cfg, const space *sp, const build *b, result *res, runner *rn, measure_opts *o,
+		    diags *d)
+{
+	int mode = cfg->metrics;
+	size_t top = (size_t)cfg->metrics_top;
+	if (mode == METRICS_AUTO) {
+		mode = sp->count <= METRICS_AUTO_ALL ? METRICS_ALL : METRICS_TOP;
+		top = METRICS_AUTO_TOP;
+	}
+	if (mode == METRICS_NONE)
+		return 0;
+	size_t n, *idx = ranked(res, sp->count, &n);
+	if (mode == METRICS_TOP && top < n)
+		n = top;
+	progress bar;
+	progress_begin(&bar, o->progress, "counters", n);
+	int rc = 0;
+	for (size_t i = 0; i < n && !*o->interrupted; i++) {
+		result *r = &res[idx[i]];
+		char *why = NULL;
+		if (runner_profile(rn, cfg, space_config(sp, idx[i]), &b->bins[b->of_config[idx[i]]], r,
+				   kernel_timeout(cfg, r->t_max * r->batch) + 60, &why, d)) {
+			rc = -1;
+			break;
+		}
+		if (why) {
+			/* one reason is enough: profiling is unavailable or broken for all of them */
+			o->counters_note = why;
+			break;
+		}
+		progress_update(&bar, i + 1, NULL);
+	}
+	progress_end(&bar);
+	free(idx);
+	return rc;
+}
+
+int measure_space(const config *cfg, const space *sp, const build *b, result *res, runner *rn, measure_opts *o,
+		  diags *d)
+{
+	for (size_t c = 0; c < sp->count; c++)
+		for (int m = 0; m < METRIC_COUNT; m++)
+			res[c].metrics[m] = NAN;
+	size_t before = d->n;
+	if (first_pass(cfg, sp, b, res, rn, o, d))
+		return -1;
+	if (d->n > before || *o->interrupted)
+		return 0; /* the reference failed: nothing to compare with */
+	if (finalists(cfg, sp, b, res, rn, o, d) || counters(cfg, sp, b, res, rn, o, d))
+		return -1;
+	return 0;
+}
