@@ -15,7 +15,7 @@ awk -F, -v shapes="$SHAPES" '
 			at[$col["blockDim.x"] " " $col["blockDim.y"]] = $col["time_ms_median"]
 		next
 	}
-	$1 == "shape" { loop[$2 " " $3] = $4 }
+	/^shape / { split($0, f, " "); loop[f[2] " " f[3]] = f[4] }  # -F, does not split these
 	END {
 		n = split(shapes, s, " ")
 		printf "%-10s %12s %12s %8s\n", "block", "autotune ms", "loop ms", "diff"

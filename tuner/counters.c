@@ -198,28 +198,47 @@ static CUptiResult rp_disable(CUpti_RangeProfiler_Object *obj)
 	return cuptiRangeProfilerDisable(&p);
 }
 
-/* Fails as the worker will at run time when counters are unusable here (no privileges, a
- * virtual GPU), so that the tuner learns it once, at start. */
-static int size_counter_data(counters *c, char *err, size_t errlen)
+/* Sizes and initialises the counter data image for obj. Both steps take the same object:
+ * cuptiRangeProfilerCounterDataImageInitialize relies on the metrics that
+ * cuptiRangeProfilerGetCounterDataSize gave that object (with another object it crashed). */
+static int init_counter_data(counters *c, CUpti_RangeProfiler_Object *obj, char *err, size_t errlen)
 {
-	CUpti_RangeProfiler_Object *obj = NULL;
-	if (rp_enable(c, &obj, err, errlen))
-		return -1;
 	CUpti_RangeProfiler_GetCounterDataSize_Params p = {.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
 	p.pRangeProfilerObject = obj;
 	p.pMetricNames = c->names;
 	p.numMetrics = c->nnames;
 	p.maxNumOfRanges = MAX_RANGES;
 	p.maxNumRangeTreeNodes = MAX_RANGES;
-	int rc = CK(cuptiRangeProfilerGetCounterDataSize, &p);
+	if (CK(cuptiRangeProfilerGetCounterDataSize, &p))
+		return -1;
+	if (!c->data || p.counterDataSize > c->data_size) {
+		free(c->data);
+		c->data_size = 0;
+		if (!(c->data = malloc(p.counterDataSize ? p.counterDataSize : 1))) {
+			snprintf(err, errlen, "out of memory for a %zu-byte counter data image", p.counterDataSize);
+			return -1;
+		}
+	}
+	c->data_size = p.counterDataSize;
+
+	CUpti_RangeProfiler_CounterDataImage_Initialize_Params dp = {.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+	dp.pRangeProfilerObject = obj;
+	dp.counterDataSize = c->data_size;
+	dp.pCounterData = c->data;
+	return CK(cuptiRangeProfilerCounterDataImageInitialize, &dp);
+}
+
+/* Fails where the worker would fail later (no privileges, a virtual GPU), so that the tuner
+ * learns it once, at start. */
+static int try_enable(counters *c, char *err, size_t errlen)
+{
+	CUpti_RangeProfiler_Object *obj = NULL;
+	if (rp_enable(c, &obj, err, errlen))
+		return -1;
+	int rc = init_counter_data(c, obj, err, errlen);
 	CUptiResult r = rp_disable(obj);
 	if (rc || cupti_failed(r, "cuptiRangeProfilerDisable", err, errlen))
 		return -1;
-	c->data_size = p.counterDataSize;
-	if (!(c->data = malloc(c->data_size ? c->data_size : 1))) {
-		snprintf(err, errlen, "out of memory for a %zu-byte counter data image", c->data_size);
-		return -1;
-	}
 	return 0;
 }
 
@@ -300,7 +319,7 @@ counters *counters_create(CUcontext ctx, CUdevice dev, char *err, size_t errlen)
 			goto fail;
 	}
 
-	if (build_config(c, note, sizeof note, err, errlen) || size_counter_data(c, err, errlen))
+	if (build_config(c, note, sizeof note, err, errlen) || try_enable(c, err, errlen))
 		goto fail;
 	/* not an error: the caller may show which metrics will read NAN */
 	if (note[0])
@@ -329,11 +348,7 @@ int counters_measure(counters *c, counters_launch_fn launch, void *arg, double v
 	if (rp_enable(c, &obj, err, errlen))
 		return -1;
 
-	CUpti_RangeProfiler_CounterDataImage_Initialize_Params dp = {.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
-	dp.pRangeProfilerObject = obj;
-	dp.counterDataSize = c->data_size;
-	dp.pCounterData = c->data;
-	if (CK(cuptiRangeProfilerCounterDataImageInitialize, &dp))
+	if (init_counter_data(c, obj, err, errlen))
 		goto out;
 
 	CUpti_RangeProfiler_SetConfig_Params sc = {.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};

@@ -292,9 +292,10 @@ static void explain(const config *cfg, const space *sp, const result *res, const
 		if ((long long)i == c->winner)
 			continue;
 		char *other = space_describe(cfg, space_config(sp, i));
-		fprintf(stderr, "    tied within the noise band: %s (%.4f ms ±%.2f%%, balance %.3f vs %.3f)%s\n", other,
-			result_time(&res[i]), 100 * result_noise(&res[i]), balance_score(&res[i], p), balance_score(w, p),
-			p->balanced ? " lost on balance" : "");
+		double si = balance_score(&res[i], p), sw = balance_score(w, p);
+		fprintf(stderr, "    tied within the noise band: %s (%.4f ms ±%.2f%%, balance %.3f vs %.3f): %s\n", other,
+			result_time(&res[i]), 100 * result_noise(&res[i]), si, sw,
+			!p->balanced ? "slower median" : si < sw ? "lower balance" : "same balance, slower median");
 		free(other);
 		shown++;
 	}
