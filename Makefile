@@ -9,7 +9,7 @@ CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L
 # cuda.h and cuda_occupancy.h come in as system headers: their inline helpers are not ours to lint.
 CPPFLAGS += -Ituner -isystem $(CUDA_HOME)/include -MMD -MP
-LDLIBS = -lyaml -lm
+LDLIBS = -lyaml -lxxhash -lm
 # The worker alone links the driver. At build time the toolkit's stub satisfies the linker; at run
 # time the real libcuda.so.1 of the installed driver is loaded.
 WORKER_LDLIBS = -L$(CUDA_HOME)/lib64/stubs -L$(CUDA_HOME)/lib64 -lcuda -lcupti -lm \
@@ -19,9 +19,9 @@ HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80
 	-gencode arch=compute_90,code=sm_90
 
 B = build
-ENGINE = cli compile config diag expr measure occupancy output proc progress runner select space stats
+ENGINE = cli compile config diag expr hash journal measure occupancy output proc progress runner select space stats
 ENGINE_OBJS = $(ENGINE:%=$(B)/%.o)
-TESTS = $(patsubst tests/%.c,$(B)/tests/%.o,$(wildcard tests/*.c))
+TESTS = $(patsubst tests/%.c,$(B)/tests/%.o,$(filter-out tests/fake_worker.c,$(wildcard tests/*.c)))
 
 all: autotune autotune-worker
 
@@ -54,13 +54,17 @@ $(B):
 $(B)/run_tests: $(TESTS) $(ENGINE_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcunit
 
+# A stand-in for autotune-worker that speaks its protocol without a GPU (tests/fake_worker.c).
+$(B)/fake_worker: tests/fake_worker.c | $(B)
+	$(CC) $(CFLAGS) -o $@ $<
+
 test: deps
-	$(MAKE) all $(B)/run_tests
+	$(MAKE) all $(B)/run_tests $(B)/fake_worker
 	$(B)/run_tests
 
-# Installs libyaml-dev and libcunit1-dev on Debian/Ubuntu when they are missing.
+# Installs libyaml-dev, libcunit1-dev and libxxhash-dev on Debian/Ubuntu when they are missing.
 deps:
-	@missing=""; for p in libyaml-dev libcunit1-dev; do \
+	@missing=""; for p in libyaml-dev libcunit1-dev libxxhash-dev; do \
 		command -v dpkg >/dev/null && ! dpkg -s $$p >/dev/null 2>&1 && missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \

@@ -18,16 +18,10 @@ static int run(char *const args[], char **output)
 	for (; args[n - 1] && n < 15; n++)
 		argv[n] = args[n - 1];
 	argv[n] = NULL;
-	proc p;
-	*output = NULL;
-	if (proc_start(&p, argv, PROC_STDOUT | PROC_MERGE_STDERR))
-		return -1;
-	while (proc_read_some(&p) > 0)
-		;
-	*output = strdup(p.buf ? p.buf : "");
-	int timed_out;
-	int st = proc_finish(&p, 120, &timed_out);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	int st = proc_capture(argv, 120, output);
+	if (!*output)
+		*output = strdup("");
+	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 static void test_help_goes_to_stdout_with_status_0(void)

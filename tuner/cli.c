@@ -21,13 +21,18 @@ void cli_usage(void)
 	      "  -j, --jobs N       parallel nvcc processes (default: number of cores)\n"
 	      "  -d, --device N     GPU to tune on (default 0)\n"
 	      "  -m, --metrics M    hardware counters: all, none or top:K (default: measure.metrics)\n"
+	      "      --fresh        ignore the journal of earlier runs and measure everything again\n"
+	      "      --retry-failed measure configurations that crashed or timed out before again\n"
 	      "  -q, --quiet        no progress bar or summary\n"
 	      "  -h, --help         this text\n"
 	      "      --version      print the version\n"
 	      "\n"
 	      "Results go to results/NAME.csv and results/NAME_tuned.h (see README.md).\n"
-	      "Exit status: 0 winner written (or dry run done), 1 no configuration passed, 2 usage or config\n"
-	      "error, 3 environment error (nvcc, GPU, files), 130 interrupted (results so far written).\n",
+	      "A run records every result in results/NAME.journal as it goes; running the same command again\n"
+	      "resumes, measuring only what is missing (when nothing that could change a result changed).\n"
+	      "Exit status: 0 winner written (or dry run done), 1 no configuration passed, 2 bad input (usage,\n"
+	      "config, no nvcc, no GPU, not enough device memory, results not writable), 3 the GPU worker\n"
+	      "could not be restarted, 130 interrupted (results so far written).\n",
 	      stdout);
 }
 
@@ -49,7 +54,8 @@ int cli_parse(int argc, char **argv, options *o)
 		{"dry-run", no_argument, NULL, 'n'}, {"arch", required_argument, NULL, 'a'},
 		{"jobs", required_argument, NULL, 'j'}, {"device", required_argument, NULL, 'd'},
 		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'}, {"metrics", required_argument, NULL, 'm'}, {NULL, 0, NULL, 0},
+		{"version", no_argument, NULL, 'V'}, {"metrics", required_argument, NULL, 'm'},
+		{"fresh", no_argument, NULL, 'F'}, {"retry-failed", no_argument, NULL, 'R'}, {NULL, 0, NULL, 0},
 	};
 	memset(o, 0, sizeof *o);
 	int c;
@@ -63,6 +69,8 @@ int cli_parse(int argc, char **argv, options *o)
 		case 'd': if (parse_count("--device", optarg, 0, &o->device)) return -1; break;
 		case 'q': o->quiet = 1; break;
 		case 'm': o->metrics = optarg; break;
+		case 'F': o->fresh = 1; break;
+		case 'R': o->retry_failed = 1; break;
 		case 'h': o->cmd = CMD_HELP; return 0;
 		case 'V': o->cmd = CMD_VERSION; return 0;
 		default:

@@ -6,8 +6,9 @@
 enum {
 	EXIT_WINNER = 0,      /* winner written (or dry run / validate succeeded) */
 	EXIT_NONE_PASSED = 1, /* ran, but no configuration passed */
-	EXIT_USAGE = 2,       /* bad command line or config */
-	EXIT_ENV = 3,         /* environment: no nvcc, no GPU, unwritable results */
+	EXIT_USAGE = 2,       /* bad input: command line, config, or what it needs (nvcc, a GPU, device
+			       * memory, a writable results directory) */
+	EXIT_ENV = 3,         /* the GPU worker could not be restarted mid-run; out of memory */
 	EXIT_INTERRUPTED = 130,
 };
 
@@ -22,6 +23,8 @@ typedef struct {
 	int device;
 	int quiet;
 	const char *metrics; /* --metrics all|none|top:K, or NULL */
+	int fresh;           /* ignore earlier results */
+	int retry_failed;    /* measure crashed and timed-out configurations again */
 } options;
 
 /* 0 on success; -1 with a message on stderr for a usage error. */

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "hash.h"
 #include "proc.h"
 #include "banned.h"
 
@@ -331,4 +332,57 @@ int ptxas_parse(const char *log, const char *entry, kernel_resources *out, char 
 	free(all);
 	free(matched);
 	return rc;
+}
+
+int build_inputs_hash(const config *cfg, const char *nvcc, const char *arch, hasher *h, diags *d)
+{
+	char *out = NULL;
+	char *version[] = {(char *)nvcc, "--version", NULL};
+	int st = proc_capture(version, 60, &out);
+	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		diags_add(d, "cannot run '%s --version': %s", nvcc, st < 0 ? strerror(errno) : proc_describe_status(st));
+		free(out);
+		return -1;
+	}
+	hasher_add_str(h, out);
+	free(out);
+	hasher_add_str(h, arch);
+	for (size_t i = 0; i < cfg->nflags; i++)
+		hasher_add_str(h, cfg->nvcc_flags[i]);
+
+	size_t n = 0;
+	char **argv = xcalloc(cfg->nflags + 6, sizeof *argv);
+	argv[n++] = (char *)nvcc;
+	argv[n++] = "-MM";
+	argv[n++] = "-x";
+	argv[n++] = "cu";
+	for (size_t i = 0; i < cfg->nflags; i++)
+		argv[n++] = cfg->nvcc_flags[i];
+	argv[n++] = cfg->source;
+	st = proc_capture(argv, 120, &out);
+	free(argv);
+	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		/* the compile stage reports the real error; the source alone keys the results */
+		hasher_add_file(h, cfg->source);
+		free(out);
+		return 0;
+	}
+	/* make syntax, "x.o : a.cu b.h ..." with backslash-newline continuations: every file after
+	 * the colon */
+	char *p = strchr(out, ':');
+	for (p = p ? p + 1 : out; *p;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\\')
+			p++;
+		char *start = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\n')
+			p++;
+		if (p == start)
+			break;
+		char save = *p;
+		*p = 0;
+		hasher_add_file(h, start);
+		*p = save;
+	}
+	free(out);
+	return 0;
 }

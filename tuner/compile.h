@@ -49,6 +49,12 @@ void build_free(build *b);
  * several C++ overloads match (names listed in *candidates, caller frees). */
 int ptxas_parse(const char *log, const char *entry, kernel_resources *out, char **candidates);
 
+struct hasher;
+/* Adds to h everything nvcc's output depends on, short of the per-binary defines: nvcc's
+ * version, the target, the flags, and the contents of the source and of every file it includes
+ * (as `nvcc -MM` lists them). -1 with the reason in d when nvcc cannot be asked. */
+int build_inputs_hash(const config *cfg, const char *nvcc, const char *arch, struct hasher *h, diags *d);
+
 /* The nvcc to use: $NVCC, else nvcc on PATH, else $CUDA_HOME/bin/nvcc, else
  * /usr/local/cuda/bin/nvcc. NULL if none is executable. Caller frees. */
 char *find_nvcc(void);

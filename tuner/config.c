@@ -703,7 +703,7 @@ static void load_verify(loader *L, const yaml_node_t *n)
 static void load_measure(loader *L, const yaml_node_t *n)
 {
 	static const char *const keys[] = {"warmup", "min_samples", "max_samples", "noise", "time_cap", "cache",
-					   "metrics", "finalists", "verify_every_sample", NULL};
+					   "metrics", "finalists", "verify_every_sample", "timeout", NULL};
 	config *cfg = L->cfg;
 	long long v;
 	yaml_node_t *x;
@@ -742,6 +742,8 @@ static void load_measure(loader *L, const yaml_node_t *n)
 	}
 	if ((x = get(L, n, "finalists")) && get_int(L, x, "finalists", 0, 100, &v) == 0)
 		cfg->finalists = (int)v;
+	if ((x = get(L, n, "timeout")) && get_double(L, x, "timeout", &cfg->timeout) == 0 && cfg->timeout <= 0)
+		err_at(L, mark_of(x), "timeout must be positive (seconds)");
 	if ((x = get(L, n, "verify_every_sample")))
 		get_bool(L, x, "verify_every_sample", &cfg->verify_every);
 }
@@ -879,6 +881,7 @@ int config_load(const char *path, config *cfg, diags *d)
 	cfg->w_occupancy = 1.0;
 	cfg->w_load_efficiency = 1.0;
 	cfg->tie_k = 2.0;
+	cfg->timeout = 20.0;
 
 	FILE *f = fopen(path, "rb");
 	if (!f) {

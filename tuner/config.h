@@ -97,6 +97,7 @@ typedef struct {
 	int metrics_top;       /* K for METRICS_TOP */
 	int finalists;         /* re-timed interleaved at the end; 0 or 1: none */
 	int verify_every;      /* verify after every timed sample */
+	double timeout;        /* seconds: the floor of the hung-kernel timeout */
 
 	/* select */
 	int policy;            /* POLICY_* */

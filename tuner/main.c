@@ -20,6 +20,8 @@
 #include "progress.h"
 #include "result.h"
 #include "runner.h"
+#include "hash.h"
+#include "journal.h"
 #include "measure.h"
 #include "select.h"
 #include "space.h"
@@ -57,6 +59,46 @@ static int apply_metrics_option(config *cfg, const char *m, diags *d)
 		return -1;
 	}
 	return 0;
+}
+
+/* The journal sits next to the CSV: results/NAME.journal. */
+static char *journal_path(const config *cfg)
+{
+	const char *dot = strrchr(cfg->csv_path, '.'), *slash = strrchr(cfg->csv_path, '/');
+	size_t n = dot && (!slash || dot > slash) ? (size_t)(dot - cfg->csv_path) : strlen(cfg->csv_path);
+	return xasprintf("%.*s.journal", (int)n, cfg->csv_path);
+}
+
+/* Everything that could change a measured result: the config file (sizes, flags, arguments),
+ * what nvcc makes of the source and its includes, and the GPU with its driver. */
+static char *run_key(const config *cfg, const char *nvcc, const char *arch, const device_info *dev, diags *d)
+{
+	hasher *h = hasher_new();
+	if (hasher_add_file(h, cfg->path) || build_inputs_hash(cfg, nvcc, arch, h, d)) {
+		if (!d->n)
+			diags_add(d, "cannot read '%s'", cfg->path);
+		char scrap[17];
+		hasher_finish(h, scrap);
+		return NULL;
+	}
+	char drv[32];
+	snprintf(drv, sizeof drv, "%d", dev->driver_version);
+	hasher_add_str(h, dev->name);
+	hasher_add_str(h, dev->uuid);
+	hasher_add_str(h, drv);
+	char *key = xmalloc(17);
+	hasher_finish(h, key);
+	return key;
+}
+
+/* An entry point that no binary has is a config error, not a space of compile errors. */
+static int missing_entry(const config *cfg, const build *b, diags *d)
+{
+	for (size_t i = 0; i < b->nbins; i++)
+		if (!b->bins[i].failed || !strstr(b->bins[i].log, "' not found in the compiled module"))
+			return 0;
+	diags_at(d, cfg->path, cfg->entry_at.line, cfg->entry_at.col, "%s", b->nbins ? b->bins[0].log : "no binaries");
+	return b->nbins > 0;
 }
 
 static int fail(diags *d, int code)
@@ -324,7 +366,8 @@ static int tune(const options *o)
 	char *nvcc = NULL, *wpath = NULL, workdir[] = "/tmp/autotune-XXXXXX";
 	int have_workdir = 0;
 	choice pick = {-1, -1, NULL, 0};
-	char *counters_note = NULL;
+	char *counters_note = NULL, *journal_note = NULL, *jpath = NULL;
+	journal *jr = NULL;
 	select_policy policy = {cfg.policy == POLICY_BALANCED, cfg.w_occupancy, cfg.w_load_efficiency, cfg.tie_k};
 	device_info dev;
 	memset(&dev, 0, sizeof dev);
@@ -339,6 +382,17 @@ static int tune(const options *o)
 		goto out;
 	}
 
+	/* What the run needs, checked before anything slow starts: somewhere to write, nvcc. */
+	if (ensure_parent_dir(cfg.csv_path, &d) || ensure_parent_dir(cfg.header_path, &d)) {
+		code = EXIT_USAGE;
+		goto out;
+	}
+	if (!(nvcc = find_nvcc())) {
+		diags_add(&d, "autotune: nvcc not found: install the CUDA toolkit, or set NVCC or CUDA_HOME");
+		code = EXIT_USAGE;
+		goto out;
+	}
+
 	/* The target: --arch, else the config's, else the GPU's (asked of a worker, so this
 	 * process never loads the driver). */
 	const char *arch = o->arch ? o->arch : cfg.arch;
@@ -349,7 +403,7 @@ static int tune(const options *o)
 		if (!rn) {
 			if (o->dry_run)
 				diags_add(&d, "a dry run with no GPU needs a target: give --arch sm_90 (or kernel.arch)");
-			code = o->dry_run ? EXIT_USAGE : EXIT_ENV;
+			code = EXIT_USAGE;
 			goto out;
 		}
 		snprintf(gpu_arch, sizeof gpu_arch, "sm_%d", dev.cc);
@@ -370,15 +424,6 @@ static int tune(const options *o)
 	}
 	if (!arch_known(cc))
 		fprintf(stderr, "autotune: warning: no occupancy table for %s; occupancy is left empty\n", arch);
-	if (ensure_parent_dir(cfg.csv_path, &d) || ensure_parent_dir(cfg.header_path, &d)) {
-		code = EXIT_ENV;
-		goto out;
-	}
-	if (!(nvcc = find_nvcc())) {
-		diags_add(&d, "autotune: nvcc not found: install the CUDA toolkit, or set NVCC or CUDA_HOME");
-		code = EXIT_ENV;
-		goto out;
-	}
 	const char *tmp = getenv("TMPDIR");
 	if (tmp && *tmp) {
 		/* keep the template's size: build it in a buffer of its own */
@@ -389,7 +434,7 @@ static int tune(const options *o)
 	}
 	if (!mkdtemp(workdir)) {
 		diags_add(&d, "autotune: cannot create a work directory '%s': %s", workdir, strerror(errno));
-		code = EXIT_ENV;
+		code = EXIT_USAGE;
 		goto out;
 	}
 	have_workdir = 1;
@@ -400,11 +445,15 @@ static int tune(const options *o)
 	int jobs = o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (build_run(&cfg, &sp, &b, nvcc, arch, workdir, jobs, NVCC_TIMEOUT, compile_progress, &bar, &d)) {
 		progress_end(&bar);
-		code = EXIT_ENV;
+		code = EXIT_USAGE;
 		goto out;
 	}
 	progress_end(&bar);
 	double compile_s = now_seconds() - t0;
+	if (missing_entry(&cfg, &b, &d)) {
+		code = EXIT_USAGE;
+		goto out;
+	}
 
 	for (size_t c = 0; c < sp.count; c++) {
 		const binary *bin = &b.bins[b.of_config[c]];
@@ -439,12 +488,34 @@ static int tune(const options *o)
 			code = EXIT_USAGE;
 			goto out;
 		}
-		measure_opts mo = {!o->quiet, &interrupted, copy_bandwidth(rn, &dev), dev.clock_khz / 1000, NULL};
+		journal_resume resume;
+		char *key = run_key(&cfg, nvcc, arch, &dev, &d);
+		if (!key) {
+			code = EXIT_USAGE;
+			goto out;
+		}
+		jpath = journal_path(&cfg);
+		jr = journal_open(jpath, key, o->fresh, &sp, res, &resume, &d);
+		free(key);
+		if (!jr) {
+			code = EXIT_USAGE;
+			goto out;
+		}
+		if (!o->quiet && resume.finished)
+			fprintf(stderr, "%s: resuming: %zu configurations measured before%s (--fresh measures all again)\n",
+				jpath, resume.finished, resume.in_flight ? ", 1 was in flight and is marked crashed" : "");
+		else if (!o->quiet && resume.key_changed)
+			fprintf(stderr, "%s: %s: starting afresh\n", jpath,
+				o->fresh ? "--fresh" : "the kernel, config, compiler or GPU changed since the last run");
+		measure_opts mo = {!o->quiet, &interrupted, copy_bandwidth(rn, &dev), dev.clock_khz / 1000, jr,
+				   o->retry_failed, NULL, NULL, 0};
 		if (measure_space(&cfg, &sp, &b, res, rn, &mo, &d))
 			code = EXIT_ENV;
+		jr = mo.journal; /* NULL if writing it failed */
 		select_winner(res, sp.count, &policy, &pick);
 		winner = pick.winner;
 		counters_note = mo.counters_note;
+		journal_note = mo.journal_note;
 		if (code == EXIT_WINNER && winner < 0)
 			code = EXIT_NONE_PASSED;
 		if (interrupted)
@@ -455,18 +526,23 @@ static int tune(const options *o)
 	iso_date(date, sizeof date);
 	report rep = {&cfg, &sp, &b, res, winner, o->dry_run ? NULL : dev.name, arch, date};
 	if (output_csv(&rep, cfg.csv_path, &d) || output_header(&rep, cfg.header_path, &d))
-		code = EXIT_ENV;
+		code = EXIT_USAGE;
 	if (!o->quiet) {
 		print_summary(&cfg, &sp, &b, res, compile_s, o->dry_run);
 		explain(&cfg, &sp, res, &pick, &policy);
 		if (counters_note)
 			fprintf(stderr, "  no hardware counters: %s\n", counters_note);
+		if (journal_note)
+			fprintf(stderr, "  warning: %s\n", journal_note);
 		fprintf(stderr, "  wrote %s%s%s%s\n", cfg.csv_path, winner >= 0 ? ", " : "",
 			winner >= 0 ? cfg.header_path : "", o->dry_run ? " (dry run: nothing was measured)" : "");
 	}
 out:
 	choice_free(&pick);
 	free(counters_note);
+	free(journal_note);
+	journal_close(jr);
+	free(jpath);
 	if (d.n)
 		diags_print(&d);
 	diags_free(&d);

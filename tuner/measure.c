@@ -13,8 +13,7 @@
 #include "stats.h"
 #include "banned.h"
 
-/* a hung kernel is killed after this floor plus a multiple of the slowest finished run */
-#define KERNEL_TIMEOUT_FLOOR 20.0
+/* a hung kernel is killed after measure.timeout plus this multiple of the slowest finished run */
 #define KERNEL_TIMEOUT_FACTOR 20.0
 /* finalist rounds, and samples per finalist per round */
 #define FINAL_ROUNDS 7
@@ -27,7 +26,7 @@
 
 static double kernel_timeout(const config *cfg, double slowest_ms)
 {
-	return KERNEL_TIMEOUT_FLOOR + cfg->time_cap + KERNEL_TIMEOUT_FACTOR * (cfg->warmup + 2) * slowest_ms / 1000;
+	return cfg->timeout + cfg->time_cap + KERNEL_TIMEOUT_FACTOR * (cfg->warmup + 2) * slowest_ms / 1000;
 }
 
 static void derive(const config *cfg, const value *params, result *r, const measure_opts *o)
@@ -71,16 +70,75 @@ static size_t *ranked(const result *res, size_t n, size_t *count)
 	return idx;
 }
 
+/* A journal that cannot be written (disk full) stops being written; the run goes on and the
+ * results still reach the CSV. */
+static void journal_check(measure_opts *o, int rc)
+{
+	if (rc && !o->journal_note) {
+		o->journal_note = xstrdup("writing the journal failed (disk full?): this run cannot be resumed");
+		journal_close(o->journal);
+		o->journal = NULL;
+	}
+}
+
+static int needs_run(const result *r, int retry_failed)
+{
+	if (r->st == ST_NOT_RUN)
+		return 1;
+	return retry_failed && (r->st == ST_CRASHED || r->st == ST_TIMEOUT);
+}
+
+/* On a resumed run the worker still needs the reference's outputs: run it again, briefly; its
+ * journaled result stands. */
+static int refresh_reference(const config *cfg, const space *sp, const build *b, const result *res, runner *rn,
+			     diags *d)
+{
+	result tmp = res[sp->reference];
+	tmp.message = NULL;
+	sample_plan plan = {0, 1, 1, cfg->time_cap, 1};
+	int rc = runner_measure(rn, cfg, space_config(sp, (size_t)sp->reference), "ref", &b->bins[b->of_config[sp->reference]],
+				&plan, &tmp, kernel_timeout(cfg, 0), d);
+	if (rc == 0 && tmp.st != ST_OK) {
+		diags_add(d, "the verify reference failed when run again to resume: %s%s%s", status_name(tmp.st),
+			  tmp.message ? ": " : "", tmp.message ? tmp.message : "");
+		rc = 1;
+	}
+	free(tmp.message);
+	return rc;
+}
+
 static int first_pass(const config *cfg, const space *sp, const build *b, result *res, runner *rn, measure_opts *o,
 		      diags *d)
 {
+	size_t todo = 0;
+	for (size_t c = 0; c < sp->count; c++)
+		todo += needs_run(&res[c], o->retry_failed) && !b->bins[b->of_config[c]].failed;
+	if (todo == 0)
+		return 0;
 	progress bar;
-	progress_begin(&bar, o->progress, "measure", sp->count);
+	progress_begin(&bar, o->progress, "measure", todo);
 	sample_plan plan = {cfg->warmup, cfg->min_samples, cfg->max_samples, cfg->time_cap, cfg->noise_target};
 	double slowest = 0;
+	for (size_t c = 0; c < sp->count; c++)
+		if (res[c].st == ST_OK && res[c].t_max * res[c].batch > slowest)
+			slowest = res[c].t_max * res[c].batch;
 	size_t done = 0;
 	long long ref = sp->reference;
 	int have_ref = 0;
+	if (!needs_run(&res[ref], o->retry_failed)) {
+		if (res[ref].st != ST_OK) {
+			progress_end(&bar);
+			diags_add(d, "the verify reference failed in an earlier run (%s); use --retry-failed or --fresh",
+				  status_name(res[ref].st));
+			return 0;
+		}
+		int rc = refresh_reference(cfg, sp, b, res, rn, d);
+		if (rc) {
+			progress_end(&bar);
+			return rc < 0 ? -1 : 0;
+		}
+		have_ref = 1;
+	}
 	for (size_t k = 0; k <= sp->count && !*o->interrupted; k++) {
 		/* k == 0 is the reference; afterwards every other configuration in order */
 		size_t c = k == 0 ? (size_t)ref : k - 1;
@@ -88,27 +146,36 @@ static int first_pass(const config *cfg, const space *sp, const build *b, result
 			continue;
 		result *r = &res[c];
 		const binary *bin = &b->bins[b->of_config[c]];
+		if (!needs_run(r, o->retry_failed))
+			continue;
 		if (bin->failed) {
 			r->st = ST_COMPILE_ERROR;
-			done++;
 			continue;
 		}
+		if (o->journal)
+			journal_check(o, journal_started(o->journal, c));
 		if (runner_measure(rn, cfg, space_config(sp, c), have_ref ? "check" : "ref", bin, &plan, r,
 				   kernel_timeout(cfg, slowest), d)) {
 			progress_end(&bar);
 			return -1;
 		}
+		o->measured++;
+		if (o->journal)
+			journal_check(o, journal_finished(o->journal, c, r));
 		if (r->st == ST_OK) {
 			have_ref = 1;
 			if (r->t_max * r->batch > slowest)
 				slowest = r->t_max * r->batch;
-			derive(cfg, space_config(sp, c), r, o);
-		} else if (!have_ref && k == 0 && cfg->has_reference) {
+		} else if (!have_ref && k == 0) {
 			progress_end(&bar);
 			char *desc = space_describe(cfg, space_config(sp, c));
-			diags_at(d, cfg->path, cfg->reference_at.line, cfg->reference_at.col,
-				 "the verify reference (%s) failed: %s%s%s", desc, status_name(r->st),
-				 r->message ? ": " : "", r->message ? r->message : "");
+			if (cfg->has_reference)
+				diags_at(d, cfg->path, cfg->reference_at.line, cfg->reference_at.col,
+					 "the verify reference (%s) failed: %s%s%s", desc, status_name(r->st),
+					 r->message ? ": " : "", r->message ? r->message : "");
+			else
+				diags_add(d, "%s: the reference (the first configuration, %s) failed: %s%s%s; name another with verify.reference",
+					  cfg->path, desc, status_name(r->st), r->message ? ": " : "", r->message ? r->message : "");
 			free(desc);
 			return 0;
 		}
@@ -126,10 +193,19 @@ static int finalists(const config *cfg, const space *sp, const build *b, result 
 {
 	size_t n, *idx = ranked(res, sp->count, &n);
 	size_t k = (size_t)cfg->finalists < n ? (size_t)cfg->finalists : n;
-	if (k < 2) {
+	/* resumed with nothing new measured: the journaled finalists stand */
+	int all_final = 1;
+	for (size_t f = 0; f < k; f++)
+		all_final &= res[idx[f]].final_rounds > 0;
+	if (k < 2 || (all_final && o->measured == 0)) {
 		free(idx);
 		return 0;
 	}
+	/* earlier finals were taken against other times: rank on first-pass times again */
+	for (size_t i = 0; i < sp->count; i++)
+		res[i].final_rounds = 0;
+	free(idx);
+	idx = ranked(res, sp->count, &n);
 	double *rounds = xcalloc(k * FINAL_ROUNDS, sizeof *rounds), scratch[FINAL_ROUNDS];
 	sample_plan plan = {1, FINAL_SAMPLES, FINAL_SAMPLES, cfg->time_cap, cfg->noise_target};
 	progress bar;
@@ -163,7 +239,8 @@ static int finalists(const config *cfg, const space *sp, const build *b, result 
 		r->final_rounds = (int)m;
 		r->final_noise = stats_noise(v, m, scratch);
 		r->final_median = stats_median(v, m);
-		derive(cfg, space_config(sp, idx[f]), r, o);
+		if (o->journal)
+			journal_check(o, journal_final(o->journal, idx[f], r));
 	}
 	free(rounds);
 	free(idx);
@@ -190,6 +267,8 @@ static int counters(const config *cfg, const space *sp, const build *b, result *
 	for (size_t i = 0; i < n && !*o->interrupted; i++) {
 		result *r = &res[idx[i]];
 		char *why = NULL;
+		if (r->have_metrics)
+			continue; /* from the journal */
 		if (runner_profile(rn, cfg, space_config(sp, idx[i]), &b->bins[b->of_config[idx[i]]], r,
 				   kernel_timeout(cfg, r->t_max * r->batch) + 60, &why, d)) {
 			rc = -1;
@@ -200,6 +279,8 @@ static int counters(const config *cfg, const space *sp, const build *b, result *
 			o->counters_note = why;
 			break;
 		}
+		if (o->journal)
+			journal_check(o, journal_metrics(o->journal, idx[i], r));
 		progress_update(&bar, i + 1, NULL);
 	}
 	progress_end(&bar);
@@ -210,9 +291,6 @@ static int counters(const config *cfg, const space *sp, const build *b, result *
 int measure_space(const config *cfg, const space *sp, const build *b, result *res, runner *rn, measure_opts *o,
 		  diags *d)
 {
-	for (size_t c = 0; c < sp->count; c++)
-		for (int m = 0; m < METRIC_COUNT; m++)
-			res[c].metrics[m] = NAN;
 	size_t before = d->n;
 	if (first_pass(cfg, sp, b, res, rn, o, d))
 		return -1;
@@ -220,5 +298,8 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 		return 0; /* the reference failed: nothing to compare with */
 	if (finalists(cfg, sp, b, res, rn, o, d) || counters(cfg, sp, b, res, rn, o, d))
 		return -1;
+	for (size_t c = 0; c < sp->count; c++)
+		if (res[c].st == ST_OK)
+			derive(cfg, space_config(sp, c), &res[c], o);
 	return 0;
 }

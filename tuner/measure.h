@@ -7,6 +7,7 @@
 
 #include "compile.h"
 #include "config.h"
+#include "journal.h"
 #include "result.h"
 #include "runner.h"
 #include "space.h"
@@ -16,11 +17,17 @@ typedef struct {
 	volatile sig_atomic_t *interrupted;  /* set by SIGINT: stop after the configuration in flight */
 	double copy_gbps;                    /* the device's copy bandwidth, for % of peak; 0 unknown */
 	int max_mhz;                         /* the device's maximum SM clock */
+	journal *journal;                    /* where each result goes as it arrives, or NULL */
+	int retry_failed;                    /* measure crashed and timed-out configurations again */
 	char *counters_note;                 /* out: why counters were not collected, or NULL (owned) */
+	char *journal_note;                  /* out: why the journal stopped being written, or NULL */
+	size_t measured;                     /* out: configurations measured in this run */
 } measure_opts;
 
-/* 0 when done (or interrupted); -1 when the GPU worker cannot go on, with the reason in d.
- * A reference that fails is reported in d and ends measuring early, returning 0. */
+/* Configurations whose status is already final (restored from the journal) are not measured
+ * again, except crashed and timed-out ones with retry_failed. 0 when done (or interrupted); -1
+ * when the GPU worker cannot go on, with the reason in d. A reference that fails is reported in d
+ * and ends measuring early, returning 0. */
 int measure_space(const config *cfg, const space *sp, const build *b, result *res, runner *rn, measure_opts *o,
 		  diags *d);
 

@@ -255,3 +255,26 @@ const char *proc_describe_status(int status)
 		snprintf(buf, sizeof buf, "ended with wait status %d", status);
 	return buf;
 }
+
+int proc_capture(char *const argv[], double timeout_s, char **output)
+{
+	proc p;
+	*output = NULL;
+	if (proc_start(&p, argv, PROC_STDOUT | PROC_MERGE_STDERR))
+		return -1;
+	double deadline = now_seconds() + timeout_s;
+	for (;;) {
+		struct pollfd pfd = {p.out, POLLIN, 0};
+		double left = deadline - now_seconds();
+		if (left <= 0)
+			break;
+		int r = poll(&pfd, 1, (int)(left * 1000) + 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0 || proc_read_some(&p) <= 0)
+			break;
+	}
+	*output = xstrdup(p.buf ? p.buf : "");
+	int timed_out;
+	return proc_finish(&p, deadline - now_seconds() > 0 ? deadline - now_seconds() : 0, &timed_out);
+}

@@ -46,6 +46,10 @@ void proc_kill(proc *p);
 /* "exited with status 1", "killed by signal 11 (Segmentation fault)"; static storage. */
 const char *proc_describe_status(int status);
 
+/* Runs argv to completion (at most timeout_s), capturing stdout and stderr together into
+ * *output (caller frees). Returns the wait status, or -1 when it could not start (errno). */
+int proc_capture(char *const argv[], double timeout_s, char **output);
+
 double now_seconds(void);
 
 #endif

@@ -152,6 +152,25 @@ int main(int argc, char **argv)
 			}
 	}
 	free(host);
+
+	/* a launch the driver refuses must come back as an error and leave the profiler usable,
+	 * as the worker records launch errors and goes on */
+	void *params[] = {&A, &B, &C, &nx, &ny};
+	launch_args bad = {.f = f, .gx = NX / 2048, .gy = NY, .bx = 2048, .by = 1, .params = params};
+	double v[MET_COUNT];
+	if (counters_measure(c, launch_once, &bad, v, err, sizeof err) == 0) {
+		printf("  MISMATCH: a 2048-thread block was profiled\n");
+		mismatches++;
+	} else {
+		printf("refused launch: %s\n", err);
+	}
+	launch_args again = {.f = f, .gx = NX / 32, .gy = NY / 8, .bx = 32, .by = 8, .params = params};
+	if (counters_measure(c, launch_once, &again, v, err, sizeof err)) {
+		fprintf(stderr, "counters_probe: after the refused launch: counters_measure: %s\n", err);
+		counters_destroy(c);
+		return 1;
+	}
+	printf("after refusal: shape 32 8 gld_eff=%.2f%% dram=%.2f%%\n", v[MET_GLD_EFFICIENCY], v[MET_DRAM_PCT]);
 	counters_destroy(c);
 	CU(cuMemFree(A));
 	CU(cuMemFree(B));

@@ -1,0 +1,71 @@
+/* fake_worker.c: stands in for autotune-worker in CPU tests (no GPU). It speaks the worker's
+ * line protocol and times a configuration as 1 ms + blockDim.x / 1000 ms. Behaviour is steered
+ * by the environment:
+ *   FAKE_SLEEP_MS    sleep this long per run (so a test can kill the tuner mid-way)
+ *   FAKE_CRASH_BX    on a run with this blockDim.x, die by SIGSEGV without answering
+ *   FAKE_HANG_BX     on a run with this blockDim.x, never answer
+ *   FAKE_MEM_BYTES   device memory to report (default 80 GiB)
+ *   FAKE_LOG         append "run BX ROLE" per run command to this file */
+#define _POSIX_C_SOURCE 200809L
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static long env_long(const char *name, long dflt)
+{
+	const char *v = getenv(name);
+	return v && *v ? strtol(v, NULL, 10) : dflt;
+}
+
+int main(void)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	while ((n = getline(&line, &cap, stdin)) > 0) {
+		line[strcspn(line, "\n")] = 0;
+		if (!strncmp(line, "device ", 7))
+			printf("device 90 132 52428800 %lld 1980000 13000 00112233445566778899aabbccddeeff Fake GPU\n",
+			       (long long)env_long("FAKE_MEM_BYTES", 80LL << 30));
+		else if (!strncmp(line, "measure ", 8) || !strncmp(line, "array ", 6))
+			puts("ok");
+		else if (!strcmp(line, "warmup"))
+			puts("ok 1980 1980");
+		else if (!strcmp(line, "copybw"))
+			puts("copybw 3000.0");
+		else if (!strncmp(line, "scalar ", 7))
+			continue;
+		else if (!strncmp(line, "profile ", 8))
+			puts("unavailable the fake worker has no counters");
+		else if (!strncmp(line, "run ", 4)) {
+			char role[8];
+			unsigned bx = 0;
+			sscanf(line, "run %*d %7s %*d %*d %*d %*f %*f %*u %*u %*u %u", role, &bx);
+			const char *log = getenv("FAKE_LOG");
+			FILE *f = log ? fopen(log, "a") : NULL;
+			if (f) {
+				fprintf(f, "run %u %s\n", bx, role);
+				fclose(f);
+			}
+			long ms = env_long("FAKE_SLEEP_MS", 0);
+			struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+			nanosleep(&ts, NULL);
+			if ((long)bx == env_long("FAKE_CRASH_BX", -1))
+				raise(SIGSEGV);
+			if ((long)bx == env_long("FAKE_HANG_BX", -1))
+				for (;;)
+					pause();
+			double t = 1.0 + bx / 1000.0;
+			printf("result 0 ok %.6f %.6f %.6f 10 8 0.001 1 1980 1980 \n", t, t * 0.99, t * 1.01);
+		} else if (!strcmp(line, "quit"))
+			break;
+		else
+			puts("error protocol unknown command");
+	}
+	free(line);
+	return 0;
+}

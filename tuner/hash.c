@@ -1,0 +1,59 @@
+/* hash.c: XXH3-64 streaming over strings and files. */
+#include "hash.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <xxhash.h>
+
+#include "diag.h"
+#include "banned.h"
+
+struct hasher {
+	XXH3_state_t *st;
+};
+
+hasher *hasher_new(void)
+{
+	hasher *h = xmalloc(sizeof *h);
+	h->st = XXH3_createState();
+	if (!h->st) {
+		fputs("autotune: out of memory\n", stderr);
+		exit(2);
+	}
+	XXH3_64bits_reset(h->st);
+	return h;
+}
+
+void hasher_add(hasher *h, const void *data, size_t len) { XXH3_64bits_update(h->st, data, len); }
+
+void hasher_add_str(hasher *h, const char *s)
+{
+	size_t n = 0;
+	while (s[n])
+		n++;
+	hasher_add(h, s, n + 1);
+}
+
+int hasher_add_file(hasher *h, const char *path)
+{
+	hasher_add_str(h, path);
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		hasher_add_str(h, "<unreadable>");
+		return -1;
+	}
+	char buf[65536];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		hasher_add(h, buf, n);
+	int bad = ferror(f);
+	fclose(f);
+	return bad ? -1 : 0;
+}
+
+void hasher_finish(hasher *h, char *buf)
+{
+	snprintf(buf, 17, "%016llx", (unsigned long long)XXH3_64bits_digest(h->st));
+	XXH3_freeState(h->st);
+	free(h);
+}

@@ -1,0 +1,19 @@
+/* hash.h: content hashes for the keys that decide whether earlier results can be reused
+ * (XXH3 from libxxhash: fast, well kept, not ours to write). */
+#ifndef AUTOTUNE_HASH_H
+#define AUTOTUNE_HASH_H
+
+#include <stddef.h>
+
+typedef struct hasher hasher;
+
+hasher *hasher_new(void);
+void hasher_add(hasher *h, const void *data, size_t len);
+/* Adds a string and its terminating NUL, so "ab","c" and "a","bc" differ. */
+void hasher_add_str(hasher *h, const char *s);
+/* Adds a file's name and contents; -1 (and the name with a marker) when it cannot be read. */
+int hasher_add_file(hasher *h, const char *path);
+/* 16 hex digits; buf holds at least 17 bytes. Frees the hasher. */
+void hasher_finish(hasher *h, char *buf);
+
+#endif

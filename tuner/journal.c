@@ -1,0 +1,222 @@
+/* journal.c: an append-only text file, one record per line, each written with a single write()
+ * and fsync'd. A torn last line (the process died inside write) is cut off on the next open.
+ *   autotune-journal 1 KEY
+ *   start I
+ *   done I STATUS MEDIAN MIN MAX SAMPLES DRIVER_BLOCKS NOISE BATCH MHZ_BEFORE MHZ_AFTER MESSAGE
+ *   final I ROUNDS MEDIAN NOISE
+ *   metrics I V0 V1 V2 V3 V4
+ * MESSAGE runs to the end of the line, with backslash and newline escaped. */
+#include "journal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "banned.h"
+
+#define MAGIC "autotune-journal 1 "
+
+struct journal {
+	int fd;
+	char *path;
+};
+
+static int append(journal *j, const char *line)
+{
+	size_t n = strlen(line);
+	const char *p = line;
+	while (n) {
+		ssize_t w = write(j->fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return fsync(j->fd) == 0 || errno == EINVAL ? 0 : -1;
+}
+
+static char *escape(const char *s)
+{
+	size_t n = 0;
+	for (const char *p = s; *p; p++)
+		n += (*p == '\\' || *p == '\n' || *p == '\r') ? 2 : 1;
+	char *out = xmalloc(n + 1), *o = out;
+	for (const char *p = s; *p; p++) {
+		if (*p == '\\' || *p == '\n' || *p == '\r') {
+			*o++ = '\\';
+			*o++ = *p == '\\' ? '\\' : *p == '\n' ? 'n' : 'r';
+		} else
+			*o++ = *p;
+	}
+	*o = 0;
+	return out;
+}
+
+static char *unescape(const char *s)
+{
+	char *out = xmalloc(strlen(s) + 1), *o = out;
+	for (const char *p = s; *p; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+			*o++ = *p == 'n' ? '\n' : *p == 'r' ? '\r' : *p;
+		} else
+			*o++ = *p;
+	}
+	*o = 0;
+	return out;
+}
+
+/* Applies one record; unknown or malformed lines are ignored (a newer or damaged journal must
+ * not stop a run: at worst a configuration is measured again). */
+static void replay_line(const char *line, const space *sp, result *res, char *started)
+{
+	unsigned long long i;
+	int used = 0;
+	if (sscanf(line, "start %llu", &i) == 1 && i < sp->count) {
+		started[i] = 1;
+		return;
+	}
+	if (sscanf(line, "done %llu %n", &i, &used) == 1 && i < sp->count) {
+		result *r = &res[i];
+		char st[32];
+		int more = 0;
+		status s;
+		if (sscanf(line + used, "%31s %lf %lf %lf %d %d %lf %d %lf %lf %n", st, &r->t_median, &r->t_min, &r->t_max,
+			   &r->samples, &r->driver_blocks, &r->noise, &r->batch, &r->mhz_before, &r->mhz_after, &more) >= 10 &&
+		    more && status_parse(st, &s) == 0) {
+			r->st = s;
+			result_set_message(r, line[used + more] ? unescape(line + used + more) : NULL);
+			started[i] = 2;
+		}
+		return;
+	}
+	if (sscanf(line, "final %llu %n", &i, &used) == 1 && i < sp->count) {
+		result *r = &res[i];
+		if (sscanf(line + used, "%d %lf %lf", &r->final_rounds, &r->final_median, &r->final_noise) != 3)
+			r->final_rounds = 0;
+		return;
+	}
+	if (sscanf(line, "metrics %llu %n", &i, &used) == 1 && i < sp->count) {
+		double *m = res[i].metrics;
+		res[i].have_metrics = sscanf(line + used, "%lf %lf %lf %lf %lf", &m[0], &m[1], &m[2], &m[3], &m[4]) == 5;
+	}
+}
+
+/* Reads the journal if its key matches; returns the length of its complete lines, or -1 when it
+ * is absent, unreadable or for another key. started[i]: 1 in flight, 2 finished. */
+static long replay(const char *path, const char *key, const space *sp, result *res, char *started,
+		   journal_resume *resume)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	long good = -1;
+	if ((n = getline(&line, &cap, f)) > 0 && line[n - 1] == '\n' && !strncmp(line, MAGIC, strlen(MAGIC)) &&
+	    !strncmp(line + strlen(MAGIC), key, strlen(key)) && line[strlen(MAGIC) + strlen(key)] == '\n') {
+		good = n;
+		while ((n = getline(&line, &cap, f)) > 0 && line[n - 1] == '\n') {
+			line[n - 1] = 0;
+			replay_line(line, sp, res, started);
+			good += n;
+		}
+		for (size_t i = 0; i < sp->count; i++) {
+			resume->finished += started[i] == 2;
+			if (started[i] == 1) {
+				res[i].st = ST_CRASHED;
+				result_set_message(&res[i], xstrdup("the tuner stopped while this configuration ran (an earlier run); "
+								    "--retry-failed runs it again"));
+				resume->in_flight++;
+			}
+		}
+	} else
+		resume->key_changed = 1;
+	free(line);
+	fclose(f);
+	return good;
+}
+
+journal *journal_open(const char *path, const char *key, int fresh, const space *sp, result *res,
+		      journal_resume *resume, diags *d)
+{
+	memset(resume, 0, sizeof *resume);
+	char *started = xcalloc(sp->count, 1);
+	long good = fresh ? -1 : replay(path, key, sp, res, started, resume);
+	if (fresh)
+		resume->key_changed = access(path, F_OK) == 0;
+	journal *j = xcalloc(1, sizeof *j);
+	j->path = xstrdup(path);
+	j->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (good < 0 ? O_TRUNC : 0), 0666);
+	if (j->fd < 0 || (good >= 0 && (ftruncate(j->fd, good) || lseek(j->fd, 0, SEEK_END) < 0))) {
+		diags_add(d, "cannot write the journal '%s': %s", path, strerror(errno));
+		journal_close(j);
+		free(started);
+		return NULL;
+	}
+	char header[128];
+	snprintf(header, sizeof header, "%s%s\n", MAGIC, key);
+	if (good < 0 && append(j, header)) {
+		diags_add(d, "cannot write the journal '%s': %s", path, strerror(errno));
+		journal_close(j);
+		free(started);
+		return NULL;
+	}
+	/* the crashes found on replay become records, so the next resume agrees */
+	for (size_t i = 0; good >= 0 && i < sp->count; i++)
+		if (started[i] == 1)
+			journal_finished(j, i, &res[i]);
+	free(started);
+	return j;
+}
+
+int journal_started(journal *j, size_t config)
+{
+	char line[64];
+	snprintf(line, sizeof line, "start %zu\n", config);
+	return append(j, line);
+}
+
+int journal_finished(journal *j, size_t config, const result *r)
+{
+	char *msg = escape(r->message ? r->message : "");
+	char *line = xasprintf("done %zu %s %.9g %.9g %.9g %d %d %.9g %d %.0f %.0f %s\n", config, status_name(r->st),
+			       r->t_median, r->t_min, r->t_max, r->samples, r->driver_blocks, r->noise, r->batch,
+			       r->mhz_before, r->mhz_after, msg);
+	int rc = append(j, line);
+	free(line);
+	free(msg);
+	return rc;
+}
+
+int journal_final(journal *j, size_t config, const result *r)
+{
+	char line[160];
+	snprintf(line, sizeof line, "final %zu %d %.9g %.9g\n", config, r->final_rounds, r->final_median, r->final_noise);
+	return append(j, line);
+}
+
+int journal_metrics(journal *j, size_t config, const result *r)
+{
+	char line[256];
+	const double *m = r->metrics;
+	snprintf(line, sizeof line, "metrics %zu %.9g %.9g %.9g %.9g %.9g\n", config, m[0], m[1], m[2], m[3], m[4]);
+	return append(j, line);
+}
+
+void journal_close(journal *j)
+{
+	if (!j)
+		return;
+	if (j->fd >= 0)
+		close(j->fd);
+	free(j->path);
+	free(j);
+}

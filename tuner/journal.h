@@ -1,0 +1,34 @@
+/* journal.h: the record of a tuning run on disk, appended and synced one configuration at a
+ * time, so that a crash, kill -9 or power cut loses at most the configuration in flight, and
+ * the same command resumes where the last one stopped. */
+#ifndef AUTOTUNE_JOURNAL_H
+#define AUTOTUNE_JOURNAL_H
+
+#include "diag.h"
+#include "result.h"
+#include "space.h"
+
+typedef struct journal journal;
+
+typedef struct {
+	size_t finished;    /* configurations whose result was taken from the journal */
+	size_t in_flight;   /* started but never finished: marked crashed */
+	int key_changed;    /* a journal existed for other inputs and was started afresh */
+} journal_resume;
+
+/* Opens (creates) the journal at path for results identified by key. Unless fresh, a journal
+ * with the same key is replayed into res: finished results are restored and a configuration that
+ * was in flight is marked crashed (and journaled so). NULL with the reason in d when the file
+ * cannot be written. */
+journal *journal_open(const char *path, const char *key, int fresh, const space *sp, result *res,
+		      journal_resume *resume, diags *d);
+
+/* Each appends one line and syncs it to disk; -1 when the write fails (disk full). */
+int journal_started(journal *j, size_t config);
+int journal_finished(journal *j, size_t config, const result *r);
+int journal_final(journal *j, size_t config, const result *r);
+int journal_metrics(journal *j, size_t config, const result *r);
+
+void journal_close(journal *j);
+
+#endif
