@@ -1,0 +1,249 @@
+/* test_resume.c: crash-proof, resumable tuning, on the CPU: tests/fake_worker.c stands in for
+ * the GPU worker (AUTOTUNE_WORKER), the real nvcc compiles. A run killed with SIGKILL loses
+ * nothing it finished; a crashing or hanging "kernel" costs one configuration; SIGINT writes
+ * what was measured and exits 130. */
+#include <CUnit/CUnit.h>
+#include <time.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "tests.h"
+
+#define NCONFIGS 20
+#define DIR "/tmp/autotune-resume-test"
+
+static char config_path[256];
+
+static void nap(void)
+{
+	struct timespec ts = {0, 20 * 1000 * 1000};
+	nanosleep(&ts, NULL);
+}
+
+/* A one-binary space of 20 block sizes, 32..640; results under DIR. */
+static void write_space(const char *extra_measure)
+{
+	mkdir(DIR, 0777);
+	FILE *f = fopen(DIR "/k.cu", "w");
+	fputs("extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n", f);
+	fclose(f);
+	snprintf(config_path, sizeof config_path, DIR "/resume.yaml");
+	f = fopen(config_path, "w");
+	fprintf(f, "name: resume\nkernel: {source: k.cu, entry: k}\narguments:\n"
+		   "  - {name: a, type: float, count: 4096, output: true}\n  - {name: n, type: int32, value: 4096}\n"
+		   "space: {bx: {start: 32, stop: 640, step: 32}}\nlaunch: {block: [bx], grid: [\"ceil_div(4096, bx)\"]}\n"
+		   "measure: {finalists: 0, metrics: none%s}\n"
+		   "output: {csv: " DIR "/resume.csv, header: " DIR "/resume_tuned.h}\n",
+		extra_measure ? extra_measure : "");
+	fclose(f);
+}
+
+static void reset(void)
+{
+	unlink(DIR "/resume.csv");
+	unlink(DIR "/resume_tuned.h");
+	unlink(DIR "/resume.journal");
+	unlink(DIR "/runs.log");
+	unsetenv("FAKE_SLEEP_MS");
+	unsetenv("FAKE_CRASH_BX");
+	unsetenv("FAKE_HANG_BX");
+	unsetenv("FAKE_MEM_BYTES");
+	setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
+	setenv("FAKE_LOG", DIR "/runs.log", 1);
+}
+
+static int autotune(char *const extra[], char **out)
+{
+	char *argv[8] = {"./autotune"};
+	int n = 1;
+	for (; extra && extra[n - 1]; n++)
+		argv[n] = extra[n - 1];
+	argv[n++] = config_path;
+	argv[n] = NULL;
+	int st = proc_capture(argv, 120, out);
+	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int count_in(const char *path, const char *needle)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	char line[2048];
+	int n = 0;
+	while (fgets(line, sizeof line, f))
+		n += strstr(line, needle) != NULL;
+	fclose(f);
+	return n;
+}
+
+/* Rows per configuration in the CSV: each bx must appear exactly once. */
+static int each_row_once(void)
+{
+	FILE *f = fopen(DIR "/resume.csv", "r");
+	if (!f)
+		return 0;
+	int seen[NCONFIGS] = {0}, rows = 0;
+	char line[2048];
+	fgets(line, sizeof line, f);
+	while (fgets(line, sizeof line, f)) {
+		int bx = atoi(line);
+		if (bx % 32 || bx < 32 || bx > 32 * NCONFIGS)
+			return 0;
+		seen[bx / 32 - 1]++;
+		rows++;
+	}
+	fclose(f);
+	for (int i = 0; i < NCONFIGS; i++)
+		if (seen[i] != 1)
+			return 0;
+	return rows == NCONFIGS;
+}
+
+static void test_kill_9_then_resume_loses_nothing(void)
+{
+	write_space(NULL);
+	reset();
+	setenv("FAKE_SLEEP_MS", "150", 1);
+	char *argv[] = {"./autotune", "-q", config_path, NULL};
+	proc p;
+	CU_ASSERT_EQUAL_FATAL(proc_start(&p, argv, PROC_STDOUT | PROC_MERGE_STDERR), 0);
+	/* wait until a few configurations are journaled, then kill the tuner and its worker */
+	double t0 = now_seconds();
+	while (count_in(DIR "/resume.journal", "done ") < 5 && now_seconds() - t0 < 60)
+		nap();
+	kill(-p.pid, SIGKILL);
+	int timed_out;
+	proc_finish(&p, 10, &timed_out);
+	int done_before = count_in(DIR "/resume.journal", "done ");
+	int runs_before = count_in(DIR "/runs.log", "run ");
+	CU_ASSERT(done_before >= 5 && done_before < NCONFIGS);
+
+	unsetenv("FAKE_SLEEP_MS");
+	unlink(DIR "/runs.log");
+	char *out;
+	int rc = autotune((char *[]){NULL}, &out);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "resuming:"));
+	free(out);
+	CU_ASSERT(each_row_once());
+	/* the configuration in flight at the kill is crashed, not retried; the rest measured once */
+	int crashed = count_in(DIR "/resume.csv", ",crashed,");
+	int in_flight = runs_before - done_before;
+	CU_ASSERT_EQUAL(crashed, in_flight);
+	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", "an earlier run"), in_flight);
+	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",ok,"), NCONFIGS - in_flight);
+	/* second run: one untimed refresh of the reference, then only what was missing */
+	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), 1 + NCONFIGS - done_before - in_flight);
+
+	/* --retry-failed measures the crashed one again; nothing else */
+	unlink(DIR "/runs.log");
+	rc = autotune((char *[]){"--retry-failed", NULL}, &out);
+	free(out);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), 1 + in_flight);
+	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",ok,"), NCONFIGS);
+	CU_ASSERT(each_row_once());
+}
+
+static void test_fresh_and_changed_inputs_measure_everything_again(void)
+{
+	write_space(NULL);
+	reset();
+	char *out;
+	CU_ASSERT_EQUAL(autotune((char *[]){"-q", NULL}, &out), 0);
+	free(out);
+	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), NCONFIGS);
+	/* the same command again: everything is reused (one reference refresh only) */
+	unlink(DIR "/runs.log");
+	CU_ASSERT_EQUAL(autotune((char *[]){"-q", NULL}, &out), 0);
+	free(out);
+	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), -1); /* the worker never ran a kernel */
+	/* --fresh ignores the journal */
+	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "--fresh", NULL}, &out), 0);
+	free(out);
+	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), NCONFIGS);
+	/* an edited kernel changes the key: everything again */
+	unlink(DIR "/runs.log");
+	FILE *f = fopen(DIR "/k.cu", "a");
+	fputs("// edited\n", f);
+	fclose(f);
+	CU_ASSERT_EQUAL(autotune((char *[]){NULL}, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "changed since the last run"));
+	free(out);
+	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), NCONFIGS);
+}
+
+static void test_crash_and_hang_cost_one_configuration_each(void)
+{
+	write_space(", timeout: 1");
+	reset();
+	setenv("FAKE_CRASH_BX", "96", 1);
+	setenv("FAKE_HANG_BX", "160", 1);
+	char *out;
+	double t0 = now_seconds();
+	int rc = autotune((char *[]){NULL}, &out);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT(now_seconds() - t0 < 30);
+	free(out);
+	CU_ASSERT(each_row_once());
+	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",crashed,"), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", "killed by signal 11"), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",timeout,"), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",ok,"), NCONFIGS - 2);
+}
+
+static void test_sigint_writes_what_was_measured_and_exits_130(void)
+{
+	write_space(NULL);
+	reset();
+	setenv("FAKE_SLEEP_MS", "150", 1);
+	char *argv[] = {"./autotune", "-q", config_path, NULL};
+	proc p;
+	CU_ASSERT_EQUAL_FATAL(proc_start(&p, argv, PROC_STDOUT | PROC_MERGE_STDERR), 0);
+	double t0 = now_seconds();
+	while (count_in(DIR "/resume.journal", "done ") < 3 && now_seconds() - t0 < 60)
+		nap();
+	kill(p.pid, SIGINT);
+	int timed_out;
+	int st = proc_finish(&p, 30, &timed_out);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 130);
+	int done = count_in(DIR "/resume.journal", "done ");
+	CU_ASSERT(done >= 3 && done < NCONFIGS);
+	/* every journaled result is in the CSV; the rest are not-run, none lost or invented */
+	CU_ASSERT(each_row_once());
+	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",ok,"), done);
+	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",not-run,"), NCONFIGS - done);
+}
+
+static void test_problem_too_large_for_device_memory(void)
+{
+	write_space(NULL);
+	reset();
+	setenv("FAKE_MEM_BYTES", "1000", 1);
+	char *out;
+	CU_ASSERT_EQUAL(autotune((char *[]){NULL}, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "the kernel's arrays need 0.00 GiB of device memory"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "but Fake GPU has 0.00 GiB"));
+	free(out);
+	CU_ASSERT_NOT_EQUAL(access(DIR "/resume.csv", F_OK), 0); /* nothing written */
+}
+
+int add_resume_suite(void)
+{
+	CU_pSuite s = CU_add_suite("resume", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "kill -9 then resume loses nothing", test_kill_9_then_resume_loses_nothing);
+	CU_add_test(s, "--fresh and changed inputs measure everything again", test_fresh_and_changed_inputs_measure_everything_again);
+	CU_add_test(s, "crash and hang cost one configuration each", test_crash_and_hang_cost_one_configuration_each);
+	CU_add_test(s, "SIGINT writes what was measured and exits 130", test_sigint_writes_what_was_measured_and_exits_130);
+	CU_add_test(s, "problem too large for device memory", test_problem_too_large_for_device_memory);
+	return 0;
+}
