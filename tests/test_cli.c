@@ -190,3 +190,84 @@ int add_cli_suite(void)
 	CU_add_test(s, "compile error marks configurations and continues", test_compile_error_marks_configurations_and_continues);
 	return 0;
 }
+
+/* Every kind of bad input from the command line: exit status 2, a message that says what is
+ * wrong (and where), and no CSV written half-way. A fake worker stands in for the GPU. */
+static void test_bad_input_table(void)
+{
+	const char *kernel = write_temp(2, "bk.cu", "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = 1; }\n");
+	struct {
+		const char *what, *yaml_tail, *want, *env, *env_value;
+	} cases[] = {
+		{"syntax", "launch: {block: [x], grid: [1]\n", ":6:1: YAML syntax error", NULL, NULL},
+		{"unknown key", "launch: {block: [x], grid: [1], shared: 4}\n", ":5:33: unknown key 'shared' in 'launch'; did you mean 'shared_mem'?", NULL, NULL},
+		{"wrong type", "launch: {block: [x], grid: 1}\n", ":5:28: launch grid must be a list, not a scalar", NULL, NULL},
+		{"missing key", "launch: {block: [x]}\n", ":5:9: 'launch' is missing the required key 'grid'", NULL, NULL},
+		{"unknown name", "launch: {block: [y], grid: [1]}\n", ":5:18: unknown name 'y' in the launch block", NULL, NULL},
+		{"division by zero", "launch: {block: [x], grid: [\"x / 0\"]}\n", ":5:32: division by zero (for x=32)", NULL, NULL},
+		{"empty space", "launch: {block: [x], grid: [1]}\nconstraints: [x > 64]\n", "no configuration satisfies the constraints (1 combinations tried)", NULL, NULL},
+		{"entry not in module", "launch: {block: [x], grid: [1]}\n", "entry point 'kk' not found in the compiled module; it has: k", NULL, NULL},
+		{"nvcc not found", "launch: {block: [x], grid: [1]}\n", "nvcc not found", "NVCC", "/nonexistent/nvcc"},
+		{"no GPU", "launch: {block: [x], grid: [1]}\n", "try --dry-run", "AUTOTUNE_WORKER", "/bin/false"},
+		{"unwritable results", "launch: {block: [x], grid: [1]}\noutput: {csv: /proc/autotune/x.csv}\n", "cannot create the results directory '/proc/autotune'", NULL, NULL},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char text[2048];
+		snprintf(text, sizeof text,
+			 "kernel: {source: %s, entry: %s}\narguments: [{name: a, type: float, count: 64, output: true}]\n"
+			 "space: {x: [32]}\nmeasure: {finalists: 0}\n%s", kernel, strstr(cases[i].what, "entry") ? "kk" : "k",
+			 cases[i].yaml_tail);
+		const char *path = write_temp(3, "bad.yaml", text);
+		setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
+		if (cases[i].env)
+			setenv(cases[i].env, cases[i].env_value, 1);
+		unlink("results/bad.csv");
+		char *out;
+		int rc = run((char *[]){(char *)path, NULL}, &out);
+		if (cases[i].env)
+			unsetenv(cases[i].env);
+		unsetenv("AUTOTUNE_WORKER");
+		if (rc != 2 || !strstr(out, cases[i].want))
+			fprintf(stderr, "\n  case '%s': exit %d, output: %s  want: %s\n", cases[i].what, rc, out, cases[i].want);
+		CU_ASSERT_EQUAL(rc, 2);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, cases[i].want));
+		CU_ASSERT_NOT_EQUAL(access("results/bad.csv", F_OK), 0);
+		free(out);
+		unlink(path);
+	}
+	unlink(kernel);
+}
+
+/* No shell anywhere: a flag that a shell would run is handed to nvcc as one literal argument. */
+static void test_shell_metacharacters_stay_literal(void)
+{
+	const char *marker = "/tmp/autotune-test-injected";
+	unlink(marker);
+	const char *kernel = write_temp(2, "sk.cu", "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = 1; }\n");
+	char text[1024];
+	snprintf(text, sizeof text,
+		 "name: inject\nkernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 64, output: true}]\n"
+		 "space: {x: [32]}\nlaunch: {block: [x], grid: [1]}\n"
+		 "build: {flags: [\"$(touch %s)\", \"`touch %s`\", \"; touch %s\"]}\n"
+		 "output: {csv: /tmp/autotune-test-inject.csv}\n", kernel, marker, marker, marker);
+	const char *path = write_temp(3, "inject.yaml", text);
+	char *out;
+	int rc = run((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out);
+	CU_ASSERT_EQUAL(rc, 0); /* nvcc rejects the flags: a compile-error, not a run */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "$(touch"));
+	CU_ASSERT_NOT_EQUAL(access(marker, F_OK), 0);
+	free(out);
+	unlink(path);
+	unlink(kernel);
+	unlink("/tmp/autotune-test-inject.csv");
+}
+
+int add_cli_bad_input_suite(void)
+{
+	CU_pSuite s = CU_add_suite("cli-bad-input", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "bad input table: exit 2 and a message", test_bad_input_table);
+	CU_add_test(s, "shell metacharacters stay literal", test_shell_metacharacters_stay_literal);
+	return 0;
+}

@@ -124,6 +124,9 @@ static int check_keys(loader *L, const yaml_node_t *n, const char *what, const c
 				break;
 			}
 			size_t dd = distance(*a, scalar(k));
+			/* a truncated key ("shared" for "shared_mem") is as good as a near miss */
+			if (strlen(scalar(k)) >= 3 && !strncmp(*a, scalar(k), strlen(scalar(k))))
+				dd = 1;
 			if (dd < bestd) {
 				bestd = dd;
 				best = *a;
