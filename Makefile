@@ -91,6 +91,17 @@ install: all
 clean:
 	rm -rf $(B) autotune autotune-worker
 
-.PHONY: all deps demo test test-gpu install clean
+# libFuzzer with ASan and UBSan over the config loader; the corpus starts from the shipped configs.
+FUZZ_SECONDS ?= 60
+FUZZ_SRCS = $(addprefix tuner/,config.c expr.c space.c diag.c) tests/fuzz/fuzz_config.c
+$(B)/fuzz_config: $(FUZZ_SRCS) | $(B)
+	clang -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Ituner -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -o $@ $(FUZZ_SRCS) -lyaml -lm
+
+fuzz: $(B)/fuzz_config
+	@mkdir -p $(B)/fuzz-corpus && cp -n tests/fuzz/corpus/* $(B)/fuzz-corpus/ 2>/dev/null || true
+	$(B)/fuzz_config -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 $(B)/fuzz-corpus
+
+.PHONY: all deps demo test test-gpu fuzz install clean
 
 -include $(wildcard $(B)/*.d $(B)/tests/*.d)

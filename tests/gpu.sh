@@ -8,7 +8,7 @@ cc -std=c11 -O2 -Wall -Wextra -Werror -o "$B/csvcheck" tests/gpu/csvcheck.c
 
 echo "== summatrix end to end"
 rm -f results/summatrix.csv results/summatrix_tuned.h
-./autotune configs/summatrix.yaml || fail "autotune configs/summatrix.yaml exited $?"
+./autotune --fresh configs/summatrix.yaml || fail "autotune configs/summatrix.yaml exited $?"
 "$B/csvcheck" results/summatrix.csv 153 ok=153 || fail "summatrix CSV"
 
 echo "== the tuned header compiles into a program that uses it"
@@ -26,25 +26,40 @@ C
 cc -std=c11 -Wall -Werror -Iresults -o "$B/use_header" "$B/use_header.c" || fail "header does not compile"
 "$B/use_header" || fail "header values out of range"
 
-echo "== faults: a crash, wrong results and refused launches are statuses, not the end of the run"
-rm -f results/faults.csv
-set +e
-./autotune tests/gpu/faults.yaml
-rc=$?
-set -e
-[ "$rc" -eq 0 ] || fail "faults run exited $rc"
-# MODE 0 ok x2; MODE 1 crashed x2; MODE 2, 3 wrong-result x2 each; bx=2048 refused x4
-"$B/csvcheck" results/faults.csv 12 ok=2 crashed=2 wrong-result=4 launch-error=4 || fail "faults CSV"
-grep -Eq 'crashed,CUDA_ERROR_(ILLEGAL_ADDRESS|INVALID_ADDRESS_SPACE)' results/faults.csv || fail "crash reason missing"
+echo "== faults: crashes, a hang, wrong results and refused launches are statuses, not the end of the run"
+rm -f results/faults.csv results/faults.journal
+t0=$(date +%s)
+./autotune --fresh tests/gpu/faults.yaml || fail "faults run exited $?"
+echo "faults space took $(( $(date +%s) - t0 )) s"
+# MODE 0 ok x2; MODE 1, 4, 5 crashed x2 each; MODE 2, 3 wrong-result x2 each; MODE 6 timeout x2;
+# bx=2048 refused x7
+"$B/csvcheck" results/faults.csv 21 ok=2 crashed=6 wrong-result=4 timeout=2 launch-error=7 || fail "faults CSV"
+grep -Eq 'crashed,CUDA_ERROR_(ILLEGAL_ADDRESS|INVALID_ADDRESS_SPACE)' results/faults.csv || fail "out-of-bounds reason missing"
+grep -q 'crashed,CUDA_ERROR_ILLEGAL_INSTRUCTION' results/faults.csv || fail "__trap reason missing"
+grep -q 'crashed,CUDA_ERROR_ASSERT' results/faults.csv || fail "assert reason missing"
 grep -q 'CUDA_ERROR_INVALID_VALUE' results/faults.csv || fail "launch-error reason missing"
 grep -Eq 'first at index 0: got -?nan' results/faults.csv || fail "unwritten element not reported"
 
+echo "== kill -9 in the middle of a GPU run, then the same command again"
+rm -f results/summatrix.journal
+./autotune -q --metrics none configs/summatrix.yaml & pid=$!
+sleep 6
+kill -9 $pid; wait $pid 2>/dev/null || true
+pkill -9 -f autotune-worker || true
+done_before=$(grep -c '^done ' results/summatrix.journal)
+./autotune --metrics none configs/summatrix.yaml || fail "resumed run exited $?"
+"$B/csvcheck" results/summatrix.csv 153 || fail "resumed CSV"
+crashed=$(grep -c ',crashed,' results/summatrix.csv || true)
+ok=$(grep -c ',ok,' results/summatrix.csv || true)
+echo "killed after $done_before finished configurations; resumed: $ok ok, $crashed crashed (in flight)"
+[ "$crashed" -le 1 ] && [ $((ok + crashed)) -eq 153 ] || fail "rows lost or wrong after resume"
+
 echo "== in-place kernels: inputs restored before every sample, every sample verified"
-./autotune tests/gpu/inplace.yaml || fail "inplace run exited $?"
+./autotune --fresh tests/gpu/inplace.yaml || fail "inplace run exited $?"
 "$B/csvcheck" results/inplace.csv 4 ok=4 || fail "inplace CSV"
 # the negative control: without restore the same kernel fails verification after its first sample
 set +e
-./autotune tests/gpu/inplace_norestore.yaml
+./autotune --fresh tests/gpu/inplace_norestore.yaml
 rc=$?
 set -e
 [ "$rc" -eq 0 ] || fail "inplace_norestore exited $rc"

@@ -1,7 +1,11 @@
 // faults.cu: a kernel that misbehaves on purpose, one way per MODE, so that `make test-gpu`
 // proves each failure becomes a status of its own and the run goes on.
-//   MODE 0: correct (out[i] = in[i] * 2)    MODE 1: a store 4 GiB out of bounds (crashed)
-//   MODE 2: wrong value (wrong-result)      MODE 3: leaves out[0] unwritten (wrong-result)
+//   MODE 0: correct (out[i] = in[i] * 2)     MODE 1: a store 4 GiB out of bounds (crashed)
+//   MODE 2: wrong value (wrong-result)       MODE 3: leaves out[0] unwritten (wrong-result)
+//   MODE 4: __trap() (crashed)               MODE 5: a failing device-side assert (crashed)
+//   MODE 6: never returns (timeout)
+#include <assert.h>
+
 extern "C" __global__ void scale(const float *in, float *out, int n)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -9,11 +13,20 @@ extern "C" __global__ void scale(const float *in, float *out, int n)
 		return;
 #if MODE == 1
 	if (i == n - 1)
-		out[i + (1 << 30)] = 1.0f;  // far outside any allocation
-#endif
-#if MODE == 3
+		out[i + (1 << 30)] = 1.0f;
+#elif MODE == 3
 	if (i == 0)
 		return;
+#elif MODE == 4
+	if (i == n / 2)
+		__trap();
+#elif MODE == 5
+	assert(in[i] > 2.0f);  // inputs are in [-1, 1)
+#elif MODE == 6
+	// volatile: the compiler may not prove the loop endless and drop it
+	volatile int spin = 1;
+	while (spin)
+		;
 #endif
 	out[i] = in[i] * (MODE == 2 ? 3.0f : 2.0f);
 }

@@ -1,0 +1,39 @@
+/* fuzz_config.c: libFuzzer harness for the config loader and the expression language. Each
+ * input is written to a file and loaded as a config (the loader reads files, as users' configs
+ * are); a loaded config is also enumerated, as autotune would. Any crash, leak or undefined
+ * behaviour (ASan/UBSan) is a bug. `make fuzz FUZZ_SECONDS=600` runs it. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "space.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static char path[64];
+	if (!path[0])
+		snprintf(path, sizeof path, "/tmp/autotune-fuzz-%ld.yaml", (long)getpid());
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return 0;
+	fwrite(data, 1, size, f);
+	fclose(f);
+	config cfg;
+	diags d = {0};
+	if (config_load(path, &cfg, &d) == 0) {
+		space sp;
+		/* keep huge spaces from turning the fuzzer into a benchmark */
+		size_t total = 1;
+		for (size_t i = 0; i < cfg.nparams; i++)
+			total *= cfg.params[i].nvalues ? cfg.params[i].nvalues : 1;
+		if (total <= 100000 && space_enumerate(&cfg, &sp, &d) == 0)
+			space_free(&sp);
+		config_free(&cfg);
+	}
+	diags_free(&d);
+	return 0;
+}
