@@ -46,7 +46,7 @@ rm -f results/summatrix.journal
 sleep 6
 kill -9 $pid; wait $pid 2>/dev/null || true
 pkill -9 -f autotune-worker || true
-done_before=$(grep -c '^done ' results/summatrix.journal)
+done_before=$(grep -c '^done ' results/summatrix.journal || true)
 ./autotune --metrics none configs/summatrix.yaml || fail "resumed run exited $?"
 "$B/csvcheck" results/summatrix.csv 153 || fail "resumed CSV"
 crashed=$(grep -c ',crashed,' results/summatrix.csv || true)

@@ -61,12 +61,12 @@ static int apply_metrics_option(config *cfg, const char *m, diags *d)
 	return 0;
 }
 
-/* The journal sits next to the CSV: results/NAME.journal. */
-static char *journal_path(const config *cfg)
+/* Files that live next to the CSV: results/NAME.journal, results/NAME.worker.log. */
+static char *output_sibling(const config *cfg, const char *suffix)
 {
 	const char *dot = strrchr(cfg->csv_path, '.'), *slash = strrchr(cfg->csv_path, '/');
 	size_t n = dot && (!slash || dot > slash) ? (size_t)(dot - cfg->csv_path) : strlen(cfg->csv_path);
-	return xasprintf("%.*s.journal", (int)n, cfg->csv_path);
+	return xasprintf("%.*s%s", (int)n, cfg->csv_path, suffix);
 }
 
 /* Everything that could change a measured result: the config file (sizes, flags, arguments),
@@ -366,7 +366,7 @@ static int tune(const options *o)
 	char *nvcc = NULL, *wpath = NULL, workdir[] = "/tmp/autotune-XXXXXX";
 	int have_workdir = 0;
 	choice pick = {-1, -1, NULL, 0};
-	char *counters_note = NULL, *journal_note = NULL, *jpath = NULL;
+	char *counters_note = NULL, *journal_note = NULL, *jpath = NULL, *wlog = NULL;
 	journal *jr = NULL;
 	select_policy policy = {cfg.policy == POLICY_BALANCED, cfg.w_occupancy, cfg.w_load_efficiency, cfg.tie_k};
 	device_info dev;
@@ -399,7 +399,10 @@ static int tune(const options *o)
 	char gpu_arch[16] = "";
 	if (!o->dry_run || !arch) {
 		wpath = worker_path();
-		rn = runner_start(wpath, o->device, o->dry_run ? NULL : &cfg, &dev, &d);
+		wlog = o->dry_run ? NULL : output_sibling(&cfg, ".worker.log");
+		if (wlog)
+			unlink(wlog);
+		rn = runner_start(wpath, o->device, o->dry_run ? NULL : &cfg, &dev, wlog, &d);
 		if (!rn) {
 			if (o->dry_run)
 				diags_add(&d, "a dry run with no GPU needs a target: give --arch sm_90 (or kernel.arch)");
@@ -494,7 +497,7 @@ static int tune(const options *o)
 			code = EXIT_USAGE;
 			goto out;
 		}
-		jpath = journal_path(&cfg);
+		jpath = output_sibling(&cfg, ".journal");
 		jr = journal_open(jpath, key, o->fresh, &sp, res, &resume, &d);
 		free(key);
 		if (!jr) {
@@ -543,6 +546,7 @@ out:
 	free(journal_note);
 	journal_close(jr);
 	free(jpath);
+	free(wlog);
 	if (d.n)
 		diags_print(&d);
 	diags_free(&d);

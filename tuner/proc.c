@@ -58,7 +58,9 @@ char *proc_find_program(const char *name)
 	}
 }
 
-int proc_start(proc *p, char *const argv[], unsigned flags)
+int proc_start(proc *p, char *const argv[], unsigned flags) { return proc_start_fd(p, argv, flags, -1); }
+
+int proc_start_fd(proc *p, char *const argv[], unsigned flags, int stderr_fd)
 {
 	/* Resolved here rather than by posix_spawnp, so "not found" is an error of this call on
 	 * every libc and under valgrind, not an exit status 127 of a child. */
@@ -93,6 +95,8 @@ int proc_start(proc *p, char *const argv[], unsigned flags)
 		if (flags & PROC_MERGE_STDERR)
 			posix_spawn_file_actions_adddup2(&fa, outp[1], 2);
 	}
+	if (stderr_fd >= 0)
+		posix_spawn_file_actions_adddup2(&fa, stderr_fd, 2);
 	/* Own process group: terminal signals reach only us, and a deadline can kill the tree.
 	 * Default dispositions and an empty mask, whatever this process has installed. */
 	sigset_t none, all;

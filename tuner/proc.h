@@ -23,6 +23,8 @@ char *proc_find_program(const char *name);
 
 /* 0 on success; -1 with errno set (ENOENT: argv[0] not found in PATH). */
 int proc_start(proc *p, char *const argv[], unsigned flags);
+/* The same, with the child's stderr sent to stderr_fd (when >= 0). */
+int proc_start_fd(proc *p, char *const argv[], unsigned flags, int stderr_fd);
 
 /* Reads whatever is available on out into p->buf; returns bytes read, 0 at end of file, -1 on
  * error (EAGAIN when nothing was ready). */

@@ -4,11 +4,13 @@
 #include "runner.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "proc.h"
 #include "banned.h"
@@ -26,6 +28,7 @@ struct runner {
 	size_t nsetup, cap;
 	char *ref_scalars; /* the scalar lines of the reference run */
 	char *ref_run;
+	char *log_path;    /* the worker's stderr, or NULL */
 };
 
 static int send(runner *r, const char *line)
@@ -46,7 +49,11 @@ static int ask(runner *r, const char *line, double timeout_s, char **answer)
 static int spawn(runner *r, diags *d)
 {
 	char *argv[] = {r->worker_path, NULL};
-	if (proc_start(&r->p, argv, PROC_STDIN | PROC_STDOUT)) {
+	int log = r->log_path ? open(r->log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666) : -1;
+	int rc = proc_start_fd(&r->p, argv, PROC_STDIN | PROC_STDOUT, log);
+	if (log >= 0)
+		close(log);
+	if (rc) {
 		diags_add(d, "cannot start the GPU worker '%s': %s", r->worker_path, strerror(errno));
 		return -1;
 	}
@@ -131,10 +138,12 @@ static int setup_arrays(runner *r, diags *d)
 	return 0;
 }
 
-runner *runner_start(const char *worker_path, int ordinal, const config *cfg, device_info *info, diags *d)
+runner *runner_start(const char *worker_path, int ordinal, const config *cfg, device_info *info,
+		     const char *log_path, diags *d)
 {
 	runner *r = xcalloc(1, sizeof *r);
 	r->worker_path = xstrdup(worker_path);
+	r->log_path = log_path ? xstrdup(log_path) : NULL;
 	r->ordinal = ordinal;
 	remember(r, xasprintf("device %d", ordinal));
 	if (spawn(r, d) || open_device(r, info, d)) {
@@ -230,7 +239,8 @@ static void lost_worker(runner *r, int rc, result *res, double timeout_s)
 	} else {
 		char *why = worker_death(r);
 		res->st = ST_CRASHED;
-		result_set_message(res, xasprintf("the GPU worker %s", why));
+		result_set_message(res, xasprintf("the GPU worker %s%s%s%s", why, r->log_path ? " (its messages: " : "",
+						  r->log_path ? r->log_path : "", r->log_path ? ")" : ""));
 		free(why);
 	}
 }
@@ -353,5 +363,6 @@ void runner_stop(runner *r)
 	free(r->ref_run);
 	free(r->ref_scalars);
 	free(r->worker_path);
+	free(r->log_path);
 	free(r);
 }

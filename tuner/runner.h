@@ -19,9 +19,11 @@ typedef struct {
 typedef struct runner runner;
 
 /* Starts the worker on GPU `ordinal`, reports the device in *info. When cfg is not NULL, also
- * allocates and fills the kernel's arrays (after checking they fit). NULL on failure, with the
- * reason in d (no driver, no GPU, not enough memory). */
-runner *runner_start(const char *worker_path, int ordinal, const config *cfg, device_info *info, diags *d);
+ * allocates and fills the kernel's arrays (after checking they fit). The worker's stderr (device
+ * printf, assert messages, driver complaints) is appended to log_path, or inherited when NULL.
+ * NULL on failure, with the reason in d (no driver, no GPU, not enough memory). */
+runner *runner_start(const char *worker_path, int ordinal, const config *cfg, device_info *info,
+		     const char *log_path, diags *d);
 
 /* How one configuration is sampled. */
 typedef struct {

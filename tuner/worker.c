@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "counters.h"
 #include "elem.h"
@@ -111,15 +112,20 @@ static int is_sticky(CUresult r)
 	}
 }
 
+/* The protocol's own stream: a copy of the original stdout. File descriptor 1 itself is pointed
+ * at stderr, so that device printf and assert messages (which the CUDA runtime writes to fd 1)
+ * can never be mistaken for an answer. */
+static FILE *proto;
+
 static void reply(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void reply(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vfprintf(proto, fmt, ap);
 	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
+	fputc('\n', proto);
+	fflush(proto);
 }
 
 static CUfunction helper(const char *what, elem_type t)
@@ -666,7 +672,11 @@ static int cmd_profile(const char *line)
 		reply("unavailable %s", err);
 		return 0;
 	}
-	reply("metrics %.6g %.6g %.6g %.6g %.6g", v[0], v[1], v[2], v[3], v[4]);
+	/* a kernel without a single branch has no branch efficiency (ncu prints 0 for 0/0) */
+	if (v[MET_BRANCH_TARGETS] == 0)
+		v[MET_BRANCH_EFFICIENCY] = NAN;
+	reply("metrics %.6g %.6g %.6g %.6g %.6g", v[MET_ACHIEVED_OCCUPANCY], v[MET_GLD_EFFICIENCY], v[MET_GLD_THROUGHPUT],
+	      v[MET_DRAM_PCT], v[MET_BRANCH_EFFICIENCY]);
 	return 0;
 }
 
@@ -675,8 +685,11 @@ int main(void)
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
-	/* stdout carries the protocol; a full buffer must never hold back an answer */
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	int fd = dup(STDOUT_FILENO);
+	if (fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0 || !(proto = fdopen(fd, "w")))
+		return 1;
+	/* a full buffer must never hold back an answer */
+	setvbuf(proto, NULL, _IOLBF, 0);
 	while ((n = getline(&line, &cap, stdin)) > 0) {
 		if (line[n - 1] == '\n')
 			line[--n] = 0;
