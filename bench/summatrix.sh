@@ -29,7 +29,7 @@ touch "$BUILD/started"
 log "== $AUTOTUNE $CONFIG"
 t0=$(date +%s.%N)
 rc=0
-"$AUTOTUNE" "$CONFIG" >>"$LOG" 2>&1 || rc=$?
+"$AUTOTUNE" --fresh "$CONFIG" >>"$LOG" 2>&1 || rc=$?
 t1=$(date +%s.%N)
 if [ "$rc" -ne 0 ]; then
 	log "FAIL: autotune exited with status $rc, see $LOG"

@@ -35,7 +35,7 @@ echo "faults space took $(( $(date +%s) - t0 )) s"
 # bx=2048 refused x7
 "$B/csvcheck" results/faults.csv 21 ok=2 crashed=6 wrong-result=4 timeout=2 launch-error=7 || fail "faults CSV"
 grep -Eq 'crashed,CUDA_ERROR_(ILLEGAL_ADDRESS|INVALID_ADDRESS_SPACE)' results/faults.csv || fail "out-of-bounds reason missing"
-grep -q 'crashed,CUDA_ERROR_ILLEGAL_INSTRUCTION' results/faults.csv || fail "__trap reason missing"
+grep -Eq '^4,[0-9]+,.*crashed,CUDA_ERROR_(LAUNCH_FAILED|ILLEGAL_INSTRUCTION)' results/faults.csv || fail "__trap reason missing"
 grep -q 'crashed,CUDA_ERROR_ASSERT' results/faults.csv || fail "assert reason missing"
 grep -q 'CUDA_ERROR_INVALID_VALUE' results/faults.csv || fail "launch-error reason missing"
 grep -Eq 'first at index 0: got -?nan' results/faults.csv || fail "unwritten element not reported"

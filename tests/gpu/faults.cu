@@ -2,7 +2,7 @@
 // proves each failure becomes a status of its own and the run goes on.
 //   MODE 0: correct (out[i] = in[i] * 2)     MODE 1: a store 4 GiB out of bounds (crashed)
 //   MODE 2: wrong value (wrong-result)       MODE 3: leaves out[0] unwritten (wrong-result)
-//   MODE 4: __trap() (crashed)               MODE 5: a failing device-side assert (crashed)
+//   MODE 4: __trap() (crashed: LAUNCH_FAILED on the H100)             MODE 5: a failing device-side assert (crashed)
 //   MODE 6: never returns (timeout)
 #include <assert.h>
 
