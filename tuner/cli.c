@@ -23,6 +23,8 @@ void cli_usage(void)
 	      "  -m, --metrics M    hardware counters: all, none or top:K (default: measure.metrics)\n"
 	      "      --fresh        ignore the journal of earlier runs and measure everything again\n"
 	      "      --retry-failed measure configurations that crashed or timed out before again\n"
+	      "      --cache-dir D  the cubin cache (default: $XDG_CACHE_HOME/autotune, else ~/.cache/autotune)\n"
+	      "      --no-cache     compile everything, keep nothing\n"
 	      "  -q, --quiet        no progress bar or summary\n"
 	      "  -h, --help         this text\n"
 	      "      --version      print the version\n"
@@ -55,7 +57,8 @@ int cli_parse(int argc, char **argv, options *o)
 		{"jobs", required_argument, NULL, 'j'}, {"device", required_argument, NULL, 'd'},
 		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'}, {"metrics", required_argument, NULL, 'm'},
-		{"fresh", no_argument, NULL, 'F'}, {"retry-failed", no_argument, NULL, 'R'}, {NULL, 0, NULL, 0},
+		{"fresh", no_argument, NULL, 'F'}, {"retry-failed", no_argument, NULL, 'R'},
+		{"cache-dir", required_argument, NULL, 'C'}, {"no-cache", no_argument, NULL, 'N'}, {NULL, 0, NULL, 0},
 	};
 	memset(o, 0, sizeof *o);
 	int c;
@@ -71,6 +74,8 @@ int cli_parse(int argc, char **argv, options *o)
 		case 'm': o->metrics = optarg; break;
 		case 'F': o->fresh = 1; break;
 		case 'R': o->retry_failed = 1; break;
+		case 'C': o->cache_dir = optarg; break;
+		case 'N': o->no_cache = 1; break;
 		case 'h': o->cmd = CMD_HELP; return 0;
 		case 'V': o->cmd = CMD_VERSION; return 0;
 		default:

@@ -25,6 +25,8 @@ typedef struct {
 	const char *metrics; /* --metrics all|none|top:K, or NULL */
 	int fresh;           /* ignore earlier results */
 	int retry_failed;    /* measure crashed and timed-out configurations again */
+	const char *cache_dir; /* --cache-dir, or NULL: the default */
+	int no_cache;
 } options;
 
 /* 0 on success; -1 with a message on stderr for a usage error. */

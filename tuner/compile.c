@@ -2,6 +2,7 @@
  * parser for ptxas's resource report. */
 #include "compile.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "hash.h"
 #include "proc.h"
 #include "banned.h"
@@ -78,8 +80,9 @@ char *find_nvcc(void)
 	return NULL;
 }
 
-/* The argument vector for one binary; every string is owned by the returned array. */
-static char **nvcc_argv(const config *cfg, const value *vals, const char *nvcc, const char *arch, const char *out)
+/* The argument vector for one binary, room left for 6 more (output options); every string is
+ * owned by the returned array. */
+static char **nvcc_argv(const config *cfg, const value *vals, const char *nvcc, const char *arch, size_t *count)
 {
 	size_t n = 0, cap = 16 + cfg->nflags + cfg->nparams;
 	char **argv = xcalloc(cap, sizeof *argv);
@@ -98,10 +101,9 @@ static char **nvcc_argv(const config *cfg, const value *vals, const char *nvcc, 
 	}
 	for (size_t i = 0; i < cfg->nflags; i++)
 		argv[n++] = xstrdup(cfg->nvcc_flags[i]);
-	argv[n++] = xstrdup("-o");
-	argv[n++] = xstrdup(out);
 	argv[n++] = xstrdup(cfg->source);
 	argv[n] = NULL;
+	*count = n;
 	return argv;
 }
 
@@ -134,7 +136,33 @@ typedef struct {
 	size_t bin;
 	double started;
 	char *cmdline;
+	char key[17];
+	char *tmp_base; /* cache entry in the making, or NULL without a cache */
 } job;
+
+static void code_hash(const char *path, char out[17]);
+
+/* The entry point's resources from the ptxas report; a missing entry fails the binary. */
+static void resources_from_log(const config *cfg, binary *bin)
+{
+	char *cands = NULL;
+	int r = ptxas_parse(bin->log, cfg->entry, &bin->res, &cands);
+	if (r == -1) {
+		bin->failed = 1;
+		char *old = bin->log;
+		bin->log = xasprintf("entry point '%s' not found in the compiled module%s%s", cfg->entry,
+				     cands ? "; it has: " : "", cands ? cands : "");
+		free(old);
+	} else if (r == -2) {
+		bin->failed = 1;
+		char *old = bin->log;
+		bin->log = xasprintf("entry point '%s' is ambiguous: %s", cfg->entry, cands);
+		free(old);
+	}
+	free(cands);
+	if (!bin->failed)
+		code_hash(bin->cubin, bin->code);
+}
 
 static void finish_job(const config *cfg, build *b, job *j, double timeout_s)
 {
@@ -143,23 +171,18 @@ static void finish_job(const config *cfg, build *b, job *j, double timeout_s)
 	/* Output is at EOF, so nvcc is exiting: the wait is short. */
 	int status = proc_finish(&j->p, timeout_s, &timed_out);
 	bin->seconds = now_seconds() - j->started;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		char *cands = NULL;
-		int r = ptxas_parse(bin->log, cfg->entry, &bin->res, &cands);
-		if (r == -1) {
-			bin->failed = 1;
-			char *old = bin->log;
-			bin->log = xasprintf("entry point '%s' not found in the compiled module%s%s", cfg->entry,
-					     cands ? "; it has: " : "", cands ? cands : "");
-			free(old);
-		} else if (r == -2) {
-			bin->failed = 1;
-			char *old = bin->log;
-			bin->log = xasprintf("entry point '%s' is ambiguous: %s", cfg->entry, cands);
-			free(old);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && j->tmp_base) {
+		char *stored = cache_store(b->cache, j->key, j->tmp_base, bin->log);
+		if (stored) {
+			free(bin->cubin);
+			bin->cubin = stored;
 		}
-		free(cands);
-	} else {
+	}
+	free(j->tmp_base);
+	j->tmp_base = NULL;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		resources_from_log(cfg, bin);
+	else {
 		bin->failed = 1;
 		char *old = bin->log;
 		bin->log = xasprintf("%s %s\n$ %s\n%s", timed_out ? "nvcc timed out and was killed;" : "nvcc",
@@ -168,6 +191,52 @@ static void finish_job(const config *cfg, build *b, job *j, double timeout_s)
 	}
 	free(j->cmdline);
 	j->cmdline = NULL;
+}
+
+/* Looks the binary up in the cache; on a miss starts nvcc for it. 1: a job started, 0: done
+ * without one (a hit), -1: nvcc cannot be run. */
+static int start_binary(const config *cfg, const space *s, build *b, size_t k, const char *nvcc, const char *arch,
+			const char *workdir, job *j, diags *d)
+{
+	binary *bin = &b->bins[k];
+	size_t n;
+	char **argv = nvcc_argv(cfg, space_config(s, bin->first_config), nvcc, arch, &n);
+	memset(j, 0, sizeof *j);
+	if (b->cache) {
+		cache_key(b->identity, argv, cfg->source, j->key);
+		char *log = NULL;
+		if (cache_lookup(b->cache, j->key, &bin->cubin, &log)) {
+			bin->log = log;
+			bin->cached = 1;
+			b->cache_hits++;
+			resources_from_log(cfg, bin);
+			free_argv(argv);
+			return 0;
+		}
+		/* nvcc writes next to the entry and lists what it read (-MD -MF) for the entry's key */
+		j->tmp_base = cache_tmp_base(b->cache, j->key);
+		argv[n++] = xstrdup("-MD");
+		argv[n++] = xstrdup("-MF");
+		argv[n++] = xasprintf("%s.d", j->tmp_base);
+		bin->cubin = xasprintf("%s.cubin", j->tmp_base);
+	} else
+		bin->cubin = xasprintf("%s/%s_%zu.cubin", workdir, cfg->name, k);
+	argv[n++] = xstrdup("-o");
+	argv[n++] = xstrdup(bin->cubin);
+	argv[n] = NULL;
+	if (proc_start(&j->p, argv, PROC_STDOUT | PROC_MERGE_STDERR)) {
+		diags_add(d, "cannot run %s: %s", nvcc, strerror(errno));
+		free_argv(argv);
+		free(j->tmp_base);
+		j->tmp_base = NULL;
+		return -1;
+	}
+	b->nvcc_runs++;
+	j->bin = k;
+	j->started = now_seconds();
+	j->cmdline = join_argv(argv);
+	free_argv(argv);
+	return 1;
 }
 
 int build_run(const config *cfg, const space *s, build *b, const char *nvcc, const char *arch,
@@ -181,21 +250,15 @@ int build_run(const config *cfg, const space *s, build *b, const char *nvcc, con
 	int rc = 0;
 	while (done < b->nbins && rc == 0) {
 		while (nrun < (size_t)jobs && next < b->nbins) {
-			binary *bin = &b->bins[next];
-			bin->cubin = xasprintf("%s/%s_%zu.cubin", workdir, cfg->name, next);
-			char **argv = nvcc_argv(cfg, space_config(s, bin->first_config), nvcc, arch, bin->cubin);
-			job *j = &running[nrun];
-			if (proc_start(&j->p, argv, PROC_STDOUT | PROC_MERGE_STDERR)) {
-				diags_add(d, "cannot run %s: %s", nvcc, strerror(errno));
-				free_argv(argv);
+			int started = start_binary(cfg, s, b, next++, nvcc, arch, workdir, &running[nrun], d);
+			if (started < 0) {
 				rc = -1;
 				break;
 			}
-			j->bin = next++;
-			j->started = now_seconds();
-			j->cmdline = join_argv(argv);
-			free_argv(argv);
-			nrun++;
+			if (started)
+				nrun++;
+			else if (progress)
+				progress(ctx, ++done, b->nbins);
 		}
 		if (rc || nrun == 0)
 			break;
@@ -229,10 +292,73 @@ int build_run(const config *cfg, const space *s, build *b, const char *nvcc, con
 	for (size_t i = 0; i < nrun; i++) {
 		proc_kill(&running[i].p);
 		free(running[i].cmdline);
+		free(running[i].tmp_base);
 	}
 	free(running);
 	free(pfds);
 	return rc;
+}
+
+/* What the GPU executes, for telling identical binaries apart: every ELF section of the cubin
+ * except the toolkit note (which records the command line) and, in the per-kernel .nv.info
+ * sections, the EIATTR_MAXREG_COUNT attribute (the -maxrregcount asked for, not what was used:
+ * the register count itself stays in). Caps above a kernel's natural register count thus give
+ * the same hash. A file that is not ELF is hashed whole. */
+static void code_hash(const char *path, char out[17])
+{
+	FILE *f = fopen(path, "rb");
+	hasher *h = hasher_new();
+	unsigned char *data = NULL;
+	long size = -1;
+	if (f && fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0) {
+		data = xmalloc((size_t)size);
+		if (fread(data, 1, (size_t)size, f) != (size_t)size)
+			size = -1;
+	}
+	if (f)
+		fclose(f);
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)data;
+	int elf = size >= (long)sizeof *eh && !memcmp(data, ELFMAG, SELFMAG) && data[EI_CLASS] == ELFCLASS64 &&
+		  eh->e_shoff + (unsigned long)eh->e_shnum * sizeof(Elf64_Shdr) <= (unsigned long)size &&
+		  eh->e_shstrndx < eh->e_shnum;
+	if (!elf) {
+		if (size > 0)
+			hasher_add(h, data, (size_t)size);
+	} else {
+		const Elf64_Shdr *sh = (const Elf64_Shdr *)(data + eh->e_shoff);
+		const Elf64_Shdr *names = &sh[eh->e_shstrndx];
+		for (int i = 0; i < eh->e_shnum; i++) {
+			const Elf64_Shdr *sec = &sh[i];
+			if (names->sh_offset + sec->sh_name >= (unsigned long)size)
+				continue;
+			const char *name = (const char *)data + names->sh_offset + sec->sh_name;
+			if (!memchr(name, 0, (size_t)size - (names->sh_offset + sec->sh_name)) || !strcmp(name, ".note.nv.tkinfo"))
+				continue;
+			hasher_add_str(h, name);
+			hasher_add(h, &sec->sh_size, sizeof sec->sh_size);
+			if (sec->sh_type == SHT_NOBITS || sec->sh_offset + sec->sh_size > (unsigned long)size)
+				continue;
+			const unsigned char *p = data + sec->sh_offset, *end = p + sec->sh_size;
+			if (strncmp(name, ".nv.info.", 9)) {
+				hasher_add(h, p, sec->sh_size);
+				continue;
+			}
+			/* .nv.info records: format byte, attribute byte, then by format: none (1),
+			 * 1 byte (2), 2 bytes (3) or a 2-byte size and that many bytes (4) */
+			while (p + 2 <= end) {
+				size_t len = p[0] == 1 ? 2 : p[0] == 2 ? 3 : p[0] == 3 ? 4 : p[0] == 4 && p + 4 <= end ? 4 + (size_t)(p[2] | p[3] << 8) : 0;
+				if (!len || p + len > end) {
+					hasher_add(h, p, (size_t)(end - p));
+					break;
+				}
+				if (p[1] != 0x1b) /* EIATTR_MAXREG_COUNT */
+					hasher_add(h, p, len);
+				p += len;
+			}
+		}
+	}
+	free(data);
+	hasher_finish(h, out);
 }
 
 /* Matches a plain name or its Itanium mangling: _Z <length> <name> <anything>. */
@@ -332,57 +458,4 @@ int ptxas_parse(const char *log, const char *entry, kernel_resources *out, char 
 	free(all);
 	free(matched);
 	return rc;
-}
-
-int build_inputs_hash(const config *cfg, const char *nvcc, const char *arch, hasher *h, diags *d)
-{
-	char *out = NULL;
-	char *version[] = {(char *)nvcc, "--version", NULL};
-	int st = proc_capture(version, 60, &out);
-	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
-		diags_add(d, "cannot run '%s --version': %s", nvcc, st < 0 ? strerror(errno) : proc_describe_status(st));
-		free(out);
-		return -1;
-	}
-	hasher_add_str(h, out);
-	free(out);
-	hasher_add_str(h, arch);
-	for (size_t i = 0; i < cfg->nflags; i++)
-		hasher_add_str(h, cfg->nvcc_flags[i]);
-
-	size_t n = 0;
-	char **argv = xcalloc(cfg->nflags + 6, sizeof *argv);
-	argv[n++] = (char *)nvcc;
-	argv[n++] = "-MM";
-	argv[n++] = "-x";
-	argv[n++] = "cu";
-	for (size_t i = 0; i < cfg->nflags; i++)
-		argv[n++] = cfg->nvcc_flags[i];
-	argv[n++] = cfg->source;
-	st = proc_capture(argv, 120, &out);
-	free(argv);
-	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
-		/* the compile stage reports the real error; the source alone keys the results */
-		hasher_add_file(h, cfg->source);
-		free(out);
-		return 0;
-	}
-	/* make syntax, "x.o : a.cu b.h ..." with backslash-newline continuations: every file after
-	 * the colon */
-	char *p = strchr(out, ':');
-	for (p = p ? p + 1 : out; *p;) {
-		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\\')
-			p++;
-		char *start = p;
-		while (*p && *p != ' ' && *p != '\t' && *p != '\n')
-			p++;
-		if (p == start)
-			break;
-		char save = *p;
-		*p = 0;
-		hasher_add_file(h, start);
-		*p = save;
-	}
-	free(out);
-	return 0;
 }

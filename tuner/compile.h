@@ -19,16 +19,23 @@ typedef struct {
 typedef struct {
 	size_t first_config; /* a configuration built by this binary, to name it in messages */
 	char *cubin;         /* path of the result */
+	int cached;          /* taken from the cache: no nvcc ran */
+	char code[17];       /* hash of what the GPU executes (see compile.c): equal means same kernel */
 	int failed;          /* compile-error: log says why */
 	char *log;           /* nvcc's output */
 	double seconds;
 	kernel_resources res;
 } binary;
 
+struct cubin_cache;
+
 typedef struct {
 	binary *bins;
 	size_t nbins;
 	size_t *of_config; /* configuration index -> binary index */
+	struct cubin_cache *cache; /* or NULL: compile into the work directory */
+	const char *identity;      /* the compiler's identity, for cache keys */
+	size_t nvcc_runs, cache_hits;
 } build;
 
 /* Groups configurations by their compile-time values; no compiling. */
@@ -36,7 +43,8 @@ void build_plan(const config *cfg, const space *s, build *b);
 
 typedef void (*build_progress_fn)(void *ctx, size_t done, size_t total);
 
-/* Compiles every binary of the plan into workdir with up to `jobs` nvcc processes at once.
+/* Builds every binary of the plan: from b->cache when it has a valid entry, else with up to
+ * `jobs` nvcc processes at once (into the cache, or workdir without one).
  * A failing compile marks its binary failed and goes on; returns -1 only when nvcc cannot be
  * run at all (reason in d). */
 int build_run(const config *cfg, const space *s, build *b, const char *nvcc, const char *arch,
@@ -48,12 +56,6 @@ void build_free(build *b);
  * named exactly so or its C++ mangling (_Z<len><name>...). 0 on success; -1 if not found, -2 if
  * several C++ overloads match (names listed in *candidates, caller frees). */
 int ptxas_parse(const char *log, const char *entry, kernel_resources *out, char **candidates);
-
-struct hasher;
-/* Adds to h everything nvcc's output depends on, short of the per-binary defines: nvcc's
- * version, the target, the flags, and the contents of the source and of every file it includes
- * (as `nvcc -MM` lists them). -1 with the reason in d when nvcc cannot be asked. */
-int build_inputs_hash(const config *cfg, const char *nvcc, const char *arch, struct hasher *h, diags *d);
 
 /* The nvcc to use: $NVCC, else nvcc on PATH, else $CUDA_HOME/bin/nvcc, else
  * /usr/local/cuda/bin/nvcc. NULL if none is executable. Caller frees. */

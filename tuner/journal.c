@@ -5,6 +5,7 @@
  *   done I STATUS MEDIAN MIN MAX SAMPLES DRIVER_BLOCKS NOISE BATCH MHZ_BEFORE MHZ_AFTER MESSAGE
  *   final I ROUNDS MEDIAN NOISE
  *   metrics I V0 V1 V2 V3 V4
+ *   shares I J          (I was not measured: it is the same binary and launch as J)
  * MESSAGE runs to the end of the line, with backslash and newline escaped. */
 #include "journal.h"
 
@@ -102,6 +103,13 @@ static void replay_line(const char *line, const space *sp, result *res, char *st
 			r->final_rounds = 0;
 		return;
 	}
+	unsigned long long twin;
+	if (sscanf(line, "shares %llu %llu", &i, &twin) == 2 && i < sp->count && twin < sp->count) {
+		/* the twin's numbers are copied over once the replay is complete */
+		res[i].shares_with = (long long)twin;
+		started[i] = 3;
+		return;
+	}
 	if (sscanf(line, "metrics %llu %n", &i, &used) == 1 && i < sp->count) {
 		double *m = res[i].metrics;
 		res[i].have_metrics = sscanf(line + used, "%lf %lf %lf %lf %lf", &m[0], &m[1], &m[2], &m[3], &m[4]) == 5;
@@ -129,6 +137,16 @@ static long replay(const char *path, const char *key, const space *sp, result *r
 			good += n;
 		}
 		for (size_t i = 0; i < sp->count; i++) {
+			if (started[i] == 3) {
+				/* shares a twin's measurement: valid once the twin's result is in */
+				const result *t = &res[res[i].shares_with];
+				if (started[res[i].shares_with] == 2) {
+					res[i].st = t->st;
+					resume->finished++;
+				} else
+					res[i].shares_with = -1;
+				continue;
+			}
 			resume->finished += started[i] == 2;
 			if (started[i] == 1) {
 				res[i].st = ST_CRASHED;
@@ -200,6 +218,13 @@ int journal_final(journal *j, size_t config, const result *r)
 {
 	char line[160];
 	snprintf(line, sizeof line, "final %zu %d %.9g %.9g\n", config, r->final_rounds, r->final_median, r->final_noise);
+	return append(j, line);
+}
+
+int journal_shared(journal *j, size_t config, size_t twin)
+{
+	char line[96];
+	snprintf(line, sizeof line, "shares %zu %zu\n", config, twin);
 	return append(j, line);
 }
 

@@ -20,6 +20,7 @@
 #include "progress.h"
 #include "result.h"
 #include "runner.h"
+#include "cache.h"
 #include "hash.h"
 #include "journal.h"
 #include "measure.h"
@@ -28,6 +29,8 @@
 #include "banned.h"
 
 #define VERSION "0.1.0"
+/* the cubin cache is trimmed to this after every build (least recently used first) */
+#define CACHE_MAX_BYTES (1ULL << 30)
 /* nvcc of one kernel takes about a second; a minute means something is wrong */
 #define NVCC_TIMEOUT 300.0
 
@@ -70,16 +73,17 @@ static char *output_sibling(const config *cfg, const char *suffix)
 }
 
 /* Everything that could change a measured result: the config file (sizes, flags, arguments),
- * what nvcc makes of the source and its includes, and the GPU with its driver. */
-static char *run_key(const config *cfg, const char *nvcc, const char *arch, const device_info *dev, diags *d)
+ * the binaries themselves (what nvcc made of the source, its includes and the flags), and the
+ * GPU with its driver. Hashing the binaries rather than the sources means no nvcc needs asking. */
+static char *run_key(const config *cfg, const build *b, const device_info *dev)
 {
 	hasher *h = hasher_new();
-	if (hasher_add_file(h, cfg->path) || build_inputs_hash(cfg, nvcc, arch, h, d)) {
-		if (!d->n)
-			diags_add(d, "cannot read '%s'", cfg->path);
-		char scrap[17];
-		hasher_finish(h, scrap);
-		return NULL;
+	hasher_add_file(h, cfg->path);
+	for (size_t i = 0; i < b->nbins; i++) {
+		if (b->bins[i].failed)
+			hasher_add_str(h, b->bins[i].log ? b->bins[i].log : "");
+		else if (b->bins[i].cubin)
+			hasher_add_file(h, b->bins[i].cubin);
 	}
 	char drv[32];
 	snprintf(drv, sizeof drv, "%d", dev->driver_version);
@@ -116,6 +120,7 @@ static int eval_geometry(const config *cfg, const space *sp, result *res, diags 
 		const value *vals = space_config(sp, c);
 		result *r = &res[c];
 		r->driver_blocks = -1;
+		r->shares_with = -1;
 		r->occ_limit = "";
 		struct {
 			const cexpr *x;
@@ -202,10 +207,12 @@ static int ensure_parent_dir(const char *path, diags *d)
 	return rc;
 }
 
+/* Only the work directory's own cubins go; cached ones stay. */
 static void remove_workdir(const char *dir, const build *b)
 {
+	size_t n = strlen(dir);
 	for (size_t i = 0; i < b->nbins; i++)
-		if (b->bins[i].cubin)
+		if (b->bins[i].cubin && !strncmp(b->bins[i].cubin, dir, n) && b->bins[i].cubin[n] == '/')
 			unlink(b->bins[i].cubin);
 	rmdir(dir);
 }
@@ -249,13 +256,19 @@ static void print_summary(const config *cfg, const space *sp, const build *b, co
 	}
 	for (size_t i = 0; i < b->nbins; i++)
 		failed_bins += b->bins[i].failed;
-	fprintf(stderr, "%s: %zu valid configurations (of %zu combinations); %zu binaries built in %.1f s (%zu failed)\n",
-		cfg->name, sp->count, sp->total, b->nbins, compile_s, failed_bins);
+	fprintf(stderr, "%s: %zu valid configurations (of %zu combinations); %zu binaries built in %.1f s (%zu failed; "
+			"%zu nvcc runs, %zu from the cache)\n",
+		cfg->name, sp->count, sp->total, b->nbins, compile_s, failed_bins, b->nvcc_runs, b->cache_hits);
 	if (!dry) {
 		fprintf(stderr, "  ran %zu:", sp->count - counts[ST_NOT_RUN] - counts[ST_COMPILE_ERROR]);
 		for (int s = 0; s < ST_COUNT_; s++)
 			if (counts[s])
 				fprintf(stderr, " %zu %s", counts[s], status_name((status)s));
+		size_t shared = 0;
+		for (size_t c = 0; c < sp->count; c++)
+			shared += res[c].shares_with >= 0;
+		if (shared)
+			fprintf(stderr, "; %zu shared an identical binary's measurement", shared);
 		if (throttled)
 			fprintf(stderr, "; %zu measured with the SM clock below 85%% of its maximum (flagged)", throttled);
 		fputc('\n', stderr);
@@ -368,6 +381,8 @@ static int tune(const options *o)
 	choice pick = {-1, -1, NULL, 0};
 	char *counters_note = NULL, *journal_note = NULL, *jpath = NULL, *wlog = NULL;
 	journal *jr = NULL;
+	cubin_cache *cache = NULL;
+	char *identity = NULL;
 	select_policy policy = {cfg.policy == POLICY_BALANCED, cfg.w_occupancy, cfg.w_load_efficiency, cfg.tie_k};
 	device_info dev;
 	memset(&dev, 0, sizeof dev);
@@ -392,6 +407,16 @@ static int tune(const options *o)
 		code = EXIT_USAGE;
 		goto out;
 	}
+	if (!o->no_cache) {
+		char *dir = o->cache_dir ? xstrdup(o->cache_dir) : cache_default_dir();
+		cache = cache_open(dir, &d);
+		free(dir);
+		if (!cache) {
+			code = EXIT_USAGE;
+			goto out;
+		}
+	}
+	identity = cache_compiler_identity(nvcc);
 
 	/* The target: --arch, else the config's, else the GPU's (asked of a worker, so this
 	 * process never loads the driver). */
@@ -442,6 +467,8 @@ static int tune(const options *o)
 	}
 	have_workdir = 1;
 
+	b.cache = cache;
+	b.identity = identity;
 	progress bar;
 	progress_begin(&bar, !o->quiet, "compile", b.nbins);
 	double t0 = now_seconds();
@@ -453,6 +480,8 @@ static int tune(const options *o)
 	}
 	progress_end(&bar);
 	double compile_s = now_seconds() - t0;
+	if (cache)
+		cache_evict(cache, CACHE_MAX_BYTES);
 	if (missing_entry(&cfg, &b, &d)) {
 		code = EXIT_USAGE;
 		goto out;
@@ -492,11 +521,7 @@ static int tune(const options *o)
 			goto out;
 		}
 		journal_resume resume;
-		char *key = run_key(&cfg, nvcc, arch, &dev, &d);
-		if (!key) {
-			code = EXIT_USAGE;
-			goto out;
-		}
+		char *key = run_key(&cfg, &b, &dev);
 		jpath = output_sibling(&cfg, ".journal");
 		jr = journal_open(jpath, key, o->fresh, &sp, res, &resume, &d);
 		free(key);
@@ -511,7 +536,7 @@ static int tune(const options *o)
 			fprintf(stderr, "%s: %s: starting afresh\n", jpath,
 				o->fresh ? "--fresh" : "the kernel, config, compiler or GPU changed since the last run");
 		measure_opts mo = {!o->quiet, &interrupted, copy_bandwidth(rn, &dev), dev.clock_khz / 1000, jr,
-				   o->retry_failed, NULL, NULL, 0};
+				   o->retry_failed, NULL, NULL, 0, 0};
 		if (measure_space(&cfg, &sp, &b, res, rn, &mo, &d))
 			code = EXIT_ENV;
 		jr = mo.journal; /* NULL if writing it failed */
@@ -545,6 +570,8 @@ out:
 	free(counters_note);
 	free(journal_note);
 	journal_close(jr);
+	cache_close(cache);
+	free(identity);
 	free(jpath);
 	free(wlog);
 	if (d.n)

@@ -52,13 +52,14 @@ static int by_time(const void *a, const void *b, void *ctx)
 	return (x > y) - (x < y);
 }
 
-/* Indices of the configurations that passed, fastest first. */
+/* Indices of the configurations that passed, fastest first; those that share another's
+ * measurement stand aside (they follow it at the end). */
 static size_t *ranked(const result *res, size_t n, size_t *count)
 {
 	size_t *idx = xcalloc(n, sizeof *idx);
 	*count = 0;
 	for (size_t i = 0; i < n; i++)
-		if (res[i].st == ST_OK && res[i].samples > 0)
+		if (res[i].st == ST_OK && res[i].samples > 0 && res[i].shares_with < 0)
 			idx[(*count)++] = i;
 	/* insertion sort: stable and qsort_r-free; counts are small next to the GPU time */
 	for (size_t i = 1; i < *count; i++)
@@ -107,6 +108,58 @@ static int refresh_reference(const config *cfg, const space *sp, const build *b,
 	return rc;
 }
 
+/* Two configurations run the same kernel (same code, see compile.c) with the same launch and
+ * the same scalar arguments: measuring both would measure one thing twice. */
+static int same_launch(const config *cfg, const space *sp, const build *b, const result *res, size_t a, size_t c)
+{
+	const binary *x = &b->bins[b->of_config[a]], *y = &b->bins[b->of_config[c]];
+	if (x->failed || y->failed || strcmp(x->code, y->code) || memcmp(res[a].block, res[c].block, sizeof res[a].block) ||
+	    memcmp(res[a].grid, res[c].grid, sizeof res[a].grid) || res[a].smem != res[c].smem)
+		return 0;
+	for (size_t i = 0; i < cfg->nargs; i++) {
+		if (cfg->args[i].is_array)
+			continue;
+		value va, vc;
+		diags ignore = {0};
+		int bad = cexpr_eval(cfg, &cfg->args[i].value, space_config(sp, a), &va, &ignore, NULL) ||
+			  cexpr_eval(cfg, &cfg->args[i].value, space_config(sp, c), &vc, &ignore, NULL);
+		diags_free(&ignore);
+		if (bad || value_as_double(va) != value_as_double(vc) || va.kind != vc.kind)
+			return 0;
+	}
+	return 1;
+}
+
+/* The measured configuration an identical one can share, or -1. */
+static long long twin(const config *cfg, const space *sp, const build *b, const result *res, size_t c)
+{
+	for (size_t a = 0; a < sp->count; a++)
+		if (a != c && res[a].shares_with < 0 && res[a].st != ST_NOT_RUN && same_launch(cfg, sp, b, res, a, c))
+			return (long long)a;
+	return -1;
+}
+
+static void copy_measurement(result *to, const result *from, long long from_index)
+{
+	char *msg = to->message;
+	long long block[3], grid[3], smem = to->smem;
+	memcpy(block, to->block, sizeof block);
+	memcpy(grid, to->grid, sizeof grid);
+	double occ = to->occupancy;
+	int occ_blocks = to->occ_blocks;
+	const char *limit = to->occ_limit;
+	*to = *from;
+	to->message = from->message ? xstrdup(from->message) : NULL;
+	free(msg);
+	memcpy(to->block, block, sizeof block);
+	memcpy(to->grid, grid, sizeof grid);
+	to->smem = smem;
+	to->occupancy = occ;
+	to->occ_blocks = occ_blocks;
+	to->occ_limit = limit;
+	to->shares_with = from_index;
+}
+
 static int first_pass(const config *cfg, const space *sp, const build *b, result *res, runner *rn, measure_opts *o,
 		      diags *d)
 {
@@ -150,6 +203,17 @@ static int first_pass(const config *cfg, const space *sp, const build *b, result
 			continue;
 		if (bin->failed) {
 			r->st = ST_COMPILE_ERROR;
+			continue;
+		}
+		long long same = k > 0 ? twin(cfg, sp, b, res, c) : -1;
+		if (same >= 0) {
+			copy_measurement(r, &res[same], same);
+			o->shared++;
+			if (o->journal)
+				journal_check(o, journal_shared(o->journal, c, (size_t)same));
+			char *desc = space_describe(cfg, space_config(sp, c));
+			progress_update(&bar, ++done, desc);
+			free(desc);
 			continue;
 		}
 		if (o->journal)
@@ -298,6 +362,10 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 		return 0; /* the reference failed: nothing to compare with */
 	if (finalists(cfg, sp, b, res, rn, o, d) || counters(cfg, sp, b, res, rn, o, d))
 		return -1;
+	/* the sharers follow their measured twin's final numbers */
+	for (size_t c = 0; c < sp->count; c++)
+		if (res[c].shares_with >= 0)
+			copy_measurement(&res[c], &res[res[c].shares_with], res[c].shares_with);
 	for (size_t c = 0; c < sp->count; c++)
 		if (res[c].st == ST_OK)
 			derive(cfg, space_config(sp, c), &res[c], o);

@@ -22,6 +22,7 @@ typedef struct {
 	char *counters_note;                 /* out: why counters were not collected, or NULL (owned) */
 	char *journal_note;                  /* out: why the journal stopped being written, or NULL */
 	size_t measured;                     /* out: configurations measured in this run */
+	size_t shared;                       /* out: configurations that shared an identical one's measurement */
 } measure_opts;
 
 /* Configurations whose status is already final (restored from the journal) are not measured

@@ -88,7 +88,7 @@ int output_csv(const report *r, const char *path, diags *d)
 	      "active_blocks_per_sm,theoretical_occupancy,occupancy_limit,driver_active_blocks_per_sm,time_ms_median,time_ms_min,time_ms_max,"
 	      "samples,noise_pct,launches_per_sample,sm_mhz,final_ms_median,final_noise_pct,final_rounds,"
 	      "achieved_occupancy_pct,gld_efficiency_pct,gld_throughput_gbps,dram_pct,branch_efficiency_pct,"
-	      "gbps,pct_of_copy,gflops,flags,status,message\r\n", f);
+	      "gbps,pct_of_copy,gflops,flags,shares_with,status,message\r\n", f);
 	for (size_t c = 0; c < r->sp->count; c++) {
 		const value *vals = space_config(r->sp, c);
 		const result *res = &r->res[c];
@@ -151,6 +151,13 @@ int output_csv(const report *r, const char *path, diags *d)
 				fprintf(f, ";throttled");
 			if (res->final_rounds)
 				fprintf(f, ";finalist");
+		}
+		fputc(',', f);
+		if (res->shares_with >= 0) {
+			/* measured once for both: the configuration whose measurement this row repeats */
+			char *twin = space_describe(cfg, space_config(r->sp, (size_t)res->shares_with));
+			csv_field(f, twin);
+			free(twin);
 		}
 		fprintf(f, ",%s,", status_name(res->st));
 		csv_field(f, res->message);

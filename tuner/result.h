@@ -36,6 +36,7 @@ typedef struct {
 	int final_rounds;        /* finalist re-timing rounds, 0 if not a finalist */
 	double final_median, final_noise;
 	double gbps, pct_of_copy, gflops; /* from the config's bytes and flops; 0 when not given */
+	long long shares_with;   /* measured once for an identical binary and launch: that configuration, or -1 */
 } result;
 
 static inline void result_set_message(result *r, char *owned_message)

@@ -1,0 +1,161 @@
+/* test_cache.c: the cubin cache decides right: a second build runs no nvcc at all; editing the
+ * kernel source, a header it includes, or a flag invalidates exactly the affected entries; and
+ * eviction keeps the most recently used. nvcc is counted through a wrapper named by NVCC. */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "proc.h"
+#include "tests.h"
+
+#define CDIR "/tmp/autotune-cache-test"
+
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+}
+
+static void write_config(const char *flags)
+{
+	char text[1024];
+	snprintf(text, sizeof text,
+		 "name: cached\nkernel: {source: k.cu, entry: k}\narguments: [{name: a, type: float, count: 64, output: true}]\n"
+		 "space: {V: [1, 2], bx: [32, 64]}\nlaunch: {block: [bx], grid: [1]}\nbuild: {defines: [V], flags: [%s]}\n"
+		 "output: {csv: " CDIR "/cached.csv}\n", flags);
+	put(CDIR "/cached.yaml", text);
+}
+
+/* Runs a dry run against the test cache; returns how many times nvcc ran (from the wrapper's
+ * log) and checks the summary agrees. */
+static int nvcc_runs(void)
+{
+	unlink(CDIR "/nvcc.log");
+	char *argv[] = {"./autotune", "--dry-run", "--arch", "sm_90", "--cache-dir", CDIR "/cache", CDIR "/cached.yaml", NULL};
+	char *out;
+	setenv("NVCC", CDIR "/nvcc-wrapper", 1);
+	int st = proc_capture(argv, 120, &out);
+	unsetenv("NVCC");
+	CU_ASSERT(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	FILE *f = fopen(CDIR "/nvcc.log", "r");
+	int n = 0;
+	char line[256];
+	while (f && fgets(line, sizeof line, f))
+		n++;
+	if (f)
+		fclose(f);
+	char want[64];
+	snprintf(want, sizeof want, "%d nvcc runs, %d from the cache", n, 2 - n);
+	if (!strstr(out, want))
+		fprintf(stderr, "\n  summary does not say '%s': %s\n", want, out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	free(out);
+	return n;
+}
+
+static void test_cache_hits_and_invalidation(void)
+{
+	mkdir(CDIR, 0777);
+	char *rm[] = {"rm", "-rf", CDIR "/cache", NULL};
+	char *out;
+	proc_capture(rm, 30, &out);
+	free(out);
+	/* the wrapper logs each call and hands over to the real nvcc */
+	char *real = NULL;
+	char *which[] = {"sh", "-c", "command -v nvcc || echo /usr/local/cuda/bin/nvcc", NULL};
+	proc_capture(which, 30, &real);
+	real[strcspn(real, "\n")] = 0;
+	char wrapper[512];
+	snprintf(wrapper, sizeof wrapper, "#!/bin/sh\necho \"$*\" >> " CDIR "/nvcc.log\nexec %s \"$@\"\n", real);
+	free(real);
+	put(CDIR "/nvcc-wrapper", wrapper);
+	chmod(CDIR "/nvcc-wrapper", 0755);
+	put(CDIR "/b.h", "#define SCALE 2.0f\n");
+	put(CDIR "/k.cu", "#if V == 2\n#include \"b.h\"\n#else\n#define SCALE 1.0f\n#endif\n"
+			  "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = SCALE * V; }\n");
+	write_config("");
+
+	CU_ASSERT_EQUAL(nvcc_runs(), 2); /* cold: both binaries */
+	CU_ASSERT_EQUAL(nvcc_runs(), 0); /* warm: no nvcc at all */
+	put(CDIR "/b.h", "#define SCALE 3.0f\n");
+	CU_ASSERT_EQUAL(nvcc_runs(), 1); /* only V=2 includes b.h */
+	CU_ASSERT_EQUAL(nvcc_runs(), 0);
+	put(CDIR "/k.cu", "#if V == 2\n#include \"b.h\"\n#else\n#define SCALE 1.0f\n#endif\n"
+			  "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = SCALE * V + 1; }\n");
+	CU_ASSERT_EQUAL(nvcc_runs(), 2); /* the source: both */
+	write_config("-lineinfo");
+	CU_ASSERT_EQUAL(nvcc_runs(), 2); /* a flag: both */
+	write_config("");
+	CU_ASSERT_EQUAL(nvcc_runs(), 0); /* back to the flags of before: still cached */
+}
+
+static void make_entry(cubin_cache *c, const char *key, const char *content, time_t used)
+{
+	char *base = cache_tmp_base(c, key);
+	char *cubin = malloc(strlen(base) + 8), *d = malloc(strlen(base) + 8);
+	snprintf(cubin, strlen(base) + 8, "%s.cubin", base);
+	snprintf(d, strlen(base) + 8, "%s.d", base);
+	put(cubin, content);
+	put(d, "x.o: " CDIR "/b.h\n");
+	char *stored = cache_store(c, key, base, "ptxas info    : Used 8 registers\n");
+	CU_ASSERT_PTR_NOT_NULL(stored);
+	char deps[256];
+	snprintf(deps, sizeof deps, CDIR "/evict/cubins/%s.deps", key);
+	struct timespec t[2] = {{used, 0}, {used, 0}};
+	utimensat(0, deps, t, 0);
+	free(stored);
+	free(base);
+	free(cubin);
+	free(d);
+}
+
+static void test_eviction_keeps_the_recently_used(void)
+{
+	diags dg = {0};
+	char *rm[] = {"rm", "-rf", CDIR "/evict", NULL};
+	char *out;
+	proc_capture(rm, 30, &out);
+	free(out);
+	put(CDIR "/b.h", "#define SCALE 2.0f\n");
+	cubin_cache *c = cache_open(CDIR "/evict", &dg);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	char big[4001];
+	memset(big, 'x', 4000);
+	big[4000] = 0;
+	make_entry(c, "00000000000000aa", big, 1000); /* oldest */
+	make_entry(c, "00000000000000bb", big, 2000);
+	make_entry(c, "00000000000000cc", big, 3000); /* newest */
+	cache_evict(c, 9000); /* room for two */
+	char *cubin, *log;
+	CU_ASSERT_EQUAL(cache_lookup(c, "00000000000000aa", &cubin, &log), 0);
+	CU_ASSERT_EQUAL(cache_lookup(c, "00000000000000cc", &cubin, &log), 1);
+	free(cubin);
+	free(log);
+	/* a hit refreshed cc; bb is now the oldest and goes next */
+	cache_evict(c, 5000);
+	CU_ASSERT_EQUAL(cache_lookup(c, "00000000000000bb", &cubin, &log), 0);
+	CU_ASSERT_EQUAL(cache_lookup(c, "00000000000000cc", &cubin, &log), 1);
+	free(cubin);
+	free(log);
+	/* a changed dependency makes an entry invalid */
+	put(CDIR "/b.h", "#define SCALE 9.0f\n");
+	CU_ASSERT_EQUAL(cache_lookup(c, "00000000000000cc", &cubin, &log), 0);
+	cache_close(c);
+}
+
+int add_cache_suite(void)
+{
+	CU_pSuite s = CU_add_suite("cache", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "hits, and edits invalidate exactly the affected entries", test_cache_hits_and_invalidation);
+	CU_add_test(s, "eviction keeps the recently used", test_eviction_keeps_the_recently_used);
+	return 0;
+}

@@ -1,0 +1,316 @@
+/* cache.c: the cubin cache. An entry KEY is three files: KEY.cubin, KEY.log (ptxas's report, to
+ * restore the resources) and KEY.deps ("<hash> <path>" per file the compile read). KEY.deps is
+ * renamed into place last: its presence is what makes the entry valid. Hits refresh the
+ * entry's modification time, which eviction uses as "last used". */
+/* realpath is XSI */
+#define _XOPEN_SOURCE 700
+#include "cache.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hash.h"
+#include "banned.h"
+
+struct cubin_cache {
+	char *dir;
+};
+
+static int mkdir_p(const char *path)
+{
+	char *p = xstrdup(path);
+	for (char *s = p + 1; *s; s++)
+		if (*s == '/') {
+			*s = 0;
+			mkdir(p, 0777);
+			*s = '/';
+		}
+	int rc = mkdir(p, 0777) == 0 || errno == EEXIST ? 0 : -1;
+	free(p);
+	return rc;
+}
+
+char *cache_default_dir(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	if (xdg && *xdg)
+		return xasprintf("%s/autotune", xdg);
+	return xasprintf("%s/.cache/autotune", home && *home ? home : "/tmp");
+}
+
+cubin_cache *cache_open(const char *dir, diags *d)
+{
+	char *cubins = xasprintf("%s/cubins", dir);
+	if (mkdir_p(cubins) || access(cubins, W_OK)) {
+		diags_add(d, "cannot use the cache directory '%s': %s (--no-cache runs without one)", cubins, strerror(errno));
+		free(cubins);
+		return NULL;
+	}
+	cubin_cache *c = xmalloc(sizeof *c);
+	c->dir = cubins;
+	return c;
+}
+
+void cache_close(cubin_cache *c)
+{
+	if (!c)
+		return;
+	free(c->dir);
+	free(c);
+}
+
+static void add_stat(hasher *h, const char *path)
+{
+	struct stat st;
+	char real[PATH_MAX];
+	const char *p = realpath(path, real) ? real : path;
+	hasher_add_str(h, p);
+	if (stat(p, &st) == 0) {
+		long long v[3] = {(long long)st.st_size, (long long)st.st_mtim.tv_sec, (long long)st.st_mtim.tv_nsec};
+		hasher_add(h, v, sizeof v);
+	}
+}
+
+char *cache_compiler_identity(const char *nvcc)
+{
+	hasher *h = hasher_new();
+	add_stat(h, nvcc);
+	/* nvcc drives cicc and ptxas from its own installation: bin/ptxas, nvvm/bin/cicc */
+	char real[PATH_MAX];
+	if (realpath(nvcc, real)) {
+		char *slash = strrchr(real, '/');
+		if (slash) {
+			*slash = 0;
+			char *ptxas = xasprintf("%s/ptxas", real), *cicc = xasprintf("%s/../nvvm/bin/cicc", real);
+			add_stat(h, ptxas);
+			add_stat(h, cicc);
+			free(ptxas);
+			free(cicc);
+		}
+	}
+	char *id = xmalloc(17);
+	hasher_finish(h, id);
+	return id;
+}
+
+void cache_key(const char *identity, char *const argv[], const char *source, char key[17])
+{
+	hasher *h = hasher_new();
+	hasher_add_str(h, "autotune-cubin-1");
+	hasher_add_str(h, identity);
+	for (char *const *a = argv; *a; a++)
+		hasher_add_str(h, *a);
+	hasher_add_file(h, source);
+	hasher_finish(h, key);
+}
+
+static char *entry(const cubin_cache *c, const char *key, const char *ext)
+{
+	return xasprintf("%s/%s.%s", c->dir, key, ext);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, len = 0;
+	char *buf = xmalloc(cap);
+	size_t n;
+	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (cap - len < 2)
+			buf = xrealloc(buf, cap *= 2);
+	}
+	buf[len] = 0;
+	fclose(f);
+	return buf;
+}
+
+static void file_hash(const char *path, char out[17])
+{
+	hasher *h = hasher_new();
+	if (hasher_add_file(h, path))
+		hasher_add_str(h, "<missing>");
+	hasher_finish(h, out);
+}
+
+/* Every dependency still has the contents it had when the entry was made. */
+static int deps_unchanged(const char *deps)
+{
+	for (const char *line = deps; *line;) {
+		const char *eol = strchr(line, '\n');
+		if (!eol)
+			return 0;
+		char want[17], path[PATH_MAX], now[17];
+		if (eol - line < 18 || eol - line - 17 >= PATH_MAX)
+			return 0;
+		memcpy(want, line, 16);
+		want[16] = 0;
+		memcpy(path, line + 17, (size_t)(eol - line - 17));
+		path[eol - line - 17] = 0;
+		file_hash(path, now);
+		if (strcmp(want, now))
+			return 0;
+		line = eol + 1;
+	}
+	return 1;
+}
+
+int cache_lookup(cubin_cache *c, const char *key, char **cubin, char **log)
+{
+	char *deps_path = entry(c, key, "deps"), *cubin_path = entry(c, key, "cubin"), *log_path = entry(c, key, "log");
+	char *deps = slurp(deps_path);
+	int hit = 0;
+	if (deps && access(cubin_path, R_OK) == 0 && deps_unchanged(deps) && (*log = slurp(log_path))) {
+		hit = 1;
+		*cubin = cubin_path;
+		cubin_path = NULL;
+		/* last used: what eviction keeps */
+		utimensat(AT_FDCWD, deps_path, NULL, 0);
+	}
+	free(deps);
+	free(deps_path);
+	free(cubin_path);
+	free(log_path);
+	return hit;
+}
+
+char *cache_tmp_base(cubin_cache *c, const char *key)
+{
+	return xasprintf("%s/tmp.%ld.%s", c->dir, (long)getpid(), key);
+}
+
+/* "<hash> <path>\n" for every file of nvcc's make-style dependency file. */
+static char *deps_from_make(const char *dfile)
+{
+	char *text = slurp(dfile);
+	if (!text)
+		return NULL;
+	size_t cap = 1024, len = 0;
+	char *out = xmalloc(cap);
+	out[0] = 0;
+	char *p = strchr(text, ':');
+	for (p = p ? p + 1 : text + strlen(text); *p;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\\')
+			p++;
+		char *start = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\n')
+			p++;
+		if (p == start)
+			break;
+		char save = *p;
+		*p = 0;
+		char h[17];
+		file_hash(start, h);
+		grow(&out, &cap, len + strlen(start) + 20, 1);
+		len += (size_t)snprintf(out + len, cap - len, "%s %s\n", h, start);
+		*p = save;
+	}
+	free(text);
+	return out;
+}
+
+static int write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
+char *cache_store(cubin_cache *c, const char *key, const char *tmp_base, const char *log)
+{
+	char *tmp_cubin = xasprintf("%s.cubin", tmp_base), *tmp_d = xasprintf("%s.d", tmp_base);
+	char *tmp_log = xasprintf("%s.log", tmp_base), *tmp_deps = xasprintf("%s.deps", tmp_base);
+	char *cubin = entry(c, key, "cubin"), *logp = entry(c, key, "log"), *deps = entry(c, key, "deps");
+	char *list = deps_from_make(tmp_d);
+	int ok = list && write_file(tmp_log, log) == 0 && write_file(tmp_deps, list) == 0 && rename(tmp_cubin, cubin) == 0 &&
+		 rename(tmp_log, logp) == 0 && rename(tmp_deps, deps) == 0;
+	unlink(tmp_d);
+	unlink(tmp_log);
+	unlink(tmp_deps);
+	free(list);
+	free(tmp_cubin);
+	free(tmp_d);
+	free(tmp_log);
+	free(tmp_deps);
+	free(logp);
+	free(deps);
+	if (!ok) {
+		free(cubin);
+		return NULL;
+	}
+	return cubin;
+}
+
+typedef struct {
+	char key[17];
+	time_t used;
+	unsigned long long bytes;
+} cached;
+
+static int older_first(const void *a, const void *b)
+{
+	const cached *x = a, *y = b;
+	return (x->used > y->used) - (x->used < y->used);
+}
+
+void cache_evict(cubin_cache *c, unsigned long long max_bytes)
+{
+	DIR *dir = opendir(c->dir);
+	if (!dir)
+		return;
+	cached *all = NULL;
+	size_t n = 0, cap = 0;
+	unsigned long long total = 0;
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		size_t len = strlen(e->d_name);
+		/* one record per entry, found by its deps file; the sizes of all three count */
+		if (len != 16 + 5 || strcmp(e->d_name + 16, ".deps"))
+			continue;
+		grow(&all, &cap, n + 1, sizeof *all);
+		memcpy(all[n].key, e->d_name, 16);
+		all[n].key[16] = 0;
+		all[n].bytes = 0;
+		all[n].used = 0;
+		static const char *const exts[] = {"deps", "cubin", "log"};
+		for (int i = 0; i < 3; i++) {
+			char *p = entry(c, all[n].key, exts[i]);
+			struct stat st;
+			if (stat(p, &st) == 0) {
+				all[n].bytes += (unsigned long long)st.st_size;
+				if (i == 0)
+					all[n].used = st.st_mtime;
+			}
+			free(p);
+		}
+		total += all[n].bytes;
+		n++;
+	}
+	closedir(dir);
+	if (total > max_bytes) {
+		qsort(all, n, sizeof *all, older_first);
+		for (size_t i = 0; i < n && total > max_bytes; i++) {
+			/* the deps file first: without it the entry is already invalid */
+			static const char *const exts[] = {"deps", "cubin", "log"};
+			for (int k = 0; k < 3; k++) {
+				char *p = entry(c, all[i].key, exts[k]);
+				unlink(p);
+				free(p);
+			}
+			total -= all[i].bytes;
+		}
+	}
+	free(all);
+}

@@ -1,0 +1,45 @@
+/* cache.h: a content-addressed cubin cache on disk, shared by concurrent autotune processes.
+ * An entry is found by a manifest key (the compiler's identity, every argument, the source's
+ * contents) and is valid only while every file the compile read (its dependency list, kept with
+ * the entry) still has the contents it had: ccache's "direct mode", so a hit runs no nvcc at all. */
+#ifndef AUTOTUNE_CACHE_H
+#define AUTOTUNE_CACHE_H
+
+#include <stddef.h>
+
+#include "diag.h"
+
+typedef struct cubin_cache cubin_cache;
+
+/* Opens (creates) the cache directory. NULL with the reason in d. */
+cubin_cache *cache_open(const char *dir, diags *d);
+void cache_close(cubin_cache *c);
+
+/* The default directory: $XDG_CACHE_HOME/autotune, else $HOME/.cache/autotune. Caller frees. */
+char *cache_default_dir(void);
+
+/* The compiler's identity without running it: path, size and modification time of nvcc and
+ * of the ptxas and cicc beside it. Caller frees. */
+char *cache_compiler_identity(const char *nvcc);
+
+/* The manifest key of one compile: identity, arguments (argv without the output path) and the
+ * contents of the source file. 16 hex digits into key[17]. */
+void cache_key(const char *identity, char *const argv[], const char *source, char key[17]);
+
+/* On a hit, the cached cubin's path and the compile's ptxas log (caller frees both) and 1;
+ * 0 on a miss (absent, or a dependency changed). */
+int cache_lookup(cubin_cache *c, const char *key, char **cubin, char **log);
+
+/* Where a compile for this key writes: "<dir>/tmp.<pid>.<key>" + ".cubin" / ".d". Caller frees. */
+char *cache_tmp_base(cubin_cache *c, const char *key);
+
+/* Moves a finished compile (tmp_base.cubin, tmp_base.d from nvcc -MD -MF) into the cache with
+ * its log, renaming into place so a reader never sees half an entry. Returns the cached cubin's
+ * path (caller frees), or NULL when the entry could not be written (the compile still stands:
+ * the caller keeps the temporary cubin). */
+char *cache_store(cubin_cache *c, const char *key, const char *tmp_base, const char *log);
+
+/* Deletes least recently used entries until the cache holds at most max_bytes. */
+void cache_evict(cubin_cache *c, unsigned long long max_bytes);
+
+#endif
