@@ -43,7 +43,11 @@ grep -Eq 'first at index 0: got -?nan' results/faults.csv || fail "unwritten ele
 echo "== kill -9 in the middle of a GPU run, then the same command again"
 rm -f results/summatrix.journal
 ./autotune -q --metrics none configs/summatrix.yaml & pid=$!
-sleep 6
+# kill it once a few configurations are journaled, in the middle of measuring
+for _ in $(seq 600); do
+	[ "$(grep -c '^done ' results/summatrix.journal 2>/dev/null || true)" -ge 8 ] && break
+	sleep 0.05
+done
 kill -9 $pid; wait $pid 2>/dev/null || true
 pkill -9 -f autotune-worker || true
 done_before=$(grep -c '^done ' results/summatrix.journal || true)
@@ -52,7 +56,7 @@ done_before=$(grep -c '^done ' results/summatrix.journal || true)
 crashed=$(grep -c ',crashed,' results/summatrix.csv || true)
 ok=$(grep -c ',ok,' results/summatrix.csv || true)
 echo "killed after $done_before finished configurations; resumed: $ok ok, $crashed crashed (in flight)"
-[ "$crashed" -le 1 ] && [ $((ok + crashed)) -eq 153 ] || fail "rows lost or wrong after resume"
+[ "$done_before" -ge 8 ] && [ "$crashed" -le 1 ] && [ $((ok + crashed)) -eq 153 ] || fail "rows lost or wrong after resume"
 
 echo "== in-place kernels: inputs restored before every sample, every sample verified"
 ./autotune --fresh tests/gpu/inplace.yaml || fail "inplace run exited $?"

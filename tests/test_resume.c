@@ -235,6 +235,37 @@ static void test_problem_too_large_for_device_memory(void)
 	CU_ASSERT_NOT_EQUAL(access(DIR "/resume.csv", F_OK), 0); /* nothing written */
 }
 
+/* Register caps above what the kernel needs give the same code: measured once, shared. */
+static void test_identical_binaries_are_measured_once(void)
+{
+	mkdir(DIR, 0777);
+	FILE *f = fopen(DIR "/k.cu", "w");
+	fputs("extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n", f);
+	fclose(f);
+	snprintf(config_path, sizeof config_path, DIR "/shared.yaml");
+	f = fopen(config_path, "w");
+	fputs("name: shared\nkernel: {source: k.cu, entry: k}\narguments:\n"
+	      "  - {name: a, type: float, count: 4096, output: true}\n  - {name: n, type: int32, value: 4096}\n"
+	      "space: {bx: [32, 64], cap: [0, 64, 128]}\nlaunch: {block: [bx], grid: [\"ceil_div(4096, bx)\"]}\n"
+	      "build: {maxrregcount: cap}\nmeasure: {finalists: 0, metrics: none}\n"
+	      "output: {csv: " DIR "/shared.csv, header: " DIR "/shared_tuned.h}\n", f);
+	fclose(f);
+	reset();
+	unlink(DIR "/shared.journal");
+	char *out;
+	CU_ASSERT_EQUAL(autotune((char *[]){"-q", NULL}, &out), 0);
+	free(out);
+	/* 6 configurations, 3 binaries, 1 kernel: two block sizes measured, four rows shared */
+	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), 2);
+	CU_ASSERT_EQUAL(count_in(DIR "/shared.csv", ",ok,"), 6);
+	CU_ASSERT_EQUAL(count_in(DIR "/shared.csv", ",bx=32 cap=0,ok,"), 2);
+	CU_ASSERT_EQUAL(count_in(DIR "/shared.csv", ",bx=64 cap=0,ok,"), 2);
+	unlink(DIR "/shared.csv");
+	unlink(DIR "/shared.journal");
+	unlink(DIR "/shared_tuned.h");
+	unlink(DIR "/shared.yaml");
+}
+
 int add_resume_suite(void)
 {
 	CU_pSuite s = CU_add_suite("resume", NULL, NULL);
@@ -245,5 +276,7 @@ int add_resume_suite(void)
 	CU_add_test(s, "crash and hang cost one configuration each", test_crash_and_hang_cost_one_configuration_each);
 	CU_add_test(s, "SIGINT writes what was measured and exits 130", test_sigint_writes_what_was_measured_and_exits_130);
 	CU_add_test(s, "problem too large for device memory", test_problem_too_large_for_device_memory);
+	CU_add_test(s, "identical binaries are measured once", test_identical_binaries_are_measured_once);
 	return 0;
 }
+

@@ -150,6 +150,7 @@ static long replay(const char *path, const char *key, const space *sp, result *r
 			resume->finished += started[i] == 2;
 			if (started[i] == 1) {
 				res[i].st = ST_CRASHED;
+				res[i].lost_in_flight = 1;
 				result_set_message(&res[i], xstrdup("the tuner stopped while this configuration ran (an earlier run); "
 								    "--retry-failed runs it again"));
 				resume->in_flight++;

@@ -134,7 +134,8 @@ static int same_launch(const config *cfg, const space *sp, const build *b, const
 static long long twin(const config *cfg, const space *sp, const build *b, const result *res, size_t c)
 {
 	for (size_t a = 0; a < sp->count; a++)
-		if (a != c && res[a].shares_with < 0 && res[a].st != ST_NOT_RUN && same_launch(cfg, sp, b, res, a, c))
+		if (a != c && res[a].shares_with < 0 && res[a].st != ST_NOT_RUN && !res[a].lost_in_flight &&
+		    same_launch(cfg, sp, b, res, a, c))
 			return (long long)a;
 	return -1;
 }
