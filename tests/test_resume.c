@@ -266,6 +266,46 @@ static void test_identical_binaries_are_measured_once(void)
 	unlink(DIR "/shared.yaml");
 }
 
+/* A header that only some binaries include: editing it re-measures exactly those. */
+static void test_edited_header_remeasures_only_what_includes_it(void)
+{
+	mkdir(DIR, 0777);
+	FILE *f = fopen(DIR "/h.h", "w");
+	fputs("#define OFFSET 1\n", f);
+	fclose(f);
+	f = fopen(DIR "/kh.cu", "w");
+	fputs("#if V == 2\n#include \"h.h\"\n#else\n#define OFFSET 0\n#endif\n"
+	      "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i + OFFSET * V; }\n", f);
+	fclose(f);
+	snprintf(config_path, sizeof config_path, DIR "/hdr.yaml");
+	f = fopen(config_path, "w");
+	fputs("name: hdr\nkernel: {source: kh.cu, entry: k}\narguments:\n"
+	      "  - {name: a, type: float, count: 4096, output: true}\n  - {name: n, type: int32, value: 4096}\n"
+	      "space: {V: [1, 2], bx: [32, 64, 128]}\nlaunch: {block: [bx], grid: [\"ceil_div(4096, bx)\"]}\n"
+	      "build: {defines: [V]}\nmeasure: {finalists: 0, metrics: none}\n"
+	      "output: {csv: " DIR "/hdr.csv, header: " DIR "/hdr_tuned.h}\n", f);
+	fclose(f);
+	reset();
+	unlink(DIR "/hdr.journal");
+	char *out;
+	CU_ASSERT_EQUAL(autotune((char *[]){"-q", NULL}, &out), 0);
+	free(out);
+	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), 6);
+	/* the reference (V=1, bx=32) is refreshed once; the three V=2 configurations run again */
+	unlink(DIR "/runs.log");
+	f = fopen(DIR "/h.h", "w");
+	fputs("#define OFFSET 2\n", f);
+	fclose(f);
+	CU_ASSERT_EQUAL(autotune((char *[]){"-q", NULL}, &out), 0);
+	free(out);
+	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), 1 + 3);
+	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run 32 ref"), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/hdr.csv", ",ok,"), 6);
+	unlink(DIR "/hdr.csv");
+	unlink(DIR "/hdr.journal");
+	unlink(DIR "/hdr_tuned.h");
+}
+
 int add_resume_suite(void)
 {
 	CU_pSuite s = CU_add_suite("resume", NULL, NULL);
@@ -277,6 +317,7 @@ int add_resume_suite(void)
 	CU_add_test(s, "SIGINT writes what was measured and exits 130", test_sigint_writes_what_was_measured_and_exits_130);
 	CU_add_test(s, "problem too large for device memory", test_problem_too_large_for_device_memory);
 	CU_add_test(s, "identical binaries are measured once", test_identical_binaries_are_measured_once);
+	CU_add_test(s, "an edited header re-measures only what includes it", test_edited_header_remeasures_only_what_includes_it);
 	return 0;
 }
 

@@ -239,64 +239,135 @@ static int start_binary(const config *cfg, const space *s, build *b, size_t k, c
 	return 1;
 }
 
+/* The pool in flight: jobs running, which binaries have started and finished. */
+struct builder {
+	const config *cfg;
+	const space *s;
+	build *b;
+	const char *nvcc, *arch, *workdir;
+	double timeout_s;
+	build_progress_fn progress;
+	void *ctx;
+	diags *d;
+	job *running;
+	struct pollfd *pfds;
+	size_t jobs, nrun, next, done;
+	char *started, *finished;
+	double t0;
+	int rc;
+};
+
+/* Starts binary k now (it has a free slot); a cache hit finishes at once. */
+static void launch(builder *bd, size_t k)
+{
+	bd->started[k] = 1;
+	int r = start_binary(bd->cfg, bd->s, bd->b, k, bd->nvcc, bd->arch, bd->workdir, &bd->running[bd->nrun], bd->d);
+	if (r < 0) {
+		bd->rc = -1;
+		bd->finished[k] = 1;
+		return;
+	}
+	if (r > 0) {
+		bd->nrun++;
+		return;
+	}
+	bd->finished[k] = 1;
+	bd->done++;
+	if (bd->progress)
+		bd->progress(bd->ctx, bd->done, bd->b->nbins);
+}
+
+/* Fills free slots, `want` first when it has not started; then waits up to 200 ms for output
+ * and collects the jobs that ended. */
+static void step(builder *bd, long long want)
+{
+	while (bd->rc == 0 && bd->nrun < bd->jobs) {
+		if (want >= 0 && !bd->started[want]) {
+			launch(bd, (size_t)want);
+			continue;
+		}
+		while (bd->next < bd->b->nbins && bd->started[bd->next])
+			bd->next++;
+		if (bd->next == bd->b->nbins)
+			break;
+		launch(bd, bd->next);
+	}
+	if (bd->rc || bd->nrun == 0)
+		return;
+	for (size_t i = 0; i < bd->nrun; i++)
+		bd->pfds[i] = (struct pollfd){bd->running[i].p.out, POLLIN, 0};
+	if (poll(bd->pfds, bd->nrun, 200) < 0 && errno != EINTR)
+		return;
+	for (size_t i = 0; i < bd->nrun;) {
+		job *j = &bd->running[i];
+		int eof = 0;
+		if (bd->pfds[i].revents) {
+			ssize_t r = proc_read_some(&j->p);
+			eof = r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR);
+		}
+		int late = bd->timeout_s > 0 && now_seconds() - j->started > bd->timeout_s;
+		if (!eof && !late) {
+			i++;
+			continue;
+		}
+		binary *bin = &bd->b->bins[j->bin];
+		bin->log = j->p.buf ? xstrdup(j->p.buf) : xstrdup("");
+		finish_job(bd->cfg, bd->b, j, late ? 0 : -1);
+		bd->finished[j->bin] = 1;
+		bd->done++;
+		if (bd->progress)
+			bd->progress(bd->ctx, bd->done, bd->b->nbins);
+		/* keep the running list dense; pfds is rebuilt before the next poll */
+		bd->running[i] = bd->running[--bd->nrun];
+		bd->pfds[i] = bd->pfds[bd->nrun];
+	}
+}
+
+builder *build_begin(const config *cfg, const space *s, build *b, const char *nvcc, const char *arch,
+		     const char *workdir, int jobs, double timeout_s, build_progress_fn progress, void *ctx, diags *d)
+{
+	builder *bd = xcalloc(1, sizeof *bd);
+	*bd = (builder){cfg, s, b, nvcc, arch, workdir, timeout_s, progress, ctx, d, NULL, NULL, jobs < 1 ? 1 : (size_t)jobs,
+			0, 0, 0, NULL, NULL, now_seconds(), 0};
+	bd->running = xcalloc(bd->jobs, sizeof *bd->running);
+	bd->pfds = xcalloc(bd->jobs, sizeof *bd->pfds);
+	bd->started = xcalloc(b->nbins + 1, 1);
+	bd->finished = xcalloc(b->nbins + 1, 1);
+	step(bd, -1);
+	return bd;
+}
+
+int build_wait(builder *bd, size_t bin)
+{
+	while (bd->rc == 0 && !bd->finished[bin])
+		step(bd, (long long)bin);
+	return bd->rc;
+}
+
+int build_end(builder *bd, double *seconds)
+{
+	while (bd->rc == 0 && bd->done < bd->b->nbins)
+		step(bd, -1);
+	int rc = bd->rc;
+	if (seconds)
+		*seconds = now_seconds() - bd->t0;
+	for (size_t i = 0; i < bd->nrun; i++) {
+		proc_kill(&bd->running[i].p);
+		free(bd->running[i].cmdline);
+		free(bd->running[i].tmp_base);
+	}
+	free(bd->running);
+	free(bd->pfds);
+	free(bd->started);
+	free(bd->finished);
+	free(bd);
+	return rc;
+}
+
 int build_run(const config *cfg, const space *s, build *b, const char *nvcc, const char *arch,
 	      const char *workdir, int jobs, double timeout_s, build_progress_fn progress, void *ctx, diags *d)
 {
-	if (jobs < 1)
-		jobs = 1;
-	job *running = xcalloc((size_t)jobs, sizeof *running);
-	struct pollfd *pfds = xcalloc((size_t)jobs, sizeof *pfds);
-	size_t next = 0, done = 0, nrun = 0;
-	int rc = 0;
-	while (done < b->nbins && rc == 0) {
-		while (nrun < (size_t)jobs && next < b->nbins) {
-			int started = start_binary(cfg, s, b, next++, nvcc, arch, workdir, &running[nrun], d);
-			if (started < 0) {
-				rc = -1;
-				break;
-			}
-			if (started)
-				nrun++;
-			else if (progress)
-				progress(ctx, ++done, b->nbins);
-		}
-		if (rc || nrun == 0)
-			break;
-		for (size_t i = 0; i < nrun; i++)
-			pfds[i] = (struct pollfd){running[i].p.out, POLLIN, 0};
-		if (poll(pfds, nrun, 200) < 0 && errno != EINTR)
-			break;
-		for (size_t i = 0; i < nrun;) {
-			job *j = &running[i];
-			int eof = 0;
-			if (pfds[i].revents) {
-				ssize_t r = proc_read_some(&j->p);
-				eof = r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR);
-			}
-			int late = timeout_s > 0 && now_seconds() - j->started > timeout_s;
-			if (!eof && !late) {
-				i++;
-				continue;
-			}
-			binary *bin = &b->bins[j->bin];
-			bin->log = j->p.buf ? xstrdup(j->p.buf) : xstrdup("");
-			finish_job(cfg, b, j, late ? 0 : -1);
-			done++;
-			if (progress)
-				progress(ctx, done, b->nbins);
-			/* keep the running list dense; pfds is rebuilt before the next poll */
-			running[i] = running[--nrun];
-			pfds[i] = pfds[nrun];
-		}
-	}
-	for (size_t i = 0; i < nrun; i++) {
-		proc_kill(&running[i].p);
-		free(running[i].cmdline);
-		free(running[i].tmp_base);
-	}
-	free(running);
-	free(pfds);
-	return rc;
+	return build_end(build_begin(cfg, s, b, nvcc, arch, workdir, jobs, timeout_s, progress, ctx, d), NULL);
 }
 
 /* What the GPU executes, for telling identical binaries apart: every ELF section of the cubin

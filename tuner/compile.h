@@ -52,6 +52,16 @@ int build_run(const config *cfg, const space *s, build *b, const char *nvcc, con
 	      diags *d);
 void build_free(build *b);
 
+/* The same pool, for overlapping compiles with measuring: build_begin starts the first jobs,
+ * build_wait returns once binary `bin` is built (starting it ahead of the others if it has not
+ * started), build_end finishes the rest and frees the pool (*seconds: time since begin). The
+ * wait and end return -1 when nvcc cannot be run (reason in d). */
+typedef struct builder builder;
+builder *build_begin(const config *cfg, const space *s, build *b, const char *nvcc, const char *arch,
+		     const char *workdir, int jobs, double timeout_s, build_progress_fn progress, void *ctx, diags *d);
+int build_wait(builder *bd, size_t bin);
+int build_end(builder *bd, double *seconds);
+
 /* Finds the entry point's resources in `nvcc -Xptxas -v` output. The entry matches a function
  * named exactly so or its C++ mangling (_Z<len><name>...). 0 on success; -1 if not found, -2 if
  * several C++ overloads match (names listed in *candidates, caller frees). */

@@ -2,7 +2,8 @@
  * and fsync'd. A torn last line (the process died inside write) is cut off on the next open.
  *   autotune-journal 1 KEY
  *   start I
- *   done I STATUS MEDIAN MIN MAX SAMPLES DRIVER_BLOCKS NOISE BATCH MHZ_BEFORE MHZ_AFTER MESSAGE
+ *   done I CODE STATUS MEDIAN MIN MAX SAMPLES DRIVER_BLOCKS NOISE BATCH MHZ_BEFORE MHZ_AFTER MESSAGE
+ * CODE is the hash of the binary measured: a result is reused only for the same code.
  *   final I ROUNDS MEDIAN NOISE
  *   metrics I V0 V1 V2 V3 V4
  *   shares I J          (I was not measured: it is the same binary and launch as J)
@@ -88,8 +89,9 @@ static void replay_line(const char *line, const space *sp, result *res, char *st
 		char st[32];
 		int more = 0;
 		status s;
-		if (sscanf(line + used, "%31s %lf %lf %lf %d %d %lf %d %lf %lf %n", st, &r->t_median, &r->t_min, &r->t_max,
-			   &r->samples, &r->driver_blocks, &r->noise, &r->batch, &r->mhz_before, &r->mhz_after, &more) >= 10 &&
+		if (sscanf(line + used, "%16s %31s %lf %lf %lf %d %d %lf %d %lf %lf %n", r->code, st, &r->t_median, &r->t_min,
+			   &r->t_max, &r->samples, &r->driver_blocks, &r->noise, &r->batch, &r->mhz_before, &r->mhz_after,
+			   &more) >= 11 &&
 		    more && status_parse(st, &s) == 0) {
 			r->st = s;
 			result_set_message(r, line[used + more] ? unescape(line + used + more) : NULL);
@@ -206,7 +208,8 @@ int journal_started(journal *j, size_t config)
 int journal_finished(journal *j, size_t config, const result *r)
 {
 	char *msg = escape(r->message ? r->message : "");
-	char *line = xasprintf("done %zu %s %.9g %.9g %.9g %d %d %.9g %d %.0f %.0f %s\n", config, status_name(r->st),
+	char *line = xasprintf("done %zu %s %s %.9g %.9g %.9g %d %d %.9g %d %.0f %.0f %s\n", config, r->code[0] ? r->code : "-",
+			       status_name(r->st),
 			       r->t_median, r->t_min, r->t_max, r->samples, r->driver_blocks, r->noise, r->batch,
 			       r->mhz_before, r->mhz_after, msg);
 	int rc = append(j, line);

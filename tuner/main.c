@@ -72,19 +72,17 @@ static char *output_sibling(const config *cfg, const char *suffix)
 	return xasprintf("%.*s%s", (int)n, cfg->csv_path, suffix);
 }
 
-/* Everything that could change a measured result: the config file (sizes, flags, arguments),
- * the binaries themselves (what nvcc made of the source, its includes and the flags), and the
- * GPU with its driver. Hashing the binaries rather than the sources means no nvcc needs asking. */
-static char *run_key(const config *cfg, const build *b, const device_info *dev)
+/* What decides whether earlier results are this run's too: the config file (sizes, flags,
+ * arguments), the compiler, the target, the kernel source and the GPU with its driver. Headers
+ * the source includes are covered per result: each journaled result names the code it measured
+ * (compile.c's hash of the binary) and is reused only for that same code. */
+static char *run_key(const config *cfg, const char *identity, const char *arch, const device_info *dev)
 {
 	hasher *h = hasher_new();
 	hasher_add_file(h, cfg->path);
-	for (size_t i = 0; i < b->nbins; i++) {
-		if (b->bins[i].failed)
-			hasher_add_str(h, b->bins[i].log ? b->bins[i].log : "");
-		else if (b->bins[i].cubin)
-			hasher_add_file(h, b->bins[i].cubin);
-	}
+	hasher_add_str(h, identity);
+	hasher_add_str(h, arch);
+	hasher_add_file(h, cfg->source);
 	char drv[32];
 	snprintf(drv, sizeof drv, "%d", dev->driver_version);
 	hasher_add_str(h, dev->name);
@@ -95,14 +93,14 @@ static char *run_key(const config *cfg, const build *b, const device_info *dev)
 	return key;
 }
 
-/* An entry point that no binary has is a config error, not a space of compile errors. */
-static int missing_entry(const config *cfg, const build *b, diags *d)
+/* An entry point that the module does not have is a config error, not a space of compile
+ * errors: every binary comes from the same source. */
+static int missing_entry(const config *cfg, const binary *bin, diags *d)
 {
-	for (size_t i = 0; i < b->nbins; i++)
-		if (!b->bins[i].failed || !strstr(b->bins[i].log, "' not found in the compiled module"))
-			return 0;
-	diags_at(d, cfg->path, cfg->entry_at.line, cfg->entry_at.col, "%s", b->nbins ? b->bins[0].log : "no binaries");
-	return b->nbins > 0;
+	if (!bin->failed || !strstr(bin->log, "' not found in the compiled module"))
+		return 0;
+	diags_at(d, cfg->path, cfg->entry_at.line, cfg->entry_at.col, "%s", bin->log);
+	return 1;
 }
 
 static int fail(diags *d, int code)
@@ -469,59 +467,32 @@ static int tune(const options *o)
 
 	b.cache = cache;
 	b.identity = identity;
-	progress bar;
-	progress_begin(&bar, !o->quiet, "compile", b.nbins);
-	double t0 = now_seconds();
 	int jobs = o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (build_run(&cfg, &sp, &b, nvcc, arch, workdir, jobs, NVCC_TIMEOUT, compile_progress, &bar, &d)) {
-		progress_end(&bar);
-		code = EXIT_USAGE;
-		goto out;
-	}
-	progress_end(&bar);
-	double compile_s = now_seconds() - t0;
-	if (cache)
-		cache_evict(cache, CACHE_MAX_BYTES);
-	if (missing_entry(&cfg, &b, &d)) {
-		code = EXIT_USAGE;
-		goto out;
-	}
-
-	for (size_t c = 0; c < sp.count; c++) {
-		const binary *bin = &b.bins[b.of_config[c]];
-		result *r = &res[c];
-		if (bin->failed) {
-			r->st = ST_COMPILE_ERROR;
-			char *first_line = xstrdup(bin->log);
-			/* the CSV keeps the first lines; the whole log was printed */
-			if (strlen(first_line) > 400)
-				first_line[400] = 0;
-			result_set_message(r, first_line);
-			continue;
-		}
-		occupancy_input in = {(int)(r->block[0] * r->block[1] * r->block[2]), bin->res.registers,
-				      bin->res.static_smem, (size_t)r->smem, bin->res.barriers};
-		occupancy_result occ;
-		if (occupancy_compute(cc, &in, &occ) == 0) {
-			r->occ_blocks = occ.active_blocks;
-			r->occupancy = occ.occupancy;
-			r->occ_limit = occ.limit;
-		}
-	}
-	if (!o->quiet)
-		print_failures(&cfg, &sp, &b);
-
+	double compile_s = 0;
 	long long winner = -1;
-	if (o->dry_run)
+	if (o->dry_run) {
+		progress bar;
+		progress_begin(&bar, !o->quiet, "compile", b.nbins);
+		double t0 = now_seconds();
+		int rc = build_run(&cfg, &sp, &b, nvcc, arch, workdir, jobs, NVCC_TIMEOUT, compile_progress, &bar, &d);
+		progress_end(&bar);
+		compile_s = now_seconds() - t0;
+		if (rc || missing_entry(&cfg, &b.bins[b.of_config[sp.reference]], &d)) {
+			code = EXIT_USAGE;
+			goto out;
+		}
+		for (size_t c = 0; c < sp.count; c++)
+			measure_apply_binary(&b.bins[b.of_config[c]], cc, &res[c]);
+		if (!o->quiet)
+			print_failures(&cfg, &sp, &b);
 		print_dry_run(o, &cfg, &sp, &b, res);
-	else {
-		signal(SIGINT, on_sigint);
+	} else {
 		if (o->metrics && apply_metrics_option(&cfg, o->metrics, &d)) {
 			code = EXIT_USAGE;
 			goto out;
 		}
 		journal_resume resume;
-		char *key = run_key(&cfg, &b, &dev);
+		char *key = run_key(&cfg, identity, arch, &dev);
 		jpath = output_sibling(&cfg, ".journal");
 		jr = journal_open(jpath, key, o->fresh, &sp, res, &resume, &d);
 		free(key);
@@ -535,10 +506,26 @@ static int tune(const options *o)
 		else if (!o->quiet && resume.key_changed)
 			fprintf(stderr, "%s: %s: starting afresh\n", jpath,
 				o->fresh ? "--fresh" : "the kernel, config, compiler or GPU changed since the last run");
+		/* Compiles overlap with measuring: a configuration is measured as soon as its binary
+		 * exists. The reference's binary comes first, and tells whether the entry point exists. */
+		builder *bd = build_begin(&cfg, &sp, &b, nvcc, arch, workdir, jobs, NVCC_TIMEOUT, NULL, NULL, &d);
+		if (build_wait(bd, b.of_config[sp.reference]) ||
+		    missing_entry(&cfg, &b.bins[b.of_config[sp.reference]], &d)) {
+			build_end(bd, NULL);
+			code = EXIT_USAGE;
+			goto out;
+		}
+		signal(SIGINT, on_sigint);
 		measure_opts mo = {!o->quiet, &interrupted, copy_bandwidth(rn, &dev), dev.clock_khz / 1000, jr,
-				   o->retry_failed, NULL, NULL, 0, 0};
+				   o->retry_failed, bd, cc, NULL, NULL, 0, 0};
 		if (measure_space(&cfg, &sp, &b, res, rn, &mo, &d))
 			code = EXIT_ENV;
+		if (build_end(bd, &compile_s) && code == EXIT_WINNER)
+			code = EXIT_USAGE;
+		for (size_t c = 0; c < sp.count; c++)
+			measure_apply_binary(&b.bins[b.of_config[c]], cc, &res[c]);
+		if (!o->quiet)
+			print_failures(&cfg, &sp, &b);
 		jr = mo.journal; /* NULL if writing it failed */
 		select_winner(res, sp.count, &policy, &pick);
 		winner = pick.winner;
@@ -549,6 +536,8 @@ static int tune(const options *o)
 		if (interrupted)
 			code = EXIT_INTERRUPTED;
 	}
+	if (cache)
+		cache_evict(cache, CACHE_MAX_BYTES);
 
 	char date[32];
 	iso_date(date, sizeof date);

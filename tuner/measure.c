@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "occupancy.h"
 #include "progress.h"
 #include "stats.h"
 #include "banned.h"
@@ -161,16 +162,54 @@ static void copy_measurement(result *to, const result *from, long long from_inde
 	to->shares_with = from_index;
 }
 
+void measure_apply_binary(const binary *bin, int cc, result *r)
+{
+	if (bin->failed) {
+		if (r->st == ST_NOT_RUN) {
+			r->st = ST_COMPILE_ERROR;
+			char *first_lines = xstrdup(bin->log ? bin->log : "");
+			/* the CSV keeps the start of the log; the whole of it is printed */
+			if (strlen(first_lines) > 400)
+				first_lines[400] = 0;
+			result_set_message(r, first_lines);
+		}
+		return;
+	}
+	occupancy_input in = {(int)(r->block[0] * r->block[1] * r->block[2]), bin->res.registers, bin->res.static_smem,
+			      (size_t)r->smem, bin->res.barriers};
+	occupancy_result occ;
+	if (occupancy_compute(cc, &in, &occ) == 0) {
+		r->occ_blocks = occ.active_blocks;
+		r->occupancy = occ.occupancy;
+		r->occ_limit = occ.limit;
+	}
+}
+
+/* A journaled result stands only for the code it measured: when the binary differs now (a
+ * header changed, say), the configuration is measured again. */
+static void forget_if_stale(result *r, const binary *bin)
+{
+	if (r->st == ST_NOT_RUN || r->lost_in_flight || !strcmp(r->code, bin->code))
+		return;
+	free(r->message);
+	long long block[3], grid[3], smem = r->smem;
+	memcpy(block, r->block, sizeof block);
+	memcpy(grid, r->grid, sizeof grid);
+	memset(r, 0, sizeof *r);
+	memcpy(r->block, block, sizeof block);
+	memcpy(r->grid, grid, sizeof grid);
+	r->smem = smem;
+	r->driver_blocks = -1;
+	r->shares_with = -1;
+	r->occ_limit = "";
+}
+
 static int first_pass(const config *cfg, const space *sp, const build *b, result *res, runner *rn, measure_opts *o,
 		      diags *d)
 {
-	size_t todo = 0;
-	for (size_t c = 0; c < sp->count; c++)
-		todo += needs_run(&res[c], o->retry_failed) && !b->bins[b->of_config[c]].failed;
-	if (todo == 0)
-		return 0;
+	/* every configuration counts: which ones need measuring shows only as binaries arrive */
 	progress bar;
-	progress_begin(&bar, o->progress, "measure", todo);
+	progress_begin(&bar, o->progress, "measure", sp->count);
 	sample_plan plan = {cfg->warmup, cfg->min_samples, cfg->max_samples, cfg->time_cap, cfg->noise_target};
 	double slowest = 0;
 	for (size_t c = 0; c < sp->count; c++)
@@ -178,7 +217,14 @@ static int first_pass(const config *cfg, const space *sp, const build *b, result
 			slowest = res[c].t_max * res[c].batch;
 	size_t done = 0;
 	long long ref = sp->reference;
-	int have_ref = 0;
+	/* have_ref: the worker holds the reference's outputs; stale_ref: they come from an earlier
+	 * run and the worker needs them again before the first comparison */
+	int have_ref = 0, stale_ref = 0;
+	if (o->build && build_wait(o->build, b->of_config[ref])) {
+		progress_end(&bar);
+		return -1;
+	}
+	forget_if_stale(&res[ref], &b->bins[b->of_config[ref]]);
 	if (!needs_run(&res[ref], o->retry_failed)) {
 		if (res[ref].st != ST_OK) {
 			progress_end(&bar);
@@ -186,12 +232,7 @@ static int first_pass(const config *cfg, const space *sp, const build *b, result
 				  status_name(res[ref].st));
 			return 0;
 		}
-		int rc = refresh_reference(cfg, sp, b, res, rn, d);
-		if (rc) {
-			progress_end(&bar);
-			return rc < 0 ? -1 : 0;
-		}
-		have_ref = 1;
+		have_ref = stale_ref = 1;
 	}
 	for (size_t k = 0; k <= sp->count && !*o->interrupted; k++) {
 		/* k == 0 is the reference; afterwards every other configuration in order */
@@ -200,10 +241,14 @@ static int first_pass(const config *cfg, const space *sp, const build *b, result
 			continue;
 		result *r = &res[c];
 		const binary *bin = &b->bins[b->of_config[c]];
-		if (!needs_run(r, o->retry_failed))
-			continue;
-		if (bin->failed) {
-			r->st = ST_COMPILE_ERROR;
+		if (o->build && build_wait(o->build, b->of_config[c])) {
+			progress_end(&bar);
+			return -1;
+		}
+		forget_if_stale(r, bin);
+		measure_apply_binary(bin, o->cc, r);
+		if (!needs_run(r, o->retry_failed) || bin->failed) {
+			progress_update(&bar, ++done, NULL);
 			continue;
 		}
 		long long same = k > 0 ? twin(cfg, sp, b, res, c) : -1;
@@ -217,6 +262,14 @@ static int first_pass(const config *cfg, const space *sp, const build *b, result
 			free(desc);
 			continue;
 		}
+		if (stale_ref) {
+			int rc = refresh_reference(cfg, sp, b, res, rn, d);
+			if (rc) {
+				progress_end(&bar);
+				return rc < 0 ? -1 : 0;
+			}
+			stale_ref = 0;
+		}
 		if (o->journal)
 			journal_check(o, journal_started(o->journal, c));
 		if (runner_measure(rn, cfg, space_config(sp, c), have_ref ? "check" : "ref", bin, &plan, r,
@@ -225,6 +278,7 @@ static int first_pass(const config *cfg, const space *sp, const build *b, result
 			return -1;
 		}
 		o->measured++;
+		memcpy(r->code, bin->code, sizeof r->code);
 		if (o->journal)
 			journal_check(o, journal_finished(o->journal, c, r));
 		if (r->st == ST_OK) {

@@ -19,6 +19,8 @@ typedef struct {
 	int max_mhz;                         /* the device's maximum SM clock */
 	journal *journal;                    /* where each result goes as it arrives, or NULL */
 	int retry_failed;                    /* measure crashed and timed-out configurations again */
+	builder *build;                      /* compiles still running: wait for each binary before use */
+	int cc;                              /* compute capability, for theoretical occupancy */
 	char *counters_note;                 /* out: why counters were not collected, or NULL (owned) */
 	char *journal_note;                  /* out: why the journal stopped being written, or NULL */
 	size_t measured;                     /* out: configurations measured in this run */
@@ -31,5 +33,9 @@ typedef struct {
  * and ends measuring early, returning 0. */
 int measure_space(const config *cfg, const space *sp, const build *b, result *res, runner *rn, measure_opts *o,
 		  diags *d);
+
+/* What a configuration's binary says before it runs: compile-error (with the start of the log)
+ * when it failed and nothing else was recorded, else resources and theoretical occupancy. */
+void measure_apply_binary(const binary *bin, int cc, result *r);
 
 #endif
