@@ -131,6 +131,7 @@ int proc_start_fd(proc *p, char *const argv[], unsigned flags, int stderr_fd)
 ssize_t proc_read_some(proc *p)
 {
 	grow(&p->buf, &p->cap, p->len + 4096 + 1, 1);
+	p->buf[p->len] = 0; /* a string even when nothing arrives */
 	ssize_t n;
 	do
 		n = read(p->out, p->buf + p->len, p->cap - p->len - 1);
