@@ -253,7 +253,7 @@ struct builder {
 	struct pollfd *pfds;
 	size_t jobs, nrun, next, done;
 	char *started, *finished;
-	double t0;
+	double t0, t_last; /* begin, and when the last binary was done */
 	int rc;
 };
 
@@ -273,6 +273,7 @@ static void launch(builder *bd, size_t k)
 	}
 	bd->finished[k] = 1;
 	bd->done++;
+	bd->t_last = now_seconds();
 	if (bd->progress)
 		bd->progress(bd->ctx, bd->done, bd->b->nbins);
 }
@@ -315,6 +316,7 @@ static void step(builder *bd, long long want)
 		finish_job(bd->cfg, bd->b, j, late ? 0 : -1);
 		bd->finished[j->bin] = 1;
 		bd->done++;
+		bd->t_last = now_seconds();
 		if (bd->progress)
 			bd->progress(bd->ctx, bd->done, bd->b->nbins);
 		/* keep the running list dense; pfds is rebuilt before the next poll */
@@ -328,7 +330,7 @@ builder *build_begin(const config *cfg, const space *s, build *b, const char *nv
 {
 	builder *bd = xcalloc(1, sizeof *bd);
 	*bd = (builder){cfg, s, b, nvcc, arch, workdir, timeout_s, progress, ctx, d, NULL, NULL, jobs < 1 ? 1 : (size_t)jobs,
-			0, 0, 0, NULL, NULL, now_seconds(), 0};
+			0, 0, 0, NULL, NULL, now_seconds(), 0, 0};
 	bd->running = xcalloc(bd->jobs, sizeof *bd->running);
 	bd->pfds = xcalloc(bd->jobs, sizeof *bd->pfds);
 	bd->started = xcalloc(b->nbins + 1, 1);
@@ -350,7 +352,7 @@ int build_end(builder *bd, double *seconds)
 		step(bd, -1);
 	int rc = bd->rc;
 	if (seconds)
-		*seconds = now_seconds() - bd->t0;
+		*seconds = (bd->t_last > 0 ? bd->t_last : now_seconds()) - bd->t0;
 	for (size_t i = 0; i < bd->nrun; i++) {
 		proc_kill(&bd->running[i].p);
 		free(bd->running[i].cmdline);

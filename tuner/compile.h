@@ -54,7 +54,8 @@ void build_free(build *b);
 
 /* The same pool, for overlapping compiles with measuring: build_begin starts the first jobs,
  * build_wait returns once binary `bin` is built (starting it ahead of the others if it has not
- * started), build_end finishes the rest and frees the pool (*seconds: time since begin). The
+ * started), build_end finishes the rest and frees the pool (*seconds: from begin until the last
+ * binary was done). The
  * wait and end return -1 when nvcc cannot be run (reason in d). */
 typedef struct builder builder;
 builder *build_begin(const config *cfg, const space *s, build *b, const char *nvcc, const char *arch,
