@@ -26,6 +26,34 @@ static void nap(void)
 	nanosleep(&ts, NULL);
 }
 
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A config NAME over kernel KERNEL (in DIR) with the given space, build and measure lines; the
+ * kernel takes (float *a, int n) with n = 4096; results go to DIR/NAME.*, which start empty. */
+static void write_named(const char *name, const char *kernel, const char *space_build)
+{
+	char text[2048];
+	snprintf(config_path, sizeof config_path, DIR "/%s.yaml", name);
+	snprintf(text, sizeof text,
+		 "name: %s\nkernel: {source: %s, entry: k}\narguments:\n"
+		 "  - {name: a, type: float, count: 4096, output: true}\n  - {name: n, type: int32, value: 4096}\n"
+		 "%s\nlaunch: {block: [bx], grid: [\"ceil_div(4096, bx)\"]}\n"
+		 "output: {csv: " DIR "/%s.csv, header: " DIR "/%s_tuned.h}\n",
+		 name, kernel, space_build, name, name);
+	put(config_path, text);
+	char path[256];
+	static const char *const ext[] = {".csv", ".journal", "_tuned.h"};
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof path, DIR "/%s%s", name, ext[i]);
+		unlink(path);
+	}
+}
+
 /* A one-binary space of 20 block sizes, 32..640; results under DIR. */
 static void write_space(const char *extra_measure)
 {
@@ -239,19 +267,9 @@ static void test_problem_too_large_for_device_memory(void)
 static void test_identical_binaries_are_measured_once(void)
 {
 	mkdir(DIR, 0777);
-	FILE *f = fopen(DIR "/k.cu", "w");
-	fputs("extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n", f);
-	fclose(f);
-	snprintf(config_path, sizeof config_path, DIR "/shared.yaml");
-	f = fopen(config_path, "w");
-	fputs("name: shared\nkernel: {source: k.cu, entry: k}\narguments:\n"
-	      "  - {name: a, type: float, count: 4096, output: true}\n  - {name: n, type: int32, value: 4096}\n"
-	      "space: {bx: [32, 64], cap: [0, 64, 128]}\nlaunch: {block: [bx], grid: [\"ceil_div(4096, bx)\"]}\n"
-	      "build: {maxrregcount: cap}\nmeasure: {finalists: 0, metrics: none}\n"
-	      "output: {csv: " DIR "/shared.csv, header: " DIR "/shared_tuned.h}\n", f);
-	fclose(f);
+	put(DIR "/k.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n");
+	write_named("shared", "k.cu", "space: {bx: [32, 64], cap: [0, 64, 128]}\nbuild: {maxrregcount: cap}\nmeasure: {finalists: 0, metrics: none}");
 	reset();
-	unlink(DIR "/shared.journal");
 	char *out;
 	CU_ASSERT_EQUAL(autotune((char *[]){"-q", NULL}, &out), 0);
 	free(out);
@@ -270,32 +288,18 @@ static void test_identical_binaries_are_measured_once(void)
 static void test_edited_header_remeasures_only_what_includes_it(void)
 {
 	mkdir(DIR, 0777);
-	FILE *f = fopen(DIR "/h.h", "w");
-	fputs("#define OFFSET 1\n", f);
-	fclose(f);
-	f = fopen(DIR "/kh.cu", "w");
-	fputs("#if V == 2\n#include \"h.h\"\n#else\n#define OFFSET 0\n#endif\n"
-	      "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i + OFFSET * V; }\n", f);
-	fclose(f);
-	snprintf(config_path, sizeof config_path, DIR "/hdr.yaml");
-	f = fopen(config_path, "w");
-	fputs("name: hdr\nkernel: {source: kh.cu, entry: k}\narguments:\n"
-	      "  - {name: a, type: float, count: 4096, output: true}\n  - {name: n, type: int32, value: 4096}\n"
-	      "space: {V: [1, 2], bx: [32, 64, 128]}\nlaunch: {block: [bx], grid: [\"ceil_div(4096, bx)\"]}\n"
-	      "build: {defines: [V]}\nmeasure: {finalists: 0, metrics: none}\n"
-	      "output: {csv: " DIR "/hdr.csv, header: " DIR "/hdr_tuned.h}\n", f);
-	fclose(f);
+	put(DIR "/h.h", "#define OFFSET 1\n");
+	put(DIR "/kh.cu", "#if V == 2\n#include \"h.h\"\n#else\n#define OFFSET 0\n#endif\n"
+			  "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i + OFFSET * V; }\n");
+	write_named("hdr", "kh.cu", "space: {V: [1, 2], bx: [32, 64, 128]}\nbuild: {defines: [V]}\nmeasure: {finalists: 0, metrics: none}");
 	reset();
-	unlink(DIR "/hdr.journal");
 	char *out;
 	CU_ASSERT_EQUAL(autotune((char *[]){"-q", NULL}, &out), 0);
 	free(out);
 	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), 6);
 	/* the reference (V=1, bx=32) is refreshed once; the three V=2 configurations run again */
 	unlink(DIR "/runs.log");
-	f = fopen(DIR "/h.h", "w");
-	fputs("#define OFFSET 2\n", f);
-	fclose(f);
+	put(DIR "/h.h", "#define OFFSET 2\n");
 	CU_ASSERT_EQUAL(autotune((char *[]){"-q", NULL}, &out), 0);
 	free(out);
 	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), 1 + 3);
