@@ -12,3 +12,15 @@ extern "C" __global__ void sumMatrixOnGPU2D(const float *A, const float *B, floa
 	if (ix < (unsigned int)nx && iy < (unsigned int)ny)
 		C[idx] = A[idx] + B[idx];
 }
+
+// The 1-D variant (seed 00, 3.7): a 1-D grid over columns, each thread walking down its column.
+// Fewer, longer threads: the seed's counterpoint to the 2-D grid.
+extern "C" __global__ void sumMatrixOnGPU1D(const float *A, const float *B, float *C, int nx, int ny)
+{
+	unsigned int ix = blockIdx.x * blockDim.x + threadIdx.x;
+	if (ix < (unsigned int)nx)
+		for (int iy = 0; iy < ny; iy++) {
+			size_t idx = (size_t)iy * nx + ix;
+			C[idx] = A[idx] + B[idx];
+		}
+}

@@ -17,7 +17,7 @@
 #include "proc.h"
 #include "banned.h"
 
-static int is_compile_time(const param *p) { return p->is_define || p->is_maxreg; }
+static int is_compile_time(const param *p) { return p->is_define || p->is_maxreg || p->is_entry; }
 
 static int same_compile_values(const config *cfg, const value *a, const value *b)
 {
@@ -46,6 +46,7 @@ void build_plan(const config *cfg, const space *s, build *b)
 			grow(&b->bins, &cap, b->nbins + 1, sizeof *b->bins);
 			memset(&b->bins[k], 0, sizeof b->bins[k]);
 			b->bins[k].first_config = c;
+			b->bins[k].entry = config_entry(cfg, space_config(s, c));
 			b->nbins++;
 		}
 		b->of_config[c] = k;
@@ -56,6 +57,7 @@ void build_free(build *b)
 {
 	for (size_t i = 0; i < b->nbins; i++) {
 		free(b->bins[i].cubin);
+		free(b->bins[i].entry);
 		free(b->bins[i].log);
 		free(b->bins[i].res.symbol);
 	}
@@ -143,20 +145,20 @@ typedef struct {
 static void code_hash(const char *path, char out[17]);
 
 /* The entry point's resources from the ptxas report; a missing entry fails the binary. */
-static void resources_from_log(const config *cfg, binary *bin)
+static void resources_from_log(binary *bin)
 {
 	char *cands = NULL;
-	int r = ptxas_parse(bin->log, cfg->entry, &bin->res, &cands);
+	int r = ptxas_parse(bin->log, bin->entry, &bin->res, &cands);
 	if (r == -1) {
 		bin->failed = 1;
 		char *old = bin->log;
-		bin->log = xasprintf("entry point '%s' not found in the compiled module%s%s", cfg->entry,
+		bin->log = xasprintf("entry point '%s' not found in the compiled module%s%s", bin->entry,
 				     cands ? "; it has: " : "", cands ? cands : "");
 		free(old);
 	} else if (r == -2) {
 		bin->failed = 1;
 		char *old = bin->log;
-		bin->log = xasprintf("entry point '%s' is ambiguous: %s", cfg->entry, cands);
+		bin->log = xasprintf("entry point '%s' is ambiguous: %s", bin->entry, cands);
 		free(old);
 	}
 	free(cands);
@@ -164,7 +166,7 @@ static void resources_from_log(const config *cfg, binary *bin)
 		code_hash(bin->cubin, bin->code);
 }
 
-static void finish_job(const config *cfg, build *b, job *j, double timeout_s)
+static void finish_job(build *b, job *j, double timeout_s)
 {
 	binary *bin = &b->bins[j->bin];
 	int timed_out;
@@ -181,7 +183,7 @@ static void finish_job(const config *cfg, build *b, job *j, double timeout_s)
 	free(j->tmp_base);
 	j->tmp_base = NULL;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		resources_from_log(cfg, bin);
+		resources_from_log(bin);
 	else {
 		bin->failed = 1;
 		char *old = bin->log;
@@ -209,12 +211,15 @@ static int start_binary(const config *cfg, const space *s, build *b, size_t k, c
 			bin->log = log;
 			bin->cached = 1;
 			b->cache_hits++;
-			resources_from_log(cfg, bin);
+			resources_from_log(bin);
 			free_argv(argv);
 			return 0;
 		}
 		/* nvcc writes next to the entry and lists what it read (-MD -MF) for the entry's key */
-		j->tmp_base = cache_tmp_base(b->cache, j->key);
+		/* binaries that differ only in their entry point share one compile's key */
+		char *base = cache_tmp_base(b->cache, j->key);
+		j->tmp_base = xasprintf("%s.%zu", base, k);
+		free(base);
 		argv[n++] = xstrdup("-MD");
 		argv[n++] = xstrdup("-MF");
 		argv[n++] = xasprintf("%s.d", j->tmp_base);
@@ -313,7 +318,7 @@ static void step(builder *bd, long long want)
 		}
 		binary *bin = &bd->b->bins[j->bin];
 		bin->log = j->p.buf ? xstrdup(j->p.buf) : xstrdup("");
-		finish_job(bd->cfg, bd->b, j, late ? 0 : -1);
+		finish_job(bd->b, j, late ? 0 : -1);
 		bd->finished[j->bin] = 1;
 		bd->done++;
 		bd->t_last = now_seconds();

@@ -18,6 +18,7 @@ typedef struct {
 
 typedef struct {
 	size_t first_config; /* a configuration built by this binary, to name it in messages */
+	char *entry;         /* the entry point it is built for (the config's, placeholders filled) */
 	char *cubin;         /* path of the result */
 	int cached;          /* taken from the cache: no nvcc ran */
 	char code[17];       /* hash of what the GPU executes (see compile.c): equal means same kernel */

@@ -381,7 +381,8 @@ static void load_kernel(loader *L, const yaml_node_t *n)
 	yaml_node_t *entry = require(L, n, "entry", "'kernel'");
 	if (entry && (cfg->entry = get_string(L, entry, "kernel entry"))) {
 		cfg->entry_at = mark_of(entry);
-		if (!is_identifier(cfg->entry))
+		/* placeholders are checked once the parameters are known */
+		if (!strstr(cfg->entry, "${") && !is_identifier(cfg->entry))
 			err_at(L, cfg->entry_at, "kernel entry '%s' is not a C identifier", cfg->entry);
 	}
 	yaml_node_t *arch = get(L, n, "arch");
@@ -676,10 +677,22 @@ static void load_build(loader *L, const yaml_node_t *n)
 
 static void load_verify(loader *L, const yaml_node_t *n)
 {
-	static const char *const keys[] = {"reference", "rtol", "atol", NULL};
+	static const char *const keys[] = {"reference", "reference_per", "rtol", "atol", NULL};
 	config *cfg = L->cfg;
 	if (check_keys(L, n, "'verify'", keys))
 		return;
+	yaml_node_t *per = get(L, n, "reference_per");
+	if (per && expect(L, per, YAML_SEQUENCE_NODE, "verify reference_per") == 0) {
+		size_t count = (size_t)(per->data.sequence.items.top - per->data.sequence.items.start);
+		cfg->ref_per = xcalloc(count, sizeof *cfg->ref_per);
+		for (yaml_node_item_t *it = per->data.sequence.items.start; it < per->data.sequence.items.top; it++) {
+			int i = find_param(L, node(L, *it), "verify reference_per");
+			if (i >= 0)
+				cfg->ref_per[cfg->nref_per++] = (size_t)i;
+		}
+		if (get(L, n, "reference"))
+			err_at(L, mark_of(per), "verify takes 'reference' or 'reference_per', not both");
+	}
 	yaml_node_t *r = get(L, n, "reference"), *rt = get(L, n, "rtol"), *at = get(L, n, "atol");
 	if (rt && get_double(L, rt, "rtol", &cfg->rtol) == 0 && cfg->rtol < 0)
 		err_at(L, mark_of(rt), "rtol must not be negative");
@@ -788,6 +801,69 @@ static void load_output(loader *L, const yaml_node_t *n)
 		L->cfg->header_path = get_string(L, h, "output header");
 }
 
+/* "mathKernel${variant}": each placeholder names a parameter, which becomes compile-time (one
+ * binary per value, each with its own entry point); the rest must make an identifier. */
+static void check_entry_template(loader *L)
+{
+	config *cfg = L->cfg;
+	if (!cfg->entry || !strstr(cfg->entry, "${"))
+		return;
+	char plain[512];
+	size_t used = 0;
+	for (const char *p = cfg->entry; *p && used < sizeof plain - 2;) {
+		if (p[0] != '$' || p[1] != '{') {
+			plain[used++] = *p++;
+			continue;
+		}
+		const char *end = strchr(p, '}');
+		if (!end) {
+			err_at(L, cfg->entry_at, "kernel entry '%s': '${' without '}'", cfg->entry);
+			return;
+		}
+		int found = 0;
+		for (size_t i = 0; i < cfg->nparams; i++)
+			if (strlen(cfg->params[i].name) == (size_t)(end - p - 2) && !strncmp(cfg->params[i].name, p + 2, (size_t)(end - p - 2))) {
+				cfg->params[i].is_entry = 1;
+				found = 1;
+			}
+		if (!found)
+			err_at(L, cfg->entry_at, "kernel entry '%s': '%.*s' is not a parameter of the space", cfg->entry,
+			       (int)(end - p - 2), p + 2);
+		plain[used++] = 'x';
+		p = end + 1;
+	}
+	plain[used] = 0;
+	if (!is_identifier(plain))
+		err_at(L, cfg->entry_at, "kernel entry '%s' does not make a C identifier", cfg->entry);
+}
+
+char *config_entry(const config *cfg, const value *params)
+{
+	size_t cap = strlen(cfg->entry) + 64, len = 0;
+	char *out = xmalloc(cap);
+	for (const char *p = cfg->entry; *p;) {
+		const char *end = p[0] == '$' && p[1] == '{' ? strchr(p, '}') : NULL;
+		char piece[128];
+		size_t n = 1;
+		piece[0] = *p;
+		piece[1] = 0;
+		if (end) {
+			for (size_t i = 0; i < cfg->nparams; i++)
+				if (strlen(cfg->params[i].name) == (size_t)(end - p - 2) &&
+				    !strncmp(cfg->params[i].name, p + 2, (size_t)(end - p - 2)))
+					value_format(params[i], piece, sizeof piece);
+			n = strlen(piece);
+			p = end + 1;
+		} else
+			p++;
+		grow(&out, &cap, len + n + 1, 1);
+		memcpy(out + len, piece, n);
+		len += n;
+	}
+	out[len] = 0;
+	return out;
+}
+
 static char *base_name(const char *path)
 {
 	const char *b = strrchr(path, '/');
@@ -860,6 +936,7 @@ static void load_root(loader *L, const yaml_node_t *root)
 		check_names(L, &cfg->grid[i], 1, "the launch grid");
 	}
 	check_names(L, &cfg->shared_mem, 1, "launch shared_mem");
+	check_entry_template(L);
 	if (!cfg->csv_path)
 		cfg->csv_path = xasprintf("results/%s.csv", cfg->name);
 	if (!cfg->header_path)
@@ -960,6 +1037,7 @@ void config_free(config *cfg)
 		free(cfg->nvcc_flags[i]);
 	free(cfg->nvcc_flags);
 	free(cfg->reference);
+	free(cfg->ref_per);
 	free(cfg->csv_path);
 	free(cfg->header_path);
 	memset(cfg, 0, sizeof *cfg);

@@ -46,6 +46,7 @@ typedef struct {
 	size_t nvalues;
 	int is_define;  /* passed to nvcc as -DNAME=value */
 	int is_maxreg;  /* passed to nvcc as -maxrregcount=value */
+	int is_entry;   /* named in the kernel entry ("mathKernel${variant}") */
 } param;
 
 typedef struct {
@@ -85,6 +86,8 @@ typedef struct {
 	int has_reference;
 	value *reference;  /* one value per parameter */
 	mark reference_at;
+	size_t *ref_per;       /* verify.reference_per: parameter indexes; a reference per group */
+	size_t nref_per;
 	double rtol, atol;
 
 	/* measure */
@@ -114,6 +117,10 @@ typedef struct {
  * and leaves *cfg empty; config_free is safe either way. */
 int config_load(const char *path, config *cfg, diags *d);
 void config_free(config *cfg);
+
+/* The entry point for these parameter values: the entry with its ${param} placeholders filled.
+ * Caller frees. */
+char *config_entry(const config *cfg, const value *params);
 
 /* Name lookup for expressions: constants, then the parameter values given (may be NULL). */
 typedef struct {

@@ -90,16 +90,16 @@ static int needs_run(const result *r, int retry_failed)
 	return retry_failed && (r->st == ST_CRASHED || r->st == ST_TIMEOUT);
 }
 
-/* On a resumed run the worker still needs the reference's outputs: run it again, briefly; its
- * journaled result stands. */
-static int refresh_reference(const config *cfg, const space *sp, const build *b, const result *res, runner *rn,
-			     diags *d)
+/* The worker holds one reference's outputs at a time: when another group's (or, on a resumed
+ * run, an earlier run's) are needed, that configuration runs again, briefly; its result stands. */
+static int refresh_reference(const config *cfg, const space *sp, const build *b, const result *res, size_t ref,
+			     runner *rn, diags *d)
 {
-	result tmp = res[sp->reference];
+	result tmp = res[ref];
 	tmp.message = NULL;
 	sample_plan plan = {0, 1, 1, cfg->time_cap, 1};
-	int rc = runner_measure(rn, cfg, space_config(sp, (size_t)sp->reference), "ref", &b->bins[b->of_config[sp->reference]],
-				&plan, &tmp, kernel_timeout(cfg, 0), d);
+	int rc = runner_measure(rn, cfg, space_config(sp, ref), "ref", &b->bins[b->of_config[ref]], &plan, &tmp,
+				kernel_timeout(cfg, 0), d);
 	if (rc == 0 && tmp.st != ST_OK) {
 		diags_add(d, "the verify reference failed when run again to resume: %s%s%s", status_name(tmp.st),
 			  tmp.message ? ": " : "", tmp.message ? tmp.message : "");
@@ -114,7 +114,8 @@ static int refresh_reference(const config *cfg, const space *sp, const build *b,
 static int same_launch(const config *cfg, const space *sp, const build *b, const result *res, size_t a, size_t c)
 {
 	const binary *x = &b->bins[b->of_config[a]], *y = &b->bins[b->of_config[c]];
-	if (x->failed || y->failed || strcmp(x->code, y->code) || memcmp(res[a].block, res[c].block, sizeof res[a].block) ||
+	if (x->failed || y->failed || strcmp(x->code, y->code) || strcmp(x->res.symbol, y->res.symbol) ||
+	    memcmp(res[a].block, res[c].block, sizeof res[a].block) ||
 	    memcmp(res[a].grid, res[c].grid, sizeof res[a].grid) || res[a].smem != res[c].smem)
 		return 0;
 	for (size_t i = 0; i < cfg->nargs; i++) {
@@ -204,6 +205,29 @@ static void forget_if_stale(result *r, const binary *bin)
 	r->occ_limit = "";
 }
 
+/* Reference groups: with verify.reference_per, configurations that differ in those parameters
+ * compute different outputs (the divergence seed's kernel variants) and each group is checked
+ * against its own reference. group[c] is the first configuration of c's group in space order. */
+static size_t *reference_groups(const config *cfg, const space *sp)
+{
+	size_t *group = xcalloc(sp->count, sizeof *group);
+	for (size_t c = 0; c < sp->count; c++) {
+		group[c] = cfg->nref_per ? c : 0;
+		for (size_t a = 0; a < c && cfg->nref_per; a++) {
+			int same = 1;
+			for (size_t k = 0; k < cfg->nref_per && same; k++) {
+				size_t p = cfg->ref_per[k];
+				same = value_as_double(space_config(sp, a)[p]) == value_as_double(space_config(sp, c)[p]);
+			}
+			if (same) {
+				group[c] = group[a];
+				break;
+			}
+		}
+	}
+	return group;
+}
+
 static int first_pass(const config *cfg, const space *sp, const build *b, result *res, runner *rn, measure_opts *o,
 		      diags *d)
 {
@@ -215,95 +239,98 @@ static int first_pass(const config *cfg, const space *sp, const build *b, result
 	for (size_t c = 0; c < sp->count; c++)
 		if (res[c].st == ST_OK && res[c].t_max * res[c].batch > slowest)
 			slowest = res[c].t_max * res[c].batch;
+	size_t *group = reference_groups(cfg, sp);
+	/* ref[g]: the configuration whose outputs group g is checked against (-1: none passed yet);
+	 * loaded: the group whose reference outputs the worker holds */
+	long long *ref = xcalloc(sp->count, sizeof *ref), loaded = -1;
+	for (size_t c = 0; c < sp->count; c++)
+		ref[c] = -1;
+	int rc = 0;
 	size_t done = 0;
-	long long ref = sp->reference;
-	/* have_ref: the worker holds the reference's outputs; stale_ref: they come from an earlier
-	 * run and the worker needs them again before the first comparison */
-	int have_ref = 0, stale_ref = 0;
-	if (o->build && build_wait(o->build, b->of_config[ref])) {
-		progress_end(&bar);
-		return -1;
-	}
-	forget_if_stale(&res[ref], &b->bins[b->of_config[ref]]);
-	if (!needs_run(&res[ref], o->retry_failed)) {
-		if (res[ref].st != ST_OK) {
-			progress_end(&bar);
-			diags_add(d, "the verify reference failed in an earlier run (%s); use --retry-failed or --fresh",
-				  status_name(res[ref].st));
-			return 0;
-		}
-		have_ref = stale_ref = 1;
-	}
-	for (size_t k = 0; k <= sp->count && !*o->interrupted; k++) {
-		/* k == 0 is the reference; afterwards every other configuration in order */
-		size_t c = k == 0 ? (size_t)ref : k - 1;
-		if (k > 0 && (long long)c == ref)
+	long long named = cfg->has_reference ? sp->reference : -1;
+	for (size_t k = 0; k <= sp->count && !*o->interrupted && rc == 0; k++) {
+		/* a named reference goes first; then every configuration in space order */
+		if (k == 0 && named < 0)
+			continue;
+		size_t c = k == 0 ? (size_t)named : k - 1;
+		if (k > 0 && (long long)c == named)
 			continue;
 		result *r = &res[c];
 		const binary *bin = &b->bins[b->of_config[c]];
+		size_t g = group[c];
 		if (o->build && build_wait(o->build, b->of_config[c])) {
-			progress_end(&bar);
-			return -1;
+			rc = -1;
+			break;
 		}
 		forget_if_stale(r, bin);
 		measure_apply_binary(bin, o->cc, r);
+		/* an earlier run's passing result can stand as its group's reference */
+		if (ref[g] < 0 && r->st == ST_OK && !needs_run(r, o->retry_failed))
+			ref[g] = (long long)c;
 		if (!needs_run(r, o->retry_failed) || bin->failed) {
+			if ((long long)c == named && r->st != ST_OK && r->st != ST_NOT_RUN && !needs_run(r, o->retry_failed)) {
+				diags_add(d, "the verify reference failed in an earlier run (%s); use --retry-failed or --fresh",
+					  status_name(r->st));
+				break;
+			}
 			progress_update(&bar, ++done, NULL);
 			continue;
 		}
-		long long same = k > 0 ? twin(cfg, sp, b, res, c) : -1;
-		if (same >= 0) {
+		long long same = twin(cfg, sp, b, res, c);
+		if (same >= 0 && (long long)c != named) {
 			copy_measurement(r, &res[same], same);
 			o->shared++;
 			if (o->journal)
 				journal_check(o, journal_shared(o->journal, c, (size_t)same));
-			char *desc = space_describe(cfg, space_config(sp, c));
-			progress_update(&bar, ++done, desc);
-			free(desc);
+			progress_update(&bar, ++done, NULL);
 			continue;
 		}
-		if (stale_ref) {
-			int rc = refresh_reference(cfg, sp, b, res, rn, d);
-			if (rc) {
-				progress_end(&bar);
-				return rc < 0 ? -1 : 0;
+		const char *role = "ref";
+		if (ref[g] >= 0) {
+			role = "check";
+			if (loaded != (long long)g) {
+				int fr = refresh_reference(cfg, sp, b, res, (size_t)ref[g], rn, d);
+				if (fr) {
+					rc = fr < 0 ? -1 : 0;
+					break;
+				}
+				loaded = (long long)g;
 			}
-			stale_ref = 0;
 		}
 		if (o->journal)
 			journal_check(o, journal_started(o->journal, c));
-		if (runner_measure(rn, cfg, space_config(sp, c), have_ref ? "check" : "ref", bin, &plan, r,
-				   kernel_timeout(cfg, slowest), d)) {
-			progress_end(&bar);
-			return -1;
+		if (runner_measure(rn, cfg, space_config(sp, c), role, bin, &plan, r, kernel_timeout(cfg, slowest), d)) {
+			rc = -1;
+			break;
 		}
 		o->measured++;
 		memcpy(r->code, bin->code, sizeof r->code);
 		if (o->journal)
 			journal_check(o, journal_finished(o->journal, c, r));
 		if (r->st == ST_OK) {
-			have_ref = 1;
+			if (ref[g] < 0) {
+				ref[g] = (long long)c;
+				loaded = (long long)g;
+			}
 			if (r->t_max * r->batch > slowest)
 				slowest = r->t_max * r->batch;
-		} else if (!have_ref && k == 0) {
-			progress_end(&bar);
+		} else if (!strcmp(role, "ref") && (long long)c == named) {
 			char *desc = space_describe(cfg, space_config(sp, c));
-			if (cfg->has_reference)
-				diags_at(d, cfg->path, cfg->reference_at.line, cfg->reference_at.col,
-					 "the verify reference (%s) failed: %s%s%s", desc, status_name(r->st),
-					 r->message ? ": " : "", r->message ? r->message : "");
-			else
-				diags_add(d, "%s: the reference (the first configuration, %s) failed: %s%s%s; name another with verify.reference",
-					  cfg->path, desc, status_name(r->st), r->message ? ": " : "", r->message ? r->message : "");
+			diags_at(d, cfg->path, cfg->reference_at.line, cfg->reference_at.col,
+				 "the verify reference (%s) failed: %s%s%s", desc, status_name(r->st),
+				 r->message ? ": " : "", r->message ? r->message : "");
 			free(desc);
-			return 0;
+			break;
 		}
+		/* without a named reference, a candidate that fails hands the role to the next one */
 		char *desc = space_describe(cfg, space_config(sp, c));
 		progress_update(&bar, ++done, desc);
 		free(desc);
 	}
 	progress_end(&bar);
-	return 0;
+	free(group);
+	free(ref);
+	return rc;
 }
 
 /* Re-times the fastest few in rounds, A B C A B C ..., each round a short run of samples. */
