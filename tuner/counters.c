@@ -27,6 +27,7 @@ const char *const counter_metric_names[MET_COUNT] = {
 	[MET_DRAM_PCT] = "dram__throughput.avg.pct_of_peak_sustained_elapsed",
 	[MET_BRANCH_EFFICIENCY] = "smsp__sass_average_branch_targets_threads_uniform.pct",
 	[MET_BRANCH_TARGETS] = "smsp__sass_branch_targets.sum",
+	[MET_GLD_REQUESTS] = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
 };
 
 /* One kernel is one auto range; a second kernel in launch() would be dropped and reported. */

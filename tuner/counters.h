@@ -4,9 +4,10 @@
 
 #include <cuda.h>
 
-/* MET_BRANCH_TARGETS is read to tell "no branches at all" (efficiency 0/0) from 0%. */
+/* MET_BRANCH_TARGETS and MET_GLD_REQUESTS are read to tell "no branches" or "no global loads at
+ * all" (an efficiency of 0/0) from 0%. */
 enum { MET_ACHIEVED_OCCUPANCY, MET_GLD_EFFICIENCY, MET_GLD_THROUGHPUT, MET_DRAM_PCT, MET_BRANCH_EFFICIENCY,
-       MET_BRANCH_TARGETS, MET_COUNT };
+       MET_BRANCH_TARGETS, MET_GLD_REQUESTS, MET_COUNT };
 extern const char *const counter_metric_names[MET_COUNT];
 typedef struct counters counters;
 typedef CUresult (*counters_launch_fn)(void *arg);  /* launches the kernel once, asynchronously */

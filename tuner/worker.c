@@ -672,9 +672,12 @@ static int cmd_profile(const char *line)
 		reply("unavailable %s", err);
 		return 0;
 	}
-	/* a kernel without a single branch has no branch efficiency (ncu prints 0 for 0/0) */
+	/* a kernel without a single branch (or global load) has no branch (load) efficiency; ncu
+	 * prints 0 for 0/0 */
 	if (v[MET_BRANCH_TARGETS] == 0)
 		v[MET_BRANCH_EFFICIENCY] = NAN;
+	if (v[MET_GLD_REQUESTS] == 0)
+		v[MET_GLD_EFFICIENCY] = NAN;
 	reply("metrics %.6g %.6g %.6g %.6g %.6g", v[MET_ACHIEVED_OCCUPANCY], v[MET_GLD_EFFICIENCY], v[MET_GLD_THROUGHPUT],
 	      v[MET_DRAM_PCT], v[MET_BRANCH_EFFICIENCY]);
 	return 0;
