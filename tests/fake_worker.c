@@ -31,13 +31,14 @@ int main(void)
 		if (!strncmp(line, "device ", 7))
 			printf("device 90 132 52428800 %lld 1980000 13000 00112233445566778899aabbccddeeff Fake GPU\n",
 			       (long long)env_long("FAKE_MEM_BYTES", 80LL << 30));
-		else if (!strncmp(line, "measure ", 8) || !strncmp(line, "array ", 6))
+		else if (!strncmp(line, "measure ", 8) || !strncmp(line, "array ", 6) || !strncmp(line, "constant ", 9) ||
+			 !strncmp(line, "sumcheck ", 9))
 			puts("ok");
 		else if (!strcmp(line, "warmup"))
 			puts("ok 1980 1980");
 		else if (!strcmp(line, "copybw"))
 			puts("copybw 3000.0");
-		else if (!strncmp(line, "scalar ", 7))
+		else if (!strncmp(line, "scalar ", 7) || !strncmp(line, "sumcount ", 9))
 			continue;
 		else if (!strncmp(line, "profile ", 8))
 			puts("unavailable the fake worker has no counters");

@@ -262,6 +262,49 @@ static void test_shell_metacharacters_stay_literal(void)
 	unlink("/tmp/autotune-test-inject.csv");
 }
 
+/* Every shipped config and the feature kernels of tests/kernels compile with the real nvcc, with
+ * no compile error: the pragma rewriting, the templated entry point, the __constant__ table,
+ * entry points named by a parameter. */
+static void test_every_config_compiles(void)
+{
+	const char *configs[] = {"configs/summatrix.yaml", "configs/summatrix1d.yaml", "configs/divergence.yaml",
+				 "configs/regpressure.yaml", "configs/transpose.yaml", "configs/reduce.yaml",
+				 "configs/reduce_template.yaml", "tests/kernels/unroll.yaml", "tests/kernels/lookup.yaml",
+				 "tests/kernels/scaled.yaml"};
+	for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++) {
+		char *out;
+		int rc = run((char *[]){"--dry-run", "--arch", "sm_90", (char *)configs[i], NULL}, &out);
+		if (rc != 0 || !strstr(out, " failed; ") || strstr(out, "(0 failed;") == NULL)
+			fprintf(stderr, "\n  %s: exit %d\n%s\n", configs[i], rc, out);
+		CU_ASSERT_EQUAL(rc, 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, "(0 failed;"));
+		CU_ASSERT_PTR_NULL(strstr(out, "compile-error"));
+		free(out);
+	}
+}
+
+/* `#pragma unroll UNROLL`: one binary per value, each from a rewritten copy that still names the
+ * original file in messages; 0 drops the pragma. */
+static void test_pragma_unroll_parameter_is_rewritten(void)
+{
+	char *out;
+	int rc = run((char *[]){"--dry-run", "--arch", "sm_90", "--cache-dir", "/tmp/autotune-test-pragma",
+				"tests/kernels/unroll.yaml", NULL}, &out);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "5 binaries built"));
+	free(out);
+	char *ls[] = {"sh", "-c", "grep -h 'pragma unroll [0-9]' /tmp/autotune-test-pragma/cubins/src-*.cu | sort | tr '\\n' ' ';"
+				  " grep -c '^#line 1 \"tests/kernels/unroll.cu\"' /tmp/autotune-test-pragma/cubins/src-*.cu | grep -c ':1$'",
+		      NULL};
+	proc_capture(ls, 30, &out);
+	/* values 1, 16, 2, 4 appear; 0 left no pragma; all five copies start with the #line */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "#pragma unroll 1 #pragma unroll 16 #pragma unroll 2 #pragma unroll 4 5"));
+	free(out);
+	char *rm[] = {"rm", "-rf", "/tmp/autotune-test-pragma", NULL};
+	proc_capture(rm, 30, &out);
+	free(out);
+}
+
 int add_cli_bad_input_suite(void)
 {
 	CU_pSuite s = CU_add_suite("cli-bad-input", NULL, NULL);
@@ -269,5 +312,7 @@ int add_cli_bad_input_suite(void)
 		return -1;
 	CU_add_test(s, "bad input table: exit 2 and a message", test_bad_input_table);
 	CU_add_test(s, "shell metacharacters stay literal", test_shell_metacharacters_stay_literal);
+	CU_add_test(s, "every config compiles", test_every_config_compiles);
+	CU_add_test(s, "#pragma unroll PARAM is rewritten", test_pragma_unroll_parameter_is_rewritten);
 	return 0;
 }

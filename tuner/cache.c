@@ -59,6 +59,8 @@ cubin_cache *cache_open(const char *dir, diags *d)
 	return c;
 }
 
+const char *cache_dir(const cubin_cache *c) { return c->dir; }
+
 void cache_close(cubin_cache *c)
 {
 	if (!c)

@@ -39,6 +39,10 @@ char *cache_tmp_base(cubin_cache *c, const char *key);
  * the caller keeps the temporary cubin). */
 char *cache_store(cubin_cache *c, const char *key, const char *tmp_base, const char *log);
 
+/* The directory entries live in; rewritten sources (compile.c) are kept there too, named by
+ * their contents, so that their paths, and so the cache keys of their compiles, stay stable. */
+const char *cache_dir(const cubin_cache *c);
+
 /* Deletes least recently used entries until the cache holds at most max_bytes. */
 void cache_evict(cubin_cache *c, unsigned long long max_bytes);
 

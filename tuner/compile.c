@@ -17,7 +17,7 @@
 #include "proc.h"
 #include "banned.h"
 
-static int is_compile_time(const param *p) { return p->is_define || p->is_maxreg || p->is_entry; }
+static int is_compile_time(const param *p) { return p->is_define || p->is_maxreg || p->is_entry || p->is_pragma; }
 
 static int same_compile_values(const config *cfg, const value *a, const value *b)
 {
@@ -82,11 +82,70 @@ char *find_nvcc(void)
 	return NULL;
 }
 
+/* The source with every `#pragma unroll NAME` (NAME a parameter or constant) given its value, or
+ * dropped for 0 ("no pragma"), written to dir under a name derived from its contents (so cache
+ * keys stay stable) and starting with a #line directive (so messages name the original). NULL
+ * when it cannot be written. */
+static char *rewritten_source(const config *cfg, const value *vals, const char *dir)
+{
+	FILE *in = fopen(cfg->source, "r");
+	if (!in)
+		return NULL;
+	char *text = NULL;
+	size_t tlen = 0;
+	FILE *out = open_memstream(&text, &tlen);
+	fprintf(out, "#line 1 \"%s\"\n", cfg->source);
+	char *line = NULL;
+	size_t cap = 0, start, len;
+	while (getline(&line, &cap, in) > 0) {
+		value v;
+		int known = 0;
+		if (pragma_unroll_name(line, &start, &len)) {
+			char name[128];
+			snprintf(name, sizeof name, "%.*s", (int)len, line + start);
+			scope sc = {cfg, vals};
+			known = scope_lookup(&sc, name, &v) == 0;
+		}
+		if (!known) {
+			fputs(line, out);
+			continue;
+		}
+		char num[64];
+		value_format(v, num, sizeof num);
+		if (v.kind == VAL_INT && v.u.i == 0)
+			fputs("\n", out); /* 0: no pragma; the line stays so line numbers do */
+		else
+			fprintf(out, "%.*s%s%s", (int)start, line, num, line + start + len);
+	}
+	free(line);
+	fclose(in);
+	fclose(out);
+	hasher *h = hasher_new();
+	hasher_add(h, text, tlen);
+	char key[17];
+	hasher_finish(h, key);
+	char *path = xasprintf("%s/src-%s.cu", dir, key), *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	FILE *f = fopen(tmp, "w");
+	int ok = f && fwrite(text, 1, tlen, f) == tlen;
+	if (f && fclose(f))
+		ok = 0;
+	ok = ok && rename(tmp, path) == 0;
+	unlink(tmp);
+	free(tmp);
+	free(text);
+	if (!ok) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
 /* The argument vector for one binary, room left for 6 more (output options); every string is
  * owned by the returned array. */
-static char **nvcc_argv(const config *cfg, const value *vals, const char *nvcc, const char *arch, size_t *count)
+static char **nvcc_argv(const config *cfg, const value *vals, const char *nvcc, const char *arch, const char *srcdir,
+			size_t *count)
 {
-	size_t n = 0, cap = 16 + cfg->nflags + cfg->nparams;
+	size_t n = 0, cap = 18 + cfg->nflags + cfg->nparams;
 	char **argv = xcalloc(cap, sizeof *argv);
 	argv[n++] = xstrdup(nvcc);
 	argv[n++] = xstrdup("-cubin");
@@ -103,7 +162,14 @@ static char **nvcc_argv(const config *cfg, const value *vals, const char *nvcc, 
 	}
 	for (size_t i = 0; i < cfg->nflags; i++)
 		argv[n++] = xstrdup(cfg->nvcc_flags[i]);
-	argv[n++] = xstrdup(cfg->source);
+	char *copy = cfg->rewrite_pragmas ? rewritten_source(cfg, vals, srcdir) : NULL;
+	if (copy) {
+		/* quoted includes are searched beside the original, as they would have been */
+		const char *slash = strrchr(cfg->source, '/');
+		argv[n++] = slash ? xasprintf("-I%.*s", (int)(slash - cfg->source), cfg->source) : xstrdup("-I.");
+		argv[n++] = copy;
+	} else
+		argv[n++] = xstrdup(cfg->source);
 	argv[n] = NULL;
 	*count = n;
 	return argv;
@@ -202,7 +268,8 @@ static int start_binary(const config *cfg, const space *s, build *b, size_t k, c
 {
 	binary *bin = &b->bins[k];
 	size_t n;
-	char **argv = nvcc_argv(cfg, space_config(s, bin->first_config), nvcc, arch, &n);
+	char **argv = nvcc_argv(cfg, space_config(s, bin->first_config), nvcc, arch,
+				b->cache ? cache_dir(b->cache) : workdir, &n);
 	memset(j, 0, sizeof *j);
 	if (b->cache) {
 		cache_key(b->identity, argv, cfg->source, j->key);

@@ -547,7 +547,8 @@ static int find_param(loader *L, const yaml_node_t *n, const char *what)
 
 static void load_arguments(loader *L, const yaml_node_t *n)
 {
-	static const char *const keys[] = {"name", "type", "count", "fill", "value", "seed", "output", "restore", NULL};
+	static const char *const keys[] = {"name", "type", "count", "fill", "value", "seed", "output", "restore",
+					   "constant", NULL};
 	config *cfg = L->cfg;
 	if (expect(L, n, YAML_SEQUENCE_NODE, "'arguments'"))
 		return;
@@ -566,6 +567,7 @@ static void load_arguments(loader *L, const yaml_node_t *n)
 		parse_elem(L, require(L, a, "type", what), &arg->type);
 		yaml_node_t *cnt = get(L, a, "count"), *fill = get(L, a, "fill"), *val = get(L, a, "value");
 		yaml_node_t *seed = get(L, a, "seed"), *out = get(L, a, "output"), *rest = get(L, a, "restore");
+		yaml_node_t *con = get(L, a, "constant");
 		arg->is_array = cnt != NULL;
 		if (!arg->is_array) {
 			if (fill || seed || out || rest)
@@ -590,6 +592,8 @@ static void load_arguments(loader *L, const yaml_node_t *n)
 			get_bool(L, out, "output", &arg->output);
 		if (rest)
 			get_bool(L, rest, "restore", &arg->restore);
+		if (con && get_bool(L, con, "constant", &arg->constant) == 0 && arg->constant && arg->output)
+			err_at(L, mark_of(con), "a __constant__ argument cannot be an output");
 		arg->fill = arg->output ? FILL_ZEROS : FILL_RANDOM;
 		if (fill && expect(L, fill, YAML_SCALAR_NODE, "fill") == 0) {
 			int found = 0;
@@ -677,10 +681,31 @@ static void load_build(loader *L, const yaml_node_t *n)
 
 static void load_verify(loader *L, const yaml_node_t *n)
 {
-	static const char *const keys[] = {"reference", "reference_per", "rtol", "atol", NULL};
+	static const char *const keys[] = {"reference", "reference_per", "sum", "rtol", "atol", NULL};
+	static const char *const sum_keys[] = {"output", "input", "count", NULL};
 	config *cfg = L->cfg;
 	if (check_keys(L, n, "'verify'", keys))
 		return;
+	yaml_node_t *sum = get(L, n, "sum");
+	if (sum && check_keys(L, sum, "verify sum", sum_keys) == 0) {
+		int *slots[2] = {&cfg->sum_out, &cfg->sum_in};
+		const char *names[2] = {"output", "input"};
+		for (int k = 0; k < 2; k++) {
+			yaml_node_t *v = require(L, sum, names[k], "verify sum");
+			if (!v || expect(L, v, YAML_SCALAR_NODE, names[k]))
+				continue;
+			for (size_t i = 0; i < cfg->nargs; i++)
+				if (cfg->args[i].name && !strcmp(cfg->args[i].name, scalar(v)) && cfg->args[i].is_array)
+					*slots[k] = (int)i;
+			if (*slots[k] < 0)
+				err_at(L, mark_of(v), "verify sum %s '%s' is not an array argument", names[k], scalar(v));
+		}
+		yaml_node_t *c = require(L, sum, "count", "verify sum");
+		if (c)
+			get_expr(L, c, "verify sum count", &cfg->sum_count);
+		if (cfg->sum_out >= 0 && !cfg->args[cfg->sum_out].output)
+			err_at(L, mark_of(sum), "verify sum output '%s' must be marked output: true", cfg->args[cfg->sum_out].name);
+	}
 	yaml_node_t *per = get(L, n, "reference_per");
 	if (per && expect(L, per, YAML_SEQUENCE_NODE, "verify reference_per") == 0) {
 		size_t count = (size_t)(per->data.sequence.items.top - per->data.sequence.items.start);
@@ -799,6 +824,60 @@ static void load_output(loader *L, const yaml_node_t *n)
 		L->cfg->csv_path = get_string(L, c, "output csv");
 	if (h)
 		L->cfg->header_path = get_string(L, h, "output header");
+}
+
+int pragma_unroll_name(const char *line, size_t *start, size_t *len)
+{
+	const char *p = line;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p++ != '#')
+		return 0;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (strncmp(p, "pragma", 6) || (p[6] != ' ' && p[6] != '\t'))
+		return 0;
+	p += 6;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (strncmp(p, "unroll", 6) || (p[6] != ' ' && p[6] != '\t'))
+		return 0;
+	p += 6;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	const char *q = p;
+	if (!(*q == '_' || (*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z')))
+		return 0; /* a number, or nothing: nvcc handles it */
+	while (*q == '_' || (*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9'))
+		q++;
+	*start = (size_t)(p - line);
+	*len = (size_t)(q - p);
+	return 1;
+}
+
+/* nvcc does not macro-expand `#pragma unroll NAME` (NVRTC does): the compile stage rewrites the
+ * pragma in a private copy of the source. Here: which parameters it names (they become
+ * compile-time) and whether any rewriting is needed. */
+static void scan_pragmas(loader *L)
+{
+	config *cfg = L->cfg;
+	FILE *f = cfg->source ? fopen(cfg->source, "r") : NULL;
+	if (!f)
+		return;
+	char *line = NULL;
+	size_t cap = 0, start, len;
+	while (getline(&line, &cap, f) > 0) {
+		if (!pragma_unroll_name(line, &start, &len))
+			continue;
+		for (size_t i = 0; i < cfg->nparams; i++)
+			if (strlen(cfg->params[i].name) == len && !strncmp(cfg->params[i].name, line + start, len))
+				cfg->params[i].is_pragma = cfg->rewrite_pragmas = 1;
+		for (size_t i = 0; i < cfg->nconstants; i++)
+			if (strlen(cfg->constants[i].name) == len && !strncmp(cfg->constants[i].name, line + start, len))
+				cfg->rewrite_pragmas = 1;
+	}
+	free(line);
+	fclose(f);
 }
 
 /* "mathKernel${variant}": each placeholder names a parameter, which becomes compile-time (one
@@ -925,6 +1004,7 @@ static void load_root(loader *L, const yaml_node_t *root)
 	if ((n = get(L, root, "output")))
 		load_output(L, n);
 	check_names(L, &cfg->bytes, 1, "bytes");
+	check_names(L, &cfg->sum_count, 1, "verify sum count");
 	check_names(L, &cfg->flops, 1, "flops");
 
 	for (size_t i = 0; i < cfg->nargs; i++)
@@ -937,6 +1017,7 @@ static void load_root(loader *L, const yaml_node_t *root)
 	}
 	check_names(L, &cfg->shared_mem, 1, "launch shared_mem");
 	check_entry_template(L);
+	scan_pragmas(L);
 	if (!cfg->csv_path)
 		cfg->csv_path = xasprintf("results/%s.csv", cfg->name);
 	if (!cfg->header_path)
@@ -962,6 +1043,7 @@ int config_load(const char *path, config *cfg, diags *d)
 	cfg->w_load_efficiency = 1.0;
 	cfg->tie_k = 2.0;
 	cfg->timeout = 20.0;
+	cfg->sum_out = cfg->sum_in = -1;
 
 	FILE *f = fopen(path, "rb");
 	if (!f) {
@@ -1032,6 +1114,7 @@ void config_free(config *cfg)
 	}
 	cexpr_free(&cfg->shared_mem);
 	cexpr_free(&cfg->bytes);
+	cexpr_free(&cfg->sum_count);
 	cexpr_free(&cfg->flops);
 	for (size_t i = 0; i < cfg->nflags; i++)
 		free(cfg->nvcc_flags[i]);

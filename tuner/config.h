@@ -35,6 +35,7 @@ typedef struct {
 	unsigned long long seed;  /* random fill */
 	int output;               /* compared against the reference run */
 	int restore;              /* the kernel overwrites it: restored before every launch */
+	int constant;             /* copied into the module's __constant__ symbol of its name, not passed */
 	/* scalars: evaluated per configuration (may use parameters) */
 	cexpr value;
 } kernel_arg;
@@ -47,6 +48,7 @@ typedef struct {
 	int is_define;  /* passed to nvcc as -DNAME=value */
 	int is_maxreg;  /* passed to nvcc as -maxrregcount=value */
 	int is_entry;   /* named in the kernel entry ("mathKernel${variant}") */
+	int is_pragma;  /* named by a `#pragma unroll NAME` in the source */
 } param;
 
 typedef struct {
@@ -66,6 +68,7 @@ typedef struct {
 	mark source_at;
 	char *entry;
 	mark entry_at;
+	int rewrite_pragmas;  /* the source has `#pragma unroll NAME` with NAME a parameter or constant */
 	char *arch;    /* "sm_90" or NULL: the GPU found, or --arch */
 
 	constant *constants;
@@ -86,6 +89,8 @@ typedef struct {
 	int has_reference;
 	value *reference;  /* one value per parameter */
 	mark reference_at;
+	int sum_out, sum_in;   /* verify.sum: argument indexes, or -1 */
+	cexpr sum_count;       /* how many elements of the output count (may use parameters) */
 	size_t *ref_per;       /* verify.reference_per: parameter indexes; a reference per group */
 	size_t nref_per;
 	double rtol, atol;
@@ -117,6 +122,9 @@ typedef struct {
  * and leaves *cfg empty; config_free is safe either way. */
 int config_load(const char *path, config *cfg, diags *d);
 void config_free(config *cfg);
+
+/* If line is `#pragma unroll NAME` (any spacing), the offsets of NAME in it; else 0. */
+int pragma_unroll_name(const char *line, size_t *start, size_t *len);
 
 /* The entry point for these parameter values: the entry with its ${param} placeholders filled.
  * Caller frees. */

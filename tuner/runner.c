@@ -163,7 +163,11 @@ runner *runner_start(const char *worker_path, int ordinal, const config *cfg, de
 		need += (size_t)a->count * elem_size(a->type) * (1 + a->output + a->restore);
 		remember(r, xasprintf("array %zu %s %lld %s %.17g %llu %d %d", i, elem_name(a->type), a->count,
 				      fill_name(a->fill), a->fill_value, a->seed, a->output, a->restore));
+		if (a->constant)
+			remember(r, xasprintf("constant %zu %s", i, a->name));
 	}
+	if (cfg->sum_out >= 0)
+		remember(r, xasprintf("sumcheck %d %d", cfg->sum_out, cfg->sum_in));
 	if (info && need > info->mem_bytes) {
 		diags_add(d, "%s: the kernel's arrays need %.2f GiB of device memory (outputs and restored inputs twice), but %s has %.2f GiB",
 			  cfg->path, need / 1073741824.0, info->name, info->mem_bytes / 1073741824.0);
@@ -223,6 +227,19 @@ static char *scalar_lines(const config *cfg, const value *params, result *res, d
 			snprintf(text, sizeof text, "%lld", v.u.i);
 		char *old = out;
 		out = xasprintf("%s%sscalar %zu %s %s", old, *old ? "\n" : "", i, elem_name(a->type), text);
+		free(old);
+	}
+	if (cfg->sum_count.e) {
+		value v;
+		diags tmp = {0};
+		if (cexpr_eval(cfg, &cfg->sum_count, params, &v, &tmp, NULL) || v.kind != VAL_INT || v.u.i < 0) {
+			result_set_message(res, xasprintf("verify sum count: %s", tmp.n ? tmp.msgs[0] : "not a non-negative integer"));
+			diags_free(&tmp);
+			free(out);
+			return NULL;
+		}
+		char *old = out;
+		out = xasprintf("%s%ssumcount %lld", old, *old ? "\n" : "", v.u.i);
 		free(old);
 	}
 	(void)d;

@@ -39,6 +39,8 @@ typedef struct {
 	CUdeviceptr ptr, ref;  /* ref: the reference run's output (outputs only) */
 	CUdeviceptr pristine;  /* restore: the input as filled, copied back before every launch */
 	int poison;            /* a pure output (filled with zeros): poisoned before verification */
+	int summed;            /* checked by its sum against the input's (sumcheck), not element-wise */
+	char *constant;        /* copied into this __constant__ symbol before launches, not passed */
 	unsigned char scalar[8];
 } arg;
 
@@ -58,6 +60,10 @@ static struct {
 	int cold, verify_every;
 	CUdeviceptr flush;
 	size_t flush_bytes;
+	int sum_out, sum_in;  /* sumcheck: the output summed and the input it must add up to, or -1 */
+	unsigned long long sum_count; /* elements of the output that count, for the next run */
+	long long in_isum;    /* the input's sum, taken when it was pristine */
+	double in_fsum;
 	counters *prof;       /* created on the first profile command */
 	char prof_error[256]; /* why profiling is unavailable, once it failed */
 } W;
@@ -305,12 +311,116 @@ static void value_text(elem_type t, CUdeviceptr p, char *buf, size_t len)
 	snprintf(buf, len, "%lld", ll);
 }
 
-/* Compares every output with the reference; fills msg and returns 1 on a mismatch. */
-static int verify(double rtol, double atol, char *msg, size_t len, CUresult *err)
+/* Sums n elements of an argument on the GPU. */
+static CUresult sum_of(const arg *a, CUdeviceptr p, unsigned long long n, long long *isum, double *fsum)
+{
+	unsigned long long init[2] = {0, 0}, got[2];
+	uint64_t count = n;
+	void *params[] = {&p, &count, &W.counters};
+	CUresult r;
+	if ((r = cuMemcpyHtoD(W.counters, init, sizeof init)) || (r = launch_helper(helper("sum", a->type), params)) ||
+	    (r = cuMemcpyDtoH(got, W.counters, sizeof got)))
+		return r;
+	*isum = (long long)got[0];
+	memcpy(fsum, &got[1], sizeof *fsum);
+	return CUDA_SUCCESS;
+}
+
+/* constant <index> <symbol>: the array goes to the module's __constant__ symbol, not a parameter. */
+static void cmd_constant(const char *line)
+{
+	int idx, used = 0;
+	if (sscanf(line, "constant %d %n", &idx, &used) != 1 || !used || idx < 0 || idx >= W.nargs || !W.args[idx].is_array) {
+		reply("error protocol bad constant command");
+		return;
+	}
+	free(W.args[idx].constant);
+	W.args[idx].constant = strdup(line + used);
+	reply("ok");
+}
+
+/* Fills the module's __constant__ symbols from their arguments; a missing symbol is an error of
+ * the configuration (its name in msg). */
+static CUresult fill_constants(CUmodule mod, char *msg, size_t len)
 {
 	for (int i = 0; i < W.nargs; i++) {
 		arg *a = &W.args[i];
-		if (!a->is_array || !a->output)
+		if (!a->constant)
+			continue;
+		CUdeviceptr sym;
+		size_t bytes, have = a->count * elem_size(a->type);
+		CUresult r = cuModuleGetGlobal(&sym, &bytes, mod, a->constant);
+		if (r) {
+			snprintf(msg, len, ": no __constant__ symbol '%s' in the module", a->constant);
+			return r;
+		}
+		if ((r = cuMemcpyDtoD(sym, a->ptr, bytes < have ? bytes : have)))
+			return r;
+	}
+	return CUDA_SUCCESS;
+}
+
+/* Kernel parameters in order, leaving out the arguments that go to __constant__ memory. */
+static void set_params(launch *L)
+{
+	int n = 0;
+	for (int i = 0; i < W.nargs; i++)
+		if (!W.args[i].constant)
+			L->params[n++] = W.args[i].is_array ? (void *)&W.args[i].ptr : (void *)W.args[i].scalar;
+}
+
+/* sumcheck <out> <in>: the output is checked by its sum against the input's, taken now. */
+static void cmd_sumcheck(const char *line)
+{
+	int out, in;
+	if (sscanf(line, "sumcheck %d %d", &out, &in) != 2 || out < 0 || in < 0 || out >= W.nargs || in >= W.nargs ||
+	    !W.args[out].is_array || !W.args[in].is_array) {
+		reply("error protocol bad sumcheck command");
+		return;
+	}
+	CUresult r = sum_of(&W.args[in], W.args[in].ptr, W.args[in].count, &W.in_isum, &W.in_fsum);
+	if (r) {
+		reply("error %s summing argument %d", err_name(r), in + 1);
+		return;
+	}
+	W.sum_out = out;
+	W.sum_in = in;
+	W.args[out].summed = 1;
+	reply("ok");
+}
+
+/* The sum check of the last launch: 1 and msg on a mismatch. */
+static int verify_sum(double rtol, double atol, char *msg, size_t len, CUresult *err)
+{
+	if (W.sum_out < 0)
+		return 0;
+	arg *a = &W.args[W.sum_out];
+	unsigned long long n = W.sum_count < a->count ? W.sum_count : a->count;
+	long long isum;
+	double fsum;
+	if ((*err = sum_of(a, a->ptr, n, &isum, &fsum)))
+		return 0;
+	if (elem_is_float(a->type) ? fabs(fsum - W.in_fsum) <= atol + rtol * fabs(W.in_fsum) : isum == W.in_isum)
+		return 0;
+	if (elem_is_float(a->type))
+		snprintf(msg, len, "argument %d: the sum of its first %llu elements is %.17g, the input's is %.17g", W.sum_out + 1,
+			 n, fsum, W.in_fsum);
+	else
+		snprintf(msg, len, "argument %d: the sum of its first %llu elements is %lld, the input's is %lld", W.sum_out + 1,
+			 n, isum, W.in_isum);
+	return 1;
+}
+
+/* Compares every output with the reference; fills msg and returns 1 on a mismatch. */
+static int verify(double rtol, double atol, char *msg, size_t len, CUresult *err)
+{
+	if (verify_sum(rtol, atol, msg, len, err))
+		return 1;
+	if (*err)
+		return 0;
+	for (int i = 0; i < W.nargs; i++) {
+		arg *a = &W.args[i];
+		if (!a->is_array || !a->output || a->summed)
 			continue;
 		unsigned long long init[2] = {0, ~0ull}, got[2];
 		uint64_t n = a->count;
@@ -559,12 +669,14 @@ static int cmd_run(const char *line)
 		FAIL(" loading the module");
 	if ((r = cuModuleGetFunction(&L.f, mod, symbol)))
 		FAIL(": no such function in the module");
+	char where[160] = "";
+	if ((r = fill_constants(mod, where, sizeof where)))
+		FAIL(where);
 	if (L.smem > 48 * 1024)
 		cuFuncSetAttribute(L.f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)L.smem);
 	if (cuOccupancyMaxActiveBlocksPerMultiprocessor(&driver_blocks, L.f, (int)(L.block[0] * L.block[1] * L.block[2]), L.smem))
 		driver_blocks = -1;
-	for (int i = 0; i < W.nargs; i++)
-		L.params[i] = W.args[i].is_array ? (void *)&W.args[i].ptr : (void *)W.args[i].scalar;
+	set_params(&L);
 
 	int check = !strcmp(role, "check"), ref = !strcmp(role, "ref");
 	if (ref || check) {
@@ -573,6 +685,10 @@ static int cmd_run(const char *line)
 			FAIL("");
 		if ((r = cuCtxSynchronize()))
 			FAIL("");
+		if (ref && verify_sum(rtol, atol, msg, sizeof msg, &r)) {
+			reply_result(id, ST_WRONG_RESULT, NULL, driver_blocks, msg);
+			return 0;
+		}
 		if (ref) {
 			for (int i = 0; i < W.nargs && !r; i++)
 				if (W.args[i].is_array && W.args[i].output)
@@ -658,8 +774,12 @@ static int cmd_profile(const char *line)
 	}
 	if (L.smem > 48 * 1024)
 		cuFuncSetAttribute(L.f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)L.smem);
-	for (int i = 0; i < W.nargs; i++)
-		L.params[i] = W.args[i].is_array ? (void *)&W.args[i].ptr : (void *)W.args[i].scalar;
+	char where[160] = "";
+	if ((r = fill_constants(mod, where, sizeof where))) {
+		reply("error %s%s", err_name(r), where);
+		return is_sticky(r) ? -1 : 0;
+	}
+	set_params(&L);
 	if (!W.prof && !W.prof_error[0])
 		W.prof = counters_create(W.ctx, W.dev, W.prof_error, sizeof W.prof_error);
 	if (!W.prof) {
@@ -688,6 +808,7 @@ int main(void)
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
+	W.sum_out = W.sum_in = -1;
 	int fd = dup(STDOUT_FILENO);
 	if (fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0 || !(proto = fdopen(fd, "w")))
 		return 1;
@@ -705,6 +826,12 @@ int main(void)
 			cmd_scalar(line);
 		else if (!strncmp(line, "measure ", 8))
 			cmd_measure(line);
+		else if (!strncmp(line, "constant ", 9))
+			cmd_constant(line);
+		else if (!strncmp(line, "sumcheck ", 9))
+			cmd_sumcheck(line);
+		else if (!strncmp(line, "sumcount ", 9))
+			W.sum_count = strtoull(line + 9, NULL, 10);
 		else if (!strcmp(line, "warmup"))
 			cmd_warmup();
 		else if (!strcmp(line, "copybw"))
@@ -726,5 +853,7 @@ int main(void)
 		counters_destroy(W.prof);
 	for (int i = 0; i < W.nmodules; i++)
 		free(W.modules[i].path);
+	for (int i = 0; i < MAX_ARGS; i++)
+		free(W.args[i].constant);
 	return 0;
 }

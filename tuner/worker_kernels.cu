@@ -66,11 +66,29 @@ __device__ static void compare(const T *got, const T *want, uint64_t n, double r
 	}
 }
 
+// Sum of n elements into sums[0] (as a 64-bit integer, two's complement) and sums[1] (as a
+// double): the check for outputs whose layout depends on the configuration (a partial sum per
+// block), against the sum of the input.
+template <typename T> __device__ static void sum_into(const T *p, uint64_t n, unsigned long long *sums)
+{
+	long long s = 0;
+	double f = 0;
+	for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
+		s += (long long)p[i];
+		f += (double)p[i];
+	}
+	if (s)
+		atomicAdd(&sums[0], (unsigned long long)s);
+	if (f != 0)
+		atomicAdd((double *)&sums[1], f);
+}
+
 #define HELPERS(T, NAME)                                                                              \
 	extern "C" __global__ void fill_random_##NAME(T *p, uint64_t n, uint64_t seed) { fill_random<T>(p, n, seed); } \
 	extern "C" __global__ void fill_constant_##NAME(T *p, uint64_t n, double v) { fill_constant<T>(p, n, v); } \
 	extern "C" __global__ void compare_##NAME(const T *g, const T *w, uint64_t n, double r, double a,      \
-						  unsigned long long *c) { compare<T>(g, w, n, r, a, c); }
+						  unsigned long long *c) { compare<T>(g, w, n, r, a, c); }          \
+	extern "C" __global__ void sum_##NAME(const T *p, uint64_t n, unsigned long long *s) { sum_into<T>(p, n, s); }
 
 HELPERS(int8_t, int8) HELPERS(int16_t, int16) HELPERS(int32_t, int32) HELPERS(int64_t, int64)
 HELPERS(uint8_t, uint8) HELPERS(uint16_t, uint16) HELPERS(uint32_t, uint32) HELPERS(uint64_t, uint64)
