@@ -13,6 +13,8 @@ void cli_usage(void)
 {
 	fputs("usage: autotune [options] CONFIG.yaml      tune the kernel described by CONFIG\n"
 	      "       autotune validate CONFIG.yaml       check CONFIG and print its space, no GPU or nvcc\n"
+	      "       autotune import SPEC.json [-o OUT]  turn a Kernel Tuner/KTT T1 spec into a config\n"
+	      "                                           (default OUT: SPEC.yaml beside it)\n"
 	      "\n"
 	      "options:\n"
 	      "  -n, --dry-run      enumerate, compile and compute theoretical occupancy; no GPU needed\n"
@@ -58,13 +60,14 @@ int cli_parse(int argc, char **argv, options *o)
 		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'}, {"metrics", required_argument, NULL, 'm'},
 		{"fresh", no_argument, NULL, 'F'}, {"retry-failed", no_argument, NULL, 'R'},
-		{"cache-dir", required_argument, NULL, 'C'}, {"no-cache", no_argument, NULL, 'N'}, {NULL, 0, NULL, 0},
+		{"cache-dir", required_argument, NULL, 'C'}, {"no-cache", no_argument, NULL, 'N'},
+		{"output", required_argument, NULL, 'o'}, {NULL, 0, NULL, 0},
 	};
 	memset(o, 0, sizeof *o);
 	int c;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "na:j:d:qm:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "na:j:d:qm:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n': o->dry_run = 1; break;
 		case 'a': o->arch = optarg; break;
@@ -76,6 +79,7 @@ int cli_parse(int argc, char **argv, options *o)
 		case 'R': o->retry_failed = 1; break;
 		case 'C': o->cache_dir = optarg; break;
 		case 'N': o->no_cache = 1; break;
+		case 'o': o->output = optarg; break;
 		case 'h': o->cmd = CMD_HELP; return 0;
 		case 'V': o->cmd = CMD_VERSION; return 0;
 		default:
@@ -88,8 +92,8 @@ int cli_parse(int argc, char **argv, options *o)
 	}
 	int rest = argc - optind;
 	char **args = argv + optind;
-	if (rest >= 1 && !strcmp(args[0], "validate")) {
-		o->cmd = CMD_VALIDATE;
+	if (rest >= 1 && (!strcmp(args[0], "validate") || !strcmp(args[0], "import"))) {
+		o->cmd = !strcmp(args[0], "import") ? CMD_IMPORT : CMD_VALIDATE;
 		args++;
 		rest--;
 	}

@@ -12,11 +12,12 @@ enum {
 	EXIT_INTERRUPTED = 130,
 };
 
-typedef enum { CMD_TUNE, CMD_VALIDATE, CMD_HELP, CMD_VERSION } command;
+typedef enum { CMD_TUNE, CMD_VALIDATE, CMD_IMPORT, CMD_HELP, CMD_VERSION } command;
 
 typedef struct {
 	command cmd;
-	const char *config;
+	const char *config;  /* for import: the T1 JSON */
+	const char *output;  /* -o: where import writes the YAML (default: beside the JSON) */
 	const char *arch;  /* --arch, or NULL */
 	int dry_run;
 	int jobs;          /* 0: number of cores */

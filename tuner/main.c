@@ -22,6 +22,7 @@
 #include "runner.h"
 #include "cache.h"
 #include "hash.h"
+#include "import.h"
 #include "journal.h"
 #include "measure.h"
 #include "select.h"
@@ -592,6 +593,17 @@ int main(int argc, char **argv)
 	case CMD_VERSION:
 		printf("autotune %s\n", VERSION);
 		return 0;
+	case CMD_IMPORT: {
+		diags d = {0};
+		const char *dot = strrchr(o.config, '.');
+		char *out = o.output ? xstrdup(o.output)
+				     : xasprintf("%.*s.yaml", (int)(dot ? dot - o.config : (long)strlen(o.config)), o.config);
+		int rc = import_t1(o.config, out, &d);
+		if (rc == 0 && !o.quiet)
+			fprintf(stderr, "wrote %s: tune it with `autotune %s`\n", out, out);
+		free(out);
+		return rc ? fail(&d, EXIT_USAGE) : 0;
+	}
 	default:
 		return tune(&o);
 	}

@@ -1,0 +1,95 @@
+/* test_import.c: T1 specs become configs that load and enumerate; what cannot be imported is
+ * said, with its position. */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "import.h"
+#include "space.h"
+#include "tests.h"
+
+static void test_vector_add_spec_imports_loads_and_enumerates(void)
+{
+	diags d = {0};
+	const char *yaml = "tests/t1/vector_add.test.yaml";
+	CU_ASSERT_EQUAL_FATAL(import_t1("tests/t1/vector_add.json", yaml, &d), 0);
+	config cfg;
+	int rc = config_load(yaml, &cfg, &d);
+	diags_print(&d);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_STRING_EQUAL(cfg.entry, "vector_add");
+	CU_ASSERT_STRING_EQUAL(cfg.source, "tests/t1/vector_add.cu");
+	CU_ASSERT_EQUAL(cfg.nargs, 4);
+	CU_ASSERT(cfg.args[0].output);
+	CU_ASSERT_EQUAL(cfg.args[1].seed, 7);
+	CU_ASSERT(!cfg.args[3].is_array);
+	CU_ASSERT(cfg.params[0].is_define);
+	space sp;
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
+	/* "block_size_x >= 64 and not block_size_x > 1024" keeps 64..1024 */
+	CU_ASSERT_EQUAL(sp.count, 5);
+	value v;
+	CU_ASSERT_EQUAL(cexpr_eval(&cfg, &cfg.grid[0], space_config(&sp, 0), &v, &d, NULL), 0);
+	CU_ASSERT_EQUAL(v.u.i, (10000000 + 63) / 64); /* Python's // is integer division */
+	space_free(&sp);
+	config_free(&cfg);
+	diags_free(&d);
+	unlink(yaml);
+}
+
+static void test_not_binds_looser_than_comparison(void)
+{
+	const char *spec = "{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"x\", \"Type\": \"int\", \"Values\": \"[1, 2, 3, 4]\"}],"
+			   " \"Conditions\": [{\"Parameters\": [\"x\"], \"Expression\": \"not x > 2 or (not x == 1 and x < 3)\"}]},"
+			   " \"KernelSpecification\": {\"Language\": \"CUDA\", \"KernelName\": \"k\", \"KernelFile\": \"/dev/null\","
+			   " \"GlobalSize\": {\"X\": \"1\"}, \"LocalSize\": {\"X\": \"x\"},"
+			   " \"Arguments\": [{\"Name\": \"a\", \"Type\": \"float\", \"MemoryType\": \"Vector\", \"Size\": 64}]}}";
+	const char *json = write_temp(4, "not.json", spec);
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(import_t1(json, "/tmp/autotune-test-not.yaml", &d), 0);
+	config cfg;
+	CU_ASSERT_EQUAL_FATAL(config_load("/tmp/autotune-test-not.yaml", &cfg, &d), 0);
+	space sp;
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
+	/* Python: x in {1, 2} */
+	CU_ASSERT_EQUAL(sp.count, 2);
+	space_free(&sp);
+	config_free(&cfg);
+	diags_free(&d);
+	unlink(json);
+	unlink("/tmp/autotune-test-not.yaml");
+}
+
+static void test_what_cannot_be_imported_is_reported(void)
+{
+	const char *spec = "{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"s\", \"Type\": \"string\", \"Values\": \"['a']\"}]},\n"
+			   " \"KernelSpecification\": {\"Language\": \"OpenCL\", \"KernelName\": \"k\", \"KernelFile\": \"k.cl\",\n"
+			   " \"GlobalSize\": {\"X\": \"1\"}, \"LocalSize\": {\"X\": \"1\"}, \"Arguments\": []}}";
+	const char *json = write_temp(4, "bad.json", spec);
+	diags d = {0};
+	CU_ASSERT_EQUAL(import_t1(json, "/tmp/autotune-test-bad.yaml", &d), -1);
+	CU_ASSERT_EQUAL_FATAL(d.n, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], ":2:25: Language 'OpenCL': autotune tunes CUDA kernels"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[1], ":1:46: parameter type 'string' is not supported"));
+	CU_ASSERT_NOT_EQUAL(access("/tmp/autotune-test-bad.yaml", F_OK), 0);
+	diags_free(&d);
+	json = write_temp(4, "broken.json", "{\"a\": [1, 2}\n");
+	CU_ASSERT_EQUAL(import_t1(json, "/tmp/autotune-test-bad.yaml", &d), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], ":1:12: JSON syntax error"));
+	diags_free(&d);
+	unlink(json);
+}
+
+int add_import_suite(void)
+{
+	CU_pSuite s = CU_add_suite("import", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "vector_add spec imports, loads and enumerates", test_vector_add_spec_imports_loads_and_enumerates);
+	CU_add_test(s, "not binds looser than comparison", test_not_binds_looser_than_comparison);
+	CU_add_test(s, "what cannot be imported is reported", test_what_cannot_be_imported_is_reported);
+	return 0;
+}

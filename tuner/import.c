@@ -1,0 +1,334 @@
+/* import.c: T1 (the Kernel Tuner / KTT tuning-spec JSON) to autotune YAML. JSON is read with
+ * libyaml, which parses JSON's flow syntax, so there is no second parser to keep. The mapping:
+ * TuningParameters -> space (and -D defines, as those tuners pass them), Conditions ->
+ * constraints (Python's and/or/not spelled &&/||/!), LocalSize -> block, GlobalSize -> grid (a
+ * CUDA-style global size counts blocks, an OpenCL-style one threads), Arguments in order ->
+ * arguments (Vector: arrays, Scalar: values, Symbol: __constant__, WriteOnly/ReadWrite: outputs),
+ * CompilerOptions -> build flags, SharedMemory -> launch shared_mem. */
+#include "import.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <yaml.h>
+
+#include "banned.h"
+
+typedef struct {
+	const char *file;
+	yaml_document_t *doc;
+	diags *d;
+	int errors;
+} reader;
+
+static yaml_node_t *node(reader *R, int id) { return yaml_document_get_node(R->doc, id); }
+
+static void err_at(reader *R, const yaml_node_t *n, const char *fmt, const char *what)
+{
+	diags_at(R->d, R->file, (int)n->start_mark.line + 1, (int)n->start_mark.column + 1, fmt, what);
+	R->errors++;
+}
+
+static yaml_node_t *get(reader *R, const yaml_node_t *map, const char *key)
+{
+	if (!map || map->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node(R, p->key);
+		if (k->type == YAML_SCALAR_NODE && !strcmp((const char *)k->data.scalar.value, key))
+			return node(R, p->value);
+	}
+	return NULL;
+}
+
+static const char *str(reader *R, const yaml_node_t *map, const char *key, const char *what)
+{
+	yaml_node_t *v = get(R, map, key);
+	if (!v || v->type != YAML_SCALAR_NODE) {
+		if (what)
+			err_at(R, map, "%s", what);
+		return NULL;
+	}
+	return (const char *)v->data.scalar.value;
+}
+
+/* A double-quoted YAML scalar. */
+static void quoted(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* Python's boolean words as C operators; everything else passes through. `not` binds looser
+ * than comparisons in Python, so "not a > b" becomes "!(a > b)": the parenthesis closes at the
+ * next and/or or closing parenthesis of the same depth. */
+static void expression(FILE *f, const char *e)
+{
+	int depth = 0, open_nots[64], nopen = 0;
+	fputc('"', f);
+	for (const char *p = e;;) {
+		int word_start = p == e || !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z') || (p[-1] >= '0' && p[-1] <= '9'));
+		int is_and = word_start && !strncmp(p, "and", 3) && (p[3] == ' ' || p[3] == '(');
+		int is_or = word_start && !strncmp(p, "or", 2) && (p[2] == ' ' || p[2] == '(');
+		/* close the nots this operand ends */
+		if (!*p || is_and || is_or || *p == ')')
+			while (nopen && open_nots[nopen - 1] == depth) {
+				fputc(')', f);
+				nopen--;
+			}
+		if (!*p)
+			break;
+		if (is_and)
+			fputs("&&", f), p += 3;
+		else if (is_or)
+			fputs("||", f), p += 2;
+		else if (word_start && !strncmp(p, "not", 3) && (p[3] == ' ' || p[3] == '(')) {
+			fputs("!(", f);
+			if (nopen < 64)
+				open_nots[nopen++] = depth;
+			p += 3;
+		} else if (!strncmp(p, "//", 2))
+			fputs("/", f), p += 2; /* integer division: autotune's / on integers */
+		else {
+			depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+			if (*p == '"' || *p == '\\')
+				fputc('\\', f);
+			fputc(*p++, f);
+		}
+	}
+	fputc('"', f);
+}
+
+static const char *const types[] = {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+				     "float", "double", NULL};
+
+static void arguments(reader *R, FILE *f, const yaml_node_t *args)
+{
+	fputs("arguments:\n", f);
+	int index = 0;
+	for (yaml_node_item_t *it = args->data.sequence.items.start; it < args->data.sequence.items.top; it++) {
+		yaml_node_t *a = node(R, *it);
+		index++;
+		const char *name = str(R, a, "Name", NULL), *type = str(R, a, "Type", "an argument needs a Type");
+		const char *mem = str(R, a, "MemoryType", "an argument needs a MemoryType");
+		const char *fill = str(R, a, "FillType", NULL), *value = str(R, a, "FillValue", NULL);
+		const char *size = str(R, a, "Size", NULL), *access = str(R, a, "AccessType", NULL);
+		const char *seed = str(R, a, "RandomSeed", NULL);
+		if (!type || !mem)
+			continue;
+		int known = 0;
+		for (const char *const *t = types; *t; t++)
+			known |= !strcmp(*t, type);
+		if (!known) {
+			err_at(R, a, "argument type '%s' is not supported (supported: int8..uint64, float, double)", type);
+			continue;
+		}
+		char generated[32];
+		snprintf(generated, sizeof generated, "arg%d", index);
+		fprintf(f, "  - {name: %s, type: %s", name ? name : generated, type);
+		if (!strcmp(mem, "Scalar")) {
+			fprintf(f, ", value: %s}\n", value ? value : "0");
+			continue;
+		}
+		if (strcmp(mem, "Vector") && strcmp(mem, "Symbol")) {
+			err_at(R, a, "MemoryType '%s' is not supported (Scalar, Vector, Symbol)", mem);
+			fputs("}\n", f);
+			continue;
+		}
+		fputs(", count: ", f);
+		if (size)
+			expression(f, size);
+		else {
+			err_at(R, a, "%s", "a Vector argument needs a Size");
+			fputs("1", f);
+		}
+		int out = access && (!strcmp(access, "WriteOnly") || !strcmp(access, "ReadWrite"));
+		if (out)
+			fputs(", output: true", f);
+		if (access && !strcmp(access, "ReadWrite"))
+			fputs(", restore: true", f); /* read and written: each launch starts from the same input */
+		if (fill && !strcmp(fill, "Constant"))
+			fprintf(f, ", fill: constant, value: %s", value ? value : "0");
+		else if (fill && !strcmp(fill, "Random"))
+			fprintf(f, ", fill: random%s%s", seed ? ", seed: " : "", seed ? seed : "");
+		else if (fill)
+			err_at(R, a, "FillType '%s' is not supported (Constant, Random)", fill);
+		else if (!out)
+			fputs(", fill: random", f);
+		if (!strcmp(mem, "Symbol"))
+			fputs(", constant: true", f);
+		fputs("}\n", f);
+	}
+}
+
+static void dims(reader *R, FILE *f, const char *key, const yaml_node_t *global, const yaml_node_t *local, int cuda_global)
+{
+	static const char *const xyz[] = {"X", "Y", "Z"};
+	fprintf(f, "  %s: [", key);
+	for (int i = 0; i < 3; i++) {
+		const char *g = str(R, global, xyz[i], NULL), *l = str(R, local, xyz[i], NULL);
+		const char *e = !strcmp(key, "block") ? l : g;
+		if (i)
+			fputs(", ", f);
+		if (!e) {
+			fputs("1", f);
+			continue;
+		}
+		if (!strcmp(key, "grid") && !cuda_global && l) {
+			/* an OpenCL-style global size counts threads: blocks are its ceiling over the local size */
+			char *both = xasprintf("ceil_div(%s, %s)", g, l);
+			expression(f, both);
+			free(both);
+		} else
+			expression(f, e);
+	}
+	fputs("]\n", f);
+}
+
+static int convert(reader *R, FILE *f, const char *json_path)
+{
+	yaml_node_t *root = yaml_document_get_root_node(R->doc);
+	if (!root || root->type != YAML_MAPPING_NODE) {
+		diags_at(R->d, R->file, 1, 1, "%s", "a T1 spec is a JSON object");
+		return -1;
+	}
+	yaml_node_t *space = get(R, root, "ConfigurationSpace"), *kernel = get(R, root, "KernelSpecification");
+	if (!space || !kernel) {
+		err_at(R, root, "%s", "a T1 spec needs ConfigurationSpace and KernelSpecification");
+		return -1;
+	}
+	const char *lang = str(R, kernel, "Language", "KernelSpecification needs a Language");
+	if (lang && strcmp(lang, "CUDA"))
+		err_at(R, kernel, "Language '%s': autotune tunes CUDA kernels", lang);
+	const char *base = strrchr(json_path, '/');
+	base = base ? base + 1 : json_path;
+	fprintf(f, "# Imported from the T1 spec %s by autotune import.\nname: ", base);
+	for (const char *p = base; *p && *p != '.'; p++)
+		fputc((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ? *p : '_', f);
+	fputs("\nkernel:\n  source: ", f);
+	const char *file = str(R, kernel, "KernelFile", "KernelSpecification needs a KernelFile");
+	quoted(f, file ? file : "");
+	fputs("\n  entry: ", f);
+	const char *entry = str(R, kernel, "KernelName", "KernelSpecification needs a KernelName");
+	quoted(f, entry ? entry : "");
+	fputs("\n", f);
+
+	yaml_node_t *params = get(R, space, "TuningParameters");
+	fputs("space:\n", f);
+	char **names = NULL;
+	size_t nnames = 0, cap = 0;
+	if (params && params->type == YAML_SEQUENCE_NODE)
+		for (yaml_node_item_t *it = params->data.sequence.items.start; it < params->data.sequence.items.top; it++) {
+			yaml_node_t *p = node(R, *it);
+			const char *name = str(R, p, "Name", "a tuning parameter needs a Name");
+			const char *type = str(R, p, "Type", "a tuning parameter needs a Type");
+			const char *values = str(R, p, "Values", "a tuning parameter needs Values");
+			if (!name || !type || !values)
+				continue;
+			if (strcmp(type, "int") && strcmp(type, "uint") && strcmp(type, "float"))
+				err_at(R, p, "parameter type '%s' is not supported (int, uint, float)", type);
+			/* Values is a list literal, "[1, 2, 4]": YAML reads it as a flow list too */
+			fprintf(f, "  %s: %s\n", name, values);
+			grow(&names, &cap, nnames + 1, sizeof *names);
+			names[nnames++] = (char *)name;
+		}
+	else
+		err_at(R, space, "%s", "ConfigurationSpace needs TuningParameters (a list)");
+	yaml_node_t *conds = get(R, space, "Conditions");
+	if (conds && conds->type == YAML_SEQUENCE_NODE && conds->data.sequence.items.top > conds->data.sequence.items.start) {
+		fputs("constraints:\n", f);
+		for (yaml_node_item_t *it = conds->data.sequence.items.start; it < conds->data.sequence.items.top; it++) {
+			const char *e = str(R, node(R, *it), "Expression", "a condition needs an Expression");
+			if (e) {
+				fputs("  - ", f);
+				expression(f, e);
+				fputc('\n', f);
+			}
+		}
+	}
+	yaml_node_t *args = get(R, kernel, "Arguments");
+	if (args && args->type == YAML_SEQUENCE_NODE)
+		arguments(R, f, args);
+	else
+		err_at(R, kernel, "%s", "KernelSpecification needs Arguments (a list)");
+	yaml_node_t *global = get(R, kernel, "GlobalSize"), *local = get(R, kernel, "LocalSize");
+	if (!global || !local)
+		err_at(R, kernel, "%s", "KernelSpecification needs GlobalSize and LocalSize");
+	const char *gtype = str(R, kernel, "GlobalSizeType", NULL);
+	int cuda_global = gtype ? !strcmp(gtype, "CUDA") : 1;
+	fputs("launch:\n", f);
+	dims(R, f, "block", global, local, cuda_global);
+	dims(R, f, "grid", global, local, cuda_global);
+	const char *smem = str(R, kernel, "SharedMemory", NULL);
+	if (smem)
+		fprintf(f, "  shared_mem: %s\n", smem);
+	fputs("build:\n  defines: [", f);
+	for (size_t i = 0; i < nnames; i++)
+		fprintf(f, "%s%s", i ? ", " : "", names[i]);
+	fputs("]   # T1 tuners pass every parameter to the kernel as a define\n", f);
+	yaml_node_t *opts = get(R, kernel, "CompilerOptions");
+	if (opts && opts->type == YAML_SEQUENCE_NODE && opts->data.sequence.items.top > opts->data.sequence.items.start) {
+		fputs("  flags: [", f);
+		for (yaml_node_item_t *it = opts->data.sequence.items.start; it < opts->data.sequence.items.top; it++) {
+			yaml_node_t *o = node(R, *it);
+			if (it != opts->data.sequence.items.start)
+				fputs(", ", f);
+			quoted(f, o->type == YAML_SCALAR_NODE ? (const char *)o->data.scalar.value : "");
+		}
+		fputs("]\n", f);
+	}
+	free(names);
+	if (get(R, kernel, "ReferenceArguments"))
+		fputs("# ReferenceArguments are not imported: outputs are checked against the first configuration.\n", f);
+	return R->errors ? -1 : 0;
+}
+
+int import_t1(const char *json_path, const char *yaml_path, diags *d)
+{
+	FILE *in = fopen(json_path, "rb");
+	if (!in) {
+		diags_add(d, "%s: cannot open: %s", json_path, strerror(errno));
+		return -1;
+	}
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_file(&parser, in);
+	int rc = -1;
+	if (!yaml_parser_load(&parser, &doc)) {
+		diags_at(d, json_path, (int)parser.problem_mark.line + 1, (int)parser.problem_mark.column + 1,
+			 "JSON syntax error: %s", parser.problem ? parser.problem : "unknown problem");
+	} else {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&text, &len);
+		reader R = {json_path, &doc, d, 0};
+		rc = convert(&R, out, json_path);
+		fclose(out);
+		if (rc == 0) {
+			char *tmp = xasprintf("%s.tmp.%ld", yaml_path, (long)getpid());
+			FILE *f = fopen(tmp, "w");
+			if (!f || fwrite(text, 1, len, f) != len || fclose(f) || rename(tmp, yaml_path)) {
+				diags_add(d, "cannot write '%s': %s", yaml_path, strerror(errno));
+				rc = -1;
+				unlink(tmp);
+			}
+			free(tmp);
+		}
+		free(text);
+		yaml_document_delete(&doc);
+	}
+	yaml_parser_delete(&parser);
+	fclose(in);
+	return rc;
+}
