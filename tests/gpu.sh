@@ -69,4 +69,12 @@ set -e
 [ "$rc" -eq 0 ] || fail "inplace_norestore exited $rc"
 "$B/csvcheck" results/inplace_norestore.csv 4 ok=1 wrong-result=3 || fail "negative control CSV"
 
+echo "== every config of configs/ and every feature kernel of tests/kernels, all verified"
+bench/catalogue.sh || fail "a config did not tune cleanly (see ${OUT:-/tmp}/catalogue.log)"
+
+echo "== a hand-written T1 spec imports and tunes"
+./autotune import tests/t1/vector_add.json -o tests/t1/vector_add.yaml || fail "import"
+./autotune --fresh tests/t1/vector_add.yaml || fail "the imported spec did not tune"
+"$B/csvcheck" results/vector_add.csv 5 ok=5 || fail "vector_add CSV"
+
 echo "PASS: make test-gpu"

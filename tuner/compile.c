@@ -145,7 +145,7 @@ static char *rewritten_source(const config *cfg, const value *vals, const char *
 static char **nvcc_argv(const config *cfg, const value *vals, const char *nvcc, const char *arch, const char *srcdir,
 			size_t *count)
 {
-	size_t n = 0, cap = 18 + cfg->nflags + cfg->nparams;
+	size_t n = 0, cap = 20 + cfg->nflags + cfg->nparams;
 	char **argv = xcalloc(cap, sizeof *argv);
 	argv[n++] = xstrdup(nvcc);
 	argv[n++] = xstrdup("-cubin");
@@ -162,6 +162,9 @@ static char **nvcc_argv(const config *cfg, const value *vals, const char *nvcc, 
 	}
 	for (size_t i = 0; i < cfg->nflags; i++)
 		argv[n++] = xstrdup(cfg->nvcc_flags[i]);
+	/* compiled as CUDA whatever its extension (a .h or .cuh file, say) */
+	argv[n++] = xstrdup("-x");
+	argv[n++] = xstrdup("cu");
 	char *copy = cfg->rewrite_pragmas ? rewritten_source(cfg, vals, srcdir) : NULL;
 	if (copy) {
 		/* quoted includes are searched beside the original, as they would have been */

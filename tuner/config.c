@@ -14,7 +14,7 @@
 
 #include "banned.h"
 
-static const char *const fill_names[] = {"random", "constant", "zeros"};
+static const char *const fill_names[] = {"random", "constant", "zeros", "normal", "index", "copy"};
 const char *fill_name(fill_kind f) { return fill_names[f]; }
 
 /* The loader's state: the document, where errors go, and whether any happened. */
@@ -541,7 +541,8 @@ static int find_param(loader *L, const yaml_node_t *n, const char *what)
 	for (size_t i = 0; i < L->cfg->nparams; i++)
 		if (!strcmp(L->cfg->params[i].name, scalar(n)))
 			return (int)i;
-	err_at(L, mark_of(n), "%s names '%s', which is not a parameter of the space", what, scalar(n));
+	err_at(L, mark_of(n), "%s names '%s', which is not a parameter of the space%s", what, scalar(n),
+	       !strcmp(what, "build defines") ? " or a constant" : "");
 	return -1;
 }
 
@@ -595,15 +596,31 @@ static void load_arguments(loader *L, const yaml_node_t *n)
 		if (con && get_bool(L, con, "constant", &arg->constant) == 0 && arg->constant && arg->output)
 			err_at(L, mark_of(con), "a __constant__ argument cannot be an output");
 		arg->fill = arg->output ? FILL_ZEROS : FILL_RANDOM;
-		if (fill && expect(L, fill, YAML_SCALAR_NODE, "fill") == 0) {
+		arg->copy_of = -1;
+		if (fill && fill->type == YAML_MAPPING_NODE) {
+			/* fill: {copy: NAME}: starts as a copy of an earlier array of the same type */
+			static const char *const copy_keys[] = {"copy", NULL};
+			yaml_node_t *from = check_keys(L, fill, "fill", copy_keys) == 0 ? require(L, fill, "copy", "fill") : NULL;
+			arg->fill = FILL_COPY;
+			if (from && expect(L, from, YAML_SCALAR_NODE, "fill copy") == 0) {
+				for (size_t i = 0; i + 1 < cfg->nargs; i++)
+					if (cfg->args[i].name && !strcmp(cfg->args[i].name, scalar(from)) && cfg->args[i].is_array)
+						arg->copy_of = (int)i;
+				if (arg->copy_of < 0)
+					err_at(L, mark_of(from), "fill copy: '%s' is not an array argument listed before this one", scalar(from));
+				else if (cfg->args[arg->copy_of].type != arg->type)
+					err_at(L, mark_of(from), "fill copy: '%s' has another element type", scalar(from));
+			}
+		} else if (fill && expect(L, fill, YAML_SCALAR_NODE, "fill") == 0) {
 			int found = 0;
-			for (int f = 0; f < 3; f++)
+			for (int f = 0; f < 5; f++)
 				if (!strcmp(scalar(fill), fill_names[f])) {
 					arg->fill = (fill_kind)f;
 					found = 1;
 				}
 			if (!found)
-				err_at(L, mark_of(fill), "unknown fill '%s' (known: random, constant, zeros)", scalar(fill));
+				err_at(L, mark_of(fill), "unknown fill '%s' (known: random, normal, constant, zeros, index, {copy: NAME})",
+				       scalar(fill));
 		}
 		if (arg->fill == FILL_CONSTANT) {
 			if (!val)
@@ -613,8 +630,8 @@ static void load_arguments(loader *L, const yaml_node_t *n)
 		} else if (val)
 			err_at(L, mark_of(val), "'value' goes with fill: constant or with scalars");
 		long long s = (long long)index;
-		if (seed && get_int(L, seed, "seed", 0, LLONG_MAX, &s) == 0 && arg->fill != FILL_RANDOM)
-			err_at(L, mark_of(seed), "'seed' goes with fill: random");
+		if (seed && get_int(L, seed, "seed", 0, LLONG_MAX, &s) == 0 && arg->fill != FILL_RANDOM && arg->fill != FILL_NORMAL)
+			err_at(L, mark_of(seed), "'seed' goes with fill: random or normal");
 		arg->seed = (unsigned long long)s;
 	}
 	if (cfg->nargs == 0)
@@ -650,14 +667,31 @@ static void load_launch(loader *L, const yaml_node_t *n)
 
 static void load_build(loader *L, const yaml_node_t *n)
 {
-	static const char *const keys[] = {"flags", "maxrregcount", "defines", NULL};
+	static const char *const keys[] = {"flags", "maxrregcount", "defines", "include", NULL};
 	config *cfg = L->cfg;
 	if (check_keys(L, n, "'build'", keys))
 		return;
-	yaml_node_t *flags = get(L, n, "flags");
+	yaml_node_t *flags = get(L, n, "flags"), *inc = get(L, n, "include"), *defs0 = get(L, n, "defines");
+	/* room for every flag, include directory and define that may come */
+	size_t room = 1 + (flags && flags->type == YAML_SEQUENCE_NODE ? (size_t)(flags->data.sequence.items.top - flags->data.sequence.items.start) : 0) +
+		      (inc && inc->type == YAML_SEQUENCE_NODE ? (size_t)(inc->data.sequence.items.top - inc->data.sequence.items.start) : 0) +
+		      (defs0 && defs0->type == YAML_SEQUENCE_NODE ? (size_t)(defs0->data.sequence.items.top - defs0->data.sequence.items.start) : 0);
+	cfg->nvcc_flags = xcalloc(room, sizeof *cfg->nvcc_flags);
+	if (inc && expect(L, inc, YAML_SEQUENCE_NODE, "build include") == 0)
+		for (yaml_node_item_t *it = inc->data.sequence.items.start; it < inc->data.sequence.items.top; it++) {
+			char *dir = get_string(L, node(L, *it), "include directory");
+			if (!dir)
+				continue;
+			/* relative to the config file, like the kernel source */
+			const char *slash = strrchr(cfg->path, '/');
+			if (dir[0] == '/' || !slash)
+				cfg->nvcc_flags[cfg->nflags++] = xasprintf("-I%s", dir);
+			else
+				cfg->nvcc_flags[cfg->nflags++] = xasprintf("-I%.*s/%s", (int)(slash - cfg->path), cfg->path, dir);
+			free(dir);
+		}
 	if (flags && expect(L, flags, YAML_SEQUENCE_NODE, "build flags") == 0) {
 		size_t count = (size_t)(flags->data.sequence.items.top - flags->data.sequence.items.start);
-		cfg->nvcc_flags = xcalloc(count, sizeof *cfg->nvcc_flags);
 		for (size_t i = 0; i < count; i++) {
 			char *f = get_string(L, node(L, flags->data.sequence.items.start[i]), "build flag");
 			if (f)
@@ -673,7 +707,19 @@ static void load_build(loader *L, const yaml_node_t *n)
 	yaml_node_t *defs = get(L, n, "defines");
 	if (defs && expect(L, defs, YAML_SEQUENCE_NODE, "build defines") == 0)
 		for (yaml_node_item_t *it = defs->data.sequence.items.start; it < defs->data.sequence.items.top; it++) {
-			int i = find_param(L, node(L, *it), "build defines");
+			yaml_node_t *dn = node(L, *it);
+			/* a constant is passed as a fixed -DNAME=value */
+			int constant = -1;
+			for (size_t k = 0; dn->type == YAML_SCALAR_NODE && k < cfg->nconstants; k++)
+				if (!strcmp(cfg->constants[k].name, scalar(dn)))
+					constant = (int)k;
+			if (constant >= 0) {
+				char v[64];
+				value_format(cfg->constants[constant].v, v, sizeof v);
+				cfg->nvcc_flags[cfg->nflags++] = xasprintf("-D%s=%s", cfg->constants[constant].name, v);
+				continue;
+			}
+			int i = find_param(L, dn, "build defines");
 			if (i >= 0)
 				cfg->params[i].is_define = 1;
 		}
@@ -681,8 +727,8 @@ static void load_build(loader *L, const yaml_node_t *n)
 
 static void load_verify(loader *L, const yaml_node_t *n)
 {
-	static const char *const keys[] = {"reference", "reference_per", "sum", "rtol", "atol", NULL};
-	static const char *const sum_keys[] = {"output", "input", "count", NULL};
+	static const char *const keys[] = {"reference", "reference_per", "sum", "sample", "rtol", "atol", NULL};
+	static const char *const sum_keys[] = {"output", "input", "equals", "count", NULL};
 	config *cfg = L->cfg;
 	if (check_keys(L, n, "'verify'", keys))
 		return;
@@ -690,7 +736,14 @@ static void load_verify(loader *L, const yaml_node_t *n)
 	if (sum && check_keys(L, sum, "verify sum", sum_keys) == 0) {
 		int *slots[2] = {&cfg->sum_out, &cfg->sum_in};
 		const char *names[2] = {"output", "input"};
+		yaml_node_t *eq = get(L, sum, "equals");
+		if (eq && get(L, sum, "input"))
+			err_at(L, mark_of(eq), "verify sum takes 'input' or 'equals', not both");
+		if (eq)
+			get_expr(L, eq, "verify sum equals", &cfg->sum_equals);
 		for (int k = 0; k < 2; k++) {
+			if (k == 1 && eq)
+				continue;
 			yaml_node_t *v = require(L, sum, names[k], "verify sum");
 			if (!v || expect(L, v, YAML_SCALAR_NODE, names[k]))
 				continue;
@@ -719,6 +772,9 @@ static void load_verify(loader *L, const yaml_node_t *n)
 			err_at(L, mark_of(per), "verify takes 'reference' or 'reference_per', not both");
 	}
 	yaml_node_t *r = get(L, n, "reference"), *rt = get(L, n, "rtol"), *at = get(L, n, "atol");
+	yaml_node_t *smp = get(L, n, "sample");
+	if (smp)
+		get_int(L, smp, "verify sample", 1, LLONG_MAX, &cfg->sample);
 	if (rt && get_double(L, rt, "rtol", &cfg->rtol) == 0 && cfg->rtol < 0)
 		err_at(L, mark_of(rt), "rtol must not be negative");
 	if (at && get_double(L, at, "atol", &cfg->atol) == 0 && cfg->atol < 0)
@@ -1005,6 +1061,7 @@ static void load_root(loader *L, const yaml_node_t *root)
 		load_output(L, n);
 	check_names(L, &cfg->bytes, 1, "bytes");
 	check_names(L, &cfg->sum_count, 1, "verify sum count");
+	check_names(L, &cfg->sum_equals, 1, "verify sum equals");
 	check_names(L, &cfg->flops, 1, "flops");
 
 	for (size_t i = 0; i < cfg->nargs; i++)
@@ -1115,6 +1172,7 @@ void config_free(config *cfg)
 	cexpr_free(&cfg->shared_mem);
 	cexpr_free(&cfg->bytes);
 	cexpr_free(&cfg->sum_count);
+	cexpr_free(&cfg->sum_equals);
 	cexpr_free(&cfg->flops);
 	for (size_t i = 0; i < cfg->nflags; i++)
 		free(cfg->nvcc_flags[i]);

@@ -14,7 +14,7 @@ typedef struct {
 } mark;
 
 
-typedef enum { FILL_RANDOM, FILL_CONSTANT, FILL_ZEROS } fill_kind;
+typedef enum { FILL_RANDOM, FILL_CONSTANT, FILL_ZEROS, FILL_NORMAL, FILL_INDEX, FILL_COPY } fill_kind;
 const char *fill_name(fill_kind f);
 
 /* An expression together with where it was written. */
@@ -32,7 +32,8 @@ typedef struct {
 	long long count;
 	fill_kind fill;
 	double fill_value;        /* constant fill */
-	unsigned long long seed;  /* random fill */
+	unsigned long long seed;  /* random and normal fills */
+	int copy_of;              /* fill: copy: the argument whose contents this one starts with */
 	int output;               /* compared against the reference run */
 	int restore;              /* the kernel overwrites it: restored before every launch */
 	int constant;             /* copied into the module's __constant__ symbol of its name, not passed */
@@ -82,7 +83,7 @@ typedef struct {
 
 	cexpr block[3], grid[3], shared_mem;
 
-	char **nvcc_flags;
+	char **nvcc_flags;        /* build.flags, then -I for build.include, -D for constants in build.defines */
 	size_t nflags;
 
 	/* verify */
@@ -91,6 +92,8 @@ typedef struct {
 	mark reference_at;
 	int sum_out, sum_in;   /* verify.sum: argument indexes, or -1 */
 	cexpr sum_count;       /* how many elements of the output count (may use parameters) */
+	cexpr sum_equals;      /* or the value the sum must equal, instead of an input's sum */
+	long long sample;      /* verify.sample: compare about this many evenly spaced elements; 0: all */
 	size_t *ref_per;       /* verify.reference_per: parameter indexes; a reference per group */
 	size_t nref_per;
 	double rtol, atol;

@@ -152,7 +152,7 @@ runner *runner_start(const char *worker_path, int ordinal, const config *cfg, de
 	}
 	if (!cfg)
 		return r;
-	remember(r, xasprintf("measure %s %d", cfg->cache_warm ? "warm" : "cold", cfg->verify_every));
+	remember(r, xasprintf("measure %s %d %lld", cfg->cache_warm ? "warm" : "cold", cfg->verify_every, cfg->sample));
 	remember(r, xstrdup("warmup"));
 	size_t need = 0;
 	for (size_t i = 0; i < cfg->nargs; i++) {
@@ -165,9 +165,11 @@ runner *runner_start(const char *worker_path, int ordinal, const config *cfg, de
 				      fill_name(a->fill), a->fill_value, a->seed, a->output, a->restore));
 		if (a->constant)
 			remember(r, xasprintf("constant %zu %s", i, a->name));
+		if (a->fill == FILL_COPY && a->copy_of >= 0)
+			remember(r, xasprintf("copy %zu %d", i, a->copy_of));
 	}
 	if (cfg->sum_out >= 0)
-		remember(r, xasprintf("sumcheck %d %d", cfg->sum_out, cfg->sum_in));
+		remember(r, xasprintf("sumcheck %d %d", cfg->sum_out, cfg->sum_equals.e ? -1 : cfg->sum_in));
 	if (info && need > info->mem_bytes) {
 		diags_add(d, "%s: the kernel's arrays need %.2f GiB of device memory (outputs and restored inputs twice), but %s has %.2f GiB",
 			  cfg->path, need / 1073741824.0, info->name, info->mem_bytes / 1073741824.0);
@@ -238,8 +240,19 @@ static char *scalar_lines(const config *cfg, const value *params, result *res, d
 			free(out);
 			return NULL;
 		}
+		char expected[64] = "";
+		value e;
+		if (cfg->sum_equals.e) {
+			if (cexpr_eval(cfg, &cfg->sum_equals, params, &e, &tmp, NULL)) {
+				result_set_message(res, xasprintf("verify sum equals: %s", tmp.msgs[0]));
+				diags_free(&tmp);
+				free(out);
+				return NULL;
+			}
+			value_format(e, expected, sizeof expected);
+		}
 		char *old = out;
-		out = xasprintf("%s%ssumcount %lld", old, *old ? "\n" : "", v.u.i);
+		out = xasprintf("%s%ssumcount %lld %s", old, *old ? "\n" : "", v.u.i, expected);
 		free(old);
 	}
 	(void)d;

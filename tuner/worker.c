@@ -58,6 +58,7 @@ static struct {
 	int have_reference;
 	CUdeviceptr counters;
 	int cold, verify_every;
+	unsigned long long sample; /* verify.sample: about this many elements compared, 0: all */
 	CUdeviceptr flush;
 	size_t flush_bytes;
 	int sum_out, sum_in;  /* sumcheck: the output summed and the input it must add up to, or -1 */
@@ -217,9 +218,12 @@ static void cmd_array(const char *line)
 		return;
 	}
 	uint64_t n = count;
-	if (!strcmp(fill, "random")) {
+	if (!strcmp(fill, "random") || !strcmp(fill, "normal")) {
 		void *params[] = {&a->ptr, &n, &seed};
-		r = launch_helper(helper("fill_random", t), params);
+		r = launch_helper(helper(!strcmp(fill, "random") ? "fill_random" : "fill_normal", t), params);
+	} else if (!strcmp(fill, "index")) {
+		void *params[] = {&a->ptr, &n};
+		r = launch_helper(helper("fill_index", t), params);
 	} else if (!strcmp(fill, "constant")) {
 		void *params[] = {&a->ptr, &n, &v};
 		r = launch_helper(helper("fill_constant", t), params);
@@ -326,6 +330,27 @@ static CUresult sum_of(const arg *a, CUdeviceptr p, unsigned long long n, long l
 	return CUDA_SUCCESS;
 }
 
+/* copy <to> <from>: an array that starts as a copy of another (fill: {copy: NAME}); its
+ * pristine copy, if it has one, follows. */
+static void cmd_copy(const char *line)
+{
+	int to, from;
+	if (sscanf(line, "copy %d %d", &to, &from) != 2 || to < 0 || from < 0 || to >= W.nargs || from >= W.nargs ||
+	    !W.args[to].is_array || !W.args[from].is_array) {
+		reply("error protocol bad copy command");
+		return;
+	}
+	arg *a = &W.args[to], *b = &W.args[from];
+	size_t bytes = (a->count < b->count ? a->count : b->count) * elem_size(a->type);
+	CUresult r = cuMemcpyDtoD(a->ptr, b->pristine ? b->pristine : b->ptr, bytes);
+	if (!r && a->pristine)
+		r = cuMemcpyDtoD(a->pristine, a->ptr, bytes);
+	if (r)
+		reply("error %s copying argument %d into %d", err_name(r), from + 1, to + 1);
+	else
+		reply("ok");
+}
+
 /* constant <index> <symbol>: the array goes to the module's __constant__ symbol, not a parameter. */
 static void cmd_constant(const char *line)
 {
@@ -373,12 +398,13 @@ static void set_params(launch *L)
 static void cmd_sumcheck(const char *line)
 {
 	int out, in;
-	if (sscanf(line, "sumcheck %d %d", &out, &in) != 2 || out < 0 || in < 0 || out >= W.nargs || in >= W.nargs ||
-	    !W.args[out].is_array || !W.args[in].is_array) {
+	if (sscanf(line, "sumcheck %d %d", &out, &in) != 2 || out < 0 || in < -1 || out >= W.nargs || in >= W.nargs ||
+	    !W.args[out].is_array || (in >= 0 && !W.args[in].is_array)) {
 		reply("error protocol bad sumcheck command");
 		return;
 	}
-	CUresult r = sum_of(&W.args[in], W.args[in].ptr, W.args[in].count, &W.in_isum, &W.in_fsum);
+	/* in = -1: the expected sum comes with each run (sumcount), from verify.sum.equals */
+	CUresult r = in < 0 ? CUDA_SUCCESS : sum_of(&W.args[in], W.args[in].ptr, W.args[in].count, &W.in_isum, &W.in_fsum);
 	if (r) {
 		reply("error %s summing argument %d", err_name(r), in + 1);
 		return;
@@ -403,11 +429,11 @@ static int verify_sum(double rtol, double atol, char *msg, size_t len, CUresult 
 	if (elem_is_float(a->type) ? fabs(fsum - W.in_fsum) <= atol + rtol * fabs(W.in_fsum) : isum == W.in_isum)
 		return 0;
 	if (elem_is_float(a->type))
-		snprintf(msg, len, "argument %d: the sum of its first %llu elements is %.17g, the input's is %.17g", W.sum_out + 1,
+		snprintf(msg, len, "argument %d: the sum of its first %llu elements is %.17g, expected %.17g", W.sum_out + 1,
 			 n, fsum, W.in_fsum);
 	else
-		snprintf(msg, len, "argument %d: the sum of its first %llu elements is %lld, the input's is %lld", W.sum_out + 1,
-			 n, isum, W.in_isum);
+		snprintf(msg, len, "argument %d: the sum of its first %llu elements is %lld, expected %lld", W.sum_out + 1, n,
+			 isum, W.in_isum);
 	return 1;
 }
 
@@ -424,7 +450,8 @@ static int verify(double rtol, double atol, char *msg, size_t len, CUresult *err
 			continue;
 		unsigned long long init[2] = {0, ~0ull}, got[2];
 		uint64_t n = a->count;
-		void *params[] = {&a->ptr, &a->ref, &n, &rtol, &atol, &W.counters};
+		uint64_t stride = W.sample && a->count > W.sample ? a->count / W.sample : 1;
+		void *params[] = {&a->ptr, &a->ref, &n, &stride, &rtol, &atol, &W.counters};
 		if ((*err = cuMemcpyHtoD(W.counters, init, sizeof init)) ||
 		    (*err = launch_helper(helper("compare", a->type), params)) ||
 		    (*err = cuMemcpyDtoH(got, W.counters, sizeof got)))
@@ -560,12 +587,12 @@ static void cmd_copybw(void)
 	reply("copybw %.1f", 2.0 * bytes / (med * 1e-3) / 1e9);
 }
 
-/* measure <cold|warm> <verify every sample 0|1>: session-wide measurement settings. */
+/* measure <cold|warm> <verify every sample 0|1> <sample>: session-wide measurement settings. */
 static void cmd_measure(const char *line)
 {
 	char cache[8];
 	int every;
-	if (sscanf(line, "measure %7s %d", cache, &every) != 2) {
+	if (sscanf(line, "measure %7s %d %llu", cache, &every, &W.sample) != 3) {
 		reply("error protocol bad measure command");
 		return;
 	}
@@ -830,8 +857,15 @@ int main(void)
 			cmd_constant(line);
 		else if (!strncmp(line, "sumcheck ", 9))
 			cmd_sumcheck(line);
-		else if (!strncmp(line, "sumcount ", 9))
-			W.sum_count = strtoull(line + 9, NULL, 10);
+		else if (!strncmp(line, "sumcount ", 9)) {
+			/* sumcount <n> [<expected sum>] */
+			char expected[64] = "";
+			if (sscanf(line, "sumcount %llu %63s", &W.sum_count, expected) == 2 && W.sum_in < 0) {
+				W.in_isum = strtoll(expected, NULL, 10);
+				W.in_fsum = strtod(expected, NULL);
+			}
+		} else if (!strncmp(line, "copy ", 5))
+			cmd_copy(line);
 		else if (!strcmp(line, "warmup"))
 			cmd_warmup();
 		else if (!strcmp(line, "copybw"))

@@ -42,6 +42,23 @@ template <typename T> __device__ static void fill_random(T *p, uint64_t n, uint6
 		p[i] = random_value<T>(mix(seed * 0x100000001B3ull ^ mix(i)));
 }
 
+// Normal(0, 1) by Box-Muller from two counter-based uniforms; integers get round(10 x).
+template <typename T> __device__ static void fill_normal(T *p, uint64_t n, uint64_t seed)
+{
+	for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
+		uint64_t r = mix(seed * 0x100000001B3ull ^ mix(i));
+		double u1 = ((r >> 11) + 1.0) * (1.0 / 9007199254740993.0), u2 = (mix(r) >> 11) * (1.0 / 9007199254740992.0);
+		double z = sqrt(-2.0 * log(u1)) * cospi(2.0 * u2);
+		p[i] = (T)((T)0.5 == 0 ? rint(10.0 * z) : z);
+	}
+}
+
+template <typename T> __device__ static void fill_index(T *p, uint64_t n)
+{
+	for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
+		p[i] = (T)i;
+}
+
 template <typename T> __device__ static void fill_constant(T *p, uint64_t n, double v)
 {
 	for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
@@ -49,12 +66,14 @@ template <typename T> __device__ static void fill_constant(T *p, uint64_t n, dou
 }
 
 // counters[0]: elements that differ; counters[1]: the lowest differing index.
+// Every stride-th element (stride 1: all; larger for verify.sample).
 template <typename T>
-__device__ static void compare(const T *got, const T *want, uint64_t n, double rtol, double atol,
+__device__ static void compare(const T *got, const T *want, uint64_t n, uint64_t stride, double rtol, double atol,
 			       unsigned long long *counters)
 {
 	unsigned long long bad = 0, first = ~0ull;
-	for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
+	for (uint64_t i = (blockIdx.x * (uint64_t)blockDim.x + threadIdx.x) * stride; i < n;
+	     i += (uint64_t)gridDim.x * blockDim.x * stride)
 		if (!same<T>(got[i], want[i], rtol, atol)) {
 			bad++;
 			if (i < first)
@@ -86,8 +105,10 @@ template <typename T> __device__ static void sum_into(const T *p, uint64_t n, un
 #define HELPERS(T, NAME)                                                                              \
 	extern "C" __global__ void fill_random_##NAME(T *p, uint64_t n, uint64_t seed) { fill_random<T>(p, n, seed); } \
 	extern "C" __global__ void fill_constant_##NAME(T *p, uint64_t n, double v) { fill_constant<T>(p, n, v); } \
-	extern "C" __global__ void compare_##NAME(const T *g, const T *w, uint64_t n, double r, double a,      \
-						  unsigned long long *c) { compare<T>(g, w, n, r, a, c); }          \
+	extern "C" __global__ void fill_normal_##NAME(T *p, uint64_t n, uint64_t seed) { fill_normal<T>(p, n, seed); } \
+	extern "C" __global__ void fill_index_##NAME(T *p, uint64_t n) { fill_index<T>(p, n); }                \
+	extern "C" __global__ void compare_##NAME(const T *g, const T *w, uint64_t n, uint64_t st, double r,   \
+						  double a, unsigned long long *c) { compare<T>(g, w, n, st, r, a, c); } \
 	extern "C" __global__ void sum_##NAME(const T *p, uint64_t n, unsigned long long *s) { sum_into<T>(p, n, s); }
 
 HELPERS(int8_t, int8) HELPERS(int16_t, int16) HELPERS(int32_t, int32) HELPERS(int64_t, int64)
