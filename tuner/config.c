@@ -354,7 +354,8 @@ static int parse_elem(loader *L, const yaml_node_t *n, elem_type *out)
 		return -1;
 	if (elem_parse(scalar(n), out) == 0)
 		return 0;
-	err_at(L, mark_of(n), "unknown type '%s' (known: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float, double)", scalar(n));
+	err_at(L, mark_of(n), "unknown type '%s' (known: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float, double, "
+	       "and the vector types int2..4, uint2..4, float2..4, double2..4)", scalar(n));
 	return -1;
 }
 
@@ -578,6 +579,9 @@ static void load_arguments(loader *L, const yaml_node_t *n)
 				err_at(L, arg->at, "%s needs 'value' (a scalar) or 'count' (a device array)", what);
 			else
 				get_expr(L, val, "argument value", &arg->value);
+			if (elem_lanes(arg->type) > 1)
+				err_at(L, arg->at, "%s: a scalar of vector type %s is not supported; pass its components", what,
+				       elem_name(arg->type));
 			continue;
 		}
 		cexpr x = {0};

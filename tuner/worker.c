@@ -139,7 +139,7 @@ static CUfunction helper(const char *what, elem_type t)
 {
 	char name[64];
 	CUfunction f = NULL;
-	snprintf(name, sizeof name, "%s_%s", what, elem_name(t));
+	snprintf(name, sizeof name, "%s_%s", what, elem_name(elem_base(t)));
 	cuModuleGetFunction(&f, W.helpers, name);
 	return f;
 }
@@ -217,7 +217,7 @@ static void cmd_array(const char *line)
 		      bytes * (output ? 2 : 1), idx + 1, freeb, total);
 		return;
 	}
-	uint64_t n = count;
+	uint64_t n = count * (uint64_t)elem_lanes(t); /* helpers work on the base type */
 	if (!strcmp(fill, "random") || !strcmp(fill, "normal")) {
 		void *params[] = {&a->ptr, &n, &seed};
 		r = launch_helper(helper(!strcmp(fill, "random") ? "fill_random" : "fill_normal", t), params);
@@ -319,7 +319,7 @@ static void value_text(elem_type t, CUdeviceptr p, char *buf, size_t len)
 static CUresult sum_of(const arg *a, CUdeviceptr p, unsigned long long n, long long *isum, double *fsum)
 {
 	unsigned long long init[2] = {0, 0}, got[2];
-	uint64_t count = n;
+	uint64_t count = n * (uint64_t)elem_lanes(a->type);
 	void *params[] = {&p, &count, &W.counters};
 	CUresult r;
 	if ((r = cuMemcpyHtoD(W.counters, init, sizeof init)) || (r = launch_helper(helper("sum", a->type), params)) ||
@@ -449,7 +449,7 @@ static int verify(double rtol, double atol, char *msg, size_t len, CUresult *err
 		if (!a->is_array || !a->output || a->summed)
 			continue;
 		unsigned long long init[2] = {0, ~0ull}, got[2];
-		uint64_t n = a->count;
+		uint64_t n = a->count * (uint64_t)elem_lanes(a->type);
 		uint64_t stride = W.sample && a->count > W.sample ? a->count / W.sample : 1;
 		void *params[] = {&a->ptr, &a->ref, &n, &stride, &rtol, &atol, &W.counters};
 		if ((*err = cuMemcpyHtoD(W.counters, init, sizeof init)) ||
@@ -457,12 +457,16 @@ static int verify(double rtol, double atol, char *msg, size_t len, CUresult *err
 		    (*err = cuMemcpyDtoH(got, W.counters, sizeof got)))
 			return 0;
 		if (got[0]) {
-			char g[64], w[64];
-			size_t es = elem_size(a->type);
-			value_text(a->type, a->ptr + got[1] * es, g, sizeof g);
-			value_text(a->type, a->ref + got[1] * es, w, sizeof w);
-			snprintf(msg, len, "argument %d: %llu of %zu elements differ from the reference (first at index %llu: got %s, expected %s)",
-				 i + 1, got[0], a->count, got[1], g, w);
+			char g[64], w[64], where[64] = "";
+			elem_type base = elem_base(a->type);
+			int lanes = elem_lanes(a->type);
+			size_t es = elem_size(base);
+			value_text(base, a->ptr + got[1] * es, g, sizeof g);
+			value_text(base, a->ref + got[1] * es, w, sizeof w);
+			if (lanes > 1)
+				snprintf(where, sizeof where, ", component %c", "xyzw"[got[1] % (unsigned)lanes]);
+			snprintf(msg, len, "argument %d: %llu of %llu values differ from the reference (first at index %llu%s: got %s, expected %s)",
+				 i + 1, got[0], (unsigned long long)n, got[1] / (unsigned)lanes, where, g, w);
 			return 1;
 		}
 	}
