@@ -31,7 +31,7 @@ int main(void)
 		if (!strncmp(line, "device ", 7))
 			printf("device 90 132 52428800 %lld 1980000 13000 00112233445566778899aabbccddeeff Fake GPU\n",
 			       (long long)env_long("FAKE_MEM_BYTES", 80LL << 30));
-		else if (!strncmp(line, "measure ", 8) || !strncmp(line, "array ", 6) || !strncmp(line, "constant ", 9) || !strncmp(line, "copy ", 5) ||
+		else if (!strncmp(line, "measure ", 8) || !strncmp(line, "array ", 6) || !strncmp(line, "constant ", 9) || !strncmp(line, "copy ", 5) || !strncmp(line, "load ", 5) || !strncmp(line, "expect ", 7) ||
 			 !strncmp(line, "sumcheck ", 9))
 			puts("ok");
 		else if (!strcmp(line, "warmup"))

@@ -14,7 +14,7 @@
 
 #include "banned.h"
 
-static const char *const fill_names[] = {"random", "constant", "zeros", "normal", "index", "copy"};
+static const char *const fill_names[] = {"random", "constant", "zeros", "normal", "index", "copy", "expr"};
 const char *fill_name(fill_kind f) { return fill_names[f]; }
 
 /* The loader's state: the document, where errors go, and whether any happened. */
@@ -348,6 +348,67 @@ static int eval_const(loader *L, const cexpr *x, const char *what, value *out)
 	return 0;
 }
 
+/* Element expressions may use the element index i, the vector lane and constants. */
+static int element_lookup(void *ctx, const char *name, value *out)
+{
+	const long long *il = ctx;
+	if (!strcmp(name, "i")) {
+		*out = value_int(il[0]);
+		return 0;
+	}
+	if (!strcmp(name, "lane")) {
+		*out = value_int(il[1]);
+		return 0;
+	}
+	return -1;
+}
+
+typedef struct {
+	loader *L;
+	const cexpr *x;
+	const char *what;
+} element_check;
+
+static int check_element_name(void *ctx, const char *name, int offset)
+{
+	element_check *c = ctx;
+	if (!strcmp(name, "i") || !strcmp(name, "lane"))
+		return 0;
+	for (size_t k = 0; k < c->L->cfg->nconstants; k++)
+		if (!strcmp(c->L->cfg->constants[k].name, name))
+			return 0;
+	mark m = {c->x->at.line, c->x->at.col + offset};
+	err_at(c->L, m, "unknown name '%s' in %s (it may use i, lane and constants)", name, c->what);
+	return 0;
+}
+
+static void check_element_names(loader *L, const cexpr *x, const char *what)
+{
+	element_check c = {L, x, what};
+	expr_foreach_name(x->e, check_element_name, &c);
+}
+
+typedef struct {
+	const config *cfg;
+	long long il[2];
+} element_scope;
+
+static int element_scope_lookup(void *ctx, const char *name, value *out)
+{
+	element_scope *s = ctx;
+	if (element_lookup(s->il, name, out) == 0)
+		return 0;
+	scope sc = {s->cfg, NULL};
+	return scope_lookup(&sc, name, out);
+}
+
+int element_eval(const config *cfg, const cexpr *x, long long i, int lane, value *out)
+{
+	element_scope s = {cfg, {i, lane}};
+	expr_error ee;
+	return expr_eval(x->e, element_scope_lookup, &s, out, &ee);
+}
+
 static int parse_elem(loader *L, const yaml_node_t *n, elem_type *out)
 {
 	if (!n || expect(L, n, YAML_SCALAR_NODE, "type"))
@@ -601,7 +662,14 @@ static void load_arguments(loader *L, const yaml_node_t *n)
 			err_at(L, mark_of(con), "a __constant__ argument cannot be an output");
 		arg->fill = arg->output ? FILL_ZEROS : FILL_RANDOM;
 		arg->copy_of = -1;
-		if (fill && fill->type == YAML_MAPPING_NODE) {
+		if (fill && fill->type == YAML_MAPPING_NODE && get(L, fill, "expr")) {
+			/* fill: {expr: ...}: a value per element, computed from its index */
+			static const char *const expr_keys[] = {"expr", NULL};
+			arg->fill = FILL_EXPR;
+			if (check_keys(L, fill, "fill", expr_keys) == 0 &&
+			    get_expr(L, get(L, fill, "expr"), "fill expr", &arg->fill_expr) == 0)
+				check_element_names(L, &arg->fill_expr, "fill expr");
+		} else if (fill && fill->type == YAML_MAPPING_NODE) {
 			/* fill: {copy: NAME}: starts as a copy of an earlier array of the same type */
 			static const char *const copy_keys[] = {"copy", NULL};
 			yaml_node_t *from = check_keys(L, fill, "fill", copy_keys) == 0 ? require(L, fill, "copy", "fill") : NULL;
@@ -623,7 +691,7 @@ static void load_arguments(loader *L, const yaml_node_t *n)
 					found = 1;
 				}
 			if (!found)
-				err_at(L, mark_of(fill), "unknown fill '%s' (known: random, normal, constant, zeros, index, {copy: NAME})",
+				err_at(L, mark_of(fill), "unknown fill '%s' (known: random, normal, constant, zeros, index, {copy: NAME}, {expr: ...})",
 				       scalar(fill));
 		}
 		if (arg->fill == FILL_CONSTANT) {
@@ -731,8 +799,8 @@ static void load_build(loader *L, const yaml_node_t *n)
 
 static void load_verify(loader *L, const yaml_node_t *n)
 {
-	static const char *const keys[] = {"reference", "reference_per", "sum", "sample", "rtol", "atol", NULL};
-	static const char *const sum_keys[] = {"output", "input", "equals", "count", NULL};
+	static const char *const keys[] = {"reference", "reference_per", "sum", "sample", "expect", "rtol", "atol", NULL};
+	static const char *const sum_keys[] = {"output", "input", "equals", "count", "op", NULL};
 	config *cfg = L->cfg;
 	if (check_keys(L, n, "'verify'", keys))
 		return;
@@ -740,7 +808,13 @@ static void load_verify(loader *L, const yaml_node_t *n)
 	if (sum && check_keys(L, sum, "verify sum", sum_keys) == 0) {
 		int *slots[2] = {&cfg->sum_out, &cfg->sum_in};
 		const char *names[2] = {"output", "input"};
-		yaml_node_t *eq = get(L, sum, "equals");
+		yaml_node_t *eq = get(L, sum, "equals"), *op = get(L, sum, "op");
+		if (op && expect(L, op, YAML_SCALAR_NODE, "verify sum op") == 0) {
+			if (!strcmp(scalar(op), "max") || !strcmp(scalar(op), "sum"))
+				cfg->sum_max = !strcmp(scalar(op), "max");
+			else
+				err_at(L, mark_of(op), "verify sum op must be sum or max, not '%s'", scalar(op));
+		}
 		if (eq && get(L, sum, "input"))
 			err_at(L, mark_of(eq), "verify sum takes 'input' or 'equals', not both");
 		if (eq)
@@ -776,6 +850,22 @@ static void load_verify(loader *L, const yaml_node_t *n)
 			err_at(L, mark_of(per), "verify takes 'reference' or 'reference_per', not both");
 	}
 	yaml_node_t *r = get(L, n, "reference"), *rt = get(L, n, "rtol"), *at = get(L, n, "atol");
+	yaml_node_t *exp = get(L, n, "expect");
+	if (exp && check_keys(L, exp, "verify expect", NULL) == 0)
+		for (yaml_node_pair_t *p = exp->data.mapping.pairs.start; p < exp->data.mapping.pairs.top; p++) {
+			yaml_node_t *k = node(L, p->key);
+			kernel_arg *a = NULL;
+			for (size_t i = 0; k->type == YAML_SCALAR_NODE && i < cfg->nargs; i++)
+				if (cfg->args[i].name && !strcmp(cfg->args[i].name, scalar(k)))
+					a = &cfg->args[i];
+			if (!a || !a->is_array || !a->output) {
+				err_at(L, mark_of(k), "verify expect: '%s' is not an output array argument",
+				       k->type == YAML_SCALAR_NODE ? scalar(k) : "?");
+				continue;
+			}
+			if (get_expr(L, node(L, p->value), "verify expect", &a->expect) == 0)
+				check_element_names(L, &a->expect, "verify expect");
+		}
 	yaml_node_t *smp = get(L, n, "sample");
 	if (smp)
 		get_int(L, smp, "verify sample", 1, LLONG_MAX, &cfg->sample);
@@ -1159,6 +1249,8 @@ void config_free(config *cfg)
 	for (size_t i = 0; i < cfg->nargs; i++) {
 		free(cfg->args[i].name);
 		cexpr_free(&cfg->args[i].value);
+		cexpr_free(&cfg->args[i].fill_expr);
+		cexpr_free(&cfg->args[i].expect);
 	}
 	free(cfg->args);
 	for (size_t i = 0; i < cfg->nparams; i++) {

@@ -14,7 +14,7 @@ typedef struct {
 } mark;
 
 
-typedef enum { FILL_RANDOM, FILL_CONSTANT, FILL_ZEROS, FILL_NORMAL, FILL_INDEX, FILL_COPY } fill_kind;
+typedef enum { FILL_RANDOM, FILL_CONSTANT, FILL_ZEROS, FILL_NORMAL, FILL_INDEX, FILL_COPY, FILL_EXPR } fill_kind;
 const char *fill_name(fill_kind f);
 
 /* An expression together with where it was written. */
@@ -34,6 +34,8 @@ typedef struct {
 	double fill_value;        /* constant fill */
 	unsigned long long seed;  /* random and normal fills */
 	int copy_of;              /* fill: copy: the argument whose contents this one starts with */
+	cexpr fill_expr;          /* fill: {expr: ...} of the element index i (and vector lane) */
+	cexpr expect;             /* verify.expect: the value every element must have, of i and lane */
 	int output;               /* compared against the reference run */
 	int restore;              /* the kernel overwrites it: restored before every launch */
 	int constant;             /* copied into the module's __constant__ symbol of its name, not passed */
@@ -91,6 +93,7 @@ typedef struct {
 	value *reference;  /* one value per parameter */
 	mark reference_at;
 	int sum_out, sum_in;   /* verify.sum: argument indexes, or -1 */
+	int sum_max;           /* verify.sum.op: max compares maxima instead of sums */
 	cexpr sum_count;       /* how many elements of the output count (may use parameters) */
 	cexpr sum_equals;      /* or the value the sum must equal, instead of an input's sum */
 	long long sample;      /* verify.sample: compare about this many evenly spaced elements; 0: all */
@@ -132,6 +135,9 @@ int pragma_unroll_name(const char *line, size_t *start, size_t *len);
 /* The entry point for these parameter values: the entry with its ${param} placeholders filled.
  * Caller frees. */
 char *config_entry(const config *cfg, const value *params);
+
+/* Evaluates an element expression (fill: {expr}, verify.expect) for element i, lane lane. */
+int element_eval(const config *cfg, const cexpr *x, long long i, int lane, value *out);
 
 /* Name lookup for expressions: constants, then the parameter values given (may be NULL). */
 typedef struct {

@@ -29,7 +29,64 @@ struct runner {
 	char *ref_scalars; /* the scalar lines of the reference run */
 	char *ref_run;
 	char *log_path;    /* the worker's stderr, or NULL */
+	char **files;      /* element data written for the worker (fill: {expr}, verify.expect) */
+	size_t nfiles, fcap;
 };
+
+/* Stores v as one element of the base type b at p. */
+static void put_element(unsigned char *p, elem_type b, value v)
+{
+	double d = value_as_double(v);
+	long long ll = v.kind == VAL_INT ? v.u.i : (long long)d;
+	float f = (float)d;
+	switch (b) {
+	case ELEM_FLOAT: memcpy(p, &f, 4); break;
+	case ELEM_DOUBLE: memcpy(p, &d, 8); break;
+	default: memcpy(p, &ll, elem_size(b)); break; /* little-endian: the low bytes */
+	}
+}
+
+/* Writes an array's elements, each from an expression of its index, to a temporary file for the
+ * worker. NULL with the reason in d. */
+static char *element_file(runner *r, const config *cfg, const kernel_arg *a, const cexpr *x, diags *d)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *path = xasprintf("%s/autotune-elements-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	if (!f) {
+		diags_add(d, "cannot write element data for '%s': %s", a->name, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		free(path);
+		return NULL;
+	}
+	elem_type b = elem_base(a->type);
+	int lanes = elem_lanes(a->type);
+	unsigned char buf[8];
+	int ok = 1;
+	for (long long i = 0; i < a->count && ok; i++)
+		for (int lane = 0; lane < lanes && ok; lane++) {
+			value v;
+			if (element_eval(cfg, x, i, lane, &v)) {
+				diags_at(d, cfg->path, x->at.line, x->at.col, "cannot evaluate this for element %lld of '%s'", i, a->name);
+				ok = 0;
+				break;
+			}
+			put_element(buf, b, v);
+			ok = fwrite(buf, elem_size(b), 1, f) == 1;
+		}
+	if (fclose(f) || !ok) {
+		if (ok)
+			diags_add(d, "cannot write element data for '%s'", a->name);
+		unlink(path);
+		free(path);
+		return NULL;
+	}
+	grow(&r->files, &r->fcap, r->nfiles + 1, sizeof *r->files);
+	r->files[r->nfiles++] = path;
+	return path;
+}
 
 static int send(runner *r, const char *line)
 {
@@ -167,9 +224,25 @@ runner *runner_start(const char *worker_path, int ordinal, const config *cfg, de
 			remember(r, xasprintf("constant %zu %s", i, a->name));
 		if (a->fill == FILL_COPY && a->copy_of >= 0)
 			remember(r, xasprintf("copy %zu %d", i, a->copy_of));
+		const char *data;
+		if (a->fill == FILL_EXPR) {
+			if (!(data = element_file(r, cfg, a, &a->fill_expr, d))) {
+				runner_stop(r);
+				return NULL;
+			}
+			remember(r, xasprintf("load %zu %s", i, data));
+		}
+		if (a->expect.e) {
+			if (!(data = element_file(r, cfg, a, &a->expect, d))) {
+				runner_stop(r);
+				return NULL;
+			}
+			remember(r, xasprintf("expect %zu %s", i, data));
+		}
 	}
 	if (cfg->sum_out >= 0)
-		remember(r, xasprintf("sumcheck %d %d", cfg->sum_out, cfg->sum_equals.e ? -1 : cfg->sum_in));
+		remember(r, xasprintf("sumcheck %d %d %s", cfg->sum_out, cfg->sum_equals.e ? -1 : cfg->sum_in,
+				      cfg->sum_max ? "max" : "sum"));
 	if (info && need > info->mem_bytes) {
 		diags_add(d, "%s: the kernel's arrays need %.2f GiB of device memory (outputs and restored inputs twice), but %s has %.2f GiB",
 			  cfg->path, need / 1073741824.0, info->name, info->mem_bytes / 1073741824.0);
@@ -389,6 +462,11 @@ void runner_stop(runner *r)
 	}
 	for (size_t i = 0; i < r->nsetup; i++)
 		free(r->setup[i]);
+	for (size_t i = 0; i < r->nfiles; i++) {
+		unlink(r->files[i]);
+		free(r->files[i]);
+	}
+	free(r->files);
 	free(r->setup);
 	free(r->ref_run);
 	free(r->ref_scalars);

@@ -4,6 +4,7 @@
  * that autotune itself starts on machines without a GPU driver (libcuda is linked here only). */
 #include <cuda.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -41,6 +42,8 @@ typedef struct {
 	int poison;            /* a pure output (filled with zeros): poisoned before verification */
 	int summed;            /* checked by its sum against the input's (sumcheck), not element-wise */
 	char *constant;        /* copied into this __constant__ symbol before launches, not passed */
+	int ref_valid;         /* ref holds what this output must equal */
+	int fixed_ref;         /* ref was given (verify.expect), not taken from a reference run */
 	unsigned char scalar[8];
 } arg;
 
@@ -62,6 +65,7 @@ static struct {
 	CUdeviceptr flush;
 	size_t flush_bytes;
 	int sum_out, sum_in;  /* sumcheck: the output summed and the input it must add up to, or -1 */
+	int sum_max;          /* the check compares maxima instead of sums */
 	unsigned long long sum_count; /* elements of the output that count, for the next run */
 	long long in_isum;    /* the input's sum, taken when it was pristine */
 	double in_fsum;
@@ -156,7 +160,7 @@ static int cmd_device(int ordinal)
 	if ((r = cuInit(0)) || (r = cuDeviceGet(&W.dev, ordinal)) || (r = cuDevicePrimaryCtxRetain(&W.ctx, W.dev)) ||
 	    (r = cuCtxSetCurrent(W.ctx)) ||
 	    (r = cuModuleLoadData(&W.helpers, _binary_worker_kernels_fatbin_start)) ||
-	    (r = cuMemAlloc(&W.counters, 2 * sizeof(unsigned long long)))) {
+	    (r = cuMemAlloc(&W.counters, 4 * sizeof(unsigned long long)))) {
 		const char *desc = "";
 		cuGetErrorString(r, &desc);
 		reply("error %s %s", err_name(r), desc ? desc : "");
@@ -315,19 +319,62 @@ static void value_text(elem_type t, CUdeviceptr p, char *buf, size_t len)
 	snprintf(buf, len, "%lld", ll);
 }
 
-/* Sums n elements of an argument on the GPU. */
+/* Sums (or, with sumcheck's max, takes the maximum of) n elements of an argument on the GPU. */
 static CUresult sum_of(const arg *a, CUdeviceptr p, unsigned long long n, long long *isum, double *fsum)
 {
-	unsigned long long init[2] = {0, 0}, got[2];
+	double lowest = -INFINITY;
+	unsigned long long init[4] = {0, 0, (unsigned long long)LLONG_MIN, 0}, got[4];
+	memcpy(&init[3], &lowest, sizeof lowest);
 	uint64_t count = n * (uint64_t)elem_lanes(a->type);
 	void *params[] = {&p, &count, &W.counters};
 	CUresult r;
 	if ((r = cuMemcpyHtoD(W.counters, init, sizeof init)) || (r = launch_helper(helper("sum", a->type), params)) ||
 	    (r = cuMemcpyDtoH(got, W.counters, sizeof got)))
 		return r;
-	*isum = (long long)got[0];
-	memcpy(fsum, &got[1], sizeof *fsum);
+	*isum = (long long)got[W.sum_max ? 2 : 0];
+	memcpy(fsum, &got[W.sum_max ? 3 : 1], sizeof *fsum);
 	return CUDA_SUCCESS;
+}
+
+/* Reads count elements from a file the tuner wrote (fill: {expr}, verify.expect) into dst. */
+static CUresult load_file(const char *path, CUdeviceptr dst, size_t bytes, char *why, size_t len)
+{
+	FILE *f = fopen(path, "rb");
+	void *buf = malloc(bytes ? bytes : 1);
+	CUresult r = CUDA_ERROR_FILE_NOT_FOUND;
+	if (f && buf && fread(buf, 1, bytes, f) == bytes)
+		r = cuMemcpyHtoD(dst, buf, bytes);
+	else
+		snprintf(why, len, "cannot read %zu bytes from %s", bytes, path);
+	if (f)
+		fclose(f);
+	free(buf);
+	return r;
+}
+
+/* load <idx> <path>: the array's contents (and its pristine copy) from a file.
+ * expect <idx> <path>: what the output must equal, from a file. */
+static void cmd_load(const char *line, int expect)
+{
+	int idx, used = 0;
+	char why[256] = "";
+	if (sscanf(line, expect ? "expect %d %n" : "load %d %n", &idx, &used) != 1 || !used || idx < 0 || idx >= W.nargs ||
+	    !W.args[idx].is_array || (expect && !W.args[idx].output)) {
+		reply("error protocol bad load/expect command");
+		return;
+	}
+	arg *a = &W.args[idx];
+	size_t bytes = a->count * elem_size(a->type);
+	CUresult r = load_file(line + used, expect ? a->ref : a->ptr, bytes, why, sizeof why);
+	if (!r && !expect && a->pristine)
+		r = cuMemcpyDtoD(a->pristine, a->ptr, bytes);
+	if (r) {
+		reply("error %s %s", err_name(r), why);
+		return;
+	}
+	if (expect)
+		a->ref_valid = a->fixed_ref = 1;
+	reply("ok");
 }
 
 /* copy <to> <from>: an array that starts as a copy of another (fill: {copy: NAME}); its
@@ -398,11 +445,13 @@ static void set_params(launch *L)
 static void cmd_sumcheck(const char *line)
 {
 	int out, in;
-	if (sscanf(line, "sumcheck %d %d", &out, &in) != 2 || out < 0 || in < -1 || out >= W.nargs || in >= W.nargs ||
+	char op[8] = "sum";
+	if (sscanf(line, "sumcheck %d %d %7s", &out, &in, op) < 2 || out < 0 || in < -1 || out >= W.nargs || in >= W.nargs ||
 	    !W.args[out].is_array || (in >= 0 && !W.args[in].is_array)) {
 		reply("error protocol bad sumcheck command");
 		return;
 	}
+	W.sum_max = !strcmp(op, "max");
 	/* in = -1: the expected sum comes with each run (sumcount), from verify.sum.equals */
 	CUresult r = in < 0 ? CUDA_SUCCESS : sum_of(&W.args[in], W.args[in].ptr, W.args[in].count, &W.in_isum, &W.in_fsum);
 	if (r) {
@@ -429,11 +478,11 @@ static int verify_sum(double rtol, double atol, char *msg, size_t len, CUresult 
 	if (elem_is_float(a->type) ? fabs(fsum - W.in_fsum) <= atol + rtol * fabs(W.in_fsum) : isum == W.in_isum)
 		return 0;
 	if (elem_is_float(a->type))
-		snprintf(msg, len, "argument %d: the sum of its first %llu elements is %.17g, expected %.17g", W.sum_out + 1,
-			 n, fsum, W.in_fsum);
+		snprintf(msg, len, "argument %d: the %s of its first %llu elements is %.17g, expected %.17g", W.sum_out + 1,
+			 W.sum_max ? "maximum" : "sum", n, fsum, W.in_fsum);
 	else
-		snprintf(msg, len, "argument %d: the sum of its first %llu elements is %lld, expected %lld", W.sum_out + 1, n,
-			 isum, W.in_isum);
+		snprintf(msg, len, "argument %d: the %s of its first %llu elements is %lld, expected %lld", W.sum_out + 1,
+			 W.sum_max ? "maximum" : "sum", n, isum, W.in_isum);
 	return 1;
 }
 
@@ -446,7 +495,7 @@ static int verify(double rtol, double atol, char *msg, size_t len, CUresult *err
 		return 0;
 	for (int i = 0; i < W.nargs; i++) {
 		arg *a = &W.args[i];
-		if (!a->is_array || !a->output || a->summed)
+		if (!a->is_array || !a->output || a->summed || !a->ref_valid)
 			continue;
 		unsigned long long init[2] = {0, ~0ull}, got[2];
 		uint64_t n = a->count * (uint64_t)elem_lanes(a->type);
@@ -721,11 +770,15 @@ static int cmd_run(const char *line)
 			return 0;
 		}
 		if (ref) {
+			/* outputs with given values (verify.expect) are checked even on the reference */
 			for (int i = 0; i < W.nargs && !r; i++)
-				if (W.args[i].is_array && W.args[i].output)
+				if (W.args[i].is_array && W.args[i].output && !W.args[i].fixed_ref) {
 					r = cuMemcpyDtoD(W.args[i].ref, W.args[i].ptr, W.args[i].count * elem_size(W.args[i].type));
+					W.args[i].ref_valid = !r;
+				}
 			W.have_reference = !r;
-		} else if (verify(rtol, atol, msg, sizeof msg, &r)) {
+		}
+		if (!r && verify(rtol, atol, msg, sizeof msg, &r)) {
 			reply_result(id, ST_WRONG_RESULT, NULL, driver_blocks, msg);
 			return 0;
 		}
@@ -870,6 +923,10 @@ int main(void)
 			}
 		} else if (!strncmp(line, "copy ", 5))
 			cmd_copy(line);
+		else if (!strncmp(line, "load ", 5))
+			cmd_load(line, 0);
+		else if (!strncmp(line, "expect ", 7))
+			cmd_load(line, 1);
 		else if (!strcmp(line, "warmup"))
 			cmd_warmup();
 		else if (!strcmp(line, "copybw"))

@@ -1,6 +1,7 @@
 // worker_kernels.cu: device helpers of the worker process: filling argument arrays and
 // comparing outputs with the reference run on the GPU, so a 1 GiB output is checked in
 // microseconds instead of being copied to the host. Embedded into autotune-worker as a fatbin.
+#include <limits.h>
 #include <stdint.h>
 
 // splitmix64: a counter-based generator, so element i gets the same value whatever the launch.
@@ -85,21 +86,37 @@ __device__ static void compare(const T *got, const T *want, uint64_t n, uint64_t
 	}
 }
 
-// Sum of n elements into sums[0] (as a 64-bit integer, two's complement) and sums[1] (as a
-// double): the check for outputs whose layout depends on the configuration (a partial sum per
-// block), against the sum of the input.
+// Sum and maximum of n elements: sums[0] the sum as a 64-bit integer (two's complement),
+// sums[1] as a double, sums[2] the maximum as an integer, sums[3] as a double (initialised by the
+// caller to the lowest values). The check for outputs whose layout depends on the configuration
+// (a partial sum per block), against the input's or an expected value.
+__device__ static void max_double(unsigned long long *at, double v)
+{
+	unsigned long long old = *at, assumed;
+	do {
+		assumed = old;
+		if (__longlong_as_double((long long)assumed) >= v)
+			return;
+		old = atomicCAS(at, assumed, (unsigned long long)__double_as_longlong(v));
+	} while (old != assumed);
+}
+
 template <typename T> __device__ static void sum_into(const T *p, uint64_t n, unsigned long long *sums)
 {
-	long long s = 0;
-	double f = 0;
+	long long s = 0, m = LLONG_MIN;
+	double f = 0, fm = -INFINITY;
 	for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
 		s += (long long)p[i];
 		f += (double)p[i];
+		m = max(m, (long long)p[i]);
+		fm = fmax(fm, (double)p[i]);
 	}
 	if (s)
 		atomicAdd(&sums[0], (unsigned long long)s);
 	if (f != 0)
 		atomicAdd((double *)&sums[1], f);
+	atomicMax((long long *)&sums[2], m);
+	max_double(&sums[3], fm);
 }
 
 #define HELPERS(T, NAME)                                                                              \
