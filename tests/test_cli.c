@@ -271,7 +271,7 @@ static void test_every_config_compiles(void)
 				 "configs/regpressure.yaml", "configs/transpose.yaml", "configs/reduce.yaml",
 				 "configs/reduce_template.yaml", "tests/kernels/unroll.yaml", "tests/kernels/lookup.yaml",
 				 "tests/kernels/scaled.yaml", "tests/kernels/features.yaml", "tests/kernels/vectors.yaml",
-				 "tests/kernels/expect.yaml"};
+				 "tests/kernels/expect.yaml", "tests/kernels/refkernel.yaml"};
 	for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++) {
 		char *out;
 		int rc = run((char *[]){"--dry-run", "--arch", "sm_90", (char *)configs[i], NULL}, &out);

@@ -51,6 +51,15 @@ void build_plan(const config *cfg, const space *s, build *b)
 		}
 		b->of_config[c] = k;
 	}
+	/* verify.kernel: one more binary, the reference entry built like the first configuration */
+	b->ref_bin = -1;
+	if (cfg->ref_entry && s->count) {
+		grow(&b->bins, &cap, b->nbins + 1, sizeof *b->bins);
+		memset(&b->bins[b->nbins], 0, sizeof b->bins[b->nbins]);
+		b->bins[b->nbins].first_config = 0;
+		b->bins[b->nbins].entry = xstrdup(cfg->ref_entry);
+		b->ref_bin = (long long)b->nbins++;
+	}
 }
 
 void build_free(build *b)

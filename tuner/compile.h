@@ -37,6 +37,7 @@ typedef struct {
 	struct cubin_cache *cache; /* or NULL: compile into the work directory */
 	const char *identity;      /* the compiler's identity, for cache keys */
 	size_t nvcc_runs, cache_hits;
+	long long ref_bin;         /* the reference kernel's binary (verify.kernel), or -1 */
 } build;
 
 /* Groups configurations by their compile-time values; no compiling. */

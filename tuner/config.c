@@ -799,7 +799,8 @@ static void load_build(loader *L, const yaml_node_t *n)
 
 static void load_verify(loader *L, const yaml_node_t *n)
 {
-	static const char *const keys[] = {"reference", "reference_per", "sum", "sample", "expect", "rtol", "atol", NULL};
+	static const char *const keys[] = {"reference", "reference_per", "kernel", "sum", "sample", "expect", "rtol", "atol", NULL};
+	static const char *const kernel_keys[] = {"entry", "block", "grid", "shared_mem", NULL};
 	static const char *const sum_keys[] = {"output", "input", "equals", "count", "op", NULL};
 	config *cfg = L->cfg;
 	if (check_keys(L, n, "'verify'", keys))
@@ -850,6 +851,26 @@ static void load_verify(loader *L, const yaml_node_t *n)
 			err_at(L, mark_of(per), "verify takes 'reference' or 'reference_per', not both");
 	}
 	yaml_node_t *r = get(L, n, "reference"), *rt = get(L, n, "rtol"), *at = get(L, n, "atol");
+	yaml_node_t *rk = get(L, n, "kernel");
+	if (rk && check_keys(L, rk, "verify kernel", kernel_keys) == 0) {
+		/* a reference kernel of the same source, launched on its own geometry: its outputs are
+		 * what every configuration is checked against */
+		yaml_node_t *e = require(L, rk, "entry", "verify kernel");
+		if (e && (cfg->ref_entry = get_string(L, e, "verify kernel entry")) && !is_identifier(cfg->ref_entry))
+			err_at(L, mark_of(e), "verify kernel entry '%s' is not a C identifier", cfg->ref_entry);
+		load_dims(L, require(L, rk, "block", "verify kernel"), "verify kernel block", cfg->ref_block);
+		load_dims(L, require(L, rk, "grid", "verify kernel"), "verify kernel grid", cfg->ref_grid);
+		yaml_node_t *sm = get(L, rk, "shared_mem");
+		if (sm)
+			get_expr(L, sm, "verify kernel shared_mem", &cfg->ref_smem);
+		for (int i = 0; i < 3; i++) {
+			check_names(L, &cfg->ref_block[i], 0, "the reference kernel's block");
+			check_names(L, &cfg->ref_grid[i], 0, "the reference kernel's grid");
+		}
+		check_names(L, &cfg->ref_smem, 0, "the reference kernel's shared_mem");
+		if (get(L, n, "reference") || get(L, n, "reference_per"))
+			err_at(L, mark_of(rk), "verify kernel replaces the reference configuration: not with 'reference' or 'reference_per'");
+	}
 	yaml_node_t *exp = get(L, n, "expect");
 	if (exp && check_keys(L, exp, "verify expect", NULL) == 0)
 		for (yaml_node_pair_t *p = exp->data.mapping.pairs.start; p < exp->data.mapping.pairs.top; p++) {
@@ -1275,6 +1296,12 @@ void config_free(config *cfg)
 	free(cfg->nvcc_flags);
 	free(cfg->reference);
 	free(cfg->ref_per);
+	free(cfg->ref_entry);
+	for (int i = 0; i < 3; i++) {
+		cexpr_free(&cfg->ref_block[i]);
+		cexpr_free(&cfg->ref_grid[i]);
+	}
+	cexpr_free(&cfg->ref_smem);
 	free(cfg->csv_path);
 	free(cfg->header_path);
 	memset(cfg, 0, sizeof *cfg);

@@ -205,6 +205,40 @@ static void forget_if_stale(result *r, const binary *bin)
 	r->occ_limit = "";
 }
 
+/* verify.kernel: runs the reference kernel on its own geometry as the worker's reference. 0 ok,
+ * 1 it failed (reason in d), -1 the worker is gone. */
+static int run_reference_kernel(const config *cfg, const space *sp, const build *b, runner *rn, measure_opts *o,
+				diags *d)
+{
+	const binary *bin = &b->bins[b->ref_bin];
+	if (o->build && build_wait(o->build, (size_t)b->ref_bin))
+		return -1;
+	if (bin->failed) {
+		diags_at(d, cfg->path, 1, 1, "the reference kernel '%s' did not compile: %s", cfg->ref_entry, bin->log);
+		return 1;
+	}
+	result tmp;
+	memset(&tmp, 0, sizeof tmp);
+	const cexpr *dims[7] = {&cfg->ref_block[0], &cfg->ref_block[1], &cfg->ref_block[2], &cfg->ref_grid[0],
+				&cfg->ref_grid[1], &cfg->ref_grid[2], &cfg->ref_smem};
+	long long *out[7] = {&tmp.block[0], &tmp.block[1], &tmp.block[2], &tmp.grid[0], &tmp.grid[1], &tmp.grid[2], &tmp.smem};
+	for (int i = 0; i < 7; i++) {
+		value v;
+		*out[i] = i == 6 ? 0 : 1;
+		if (dims[i]->e && cexpr_eval(cfg, dims[i], space_config(sp, 0), &v, d, NULL) == 0 && v.kind == VAL_INT)
+			*out[i] = v.u.i;
+	}
+	sample_plan plan = {0, 1, 1, cfg->time_cap, 1};
+	int rc = runner_measure(rn, cfg, space_config(sp, 0), "ref", bin, &plan, &tmp, kernel_timeout(cfg, 0), d);
+	if (rc == 0 && tmp.st != ST_OK) {
+		diags_add(d, "%s: the reference kernel '%s' failed: %s%s%s", cfg->path, cfg->ref_entry, status_name(tmp.st),
+			  tmp.message ? ": " : "", tmp.message ? tmp.message : "");
+		rc = 1;
+	}
+	free(tmp.message);
+	return rc;
+}
+
 /* Reference groups: with verify.reference_per, configurations that differ in those parameters
  * compute different outputs (the divergence seed's kernel variants) and each group is checked
  * against its own reference. group[c] is the first configuration of c's group in space order. */
@@ -248,6 +282,9 @@ static int first_pass(const config *cfg, const space *sp, const build *b, result
 	int rc = 0;
 	size_t done = 0;
 	long long named = cfg->has_reference ? sp->reference : -1;
+	/* a reference kernel stands for the one group: its outputs are loaded once, up front, and on
+	 * a fresh worker the runner replays it */
+	int ref_kernel = b->ref_bin >= 0;
 	for (size_t k = 0; k <= sp->count && !*o->interrupted && rc == 0; k++) {
 		/* a named reference goes first; then every configuration in space order */
 		if (k == 0 && named < 0)
@@ -286,7 +323,18 @@ static int first_pass(const config *cfg, const space *sp, const build *b, result
 			continue;
 		}
 		const char *role = "ref";
-		if (ref[g] >= 0) {
+		if (ref_kernel && loaded < 0) {
+			int fr = run_reference_kernel(cfg, sp, b, rn, o, d);
+			if (fr) {
+				rc = fr < 0 ? -1 : 0;
+				break;
+			}
+			loaded = (long long)g;
+			ref[g] = (long long)sp->count; /* a marker: not a configuration */
+		}
+		if (ref_kernel)
+			role = "check";
+		else if (ref[g] >= 0) {
 			role = "check";
 			if (loaded != (long long)g) {
 				int fr = refresh_reference(cfg, sp, b, res, (size_t)ref[g], rn, d);
