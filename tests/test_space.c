@@ -110,6 +110,33 @@ static void test_named_reference_is_found(void)
 	config_free(&cfg);
 }
 
+/* Constraints are checked as soon as their parameters are bound; the result must be exactly the
+ * filtered cartesian product, in its order. */
+static void test_pruned_walk_equals_the_filtered_product(void)
+{
+	config cfg;
+	space sp;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(load(HEAD "space: {x: [1, 2, 3, 4, 5], y: [0, 1, 2, 3], z: [1, 2, 4, 8]}\n"
+				       "constraints: [\"x % 2 == 1\", x + y < 6, \"z % (y + 1) == 0 || z > 4\", 3 > 2]\n", &cfg), 0);
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
+	size_t n = 0;
+	for (int x = 1; x <= 5; x++)
+		for (int y = 0; y <= 3; y++)
+			for (int z = 1; z <= 8; z *= 2) {
+				if (!(x % 2 == 1 && x + y < 6 && (z % (y + 1) == 0 || z > 4)))
+					continue;
+				CU_ASSERT_FATAL(n < sp.count);
+				const value *v = space_config(&sp, n++);
+				CU_ASSERT(v[0].u.i == x && v[1].u.i == y && v[2].u.i == z);
+			}
+	CU_ASSERT_EQUAL(sp.count, n);
+	CU_ASSERT_EQUAL(sp.total, 80);
+	space_free(&sp);
+	config_free(&cfg);
+	diags_free(&d);
+}
+
 int add_space_suite(void)
 {
 	CU_pSuite s = CU_add_suite("space", NULL, NULL);
@@ -121,5 +148,6 @@ int add_space_suite(void)
 	CU_add_test(s, "constraint division by zero names the configuration", test_constraint_division_by_zero_names_the_configuration);
 	CU_add_test(s, "reference outside the space", test_reference_outside_space_is_an_error);
 	CU_add_test(s, "named reference is found", test_named_reference_is_found);
+	CU_add_test(s, "pruned walk equals the filtered product", test_pruned_walk_equals_the_filtered_product);
 	return 0;
 }

@@ -8,8 +8,8 @@
 
 #include "banned.h"
 
-/* Beyond this an exhaustive list stops being sensible; search strategies take over there. */
-#define SPACE_MAX_COMBINATIONS 50000000ULL
+/* Beyond this even a pruned walk is too long to wait for; narrowing the space is the answer. */
+#define SPACE_MAX_COMBINATIONS 10000000000ULL
 
 char *space_describe(const config *cfg, const value *params)
 {
@@ -36,6 +36,34 @@ static int same_values(const value *a, const value *b, size_t n)
 	return 1;
 }
 
+/* The deepest parameter a constraint names (-1: none): it can be checked as soon as the
+ * parameters up to that one are bound, pruning every combination below a failing prefix. */
+typedef struct {
+	const config *cfg;
+	int deepest;
+} depth_walk;
+
+static int note_depth(void *ctx, const char *name, int offset)
+{
+	depth_walk *w = ctx;
+	(void)offset;
+	for (size_t i = 0; i < w->cfg->nparams; i++)
+		if (!strcmp(w->cfg->params[i].name, name) && (int)i > w->deepest)
+			w->deepest = (int)i;
+	return 0;
+}
+
+/* "x=1 y=2" for the first n parameters. */
+static char *describe_prefix(const config *cfg, const value *vals, size_t n)
+{
+	char *all = space_describe(cfg, vals), *p = all;
+	for (size_t k = 0; k < n && p; k++)
+		p = strchr(p + 1, ' ');
+	if (p && n < cfg->nparams)
+		*p = 0;
+	return all;
+}
+
 int space_enumerate(const config *cfg, space *s, diags *d)
 {
 	memset(s, 0, sizeof *s);
@@ -51,18 +79,31 @@ int space_enumerate(const config *cfg, space *s, diags *d)
 		}
 	}
 	s->total = (size_t)total;
-	size_t cap = 0;
-	size_t *idx = xcalloc(cfg->nparams + 1, sizeof *idx);
-	value *cur = xcalloc(cfg->nparams + 1, sizeof *cur);
+	size_t cap = 0, np = cfg->nparams;
+	/* constraints by the depth at which they can be decided; depth -1 (constants only) goes to 0 */
+	int *depth = xcalloc(cfg->nconstraints + 1, sizeof *depth);
+	for (size_t c = 0; c < cfg->nconstraints; c++) {
+		depth_walk w = {cfg, -1};
+		expr_foreach_name(cfg->constraints[c].e, note_depth, &w);
+		depth[c] = w.deepest < 0 ? 0 : w.deepest;
+	}
+	size_t *idx = xcalloc(np + 1, sizeof *idx);
+	value *cur = xcalloc(np + 1, sizeof *cur);
 	int rc = 0;
-	for (size_t n = 0; n < s->total && rc == 0; n++) {
-		for (size_t i = 0; i < cfg->nparams; i++)
-			cur[i] = cfg->params[i].values[idx[i]];
+	/* depth-first over the parameters, first outermost: bind level k, check the constraints
+	 * decided there, descend on success, else try the next value; the order of the result is the
+	 * cartesian product's */
+	size_t k = 0;
+	int done = np == 0 || total == 0;
+	while (!done && rc == 0) {
+		cur[k] = cfg->params[k].values[idx[k]];
 		int keep = 1;
 		for (size_t c = 0; c < cfg->nconstraints && keep; c++) {
+			if (depth[c] != (int)k)
+				continue;
 			value v;
 			if (cexpr_eval(cfg, &cfg->constraints[c], cur, &v, d, NULL)) {
-				char *desc = space_describe(cfg, cur);
+				char *desc = describe_prefix(cfg, cur, k + 1);
 				diags_add(d, "  (while checking the configuration %s)", desc);
 				free(desc);
 				rc = -1;
@@ -70,20 +111,29 @@ int space_enumerate(const config *cfg, space *s, diags *d)
 			}
 			keep = value_truth(v);
 		}
-		if (rc == 0 && keep) {
-			grow(&s->vals, &cap, (s->count + 1) * s->nparams, sizeof *s->vals);
-			memcpy(s->vals + s->count * s->nparams, cur, s->nparams * sizeof *cur);
-			if (cfg->has_reference && s->reference < 0 && same_values(cur, cfg->reference, s->nparams))
+		if (rc)
+			break;
+		if (keep && k + 1 < np) {
+			idx[++k] = 0;
+			continue;
+		}
+		if (keep) {
+			grow(&s->vals, &cap, (s->count + 1) * np, sizeof *s->vals);
+			memcpy(s->vals + s->count * np, cur, np * sizeof *cur);
+			if (cfg->has_reference && s->reference < 0 && same_values(cur, cfg->reference, np))
 				s->reference = (long long)s->count;
 			s->count++;
 		}
-		/* odometer: the last parameter turns fastest */
-		for (size_t i = cfg->nparams; i-- > 0;) {
-			if (++idx[i] < cfg->params[i].nvalues)
+		/* next value at this level, climbing up past exhausted levels */
+		while (++idx[k] == cfg->params[k].nvalues) {
+			if (k == 0) {
+				done = 1;
 				break;
-			idx[i] = 0;
+			}
+			k--;
 		}
 	}
+	free(depth);
 	free(idx);
 	free(cur);
 	if (rc == 0 && s->count == 0) {
