@@ -1,0 +1,134 @@
+/* test_journal.c: the journal's records survive a reopen, a torn last line (the tuner died
+ * inside a write) is cut off, another key starts afresh, and a configuration left in flight comes
+ * back as crashed. */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "journal.h"
+#include "tests.h"
+
+#define PATH "/tmp/autotune-test.journal"
+
+static void fresh_results(result *res, size_t n)
+{
+	memset(res, 0, n * sizeof *res);
+	for (size_t i = 0; i < n; i++) {
+		res[i].shares_with = -1;
+		res[i].driver_blocks = -1;
+		for (int m = 0; m < METRIC_COUNT; m++)
+			res[i].metrics[m] = NAN;
+	}
+}
+
+static void free_results(result *res, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(res[i].message);
+}
+
+static void test_records_replay_and_a_torn_line_is_cut(void)
+{
+	space sp = {.nparams = 1, .count = 4};
+	result res[4];
+	journal_resume jr;
+	diags d = {0};
+	unlink(PATH);
+	fresh_results(res, 4);
+	journal *j = journal_open(PATH, "00000000000000aa", 0, &sp, res, &jr, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	result ok = {.st = ST_OK, .t_median = 1.5, .t_min = 1.4, .t_max = 1.6, .samples = 20, .noise = 0.001, .batch = 1};
+	memcpy(ok.code, "0123456789abcdef", 17);
+	ok.message = "two\nlines \\ here";
+	journal_started(j, 0);
+	journal_finished(j, 0, &ok);
+	ok.final_rounds = 7;
+	ok.final_median = 1.45;
+	ok.final_noise = 0.0005;
+	journal_final(j, 0, &ok);
+	journal_shared(j, 1, 0);
+	journal_started(j, 2); /* in flight when "the tuner died" */
+	journal_close(j);
+	/* a torn record: the process died in the middle of writing it */
+	FILE *f = fopen(PATH, "a");
+	fputs("done 3 0123456789abcdef ok 1.0", f);
+	fclose(f);
+
+	fresh_results(res, 4);
+	j = journal_open(PATH, "00000000000000aa", 0, &sp, res, &jr, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT_EQUAL(jr.finished, 2); /* 0 and its sharer 1 */
+	CU_ASSERT_EQUAL(jr.in_flight, 1);
+	CU_ASSERT_EQUAL(res[0].st, ST_OK);
+	CU_ASSERT_DOUBLE_EQUAL(res[0].t_median, 1.5, 1e-12);
+	CU_ASSERT_STRING_EQUAL(res[0].code, "0123456789abcdef");
+	CU_ASSERT_STRING_EQUAL(res[0].message, "two\nlines \\ here");
+	CU_ASSERT_EQUAL(res[0].final_rounds, 7);
+	CU_ASSERT_EQUAL(res[1].shares_with, 0);
+	CU_ASSERT_EQUAL(res[2].st, ST_CRASHED);
+	CU_ASSERT(res[2].lost_in_flight);
+	CU_ASSERT_EQUAL(res[3].st, ST_NOT_RUN); /* the torn record did not count */
+	journal_close(j);
+	/* the torn tail is gone from the file; the crash found on replay is now a record */
+	f = fopen(PATH, "r");
+	char buf[4096];
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	CU_ASSERT_PTR_NULL(strstr(buf, "done 3"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "done 2 - crashed"));
+	CU_ASSERT_EQUAL(buf[n - 1], '\n');
+	free_results(res, 4);
+	diags_free(&d);
+}
+
+static void test_another_key_starts_afresh(void)
+{
+	space sp = {.nparams = 1, .count = 2};
+	result res[2];
+	journal_resume jr;
+	diags d = {0};
+	fresh_results(res, 2);
+	journal *j = journal_open(PATH, "00000000000000bb", 0, &sp, res, &jr, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT(jr.key_changed);
+	CU_ASSERT_EQUAL(jr.finished, 0);
+	CU_ASSERT_EQUAL(res[0].st, ST_NOT_RUN);
+	journal_close(j);
+	/* --fresh ignores a matching journal too */
+	fresh_results(res, 2);
+	j = journal_open(PATH, "00000000000000bb", 1, &sp, res, &jr, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT_EQUAL(jr.finished, 0);
+	journal_close(j);
+	unlink(PATH);
+	free_results(res, 2);
+	diags_free(&d);
+}
+
+static void test_unwritable_journal_is_reported(void)
+{
+	space sp = {.nparams = 1, .count = 1};
+	result res[1];
+	journal_resume jr;
+	diags d = {0};
+	fresh_results(res, 1);
+	CU_ASSERT_PTR_NULL(journal_open("/proc/autotune/x.journal", "00000000000000cc", 0, &sp, res, &jr, &d));
+	CU_ASSERT_EQUAL_FATAL(d.n, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "cannot write the journal '/proc/autotune/x.journal'"));
+	diags_free(&d);
+}
+
+int add_journal_suite(void)
+{
+	CU_pSuite s = CU_add_suite("journal", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "records replay and a torn line is cut", test_records_replay_and_a_torn_line_is_cut);
+	CU_add_test(s, "another key starts afresh", test_another_key_starts_afresh);
+	CU_add_test(s, "an unwritable journal is reported", test_unwritable_journal_is_reported);
+	return 0;
+}
