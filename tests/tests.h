@@ -17,6 +17,7 @@ int add_cli_bad_input_suite(void);
 int add_cache_suite(void);
 int add_import_suite(void);
 int add_journal_suite(void);
+int add_search_suite(void);
 
 /* Writes text to a fresh file under /tmp and returns its path (static storage, overwritten by
  * the next call with the same slot). */

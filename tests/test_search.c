@@ -1,0 +1,129 @@
+/* test_search.c: every strategy's invariants on a synthetic space: only configurations of the
+ * space, never one twice, within the budget, the same sequence for the same seed; and that the
+ * guided ones find a smooth function's optimum with a fraction of the evaluations. */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "search.h"
+#include "tests.h"
+
+static config cfg;
+static space sp;
+static int evaluations;
+
+/* A bowl with its minimum at x=16, y=4, z=3, plus failing configurations (x * y == 32). */
+static double bowl(void *ctx, size_t c)
+{
+	(void)ctx;
+	const value *v = space_config(&sp, c);
+	evaluations++;
+	double x = log2((double)v[0].u.i), y = log2((double)v[1].u.i), z = (double)v[2].u.i;
+	if (v[0].u.i * v[1].u.i == 32)
+		return INFINITY;
+	return 1.0 + (x - 4) * (x - 4) + 0.5 * (y - 2) * (y - 2) + 0.25 * (z - 3) * (z - 3);
+}
+
+static int setup(void)
+{
+	diags d = {0};
+	const char *path = write_temp(5, "search.yaml",
+				      "kernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4}]\n"
+				      "launch: {block: [x], grid: [1]}\n"
+				      "space: {x: {start: 1, stop: 1024, pow2: true}, y: {start: 1, stop: 64, pow2: true}, z: [0, 1, 2, 3, 4, 5, 6, 7]}\n"
+				      "constraints: [x * y <= 1024]\n");
+	int rc = config_load(path, &cfg, &d) || space_enumerate(&cfg, &sp, &d);
+	diags_print(&d);
+	diags_free(&d);
+	unlink(path);
+	return rc ? -1 : 0;
+}
+
+static int teardown(void)
+{
+	space_free(&sp);
+	config_free(&cfg);
+	return 0;
+}
+
+static void test_invariants_of_every_strategy(void)
+{
+	size_t budget = sp.count / 10;
+	size_t *order = calloc(sp.count, sizeof *order), *again = calloc(sp.count, sizeof *again);
+	char *seen = calloc(sp.count, 1);
+	for (int s = 0; s < STRAT_COUNT_; s++) {
+		evaluations = 0;
+		size_t n = search_run((strategy)s, &cfg, &sp, NULL, budget, 42, bowl, NULL, order);
+		CU_ASSERT(n <= budget);
+		CU_ASSERT_EQUAL(n, budget); /* the space is larger than the budget: all of it is used */
+		CU_ASSERT_EQUAL((size_t)evaluations, n);
+		memset(seen, 0, sp.count);
+		for (size_t k = 0; k < n; k++) {
+			CU_ASSERT_FATAL(order[k] < sp.count);
+			CU_ASSERT_EQUAL(seen[order[k]], 0); /* never twice */
+			seen[order[k]] = 1;
+		}
+		size_t m = search_run((strategy)s, &cfg, &sp, NULL, budget, 42, bowl, NULL, again);
+		CU_ASSERT_EQUAL(m, n);
+		CU_ASSERT(memcmp(order, again, n * sizeof *order) == 0); /* same seed, same sequence */
+	}
+	/* exhaustive is the space's order; a budget larger than the space stops at its size */
+	size_t n = search_run(STRAT_EXHAUSTIVE, &cfg, &sp, NULL, sp.count + 10, 1, bowl, NULL, order);
+	CU_ASSERT_EQUAL(n, sp.count);
+	for (size_t k = 0; k < n; k++)
+		CU_ASSERT_EQUAL(order[k], k);
+	/* another seed, another random sample */
+	search_run(STRAT_RANDOM, &cfg, &sp, NULL, budget, 1, bowl, NULL, order);
+	search_run(STRAT_RANDOM, &cfg, &sp, NULL, budget, 2, bowl, NULL, again);
+	CU_ASSERT(memcmp(order, again, budget * sizeof *order) != 0);
+	free(order);
+	free(again);
+	free(seen);
+}
+
+static double best_of(const size_t *order, size_t n)
+{
+	double best = INFINITY;
+	for (size_t k = 0; k < n; k++)
+		best = fmin(best, bowl(NULL, order[k]));
+	return best;
+}
+
+static void test_guided_strategies_find_a_smooth_optimum(void)
+{
+	size_t budget = sp.count / 10;
+	size_t *order = calloc(sp.count, sizeof *order);
+	double *prior = calloc(sp.count, sizeof *prior);
+	/* a crude model: it knows only that x = 16 is best */
+	for (size_t c = 0; c < sp.count; c++)
+		prior[c] = fabs(log2((double)space_config(&sp, c)[0].u.i) - 4);
+	strategy guided[] = {STRAT_LOCAL, STRAT_ANNEAL, STRAT_MODEL};
+	for (size_t g = 0; g < 3; g++) {
+		int hits = 0;
+		for (unsigned long long seed = 1; seed <= 10; seed++) {
+			size_t n = search_run(guided[g], &cfg, &sp, prior, budget, seed, bowl, NULL, order);
+			hits += best_of(order, n) == 1.0;
+		}
+		/* a bowl has one basin: descent finds its bottom from almost any start */
+		CU_ASSERT(hits >= 8);
+	}
+	/* a perfect model measures the optimum first */
+	for (size_t c = 0; c < sp.count; c++)
+		prior[c] = bowl(NULL, c);
+	search_run(STRAT_MODEL, &cfg, &sp, prior, 5, 1, bowl, NULL, order);
+	CU_ASSERT_DOUBLE_EQUAL(bowl(NULL, order[0]), 1.0, 0);
+	free(order);
+	free(prior);
+}
+
+int add_search_suite(void)
+{
+	CU_pSuite s = CU_add_suite("search", setup, teardown);
+	if (!s)
+		return -1;
+	CU_add_test(s, "invariants of every strategy", test_invariants_of_every_strategy);
+	CU_add_test(s, "guided strategies find a smooth optimum", test_guided_strategies_find_a_smooth_optimum);
+	return 0;
+}

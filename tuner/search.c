@@ -1,0 +1,331 @@
+/* search.c: exhaustive, random sampling without replacement, iterated local search, simulated
+ * annealing, a genetic strategy and a model-guided one, all over the enumerated space. Moves go
+ * between configurations that differ in one parameter by one step of its value list, so a
+ * neighbour is always a valid configuration or none at all. */
+#include "search.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "banned.h"
+
+static const char *const names[STRAT_COUNT_] = {"exhaustive", "random", "local", "anneal", "genetic", "model"};
+
+const char *strategy_name(strategy s) { return names[s]; }
+
+int strategy_parse(const char *name, strategy *s)
+{
+	for (int i = 0; i < STRAT_COUNT_; i++)
+		if (!strcmp(name, names[i])) {
+			*s = (strategy)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* splitmix64: small, seeded, reproducible */
+static unsigned long long next_random(unsigned long long *state)
+{
+	unsigned long long z = (*state += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+static size_t below(unsigned long long *state, size_t n) { return n ? (size_t)(next_random(state) % n) : 0; }
+static double uniform(unsigned long long *state) { return (next_random(state) >> 11) * (1.0 / 9007199254740992.0); }
+
+typedef struct {
+	unsigned long long code;
+	size_t config;
+} coded;
+
+/* The search's view of the space: each configuration as value positions, a sorted index from the
+ * mixed-radix code of those positions back to the configuration, and what was measured. */
+typedef struct {
+	const config *cfg;
+	const space *sp;
+	size_t np;
+	size_t *pos;     /* count x np: position of each value in its parameter's list */
+	coded *index;    /* sorted by code */
+	double *time;    /* NAN: not measured */
+	size_t used, budget;
+	size_t *order;
+	search_eval_fn eval;
+	void *ctx;
+	unsigned long long rng;
+	long long best;
+} state;
+
+static int by_code(const void *a, const void *b)
+{
+	const coded *x = a, *y = b;
+	return (x->code > y->code) - (x->code < y->code);
+}
+
+static unsigned long long code_of(const state *S, const size_t *pos)
+{
+	unsigned long long code = 0;
+	for (size_t i = 0; i < S->np; i++)
+		code = code * S->cfg->params[i].nvalues + pos[i];
+	return code;
+}
+
+/* The configuration with these value positions, or -1 when constraints exclude it. */
+static long long lookup(const state *S, const size_t *pos)
+{
+	coded key = {code_of(S, pos), 0};
+	coded *hit = bsearch(&key, S->index, S->sp->count, sizeof *S->index, by_code);
+	return hit ? (long long)hit->config : -1;
+}
+
+static void prepare(state *S)
+{
+	size_t n = S->sp->count;
+	S->pos = xcalloc(n * S->np + 1, sizeof *S->pos);
+	S->index = xcalloc(n + 1, sizeof *S->index);
+	S->time = xcalloc(n + 1, sizeof *S->time);
+	for (size_t c = 0; c < n; c++) {
+		const value *v = space_config(S->sp, c);
+		for (size_t i = 0; i < S->np; i++) {
+			const param *p = &S->cfg->params[i];
+			for (size_t k = 0; k < p->nvalues; k++)
+				if (value_as_double(p->values[k]) == value_as_double(v[i])) {
+					S->pos[c * S->np + i] = k;
+					break;
+				}
+		}
+		S->index[c] = (coded){code_of(S, &S->pos[c * S->np]), c};
+		S->time[c] = NAN;
+	}
+	qsort(S->index, n, sizeof *S->index, by_code);
+}
+
+static int measured(const state *S, size_t c) { return !isnan(S->time[c]); }
+static int budget_left(const state *S) { return S->used < S->budget && S->used < S->sp->count; }
+
+/* Measures c once; repeated asks return the recorded time without spending budget. */
+static double measure(state *S, size_t c)
+{
+	if (measured(S, c))
+		return S->time[c];
+	S->time[c] = S->eval(S->ctx, c);
+	S->order[S->used++] = c;
+	if (S->best < 0 || S->time[c] < S->time[S->best])
+		S->best = (long long)c;
+	return S->time[c];
+}
+
+/* A configuration not measured yet, uniformly; -1 when none is left. */
+static long long random_unmeasured(state *S)
+{
+	size_t n = S->sp->count, start = below(&S->rng, n);
+	for (size_t k = 0; k < n; k++) {
+		size_t c = (start + k * 2654435761u) % n; /* a fixed stride visits all when n is prime to it */
+		if (!measured(S, c))
+			return (long long)c;
+	}
+	for (size_t c = 0; c < n; c++)
+		if (!measured(S, c))
+			return (long long)c;
+	return -1;
+}
+
+/* The neighbours of c not measured yet, in random order; returns how many (room: 2 * np). */
+static size_t neighbours(state *S, size_t c, size_t *out, int include_measured)
+{
+	size_t n = 0, *pos = xcalloc(S->np + 1, sizeof *pos);
+	for (size_t i = 0; i < S->np; i++)
+		for (int step = -1; step <= 1; step += 2) {
+			memcpy(pos, &S->pos[c * S->np], S->np * sizeof *pos);
+			if ((step < 0 && pos[i] == 0) || (step > 0 && pos[i] + 1 >= S->cfg->params[i].nvalues))
+				continue;
+			pos[i] += (size_t)(long)step;
+			long long nb = lookup(S, pos);
+			if (nb >= 0 && (include_measured || !measured(S, (size_t)nb)))
+				out[n++] = (size_t)nb;
+		}
+	free(pos);
+	for (size_t k = n; k > 1; k--) {
+		size_t j = below(&S->rng, k), t = out[k - 1];
+		out[k - 1] = out[j];
+		out[j] = t;
+	}
+	return n;
+}
+
+static void run_random(state *S)
+{
+	long long c;
+	while (budget_left(S) && (c = random_unmeasured(S)) >= 0)
+		measure(S, (size_t)c);
+}
+
+/* Iterated local search: first-improvement descent from a start; at a local optimum, restart
+ * from a random configuration. */
+static void local_from(state *S, size_t start)
+{
+	size_t *nb = xcalloc(2 * S->np + 1, sizeof *nb);
+	size_t cur = start;
+	double t = measure(S, cur);
+	while (budget_left(S)) {
+		size_t n = neighbours(S, cur, nb, 0), k;
+		int moved = 0;
+		for (k = 0; k < n && budget_left(S); k++)
+			if (measure(S, nb[k]) < t) {
+				cur = nb[k];
+				t = S->time[cur];
+				moved = 1;
+				break;
+			}
+		if (!moved)
+			break;
+	}
+	free(nb);
+}
+
+static void run_local(state *S)
+{
+	long long c;
+	while (budget_left(S) && (c = random_unmeasured(S)) >= 0)
+		local_from(S, (size_t)c);
+}
+
+/* Simulated annealing over neighbours: a worse move of relative cost d is taken with probability
+ * exp(-d / T), T falling geometrically; no unmeasured neighbour left: a random jump. */
+static void run_anneal(state *S)
+{
+	size_t *nb = xcalloc(2 * S->np + 1, sizeof *nb);
+	long long c = random_unmeasured(S);
+	if (c < 0) {
+		free(nb);
+		return;
+	}
+	size_t cur = (size_t)c;
+	double t = measure(S, cur), T = 0.2;
+	while (budget_left(S)) {
+		size_t n = neighbours(S, cur, nb, 0);
+		size_t next;
+		if (n == 0) {
+			if ((c = random_unmeasured(S)) < 0)
+				break;
+			next = (size_t)c;
+		} else
+			next = nb[0];
+		double tn = measure(S, next);
+		double d = isinf(t) ? -1 : isinf(tn) ? INFINITY : tn / t - 1;
+		if (d < 0 || uniform(&S->rng) < exp(-d / T)) {
+			cur = next;
+			t = tn;
+		}
+		T *= 0.97;
+	}
+	free(nb);
+}
+
+/* A small genetic strategy: a population of the best measured so far; children take each
+ * parameter's position from one of two tournament-chosen parents; a child the constraints exclude,
+ * or one already measured, is mutated to a neighbour, else replaced by a random configuration. */
+static void run_genetic(state *S)
+{
+	enum { POP = 8 };
+	size_t pop[POP], npop = 0;
+	long long c;
+	while (npop < POP && budget_left(S) && (c = random_unmeasured(S)) >= 0) {
+		measure(S, (size_t)c);
+		pop[npop++] = (size_t)c;
+	}
+	size_t *child = xcalloc(S->np + 1, sizeof *child), *nb = xcalloc(2 * S->np + 1, sizeof *nb);
+	while (budget_left(S) && npop >= 2) {
+		size_t a = pop[below(&S->rng, npop)], b = pop[below(&S->rng, npop)];
+		size_t a2 = pop[below(&S->rng, npop)], b2 = pop[below(&S->rng, npop)];
+		if (S->time[a2] < S->time[a])
+			a = a2;
+		if (S->time[b2] < S->time[b])
+			b = b2;
+		for (size_t i = 0; i < S->np; i++)
+			child[i] = S->pos[(uniform(&S->rng) < 0.5 ? a : b) * S->np + i];
+		long long k = lookup(S, child);
+		if (k >= 0 && measured(S, (size_t)k)) {
+			size_t n = neighbours(S, (size_t)k, nb, 0);
+			k = n ? (long long)nb[0] : -1;
+		}
+		if (k < 0 && (k = random_unmeasured(S)) < 0)
+			break;
+		double t = measure(S, (size_t)k);
+		/* replace the worst member when the child is better */
+		size_t worst = 0;
+		for (size_t i = 1; i < npop; i++)
+			if (!(S->time[pop[i]] <= S->time[pop[worst]]))
+				worst = i;
+		if (t < S->time[pop[worst]] || isinf(S->time[pop[worst]]))
+			pop[worst] = (size_t)k;
+	}
+	free(child);
+	free(nb);
+}
+
+typedef struct {
+	double key;
+	size_t config;
+} ranked;
+
+static int by_key(const void *a, const void *b)
+{
+	const ranked *x = a, *y = b;
+	if (x->key != y->key)
+		return (x->key > y->key) - (x->key < y->key);
+	return (x->config > y->config) - (x->config < y->config);
+}
+
+/* Model-guided: half the budget on the configurations the static model ranks best, then local
+ * search from the best measured ones. */
+static void run_model(state *S, const double *prior)
+{
+	size_t n = S->sp->count;
+	ranked *rank = xcalloc(n + 1, sizeof *rank);
+	for (size_t c = 0; c < n; c++)
+		rank[c] = (ranked){prior ? prior[c] : 0, c};
+	qsort(rank, n, sizeof *rank, by_key);
+	size_t half = S->budget / 2 > 0 ? S->budget / 2 : 1;
+	for (size_t k = 0; k < n && S->used < half && budget_left(S); k++)
+		measure(S, rank[k].config);
+	free(rank);
+	while (budget_left(S) && S->best >= 0) {
+		size_t before = S->used;
+		local_from(S, (size_t)S->best);
+		if (S->used == before) {
+			long long c = random_unmeasured(S);
+			if (c < 0)
+				break;
+			local_from(S, (size_t)c);
+		}
+	}
+}
+
+size_t search_run(strategy s, const config *cfg, const space *sp, const double *prior, size_t budget,
+		  unsigned long long seed, search_eval_fn eval, void *ctx, size_t *order)
+{
+	state S = {cfg, sp, cfg->nparams, NULL, NULL, NULL, 0, budget, order, eval, ctx, seed, -1};
+	if (!sp->count || !budget)
+		return 0;
+	prepare(&S);
+	switch (s) {
+	case STRAT_EXHAUSTIVE:
+		for (size_t c = 0; c < sp->count && budget_left(&S); c++)
+			measure(&S, c);
+		break;
+	case STRAT_RANDOM: run_random(&S); break;
+	case STRAT_LOCAL: run_local(&S); break;
+	case STRAT_ANNEAL: run_anneal(&S); break;
+	case STRAT_GENETIC: run_genetic(&S); break;
+	case STRAT_MODEL: run_model(&S, prior); break;
+	default: break;
+	}
+	free(S.pos);
+	free(S.index);
+	free(S.time);
+	return S.used;
+}

@@ -1,0 +1,29 @@
+/* search.h: strategies for spaces too large to measure whole: which configurations to measure,
+ * in what order, within a budget of evaluations. A strategy only ever proposes configurations of
+ * the space (valid by construction) and never the same one twice. */
+#ifndef AUTOTUNE_SEARCH_H
+#define AUTOTUNE_SEARCH_H
+
+#include <stddef.h>
+
+#include "config.h"
+#include "space.h"
+
+typedef enum { STRAT_EXHAUSTIVE, STRAT_RANDOM, STRAT_LOCAL, STRAT_ANNEAL, STRAT_GENETIC, STRAT_MODEL, STRAT_COUNT_ } strategy;
+
+/* 0 and *s set for "exhaustive", "random", "local", "anneal", "genetic", "model". */
+int strategy_parse(const char *name, strategy *s);
+const char *strategy_name(strategy s);
+
+/* Measures configuration c: its time in ms, or INFINITY when it failed (compile or launch error,
+ * wrong result, crash): failures count against the budget and steer the search away. */
+typedef double (*search_eval_fn)(void *ctx, size_t c);
+
+/* Runs strategy s for at most `budget` evaluations with a seeded generator (same seed, same
+ * sequence). prior, when not NULL, ranks configurations for the model strategy (lower is more
+ * promising). order receives the configurations evaluated, in order (room for budget); returns
+ * how many. */
+size_t search_run(strategy s, const config *cfg, const space *sp, const double *prior, size_t budget,
+		  unsigned long long seed, search_eval_fn eval, void *ctx, size_t *order);
+
+#endif
