@@ -5,8 +5,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "proc.h"
 #include "search.h"
 #include "tests.h"
 
@@ -118,6 +120,51 @@ static void test_guided_strategies_find_a_smooth_optimum(void)
 	free(prior);
 }
 
+/* --replay against a recorded H100 run of configs/summatrix.yaml (tests/data): no GPU, no nvcc;
+ * the budget is kept, the same seed gives the same sequence, every strategy beats nothing. */
+static char *slurp_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char *buf = calloc(1, 1 << 16);
+	size_t n = fread(buf, 1, (1 << 16) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+static void test_replay_of_a_recorded_run(void)
+{
+	static const char *const strategies[] = {"exhaustive", "random", "local", "anneal", "genetic", "model"};
+	for (size_t i = 0; i < 6; i++) {
+		char *first = NULL;
+		for (int round = 0; round < 2; round++) {
+			char *argv[] = {"./autotune", "--replay", "tests/data/summatrix_h100.csv", "--strategy", (char *)strategies[i],
+					"--budget", "10%", "--seed", "7", "configs/summatrix.yaml", NULL};
+			char *out;
+			int st = proc_capture(argv, 60, &out);
+			CU_ASSERT(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, ": 16 evaluations of 153 configurations; best found "));
+			free(out);
+			char *seq = slurp_file("results/summatrix.replay.csv");
+			CU_ASSERT_PTR_NOT_NULL_FATAL(seq);
+			int lines = 0;
+			for (char *p = seq; (p = strchr(p, '\n')); p++)
+				lines++;
+			CU_ASSERT_EQUAL(lines, 17); /* header + 16 evaluations */
+			if (round == 0)
+				first = seq;
+			else {
+				CU_ASSERT_STRING_EQUAL(first, seq);
+				free(seq);
+			}
+		}
+		free(first);
+	}
+	unlink("results/summatrix.replay.csv");
+}
+
 int add_search_suite(void)
 {
 	CU_pSuite s = CU_add_suite("search", setup, teardown);
@@ -125,5 +172,6 @@ int add_search_suite(void)
 		return -1;
 	CU_add_test(s, "invariants of every strategy", test_invariants_of_every_strategy);
 	CU_add_test(s, "guided strategies find a smooth optimum", test_guided_strategies_find_a_smooth_optimum);
+	CU_add_test(s, "replay of a recorded run", test_replay_of_a_recorded_run);
 	return 0;
 }

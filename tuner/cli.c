@@ -25,6 +25,10 @@ void cli_usage(void)
 	      "  -m, --metrics M    hardware counters: all, none or top:K (default: measure.metrics)\n"
 	      "      --fresh        ignore the journal of earlier runs and measure everything again\n"
 	      "      --retry-failed measure configurations that crashed or timed out before again\n"
+	      "      --replay CSV   search a recorded exhaustive run instead of the GPU (no GPU, no nvcc)\n"
+	      "      --strategy S   exhaustive, random, local, anneal, genetic or model (with --replay)\n"
+	      "      --budget B     evaluations (N) or a fraction of the space (N%%) (with --replay)\n"
+	      "      --seed N       the search's seed: the same seed gives the same sequence\n"
 	      "      --cache-dir D  the cubin cache (default: $XDG_CACHE_HOME/autotune, else ~/.cache/autotune)\n"
 	      "      --no-cache     compile everything, keep nothing\n"
 	      "  -q, --quiet        no progress bar or summary\n"
@@ -61,7 +65,9 @@ int cli_parse(int argc, char **argv, options *o)
 		{"version", no_argument, NULL, 'V'}, {"metrics", required_argument, NULL, 'm'},
 		{"fresh", no_argument, NULL, 'F'}, {"retry-failed", no_argument, NULL, 'R'},
 		{"cache-dir", required_argument, NULL, 'C'}, {"no-cache", no_argument, NULL, 'N'},
-		{"output", required_argument, NULL, 'o'}, {NULL, 0, NULL, 0},
+		{"output", required_argument, NULL, 'o'}, {"replay", required_argument, NULL, 'P'},
+		{"strategy", required_argument, NULL, 'S'}, {"budget", required_argument, NULL, 'B'},
+		{"seed", required_argument, NULL, 's'}, {NULL, 0, NULL, 0},
 	};
 	memset(o, 0, sizeof *o);
 	int c;
@@ -80,6 +86,18 @@ int cli_parse(int argc, char **argv, options *o)
 		case 'C': o->cache_dir = optarg; break;
 		case 'N': o->no_cache = 1; break;
 		case 'o': o->output = optarg; break;
+		case 'P': o->replay = optarg; break;
+		case 'S': o->strategy = optarg; break;
+		case 'B': o->budget = optarg; break;
+		case 's': {
+			char *end;
+			o->seed = strtoull(optarg, &end, 10);
+			if (end == optarg || *end) {
+				fprintf(stderr, "autotune: --seed needs a whole number, not '%s'\n", optarg);
+				return -1;
+			}
+			break;
+		}
 		case 'h': o->cmd = CMD_HELP; return 0;
 		case 'V': o->cmd = CMD_VERSION; return 0;
 		default:

@@ -27,6 +27,10 @@ typedef struct {
 	int fresh;           /* ignore earlier results */
 	int retry_failed;    /* measure crashed and timed-out configurations again */
 	const char *cache_dir; /* --cache-dir, or NULL: the default */
+	const char *replay;    /* --replay CSV: search a recorded run instead of the GPU */
+	const char *strategy;  /* --strategy NAME (replay) */
+	const char *budget;    /* --budget N or N% (replay) */
+	unsigned long long seed;
 	int no_cache;
 } options;
 

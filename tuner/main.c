@@ -2,6 +2,7 @@
  * the GPU worker, select, write. Only this file prints diagnostics and chooses the exit code. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 #include "hash.h"
 #include "import.h"
 #include "journal.h"
+#include "replay.h"
 #include "measure.h"
 #include "select.h"
 #include "space.h"
@@ -102,6 +104,42 @@ static int missing_entry(const config *cfg, const binary *bin, diags *d)
 		return 0;
 	diags_at(d, cfg->path, cfg->entry_at.line, cfg->entry_at.col, "%s", bin->log);
 	return 1;
+}
+
+static int ensure_parent_dir(const char *path, diags *d);
+
+/* --replay: a strategy against a recorded run; the sequence goes to results/NAME.replay.csv. */
+static int replay(const options *o, const config *cfg, const space *sp, diags *d)
+{
+	strategy s = STRAT_MODEL;
+	if (o->strategy && strategy_parse(o->strategy, &s)) {
+		diags_add(d, "autotune: unknown strategy '%s' (exhaustive, random, local, anneal, genetic, model)", o->strategy);
+		return EXIT_USAGE;
+	}
+	size_t budget = sp->count;
+	if (o->budget) {
+		char *end;
+		double v = strtod(o->budget, &end);
+		int pct = *end == '%';
+		if (end == o->budget || (*end && !pct) || (pct && end[1]) || v <= 0) {
+			diags_add(d, "autotune: --budget takes evaluations (N) or a fraction of the space (N%%), not '%s'", o->budget);
+			return EXIT_USAGE;
+		}
+		budget = pct ? (size_t)ceil(v / 100 * (double)sp->count) : (size_t)v;
+	}
+	char *out = output_sibling(cfg, ".replay.csv");
+	replay_result r;
+	int rc = ensure_parent_dir(out, d) ? -1 : replay_run(cfg, sp, o->replay, s, budget, o->seed, out, &r, d);
+	if (rc == 0 && !o->quiet) {
+		char *desc = r.best_config >= 0 ? space_describe(cfg, space_config(sp, (size_t)r.best_config)) : xstrdup("none");
+		fprintf(stderr, "replay: %s, seed %llu: %zu evaluations of %zu configurations; best found %s: %.4f ms, "
+				"optimum %.4f ms (ratio %.4f)\n  sequence in %s\n",
+			strategy_name(s), o->seed, r.evaluations, sp->count, desc, r.best_found, r.optimum,
+			r.best_found / r.optimum, out);
+		free(desc);
+	}
+	free(out);
+	return rc ? EXIT_USAGE : EXIT_WINNER;
 }
 
 static int fail(diags *d, int code)
@@ -390,6 +428,10 @@ static int tune(const options *o)
 		goto out;
 	}
 	build_plan(&cfg, &sp, &b);
+	if (o->replay) {
+		code = replay(o, &cfg, &sp, &d);
+		goto out;
+	}
 	if (o->cmd == CMD_VALIDATE) {
 		printf("%s: ok: %zu valid configurations of %zu combinations, %zu distinct binaries\n", o->config, sp.count,
 		       sp.total, b.nbins);

@@ -1,0 +1,171 @@
+/* replay.c: a recorded CSV as the oracle of a search. Rows are matched to the space's
+ * configurations by their parameter values; a configuration the CSV lacks, or one that did not
+ * pass, counts as a failed measurement. */
+#include "replay.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+#include "banned.h"
+
+#define MAX_FIELDS 128
+
+/* One RFC 4180 record into fields (owned by the caller's buffer); the count, 0 at end of file. */
+static int read_record(FILE *f, char *buf, size_t len, char **fields)
+{
+	int n = 0, c = fgetc(f);
+	size_t used = 0;
+	if (c == EOF)
+		return 0;
+	for (;;) {
+		fields[n] = buf + used;
+		if (c == '"') {
+			while ((c = fgetc(f)) != EOF) {
+				if (c == '"' && (c = fgetc(f)) != '"')
+					break;
+				if (used + 1 < len)
+					buf[used++] = (char)c;
+			}
+		} else
+			while (c != ',' && c != '\r' && c != '\n' && c != EOF) {
+				if (used + 1 < len)
+					buf[used++] = (char)c;
+				c = fgetc(f);
+			}
+		if (used < len)
+			buf[used++] = 0;
+		else
+			buf[len - 1] = 0;
+		if (++n == MAX_FIELDS || c != ',')
+			break;
+		c = fgetc(f);
+	}
+	if (c == '\r')
+		c = fgetc(f);
+	return n;
+}
+
+typedef struct {
+	const double *time;
+} oracle;
+
+static double lookup_time(void *ctx, size_t c) { return ((const oracle *)ctx)->time[c]; }
+
+int replay_run(const config *cfg, const space *sp, const char *csv_path, strategy s, size_t budget,
+	       unsigned long long seed, const char *out_path, replay_result *r, diags *d)
+{
+	FILE *f = fopen(csv_path, "r");
+	if (!f) {
+		diags_add(d, "cannot read the recorded run '%s': %s", csv_path, strerror(errno));
+		return -1;
+	}
+	static char buf[65536];
+	char *fields[MAX_FIELDS];
+	int nh = read_record(f, buf, sizeof buf, fields);
+	int *col = xcalloc(cfg->nparams + 1, sizeof *col);
+	int st = -1, med = -1, fin = -1, occ = -1, bx = -1, spill = -1;
+	char **header = xcalloc((size_t)nh + 1, sizeof *header);
+	for (int i = 0; i < nh; i++)
+		header[i] = xstrdup(fields[i]);
+	for (size_t p = 0; p < cfg->nparams; p++) {
+		col[p] = -1;
+		for (int i = 0; i < nh; i++)
+			if (!strcmp(header[i], cfg->params[p].name))
+				col[p] = i;
+	}
+	for (int i = 0; i < nh; i++) {
+		st = !strcmp(header[i], "status") ? i : st;
+		med = !strcmp(header[i], "time_ms_median") ? i : med;
+		fin = !strcmp(header[i], "final_ms_median") ? i : fin;
+		occ = !strcmp(header[i], "theoretical_occupancy") ? i : occ;
+		bx = !strcmp(header[i], "blockDim.x") ? i : bx;
+		spill = !strcmp(header[i], "spill_store_bytes") ? i : spill;
+	}
+	int rc = 0;
+	for (size_t p = 0; p < cfg->nparams && rc == 0; p++)
+		if (col[p] < 0) {
+			diags_add(d, "%s: no column for parameter '%s': not a run of this config", csv_path, cfg->params[p].name);
+			rc = -1;
+		}
+	if (rc == 0 && (st < 0 || med < 0)) {
+		diags_add(d, "%s: no status or time_ms_median column", csv_path);
+		rc = -1;
+	}
+	double *time = xcalloc(sp->count + 1, sizeof *time), *prior = xcalloc(sp->count + 1, sizeof *prior);
+	for (size_t c = 0; c < sp->count; c++)
+		time[c] = prior[c] = INFINITY;
+	/* rows are in space order when the CSV is this config's: match by values all the same */
+	int n;
+	while (rc == 0 && (n = read_record(f, buf, sizeof buf, fields)) == nh) {
+		for (size_t c = 0; c < sp->count; c++) {
+			const value *v = space_config(sp, c);
+			int same = 1;
+			for (size_t p = 0; p < cfg->nparams && same; p++)
+				same = strtod(fields[col[p]], NULL) == value_as_double(v[p]);
+			if (!same)
+				continue;
+			/* the time the recording decided on: the interleaved finalist median where there is one */
+			double t = fin >= 0 && *fields[fin] ? strtod(fields[fin], NULL) : strtod(fields[med], NULL);
+			time[c] = !strcmp(fields[st], "ok") && t > 0 ? t : INFINITY;
+			/* the static model: theoretical occupancy, block.x against the 32-thread warp, spills */
+			double o = occ >= 0 ? strtod(fields[occ], NULL) : 0, x = bx >= 0 ? strtod(fields[bx], NULL) : 32;
+			prior[c] = (1 - o) + (fmod(x, 32) != 0 ? 1 - fmin(x, 32) / 32 : 0) +
+				   (spill >= 0 && strtod(fields[spill], NULL) > 0 ? 1 : 0);
+			break;
+		}
+	}
+	fclose(f);
+	if (rc == 0) {
+		size_t *order = xcalloc(budget + 1, sizeof *order);
+		oracle o = {time};
+		r->evaluations = search_run(s, cfg, sp, prior, budget, seed, lookup_time, &o, order);
+		r->best_found = r->optimum = INFINITY;
+		r->best_config = -1;
+		for (size_t c = 0; c < sp->count; c++)
+			r->optimum = fmin(r->optimum, time[c]);
+		FILE *out = out_path ? fopen(out_path, "w") : NULL;
+		if (out_path && !out) {
+			diags_add(d, "cannot write '%s': %s", out_path, strerror(errno));
+			rc = -1;
+		}
+		if (out) {
+			fputs("step,", out);
+			for (size_t p = 0; p < cfg->nparams; p++)
+				fprintf(out, "%s,", cfg->params[p].name);
+			fputs("time_ms\r\n", out);
+		}
+		for (size_t k = 0; k < r->evaluations; k++) {
+			size_t c = order[k];
+			if (time[c] < r->best_found) {
+				r->best_found = time[c];
+				r->best_config = (long long)c;
+			}
+			if (!out)
+				continue;
+			fprintf(out, "%zu,", k + 1);
+			for (size_t p = 0; p < cfg->nparams; p++) {
+				char v[64];
+				value_format(space_config(sp, c)[p], v, sizeof v);
+				fprintf(out, "%s,", v);
+			}
+			if (isinf(time[c]))
+				fputs("\r\n", out);
+			else
+				fprintf(out, "%.6g\r\n", time[c]);
+		}
+		if (out && fclose(out))
+			rc = -1;
+		free(order);
+	}
+	for (int i = 0; i < nh; i++)
+		free(header[i]);
+	free(header);
+	free(col);
+	free(time);
+	free(prior);
+	return rc;
+}

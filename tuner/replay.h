@@ -1,0 +1,23 @@
+/* replay.h: runs a search strategy against a recorded exhaustive run (its CSV) instead of the
+ * GPU: each "measurement" is looked up. Strategies become testable and comparable without a GPU. */
+#ifndef AUTOTUNE_REPLAY_H
+#define AUTOTUNE_REPLAY_H
+
+#include "config.h"
+#include "search.h"
+#include "space.h"
+
+typedef struct {
+	size_t evaluations;
+	double best_found, optimum; /* ms; INFINITY when nothing passed */
+	long long best_config;
+} replay_result;
+
+/* Loads csv_path (written by autotune for this config's space), runs the strategy with this
+ * budget and seed, and writes the sequence to out_path (CSV: step, parameters, time). The model
+ * strategy ranks by the recorded static features (theoretical occupancy, block.x against the warp,
+ * spills). -1 with the reason in d when the CSV does not fit the space. */
+int replay_run(const config *cfg, const space *sp, const char *csv_path, strategy s, size_t budget,
+	       unsigned long long seed, const char *out_path, replay_result *r, diags *d);
+
+#endif
