@@ -88,9 +88,9 @@ static void reset(void)
 
 static int autotune(char *const extra[], char **out)
 {
-	char *argv[8] = {"./autotune"};
+	char *argv[16] = {"./autotune"};
 	int n = 1;
-	for (; extra && extra[n - 1]; n++)
+	for (; extra && extra[n - 1] && n < 14; n++)
 		argv[n] = extra[n - 1];
 	argv[n++] = config_path;
 	argv[n] = NULL;
@@ -310,6 +310,38 @@ static void test_edited_header_remeasures_only_what_includes_it(void)
 	unlink(DIR "/hdr_tuned.h");
 }
 
+/* A search measures its budget and no more; the rest stays not-run; the same seed repeats it. */
+static void test_search_measures_its_budget(void)
+{
+	static const char *const strategies[] = {"random", "local", "anneal", "genetic", "model"};
+	write_space(NULL);
+	for (size_t i = 0; i < 5; i++) {
+		char *first = NULL;
+		for (int round = 0; round < 2; round++) {
+			reset();
+			char *out;
+			CU_ASSERT_EQUAL(autotune((char *[]){"-q", "--strategy", (char *)strategies[i], "--budget", "25%", "--seed", "9",
+							    NULL}, &out), 0);
+			free(out);
+			CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), 5); /* 25% of 20 */
+			CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",ok,"), 5);
+			CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",not-run,"), NCONFIGS - 5);
+			FILE *f = fopen(DIR "/runs.log", "r");
+			char *log = calloc(1, 4096);
+			size_t n = fread(log, 1, 4095, f);
+			log[n] = 0;
+			fclose(f);
+			if (round == 0)
+				first = log;
+			else {
+				CU_ASSERT_STRING_EQUAL(first, log);
+				free(log);
+			}
+		}
+		free(first);
+	}
+}
+
 int add_resume_suite(void)
 {
 	CU_pSuite s = CU_add_suite("resume", NULL, NULL);
@@ -322,6 +354,7 @@ int add_resume_suite(void)
 	CU_add_test(s, "problem too large for device memory", test_problem_too_large_for_device_memory);
 	CU_add_test(s, "identical binaries are measured once", test_identical_binaries_are_measured_once);
 	CU_add_test(s, "an edited header re-measures only what includes it", test_edited_header_remeasures_only_what_includes_it);
+	CU_add_test(s, "a search measures its budget", test_search_measures_its_budget);
 	return 0;
 }
 

@@ -26,6 +26,7 @@
 #include "import.h"
 #include "journal.h"
 #include "replay.h"
+#include "search.h"
 #include "measure.h"
 #include "select.h"
 #include "space.h"
@@ -108,6 +109,39 @@ static int missing_entry(const config *cfg, const binary *bin, diags *d)
 
 static int ensure_parent_dir(const char *path, diags *d);
 
+/* --budget: evaluations (N) or a fraction of the space (N%); 0 when not given. */
+static int parse_budget(const options *o, size_t count, size_t *budget, diags *d)
+{
+	*budget = 0;
+	if (!o->budget)
+		return 0;
+	char *end;
+	double v = strtod(o->budget, &end);
+	int pct = *end == '%';
+	if (end == o->budget || (*end && !pct) || (pct && end[1]) || v <= 0) {
+		diags_add(d, "autotune: --budget takes evaluations (N) or a fraction of the space (N%%), not '%s'", o->budget);
+		return -1;
+	}
+	*budget = pct ? (size_t)ceil(v / 100 * (double)count) : (size_t)v;
+	return 0;
+}
+
+/* A cheap static model, lower is more promising: occupancy not reached, a block.x that splits
+ * 32-byte sectors (fewer than 32 threads across: 12.5% load efficiency at block.x = 1, seed 00),
+ * block sizes that are not a multiple of the warp, and register spills. */
+static double static_model(const result *r, const binary *bin)
+{
+	double score = 1 - r->occupancy;
+	long long threads = r->block[0] * r->block[1] * r->block[2];
+	if (r->block[0] < 32)
+		score += 1 - (double)r->block[0] / 32;
+	if (threads % 32)
+		score += 0.5;
+	if (bin->res.spill_stores || bin->res.spill_loads)
+		score += 1;
+	return bin->failed ? 10 : score;
+}
+
 /* --replay: a strategy against a recorded run; the sequence goes to results/NAME.replay.csv. */
 static int replay(const options *o, const config *cfg, const space *sp, diags *d)
 {
@@ -116,17 +150,11 @@ static int replay(const options *o, const config *cfg, const space *sp, diags *d
 		diags_add(d, "autotune: unknown strategy '%s' (exhaustive, random, local, anneal, genetic, model)", o->strategy);
 		return EXIT_USAGE;
 	}
-	size_t budget = sp->count;
-	if (o->budget) {
-		char *end;
-		double v = strtod(o->budget, &end);
-		int pct = *end == '%';
-		if (end == o->budget || (*end && !pct) || (pct && end[1]) || v <= 0) {
-			diags_add(d, "autotune: --budget takes evaluations (N) or a fraction of the space (N%%), not '%s'", o->budget);
-			return EXIT_USAGE;
-		}
-		budget = pct ? (size_t)ceil(v / 100 * (double)sp->count) : (size_t)v;
-	}
+	size_t budget;
+	if (parse_budget(o, sp->count, &budget, d))
+		return EXIT_USAGE;
+	if (!budget)
+		budget = sp->count;
 	char *out = output_sibling(cfg, ".replay.csv");
 	replay_result r;
 	int rc = ensure_parent_dir(out, d) ? -1 : replay_run(cfg, sp, o->replay, s, budget, o->seed, out, &r, d);
@@ -418,6 +446,7 @@ static int tune(const options *o)
 	choice pick = {-1, -1, NULL, 0};
 	char *counters_note = NULL, *journal_note = NULL, *jpath = NULL, *wlog = NULL;
 	journal *jr = NULL;
+	double *prior = NULL;
 	cubin_cache *cache = NULL;
 	char *identity = NULL;
 	select_policy policy = {cfg.policy == POLICY_BALANCED, cfg.w_occupancy, cfg.w_load_efficiency, cfg.tie_k};
@@ -559,8 +588,31 @@ static int tune(const options *o)
 			goto out;
 		}
 		signal(SIGINT, on_sigint);
+		strategy strat = STRAT_EXHAUSTIVE;
+		size_t budget = 0;
+		if ((o->strategy && strategy_parse(o->strategy, &strat)) || parse_budget(o, sp.count, &budget, &d)) {
+			if (!d.n)
+				diags_add(&d, "autotune: unknown strategy '%s' (exhaustive, random, local, anneal, genetic, model)",
+					  o->strategy);
+			build_end(bd, NULL);
+			code = EXIT_USAGE;
+			goto out;
+		}
+		if (!o->strategy && o->budget)
+			strat = STRAT_MODEL; /* a budget below the space: the default search */
+		if (strat == STRAT_MODEL) {
+			/* the model ranks by what the binaries say: every compile is needed first */
+			for (size_t i = 0; i < b.nbins; i++)
+				build_wait(bd, i);
+			prior = xcalloc(sp.count + 1, sizeof *prior);
+			for (size_t c = 0; c < sp.count; c++) {
+				const binary *bin = &b.bins[b.of_config[c]];
+				measure_apply_binary(bin, cc, &res[c]);
+				prior[c] = static_model(&res[c], bin);
+			}
+		}
 		measure_opts mo = {!o->quiet, &interrupted, copy_bandwidth(rn, &dev), dev.clock_khz / 1000, jr,
-				   o->retry_failed, bd, cc, NULL, NULL, 0, 0};
+				   o->retry_failed, bd, cc, (int)strat, budget, o->seed, prior, NULL, NULL, 0, 0};
 		if (measure_space(&cfg, &sp, &b, res, rn, &mo, &d))
 			code = EXIT_ENV;
 		if (build_end(bd, &compile_s) && code == EXIT_WINNER)
@@ -603,6 +655,7 @@ out:
 	free(journal_note);
 	journal_close(jr);
 	cache_close(cache);
+	free(prior);
 	free(identity);
 	free(jpath);
 	free(wlog);

@@ -11,6 +11,7 @@
 
 #include "occupancy.h"
 #include "progress.h"
+#include "search.h"
 #include "stats.h"
 #include "banned.h"
 
@@ -262,123 +263,167 @@ static size_t *reference_groups(const config *cfg, const space *sp)
 	return group;
 }
 
+/* The first pass's state: which reference each group has, which the worker holds. */
+typedef struct {
+	const config *cfg;
+	const space *sp;
+	const build *b;
+	result *res;
+	runner *rn;
+	measure_opts *o;
+	diags *d;
+	progress bar;
+	sample_plan plan;
+	double slowest;
+	size_t *group;
+	/* ref[g]: the configuration whose outputs group g is checked against (-1: none passed yet);
+	 * loaded: the group whose reference outputs the worker holds */
+	long long *ref, loaded, named;
+	int ref_kernel;
+	size_t done;
+	int stopped; /* 1: stop quietly (the reference failed, reported), -1: the worker is gone */
+} pass;
+
+/* Visits configuration c: restores or measures it (or shares a twin's measurement). Sets
+ * P->stopped when measuring cannot go on. */
+static void visit(pass *P, size_t c)
+{
+	const config *cfg = P->cfg;
+	const space *sp = P->sp;
+	const build *b = P->b;
+	measure_opts *o = P->o;
+	diags *d = P->d;
+	result *r = &P->res[c];
+	const binary *bin = &b->bins[b->of_config[c]];
+	size_t g = P->group[c];
+	if (o->build && build_wait(o->build, b->of_config[c])) {
+		P->stopped = -1;
+		return;
+	}
+	forget_if_stale(r, bin);
+	measure_apply_binary(bin, o->cc, r);
+	/* an earlier run's passing result can stand as its group's reference */
+	if (P->ref[g] < 0 && r->st == ST_OK && !needs_run(r, o->retry_failed))
+		P->ref[g] = (long long)c;
+	if (!needs_run(r, o->retry_failed) || bin->failed) {
+		if ((long long)c == P->named && r->st != ST_OK && r->st != ST_NOT_RUN && !needs_run(r, o->retry_failed)) {
+			diags_add(d, "the verify reference failed in an earlier run (%s); use --retry-failed or --fresh",
+				  status_name(r->st));
+			P->stopped = 1;
+			return;
+		}
+		progress_update(&P->bar, ++P->done, NULL);
+		return;
+	}
+	long long same = twin(cfg, sp, b, P->res, c);
+	if (same >= 0 && (long long)c != P->named) {
+		copy_measurement(r, &P->res[same], same);
+		o->shared++;
+		if (o->journal)
+			journal_check(o, journal_shared(o->journal, c, (size_t)same));
+		progress_update(&P->bar, ++P->done, NULL);
+		return;
+	}
+	const char *role = "ref";
+	if (P->ref_kernel && P->loaded < 0) {
+		int fr = run_reference_kernel(cfg, sp, b, P->rn, o, d);
+		if (fr) {
+			P->stopped = fr < 0 ? -1 : 1;
+			return;
+		}
+		P->loaded = (long long)g;
+		P->ref[g] = (long long)sp->count; /* a marker: not a configuration */
+	}
+	if (P->ref_kernel)
+		role = "check";
+	else if (P->ref[g] >= 0) {
+		role = "check";
+		if (P->loaded != (long long)g) {
+			int fr = refresh_reference(cfg, sp, b, P->res, (size_t)P->ref[g], P->rn, d);
+			if (fr) {
+				P->stopped = fr < 0 ? -1 : 1;
+				return;
+			}
+			P->loaded = (long long)g;
+		}
+	}
+	if (o->journal)
+		journal_check(o, journal_started(o->journal, c));
+	if (runner_measure(P->rn, cfg, space_config(sp, c), role, bin, &P->plan, r, kernel_timeout(cfg, P->slowest), d)) {
+		P->stopped = -1;
+		return;
+	}
+	o->measured++;
+	memcpy(r->code, bin->code, sizeof r->code);
+	if (o->journal)
+		journal_check(o, journal_finished(o->journal, c, r));
+	if (r->st == ST_OK) {
+		if (P->ref[g] < 0) {
+			P->ref[g] = (long long)c;
+			P->loaded = (long long)g;
+		}
+		if (r->t_max * r->batch > P->slowest)
+			P->slowest = r->t_max * r->batch;
+	} else if (!strcmp(role, "ref") && (long long)c == P->named) {
+		char *desc = space_describe(cfg, space_config(sp, c));
+		diags_at(d, cfg->path, cfg->reference_at.line, cfg->reference_at.col,
+			 "the verify reference (%s) failed: %s%s%s", desc, status_name(r->st),
+			 r->message ? ": " : "", r->message ? r->message : "");
+		free(desc);
+		P->stopped = 1;
+		return;
+	}
+	/* without a named reference, a candidate that fails hands the role to the next one */
+	char *desc = space_describe(cfg, space_config(sp, c));
+	progress_update(&P->bar, ++P->done, desc);
+	free(desc);
+}
+
+/* The search's view of a measurement: the time, or INFINITY for anything that did not pass. */
+static double visit_for_search(void *ctx, size_t c)
+{
+	pass *P = ctx;
+	if (P->stopped || *P->o->interrupted)
+		return INFINITY;
+	visit(P, c);
+	const result *r = &P->res[c];
+	return r->st == ST_OK && r->samples > 0 ? result_time(r) : INFINITY;
+}
+
 static int first_pass(const config *cfg, const space *sp, const build *b, result *res, runner *rn, measure_opts *o,
 		      diags *d)
 {
+	pass P = {cfg, sp, b, res, rn, o, d, {0}, {cfg->warmup, cfg->min_samples, cfg->max_samples, cfg->time_cap,
+						      cfg->noise_target}, 0, NULL, NULL, -1, -1, b->ref_bin >= 0, 0, 0};
+	size_t budget = o->budget && o->budget < sp->count ? o->budget : sp->count;
 	/* every configuration counts: which ones need measuring shows only as binaries arrive */
-	progress bar;
-	progress_begin(&bar, o->progress, "measure", sp->count);
-	sample_plan plan = {cfg->warmup, cfg->min_samples, cfg->max_samples, cfg->time_cap, cfg->noise_target};
-	double slowest = 0;
+	progress_begin(&P.bar, o->progress, "measure", budget);
 	for (size_t c = 0; c < sp->count; c++)
-		if (res[c].st == ST_OK && res[c].t_max * res[c].batch > slowest)
-			slowest = res[c].t_max * res[c].batch;
-	size_t *group = reference_groups(cfg, sp);
-	/* ref[g]: the configuration whose outputs group g is checked against (-1: none passed yet);
-	 * loaded: the group whose reference outputs the worker holds */
-	long long *ref = xcalloc(sp->count, sizeof *ref), loaded = -1;
+		if (res[c].st == ST_OK && res[c].t_max * res[c].batch > P.slowest)
+			P.slowest = res[c].t_max * res[c].batch;
+	P.group = reference_groups(cfg, sp);
+	P.ref = xcalloc(sp->count, sizeof *P.ref);
 	for (size_t c = 0; c < sp->count; c++)
-		ref[c] = -1;
-	int rc = 0;
-	size_t done = 0;
-	long long named = cfg->has_reference ? sp->reference : -1;
-	/* a reference kernel stands for the one group: its outputs are loaded once, up front, and on
-	 * a fresh worker the runner replays it */
-	int ref_kernel = b->ref_bin >= 0;
-	for (size_t k = 0; k <= sp->count && !*o->interrupted && rc == 0; k++) {
-		/* a named reference goes first; then every configuration in space order */
-		if (k == 0 && named < 0)
-			continue;
-		size_t c = k == 0 ? (size_t)named : k - 1;
-		if (k > 0 && (long long)c == named)
-			continue;
-		result *r = &res[c];
-		const binary *bin = &b->bins[b->of_config[c]];
-		size_t g = group[c];
-		if (o->build && build_wait(o->build, b->of_config[c])) {
-			rc = -1;
-			break;
+		P.ref[c] = -1;
+	P.named = cfg->has_reference ? sp->reference : -1;
+	/* a named reference goes first */
+	if (P.named >= 0)
+		visit(&P, (size_t)P.named);
+	if (o->strategy == STRAT_EXHAUSTIVE && budget == sp->count)
+		for (size_t c = 0; c < sp->count && !*o->interrupted && !P.stopped; c++) {
+			if ((long long)c != P.named)
+				visit(&P, c);
 		}
-		forget_if_stale(r, bin);
-		measure_apply_binary(bin, o->cc, r);
-		/* an earlier run's passing result can stand as its group's reference */
-		if (ref[g] < 0 && r->st == ST_OK && !needs_run(r, o->retry_failed))
-			ref[g] = (long long)c;
-		if (!needs_run(r, o->retry_failed) || bin->failed) {
-			if ((long long)c == named && r->st != ST_OK && r->st != ST_NOT_RUN && !needs_run(r, o->retry_failed)) {
-				diags_add(d, "the verify reference failed in an earlier run (%s); use --retry-failed or --fresh",
-					  status_name(r->st));
-				break;
-			}
-			progress_update(&bar, ++done, NULL);
-			continue;
-		}
-		long long same = twin(cfg, sp, b, res, c);
-		if (same >= 0 && (long long)c != named) {
-			copy_measurement(r, &res[same], same);
-			o->shared++;
-			if (o->journal)
-				journal_check(o, journal_shared(o->journal, c, (size_t)same));
-			progress_update(&bar, ++done, NULL);
-			continue;
-		}
-		const char *role = "ref";
-		if (ref_kernel && loaded < 0) {
-			int fr = run_reference_kernel(cfg, sp, b, rn, o, d);
-			if (fr) {
-				rc = fr < 0 ? -1 : 0;
-				break;
-			}
-			loaded = (long long)g;
-			ref[g] = (long long)sp->count; /* a marker: not a configuration */
-		}
-		if (ref_kernel)
-			role = "check";
-		else if (ref[g] >= 0) {
-			role = "check";
-			if (loaded != (long long)g) {
-				int fr = refresh_reference(cfg, sp, b, res, (size_t)ref[g], rn, d);
-				if (fr) {
-					rc = fr < 0 ? -1 : 0;
-					break;
-				}
-				loaded = (long long)g;
-			}
-		}
-		if (o->journal)
-			journal_check(o, journal_started(o->journal, c));
-		if (runner_measure(rn, cfg, space_config(sp, c), role, bin, &plan, r, kernel_timeout(cfg, slowest), d)) {
-			rc = -1;
-			break;
-		}
-		o->measured++;
-		memcpy(r->code, bin->code, sizeof r->code);
-		if (o->journal)
-			journal_check(o, journal_finished(o->journal, c, r));
-		if (r->st == ST_OK) {
-			if (ref[g] < 0) {
-				ref[g] = (long long)c;
-				loaded = (long long)g;
-			}
-			if (r->t_max * r->batch > slowest)
-				slowest = r->t_max * r->batch;
-		} else if (!strcmp(role, "ref") && (long long)c == named) {
-			char *desc = space_describe(cfg, space_config(sp, c));
-			diags_at(d, cfg->path, cfg->reference_at.line, cfg->reference_at.col,
-				 "the verify reference (%s) failed: %s%s%s", desc, status_name(r->st),
-				 r->message ? ": " : "", r->message ? r->message : "");
-			free(desc);
-			break;
-		}
-		/* without a named reference, a candidate that fails hands the role to the next one */
-		char *desc = space_describe(cfg, space_config(sp, c));
-		progress_update(&bar, ++done, desc);
-		free(desc);
+	else if (!P.stopped) {
+		/* a search: the strategy proposes, each proposal is measured as it comes */
+		size_t *order = xcalloc(budget + 1, sizeof *order);
+		search_run(o->strategy, cfg, sp, o->prior, budget, o->seed, visit_for_search, &P, order);
+		free(order);
 	}
-	progress_end(&bar);
-	free(group);
-	free(ref);
-	return rc;
+	progress_end(&P.bar);
+	free(P.group);
+	free(P.ref);
+	return P.stopped < 0 ? -1 : 0;
 }
 
 /* Re-times the fastest few in rounds, A B C A B C ..., each round a short run of samples. */

@@ -21,6 +21,10 @@ typedef struct {
 	int retry_failed;                    /* measure crashed and timed-out configurations again */
 	builder *build;                      /* compiles still running: wait for each binary before use */
 	int cc;                              /* compute capability, for theoretical occupancy */
+	int strategy;                        /* search.h's strategy; exhaustive measures the whole space */
+	size_t budget;                       /* evaluations at most; 0: the whole space */
+	unsigned long long seed;             /* the search's seed */
+	const double *prior;                 /* per configuration, lower is more promising (model strategy) */
 	char *counters_note;                 /* out: why counters were not collected, or NULL (owned) */
 	char *journal_note;                  /* out: why the journal stopped being written, or NULL */
 	size_t measured;                     /* out: configurations measured in this run */
