@@ -46,18 +46,6 @@ static void test_macro_names(void)
 	free(m);
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	char *buf = calloc(1, 1 << 16);
-	size_t n = fread(buf, 1, (1 << 16) - 1, f);
-	buf[n] = 0;
-	fclose(f);
-	return buf;
-}
-
 /* A two-configuration report: one winner, one failure with an awkward message. */
 static void make_report(config *cfg, space *sp, build *b, result *res, report *rep)
 {
@@ -112,7 +100,7 @@ static void test_csv_rows_and_columns(void)
 	make_report(&cfg, &sp, &b, res, &rep);
 	const char *path = write_temp(4, "o.csv", "");
 	CU_ASSERT_EQUAL(output_csv(&rep, path, &d), 0);
-	char *csv = slurp(path);
+	char *csv = read_text(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
 	/* header + 2 rows, CRLF line ends */
 	int lines = 0;
@@ -140,7 +128,7 @@ static void test_header_text_and_it_compiles(void)
 	make_report(&cfg, &sp, &b, res, &rep);
 	const char *path = write_temp(5, "demo_tuned.h", "");
 	CU_ASSERT_EQUAL(output_header(&rep, path, &d), 0);
-	char *h = slurp(path);
+	char *h = read_text(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
 	CU_ASSERT_PTR_NOT_NULL(strstr(h, "#ifndef DEMO_TUNED_H\n#define DEMO_TUNED_H\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(h, "#define DEMO_BX 64\n"));

@@ -122,18 +122,6 @@ static void test_guided_strategies_find_a_smooth_optimum(void)
 
 /* --replay against a recorded H100 run of configs/summatrix.yaml (tests/data): no GPU, no nvcc;
  * the budget is kept, the same seed gives the same sequence, every strategy beats nothing. */
-static char *slurp_file(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	char *buf = calloc(1, 1 << 16);
-	size_t n = fread(buf, 1, (1 << 16) - 1, f);
-	buf[n] = 0;
-	fclose(f);
-	return buf;
-}
-
 static void test_replay_of_a_recorded_run(void)
 {
 	static const char *const strategies[] = {"exhaustive", "random", "local", "anneal", "genetic", "model"};
@@ -147,7 +135,7 @@ static void test_replay_of_a_recorded_run(void)
 			CU_ASSERT(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
 			CU_ASSERT_PTR_NOT_NULL(strstr(out, ": 16 evaluations of 153 configurations; best found "));
 			free(out);
-			char *seq = slurp_file("results/summatrix.replay.csv");
+			char *seq = read_text("results/summatrix.replay.csv");
 			CU_ASSERT_PTR_NOT_NULL_FATAL(seq);
 			int lines = 0;
 			for (char *p = seq; (p = strchr(p, '\n')); p++)

@@ -23,4 +23,7 @@ int add_search_suite(void);
  * the next call with the same slot). */
 const char *write_temp(int slot, const char *name, const char *text);
 
+/* A file's first 64 KiB as a string (caller frees), or NULL. */
+char *read_text(const char *path);
+
 #endif
