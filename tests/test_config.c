@@ -246,6 +246,24 @@ static void test_reference_must_name_every_parameter(void)
 	expect_error(text, 16, 14, "verify reference does not give parameter 'bx'");
 }
 
+static void test_search_keys(void)
+{
+	char text[4096];
+	config cfg;
+	char *first;
+	snprintf(text, sizeof text, "%ssearch: {strategy: anneal, budget: \"15%%\", seed: 4}\n", good);
+	CU_ASSERT_EQUAL_FATAL(load_text(text, &cfg, &first), 0);
+	free(first);
+	CU_ASSERT_STRING_EQUAL(cfg.search_strategy, "anneal");
+	CU_ASSERT_STRING_EQUAL(cfg.search_budget, "15%");
+	CU_ASSERT_EQUAL(cfg.search_seed, 4);
+	config_free(&cfg);
+	snprintf(text, sizeof text, "%ssearch: {strategy: magic}\n", good);
+	expect_error(text, 15, 20, "unknown search strategy 'magic'");
+	snprintf(text, sizeof text, "%ssearch: {budget: 10x}\n", good);
+	expect_error(text, 15, 18, "search budget is evaluations (N), a fraction of the space (N%) or seconds (Ns), not '10x'");
+}
+
 int add_config_suite(void)
 {
 	CU_pSuite s = CU_add_suite("config", NULL, NULL);
@@ -268,5 +286,6 @@ int add_config_suite(void)
 	CU_add_test(s, "commas in a flow list get a hint", test_unquoted_commas_in_flow_list_get_a_hint);
 	CU_add_test(s, "all errors reported", test_every_error_is_reported_not_only_the_first);
 	CU_add_test(s, "reference names every parameter", test_reference_must_name_every_parameter);
+	CU_add_test(s, "search keys", test_search_keys);
 	return 0;
 }

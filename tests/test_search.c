@@ -141,6 +141,22 @@ static void test_replay_of_a_recorded_run(void)
 			for (char *p = seq; (p = strchr(p, '\n')); p++)
 				lines++;
 			CU_ASSERT_EQUAL(lines, 17); /* header + 16 evaluations */
+			/* every proposal a configuration of the space, none twice: the rows' parameter parts
+			 * ("step,bx,by,cap," minus the step) are distinct and each names a valid shape */
+			char *rows[17] = {0};
+			int nrows = 0;
+			for (char *line = strchr(seq, '\n') + 1; *line && nrows < 17; nrows++) {
+				char *eol = strchr(line, '\n');
+				rows[nrows] = strndup(strchr(line, ',') + 1, (size_t)(eol - strchr(line, ',')));
+				*strrchr(rows[nrows], ',') = 0; /* drop the time */
+				long x = strtol(rows[nrows], NULL, 10), y = strtol(strchr(rows[nrows], ',') + 1, NULL, 10);
+				CU_ASSERT(x * y >= 32 && x * y <= 1024);
+				for (int q = 0; q < nrows; q++)
+					CU_ASSERT_STRING_NOT_EQUAL(rows[q], rows[nrows]);
+				line = eol + 1;
+			}
+			for (int q = 0; q < nrows; q++)
+				free(rows[q]);
 			if (round == 0)
 				first = seq;
 			else {

@@ -27,8 +27,8 @@ void cli_usage(void)
 	      "      --retry-failed measure configurations that crashed or timed out before again\n"
 	      "      --replay CSV   search a recorded exhaustive run instead of the GPU (no GPU, no nvcc)\n"
 	      "      --strategy S   exhaustive (default), random, local, anneal, genetic or model\n"
-	      "      --budget B     measure at most N configurations, or N%% of the space (default\n"
-	      "                     strategy with a budget: model)\n"
+	      "      --budget B     measure at most N configurations, N%% of the space, or for Ns seconds\n"
+	      "                     (default strategy with a budget: model); also search.* in the config\n"
 	      "      --seed N       the search's seed: the same seed gives the same sequence\n"
 	      "      --cache-dir D  the cubin cache (default: $XDG_CACHE_HOME/autotune, else ~/.cache/autotune)\n"
 	      "      --no-cache     compile everything, keep nothing\n"
@@ -93,6 +93,7 @@ int cli_parse(int argc, char **argv, options *o)
 		case 's': {
 			char *end;
 			o->seed = strtoull(optarg, &end, 10);
+			o->seed_given = 1;
 			if (end == optarg || *end) {
 				fprintf(stderr, "autotune: --seed needs a whole number, not '%s'\n", optarg);
 				return -1;

@@ -31,6 +31,7 @@ typedef struct {
 	const char *strategy;  /* --strategy NAME (replay) */
 	const char *budget;    /* --budget N or N% (replay) */
 	unsigned long long seed;
+	int seed_given;
 	int no_cache;
 } options;
 

@@ -1129,7 +1129,7 @@ static char *base_name(const char *path)
 static void load_root(loader *L, const yaml_node_t *root)
 {
 	static const char *const keys[] = {"name", "kernel", "constants", "arguments", "space", "constraints",
-					   "launch", "build", "verify", "measure", "select", "bytes", "flops", "output", NULL};
+					   "launch", "build", "verify", "measure", "select", "search", "bytes", "flops", "output", NULL};
 	config *cfg = L->cfg;
 	if (check_keys(L, root, "the config", keys))
 		return;
@@ -1168,6 +1168,32 @@ static void load_root(loader *L, const yaml_node_t *root)
 		load_measure(L, n);
 	if ((n = get(L, root, "select")))
 		load_select(L, n);
+	if ((n = get(L, root, "search"))) {
+		static const char *const search_keys[] = {"strategy", "budget", "seed", NULL};
+		yaml_node_t *x;
+		long long seed;
+		if (check_keys(L, n, "'search'", search_keys) == 0) {
+			if ((x = get(L, n, "strategy"))) {
+				static const char *const strategies[] = {"exhaustive", "random", "local", "anneal", "genetic", "model", NULL};
+				cfg->search_strategy = get_string(L, x, "search strategy");
+				int known = 0;
+				for (const char *const *k = strategies; cfg->search_strategy && *k; k++)
+					known |= !strcmp(*k, cfg->search_strategy);
+				if (cfg->search_strategy && !known)
+					err_at(L, mark_of(x), "unknown search strategy '%s' (exhaustive, random, local, anneal, genetic, model)",
+					       cfg->search_strategy);
+			}
+			if ((x = get(L, n, "budget")) && (cfg->search_budget = get_string(L, x, "search budget"))) {
+				char *end;
+				double v = strtod(cfg->search_budget, &end);
+				if (end == cfg->search_budget || v <= 0 || (*end && strcmp(end, "%") && strcmp(end, "s")))
+					err_at(L, mark_of(x), "search budget is evaluations (N), a fraction of the space (N%%) or seconds (Ns), not '%s'",
+					       cfg->search_budget);
+			}
+			if ((x = get(L, n, "seed")) && get_int(L, x, "search seed", 0, LLONG_MAX, &seed) == 0)
+				cfg->search_seed = (unsigned long long)seed;
+		}
+	}
 	if ((n = get(L, root, "bytes")))
 		get_expr(L, n, "bytes", &cfg->bytes);
 	if ((n = get(L, root, "flops")))
@@ -1304,5 +1330,7 @@ void config_free(config *cfg)
 	cexpr_free(&cfg->ref_smem);
 	free(cfg->csv_path);
 	free(cfg->header_path);
+	free(cfg->search_strategy);
+	free(cfg->search_budget);
 	memset(cfg, 0, sizeof *cfg);
 }

@@ -120,6 +120,11 @@ typedef struct {
 	double w_occupancy, w_load_efficiency;
 	double tie_k;          /* noise band: k standard errors */
 
+	/* search: which configurations to measure (search.h); NULL/0: everything */
+	char *search_strategy;
+	char *search_budget;   /* "N", "N%" or "Ns" */
+	unsigned long long search_seed;
+
 	/* optional work per launch, for GB/s and GFLOP/s */
 	cexpr bytes, flops;
 

@@ -109,20 +109,26 @@ static int missing_entry(const config *cfg, const binary *bin, diags *d)
 
 static int ensure_parent_dir(const char *path, diags *d);
 
-/* --budget: evaluations (N) or a fraction of the space (N%); 0 when not given. */
-static int parse_budget(const options *o, size_t count, size_t *budget, diags *d)
+/* --budget (else search.budget): evaluations (N), a fraction of the space (N%) or seconds (Ns,
+ * into *seconds); 0 when not given. */
+static int parse_budget(const options *o, const config *cfg, size_t count, size_t *budget, double *seconds, diags *d)
 {
+	const char *b = o->budget ? o->budget : cfg->search_budget;
 	*budget = 0;
-	if (!o->budget)
+	*seconds = 0;
+	if (!b)
 		return 0;
 	char *end;
-	double v = strtod(o->budget, &end);
-	int pct = *end == '%';
-	if (end == o->budget || (*end && !pct) || (pct && end[1]) || v <= 0) {
-		diags_add(d, "autotune: --budget takes evaluations (N) or a fraction of the space (N%%), not '%s'", o->budget);
+	double v = strtod(b, &end);
+	int pct = *end == '%', secs = *end == 's';
+	if (end == b || (*end && !pct && !secs) || ((pct || secs) && end[1]) || v <= 0) {
+		diags_add(d, "autotune: a budget is evaluations (N), a fraction of the space (N%%) or seconds (Ns), not '%s'", b);
 		return -1;
 	}
-	*budget = pct ? (size_t)ceil(v / 100 * (double)count) : (size_t)v;
+	if (secs)
+		*seconds = v;
+	else
+		*budget = pct ? (size_t)ceil(v / 100 * (double)count) : (size_t)v;
 	return 0;
 }
 
@@ -151,10 +157,11 @@ static int replay(const options *o, const config *cfg, const space *sp, diags *d
 		return EXIT_USAGE;
 	}
 	size_t budget;
-	if (parse_budget(o, sp->count, &budget, d))
+	double seconds;
+	if (parse_budget(o, cfg, sp->count, &budget, &seconds, d))
 		return EXIT_USAGE;
 	if (!budget)
-		budget = sp->count;
+		budget = sp->count; /* a replay takes no time: a time budget means all of it */
 	char *out = output_sibling(cfg, ".replay.csv");
 	replay_result r;
 	int rc = ensure_parent_dir(out, d) ? -1 : replay_run(cfg, sp, o->replay, s, budget, o->seed, out, &r, d);
@@ -590,15 +597,16 @@ static int tune(const options *o)
 		signal(SIGINT, on_sigint);
 		strategy strat = STRAT_EXHAUSTIVE;
 		size_t budget = 0;
-		if ((o->strategy && strategy_parse(o->strategy, &strat)) || parse_budget(o, sp.count, &budget, &d)) {
+		double seconds = 0;
+		const char *sname = o->strategy ? o->strategy : cfg.search_strategy;
+		if ((sname && strategy_parse(sname, &strat)) || parse_budget(o, &cfg, sp.count, &budget, &seconds, &d)) {
 			if (!d.n)
-				diags_add(&d, "autotune: unknown strategy '%s' (exhaustive, random, local, anneal, genetic, model)",
-					  o->strategy);
+				diags_add(&d, "autotune: unknown strategy '%s' (exhaustive, random, local, anneal, genetic, model)", sname);
 			build_end(bd, NULL);
 			code = EXIT_USAGE;
 			goto out;
 		}
-		if (!o->strategy && o->budget)
+		if (!sname && (budget || seconds))
 			strat = STRAT_MODEL; /* a budget below the space: the default search */
 		if (strat == STRAT_MODEL) {
 			/* the model ranks by what the binaries say: every compile is needed first */
@@ -612,7 +620,8 @@ static int tune(const options *o)
 			}
 		}
 		measure_opts mo = {!o->quiet, &interrupted, copy_bandwidth(rn, &dev), dev.clock_khz / 1000, jr,
-				   o->retry_failed, bd, cc, (int)strat, budget, o->seed, prior, NULL, NULL, 0, 0};
+				   o->retry_failed, bd, cc, (int)strat, budget, seconds, o->seed_given ? o->seed : cfg.search_seed,
+				   prior, NULL, NULL, 0, 0};
 		if (measure_space(&cfg, &sp, &b, res, rn, &mo, &d))
 			code = EXIT_ENV;
 		if (build_end(bd, &compile_s) && code == EXIT_WINNER)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "occupancy.h"
+#include "proc.h"
 #include "progress.h"
 #include "search.h"
 #include "stats.h"
@@ -282,6 +283,7 @@ typedef struct {
 	int ref_kernel;
 	size_t done;
 	int stopped; /* 1: stop quietly (the reference failed, reported), -1: the worker is gone */
+	double deadline; /* a time budget's end (now_seconds), 0: none */
 } pass;
 
 /* Visits configuration c: restores or measures it (or shares a twin's measurement). Sets
@@ -383,8 +385,8 @@ static void visit(pass *P, size_t c)
 static double visit_for_search(void *ctx, size_t c)
 {
 	pass *P = ctx;
-	if (P->stopped || *P->o->interrupted)
-		return INFINITY;
+	if (P->stopped || *P->o->interrupted || (P->deadline > 0 && now_seconds() > P->deadline))
+		return INFINITY; /* the rest of the search costs nothing: nothing more is measured */
 	visit(P, c);
 	const result *r = &P->res[c];
 	return r->st == ST_OK && r->samples > 0 ? result_time(r) : INFINITY;
@@ -394,7 +396,7 @@ static int first_pass(const config *cfg, const space *sp, const build *b, result
 		      diags *d)
 {
 	pass P = {cfg, sp, b, res, rn, o, d, {0}, {cfg->warmup, cfg->min_samples, cfg->max_samples, cfg->time_cap,
-						      cfg->noise_target}, 0, NULL, NULL, -1, -1, b->ref_bin >= 0, 0, 0};
+						      cfg->noise_target}, 0, NULL, NULL, -1, -1, b->ref_bin >= 0, 0, 0, 0};
 	size_t budget = o->budget && o->budget < sp->count ? o->budget : sp->count;
 	/* every configuration counts: which ones need measuring shows only as binaries arrive */
 	progress_begin(&P.bar, o->progress, "measure", budget);
@@ -409,7 +411,9 @@ static int first_pass(const config *cfg, const space *sp, const build *b, result
 	/* a named reference goes first */
 	if (P.named >= 0)
 		visit(&P, (size_t)P.named);
-	if (o->strategy == STRAT_EXHAUSTIVE && budget == sp->count)
+	if (o->seconds > 0)
+		P.deadline = now_seconds() + o->seconds;
+	if (o->strategy == STRAT_EXHAUSTIVE && budget == sp->count && !o->seconds)
 		for (size_t c = 0; c < sp->count && !*o->interrupted && !P.stopped; c++) {
 			if ((long long)c != P.named)
 				visit(&P, c);

@@ -23,6 +23,7 @@ typedef struct {
 	int cc;                              /* compute capability, for theoretical occupancy */
 	int strategy;                        /* search.h's strategy; exhaustive measures the whole space */
 	size_t budget;                       /* evaluations at most; 0: the whole space */
+	double seconds;                      /* a time budget for the search; 0: none */
 	unsigned long long seed;             /* the search's seed */
 	const double *prior;                 /* per configuration, lower is more promising (model strategy) */
 	char *counters_note;                 /* out: why counters were not collected, or NULL (owned) */
