@@ -133,14 +133,8 @@ static char *rewritten_source(const config *cfg, const value *vals, const char *
 	hasher_add(h, text, tlen);
 	char key[17];
 	hasher_finish(h, key);
-	char *path = xasprintf("%s/src-%s.cu", dir, key), *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	int ok = f && fwrite(text, 1, tlen, f) == tlen;
-	if (f && fclose(f))
-		ok = 0;
-	ok = ok && rename(tmp, path) == 0;
-	unlink(tmp);
-	free(tmp);
+	char *path = xasprintf("%s/src-%s.cu", dir, key);
+	int ok = write_atomically(path, text, tlen) == 0;
 	free(text);
 	if (!ok) {
 		free(path);

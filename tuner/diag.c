@@ -1,10 +1,13 @@
 /* diag.c: error collection and the few allocation helpers every stage uses. */
 #include "diag.h"
 
+#include <errno.h>
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void push(diags *d, char *msg)
 {
@@ -101,6 +104,38 @@ char *xasprintf(const char *fmt, ...)
 	char *s = vformat(fmt, ap);
 	va_end(ap);
 	return s;
+}
+
+int write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int write_atomically(const char *path, const void *data, size_t len)
+{
+	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	FILE *f = fopen(tmp, "w");
+	int rc = f && fwrite(data, 1, len, f) == len ? 0 : -1;
+	int e = errno;
+	if (f && fclose(f))
+		rc = -1, e = errno;
+	if (rc == 0 && rename(tmp, path))
+		rc = -1, e = errno;
+	if (rc)
+		unlink(tmp);
+	free(tmp);
+	errno = e;
+	return rc;
 }
 
 void grow(void *v, size_t *cap, size_t n, size_t size)

@@ -24,6 +24,12 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Writes all n bytes to fd, retrying short writes and EINTR; -1 (errno set) on failure. */
+int write_all(int fd, const void *buf, size_t n);
+/* Writes data to "<path>.tmp.<pid>" and renames it onto path, so a reader never sees half a
+ * file and concurrent writers never mix; -1 (errno set) on failure, nothing left behind. */
+int write_atomically(const char *path, const void *data, size_t len);
+
 /* Grows *v so that it holds at least n elements of the given size, doubling *cap. */
 void grow(void *v, size_t *cap, size_t n, size_t size);
 

@@ -315,15 +315,9 @@ int import_t1(const char *json_path, const char *yaml_path, diags *d)
 		reader R = {json_path, &doc, d, 0};
 		rc = convert(&R, out, json_path);
 		fclose(out);
-		if (rc == 0) {
-			char *tmp = xasprintf("%s.tmp.%ld", yaml_path, (long)getpid());
-			FILE *f = fopen(tmp, "w");
-			if (!f || fwrite(text, 1, len, f) != len || fclose(f) || rename(tmp, yaml_path)) {
-				diags_add(d, "cannot write '%s': %s", yaml_path, strerror(errno));
-				rc = -1;
-				unlink(tmp);
-			}
-			free(tmp);
+		if (rc == 0 && write_atomically(yaml_path, text, len)) {
+			diags_add(d, "cannot write '%s': %s", yaml_path, strerror(errno));
+			rc = -1;
 		}
 		free(text);
 		yaml_document_delete(&doc);

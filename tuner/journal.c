@@ -29,17 +29,8 @@ struct journal {
 
 static int append(journal *j, const char *line)
 {
-	size_t n = strlen(line);
-	const char *p = line;
-	while (n) {
-		ssize_t w = write(j->fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
+	if (write_all(j->fd, line, strlen(line)))
+		return -1;
 	return fsync(j->fd) == 0 || errno == EINVAL ? 0 : -1;
 }
 

@@ -373,14 +373,9 @@ static double copy_bandwidth(runner *rn, const device_info *dev)
 		char *parent = xasprintf("%.*s", (int)(strrchr(dir, '/') - dir), dir);
 		mkdir(parent, 0777);
 		mkdir(dir, 0777);
-		char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-		if ((f = fopen(tmp, "w"))) {
-			fprintf(f, "%.1f\n", gbps);
-			if (fclose(f) == 0)
-				rename(tmp, path);
-		}
-		unlink(tmp);
-		free(tmp);
+		char text[32];
+		int n = snprintf(text, sizeof text, "%.1f\n", gbps);
+		write_atomically(path, text, (size_t)n); /* a note for next time: failing to keep it is harmless */
 		free(parent);
 	}
 	free(path);

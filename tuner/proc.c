@@ -172,19 +172,7 @@ int proc_read_line(proc *p, double timeout_s, char **line)
 	}
 }
 
-int proc_write(proc *p, const char *s, size_t n)
-{
-	while (n) {
-		ssize_t w = write(p->in, s, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		s += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
+int proc_write(proc *p, const char *s, size_t n) { return write_all(p->in, s, n); }
 
 static int wait_until(pid_t pid, double deadline, int *status)
 {
