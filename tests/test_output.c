@@ -47,7 +47,7 @@ static void test_macro_names(void)
 }
 
 /* A two-configuration report: one winner, one failure with an awkward message. */
-static void make_report(config *cfg, space *sp, build *b, result *res, report *rep)
+static void make_report(config *cfg, space *sp, build *b, result *res, outputs *rep)
 {
 	diags d = {0};
 	const char *text = "name: demo\nkernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4}]\n"
@@ -77,7 +77,8 @@ static void make_report(config *cfg, space *sp, build *b, result *res, report *r
 	res[0].mhz_after = 1980;
 	res[1].st = ST_WRONG_RESULT;
 	res[1].message = strdup("argument 1: 3 of 4 differ, \"badly\"");
-	*rep = (report){cfg, sp, b, res, 0, "Test GPU */ evil", "sm_90", "2026-11-22T00:00:00Z"};
+	static const gpu_id gpu = {"Test GPU */ evil", "GPU-0000"};
+	*rep = (outputs){cfg, sp, b, res, 0, "Test GPU */ evil", "sm_90", "2026-11-22T00:00:00Z", &gpu, 1, "0123456789abcdef"};
 	diags_free(&d);
 }
 
@@ -95,7 +96,7 @@ static void test_csv_rows_and_columns(void)
 	space sp;
 	build b;
 	result res[2];
-	report rep;
+	outputs rep;
 	diags d = {0};
 	make_report(&cfg, &sp, &b, res, &rep);
 	const char *path = write_temp(4, "o.csv", "");
@@ -109,9 +110,12 @@ static void test_csv_rows_and_columns(void)
 	CU_ASSERT_EQUAL(lines, 3);
 	CU_ASSERT(!strncmp(csv, "bx,f,blockDim.x,", 16));
 	CU_ASSERT_PTR_NOT_NULL(strstr(csv, "\r\n64,0.5,64,1,1,1,1,1,0,16,"));
-	/* timing, then 3 empty finalist, 5 counter and 3 throughput fields, how it was measured, no twin */
-	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",1.25,1,2,20,0.1000,1,1980,,,,,,,,,,,,cold,,ok,\r\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",wrong-result,\"argument 1: 3 of 4 differ, \"\"badly\"\"\"\r\n"));
+	/* timing, then 3 empty finalist, 5 counter and 3 throughput fields, how it was measured (the
+	 * winner marked), no twin; then where and from what: GPU, UUID, target, flags, spec, date */
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",message,gpu,gpu_uuid,arch,nvcc_flags,spec_hash,tuned_at,config\r\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",1.25,1,2,20,0.1000,1,1980,,,,,,,,,,,,cold;winner,,ok,,Test GPU */ evil,"
+					   "GPU-0000,sm_90,,0123456789abcdef,2026-11-22T00:00:00Z,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",wrong-result,\"argument 1: 3 of 4 differ, \"\"badly\"\"\",Test GPU */ evil,"));
 	free(csv);
 	unlink(path);
 	drop_report(&cfg, &sp, &b, res);
@@ -123,7 +127,7 @@ static void test_header_text_and_it_compiles(void)
 	space sp;
 	build b;
 	result res[2];
-	report rep;
+	outputs rep;
 	diags d = {0};
 	make_report(&cfg, &sp, &b, res, &rep);
 	const char *path = write_temp(5, "demo_tuned.h", "");
@@ -160,7 +164,7 @@ static void test_no_winner_writes_no_header(void)
 	space sp;
 	build b;
 	result res[2];
-	report rep;
+	outputs rep;
 	diags d = {0};
 	make_report(&cfg, &sp, &b, res, &rep);
 	rep.winner = -1;
@@ -177,7 +181,7 @@ static void test_unwritable_directory_is_reported(void)
 	space sp;
 	build b;
 	result res[2];
-	report rep;
+	outputs rep;
 	diags d = {0};
 	make_report(&cfg, &sp, &b, res, &rep);
 	CU_ASSERT_EQUAL(output_csv(&rep, "/nonexistent-dir/x.csv", &d), -1);

@@ -1,4 +1,4 @@
-/* cli.c: argument parsing (getopt_long) and the help text. */
+/* cli.c: argument parsing (getopt_long) and the help text of every subcommand. */
 #define _GNU_SOURCE
 #include "cli.h"
 
@@ -9,41 +9,65 @@
 
 #include "banned.h"
 
-void cli_usage(void)
-{
-	fputs("usage: autotune [options] CONFIG.yaml      tune the kernel described by CONFIG\n"
-	      "       autotune validate CONFIG.yaml       check CONFIG and print its space, no GPU or nvcc\n"
-	      "       autotune import SPEC.json [-o OUT]  turn a Kernel Tuner/KTT T1 spec into a config\n"
-	      "                                           (default OUT: SPEC.yaml beside it)\n"
-	      "\n"
-	      "options:\n"
-	      "  -n, --dry-run      enumerate, compile and compute theoretical occupancy; no GPU needed\n"
-	      "                     (needs --arch or kernel.arch when no GPU is present)\n"
-	      "  -a, --arch sm_XY   target architecture (default: kernel.arch, else the GPU's)\n"
-	      "  -j, --jobs N       parallel nvcc processes (default: number of cores)\n"
-	      "  -d, --device N     GPU to tune on (default 0)\n"
-	      "  -m, --metrics M    hardware counters: all, none or top:K (default: measure.metrics)\n"
-	      "      --fresh        ignore the journal of earlier runs and measure everything again\n"
-	      "      --retry-failed measure configurations that crashed or timed out before again\n"
-	      "      --replay CSV   search a recorded exhaustive run instead of the GPU (no GPU, no nvcc)\n"
-	      "      --strategy S   exhaustive (default), random, local, anneal, genetic or model\n"
-	      "      --budget B     measure at most N configurations, N%% of the space, or for Ns seconds\n"
-	      "                     (default strategy with a budget: model); also search.* in the config\n"
-	      "      --seed N       the search's seed: the same seed gives the same sequence\n"
-	      "      --cache-dir D  the cubin cache (default: $XDG_CACHE_HOME/autotune, else ~/.cache/autotune)\n"
-	      "      --no-cache     compile everything, keep nothing\n"
-	      "  -q, --quiet        no progress bar or summary\n"
-	      "  -h, --help         this text\n"
-	      "      --version      print the version\n"
-	      "\n"
-	      "Results go to results/NAME.csv and results/NAME_tuned.h (see README.md).\n"
-	      "A run records every result in results/NAME.journal as it goes; running the same command again\n"
-	      "resumes, measuring only what is missing (when nothing that could change a result changed).\n"
-	      "Exit status: 0 winner written (or dry run done), 1 no configuration passed, 2 bad input (usage,\n"
-	      "config, no nvcc, no GPU, not enough device memory, results not writable), 3 the GPU worker\n"
-	      "could not be restarted, 130 interrupted (results so far written).\n",
-	      stdout);
-}
+static const char *const command_names[CMD_COUNT_] = {
+	"tune", "validate", "import", "header", "report", "show", "devices", "merge",
+};
+
+const char *cli_command_name(command cmd) { return cmd < CMD_COUNT_ ? command_names[cmd] : "help"; }
+
+/* Kept to 80 columns and under 24 lines each: they fit a terminal. */
+static const char *const help_texts[CMD_COUNT_] = {
+	[CMD_TUNE] =
+	"usage: autotune [options] CONFIG.yaml   tune the kernel described by CONFIG\n"
+	"       autotune COMMAND --help          help on one of the commands below\n"
+	"commands: validate, import, header, report, show, devices, merge\n"
+	"options:\n"
+	"  -n, --dry-run      compile and compute occupancy only; no GPU (needs --arch)\n"
+	"  -a, --arch sm_XY   target (default: kernel.arch, else the GPU's)\n"
+	"  -j, --jobs N       parallel nvcc processes (default: number of cores)\n"
+	"  -d, --device N     the GPU to tune on (default: every visible GPU)\n"
+	"      --devices L    GPUs to tune on, e.g. 0,1 (default: CUDA_VISIBLE_DEVICES)\n"
+	"      --shard I/N    measure only shard I of N (0-based); join with merge\n"
+	"  -m, --metrics M    hardware counters: all, none or top:K\n"
+	"      --fresh        ignore the journal and measure everything again\n"
+	"      --retry-failed measure crashed and timed-out configurations again\n"
+	"      --strategy S   exhaustive, random, local, anneal, genetic or model\n"
+	"      --budget B     at most N configurations, N%% of the space, or Ns seconds\n"
+	"      --seed N       the search's seed\n"
+	"      --replay CSV   search a recorded run instead of the GPU\n"
+	"      --cache-dir D  the cubin cache (default ~/.cache/autotune)\n"
+	"      --no-cache     compile everything, keep nothing\n"
+	"  -q, --quiet        no progress or summary      -h, --help   this text\n"
+	"exit: 0 winner written, 1 none passed, 2 bad input, 3 worker lost,\n"
+	"      130 interrupted (results kept). See man autotune.\n",
+	[CMD_VALIDATE] =
+	"usage: autotune validate CONFIG.yaml\n"
+	"Checks CONFIG (keys, expressions, constraints) and prints the size of its\n"
+	"space; needs no GPU and no nvcc. Exit 0 valid, 2 invalid (file:line:col).\n",
+	[CMD_IMPORT] =
+	"usage: autotune import SPEC.json [-o OUT.yaml]\n"
+	"Turns a Kernel Tuner/KTT T1 spec into an autotune config (default OUT:\n"
+	"SPEC.yaml beside it). Exit 0 written, 2 bad input.\n",
+	[CMD_HEADER] =
+	"usage: autotune header RESULTS.csv [MORE.csv ...] -o TUNED.h\n"
+	"Writes the tuned header (and TUNED.mk) from results. Several CSVs from\n"
+	"different GPUs give one section per GPU, chosen by a target macro.\n",
+	[CMD_REPORT] =
+	"usage: autotune report RESULTS.csv [-o REPORT.html] [--params X,Y]\n"
+	"Writes a self-contained HTML report (inline SVG, no network).\n",
+	[CMD_SHOW] =
+	"usage: autotune show RESULTS.csv [--top N] [--sort COLUMN]\n"
+	"Prints the results as a table on the terminal.\n",
+	[CMD_DEVICES] =
+	"usage: autotune devices\n"
+	"Lists the GPUs: compute capability, SMs, memory, L2, copy bandwidth.\n",
+	[CMD_MERGE] =
+	"usage: autotune merge CONFIG.yaml SHARD.csv [SHARD.csv ...]\n"
+	"Joins the CSVs of `autotune --shard I/N CONFIG.yaml` runs into the config's\n"
+	"results CSV and header, as one run would have written them.\n",
+};
+
+void cli_usage(command cmd) { fputs(help_texts[cmd < CMD_COUNT_ ? cmd : CMD_TUNE], stdout); }
 
 static int parse_count(const char *opt, const char *s, int lo, int *out)
 {
@@ -54,6 +78,20 @@ static int parse_count(const char *opt, const char *s, int lo, int *out)
 		return -1;
 	}
 	*out = (int)v;
+	return 0;
+}
+
+/* --shard I/N with 0 <= I < N */
+static int parse_shard(const char *s, options *o)
+{
+	char *end, *end2;
+	long i = strtol(s, &end, 10), n = *end == '/' ? strtol(end + 1, &end2, 10) : 0;
+	if (end == s || *end != '/' || end2 == end + 1 || *end2 || n < 1 || n > 4096 || i < 0 || i >= n) {
+		fprintf(stderr, "autotune: --shard needs I/N with 0 <= I < N, not '%s'\n", s);
+		return -1;
+	}
+	o->shard = (int)i;
+	o->nshards = (int)n;
 	return 0;
 }
 
@@ -68,10 +106,14 @@ int cli_parse(int argc, char **argv, options *o)
 		{"cache-dir", required_argument, NULL, 'C'}, {"no-cache", no_argument, NULL, 'N'},
 		{"output", required_argument, NULL, 'o'}, {"replay", required_argument, NULL, 'P'},
 		{"strategy", required_argument, NULL, 'S'}, {"budget", required_argument, NULL, 'B'},
-		{"seed", required_argument, NULL, 's'}, {NULL, 0, NULL, 0},
+		{"seed", required_argument, NULL, 's'}, {"devices", required_argument, NULL, 'D'},
+		{"shard", required_argument, NULL, 'H'}, {"top", required_argument, NULL, 'T'},
+		{"sort", required_argument, NULL, 'O'}, {"params", required_argument, NULL, 'X'},
+		{NULL, 0, NULL, 0},
 	};
 	memset(o, 0, sizeof *o);
-	int c;
+	o->device = -1;
+	int c, help = 0;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "na:j:d:qm:o:h", longopts, NULL)) != -1) {
@@ -90,6 +132,11 @@ int cli_parse(int argc, char **argv, options *o)
 		case 'P': o->replay = optarg; break;
 		case 'S': o->strategy = optarg; break;
 		case 'B': o->budget = optarg; break;
+		case 'D': o->devices = optarg; break;
+		case 'H': if (parse_shard(optarg, o)) return -1; break;
+		case 'T': if (parse_count("--top", optarg, 1, &o->top)) return -1; break;
+		case 'O': o->sort = optarg; break;
+		case 'X': o->params = optarg; break;
 		case 's': {
 			char *end;
 			o->seed = strtoull(optarg, &end, 10);
@@ -100,7 +147,7 @@ int cli_parse(int argc, char **argv, options *o)
 			}
 			break;
 		}
-		case 'h': o->cmd = CMD_HELP; return 0;
+		case 'h': help = 1; break;
 		case 'V': o->cmd = CMD_VERSION; return 0;
 		default:
 			if (optopt)
@@ -112,16 +159,40 @@ int cli_parse(int argc, char **argv, options *o)
 	}
 	int rest = argc - optind;
 	char **args = argv + optind;
-	if (rest >= 1 && (!strcmp(args[0], "validate") || !strcmp(args[0], "import"))) {
-		o->cmd = !strcmp(args[0], "import") ? CMD_IMPORT : CMD_VALIDATE;
-		args++;
-		rest--;
+	o->cmd = CMD_TUNE;
+	for (int k = CMD_VALIDATE; rest >= 1 && k < CMD_COUNT_; k++)
+		if (!strcmp(args[0], command_names[k])) {
+			o->cmd = (command)k;
+			args++;
+			rest--;
+			break;
+		}
+	if (help || (rest == 1 && o->cmd == CMD_TUNE && !strcmp(args[0], "help"))) {
+		o->help_for = o->cmd;
+		o->cmd = CMD_HELP;
+		return 0;
 	}
-	if (rest != 1) {
-		fprintf(stderr, rest ? "autotune: give one config file, not %d (see --help)\n"
-				     : "autotune: no config file given (see --help)\n", rest);
+	int min = o->cmd == CMD_DEVICES ? 0 : 1;
+	int max = o->cmd == CMD_HEADER || o->cmd == CMD_MERGE ? 4096 : o->cmd == CMD_DEVICES ? 0 : 1;
+	if (o->cmd == CMD_MERGE)
+		min = 2;
+	if (rest < min || rest > max) {
+		if (o->cmd == CMD_TUNE)
+			fprintf(stderr, rest ? "autotune: give one config file, not %d (see --help)\n"
+					     : "autotune: no config file given (see --help)\n", rest);
+		else
+			fprintf(stderr, "autotune %s: takes %s, not %d operand%s (see autotune %s --help)\n",
+				command_names[o->cmd],
+				o->cmd == CMD_DEVICES ? "no operands"
+				: o->cmd == CMD_MERGE ? "a config and the shard CSVs"
+				: o->cmd == CMD_HEADER ? "one or more results CSVs"
+				: o->cmd == CMD_REPORT || o->cmd == CMD_SHOW ? "one results CSV"
+									     : "one file",
+				rest, rest == 1 ? "" : "s", command_names[o->cmd]);
 		return -1;
 	}
-	o->config = args[0];
+	o->inputs = args;
+	o->ninputs = rest;
+	o->config = rest ? args[0] : NULL;
 	return 0;
 }

@@ -12,11 +12,28 @@ enum {
 	EXIT_INTERRUPTED = 130,
 };
 
-typedef enum { CMD_TUNE, CMD_VALIDATE, CMD_IMPORT, CMD_HELP, CMD_VERSION } command;
+/* The subcommands; CMD_TUNE when the first word is none of their names. */
+typedef enum {
+	CMD_TUNE,
+	CMD_VALIDATE,
+	CMD_IMPORT,
+	CMD_HEADER,  /* tuned header (+ make fragment) from one or more results CSVs */
+	CMD_REPORT,  /* self-contained HTML report of a results CSV */
+	CMD_SHOW,    /* terminal table of a results CSV */
+	CMD_DEVICES, /* the GPUs this machine has */
+	CMD_MERGE,   /* shard CSVs of one config into one results CSV (and header) */
+	CMD_COUNT_,
+	CMD_HELP = CMD_COUNT_,
+	CMD_VERSION
+} command;
 
 typedef struct {
 	command cmd;
-	const char *config;  /* for import: the T1 JSON */
+	command help_for;    /* with CMD_HELP: the subcommand whose help was asked (CMD_TUNE: general) */
+	const char *config;  /* the first operand: the config (for import: the T1 JSON; header, report,
+			      * show: the first CSV) */
+	char **inputs;       /* every operand, config included (argv's own strings) */
+	int ninputs;
 	const char *output;  /* -o: where import writes the YAML (default: beside the JSON) */
 	const char *arch;  /* --arch, or NULL */
 	int dry_run;
@@ -33,10 +50,17 @@ typedef struct {
 	unsigned long long seed;
 	int seed_given;
 	int no_cache;
+	const char *devices; /* --devices 0,1,...: the GPUs to tune on (default: CUDA_VISIBLE_DEVICES's, all) */
+	int shard, nshards;  /* --shard I/N: this process measures shard I (0-based) of N; nshards 0: all */
+	int top;             /* show --top N (0: all) */
+	const char *sort;    /* show --sort COLUMN */
+	const char *params;  /* report --params X,Y: the heat map's two parameters */
 } options;
 
 /* 0 on success; -1 with a message on stderr for a usage error. */
 int cli_parse(int argc, char **argv, options *o);
-void cli_usage(void);
+/* The help of one subcommand (CMD_TUNE: the general help) on stdout. */
+void cli_usage(command cmd);
+const char *cli_command_name(command cmd);
 
 #endif

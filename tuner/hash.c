@@ -34,9 +34,8 @@ void hasher_add_str(hasher *h, const char *s)
 	hasher_add(h, s, n + 1);
 }
 
-int hasher_add_file(hasher *h, const char *path)
+static int hasher_add_contents(hasher *h, const char *path)
 {
-	hasher_add_str(h, path);
 	FILE *f = fopen(path, "rb");
 	if (!f) {
 		hasher_add_str(h, "<unreadable>");
@@ -51,9 +50,24 @@ int hasher_add_file(hasher *h, const char *path)
 	return bad ? -1 : 0;
 }
 
+int hasher_add_file(hasher *h, const char *path)
+{
+	hasher_add_str(h, path);
+	return hasher_add_contents(h, path);
+}
+
 void hasher_finish(hasher *h, char *buf)
 {
 	snprintf(buf, 17, "%016llx", (unsigned long long)XXH3_64bits_digest(h->st));
 	XXH3_freeState(h->st);
 	free(h);
+}
+
+void hash_spec(const char *config_path, const char *source, char out[17])
+{
+	hasher *h = hasher_new();
+	/* contents only: the same spec checked out elsewhere has the same hash */
+	hasher_add_contents(h, config_path);
+	hasher_add_contents(h, source);
+	hasher_finish(h, out);
 }

@@ -16,4 +16,8 @@ int hasher_add_file(hasher *h, const char *path);
 /* 16 hex digits; buf holds at least 17 bytes. Frees the hasher. */
 void hasher_finish(hasher *h, char *buf);
 
+/* What a tuned result was derived from: the config file and the kernel source (16 hex digits
+ * into out). A build compares it with the header's to refuse stale tuning. */
+void hash_spec(const char *config_path, const char *source, char out[17]);
+
 #endif

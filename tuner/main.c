@@ -23,7 +23,11 @@
 #include "runner.h"
 #include "cache.h"
 #include "hash.h"
+#include "header.h"
 #include "import.h"
+#include "merge.h"
+#include "report.h"
+#include "show.h"
 #include "journal.h"
 #include "replay.h"
 #include "search.h"
@@ -499,7 +503,7 @@ static int tune(const options *o)
 		wlog = o->dry_run ? NULL : output_sibling(&cfg, ".worker.log");
 		if (wlog)
 			unlink(wlog);
-		rn = runner_start(wpath, o->device, o->dry_run ? NULL : &cfg, &dev, wlog, &d);
+		rn = runner_start(wpath, o->device < 0 ? 0 : o->device, o->dry_run ? NULL : &cfg, &dev, wlog, &d);
 		if (!rn) {
 			if (o->dry_run)
 				diags_add(&d, "a dry run with no GPU needs a target: give --arch sm_90 (or kernel.arch)");
@@ -640,7 +644,10 @@ static int tune(const options *o)
 
 	char date[32];
 	iso_date(date, sizeof date);
-	report rep = {&cfg, &sp, &b, res, winner, o->dry_run ? NULL : dev.name, arch, date};
+	char spec[17];
+	hash_spec(cfg.path, cfg.source, spec);
+	gpu_id gpu = {dev.name, dev.uuid};
+	outputs rep = {&cfg, &sp, &b, res, winner, o->dry_run ? NULL : dev.name, arch, date, &gpu, o->dry_run ? 0 : 1, spec};
 	if (output_csv(&rep, cfg.csv_path, &d) || output_header(&rep, cfg.header_path, &d))
 		code = EXIT_USAGE;
 	if (!o->quiet) {
@@ -687,8 +694,19 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	switch (o.cmd) {
 	case CMD_HELP:
-		cli_usage();
+		cli_usage(o.help_for);
 		return 0;
+	case CMD_HEADER:
+		return cmd_header(&o);
+	case CMD_REPORT:
+		return cmd_report(&o);
+	case CMD_SHOW:
+		return cmd_show(&o);
+	case CMD_MERGE:
+		return cmd_merge(&o);
+	case CMD_DEVICES:
+		fputs("autotune devices: not implemented yet\n", stderr);
+		return EXIT_USAGE;
 	case CMD_VERSION:
 		printf("autotune %s\n", VERSION);
 		return 0;

@@ -66,13 +66,30 @@ static int commit(FILE *f, char *tmp, const char *path, diags *d)
 	return -1;
 }
 
+char *config_build_flags(const config *cfg, const value *vals)
+{
+	char *flags = xstrdup("");
+	for (size_t i = 0; i < cfg->nparams; i++)
+		if (cfg->params[i].is_maxreg && !(vals[i].kind == VAL_INT && vals[i].u.i == 0)) {
+			char v[64];
+			value_format(vals[i], v, sizeof v);
+			char *more = xasprintf("%s%s-maxrregcount=%s", flags, *flags ? " " : "", v);
+			free(flags);
+			flags = more;
+		}
+	return flags;
+}
+
+/* A row that met a GPU: measured, or refused or killed by it. */
+static int timed_or_failed(const result *res) { return res->st != ST_NOT_RUN && res->st != ST_COMPILE_ERROR; }
+
 static void csv_num(FILE *f, double v, int have)
 {
 	if (have)
 		fprintf(f, "%.6g", v);
 }
 
-int output_csv(const report *r, const char *path, diags *d)
+int output_csv(const outputs *r, const char *path, diags *d)
 {
 	char *tmp;
 	FILE *f = open_tmp(path, &tmp, d);
@@ -88,7 +105,8 @@ int output_csv(const report *r, const char *path, diags *d)
 	      "active_blocks_per_sm,theoretical_occupancy,occupancy_limit,driver_active_blocks_per_sm,time_ms_median,time_ms_min,time_ms_max,"
 	      "samples,noise_pct,launches_per_sample,sm_mhz,final_ms_median,final_noise_pct,final_rounds,"
 	      "achieved_occupancy_pct,gld_efficiency_pct,gld_throughput_gbps,dram_pct,branch_efficiency_pct,"
-	      "gbps,pct_of_copy,gflops,flags,shares_with,status,message\r\n", f);
+	      "gbps,pct_of_copy,gflops,flags,shares_with,status,message,"
+	      "gpu,gpu_uuid,arch,nvcc_flags,spec_hash,tuned_at,config\r\n", f);
 	for (size_t c = 0; c < r->sp->count; c++) {
 		const value *vals = space_config(r->sp, c);
 		const result *res = &r->res[c];
@@ -151,6 +169,8 @@ int output_csv(const report *r, const char *path, diags *d)
 				fprintf(f, ";throttled");
 			if (res->final_rounds)
 				fprintf(f, ";finalist");
+			if ((long long)c == r->winner)
+				fprintf(f, ";winner");
 		}
 		fputc(',', f);
 		if (res->shares_with >= 0) {
@@ -161,6 +181,24 @@ int output_csv(const report *r, const char *path, diags *d)
 		}
 		fprintf(f, ",%s,", status_name(res->st));
 		csv_field(f, res->message);
+		/* where and from what it was measured: a results file stands on its own (header, report, merge) */
+		const gpu_id *g = res->gpu >= 0 && (size_t)res->gpu < r->ngpus && timed_or_failed(res) ? &r->gpus[res->gpu] : NULL;
+		fputc(',', f);
+		csv_field(f, g ? g->name : "");
+		fputc(',', f);
+		csv_field(f, g ? g->uuid : "");
+		fputc(',', f);
+		csv_field(f, r->arch);
+		fputc(',', f);
+		char *flags = config_build_flags(cfg, vals);
+		csv_field(f, flags);
+		free(flags);
+		fputc(',', f);
+		csv_field(f, r->spec_hash);
+		fputc(',', f);
+		csv_field(f, r->ngpus ? r->date : "");
+		fputc(',', f);
+		csv_field(f, cfg->path);
 		fputs("\r\n", f);
 	}
 	return commit(f, tmp, path, d);
@@ -180,7 +218,7 @@ static char *comment_safe(const char *s)
 	return c;
 }
 
-int output_header(const report *r, const char *path, diags *d)
+int output_header(const outputs *r, const char *path, diags *d)
 {
 	if (r->winner < 0)
 		return 0;

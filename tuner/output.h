@@ -11,6 +11,11 @@
 #include "result.h"
 #include "space.h"
 
+/* A GPU that measured rows (result.gpu indexes these). */
+typedef struct {
+	const char *name, *uuid;
+} gpu_id;
+
 typedef struct {
 	const config *cfg;
 	const space *sp;
@@ -20,15 +25,22 @@ typedef struct {
 	const char *device;  /* device name, or NULL on a dry run */
 	const char *arch;    /* "sm_90" */
 	const char *date;    /* ISO 8601, UTC */
-} report;
+	const gpu_id *gpus;  /* the GPUs rows were measured on (none on a dry run) */
+	size_t ngpus;
+	const char *spec_hash; /* hash_spec of the config and kernel source */
+} outputs;
 
 /* Writes one RFC 4180 field: quoted (with doubled quotes) when it holds a comma, quote, CR or LF. */
 void csv_field(FILE *f, const char *s);
 
-int output_csv(const report *r, const char *path, diags *d);
-int output_header(const report *r, const char *path, diags *d);
+int output_csv(const outputs *r, const char *path, diags *d);
+int output_header(const outputs *r, const char *path, diags *d);
 
 /* NAME_PARAM in upper case, non-alphanumerics as '_': the macro for a parameter. Caller frees. */
 char *macro_name(const char *config_name, const char *param);
+
+/* The nvcc flags a configuration's binary was built with that a user's build must repeat (the
+ * register cap: "-maxrregcount=64"); "" when none. Caller frees. */
+char *config_build_flags(const config *cfg, const value *vals);
 
 #endif

@@ -1,0 +1,44 @@
+/* table.h: a CSV that autotune wrote, read back whole: the header's column names and every row's
+ * fields as strings. `header`, `report`, `show` and `merge` all start from one of these, so a
+ * results file is the only thing they need (older files without the newer columns still load). */
+#ifndef AUTOTUNE_TABLE_H
+#define AUTOTUNE_TABLE_H
+
+#include <stddef.h>
+
+#include "diag.h"
+#include "result.h"
+
+typedef struct {
+	char *path;
+	char **names;    /* ncols column names */
+	size_t ncols;
+	char **cells;    /* nrows * ncols fields, row-major; never NULL ("" when empty) */
+	size_t nrows;
+	size_t nparams;  /* the leading parameter columns: those before blockDim.x */
+} table;
+
+/* Reads an RFC 4180 file (CRLF or LF, quoted fields may hold commas, quotes and line breaks).
+ * -1 with "file:line: reason" in d when it cannot be read, has no blockDim.x column or a row's
+ * field count differs from the header's. */
+int table_load(const char *path, table *t, diags *d);
+void table_free(table *t);
+
+/* The column's index, or -1 when the file has no such column. */
+int table_col(const table *t, const char *name);
+/* The field, or "" when col < 0. */
+const char *table_get(const table *t, size_t row, int col);
+/* The field as a number; NAN when empty, absent or not a number. */
+double table_num(const table *t, size_t row, int col);
+/* The field of the named column ("" when absent). */
+const char *table_field(const table *t, size_t row, const char *name);
+
+/* The rows as results (status, geometry, occupancy, times, noise, counters, throughput), enough
+ * for select_winner and for reporting; messages are copied (free each, then the array). */
+result *table_results(const table *t);
+void table_results_free(result *res, size_t n);
+
+/* The row whose flags mark it the run's winner, or -1. */
+long long table_winner(const table *t);
+
+#endif
