@@ -6,7 +6,7 @@ NVCC ?= $(CUDA_HOME)/bin/nvcc
 PREFIX ?= /usr/local
 
 CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L
+CFLAGS += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -pthread
 # cuda.h and cuda_occupancy.h come in as system headers: their inline helpers are not ours to lint.
 CPPFLAGS += -Ituner -isystem $(CUDA_HOME)/include -MMD -MP
 LDLIBS = -lyaml -lxxhash -lm
@@ -19,7 +19,7 @@ HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80
 	-gencode arch=compute_90,code=sm_90
 
 B = build
-ENGINE = cache cli compile config diag expr hash header import journal measure merge occupancy output proc progress replay report runner search select show space stats table
+ENGINE = cache cli compile config devices diag expr hash header import journal measure merge occupancy output proc progress replay report runner search select show space stats table
 ENGINE_OBJS = $(ENGINE:%=$(B)/%.o)
 TESTS = $(patsubst tests/%.c,$(B)/tests/%.o,$(filter-out tests/fake_worker.c,$(wildcard tests/*.c)))
 

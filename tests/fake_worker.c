@@ -5,7 +5,9 @@
  *   FAKE_CRASH_BX    on a run with this blockDim.x, die by SIGSEGV without answering
  *   FAKE_HANG_BX     on a run with this blockDim.x, never answer
  *   FAKE_MEM_BYTES   device memory to report (default 80 GiB)
- *   FAKE_LOG         append "run BX ROLE" per run command to this file */
+ *   FAKE_LOG         append "run BX ROLE GPU" per run command to this file
+ *   FAKE_GPUS        how many GPUs it sees (default 1); each has its own UUID
+ *   FAKE_OTHER_MODEL this GPU ordinal is a different model ("Other Fake GPU") */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
 #include <stdio.h>
@@ -25,12 +27,21 @@ int main(void)
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
+	int gpu = 0;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	while ((n = getline(&line, &cap, stdin)) > 0) {
 		line[strcspn(line, "\n")] = 0;
-		if (!strncmp(line, "device ", 7))
-			printf("device 90 132 52428800 %lld 1980000 13000 00112233445566778899aabbccddeeff Fake GPU\n",
-			       (long long)env_long("FAKE_MEM_BYTES", 80LL << 30));
+		if (!strncmp(line, "device ", 7)) {
+			gpu = atoi(line + 7);
+			if (gpu >= env_long("FAKE_GPUS", 1)) {
+				puts("error CUDA_ERROR_INVALID_DEVICE invalid device ordinal");
+				break;
+			}
+			printf("device 90 132 52428800 %lld 1980000 13000 00112233445566778899aabbccddee%02x %sFake GPU\n",
+			       (long long)env_long("FAKE_MEM_BYTES", 80LL << 30), gpu & 0xff,
+			       gpu == env_long("FAKE_OTHER_MODEL", -1) ? "Other " : "");
+		} else if (!strcmp(line, "count"))
+			printf("count %ld\n", env_long("FAKE_GPUS", 1));
 		else if (!strncmp(line, "measure ", 8) || !strncmp(line, "array ", 6) || !strncmp(line, "constant ", 9) || !strncmp(line, "copy ", 5) || !strncmp(line, "load ", 5) || !strncmp(line, "expect ", 7) ||
 			 !strncmp(line, "sumcheck ", 9))
 			puts("ok");
@@ -49,7 +60,7 @@ int main(void)
 			const char *log = getenv("FAKE_LOG");
 			FILE *f = log ? fopen(log, "a") : NULL;
 			if (f) {
-				fprintf(f, "run %u %s\n", bx, role);
+				fprintf(f, "run %u %s %d\n", bx, role, gpu);
 				fclose(f);
 			}
 			long ms = env_long("FAKE_SLEEP_MS", 0);

@@ -7,6 +7,7 @@
  *   final I ROUNDS MEDIAN NOISE
  *   metrics I V0 V1 V2 V3 V4
  *   shares I J          (I was not measured: it is the same binary and launch as J)
+ *   gpu I G             (I was measured on the run's GPU G, not the first)
  * MESSAGE runs to the end of the line, with backslash and newline escaped. */
 #include "journal.h"
 
@@ -85,6 +86,7 @@ static void replay_line(const char *line, const space *sp, result *res, char *st
 			   &more) >= 11 &&
 		    more && status_parse(st, &s) == 0) {
 			r->st = s;
+			r->gpu = 0; /* a "gpu" record follows when another GPU measured it */
 			result_set_message(r, line[used + more] ? unescape(line + used + more) : NULL);
 			started[i] = 2;
 		}
@@ -94,6 +96,11 @@ static void replay_line(const char *line, const space *sp, result *res, char *st
 		result *r = &res[i];
 		if (sscanf(line + used, "%d %lf %lf", &r->final_rounds, &r->final_median, &r->final_noise) != 3)
 			r->final_rounds = 0;
+		return;
+	}
+	int gpu;
+	if (sscanf(line, "gpu %llu %d", &i, &gpu) == 2 && i < sp->count && gpu >= 0) {
+		res[i].gpu = gpu;
 		return;
 	}
 	unsigned long long twin;
@@ -207,6 +214,13 @@ int journal_finished(journal *j, size_t config, const result *r)
 	free(line);
 	free(msg);
 	return rc;
+}
+
+int journal_gpu(journal *j, size_t config, int gpu)
+{
+	char line[64];
+	snprintf(line, sizeof line, "gpu %zu %d\n", config, gpu);
+	return append(j, line);
 }
 
 int journal_final(journal *j, size_t config, const result *r)

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "compile.h"
+#include "devices.h"
 #include "config.h"
 #include "occupancy.h"
 #include "output.h"
@@ -84,18 +85,21 @@ static char *output_sibling(const config *cfg, const char *suffix)
  * arguments), the compiler, the target, the kernel source and the GPU with its driver. Headers
  * the source includes are covered per result: each journaled result names the code it measured
  * (compile.c's hash of the binary) and is reused only for that same code. */
-static char *run_key(const config *cfg, const char *identity, const char *arch, const device_info *dev)
+static char *run_key(const config *cfg, const char *identity, const char *arch, const gpu_set *gs)
 {
 	hasher *h = hasher_new();
 	hasher_add_file(h, cfg->path);
 	hasher_add_str(h, identity);
 	hasher_add_str(h, arch);
 	hasher_add_file(h, cfg->source);
-	char drv[32];
-	snprintf(drv, sizeof drv, "%d", dev->driver_version);
-	hasher_add_str(h, dev->name);
-	hasher_add_str(h, dev->uuid);
-	hasher_add_str(h, drv);
+	/* every GPU of the run, in order: a result names its GPU by position */
+	for (size_t i = 0; i < gs->n; i++) {
+		char drv[32];
+		snprintf(drv, sizeof drv, "%d", gs->info[i].driver_version);
+		hasher_add_str(h, gs->info[i].name);
+		hasher_add_str(h, gs->info[i].uuid);
+		hasher_add_str(h, drv);
+	}
 	char *key = xmalloc(17);
 	hasher_finish(h, key);
 	return key;
@@ -359,34 +363,6 @@ static void iso_date(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* The device's copy bandwidth, measured once per GPU and remembered in the user's cache
- * directory (keyed by the GPU's UUID): it is the ceiling that "% of peak" refers to. */
-static double copy_bandwidth(runner *rn, const device_info *dev)
-{
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char *dir = xdg && *xdg ? xasprintf("%s/autotune", xdg) : home && *home ? xasprintf("%s/.cache/autotune", home) : NULL;
-	char *path = dir ? xasprintf("%s/copybw-%s", dir, dev->uuid) : NULL;
-	double gbps = -1;
-	FILE *f = path ? fopen(path, "r") : NULL;
-	if (f) {
-		if (fscanf(f, "%lf", &gbps) != 1 || gbps <= 0)
-			gbps = -1;
-		fclose(f);
-	}
-	if (gbps <= 0 && (gbps = runner_copy_bandwidth(rn)) > 0 && dir) {
-		char *parent = xasprintf("%.*s", (int)(strrchr(dir, '/') - dir), dir);
-		mkdir(parent, 0777);
-		mkdir(dir, 0777);
-		char text[32];
-		int n = snprintf(text, sizeof text, "%.1f\n", gbps);
-		write_atomically(path, text, (size_t)n); /* a note for next time: failing to keep it is harmless */
-		free(parent);
-	}
-	free(path);
-	free(dir);
-	return gbps;
-}
-
 static void print_metrics(const result *r)
 {
 	if (r->gbps > 0)
@@ -446,7 +422,8 @@ static int tune(const options *o)
 	}
 	result *res = xcalloc(sp.count, sizeof *res);
 	int code = EXIT_WINNER;
-	runner *rn = NULL;
+	runner *rn = NULL; /* a dry run's look at the GPU, for its architecture */
+	gpu_set gs = {0};
 	char *nvcc = NULL, *wpath = NULL, workdir[] = "/tmp/autotune-XXXXXX";
 	int have_workdir = 0;
 	choice pick = {-1, -1, NULL, 0};
@@ -503,10 +480,12 @@ static int tune(const options *o)
 		wlog = o->dry_run ? NULL : output_sibling(&cfg, ".worker.log");
 		if (wlog)
 			unlink(wlog);
-		rn = runner_start(wpath, o->device < 0 ? 0 : o->device, o->dry_run ? NULL : &cfg, &dev, wlog, &d);
-		if (!rn) {
-			if (o->dry_run)
+		if (o->dry_run) {
+			if (!(rn = runner_start(wpath, o->device < 0 ? 0 : o->device, NULL, &dev, NULL, &d)))
 				diags_add(&d, "a dry run with no GPU needs a target: give --arch sm_90 (or kernel.arch)");
+		} else if (devices_start(o, wpath, &cfg, wlog, &gs, &d) == 0)
+			dev = gs.info[0];
+		if (!rn && !gs.n) {
 			code = EXIT_USAGE;
 			goto out;
 		}
@@ -570,7 +549,7 @@ static int tune(const options *o)
 			goto out;
 		}
 		journal_resume resume;
-		char *key = run_key(&cfg, identity, arch, &dev);
+		char *key = run_key(&cfg, identity, arch, &gs);
 		jpath = output_sibling(&cfg, ".journal");
 		jr = journal_open(jpath, key, o->fresh, &sp, res, &resume, &d);
 		free(key);
@@ -618,10 +597,12 @@ static int tune(const options *o)
 				prior[c] = static_model(&res[c], bin);
 			}
 		}
-		measure_opts mo = {!o->quiet, &interrupted, copy_bandwidth(rn, &dev), dev.clock_khz / 1000, jr,
+		measure_opts mo = {!o->quiet, &interrupted, devices_copy_bandwidth(gs.runners[0], &dev), dev.clock_khz / 1000, jr,
 				   o->retry_failed, bd, cc, (int)strat, budget, seconds, o->seed_given ? o->seed : cfg.search_seed,
 				   prior, NULL, NULL, 0, 0};
-		if (measure_space(&cfg, &sp, &b, res, rn, &mo, &d))
+		if (!o->quiet && gs.n > 1)
+			fprintf(stderr, "%s: measuring on %zu GPUs (%s)\n", cfg.name, gs.n, dev.name);
+		if (measure_space(&cfg, &sp, &b, res, gs.runners, gs.n, &mo, &d))
 			code = EXIT_ENV;
 		if (build_end(bd, &compile_s) && code == EXIT_WINNER)
 			code = EXIT_USAGE;
@@ -646,10 +627,13 @@ static int tune(const options *o)
 	iso_date(date, sizeof date);
 	char spec[17];
 	hash_spec(cfg.path, cfg.source, spec);
-	gpu_id gpu = {dev.name, dev.uuid};
-	outputs rep = {&cfg, &sp, &b, res, winner, o->dry_run ? NULL : dev.name, arch, date, &gpu, o->dry_run ? 0 : 1, spec};
+	gpu_id *gpus = xcalloc(gs.n + 1, sizeof *gpus);
+	for (size_t i = 0; i < gs.n; i++)
+		gpus[i] = (gpu_id){gs.info[i].name, gs.info[i].uuid};
+	outputs rep = {&cfg, &sp, &b, res, winner, o->dry_run ? NULL : dev.name, arch, date, gpus, gs.n, spec};
 	if (output_csv(&rep, cfg.csv_path, &d) || output_header(&rep, cfg.header_path, &d))
 		code = EXIT_USAGE;
+	free(gpus);
 	if (!o->quiet) {
 		print_summary(&cfg, &sp, &b, res, compile_s, o->dry_run);
 		explain(&cfg, &sp, res, &pick, &policy);
@@ -674,6 +658,7 @@ out:
 		diags_print(&d);
 	diags_free(&d);
 	runner_stop(rn);
+	devices_stop(&gs);
 	if (have_workdir)
 		remove_workdir(workdir, &b);
 	for (size_t c = 0; c < sp.count; c++)
@@ -704,9 +689,12 @@ int main(int argc, char **argv)
 		return cmd_show(&o);
 	case CMD_MERGE:
 		return cmd_merge(&o);
-	case CMD_DEVICES:
-		fputs("autotune devices: not implemented yet\n", stderr);
-		return EXIT_USAGE;
+	case CMD_DEVICES: {
+		char *wpath = worker_path();
+		int rc = cmd_devices(&o, wpath);
+		free(wpath);
+		return rc;
+	}
 	case CMD_VERSION:
 		printf("autotune %s\n", VERSION);
 		return 0;

@@ -5,6 +5,7 @@
 #include "measure.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,10 +95,9 @@ static int needs_run(const result *r, int retry_failed)
 
 /* The worker holds one reference's outputs at a time: when another group's (or, on a resumed
  * run, an earlier run's) are needed, that configuration runs again, briefly; its result stands. */
-static int refresh_reference(const config *cfg, const space *sp, const build *b, const result *res, size_t ref,
-			     runner *rn, diags *d)
+static int refresh_reference(const config *cfg, const space *sp, const build *b, result tmp, size_t ref, runner *rn,
+			     diags *d)
 {
-	result tmp = res[ref];
 	tmp.message = NULL;
 	sample_plan plan = {0, 1, 1, cfg->time_cap, 1};
 	int rc = runner_measure(rn, cfg, space_config(sp, ref), "ref", &b->bins[b->of_config[ref]], &plan, &tmp,
@@ -213,8 +213,7 @@ static int run_reference_kernel(const config *cfg, const space *sp, const build 
 				diags *d)
 {
 	const binary *bin = &b->bins[b->ref_bin];
-	if (o->build && build_wait(o->build, (size_t)b->ref_bin))
-		return -1;
+	(void)o;
 	if (bin->failed) {
 		diags_at(d, cfg->path, 1, 1, "the reference kernel '%s' did not compile: %s", cfg->ref_entry, bin->log);
 		return 1;
@@ -264,13 +263,25 @@ static size_t *reference_groups(const config *cfg, const space *sp)
 	return group;
 }
 
-/* The first pass's state: which reference each group has, which the worker holds. */
-typedef struct {
+/* One GPU: its worker, and which reference outputs that worker holds. */
+typedef struct lane {
+	runner *rn;
+	int gpu;           /* index among the run's GPUs: result.gpu */
+	long long loaded;  /* the group whose reference outputs the worker holds (-1: none) */
+	diags d;           /* this lane's failures, joined into the run's once the lanes are done */
+	struct pass *P;
+	pthread_t thread;
+} lane;
+
+enum { IDLE, IN_FLIGHT, FINISHED };
+
+/* The first pass's state, shared by the lanes (one per GPU) under `lock`. Only the GPU work
+ * itself (runner calls on a lane's own worker) runs unlocked. */
+typedef struct pass {
 	const config *cfg;
 	const space *sp;
 	const build *b;
 	result *res;
-	runner *rn;
 	measure_opts *o;
 	diags *d;
 	progress bar;
@@ -278,29 +289,69 @@ typedef struct {
 	double slowest;
 	size_t *group;
 	/* ref[g]: the configuration whose outputs group g is checked against (-1: none passed yet);
-	 * loaded: the group whose reference outputs the worker holds */
-	long long *ref, loaded, named;
+	 * pending[g]: a candidate for it is being measured on some lane */
+	long long *ref, named;
+	char *pending;
+	char *state;       /* per configuration: IDLE, IN_FLIGHT, FINISHED */
 	int ref_kernel;
 	size_t done;
-	int stopped; /* 1: stop quietly (the reference failed, reported), -1: the worker is gone */
+	int stopped; /* 1: stop quietly (the reference failed, reported), -1: a worker is gone */
 	double deadline; /* a time budget's end (now_seconds), 0: none */
+	/* the exhaustive pass's queue: the next configuration, and those put back because the
+	 * measurement they would share (or the reference they need) was still in flight */
+	size_t cursor;
+	struct put_back {
+		size_t c;
+		size_t at; /* `finishes` when it was put back: worth another look once that changed */
+	} *deferred;
+	size_t ndeferred, deferred_cap;
+	size_t finishes; /* measurements finished so far */
+	lane *lanes;     /* lanes[0] also measures the search's proposals, finalists */
+	size_t nlanes;
+	size_t *counted, ncounted, ccursor; /* the counters' queue */
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
 } pass;
 
-/* Visits configuration c: restores or measures it (or shares a twin's measurement). Sets
- * P->stopped when measuring cannot go on. */
-static void visit(pass *P, size_t c)
+/* The measured configuration an identical one can share but which is still being measured on
+ * another lane, or -1. */
+static long long twin_in_flight(const pass *P, size_t c)
+{
+	for (size_t a = 0; a < P->sp->count; a++)
+		if (a != c && P->state[a] == IN_FLIGHT && same_launch(P->cfg, P->sp, P->b, P->res, a, c))
+			return (long long)a;
+	return -1;
+}
+
+/* What a lane is to do with a configuration, decided under the lock. */
+typedef struct {
+	enum { STEP_DONE, STEP_DEFER, STEP_MEASURE, STEP_STOP } kind;
+	const char *role;
+	int run_ref_kernel;  /* run verify.kernel on this lane's worker first */
+	long long refresh;   /* run this configuration as the reference first, -1: no */
+	result ref_copy;     /* its launch, for refresh */
+	result tmp;          /* the measurement, owned by the lane while unlocked */
+	double timeout;
+} step;
+
+/* Restores, shares or claims configuration c for lane L (P->lock held). */
+static step prelude(pass *P, lane *L, size_t c)
 {
 	const config *cfg = P->cfg;
-	const space *sp = P->sp;
 	const build *b = P->b;
 	measure_opts *o = P->o;
-	diags *d = P->d;
 	result *r = &P->res[c];
 	const binary *bin = &b->bins[b->of_config[c]];
 	size_t g = P->group[c];
+	step s;
+	memset(&s, 0, sizeof s);
+	s.kind = STEP_DONE;
+	s.role = "ref";
+	s.refresh = -1;
 	if (o->build && build_wait(o->build, b->of_config[c])) {
 		P->stopped = -1;
-		return;
+		s.kind = STEP_STOP;
+		return s;
 	}
 	forget_if_stale(r, bin);
 	measure_apply_binary(bin, o->cc, r);
@@ -309,131 +360,284 @@ static void visit(pass *P, size_t c)
 		P->ref[g] = (long long)c;
 	if (!needs_run(r, o->retry_failed) || bin->failed) {
 		if ((long long)c == P->named && r->st != ST_OK && r->st != ST_NOT_RUN && !needs_run(r, o->retry_failed)) {
-			diags_add(d, "the verify reference failed in an earlier run (%s); use --retry-failed or --fresh",
+			diags_add(P->d, "the verify reference failed in an earlier run (%s); use --retry-failed or --fresh",
 				  status_name(r->st));
 			P->stopped = 1;
-			return;
+			s.kind = STEP_STOP;
+			return s;
 		}
 		progress_update(&P->bar, ++P->done, NULL);
-		return;
+		return s;
 	}
-	long long same = twin(cfg, sp, b, P->res, c);
+	long long same = twin(cfg, P->sp, b, P->res, c);
 	if (same >= 0 && (long long)c != P->named) {
 		copy_measurement(r, &P->res[same], same);
 		o->shared++;
 		if (o->journal)
 			journal_check(o, journal_shared(o->journal, c, (size_t)same));
 		progress_update(&P->bar, ++P->done, NULL);
-		return;
+		return s;
 	}
-	const char *role = "ref";
-	if (P->ref_kernel && P->loaded < 0) {
-		int fr = run_reference_kernel(cfg, sp, b, P->rn, o, d);
-		if (fr) {
-			P->stopped = fr < 0 ? -1 : 1;
-			return;
-		}
-		P->loaded = (long long)g;
-		P->ref[g] = (long long)sp->count; /* a marker: not a configuration */
+	/* its twin, or its group's first candidate reference, is on another GPU now: later */
+	if (twin_in_flight(P, c) >= 0 || (!P->ref_kernel && P->ref[g] < 0 && P->pending[g])) {
+		s.kind = STEP_DEFER;
+		return s;
 	}
-	if (P->ref_kernel)
-		role = "check";
-	else if (P->ref[g] >= 0) {
-		role = "check";
-		if (P->loaded != (long long)g) {
-			int fr = refresh_reference(cfg, sp, b, P->res, (size_t)P->ref[g], P->rn, d);
-			if (fr) {
-				P->stopped = fr < 0 ? -1 : 1;
-				return;
+	if (P->ref_kernel) {
+		if (L->loaded < 0) {
+			if (o->build && build_wait(o->build, (size_t)b->ref_bin)) {
+				P->stopped = -1;
+				s.kind = STEP_STOP;
+				return s;
 			}
-			P->loaded = (long long)g;
+			s.run_ref_kernel = 1;
 		}
+		s.role = "check";
+	} else if (P->ref[g] >= 0) {
+		s.role = "check";
+		if (L->loaded != (long long)g) {
+			s.refresh = P->ref[g];
+			s.ref_copy = P->res[P->ref[g]];
+			s.ref_copy.message = NULL;
+		}
+	} else
+		P->pending[g] = 1; /* this one is the group's candidate reference */
+	P->state[c] = IN_FLIGHT;
+	s.tmp = *r;
+	r->message = NULL; /* the lane owns it while it measures */
+	s.timeout = kernel_timeout(cfg, P->slowest);
+	s.kind = STEP_MEASURE;
+	return s;
+}
+
+/* The GPU work of a step, on the lane's own worker (P->lock not held). 0, 1 when the reference
+ * failed (reported in L->d), -1 when the worker is gone. */
+static int measure_step(pass *P, lane *L, size_t c, step *s)
+{
+	const binary *bin = &P->b->bins[P->b->of_config[c]];
+	if (s->run_ref_kernel) {
+		int fr = run_reference_kernel(P->cfg, P->sp, P->b, L->rn, P->o, &L->d);
+		if (fr)
+			return fr;
+		L->loaded = (long long)P->group[c];
 	}
-	if (o->journal)
-		journal_check(o, journal_started(o->journal, c));
-	if (runner_measure(P->rn, cfg, space_config(sp, c), role, bin, &P->plan, r, kernel_timeout(cfg, P->slowest), d)) {
-		P->stopped = -1;
+	if (s->refresh >= 0) {
+		int fr = refresh_reference(P->cfg, P->sp, P->b, s->ref_copy, (size_t)s->refresh, L->rn, &L->d);
+		if (fr)
+			return fr;
+		L->loaded = (long long)P->group[c];
+	}
+	if (P->o->journal) {
+		pthread_mutex_lock(&P->lock);
+		journal_check(P->o, journal_started(P->o->journal, c));
+		pthread_mutex_unlock(&P->lock);
+	}
+	return runner_measure(L->rn, P->cfg, space_config(P->sp, c), s->role, bin, &P->plan, &s->tmp, s->timeout, &L->d)
+		       ? -1
+		       : 0;
+}
+
+/* Records a step's measurement (P->lock held). */
+static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
+{
+	const config *cfg = P->cfg;
+	measure_opts *o = P->o;
+	result *r = &P->res[c];
+	size_t g = P->group[c];
+	free(r->message);
+	*r = s->tmp;
+	P->state[c] = FINISHED;
+	P->finishes++;
+	pthread_cond_broadcast(&P->changed);
+	if (!strcmp(s->role, "ref"))
+		P->pending[g] = 0;
+	if (rc) {
+		/* not measured: the worker is gone, or the reference this needed failed */
+		P->stopped = P->stopped < 0 ? -1 : rc;
 		return;
 	}
 	o->measured++;
-	memcpy(r->code, bin->code, sizeof r->code);
+	r->gpu = L->gpu;
+	memcpy(r->code, P->b->bins[P->b->of_config[c]].code, sizeof r->code);
 	if (o->journal)
 		journal_check(o, journal_finished(o->journal, c, r));
+	if (o->journal && L->gpu)
+		journal_check(o, journal_gpu(o->journal, c, L->gpu));
 	if (r->st == ST_OK) {
-		if (P->ref[g] < 0) {
+		if (P->ref[g] < 0 && !P->ref_kernel) {
 			P->ref[g] = (long long)c;
-			P->loaded = (long long)g;
+			L->loaded = (long long)g;
 		}
 		if (r->t_max * r->batch > P->slowest)
 			P->slowest = r->t_max * r->batch;
-	} else if (!strcmp(role, "ref") && (long long)c == P->named) {
-		char *desc = space_describe(cfg, space_config(sp, c));
-		diags_at(d, cfg->path, cfg->reference_at.line, cfg->reference_at.col,
-			 "the verify reference (%s) failed: %s%s%s", desc, status_name(r->st),
-			 r->message ? ": " : "", r->message ? r->message : "");
+	} else if (!strcmp(s->role, "ref") && (long long)c == P->named) {
+		char *desc = space_describe(cfg, space_config(P->sp, c));
+		diags_at(P->d, cfg->path, cfg->reference_at.line, cfg->reference_at.col,
+			 "the verify reference (%s) failed: %s%s%s", desc, status_name(r->st), r->message ? ": " : "",
+			 r->message ? r->message : "");
 		free(desc);
 		P->stopped = 1;
 		return;
 	}
 	/* without a named reference, a candidate that fails hands the role to the next one */
-	char *desc = space_describe(cfg, space_config(sp, c));
+	char *desc = space_describe(cfg, space_config(P->sp, c));
 	progress_update(&P->bar, ++P->done, desc);
 	free(desc);
+}
+
+/* Visits configuration c on lane L: restores or measures it, or shares a twin's measurement.
+ * Called and returns with P->lock held; STEP_DEFER when it must wait for another lane. */
+static int visit(pass *P, lane *L, size_t c)
+{
+	step s = prelude(P, L, c);
+	if (s.kind != STEP_MEASURE)
+		return s.kind;
+	pthread_mutex_unlock(&P->lock);
+	int rc = measure_step(P, L, c, &s);
+	pthread_mutex_lock(&P->lock);
+	epilogue(P, L, c, &s, rc);
+	return STEP_MEASURE;
 }
 
 /* The search's view of a measurement: the time, or INFINITY for anything that did not pass. */
 static double visit_for_search(void *ctx, size_t c)
 {
 	pass *P = ctx;
+	lane *L = &P->lanes[0];
 	if (P->stopped || *P->o->interrupted || (P->deadline > 0 && now_seconds() > P->deadline))
 		return INFINITY; /* the rest of the search costs nothing: nothing more is measured */
-	visit(P, c);
+	pthread_mutex_lock(&P->lock);
+	visit(P, L, c);
+	pthread_mutex_unlock(&P->lock);
 	const result *r = &P->res[c];
 	return r->st == ST_OK && r->samples > 0 ? result_time(r) : INFINITY;
 }
 
-static int first_pass(const config *cfg, const space *sp, const build *b, result *res, runner *rn, measure_opts *o,
-		      diags *d)
+/* The next configuration for a lane of the exhaustive pass (P->lock held): first those put back
+ * earlier, once something finished since, then the queue; waits while only put-back ones remain
+ * and another lane is still measuring. 0 when there is nothing left. */
+static int next_config(pass *P, size_t *c)
 {
-	pass P = {cfg, sp, b, res, rn, o, d, {0}, {cfg->warmup, cfg->min_samples, cfg->max_samples, cfg->time_cap,
-						      cfg->noise_target}, 0, NULL, NULL, -1, -1, b->ref_bin >= 0, 0, 0, 0};
+	for (;;) {
+		if (P->stopped || *P->o->interrupted)
+			return 0;
+		for (size_t k = 0; k < P->ndeferred; k++)
+			if (P->deferred[k].at != P->finishes) {
+				*c = P->deferred[k].c;
+				memmove(P->deferred + k, P->deferred + k + 1, (--P->ndeferred - k) * sizeof *P->deferred);
+				return 1;
+			}
+		while (P->cursor < P->sp->count && (long long)P->cursor == P->named)
+			P->cursor++;
+		if (P->cursor < P->sp->count) {
+			*c = P->cursor++;
+			return 1;
+		}
+		if (!P->ndeferred)
+			return 0;
+		size_t flying = 0;
+		for (size_t a = 0; a < P->sp->count; a++)
+			flying += P->state[a] == IN_FLIGHT;
+		if (!flying) {
+			/* nothing in flight can hold them back any more */
+			for (size_t k = 0; k < P->ndeferred; k++)
+				P->deferred[k].at = P->finishes - 1;
+			continue;
+		}
+		pthread_cond_wait(&P->changed, &P->lock);
+	}
+}
+
+static void *lane_main(void *arg)
+{
+	lane *L = arg;
+	pass *P = L->P;
+	size_t c;
+	pthread_mutex_lock(&P->lock);
+	while (next_config(P, &c)) {
+		int kind = visit(P, L, c);
+		if (kind == STEP_DEFER) {
+			grow(&P->deferred, &P->deferred_cap, P->ndeferred + 1, sizeof *P->deferred);
+			P->deferred[P->ndeferred++] = (struct put_back){c, P->finishes};
+		} else if (kind == STEP_STOP)
+			break;
+	}
+	pthread_cond_broadcast(&P->changed);
+	pthread_mutex_unlock(&P->lock);
+	return NULL;
+}
+
+/* Runs fn on every lane at once, one thread per lane (the calling thread takes lane 0). */
+static void run_lanes(lane *lanes, size_t n, void *(*fn)(void *))
+{
+	size_t started = 1;
+	for (size_t i = 1; i < n; i++)
+		if (pthread_create(&lanes[i].thread, NULL, fn, &lanes[i]) == 0)
+			started = i + 1;
+		else
+			break; /* fewer threads: the lanes that run take the whole queue */
+	fn(&lanes[0]);
+	for (size_t i = 1; i < started; i++)
+		pthread_join(lanes[i].thread, NULL);
+}
+
+static int first_pass(pass *P)
+{
+	lane *lanes = P->lanes;
+	const config *cfg = P->cfg;
+	const space *sp = P->sp;
+	measure_opts *o = P->o;
+	result *res = P->res;
 	size_t budget = o->budget && o->budget < sp->count ? o->budget : sp->count;
 	/* every configuration counts: which ones need measuring shows only as binaries arrive */
-	progress_begin(&P.bar, o->progress, "measure", budget);
+	progress_begin(&P->bar, o->progress, "measure", budget);
 	for (size_t c = 0; c < sp->count; c++)
-		if (res[c].st == ST_OK && res[c].t_max * res[c].batch > P.slowest)
-			P.slowest = res[c].t_max * res[c].batch;
-	P.group = reference_groups(cfg, sp);
-	P.ref = xcalloc(sp->count, sizeof *P.ref);
+		if (res[c].st == ST_OK && res[c].t_max * res[c].batch > P->slowest)
+			P->slowest = res[c].t_max * res[c].batch;
+	P->group = reference_groups(cfg, sp);
+	P->ref = xcalloc(sp->count, sizeof *P->ref);
+	P->pending = xcalloc(sp->count, 1);
+	P->state = xcalloc(sp->count, 1);
 	for (size_t c = 0; c < sp->count; c++)
-		P.ref[c] = -1;
-	P.named = cfg->has_reference ? sp->reference : -1;
-	/* a named reference goes first */
-	if (P.named >= 0)
-		visit(&P, (size_t)P.named);
+		P->ref[c] = -1;
+	P->named = cfg->has_reference ? sp->reference : -1;
+	/* a named reference goes first, on the first GPU; the others load it when they start */
+	pthread_mutex_lock(&P->lock);
+	if (P->named >= 0)
+		visit(P, &lanes[0], (size_t)P->named);
+	pthread_mutex_unlock(&P->lock);
 	if (o->seconds > 0)
-		P.deadline = now_seconds() + o->seconds;
-	if (o->strategy == STRAT_EXHAUSTIVE && budget == sp->count && !o->seconds)
-		for (size_t c = 0; c < sp->count && !*o->interrupted && !P.stopped; c++) {
-			if ((long long)c != P.named)
-				visit(&P, c);
-		}
-	else if (!P.stopped) {
-		/* a search: the strategy proposes, each proposal is measured as it comes */
+		P->deadline = now_seconds() + o->seconds;
+	if (o->strategy == STRAT_EXHAUSTIVE && budget == sp->count && !o->seconds) {
+		if (!P->stopped)
+			run_lanes(lanes, P->nlanes, lane_main);
+	} else if (!P->stopped) {
+		/* a search: the strategy proposes, each proposal is measured as it comes, on one GPU
+		 * (the next proposal depends on this one's result) */
 		size_t *order = xcalloc(budget + 1, sizeof *order);
-		search_run(o->strategy, cfg, sp, o->prior, budget, o->seed, visit_for_search, &P, order);
+		search_run(o->strategy, cfg, sp, o->prior, budget, o->seed, visit_for_search, P, order);
 		free(order);
 	}
-	progress_end(&P.bar);
-	free(P.group);
-	free(P.ref);
-	return P.stopped < 0 ? -1 : 0;
+	progress_end(&P->bar);
+	free(P->group);
+	free(P->ref);
+	free(P->pending);
+	free(P->state);
+	free(P->deferred);
+	return P->stopped < 0 ? -1 : 0;
 }
 
 /* Re-times the fastest few in rounds, A B C A B C ..., each round a short run of samples. */
-static int finalists(const config *cfg, const space *sp, const build *b, result *res, runner *rn, measure_opts *o,
-		     diags *d)
+/* On the first GPU alone: the finalists are compared with one another. */
+static int finalists(pass *P)
 {
+	const config *cfg = P->cfg;
+	const space *sp = P->sp;
+	const build *b = P->b;
+	result *res = P->res;
+	runner *rn = P->lanes[0].rn;
+	measure_opts *o = P->o;
+	diags *d = P->d;
 	size_t n, *idx = ranked(res, sp->count, &n);
 	size_t k = (size_t)cfg->finalists < n ? (size_t)cfg->finalists : n;
 	/* resumed with nothing new measured: the journaled finalists stand */
@@ -490,57 +694,111 @@ static int finalists(const config *cfg, const space *sp, const build *b, result 
 	return rc;
 }
 
-static int counters(const config *cfg, const space *sp, const build *b, result *res, runner *rn, measure_opts *o,
-		    diags *d)
+/* The hardware counters of the fastest configurations, spread over the GPUs like the first pass. */
+static void *counters_lane(void *arg)
 {
-	int mode = cfg->metrics;
-	size_t top = (size_t)cfg->metrics_top;
-	if (mode == METRICS_AUTO) {
-		mode = sp->count <= METRICS_AUTO_ALL ? METRICS_ALL : METRICS_TOP;
-		top = METRICS_AUTO_TOP;
-	}
-	if (mode == METRICS_NONE)
-		return 0;
-	size_t n, *idx = ranked(res, sp->count, &n);
-	if (mode == METRICS_TOP && top < n)
-		n = top;
-	progress bar;
-	progress_begin(&bar, o->progress, "counters", n);
-	int rc = 0;
-	for (size_t i = 0; i < n && !*o->interrupted; i++) {
-		result *r = &res[idx[i]];
-		char *why = NULL;
+	lane *L = arg;
+	pass *P = L->P;
+	measure_opts *o = P->o;
+	pthread_mutex_lock(&P->lock);
+	while (!P->stopped && !o->counters_note && P->ccursor < P->ncounted && !*o->interrupted) {
+		size_t c = P->counted[P->ccursor++];
+		result *r = &P->res[c];
 		if (r->have_metrics)
 			continue; /* from the journal */
-		if (runner_profile(rn, cfg, space_config(sp, idx[i]), &b->bins[b->of_config[idx[i]]], r,
-				   kernel_timeout(cfg, r->t_max * r->batch) + 60, &why, d)) {
-			rc = -1;
+		result tmp = *r;
+		tmp.message = NULL;
+		double timeout = kernel_timeout(P->cfg, r->t_max * r->batch) + 60;
+		char *why = NULL;
+		pthread_mutex_unlock(&P->lock);
+		int rc = runner_profile(L->rn, P->cfg, space_config(P->sp, c), &P->b->bins[P->b->of_config[c]], &tmp,
+					timeout, &why, &L->d);
+		pthread_mutex_lock(&P->lock);
+		if (rc) {
+			P->stopped = -1;
 			break;
 		}
 		if (why) {
 			/* one reason is enough: profiling is unavailable or broken for all of them */
-			o->counters_note = why;
+			if (!o->counters_note)
+				o->counters_note = why;
+			else
+				free(why);
 			break;
 		}
+		memcpy(r->metrics, tmp.metrics, sizeof r->metrics);
+		r->have_metrics = tmp.have_metrics;
 		if (o->journal)
-			journal_check(o, journal_metrics(o->journal, idx[i], r));
-		progress_update(&bar, i + 1, NULL);
+			journal_check(o, journal_metrics(o->journal, c, r));
+		progress_update(&P->bar, ++P->done, NULL);
 	}
-	progress_end(&bar);
-	free(idx);
-	return rc;
+	pthread_mutex_unlock(&P->lock);
+	return NULL;
 }
 
-int measure_space(const config *cfg, const space *sp, const build *b, result *res, runner *rn, measure_opts *o,
-		  diags *d)
+static int counters(pass *P)
+{
+	int mode = P->cfg->metrics;
+	size_t top = (size_t)P->cfg->metrics_top;
+	if (mode == METRICS_AUTO) {
+		mode = P->sp->count <= METRICS_AUTO_ALL ? METRICS_ALL : METRICS_TOP;
+		top = METRICS_AUTO_TOP;
+	}
+	if (mode == METRICS_NONE)
+		return 0;
+	P->counted = ranked(P->res, P->sp->count, &P->ncounted);
+	if (mode == METRICS_TOP && top < P->ncounted)
+		P->ncounted = top;
+	P->done = 0;
+	progress_begin(&P->bar, P->o->progress, "counters", P->ncounted);
+	run_lanes(P->lanes, P->nlanes, counters_lane);
+	progress_end(&P->bar);
+	free(P->counted);
+	return P->stopped < 0 ? -1 : 0;
+}
+
+/* A lane's failures become the run's. */
+static void join_diags(diags *d, lane *L)
+{
+	for (size_t i = 0; i < L->d.n; i++)
+		diags_add(d, "%s", L->d.msgs[i]);
+	diags_free(&L->d);
+}
+
+int measure_space(const config *cfg, const space *sp, const build *b, result *res, runner *const *runners,
+		  size_t nrunners, measure_opts *o, diags *d)
 {
 	size_t before = d->n;
-	if (first_pass(cfg, sp, b, res, rn, o, d))
-		return -1;
-	if (d->n > before || *o->interrupted)
-		return 0; /* the reference failed: nothing to compare with */
-	if (finalists(cfg, sp, b, res, rn, o, d) || counters(cfg, sp, b, res, rn, o, d))
-		return -1;
+	pass P;
+	memset(&P, 0, sizeof P);
+	P.cfg = cfg;
+	P.sp = sp;
+	P.b = b;
+	P.res = res;
+	P.o = o;
+	P.d = d;
+	P.plan = (sample_plan){cfg->warmup, cfg->min_samples, cfg->max_samples, cfg->time_cap, cfg->noise_target};
+	P.ref_kernel = b->ref_bin >= 0;
+	P.nlanes = nrunners;
+	P.lanes = xcalloc(nrunners, sizeof *P.lanes);
+	for (size_t i = 0; i < nrunners; i++)
+		P.lanes[i] = (lane){runners[i], (int)i, -1, {0}, &P, 0};
+	pthread_mutex_init(&P.lock, NULL);
+	pthread_cond_init(&P.changed, NULL);
+	int rc = first_pass(&P);
+	for (size_t i = 0; i < nrunners; i++)
+		join_diags(d, &P.lanes[i]);
+	if (!rc && d->n == before && !*o->interrupted) {
+		/* (else the reference failed: nothing to compare with) */
+		rc = finalists(&P) || counters(&P) ? -1 : 0;
+		for (size_t i = 0; i < nrunners; i++)
+			join_diags(d, &P.lanes[i]);
+	}
+	pthread_cond_destroy(&P.changed);
+	pthread_mutex_destroy(&P.lock);
+	free(P.lanes);
+	if (rc || d->n > before || *o->interrupted)
+		return rc;
 	/* the sharers follow their measured twin's final numbers */
 	for (size_t c = 0; c < sp->count; c++)
 		if (res[c].shares_with >= 0)

@@ -32,12 +32,14 @@ typedef struct {
 	size_t shared;                       /* out: configurations that shared an identical one's measurement */
 } measure_opts;
 
-/* Configurations whose status is already final (restored from the journal) are not measured
- * again, except crashed and timed-out ones with retry_failed. 0 when done (or interrupted); -1
- * when the GPU worker cannot go on, with the reason in d. A reference that fails is reported in d
- * and ends measuring early, returning 0. */
-int measure_space(const config *cfg, const space *sp, const build *b, result *res, runner *rn, measure_opts *o,
-		  diags *d);
+/* Measures on every runner at once (GPUs of one model): the exhaustive first pass and the
+ * counters take configurations from one queue, one thread per GPU; a search's proposals and the
+ * interleaved finalists run on runners[0]. Configurations whose status is already final
+ * (restored from the journal) are not measured again, except crashed and timed-out ones with
+ * retry_failed. 0 when done (or interrupted); -1 when a GPU worker cannot go on, with the reason
+ * in d. A reference that fails is reported in d and ends measuring early, returning 0. */
+int measure_space(const config *cfg, const space *sp, const build *b, result *res, runner *const *runners,
+		  size_t nrunners, measure_opts *o, diags *d);
 
 /* What a configuration's binary says before it runs: compile-error (with the start of the log)
  * when it failed and nothing else was recorded, else resources and theoretical occupancy. */

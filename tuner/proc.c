@@ -1,5 +1,6 @@
 /* proc.c: posix_spawn with pipes and process groups, line reading with deadlines, and the
  * TERM-then-KILL escalation that no library we use provides. */
+#define _GNU_SOURCE /* pipe2 */
 #include "proc.h"
 
 #include <errno.h>
@@ -29,14 +30,9 @@ double now_seconds(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int cloexec_pipe(int fds[2])
-{
-	if (pipe(fds))
-		return -1;
-	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
-	fcntl(fds[1], F_SETFD, FD_CLOEXEC);
-	return 0;
-}
+/* Atomically close-on-exec: with workers spawned from several threads, a pipe marked a moment
+ * late could leak into another thread's child and hide its worker's death (no end of file). */
+static int cloexec_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 
 char *proc_find_program(const char *name)
 {
@@ -239,7 +235,7 @@ void proc_kill(proc *p)
 
 const char *proc_describe_status(int status)
 {
-	static char buf[128];
+	static _Thread_local char buf[128]; /* one per thread: workers are reaped from several */
 	if (WIFEXITED(status))
 		snprintf(buf, sizeof buf, "exited with status %d", WEXITSTATUS(status));
 	else if (WIFSIGNALED(status))

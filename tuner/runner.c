@@ -441,6 +441,18 @@ int runner_profile(runner *r, const config *cfg, const value *params, const bina
 	return 0;
 }
 
+int runner_device_count(runner *r)
+{
+	char *ans = NULL;
+	int n = -1;
+	if (ask(r, "count", SETUP_TIMEOUT, &ans) != LINE_OK || sscanf(ans, "count %d", &n) != 1)
+		n = -1;
+	free(ans);
+	return n;
+}
+
+int runner_ordinal(const runner *r) { return r->ordinal; }
+
 double runner_copy_bandwidth(runner *r)
 {
 	char *ans = NULL;

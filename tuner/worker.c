@@ -187,6 +187,20 @@ static int cmd_device(int ordinal)
 	return 0;
 }
 
+/* count: how many GPUs this process sees (CUDA_VISIBLE_DEVICES applies), before any is opened */
+static void cmd_count(void)
+{
+	CUresult r;
+	int n = 0;
+	if ((r = cuInit(0)) || (r = cuDeviceGetCount(&n))) {
+		const char *desc = "";
+		cuGetErrorString(r, &desc);
+		reply("error %s %s", err_name(r), desc ? desc : "");
+		return;
+	}
+	reply("count %d", n);
+}
+
 /* array <index> <type> <count> <fill> <value> <seed> <output> <restore> */
 static void cmd_array(const char *line)
 {
@@ -904,7 +918,9 @@ int main(void)
 		if (!strncmp(line, "device ", 7)) {
 			if (cmd_device(atoi(line + 7)))
 				break;
-		} else if (!strncmp(line, "array ", 6))
+		} else if (!strcmp(line, "count"))
+			cmd_count();
+		else if (!strncmp(line, "array ", 6))
 			cmd_array(line);
 		else if (!strncmp(line, "scalar ", 7))
 			cmd_scalar(line);

@@ -1,0 +1,218 @@
+/* devices.c: one worker per GPU of the run, started side by side (opening a context and filling
+ * the arguments takes about a second each), and `autotune devices`. */
+#include "devices.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "banned.h"
+
+int devices_parse(const char *list, int **ordinals, size_t *n, diags *d)
+{
+	*ordinals = NULL;
+	*n = 0;
+	size_t cap = 0;
+	const char *p = list;
+	for (;;) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		if (end == p || v < 0 || v > 4095 || (*end && *end != ',')) {
+			diags_add(d, "autotune: --devices takes GPU numbers separated by commas (0,1), not '%s'", list);
+			free(*ordinals);
+			*ordinals = NULL;
+			*n = 0;
+			return -1;
+		}
+		for (size_t i = 0; i < *n; i++)
+			if ((*ordinals)[i] == (int)v) {
+				diags_add(d, "autotune: --devices names GPU %ld twice", v);
+				free(*ordinals);
+				*ordinals = NULL;
+				*n = 0;
+				return -1;
+			}
+		grow(ordinals, &cap, *n + 1, sizeof **ordinals);
+		(*ordinals)[(*n)++] = (int)v;
+		if (!*end)
+			return 0;
+		p = end + 1;
+	}
+}
+
+typedef struct {
+	const char *worker, *log;
+	const config *cfg;
+	int ordinal;
+	runner *rn;
+	device_info info;
+	diags d;
+	pthread_t thread;
+	int threaded; /* started on a thread of its own (else it ran on this one) */
+} starter;
+
+static void *start_one(void *arg)
+{
+	starter *s = arg;
+	s->rn = runner_start(s->worker, s->ordinal, s->cfg, &s->info, s->log, &s->d);
+	return NULL;
+}
+
+int devices_start(const options *o, const char *worker_path, const config *cfg, const char *log_path, gpu_set *set,
+		  diags *d)
+{
+	memset(set, 0, sizeof *set);
+	int *ordinals = NULL;
+	size_t n = 0;
+	int named = o->devices || o->device >= 0; /* the user chose: a GPU that fails is an error */
+	if (o->devices && devices_parse(o->devices, &ordinals, &n, d))
+		return -1;
+	if (!o->devices) {
+		ordinals = xmalloc(sizeof *ordinals);
+		ordinals[0] = o->device >= 0 ? o->device : 0;
+		n = 1;
+	}
+	device_info first;
+	runner *r0 = runner_start(worker_path, ordinals[0], cfg, &first, log_path, d);
+	if (!r0) {
+		free(ordinals);
+		return -1;
+	}
+	if (!named) {
+		/* every GPU this process sees (CUDA_VISIBLE_DEVICES applies) */
+		int count = runner_device_count(r0);
+		if (count > 1) {
+			free(ordinals);
+			n = (size_t)count;
+			ordinals = xcalloc(n, sizeof *ordinals);
+			for (size_t i = 0; i < n; i++)
+				ordinals[i] = (int)i;
+		}
+	}
+	starter *st = xcalloc(n, sizeof *st);
+	for (size_t i = 1; i < n; i++) {
+		st[i] = (starter){worker_path, log_path, cfg, ordinals[i], NULL, {0}, {0}, 0, 0};
+		st[i].threaded = pthread_create(&st[i].thread, NULL, start_one, &st[i]) == 0;
+		if (!st[i].threaded)
+			start_one(&st[i]);
+	}
+	set->runners = xcalloc(n, sizeof *set->runners);
+	set->info = xcalloc(n, sizeof *set->info);
+	set->runners[0] = r0;
+	set->info[0] = first;
+	set->n = 1;
+	int rc = 0;
+	for (size_t i = 1; i < n; i++)
+		if (st[i].threaded)
+			pthread_join(st[i].thread, NULL);
+	for (size_t i = 1; i < n; i++) {
+		starter *s = &st[i];
+		if (!s->rn) {
+			/* a GPU the user named must work; one found by looking is only a warning */
+			for (size_t k = 0; k < s->d.n; k++)
+				if (named)
+					diags_add(d, "GPU %d: %s", s->ordinal, s->d.msgs[k]);
+				else if (!o->quiet)
+					fprintf(stderr, "autotune: warning: GPU %d left out: %s\n", s->ordinal, s->d.msgs[k]);
+			rc |= named;
+		} else if (strcmp(s->info.name, first.name)) {
+			/* different models never share a space: their times do not compare */
+			if (named)
+				diags_add(d, "GPU %d is a %s, GPU %d a %s: tune different models separately (one --device each) "
+					     "and join their results with `autotune header`",
+					  s->ordinal, s->info.name, ordinals[0], first.name);
+			else if (!o->quiet)
+				fprintf(stderr, "autotune: warning: GPU %d (%s) left out: not the same model as GPU %d (%s); "
+						"tune it on its own with --device %d\n",
+					s->ordinal, s->info.name, ordinals[0], first.name, s->ordinal);
+			rc |= named;
+			runner_stop(s->rn);
+		} else {
+			set->runners[set->n] = s->rn;
+			set->info[set->n++] = s->info;
+			s->rn = NULL;
+		}
+		diags_free(&s->d);
+	}
+	free(st);
+	free(ordinals);
+	if (rc) {
+		devices_stop(set);
+		return -1;
+	}
+	return 0;
+}
+
+void devices_stop(gpu_set *set)
+{
+	for (size_t i = 0; i < set->n; i++)
+		runner_stop(set->runners[i]);
+	free(set->runners);
+	free(set->info);
+	memset(set, 0, sizeof *set);
+}
+
+double devices_copy_bandwidth(runner *rn, const device_info *dev)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char *dir = xdg && *xdg ? xasprintf("%s/autotune", xdg) : home && *home ? xasprintf("%s/.cache/autotune", home) : NULL;
+	char *path = dir ? xasprintf("%s/copybw-%s", dir, dev->uuid) : NULL;
+	double gbps = -1;
+	FILE *f = path ? fopen(path, "r") : NULL;
+	if (f) {
+		if (fscanf(f, "%lf", &gbps) != 1 || gbps <= 0)
+			gbps = -1;
+		fclose(f);
+	}
+	if (gbps <= 0 && (gbps = runner_copy_bandwidth(rn)) > 0 && dir) {
+		char *parent = xasprintf("%.*s", (int)(strrchr(dir, '/') - dir), dir);
+		mkdir(parent, 0777);
+		mkdir(dir, 0777);
+		char text[32];
+		int n = snprintf(text, sizeof text, "%.1f\n", gbps);
+		write_atomically(path, text, (size_t)n); /* a note for next time: failing to keep it is harmless */
+		free(parent);
+	}
+	free(path);
+	free(dir);
+	return gbps;
+}
+
+int cmd_devices(const options *o, const char *worker_path)
+{
+	(void)o;
+	diags d = {0};
+	/* every GPU, whatever its model: this lists them all */
+	int rc = 0, count = 0;
+	runner *probe = runner_start(worker_path, 0, NULL, NULL, NULL, &d);
+	if (!probe || (count = runner_device_count(probe)) < 1) {
+		if (!d.n)
+			diags_add(&d, "autotune devices: the GPU worker could not count the GPUs");
+		rc = -1;
+	}
+	runner_stop(probe);
+	if (!rc)
+		printf("%-3s %-28s %-5s %4s %9s %7s %8s %9s  %s\n", "gpu", "name", "arch", "SMs", "memory", "L2", "clock",
+		       "copy", "uuid");
+	for (int i = 0; !rc && i < count; i++) {
+		device_info info;
+		runner *rn = runner_start(worker_path, i, NULL, &info, NULL, &d);
+		if (!rn) {
+			rc = -1;
+			break;
+		}
+		double gbps = devices_copy_bandwidth(rn, &info);
+		char bw[32] = "-";
+		if (gbps > 0)
+			snprintf(bw, sizeof bw, "%.0f GB/s", gbps);
+		printf("%-3d %-28.28s sm_%-2d %4d %5.1f GiB %3d MiB %4d MHz %9s  %s\n", i, info.name, info.cc, info.sms,
+		       info.mem_bytes / 1073741824.0, info.l2_bytes >> 20, info.clock_khz / 1000, bw, info.uuid);
+		runner_stop(rn);
+	}
+	if (d.n)
+		diags_print(&d);
+	diags_free(&d);
+	return rc ? EXIT_USAGE : 0;
+}
