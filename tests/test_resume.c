@@ -98,7 +98,7 @@ static int autotune(char *const extra[], char **out)
 	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-static int count_in(const char *path, const char *needle)
+int count_in(const char *path, const char *needle)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)

@@ -18,10 +18,14 @@ int add_cache_suite(void);
 int add_import_suite(void);
 int add_journal_suite(void);
 int add_search_suite(void);
+int add_gpus_suite(void);
 
 /* Writes text to a fresh file under /tmp and returns its path (static storage, overwritten by
  * the next call with the same slot). */
 const char *write_temp(int slot, const char *name, const char *text);
+
+/* Lines of the file that contain needle; -1 when it cannot be read. */
+int count_in(const char *path, const char *needle);
 
 /* A file's first 64 KiB as a string (caller frees), or NULL. */
 char *read_text(const char *path);

@@ -420,6 +420,24 @@ static int tune(const options *o)
 		config_free(&cfg);
 		return fail(&d, EXIT_USAGE);
 	}
+	if (o->nshards) {
+		/* a job array's task: its own slice of the space, its own CSV, journal and worker log;
+		 * `autotune merge` joins the CSVs and writes the header */
+		size_t whole = sp.count;
+		space_shard(&sp, cfg.has_reference, o->shard, o->nshards);
+		if (!sp.count) {
+			diags_add(&d, "autotune: shard %d/%d is empty: %s has only %zu configurations", o->shard, o->nshards,
+				  cfg.path, whole);
+			space_free(&sp);
+			config_free(&cfg);
+			return fail(&d, EXIT_USAGE);
+		}
+		char suffix[64];
+		snprintf(suffix, sizeof suffix, ".shard-%d-of-%d.csv", o->shard, o->nshards);
+		char *path = output_sibling(&cfg, suffix);
+		free(cfg.csv_path);
+		cfg.csv_path = path;
+	}
 	result *res = xcalloc(sp.count, sizeof *res);
 	int code = EXIT_WINNER;
 	runner *rn = NULL; /* a dry run's look at the GPU, for its architecture */
@@ -631,7 +649,7 @@ static int tune(const options *o)
 	for (size_t i = 0; i < gs.n; i++)
 		gpus[i] = (gpu_id){gs.info[i].name, gs.info[i].uuid};
 	outputs rep = {&cfg, &sp, &b, res, winner, o->dry_run ? NULL : dev.name, arch, date, gpus, gs.n, spec};
-	if (output_csv(&rep, cfg.csv_path, &d) || output_header(&rep, cfg.header_path, &d))
+	if (output_csv(&rep, cfg.csv_path, &d) || (!o->nshards && output_header(&rep, cfg.header_path, &d)))
 		code = EXIT_USAGE;
 	free(gpus);
 	if (!o->quiet) {
@@ -641,8 +659,12 @@ static int tune(const options *o)
 			fprintf(stderr, "  no hardware counters: %s\n", counters_note);
 		if (journal_note)
 			fprintf(stderr, "  warning: %s\n", journal_note);
-		fprintf(stderr, "  wrote %s%s%s%s\n", cfg.csv_path, winner >= 0 ? ", " : "",
-			winner >= 0 ? cfg.header_path : "", o->dry_run ? " (dry run: nothing was measured)" : "");
+		int header = winner >= 0 && !o->nshards;
+		fprintf(stderr, "  wrote %s%s%s%s\n", cfg.csv_path, header ? ", " : "", header ? cfg.header_path : "",
+			o->dry_run ? " (dry run: nothing was measured)" : "");
+		if (o->nshards)
+			fprintf(stderr, "  shard %d of %d: join the shards' CSVs with `autotune merge %s CSV...`\n", o->shard,
+				o->nshards, cfg.path);
 	}
 out:
 	choice_free(&pick);

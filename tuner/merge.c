@@ -1,13 +1,213 @@
-/* merge.c: `autotune merge`: joins the CSVs of sharded runs (--shard I/N) into one run's outputs. */
+/* merge.c: `autotune merge CONFIG SHARD.csv...`: the CSVs of a job array's tasks (--shard I/N)
+ * joined into the results one process would have written: rows in the space's order, the
+ * winner chosen again over all of them (with the config's selection policy), and the header. */
+#define _GNU_SOURCE /* open_memstream */
 #include "merge.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "config.h"
+#include "output.h"
+#include "select.h"
+#include "space.h"
+#include "table.h"
 #include "banned.h"
+
+/* The row of table t that holds configuration vals, matched by the parameters' text as
+ * output.c writes it; -1 when none. */
+static long long find_row(const table *t, const int *cols, const config *cfg, const value *vals, size_t *hint)
+{
+	for (size_t k = 0; k < t->nrows; k++) {
+		size_t r = (*hint + k) % t->nrows; /* rows come in space order: the next one is likely */
+		int same = 1;
+		for (size_t p = 0; p < cfg->nparams && same; p++) {
+			char v[64];
+			value_format(vals[p], v, sizeof v);
+			same = !strcmp(table_get(t, r, cols[p]), v);
+		}
+		if (same) {
+			*hint = r + 1;
+			return (long long)r;
+		}
+	}
+	return -1;
+}
+
+/* The flags field without "winner", and with it for the new winner. Caller frees. */
+static char *flags_for(const char *flags, int winner)
+{
+	char *out = xstrdup(""), *copy = xstrdup(flags), *save = NULL;
+	for (char *tok = strtok_r(copy, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+		if (!strcmp(tok, "winner"))
+			continue;
+		char *more = xasprintf("%s%s%s", out, *out ? ";" : "", tok);
+		free(out);
+		out = more;
+	}
+	if (winner) {
+		char *more = xasprintf("%s%swinner", out, *out ? ";" : "");
+		free(out);
+		out = more;
+	}
+	free(copy);
+	return out;
+}
+
+/* Writes the joined CSV: the shards' header, then row of[c] of table in[c] for every c. */
+static int write_joined(const char *path, const table *head, const table *const *in, const size_t *of, size_t n,
+			long long winner, diags *d)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f) {
+		diags_add(d, "out of memory");
+		return -1;
+	}
+	int flags = table_col(head, "flags");
+	for (size_t i = 0; i < head->ncols; i++) {
+		csv_field(f, head->names[i]);
+		fputs(i + 1 < head->ncols ? "," : "\r\n", f);
+	}
+	for (size_t c = 0; c < n; c++)
+		for (size_t i = 0; i < head->ncols; i++) {
+			const char *field = table_get(in[c], of[c], (int)i);
+			char *own = (int)i == flags ? flags_for(field, (long long)c == winner) : NULL;
+			csv_field(f, own ? own : field);
+			free(own);
+			fputs(i + 1 < head->ncols ? "," : "\r\n", f);
+		}
+	fclose(f);
+	int rc = write_atomically(path, buf, len);
+	if (rc)
+		diags_add(d, "cannot write '%s': %s", path, strerror(errno));
+	free(buf);
+	return rc;
+}
+
+/* The merged run's header, from the winner's row: its GPU, target and date. */
+static int merge_header(const config *cfg, const space *sp, const result *res, long long winner, const table *t,
+			size_t row, diags *d)
+{
+	gpu_id gpu = {table_field(t, row, "gpu"), table_field(t, row, "gpu_uuid")};
+	outputs out = {cfg, sp, NULL, res, winner, gpu.name, table_field(t, row, "arch"), table_field(t, row, "tuned_at"),
+		       &gpu, 1, table_field(t, row, "spec_hash")};
+	return output_header(&out, cfg->header_path, d);
+}
 
 int cmd_merge(const options *o)
 {
-	(void)o;
-	fputs("autotune merge: not implemented yet\n", stderr);
-	return EXIT_USAGE;
+	diags d = {0};
+	config cfg;
+	space sp;
+	if (config_load(o->config, &cfg, &d)) {
+		diags_print(&d);
+		diags_free(&d);
+		return EXIT_USAGE;
+	}
+	if (space_enumerate(&cfg, &sp, &d)) {
+		config_free(&cfg);
+		diags_print(&d);
+		diags_free(&d);
+		return EXIT_USAGE;
+	}
+	size_t nt = (size_t)o->ninputs - 1;
+	table *tables = xcalloc(nt, sizeof *tables);
+	const table **in = xcalloc(sp.count + 1, sizeof *in);
+	size_t *of = xcalloc(sp.count + 1, sizeof *of);
+	int *cols = xcalloc(cfg.nparams + 1, sizeof *cols);
+	int rc = 0;
+	for (size_t k = 0; k < nt && !rc; k++) {
+		table *t = &tables[k];
+		if (table_load(o->inputs[k + 1], t, &d)) {
+			rc = -1;
+			break;
+		}
+		/* every shard of one run has the same columns, in the same order */
+		int same = t->ncols == tables[0].ncols;
+		for (size_t i = 0; same && i < t->ncols; i++)
+			same = !strcmp(t->names[i], tables[0].names[i]);
+		if (!same) {
+			diags_add(&d, "%s: its columns differ from %s's: not shards of one run", t->path, tables[0].path);
+			rc = -1;
+		}
+		const char *spec = table_field(t, 0, "spec_hash"), *spec0 = table_field(&tables[0], 0, "spec_hash");
+		if (!rc && t->nrows && tables[0].nrows && strcmp(spec, spec0)) {
+			diags_add(&d, "%s: spec_hash %s, but %s has %s: shards of different configs or kernel sources", t->path,
+				  spec, tables[0].path, spec0);
+			rc = -1;
+		}
+	}
+	for (size_t p = 0; p < cfg.nparams && !rc; p++)
+		if ((cols[p] = table_col(&tables[0], cfg.params[p].name)) < 0 || (size_t)cols[p] >= tables[0].nparams) {
+			diags_add(&d, "%s: no column for the parameter '%s' of %s", tables[0].path, cfg.params[p].name, cfg.path);
+			rc = -1;
+		}
+	/* every configuration from the first shard that has it (each shard measured the reference) */
+	size_t *hint = xcalloc(nt + 1, sizeof *hint);
+	for (size_t c = 0; c < sp.count && !rc; c++) {
+		for (size_t k = 0; k < nt && !in[c]; k++) {
+			long long r = find_row(&tables[k], cols, &cfg, space_config(&sp, c), &hint[k]);
+			if (r >= 0) {
+				in[c] = &tables[k];
+				of[c] = (size_t)r;
+			}
+		}
+		if (!in[c]) {
+			char *desc = space_describe(&cfg, space_config(&sp, c));
+			diags_add(&d, "no shard has %s: give the CSV of every shard of %s", desc, cfg.path);
+			free(desc);
+			rc = -1;
+		}
+	}
+	free(hint);
+	long long winner = -1;
+	int ran = 0; /* 0: every row is a dry run's */
+	if (!rc) {
+		result *res = xcalloc(sp.count + 1, sizeof *res);
+		for (size_t c = 0; c < sp.count; c++) {
+			/* one row's results, read the way every results reader reads them */
+			table one = *in[c];
+			one.cells = in[c]->cells + of[c] * in[c]->ncols;
+			one.nrows = 1;
+			result *r = table_results(&one);
+			res[c] = r[0];
+			ran |= r[0].st != ST_NOT_RUN;
+			free(r);
+		}
+		select_policy policy = {cfg.policy == POLICY_BALANCED, cfg.w_occupancy, cfg.w_load_efficiency, cfg.tie_k};
+		choice pick;
+		select_winner(res, sp.count, &policy, &pick);
+		winner = pick.winner;
+		choice_free(&pick);
+		rc = write_joined(cfg.csv_path, &tables[0], in, of, sp.count, winner, &d);
+		if (!rc && winner >= 0) {
+			const result *w = &res[winner];
+			char *desc = space_describe(&cfg, space_config(&sp, (size_t)winner));
+			if (!o->quiet)
+				fprintf(stderr, "%s: %zu configurations from %zu shards; winner %s: %.4f ms\n", cfg.name, sp.count, nt,
+					desc, result_time(w));
+			free(desc);
+			rc = merge_header(&cfg, &sp, res, winner, in[winner], of[winner], &d);
+		}
+		if (!rc && !o->quiet)
+			fprintf(stderr, "  wrote %s%s%s\n", cfg.csv_path, winner >= 0 ? ", " : "",
+				winner >= 0 ? cfg.header_path : "");
+		table_results_free(res, sp.count);
+	}
+	for (size_t k = 0; k < nt; k++)
+		table_free(&tables[k]); /* those never loaded are empty */
+	free(tables);
+	free(in);
+	free(of);
+	free(cols);
+	space_free(&sp);
+	config_free(&cfg);
+	if (d.n)
+		diags_print(&d);
+	diags_free(&d);
+	return rc ? EXIT_USAGE : winner >= 0 || !ran ? EXIT_WINNER : EXIT_NONE_PASSED;
 }

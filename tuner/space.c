@@ -160,3 +160,20 @@ void space_free(space *s)
 	memset(s, 0, sizeof *s);
 	s->reference = -1;
 }
+
+void space_shard(space *s, int has_reference, int shard, int nshards)
+{
+	size_t kept = 0, np = s->nparams;
+	long long ref = -1;
+	for (size_t c = 0; c < s->count; c++) {
+		int is_ref = has_reference && (long long)c == s->reference;
+		if (c % (size_t)nshards != (size_t)shard && !is_ref)
+			continue;
+		if (is_ref)
+			ref = (long long)kept;
+		memmove(s->vals + kept * np, s->vals + c * np, np * sizeof *s->vals);
+		kept++;
+	}
+	s->count = kept;
+	s->reference = has_reference ? ref : 0;
+}

@@ -20,6 +20,11 @@ static inline const value *space_config(const space *s, size_t i) { return s->va
 int space_enumerate(const config *cfg, space *s, diags *d);
 void space_free(space *s);
 
+/* Keeps shard `shard` of `nshards`: the configurations whose index in the whole space is
+ * shard modulo nshards (interleaved, so neighbours of similar cost spread over the shards),
+ * plus a named verify reference, which every shard measures to check against. */
+void space_shard(space *s, int has_reference, int shard, int nshards);
+
 /* "block_x=32 block_y=16 maxrreg=0"; the caller frees it. */
 char *space_describe(const config *cfg, const value *params);
 

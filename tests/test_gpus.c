@@ -1,0 +1,309 @@
+/* test_gpus.c: several GPUs of one host and several processes of a job array, on the CPU:
+ * tests/fake_worker.c plays any number of GPUs (FAKE_GPUS), the real nvcc compiles. The space
+ * has 20 block sizes x 3 register caps; the caps build identical code, so 20 configurations are
+ * measured and 40 share their twin's measurement. */
+#include <CUnit/CUnit.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "tests.h"
+
+#define DIR "/tmp/autotune-gpus-test"
+#define CONFIG DIR "/mg.yaml"
+#define CSV DIR "/mg.csv"
+#define RUNS DIR "/runs.log"
+#define NCONFIGS 60
+#define DISTINCT 20
+
+static void setup_space(void)
+{
+	mkdir(DIR, 0777);
+	FILE *f = fopen(DIR "/k.cu", "w");
+	fputs("extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n", f);
+	fclose(f);
+	f = fopen(CONFIG, "w");
+	fputs("name: mg\nkernel: {source: k.cu, entry: k}\narguments:\n"
+	      "  - {name: a, type: float, count: 4096, output: true}\n  - {name: n, type: int32, value: 4096}\n"
+	      "space: {bx: {start: 32, stop: 640, step: 32}, cap: [0, 64, 128]}\nbuild: {maxrregcount: cap}\n"
+	      "launch: {block: [bx], grid: [\"ceil_div(4096, bx)\"]}\nmeasure: {metrics: none}\n"
+	      "output: {csv: " CSV ", header: " DIR "/mg_tuned.h}\n",
+	      f);
+	fclose(f);
+	/* every earlier output goes, shards' too */
+	static const char *const files[] = {"mg.csv", "mg.journal", "mg_tuned.h", "runs.log", "one.csv"};
+	char path[256];
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		snprintf(path, sizeof path, DIR "/%s", files[i]);
+		unlink(path);
+	}
+	for (int i = 0; i < 4; i++)
+		for (const char *ext = "csv"; ext; ext = !strcmp(ext, "csv") ? "journal" : NULL) {
+			snprintf(path, sizeof path, DIR "/mg.shard-%d-of-4.%s", i, ext);
+			unlink(path);
+		}
+	setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
+	setenv("FAKE_LOG", RUNS, 1);
+	setenv("FAKE_GPUS", "2", 1);
+	unsetenv("FAKE_OTHER_MODEL");
+	unsetenv("FAKE_CRASH_BX");
+	setenv("FAKE_SLEEP_MS", "5", 1);
+}
+
+static int autotune(char *const args[], char **out)
+{
+	char *argv[16] = {"./autotune"};
+	int n = 1;
+	for (; args[n - 1] && n < 15; n++)
+		argv[n] = args[n - 1];
+	argv[n] = NULL;
+	char *ignore = NULL;
+	int st = proc_capture(argv, 120, out ? out : &ignore);
+	free(ignore);
+	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Measurements (not reference refreshes) that GPU g ran, from the fake worker's log. */
+static int runs_on(int gpu)
+{
+	char check[32], ref[32];
+	snprintf(check, sizeof check, " check %d", gpu);
+	snprintf(ref, sizeof ref, " ref %d", gpu);
+	return count_in(RUNS, check) + count_in(RUNS, ref);
+}
+
+/* The CSV's winning row's first two fields ("bx,cap"), or "" (static storage). */
+static const char *winner_of(const char *path)
+{
+	static char line[4096];
+	FILE *f = fopen(path, "r");
+	while (f && fgets(line, sizeof line, f))
+		if (strstr(line, ";winner")) {
+			*strchr(strchr(line, ',') + 1, ',') = 0;
+			fclose(f);
+			return line;
+		}
+	if (f)
+		fclose(f);
+	return "";
+}
+
+static void test_two_gpus_share_one_queue_and_measure_each_configuration_once(void)
+{
+	setup_space();
+	char *out;
+	CU_ASSERT_EQUAL(autotune((char *[]){"--fresh", CONFIG, NULL}, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "measuring on 2 GPUs"));
+	free(out);
+	CU_ASSERT_EQUAL(count_in(CSV, ",ok,"), NCONFIGS);
+	/* both GPUs worked; together they measured each distinct configuration once, the second GPU
+	 * once more for its copy of the reference outputs */
+	int on0 = runs_on(0), on1 = runs_on(1);
+	CU_ASSERT(on0 >= 3 && on1 >= 3);
+	CU_ASSERT(on0 + on1 <= DISTINCT + 1);
+	/* each row names the GPU that measured it */
+	CU_ASSERT(count_in(CSV, "00112233445566778899aabbccddee00") > 0);
+	CU_ASSERT(count_in(CSV, "00112233445566778899aabbccddee01") > 0);
+	char two[64];
+	snprintf(two, sizeof two, "%s", winner_of(CSV));
+	/* one GPU, the same space: the same winner */
+	setenv("FAKE_GPUS", "1", 1);
+	unlink(RUNS);
+	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "--fresh", CONFIG, NULL}, NULL), 0);
+	CU_ASSERT_EQUAL(runs_on(1), 0);
+	CU_ASSERT_EQUAL(runs_on(0), DISTINCT);
+	CU_ASSERT_STRING_EQUAL(winner_of(CSV), two);
+}
+
+static void test_a_gpu_of_another_model_is_left_out_or_refused(void)
+{
+	setup_space();
+	setenv("FAKE_OTHER_MODEL", "1", 1);
+	char *out;
+	CU_ASSERT_EQUAL(autotune((char *[]){CONFIG, NULL}, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "GPU 1 (Other Fake GPU) left out"));
+	free(out);
+	CU_ASSERT_EQUAL(runs_on(1), 0);
+	CU_ASSERT_EQUAL(count_in(CSV, ",ok,"), NCONFIGS);
+	/* named explicitly, a GPU of another model is an error, before anything is measured */
+	unlink(RUNS);
+	CU_ASSERT_EQUAL(autotune((char *[]){"--fresh", "--devices", "0,1", CONFIG, NULL}, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "tune different models separately"));
+	free(out);
+	CU_ASSERT_EQUAL(count_in(RUNS, "run "), -1);
+}
+
+static void test_bad_device_lists_are_usage_errors(void)
+{
+	setup_space();
+	static const char *const bad[][2] = {{"0,0", "twice"}, {"zero", "GPU numbers"}, {"0,", "GPU numbers"},
+					     {"0,5", "GPU 5"}};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		char *out;
+		CU_ASSERT_EQUAL(autotune((char *[]){"--devices", (char *)bad[i][0], CONFIG, NULL}, &out), 2);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, bad[i][1]));
+		free(out);
+	}
+	/* --devices 1 alone: everything on the second GPU */
+	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "--devices", "1", CONFIG, NULL}, NULL), 0);
+	CU_ASSERT_EQUAL(runs_on(0), 0);
+	CU_ASSERT_EQUAL(runs_on(1), DISTINCT);
+}
+
+static void test_a_crash_on_the_second_gpu_costs_its_configurations_only(void)
+{
+	setup_space();
+	setenv("FAKE_CRASH_BX", "64", 1);
+	CU_ASSERT_EQUAL(autotune((char *[]){"-q", CONFIG, NULL}, NULL), 0);
+	/* bx=64 with its three register caps (one binary's code): crashed; the rest passed */
+	CU_ASSERT_EQUAL(count_in(CSV, ",crashed,"), 3);
+	CU_ASSERT_EQUAL(count_in(CSV, ",ok,"), NCONFIGS - 3);
+}
+
+static void test_kill_9_with_two_gpus_then_resume_loses_nothing(void)
+{
+	setup_space();
+	setenv("FAKE_SLEEP_MS", "100", 1);
+	char *argv[] = {"./autotune", "-q", CONFIG, NULL};
+	proc p;
+	CU_ASSERT_EQUAL_FATAL(proc_start(&p, argv, PROC_STDOUT | PROC_MERGE_STDERR), 0);
+	double t0 = now_seconds();
+	while (count_in(DIR "/mg.journal", "done ") < 6 && now_seconds() - t0 < 60) {
+		struct timespec ts = {0, 20 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	kill(-p.pid, SIGKILL);
+	int timed_out;
+	proc_finish(&p, 10, &timed_out);
+	CU_ASSERT(count_in(DIR "/mg.journal", "done ") < DISTINCT);
+	setenv("FAKE_SLEEP_MS", "0", 1);
+	CU_ASSERT_EQUAL(autotune((char *[]){"-q", CONFIG, NULL}, NULL), 0);
+	/* at most one configuration per GPU was in flight */
+	int crashed = count_in(CSV, ",crashed,"), ok = count_in(CSV, ",ok,");
+	CU_ASSERT(crashed <= 2);
+	CU_ASSERT_EQUAL(ok + crashed, NCONFIGS);
+	CU_ASSERT_EQUAL(count_in(CSV, "\n"), NCONFIGS + 1);
+}
+
+/* Runs `autotune -q --shard i/4 [--dry-run --arch=sm_90] CONFIG` for every i at once, like a
+ * job array's tasks. */
+static int run_shards(int dry)
+{
+	proc p[4];
+	int rc = 0;
+	for (int i = 0; i < 4; i++) {
+		char shard[16];
+		snprintf(shard, sizeof shard, "%d/4", i);
+		char *argv[] = {"./autotune", "-q", "--shard", shard, CONFIG, NULL, NULL, NULL};
+		if (dry) {
+			argv[4] = "--dry-run";
+			argv[5] = "--arch=sm_90";
+			argv[6] = CONFIG;
+		}
+		if (proc_start(&p[i], argv, 0))
+			return -1;
+	}
+	for (int i = 0; i < 4; i++) {
+		int timed_out, st = proc_finish(&p[i], 120, &timed_out);
+		rc |= !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+	}
+	return rc;
+}
+
+static void test_shards_merged_equal_one_dry_run(void)
+{
+	setup_space();
+	CU_ASSERT_EQUAL_FATAL(autotune((char *[]){"-q", "--dry-run", "--arch", "sm_90", CONFIG, NULL}, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(rename(CSV, DIR "/one.csv"), 0);
+	CU_ASSERT_EQUAL_FATAL(run_shards(1), 0);
+	/* the shards' CSVs hold a quarter each, given in any order */
+	CU_ASSERT_EQUAL(count_in(DIR "/mg.shard-2-of-4.csv", "\n"), NCONFIGS / 4 + 1);
+	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "merge", CONFIG, DIR "/mg.shard-3-of-4.csv", DIR "/mg.shard-1-of-4.csv",
+					    DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-2-of-4.csv", NULL},
+				 NULL),
+			0);
+	char *one = read_text(DIR "/one.csv"), *merged = read_text(CSV);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(one);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(merged);
+	CU_ASSERT(strlen(one) > 1000);
+	CU_ASSERT_STRING_EQUAL(merged, one);
+	free(one);
+	free(merged);
+}
+
+static void test_shards_merged_pick_the_single_runs_winner(void)
+{
+	setup_space();
+	setenv("FAKE_GPUS", "1", 1);
+	CU_ASSERT_EQUAL_FATAL(autotune((char *[]){"-q", CONFIG, NULL}, NULL), 0);
+	char one[64];
+	snprintf(one, sizeof one, "%s", winner_of(CSV));
+	unlink(CSV);
+	unlink(DIR "/mg_tuned.h");
+	CU_ASSERT_EQUAL_FATAL(run_shards(0), 0);
+	CU_ASSERT_EQUAL(access(DIR "/mg_tuned.h", F_OK), -1); /* shards write no header */
+	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "merge", CONFIG, DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-1-of-4.csv",
+					    DIR "/mg.shard-2-of-4.csv", DIR "/mg.shard-3-of-4.csv", NULL},
+				 NULL),
+			0);
+	CU_ASSERT_EQUAL(count_in(CSV, ",ok,"), NCONFIGS);
+	CU_ASSERT_EQUAL(count_in(CSV, "winner"), 1);
+	CU_ASSERT_STRING_EQUAL(winner_of(CSV), one);
+	char *header = read_text(DIR "/mg_tuned.h");
+	CU_ASSERT_PTR_NOT_NULL(header);
+	char macro[64];
+	int bx = atoi(one);
+	snprintf(macro, sizeof macro, "#define MG_BX %d\n", bx);
+	CU_ASSERT_PTR_NOT_NULL(header ? strstr(header, macro) : NULL);
+	free(header);
+}
+
+static void test_merge_refuses_missing_or_foreign_shards(void)
+{
+	setup_space();
+	CU_ASSERT_EQUAL_FATAL(run_shards(1), 0);
+	char *out;
+	CU_ASSERT_EQUAL(autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-1-of-4.csv",
+					    DIR "/mg.shard-3-of-4.csv", NULL},
+				 &out),
+			2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "no shard has bx=32 cap=128")); /* configuration 2: shard 2 */
+	free(out);
+	/* a results file of another config */
+	const char *other = write_temp(5, "other.csv", "x,blockDim.x,status\r\n1,32,ok\r\n");
+	CU_ASSERT_EQUAL(autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-4.csv", (char *)other, NULL}, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "columns differ"));
+	free(out);
+	CU_ASSERT_EQUAL(autotune((char *[]){"--shard", "4/4", CONFIG, NULL}, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "--shard needs I/N"));
+	free(out);
+	unlink(other);
+}
+
+int add_gpus_suite(void)
+{
+	CU_pSuite s = CU_add_suite("several GPUs and shards", NULL, NULL);
+	if (!s)
+		return -1;
+	return !CU_add_test(s, "two GPUs share one queue and measure each configuration once",
+			    test_two_gpus_share_one_queue_and_measure_each_configuration_once) ||
+	       !CU_add_test(s, "a GPU of another model is left out, or refused when named",
+			    test_a_gpu_of_another_model_is_left_out_or_refused) ||
+	       !CU_add_test(s, "bad device lists are usage errors", test_bad_device_lists_are_usage_errors) ||
+	       !CU_add_test(s, "a crash on the second GPU costs its configurations only",
+			    test_a_crash_on_the_second_gpu_costs_its_configurations_only) ||
+	       !CU_add_test(s, "kill -9 with two GPUs, then resume, loses nothing",
+			    test_kill_9_with_two_gpus_then_resume_loses_nothing) ||
+	       !CU_add_test(s, "shards merged equal one dry run", test_shards_merged_equal_one_dry_run) ||
+	       !CU_add_test(s, "shards merged pick the single run's winner",
+			    test_shards_merged_pick_the_single_runs_winner) ||
+	       !CU_add_test(s, "merge refuses missing or foreign shards", test_merge_refuses_missing_or_foreign_shards)
+		       ? -1
+		       : 0;
+}
