@@ -51,6 +51,35 @@ static void test_balanced_breaks_a_tie_within_noise_by_occupancy(void)
 	choice_free(&c);
 }
 
+/* Recorded on two H200s: 256x1 with register cap 0 and with cap 32, the same time within noise,
+ * achieved occupancy 74.67% and 74.64% on one run, 74.60% and 74.64% on the next. */
+static void test_balance_within_noise_goes_to_the_first_in_the_space(void)
+{
+	result r[2];
+	memset(r, 0, sizeof r);
+	r[0] = (result){.st = ST_OK, .samples = 20, .t_median = 0.93840, .noise = 0.0005, .occupancy = 1.0};
+	r[1] = (result){.st = ST_OK, .samples = 20, .t_median = 0.93818, .noise = 0.0005, .occupancy = 1.0};
+	double runs[2][2] = {{74.67, 74.64}, {74.60, 74.64}};
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; i < 2; i++) {
+			double m[] = {runs[k][i], 100, 1e12, 90, 100};
+			memcpy(r[i].metrics, m, sizeof m);
+			r[i].have_metrics = 1;
+		}
+		choice c;
+		select_winner(r, 2, &balanced, &c);
+		CU_ASSERT_EQUAL(c.fastest, 1);
+		CU_ASSERT_EQUAL(c.winner, 0); /* both runs: not the coin flip of 0.07 points */
+		choice_free(&c);
+	}
+	/* a real difference in balance still decides */
+	r[1].metrics[METRIC_ACHIEVED_OCCUPANCY] = 80;
+	choice c;
+	select_winner(r, 2, &balanced, &c);
+	CU_ASSERT_EQUAL(c.winner, 1);
+	choice_free(&c);
+}
+
 static void test_balanced_never_trades_real_time_for_balance(void)
 {
 	result r[4];
@@ -114,6 +143,7 @@ int add_select_suite(void)
 		return -1;
 	CU_add_test(s, "fastest policy takes the smallest median", test_fastest_policy_takes_the_smallest_median);
 	CU_add_test(s, "balanced breaks a tie within noise by occupancy", test_balanced_breaks_a_tie_within_noise_by_occupancy);
+	CU_add_test(s, "balance within noise goes to the first in the space", test_balance_within_noise_goes_to_the_first_in_the_space);
 	CU_add_test(s, "balanced never trades real time for balance", test_balanced_never_trades_real_time_for_balance);
 	CU_add_test(s, "without counters theoretical occupancy decides", test_without_counters_theoretical_occupancy_decides);
 	CU_add_test(s, "finalist times replace first-pass times", test_finalist_times_replace_first_pass_times);

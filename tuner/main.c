@@ -397,14 +397,15 @@ static void explain(const config *cfg, const space *sp, const result *res, const
 		double si = balance_score(&res[i], p), sw = balance_score(w, p);
 		fprintf(stderr, "    tied within the noise band: %s (%.4f ms ±%.2f%%, balance %.3f vs %.3f): %s\n", other,
 			result_time(&res[i]), 100 * result_noise(&res[i]), si, sw,
-			!p->balanced ? "slower median" : si < sw ? "lower balance" : "same balance, slower median");
+			!p->balanced ? "slower median" : si < sw - BALANCE_TIE ? "lower balance"
+			: "same balance within 0.01: the winner comes first in the space");
 		free(other);
 		shown++;
 	}
 	if (c->ntied > shown + 1)
 		fprintf(stderr, "    ... and %zu more tied\n", c->ntied - shown - 1);
 	if (p->balanced && c->winner != c->fastest)
-		fprintf(stderr, "    (the fastest median, %.4f ms, is within the noise band: balance decided)\n",
+		fprintf(stderr, "    (the fastest median, %.4f ms, is within the noise band: balance, then the space's order decided)\n",
 			result_time(&res[c->fastest]));
 }
 

@@ -54,15 +54,18 @@ void select_winner(const result *res, size_t n, const select_policy *p, choice *
 	c->winner = c->fastest;
 	if (!p->balanced)
 		return;
-	double best = balance_score(f, p);
-	for (size_t k = 0; k < c->ntied; k++) {
-		size_t i = c->tied[k];
-		double s = balance_score(&res[i], p);
-		if (s > best || (s == best && result_time(&res[i]) < result_time(&res[c->winner]))) {
-			best = s;
-			c->winner = (long long)i;
+	/* the best balance, then the first configuration in the space's order whose balance is as
+	 * good within BALANCE_TIE: counters differ by tenths of a percent from run to run, and a
+	 * coin flip between indistinguishable configurations would make the winner change between
+	 * runs (and between one GPU and several) */
+	double best = -1;
+	for (size_t k = 0; k < c->ntied; k++)
+		best = fmax(best, balance_score(&res[c->tied[k]], p));
+	for (size_t k = 0; k < c->ntied; k++)
+		if (balance_score(&res[c->tied[k]], p) >= best - BALANCE_TIE) {
+			c->winner = (long long)c->tied[k];
+			break;
 		}
-	}
 }
 
 void choice_free(choice *c)

@@ -24,8 +24,12 @@ typedef struct {
 	size_t ntied;
 } choice;
 
+/* Balance scores this close are equal: achieved occupancy varies by tenths of a percent between
+ * runs of the same kernel. */
+#define BALANCE_TIE 0.01
+
 /* Balanced: among the configurations whose time is within the noise band of the fastest, the
- * best balance score wins (ties: the faster). Fastest: the smallest time. Times are the
+ * best balance score wins; of those within BALANCE_TIE of it, the first in the space's order. Fastest: the smallest time. Times are the
  * finalists' interleaved medians where there are some. Caller frees with choice_free. */
 void select_winner(const result *res, size_t n, const select_policy *p, choice *c);
 void choice_free(choice *c);
