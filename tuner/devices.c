@@ -74,8 +74,10 @@ int devices_start(const options *o, const char *worker_path, const config *cfg, 
 		ordinals[0] = o->device >= 0 ? o->device : 0;
 		n = 1;
 	}
+	/* the first GPU opens first, to count the others; every GPU's arguments and warm-up (about a
+	 * second each) then proceed side by side */
 	device_info first;
-	runner *r0 = runner_start(worker_path, ordinals[0], cfg, &first, log_path, d);
+	runner *r0 = runner_start(worker_path, ordinals[0], NULL, &first, log_path, d);
 	if (!r0) {
 		free(ordinals);
 		return -1;
@@ -98,12 +100,13 @@ int devices_start(const options *o, const char *worker_path, const config *cfg, 
 		if (!st[i].threaded)
 			start_one(&st[i]);
 	}
+	int bad0 = cfg && runner_prepare(r0, cfg, &first, d);
 	set->runners = xcalloc(n, sizeof *set->runners);
 	set->info = xcalloc(n, sizeof *set->info);
 	set->runners[0] = r0;
 	set->info[0] = first;
 	set->n = 1;
-	int rc = 0;
+	int rc = bad0;
 	for (size_t i = 1; i < n; i++)
 		if (st[i].threaded)
 			pthread_join(st[i].thread, NULL);

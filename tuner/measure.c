@@ -567,16 +567,17 @@ static void *lane_main(void *arg)
 	return NULL;
 }
 
-/* Runs fn on every lane at once, one thread per lane (the calling thread takes lane 0). */
-static void run_lanes(lane *lanes, size_t n, void *(*fn)(void *))
+/* Runs every lane at once, one thread per lane: the calling thread runs first(lane 0), the
+ * others rest(lane). */
+static void run_lanes(lane *lanes, size_t n, void *(*first)(void *), void *(*rest)(void *))
 {
 	size_t started = 1;
 	for (size_t i = 1; i < n; i++)
-		if (pthread_create(&lanes[i].thread, NULL, fn, &lanes[i]) == 0)
+		if (pthread_create(&lanes[i].thread, NULL, rest, &lanes[i]) == 0)
 			started = i + 1;
 		else
 			break; /* fewer threads: the lanes that run take the whole queue */
-	fn(&lanes[0]);
+	first(&lanes[0]);
 	for (size_t i = 1; i < started; i++)
 		pthread_join(lanes[i].thread, NULL);
 }
@@ -610,7 +611,7 @@ static int first_pass(pass *P)
 		P->deadline = now_seconds() + o->seconds;
 	if (o->strategy == STRAT_EXHAUSTIVE && budget == sp->count && !o->seconds) {
 		if (!P->stopped)
-			run_lanes(lanes, P->nlanes, lane_main);
+			run_lanes(lanes, P->nlanes, lane_main, lane_main);
 	} else if (!P->stopped) {
 		/* a search: the strategy proposes, each proposal is measured as it comes, on one GPU
 		 * (the next proposal depends on this one's result) */
@@ -628,16 +629,17 @@ static int first_pass(pass *P)
 }
 
 /* Re-times the fastest few in rounds, A B C A B C ..., each round a short run of samples. */
-/* On the first GPU alone: the finalists are compared with one another. */
+/* On the first GPU alone: the finalists are compared with one another. With several GPUs the
+ * others collect counters meanwhile, so shared state is touched under P->lock only. */
 static int finalists(pass *P)
 {
 	const config *cfg = P->cfg;
 	const space *sp = P->sp;
 	const build *b = P->b;
 	result *res = P->res;
-	runner *rn = P->lanes[0].rn;
+	lane *L = &P->lanes[0];
 	measure_opts *o = P->o;
-	diags *d = P->d;
+	pthread_mutex_lock(&P->lock);
 	size_t n, *idx = ranked(res, sp->count, &n);
 	size_t k = (size_t)cfg->finalists < n ? (size_t)cfg->finalists : n;
 	/* resumed with nothing new measured: the journaled finalists stand */
@@ -645,6 +647,7 @@ static int finalists(pass *P)
 	for (size_t f = 0; f < k; f++)
 		all_final &= res[idx[f]].final_rounds > 0;
 	if (k < 2 || (all_final && o->measured == 0)) {
+		pthread_mutex_unlock(&P->lock);
 		free(idx);
 		return 0;
 	}
@@ -653,27 +656,31 @@ static int finalists(pass *P)
 		res[i].final_rounds = 0;
 	free(idx);
 	idx = ranked(res, sp->count, &n);
+	pthread_mutex_unlock(&P->lock);
 	double *rounds = xcalloc(k * FINAL_ROUNDS, sizeof *rounds), scratch[FINAL_ROUNDS];
 	sample_plan plan = {1, FINAL_SAMPLES, FINAL_SAMPLES, cfg->time_cap, cfg->noise_target};
-	progress bar;
-	progress_begin(&bar, o->progress, "final", k * FINAL_ROUNDS);
 	int rc = 0;
 	size_t got = 0;
 	for (size_t round = 0; round < FINAL_ROUNDS && !rc && !*o->interrupted; round++) {
 		for (size_t f = 0; f < k && !rc; f++) {
+			pthread_mutex_lock(&P->lock);
 			result tmp = res[idx[f]];
 			tmp.message = NULL;
-			if (runner_measure(rn, cfg, space_config(sp, idx[f]), "time", &b->bins[b->of_config[idx[f]]], &plan,
-					   &tmp, kernel_timeout(cfg, res[idx[f]].t_max * res[idx[f]].batch), d))
+			double timeout = kernel_timeout(cfg, res[idx[f]].t_max * res[idx[f]].batch);
+			pthread_mutex_unlock(&P->lock);
+			if (runner_measure(L->rn, cfg, space_config(sp, idx[f]), "time", &b->bins[b->of_config[idx[f]]], &plan,
+					   &tmp, timeout, &L->d))
 				rc = -1;
 			free(tmp.message);
 			/* a finalist that fails now (it passed before) keeps its first-pass time */
 			rounds[f * FINAL_ROUNDS + round] = tmp.st == ST_OK ? tmp.t_median : NAN;
-			progress_update(&bar, f + 1 + round * k, NULL);
+			pthread_mutex_lock(&P->lock);
+			progress_update(&P->bar, ++P->done, NULL);
+			pthread_mutex_unlock(&P->lock);
 		}
 		got = round + 1;
 	}
-	progress_end(&bar);
+	pthread_mutex_lock(&P->lock);
 	for (size_t f = 0; f < k && got >= 3; f++) {
 		double v[FINAL_ROUNDS];
 		size_t m = 0;
@@ -689,6 +696,9 @@ static int finalists(pass *P)
 		if (o->journal)
 			journal_check(o, journal_final(o->journal, idx[f], r));
 	}
+	if (rc)
+		P->stopped = -1;
+	pthread_mutex_unlock(&P->lock);
 	free(rounds);
 	free(idx);
 	return rc;
@@ -736,7 +746,8 @@ static void *counters_lane(void *arg)
 	return NULL;
 }
 
-static int counters(pass *P)
+/* Which configurations get counters: all, none or the fastest K (measure.metrics). */
+static void plan_counters(pass *P)
 {
 	int mode = P->cfg->metrics;
 	size_t top = (size_t)P->cfg->metrics_top;
@@ -744,16 +755,44 @@ static int counters(pass *P)
 		mode = P->sp->count <= METRICS_AUTO_ALL ? METRICS_ALL : METRICS_TOP;
 		top = METRICS_AUTO_TOP;
 	}
-	if (mode == METRICS_NONE)
-		return 0;
 	P->counted = ranked(P->res, P->sp->count, &P->ncounted);
+	if (mode == METRICS_NONE)
+		P->ncounted = 0;
 	if (mode == METRICS_TOP && top < P->ncounted)
 		P->ncounted = top;
+	P->ccursor = 0;
+}
+
+static void *finalists_then_counters(void *arg)
+{
+	lane *L = arg;
+	finalists(L->P);
+	return counters_lane(L);
+}
+
+/* Finalists, then counters. With one GPU in that order (the counters go to the finalists'
+ * ranking); with several, the first GPU re-times the finalists while the others start on the
+ * counters, ranked by the first pass, and the first joins them when done. */
+static int finish(pass *P)
+{
 	P->done = 0;
-	progress_begin(&P->bar, P->o->progress, "counters", P->ncounted);
-	run_lanes(P->lanes, P->nlanes, counters_lane);
+	size_t final_steps = P->cfg->finalists >= 2 ? (size_t)P->cfg->finalists * FINAL_ROUNDS : 0;
+	if (P->nlanes == 1) {
+		progress_begin(&P->bar, P->o->progress && final_steps, "final", final_steps);
+		finalists(P);
+		progress_end(&P->bar);
+		plan_counters(P);
+		P->done = 0;
+		progress_begin(&P->bar, P->o->progress && P->ncounted, "counters", P->ncounted);
+		counters_lane(&P->lanes[0]);
+	} else {
+		plan_counters(P);
+		progress_begin(&P->bar, P->o->progress, "final+counters", final_steps + P->ncounted);
+		run_lanes(P->lanes, P->nlanes, finalists_then_counters, counters_lane);
+	}
 	progress_end(&P->bar);
 	free(P->counted);
+	P->counted = NULL;
 	return P->stopped < 0 ? -1 : 0;
 }
 
@@ -790,7 +829,7 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 		join_diags(d, &P.lanes[i]);
 	if (!rc && d->n == before && !*o->interrupted) {
 		/* (else the reference failed: nothing to compare with) */
-		rc = finalists(&P) || counters(&P) ? -1 : 0;
+		rc = finish(&P);
 		for (size_t i = 0; i < nrunners; i++)
 			join_diags(d, &P.lanes[i]);
 	}

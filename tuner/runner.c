@@ -203,12 +203,18 @@ runner *runner_start(const char *worker_path, int ordinal, const config *cfg, de
 	r->log_path = log_path ? xstrdup(log_path) : NULL;
 	r->ordinal = ordinal;
 	remember(r, xasprintf("device %d", ordinal));
-	if (spawn(r, d) || open_device(r, info, d)) {
+	device_info mine;
+	if (spawn(r, d) || open_device(r, &mine, d) || (cfg && runner_prepare(r, cfg, &mine, d))) {
 		runner_stop(r);
 		return NULL;
 	}
-	if (!cfg)
-		return r;
+	if (info)
+		*info = mine;
+	return r;
+}
+
+int runner_prepare(runner *r, const config *cfg, const device_info *info, diags *d)
+{
 	remember(r, xasprintf("measure %s %d %lld", cfg->cache_warm ? "warm" : "cold", cfg->verify_every, cfg->sample));
 	remember(r, xstrdup("warmup"));
 	size_t need = 0;
@@ -226,34 +232,25 @@ runner *runner_start(const char *worker_path, int ordinal, const config *cfg, de
 			remember(r, xasprintf("copy %zu %d", i, a->copy_of));
 		const char *data;
 		if (a->fill == FILL_EXPR) {
-			if (!(data = element_file(r, cfg, a, &a->fill_expr, d))) {
-				runner_stop(r);
-				return NULL;
-			}
+			if (!(data = element_file(r, cfg, a, &a->fill_expr, d)))
+				return -1;
 			remember(r, xasprintf("load %zu %s", i, data));
 		}
 		if (a->expect.e) {
-			if (!(data = element_file(r, cfg, a, &a->expect, d))) {
-				runner_stop(r);
-				return NULL;
-			}
+			if (!(data = element_file(r, cfg, a, &a->expect, d)))
+				return -1;
 			remember(r, xasprintf("expect %zu %s", i, data));
 		}
 	}
 	if (cfg->sum_out >= 0)
 		remember(r, xasprintf("sumcheck %d %d %s", cfg->sum_out, cfg->sum_equals.e ? -1 : cfg->sum_in,
 				      cfg->sum_max ? "max" : "sum"));
-	if (info && need > info->mem_bytes) {
+	if (need > info->mem_bytes) {
 		diags_add(d, "%s: the kernel's arrays need %.2f GiB of device memory (outputs and restored inputs twice), but %s has %.2f GiB",
 			  cfg->path, need / 1073741824.0, info->name, info->mem_bytes / 1073741824.0);
-		runner_stop(r);
-		return NULL;
+		return -1;
 	}
-	if (setup_arrays(r, d)) {
-		runner_stop(r);
-		return NULL;
-	}
-	return r;
+	return setup_arrays(r, d);
 }
 
 static int restart(runner *r, diags *d)
