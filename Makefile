@@ -19,7 +19,7 @@ HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80
 	-gencode arch=compute_90,code=sm_90
 
 B = build
-ENGINE = cache cli compile config diag expr hash header import journal measure merge occupancy output proc progress replay report runner search select show space stats table
+ENGINE = cache cli compile config diag expr hash header import journal measure merge occupancy output proc progress replay report runner search select show space stats table view
 ENGINE_OBJS = $(ENGINE:%=$(B)/%.o)
 TESTS = $(patsubst tests/%.c,$(B)/tests/%.o,$(filter-out tests/fake_worker.c,$(wildcard tests/*.c)))
 
