@@ -183,16 +183,18 @@ static int varies(const table *t, int col)
 	return 0;
 }
 
-static int same_column(const table *t, int a, int b)
+/* Whether b's value follows from a's in every row: then the pair only ever fills a diagonal. */
+static int determined_by(const table *t, int a, int b)
 {
 	for (size_t r = 0; r < t->nrows; r++)
-		if (strcmp(table_get(t, r, a), table_get(t, r, b)))
-			return 0;
+		for (size_t q = 0; q < r; q++)
+			if (!strcmp(table_get(t, r, a), table_get(t, q, a)) && strcmp(table_get(t, r, b), table_get(t, q, b)))
+				return 0;
 	return 1;
 }
 
-/* The block shape when both of its sides vary; else the first columns that vary and are not
- * copies of one already chosen (a BLOCK parameter that is blockDim.x adds nothing). */
+/* The block shape when both of its sides vary; else the first columns that vary and do not
+ * follow from the one already chosen (a BLOCK parameter that is blockDim.x adds nothing). */
 static void default_axes(const table *t, int col[2])
 {
 	int cand[260], nc = 0;
@@ -203,7 +205,7 @@ static void default_axes(const table *t, int col[2])
 	cand[nc++] = table_col(t, "blockDim.z");
 	int n = 0;
 	for (int i = 0; i < nc && n < 2; i++) {
-		if (cand[i] < 0 || !varies(t, cand[i]) || (n == 1 && same_column(t, cand[i], col[0])))
+		if (cand[i] < 0 || !varies(t, cand[i]) || (n == 1 && determined_by(t, col[0], cand[i])))
 			continue;
 		col[n++] = cand[i];
 	}
