@@ -58,9 +58,12 @@ $(B)/run_tests: $(TESTS) $(ENGINE_OBJS)
 $(B)/fake_worker: tests/fake_worker.c | $(B)
 	$(CC) $(CFLAGS) -o $@ $<
 
+# The report is also checked as a browser renders it, where Chromium is installed (.ci/run installs it).
 test: deps
 	$(MAKE) all $(B)/run_tests $(B)/fake_worker
 	$(B)/run_tests
+	@if command -v chromium >/dev/null 2>&1; then tests/report_browser.sh; \
+	else echo "SKIPPED: chromium not installed (tests/report_browser.sh: the report in a headless browser)"; fi
 
 # Installs libyaml-dev, libcunit1-dev and libxxhash-dev on Debian/Ubuntu when they are missing.
 deps:
