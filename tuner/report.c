@@ -281,9 +281,13 @@ static void heatmap(FILE *f, const view *v, const int col[2])
 			c->best = (long long)r;
 			c->time = tm;
 		}
-		lo = tm < lo ? tm : lo;
-		hi = tm > hi ? tm : hi;
 	}
+	/* the colours span what the cells show (their best), not every row's time */
+	for (size_t i = 0; i < nx * ny; i++)
+		if (g[i].best >= 0) {
+			lo = g[i].time < lo ? g[i].time : lo;
+			hi = g[i].time > hi ? g[i].time : hi;
+		}
 	/* cells big enough to be read, the grid no wider than the page */
 	double cs = fmin(600.0 / (double)nx, 440.0 / (double)ny);
 	cs = floor(fmax(12, fmin(56, cs)));
@@ -396,8 +400,12 @@ static void heatmap(FILE *f, const view *v, const int col[2])
 			tv[1] = s.hi;
 			nt = 2;
 		}
+		double last = -1e9;
 		for (int i = 0; i < nt; i++) {
 			double x = scale_px(&ls, tv[i]);
+			if (x - last < 26) /* labels that would touch: every other one is enough */
+				continue;
+			last = x;
 			fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>"
 				   "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.3g</text>\n",
 				x, x, ly + 18, ly + 22, x, ly + 34, tv[i]);
@@ -651,7 +659,8 @@ static const char style[] =
 	"svg .winner-label{font-size:12px;font-weight:700;fill:#b00020;paint-order:stroke;stroke:#fff;"
 	"stroke-width:3px}\n"
 	"svg .winner-mark{fill:none;stroke:#e4002b;stroke-width:2.5}\n"
-	"svg rect.cell:hover{stroke:#000;stroke-width:1.5}\n";
+	"svg rect.cell:hover{stroke:#000;stroke-width:1.5}\n"
+	".count{background:#e8e8ec;border-radius:9px;padding:0 8px;font-weight:500}\n";
 
 static char *render(const view *v, const int col[2])
 {

@@ -171,8 +171,7 @@ int show_print(FILE *out, const char *csv_path, int top, const char *sort, int c
 	} else
 		fputs("; no winner: nothing passed", out);
 	fputc('\n', out);
-	fputs("time: the finalists' interleaved median where re-timed; occ%: achieved where counters were read, "
-	      "else theoretical\n", out);
+	fputs("time: the finalists' interleaved median where re-timed; occ%: achieved, else theoretical\n", out);
 	free(order);
 	view_free(&v);
 	return EXIT_WINNER;
