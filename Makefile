@@ -19,7 +19,7 @@ HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80
 	-gencode arch=compute_90,code=sm_90
 
 B = build
-ENGINE = cache cli compile config devices diag expr hash header import journal measure merge occupancy output proc progress replay report runner search select show space stats table
+ENGINE = cache cli compile config devices diag expr hash header import journal measure merge occupancy output proc progress replay report runner search select show space stats table view
 ENGINE_OBJS = $(ENGINE:%=$(B)/%.o)
 TESTS = $(patsubst tests/%.c,$(B)/tests/%.o,$(filter-out tests/fake_worker.c,$(wildcard tests/*.c)))
 
@@ -58,9 +58,12 @@ $(B)/run_tests: $(TESTS) $(ENGINE_OBJS)
 $(B)/fake_worker: tests/fake_worker.c | $(B)
 	$(CC) $(CFLAGS) -o $@ $<
 
+# The report is also checked as a browser renders it, where Chromium is installed (.ci/run installs it).
 test: deps
 	$(MAKE) all $(B)/run_tests $(B)/fake_worker
 	$(B)/run_tests
+	@if command -v chromium >/dev/null 2>&1; then tests/report_browser.sh; \
+	else echo "SKIPPED: chromium not installed (tests/report_browser.sh: the report in a headless browser)"; fi
 
 # Installs libyaml-dev, libcunit1-dev and libxxhash-dev on Debian/Ubuntu when they are missing.
 deps:

@@ -19,6 +19,9 @@ int add_import_suite(void);
 int add_journal_suite(void);
 int add_search_suite(void);
 int add_gpus_suite(void);
+int add_table_suite(void);
+int add_report_suite(void);
+int add_show_suite(void);
 
 /* Writes text to a fresh file under /tmp and returns its path (static storage, overwritten by
  * the next call with the same slot). */

@@ -1,13 +1,194 @@
-/* show.c: `autotune show`: a results CSV as a table on the terminal. */
+/* show.c: `autotune show`: a results CSV as a table on the terminal, sorted by time or by any
+ * column, the winner marked, the counts per status below. */
 #include "show.h"
 
-#include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "view.h"
 #include "banned.h"
+
+enum { LINE_MAX_COLS = 100, PARAM_MAX_WIDTH = 14 };
+
+/* The sort key of one row: a number when the column is numeric, else the field. */
+typedef struct {
+	size_t row;
+	double num;
+	const char *str;
+	int empty;
+} sort_key;
+
+static int sort_desc;  /* qsort has no context argument; show_print is not reentrant anyway */
+static int sort_numeric;
+
+static int by_key(const void *a, const void *b)
+{
+	const sort_key *x = a, *y = b;
+	if (x->empty != y->empty) /* empty fields last, whichever the direction */
+		return x->empty - y->empty;
+	int c = 0;
+	if (!x->empty)
+		c = sort_numeric ? (x->num < y->num ? -1 : x->num > y->num) : strcmp(x->str, y->str);
+	if (sort_desc)
+		c = -c;
+	return c ? c : (x->row < y->row ? -1 : x->row > y->row);
+}
+
+/* Rows ordered by the column, or NULL with the reason in d when there is no such column. */
+static size_t *sorted_by(const view *v, const char *spec, diags *d)
+{
+	const table *t = &v->t;
+	sort_desc = spec[0] == '-';
+	const char *name = spec + sort_desc;
+	int col = table_col(t, name);
+	if (col < 0) {
+		char *names = xstrdup("");
+		for (size_t c = 0; c < t->ncols; c++) {
+			char *more = xasprintf("%s%s%s", names, c ? ", " : "", t->names[c]);
+			free(names);
+			names = more;
+		}
+		diags_add(d, "autotune show: --sort: %s has no column '%s'; its columns: %s", t->path, name, names);
+		free(names);
+		return NULL;
+	}
+	/* numeric when every non-empty field is a number: "64" sorts before "128" */
+	sort_numeric = 1;
+	for (size_t r = 0; r < t->nrows; r++)
+		if (*table_get(t, r, col) && isnan(table_num(t, r, col)))
+			sort_numeric = 0;
+	sort_key *k = xcalloc(t->nrows + 1, sizeof *k);
+	for (size_t r = 0; r < t->nrows; r++)
+		k[r] = (sort_key){r, table_num(t, r, col), table_get(t, r, col), !*table_get(t, r, col)};
+	qsort(k, t->nrows, sizeof *k, by_key);
+	size_t *order = xcalloc(t->nrows + 1, sizeof *order);
+	for (size_t r = 0; r < t->nrows; r++)
+		order[r] = k[r].row;
+	free(k);
+	return order;
+}
+
+/* Writes s into a field of width w, cut with '~' when longer, padded left or right. */
+static int put_field(FILE *out, const char *s, int w, int right)
+{
+	int n = (int)strlen(s);
+	if (n > w)
+		return fprintf(out, "%.*s~", w - 1, s);
+	return fprintf(out, right ? "%*s" : "%-*s", w, s);
+}
+
+static void fmt(char *buf, size_t n, const char *f, double x)
+{
+	if (isnan(x))
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, f, x);
+}
+
+int show_print(FILE *out, const char *csv_path, int top, const char *sort, int colour, diags *d)
+{
+	view v;
+	if (view_load(csv_path, &v, d))
+		return EXIT_USAGE;
+	const table *t = &v.t;
+	size_t *order = sort ? sorted_by(&v, sort, d) : view_by_time(&v);
+	if (!order) {
+		view_free(&v);
+		return EXIT_USAGE;
+	}
+	size_t shown = top > 0 && (size_t)top < t->nrows ? (size_t)top : t->nrows;
+	size_t p0 = 0, p1 = t->nparams;
+	if (p1 == 0) /* no parameter columns: the block shape stands in */
+		p1 = 2;
+	/* parameter columns as wide as what is shown in them, within reason */
+	int pw[64] = {0};
+	size_t np = p1 - p0 < 64 ? p1 - p0 : 64;
+	for (size_t c = 0; c < np; c++) {
+		pw[c] = (int)strlen(t->names[p0 + c]);
+		for (size_t i = 0; i < shown; i++) {
+			int n = (int)strlen(table_get(t, order[i], (int)(p0 + c)));
+			pw[c] = n > pw[c] ? n : pw[c];
+		}
+		pw[c] = pw[c] > PARAM_MAX_WIDTH ? PARAM_MAX_WIDTH : pw[c];
+	}
+	static const char *const head[] = {"time_ms", "noise%", "occ%", "ld_eff%", "GB/s", "status"};
+	static const int hw[] = {9, 6, 5, 7, 7, 13};
+	int width = fprintf(out, "  ");
+	for (size_t c = 0; c < np; c++)
+		width += put_field(out, t->names[p0 + c], pw[c], 1) + fprintf(out, " ");
+	for (size_t c = 0; c < 6; c++)
+		width += put_field(out, head[c], hw[c], c < 5) + fprintf(out, " ");
+	fprintf(out, "message\n");
+	for (size_t i = 0; i < shown; i++) {
+		size_t r = order[i];
+		int win = (long long)r == v.winner, bad = strcmp(view_status(&v, r), "ok") != 0;
+		if (colour && (win || bad))
+			fputs(win ? "\033[1;32m" : "\033[31m", out);
+		fputs(win ? "* " : "  ", out);
+		for (size_t c = 0; c < np; c++) {
+			put_field(out, table_get(t, r, (int)(p0 + c)), pw[c], 1);
+			fputc(' ', out);
+		}
+		char cell[5][32];
+		fmt(cell[0], sizeof cell[0], "%.4g", view_time(&v, r));
+		fmt(cell[1], sizeof cell[1], "%.2f", view_noise(&v, r));
+		fmt(cell[2], sizeof cell[2], "%.1f", view_occupancy(&v, r));
+		fmt(cell[3], sizeof cell[3], "%.1f", view_num(&v, r, "gld_efficiency_pct"));
+		fmt(cell[4], sizeof cell[4], "%.1f", view_num(&v, r, "gbps"));
+		for (int c = 0; c < 5; c++) {
+			put_field(out, cell[c], hw[c], 1);
+			fputc(' ', out);
+		}
+		/* the message's first line, in what is left of the line */
+		const char *m = table_field(t, r, "message");
+		int room = LINE_MAX_COLS - width - 1, n = (int)strcspn(m, "\r\n");
+		if (*m && room > 3) {
+			put_field(out, view_status(&v, r), hw[5], 0);
+			fprintf(out, " %.*s%s", n > room ? room - 1 : n, m, n > room ? "~" : "");
+		} else
+			fputs(view_status(&v, r), out);
+		if (colour && (win || bad))
+			fputs("\033[0m", out);
+		fputc('\n', out);
+	}
+	fprintf(out, "%zu configuration%s", t->nrows, t->nrows == 1 ? "" : "s");
+	if (shown < t->nrows)
+		fprintf(out, " (%zu shown)", shown);
+	const char *sep = ": ";
+	for (int s = 0; s < ST_COUNT_; s++)
+		if (v.counts[s]) {
+			fprintf(out, "%s%zu %s", sep, v.counts[s], status_name((status)s));
+			sep = ", ";
+		}
+	if (v.unknown_status)
+		fprintf(out, "%s%zu of unknown status", sep, v.unknown_status);
+	if (v.winner >= 0) {
+		char *w = view_describe(&v, (size_t)v.winner);
+		fprintf(out, "; winner (*): %s", w);
+		free(w);
+	} else
+		fputs("; no winner: nothing passed", out);
+	fputc('\n', out);
+	fputs("time: the finalists' interleaved median where re-timed; occ%: achieved, else theoretical\n", out);
+	free(order);
+	view_free(&v);
+	return EXIT_WINNER;
+}
 
 int cmd_show(const options *o)
 {
-	(void)o;
-	fputs("autotune show: not implemented yet\n", stderr);
-	return EXIT_USAGE;
+	diags d = {0};
+	const char *nc = getenv("NO_COLOR");
+	/* https://no-color.org: any non-empty NO_COLOR turns colour off */
+	int colour = isatty(STDOUT_FILENO) && !(nc && *nc);
+	int rc = show_print(stdout, o->inputs[0], o->top, o->sort, colour, &d);
+	diags_print(&d);
+	diags_free(&d);
+	if (fflush(stdout) && rc == EXIT_WINNER) {
+		fputs("autotune show: cannot write the table to stdout\n", stderr);
+		rc = EXIT_USAGE;
+	}
+	return rc;
 }

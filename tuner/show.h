@@ -2,9 +2,17 @@
 #ifndef AUTOTUNE_SHOW_H
 #define AUTOTUNE_SHOW_H
 
+#include <stdio.h>
+
 #include "cli.h"
+#include "diag.h"
 
 /* Runs the subcommand; returns the exit status (cli.h), messages on stderr. */
 int cmd_show(const options *o);
+
+/* The table of csv_path on out: top rows (0: all) sorted by the named column (NULL: by time,
+ * failures last; a leading '-' sorts descending), ANSI colour when colour is set. Returns
+ * EXIT_WINNER, or EXIT_USAGE with the reason in d (unreadable file, unknown column). */
+int show_print(FILE *out, const char *csv_path, int top, const char *sort, int colour, diags *d);
 
 #endif

@@ -1,0 +1,215 @@
+/* test_report.c: the HTML report of a crafted results file: one heat-map cell per parameter pair,
+ * the winner marked, failures grouped, and nothing from the CSV able to open markup. */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "tests.h"
+
+#define HEAD "variant,blockDim.x,blockDim.y,theoretical_occupancy,time_ms_median,samples,noise_pct," \
+	     "achieved_occupancy_pct,gld_efficiency_pct,gbps,flags,status,message,gpu\n"
+
+/* 2 x 3 block shapes: three pass ((32,1) twice), two only fail, (64,4) is absent. */
+static const char *crafted =
+	HEAD
+	"a,32,1,1.0,2.0,10,0.5,80,90,100,cold,ok,,\"H100 <b>\"\n"
+	"b,32,1,1.0,1.5,10,0.5,81,91,130,cold,ok,,\"H100 <b>\"\n"
+	"a,32,2,0.5,1.2,10,0.5,60,70,160,cold,ok,,\"H100 <b>\"\n"
+	"a,32,4,0.5,,,,,,,,crashed,\"<script>alert(1)</script>\",\"H100 <b>\"\n"
+	"a,64,1,1.0,1.0,10,0.5,90,95,200,cold;winner,ok,,\"H100 <b>\"\n"
+	"a,64,2,0.5,,,,,,,,compile-error,\"error: x & y\",\n"
+	"b,64,2,0.5,,,,,,,,compile-error,\"line one\nline two\",\n";
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	rewind(f);
+	char *s = calloc(1, (size_t)n + 1);
+	if (s && fread(s, 1, (size_t)n, f) != (size_t)n)
+		s[0] = 0;
+	fclose(f);
+	return s;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* The text of the element that starts with open, up to close (caller frees). */
+static char *between(const char *hay, const char *open, const char *close)
+{
+	const char *a = strstr(hay, open), *b = a ? strstr(a, close) : NULL;
+	return b ? xasprintf("%.*s", (int)(b - a), a) : xstrdup("");
+}
+
+static char *report_of(const char *csv, const char *params)
+{
+	const char *in = write_temp(1, "report.csv", csv), *out = write_temp(2, "report.html", "");
+	diags d = {0};
+	int rc = report_write(in, out, params, &d);
+	CU_ASSERT_EQUAL(rc, 0);
+	if (rc)
+		diags_print(&d);
+	diags_free(&d);
+	return rc ? xstrdup("") : slurp(out);
+}
+
+static void test_one_cell_per_parameter_pair(void)
+{
+	char *html = report_of(crafted, NULL);
+	char *map = between(html, "<svg id=\"heatmap\"", "</svg>");
+	CU_ASSERT_EQUAL(count(map, "<rect class=\"cell"), 6);
+	CU_ASSERT_EQUAL(count(map, "<rect class=\"cell\""), 3);
+	CU_ASSERT_EQUAL(count(map, "<rect class=\"cell failed\""), 2);
+	CU_ASSERT_EQUAL(count(map, "<rect class=\"cell empty\""), 1);
+	/* two rows share (32,1): the cell shows the better of 2.0 and 1.5 */
+	CU_ASSERT_PTR_NOT_NULL(strstr(map, "blockDim.x=32, blockDim.y=1: 1.5 ms, the best of 2 passing of 2"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(map, "blockDim.x=64, blockDim.y=2: none of 2 passed"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(map, "id=\"heatmap-legend\""));
+	CU_ASSERT_EQUAL(count(map, "class=\"winner-mark\""), 1);
+	free(map);
+	free(html);
+}
+
+static void test_params_pick_the_axes(void)
+{
+	char *html = report_of(crafted, "variant,blockDim.x");
+	char *map = between(html, "<svg id=\"heatmap\"", "</svg>");
+	CU_ASSERT_EQUAL(count(map, "<rect class=\"cell"), 4); /* a, b by 32, 64 */
+	/* variant b at 64 only ever failed to compile */
+	CU_ASSERT_PTR_NOT_NULL(strstr(map, "variant=b, blockDim.x=64: none of 1 passed"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(map, "variant=a, blockDim.x=32: 1.2 ms"));
+	free(map);
+	free(html);
+
+	const char *in = write_temp(1, "report.csv", crafted), *out = write_temp(2, "report.html", "");
+	static const char *const bad[] = {"nope,blockDim.x", "variant", "a,b,c", ",variant"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		diags d = {0};
+		CU_ASSERT_EQUAL(report_write(in, out, bad[i], &d), -1);
+		CU_ASSERT_EQUAL(d.n, 1);
+		if (i == 0 && d.n)
+			CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "'nope'"));
+		diags_free(&d);
+	}
+}
+
+static void test_winner_is_marked_in_both_scatters(void)
+{
+	char *html = report_of(crafted, NULL);
+	const char *ids[] = {"<svg id=\"scatter-occupancy\"", "<svg id=\"scatter-efficiency\""};
+	for (int i = 0; i < 2; i++) {
+		char *svg = between(html, ids[i], "</svg>");
+		CU_ASSERT_EQUAL(count(svg, "class=\"point\""), 3);
+		CU_ASSERT_EQUAL(count(svg, "class=\"point winner\""), 1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(svg, "class=\"winner-label\""));
+		CU_ASSERT_PTR_NOT_NULL(strstr(svg, "winner: variant=a: 1 ms"));
+		free(svg);
+	}
+	char *top = between(html, "<table id=\"top\"", "</table>");
+	CU_ASSERT_EQUAL(count(top, "<tr"), 1 + 4); /* the header and the four that passed */
+	CU_ASSERT_EQUAL(count(top, "<tr class=\"winner\""), 1);
+	/* the fastest first */
+	CU_ASSERT(strstr(top, "<td class=\"num\">1</td>") < strstr(top, "<td class=\"num\">1.2</td>"));
+	free(top);
+	free(html);
+}
+
+static void test_csv_text_is_escaped(void)
+{
+	char *html = report_of(crafted, NULL);
+	CU_ASSERT_PTR_NULL(strstr(html, "<script"));
+	CU_ASSERT_PTR_NULL(strstr(html, "<b>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "error: x &amp; y"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "H100 &lt;b&gt;"));
+	/* self-contained: nothing to fetch */
+	CU_ASSERT_PTR_NULL(strstr(html, "url(http"));
+	CU_ASSERT_PTR_NULL(strstr(html, "https://"));
+	CU_ASSERT_PTR_NULL(strstr(html, "src="));
+	CU_ASSERT_PTR_NULL(strstr(html, "<link"));
+	free(html);
+}
+
+static void test_failures_grouped_with_counts(void)
+{
+	char *html = report_of(crafted, NULL);
+	char *fail = between(html, "<section id=\"failures\"", "</section>");
+	CU_ASSERT_PTR_NOT_NULL(strstr(fail, "data-status=\"compile-error\"><h3>compile-error <span class=\"count\">2</span>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(fail, "data-status=\"crashed\"><h3>crashed <span class=\"count\">1</span>"));
+	CU_ASSERT_PTR_NULL(strstr(fail, "data-status=\"ok\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(fail, "line one\nline two"));
+	char *facts = between(html, "<section id=\"facts\"", "</section>");
+	CU_ASSERT_PTR_NOT_NULL(strstr(facts, "7: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(facts, ">4 ok<"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(facts, ">2 compile-error<"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(facts, "marked the winner in the results file"));
+	free(facts);
+	free(fail);
+	free(html);
+}
+
+static void test_older_file_without_counters_or_flags(void)
+{
+	/* no flags, no counters, no provenance: the default policy picks the winner */
+	char *html = report_of("p,blockDim.x,blockDim.y,theoretical_occupancy,time_ms_median,samples,noise_pct,status\n"
+			       "1,128,1,1.0,3.0,10,0.1,ok\n"
+			       "2,256,1,1.0,2.0,10,0.1,ok\n"
+			       "3,512,1,0.5,2.5,10,0.1,ok\n",
+			       NULL);
+	CU_ASSERT_PTR_NULL(strstr(html, "id=\"scatter-efficiency\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "id=\"no-counters\""));
+	char *occ = between(html, "<svg id=\"scatter-occupancy\"", "</svg>");
+	CU_ASSERT_EQUAL(count(occ, "class=\"point winner\""), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(occ, "winner: p=2"));
+	free(occ);
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "not recorded"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "default balanced policy"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "None: every configuration ran and passed"));
+	/* blockDim.y does not vary: the heat map falls back to the parameter's axis */
+	char *map = between(html, "<svg id=\"heatmap\"", "</svg>");
+	CU_ASSERT_EQUAL(count(map, "<rect class=\"cell"), 3);
+	free(map);
+	free(html);
+}
+
+static void test_default_path_and_unwritable_output(void)
+{
+	char *p = report_default_path("results/summatrix.csv");
+	CU_ASSERT_STRING_EQUAL(p, "results/summatrix.html");
+	free(p);
+	p = report_default_path("odd.name");
+	CU_ASSERT_STRING_EQUAL(p, "odd.name.html");
+	free(p);
+	diags d = {0};
+	const char *in = write_temp(1, "report.csv", crafted);
+	CU_ASSERT_EQUAL(report_write(in, "/nonexistent/dir/r.html", NULL, &d), -1);
+	CU_ASSERT_EQUAL_FATAL(d.n, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "/nonexistent/dir/r.html"));
+	diags_free(&d);
+}
+
+int add_report_suite(void)
+{
+	CU_pSuite s = CU_add_suite("report", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "one cell per parameter pair", test_one_cell_per_parameter_pair);
+	CU_add_test(s, "--params picks the axes", test_params_pick_the_axes);
+	CU_add_test(s, "winner is marked in both scatters", test_winner_is_marked_in_both_scatters);
+	CU_add_test(s, "CSV text is escaped", test_csv_text_is_escaped);
+	CU_add_test(s, "failures grouped with counts", test_failures_grouped_with_counts);
+	CU_add_test(s, "older file without counters or flags", test_older_file_without_counters_or_flags);
+	CU_add_test(s, "default path and unwritable output", test_default_path_and_unwritable_output);
+	return 0;
+}

@@ -1,0 +1,139 @@
+/* test_show.c: the terminal table: its order (by time, failures last, or by any column, numbers as
+ * numbers), --top, the winner's mark, and an unknown column refused with the valid names. */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "show.h"
+#include "tests.h"
+
+/* ids name the rows; blockDim.x sorts differently as text (128 < 16 < 8) than as numbers */
+static const char *csv =
+	"id,blockDim.x,blockDim.y,theoretical_occupancy,time_ms_median,samples,noise_pct,gbps,flags,status,message\n"
+	"rowA,16,1,1.0,3.5,10,0.2,100,cold,ok,\n"
+	"rowB,128,1,1.0,1.25,10,0.2,300,cold;winner,ok,\n"
+	"rowC,8,1,0.5,,,,,,crashed,\"CUDA_ERROR_ILLEGAL_ADDRESS\nat line 2\"\n"
+	"rowD,64,1,1.0,2.0,10,0.2,200,cold,ok,\n";
+
+static char *run_show(int top, const char *sort, int *rc, diags *d)
+{
+	const char *path = write_temp(3, "show.csv", csv);
+	FILE *f = tmpfile();
+	*rc = show_print(f, path, top, sort, 0, d);
+	long n = ftell(f);
+	rewind(f);
+	char *s = calloc(1, (size_t)n + 1);
+	if (fread(s, 1, (size_t)n, f) != (size_t)n)
+		s[0] = 0;
+	fclose(f);
+	return s;
+}
+
+/* The order in which the ids appear: "BDAC" and so on. */
+static void order_of(const char *out, char *ids, size_t n)
+{
+	size_t k = 0;
+	const char *end = strstr(out, " configuration"); /* the footer names the winner again */
+	for (const char *p = out; k + 1 < n && (p = strstr(p, "row")) && (!end || p < end); p += 4)
+		ids[k++] = p[3];
+	ids[k] = 0;
+}
+
+static void test_default_sort_is_by_time_failures_last(void)
+{
+	int rc;
+	diags d = {0};
+	char *out = run_show(0, NULL, &rc, &d), ids[8];
+	CU_ASSERT_EQUAL(rc, EXIT_WINNER);
+	order_of(out, ids, sizeof ids);
+	CU_ASSERT_STRING_EQUAL(ids, "BDAC");
+	/* the winner's line is marked, only it */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n* "));
+	const char *mark = strstr(out, "\n* ");
+	CU_ASSERT(mark && strstr(mark, "rowB") == strstr(out, "rowB") && !strstr(mark + 1, "\n* "));
+	CU_ASSERT(mark && strstr(mark, "rowB") < strchr(mark + 1, '\n'));
+	/* the message's first line only, and the counts below */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "CUDA_ERROR_ILLEGAL_ADDRESS"));
+	CU_ASSERT_PTR_NULL(strstr(out, "at line 2"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "4 configurations: 3 ok, 1 crashed"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "winner (*): id=rowB"));
+	/* within a 100-column terminal */
+	for (const char *l = out; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) : strlen(l);
+		CU_ASSERT(len <= 100);
+		l += len + (e != NULL);
+	}
+	free(out);
+	diags_free(&d);
+}
+
+static void test_sort_numeric_string_and_descending(void)
+{
+	int rc;
+	diags d = {0};
+	char ids[8];
+	char *out = run_show(0, "blockDim.x", &rc, &d);
+	order_of(out, ids, sizeof ids);
+	CU_ASSERT_STRING_EQUAL(ids, "CADB"); /* 8 16 64 128, not "128" < "16" < "64" < "8" */
+	free(out);
+	out = run_show(0, "status", &rc, &d);
+	order_of(out, ids, sizeof ids);
+	CU_ASSERT_STRING_EQUAL(ids, "CABD"); /* crashed before ok, file order among equals */
+	free(out);
+	out = run_show(0, "-gbps", &rc, &d);
+	order_of(out, ids, sizeof ids);
+	CU_ASSERT_STRING_EQUAL(ids, "BDAC"); /* 300 200 100, the empty one last */
+	free(out);
+	CU_ASSERT_EQUAL(rc, EXIT_WINNER);
+	CU_ASSERT_EQUAL(d.n, 0);
+	diags_free(&d);
+}
+
+static void test_top_limits_rows(void)
+{
+	int rc;
+	diags d = {0};
+	char ids[8];
+	char *out = run_show(2, NULL, &rc, &d);
+	order_of(out, ids, sizeof ids);
+	CU_ASSERT_STRING_EQUAL(ids, "BD");
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "4 configurations (2 shown)"));
+	free(out);
+	diags_free(&d);
+}
+
+static void test_unknown_column_lists_the_valid_ones(void)
+{
+	int rc;
+	diags d = {0};
+	char *out = run_show(0, "tim", &rc, &d);
+	CU_ASSERT_EQUAL(rc, EXIT_USAGE);
+	CU_ASSERT_EQUAL(out[0], 0);
+	CU_ASSERT_EQUAL_FATAL(d.n, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "'tim'"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "time_ms_median"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "show.csv"));
+	free(out);
+	diags_free(&d);
+	/* a file that is not a results CSV is bad input too */
+	FILE *f = tmpfile();
+	CU_ASSERT_EQUAL(show_print(f, write_temp(3, "bad.csv", "a,b\n1,2\n"), 0, NULL, 0, &d), EXIT_USAGE);
+	CU_ASSERT_EQUAL(d.n, 1);
+	fclose(f);
+	diags_free(&d);
+}
+
+int add_show_suite(void)
+{
+	CU_pSuite s = CU_add_suite("show", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "default sort is by time, failures last", test_default_sort_is_by_time_failures_last);
+	CU_add_test(s, "sort numeric, string and descending", test_sort_numeric_string_and_descending);
+	CU_add_test(s, "--top limits rows", test_top_limits_rows);
+	CU_add_test(s, "unknown column lists the valid ones", test_unknown_column_lists_the_valid_ones);
+	return 0;
+}

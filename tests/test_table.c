@@ -1,0 +1,149 @@
+/* test_table.c: reading results CSVs back: RFC 4180 quoting, both line endings, and bad files
+ * reported with the file and line that is wrong. */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <string.h>
+
+#include "table.h"
+#include "tests.h"
+
+static const char *quoted_lf =
+	"p,blockDim.x,status,message\n"
+	"1,32,ok,\"has, a comma\"\n"
+	"2,64,crashed,\"said \"\"no\"\"\non two lines\"\n"
+	"3,,ok,\n";
+
+static void check_quoted(const char *path)
+{
+	table t;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(table_load(path, &t, &d), 0);
+	CU_ASSERT_EQUAL(d.n, 0);
+	CU_ASSERT_EQUAL(t.ncols, 4);
+	CU_ASSERT_EQUAL(t.nrows, 3);
+	CU_ASSERT_EQUAL(t.nparams, 1);
+	CU_ASSERT_STRING_EQUAL(table_field(&t, 0, "message"), "has, a comma");
+	CU_ASSERT_STRING_EQUAL(table_field(&t, 1, "message"), "said \"no\"\non two lines");
+	CU_ASSERT_STRING_EQUAL(table_field(&t, 1, "status"), "crashed");
+	CU_ASSERT_STRING_EQUAL(table_field(&t, 2, "p"), "3");
+	CU_ASSERT_STRING_EQUAL(table_field(&t, 2, "message"), "");
+	CU_ASSERT_STRING_EQUAL(table_field(&t, 2, "no such column"), "");
+	CU_ASSERT_EQUAL(table_num(&t, 1, table_col(&t, "blockDim.x")), 64);
+	CU_ASSERT(isnan(table_num(&t, 2, table_col(&t, "blockDim.x"))));
+	CU_ASSERT(isnan(table_num(&t, 0, table_col(&t, "status"))));
+	table_free(&t);
+	diags_free(&d);
+}
+
+static void test_quoted_fields_with_lf(void) { check_quoted(write_temp(0, "lf.csv", quoted_lf)); }
+
+static void test_quoted_fields_with_crlf(void)
+{
+	/* the same file as autotune writes it: CRLF between records, a bare LF inside the quoted one */
+	const char *crlf = "p,blockDim.x,status,message\r\n"
+			   "1,32,ok,\"has, a comma\"\r\n"
+			   "2,64,crashed,\"said \"\"no\"\"\non two lines\"\r\n"
+			   "3,,ok,\r\n";
+	check_quoted(write_temp(0, "crlf.csv", crlf));
+}
+
+static void test_ragged_row_names_file_and_line(void)
+{
+	/* the record that spans two lines pushes the short one down to physical line 4 */
+	const char *path = write_temp(0, "ragged.csv",
+				      "p,blockDim.x,status,message\n"
+				      "1,32,ok,\"two\nlines\"\n"
+				      "2,64,ok\n");
+	table t;
+	diags d = {0};
+	CU_ASSERT_EQUAL(table_load(path, &t, &d), -1);
+	CU_ASSERT_EQUAL_FATAL(d.n, 1);
+	char *want = xasprintf("%s:4:", path);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "3 fields"));
+	free(want);
+	diags_free(&d);
+}
+
+static void test_missing_block_dim_is_not_a_results_file(void)
+{
+	const char *path = write_temp(0, "nobx.csv", "a,b,status\n1,2,ok\n");
+	table t;
+	diags d = {0};
+	CU_ASSERT_EQUAL(table_load(path, &t, &d), -1);
+	CU_ASSERT_EQUAL_FATAL(d.n, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "blockDim.x"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], path));
+	diags_free(&d);
+}
+
+static void test_unterminated_quote_and_empty_file(void)
+{
+	table t;
+	diags d = {0};
+	const char *path = write_temp(0, "open.csv", "p,blockDim.x\n1,\"32\n");
+	CU_ASSERT_EQUAL(table_load(path, &t, &d), -1);
+	CU_ASSERT_EQUAL_FATAL(d.n, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "unterminated quote"));
+	diags_free(&d);
+	path = write_temp(0, "empty.csv", "");
+	CU_ASSERT_EQUAL(table_load(path, &t, &d), -1);
+	CU_ASSERT_EQUAL_FATAL(d.n, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], ":1:"));
+	diags_free(&d);
+	CU_ASSERT_EQUAL(table_load("/nonexistent/x.csv", &t, &d), -1);
+	CU_ASSERT_EQUAL(d.n, 1);
+	diags_free(&d);
+}
+
+static void test_winner_flag_is_a_whole_word(void)
+{
+	const char *path = write_temp(0, "flags.csv",
+				      "p,blockDim.x,flags,status\n"
+				      "1,32,cold;notwinner,ok\n"
+				      "2,32,cold;winners,ok\n"
+				      "3,32,cold;finalist;winner,ok\n");
+	table t;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(table_load(path, &t, &d), 0);
+	CU_ASSERT_EQUAL(table_winner(&t), 2);
+	table_free(&t);
+	path = write_temp(0, "noflags.csv", "p,blockDim.x,status\n1,32,ok\n");
+	CU_ASSERT_EQUAL_FATAL(table_load(path, &t, &d), 0);
+	CU_ASSERT_EQUAL(table_winner(&t), -1);
+	table_free(&t);
+	diags_free(&d);
+}
+
+static void test_results_from_an_older_file(void)
+{
+	table t;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(table_load("tests/data/summatrix_h100.csv", &t, &d), 0);
+	CU_ASSERT_EQUAL(t.nrows, 153);
+	CU_ASSERT_EQUAL(t.nparams, 3);
+	CU_ASSERT_EQUAL(table_col(&t, "gpu"), -1); /* recorded before the provenance columns */
+	result *r = table_results(&t);
+	CU_ASSERT_EQUAL(r[0].st, ST_OK);
+	CU_ASSERT_EQUAL(r[0].block[0], 1);
+	CU_ASSERT_EQUAL(r[0].block[1], 32);
+	CU_ASSERT(fabs(r[0].t_median - 8.66056) < 1e-9);
+	CU_ASSERT_EQUAL(r[0].have_metrics, 0);
+	table_results_free(r, t.nrows);
+	table_free(&t);
+}
+
+int add_table_suite(void)
+{
+	CU_pSuite s = CU_add_suite("table", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "quoted fields with LF", test_quoted_fields_with_lf);
+	CU_add_test(s, "quoted fields with CRLF", test_quoted_fields_with_crlf);
+	CU_add_test(s, "ragged row names file and line", test_ragged_row_names_file_and_line);
+	CU_add_test(s, "missing blockDim.x is not a results file", test_missing_block_dim_is_not_a_results_file);
+	CU_add_test(s, "unterminated quote and empty file", test_unterminated_quote_and_empty_file);
+	CU_add_test(s, "winner flag is a whole word", test_winner_flag_is_a_whole_word);
+	CU_add_test(s, "results from an older file", test_results_from_an_older_file);
+	return 0;
+}

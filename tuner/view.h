@@ -1,0 +1,52 @@
+/* view.h: what `report` and `show` both derive from a results CSV: the deciding time of each row,
+ * the winner (flagged, or chosen again with the default policy for older files) and why it won,
+ * the counts per status. */
+#ifndef AUTOTUNE_VIEW_H
+#define AUTOTUNE_VIEW_H
+
+#include <stdio.h>
+
+#include "diag.h"
+#include "select.h"
+#include "table.h"
+
+typedef struct {
+	table t;
+	result *res;             /* table_results(&t) */
+	select_policy policy;    /* the defaults of config.c: a results file does not record its own */
+	choice pick;             /* select_winner's answer under that policy */
+	long long winner;        /* the winning row, -1 when none passed */
+	int winner_flagged;      /* the CSV itself marks it (newer files) */
+	size_t counts[ST_COUNT_];
+	size_t unknown_status;   /* rows whose status is none of status.h's names */
+} view;
+
+/* Loads and interprets path; -1 with "file:line: reason" in d. */
+int view_load(const char *path, view *v, diags *d);
+void view_free(view *v);
+
+/* Ran, verified and timed. */
+int view_passed(const view *v, size_t row);
+/* The time that decides (finalist median when re-timed), ms; NAN when the row did not pass. */
+double view_time(const view *v, size_t row);
+/* The noise of that time, %; NAN when unknown. */
+double view_noise(const view *v, size_t row);
+/* Occupancy in %: achieved when counters were read, else theoretical; NAN when unknown. */
+double view_occupancy(const view *v, size_t row);
+/* 1 when view_occupancy(row) is the achieved one. */
+int view_occupancy_achieved(const view *v, size_t row);
+/* The named column as a number; NAN when empty or absent. */
+double view_num(const view *v, size_t row, const char *column);
+/* The row's status name as the CSV spells it. */
+const char *view_status(const view *v, size_t row);
+/* "p1=v1 p2=v2" over the parameter columns (blockDim.x/y when the file has none); caller frees. */
+char *view_describe(const view *v, size_t row);
+/* One sentence on why the winner won, or NULL when there is none; caller frees. */
+char *view_why(const view *v);
+/* The distinct non-empty values of a column joined by ", " (NULL when none); caller frees. */
+char *view_distinct(const view *v, const char *column);
+
+/* Row indices sorted by the deciding time, passing rows first, ties in file order; caller frees. */
+size_t *view_by_time(const view *v);
+
+#endif
