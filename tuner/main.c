@@ -442,6 +442,7 @@ static int tune(const options *o)
 	result *res = xcalloc(sp.count, sizeof *res);
 	int code = EXIT_WINNER;
 	runner *rn = NULL; /* a dry run's look at the GPU, for its architecture */
+	double setup_s = 0; /* starting the GPU workers: context, arguments, warm-up */
 	gpu_set gs = {0};
 	char *nvcc = NULL, *wpath = NULL, workdir[] = "/tmp/autotune-XXXXXX";
 	int have_workdir = 0;
@@ -502,8 +503,12 @@ static int tune(const options *o)
 		if (o->dry_run) {
 			if (!(rn = runner_start(wpath, o->device < 0 ? 0 : o->device, NULL, &dev, NULL, &d)))
 				diags_add(&d, "a dry run with no GPU needs a target: give --arch sm_90 (or kernel.arch)");
-		} else if (devices_start(o, wpath, &cfg, wlog, &gs, &d) == 0)
-			dev = gs.info[0];
+		} else {
+			double t0 = now_seconds();
+			if (devices_start(o, wpath, &cfg, wlog, &gs, &d) == 0)
+				dev = gs.info[0];
+			setup_s = now_seconds() - t0;
+		}
 		if (!rn && !gs.n) {
 			code = EXIT_USAGE;
 			goto out;
@@ -618,7 +623,7 @@ static int tune(const options *o)
 		}
 		measure_opts mo = {!o->quiet, &interrupted, devices_copy_bandwidth(gs.runners[0], &dev), dev.clock_khz / 1000, jr,
 				   o->retry_failed, bd, cc, (int)strat, budget, seconds, o->seed_given ? o->seed : cfg.search_seed,
-				   prior, NULL, NULL, 0, 0};
+				   prior, NULL, NULL, 0, 0, 0, 0};
 		if (!o->quiet && gs.n > 1)
 			fprintf(stderr, "%s: measuring on %zu GPUs (%s)\n", cfg.name, gs.n, dev.name);
 		if (measure_space(&cfg, &sp, &b, res, gs.runners, gs.n, &mo, &d))
@@ -630,6 +635,9 @@ static int tune(const options *o)
 		if (!o->quiet)
 			print_failures(&cfg, &sp, &b);
 		jr = mo.journal; /* NULL if writing it failed */
+		if (!o->quiet)
+			fprintf(stderr, "%s: %.1f s to set up %zu GPU%s, %.1f s first pass, %.1f s finalists and counters\n",
+				cfg.name, setup_s, gs.n, gs.n == 1 ? "" : "s", mo.first_pass_s, mo.finish_s);
 		select_winner(res, sp.count, &policy, &pick);
 		winner = pick.winner;
 		counters_note = mo.counters_note;
@@ -650,7 +658,9 @@ static int tune(const options *o)
 	for (size_t i = 0; i < gs.n; i++)
 		gpus[i] = (gpu_id){gs.info[i].name, gs.info[i].uuid};
 	outputs rep = {&cfg, &sp, &b, res, winner, o->dry_run ? NULL : dev.name, arch, date, gpus, gs.n, spec};
-	if (output_csv(&rep, cfg.csv_path, &d) || (!o->nshards && output_header(&rep, cfg.header_path, &d)))
+	/* a shard's CSV is a part: `autotune merge` writes the header and report of the whole */
+	if (output_csv(&rep, cfg.csv_path, &d) ||
+	    (!o->nshards && (output_header(&rep, cfg.header_path, &d) || report_write(cfg.csv_path, NULL, NULL, &d))))
 		code = EXIT_USAGE;
 	free(gpus);
 	if (!o->quiet) {

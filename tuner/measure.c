@@ -824,12 +824,16 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 		P.lanes[i] = (lane){runners[i], (int)i, -1, {0}, &P, 0};
 	pthread_mutex_init(&P.lock, NULL);
 	pthread_cond_init(&P.changed, NULL);
+	double t0 = now_seconds();
 	int rc = first_pass(&P);
+	o->first_pass_s = now_seconds() - t0;
 	for (size_t i = 0; i < nrunners; i++)
 		join_diags(d, &P.lanes[i]);
 	if (!rc && d->n == before && !*o->interrupted) {
 		/* (else the reference failed: nothing to compare with) */
+		t0 = now_seconds();
 		rc = finish(&P);
+		o->finish_s = now_seconds() - t0;
 		for (size_t i = 0; i < nrunners; i++)
 			join_diags(d, &P.lanes[i]);
 	}

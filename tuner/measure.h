@@ -30,6 +30,7 @@ typedef struct {
 	char *journal_note;                  /* out: why the journal stopped being written, or NULL */
 	size_t measured;                     /* out: configurations measured in this run */
 	size_t shared;                       /* out: configurations that shared an identical one's measurement */
+	double first_pass_s, finish_s;       /* out: wall time of the first pass, of finalists and counters */
 } measure_opts;
 
 /* Measures on every runner at once (GPUs of one model): the exhaustive first pass and the

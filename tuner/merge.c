@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "output.h"
+#include "report.h"
 #include "select.h"
 #include "space.h"
 #include "table.h"
@@ -193,6 +194,8 @@ int cmd_merge(const options *o)
 			free(desc);
 			rc = merge_header(&cfg, &sp, res, winner, in[winner], of[winner], &d);
 		}
+		if (!rc)
+			rc = report_write(cfg.csv_path, NULL, NULL, &d);
 		if (!rc && !o->quiet)
 			fprintf(stderr, "  wrote %s%s%s\n", cfg.csv_path, winner >= 0 ? ", " : "",
 				winner >= 0 ? cfg.header_path : "");
