@@ -468,6 +468,12 @@ static int tune(const options *o)
 		goto out;
 	}
 	if (o->cmd == CMD_VALIDATE) {
+		if (o->print_spec_hash) {
+			char spec[17];
+			hash_spec(cfg.path, cfg.source, spec);
+			printf("%s\n", spec);
+			goto out;
+		}
 		printf("%s: ok: %zu valid configurations of %zu combinations, %zu distinct binaries\n", o->config, sp.count,
 		       sp.total, b.nbins);
 		goto out;
@@ -648,7 +654,8 @@ static int tune(const options *o)
 	hash_spec(cfg.path, cfg.source, spec);
 	gpu_id gpu = {dev.name, dev.uuid};
 	outputs rep = {&cfg, &sp, &b, res, winner, o->dry_run ? NULL : dev.name, arch, date, &gpu, o->dry_run ? 0 : 1, spec};
-	if (output_csv(&rep, cfg.csv_path, &d) || output_header(&rep, cfg.header_path, &d))
+	/* the header and make fragment come from the CSV just written: one writer for this and `autotune header` */
+	if (output_csv(&rep, cfg.csv_path, &d) || (winner >= 0 && header_write(&cfg.csv_path, 1, cfg.name, cfg.header_path, &d)))
 		code = EXIT_USAGE;
 	if (!o->quiet) {
 		print_summary(&cfg, &sp, &b, res, compile_s, o->dry_run);
@@ -657,8 +664,10 @@ static int tune(const options *o)
 			fprintf(stderr, "  no hardware counters: %s\n", counters_note);
 		if (journal_note)
 			fprintf(stderr, "  warning: %s\n", journal_note);
-		fprintf(stderr, "  wrote %s%s%s%s\n", cfg.csv_path, winner >= 0 ? ", " : "",
-			winner >= 0 ? cfg.header_path : "", o->dry_run ? " (dry run: nothing was measured)" : "");
+		char *mk = header_mk_path(cfg.header_path);
+		fprintf(stderr, "  wrote %s%s%s%s%s%s\n", cfg.csv_path, winner >= 0 ? ", " : "", winner >= 0 ? cfg.header_path : "",
+			winner >= 0 ? ", " : "", winner >= 0 ? mk : "", o->dry_run ? " (dry run: nothing was measured)" : "");
+		free(mk);
 	}
 out:
 	choice_free(&pick);
