@@ -61,6 +61,8 @@ $(B)/fake_worker: tests/fake_worker.c | $(B)
 test: deps
 	$(MAKE) all $(B)/run_tests $(B)/fake_worker
 	$(B)/run_tests
+	# the example app from its checked-in sample result: nvcc compiles it, no GPU or tuning needed
+	$(MAKE) -C examples/summatrix_app sample
 
 # Installs libyaml-dev, libcunit1-dev and libxxhash-dev on Debian/Ubuntu when they are missing.
 deps:
