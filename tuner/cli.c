@@ -51,9 +51,11 @@ static const char *const help_texts[CMD_COUNT_] = {
 	"Turns a Kernel Tuner/KTT T1 spec into an autotune config (default OUT:\n"
 	"SPEC.yaml beside it). Exit 0 written, 2 bad input.\n",
 	[CMD_HEADER] =
-	"usage: autotune header RESULTS.csv [MORE.csv ...] -o TUNED.h\n"
-	"Writes the tuned header (and TUNED.mk) from results. Several CSVs from\n"
-	"different GPUs give one section per GPU, chosen by a target macro.\n",
+	"usage: autotune header RESULTS.csv [MORE.csv ...] [-o TUNED.h]\n"
+	"Writes the tuned header and make fragment (NAME_tuned.h -> NAME.mk) from\n"
+	"results (default: the config's output.header). Several CSVs from different\n"
+	"GPUs give one section per GPU, chosen by -DAUTOTUNE_TARGET_<GPU>, and a\n"
+	"default for others: the best on average. Exit 0, 1 no winner, 2 bad input.\n",
 	[CMD_REPORT] =
 	"usage: autotune report RESULTS.csv [-o REPORT.html] [--params X,Y]\n"
 	"Writes a self-contained HTML report (inline SVG, no network).\n",
