@@ -1,4 +1,4 @@
-/* test_output.c: RFC 4180 quoting, the CSV's shape and the tuned header's text. */
+/* test_output.c: RFC 4180 quoting and the CSV's shape (the header: test_header.c). */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,60 +121,6 @@ static void test_csv_rows_and_columns(void)
 	drop_report(&cfg, &sp, &b, res);
 }
 
-static void test_header_text_and_it_compiles(void)
-{
-	config cfg;
-	space sp;
-	build b;
-	result res[2];
-	outputs rep;
-	diags d = {0};
-	make_report(&cfg, &sp, &b, res, &rep);
-	const char *path = write_temp(5, "demo_tuned.h", "");
-	CU_ASSERT_EQUAL(output_header(&rep, path, &d), 0);
-	char *h = read_text(path);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
-	CU_ASSERT_PTR_NOT_NULL(strstr(h, "#ifndef DEMO_TUNED_H\n#define DEMO_TUNED_H\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(h, "#define DEMO_BX 64\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(h, "#define DEMO_F 0.5\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(h, "#define DEMO_TIME_MS 1.250000\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(h, "Device: Test GPU *_ evil (sm_90), tuned 2026-11-22T00:00:00Z."));
-	CU_ASSERT_PTR_NOT_NULL(strstr(h, "1 of 2 configurations passed"));
-	free(h);
-	/* the header must compile, and its values must be usable as constants */
-	const char *prog = write_temp(6, "use.c", "");
-	FILE *f = fopen(prog, "w");
-	fprintf(f, "#include \"%s\"\n#include \"%s\"\n_Static_assert(DEMO_BX == 64, \"bx\");\n"
-		   "int main(void) { return DEMO_TIME_MS > 1.0 ? 0 : 1; }\n", path, path);
-	fclose(f);
-	char *argv[] = {"cc", "-std=c11", "-Wall", "-Werror", "-fsyntax-only", (char *)prog, NULL};
-	proc p;
-	CU_ASSERT_EQUAL_FATAL(proc_start(&p, argv, 0), 0);
-	int timed_out;
-	int st = proc_finish(&p, 60, &timed_out);
-	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	unlink(prog);
-	unlink(path);
-	drop_report(&cfg, &sp, &b, res);
-}
-
-static void test_no_winner_writes_no_header(void)
-{
-	config cfg;
-	space sp;
-	build b;
-	result res[2];
-	outputs rep;
-	diags d = {0};
-	make_report(&cfg, &sp, &b, res, &rep);
-	rep.winner = -1;
-	const char *path = "/tmp/autotune-test-no-header.h";
-	unlink(path);
-	CU_ASSERT_EQUAL(output_header(&rep, path, &d), 0);
-	CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
-	drop_report(&cfg, &sp, &b, res);
-}
-
 static void test_unwritable_directory_is_reported(void)
 {
 	config cfg;
@@ -199,8 +145,6 @@ int add_output_suite(void)
 	CU_add_test(s, "CSV quoting", test_csv_quoting);
 	CU_add_test(s, "macro names", test_macro_names);
 	CU_add_test(s, "CSV rows and columns", test_csv_rows_and_columns);
-	CU_add_test(s, "header text, and it compiles", test_header_text_and_it_compiles);
-	CU_add_test(s, "no winner, no header", test_no_winner_writes_no_header);
 	CU_add_test(s, "unwritable directory is reported", test_unwritable_directory_is_reported);
 	return 0;
 }

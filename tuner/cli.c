@@ -41,17 +41,21 @@ static const char *const help_texts[CMD_COUNT_] = {
 	"exit: 0 winner written, 1 none passed, 2 bad input, 3 worker lost,\n"
 	"      130 interrupted (results kept). See man autotune.\n",
 	[CMD_VALIDATE] =
-	"usage: autotune validate CONFIG.yaml\n"
+	"usage: autotune validate [--print-spec-hash] CONFIG.yaml\n"
 	"Checks CONFIG (keys, expressions, constraints) and prints the size of its\n"
-	"space; needs no GPU and no nvcc. Exit 0 valid, 2 invalid (file:line:col).\n",
+	"space; needs no GPU and no nvcc. Exit 0 valid, 2 invalid (file:line:col).\n"
+	"--print-spec-hash prints only the hash of CONFIG and its kernel source that\n"
+	"a tuned header records (NAME_SPEC_HASH): a build compares them.\n",
 	[CMD_IMPORT] =
 	"usage: autotune import SPEC.json [-o OUT.yaml]\n"
 	"Turns a Kernel Tuner/KTT T1 spec into an autotune config (default OUT:\n"
 	"SPEC.yaml beside it). Exit 0 written, 2 bad input.\n",
 	[CMD_HEADER] =
-	"usage: autotune header RESULTS.csv [MORE.csv ...] -o TUNED.h\n"
-	"Writes the tuned header (and TUNED.mk) from results. Several CSVs from\n"
-	"different GPUs give one section per GPU, chosen by a target macro.\n",
+	"usage: autotune header RESULTS.csv [MORE.csv ...] [-o TUNED.h]\n"
+	"Writes the tuned header and make fragment (NAME_tuned.h -> NAME.mk) from\n"
+	"results (default: the config's output.header). Several CSVs from different\n"
+	"GPUs give one section per GPU, chosen by -DAUTOTUNE_TARGET_<GPU>, and a\n"
+	"default for others: the best on average. Exit 0, 1 no winner, 2 bad input.\n",
 	[CMD_REPORT] =
 	"usage: autotune report RESULTS.csv [-o REPORT.html] [--params X,Y]\n"
 	"Writes a self-contained HTML report (inline SVG, no network).\n",
@@ -109,6 +113,7 @@ int cli_parse(int argc, char **argv, options *o)
 		{"seed", required_argument, NULL, 's'}, {"devices", required_argument, NULL, 'D'},
 		{"shard", required_argument, NULL, 'H'}, {"top", required_argument, NULL, 'T'},
 		{"sort", required_argument, NULL, 'O'}, {"params", required_argument, NULL, 'X'},
+		{"print-spec-hash", no_argument, NULL, 'Y'},
 		{NULL, 0, NULL, 0},
 	};
 	memset(o, 0, sizeof *o);
@@ -137,6 +142,7 @@ int cli_parse(int argc, char **argv, options *o)
 		case 'T': if (parse_count("--top", optarg, 1, &o->top)) return -1; break;
 		case 'O': o->sort = optarg; break;
 		case 'X': o->params = optarg; break;
+		case 'Y': o->print_spec_hash = 1; break;
 		case 's': {
 			char *end;
 			o->seed = strtoull(optarg, &end, 10);
@@ -189,6 +195,10 @@ int cli_parse(int argc, char **argv, options *o)
 				: o->cmd == CMD_REPORT || o->cmd == CMD_SHOW ? "one results CSV"
 									     : "one file",
 				rest, rest == 1 ? "" : "s", command_names[o->cmd]);
+		return -1;
+	}
+	if (o->print_spec_hash && o->cmd != CMD_VALIDATE) {
+		fputs("autotune: --print-spec-hash goes with validate (see autotune validate --help)\n", stderr);
 		return -1;
 	}
 	o->inputs = args;

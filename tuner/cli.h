@@ -55,6 +55,7 @@ typedef struct {
 	int top;             /* show --top N (0: all) */
 	const char *sort;    /* show --sort COLUMN */
 	const char *params;  /* report --params X,Y: the heat map's two parameters */
+	int print_spec_hash;  /* validate --print-spec-hash: print the hash a tuned header records */
 } options;
 
 /* 0 on success; -1 with a message on stderr for a usage error. */

@@ -1,13 +1,745 @@
-/* header.c: `autotune header`: the tuned header and make fragment from one or more results CSVs. */
+/* header.c: the tuned header and make fragment from one or more results CSVs. Everything comes
+ * from the CSVs (read back with table.c), so a header can be rewritten, or merged across GPUs,
+ * long after the run; every value is checked before it is written into C or make syntax. */
 #include "header.h"
 
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
+#include "config.h"
+#include "hash.h"
+#include "output.h"
+#include "select.h"
+#include "table.h"
 #include "banned.h"
+
+/* One results CSV and the configuration it chose. */
+typedef struct {
+	table t;
+	result *res;
+	long long win;       /* the winner's row */
+	const char *gpu;     /* the winner row's GPU, "" when the file predates the column */
+	char *target;        /* the GPU as a macro suffix (merged headers) */
+} input;
+
+/* A parameter value, checked to be a number: as make and as C should spell it. */
+typedef struct {
+	char num[48]; /* "-3", "0.5" */
+	int kind;     /* 0 int, 1 long long, 2 double */
+} number;
+
+/* What one section of the header defines. */
+typedef struct {
+	const input *in;     /* the file its values come from */
+	size_t row;
+	double time_ms;
+	const char *device;  /* "default" for the default section */
+	const char *target;  /* NULL for the default section and for a single CSV */
+	number *vals;        /* nparams */
+} section;
+
+/* Suffixes the header defines besides the parameters; a parameter of one of these names would
+ * define the same macro twice. */
+static const char *const reserved[] = {"TIME_MS", "NVCC_FLAGS", "SPEC_HASH", "TUNED_DEVICE", "TUNED_ARCH",
+				       "TUNED_H", "TUNED_UNUSED_", "TARGETS", NULL};
+
+/* Struct members must not be keywords of C or C++ (the header is included by both). */
+static const char *const keywords[] = {
+	"auto", "bool", "break", "case", "catch", "char", "class", "const", "constexpr", "continue", "default",
+	"delete", "do", "double", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
+	"friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "nullptr",
+	"operator", "private", "protected", "public", "register", "restrict", "return", "short", "signed",
+	"sizeof", "static", "struct", "switch", "template", "this", "throw", "true", "try", "typedef",
+	"typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "while", NULL};
+
+char *header_mk_path(const char *header)
+{
+	size_t n = strlen(header);
+	const char *slash = strrchr(header, '/');
+	size_t base = slash ? (size_t)(slash - header) + 1 : 0;
+	if (n - base > 8 && !strcmp(header + n - 8, "_tuned.h"))
+		return xasprintf("%.*s.mk", (int)(n - 8), header);
+	if (n - base > 2 && !strcmp(header + n - 2, ".h"))
+		return xasprintf("%.*s.mk", (int)(n - 2), header);
+	return xasprintf("%s.mk", header);
+}
+
+/* A path's last component without "_tuned.h" or its extension: "results/x_tuned.h" -> "x". */
+static char *stem(const char *path)
+{
+	const char *slash = strrchr(path, '/'), *b = slash ? slash + 1 : path;
+	size_t n = strlen(b);
+	if (n > 8 && !strcmp(b + n - 8, "_tuned.h"))
+		n -= 8;
+	else {
+		const char *dot = strrchr(b, '.');
+		if (dot && dot > b)
+			n = (size_t)(dot - b);
+	}
+	return xasprintf("%.*s", (int)n, b);
+}
+
+/* Upper case letters and digits, anything else one '_', none at either end: a GPU name as the
+ * suffix of a macro and the value of a make variable ("NVIDIA H100 80GB HBM3" ->
+ * NVIDIA_H100_80GB_HBM3). */
+static char *target_name(const char *gpu)
+{
+	char *t = xmalloc(strlen(gpu) + 1), *o = t;
+	for (const char *p = gpu; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if ((c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'))
+			*o++ = (char)(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+		else if (o > t && o[-1] != '_')
+			*o++ = '_';
+	}
+	while (o > t && o[-1] == '_')
+		o--;
+	*o = 0;
+	return t;
+}
+
+/* Device names, paths and commands come from users and drivers: quoted inside a comment they
+ * must stay on one line (a make comment also continues after a backslash) and must not close a
+ * C comment. */
+static char *one_line(const char *s)
+{
+	char *c = xstrdup(s);
+	for (char *p = c; *p; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = ' ';
+		if (*p == '\\')
+			*p = '/';
+		if (p[0] == '*' && p[1] == '/')
+			p[1] = '_';
+	}
+	return c;
+}
+
+/* A C string literal of any bytes: quotes, backslashes and '?' (no trigraphs in ISO C modes)
+ * escaped, anything not printable ASCII in octal. */
+static void c_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\' || *p == '?')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p >= 0x7f)
+			fprintf(f, "\\%03o", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+/* Flags go into make unquoted: '$' and '#' are escaped; control characters and backslashes,
+ * which could end or continue the line, are refused before this. */
+static void make_value(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '$')
+			fputc('$', f);
+		else if (*s == '#')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+static int parse_number(const char *s, number *v)
+{
+	if (!*s || strlen(s) >= sizeof v->num || !(*s == '-' || *s == '.' || (*s >= '0' && *s <= '9')))
+		return -1;
+	char *end;
+	errno = 0;
+	long long i = strtoll(s, &end, 10);
+	if (!*end && !errno) {
+		snprintf(v->num, sizeof v->num, "%lld", i);
+		v->kind = i >= INT_MIN && i <= INT_MAX ? 0 : 1;
+		return 0;
+	}
+	double x = strtod(s, &end);
+	if (*end || !isfinite(x) || strpbrk(s, "xXpP"))
+		return -1;
+	/* the shortest text that reads back as the same double */
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(v->num, sizeof v->num, "%.*g", prec, x);
+		if (strtod(v->num, NULL) == x)
+			break;
+	}
+	v->kind = 2;
+	return 0;
+}
+
+/* The number as a C literal of its kind: negatives in parentheses, so that `-MACRO` and `a-MACRO`
+ * stay what they look like; a double always looks like one. */
+static void c_number(FILE *f, const number *v, int kind)
+{
+	int neg = v->num[0] == '-';
+	fprintf(f, "%s%s%s%s", neg ? "(" : "", v->num,
+		kind == 1 ? "LL" : kind == 2 && !strpbrk(v->num, ".e") ? ".0" : "", neg ? ")" : "");
+}
+
+static int passed(const result *r) { return r->st == ST_OK && r->samples > 0 && r->t_median > 0; }
+
+/* Whether row a of x and row b of y are the same configuration (the same parameter values). */
+static int same_config(const table *x, size_t a, const table *y, size_t b)
+{
+	for (size_t i = 0; i < x->nparams; i++)
+		if (strcmp(table_get(x, a, (int)i), table_get(y, b, (int)i)))
+			return 0;
+	return 1;
+}
+
+static void free_inputs(input *in, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		table_results_free(in[k].res, in[k].t.nrows);
+		table_free(&in[k].t);
+		free(in[k].target);
+	}
+	free(in);
+}
+
+/* Loads every CSV and finds its winner; checks that all are of one config and one spec. */
+static int load_inputs(char *const *csvs, size_t n, input *in, const char **spec, diags *d)
+{
+	*spec = "";
+	const char *spec_file = "";
+	for (size_t k = 0; k < n; k++) {
+		input *x = &in[k];
+		if (table_load(csvs[k], &x->t, d))
+			return EXIT_USAGE;
+		x->res = table_results(&x->t);
+		const table *t = &x->t, *t0 = &in[0].t;
+		if (k > 0) {
+			int same = t->nparams == t0->nparams;
+			for (size_t i = 0; same && i < t->nparams; i++)
+				same = !strcmp(t->names[i], t0->names[i]);
+			if (!same) {
+				char *a = xstrdup(""), *b = xstrdup("");
+				for (size_t i = 0; i < t0->nparams; i++) {
+					char *m = xasprintf("%s%s%s", a, i ? "," : "", t0->names[i]);
+					free(a);
+					a = m;
+				}
+				for (size_t i = 0; i < t->nparams; i++) {
+					char *m = xasprintf("%s%s%s", b, i ? "," : "", t->names[i]);
+					free(b);
+					b = m;
+				}
+				diags_add(d, "autotune header: %s and %s are results of different configs: parameters (%s) and (%s)",
+					  t0->path, t->path, a, b);
+				free(a);
+				free(b);
+				return EXIT_USAGE;
+			}
+		}
+		int sc = table_col(t, "spec_hash");
+		for (size_t r = 0; r < t->nrows; r++) {
+			const char *s = table_get(t, r, sc);
+			if (!*s)
+				continue;
+			size_t len = strspn(s, "0123456789abcdef");
+			if (len != 16 || s[len]) {
+				diags_add(d, "%s: row %zu: spec_hash '%s' is not 16 hex digits", t->path, r + 1, s);
+				return EXIT_USAGE;
+			}
+			if (!**spec) {
+				*spec = s;
+				spec_file = t->path;
+			} else if (strcmp(s, *spec)) {
+				diags_add(d, "autotune header: %s and %s were tuned from different versions of the config or "
+					     "kernel (spec_hash %s and %s): tune both from the same spec",
+					  spec_file, t->path, *spec, s);
+				return EXIT_USAGE;
+			}
+		}
+		x->win = table_winner(t);
+		if (x->win < 0 && sc < 0) {
+			/* written before winners were flagged: choose as a run with the default policy would */
+			select_policy p = {1, 1.0, 1.0, 2.0};
+			choice c;
+			select_winner(x->res, t->nrows, &p, &c);
+			x->win = c.winner;
+			choice_free(&c);
+			if (x->win >= 0)
+				fprintf(stderr, "autotune header: note: %s flags no winner (an older results file): chose "
+						"one with the default policy (balanced)\n", t->path);
+		}
+		if (x->win < 0 || !passed(&x->res[x->win])) {
+			diags_add(d, "%s: no configuration passed (or nothing was measured: a dry run): no header written", t->path);
+			return EXIT_NONE_PASSED;
+		}
+		x->gpu = table_field(t, (size_t)x->win, "gpu");
+	}
+	return 0;
+}
+
+/* The default for devices that were not measured: among the configurations that passed on every
+ * device, the lowest geometric mean over the devices of (first-pass median / the fastest
+ * first-pass median on that device). Its row in in[0], or -1 when none passed everywhere;
+ * *time_ms: the geometric mean of its own times. */
+static long long best_on_average(const input *in, size_t n, double *time_ms)
+{
+	double *fastest = xcalloc(n, sizeof *fastest);
+	for (size_t k = 0; k < n; k++)
+		for (size_t r = 0; r < in[k].t.nrows; r++)
+			if (passed(&in[k].res[r]) && (fastest[k] == 0 || in[k].res[r].t_median < fastest[k]))
+				fastest[k] = in[k].res[r].t_median;
+	long long best = -1;
+	double best_score = 0;
+	for (size_t r = 0; r < in[0].t.nrows; r++) {
+		if (!passed(&in[0].res[r]))
+			continue;
+		double sum_ratio = log(in[0].res[r].t_median / fastest[0]), sum_time = log(in[0].res[r].t_median);
+		size_t k = 1;
+		for (; k < n; k++) {
+			size_t q = 0;
+			while (q < in[k].t.nrows && !(passed(&in[k].res[q]) && same_config(&in[0].t, r, &in[k].t, q)))
+				q++;
+			if (q == in[k].t.nrows)
+				break;
+			sum_ratio += log(in[k].res[q].t_median / fastest[k]);
+			sum_time += log(in[k].res[q].t_median);
+		}
+		if (k < n)
+			continue;
+		double score = exp(sum_ratio / (double)n);
+		if (best < 0 || score < best_score) {
+			best = (long long)r;
+			best_score = score;
+			*time_ms = exp(sum_time / (double)n);
+		}
+	}
+	free(fastest);
+	return best;
+}
+
+/* The parameter values of a section's row, checked to be numbers. */
+static int section_values(section *s, diags *d)
+{
+	const table *t = &s->in->t;
+	s->vals = xcalloc(t->nparams, sizeof *s->vals);
+	for (size_t i = 0; i < t->nparams; i++)
+		if (parse_number(table_get(t, s->row, (int)i), &s->vals[i])) {
+			diags_add(d, "%s: row %zu: parameter %s is '%s', not a number", t->path, s->row + 1, t->names[i],
+				  table_get(t, s->row, (int)i));
+			return -1;
+		}
+	const char *flags = table_field(t, s->row, "nvcc_flags");
+	for (const char *p = flags; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f || *p == '\\') {
+			diags_add(d, "%s: row %zu: nvcc_flags hold a control character or backslash: refused", t->path, s->row + 1);
+			return -1;
+		}
+	return 0;
+}
+
+typedef struct {
+	const char *name;     /* the config's name: the prefix */
+	char *upper, *lower;  /* NAME and name as identifiers */
+	char **macro;         /* per parameter: NAME_PARAM */
+	char **field;         /* per parameter: the struct member */
+	int *kind;            /* per parameter: the widest kind any section needs */
+	size_t nparams;
+} names;
+
+static void free_names(names *nm)
+{
+	for (size_t i = 0; i < nm->nparams; i++) {
+		free(nm->macro[i]);
+		free(nm->field[i]);
+	}
+	free(nm->macro);
+	free(nm->field);
+	free(nm->kind);
+	free(nm->upper);
+	free(nm->lower);
+}
+
+static int make_names(const char *name, const table *t, names *nm, diags *d)
+{
+	memset(nm, 0, sizeof *nm);
+	nm->name = name;
+	nm->nparams = t->nparams;
+	nm->upper = macro_name(name, "X");
+	nm->upper[strlen(nm->upper) - 2] = 0;
+	if (nm->upper[0] >= '0' && nm->upper[0] <= '9') {
+		diags_add(d, "autotune header: the name '%s' does not start a C identifier: give -o NAME_tuned.h", name);
+		return -1;
+	}
+	nm->lower = xstrdup(nm->upper);
+	for (char *p = nm->lower; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	nm->macro = xcalloc(t->nparams, sizeof *nm->macro);
+	nm->field = xcalloc(t->nparams, sizeof *nm->field);
+	nm->kind = xcalloc(t->nparams, sizeof *nm->kind);
+	size_t plen = strlen(nm->upper) + 1;
+	for (size_t i = 0; i < t->nparams; i++) {
+		nm->macro[i] = macro_name(name, t->names[i]);
+		const char *suffix = nm->macro[i] + plen;
+		char *f = *suffix && !(*suffix >= '0' && *suffix <= '9') ? xstrdup(suffix) : xasprintf("p_%s", suffix);
+		for (char *p = f; *p; p++)
+			if (*p >= 'A' && *p <= 'Z')
+				*p = (char)(*p - 'A' + 'a');
+		for (const char *const *k = keywords; *k; k++)
+			if (!strcmp(f, *k)) {
+				char *u = xasprintf("%s_", f);
+				free(f);
+				f = u;
+				break;
+			}
+		nm->field[i] = f;
+		for (const char *const *r = reserved; *r; r++)
+			if (!strcmp(suffix, *r)) {
+				diags_add(d, "%s: parameter '%s' would define %s, which the header defines for itself: rename it",
+					  t->path, t->names[i], nm->macro[i]);
+				return -1;
+			}
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(nm->macro[i], nm->macro[j])) {
+				diags_add(d, "%s: parameters '%s' and '%s' both become the macro %s: rename one", t->path,
+					  t->names[j], t->names[i], nm->macro[i]);
+				return -1;
+			}
+	}
+	return 0;
+}
+
+static void put_section(FILE *f, const names *nm, const section *s)
+{
+	const table *t = &s->in->t;
+	for (size_t i = 0; i < nm->nparams; i++) {
+		fprintf(f, "#define %s ", nm->macro[i]);
+		c_number(f, &s->vals[i], nm->kind[i]);
+		fputc('\n', f);
+	}
+	fprintf(f, "#define %s_TIME_MS %.6f\n#define %s_NVCC_FLAGS ", nm->upper, s->time_ms, nm->upper);
+	c_string(f, table_field(t, s->row, "nvcc_flags"));
+	fprintf(f, "\n#define %s_TUNED_DEVICE ", nm->upper);
+	c_string(f, s->device);
+	fprintf(f, "\n#define %s_TUNED_ARCH ", nm->upper);
+	c_string(f, table_field(t, s->row, "arch"));
+	fputc('\n', f);
+}
+
+static void put_make_section(FILE *f, const names *nm, const section *s)
+{
+	for (size_t i = 0; i < nm->nparams; i++)
+		fprintf(f, "%s := %s\n", nm->macro[i], s->vals[i].num);
+	fprintf(f, "%s_TIME_MS := %.6f\n%s_NVCC_FLAGS := ", nm->upper, s->time_ms, nm->upper);
+	make_value(f, table_field(&s->in->t, s->row, "nvcc_flags"));
+	/* the arch is a driver's answer or a command line's: only an sm_XY-like word goes into make */
+	const char *arch = table_field(&s->in->t, s->row, "arch");
+	fprintf(f, "\n%s_TUNED_ARCH := %s\n", nm->upper, strspn(arch, "smcompute_0123456789abf") == strlen(arch) ? arch : "");
+}
+
+/* The configuration as "block_x=32 block_y=8" (values already checked to be numbers). */
+static char *describe(const section *s)
+{
+	char *out = xstrdup("");
+	for (size_t i = 0; i < s->in->t.nparams; i++) {
+		char *safe = one_line(s->in->t.names[i]);
+		char *m = xasprintf("%s%s%s=%s", out, i ? " " : "", safe, s->vals[i].num);
+		free(safe);
+		free(out);
+		out = m;
+	}
+	return out;
+}
+
+/* Where a section's numbers come from, one comment line. */
+static void put_provenance(FILE *f, const char *lead, const section *s)
+{
+	const table *t = &s->in->t;
+	const result *w = &s->in->res[s->row];
+	size_t ok = 0;
+	for (size_t r = 0; r < t->nrows; r++)
+		ok += passed(&s->in->res[r]);
+	const char *when = table_field(t, s->row, "tuned_at"), *arch = table_field(t, s->row, "arch");
+	char *dev = one_line(*s->in->gpu ? s->in->gpu : "unknown (the results do not say)"), *path = one_line(t->path);
+	char *safe_arch = one_line(arch), *safe_when = one_line(*when ? when : "at an unknown date");
+	char *desc = describe(s);
+	fprintf(f, "%sDevice: %s%s%s%s, tuned %s.\n", lead, dev, *arch ? " (" : "", safe_arch, *arch ? ")" : "", safe_when);
+	fprintf(f, "%sWinner: %s: %.4f ms (median of %d samples%s);\n%s%zu of %zu configurations passed in %s.\n", lead, desc,
+		result_time(w), w->samples, w->final_rounds ? ", finalists interleaved" : "", lead, ok, t->nrows, path);
+	free(dev);
+	free(path);
+	free(safe_arch);
+	free(safe_when);
+	free(desc);
+}
+
+static char *command_line(char *const *csvs, size_t n, const char *out)
+{
+	char *cmd = xstrdup("autotune header");
+	for (size_t k = 0; k < n; k++) {
+		char *m = xasprintf("%s %s", cmd, csvs[k]);
+		free(cmd);
+		cmd = m;
+	}
+	char *m = xasprintf("%s -o %s", cmd, out);
+	free(cmd);
+	char *safe = one_line(m);
+	free(m);
+	return safe;
+}
+
+/* The header and fragment texts; atomically written by the caller. */
+static void render(FILE *h, FILE *mk, const names *nm, const section *secs, size_t nsec, int merged, const char *spec,
+		   const char *config_path, char *const *csvs, size_t n, const char *out, const char *mk_path)
+{
+	char *cmd = command_line(csvs, n, out), *cfg = config_path && *config_path ? one_line(config_path) : NULL;
+	char *base = one_line(strrchr(out, '/') ? strrchr(out, '/') + 1 : out);
+	char *mk_base = one_line(strrchr(mk_path, '/') ? strrchr(mk_path, '/') + 1 : mk_path);
+	const section *def = &secs[nsec - 1];
+
+	fprintf(h, "/* %s: generated by autotune%s%s; do not edit.\n", base, cfg ? " from " : "", cfg ? cfg : "");
+	if (!merged)
+		put_provenance(h, " * ", def);
+	else {
+		fprintf(h, " * One section per GPU model, chosen by the macro the build defines (at most one):\n");
+		for (size_t s = 0; s + 1 < nsec; s++) {
+			fprintf(h, " *   -DAUTOTUNE_TARGET_%s\n", secs[s].target);
+			put_provenance(h, " *     ", &secs[s]);
+		}
+		fprintf(h, " * No target macro (or another GPU): the default, the configuration best on average over\n"
+			   " * the measured GPUs: among those that passed on every one, the lowest geometric mean of\n"
+			   " * (its time / the fastest time on that GPU), first-pass medians; its TIME_MS is the\n"
+			   " * geometric mean of its times.\n");
+	}
+	fprintf(h, " * %s_SPEC_HASH: the config file and kernel source tuned%s; a build refuses\n"
+		   " * stale tuning by comparing it with `autotune validate --print-spec-hash CONFIG`.\n",
+		nm->upper, *spec ? "" : " (empty: older results)");
+	if (cfg)
+		fprintf(h, " * Re-tune: autotune %s\n", cfg);
+	fprintf(h, " * Rewrite from the results: %s\n", cmd);
+	fprintf(h, " * The same values for make: %s.\n */\n", mk_base);
+	fprintf(h, "#ifndef %s_TUNED_H\n#define %s_TUNED_H\n\n", nm->upper, nm->upper);
+
+	fprintf(mk, "# %s: the values of %s for make; generated by autotune, do not edit.\n", mk_base, base);
+	if (cfg)
+		fprintf(mk, "# Re-tune: autotune %s\n", cfg);
+	fprintf(mk, "# Rewrite from the results: %s\n", cmd);
+
+	if (!merged) {
+		put_section(h, nm, def);
+		put_make_section(mk, nm, def);
+	} else {
+		/* two targets at once would silently pick the first section */
+		fprintf(h, "#if (");
+		for (size_t s = 0; s + 1 < nsec; s++)
+			fprintf(h, "%sdefined(AUTOTUNE_TARGET_%s)", s ? " + " : "", secs[s].target);
+		fprintf(h, ") > 1\n#error \"%s: define at most one AUTOTUNE_TARGET_ macro\"\n#endif\n\n", base);
+		for (size_t s = 0; s + 1 < nsec; s++) {
+			char *dev = one_line(secs[s].device);
+			fprintf(h, "#%s defined(AUTOTUNE_TARGET_%s) /* %s */\n", s ? "elif" : "if", secs[s].target, dev);
+			free(dev);
+			put_section(h, nm, &secs[s]);
+		}
+		if (def->vals) {
+			fprintf(h, "#else /* the default: best on average over the measured GPUs */\n");
+			put_section(h, nm, def);
+		} else
+			fprintf(h, "#else\n#error \"%s: no configuration passed on every tuned GPU: define an "
+				   "AUTOTUNE_TARGET_ macro\"\n", base);
+		fprintf(h, "#endif\n");
+
+		fprintf(mk, "# make AUTOTUNE_TARGET=<one of %s_TARGETS> selects that GPU's values (and the build\n"
+			    "# should pass -DAUTOTUNE_TARGET_$(AUTOTUNE_TARGET)); without it, the default: best on average.\n",
+			nm->upper);
+		fprintf(mk, "%s_TARGETS :=", nm->upper);
+		for (size_t s = 0; s + 1 < nsec; s++)
+			fprintf(mk, " %s", secs[s].target);
+		fputc('\n', mk);
+		if (def->vals)
+			put_make_section(mk, nm, def);
+		for (size_t s = 0; s + 1 < nsec; s++) {
+			fprintf(mk, "ifeq ($(AUTOTUNE_TARGET),%s)\n", secs[s].target);
+			put_make_section(mk, nm, &secs[s]);
+			fprintf(mk, "endif\n");
+		}
+	}
+	fprintf(h, "#define %s_SPEC_HASH ", nm->upper);
+	c_string(h, spec);
+	fprintf(mk, "%s_SPEC_HASH := %s\n", nm->upper, spec);
+
+	/* the values once more as a constant, for host code (device code uses the macros) */
+	fprintf(h, "\n\n/* The same values as a constant for host code; device code uses the macros. */\n"
+		   "#if defined(__GNUC__) || defined(__clang__)\n#define %s_TUNED_UNUSED_ __attribute__((unused))\n"
+		   "#else\n#define %s_TUNED_UNUSED_\n#endif\nstatic const struct %s_tuned {\n",
+		nm->upper, nm->upper, nm->lower);
+	static const char *const ctype[] = {"int", "long long", "double"};
+	for (size_t i = 0; i < nm->nparams; i++)
+		fprintf(h, "\t%s %s;\n", ctype[nm->kind[i]], nm->field[i]);
+	fprintf(h, "\tdouble time_ms;\n\tconst char *nvcc_flags;\n\tconst char *spec_hash;\n\tconst char *tuned_device;\n"
+		   "\tconst char *tuned_arch;\n} %s_tuned %s_TUNED_UNUSED_ = {\n\t",
+		nm->lower, nm->upper);
+	for (size_t i = 0; i < nm->nparams; i++)
+		fprintf(h, "%s,\n\t", nm->macro[i]);
+	fprintf(h, "%s_TIME_MS,\n\t%s_NVCC_FLAGS,\n\t%s_SPEC_HASH,\n\t%s_TUNED_DEVICE,\n\t%s_TUNED_ARCH,\n};\n"
+		   "#undef %s_TUNED_UNUSED_\n\n#endif /* %s_TUNED_H */\n",
+		nm->upper, nm->upper, nm->upper, nm->upper, nm->upper, nm->upper, nm->upper);
+	free(cmd);
+	free(cfg);
+	free(base);
+	free(mk_base);
+}
+
+/* The prefix and default path from the config the results name, when the caller gave none. */
+static int resolve_name(const input *in, const char *spec, const char *out, char **name, char **path, diags *d)
+{
+	const char *cfg_path = table_field(&in->t, (size_t)in->win, "config");
+	if (*cfg_path) {
+		config cfg;
+		diags cd = {0};
+		if (config_load(cfg_path, &cfg, &cd) == 0) {
+			*name = xstrdup(cfg.name);
+			*path = xstrdup(out ? out : cfg.header_path);
+			char now[17];
+			hash_spec(cfg.path, cfg.source, now);
+			if (*spec && strcmp(now, spec))
+				fprintf(stderr, "autotune header: warning: %s changed since %s was tuned (spec_hash %s, now %s): "
+						"a build that checks the hash will refuse this header until it is re-tuned\n",
+					cfg_path, in->t.path, spec, now);
+			config_free(&cfg);
+			diags_free(&cd);
+			return 0;
+		}
+		diags_free(&cd);
+		/* elsewhere the config may not load (another directory, a missing kernel): its file name
+		 * is what `name:` defaults to */
+		*name = stem(cfg_path);
+		fprintf(stderr, "autotune header: note: cannot load %s: the macros are named after its file name (%s)\n",
+			cfg_path, *name);
+	} else if (out)
+		*name = stem(out);
+	else {
+		diags_add(d, "autotune header: %s does not name its config (an older results file): give -o NAME_tuned.h, "
+			     "whose NAME prefixes the macros", in->t.path);
+		return -1;
+	}
+	*path = out ? xstrdup(out) : xasprintf("results/%s_tuned.h", *name);
+	return 0;
+}
+
+int header_write(char *const *csvs, size_t n, const char *name, const char *out, diags *d)
+{
+	input *in = xcalloc(n, sizeof *in);
+	section *secs = xcalloc(n + 1, sizeof *secs);
+	size_t nsec = 0;
+	char *own_name = NULL, *path = NULL, *mk_path = NULL;
+	names nm = {0};
+	const char *spec;
+	int merged = n > 1, rc = load_inputs(csvs, n, in, &spec, d);
+	if (rc)
+		goto out;
+	rc = EXIT_USAGE;
+	if (!name) {
+		if (resolve_name(&in[0], spec, out, &own_name, &path, d))
+			goto out;
+		name = own_name;
+	} else
+		path = xstrdup(out);
+	if (!*name || make_names(name, &in[0].t, &nm, d)) {
+		if (!*name)
+			diags_add(d, "autotune header: no name for the macros: give -o NAME_tuned.h");
+		goto out;
+	}
+	for (size_t k = 0; merged && k < n; k++) {
+		in[k].target = target_name(in[k].gpu);
+		if (!*in[k].target) {
+			diags_add(d, "%s: no GPU name in the results (an older or dry-run file): a merged header needs one "
+				     "per file",
+				  in[k].t.path);
+			goto out;
+		}
+		for (size_t j = 0; j < k; j++)
+			if (!strcmp(in[j].target, in[k].target)) {
+				/* which to keep is the user's call, not the order of the arguments */
+				diags_add(d, "autotune header: %s and %s both measured %s (AUTOTUNE_TARGET_%s): give one CSV per "
+					     "GPU model",
+					  in[j].t.path, in[k].t.path, in[k].gpu, in[k].target);
+				goto out;
+			}
+		secs[nsec++] = (section){&in[k], (size_t)in[k].win, result_time(&in[k].res[in[k].win]), in[k].gpu,
+					 in[k].target, NULL};
+	}
+	section *def = &secs[nsec++];
+	int no_default = 0;
+	if (!merged)
+		*def = (section){&in[0], (size_t)in[0].win, result_time(&in[0].res[in[0].win]),
+				 *in[0].gpu ? in[0].gpu : "unknown", NULL, NULL};
+	else {
+		double t = 0;
+		long long row = best_on_average(in, n, &t);
+		*def = (section){&in[0], row < 0 ? 0 : (size_t)row, t, "default", NULL, NULL};
+		no_default = row < 0;
+		if (no_default)
+			fprintf(stderr, "autotune header: warning: no configuration passed on every GPU: without an "
+					"AUTOTUNE_TARGET_ macro the header is an #error\n");
+	}
+	for (size_t s = 0; s < nsec; s++) {
+		if (&secs[s] == def && no_default)
+			continue; /* it stays without values: render writes an #error */
+		if (section_values(&secs[s], d))
+			goto out;
+		for (size_t i = 0; i < nm.nparams; i++)
+			if (secs[s].vals[i].kind > nm.kind[i])
+				nm.kind[i] = secs[s].vals[i].kind;
+	}
+
+	char *htext = NULL, *mtext = NULL;
+	size_t hlen = 0, mlen = 0;
+	FILE *h = open_memstream(&htext, &hlen), *mk = open_memstream(&mtext, &mlen);
+	if (!h || !mk) {
+		fputs("autotune: out of memory\n", stderr);
+		exit(EXIT_ENV);
+	}
+	mk_path = header_mk_path(path);
+	/* like a tuning run, which creates results/ for its outputs: the default path must just work */
+	const char *slash = strrchr(path, '/');
+	if (slash && slash > path) {
+		char *dir = xasprintf("%.*s", (int)(slash - path), path);
+		if (mkdir(dir, 0777) && errno != EEXIST)
+			fprintf(stderr, "autotune header: cannot create '%s': %s\n", dir, strerror(errno));
+		free(dir);
+	}
+	render(h, mk, &nm, secs, nsec, merged, spec, table_field(&in[0].t, (size_t)in[0].win, "config"), csvs, n, path,
+	       mk_path);
+	fclose(h);
+	fclose(mk);
+	/* the fragment first: make compares against the header, so it must be the newer one */
+	if (write_atomically(mk_path, mtext, mlen))
+		diags_add(d, "cannot write '%s': %s", mk_path, strerror(errno));
+	else if (write_atomically(path, htext, hlen))
+		diags_add(d, "cannot write '%s': %s", path, strerror(errno));
+	else
+		rc = 0;
+	free(htext);
+	free(mtext);
+out:
+	for (size_t s = 0; s < nsec; s++)
+		free(secs[s].vals);
+	free(secs);
+	free_names(&nm);
+	free_inputs(in, n);
+	free(own_name);
+	free(path);
+	free(mk_path);
+	return rc;
+}
 
 int cmd_header(const options *o)
 {
-	(void)o;
-	fputs("autotune header: not implemented yet\n", stderr);
-	return EXIT_USAGE;
+	diags d = {0};
+	int rc = header_write(o->inputs, (size_t)o->ninputs, NULL, o->output, &d);
+	diags_print(&d);
+	diags_free(&d);
+	return rc;
 }

@@ -1,8 +1,24 @@
-/* header.h: `autotune header`: the tuned header and make fragment from one or more results CSVs. */
+/* header.h: the tuned header (NAME_tuned.h) and make fragment (NAME.mk), written from results CSVs
+ * alone: the tuning run and `autotune header` share this one writer. */
 #ifndef AUTOTUNE_HEADER_H
 #define AUTOTUNE_HEADER_H
 
+#include <stddef.h>
+
 #include "cli.h"
+#include "diag.h"
+
+/* Writes the header at out and the fragment beside it (header_mk_path) from the results CSVs.
+ * One CSV: the winner's values. Several (one GPU model each): a section per GPU, chosen by
+ * -DAUTOTUNE_TARGET_<GPU>, and a default for other devices: the configuration with the lowest
+ * geometric mean of time / fastest time on each device among those that passed on all.
+ * name: the macro prefix, or NULL for the config the results name (its `name:`, else its file
+ * name; else the base name of out). out: NULL for that config's output.header.
+ * Returns an exit status: 0 written, 1 a CSV has no winner, 2 bad input or not writable (d says). */
+int header_write(char *const *csvs, size_t n, const char *name, const char *out, diags *d);
+
+/* The fragment beside a header: "results/x_tuned.h" -> "results/x.mk", "t.h" -> "t.mk". Caller frees. */
+char *header_mk_path(const char *header);
 
 /* Runs the subcommand; returns the exit status (cli.h), messages on stderr. */
 int cmd_header(const options *o);

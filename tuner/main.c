@@ -465,6 +465,12 @@ static int tune(const options *o)
 		goto out;
 	}
 	if (o->cmd == CMD_VALIDATE) {
+		if (o->print_spec_hash) {
+			char spec[17];
+			hash_spec(cfg.path, cfg.source, spec);
+			printf("%s\n", spec);
+			goto out;
+		}
 		printf("%s: ok: %zu valid configurations of %zu combinations, %zu distinct binaries\n", o->config, sp.count,
 		       sp.total, b.nbins);
 		goto out;
@@ -658,9 +664,11 @@ static int tune(const options *o)
 	for (size_t i = 0; i < gs.n; i++)
 		gpus[i] = (gpu_id){gs.info[i].name, gs.info[i].uuid};
 	outputs rep = {&cfg, &sp, &b, res, winner, o->dry_run ? NULL : dev.name, arch, date, gpus, gs.n, spec};
-	/* a shard's CSV is a part: `autotune merge` writes the header and report of the whole */
+	/* the header and make fragment come from the CSV just written: one writer for this and `autotune
+	 * header`; a shard's CSV is a part: `autotune merge` writes the header and report of the whole */
 	if (output_csv(&rep, cfg.csv_path, &d) ||
-	    (!o->nshards && (output_header(&rep, cfg.header_path, &d) || report_write(cfg.csv_path, NULL, NULL, &d))))
+	    (!o->nshards && ((winner >= 0 && header_write(&cfg.csv_path, 1, cfg.name, cfg.header_path, &d)) ||
+			     report_write(cfg.csv_path, NULL, NULL, &d))))
 		code = EXIT_USAGE;
 	free(gpus);
 	if (!o->quiet) {
@@ -671,8 +679,10 @@ static int tune(const options *o)
 		if (journal_note)
 			fprintf(stderr, "  warning: %s\n", journal_note);
 		int header = winner >= 0 && !o->nshards;
-		fprintf(stderr, "  wrote %s%s%s%s\n", cfg.csv_path, header ? ", " : "", header ? cfg.header_path : "",
-			o->dry_run ? " (dry run: nothing was measured)" : "");
+		char *mk = header_mk_path(cfg.header_path);
+		fprintf(stderr, "  wrote %s%s%s%s%s%s\n", cfg.csv_path, header ? ", " : "", header ? cfg.header_path : "",
+			header ? ", " : "", header ? mk : "", o->dry_run ? " (dry run: nothing was measured)" : "");
+		free(mk);
 		if (o->nshards)
 			fprintf(stderr, "  shard %d of %d: join the shards' CSVs with `autotune merge %s CSV...`\n", o->shard,
 				o->nshards, cfg.path);

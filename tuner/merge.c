@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "header.h"
 #include "output.h"
 #include "report.h"
 #include "select.h"
@@ -87,16 +88,6 @@ static int write_joined(const char *path, const table *head, const table *const 
 		diags_add(d, "cannot write '%s': %s", path, strerror(errno));
 	free(buf);
 	return rc;
-}
-
-/* The merged run's header, from the winner's row: its GPU, target and date. */
-static int merge_header(const config *cfg, const space *sp, const result *res, long long winner, const table *t,
-			size_t row, diags *d)
-{
-	gpu_id gpu = {table_field(t, row, "gpu"), table_field(t, row, "gpu_uuid")};
-	outputs out = {cfg, sp, NULL, res, winner, gpu.name, table_field(t, row, "arch"), table_field(t, row, "tuned_at"),
-		       &gpu, 1, table_field(t, row, "spec_hash")};
-	return output_header(&out, cfg->header_path, d);
 }
 
 int cmd_merge(const options *o)
@@ -192,7 +183,8 @@ int cmd_merge(const options *o)
 				fprintf(stderr, "%s: %zu configurations from %zu shards; winner %s: %.4f ms\n", cfg.name, sp.count, nt,
 					desc, result_time(w));
 			free(desc);
-			rc = merge_header(&cfg, &sp, res, winner, in[winner], of[winner], &d);
+			/* from the joined CSV, as a single run does */
+			rc = header_write(&cfg.csv_path, 1, cfg.name, cfg.header_path, &d);
 		}
 		if (!rc)
 			rc = report_write(cfg.csv_path, NULL, NULL, &d);

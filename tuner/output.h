@@ -1,6 +1,6 @@
-/* output.h: the files a tuning run leaves behind: a CSV with one row per configuration and a
- * C header with the winner as macros. Both are written to a temporary name, flushed to disk
- * and renamed into place, so a reader never sees half a file. */
+/* output.h: the results CSV a tuning run leaves behind, one row per configuration, written to a
+ * temporary name, flushed to disk and renamed into place, so a reader never sees half a file. The
+ * tuned header and make fragment are made from it (header.h). */
 #ifndef AUTOTUNE_OUTPUT_H
 #define AUTOTUNE_OUTPUT_H
 
@@ -34,7 +34,6 @@ typedef struct {
 void csv_field(FILE *f, const char *s);
 
 int output_csv(const outputs *r, const char *path, diags *d);
-int output_header(const outputs *r, const char *path, diags *d);
 
 /* NAME_PARAM in upper case, non-alphanumerics as '_': the macro for a parameter. Caller frees. */
 char *macro_name(const char *config_name, const char *param);

@@ -1,0 +1,401 @@
+/* test_header.c: the tuned header and make fragment from crafted results CSVs: they compile (C
+ * and C++) and carry the winner's values; merged headers select per target and default to the
+ * best on average; bad input exits 2; the example app re-tunes only when its spec changed. */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "header.h"
+#include "proc.h"
+#include "tests.h"
+
+static char dir[64];
+
+static int setup(void)
+{
+	snprintf(dir, sizeof dir, "/tmp/autotune-header-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void)
+{
+	char *argv[] = {"rm", "-rf", dir, NULL}, *out = NULL;
+	proc_capture(argv, 30, &out);
+	free(out);
+	return 0;
+}
+
+static char *at(const char *name) { return xasprintf("%s/%s", dir, name); }
+
+#define COLS "bx,by,blockDim.x,time_ms_median,samples,flags,status,message,gpu,gpu_uuid,arch,nvcc_flags,spec_hash,tuned_at,config\n"
+
+/* One row: parameters, time (0: failed), winner or not. */
+static void row(FILE *f, int bx, const char *by, double t, int winner, const char *gpu, const char *spec)
+{
+	fprintf(f, "%d,%s,%d,%g,%d,%s,%s,,%s,GPU-1,sm_90,%s,%s,2026-01-02T03:04:05Z,\n", bx, by, bx, t, t > 0 ? 20 : 0,
+		winner ? "cold;winner" : t > 0 ? "cold" : "", t > 0 ? "ok" : "wrong-result", gpu,
+		bx == 128 ? "-maxrregcount=64" : "", spec);
+}
+
+/* Runs argv; returns the exit status (-1 when it did not exit), output in *out (caller frees). */
+static int run(char **argv, char **out)
+{
+	*out = NULL;
+	int st = proc_capture(argv, 300, out);
+	if (!*out)
+		*out = strdup("");
+	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Compiles prog (C or C++) with every warning an error, runs it and returns what it printed, or
+ * NULL when it did not compile. */
+static char *compile_and_run(const char *compiler, const char *src, const char *define)
+{
+	int cxx = strstr(compiler, "++") != NULL;
+	char *prog = at(cxx ? "prog.cc" : "prog.c"), *exe = at("prog"), *inc = xasprintf("-I%s", dir);
+	FILE *f = fopen(prog, "w");
+	fputs(src, f);
+	fclose(f);
+	char *argv[] = {(char *)compiler, cxx ? "-std=c++11" : "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", inc,
+			"-o", exe, prog, (char *)define, NULL};
+	char *out, *result = NULL;
+	int rc = run(argv, &out);
+	if (rc != 0)
+		fprintf(stderr, "\n%s did not compile %s (%s):\n%s\n", compiler, prog, define ? define : "", out);
+	free(out);
+	if (rc == 0) {
+		char *eargv[] = {exe, NULL};
+		if (run(eargv, &result) != 0) {
+			free(result);
+			result = NULL;
+		}
+	}
+	unlink(exe);
+	free(prog);
+	free(exe);
+	free(inc);
+	return result;
+}
+
+static const char use_demo[] =
+	"#include <stdio.h>\n#include \"demo_tuned.h\"\n#include \"demo_tuned.h\"\n"
+	"int main(void) { printf(\"%d %g %s %s %s %d\\n\", DEMO_BX, DEMO_BY, DEMO_NVCC_FLAGS, DEMO_SPEC_HASH,\n"
+	"  DEMO_TUNED_DEVICE, demo_tuned.bx + (int)(demo_tuned.by * 10) + (demo_tuned.time_ms > 0)); return 0; }\n";
+
+static void test_one_csv_header_compiles_with_the_winner(void)
+{
+	char *csv = at("one.csv"), *h = at("demo_tuned.h"), *mk = at("demo.mk");
+	FILE *f = fopen(csv, "w");
+	fputs(COLS, f);
+	/* a device name that would end the comment and break the line it is quoted in */
+	row(f, 64, "0.5", 2.0, 0, "\"Evil */ GPU\nnext\"", "0123456789abcdef");
+	row(f, 128, "0.25", 1.5, 1, "\"Evil */ GPU\nnext\"", "0123456789abcdef");
+	row(f, 256, "0.5", 0, 0, "\"Evil */ GPU\nnext\"", "0123456789abcdef");
+	fclose(f);
+	diags d = {0};
+	int rc = header_write(&csv, 1, "demo", h, &d);
+	diags_print(&d);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	diags_free(&d);
+	char *text = read_text(h), *mtext = read_text(mk);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mtext);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "#ifndef DEMO_TUNED_H\n#define DEMO_TUNED_H\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "#define DEMO_BX 128\n#define DEMO_BY 0.25\n#define DEMO_TIME_MS 1.500000\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "Device: Evil *_ GPU next (sm_90), tuned 2026-01-02T03:04:05Z."));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "2 of 3 configurations passed"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "Rewrite from the results: autotune header "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(mtext, "\nDEMO_BX := 128\nDEMO_BY := 0.25\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(mtext, "\nDEMO_NVCC_FLAGS := -maxrregcount=64\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(mtext, "\nDEMO_SPEC_HASH := 0123456789abcdef\n"));
+	/* by has a double's value: the struct says so, and the literal is a double */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\tint bx;\n\tdouble by;\n"));
+	const char *want = "128 0.25 -maxrregcount=64 0123456789abcdef Evil */ GPU\nnext 131\n";
+	char *c = compile_and_run("cc", use_demo, NULL);
+	CU_ASSERT_PTR_NOT_NULL(c);
+	if (c)
+		CU_ASSERT_STRING_EQUAL(c, want);
+	free(c);
+	if (access("/usr/bin/g++", X_OK) == 0 || access("/usr/local/bin/g++", X_OK) == 0) {
+		char *cc = compile_and_run("g++", use_demo, NULL);
+		CU_ASSERT_PTR_NOT_NULL(cc);
+		if (cc)
+			CU_ASSERT_STRING_EQUAL(cc, want);
+		free(cc);
+	}
+	/* a file that includes the header and never uses the struct: no unused-variable warning */
+	char *quiet = compile_and_run("cc", "#include \"demo_tuned.h\"\nint main(void) { return 0; }\n", NULL);
+	CU_ASSERT_PTR_NOT_NULL(quiet);
+	free(quiet);
+	free(text);
+	free(mtext);
+	free(csv);
+	free(h);
+	free(mk);
+}
+
+/* Four configurations on two GPUs. A: c4 fastest (0.9), B: c4 fails and c3 is fastest; on
+ * average (geometric mean of time / fastest) c2 wins although it is best on neither. */
+static const int cfg_bx[4] = {32, 64, 128, 256};
+static const char *const cfg_by[4] = {"0.5", "1.5", "2.5", "3.5"};
+static const double time_a[4] = {1.0, 1.1, 2.0, 0.9}, time_b[4] = {2.0, 1.1, 1.0, 0};
+
+static void write_device(const char *path, const char *gpu, const double *t, const char *spec, int winner)
+{
+	FILE *f = fopen(path, "w");
+	fputs(COLS, f);
+	for (int c = 0; c < 4; c++)
+		row(f, cfg_bx[c], cfg_by[c], t[c], c == winner, gpu, spec);
+	fclose(f);
+}
+
+static void test_merged_header_selects_by_target_and_defaults_to_best_on_average(void)
+{
+	/* the expectation, computed here from the data */
+	double best_a = INFINITY, best_b = INFINITY, best_score = INFINITY;
+	int expect_default = -1;
+	for (int c = 0; c < 4; c++) {
+		best_a = time_a[c] > 0 && time_a[c] < best_a ? time_a[c] : best_a;
+		best_b = time_b[c] > 0 && time_b[c] < best_b ? time_b[c] : best_b;
+	}
+	for (int c = 0; c < 4; c++)
+		if (time_a[c] > 0 && time_b[c] > 0 && sqrt(time_a[c] / best_a * time_b[c] / best_b) < best_score) {
+			best_score = sqrt(time_a[c] / best_a * time_b[c] / best_b);
+			expect_default = c;
+		}
+	CU_ASSERT_EQUAL_FATAL(expect_default, 1);
+
+	char *a = at("a.csv"), *b = at("b.csv"), *h = at("demo_tuned.h"), *mk = at("demo.mk");
+	write_device(a, "Test GPU-A (80GB)", time_a, "0123456789abcdef", 3);
+	write_device(b, "test gpu b", time_b, "0123456789abcdef", 2);
+	char *csvs[] = {a, b};
+	diags d = {0};
+	int rc = header_write(csvs, 2, "demo", h, &d);
+	diags_print(&d);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	diags_free(&d);
+	struct {
+		const char *define;
+		int c;
+		const char *device;
+	} cases[] = {
+		{"-DAUTOTUNE_TARGET_TEST_GPU_A_80GB", 3, "Test GPU-A (80GB)"},
+		{"-DAUTOTUNE_TARGET_TEST_GPU_B", 2, "test gpu b"},
+		{NULL, expect_default, "default"},
+	};
+	for (int k = 0; k < 3; k++) {
+		char *got = compile_and_run("cc", use_demo, cases[k].define);
+		char *want = xasprintf("%d %s %s 0123456789abcdef %s %d\n", cfg_bx[cases[k].c], cfg_by[cases[k].c],
+				       cfg_bx[cases[k].c] == 128 ? "-maxrregcount=64" : "", cases[k].device,
+				       cfg_bx[cases[k].c] + (int)(atof(cfg_by[cases[k].c]) * 10) + 1);
+		CU_ASSERT_PTR_NOT_NULL(got);
+		if (got)
+			CU_ASSERT_STRING_EQUAL(got, want);
+		free(got);
+		free(want);
+	}
+	/* two targets at once is refused rather than silently resolved */
+	char *prog = at("two.c"), *inc = xasprintf("-I%s", dir), *obj = at("two.o");
+	FILE *f = fopen(prog, "w");
+	fputs("#include \"demo_tuned.h\"\nint two(void) { return DEMO_BX; }\n", f);
+	fclose(f);
+	char *argv[] = {"cc", "-c", inc, "-DAUTOTUNE_TARGET_TEST_GPU_A_80GB", "-DAUTOTUNE_TARGET_TEST_GPU_B", "-o", obj, prog, NULL};
+	char *out;
+	CU_ASSERT_NOT_EQUAL(run(argv, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "define at most one AUTOTUNE_TARGET_ macro"));
+	free(out);
+	/* the fragment: the default first, each target's values under its ifeq */
+	char *m = read_text(mk);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_PTR_NOT_NULL(strstr(m, "DEMO_TARGETS := TEST_GPU_A_80GB TEST_GPU_B\nDEMO_BX := 64\nDEMO_BY := 1.5\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(m, "ifeq ($(AUTOTUNE_TARGET),TEST_GPU_A_80GB)\nDEMO_BX := 256\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(m, "ifeq ($(AUTOTUNE_TARGET),TEST_GPU_B)\nDEMO_BX := 128\n"));
+	free(m);
+	free(prog);
+	free(inc);
+	free(obj);
+	free(a);
+	free(b);
+	free(h);
+	free(mk);
+}
+
+static void test_mismatched_results_exit_2_naming_the_files(void)
+{
+	char *a = at("a.csv"), *b = at("b.csv"), *h = at("x_tuned.h"), *out;
+	write_device(a, "GPU A", time_a, "0123456789abcdef", 3);
+	/* other parameters */
+	FILE *f = fopen(b, "w");
+	fputs("tile,blockDim.x,time_ms_median,samples,flags,status,gpu,spec_hash\n8,8,1,20,cold;winner,ok,GPU B,0123456789abcdef\n", f);
+	fclose(f);
+	char *argv[] = {"./autotune", "header", a, b, "-o", h, NULL};
+	CU_ASSERT_EQUAL(run(argv, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, a));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, b));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "different configs"));
+	free(out);
+	/* another spec */
+	write_device(b, "GPU B", time_b, "fedcba9876543210", 2);
+	CU_ASSERT_EQUAL(run(argv, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "different versions of the config or kernel"));
+	free(out);
+	/* the same GPU model twice */
+	write_device(b, "GPU  A", time_b, "0123456789abcdef", 2);
+	CU_ASSERT_EQUAL(run(argv, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "both measured"));
+	free(out);
+	/* nothing written by any of them */
+	CU_ASSERT_NOT_EQUAL(access(h, F_OK), 0);
+	/* a winner whose parameter is not a number never reaches the header */
+	f = fopen(a, "w");
+	fputs(COLS "1);int x(,1,1,1,20,cold;winner,ok,,GPU A,,sm_90,,,,\n", f);
+	fclose(f);
+	char *one[] = {"./autotune", "header", a, "-o", h, NULL};
+	CU_ASSERT_EQUAL(run(one, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "not a number"));
+	free(out);
+	/* a dry run's results have no winner: exit 1, nothing written */
+	f = fopen(a, "w");
+	fputs(COLS "32,1,32,,,,not-run,,,,sm_90,,0123456789abcdef,,configs/summatrix.yaml\n", f);
+	fclose(f);
+	CU_ASSERT_EQUAL(run(one, &out), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "no configuration passed"));
+	free(out);
+	CU_ASSERT_NOT_EQUAL(access(h, F_OK), 0);
+	free(a);
+	free(b);
+	free(h);
+}
+
+/* Older results (no winner flag, no gpu or config columns): named after -o, the winner chosen
+ * again, and it is one of the rows that passed. */
+static void test_older_results_take_their_name_from_the_output(void)
+{
+	char *h = at("summatrix_tuned.h"), *out;
+	char *argv[] = {"./autotune", "header", "tests/data/summatrix_h100.csv", "-o", h, NULL};
+	CU_ASSERT_EQUAL_FATAL(run(argv, &out), 0);
+	free(out);
+	char *text = read_text(h);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	int bx = -1, by = -1, mr = -1;
+	const char *p = strstr(text, "#define SUMMATRIX_BLOCK_X ");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(sscanf(p, "#define SUMMATRIX_BLOCK_X %d\n#define SUMMATRIX_BLOCK_Y %d\n#define SUMMATRIX_MAXRREG %d", &bx,
+			       &by, &mr), 3);
+	char *csv = read_text("tests/data/summatrix_h100.csv");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+	char *start = xasprintf("\n%d,%d,%d,", bx, by, mr);
+	const char *r = strstr(csv, start);
+	CU_ASSERT_PTR_NOT_NULL(r);
+	if (r) {
+		const char *eol = strchr(r + 1, '\n');
+		while (eol && eol > r && eol[-1] == '\r')
+			eol--;
+		/* status is the last column but one, the message empty */
+		CU_ASSERT(eol && eol - r > 4 && !strncmp(eol - 4, ",ok,", 4));
+	}
+	free(start);
+	free(csv);
+	free(text);
+	free(h);
+}
+
+/* The hash a build compares with: the same as a tuning run records, and it follows the kernel. */
+static void test_print_spec_hash_follows_the_kernel(void)
+{
+	char *cfg = at("s.yaml"), *src = at("s.cu"), *out, *out2;
+	FILE *f = fopen(src, "w");
+	fputs("extern \"C\" __global__ void k(float *a) { a[0] = 1; }\n", f);
+	fclose(f);
+	f = fopen(cfg, "w");
+	fputs("name: s\nkernel: {source: s.cu, entry: k}\narguments: [{name: a, type: float, count: 4, output: true}]\n"
+	      "launch: {block: [bx], grid: [1]}\nspace: {bx: [32, 64]}\n", f);
+	fclose(f);
+	char *argv[] = {"./autotune", "validate", "--print-spec-hash", cfg, NULL};
+	CU_ASSERT_EQUAL(run(argv, &out), 0);
+	CU_ASSERT_EQUAL(strlen(out), 17);
+	CU_ASSERT_EQUAL(strspn(out, "0123456789abcdef"), 16);
+	f = fopen(src, "a");
+	fputs("// edited\n", f);
+	fclose(f);
+	CU_ASSERT_EQUAL(run(argv, &out2), 0);
+	CU_ASSERT_STRING_NOT_EQUAL(out, out2);
+	free(out);
+	free(out2);
+	char *bad[] = {"./autotune", "--print-spec-hash", cfg, NULL};
+	CU_ASSERT_EQUAL(run(bad, &out), 2);
+	free(out);
+	free(cfg);
+	free(src);
+}
+
+/* The example app's make rules: its tuned header is up to date until the kernel changes, and then
+ * make would run autotune. A copy of the spec stands in for the repository's, so the test touches
+ * nothing of it. */
+static void test_example_app_retunes_only_after_the_kernel_changes(void)
+{
+	char *root = at("root"), *configs = at("root/configs"), *kernels = at("root/kernels"), *results = at("root/results");
+	CU_ASSERT_EQUAL_FATAL(mkdir(root, 0777) | mkdir(configs, 0777) | mkdir(kernels, 0777) | mkdir(results, 0777), 0);
+	char *cp[] = {"cp", "configs/summatrix.yaml", configs, NULL}, *cp2[] = {"cp", "kernels/summatrix.cu", kernels, NULL};
+	char *cp3[] = {"cp", "examples/summatrix_app/sample/summatrix_tuned.h", "examples/summatrix_app/sample/summatrix.mk",
+		       results, NULL};
+	char *out;
+	CU_ASSERT_EQUAL(run(cp, &out), 0);
+	free(out);
+	CU_ASSERT_EQUAL(run(cp2, &out), 0);
+	free(out);
+	sleep(1); /* the tuned files newer than the spec, as after a tuning run, on any file system */
+	CU_ASSERT_EQUAL(run(cp3, &out), 0);
+	free(out);
+	char *rootvar = xasprintf("ROOT=%s", root), *cwd = getcwd(NULL, 0), *autotune = xasprintf("AUTOTUNE=%s/autotune", cwd);
+	char *q[] = {"make", "-q", "-C", "examples/summatrix_app", rootvar, autotune, "tuned", NULL};
+	char *n[] = {"make", "-n", "-C", "examples/summatrix_app", rootvar, autotune, "tuned", NULL};
+	CU_ASSERT_EQUAL(run(q, &out), 0);
+	free(out);
+	CU_ASSERT_EQUAL(run(n, &out), 0);
+	CU_ASSERT_PTR_NULL(strstr(out, "configs/summatrix.yaml"));
+	free(out);
+	sleep(1);
+	char *kernel = at("root/kernels/summatrix.cu");
+	char *touch[] = {"touch", kernel, NULL};
+	CU_ASSERT_EQUAL(run(touch, &out), 0);
+	free(out);
+	CU_ASSERT_EQUAL(run(q, &out), 1);
+	free(out);
+	CU_ASSERT_EQUAL(run(n, &out), 0);
+	char *recipe = xasprintf("%s configs/summatrix.yaml", autotune + strlen("AUTOTUNE="));
+	if (!strstr(out, recipe))
+		fprintf(stderr, "\nmake -n printed:\n%s\n", out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, recipe));
+	free(out);
+	free(recipe);
+	free(kernel);
+	free(rootvar);
+	free(cwd);
+	free(autotune);
+	free(root);
+	free(configs);
+	free(kernels);
+	free(results);
+}
+
+int add_header_suite(void)
+{
+	CU_pSuite s = CU_add_suite("header", setup, teardown);
+	if (!s)
+		return -1;
+	CU_add_test(s, "one CSV: the header compiles (C, C++) with the winner", test_one_csv_header_compiles_with_the_winner);
+	CU_add_test(s, "merged: each target its winner, none the best on average",
+		    test_merged_header_selects_by_target_and_defaults_to_best_on_average);
+	CU_add_test(s, "mismatched results exit 2 naming the files", test_mismatched_results_exit_2_naming_the_files);
+	CU_add_test(s, "older results are named after -o", test_older_results_take_their_name_from_the_output);
+	CU_add_test(s, "--print-spec-hash follows the kernel", test_print_spec_hash_follows_the_kernel);
+	CU_add_test(s, "the example app re-tunes only after the kernel changes",
+		    test_example_app_retunes_only_after_the_kernel_changes);
+	return 0;
+}
