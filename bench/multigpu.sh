@@ -17,12 +17,14 @@ csv=results/$(basename "$CONFIG" .yaml).csv
 winner() { grep -E '(^|,|;)winner(;|,)' "$csv" | cut -d, -f1-3; }
 one=() all=()
 for r in $(seq "$ROUNDS"); do
-	t=$(now); ./autotune -q --fresh --devices 0 "$CONFIG"; s=$(since "$t")
+	t=$(now); ./autotune --fresh --devices 0 "$CONFIG" 2> "$OUT/multigpu_one_$r.log"; s=$(since "$t")
 	one+=("$s"); w1=$(winner); cp "$csv" "$OUT/multigpu_one_$r.csv"
-	t=$(now); ./autotune -q --fresh "$CONFIG"; s2=$(since "$t")
+	t=$(now); ./autotune --fresh "$CONFIG" 2> "$OUT/multigpu_all_$r.log"; s2=$(since "$t")
 	all+=("$s2"); w2=$(winner); cp "$csv" "$OUT/multigpu_all_$r.csv"
 	gpus_used=$(cut -d, -f"$(head -1 "$csv" | tr , '\n' | grep -n '^gpu_uuid$' | cut -d: -f1)" "$csv" | tail -n +2 | grep -v '^$' | sort -u | wc -l)
 	echo "round $r: 1 GPU ${s} s (winner $w1) | $ngpus GPUs ${s2} s (winner $w2, rows from $gpus_used GPUs)"
+	echo "  1 GPU:  $(grep 'set up' "$OUT/multigpu_one_$r.log")"
+	echo "  $ngpus GPUs: $(grep 'set up' "$OUT/multigpu_all_$r.log")"
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 m1=$(median "${one[@]}"); m2=$(median "${all[@]}")
