@@ -258,11 +258,7 @@ static char *worker_path(void)
 	return xstrdup("autotune-worker");
 }
 
-static void compile_progress(void *ctx, size_t done, size_t total)
-{
-	(void)total;
-	progress_update(ctx, done, NULL);
-}
+static void compile_progress(void *ctx, size_t done, size_t total) { progress_compile(ctx, done, total); }
 
 static int ensure_parent_dir(const char *path, diags *d)
 {
@@ -458,6 +454,7 @@ static int tune(const options *o)
 	select_policy policy = {cfg.policy == POLICY_BALANCED, cfg.w_occupancy, cfg.w_load_efficiency, cfg.tie_k};
 	device_info dev;
 	memset(&dev, 0, sizeof dev);
+	progress compiles = {0};
 	if (eval_geometry(&cfg, &sp, res, &d)) {
 		code = EXIT_USAGE;
 		goto out;
@@ -550,7 +547,7 @@ static int tune(const options *o)
 	long long winner = -1;
 	if (o->dry_run) {
 		progress bar;
-		progress_begin(&bar, !o->quiet, "compile", b.nbins);
+		progress_begin(&bar, !o->quiet, NULL, 0);
 		double t0 = now_seconds();
 		int rc = build_run(&cfg, &sp, &b, nvcc, arch, workdir, jobs, NVCC_TIMEOUT, compile_progress, &bar, &d);
 		progress_end(&bar);
@@ -586,7 +583,9 @@ static int tune(const options *o)
 				o->fresh ? "--fresh" : "the kernel, config, compiler or GPU changed since the last run");
 		/* Compiles overlap with measuring: a configuration is measured as soon as its binary
 		 * exists. The reference's binary comes first, and tells whether the entry point exists. */
-		builder *bd = build_begin(&cfg, &sp, &b, nvcc, arch, workdir, jobs, NVCC_TIMEOUT, NULL, NULL, &d);
+		/* counts compiles until the measure bar takes the line, which then shows them too */
+		progress_begin(&compiles, !o->quiet, NULL, 0);
+		builder *bd = build_begin(&cfg, &sp, &b, nvcc, arch, workdir, jobs, NVCC_TIMEOUT, compile_progress, &compiles, &d);
 		if (build_wait(bd, b.of_config[sp.reference]) ||
 		    missing_entry(&cfg, &b.bins[b.of_config[sp.reference]], &d)) {
 			build_end(bd, NULL);
@@ -625,6 +624,7 @@ static int tune(const options *o)
 			code = EXIT_ENV;
 		if (build_end(bd, &compile_s) && code == EXIT_WINNER)
 			code = EXIT_USAGE;
+		progress_end(&compiles);
 		for (size_t c = 0; c < sp.count; c++)
 			measure_apply_binary(&b.bins[b.of_config[c]], cc, &res[c]);
 		if (!o->quiet)
@@ -661,6 +661,7 @@ static int tune(const options *o)
 			winner >= 0 ? cfg.header_path : "", o->dry_run ? " (dry run: nothing was measured)" : "");
 	}
 out:
+	progress_end(&compiles); /* the line is clear before any message */
 	choice_free(&pick);
 	free(counters_note);
 	free(journal_note);

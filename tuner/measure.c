@@ -314,6 +314,12 @@ static void visit(pass *P, size_t c)
 			P->stopped = 1;
 			return;
 		}
+		if (r->st == ST_OK && r->samples > 0) {
+			/* a resumed run's earlier results count towards the best so far */
+			char *desc = space_describe(cfg, space_config(sp, c));
+			progress_best(&P->bar, result_time(r), desc);
+			free(desc);
+		}
 		progress_update(&P->bar, ++P->done, NULL);
 		return;
 	}
@@ -377,6 +383,8 @@ static void visit(pass *P, size_t c)
 	}
 	/* without a named reference, a candidate that fails hands the role to the next one */
 	char *desc = space_describe(cfg, space_config(sp, c));
+	if (r->st == ST_OK)
+		progress_best(&P->bar, result_time(r), desc);
 	progress_update(&P->bar, ++P->done, desc);
 	free(desc);
 }
