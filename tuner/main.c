@@ -347,6 +347,22 @@ static void print_summary(const config *cfg, const space *sp, const build *b, co
 	}
 }
 
+/* The summary ends with where everything went, so that it is the last thing on the screen. The
+ * report is written beside the CSV by report.c; its name is derived the same way here. */
+static void print_paths(const config *cfg, int header, int dry)
+{
+	const char *csv = cfg->csv_path, *dot = strrchr(csv, '.'), *slash = strrchr(csv, '/');
+	size_t stem = dot && (!slash || dot > slash) && !strcmp(dot, ".csv") ? (size_t)(dot - csv) : strlen(csv);
+	char *html = xasprintf("%.*s.html", (int)stem, csv);
+	if (dry)
+		fputs("  dry run: nothing was measured (no GPU timings, no winner)\n", stderr);
+	fprintf(stderr, "  results: %s\n", csv);
+	if (header)
+		fprintf(stderr, "  header:  %s\n", cfg->header_path);
+	fprintf(stderr, "  report:  %s\n", html);
+	free(html);
+}
+
 static void iso_date(char *buf, size_t len)
 {
 	time_t t = time(NULL);
@@ -648,7 +664,9 @@ static int tune(const options *o)
 	hash_spec(cfg.path, cfg.source, spec);
 	gpu_id gpu = {dev.name, dev.uuid};
 	outputs rep = {&cfg, &sp, &b, res, winner, o->dry_run ? NULL : dev.name, arch, date, &gpu, o->dry_run ? 0 : 1, spec};
-	if (output_csv(&rep, cfg.csv_path, &d) || output_header(&rep, cfg.header_path, &d))
+	int csv_ok = output_csv(&rep, cfg.csv_path, &d) == 0;
+	int header_ok = csv_ok && output_header(&rep, cfg.header_path, &d) == 0;
+	if (!csv_ok || !header_ok)
 		code = EXIT_USAGE;
 	if (!o->quiet) {
 		print_summary(&cfg, &sp, &b, res, compile_s, o->dry_run);
@@ -657,8 +675,8 @@ static int tune(const options *o)
 			fprintf(stderr, "  no hardware counters: %s\n", counters_note);
 		if (journal_note)
 			fprintf(stderr, "  warning: %s\n", journal_note);
-		fprintf(stderr, "  wrote %s%s%s%s\n", cfg.csv_path, winner >= 0 ? ", " : "",
-			winner >= 0 ? cfg.header_path : "", o->dry_run ? " (dry run: nothing was measured)" : "");
+		if (csv_ok)
+			print_paths(&cfg, header_ok && winner >= 0, o->dry_run);
 	}
 out:
 	progress_end(&compiles); /* the line is clear before any message */
