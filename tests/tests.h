@@ -19,6 +19,7 @@ int add_import_suite(void);
 int add_journal_suite(void);
 int add_search_suite(void);
 int add_progress_suite(void);
+int add_help_suite(void);
 
 /* Writes text to a fresh file under /tmp and returns its path (static storage, overwritten by
  * the next call with the same slot). */
