@@ -63,6 +63,7 @@ test: deps
 	$(MAKE) all $(B)/run_tests $(B)/fake_worker
 	# the suites use fixed directories under /tmp: two checkouts testing at once take turns
 	flock /tmp/autotune-tests.lock $(B)/run_tests
+	MAKE="$(MAKE)" tests/install.sh
 	@if command -v chromium >/dev/null 2>&1; then tests/report_browser.sh; \
 	else echo "SKIPPED: chromium not installed (tests/report_browser.sh: the report in a headless browser)"; fi
 	# the example app from its checked-in sample result: nvcc compiles it, no GPU or tuning needed
@@ -89,10 +90,29 @@ demo: deps
 test-gpu: all
 	tests/gpu.sh
 
+# The layout is fixed: autotune finds its worker at ../libexec/autotune/ from its own directory,
+# and a config finds its kernel relative to itself (../kernels/), so configs/ and kernels/ stay
+# side by side under share/autotune.
+SHARE = $(PREFIX)/share/autotune
+SHIPPED_CONFIGS = $(wildcard configs/*.yaml)
+SHIPPED_KERNELS = $(wildcard kernels/*.cu kernels/*.cuh kernels/*.h)
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/autotune
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/autotune $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(SHARE)/configs $(DESTDIR)$(SHARE)/kernels
 	install -m 755 autotune $(DESTDIR)$(PREFIX)/bin/autotune
 	install -m 755 autotune-worker $(DESTDIR)$(PREFIX)/libexec/autotune/autotune-worker
+	install -m 644 autotune.1 $(DESTDIR)$(PREFIX)/share/man/man1/autotune.1
+	install -m 644 $(SHIPPED_CONFIGS) $(DESTDIR)$(SHARE)/configs
+	install -m 644 $(SHIPPED_KERNELS) $(DESTDIR)$(SHARE)/kernels
+
+# Removes what install put there, file by file; directories go only when that leaves them empty.
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/autotune $(DESTDIR)$(PREFIX)/libexec/autotune/autotune-worker \
+		$(DESTDIR)$(PREFIX)/share/man/man1/autotune.1 \
+		$(addprefix $(DESTDIR)$(SHARE)/,$(SHIPPED_CONFIGS) $(SHIPPED_KERNELS))
+	rmdir $(DESTDIR)$(PREFIX)/libexec/autotune $(DESTDIR)$(SHARE)/configs $(DESTDIR)$(SHARE)/kernels \
+		$(DESTDIR)$(SHARE) 2>/dev/null || true
 
 clean:
 	rm -rf $(B) autotune autotune-worker
@@ -108,6 +128,6 @@ fuzz: $(B)/fuzz_config
 	@mkdir -p $(B)/fuzz-corpus && cp -n tests/fuzz/corpus/* $(B)/fuzz-corpus/ 2>/dev/null || true
 	$(B)/fuzz_config -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 $(B)/fuzz-corpus
 
-.PHONY: all deps demo test test-gpu fuzz install clean
+.PHONY: all deps demo test test-gpu fuzz install uninstall clean
 
 -include $(wildcard $(B)/*.d $(B)/tests/*.d)

@@ -23,6 +23,8 @@ int add_table_suite(void);
 int add_report_suite(void);
 int add_show_suite(void);
 int add_header_suite(void);
+int add_progress_suite(void);
+int add_help_suite(void);
 
 /* Writes text to a fresh file under /tmp and returns its path (static storage, overwritten by
  * the next call with the same slot). */

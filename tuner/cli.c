@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "banned.h"
 
@@ -15,12 +16,13 @@ static const char *const command_names[CMD_COUNT_] = {
 
 const char *cli_command_name(command cmd) { return cmd < CMD_COUNT_ ? command_names[cmd] : "help"; }
 
-/* Kept to 80 columns and under 24 lines each: they fit a terminal. */
+/* Each fits a terminal, 80 columns by 24 lines (tests/test_help.c checks): more is in the man
+ * page. The exit lines repeat cli.h's statuses in the same words as README.md and autotune.1. */
 static const char *const help_texts[CMD_COUNT_] = {
 	[CMD_TUNE] =
-	"usage: autotune [options] CONFIG.yaml   tune the kernel described by CONFIG\n"
-	"       autotune COMMAND --help          help on one of the commands below\n"
-	"commands: validate, import, header, report, show, devices, merge\n"
+	"usage: autotune [tune] [options] CONFIG.yaml   tune the kernel CONFIG describes\n"
+	"       autotune COMMAND ...                    autotune help COMMAND for more\n"
+	"commands: tune, validate, import, header, report, show, devices, merge\n"
 	"options:\n"
 	"  -n, --dry-run      compile and compute occupancy only; no GPU (needs --arch)\n"
 	"  -a, --arch sm_XY   target (default: kernel.arch, else the GPU's)\n"
@@ -32,14 +34,15 @@ static const char *const help_texts[CMD_COUNT_] = {
 	"      --fresh        ignore the journal and measure everything again\n"
 	"      --retry-failed measure crashed and timed-out configurations again\n"
 	"      --strategy S   exhaustive, random, local, anneal, genetic or model\n"
-	"      --budget B     at most N configurations, N%% of the space, or Ns seconds\n"
+	"      --budget B     at most N configurations, N% of the space, or Ns seconds\n"
 	"      --seed N       the search's seed\n"
 	"      --replay CSV   search a recorded run instead of the GPU\n"
 	"      --cache-dir D  the cubin cache (default ~/.cache/autotune)\n"
 	"      --no-cache     compile everything, keep nothing\n"
-	"  -q, --quiet        no progress or summary      -h, --help   this text\n"
-	"exit: 0 winner written, 1 none passed, 2 bad input, 3 worker lost,\n"
-	"      130 interrupted (results kept). See man autotune.\n",
+	"  -q, --quiet        no progress or summary   -h, --help  this text\n"
+	"      --version      the version\n"
+	"exit: 0 winner written, 1 none passed, 2 bad input, 3 GPU worker lost or\n"
+	"      out of memory, 130 interrupted (results so far kept). More: man autotune\n",
 	[CMD_VALIDATE] =
 	"usage: autotune validate [--print-spec-hash] CONFIG.yaml\n"
 	"Checks CONFIG (keys, expressions, constraints) and prints the size of its\n"
@@ -55,23 +58,45 @@ static const char *const help_texts[CMD_COUNT_] = {
 	"Writes the tuned header and make fragment (NAME_tuned.h -> NAME.mk) from\n"
 	"results (default: the config's output.header). Several CSVs from different\n"
 	"GPUs give one section per GPU, chosen by -DAUTOTUNE_TARGET_<GPU>, and a\n"
-	"default for others: the best on average. Exit 0, 1 no winner, 2 bad input.\n",
+	"default for others: the best on average.\n"
+	"exit: 0 written, 1 no winner, 2 bad input\n",
 	[CMD_REPORT] =
 	"usage: autotune report RESULTS.csv [-o REPORT.html] [--params X,Y]\n"
-	"Writes a self-contained HTML report (inline SVG, no network).\n",
+	"Writes a self-contained HTML report (inline SVG, no network).\n"
+	"exit: 0 written, 2 bad input\n",
 	[CMD_SHOW] =
 	"usage: autotune show RESULTS.csv [--top N] [--sort COLUMN]\n"
-	"Prints the results as a table on the terminal.\n",
+	"Prints the results as a table on the terminal.\n"
+	"exit: 0 shown, 2 bad input\n",
 	[CMD_DEVICES] =
 	"usage: autotune devices\n"
-	"Lists the GPUs: compute capability, SMs, memory, L2, copy bandwidth.\n",
+	"Lists the GPUs: compute capability, SMs, memory, L2, copy bandwidth.\n"
+	"exit: 0 listed, 2 no GPU or no driver\n",
 	[CMD_MERGE] =
 	"usage: autotune merge CONFIG.yaml SHARD.csv [SHARD.csv ...]\n"
 	"Joins the CSVs of `autotune --shard I/N CONFIG.yaml` runs into the config's\n"
-	"results CSV and header, as one run would have written them.\n",
+	"results CSV and header, as one run would have written them.\n"
+	"exit: 0 winner written, 1 none passed, 2 bad input\n",
 };
 
 void cli_usage(command cmd) { fputs(help_texts[cmd < CMD_COUNT_ ? cmd : CMD_TUNE], stdout); }
+
+/* `tune` may be named too, for symmetry; a config file of that name is still reachable as ./tune */
+static int find_command(const char *word)
+{
+	for (int k = CMD_TUNE; k < CMD_COUNT_; k++)
+		if (!strcmp(word, command_names[k]))
+			return k;
+	return -1;
+}
+
+static void unknown_command(const char *word)
+{
+	fprintf(stderr, "autotune: '%s' is not a command (nor a file)\n  commands:", word);
+	for (int k = CMD_TUNE; k < CMD_COUNT_; k++)
+		fprintf(stderr, "%s %s", k == CMD_TUNE ? "" : ",", command_names[k]);
+	fputc('\n', stderr);
+}
 
 static int parse_count(const char *opt, const char *s, int lo, int *out)
 {
@@ -166,17 +191,31 @@ int cli_parse(int argc, char **argv, options *o)
 	int rest = argc - optind;
 	char **args = argv + optind;
 	o->cmd = CMD_TUNE;
-	for (int k = CMD_VALIDATE; rest >= 1 && k < CMD_COUNT_; k++)
-		if (!strcmp(args[0], command_names[k])) {
-			o->cmd = (command)k;
-			args++;
-			rest--;
-			break;
-		}
-	if (help || (rest == 1 && o->cmd == CMD_TUNE && !strcmp(args[0], "help"))) {
+	/* `autotune help [COMMAND]` as well as `autotune [COMMAND] --help` */
+	int help_word = rest >= 1 && rest <= 2 && !strcmp(args[0], "help");
+	if (help_word) {
+		help = 1;
+		args++;
+		rest--;
+	}
+	int k = rest >= 1 ? find_command(args[0]) : -1;
+	if (k >= 0) {
+		o->cmd = (command)k;
+		args++;
+		rest--;
+	} else if (help_word && rest) {
+		unknown_command(args[0]);
+		return -1;
+	}
+	if (help) {
 		o->help_for = o->cmd;
 		o->cmd = CMD_HELP;
 		return 0;
+	}
+	/* a mistyped command would otherwise read as a config file that is missing */
+	if (o->cmd == CMD_TUNE && rest == 1 && !strpbrk(args[0], "./") && access(args[0], F_OK) != 0) {
+		unknown_command(args[0]);
+		return -1;
 	}
 	int min = o->cmd == CMD_DEVICES ? 0 : 1;
 	int max = o->cmd == CMD_HEADER || o->cmd == CMD_MERGE ? 4096 : o->cmd == CMD_DEVICES ? 0 : 1;

@@ -2,13 +2,13 @@
 #ifndef AUTOTUNE_CLI_H
 #define AUTOTUNE_CLI_H
 
-/* Exit statuses, documented in README.md. */
+/* Exit statuses, documented alike in README.md, autotune.1 and the --help text (cli.c). */
 enum {
 	EXIT_WINNER = 0,      /* winner written (or dry run / validate succeeded) */
 	EXIT_NONE_PASSED = 1, /* ran, but no configuration passed */
 	EXIT_USAGE = 2,       /* bad input: command line, config, or what it needs (nvcc, a GPU, device
 			       * memory, a writable results directory) */
-	EXIT_ENV = 3,         /* the GPU worker could not be restarted mid-run; out of memory */
+	EXIT_ENV = 3,         /* the GPU worker could not be restarted mid-run; out of memory (diag.c) */
 	EXIT_INTERRUPTED = 130,
 };
 

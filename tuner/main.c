@@ -262,11 +262,7 @@ static char *worker_path(void)
 	return xstrdup("autotune-worker");
 }
 
-static void compile_progress(void *ctx, size_t done, size_t total)
-{
-	(void)total;
-	progress_update(ctx, done, NULL);
-}
+static void compile_progress(void *ctx, size_t done, size_t total) { progress_compile(ctx, done, total); }
 
 static int ensure_parent_dir(const char *path, diags *d)
 {
@@ -353,6 +349,29 @@ static void print_summary(const config *cfg, const space *sp, const build *b, co
 			fprintf(stderr, "; %zu measured with the SM clock below 85%% of its maximum (flagged)", throttled);
 		fputc('\n', stderr);
 	}
+}
+
+/* The summary ends with where everything went, so that it is the last thing on the screen. The
+ * report is written beside the CSV by report.c; its name is derived the same way here. */
+/* The last lines of the summary: where the results went. */
+static void print_paths(const config *cfg, int header, int report, const options *o)
+{
+	if (o->dry_run)
+		fputs("  dry run: nothing was measured (no GPU timings, no winner)\n", stderr);
+	fprintf(stderr, "  results: %s\n", cfg->csv_path);
+	if (header) {
+		char *mk = header_mk_path(cfg->header_path);
+		fprintf(stderr, "  header:  %s (make fragment %s)\n", cfg->header_path, mk);
+		free(mk);
+	}
+	if (report) {
+		char *html = report_default_path(cfg->csv_path);
+		fprintf(stderr, "  report:  %s\n", html);
+		free(html);
+	}
+	if (o->nshards)
+		fprintf(stderr, "  shard %d of %d: join the shards' CSVs with `autotune merge %s CSV...`\n", o->shard,
+			o->nshards, cfg->path);
 }
 
 static void iso_date(char *buf, size_t len)
@@ -455,6 +474,7 @@ static int tune(const options *o)
 	select_policy policy = {cfg.policy == POLICY_BALANCED, cfg.w_occupancy, cfg.w_load_efficiency, cfg.tie_k};
 	device_info dev;
 	memset(&dev, 0, sizeof dev);
+	progress compiles = {0};
 	if (eval_geometry(&cfg, &sp, res, &d)) {
 		code = EXIT_USAGE;
 		goto out;
@@ -559,7 +579,7 @@ static int tune(const options *o)
 	long long winner = -1;
 	if (o->dry_run) {
 		progress bar;
-		progress_begin(&bar, !o->quiet, "compile", b.nbins);
+		progress_begin(&bar, !o->quiet, NULL, 0);
 		double t0 = now_seconds();
 		int rc = build_run(&cfg, &sp, &b, nvcc, arch, workdir, jobs, NVCC_TIMEOUT, compile_progress, &bar, &d);
 		progress_end(&bar);
@@ -595,7 +615,9 @@ static int tune(const options *o)
 				o->fresh ? "--fresh" : "the kernel, config, compiler or GPU changed since the last run");
 		/* Compiles overlap with measuring: a configuration is measured as soon as its binary
 		 * exists. The reference's binary comes first, and tells whether the entry point exists. */
-		builder *bd = build_begin(&cfg, &sp, &b, nvcc, arch, workdir, jobs, NVCC_TIMEOUT, NULL, NULL, &d);
+		/* counts compiles until the measure bar takes the line, which then shows them too */
+		progress_begin(&compiles, !o->quiet, NULL, 0);
+		builder *bd = build_begin(&cfg, &sp, &b, nvcc, arch, workdir, jobs, NVCC_TIMEOUT, compile_progress, &compiles, &d);
 		if (build_wait(bd, b.of_config[sp.reference]) ||
 		    missing_entry(&cfg, &b.bins[b.of_config[sp.reference]], &d)) {
 			build_end(bd, NULL);
@@ -636,6 +658,7 @@ static int tune(const options *o)
 			code = EXIT_ENV;
 		if (build_end(bd, &compile_s) && code == EXIT_WINNER)
 			code = EXIT_USAGE;
+		progress_end(&compiles);
 		for (size_t c = 0; c < sp.count; c++)
 			measure_apply_binary(&b.bins[b.of_config[c]], cc, &res[c]);
 		if (!o->quiet)
@@ -666,9 +689,11 @@ static int tune(const options *o)
 	outputs rep = {&cfg, &sp, &b, res, winner, o->dry_run ? NULL : dev.name, arch, date, gpus, gs.n, spec};
 	/* the header and make fragment come from the CSV just written: one writer for this and `autotune
 	 * header`; a shard's CSV is a part: `autotune merge` writes the header and report of the whole */
-	if (output_csv(&rep, cfg.csv_path, &d) ||
-	    (!o->nshards && ((winner >= 0 && header_write(&cfg.csv_path, 1, cfg.name, cfg.header_path, &d)) ||
-			     report_write(cfg.csv_path, NULL, NULL, &d))))
+	int csv_ok = output_csv(&rep, cfg.csv_path, &d) == 0;
+	int header_ok = csv_ok && !o->nshards && winner >= 0 &&
+			header_write(&cfg.csv_path, 1, cfg.name, cfg.header_path, &d) == 0;
+	int report_ok = csv_ok && !o->nshards && report_write(cfg.csv_path, NULL, NULL, &d) == 0;
+	if (!csv_ok || (!o->nshards && ((winner >= 0 && !header_ok) || !report_ok)))
 		code = EXIT_USAGE;
 	free(gpus);
 	if (!o->quiet) {
@@ -678,16 +703,11 @@ static int tune(const options *o)
 			fprintf(stderr, "  no hardware counters: %s\n", counters_note);
 		if (journal_note)
 			fprintf(stderr, "  warning: %s\n", journal_note);
-		int header = winner >= 0 && !o->nshards;
-		char *mk = header_mk_path(cfg.header_path);
-		fprintf(stderr, "  wrote %s%s%s%s%s%s\n", cfg.csv_path, header ? ", " : "", header ? cfg.header_path : "",
-			header ? ", " : "", header ? mk : "", o->dry_run ? " (dry run: nothing was measured)" : "");
-		free(mk);
-		if (o->nshards)
-			fprintf(stderr, "  shard %d of %d: join the shards' CSVs with `autotune merge %s CSV...`\n", o->shard,
-				o->nshards, cfg.path);
+		if (csv_ok)
+			print_paths(&cfg, header_ok, report_ok, o);
 	}
 out:
+	progress_end(&compiles); /* the line is clear before any message */
 	choice_free(&pick);
 	free(counters_note);
 	free(journal_note);

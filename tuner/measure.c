@@ -366,6 +366,12 @@ static step prelude(pass *P, lane *L, size_t c)
 			s.kind = STEP_STOP;
 			return s;
 		}
+		if (r->st == ST_OK && r->samples > 0) {
+			/* a resumed run's earlier results count towards the best so far */
+			char *desc = space_describe(cfg, space_config(P->sp, c));
+			progress_best(&P->bar, result_time(r), desc);
+			free(desc);
+		}
 		progress_update(&P->bar, ++P->done, NULL);
 		return s;
 	}
@@ -481,6 +487,8 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 	}
 	/* without a named reference, a candidate that fails hands the role to the next one */
 	char *desc = space_describe(cfg, space_config(P->sp, c));
+	if (r->st == ST_OK)
+		progress_best(&P->bar, result_time(r), desc);
 	progress_update(&P->bar, ++P->done, desc);
 	free(desc);
 }
