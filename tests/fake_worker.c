@@ -42,7 +42,7 @@ int main(void)
 			       gpu == env_long("FAKE_OTHER_MODEL", -1) ? "Other " : "");
 		} else if (!strcmp(line, "count"))
 			printf("count %ld\n", env_long("FAKE_GPUS", 1));
-		else if (!strncmp(line, "measure ", 8) || !strncmp(line, "array ", 6) || !strncmp(line, "constant ", 9) || !strncmp(line, "copy ", 5) || !strncmp(line, "load ", 5) || !strncmp(line, "expect ", 7) ||
+		else if (!strncmp(line, "measure ", 8) || !strncmp(line, "array ", 6) || !strncmp(line, "constant ", 9) || !strncmp(line, "copy ", 5) || !strncmp(line, "load ", 5) || !strncmp(line, "expect ", 7) || !strcmp(line, "counters") ||
 			 !strncmp(line, "sumcheck ", 9))
 			puts("ok");
 		else if (!strcmp(line, "warmup"))

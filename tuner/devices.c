@@ -2,6 +2,7 @@
  * the arguments takes about a second each), and `autotune devices`. */
 #include "devices.h"
 
+#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,39 @@ static void *start_one(void *arg)
 	return NULL;
 }
 
+/* How many GPUs this process will see, guessed without a CUDA context (opening one takes a few
+ * hundred milliseconds, which a serial probe would add to every start): CUDA_VISIBLE_DEVICES's
+ * entries, else the driver's list of GPUs. The first worker's count corrects the guess. */
+static size_t guess_gpus(void)
+{
+	const char *v = getenv("CUDA_VISIBLE_DEVICES");
+	size_t n = 0;
+	if (v) {
+		for (const char *p = v; *p; p++)
+			n += *p == ',';
+		return *v ? n + 1 : 0;
+	}
+	DIR *dir = opendir("/proc/driver/nvidia/gpus");
+	for (struct dirent *e; dir && (e = readdir(dir));)
+		n += e->d_name[0] != '.';
+	if (dir)
+		closedir(dir);
+	return n;
+}
+
+/* Starts runners for st[from..to) side by side; each reports into its starter. */
+static void start_all(starter *st, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++) {
+		st[i].threaded = pthread_create(&st[i].thread, NULL, start_one, &st[i]) == 0;
+		if (!st[i].threaded)
+			start_one(&st[i]);
+	}
+	for (size_t i = from; i < to; i++)
+		if (st[i].threaded)
+			pthread_join(st[i].thread, NULL);
+}
+
 int devices_start(const options *o, const char *worker_path, const config *cfg, const char *log_path, gpu_set *set,
 		  diags *d)
 {
@@ -69,50 +103,58 @@ int devices_start(const options *o, const char *worker_path, const config *cfg, 
 	int named = o->devices || o->device >= 0; /* the user chose: a GPU that fails is an error */
 	if (o->devices && devices_parse(o->devices, &ordinals, &n, d))
 		return -1;
-	if (!o->devices) {
+	if (!named) {
+		/* every GPU this process sees: as many as guessed, all at once */
+		n = guess_gpus();
+		n = n ? n : 1;
+		ordinals = xcalloc(n, sizeof *ordinals);
+		for (size_t i = 0; i < n; i++)
+			ordinals[i] = (int)i;
+	} else if (!o->devices) {
 		ordinals = xmalloc(sizeof *ordinals);
-		ordinals[0] = o->device >= 0 ? o->device : 0;
+		ordinals[0] = o->device;
 		n = 1;
 	}
-	/* the first GPU opens first, to count the others; every GPU's arguments and warm-up (about a
-	 * second each) then proceed side by side */
-	device_info first;
-	runner *r0 = runner_start(worker_path, ordinals[0], NULL, &first, log_path, d);
-	if (!r0) {
+	starter *st = xcalloc(n, sizeof *st);
+	for (size_t i = 0; i < n; i++)
+		st[i] = (starter){worker_path, log_path, cfg, ordinals[i], NULL, {0}, {0}, 0, 0};
+	start_all(st, 0, n);
+	if (!st[0].rn) {
+		for (size_t k = 0; k < st[0].d.n; k++)
+			diags_add(d, "%s", st[0].d.msgs[k]);
+		for (size_t i = 0; i < n; i++) {
+			runner_stop(st[i].rn);
+			diags_free(&st[i].d);
+		}
+		free(st);
 		free(ordinals);
 		return -1;
 	}
+	size_t visible = n;
 	if (!named) {
-		/* every GPU this process sees (CUDA_VISIBLE_DEVICES applies) */
-		int count = runner_device_count(r0);
-		if (count > 1) {
-			free(ordinals);
-			n = (size_t)count;
-			ordinals = xcalloc(n, sizeof *ordinals);
-			for (size_t i = 0; i < n; i++)
+		int count = runner_device_count(st[0].rn);
+		visible = count > 0 ? (size_t)count : 1;
+		if (visible > n) {
+			/* more than guessed: the rest now */
+			st = xrealloc(st, visible * sizeof *st);
+			ordinals = xrealloc(ordinals, visible * sizeof *ordinals);
+			for (size_t i = n; i < visible; i++) {
 				ordinals[i] = (int)i;
+				st[i] = (starter){worker_path, log_path, cfg, (int)i, NULL, {0}, {0}, 0, 0};
+			}
+			start_all(st, n, visible);
+			n = visible;
 		}
 	}
-	starter *st = xcalloc(n, sizeof *st);
-	for (size_t i = 1; i < n; i++) {
-		st[i] = (starter){worker_path, log_path, cfg, ordinals[i], NULL, {0}, {0}, 0, 0};
-		st[i].threaded = pthread_create(&st[i].thread, NULL, start_one, &st[i]) == 0;
-		if (!st[i].threaded)
-			start_one(&st[i]);
-	}
-	int bad0 = cfg && runner_prepare(r0, cfg, &first, d);
+	const device_info *first = &st[0].info;
 	set->runners = xcalloc(n, sizeof *set->runners);
 	set->info = xcalloc(n, sizeof *set->info);
-	set->runners[0] = r0;
-	set->info[0] = first;
-	set->n = 1;
-	int rc = bad0;
-	for (size_t i = 1; i < n; i++)
-		if (st[i].threaded)
-			pthread_join(st[i].thread, NULL);
-	for (size_t i = 1; i < n; i++) {
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
 		starter *s = &st[i];
-		if (!s->rn) {
+		if (i >= visible) {
+			runner_stop(s->rn); /* guessed, but not there */
+		} else if (!s->rn) {
 			/* a GPU the user named must work; one found by looking is only a warning */
 			for (size_t k = 0; k < s->d.n; k++)
 				if (named)
@@ -120,22 +162,21 @@ int devices_start(const options *o, const char *worker_path, const config *cfg, 
 				else if (!o->quiet)
 					fprintf(stderr, "autotune: warning: GPU %d left out: %s\n", s->ordinal, s->d.msgs[k]);
 			rc |= named;
-		} else if (strcmp(s->info.name, first.name)) {
+		} else if (i && strcmp(s->info.name, first->name)) {
 			/* different models never share a space: their times do not compare */
 			if (named)
 				diags_add(d, "GPU %d is a %s, GPU %d a %s: tune different models separately (one --device each) "
 					     "and join their results with `autotune header`",
-					  s->ordinal, s->info.name, ordinals[0], first.name);
+					  s->ordinal, s->info.name, ordinals[0], first->name);
 			else if (!o->quiet)
 				fprintf(stderr, "autotune: warning: GPU %d (%s) left out: not the same model as GPU %d (%s); "
 						"tune it on its own with --device %d\n",
-					s->ordinal, s->info.name, ordinals[0], first.name, s->ordinal);
+					s->ordinal, s->info.name, ordinals[0], first->name, s->ordinal);
 			rc |= named;
 			runner_stop(s->rn);
 		} else {
 			set->runners[set->n] = s->rn;
 			set->info[set->n++] = s->info;
-			s->rn = NULL;
 		}
 		diags_free(&s->d);
 	}

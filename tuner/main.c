@@ -480,6 +480,11 @@ static int tune(const options *o)
 		goto out;
 	}
 	build_plan(&cfg, &sp, &b);
+	/* before the workers start: whether they prepare the profiler depends on it */
+	if (o->metrics && apply_metrics_option(&cfg, o->metrics, &d)) {
+		code = EXIT_USAGE;
+		goto out;
+	}
 	if (o->replay) {
 		code = replay(o, &cfg, &sp, &d);
 		goto out;
@@ -594,10 +599,6 @@ static int tune(const options *o)
 			print_failures(&cfg, &sp, &b);
 		print_dry_run(o, &cfg, &sp, &b, res);
 	} else {
-		if (o->metrics && apply_metrics_option(&cfg, o->metrics, &d)) {
-			code = EXIT_USAGE;
-			goto out;
-		}
 		journal_resume resume;
 		char *key = run_key(&cfg, identity, arch, &gs);
 		jpath = output_sibling(&cfg, ".journal");

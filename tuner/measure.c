@@ -774,7 +774,11 @@ static void plan_counters(pass *P)
 static void *finalists_then_counters(void *arg)
 {
 	lane *L = arg;
+	double t0 = now_seconds();
 	finalists(L->P);
+	const char *tr = getenv("AUTOTUNE_TRACE");
+	if (tr && *tr && strcmp(tr, "0"))
+		fprintf(stderr, "trace: finalists: %.3f s\n", now_seconds() - t0);
 	return counters_lane(L);
 }
 

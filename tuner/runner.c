@@ -195,6 +195,8 @@ static int setup_arrays(runner *r, diags *d)
 	return 0;
 }
 
+static int runner_prepare(runner *r, const config *cfg, const device_info *info, diags *d);
+
 runner *runner_start(const char *worker_path, int ordinal, const config *cfg, device_info *info,
 		     const char *log_path, diags *d)
 {
@@ -213,7 +215,8 @@ runner *runner_start(const char *worker_path, int ordinal, const config *cfg, de
 	return r;
 }
 
-int runner_prepare(runner *r, const config *cfg, const device_info *info, diags *d)
+/* The kernel's arrays, allocated and filled (after checking they fit), the GPU warmed up. */
+static int runner_prepare(runner *r, const config *cfg, const device_info *info, diags *d)
 {
 	remember(r, xasprintf("measure %s %d %lld", cfg->cache_warm ? "warm" : "cold", cfg->verify_every, cfg->sample));
 	remember(r, xstrdup("warmup"));
@@ -245,6 +248,8 @@ int runner_prepare(runner *r, const config *cfg, const device_info *info, diags 
 	if (cfg->sum_out >= 0)
 		remember(r, xasprintf("sumcheck %d %d %s", cfg->sum_out, cfg->sum_equals.e ? -1 : cfg->sum_in,
 				      cfg->sum_max ? "max" : "sum"));
+	if (cfg->metrics != METRICS_NONE)
+		remember(r, xstrdup("counters")); /* the profiler gets ready while the first pass runs */
 	if (need > info->mem_bytes) {
 		diags_add(d, "%s: the kernel's arrays need %.2f GiB of device memory (outputs and restored inputs twice), but %s has %.2f GiB",
 			  cfg->path, need / 1073741824.0, info->name, info->mem_bytes / 1073741824.0);
