@@ -2,7 +2,6 @@
  * the arguments takes about a second each), and `autotune devices`. */
 #include "devices.h"
 
-#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +42,7 @@ int devices_parse(const char *list, int **ordinals, size_t *n, diags *d)
 	}
 }
 
-typedef struct {
+typedef struct starter {
 	const char *worker, *log;
 	const config *cfg;
 	int ordinal;
@@ -52,6 +51,7 @@ typedef struct {
 	diags d;
 	pthread_t thread;
 	int threaded; /* started on a thread of its own (else it ran on this one) */
+	int joined;
 } starter;
 
 static void *start_one(void *arg)
@@ -61,27 +61,7 @@ static void *start_one(void *arg)
 	return NULL;
 }
 
-/* How many GPUs this process will see, guessed without a CUDA context (opening one takes a few
- * hundred milliseconds, which a serial probe would add to every start): CUDA_VISIBLE_DEVICES's
- * entries, else the driver's list of GPUs. The first worker's count corrects the guess. */
-static size_t guess_gpus(void)
-{
-	const char *v = getenv("CUDA_VISIBLE_DEVICES");
-	size_t n = 0;
-	if (v) {
-		for (const char *p = v; *p; p++)
-			n += *p == ',';
-		return *v ? n + 1 : 0;
-	}
-	DIR *dir = opendir("/proc/driver/nvidia/gpus");
-	for (struct dirent *e; dir && (e = readdir(dir));)
-		n += e->d_name[0] != '.';
-	if (dir)
-		closedir(dir);
-	return n;
-}
-
-/* Starts runners for st[from..to) side by side; each reports into its starter. */
+/* Starts runners for st[from..to) side by side, on threads of their own (or this one). */
 static void start_all(starter *st, size_t from, size_t to)
 {
 	for (size_t i = from; i < to; i++) {
@@ -89,99 +69,96 @@ static void start_all(starter *st, size_t from, size_t to)
 		if (!st[i].threaded)
 			start_one(&st[i]);
 	}
-	for (size_t i = from; i < to; i++)
-		if (st[i].threaded)
-			pthread_join(st[i].thread, NULL);
+}
+
+static void wait_for(starter *s)
+{
+	if (s->threaded && !s->joined)
+		pthread_join(s->thread, NULL);
+	s->joined = 1;
+}
+
+/* Takes starter i's runner into the set, or leaves the GPU out with the reason: in d when the
+ * user named it (an error), else as a warning. -1 when left out. */
+static int admit(gpu_set *set, size_t i, int named, diags *d)
+{
+	starter *s = &set->st[i];
+	const device_info *first = &set->info[0];
+	int rc = 0;
+	if (!s->rn) {
+		for (size_t k = 0; k < s->d.n; k++)
+			if (named)
+				diags_add(d, "GPU %d: %s", s->ordinal, s->d.msgs[k]);
+			else if (!set->quiet)
+				fprintf(stderr, "autotune: warning: GPU %d left out: %s\n", s->ordinal, s->d.msgs[k]);
+		rc = -1;
+	} else if (strcmp(s->info.name, first->name)) {
+		/* different models never share a space: their times do not compare */
+		if (named)
+			diags_add(d, "GPU %d is a %s, GPU %d a %s: tune different models separately (one --device each) and "
+				     "join their results with `autotune header`",
+				  s->ordinal, s->info.name, set->st[0].ordinal, first->name);
+		else if (!set->quiet)
+			fprintf(stderr, "autotune: warning: GPU %d (%s) left out: not the same model as GPU %d (%s); tune it "
+					"on its own with --device %d\n",
+				s->ordinal, s->info.name, set->st[0].ordinal, first->name, s->ordinal);
+		runner_stop(s->rn);
+		rc = -1;
+	} else {
+		set->runners[i] = s->rn;
+		set->info[i] = s->info;
+	}
+	s->rn = NULL;
+	diags_free(&s->d);
+	return rc;
 }
 
 int devices_start(const options *o, const char *worker_path, const config *cfg, const char *log_path, gpu_set *set,
 		  diags *d)
 {
 	memset(set, 0, sizeof *set);
+	set->quiet = o->quiet;
 	int *ordinals = NULL;
-	size_t n = 0;
+	size_t n = 1;
 	int named = o->devices || o->device >= 0; /* the user chose: a GPU that fails is an error */
 	if (o->devices && devices_parse(o->devices, &ordinals, &n, d))
 		return -1;
-	if (!named) {
-		/* every GPU this process sees: as many as guessed, all at once */
-		n = guess_gpus();
-		n = n ? n : 1;
-		ordinals = xcalloc(n, sizeof *ordinals);
-		for (size_t i = 0; i < n; i++)
-			ordinals[i] = (int)i;
-	} else if (!o->devices) {
+	if (!o->devices) {
 		ordinals = xmalloc(sizeof *ordinals);
-		ordinals[0] = o->device;
-		n = 1;
+		ordinals[0] = o->device >= 0 ? o->device : 0;
 	}
-	starter *st = xcalloc(n, sizeof *st);
-	for (size_t i = 0; i < n; i++)
-		st[i] = (starter){worker_path, log_path, cfg, ordinals[i], NULL, {0}, {0}, 0, 0};
-	start_all(st, 0, n);
-	if (!st[0].rn) {
-		for (size_t k = 0; k < st[0].d.n; k++)
-			diags_add(d, "%s", st[0].d.msgs[k]);
-		for (size_t i = 0; i < n; i++) {
-			runner_stop(st[i].rn);
-			diags_free(&st[i].d);
-		}
-		free(st);
+	/* the first GPU opens alone (and says how many there are) */
+	device_info first;
+	runner *r0 = runner_start(worker_path, ordinals[0], NULL, &first, log_path, d);
+	if (!r0) {
 		free(ordinals);
 		return -1;
 	}
-	size_t visible = n;
 	if (!named) {
-		int count = runner_device_count(st[0].rn);
-		visible = count > 0 ? (size_t)count : 1;
-		if (visible > n) {
-			/* more than guessed: the rest now */
-			st = xrealloc(st, visible * sizeof *st);
-			ordinals = xrealloc(ordinals, visible * sizeof *ordinals);
-			for (size_t i = n; i < visible; i++) {
-				ordinals[i] = (int)i;
-				st[i] = (starter){worker_path, log_path, cfg, (int)i, NULL, {0}, {0}, 0, 0};
-			}
-			start_all(st, n, visible);
-			n = visible;
-		}
+		int count = runner_device_count(r0);
+		n = count > 1 ? (size_t)count : 1;
+		ordinals = xrealloc(ordinals, n * sizeof *ordinals);
+		for (size_t i = 0; i < n; i++)
+			ordinals[i] = (int)i;
 	}
-	const device_info *first = &st[0].info;
+	set->n = n;
 	set->runners = xcalloc(n, sizeof *set->runners);
 	set->info = xcalloc(n, sizeof *set->info);
-	int rc = 0;
-	for (size_t i = 0; i < n; i++) {
-		starter *s = &st[i];
-		if (i >= visible) {
-			runner_stop(s->rn); /* guessed, but not there */
-		} else if (!s->rn) {
-			/* a GPU the user named must work; one found by looking is only a warning */
-			for (size_t k = 0; k < s->d.n; k++)
-				if (named)
-					diags_add(d, "GPU %d: %s", s->ordinal, s->d.msgs[k]);
-				else if (!o->quiet)
-					fprintf(stderr, "autotune: warning: GPU %d left out: %s\n", s->ordinal, s->d.msgs[k]);
-			rc |= named;
-		} else if (i && strcmp(s->info.name, first->name)) {
-			/* different models never share a space: their times do not compare */
-			if (named)
-				diags_add(d, "GPU %d is a %s, GPU %d a %s: tune different models separately (one --device each) "
-					     "and join their results with `autotune header`",
-					  s->ordinal, s->info.name, ordinals[0], first->name);
-			else if (!o->quiet)
-				fprintf(stderr, "autotune: warning: GPU %d (%s) left out: not the same model as GPU %d (%s); "
-						"tune it on its own with --device %d\n",
-					s->ordinal, s->info.name, ordinals[0], first->name, s->ordinal);
-			rc |= named;
-			runner_stop(s->rn);
-		} else {
-			set->runners[set->n] = s->rn;
-			set->info[set->n++] = s->info;
-		}
-		diags_free(&s->d);
-	}
-	free(st);
+	set->st = xcalloc(n, sizeof *set->st);
+	for (size_t i = 0; i < n; i++)
+		set->st[i] = (starter){worker_path, log_path, cfg, ordinals[i], NULL, {0}, {0}, 0, 0, 0};
 	free(ordinals);
+	set->runners[0] = r0;
+	set->info[0] = first;
+	set->st[0].joined = 1;
+	/* the others start while the first fills its arguments and warms up */
+	start_all(set->st, 1, n);
+	int rc = runner_prepare(r0, cfg, &first, d);
+	if (named)
+		for (size_t i = 1; i < n; i++) {
+			wait_for(&set->st[i]);
+			rc |= admit(set, i, 1, d);
+		}
 	if (rc) {
 		devices_stop(set);
 		return -1;
@@ -189,12 +166,31 @@ int devices_start(const options *o, const char *worker_path, const config *cfg, 
 	return 0;
 }
 
+runner *devices_join(gpu_set *set, size_t i)
+{
+	if (i >= set->n)
+		return NULL;
+	starter *s = &set->st[i];
+	if (!s->joined) {
+		wait_for(s);
+		admit(set, i, 0, NULL);
+	}
+	return set->runners[i];
+}
+
 void devices_stop(gpu_set *set)
 {
-	for (size_t i = 0; i < set->n; i++)
+	for (size_t i = 0; i < set->n; i++) {
+		if (set->st && !set->st[i].joined) {
+			wait_for(&set->st[i]);
+			runner_stop(set->st[i].rn);
+			diags_free(&set->st[i].d);
+		}
 		runner_stop(set->runners[i]);
+	}
 	free(set->runners);
 	free(set->info);
+	free(set->st);
 	memset(set, 0, sizeof *set);
 }
 

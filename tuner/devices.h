@@ -7,21 +7,34 @@
 #include "cli.h"
 #include "runner.h"
 
+struct starter;
+
 typedef struct {
-	runner **runners;   /* n started workers, runners[0] on the first GPU asked for */
-	device_info *info;  /* n entries */
+	runner **runners;   /* n lanes; runners[i] once GPU i is ready (devices_join), NULL if left out */
+	device_info *info;  /* n entries, filled as runners join */
 	size_t n;
+	struct starter *st; /* workers still starting (internal) */
+	int quiet;
 } gpu_set;
 
 /* "0,2,3" into ordinals (caller frees); -1 with the reason in d. */
 int devices_parse(const char *list, int **ordinals, size_t *n, diags *d);
 
-/* Starts a worker on every GPU asked for (o->devices, else o->device, else all that the first
- * worker sees), each set up for cfg (NULL: device information only). A GPU of another model than
- * the first, or one whose worker cannot start, is left out with a warning on stderr (unless
- * quiet). -1 with the reason in d when not even the first starts. */
+/* Starts a worker on every GPU asked for, each set up for cfg. GPUs named by o->devices or
+ * o->device must all start, and be of one model, before it returns (-1 with the reason in d
+ * otherwise). Without them it uses every GPU the first one's worker sees, and returns as soon as
+ * that first one is ready: the others open their contexts once it has opened its own (opening
+ * them all at once made each slower) and join through devices_join. -1 with the reason in d when
+ * the first GPU cannot start. */
 int devices_start(const options *o, const char *worker_path, const config *cfg, const char *log_path, gpu_set *set,
 		  diags *d);
+
+/* Waits until lane i's GPU is ready and returns its runner, or NULL when it was left out (its
+ * worker failed to start, or it is another model than GPU 0: a warning on stderr unless quiet).
+ * One thread per lane may call it. */
+runner *devices_join(gpu_set *set, size_t i);
+
+/* Waits for workers still starting, then stops every worker. */
 void devices_stop(gpu_set *set);
 
 /* The device's copy bandwidth in GB/s (bytes read + written), measured once per GPU and

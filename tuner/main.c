@@ -92,14 +92,13 @@ static char *run_key(const config *cfg, const char *identity, const char *arch, 
 	hasher_add_str(h, identity);
 	hasher_add_str(h, arch);
 	hasher_add_file(h, cfg->source);
-	/* every GPU of the run, in order: a result names its GPU by position */
-	for (size_t i = 0; i < gs->n; i++) {
-		char drv[32];
-		snprintf(drv, sizeof drv, "%d", gs->info[i].driver_version);
-		hasher_add_str(h, gs->info[i].name);
-		hasher_add_str(h, gs->info[i].uuid);
-		hasher_add_str(h, drv);
-	}
+	/* the first GPU, the driver, and how many GPUs of that model (a result names its GPU by
+	 * position; the others are still starting, and must be the first one's model) */
+	char drv[64];
+	snprintf(drv, sizeof drv, "%d %zu", gs->info[0].driver_version, gs->n);
+	hasher_add_str(h, gs->info[0].name);
+	hasher_add_str(h, gs->info[0].uuid);
+	hasher_add_str(h, drv);
 	char *key = xmalloc(17);
 	hasher_finish(h, key);
 	return key;
@@ -428,6 +427,8 @@ static void explain(const config *cfg, const space *sp, const result *res, const
 			result_time(&res[c->fastest]));
 }
 
+static runner *join_gpu(void *set, size_t lane) { return devices_join(set, lane); }
+
 static int tune(const options *o)
 {
 	diags d = {0};
@@ -652,9 +653,11 @@ static int tune(const options *o)
 		}
 		measure_opts mo = {!o->quiet, &interrupted, devices_copy_bandwidth(gs.runners[0], &dev), dev.clock_khz / 1000, jr,
 				   o->retry_failed, bd, cc, (int)strat, budget, seconds, o->seed_given ? o->seed : cfg.search_seed,
-				   prior, NULL, NULL, 0, 0, 0, 0};
+				   prior, NULL, NULL, 0, 0, 0, 0, NULL, NULL};
+		mo.join = join_gpu;
+		mo.join_ctx = &gs;
 		if (!o->quiet && gs.n > 1)
-			fprintf(stderr, "%s: measuring on %zu GPUs (%s)\n", cfg.name, gs.n, dev.name);
+			fprintf(stderr, "%s: measuring on %zu GPUs (%s), each from when it is ready\n", cfg.name, gs.n, dev.name);
 		if (measure_space(&cfg, &sp, &b, res, gs.runners, gs.n, &mo, &d))
 			code = EXIT_ENV;
 		if (build_end(bd, &compile_s) && code == EXIT_WINNER)

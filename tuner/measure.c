@@ -561,6 +561,9 @@ static void *lane_main(void *arg)
 	lane *L = arg;
 	pass *P = L->P;
 	size_t c;
+	/* a GPU still starting joins the queue when it is ready */
+	if (!L->rn && (!P->o->join || !(L->rn = P->o->join(P->o->join_ctx, (size_t)L->gpu))))
+		return NULL;
 	pthread_mutex_lock(&P->lock);
 	while (next_config(P, &c)) {
 		int kind = visit(P, L, c);
@@ -718,6 +721,8 @@ static void *counters_lane(void *arg)
 	lane *L = arg;
 	pass *P = L->P;
 	measure_opts *o = P->o;
+	if (!L->rn)
+		return NULL; /* its GPU was left out */
 	pthread_mutex_lock(&P->lock);
 	while (!P->stopped && !o->counters_note && P->ccursor < P->ncounted && !*o->interrupted) {
 		size_t c = P->counted[P->ccursor++];

@@ -31,10 +31,14 @@ typedef struct {
 	size_t measured;                     /* out: configurations measured in this run */
 	size_t shared;                       /* out: configurations that shared an identical one's measurement */
 	double first_pass_s, finish_s;       /* out: wall time of the first pass, of finalists and counters */
+	/* for a runner given as NULL: waits until that GPU is ready, NULL when it never will be */
+	runner *(*join)(void *ctx, size_t lane);
+	void *join_ctx;
 } measure_opts;
 
 /* Measures on every runner at once (GPUs of one model): the exhaustive first pass and the
- * counters take configurations from one queue, one thread per GPU; a search's proposals and the
+ * counters take configurations from one queue, one thread per GPU, each GPU from when it is
+ * ready (a NULL runner joins through o->join; runners[0] must be given); a search's proposals and the
  * interleaved finalists run on runners[0]. Configurations whose status is already final
  * (restored from the journal) are not measured again, except crashed and timed-out ones with
  * retry_failed. 0 when done (or interrupted); -1 when a GPU worker cannot go on, with the reason

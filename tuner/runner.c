@@ -195,8 +195,6 @@ static int setup_arrays(runner *r, diags *d)
 	return 0;
 }
 
-static int runner_prepare(runner *r, const config *cfg, const device_info *info, diags *d);
-
 runner *runner_start(const char *worker_path, int ordinal, const config *cfg, device_info *info,
 		     const char *log_path, diags *d)
 {
@@ -215,8 +213,7 @@ runner *runner_start(const char *worker_path, int ordinal, const config *cfg, de
 	return r;
 }
 
-/* The kernel's arrays, allocated and filled (after checking they fit), the GPU warmed up. */
-static int runner_prepare(runner *r, const config *cfg, const device_info *info, diags *d)
+int runner_prepare(runner *r, const config *cfg, const device_info *info, diags *d)
 {
 	remember(r, xasprintf("measure %s %d %lld", cfg->cache_warm ? "warm" : "cold", cfg->verify_every, cfg->sample));
 	remember(r, xstrdup("warmup"));

@@ -25,6 +25,11 @@ typedef struct runner runner;
 runner *runner_start(const char *worker_path, int ordinal, const config *cfg, device_info *info,
 		     const char *log_path, diags *d);
 
+/* The second half of runner_start with a cfg, for a runner started without one: allocates and
+ * fills the kernel's arrays (after checking they fit the device described by info) and warms
+ * the GPU up. -1 with the reason in d; the caller stops the runner. */
+int runner_prepare(runner *r, const config *cfg, const device_info *info, diags *d);
+
 /* How one configuration is sampled. */
 typedef struct {
 	int warmup;
