@@ -112,12 +112,12 @@ tail -3 "$B/app4.log"
 
 echo "== a header merged from two GPUs' results compiles and runs with each target and with none"
 # the H100 recording (tests/data) in today's columns: its GPU named, its build flags from maxrreg
-awk -F, -v OFS=, 'NR == 1 { print $0, "gpu,gpu_uuid,arch,nvcc_flags,spec_hash,tuned_at,config"; next }
+awk -F, -v OFS=, '{ sub(/\r$/, "") } NR == 1 { print $0, "gpu,gpu_uuid,arch,nvcc_flags,spec_hash,tuned_at,config"; next }
 	{ print $0, "NVIDIA H100 80GB HBM3", "", "sm_90", ($3 > 0 ? "-maxrregcount=" $3 : ""), "", "", "configs/summatrix.yaml" }' \
 	tests/data/summatrix_h100.csv > "$B/h100.csv"
 mkdir -p "$B/merged"
 ./autotune header results/summatrix.csv "$B/h100.csv" -o "$B/merged/summatrix_tuned.h" || fail "autotune header"
-for t in $(grep -o 'AUTOTUNE_TARGET_[A-Z0-9_]*' "$B/merged/summatrix_tuned.h" | sort -u) ""; do
+for t in $(grep -oE 'AUTOTUNE_TARGET_[A-Z0-9][A-Z0-9_]*' "$B/merged/summatrix_tuned.h" | sort -u) ""; do
 	nvcc -O3 -arch=sm_90 ${t:+-D$t} -I"$B/merged" -Ikernels -o "$B/merged/app" examples/summatrix_app/main.cu ||
 		fail "merged header with ${t:-no target}"
 	echo "${t:-no target}: $("$B/merged/app" | head -2 | tr '\n' ' ')"

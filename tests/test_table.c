@@ -133,6 +133,32 @@ static void test_results_from_an_older_file(void)
 	table_free(&t);
 }
 
+/* Today's columns but no winner flag (rows put together by hand, say): the winner is chosen again,
+ * as for a file that predates the flag; a flag, where there is one, decides. */
+static void test_winner_chosen_again_when_no_row_is_flagged(void)
+{
+	static const char *const text[2] = {
+		"p,blockDim.x,time_ms_median,samples,noise_pct,status,flags,spec_hash\n"
+		"1,32,2.0,20,0.1,ok,cold,0123456789abcdef\n"
+		"2,64,1.0,20,0.1,ok,cold,0123456789abcdef\n"
+		"3,96,0.5,0,,crashed,,0123456789abcdef\n",
+		"p,blockDim.x,time_ms_median,samples,noise_pct,status,flags,spec_hash\n"
+		"1,32,2.0,20,0.1,ok,cold;winner,0123456789abcdef\n"
+		"2,64,1.0,20,0.1,ok,cold,0123456789abcdef\n"};
+	for (int k = 0; k < 2; k++) {
+		table t;
+		diags d = {0};
+		CU_ASSERT_EQUAL_FATAL(table_load(write_temp(0, "w.csv", text[k]), &t, &d), 0);
+		result *res = table_results(&t);
+		int flagged = -1;
+		long long w = table_pick_winner(&t, res, &flagged, NULL);
+		CU_ASSERT_EQUAL(w, k == 0 ? 1 : 0); /* unflagged: the faster that passed; flagged: the flag */
+		CU_ASSERT_EQUAL(flagged, k);
+		table_results_free(res, t.nrows);
+		table_free(&t);
+	}
+}
+
 int add_table_suite(void)
 {
 	CU_pSuite s = CU_add_suite("table", NULL, NULL);
@@ -145,5 +171,6 @@ int add_table_suite(void)
 	CU_add_test(s, "unterminated quote and empty file", test_unterminated_quote_and_empty_file);
 	CU_add_test(s, "winner flag is a whole word", test_winner_flag_is_a_whole_word);
 	CU_add_test(s, "results from an older file", test_results_from_an_older_file);
+	CU_add_test(s, "winner chosen again when no row is flagged", test_winner_chosen_again_when_no_row_is_flagged);
 	return 0;
 }

@@ -258,18 +258,11 @@ static int load_inputs(char *const *csvs, size_t n, input *in, const char **spec
 				return EXIT_USAGE;
 			}
 		}
-		x->win = table_winner(t);
-		if (x->win < 0 && sc < 0) {
-			/* written before winners were flagged: choose as a run with the default policy would */
-			select_policy p = {1, 1.0, 1.0, 2.0};
-			choice c;
-			select_winner(x->res, t->nrows, &p, &c);
-			x->win = c.winner;
-			choice_free(&c);
-			if (x->win >= 0)
-				fprintf(stderr, "autotune header: note: %s flags no winner (an older results file): chose "
-						"one with the default policy (balanced)\n", t->path);
-		}
+		int flagged;
+		x->win = table_pick_winner(t, x->res, &flagged, NULL);
+		if (x->win >= 0 && !flagged)
+			fprintf(stderr, "autotune header: note: %s flags no winner (an older results file): chose one with "
+					"the default policy (balanced)\n", t->path);
 		if (x->win < 0 || !passed(&x->res[x->win])) {
 			diags_add(d, "%s: no configuration passed (or nothing was measured: a dry run): no header written", t->path);
 			return EXIT_NONE_PASSED;

@@ -13,6 +13,9 @@ typedef struct {
 	double k;               /* noise band: k combined standard errors */
 } select_policy;
 
+/* The policy of a config that says nothing under select: (config.c's defaults) */
+#define SELECT_DEFAULT_POLICY {1, 1.0, 1.0, 2.0}
+
 /* Balance score in [0, 1]: the weighted mean of occupancy (achieved when counters were read,
  * else theoretical) and global load efficiency (1 when unknown). Higher is better. */
 double balance_score(const result *r, const select_policy *p);

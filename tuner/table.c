@@ -233,3 +233,18 @@ long long table_winner(const table *t)
 	}
 	return -1;
 }
+
+long long table_pick_winner(const table *t, const result *res, int *flagged, choice *pick)
+{
+	static const select_policy policy = SELECT_DEFAULT_POLICY;
+	choice own;
+	choice *c = pick ? pick : &own;
+	select_winner(res, t->nrows, &policy, c);
+	long long w = table_winner(t);
+	*flagged = w >= 0;
+	if (w < 0)
+		w = c->winner;
+	if (!pick)
+		choice_free(&own);
+	return w;
+}

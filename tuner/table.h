@@ -8,6 +8,7 @@
 
 #include "diag.h"
 #include "result.h"
+#include "select.h"
 
 typedef struct {
 	char *path;
@@ -40,5 +41,11 @@ void table_results_free(result *res, size_t n);
 
 /* The row whose flags mark it the run's winner, or -1. */
 long long table_winner(const table *t);
+
+/* The run's winner: the row its flags mark; else (a file written before winners were flagged, or
+ * rows put together by hand) the one select_winner picks from res (table_results) with the
+ * default policy. -1 when none passed. *flagged: whether the file said so. With pick, also
+ * select_winner's full answer (tied rows; the caller frees it with choice_free). */
+long long table_pick_winner(const table *t, const result *res, int *flagged, choice *pick);
 
 #endif

@@ -15,12 +15,8 @@ int view_load(const char *path, view *v, diags *d)
 	if (table_load(path, &v->t, d))
 		return -1;
 	v->res = table_results(&v->t);
-	/* config.c's defaults: balanced, occupancy and load efficiency weighted alike, 2 std errors */
-	v->policy = (select_policy){1, 1.0, 1.0, 2.0};
-	select_winner(v->res, v->t.nrows, &v->policy, &v->pick);
-	long long flagged = table_winner(&v->t);
-	v->winner_flagged = flagged >= 0;
-	v->winner = flagged >= 0 ? flagged : v->pick.winner;
+	v->policy = (select_policy)SELECT_DEFAULT_POLICY;
+	v->winner = table_pick_winner(&v->t, v->res, &v->winner_flagged, &v->pick);
 	int st = table_col(&v->t, "status");
 	for (size_t r = 0; r < v->t.nrows; r++) {
 		status s;
