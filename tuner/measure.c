@@ -311,7 +311,23 @@ typedef struct pass {
 	size_t *counted, ncounted, ccursor; /* the counters' queue */
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
+	/* the compile pool is not thread-safe: one lane at a time waits on it, without P->lock, so
+	 * that the others can record results meanwhile */
+	pthread_mutex_t build_lock;
 } pass;
+
+/* Waits until binary bin is built; called with P->lock held, which is released meanwhile. */
+static int wait_binary(pass *P, size_t bin)
+{
+	if (!P->o->build)
+		return 0;
+	pthread_mutex_unlock(&P->lock);
+	pthread_mutex_lock(&P->build_lock);
+	int rc = build_wait(P->o->build, bin);
+	pthread_mutex_unlock(&P->build_lock);
+	pthread_mutex_lock(&P->lock);
+	return rc;
+}
 
 /* The measured configuration an identical one can share but which is still being measured on
  * another lane, or -1. */
@@ -348,7 +364,8 @@ static step prelude(pass *P, lane *L, size_t c)
 	s.kind = STEP_DONE;
 	s.role = "ref";
 	s.refresh = -1;
-	if (o->build && build_wait(o->build, b->of_config[c])) {
+	/* first, as it may let go of the lock: c is this lane's, but the rest can change meanwhile */
+	if (wait_binary(P, b->of_config[c]) || (P->ref_kernel && L->loaded < 0 && wait_binary(P, (size_t)b->ref_bin))) {
 		P->stopped = -1;
 		s.kind = STEP_STOP;
 		return s;
@@ -390,14 +407,8 @@ static step prelude(pass *P, lane *L, size_t c)
 		return s;
 	}
 	if (P->ref_kernel) {
-		if (L->loaded < 0) {
-			if (o->build && build_wait(o->build, (size_t)b->ref_bin)) {
-				P->stopped = -1;
-				s.kind = STEP_STOP;
-				return s;
-			}
-			s.run_ref_kernel = 1;
-		}
+		if (L->loaded < 0)
+			s.run_ref_kernel = 1; /* its binary was waited for above */
 		s.role = "check";
 	} else if (P->ref[g] >= 0) {
 		s.role = "check";
@@ -840,6 +851,7 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	for (size_t i = 0; i < nrunners; i++)
 		P.lanes[i] = (lane){runners[i], (int)i, -1, {0}, &P, 0};
 	pthread_mutex_init(&P.lock, NULL);
+	pthread_mutex_init(&P.build_lock, NULL);
 	pthread_cond_init(&P.changed, NULL);
 	double t0 = now_seconds();
 	int rc = first_pass(&P);
@@ -855,6 +867,7 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 			join_diags(d, &P.lanes[i]);
 	}
 	pthread_cond_destroy(&P.changed);
+	pthread_mutex_destroy(&P.build_lock);
 	pthread_mutex_destroy(&P.lock);
 	free(P.lanes);
 	if (rc || d->n > before || *o->interrupted)

@@ -1,6 +1,7 @@
 /* progress.c: the status line on stderr. Results never go here; only humans read it. */
 #include "progress.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,8 +204,13 @@ static void draw(const progress *p)
 	line.shown = p;
 }
 
+/* The line is shared by every bar and drawn from several threads (GPU lanes, and the compile pool
+ * waited on by whichever lane needs a binary): every public call below holds this. */
+static pthread_mutex_t line_lock = PTHREAD_MUTEX_INITIALIZER;
+
 void progress_begin(progress *p, int enabled, const char *label, size_t total)
 {
+	pthread_mutex_lock(&line_lock);
 	memset(p, 0, sizeof *p);
 	p->enabled = enabled && isatty(STDERR_FILENO);
 	p->colour = p->enabled && progress_colour(STDERR_FILENO);
@@ -213,45 +219,54 @@ void progress_begin(progress *p, int enabled, const char *label, size_t total)
 	p->started = now_seconds();
 	p->best_ms = -1;
 	draw(p);
+	pthread_mutex_unlock(&line_lock);
 }
 
 void progress_update(progress *p, size_t done, const char *note)
 {
+	pthread_mutex_lock(&line_lock);
 	p->done = done;
 	if (note)
 		snprintf(p->note, sizeof p->note, "%s", note);
 	draw(p);
+	pthread_mutex_unlock(&line_lock);
 }
 
 void progress_best(progress *p, double ms, const char *desc)
 {
-	if (ms < 0 || (p->best_ms >= 0 && ms >= p->best_ms))
-		return;
-	p->best_ms = ms;
-	snprintf(p->best, sizeof p->best, "%s", desc ? desc : "");
+	pthread_mutex_lock(&line_lock);
+	if (ms >= 0 && (p->best_ms < 0 || ms < p->best_ms)) {
+		p->best_ms = ms;
+		snprintf(p->best, sizeof p->best, "%s", desc ? desc : "");
+	}
+	pthread_mutex_unlock(&line_lock);
 }
 
 void progress_compile(progress *p, size_t done, size_t total)
 {
+	pthread_mutex_lock(&line_lock);
 	p->compiled = done;
 	p->to_compile = total;
-	if (!p->enabled)
-		return;
-	line.compiles = p;
-	draw(line.shown ? line.shown : p);
+	if (p->enabled) {
+		line.compiles = p;
+		draw(line.shown ? line.shown : p);
+	}
+	pthread_mutex_unlock(&line_lock);
 }
 
 void progress_end(progress *p)
 {
+	pthread_mutex_lock(&line_lock);
 	if (line.compiles == p)
 		line.compiles = NULL;
-	if (line.shown != p)
-		return;
-	if (p->colour)
-		fputs("\r\033[K", stderr);
-	else
-		fprintf(stderr, "\r%*s\r", line.cols, "");
-	fflush(stderr);
-	line.shown = NULL;
-	line.cols = 0;
+	if (line.shown == p) {
+		if (p->colour)
+			fputs("\r\033[K", stderr);
+		else
+			fprintf(stderr, "\r%*s\r", line.cols, "");
+		fflush(stderr);
+		line.shown = NULL;
+		line.cols = 0;
+	}
+	pthread_mutex_unlock(&line_lock);
 }

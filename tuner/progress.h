@@ -2,8 +2,8 @@
  *
  *   compile 12/40  measure 57/320  elapsed 1:02  ETA 4:45  best 0.0123 ms block_x=32 ...
  *
- * The line is one resource shared by every bar, so nothing here locks: the caller serialises all
- * calls (one thread, or one lock around every progress_* call). Results never go here. */
+ * The line is one resource shared by every bar and drawn from several threads; the calls that
+ * draw or change a bar take one lock inside. Results never go here. */
 #ifndef AUTOTUNE_PROGRESS_H
 #define AUTOTUNE_PROGRESS_H
 
