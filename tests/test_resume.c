@@ -175,7 +175,9 @@ static void test_kill_9_then_resume_loses_nothing(void)
 	rc = autotune((char *[]){"--retry-failed", NULL}, &out);
 	free(out);
 	CU_ASSERT_EQUAL(rc, 0);
-	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), 1 + in_flight);
+	/* (a kill between two configurations leaves none in flight: then nothing runs, not even the
+	 * reference's refresh) */
+	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), in_flight ? 1 + in_flight : -1);
 	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",ok,"), NCONFIGS);
 	CU_ASSERT(each_row_once());
 }

@@ -183,7 +183,7 @@ static void c_number(FILE *f, const number *v, int kind)
 		kind == 1 ? "LL" : kind == 2 && !strpbrk(v->num, ".e") ? ".0" : "", neg ? ")" : "");
 }
 
-static int passed(const result *r) { return r->st == ST_OK && r->samples > 0 && r->t_median > 0; }
+static int passed(const result *r) { return result_passed(r) && r->t_median > 0; }
 
 /* Whether row a of x and row b of y are the same configuration (the same parameter values). */
 static int same_config(const table *x, size_t a, const table *y, size_t b)

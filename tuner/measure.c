@@ -63,7 +63,7 @@ static size_t *ranked(const result *res, size_t n, size_t *count)
 	size_t *idx = xcalloc(n, sizeof *idx);
 	*count = 0;
 	for (size_t i = 0; i < n; i++)
-		if (res[i].st == ST_OK && res[i].samples > 0 && res[i].shares_with < 0)
+		if (result_passed(&res[i]) && res[i].shares_with < 0)
 			idx[(*count)++] = i;
 	/* insertion sort: stable and qsort_r-free; counts are small next to the GPU time */
 	for (size_t i = 1; i < *count; i++)
@@ -383,7 +383,7 @@ static step prelude(pass *P, lane *L, size_t c)
 			s.kind = STEP_STOP;
 			return s;
 		}
-		if (r->st == ST_OK && r->samples > 0) {
+		if (result_passed(r)) {
 			/* a resumed run's earlier results count towards the best so far */
 			char *desc = space_describe(cfg, space_config(P->sp, c));
 			progress_best(&P->bar, result_time(r), desc);
@@ -529,7 +529,7 @@ static double visit_for_search(void *ctx, size_t c)
 	visit(P, L, c);
 	pthread_mutex_unlock(&P->lock);
 	const result *r = &P->res[c];
-	return r->st == ST_OK && r->samples > 0 ? result_time(r) : INFINITY;
+	return result_passed(r) ? result_time(r) : INFINITY;
 }
 
 /* The next configuration for a lane of the exhaustive pass (P->lock held): first those put back

@@ -131,7 +131,7 @@ int output_csv(const outputs *r, const char *path, diags *d)
 		if (res->driver_blocks >= 0)
 			fprintf(f, "%d", res->driver_blocks);
 		fputc(',', f);
-		int timed = res->st == ST_OK && res->samples > 0;
+		int timed = result_passed(res);
 		csv_num(f, res->t_median, timed);
 		fputc(',', f);
 		csv_num(f, res->t_min, timed);

@@ -48,6 +48,9 @@ static inline void result_set_message(result *r, char *owned_message)
 	r->message = owned_message;
 }
 
+/* Ran, verified and timed: a candidate for winning. */
+static inline int result_passed(const result *r) { return r->st == ST_OK && r->samples > 0; }
+
 /* The time that decides: the interleaved finalist median when there is one. */
 static inline double result_time(const result *r) { return r->final_rounds ? r->final_median : r->t_median; }
 static inline double result_noise(const result *r) { return r->final_rounds ? r->final_noise : r->noise; }

@@ -25,22 +25,20 @@ double balance_score(const result *r, const select_policy *p)
 	return w > 0 ? (p->w_occupancy * occ + p->w_load_efficiency * eff) / w : 0;
 }
 
-static int passed(const result *r) { return r->st == ST_OK && r->samples > 0; }
-
 void select_winner(const result *res, size_t n, const select_policy *p, choice *c)
 {
 	c->winner = c->fastest = -1;
 	c->tied = NULL;
 	c->ntied = 0;
 	for (size_t i = 0; i < n; i++)
-		if (passed(&res[i]) && (c->fastest < 0 || result_time(&res[i]) < result_time(&res[c->fastest])))
+		if (result_passed(&res[i]) && (c->fastest < 0 || result_time(&res[i]) < result_time(&res[c->fastest])))
 			c->fastest = (long long)i;
 	if (c->fastest < 0)
 		return;
 	const result *f = &res[c->fastest];
 	size_t cap = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!passed(&res[i]))
+		if (!result_passed(&res[i]))
 			continue;
 		/* only configurations timed alike are compared: finalists with finalists */
 		if ((res[i].final_rounds > 0) != (f->final_rounds > 0))

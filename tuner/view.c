@@ -39,7 +39,7 @@ void view_free(view *v)
 int view_passed(const view *v, size_t row)
 {
 	const result *r = &v->res[row];
-	return r->st == ST_OK && r->samples > 0;
+	return result_passed(r);
 }
 
 double view_time(const view *v, size_t row) { return view_passed(v, row) ? result_time(&v->res[row]) : NAN; }
