@@ -384,13 +384,17 @@ static void iso_date(char *buf, size_t len)
 static void print_metrics(const result *r)
 {
 	if (r->gbps > 0)
-		fprintf(stderr, ", %.0f GB/s%s", r->gbps, "");
+		fprintf(stderr, ", %.0f GB/s", r->gbps);
 	if (r->pct_of_copy > 0)
 		fprintf(stderr, " = %.0f%% of copy", r->pct_of_copy);
-	if (r->have_metrics)
-		fprintf(stderr, ", achieved occupancy %.0f%%, load efficiency %.0f%%", r->metrics[METRIC_ACHIEVED_OCCUPANCY],
-			r->metrics[METRIC_GLD_EFFICIENCY]);
-	else
+	if (r->have_metrics) {
+		fprintf(stderr, ", achieved occupancy %.0f%%", r->metrics[METRIC_ACHIEVED_OCCUPANCY]);
+		/* a kernel without global loads has no load efficiency (0/0), as in the CSV */
+		if (isnan(r->metrics[METRIC_GLD_EFFICIENCY]))
+			fputs(", load efficiency n/a (no global loads)", stderr);
+		else
+			fprintf(stderr, ", load efficiency %.0f%%", r->metrics[METRIC_GLD_EFFICIENCY]);
+	} else
 		fprintf(stderr, ", theoretical occupancy %.0f%%", 100 * r->occupancy);
 }
 
