@@ -78,7 +78,7 @@ static void make_report(config *cfg, space *sp, build *b, result *res, outputs *
 	res[1].st = ST_WRONG_RESULT;
 	res[1].message = strdup("argument 1: 3 of 4 differ, \"badly\"");
 	static const gpu_id gpu = {"Test GPU */ evil", "GPU-0000"};
-	*rep = (outputs){cfg, sp, b, res, 0, "Test GPU */ evil", "sm_90", "2026-11-22T00:00:00Z", &gpu, 1, "0123456789abcdef"};
+	*rep = (outputs){cfg, sp, b, res, 0, "sm_90", "2026-11-22T00:00:00Z", &gpu, 1, "0123456789abcdef"};
 	diags_free(&d);
 }
 

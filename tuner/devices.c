@@ -10,7 +10,8 @@
 
 #include "banned.h"
 
-int devices_parse(const char *list, int **ordinals, size_t *n, diags *d)
+/* "0,2,3" into ordinals (caller frees); -1 with the reason in d. */
+static int devices_parse(const char *list, int **ordinals, size_t *n, diags *d)
 {
 	*ordinals = NULL;
 	*n = 0;

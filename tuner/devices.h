@@ -17,9 +17,6 @@ typedef struct {
 	int quiet;
 } gpu_set;
 
-/* "0,2,3" into ordinals (caller frees); -1 with the reason in d. */
-int devices_parse(const char *list, int **ordinals, size_t *n, diags *d);
-
 /* Starts a worker on every GPU asked for, each set up for cfg. GPUs named by o->devices or
  * o->device must all start, and be of one model, before it returns (-1 with the reason in d
  * otherwise). Without them it uses every GPU the first one's worker sees, and returns as soon as

@@ -694,7 +694,7 @@ static int tune(const options *o)
 	gpu_id *gpus = xcalloc(gs.n + 1, sizeof *gpus);
 	for (size_t i = 0; i < gs.n; i++)
 		gpus[i] = (gpu_id){gs.info[i].name, gs.info[i].uuid};
-	outputs rep = {&cfg, &sp, &b, res, winner, o->dry_run ? NULL : dev.name, arch, date, gpus, gs.n, spec};
+	outputs rep = {&cfg, &sp, &b, res, winner, arch, date, gpus, gs.n, spec};
 	/* the header and make fragment come from the CSV just written: one writer for this and `autotune
 	 * header`; a shard's CSV is a part: `autotune merge` writes the header and report of the whole */
 	int csv_ok = output_csv(&rep, cfg.csv_path, &d) == 0;

@@ -22,7 +22,6 @@ typedef struct {
 	const build *b;
 	const result *res;   /* sp->count entries */
 	long long winner;    /* index, or -1 */
-	const char *device;  /* device name, or NULL on a dry run */
 	const char *arch;    /* "sm_90" */
 	const char *date;    /* ISO 8601, UTC */
 	const gpu_id *gpus;  /* the GPUs rows were measured on (none on a dry run) */

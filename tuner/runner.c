@@ -450,8 +450,6 @@ int runner_device_count(runner *r)
 	return n;
 }
 
-int runner_ordinal(const runner *r) { return r->ordinal; }
-
 double runner_copy_bandwidth(runner *r)
 {
 	char *ans = NULL;

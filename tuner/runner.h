@@ -51,9 +51,6 @@ int runner_profile(runner *r, const config *cfg, const value *params, const bina
 /* How many GPUs the worker's process sees (CUDA_VISIBLE_DEVICES applies), or -1. */
 int runner_device_count(runner *r);
 
-/* The GPU this runner drives (its ordinal among the visible ones). */
-int runner_ordinal(const runner *r);
-
 /* Device-to-device copy bandwidth in GB/s (bytes read + written), or -1. */
 double runner_copy_bandwidth(runner *r);
 
