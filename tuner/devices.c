@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "proc.h"
 #include "banned.h"
 
 /* "0,2,3" into ordinals (caller frees); -1 with the reason in d. */
@@ -59,6 +60,7 @@ static void *start_one(void *arg)
 {
 	starter *s = arg;
 	s->rn = runner_start(s->worker, s->ordinal, s->cfg, &s->info, s->log, &s->d);
+	trace_event("GPU %d ready", s->ordinal);
 	return NULL;
 }
 
@@ -135,6 +137,7 @@ int devices_start(const options *o, const char *worker_path, const config *cfg, 
 		free(ordinals);
 		return -1;
 	}
+	trace_event("GPU %d open", ordinals[0]);
 	if (!named) {
 		int count = runner_device_count(r0);
 		n = count > 1 ? (size_t)count : 1;
@@ -155,6 +158,7 @@ int devices_start(const options *o, const char *worker_path, const config *cfg, 
 	/* the others start while the first fills its arguments and warms up */
 	start_all(set->st, 1, n);
 	int rc = runner_prepare(r0, cfg, &first, d);
+	trace_event("GPU %d ready", set->st[0].ordinal);
 	if (named)
 		for (size_t i = 1; i < n; i++) {
 			wait_for(&set->st[i]);
@@ -181,9 +185,15 @@ runner *devices_join(gpu_set *set, size_t i)
 
 void devices_stop(gpu_set *set)
 {
+	trace_event("stopping the workers");
 	for (size_t i = 0; i < set->n; i++) {
-		if (set->st && !set->st[i].joined) {
+		if (set->st && !set->st[i].joined)
 			wait_for(&set->st[i]);
+		runner_quit(set->st && set->st[i].rn ? set->st[i].rn : set->runners[i]);
+	}
+	for (size_t i = 0; i < set->n; i++) {
+		if (set->st) {
+			/* started, never joined */
 			runner_stop(set->st[i].rn);
 			diags_free(&set->st[i].d);
 		}
@@ -193,6 +203,7 @@ void devices_stop(gpu_set *set)
 	free(set->info);
 	free(set->st);
 	memset(set, 0, sizeof *set);
+	trace_event("workers stopped");
 }
 
 double devices_copy_bandwidth(runner *rn, const device_info *dev)

@@ -439,6 +439,7 @@ static int tune(const options *o)
 	config cfg;
 	space sp;
 	build b = {0};
+	trace_event("start");
 	if (config_load(o->config, &cfg, &d))
 		return fail(&d, EXIT_USAGE);
 	if (space_enumerate(&cfg, &sp, &d)) {
@@ -662,8 +663,10 @@ static int tune(const options *o)
 		mo.join_ctx = &gs;
 		if (!o->quiet && gs.n > 1)
 			fprintf(stderr, "%s: measuring on %zu GPUs (%s), each from when it is ready\n", cfg.name, gs.n, dev.name);
+		trace_event("measuring");
 		if (measure_space(&cfg, &sp, &b, res, gs.runners, gs.n, &mo, &d))
 			code = EXIT_ENV;
+		trace_event("measured");
 		if (build_end(bd, &compile_s) && code == EXIT_WINNER)
 			code = EXIT_USAGE;
 		progress_end(&compiles);
@@ -704,6 +707,7 @@ static int tune(const options *o)
 	if (!csv_ok || (!o->nshards && ((winner >= 0 && !header_ok) || !report_ok)))
 		code = EXIT_USAGE;
 	free(gpus);
+	trace_event("outputs written");
 	if (!o->quiet) {
 		print_summary(&cfg, &sp, &b, res, compile_s, o->dry_run);
 		explain(&cfg, &sp, res, &pick, &policy);
@@ -740,6 +744,7 @@ out:
 	build_free(&b);
 	space_free(&sp);
 	config_free(&cfg);
+	trace_event("end");
 	return code;
 }
 

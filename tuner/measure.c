@@ -575,6 +575,7 @@ static void *lane_main(void *arg)
 	/* a GPU still starting joins the queue when it is ready */
 	if (!L->rn && (!P->o->join || !(L->rn = P->o->join(P->o->join_ctx, (size_t)L->gpu))))
 		return NULL;
+	trace_event("lane %d measures", L->gpu);
 	pthread_mutex_lock(&P->lock);
 	while (next_config(P, &c)) {
 		int kind = visit(P, L, c);
@@ -586,6 +587,7 @@ static void *lane_main(void *arg)
 	}
 	pthread_cond_broadcast(&P->changed);
 	pthread_mutex_unlock(&P->lock);
+	trace_event("lane %d: first pass done", L->gpu);
 	return NULL;
 }
 
@@ -767,6 +769,7 @@ static void *counters_lane(void *arg)
 		progress_update(&P->bar, ++P->done, NULL);
 	}
 	pthread_mutex_unlock(&P->lock);
+	trace_event("lane %d: counters done", L->gpu);
 	return NULL;
 }
 
@@ -790,11 +793,8 @@ static void plan_counters(pass *P)
 static void *finalists_then_counters(void *arg)
 {
 	lane *L = arg;
-	double t0 = now_seconds();
 	finalists(L->P);
-	const char *tr = getenv("AUTOTUNE_TRACE");
-	if (tr && *tr && strcmp(tr, "0"))
-		fprintf(stderr, "trace: finalists: %.3f s\n", now_seconds() - t0);
+	trace_event("finalists done");
 	return counters_lane(L);
 }
 

@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,19 @@ double now_seconds(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void trace_event(const char *fmt, ...)
+{
+	const char *on = getenv("AUTOTUNE_TRACE");
+	if (!on || !*on || !strcmp(on, "0"))
+		return;
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "trace main %.3f: %s\n", now_seconds(), msg);
 }
 
 /* Atomically close-on-exec: with workers spawned from several threads, a pipe marked a moment

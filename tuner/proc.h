@@ -54,4 +54,8 @@ int proc_capture(char *const argv[], double timeout_s, char **output);
 
 double now_seconds(void);
 
+/* AUTOTUNE_TRACE set (not 0): a line "trace main <monotonic seconds>: <what>" on stderr, to line
+ * up this process's steps with the workers' (whose trace lines carry the same clock). */
+void trace_event(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 #endif

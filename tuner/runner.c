@@ -23,6 +23,7 @@ struct runner {
 	int ordinal;
 	proc p;
 	int alive;
+	int quitting; /* "quit" sent: the worker is closing its context */
 	/* replayed on a fresh worker: "device", "array" lines, and the reference "run" line */
 	char **setup;
 	size_t nsetup, cap;
@@ -460,13 +461,19 @@ double runner_copy_bandwidth(runner *r)
 	return gbps;
 }
 
+void runner_quit(runner *r)
+{
+	if (r && r->alive && !r->quitting)
+		r->quitting = send(r, "quit") == 0;
+}
+
 void runner_stop(runner *r)
 {
 	if (!r)
 		return;
 	if (r->alive) {
 		int timed_out;
-		send(r, "quit");
+		runner_quit(r);
 		proc_finish(&r->p, 10.0, &timed_out);
 	}
 	for (size_t i = 0; i < r->nsetup; i++)

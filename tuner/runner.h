@@ -54,6 +54,10 @@ int runner_device_count(runner *r);
 /* Device-to-device copy bandwidth in GB/s (bytes read + written), or -1. */
 double runner_copy_bandwidth(runner *r);
 
+/* Asks the worker to exit without waiting for it: tearing a context down takes a while, and
+ * several workers do it side by side before runner_stop waits for each. */
+void runner_quit(runner *r);
+
 void runner_stop(runner *r);
 
 #endif

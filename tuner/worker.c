@@ -1002,12 +1002,16 @@ int main(void)
 		else
 			reply("error protocol unknown command");
 		if (trace)
-			fprintf(stderr, "trace %d: %.*s: %.1f ms\n", (int)getpid(), (int)strcspn(line, " "), line, 1e3 * (now() - t0));
+			fprintf(stderr, "trace %d %.3f: %.*s: %.1f ms\n", (int)getpid(), t0, (int)strcspn(line, " "), line,
+				1e3 * (now() - t0));
 	}
 	free(line);
+	double t0 = now();
 	join_profiler();
 	if (W.prof)
 		counters_destroy(W.prof);
+	if (trace)
+		fprintf(stderr, "trace %d %.3f: quit: %.1f ms\n", (int)getpid(), t0, 1e3 * (now() - t0));
 	for (int i = 0; i < W.nmodules; i++)
 		free(W.modules[i].path);
 	for (int i = 0; i < MAX_ARGS; i++)
