@@ -7,7 +7,11 @@
  *   FAKE_MEM_BYTES   device memory to report (default 80 GiB)
  *   FAKE_LOG         append "run BX ROLE GPU" per run command to this file
  *   FAKE_GPUS        how many GPUs it sees (default 1); each has its own UUID
- *   FAKE_OTHER_MODEL this GPU ordinal is a different model ("Other Fake GPU") */
+ *   FAKE_OTHER_MODEL this GPU ordinal is a different model ("Other Fake GPU")
+ *   FAKE_METRICS     answer profiles with counters: achieved occupancy blockDim.x / 10, load
+ *                    efficiency 90 + the GPU's ordinal (else: no counters)
+ *   FAKE_PROFILE_FAIL_BX  the configuration with this blockDim.x cannot be profiled
+ * FAKE_LOG also gets "profiles N GPU" per profiling session of N launches. */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
 #include <stdio.h>
@@ -28,6 +32,8 @@ int main(void)
 	size_t cap = 0;
 	ssize_t n;
 	int gpu = 0;
+	unsigned queued[256];
+	int nqueued = 0;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	while ((n = getline(&line, &cap, stdin)) > 0) {
 		line[strcspn(line, "\n")] = 0;
@@ -51,8 +57,27 @@ int main(void)
 			puts("copybw 3000.0");
 		else if (!strncmp(line, "scalar ", 7) || !strncmp(line, "sumcount ", 9))
 			continue;
-		else if (!strncmp(line, "profile ", 8))
-			puts("unavailable the fake worker has no counters");
+		else if (!strncmp(line, "profile ", 8)) {
+			unsigned bx = 0;
+			sscanf(line, "profile %*u %*u %*u %u", &bx);
+			if (nqueued < 256)
+				queued[nqueued++] = bx;
+		} else if (!strcmp(line, "profiles")) {
+			const char *log = getenv("FAKE_LOG");
+			FILE *f = log ? fopen(log, "a") : NULL;
+			if (f) {
+				fprintf(f, "profiles %d %d\n", nqueued, gpu);
+				fclose(f);
+			}
+			for (int i = 0; i < nqueued; i++)
+				if (!getenv("FAKE_METRICS"))
+					puts("unavailable the fake worker has no counters");
+				else if ((long)queued[i] == env_long("FAKE_PROFILE_FAIL_BX", -1))
+					printf("unavailable blockDim.x %u cannot be profiled\n", queued[i]);
+				else
+					printf("metrics %.1f %d 100 50 nan\n", queued[i] / 10.0, 90 + gpu);
+			nqueued = 0;
+		}
 		else if (!strncmp(line, "run ", 4)) {
 			char role[8];
 			unsigned bx = 0;

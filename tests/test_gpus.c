@@ -286,6 +286,104 @@ static void test_merge_refuses_missing_or_foreign_shards(void)
 	unlink(other);
 }
 
+/* Each row's bx, achieved occupancy and load efficiency, checked against what the fake worker
+ * gives bx on GPU g (bx / 10, 90 + g); counts the rows that match, and those with no counters. */
+static void check_counters(int *match, int *none, int *gpu1)
+{
+	*match = *none = *gpu1 = 0;
+	FILE *f = fopen(CSV, "r");
+	char line[4096];
+	int occ = -1, eff = -1;
+	while (f && fgets(line, sizeof line, f)) {
+		char *field[64];
+		int n = 0;
+		for (char *p = line; n < 64; p = strchr(p, ',') + 1) {
+			field[n++] = p;
+			if (!strchr(p, ','))
+				break;
+		}
+		if (occ < 0) {
+			for (int i = 0; i < n; i++) {
+				if (!strncmp(field[i], "achieved_occupancy_pct,", 23))
+					occ = i;
+				if (!strncmp(field[i], "gld_efficiency_pct,", 19))
+					eff = i;
+			}
+			continue;
+		}
+		if (occ >= n || eff >= n || !strstr(line, ",ok,"))
+			continue;
+		if (field[occ][0] == ',') {
+			++*none;
+			continue;
+		}
+		double e = atof(field[eff]);
+		*match += atof(field[occ]) == atoi(field[0]) / 10.0 && (e == 90 || e == 91);
+		*gpu1 += e == 91;
+	}
+	if (f)
+		fclose(f);
+}
+
+static void write_config_with_metrics(void)
+{
+	char *text = read_text(CONFIG);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	char *at = strstr(text, "metrics: none");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+	memcpy(at, "metrics: all ", 13);
+	FILE *f = fopen(CONFIG, "w");
+	fputs(text, f);
+	fclose(f);
+	free(text);
+}
+
+static void test_counters_of_all_configurations_in_one_session_on_the_second_gpu(void)
+{
+	setup_space();
+	write_config_with_metrics();
+	setenv("FAKE_METRICS", "1", 1);
+	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "--fresh", CONFIG, NULL}, NULL), 0);
+	/* the 20 measured configurations, in one session, on GPU 1 while GPU 0 re-times the finalists;
+	 * each row has its own configuration's counters (the 40 sharers their twin's) */
+	CU_ASSERT_EQUAL(count_in(RUNS, "profiles "), 1);
+	CU_ASSERT_EQUAL(count_in(RUNS, "profiles 20 1"), 1);
+	int match, none, gpu1;
+	check_counters(&match, &none, &gpu1);
+	CU_ASSERT_EQUAL(match, NCONFIGS);
+	CU_ASSERT_EQUAL(gpu1, NCONFIGS);
+	CU_ASSERT_EQUAL(none, 0);
+	/* one GPU: the same, after its finalists */
+	setenv("FAKE_GPUS", "1", 1);
+	unlink(RUNS);
+	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "--fresh", CONFIG, NULL}, NULL), 0);
+	CU_ASSERT_EQUAL(count_in(RUNS, "profiles "), 1);
+	CU_ASSERT_EQUAL(count_in(RUNS, "profiles 20 0"), 1);
+	check_counters(&match, &none, &gpu1);
+	CU_ASSERT_EQUAL(match, NCONFIGS);
+	CU_ASSERT_EQUAL(gpu1, 0);
+	unsetenv("FAKE_METRICS");
+}
+
+static void test_a_configuration_that_cannot_be_profiled_costs_its_own_counters_only(void)
+{
+	setup_space();
+	write_config_with_metrics();
+	setenv("FAKE_METRICS", "1", 1);
+	setenv("FAKE_PROFILE_FAIL_BX", "96", 1);
+	char *out;
+	CU_ASSERT_EQUAL(autotune((char *[]){"--fresh", CONFIG, NULL}, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "no hardware counters: counters: blockDim.x 96 cannot be profiled"));
+	free(out);
+	/* bx=96 and its two twins have none; the other rows of its session have theirs */
+	int match, none, gpu1;
+	check_counters(&match, &none, &gpu1);
+	CU_ASSERT_EQUAL(none, 3);
+	CU_ASSERT_EQUAL(match, NCONFIGS - 3);
+	unsetenv("FAKE_METRICS");
+	unsetenv("FAKE_PROFILE_FAIL_BX");
+}
+
 int add_gpus_suite(void)
 {
 	CU_pSuite s = CU_add_suite("several GPUs and shards", NULL, NULL);
@@ -303,7 +401,11 @@ int add_gpus_suite(void)
 	       !CU_add_test(s, "shards merged equal one dry run", test_shards_merged_equal_one_dry_run) ||
 	       !CU_add_test(s, "shards merged pick the single run's winner",
 			    test_shards_merged_pick_the_single_runs_winner) ||
-	       !CU_add_test(s, "merge refuses missing or foreign shards", test_merge_refuses_missing_or_foreign_shards)
+	       !CU_add_test(s, "merge refuses missing or foreign shards", test_merge_refuses_missing_or_foreign_shards) ||
+	       !CU_add_test(s, "counters of all configurations in one session, on the second GPU",
+			    test_counters_of_all_configurations_in_one_session_on_the_second_gpu) ||
+	       !CU_add_test(s, "a configuration that cannot be profiled costs its own counters only",
+			    test_a_configuration_that_cannot_be_profiled_costs_its_own_counters_only)
 		       ? -1
 		       : 0;
 }

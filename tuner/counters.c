@@ -1,6 +1,6 @@
-/* counters.c: five metrics of one kernel launch through CUPTI's Range Profiler (CUDA 13), with
+/* counters.c: five metrics of kernel launches through CUPTI's Range Profiler (CUDA 13), with
  * auto ranges (the range is exactly the kernel, so elapsed-time metrics exclude host gaps) and
- * user replay (we relaunch the kernel once per pass; kernel replay would save all device memory). */
+ * user replay (we relaunch the kernels once per pass; kernel replay would save all device memory). */
 
 /* cupti_profiler_host.h includes the C++ header <string> although its API is plain C. The empty
  * file tuner/cupti_shim/string satisfies that include, so compile this file with
@@ -29,9 +29,6 @@ const char *const counter_metric_names[MET_COUNT] = {
 	[MET_BRANCH_TARGETS] = "smsp__sass_branch_targets.sum",
 	[MET_GLD_REQUESTS] = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
 };
-
-/* One kernel is one auto range; a second kernel in launch() would be dropped and reported. */
-#define MAX_RANGES 1
 
 struct counters {
 	CUcontext ctx;
@@ -206,14 +203,14 @@ static CUptiResult rp_disable(CUpti_RangeProfiler_Object *obj)
 /* Sizes and initialises the counter data image for obj. Both steps take the same object:
  * cuptiRangeProfilerCounterDataImageInitialize relies on the metrics that
  * cuptiRangeProfilerGetCounterDataSize gave that object (with another object it crashed). */
-static int init_counter_data(counters *c, CUpti_RangeProfiler_Object *obj, char *err, size_t errlen)
+static int init_counter_data(counters *c, CUpti_RangeProfiler_Object *obj, size_t ranges, char *err, size_t errlen)
 {
 	CUpti_RangeProfiler_GetCounterDataSize_Params p = {.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
 	p.pRangeProfilerObject = obj;
 	p.pMetricNames = c->names;
 	p.numMetrics = c->nnames;
-	p.maxNumOfRanges = MAX_RANGES;
-	p.maxNumRangeTreeNodes = MAX_RANGES;
+	p.maxNumOfRanges = ranges;
+	p.maxNumRangeTreeNodes = ranges;
 	if (CK(cuptiRangeProfilerGetCounterDataSize, &p))
 		return -1;
 	if (!c->data || p.counterDataSize > c->data_size) {
@@ -322,14 +319,16 @@ fail:
 	return NULL;
 }
 
-int counters_measure(counters *c, counters_launch_fn launch, void *arg, double values[MET_COUNT], char *err, size_t errlen)
+int counters_measure(counters *c, size_t kernels, counters_launch_fn launch, void *arg, double (*values)[MET_COUNT],
+		     char *err, size_t errlen)
 {
-	for (int i = 0; i < MET_COUNT; i++)
-		values[i] = NAN;
+	for (size_t k = 0; k < kernels; k++)
+		for (int i = 0; i < MET_COUNT; i++)
+			values[k][i] = NAN;
 	if (err && errlen)
 		err[0] = '\0';
-	if (!c || !launch) {
-		snprintf(err, errlen, "counters_measure: no profiler or no launch function");
+	if (!c || !launch || !kernels) {
+		snprintf(err, errlen, "counters_measure: no profiler, no launch function or no kernel");
 		return -1;
 	}
 
@@ -338,7 +337,7 @@ int counters_measure(counters *c, counters_launch_fn launch, void *arg, double v
 		return -1;
 	CUpti_RangeProfiler_Object *obj = c->obj;
 
-	if (init_counter_data(c, obj, err, errlen))
+	if (init_counter_data(c, obj, kernels, err, errlen))
 		goto out;
 
 	CUpti_RangeProfiler_SetConfig_Params sc = {.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
@@ -349,7 +348,7 @@ int counters_measure(counters *c, counters_launch_fn launch, void *arg, double v
 	sc.pCounterDataImage = c->data;
 	sc.range = CUPTI_AutoRange;
 	sc.replayMode = CUPTI_UserReplay;
-	sc.maxRangesPerPass = MAX_RANGES;
+	sc.maxRangesPerPass = kernels;
 	sc.numNestingLevels = 1;
 	sc.minNestingLevel = 1;
 	sc.passIndex = 0;
@@ -393,8 +392,8 @@ int counters_measure(counters *c, counters_launch_fn launch, void *arg, double v
 	if (CK(cuptiRangeProfilerDecodeData, &dd))
 		goto out;
 	if (dd.numOfRangeDropped) {
-		snprintf(err, errlen, "%zu profiling range(s) dropped: launch() must start exactly one kernel",
-			 dd.numOfRangeDropped);
+		snprintf(err, errlen, "%zu profiling range(s) dropped: launch() must start exactly %zu kernel(s)",
+			 dd.numOfRangeDropped, kernels);
 		goto out;
 	}
 
@@ -403,25 +402,28 @@ int counters_measure(counters *c, counters_launch_fn launch, void *arg, double v
 	gi.counterDataImageSize = c->data_size;
 	if (CK(cuptiRangeProfilerGetCounterDataInfo, &gi))
 		goto out;
-	if (gi.numTotalRanges < 1) {
-		snprintf(err, errlen, "no kernel was profiled: launch() started none");
+	if (gi.numTotalRanges != kernels) {
+		snprintf(err, errlen, "%zu kernel(s) profiled, %zu launched", gi.numTotalRanges, kernels);
 		goto out;
 	}
 
-	double got[MET_COUNT];
-	CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
-	ev.pHostObject = c->host;
-	ev.pCounterDataImage = c->data;
-	ev.counterDataImageSize = c->data_size;
-	ev.rangeIndex = 0;
-	ev.ppMetricNames = c->names;
-	ev.numMetrics = c->nnames;
-	ev.pMetricValues = got;
-	if (CK(cuptiProfilerHostEvaluateToGpuValues, &ev))
-		goto out;
-	for (int i = 0; i < MET_COUNT; i++)
-		if (c->slot[i] >= 0)
-			values[i] = got[c->slot[i]];
+	/* the ranges come in launch order: range k is kernel k */
+	for (size_t k = 0; k < kernels; k++) {
+		double got[MET_COUNT];
+		CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+		ev.pHostObject = c->host;
+		ev.pCounterDataImage = c->data;
+		ev.counterDataImageSize = c->data_size;
+		ev.rangeIndex = k;
+		ev.ppMetricNames = c->names;
+		ev.numMetrics = c->nnames;
+		ev.pMetricValues = got;
+		if (CK(cuptiProfilerHostEvaluateToGpuValues, &ev))
+			goto out;
+		for (int i = 0; i < MET_COUNT; i++)
+			if (c->slot[i] >= 0)
+				values[k][i] = got[c->slot[i]];
+	}
 	rc = 0;
 
 out:

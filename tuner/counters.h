@@ -1,4 +1,4 @@
-/* counters.h: hardware counters of one kernel launch, through CUPTI's Range Profiler (in the worker only). */
+/* counters.h: hardware counters of kernel launches, through CUPTI's Range Profiler (in the worker only). */
 #ifndef AUTOTUNE_COUNTERS_H
 #define AUTOTUNE_COUNTERS_H
 
@@ -10,14 +10,19 @@ enum { MET_ACHIEVED_OCCUPANCY, MET_GLD_EFFICIENCY, MET_GLD_THROUGHPUT, MET_DRAM_
        MET_BRANCH_TARGETS, MET_GLD_REQUESTS, MET_COUNT };
 extern const char *const counter_metric_names[MET_COUNT];
 typedef struct counters counters;
-typedef CUresult (*counters_launch_fn)(void *arg);  /* launches the kernel once, asynchronously */
+typedef CUresult (*counters_launch_fn)(void *arg);  /* launches the kernels once each, in order, asynchronously */
 /* NULL with a message in err when CUPTI cannot profile here (library missing, unsupported device);
  * a failure to enable the profiler (no permission: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES) shows on
  * the first measurement. Host-side work mostly (about 0.7 s): a worker starts it on a thread of
  * its own while it times kernels. ctx must be current on the calling thread. */
 counters *counters_create(CUcontext ctx, CUdevice dev, char *err, size_t errlen);
-/* Profiles one launch: calls launch(arg) as many times as the metrics need passes (kernel replay or user replay, your choice; the kernel may be relaunched, so the caller accepts that its outputs are overwritten), fills values[MET_COUNT] (NAN for a metric that could not be read). 0 on success, -1 with err. */
-int counters_measure(counters *c, counters_launch_fn launch, void *arg, double values[MET_COUNT], char *err, size_t errlen);
+/* Profiles `kernels` launches in one session, each an auto range of its own: calls launch(arg) once
+ * per replay pass (user replay: the kernels are relaunched, so the caller accepts that their
+ * outputs are overwritten), and fills values[k][MET_COUNT] for the k-th kernel launched (NAN for
+ * a metric that could not be read). The session's cost is per pass, nearly whatever it holds. 0
+ * on success, -1 with err (then none of the values stand). */
+int counters_measure(counters *c, size_t kernels, counters_launch_fn launch, void *arg, double (*values)[MET_COUNT],
+		     char *err, size_t errlen);
 /* Disables the range profiler that measurements leave enabled for the next one: call it before
  * any launch that is timed. */
 void counters_pause(counters *c);

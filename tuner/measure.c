@@ -27,6 +27,8 @@
 /* metrics: auto means all up to this many configurations, else the fastest METRICS_AUTO_TOP */
 #define METRICS_AUTO_ALL 64
 #define METRICS_AUTO_TOP 10
+/* configurations profiled in one session at most (bounds the counter data image and a hang) */
+#define COUNTERS_PER_SESSION 64
 
 static double kernel_timeout(const config *cfg, double slowest_ms)
 {
@@ -728,7 +730,10 @@ static int finalists(pass *P)
 	return rc;
 }
 
-/* The hardware counters of the fastest configurations, spread over the GPUs like the first pass. */
+/* The hardware counters of the fastest configurations. A profiling session costs per replay pass,
+ * nearly whatever it holds, so a lane takes its whole share at once: with one GPU all of them
+ * after the finalists; with several, the GPUs other than the first split them and start at once,
+ * while the first re-times the finalists (and takes what is left, if any). */
 static void *counters_lane(void *arg)
 {
 	lane *L = arg;
@@ -736,37 +741,67 @@ static void *counters_lane(void *arg)
 	measure_opts *o = P->o;
 	if (!L->rn)
 		return NULL; /* its GPU was left out */
+	size_t sharers = P->nlanes > 1 ? P->nlanes - 1 : 1;
 	pthread_mutex_lock(&P->lock);
 	while (!P->stopped && !o->counters_note && P->ccursor < P->ncounted && !*o->interrupted) {
-		size_t c = P->counted[P->ccursor++];
-		result *r = &P->res[c];
-		if (r->have_metrics)
-			continue; /* from the journal */
-		result tmp = *r;
-		tmp.message = NULL;
-		double timeout = kernel_timeout(P->cfg, r->t_max * r->batch) + 60;
-		char *why = NULL;
-		pthread_mutex_unlock(&P->lock);
-		int rc = runner_profile(L->rn, P->cfg, space_config(P->sp, c), &P->b->bins[P->b->of_config[c]], &tmp,
-					timeout, &why, &L->d);
-		pthread_mutex_lock(&P->lock);
+		size_t share = (P->ncounted - P->ccursor + sharers - 1) / sharers, n = 0;
+		if (share > COUNTERS_PER_SESSION)
+			share = COUNTERS_PER_SESSION;
+		size_t *which = xcalloc(share, sizeof *which);
+		const value **params = xcalloc(share, sizeof *params);
+		const binary **bins = xcalloc(share, sizeof *bins);
+		result *tmp = xcalloc(share, sizeof *tmp);
+		result **res = xcalloc(share, sizeof *res);
+		char **why = xcalloc(share, sizeof *why);
+		double timeout = 60;
+		while (n < share && P->ccursor < P->ncounted) {
+			size_t c = P->counted[P->ccursor++];
+			if (P->res[c].have_metrics)
+				continue; /* from the journal */
+			which[n] = c;
+			params[n] = space_config(P->sp, c);
+			bins[n] = &P->b->bins[P->b->of_config[c]];
+			tmp[n] = P->res[c];
+			tmp[n].message = NULL;
+			res[n] = &tmp[n];
+			timeout += kernel_timeout(P->cfg, tmp[n].t_max * tmp[n].batch);
+			n++;
+		}
+		int rc = 0;
+		if (n) {
+			pthread_mutex_unlock(&P->lock);
+			rc = runner_profile(L->rn, P->cfg, n, params, bins, res, timeout, why, &L->d);
+			pthread_mutex_lock(&P->lock);
+		}
+		for (size_t k = 0; k < n && !rc; k++) {
+			if (why[k]) {
+				/* one reason is enough: profiling is unavailable or broken for all of them */
+				if (!o->counters_note)
+					o->counters_note = why[k];
+				else
+					free(why[k]);
+				why[k] = NULL;
+				continue;
+			}
+			result *r = &P->res[which[k]];
+			memcpy(r->metrics, tmp[k].metrics, sizeof r->metrics);
+			r->have_metrics = tmp[k].have_metrics;
+			if (o->journal)
+				journal_check(o, journal_metrics(o->journal, which[k], r));
+			progress_update(&P->bar, ++P->done, NULL);
+		}
+		for (size_t k = 0; k < n; k++)
+			free(why[k]);
+		free(which);
+		free(params);
+		free(bins);
+		free(tmp);
+		free(res);
+		free(why);
 		if (rc) {
 			P->stopped = -1;
 			break;
 		}
-		if (why) {
-			/* one reason is enough: profiling is unavailable or broken for all of them */
-			if (!o->counters_note)
-				o->counters_note = why;
-			else
-				free(why);
-			break;
-		}
-		memcpy(r->metrics, tmp.metrics, sizeof r->metrics);
-		r->have_metrics = tmp.have_metrics;
-		if (o->journal)
-			journal_check(o, journal_metrics(o->journal, c, r));
-		progress_update(&P->bar, ++P->done, NULL);
 	}
 	pthread_mutex_unlock(&P->lock);
 	trace_event("lane %d: counters done", L->gpu);

@@ -402,42 +402,64 @@ int runner_measure(runner *r, const config *cfg, const value *params, const char
 	return 0;
 }
 
-int runner_profile(runner *r, const config *cfg, const value *params, const binary *bin, result *res,
-		   double timeout_s, char **why, diags *d)
+int runner_profile(runner *r, const config *cfg, size_t n, const value *const *params, const binary *const *bins,
+		   result *const *res, double timeout_s, char **why, diags *d)
 {
-	*why = NULL;
+	for (size_t i = 0; i < n; i++)
+		why[i] = NULL;
 	if (!r->alive && restart(r, d))
 		return -1;
-	result scratch = *res;
-	scratch.message = NULL;
-	char *scalars = scalar_lines(cfg, params, &scratch, d);
-	free(scratch.message);
-	if (!scalars)
-		return 0;
-	char *geometry = launch_fields(res);
-	char *cmd = xasprintf("profile %s %s %s", geometry, bin->res.symbol, bin->cubin);
-	char *ans = NULL;
-	int rc = LINE_EOF;
-	if ((!*scalars || send(r, scalars) == 0))
-		rc = ask(r, cmd, timeout_s, &ans);
-	if (rc == LINE_OK && !strncmp(ans, "metrics ", 8)) {
-		double *m = res->metrics;
-		if (sscanf(ans, "metrics %lf %lf %lf %lf %lf", &m[0], &m[1], &m[2], &m[3], &m[4]) == METRIC_COUNT)
-			res->have_metrics = 1;
-		else
-			*why = xasprintf("counters: %s", ans + 8);
-	} else if (rc == LINE_OK)
-		*why = xasprintf("counters: %s", ans);
-	else {
+	/* each launch is queued with its scalars; "profiles" answers a line for each queued one */
+	char *batch = xstrdup("");
+	char *asked = xcalloc(n + 1, 1);
+	for (size_t i = 0; i < n; i++) {
+		result scratch = *res[i];
+		scratch.message = NULL;
+		char *scalars = scalar_lines(cfg, params[i], &scratch, d);
+		free(scratch.message);
+		if (!scalars)
+			continue; /* its arguments cannot be evaluated: its first-pass result says so */
+		char *geometry = launch_fields(res[i]);
+		char *old = batch;
+		batch = xasprintf("%s%s%sprofile %s %s %s\n", old, scalars, *scalars ? "\n" : "", geometry, bins[i]->res.symbol,
+				  bins[i]->cubin);
+		free(old);
+		free(geometry);
+		free(scalars);
+		asked[i] = 1;
+	}
+	char *old = batch;
+	batch = xasprintf("%sprofiles", old);
+	free(old);
+	size_t i = 0;
+	int rc = send(r, batch) ? LINE_EOF : LINE_OK;
+	for (; i < n && rc == LINE_OK; i++) {
+		char *ans = NULL;
+		if (!asked[i] || (rc = proc_read_line(&r->p, timeout_s, &ans)) != LINE_OK) {
+			free(ans);
+			continue;
+		}
+		if (!strncmp(ans, "metrics ", 8)) {
+			double *m = res[i]->metrics;
+			if (sscanf(ans, "metrics %lf %lf %lf %lf %lf", &m[0], &m[1], &m[2], &m[3], &m[4]) == METRIC_COUNT)
+				res[i]->have_metrics = 1;
+			else
+				why[i] = xasprintf("counters: %s", ans + 8);
+		} else
+			why[i] = xasprintf("counters: %s", !strncmp(ans, "unavailable ", 12) ? ans + 12 : ans);
+		free(ans);
+	}
+	if (rc != LINE_OK) {
+		/* the session's launches that got no answer share the reason */
 		result lost = {0};
 		lost_worker(r, rc, &lost, timeout_s);
-		*why = xasprintf("counters: %s", lost.message);
+		for (i = i ? i - 1 : 0; i < n; i++)
+			if (asked[i] && !res[i]->have_metrics && !why[i])
+				why[i] = xasprintf("counters: %s", lost.message);
 		free(lost.message);
 	}
-	free(ans);
-	free(cmd);
-	free(geometry);
-	free(scalars);
+	free(asked);
+	free(batch);
 	return 0;
 }
 

@@ -43,10 +43,12 @@ typedef struct {
 int runner_measure(runner *r, const config *cfg, const value *params, const char *role, const binary *bin,
 		   const sample_plan *plan, result *res, double timeout_s, diags *d);
 
-/* Collects the hardware counters of one launch into res->metrics (have_metrics set). A failure
- * to profile is a note in *why (caller frees), not a status: the timing stands. */
-int runner_profile(runner *r, const config *cfg, const value *params, const binary *bin, result *res,
-		   double timeout_s, char **why, diags *d);
+/* Collects the hardware counters of n configurations, one launch each in one profiling session
+ * (its cost is per replay pass, nearly whatever it holds), into res[i]->metrics (have_metrics
+ * set). A failure to profile one is a note in why[i] (caller frees), not a status: the timing
+ * stands. timeout_s covers the whole session. -1 (the reason in d) when no worker can be started. */
+int runner_profile(runner *r, const config *cfg, size_t n, const value *const *params, const binary *const *bins,
+		   result *const *res, double timeout_s, char **why, diags *d);
 
 /* How many GPUs the worker's process sees (CUDA_VISIBLE_DEVICES applies), or -1. */
 int runner_device_count(runner *r);

@@ -881,52 +881,91 @@ static int cmd_run(const char *line)
 #undef FAIL
 }
 
-static CUresult launch_once(void *arg)
+/* Launches queued for one profiling session ("profile" adds, "profiles" runs them): CUPTI's
+ * cost is per replay pass (about 18 ms each on an H200, three passes for our metrics), not per
+ * kernel, so the fastest few share one session instead of taking one each. */
+typedef struct {
+	launch L;
+	unsigned char scalar[MAX_ARGS][8]; /* the scalars as they were when it was queued */
+	char error[256];                   /* why it cannot be profiled, or "" */
+} queued;
+
+static struct {
+	queued *q;
+	int n, cap;
+	int sticky; /* loading one of them broke the context: exit once they are answered */
+} P;
+
+/* The arguments for a queued launch: arrays as they are now, scalars as they were. */
+static void queued_params(queued *e)
 {
-	const launch *L = arg;
-	CUresult r = restore_inputs();
-	return r ? r : launch_n(L, 1);
+	int n = 0;
+	for (int i = 0; i < W.nargs; i++)
+		if (!W.args[i].constant)
+			e->L.params[n++] = W.args[i].is_array ? (void *)&W.args[i].ptr : (void *)e->scalar[i];
 }
 
-/* profile <gx> <gy> <gz> <bx> <by> <bz> <smem> <symbol> <cubin>: the hardware counters of one
- * launch, in runs of their own (profiling serialises and replays kernels: never timed). */
-static int cmd_profile(const char *line)
+/* profile <gx> <gy> <gz> <bx> <by> <bz> <smem> <symbol> <cubin>: queues one launch with the
+ * current scalars; no answer (a failure is answered by "profiles"). */
+static void cmd_profile(const char *line)
 {
-	launch L;
+	if (P.n == P.cap) {
+		int cap = P.cap ? 2 * P.cap : 16;
+		queued *q = realloc(P.q, (size_t)cap * sizeof *q);
+		if (!q) {
+			reply("error out of memory queueing a profile");
+			exit(1);
+		}
+		P.q = q;
+		P.cap = cap;
+	}
+	queued *e = &P.q[P.n++];
+	memset(e, 0, sizeof *e);
 	char symbol[512];
 	int consumed = 0;
 	CUmodule mod;
 	CUresult r;
-	if (sscanf(line, "profile %u %u %u %u %u %u %u %511s %n", &L.grid[0], &L.grid[1], &L.grid[2], &L.block[0],
-		   &L.block[1], &L.block[2], &L.smem, symbol, &consumed) != 8 || !consumed) {
-		reply("error protocol bad profile command");
-		return 0;
+	if (sscanf(line, "profile %u %u %u %u %u %u %u %511s %n", &e->L.grid[0], &e->L.grid[1], &e->L.grid[2],
+		   &e->L.block[0], &e->L.block[1], &e->L.block[2], &e->L.smem, symbol, &consumed) != 8 || !consumed) {
+		snprintf(e->error, sizeof e->error, "protocol: bad profile command");
+		return;
 	}
-	if ((r = get_module(line + consumed, &mod)) || (r = cuModuleGetFunction(&L.f, mod, symbol))) {
-		reply("error %s loading the kernel", err_name(r));
-		return is_sticky(r) ? -1 : 0;
+	if ((r = get_module(line + consumed, &mod)) || (r = cuModuleGetFunction(&e->L.f, mod, symbol))) {
+		snprintf(e->error, sizeof e->error, "%s loading the kernel", err_name(r));
+		P.sticky |= is_sticky(r);
+		return;
 	}
-	if (L.smem > 48 * 1024)
-		cuFuncSetAttribute(L.f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)L.smem);
+	if (e->L.smem > 48 * 1024)
+		cuFuncSetAttribute(e->L.f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)e->L.smem);
+	/* __constant__ arguments live in each module: filled now, they hold for the session */
 	char where[160] = "";
 	if ((r = fill_constants(mod, where, sizeof where))) {
-		reply("error %s%s", err_name(r), where);
-		return is_sticky(r) ? -1 : 0;
+		snprintf(e->error, sizeof e->error, "%s%s", err_name(r), where);
+		P.sticky |= is_sticky(r);
+		return;
 	}
-	set_params(&L);
-	join_profiler();
-	if (!W.prof && !W.prof_error[0])
-		W.prof = counters_create(W.ctx, W.dev, W.prof_error, sizeof W.prof_error);
-	if (!W.prof) {
-		reply("unavailable %s", W.prof_error);
-		return 0;
-	}
-	double v[MET_COUNT];
-	char err[256] = "";
-	if (counters_measure(W.prof, launch_once, &L, v, err, sizeof err)) {
-		reply("unavailable %s", err);
-		return 0;
-	}
+	for (int i = 0; i < W.nargs; i++)
+		memcpy(e->scalar[i], W.args[i].scalar, sizeof e->scalar[i]);
+}
+
+typedef struct {
+	queued **e;
+	int n;
+} session;
+
+/* One replay pass: every launch of the session, each on its inputs as filled. */
+static CUresult launch_session(void *arg)
+{
+	const session *S = arg;
+	CUresult r = CUDA_SUCCESS;
+	for (int i = 0; i < S->n && !r; i++)
+		if (!(r = restore_inputs()))
+			r = launch_n(&S->e[i]->L, 1);
+	return r;
+}
+
+static void reply_metrics(double v[MET_COUNT])
+{
 	/* a kernel without a single branch (or global load) has no branch (load) efficiency; ncu
 	 * prints 0 for 0/0 */
 	if (v[MET_BRANCH_TARGETS] == 0)
@@ -935,7 +974,61 @@ static int cmd_profile(const char *line)
 		v[MET_GLD_EFFICIENCY] = NAN;
 	reply("metrics %.6g %.6g %.6g %.6g %.6g", v[MET_ACHIEVED_OCCUPANCY], v[MET_GLD_EFFICIENCY], v[MET_GLD_THROUGHPUT],
 	      v[MET_DRAM_PCT], v[MET_BRANCH_EFFICIENCY]);
-	return 0;
+}
+
+/* profiles: the hardware counters of every queued launch, one answer line each in the order
+ * they were queued ("metrics ..." or "unavailable <why>"), from one profiling session; when the
+ * session fails, each launch gets one of its own, so that one bad kernel costs only its own.
+ * Profiling serialises and replays kernels: these runs are never timed. */
+static int cmd_profiles(void)
+{
+	int n = P.n, ok = 0;
+	P.n = 0;
+	double(*v)[MET_COUNT] = calloc((size_t)n + 1, sizeof *v);
+	queued **good = calloc((size_t)n + 1, sizeof *good);
+	char (*why)[256] = calloc((size_t)n + 1, sizeof *why);
+	if (!v || !good || !why) {
+		reply("error out of memory profiling");
+		exit(1);
+	}
+	join_profiler();
+	if (!W.prof && !W.prof_error[0])
+		W.prof = counters_create(W.ctx, W.dev, W.prof_error, sizeof W.prof_error);
+	for (int i = 0; i < n; i++) {
+		queued *e = &P.q[i];
+		if (!e->error[0] && !W.prof)
+			snprintf(e->error, sizeof e->error, "%s", W.prof_error);
+		if (!e->error[0]) {
+			queued_params(e);
+			good[ok++] = e;
+		}
+	}
+	session all = {good, ok};
+	char err[256] = "";
+	int failed = ok && !P.sticky && counters_measure(W.prof, (size_t)ok, launch_session, &all, v, err, sizeof err);
+	for (int k = 0; k < ok && (failed || P.sticky); k++) {
+		/* alone, unless the context is gone */
+		session one = {&good[k], 1};
+		CUresult r = cuCtxSynchronize();
+		P.sticky |= is_sticky(r);
+		if (P.sticky)
+			snprintf(why[k], sizeof why[k], "%s", err[0] ? err : "the GPU context was lost");
+		else if (counters_measure(W.prof, 1, launch_session, &one, &v[k], why[k], sizeof why[k]) && !why[k][0])
+			snprintf(why[k], sizeof why[k], "profiling failed");
+	}
+	for (int i = 0, k = 0; i < n; i++) {
+		queued *e = &P.q[i];
+		if (e->error[0])
+			reply("unavailable %s", e->error);
+		else if (why[k][0])
+			reply("unavailable %s", why[k++]);
+		else
+			reply_metrics(v[k++]);
+	}
+	free(v);
+	free(good);
+	free(why);
+	return P.sticky ? -1 : 0;
 }
 
 int main(void)
@@ -994,8 +1087,10 @@ int main(void)
 			/* after a sticky error the context is gone: exit so a fresh worker takes over */
 			if (cmd_run(line))
 				break;
-		} else if (!strncmp(line, "profile ", 8)) {
-			if (cmd_profile(line))
+		} else if (!strncmp(line, "profile ", 8))
+			cmd_profile(line);
+		else if (!strcmp(line, "profiles")) {
+			if (cmd_profiles())
 				break;
 		} else if (!strcmp(line, "quit"))
 			break;
@@ -1012,6 +1107,7 @@ int main(void)
 		counters_destroy(W.prof);
 	if (trace)
 		fprintf(stderr, "trace %d %.3f: quit: %.1f ms\n", (int)getpid(), t0, 1e3 * (now() - t0));
+	free(P.q);
 	for (int i = 0; i < W.nmodules; i++)
 		free(W.modules[i].path);
 	for (int i = 0; i < MAX_ARGS; i++)
