@@ -42,7 +42,9 @@ typedef struct {
  * interleaved finalists run on runners[0]. Configurations whose status is already final
  * (restored from the journal) are not measured again, except crashed and timed-out ones with
  * retry_failed. 0 when done (or interrupted); -1 when a GPU worker cannot go on, with the reason
- * in d. A reference that fails is reported in d and ends measuring early, returning 0. */
+ * in d. A reference that fails is reported in d and ends measuring early, returning 0. Each
+ * GPU's worker is asked to quit (runner_quit) once its last counters are in, so that it closes
+ * its context while other GPUs still work; the caller stops the runners. */
 int measure_space(const config *cfg, const space *sp, const build *b, result *res, runner *const *runners,
 		  size_t nrunners, measure_opts *o, diags *d);
 

@@ -131,6 +131,8 @@ static int is_sticky(CUresult r)
  * at stderr, so that device printf and assert messages (which the CUDA runtime writes to fd 1)
  * can never be mistaken for an answer. */
 static FILE *proto;
+/* AUTOTUNE_TRACE: each command's duration on stderr (the worker log), to see where time goes */
+static int tracing;
 
 static void reply(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void reply(const char *fmt, ...)
@@ -604,25 +606,18 @@ static CUresult poison_outputs(void)
 	return r;
 }
 
-/* The SM clock in MHz: a single thread spins a known number of cycles, timed with events. */
+/* The SM clock in MHz: a single thread spins a known number of cycles and times itself. */
 static double clock_mhz(void)
 {
-	long long cycles = 200000; /* ~0.1 ms at full clock: event resolution is ~0.5 us */
+	/* ~0.3 ms at full clock: %globaltimer ticks every microsecond or finer */
+	long long cycles = 500000;
 	void *params[] = {&cycles, &W.counters};
 	CUfunction f = NULL;
-	CUevent a, b;
-	float ms = 0;
-	if (cuModuleGetFunction(&f, W.helpers, "clock_probe") || cuEventCreate(&a, CU_EVENT_DEFAULT))
+	unsigned long long got[2] = {0, 0};
+	if (cuModuleGetFunction(&f, W.helpers, "clock_probe") || cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL) ||
+	    cuMemcpyDtoH(got, W.counters, sizeof got))
 		return 0;
-	cuEventCreate(&b, CU_EVENT_DEFAULT);
-	cuEventRecord(a, NULL);
-	cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL);
-	cuEventRecord(b, NULL);
-	cuEventSynchronize(b);
-	cuEventElapsedTime(&ms, a, b);
-	cuEventDestroy(a);
-	cuEventDestroy(b);
-	return ms > 0 ? cycles / (ms * 1e3) : 0;
+	return got[1] ? (double)got[0] / (got[1] * 1e-3) : 0;
 }
 
 /* The SM clock idles low (345 MHz on the H100) until there is work: keep every SM busy until
@@ -639,17 +634,22 @@ static void cmd_warmup(void)
 	cuModuleGetFunction(&f, W.helpers, "clock_probe");
 	double mhz = 0, t0 = now(), prev = 0;
 	int steady = 0;
+	char seen[512] = "";
 	while (now() - t0 < 1.0) {
 		for (int i = 0; i < 20; i++)
 			cuLaunchKernel(f, (unsigned)sms * 4, 1, 1, 32, 1, 1, 0, NULL, params, NULL);
 		cuCtxSynchronize();
 		mhz = clock_mhz();
+		size_t used = strlen(seen);
+		snprintf(seen + used, sizeof seen - used, " %.0f", mhz);
 		/* three readings in a row within 1% of each other, well above idle */
 		steady = mhz > 0.6 * max_khz / 1e3 && fabs(mhz - prev) < 0.01 * mhz ? steady + 1 : 0;
 		prev = mhz;
 		if (now() - t0 > 0.1 && (mhz > 0.9 * max_khz / 1e3 || steady >= 3))
 			break;
 	}
+	if (tracing)
+		fprintf(stderr, "trace %d: warm-up clocks (MHz):%s\n", (int)getpid(), seen);
 	reply("ok %.0f %.0f", mhz, max_khz / 1e3);
 }
 
@@ -1042,9 +1042,8 @@ int main(void)
 		return 1;
 	/* a full buffer must never hold back an answer */
 	setvbuf(proto, NULL, _IOLBF, 0);
-	/* AUTOTUNE_TRACE: each command's duration on stderr (the worker log), to see where time goes */
 	const char *tr = getenv("AUTOTUNE_TRACE");
-	int trace = tr && *tr && strcmp(tr, "0");
+	tracing = tr && *tr && strcmp(tr, "0");
 	while ((n = getline(&line, &cap, stdin)) > 0) {
 		if (line[n - 1] == '\n')
 			line[--n] = 0;
@@ -1096,7 +1095,7 @@ int main(void)
 			break;
 		else
 			reply("error protocol unknown command");
-		if (trace)
+		if (tracing)
 			fprintf(stderr, "trace %d %.3f: %.*s: %.1f ms\n", (int)getpid(), t0, (int)strcspn(line, " "), line,
 				1e3 * (now() - t0));
 	}
@@ -1105,7 +1104,7 @@ int main(void)
 	join_profiler();
 	if (W.prof)
 		counters_destroy(W.prof);
-	if (trace)
+	if (tracing)
 		fprintf(stderr, "trace %d %.3f: quit: %.1f ms\n", (int)getpid(), t0, 1e3 * (now() - t0));
 	free(P.q);
 	for (int i = 0; i < W.nmodules; i++)
