@@ -621,8 +621,8 @@ static double clock_mhz(void)
 }
 
 /* The SM clock idles low (345 MHz on the H100) until there is work: keep every SM busy until
- * the clock is near its maximum, or has stopped rising (the H200 here settles at about 1830 of
- * its 1980 MHz under load), or a second has passed. */
+ * the clock is near its maximum (the H200s here read 1980 of 1980 MHz), or has stopped rising
+ * (a GPU held below its maximum by power or temperature), or a second has passed. */
 static void cmd_warmup(void)
 {
 	CUfunction f = NULL;
