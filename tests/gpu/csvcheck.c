@@ -3,7 +3,8 @@
  * Parses RFC 4180 strictly and fails (exit 1, reason on stderr) unless: every row has as many
  * fields as the header; there are ROWS rows; every status is terminal (not "not-run"); each
  * status=count holds; every ok row has a positive median and a theoretical active-block count
- * equal to the driver's (cuOccupancyMaxActiveBlocksPerMultiprocessor). */
+ * equal to the driver's (cuOccupancyMaxActiveBlocksPerMultiprocessor). counters=N: at least N ok
+ * rows have an achieved occupancy, each above 0 and at most the theoretical one (+1 point). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +79,8 @@ int main(int argc, char **argv)
 	int nh = read_record(f, header);
 	int st = column(header, nh, "status"), med = column(header, nh, "time_ms_median");
 	int occ = column(header, nh, "active_blocks_per_sm"), drv = column(header, nh, "driver_active_blocks_per_sm");
-	int rows = 0, bad = 0, n, occ_checked = 0;
+	int achieved = column(header, nh, "achieved_occupancy_pct"), theo = column(header, nh, "theoretical_occupancy");
+	int rows = 0, bad = 0, n, occ_checked = 0, with_counters = 0;
 	struct {
 		char name[32];
 		int count;
@@ -115,6 +117,15 @@ int main(int argc, char **argv)
 				bad = 1;
 			}
 			occ_checked++;
+			if (row[achieved][0]) {
+				double a = atof(row[achieved]), t = 100 * atof(row[theo]);
+				if (a <= 0 || a > t + 1) {
+					fprintf(stderr, "csvcheck: row %d: achieved occupancy %s%%, theoretical %.1f%%\n", rows,
+						row[achieved], t);
+					bad = 1;
+				}
+				with_counters++;
+			}
 		}
 	}
 	fclose(f);
@@ -127,6 +138,13 @@ int main(int argc, char **argv)
 		int want, got = 0;
 		if (sscanf(argv[a], "%31[^=]=%d", name, &want) != 2)
 			return 2;
+		if (!strcmp(name, "counters")) {
+			if (with_counters < want) {
+				fprintf(stderr, "csvcheck: %d rows with counters, expected at least %d\n", with_counters, want);
+				bad = 1;
+			}
+			continue;
+		}
 		for (int k = 0; k < nseen; k++)
 			if (!strcmp(seen[k].name, name))
 				got = seen[k].count;
