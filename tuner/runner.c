@@ -444,9 +444,9 @@ int runner_profile(runner *r, const config *cfg, size_t n, const value *const *p
 			if (sscanf(ans, "metrics %lf %lf %lf %lf %lf", &m[0], &m[1], &m[2], &m[3], &m[4]) == METRIC_COUNT)
 				res[i]->have_metrics = 1;
 			else
-				why[i] = xasprintf("counters: %s", ans + 8);
+				why[i] = xasprintf("unexpected answer from the GPU worker: %s", ans);
 		} else
-			why[i] = xasprintf("counters: %s", !strncmp(ans, "unavailable ", 12) ? ans + 12 : ans);
+			why[i] = xstrdup(!strncmp(ans, "unavailable ", 12) ? ans + 12 : ans);
 		free(ans);
 	}
 	if (rc != LINE_OK) {
@@ -455,7 +455,7 @@ int runner_profile(runner *r, const config *cfg, size_t n, const value *const *p
 		lost_worker(r, rc, &lost, timeout_s);
 		for (i = i ? i - 1 : 0; i < n; i++)
 			if (asked[i] && !res[i]->have_metrics && !why[i])
-				why[i] = xasprintf("counters: %s", lost.message);
+				why[i] = xstrdup(lost.message);
 		free(lost.message);
 	}
 	free(asked);
