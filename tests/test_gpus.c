@@ -171,16 +171,7 @@ static void test_kill_9_with_two_gpus_then_resume_loses_nothing(void)
 	setup_space();
 	setenv("FAKE_SLEEP_MS", "100", 1);
 	char *argv[] = {"./autotune", "-q", CONFIG, NULL};
-	proc p;
-	CU_ASSERT_EQUAL_FATAL(proc_start(&p, argv, PROC_STDOUT | PROC_MERGE_STDERR), 0);
-	double t0 = now_seconds();
-	while (count_in(DIR "/mg.journal", "done ") < 6 && now_seconds() - t0 < 60) {
-		struct timespec ts = {0, 20 * 1000 * 1000};
-		nanosleep(&ts, NULL);
-	}
-	kill(-p.pid, SIGKILL);
-	int timed_out;
-	proc_finish(&p, 10, &timed_out);
+	CU_ASSERT_EQUAL_FATAL(kill_when_journaled(argv, DIR "/mg.journal", 6), 0);
 	CU_ASSERT(count_in(DIR "/mg.journal", "done ") < DISTINCT);
 	setenv("FAKE_SLEEP_MS", "0", 1);
 	CU_ASSERT_EQUAL(autotune((char *[]){"-q", CONFIG, NULL}, NULL), 0);

@@ -111,6 +111,20 @@ int count_in(const char *path, const char *needle)
 	return n;
 }
 
+int kill_when_journaled(char *const argv[], const char *journal, int done)
+{
+	proc p;
+	if (proc_start(&p, argv, PROC_STDOUT | PROC_MERGE_STDERR))
+		return -1;
+	double t0 = now_seconds();
+	while (count_in(journal, "done ") < done && now_seconds() - t0 < 60)
+		nap();
+	kill(-p.pid, SIGKILL);
+	int timed_out;
+	proc_finish(&p, 10, &timed_out);
+	return 0;
+}
+
 /* Rows per configuration in the CSV: each bx must appear exactly once. */
 static int each_row_once(void)
 {
@@ -140,15 +154,8 @@ static void test_kill_9_then_resume_loses_nothing(void)
 	reset();
 	setenv("FAKE_SLEEP_MS", "150", 1);
 	char *argv[] = {"./autotune", "-q", config_path, NULL};
-	proc p;
-	CU_ASSERT_EQUAL_FATAL(proc_start(&p, argv, PROC_STDOUT | PROC_MERGE_STDERR), 0);
-	/* wait until a few configurations are journaled, then kill the tuner and its worker */
-	double t0 = now_seconds();
-	while (count_in(DIR "/resume.journal", "done ") < 5 && now_seconds() - t0 < 60)
-		nap();
-	kill(-p.pid, SIGKILL);
-	int timed_out;
-	proc_finish(&p, 10, &timed_out);
+	/* a few configurations journaled, then the tuner and its worker are killed */
+	CU_ASSERT_EQUAL_FATAL(kill_when_journaled(argv, DIR "/resume.journal", 5), 0);
 	int done_before = count_in(DIR "/resume.journal", "done ");
 	int runs_before = count_in(DIR "/runs.log", "run ");
 	CU_ASSERT(done_before >= 5 && done_before < NCONFIGS);

@@ -33,6 +33,11 @@ const char *write_temp(int slot, const char *name, const char *text);
 /* Lines of the file that contain needle; -1 when it cannot be read. */
 int count_in(const char *path, const char *needle);
 
+/* Starts argv (autotune), waits until `journal` has `done` finished configurations (at most 60 s),
+ * then kills its process group with SIGKILL, as a user's kill -9 or a lost node would. -1 when it
+ * cannot start. */
+int kill_when_journaled(char *const argv[], const char *journal, int done);
+
 /* A file's first 64 KiB as a string (caller frees), or NULL. */
 char *read_text(const char *path);
 
