@@ -3,13 +3,11 @@
  * has 20 block sizes x 3 register caps; the caps build identical code, so 20 configurations are
  * measured and 40 share their twin's measurement. */
 #include <CUnit/CUnit.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "proc.h"
