@@ -621,8 +621,9 @@ static double clock_mhz(void)
 }
 
 /* The SM clock idles low (345 MHz on the H100) until there is work: keep every SM busy until
- * the clock is near its maximum (the H200s here read 1980 of 1980 MHz), or has stopped rising
- * (a GPU held below its maximum by power or temperature), or a second has passed. */
+ * the clock has read near its maximum twice in a row (the H200s here read 1980 of 1980 MHz from
+ * the first reading, 20 ms in, when they were busy a moment before), or has stopped rising (a GPU
+ * held below its maximum by power or temperature), or a second has passed. */
 static void cmd_warmup(void)
 {
 	CUfunction f = NULL;
@@ -633,7 +634,7 @@ static void cmd_warmup(void)
 	cuDeviceGetAttribute(&max_khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, W.dev);
 	cuModuleGetFunction(&f, W.helpers, "clock_probe");
 	double mhz = 0, t0 = now(), prev = 0;
-	int steady = 0;
+	int steady = 0, high = 0;
 	char seen[512] = "";
 	while (now() - t0 < 1.0) {
 		for (int i = 0; i < 20; i++)
@@ -644,8 +645,9 @@ static void cmd_warmup(void)
 		snprintf(seen + used, sizeof seen - used, " %.0f", mhz);
 		/* three readings in a row within 1% of each other, well above idle */
 		steady = mhz > 0.6 * max_khz / 1e3 && fabs(mhz - prev) < 0.01 * mhz ? steady + 1 : 0;
+		high = mhz > 0.9 * max_khz / 1e3 ? high + 1 : 0;
 		prev = mhz;
-		if (now() - t0 > 0.1 && (mhz > 0.9 * max_khz / 1e3 || steady >= 3))
+		if (high >= 2 || steady >= 3)
 			break;
 	}
 	if (tracing)
