@@ -11,7 +11,8 @@
  *   FAKE_METRICS     answer profiles with counters: achieved occupancy blockDim.x / 10, load
  *                    efficiency 90 + the GPU's ordinal (else: no counters)
  *   FAKE_PROFILE_FAIL_BX  the configuration with this blockDim.x cannot be profiled
- * FAKE_LOG also gets "profiles N GPU" per profiling session of N launches. */
+ * FAKE_LOG also gets "profiles N GPU" per profiling session of N launches, and "counters GPU"
+ * when asked to get its profiler ready. */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
 #include <stdio.h>
@@ -48,10 +49,18 @@ int main(void)
 			       gpu == env_long("FAKE_OTHER_MODEL", -1) ? "Other " : "");
 		} else if (!strcmp(line, "count"))
 			printf("count %ld\n", env_long("FAKE_GPUS", 1));
-		else if (!strncmp(line, "measure ", 8) || !strncmp(line, "array ", 6) || !strncmp(line, "constant ", 9) || !strncmp(line, "copy ", 5) || !strncmp(line, "load ", 5) || !strncmp(line, "expect ", 7) || !strcmp(line, "counters") ||
+		else if (!strncmp(line, "measure ", 8) || !strncmp(line, "array ", 6) || !strncmp(line, "constant ", 9) || !strncmp(line, "copy ", 5) || !strncmp(line, "load ", 5) || !strncmp(line, "expect ", 7) ||
 			 !strncmp(line, "sumcheck ", 9))
 			puts("ok");
-		else if (!strcmp(line, "warmup"))
+		else if (!strcmp(line, "counters")) {
+			const char *log = getenv("FAKE_LOG");
+			FILE *f = log ? fopen(log, "a") : NULL;
+			if (f) {
+				fprintf(f, "counters %d\n", gpu);
+				fclose(f);
+			}
+			puts("ok");
+		} else if (!strcmp(line, "warmup"))
 			puts("ok 1980 1980");
 		else if (!strcmp(line, "copybw"))
 			puts("copybw 3000.0");

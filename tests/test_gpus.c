@@ -337,6 +337,9 @@ static void test_counters_of_all_configurations_in_one_session_on_the_second_gpu
 	 * each row has its own configuration's counters (the 40 sharers their twin's) */
 	CU_ASSERT_EQUAL(count_in(RUNS, "profiles "), 1);
 	CU_ASSERT_EQUAL(count_in(RUNS, "profiles 20 1"), 1);
+	/* only the GPU that profiles got its profiler ready beforehand */
+	CU_ASSERT_EQUAL(count_in(RUNS, "counters 1"), 1);
+	CU_ASSERT_EQUAL(count_in(RUNS, "counters 0"), 0);
 	int match, none, gpu1;
 	check_counters(&match, &none, &gpu1);
 	CU_ASSERT_EQUAL(match, NCONFIGS);
@@ -348,6 +351,7 @@ static void test_counters_of_all_configurations_in_one_session_on_the_second_gpu
 	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "--fresh", CONFIG, NULL}, NULL), 0);
 	CU_ASSERT_EQUAL(count_in(RUNS, "profiles "), 1);
 	CU_ASSERT_EQUAL(count_in(RUNS, "profiles 20 0"), 1);
+	CU_ASSERT_EQUAL(count_in(RUNS, "counters 0"), 1);
 	check_counters(&match, &none, &gpu1);
 	CU_ASSERT_EQUAL(match, NCONFIGS);
 	CU_ASSERT_EQUAL(gpu1, 0);

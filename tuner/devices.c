@@ -157,7 +157,8 @@ int devices_start(const options *o, const char *worker_path, const config *cfg, 
 	set->st[0].joined = 1;
 	/* the others start while the first fills its arguments and warms up */
 	start_all(set->st, 1, n);
-	int rc = runner_prepare(r0, cfg, &first, d);
+	/* with several GPUs the others take the counters while the first re-times the finalists */
+	int rc = runner_prepare(r0, cfg, &first, n == 1, d);
 	trace_event("GPU %d ready", set->st[0].ordinal);
 	if (named)
 		for (size_t i = 1; i < n; i++) {

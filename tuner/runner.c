@@ -205,7 +205,7 @@ runner *runner_start(const char *worker_path, int ordinal, const config *cfg, de
 	r->ordinal = ordinal;
 	remember(r, xasprintf("device %d", ordinal));
 	device_info mine;
-	if (spawn(r, d) || open_device(r, &mine, d) || (cfg && runner_prepare(r, cfg, &mine, d))) {
+	if (spawn(r, d) || open_device(r, &mine, d) || (cfg && runner_prepare(r, cfg, &mine, 1, d))) {
 		runner_stop(r);
 		return NULL;
 	}
@@ -214,7 +214,7 @@ runner *runner_start(const char *worker_path, int ordinal, const config *cfg, de
 	return r;
 }
 
-int runner_prepare(runner *r, const config *cfg, const device_info *info, diags *d)
+int runner_prepare(runner *r, const config *cfg, const device_info *info, int profiler, diags *d)
 {
 	remember(r, xasprintf("measure %s %d %lld", cfg->cache_warm ? "warm" : "cold", cfg->verify_every, cfg->sample));
 	remember(r, xstrdup("warmup"));
@@ -246,8 +246,8 @@ int runner_prepare(runner *r, const config *cfg, const device_info *info, diags 
 	if (cfg->sum_out >= 0)
 		remember(r, xasprintf("sumcheck %d %d %s", cfg->sum_out, cfg->sum_equals.e ? -1 : cfg->sum_in,
 				      cfg->sum_max ? "max" : "sum"));
-	if (cfg->metrics != METRICS_NONE)
-		remember(r, xstrdup("counters")); /* the profiler gets ready while the first pass runs */
+	if (profiler && cfg->metrics != METRICS_NONE)
+		remember(r, xstrdup("counters"));
 	if (need > info->mem_bytes) {
 		diags_add(d, "%s: the kernel's arrays need %.2f GiB of device memory (outputs and restored inputs twice), but %s has %.2f GiB",
 			  cfg->path, need / 1073741824.0, info->name, info->mem_bytes / 1073741824.0);
