@@ -15,6 +15,7 @@
  * when asked to get its profiler ready. */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,20 @@ static long env_long(const char *name, long dflt)
 {
 	const char *v = getenv(name);
 	return v && *v ? strtol(v, NULL, 10) : dflt;
+}
+
+/* one line appended to FAKE_LOG, when set */
+static void log_line(const char *fmt, ...)
+{
+	const char *log = getenv("FAKE_LOG");
+	FILE *f = log ? fopen(log, "a") : NULL;
+	if (!f)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fclose(f);
 }
 
 int main(void)
@@ -53,12 +68,7 @@ int main(void)
 			 !strncmp(line, "sumcheck ", 9))
 			puts("ok");
 		else if (!strcmp(line, "counters")) {
-			const char *log = getenv("FAKE_LOG");
-			FILE *f = log ? fopen(log, "a") : NULL;
-			if (f) {
-				fprintf(f, "counters %d\n", gpu);
-				fclose(f);
-			}
+			log_line("counters %d\n", gpu);
 			puts("ok");
 		} else if (!strcmp(line, "warmup"))
 			puts("ok 1980 1980");
@@ -72,12 +82,7 @@ int main(void)
 			if (nqueued < 256)
 				queued[nqueued++] = bx;
 		} else if (!strcmp(line, "profiles")) {
-			const char *log = getenv("FAKE_LOG");
-			FILE *f = log ? fopen(log, "a") : NULL;
-			if (f) {
-				fprintf(f, "profiles %d %d\n", nqueued, gpu);
-				fclose(f);
-			}
+			log_line("profiles %d %d\n", nqueued, gpu);
 			for (int i = 0; i < nqueued; i++)
 				if (!getenv("FAKE_METRICS"))
 					puts("unavailable the fake worker has no counters");
@@ -91,12 +96,7 @@ int main(void)
 			char role[8];
 			unsigned bx = 0;
 			sscanf(line, "run %*d %7s %*d %*d %*d %*f %*f %*u %*u %*u %u", role, &bx);
-			const char *log = getenv("FAKE_LOG");
-			FILE *f = log ? fopen(log, "a") : NULL;
-			if (f) {
-				fprintf(f, "run %u %s %d\n", bx, role, gpu);
-				fclose(f);
-			}
+			log_line("run %u %s %d\n", bx, role, gpu);
 			long ms = env_long("FAKE_SLEEP_MS", 0);
 			struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
 			nanosleep(&ts, NULL);
