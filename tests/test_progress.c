@@ -15,6 +15,23 @@
 #include "progress.h"
 #include "tests.h"
 
+/* The tests change NO_COLOR, COLUMNS and TERM; env_restore puts one back as env_save found it
+ * (unset included) and frees the copy. */
+static char *env_save(const char *name)
+{
+	const char *v = getenv(name);
+	return v ? strdup(v) : NULL;
+}
+
+static void env_restore(const char *name, char *saved)
+{
+	if (saved)
+		setenv(name, saved, 1);
+	else
+		unsetenv(name);
+	free(saved);
+}
+
 static void test_eta_from_the_rate_so_far(void)
 {
 	CU_ASSERT_EQUAL(progress_eta(0, 10, 5), -1); /* nothing done: unknown */
@@ -107,21 +124,19 @@ static void test_no_escape_codes_without_colour(void)
 	progress_format(buf, sizeof buf, &v, 200, 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\033[32m0.0123 ms\033[0m"));
 	/* NO_COLOR set and not empty turns colour off even on a terminal; a file gets none anyway */
-	char *saved = getenv("NO_COLOR") ? strdup(getenv("NO_COLOR")) : NULL;
+	char *saved = env_save("NO_COLOR");
 	setenv("NO_COLOR", "1", 1);
 	CU_ASSERT_EQUAL(progress_colour(STDIN_FILENO), 0);
 	int fd = open("/dev/null", O_WRONLY);
 	unsetenv("NO_COLOR");
 	CU_ASSERT_EQUAL(progress_colour(fd), 0);
 	close(fd);
-	if (saved)
-		setenv("NO_COLOR", saved, 1);
-	free(saved);
+	env_restore("NO_COLOR", saved);
 }
 
 static void test_width_from_columns_else_80(void)
 {
-	char *saved = getenv("COLUMNS") ? strdup(getenv("COLUMNS")) : NULL;
+	char *saved = env_save("COLUMNS");
 	int fd = open("/dev/null", O_WRONLY); /* not a terminal: no TIOCGWINSZ */
 	setenv("COLUMNS", "57", 1);
 	CU_ASSERT_EQUAL(progress_width(fd), 57);
@@ -132,9 +147,7 @@ static void test_width_from_columns_else_80(void)
 	unsetenv("COLUMNS");
 	CU_ASSERT_EQUAL(progress_width(fd), 80);
 	close(fd);
-	if (saved)
-		setenv("COLUMNS", saved, 1);
-	free(saved);
+	env_restore("COLUMNS", saved);
 }
 
 static void test_best_keeps_the_fastest(void)
@@ -238,8 +251,7 @@ static void test_terminal_gets_the_line_and_honours_no_color(void)
 	ws.ws_col = 100;
 	ws.ws_row = 24;
 	ioctl(slave, TIOCSWINSZ, &ws);
-	char *no_color = getenv("NO_COLOR") ? strdup(getenv("NO_COLOR")) : NULL;
-	char *term = getenv("TERM") ? strdup(getenv("TERM")) : NULL;
+	char *no_color = env_save("NO_COLOR"), *term = env_save("TERM");
 	setenv("TERM", "xterm", 1);
 	char out[8192];
 
@@ -264,16 +276,8 @@ static void test_terminal_gets_the_line_and_honours_no_color(void)
 	drain(master, out, sizeof out);
 	CU_ASSERT_PTR_NOT_NULL(strchr(out, '\033'));
 
-	if (no_color)
-		setenv("NO_COLOR", no_color, 1);
-	else
-		unsetenv("NO_COLOR");
-	if (term)
-		setenv("TERM", term, 1);
-	else
-		unsetenv("TERM");
-	free(no_color);
-	free(term);
+	env_restore("NO_COLOR", no_color);
+	env_restore("TERM", term);
 	close(slave);
 	close(master);
 }
