@@ -1,5 +1,5 @@
-/* devices.c: one worker per GPU of the run, started side by side (opening a context and filling
- * the arguments takes about a second each), and `autotune devices`. */
+/* devices.c: one worker per GPU of the run (the first opened alone, then the others side by side
+ * while it measures), and `autotune devices`. */
 #include "devices.h"
 
 #include <pthread.h>
@@ -155,12 +155,14 @@ int devices_start(const options *o, const char *worker_path, const config *cfg, 
 	set->runners[0] = r0;
 	set->info[0] = first;
 	set->st[0].joined = 1;
-	/* the others start while the first fills its arguments and warms up */
-	start_all(set->st, 1, n);
 	/* with several GPUs the others take the counters while the first re-times the finalists */
 	int rc = runner_prepare(r0, cfg, &first, n == 1, d);
 	trace_event("GPU %d ready", set->st[0].ordinal);
-	if (named)
+	/* The others start once the first has its arguments: opening a GPU holds the driver's lock,
+	 * and the first's allocations waited 0.12 s behind it; the first measures meanwhile. */
+	if (!rc)
+		start_all(set->st, 1, n);
+	if (named && !rc)
 		for (size_t i = 1; i < n; i++) {
 			wait_for(&set->st[i]);
 			rc |= admit(set, i, 1, d);

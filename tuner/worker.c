@@ -3,6 +3,7 @@
  * poisons the CUDA context ends this process, never the tuner. It is a separate executable so
  * that autotune itself starts on machines without a GPU driver (libcuda is linked here only). */
 #include <cuda.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -75,6 +76,8 @@ static struct {
 	int prof_thread_running;
 	counters *prof_made;   /* what prof_thread made, taken over when it is joined */
 	char prof_error[256]; /* why profiling is unavailable, once it failed */
+	int initialised;      /* cuInit has run: CUDA_VISIBLE_DEVICES no longer applies */
+	int visible;          /* GPUs visible before this worker took one alone (-1: unknown) */
 } W;
 
 typedef struct {
@@ -160,10 +163,70 @@ static CUresult launch_helper(CUfunction f, void **params)
 	return cuLaunchKernel(f, 1024, 1, 1, 256, 1, 1, 0, NULL, params, NULL);
 }
 
+/* The GPUs this process may see, as CUDA numbers them, without initialising CUDA: the entries
+ * of CUDA_VISIBLE_DEVICES, else the driver's list in /proc. Sets *entries to the environment's
+ * list (NULL when unset); -1 when neither says. */
+static int visible_gpus(const char **entries)
+{
+	const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
+	*entries = cvd;
+	if (cvd) {
+		/* CUDA stops at an empty or negative entry */
+		int n = 0;
+		for (const char *p = cvd; *p && *p != ',' && *p != '-'; n++) {
+			p += strcspn(p, ",");
+			if (*p == ',')
+				p++;
+		}
+		return n;
+	}
+	DIR *dir = opendir("/proc/driver/nvidia/gpus");
+	if (!dir)
+		return -1;
+	int n = 0;
+	for (struct dirent *e; (e = readdir(dir));)
+		n += e->d_name[0] != '.';
+	closedir(dir);
+	return n > 0 ? n : -1;
+}
+
+/* Before cuInit: show CUDA only this worker's GPU, through one hardware queue. cuInit costs
+ * about 0.1 s per visible GPU on an H200 host, and as much again at exit; eight queues (the
+ * default) cost 45 ms to create and 30 ms to tear down, and a worker launches on one stream.
+ * Returns the ordinal to open afterwards: 0 once alone, else the one asked for; -1 when no
+ * such GPU is visible. */
+static int open_alone(int ordinal)
+{
+	const char *entries;
+	int n = visible_gpus(&entries);
+	W.visible = n;
+	if (n < 0)
+		return ordinal; /* nothing says which GPU that is without CUDA: all stay visible */
+	if (ordinal >= n)
+		return -1;
+	char one[256];
+	if (entries) {
+		const char *p = entries;
+		for (int i = 0; i < ordinal; i++)
+			p += strcspn(p, ",") + 1;
+		snprintf(one, sizeof one, "%.*s", (int)strcspn(p, ","), p);
+	} else
+		snprintf(one, sizeof one, "%d", ordinal);
+	setenv("CUDA_VISIBLE_DEVICES", one, 1);
+	setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 0); /* the user's choice stands */
+	return 0;
+}
+
 static int cmd_device(int ordinal)
 {
 	CUresult r;
-	if ((r = cuInit(0)) || (r = cuDeviceGet(&W.dev, ordinal)) || (r = cuDevicePrimaryCtxRetain(&W.ctx, W.dev)) ||
+	int open = W.initialised ? ordinal : open_alone(ordinal);
+	if (open < 0) {
+		reply("error CUDA_ERROR_INVALID_DEVICE GPU %d is not visible (%d are)", ordinal, W.visible);
+		return -1;
+	}
+	W.initialised = 1;
+	if ((r = cuInit(0)) || (r = cuDeviceGet(&W.dev, open)) || (r = cuDevicePrimaryCtxRetain(&W.ctx, W.dev)) ||
 	    (r = cuCtxSetCurrent(W.ctx)) ||
 	    (r = cuModuleLoadData(&W.helpers, _binary_worker_kernels_fatbin_start)) ||
 	    (r = cuMemAlloc(&W.counters, 4 * sizeof(unsigned long long)))) {
@@ -219,9 +282,19 @@ static void join_profiler(void)
 	}
 }
 
-/* count: how many GPUs this process sees (CUDA_VISIBLE_DEVICES applies), before any is opened */
+/* count: how many GPUs this process sees (CUDA_VISIBLE_DEVICES applies): from what showed before
+ * a GPU was opened alone, else from CUDA (which then shows them all to this worker) */
 static void cmd_count(void)
 {
+	if (!W.initialised) {
+		const char *entries;
+		W.visible = visible_gpus(&entries);
+	}
+	if (W.visible >= 0) {
+		reply("count %d", W.visible);
+		return;
+	}
+	W.initialised = 1;
 	CUresult r;
 	int n = 0;
 	if ((r = cuInit(0)) || (r = cuDeviceGetCount(&n))) {
