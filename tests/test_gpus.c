@@ -314,18 +314,55 @@ static void check_counters(int *match, int *none, int *gpu1)
 		fclose(f);
 }
 
-static void write_config_with_metrics(void)
+/* Configurations profiled on GPU gpu: the sum of N over its "profiles N GPU" lines. */
+static int profiled_on(int gpu)
+{
+	FILE *f = fopen(RUNS, "r");
+	char line[256];
+	int total = 0, n, g;
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "profiles %d %d", &n, &g) == 2 && g == gpu)
+			total += n;
+	if (f)
+		fclose(f);
+	return total;
+}
+
+/* The line number (from 1) of the first or last line of RUNS that starts with prefix and ends
+ * with " gpu"; 0 when there is none. */
+static int line_of(const char *prefix, int gpu, int last)
+{
+	FILE *f = fopen(RUNS, "r");
+	char line[256], tail[16];
+	int at = 0, found = 0;
+	snprintf(tail, sizeof tail, " %d\n", gpu);
+	while (f && fgets(line, sizeof line, f)) {
+		at++;
+		size_t len = strlen(line), tl = strlen(tail);
+		if (!strncmp(line, prefix, strlen(prefix)) && len >= tl && !strcmp(line + len - tl, tail) &&
+		    (last || !found))
+			found = at;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* The space's config with measure.metrics set to metrics ("all", "top:3") instead of none. */
+static void write_config_with_metrics_of(const char *metrics)
 {
 	char *text = read_text(CONFIG);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
 	char *at = strstr(text, "metrics: none");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
-	memcpy(at, "metrics: all ", 13);
+	*at = 0;
 	FILE *f = fopen(CONFIG, "w");
-	fputs(text, f);
+	fprintf(f, "%smetrics: %s%s", text, metrics, at + strlen("metrics: none"));
 	fclose(f);
 	free(text);
 }
+
+static void write_config_with_metrics(void) { write_config_with_metrics_of("all"); }
 
 static void test_counters_of_all_configurations_in_one_session_on_the_second_gpu(void)
 {
@@ -333,10 +370,12 @@ static void test_counters_of_all_configurations_in_one_session_on_the_second_gpu
 	write_config_with_metrics();
 	setenv("FAKE_METRICS", "1", 1);
 	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "--fresh", CONFIG, NULL}, NULL), 0);
-	/* the 20 measured configurations, in one session, on GPU 1 while GPU 0 re-times the finalists;
-	 * each row has its own configuration's counters (the 40 sharers their twin's) */
-	CU_ASSERT_EQUAL(count_in(RUNS, "profiles "), 1);
-	CU_ASSERT_EQUAL(count_in(RUNS, "profiles 20 1"), 1);
+	/* the 20 measured configurations, each once, on GPU 1 (which leaves the first pass as soon as
+	 * the profiling would outlast it: the fake kernels take no time) while GPU 0 measures the rest
+	 * and re-times the finalists; each row has its own configuration's counters (the 40 sharers
+	 * their twin's) */
+	CU_ASSERT_EQUAL(profiled_on(1), 20);
+	CU_ASSERT_EQUAL(profiled_on(0), 0);
 	/* only the GPU that profiles got its profiler ready beforehand */
 	CU_ASSERT_EQUAL(count_in(RUNS, "counters 1"), 1);
 	CU_ASSERT_EQUAL(count_in(RUNS, "counters 0"), 0);
@@ -355,6 +394,37 @@ static void test_counters_of_all_configurations_in_one_session_on_the_second_gpu
 	check_counters(&match, &none, &gpu1);
 	CU_ASSERT_EQUAL(match, NCONFIGS);
 	CU_ASSERT_EQUAL(gpu1, 0);
+	unsetenv("FAKE_METRICS");
+}
+
+static void test_the_second_gpu_profiles_the_fastest_so_far_before_the_first_pass_ends(void)
+{
+	setup_space();
+	write_config_with_metrics_of("top:3");
+	setenv("FAKE_METRICS", "1", 1);
+	setenv("FAKE_SLEEP_MS", "20", 1);
+	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "--fresh", CONFIG, NULL}, NULL), 0);
+	/* the fastest three (bx 32, 64, 96: the space's first) in one session on GPU 1, begun while
+	 * GPU 0 still had first-pass configurations to measure */
+	CU_ASSERT_EQUAL(count_in(RUNS, "profiles "), 1);
+	CU_ASSERT_EQUAL(profiled_on(1), 3);
+	int session = line_of("profiles ", 1, 0), last_check = line_of("run ", 0, 1);
+	CU_ASSERT(session > 0);
+	CU_ASSERT(line_of("run ", 1, 1) < session); /* GPU 1 measured nothing after */
+	CU_ASSERT(count_in(RUNS, " check 0") > 0);
+	int later = 0;
+	FILE *f = fopen(RUNS, "r");
+	char line[256];
+	for (int at = 1; f && fgets(line, sizeof line, f); at++)
+		later += at > session && strstr(line, " check 0") != NULL;
+	if (f)
+		fclose(f);
+	CU_ASSERT(later > 0);
+	CU_ASSERT(last_check > session);
+	int match, none, gpu1;
+	check_counters(&match, &none, &gpu1);
+	CU_ASSERT_EQUAL(match, 9); /* the three and their twins */
+	CU_ASSERT_EQUAL(gpu1, 9);
 	unsetenv("FAKE_METRICS");
 }
 
@@ -397,6 +467,8 @@ int add_gpus_suite(void)
 	       !CU_add_test(s, "merge refuses missing or foreign shards", test_merge_refuses_missing_or_foreign_shards) ||
 	       !CU_add_test(s, "counters of all configurations in one session, on the second GPU",
 			    test_counters_of_all_configurations_in_one_session_on_the_second_gpu) ||
+	       !CU_add_test(s, "the second GPU profiles the fastest so far before the first pass ends",
+			    test_the_second_gpu_profiles_the_fastest_so_far_before_the_first_pass_ends) ||
 	       !CU_add_test(s, "a configuration that cannot be profiled costs its own counters only",
 			    test_a_configuration_that_cannot_be_profiled_costs_its_own_counters_only)
 		       ? -1

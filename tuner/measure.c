@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,14 @@
 #define METRICS_AUTO_TOP 10
 /* configurations profiled in one session at most (bounds the counter data image and a hang) */
 #define COUNTERS_PER_SESSION 64
+/* What a GPU's profiling costs, to decide when it leaves the first pass for it (H200, CUPTI 13):
+ * the first session's start (155-195 ms), then per kernel about 6 ms of passes and 14 times its
+ * own duration (the hardware passes, and the SASS-instrumented replay at about 12 times) */
+#define PROFILE_START_S 0.18
+#define PROFILE_KERNEL_S 0.006
+#define PROFILE_REPLAYS 14.0
+/* a finalist's run beyond its samples: the untimed launches and the host's share */
+#define FINAL_RUN_S 0.0015
 
 static double kernel_timeout(const config *cfg, double slowest_ms)
 {
@@ -273,9 +282,13 @@ typedef struct lane {
 	diags d;           /* this lane's failures, joined into the run's once the lanes are done */
 	struct pass *P;
 	pthread_t thread;
+	int threaded; /* runs other_lane() on `thread` */
+	int left;     /* left the first pass early to take the counters of the fastest so far */
 } lane;
 
 enum { IDLE, IN_FLIGHT, FINISHED };
+/* the run's phase, as the lanes other than the first see it */
+enum { PHASE_PASS, PHASE_FINISH, PHASE_ABORT };
 
 /* The first pass's state, shared by the lanes (one per GPU) under `lock`. Only the GPU work
  * itself (runner calls on a lane's own worker) runs unlocked. */
@@ -311,6 +324,18 @@ typedef struct pass {
 	lane *lanes;     /* lanes[0] also measures the search's proposals, finalists */
 	size_t nlanes;
 	size_t *counted, ncounted, ccursor; /* the counters' queue */
+	char *taken;     /* per configuration: its counters were started, or came from the journal */
+	size_t want;     /* how many of the fastest get counters (SIZE_MAX: all, 0: none) */
+	/* Several GPUs: the lanes other than the first live on threads of their own from the pass
+	 * to the end of their counters, and wait for the first to start the finish (phase). */
+	int phase;
+	int shared_queue; /* the exhaustive pass: every lane takes configurations from the queue */
+	size_t measuring; /* lanes still taking configurations from the queue */
+	double measure_s; /* a measurement's recent lane time (a moving average), for estimates */
+	size_t measures, shares; /* visits that measured, that shared a twin's or an earlier run's */
+	double best_ms;   /* the fastest time measured so far */
+	int hopeless;     /* a profiling session profiled nothing: no more are tried */
+	size_t passed;    /* configurations measured and passed so far */
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
 	/* the compile pool is not thread-safe: one lane at a time waits on it, without P->lock, so
@@ -483,6 +508,9 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 	if (o->journal && L->gpu)
 		journal_check(o, journal_gpu(o->journal, c, L->gpu));
 	if (r->st == ST_OK) {
+		P->passed++;
+		if (P->best_ms <= 0 || r->t_median < P->best_ms)
+			P->best_ms = r->t_median;
 		if (P->ref[g] < 0 && !P->ref_kernel) {
 			P->ref[g] = (long long)c;
 			L->loaded = (long long)g;
@@ -569,43 +597,117 @@ static int next_config(pass *P, size_t *c)
 	}
 }
 
+/* Whether lane L leaves the first pass now to take the counters of the fastest so far (P->lock
+ * held). With several GPUs the others profile while the first re-times the finalists; leaving
+ * once what is left of the pass, shared by the lanes that stay, plus the finalists take about as
+ * long as this lane's profiling, ends the lanes together instead of the profiling after all the
+ * rest. Configurations that reach the top afterwards are profiled at the end. */
+static int time_to_profile(const pass *P, const lane *L)
+{
+	if (L->gpu == 0 || !P->want || P->measuring < 2 || P->measures < 2 * P->nlanes || P->best_ms <= 0)
+		return 0;
+	size_t sharers = P->nlanes - 1, top = P->want < P->passed ? P->want : P->passed;
+	size_t share = (top + sharers - 1) / sharers;
+	double t = P->best_ms / 1000;
+	double mine = PROFILE_START_S + (double)share * (PROFILE_KERNEL_S + PROFILE_REPLAYS * t);
+	double finals = P->cfg->finalists >= 2 ? P->cfg->finalists * FINAL_ROUNDS * ((FINAL_SAMPLES + 2) * t + FINAL_RUN_S) : 0;
+	/* what is left of the queue, as far as the visits so far needed measuring (those put back
+	 * mostly wait for a twin: they will share its measurement) */
+	double rest = (double)(P->sp->count - P->cursor) * P->measure_s * (double)P->measures / (double)(P->measures + P->shares);
+	return share && mine + P->measure_s / 2 >= rest / (double)(P->measuring - 1) + finals;
+}
+
+static void plan_counters(pass *P);
+
 static void *lane_main(void *arg)
 {
 	lane *L = arg;
 	pass *P = L->P;
 	size_t c;
 	/* a GPU still starting joins the queue when it is ready */
-	if (!L->rn && (!P->o->join || !(L->rn = P->o->join(P->o->join_ctx, (size_t)L->gpu))))
+	if (!L->rn && (!P->o->join || !(L->rn = P->o->join(P->o->join_ctx, (size_t)L->gpu)))) {
+		pthread_mutex_lock(&P->lock);
+		P->measuring--;
+		pthread_cond_broadcast(&P->changed);
+		pthread_mutex_unlock(&P->lock);
 		return NULL;
+	}
 	trace_event("lane %d measures", L->gpu);
 	pthread_mutex_lock(&P->lock);
-	while (next_config(P, &c)) {
+	while (!(L->left = time_to_profile(P, L)) && next_config(P, &c)) {
+		double t0 = now_seconds();
 		int kind = visit(P, L, c);
 		if (kind == STEP_DEFER) {
 			grow(&P->deferred, &P->deferred_cap, P->ndeferred + 1, sizeof *P->deferred);
 			P->deferred[P->ndeferred++] = (struct put_back){c, P->finishes};
 		} else if (kind == STEP_STOP)
 			break;
+		else if (kind == STEP_MEASURE) {
+			double dt = now_seconds() - t0;
+			P->measure_s = P->measures++ ? 0.75 * P->measure_s + 0.25 * dt : dt;
+		} else
+			P->shares++;
 	}
+	if (L->left && !P->counted)
+		plan_counters(P); /* the fastest so far; finish() plans again on the final times */
+	P->measuring--;
 	pthread_cond_broadcast(&P->changed);
 	pthread_mutex_unlock(&P->lock);
-	trace_event("lane %d: first pass done", L->gpu);
+	trace_event(L->left ? "lane %d: leaves the first pass for the counters" : "lane %d: first pass done", L->gpu);
 	return NULL;
 }
 
-/* Runs every lane at once, one thread per lane: the calling thread runs first(lane 0), the
- * others rest(lane). */
-static void run_lanes(lane *lanes, size_t n, void *(*first)(void *), void *(*rest)(void *))
+static void *counters_lane(void *arg);
+
+/* A lane other than the first, on a thread of its own: its part of the exhaustive pass (and,
+ * when it left early, the counters of the fastest so far), then, once the first starts the
+ * finish, its share of the counters; then its worker can start closing its context. */
+static void *other_lane(void *arg)
 {
-	size_t started = 1;
-	for (size_t i = 1; i < n; i++)
-		if (pthread_create(&lanes[i].thread, NULL, rest, &lanes[i]) == 0)
-			started = i + 1;
-		else
-			break; /* fewer threads: the lanes that run take the whole queue */
-	first(&lanes[0]);
-	for (size_t i = 1; i < started; i++)
-		pthread_join(lanes[i].thread, NULL);
+	lane *L = arg;
+	pass *P = L->P;
+	if (P->shared_queue)
+		lane_main(L);
+	if (L->left)
+		counters_lane(L);
+	pthread_mutex_lock(&P->lock);
+	while (P->phase == PHASE_PASS)
+		pthread_cond_wait(&P->changed, &P->lock);
+	int go = P->phase == PHASE_FINISH;
+	pthread_mutex_unlock(&P->lock);
+	if (go)
+		counters_lane(L);
+	runner_quit(L->rn);
+	return NULL;
+}
+
+/* Starts other_lane() for lanes 1..n-1 (those not started yet). Without a thread, a lane does
+ * nothing: the others take its share. */
+static void start_other_lanes(pass *P)
+{
+	for (size_t i = 1; i < P->nlanes; i++)
+		if (!P->lanes[i].threaded)
+			P->lanes[i].threaded = pthread_create(&P->lanes[i].thread, NULL, other_lane, &P->lanes[i]) == 0;
+}
+
+/* Lets the other lanes go on to their counters (PHASE_FINISH) or stop (PHASE_ABORT). */
+static void set_phase(pass *P, int phase)
+{
+	pthread_mutex_lock(&P->lock);
+	if (P->phase == PHASE_PASS)
+		P->phase = phase;
+	pthread_cond_broadcast(&P->changed);
+	pthread_mutex_unlock(&P->lock);
+}
+
+static void join_other_lanes(pass *P)
+{
+	set_phase(P, PHASE_ABORT); /* a no-op once the finish started */
+	for (size_t i = 1; i < P->nlanes; i++)
+		if (P->lanes[i].threaded) {
+			pthread_join(P->lanes[i].thread, NULL);
+			P->lanes[i].threaded = 0;
+		}
 }
 
 static int first_pass(pass *P)
@@ -636,8 +738,22 @@ static int first_pass(pass *P)
 	if (o->seconds > 0)
 		P->deadline = now_seconds() + o->seconds;
 	if (o->strategy == STRAT_EXHAUSTIVE && budget == sp->count && !o->seconds) {
-		if (!P->stopped)
-			run_lanes(lanes, P->nlanes, lane_main, lane_main);
+		if (!P->stopped) {
+			/* one queue for every GPU; the first lane runs here, and the pass is over once no
+			 * lane measures any more */
+			P->shared_queue = 1;
+			P->measuring = P->nlanes;
+			start_other_lanes(P);
+			pthread_mutex_lock(&P->lock);
+			for (size_t i = 1; i < P->nlanes; i++)
+				P->measuring -= !lanes[i].threaded;
+			pthread_mutex_unlock(&P->lock);
+			lane_main(&lanes[0]);
+			pthread_mutex_lock(&P->lock);
+			while (P->measuring)
+				pthread_cond_wait(&P->changed, &P->lock);
+			pthread_mutex_unlock(&P->lock);
+		}
 	} else if (!P->stopped) {
 		/* a search: the strategy proposes, each proposal is measured as it comes, on one GPU
 		 * (the next proposal depends on this one's result) */
@@ -730,10 +846,20 @@ static int finalists(pass *P)
 	return rc;
 }
 
+/* Whether a lane other than the first can profile (P->lock held): the first then leaves the
+ * counters to them, rather than build a profiler of its own (0.7 s). */
+static int others_profile(const pass *P)
+{
+	for (size_t i = 1; i < P->nlanes; i++)
+		if (P->lanes[i].threaded && P->lanes[i].rn)
+			return 1;
+	return 0;
+}
+
 /* The hardware counters of the fastest configurations. A profiling session costs per replay pass,
  * nearly whatever it holds, so a lane takes its whole share at once: with one GPU all of them
- * after the finalists; with several, the GPUs other than the first split them and start at once,
- * while the first re-times the finalists (and takes what is left, if any). */
+ * after the finalists; with several, the GPUs other than the first split them, while the first
+ * re-times the finalists (and takes them on only when no other GPU can). */
 static void *counters_lane(void *arg)
 {
 	lane *L = arg;
@@ -743,7 +869,13 @@ static void *counters_lane(void *arg)
 		return NULL; /* its GPU was left out */
 	size_t sharers = P->nlanes > 1 ? P->nlanes - 1 : 1;
 	pthread_mutex_lock(&P->lock);
-	while (!P->stopped && !o->counters_note && P->ccursor < P->ncounted && !*o->interrupted) {
+	if (L->gpu == 0 && others_profile(P)) {
+		pthread_mutex_unlock(&P->lock);
+		return NULL;
+	}
+	while (!P->stopped && !P->hopeless && P->ccursor < P->ncounted && !*o->interrupted) {
+		/* those taken during the pass are not on the finish's bar */
+		int on_bar = P->phase != PHASE_PASS;
 		size_t share = (P->ncounted - P->ccursor + sharers - 1) / sharers, n = 0;
 		if (share > COUNTERS_PER_SESSION)
 			share = COUNTERS_PER_SESSION;
@@ -756,8 +888,9 @@ static void *counters_lane(void *arg)
 		double timeout = 60;
 		while (n < share && P->ccursor < P->ncounted) {
 			size_t c = P->counted[P->ccursor++];
-			if (P->res[c].have_metrics)
-				continue; /* from the journal */
+			if (P->taken[c] || P->res[c].have_metrics)
+				continue; /* profiled or being profiled, or from the journal */
+			P->taken[c] = 1;
 			which[n] = c;
 			params[n] = space_config(P->sp, c);
 			bins[n] = &P->b->bins[P->b->of_config[c]];
@@ -773,9 +906,10 @@ static void *counters_lane(void *arg)
 			rc = runner_profile(L->rn, P->cfg, n, params, bins, res, timeout, why, &L->d);
 			pthread_mutex_lock(&P->lock);
 		}
+		size_t got = 0;
 		for (size_t k = 0; k < n && !rc; k++) {
 			if (why[k]) {
-				/* one reason is enough: profiling is unavailable or broken for all of them */
+				/* one reason is enough: the first */
 				if (!o->counters_note)
 					o->counters_note = why[k];
 				else
@@ -783,13 +917,17 @@ static void *counters_lane(void *arg)
 				why[k] = NULL;
 				continue;
 			}
+			got++;
 			result *r = &P->res[which[k]];
 			memcpy(r->metrics, tmp[k].metrics, sizeof r->metrics);
 			r->have_metrics = tmp[k].have_metrics;
 			if (o->journal)
 				journal_check(o, journal_metrics(o->journal, which[k], r));
-			progress_update(&P->bar, ++P->done, NULL);
+			if (on_bar)
+				progress_update(&P->bar, ++P->done, NULL);
 		}
+		/* a session where nothing could be profiled: profiling is unavailable or broken */
+		P->hopeless |= n && !got;
 		for (size_t k = 0; k < n; k++)
 			free(why[k]);
 		free(which);
@@ -808,31 +946,28 @@ static void *counters_lane(void *arg)
 	return NULL;
 }
 
-/* Which configurations get counters: all, none or the fastest K (measure.metrics). */
-static void plan_counters(pass *P)
+/* How many of the fastest get counters (measure.metrics): SIZE_MAX for all, 0 for none. */
+static size_t counters_wanted(const pass *P)
 {
-	int mode = P->cfg->metrics;
-	size_t top = (size_t)P->cfg->metrics_top;
-	if (mode == METRICS_AUTO) {
-		mode = P->sp->count <= METRICS_AUTO_ALL ? METRICS_ALL : METRICS_TOP;
-		top = METRICS_AUTO_TOP;
+	switch (P->cfg->metrics) {
+	case METRICS_NONE:
+		return 0;
+	case METRICS_AUTO:
+		return P->sp->count <= METRICS_AUTO_ALL ? SIZE_MAX : METRICS_AUTO_TOP;
+	case METRICS_TOP:
+		return (size_t)P->cfg->metrics_top;
 	}
-	P->counted = ranked(P->res, P->sp->count, &P->ncounted);
-	if (mode == METRICS_NONE)
-		P->ncounted = 0;
-	if (mode == METRICS_TOP && top < P->ncounted)
-		P->ncounted = top;
-	P->ccursor = 0;
+	return SIZE_MAX;
 }
 
-/* A lane's last work: its worker can start closing its context (which the driver does one GPU
- * at a time, about 0.12 s each on an H200) while the others finish. */
-static void *counters_then_quit(void *arg)
+/* The counters' queue: the fastest, as ranked now (P->lock held when other lanes run). */
+static void plan_counters(pass *P)
 {
-	lane *L = arg;
-	counters_lane(L);
-	runner_quit(L->rn);
-	return NULL;
+	free(P->counted);
+	P->counted = ranked(P->res, P->sp->count, &P->ncounted);
+	if (P->want < P->ncounted)
+		P->ncounted = P->want;
+	P->ccursor = 0;
 }
 
 static void *finalists_then_counters(void *arg)
@@ -840,12 +975,15 @@ static void *finalists_then_counters(void *arg)
 	lane *L = arg;
 	finalists(L->P);
 	trace_event("finalists done");
-	return counters_then_quit(L);
+	counters_lane(L);
+	runner_quit(L->rn);
+	return NULL;
 }
 
 /* Finalists, then counters. With one GPU in that order (the counters go to the finalists'
- * ranking); with several, the first GPU re-times the finalists while the others start on the
- * counters, ranked by the first pass, and the first joins them when done. */
+ * ranking); with several, the first GPU re-times the finalists while the others profile, ranked
+ * by the first pass: those not already profiled (or being profiled) by a lane that left the
+ * pass early. */
 static int finish(pass *P)
 {
 	P->done = 0;
@@ -857,15 +995,22 @@ static int finish(pass *P)
 		plan_counters(P);
 		P->done = 0;
 		progress_begin(&P->bar, P->o->progress && P->ncounted, "counters", P->ncounted);
-		counters_then_quit(&P->lanes[0]);
+		counters_lane(&P->lanes[0]);
+		runner_quit(P->lanes[0].rn);
 	} else {
+		pthread_mutex_lock(&P->lock);
 		plan_counters(P);
-		progress_begin(&P->bar, P->o->progress, "final+counters", final_steps + P->ncounted);
-		run_lanes(P->lanes, P->nlanes, finalists_then_counters, counters_then_quit);
+		size_t todo = 0;
+		for (size_t k = 0; k < P->ncounted; k++)
+			todo += !P->taken[P->counted[k]] && !P->res[P->counted[k]].have_metrics;
+		progress_begin(&P->bar, P->o->progress, "final+counters", final_steps + todo);
+		pthread_mutex_unlock(&P->lock);
+		start_other_lanes(P); /* after a search, which measured on the first GPU alone */
+		set_phase(P, PHASE_FINISH);
+		finalists_then_counters(&P->lanes[0]);
+		join_other_lanes(P);
 	}
 	progress_end(&P->bar);
-	free(P->counted);
-	P->counted = NULL;
 	return P->stopped < 0 ? -1 : 0;
 }
 
@@ -894,7 +1039,9 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	P.nlanes = nrunners;
 	P.lanes = xcalloc(nrunners, sizeof *P.lanes);
 	for (size_t i = 0; i < nrunners; i++)
-		P.lanes[i] = (lane){runners[i], (int)i, -1, {0}, &P, 0};
+		P.lanes[i] = (lane){.rn = runners[i], .gpu = (int)i, .loaded = -1, .P = &P};
+	P.taken = xcalloc(sp->count + 1, 1);
+	P.want = counters_wanted(&P);
 	pthread_mutex_init(&P.lock, NULL);
 	pthread_mutex_init(&P.build_lock, NULL);
 	pthread_cond_init(&P.changed, NULL);
@@ -902,18 +1049,22 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	int rc = first_pass(&P);
 	o->first_pass_s = now_seconds() - t0;
 	for (size_t i = 0; i < nrunners; i++)
-		join_diags(d, &P.lanes[i]);
+		if (!P.lanes[i].left) /* (one that left may still be profiling) */
+			join_diags(d, &P.lanes[i]);
 	if (!rc && d->n == before && !*o->interrupted) {
 		/* (else the reference failed: nothing to compare with) */
 		t0 = now_seconds();
 		rc = finish(&P);
 		o->finish_s = now_seconds() - t0;
-		for (size_t i = 0; i < nrunners; i++)
-			join_diags(d, &P.lanes[i]);
 	}
+	join_other_lanes(&P);
+	for (size_t i = 0; i < nrunners; i++)
+		join_diags(d, &P.lanes[i]);
 	pthread_cond_destroy(&P.changed);
 	pthread_mutex_destroy(&P.build_lock);
 	pthread_mutex_destroy(&P.lock);
+	free(P.counted);
+	free(P.taken);
 	free(P.lanes);
 	if (rc || d->n > before || *o->interrupted)
 		return rc;
