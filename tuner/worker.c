@@ -1166,8 +1166,15 @@ int main(void)
 		else if (!strcmp(line, "profiles")) {
 			if (cmd_profiles())
 				break;
-		} else if (!strcmp(line, "quit"))
-			break;
+		} else if (!strcmp(line, "quit")) {
+			/* The kernel reclaims the context, and the profiler with it, when the process
+			 * ends: tearing the profiler down first only made the last GPU's exit, which
+			 * the run waits for, 13-36 ms longer. */
+			if (tracing)
+				fprintf(stderr, "trace %d %.3f: quit\n", (int)getpid(), t0);
+			fflush(NULL);
+			_exit(0);
+		}
 		else
 			reply("error protocol unknown command");
 		if (tracing)
