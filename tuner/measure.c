@@ -36,6 +36,8 @@
 #define PROFILE_START_S 0.18
 #define PROFILE_KERNEL_S 0.006
 #define PROFILE_REPLAYS 14.0
+/* a later session's cost beyond its kernels, the profiler being on: its start and passes */
+#define PROFILE_SESSION_S 0.04
 /* a finalist's run beyond its samples: the untimed launches and the host's share */
 #define FINAL_RUN_S 0.0015
 
@@ -597,27 +599,40 @@ static int next_config(pass *P, size_t *c)
 	}
 }
 
-/* Whether lane L leaves the first pass now to take the counters of the fastest so far (P->lock
- * held). With several GPUs the others profile while the first re-times the finalists; leaving
- * once what is left of the pass, shared by the lanes that stay, plus the finalists take about as
- * long as this lane's profiling, ends the lanes together instead of the profiling after all the
- * rest. Configurations that reach the top afterwards are profiled at the end. */
+/* How many of the fastest so far a lane that leaves the first pass profiles at once (P->lock
+ * held; 0: none). With several GPUs the first re-times the finalists after the pass while the
+ * others profile the final top: as many as fit in the finalists' time go to that last session;
+ * the others, the fastest so far, to a session during the pass, which also pays the profiler's
+ * start. Sessions cost per pass, whatever they hold, so two sessions are all there are; and
+ * newcomers to the top all land in the last one. */
+static size_t speculative_share(const pass *P, double *seconds)
+{
+	size_t sharers = P->nlanes - 1, top = P->want < P->passed ? P->want : P->passed;
+	double t = P->best_ms / 1000, kernel = PROFILE_KERNEL_S + PROFILE_REPLAYS * t;
+	double finals = P->cfg->finalists >= 2 ? P->cfg->finalists * FINAL_ROUNDS * ((FINAL_SAMPLES + 2) * t + FINAL_RUN_S) : 0;
+	double last = finals > PROFILE_SESSION_S ? (finals - PROFILE_SESSION_S) / kernel * (double)sharers : 0;
+	size_t early = top > (size_t)last + 1 ? top - (size_t)last : (top ? 1 : 0);
+	*seconds = PROFILE_START_S + (double)((early + sharers - 1) / sharers) * kernel;
+	return early;
+}
+
+/* Whether lane L leaves the first pass now for its profiling session (P->lock held): once what
+ * is left of the pass, shared by the lanes that stay, takes about as long as that session, so
+ * that the session ends with the pass. */
 static int time_to_profile(const pass *P, const lane *L)
 {
 	if (L->gpu == 0 || !P->want || P->measuring < 2 || P->measures < 2 * P->nlanes || P->best_ms <= 0)
 		return 0;
-	size_t sharers = P->nlanes - 1, top = P->want < P->passed ? P->want : P->passed;
-	size_t share = (top + sharers - 1) / sharers;
-	double t = P->best_ms / 1000;
-	double mine = PROFILE_START_S + (double)share * (PROFILE_KERNEL_S + PROFILE_REPLAYS * t);
-	double finals = P->cfg->finalists >= 2 ? P->cfg->finalists * FINAL_ROUNDS * ((FINAL_SAMPLES + 2) * t + FINAL_RUN_S) : 0;
+	double session;
+	if (!speculative_share(P, &session))
+		return 0;
 	/* what is left of the queue, as far as the visits so far needed measuring (those put back
 	 * mostly wait for a twin: they will share its measurement) */
 	double rest = (double)(P->sp->count - P->cursor) * P->measure_s * (double)P->measures / (double)(P->measures + P->shares);
-	return share && mine + P->measure_s / 2 >= rest / (double)(P->measuring - 1) + finals;
+	return session + P->measure_s / 2 >= rest / (double)(P->measuring - 1);
 }
 
-static void plan_counters(pass *P);
+static void plan_counters(pass *P, size_t top);
 
 static void *lane_main(void *arg)
 {
@@ -648,8 +663,10 @@ static void *lane_main(void *arg)
 		} else
 			P->shares++;
 	}
-	if (L->left && !P->counted)
-		plan_counters(P); /* the fastest so far; finish() plans again on the final times */
+	if (L->left && !P->counted) {
+		double session;
+		plan_counters(P, speculative_share(P, &session)); /* finish() plans again on the final times */
+	}
 	P->measuring--;
 	pthread_cond_broadcast(&P->changed);
 	pthread_mutex_unlock(&P->lock);
@@ -960,13 +977,13 @@ static size_t counters_wanted(const pass *P)
 	return SIZE_MAX;
 }
 
-/* The counters' queue: the fastest, as ranked now (P->lock held when other lanes run). */
-static void plan_counters(pass *P)
+/* The counters' queue: the fastest top, as ranked now (P->lock held when other lanes run). */
+static void plan_counters(pass *P, size_t top)
 {
 	free(P->counted);
 	P->counted = ranked(P->res, P->sp->count, &P->ncounted);
-	if (P->want < P->ncounted)
-		P->ncounted = P->want;
+	if (top < P->ncounted)
+		P->ncounted = top;
 	P->ccursor = 0;
 }
 
@@ -992,14 +1009,14 @@ static int finish(pass *P)
 		progress_begin(&P->bar, P->o->progress && final_steps, "final", final_steps);
 		finalists(P);
 		progress_end(&P->bar);
-		plan_counters(P);
+		plan_counters(P, P->want);
 		P->done = 0;
 		progress_begin(&P->bar, P->o->progress && P->ncounted, "counters", P->ncounted);
 		counters_lane(&P->lanes[0]);
 		runner_quit(P->lanes[0].rn);
 	} else {
 		pthread_mutex_lock(&P->lock);
-		plan_counters(P);
+		plan_counters(P, P->want);
 		size_t todo = 0;
 		for (size_t k = 0; k < P->ncounted; k++)
 			todo += !P->taken[P->counted[k]] && !P->res[P->counted[k]].have_metrics;
