@@ -38,6 +38,9 @@
 #define PROFILE_REPLAYS 14.0
 /* a later session's cost beyond its kernels, the profiler being on: its start and passes */
 #define PROFILE_SESSION_S 0.04
+/* a worker's exit (its context's teardown): the driver does one at a time, so a GPU that is done
+ * should be gone before the last one quits (0.12 s for two at once, 0.06 for one, H200) */
+#define WORKER_EXIT_S 0.07
 /* a finalist's run beyond its samples: the untimed launches and the host's share */
 #define FINAL_RUN_S 0.0015
 
@@ -601,7 +604,8 @@ static int next_config(pass *P, size_t *c)
 
 /* How many of the fastest so far a lane that leaves the first pass profiles at once (P->lock
  * held; 0: none). With several GPUs the first re-times the finalists after the pass while the
- * others profile the final top: as many as fit in the finalists' time go to that last session;
+ * others profile the final top: as many as fit in the finalists' time, less a worker's exit, go
+ * to that last session;
  * the others, the fastest so far, to a session during the pass, which also pays the profiler's
  * start. Sessions cost per pass, whatever they hold, so two sessions are all there are; and
  * newcomers to the top all land in the last one. */
@@ -610,7 +614,8 @@ static size_t speculative_share(const pass *P, double *seconds)
 	size_t sharers = P->nlanes - 1, top = P->want < P->passed ? P->want : P->passed;
 	double t = P->best_ms / 1000, kernel = PROFILE_KERNEL_S + PROFILE_REPLAYS * t;
 	double finals = P->cfg->finalists >= 2 ? P->cfg->finalists * FINAL_ROUNDS * ((FINAL_SAMPLES + 2) * t + FINAL_RUN_S) : 0;
-	double last = finals > PROFILE_SESSION_S ? (finals - PROFILE_SESSION_S) / kernel * (double)sharers : 0;
+	double spare = finals - PROFILE_SESSION_S - WORKER_EXIT_S;
+	double last = spare > 0 ? spare / kernel * (double)sharers : 0;
 	size_t early = top > (size_t)last + 1 ? top - (size_t)last : (top ? 1 : 0);
 	*seconds = PROFILE_START_S + (double)((early + sharers - 1) / sharers) * kernel;
 	return early;
