@@ -157,11 +157,13 @@ int devices_start(const options *o, const char *worker_path, const config *cfg, 
 	set->st[0].joined = 1;
 	/* with several GPUs the others take the counters while the first re-times the finalists */
 	int rc = runner_prepare(r0, cfg, &first, n == 1, d);
-	trace_event("GPU %d ready", set->st[0].ordinal);
 	/* The others start once the first has its arguments: opening a GPU holds the driver's lock,
-	 * and the first's allocations waited 0.12 s behind it; the first measures meanwhile. */
+	 * and the first's allocations waited 0.12 s behind it; the first warms up and measures
+	 * meanwhile. */
 	if (!rc)
 		start_all(set->st, 1, n);
+	rc = rc || runner_warm_up(r0, d);
+	trace_event("GPU %d ready", set->st[0].ordinal);
 	if (named && !rc)
 		for (size_t i = 1; i < n; i++) {
 			wait_for(&set->st[i]);

@@ -177,10 +177,10 @@ static void remember(runner *r, char *line)
 
 static int is_ok(const char *ans) { return !strncmp(ans, "ok", 2) && (!ans[2] || ans[2] == ' '); }
 
-/* Replays everything after the device: measurement settings, warm-up, arrays. */
-static int setup_arrays(runner *r, diags *d)
+/* Replays setup lines [from, to): measurement settings, arrays, warm-up. */
+static int setup_lines(runner *r, size_t from, size_t to, diags *d)
 {
-	for (size_t i = 1; i < r->nsetup; i++) {
+	for (size_t i = from; i < to; i++) {
 		char *ans = NULL;
 		int rc = ask(r, r->setup[i], SETUP_TIMEOUT, &ans);
 		if (rc != LINE_OK || !is_ok(ans)) {
@@ -205,7 +205,8 @@ runner *runner_start(const char *worker_path, int ordinal, const config *cfg, de
 	r->ordinal = ordinal;
 	remember(r, xasprintf("device %d", ordinal));
 	device_info mine;
-	if (spawn(r, d) || open_device(r, &mine, d) || (cfg && runner_prepare(r, cfg, &mine, 1, d))) {
+	if (spawn(r, d) || open_device(r, &mine, d) ||
+	    (cfg && (runner_prepare(r, cfg, &mine, 1, d) || runner_warm_up(r, d)))) {
 		runner_stop(r);
 		return NULL;
 	}
@@ -217,7 +218,6 @@ runner *runner_start(const char *worker_path, int ordinal, const config *cfg, de
 int runner_prepare(runner *r, const config *cfg, const device_info *info, int profiler, diags *d)
 {
 	remember(r, xasprintf("measure %s %d %lld", cfg->cache_warm ? "warm" : "cold", cfg->verify_every, cfg->sample));
-	remember(r, xstrdup("warmup"));
 	size_t need = 0;
 	for (size_t i = 0; i < cfg->nargs; i++) {
 		const kernel_arg *a = &cfg->args[i];
@@ -253,13 +253,16 @@ int runner_prepare(runner *r, const config *cfg, const device_info *info, int pr
 			  cfg->path, need / 1073741824.0, info->name, info->mem_bytes / 1073741824.0);
 		return -1;
 	}
-	return setup_arrays(r, d);
+	remember(r, xstrdup("warmup")); /* last: runner_warm_up() */
+	return setup_lines(r, 1, r->nsetup - 1, d);
 }
+
+int runner_warm_up(runner *r, diags *d) { return setup_lines(r, r->nsetup - 1, r->nsetup, d); }
 
 static int restart(runner *r, diags *d)
 {
 	kill_worker(r);
-	if (spawn(r, d) || open_device(r, NULL, d) || setup_arrays(r, d))
+	if (spawn(r, d) || open_device(r, NULL, d) || setup_lines(r, 1, r->nsetup, d))
 		return -1;
 	if (r->ref_run) {
 		char *ans = NULL;
