@@ -44,8 +44,7 @@ void select_winner(const result *res, size_t n, const select_policy *p, choice *
 		if ((res[i].final_rounds > 0) != (f->final_rounds > 0))
 			continue;
 		if ((long long)i != c->fastest &&
-		    !stats_within_noise(result_time(f), result_noise(f), result_time(&res[i]), result_noise(&res[i]), p->k) &&
-		    result_time(&res[i]) > result_time(f) * (1 + TIME_TIE))
+		    !stats_within_noise(result_time(f), result_noise(f), result_time(&res[i]), result_noise(&res[i]), p->k))
 			continue;
 		grow(&c->tied, &cap, c->ntied + 1, sizeof *c->tied);
 		c->tied[c->ntied++] = i;

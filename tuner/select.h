@@ -31,13 +31,7 @@ typedef struct {
  * runs of the same kernel. */
 #define BALANCE_TIE 0.01
 
-/* Times this close (relative) cannot be told apart, however small their noise: the interleaved
- * median of one configuration moves by up to 0.05% between runs on an H200 (summatrix, 2026-11),
- * ten times its within-run noise, and two configurations 0.04% apart swapped places between runs. */
-#define TIME_TIE 0.001
-
-/* Balanced: among the configurations whose time is within the noise band of the fastest (or
- * within TIME_TIE of it), the
+/* Balanced: among the configurations whose time is within the noise band of the fastest, the
  * best balance score wins; of those within BALANCE_TIE of it, the first in the space's order. Fastest: the smallest time. Times are the
  * finalists' interleaved medians where there are some. Caller frees with choice_free. */
 void select_winner(const result *res, size_t n, const select_policy *p, choice *c);
