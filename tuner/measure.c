@@ -603,12 +603,11 @@ static int next_config(pass *P, size_t *c)
 }
 
 /* How many of the fastest so far a lane that leaves the first pass profiles at once (P->lock
- * held; 0: none). With several GPUs the first re-times the finalists after the pass while the
- * others profile the final top: as many as fit in the finalists' time, less a worker's exit, go
- * to that last session;
- * the others, the fastest so far, to a session during the pass, which also pays the profiler's
- * start. Sessions cost per pass, whatever they hold, so two sessions are all there are; and
- * newcomers to the top all land in the last one. */
+ * held; 0: none), and in *seconds how long that takes. With several GPUs the first re-times the
+ * finalists after the pass while the others profile the final top: as many as fit in the
+ * finalists' time, less a worker's exit, go to that last session; the others, the fastest so far,
+ * to a session during the pass, which also pays the profiler's start. Sessions cost per pass,
+ * whatever they hold, so two are all there are, and newcomers to the top land in the last. */
 static size_t speculative_share(const pass *P, double *seconds)
 {
 	size_t sharers = P->nlanes - 1, top = P->want < P->passed ? P->want : P->passed;
