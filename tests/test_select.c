@@ -80,6 +80,42 @@ static void test_balance_within_noise_goes_to_the_first_in_the_space(void)
 	choice_free(&c);
 }
 
+/* Two summatrix runs on an H200 (finalist medians, noise, achieved occupancy): 256x1 with register
+ * cap 0 and cap 32, then 128x2. Cap 32 came out 0.13% ahead in one run and 0.01% behind in the
+ * other, with a noise of 0.005-0.02%; 128x2 trailed in both. */
+static void test_builds_of_one_launch_shape_swap_places_a_tie(void)
+{
+	double runs[2][3][3] = {{{0.953152, 0.000071, 74.59}, {0.951936, 0.000142, 74.93}, {0.953504, 0.000118, 74.19}},
+				{{0.951936, 0.000047, 74.88}, {0.951840, 0.000047, 74.63}, {0.953664, 0.000189, 74.18}}};
+	long long shape[3][2] = {{256, 64}, {256, 64}, {128, 128}}; /* block.x, grid.x */
+	for (int k = 0; k < 2; k++) {
+		result r[3];
+		memset(r, 0, sizeof r);
+		for (int i = 0; i < 3; i++) {
+			r[i] = (result){.st = ST_OK, .samples = 20, .t_median = runs[k][i][0], .occupancy = 1.0,
+					.final_rounds = 7, .final_median = runs[k][i][0], .final_noise = runs[k][i][1]};
+			r[i].block[0] = shape[i][0];
+			r[i].block[1] = 256 / shape[i][0];
+			r[i].block[2] = r[i].grid[1] = r[i].grid[2] = 1;
+			r[i].grid[0] = shape[i][1];
+			double m[] = {runs[k][i][2], 100, 1e12, 90, 100};
+			memcpy(r[i].metrics, m, sizeof m);
+			r[i].have_metrics = 1;
+		}
+		choice c;
+		select_winner(r, 3, &balanced, &c);
+		CU_ASSERT_EQUAL(c.fastest, 1);
+		CU_ASSERT_EQUAL(c.winner, 0); /* the first of the two builds, both runs */
+		CU_ASSERT_EQUAL(c.ntied, 2);  /* 128x2 is another shape, outside the noise */
+		choice_free(&c);
+		/* beyond SHAPE_TIE the faster build wins */
+		r[0].final_median = r[1].final_median * 1.003;
+		select_winner(r, 3, &balanced, &c);
+		CU_ASSERT_EQUAL(c.winner, 1);
+		choice_free(&c);
+	}
+}
+
 static void test_balanced_never_trades_real_time_for_balance(void)
 {
 	result r[4];
@@ -142,6 +178,7 @@ int add_select_suite(void)
 	if (!s)
 		return -1;
 	CU_add_test(s, "fastest policy takes the smallest median", test_fastest_policy_takes_the_smallest_median);
+	CU_add_test(s, "builds of one launch shape that swap places are a tie", test_builds_of_one_launch_shape_swap_places_a_tie);
 	CU_add_test(s, "balanced breaks a tie within noise by occupancy", test_balanced_breaks_a_tie_within_noise_by_occupancy);
 	CU_add_test(s, "balance within noise goes to the first in the space", test_balance_within_noise_goes_to_the_first_in_the_space);
 	CU_add_test(s, "balanced never trades real time for balance", test_balanced_never_trades_real_time_for_balance);

@@ -427,7 +427,8 @@ static void explain(const config *cfg, const space *sp, const result *res, const
 	if (c->ntied > shown + 1)
 		fprintf(stderr, "    ... and %zu more tied\n", c->ntied - shown - 1);
 	if (p->balanced && c->winner != c->fastest)
-		fprintf(stderr, "    (the fastest median, %.4f ms, is within the noise band: balance, then the space's order decided)\n",
+		fprintf(stderr, "    (the fastest median, %.4f ms, is tied with it (within the noise band, or the same launch shape within "
+				"0.25%%): balance, then the space's order decided)\n",
 			result_time(&res[c->fastest]));
 }
 

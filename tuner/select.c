@@ -25,6 +25,17 @@ double balance_score(const result *r, const select_policy *p)
 	return w > 0 ? (p->w_occupancy * occ + p->w_load_efficiency * eff) / w : 0;
 }
 
+/* The same launch geometry, when known (results read from elsewhere may lack it). */
+static int same_shape(const result *a, const result *b)
+{
+	if (a->block[0] <= 0)
+		return 0;
+	for (int d = 0; d < 3; d++)
+		if (a->block[d] != b->block[d] || a->grid[d] != b->grid[d])
+			return 0;
+	return a->smem == b->smem;
+}
+
 void select_winner(const result *res, size_t n, const select_policy *p, choice *c)
 {
 	c->winner = c->fastest = -1;
@@ -44,7 +55,8 @@ void select_winner(const result *res, size_t n, const select_policy *p, choice *
 		if ((res[i].final_rounds > 0) != (f->final_rounds > 0))
 			continue;
 		if ((long long)i != c->fastest &&
-		    !stats_within_noise(result_time(f), result_noise(f), result_time(&res[i]), result_noise(&res[i]), p->k))
+		    !stats_within_noise(result_time(f), result_noise(f), result_time(&res[i]), result_noise(&res[i]), p->k) &&
+		    !(same_shape(&res[i], f) && result_time(&res[i]) <= result_time(f) * (1 + SHAPE_TIE)))
 			continue;
 		grow(&c->tied, &cap, c->ntied + 1, sizeof *c->tied);
 		c->tied[c->ntied++] = i;

@@ -31,9 +31,17 @@ typedef struct {
  * runs of the same kernel. */
 #define BALANCE_TIE 0.01
 
-/* Balanced: among the configurations whose time is within the noise band of the fastest, the
- * best balance score wins; of those within BALANCE_TIE of it, the first in the space's order. Fastest: the smallest time. Times are the
- * finalists' interleaved medians where there are some. Caller frees with choice_free. */
+/* Configurations of the fastest's launch shape (the same block, grid and shared memory, as
+ * builds that differ only in compile-time parameters are) this close to it (relative) count as
+ * tied with it: their order does not repeat between runs. 256x1 summatrix with register cap 0
+ * and 32 on an H200 swapped places by up to 0.14% over ten runs, each run reading their noise as
+ * 0.005-0.04%; shapes that differ (128x2, 0.06-0.3% behind) kept their order. */
+#define SHAPE_TIE 0.0025
+
+/* Balanced: among the configurations whose time is within the noise band of the fastest (or that
+ * have its launch shape and are within SHAPE_TIE of it), the best balance score wins; of those
+ * within BALANCE_TIE of it, the first in the space's order. Fastest: the smallest time. Times are
+ * the finalists' interleaved medians where there are some. Caller frees with choice_free. */
 void select_winner(const result *res, size_t n, const select_policy *p, choice *c);
 void choice_free(choice *c);
 
