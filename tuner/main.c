@@ -417,7 +417,8 @@ static void explain(const config *cfg, const space *sp, const result *res, const
 			continue;
 		char *other = space_describe(cfg, space_config(sp, i));
 		double si = balance_score(&res[i], p), sw = balance_score(w, p);
-		fprintf(stderr, "    tied within the noise band: %s (%.4f ms ±%.2f%%, balance %.3f vs %.3f): %s\n", other,
+		fprintf(stderr, "    tied (noise band, or launch shape within %.2g%%): %s (%.4f ms ±%.2f%%, balance %.3f vs %.3f): %s\n",
+			100 * SHAPE_TIE, other,
 			result_time(&res[i]), 100 * result_noise(&res[i]), si, sw,
 			!p->balanced ? "slower median" : si < sw - BALANCE_TIE ? "lower balance"
 			: "same balance within 0.01: the winner comes first in the space");
@@ -428,8 +429,8 @@ static void explain(const config *cfg, const space *sp, const result *res, const
 		fprintf(stderr, "    ... and %zu more tied\n", c->ntied - shown - 1);
 	if (p->balanced && c->winner != c->fastest)
 		fprintf(stderr, "    (the fastest median, %.4f ms, is tied with it (within the noise band, or the same launch shape within "
-				"0.25%%): balance, then the space's order decided)\n",
-			result_time(&res[c->fastest]));
+				"%.2g%%): balance, then the space's order decided)\n",
+			result_time(&res[c->fastest]), 100 * SHAPE_TIE);
 }
 
 static runner *join_gpu(void *set, size_t lane) { return devices_join(set, lane); }
