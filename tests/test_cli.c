@@ -232,6 +232,13 @@ static void test_bad_input_table(void)
 		CU_ASSERT_EQUAL(rc, 2);
 		CU_ASSERT_PTR_NOT_NULL(strstr(out, cases[i].want));
 		CU_ASSERT_NOT_EQUAL(access("results/bad.csv", F_OK), 0);
+		/* nothing measured: no journal to resume from and no empty worker log left behind */
+		char sibling[320];
+		const char *base = strrchr(path, '/') + 1;
+		snprintf(sibling, sizeof sibling, "results/%.*s.journal", (int)(strlen(base) - 5), base);
+		CU_ASSERT_NOT_EQUAL(access(sibling, F_OK), 0);
+		snprintf(sibling, sizeof sibling, "results/%.*s.worker.log", (int)(strlen(base) - 5), base);
+		CU_ASSERT_NOT_EQUAL(access(sibling, F_OK), 0);
 		free(out);
 		unlink(path);
 	}

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "banned.h"
@@ -26,6 +27,7 @@
 struct journal {
 	int fd;
 	char *path;
+	off_t header_end; /* nothing past it on close: no record to resume from, so no file left */
 };
 
 static int append(journal *j, const char *line)
@@ -188,6 +190,7 @@ journal *journal_open(const char *path, const char *key, int fresh, const space 
 		free(started);
 		return NULL;
 	}
+	j->header_end = (off_t)strlen(header);
 	/* the crashes found on replay become records, so the next resume agrees */
 	for (size_t i = 0; good >= 0 && i < sp->count; i++)
 		if (started[i] == 1)
@@ -249,6 +252,9 @@ void journal_close(journal *j)
 {
 	if (!j)
 		return;
+	struct stat st;
+	if (j->fd >= 0 && fstat(j->fd, &st) == 0 && st.st_size <= j->header_end)
+		unlink(j->path);
 	if (j->fd >= 0)
 		close(j->fd);
 	free(j->path);

@@ -730,12 +730,16 @@ out:
 	free(prior);
 	free(identity);
 	free(jpath);
-	free(wlog);
 	if (d.n)
 		diags_print(&d);
 	diags_free(&d);
 	runner_stop(rn);
 	devices_stop(&gs);
+	/* a worker that wrote nothing leaves no log (its writers are all closed now) */
+	struct stat st;
+	if (wlog && stat(wlog, &st) == 0 && st.st_size == 0)
+		unlink(wlog);
+	free(wlog);
 	if (have_workdir)
 		remove_workdir(workdir, &b);
 	for (size_t c = 0; c < sp.count; c++)
