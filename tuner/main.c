@@ -421,7 +421,8 @@ static void explain(const config *cfg, const space *sp, const result *res, const
 			100 * SHAPE_TIE, other,
 			result_time(&res[i]), 100 * result_noise(&res[i]), si, sw,
 			!p->balanced ? "slower median" : si < sw - BALANCE_TIE ? "lower balance"
-			: "same balance within 0.01: the winner comes first in the space");
+			: same_shape(&res[i], w) ? "the same launch shape: the winner comes first in the space"
+			: "same balance within 0.01, slower median");
 		free(other);
 		shown++;
 	}
@@ -429,8 +430,10 @@ static void explain(const config *cfg, const space *sp, const result *res, const
 		fprintf(stderr, "    ... and %zu more tied\n", c->ntied - shown - 1);
 	if (p->balanced && c->winner != c->fastest)
 		fprintf(stderr, "    (the fastest median, %.4f ms, is tied with it (within the noise band, or the same launch shape within "
-				"%.2g%%): balance, then the space's order decided)\n",
-			result_time(&res[c->fastest]), 100 * SHAPE_TIE);
+				"%.2g%%): %s decided)\n",
+			result_time(&res[c->fastest]), 100 * SHAPE_TIE,
+			same_shape(&res[c->fastest], w) && balance_score(&res[c->fastest], p) >= balance_score(w, p) - BALANCE_TIE
+				? "the space's order among builds of one launch shape" : "balance");
 }
 
 static runner *join_gpu(void *set, size_t lane) { return devices_join(set, lane); }

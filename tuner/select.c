@@ -25,8 +25,7 @@ double balance_score(const result *r, const select_policy *p)
 	return w > 0 ? (p->w_occupancy * occ + p->w_load_efficiency * eff) / w : 0;
 }
 
-/* The same launch geometry, when known (results read from elsewhere may lack it). */
-static int same_shape(const result *a, const result *b)
+int same_shape(const result *a, const result *b)
 {
 	if (a->block[0] <= 0)
 		return 0;
@@ -64,18 +63,32 @@ void select_winner(const result *res, size_t n, const select_policy *p, choice *
 	c->winner = c->fastest;
 	if (!p->balanced)
 		return;
-	/* the best balance, then the first configuration in the space's order whose balance is as
-	 * good within BALANCE_TIE: counters differ by tenths of a percent from run to run, and a
-	 * coin flip between indistinguishable configurations would make the winner change between
-	 * runs (and between one GPU and several) */
+	/* the best balance; counters differ by tenths of a percent from run to run, so scores within
+	 * BALANCE_TIE of it are as good */
 	double best = -1;
 	for (size_t k = 0; k < c->ntied; k++)
 		best = fmax(best, balance_score(&res[c->tied[k]], p));
-	for (size_t k = 0; k < c->ntied; k++)
-		if (balance_score(&res[c->tied[k]], p) >= best - BALANCE_TIE) {
-			c->winner = (long long)c->tied[k];
+	/* Of those, the fastest: a noise band drawn from one run's samples is narrower than the
+	 * spread between runs, so being inside it is a coin flip while the order of two shapes still
+	 * repeats (on an H200, 128x2 trailed 256x1 by 0.04-0.3% in every run BENCHMARKS.md records,
+	 * and twice fell inside the band). Builds of that one's launch shape within SHAPE_TIE do swap places: the
+	 * first of them in the space's order wins. */
+	long long quick = -1;
+	for (size_t k = 0; k < c->ntied; k++) {
+		size_t i = c->tied[k];
+		if (balance_score(&res[i], p) >= best - BALANCE_TIE &&
+		    (quick < 0 || result_time(&res[i]) < result_time(&res[quick])))
+			quick = (long long)i;
+	}
+	for (size_t k = 0; k < c->ntied; k++) {
+		size_t i = c->tied[k];
+		if ((long long)i == quick ||
+		    (balance_score(&res[i], p) >= best - BALANCE_TIE && same_shape(&res[i], &res[quick]) &&
+		     result_time(&res[i]) <= result_time(&res[quick]) * (1 + SHAPE_TIE))) {
+			c->winner = (long long)i;
 			break;
 		}
+	}
 }
 
 void choice_free(choice *c)

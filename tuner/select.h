@@ -20,6 +20,10 @@ typedef struct {
  * else theoretical) and global load efficiency (1 when unknown). Higher is better. */
 double balance_score(const result *r, const select_policy *p);
 
+/* The same launch geometry (block, grid, shared memory), when known: results read from elsewhere
+ * may lack it. */
+int same_shape(const result *a, const result *b);
+
 typedef struct {
 	long long winner;   /* -1 when no configuration passed */
 	long long fastest;  /* the smallest median */
@@ -39,9 +43,10 @@ typedef struct {
 #define SHAPE_TIE 0.0025
 
 /* Balanced: among the configurations whose time is within the noise band of the fastest (or that
- * have its launch shape and are within SHAPE_TIE of it), the best balance score wins; of those
- * within BALANCE_TIE of it, the first in the space's order. Fastest: the smallest time. Times are
- * the finalists' interleaved medians where there are some. Caller frees with choice_free. */
+ * have its launch shape and are within SHAPE_TIE of it), those whose balance score is within
+ * BALANCE_TIE of the best; of them the fastest, or the first in the space's order of the builds
+ * of its launch shape within SHAPE_TIE of it. Fastest: the smallest time. Times are the
+ * finalists' interleaved medians where there are some. Caller frees with choice_free. */
 void select_winner(const result *res, size_t n, const select_policy *p, choice *c);
 void choice_free(choice *c);
 
