@@ -71,6 +71,7 @@ static void test_every_help_fits_a_terminal(void)
 	/* the statuses of cli.h, all of them */
 	CU_ASSERT_PTR_NOT_NULL(strstr(general, "exit: 0 winner written, 1 none passed, 2 bad input, 3 GPU worker lost"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(general, "130 interrupted"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(general, "143 SIGTERM"));
 	CU_ASSERT_PTR_NULL(strstr(general, "%%")); /* printed as is, not through printf */
 	free(general);
 }
@@ -154,7 +155,8 @@ static void test_exit_statuses_agree(void)
 	char *readme = read_text("README.md");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(readme);
 	const char *rows[] = {"| 0 | a winner was written", "| 1 | the run finished but no configuration passed",
-			      "| 2 | bad input", "| 3 | the GPU worker", "| 130 | interrupted"};
+			      "| 2 | bad input", "| 3 | the GPU worker", "| 130 | interrupted",
+			      "| 143 | stopped by SIGTERM"};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
 		CU_ASSERT_PTR_NOT_NULL(strstr(readme, rows[i]));
 	free(readme);

@@ -1,17 +1,19 @@
 /* test_resume.c: crash-proof, resumable tuning, on the CPU: tests/fake_worker.c stands in for
  * the GPU worker (AUTOTUNE_WORKER), the real nvcc compiles. A run killed with SIGKILL loses
  * nothing it finished; a crashing or hanging "kernel" costs one configuration; SIGINT writes
- * what was measured and exits 130. */
+ * what was measured and exits 130, SIGTERM to the whole job exits 143. */
 #include <CUnit/CUnit.h>
-#include <time.h>
+#include <glob.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "compile.h"
 #include "proc.h"
 #include "tests.h"
 
@@ -261,6 +263,119 @@ static void test_sigint_writes_what_was_measured_and_exits_130(void)
 	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",not-run,"), NCONFIGS - done);
 }
 
+/* A child of parent whose command name is comm, from /proc; 0 when there is none. */
+static pid_t child_named(pid_t parent, const char *comm)
+{
+	glob_t g;
+	pid_t found = 0;
+	if (glob("/proc/[0-9]*/stat", 0, NULL, &g))
+		return 0;
+	for (size_t i = 0; i < g.gl_pathc && !found; i++) {
+		char *stat = read_text(g.gl_pathv[i]);
+		char *open = stat ? strchr(stat, '(') : NULL, *close = stat ? strrchr(stat, ')') : NULL;
+		int ppid;
+		if (open && close && (size_t)(close - open - 1) == strlen(comm) && !strncmp(open + 1, comm, strlen(comm)) &&
+		    sscanf(close + 1, " %*c %d", &ppid) == 1 && ppid == parent)
+			found = (pid_t)atoi(stat);
+		free(stat);
+	}
+	globfree(&g);
+	return found;
+}
+
+/* A batch system's time limit (Slurm) sends SIGTERM to every process of the job, in no known
+ * order: the tuner writes what was measured and exits 143, and the configuration whose worker
+ * fell to the signal is not run (not crashed), so the resumed run measures it. */
+static void test_sigterm_to_the_whole_job_writes_results_and_resumes(void)
+{
+	write_space(NULL);
+	reset();
+	setenv("FAKE_SLEEP_MS", "150", 1);
+	char *argv[] = {"./autotune", "-q", config_path, NULL};
+	proc p;
+	CU_ASSERT_EQUAL_FATAL(proc_start(&p, argv, PROC_STDOUT | PROC_MERGE_STDERR), 0);
+	double t0 = now_seconds();
+	pid_t worker = 0;
+	const char *j = DIR "/resume.journal";
+	/* three measured, the fourth in flight */
+	while (now_seconds() - t0 < 60 && !(count_in(j, "done ") >= 3 && count_in(j, "start ") > count_in(j, "done ") &&
+					    (worker = child_named(p.pid, "fake_worker")) > 0))
+		nap();
+	CU_ASSERT(worker > 0);
+	if (worker > 0)
+		kill(worker, SIGTERM); /* the worker first, the harder order */
+	kill(p.pid, SIGTERM);
+	int timed_out;
+	int st = proc_finish(&p, 30, &timed_out);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 143);
+	int done = count_in(j, "done ");
+	CU_ASSERT(done >= 3 && done < NCONFIGS);
+	CU_ASSERT_EQUAL(count_in(j, "stopped "), 1);
+	CU_ASSERT(each_row_once());
+	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",crashed,"), 0);
+	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",ok,"), done);
+	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",not-run,"), NCONFIGS - done);
+	/* the resumed run measures the stopped one with the rest, and counts nothing crashed */
+	unsetenv("FAKE_SLEEP_MS");
+	char *out;
+	CU_ASSERT_EQUAL(autotune(NULL, &out), 0);
+	char want[96];
+	snprintf(want, sizeof want, "resuming: %d configurations measured before (", done);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	free(out);
+	CU_ASSERT(each_row_once());
+	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",ok,"), NCONFIGS);
+}
+
+/* The same signal stops a compile still running (register cap 64, held back by an nvcc wrapper):
+ * its configurations are not run, not compile errors. */
+static void test_sigterm_to_the_whole_job_leaves_an_unfinished_compile_not_run(void)
+{
+	mkdir(DIR, 0777);
+	put(DIR "/k.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n");
+	write_named("slow", "k.cu", "space: {bx: [32, 64, 96, 128, 160, 192], cap: [0, 64]}\nbuild: {maxrregcount: cap}\n"
+				   "measure: {finalists: 0, metrics: none}");
+	reset();
+	char *nvcc = find_nvcc();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(nvcc);
+	char script[512];
+	snprintf(script, sizeof script, "#!/bin/sh\ncase \"$*\" in *maxrregcount=64*) sleep 60 ;; esac\nexec %s \"$@\"\n", nvcc);
+	free(nvcc);
+	put(DIR "/slow_nvcc", script);
+	chmod(DIR "/slow_nvcc", 0755);
+	setenv("NVCC", DIR "/slow_nvcc", 1);
+	setenv("FAKE_SLEEP_MS", "100", 1);
+	char *argv[] = {"./autotune", "-q", "--no-cache", config_path, NULL};
+	proc p;
+	CU_ASSERT_EQUAL_FATAL(proc_start(&p, argv, PROC_STDOUT | PROC_MERGE_STDERR), 0);
+	double t0 = now_seconds();
+	pid_t compile = 0;
+	/* the first configuration measured, and the pass waiting on the second's compile */
+	while (now_seconds() - t0 < 60 && !(count_in(DIR "/slow.journal", "done ") >= 1 && (compile = child_named(p.pid, "slow_nvcc")) > 0))
+		nap();
+	CU_ASSERT(compile > 0);
+	if (compile > 0)
+		kill(-compile, SIGTERM); /* its process group: the wrapper and its sleep */
+	kill(p.pid, SIGTERM);
+	int timed_out;
+	int st = proc_finish(&p, 30, &timed_out);
+	unsetenv("NVCC");
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 143);
+	int done = count_in(DIR "/slow.journal", "done ");
+	CU_ASSERT(done >= 1 && done <= 6);
+	CU_ASSERT_EQUAL(count_in(DIR "/slow.csv", "compile-error"), 0);
+	CU_ASSERT_EQUAL(count_in(DIR "/slow.csv", ",ok,"), done);
+	CU_ASSERT_EQUAL(count_in(DIR "/slow.csv", ",not-run,"), 12 - done);
+	CU_ASSERT(now_seconds() - t0 < 30); /* not held up by the compile that sleeps for 60 s */
+	static const char *const ext[] = {".csv", ".journal", "_tuned.h", ".yaml", ".html", ".worker.log", ".mk"};
+	for (int i = 0; i < 7; i++) {
+		char path[256];
+		snprintf(path, sizeof path, DIR "/slow%s", ext[i]);
+		unlink(path);
+	}
+	unlink(DIR "/slow_nvcc");
+}
+
 static void test_problem_too_large_for_device_memory(void)
 {
 	write_space(NULL);
@@ -362,6 +477,9 @@ int add_resume_suite(void)
 	CU_add_test(s, "--fresh and changed inputs measure everything again", test_fresh_and_changed_inputs_measure_everything_again);
 	CU_add_test(s, "crash and hang cost one configuration each", test_crash_and_hang_cost_one_configuration_each);
 	CU_add_test(s, "SIGINT writes what was measured and exits 130", test_sigint_writes_what_was_measured_and_exits_130);
+	CU_add_test(s, "SIGTERM to the whole job writes results, exits 143 and resumes", test_sigterm_to_the_whole_job_writes_results_and_resumes);
+	CU_add_test(s, "SIGTERM to the whole job leaves an unfinished compile not run",
+		    test_sigterm_to_the_whole_job_leaves_an_unfinished_compile_not_run);
 	CU_add_test(s, "problem too large for device memory", test_problem_too_large_for_device_memory);
 	CU_add_test(s, "identical binaries are measured once", test_identical_binaries_are_measured_once);
 	CU_add_test(s, "an edited header re-measures only what includes it", test_edited_header_remeasures_only_what_includes_it);

@@ -9,7 +9,8 @@ enum {
 	EXIT_USAGE = 2,       /* bad input: command line, config, or what it needs (nvcc, a GPU, device
 			       * memory, a writable results directory) */
 	EXIT_ENV = 3,         /* the GPU worker could not be restarted mid-run; out of memory (diag.c) */
-	EXIT_INTERRUPTED = 130,
+	EXIT_INTERRUPTED = 130, /* SIGINT (Ctrl-C): 128 + 2 */
+	EXIT_TERMINATED = 143,  /* SIGTERM (kill, a batch system's time limit): 128 + 15 */
 };
 
 /* The subcommands; CMD_TUNE when the first word is none of their names. */

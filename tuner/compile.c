@@ -258,6 +258,7 @@ static void finish_job(build *b, job *j, double timeout_s)
 		resources_from_log(bin);
 	else {
 		bin->failed = 1;
+		bin->killed = WIFSIGNALED(status) && !timed_out;
 		char *old = bin->log;
 		bin->log = xasprintf("%s %s\n$ %s\n%s", timed_out ? "nvcc timed out and was killed;" : "nvcc",
 				     proc_describe_status(status), j->cmdline, old ? old : "");
@@ -333,6 +334,7 @@ struct builder {
 	char *started, *finished;
 	double t0, t_last; /* begin, and when the last binary was done */
 	int rc;
+	const volatile sig_atomic_t *stop; /* set: what is not compiled yet never will be */
 };
 
 /* Starts binary k now (it has a free slot); a cache hit finishes at once. */
@@ -408,7 +410,7 @@ builder *build_begin(const config *cfg, const space *s, build *b, const char *nv
 {
 	builder *bd = xcalloc(1, sizeof *bd);
 	*bd = (builder){cfg, s, b, nvcc, arch, workdir, timeout_s, progress, ctx, d, NULL, NULL, jobs < 1 ? 1 : (size_t)jobs,
-			0, 0, 0, NULL, NULL, now_seconds(), 0, 0};
+			0, 0, 0, NULL, NULL, now_seconds(), 0, 0, NULL};
 	bd->running = xcalloc(bd->jobs, sizeof *bd->running);
 	bd->pfds = xcalloc(bd->jobs, sizeof *bd->pfds);
 	bd->started = xcalloc(b->nbins + 1, 1);
@@ -417,17 +419,56 @@ builder *build_begin(const config *cfg, const space *s, build *b, const char *nv
 	return bd;
 }
 
+void build_stop_when(builder *bd, const volatile sig_atomic_t *flag) { bd->stop = flag; }
+
+/* The run stops: compiles in flight are killed, and every binary not built is failed and killed,
+ * so that its configurations read as not run rather than as compile errors. */
+static void stop_all(builder *bd)
+{
+	for (size_t i = 0; i < bd->nrun; i++) {
+		job *j = &bd->running[i];
+		proc_kill(&j->p);
+		/* what nvcc left half written (in a work directory it goes with the directory) */
+		if (j->tmp_base) {
+			char *deps = xasprintf("%s.d", j->tmp_base);
+			unlink(bd->b->bins[j->bin].cubin);
+			unlink(deps);
+			free(deps);
+		}
+		free(j->cmdline);
+		free(j->tmp_base);
+	}
+	bd->nrun = 0;
+	for (size_t k = 0; k < bd->b->nbins; k++)
+		if (!bd->finished[k]) {
+			binary *bin = &bd->b->bins[k];
+			bin->failed = bin->killed = 1;
+			free(bin->log);
+			bin->log = xstrdup("not compiled: the run was stopped");
+			bd->finished[k] = 1;
+			bd->done++;
+		}
+}
+
 int build_wait(builder *bd, size_t bin)
 {
-	while (bd->rc == 0 && !bd->finished[bin])
-		step(bd, (long long)bin);
+	while (bd->rc == 0 && !bd->finished[bin]) {
+		if (bd->stop && *bd->stop)
+			stop_all(bd);
+		else
+			step(bd, (long long)bin);
+	}
 	return bd->rc;
 }
 
 int build_end(builder *bd, double *seconds)
 {
-	while (bd->rc == 0 && bd->done < bd->b->nbins)
-		step(bd, -1);
+	while (bd->rc == 0 && bd->done < bd->b->nbins) {
+		if (bd->stop && *bd->stop)
+			stop_all(bd);
+		else
+			step(bd, -1);
+	}
 	int rc = bd->rc;
 	if (seconds)
 		*seconds = (bd->t_last > 0 ? bd->t_last : now_seconds()) - bd->t0;

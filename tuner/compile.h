@@ -4,6 +4,8 @@
 #ifndef AUTOTUNE_COMPILE_H
 #define AUTOTUNE_COMPILE_H
 
+#include <signal.h>
+
 #include "config.h"
 #include "space.h"
 
@@ -23,6 +25,7 @@ typedef struct {
 	int cached;          /* taken from the cache: no nvcc ran */
 	char code[17];       /* hash of what the GPU executes (see compile.c): equal means same kernel */
 	int failed;          /* compile-error: log says why */
+	int killed;          /* failed because a signal stopped nvcc (not its timeout), or never built */
 	char *log;           /* nvcc's output */
 	double seconds;
 	kernel_resources res;
@@ -64,6 +67,9 @@ builder *build_begin(const config *cfg, const space *s, build *b, const char *nv
 		     const char *workdir, int jobs, double timeout_s, build_progress_fn progress, void *ctx, diags *d);
 int build_wait(builder *bd, size_t bin);
 int build_end(builder *bd, double *seconds);
+/* Once *flag is set (a signal stops the run), the wait and end kill the compiles in flight and
+ * start no more: the binaries not built are failed with `killed` set. */
+void build_stop_when(builder *bd, const volatile sig_atomic_t *flag);
 
 /* Finds the entry point's resources in `nvcc -Xptxas -v` output. The entry matches a function
  * named exactly so or its C++ mangling (_Z<len><name>...). 0 on success; -1 if not found, -2 if

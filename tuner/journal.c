@@ -8,6 +8,7 @@
  *   metrics I V0 V1 V2 V3 V4
  *   shares I J          (I was not measured: it is the same binary and launch as J)
  *   gpu I G             (I was measured on the run's GPU G, not the first)
+ *   stopped I           (I was in flight when a signal from outside stopped its worker: not run)
  * MESSAGE runs to the end of the line, with backslash and newline escaped. */
 #include "journal.h"
 
@@ -76,6 +77,10 @@ static void replay_line(const char *line, const space *sp, result *res, char *st
 	int used = 0;
 	if (sscanf(line, "start %llu", &i) == 1 && i < sp->count) {
 		started[i] = 1;
+		return;
+	}
+	if (sscanf(line, "stopped %llu", &i) == 1 && i < sp->count) {
+		started[i] = 0;
 		return;
 	}
 	if (sscanf(line, "done %llu %n", &i, &used) == 1 && i < sp->count) {
@@ -217,6 +222,13 @@ int journal_finished(journal *j, size_t config, const result *r)
 	free(line);
 	free(msg);
 	return rc;
+}
+
+int journal_stopped(journal *j, size_t config)
+{
+	char line[64];
+	snprintf(line, sizeof line, "stopped %zu\n", config);
+	return append(j, line);
 }
 
 int journal_gpu(journal *j, size_t config, int gpu)

@@ -30,6 +30,9 @@ int journal_final(journal *j, size_t config, const result *r);
 int journal_metrics(journal *j, size_t config, const result *r);
 /* config was measured on the run's GPU number gpu (not the first) */
 int journal_gpu(journal *j, size_t config, int gpu);
+/* config was in flight when a signal from outside stopped its worker: measured again on resume,
+ * not counted as crashed */
+int journal_stopped(journal *j, size_t config);
 /* config was not measured: it runs the same binary and launch as `twin`, whose result it shares */
 int journal_shared(journal *j, size_t config, size_t twin);
 

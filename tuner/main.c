@@ -43,15 +43,17 @@
 /* nvcc of one kernel takes about a second; a minute means something is wrong */
 #define NVCC_TIMEOUT 300.0
 
+/* the signal that asked the run to stop, or 0 */
 static volatile sig_atomic_t interrupted;
 
-static void on_sigint(int sig)
+/* SIGINT (Ctrl-C) and SIGTERM (kill, and what Slurm sends at a job's time limit, before SIGKILL)
+ * alike: stop after the configuration in flight and write what was measured. */
+static void on_stop_signal(int sig)
 {
-	(void)sig;
-	/* the second Ctrl-C stops at once */
+	/* the second one stops at once */
 	if (interrupted)
-		_exit(EXIT_INTERRUPTED);
-	interrupted = 1;
+		_exit(128 + sig);
+	interrupted = sig;
 }
 
 /* --metrics overrides measure.metrics. */
@@ -314,7 +316,7 @@ static void print_failures(const config *cfg, const space *sp, const build *b)
 {
 	/* one compile log per failed binary, not per configuration */
 	for (size_t i = 0; i < b->nbins; i++)
-		if (b->bins[i].failed) {
+		if (b->bins[i].failed && !(interrupted && b->bins[i].killed)) {
 			char *desc = space_describe(cfg, space_config(sp, b->bins[i].first_config));
 			fprintf(stderr, "compile-error for %s:\n%s\n", desc, b->bins[i].log);
 			free(desc);
@@ -329,11 +331,17 @@ static void print_summary(const config *cfg, const space *sp, const build *b, co
 		counts[res[c].st]++;
 		throttled += res[c].throttled;
 	}
-	for (size_t i = 0; i < b->nbins; i++)
-		failed_bins += b->bins[i].failed;
-	fprintf(stderr, "%s: %zu valid configurations (of %zu combinations); %zu binaries built in %.1f s (%zu failed; "
-			"%zu nvcc runs, %zu from the cache)\n",
-		cfg->name, sp->count, sp->total, b->nbins, compile_s, failed_bins, b->nvcc_runs, b->cache_hits);
+	size_t stopped_bins = 0;
+	for (size_t i = 0; i < b->nbins; i++) {
+		int stopped = interrupted && b->bins[i].killed;
+		stopped_bins += stopped;
+		failed_bins += b->bins[i].failed && !stopped;
+	}
+	fprintf(stderr, "%s: %zu valid configurations (of %zu combinations); %zu binaries built in %.1f s (%zu failed; ",
+		cfg->name, sp->count, sp->total, b->nbins - stopped_bins, compile_s, failed_bins);
+	if (stopped_bins)
+		fprintf(stderr, "%zu not, the run was stopped; ", stopped_bins);
+	fprintf(stderr, "%zu nvcc runs, %zu from the cache)\n", b->nvcc_runs, b->cache_hits);
 	if (!dry) {
 		fprintf(stderr, "  ran %zu:", sp->count - counts[ST_NOT_RUN] - counts[ST_COMPILE_ERROR]);
 		for (int s = 0; s < ST_COUNT_; s++)
@@ -636,7 +644,9 @@ static int tune(const options *o)
 			code = EXIT_USAGE;
 			goto out;
 		}
-		signal(SIGINT, on_sigint);
+		signal(SIGINT, on_stop_signal);
+		signal(SIGTERM, on_stop_signal);
+		build_stop_when(bd, &interrupted);
 		strategy strat = STRAT_EXHAUSTIVE;
 		size_t budget = 0;
 		double seconds = 0;
@@ -676,7 +686,10 @@ static int tune(const options *o)
 			code = EXIT_USAGE;
 		progress_end(&compiles);
 		for (size_t c = 0; c < sp.count; c++)
-			measure_apply_binary(&b.bins[b.of_config[c]], cc, &res[c]);
+			/* the signal that stopped the run stops nvcc too when it reaches the whole job (a
+			 * batch system's time limit): what it compiled is unknown, not in error */
+			if (!(interrupted && b.bins[b.of_config[c]].killed))
+				measure_apply_binary(&b.bins[b.of_config[c]], cc, &res[c]);
 		if (!o->quiet)
 			print_failures(&cfg, &sp, &b);
 		jr = mo.journal; /* NULL if writing it failed */
@@ -690,7 +703,7 @@ static int tune(const options *o)
 		if (code == EXIT_WINNER && winner < 0)
 			code = EXIT_NONE_PASSED;
 		if (interrupted)
-			code = EXIT_INTERRUPTED;
+			code = interrupted == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED;
 	}
 	if (cache)
 		cache_evict(cache, CACHE_MAX_BYTES);

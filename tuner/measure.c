@@ -402,6 +402,8 @@ static step prelude(pass *P, lane *L, size_t c)
 		s.kind = STEP_STOP;
 		return s;
 	}
+	if (bin->killed && *o->interrupted)
+		return s; /* nvcc fell to the signal that stops the run: not a compile error */
 	forget_if_stale(r, bin);
 	measure_apply_binary(bin, o->cc, r);
 	/* an earlier run's passing result can stand as its group's reference */
@@ -503,6 +505,15 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 	if (rc) {
 		/* not measured: the worker is gone, or the reference this needed failed */
 		P->stopped = P->stopped < 0 ? -1 : rc;
+		return;
+	}
+	if (r->st == ST_NOT_RUN) {
+		/* a signal from outside stopped the worker (a batch system's time limit reaches the
+		 * whole job): nothing is known about this configuration, and a resumed run measures
+		 * it again rather than count it crashed */
+		if (o->journal)
+			journal_check(o, journal_stopped(o->journal, c));
+		progress_update(&P->bar, ++P->done, NULL);
 		return;
 	}
 	o->measured++;
@@ -825,7 +836,8 @@ static int finalists(pass *P)
 	int rc = 0;
 	size_t got = 0;
 	for (size_t round = 0; round < FINAL_ROUNDS && !rc && !*o->interrupted; round++) {
-		for (size_t f = 0; f < k && !rc; f++) {
+		size_t f;
+		for (f = 0; f < k && !rc && !*o->interrupted; f++) {
 			pthread_mutex_lock(&P->lock);
 			result tmp = res[idx[f]];
 			tmp.message = NULL;
@@ -841,7 +853,9 @@ static int finalists(pass *P)
 			progress_update(&P->bar, ++P->done, NULL);
 			pthread_mutex_unlock(&P->lock);
 		}
-		got = round + 1;
+		/* a round cut short (worker gone, run stopped) would compare finalists unevenly */
+		if (f == k && !rc)
+			got = round + 1;
 	}
 	pthread_mutex_lock(&P->lock);
 	for (size_t f = 0; f < k && got >= 3; f++) {

@@ -128,12 +128,14 @@ static void kill_worker(runner *r)
 	r->alive = 0;
 }
 
-/* Why the worker went away, for messages: its exit status once reaped. */
-static char *worker_death(runner *r)
+/* Why the worker went away, for messages: its exit status once reaped (in *status too). */
+static char *worker_death(runner *r, int *status)
 {
 	int timed_out;
 	int st = proc_finish(&r->p, 5.0, &timed_out);
 	r->alive = 0;
+	if (status)
+		*status = st;
 	return xstrdup(proc_describe_status(st));
 }
 
@@ -160,7 +162,7 @@ static int open_device(runner *r, device_info *info, diags *d)
 	else if (rc == LINE_TIMEOUT)
 		diags_add(d, "the GPU worker did not answer within %.0f s", SETUP_TIMEOUT);
 	else {
-		char *why = worker_death(r);
+		char *why = worker_death(r, NULL);
 		/* the usual cause: libcuda.so.1 is missing, so the dynamic loader stops the worker */
 		diags_add(d, "the GPU worker %s before opening the device (is the NVIDIA driver installed? try --dry-run --arch sm_XX)", why);
 		free(why);
@@ -335,7 +337,8 @@ static char *scalar_lines(const config *cfg, const value *params, result *res, d
 	return out;
 }
 
-/* A worker that went away (EOF) or stopped answering (timeout) costs this configuration. */
+/* A worker that went away (EOF) or stopped answering (timeout) costs this configuration, unless
+ * a signal from outside stopped it: then the configuration is not run. */
 static void lost_worker(runner *r, int rc, result *res, double timeout_s)
 {
 	if (rc == LINE_TIMEOUT) {
@@ -343,8 +346,12 @@ static void lost_worker(runner *r, int rc, result *res, double timeout_s)
 		res->st = ST_TIMEOUT;
 		result_set_message(res, xasprintf("killed after %.1f s", timeout_s));
 	} else {
-		char *why = worker_death(r);
-		res->st = ST_CRASHED;
+		int st;
+		char *why = worker_death(r, &st);
+		/* stopped from outside (kill, a batch system's time limit signalling the whole job):
+		 * that says nothing about the kernel */
+		int stopped = WIFSIGNALED(st) && (WTERMSIG(st) == SIGTERM || WTERMSIG(st) == SIGINT || WTERMSIG(st) == SIGHUP);
+		res->st = stopped ? ST_NOT_RUN : ST_CRASHED;
 		result_set_message(res, xasprintf("the GPU worker %s%s%s%s", why, r->log_path ? " (its messages: " : "",
 						  r->log_path ? r->log_path : "", r->log_path ? ")" : ""));
 		free(why);
@@ -395,7 +402,7 @@ int runner_measure(runner *r, const config *cfg, const value *params, const char
 		}
 		/* a worker that reported a crash exits by itself; reap it now */
 		if (res->st == ST_CRASHED)
-			free(worker_death(r));
+			free(worker_death(r, NULL));
 	} else
 		lost_worker(r, rc, res, timeout_s);
 	free(ans);
