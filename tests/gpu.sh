@@ -60,6 +60,32 @@ ok=$(grep -c ',ok,' results/summatrix.csv || true)
 echo "killed after $done_before finished configurations; resumed: $ok ok, $crashed crashed (in flight, at most one per GPU)"
 [ "$done_before" -ge 8 ] && [ "$crashed" -le "$NGPUS" ] && [ $((ok + crashed)) -eq 153 ] || fail "rows lost or wrong after resume"
 
+echo "== SIGTERM to every process of the run (a batch system's time limit), then the same command again"
+rm -f results/summatrix.journal
+./autotune -q --metrics none configs/summatrix.yaml & pid=$!
+for _ in $(seq 600); do
+	[ "$(grep -c '^done ' results/summatrix.journal 2>/dev/null || true)" -ge 8 ] && break
+	sleep 0.05
+done
+# the workers first, the harder order: each dies in the middle of a configuration
+pkill -TERM -f autotune-worker || true
+kill -TERM $pid
+set +e
+wait $pid
+rc=$?
+set -e
+[ "$rc" -eq 143 ] || fail "SIGTERM: exited $rc, not 143"
+ok=$(grep -c ',ok,' results/summatrix.csv || true)
+notrun=$(grep -c ',not-run,' results/summatrix.csv || true)
+crashed=$(grep -c ',crashed,' results/summatrix.csv || true)
+[ $((ok + notrun)) -eq 153 ] || fail "CSV written at SIGTERM: $ok ok, $notrun not run, of 153"
+stopped=$(grep -c '^stopped ' results/summatrix.journal || true)
+done_before=$(grep -c '^done ' results/summatrix.journal || true)
+./autotune --metrics none configs/summatrix.yaml || fail "run resumed after SIGTERM exited $?"
+"$B/csvcheck" results/summatrix.csv 153 ok=153 || fail "resumed CSV after SIGTERM"
+echo "SIGTERM after $done_before finished configurations: CSV $ok ok, $notrun not run, $crashed crashed; $stopped stopped in flight; resumed: 153 ok"
+[ "$crashed" -eq 0 ] && [ "$stopped" -le "$NGPUS" ] || fail "SIGTERM counted configurations crashed"
+
 echo "== in-place kernels: inputs restored before every sample, every sample verified"
 ./autotune --fresh tests/gpu/inplace.yaml || fail "inplace run exited $?"
 "$B/csvcheck" results/inplace.csv 4 ok=4 || fail "inplace CSV"
