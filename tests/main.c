@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "proc.h"
 #include "tests.h"
 
 int main(void)
@@ -28,5 +29,8 @@ int main(void)
 	CU_basic_run_tests();
 	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
 	CU_cleanup_registry();
+	char *out = NULL;
+	proc_capture((char *[]){"rm", "-rf", cache, NULL}, 30, &out);
+	free(out);
 	return failed ? 1 : 0;
 }
