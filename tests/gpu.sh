@@ -2,6 +2,13 @@
 # make test-gpu: end-to-end tests on a real GPU. Run from the repository root after `make`.
 set -euo pipefail
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# waits (up to 30 s) until the journal of summatrix holds $1 finished configurations
+wait_journaled() {
+	for _ in $(seq 600); do
+		[ "$(grep -c '^done ' results/summatrix.journal 2>/dev/null || true)" -ge "$1" ] && return
+		sleep 0.05
+	done
+}
 B=build/tests
 mkdir -p "$B"
 NGPUS=$(nvidia-smi -L | grep -c '^GPU ' || true)
@@ -46,10 +53,7 @@ echo "== kill -9 in the middle of a GPU run, then the same command again"
 rm -f results/summatrix.journal
 ./autotune -q --metrics none configs/summatrix.yaml & pid=$!
 # kill it once a few configurations are journaled, in the middle of measuring
-for _ in $(seq 600); do
-	[ "$(grep -c '^done ' results/summatrix.journal 2>/dev/null || true)" -ge 8 ] && break
-	sleep 0.05
-done
+wait_journaled 8
 kill -9 $pid; wait $pid 2>/dev/null || true
 pkill -9 -f autotune-worker || true
 done_before=$(grep -c '^done ' results/summatrix.journal || true)
@@ -63,10 +67,7 @@ echo "killed after $done_before finished configurations; resumed: $ok ok, $crash
 echo "== SIGTERM to every process of the run (a batch system's time limit), then the same command again"
 rm -f results/summatrix.journal
 ./autotune -q --metrics none configs/summatrix.yaml & pid=$!
-for _ in $(seq 600); do
-	[ "$(grep -c '^done ' results/summatrix.journal 2>/dev/null || true)" -ge 8 ] && break
-	sleep 0.05
-done
+wait_journaled 8
 # the workers first, the harder order: each dies in the middle of a configuration
 pkill -TERM -f autotune-worker || true
 kill -TERM $pid

@@ -240,27 +240,40 @@ static void test_crash_and_hang_cost_one_configuration_each(void)
 	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",ok,"), NCONFIGS - 2);
 }
 
-static void test_sigint_writes_what_was_measured_and_exits_130(void)
+/* The 20-configuration space at 150 ms per measurement, started in the background. */
+static void start_slow_run(proc *p)
 {
 	write_space(NULL);
 	reset();
 	setenv("FAKE_SLEEP_MS", "150", 1);
 	char *argv[] = {"./autotune", "-q", config_path, NULL};
+	CU_ASSERT_EQUAL_FATAL(proc_start(p, argv, PROC_STDOUT | PROC_MERGE_STDERR), 0);
+}
+
+/* A run stopped by signal sig exited 128 + sig with every journaled result in the CSV and the
+ * rest not run, none lost or invented; returns how many were done. */
+static int assert_stopped_run(proc *p, int sig)
+{
+	int timed_out;
+	int st = proc_finish(p, 30, &timed_out);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 128 + sig);
+	int done = count_in(DIR "/resume.journal", "done ");
+	CU_ASSERT(done >= 3 && done < NCONFIGS);
+	CU_ASSERT(each_row_once());
+	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",ok,"), done);
+	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",not-run,"), NCONFIGS - done);
+	return done;
+}
+
+static void test_sigint_writes_what_was_measured_and_exits_130(void)
+{
 	proc p;
-	CU_ASSERT_EQUAL_FATAL(proc_start(&p, argv, PROC_STDOUT | PROC_MERGE_STDERR), 0);
+	start_slow_run(&p);
 	double t0 = now_seconds();
 	while (count_in(DIR "/resume.journal", "done ") < 3 && now_seconds() - t0 < 60)
 		nap();
 	kill(p.pid, SIGINT);
-	int timed_out;
-	int st = proc_finish(&p, 30, &timed_out);
-	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 130);
-	int done = count_in(DIR "/resume.journal", "done ");
-	CU_ASSERT(done >= 3 && done < NCONFIGS);
-	/* every journaled result is in the CSV; the rest are not-run, none lost or invented */
-	CU_ASSERT(each_row_once());
-	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",ok,"), done);
-	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",not-run,"), NCONFIGS - done);
+	assert_stopped_run(&p, SIGINT);
 }
 
 /* A child of parent whose command name is comm, from /proc; 0 when there is none. */
@@ -288,12 +301,8 @@ static pid_t child_named(pid_t parent, const char *comm)
  * fell to the signal is not run (not crashed), so the resumed run measures it. */
 static void test_sigterm_to_the_whole_job_writes_results_and_resumes(void)
 {
-	write_space(NULL);
-	reset();
-	setenv("FAKE_SLEEP_MS", "150", 1);
-	char *argv[] = {"./autotune", "-q", config_path, NULL};
 	proc p;
-	CU_ASSERT_EQUAL_FATAL(proc_start(&p, argv, PROC_STDOUT | PROC_MERGE_STDERR), 0);
+	start_slow_run(&p);
 	double t0 = now_seconds();
 	pid_t worker = 0;
 	const char *j = DIR "/resume.journal";
@@ -305,16 +314,9 @@ static void test_sigterm_to_the_whole_job_writes_results_and_resumes(void)
 	if (worker > 0)
 		kill(worker, SIGTERM); /* the worker first, the harder order */
 	kill(p.pid, SIGTERM);
-	int timed_out;
-	int st = proc_finish(&p, 30, &timed_out);
-	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 143);
-	int done = count_in(j, "done ");
-	CU_ASSERT(done >= 3 && done < NCONFIGS);
+	int done = assert_stopped_run(&p, SIGTERM);
 	CU_ASSERT_EQUAL(count_in(j, "stopped "), 1);
-	CU_ASSERT(each_row_once());
 	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",crashed,"), 0);
-	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",ok,"), done);
-	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",not-run,"), NCONFIGS - done);
 	/* the resumed run measures the stopped one with the rest, and counts nothing crashed */
 	unsetenv("FAKE_SLEEP_MS");
 	char *out;
