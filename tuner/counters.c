@@ -263,7 +263,42 @@ static int check_device(const counters *c, char *err, size_t errlen)
 	return -1;
 }
 
-counters *counters_create(CUcontext ctx, CUdevice dev, char *err, size_t errlen)
+/* What the device says: the profiler's start, whether it can profile, the chip's name and which
+ * counters are available. */
+static int query_device(counters *c, char *err, size_t errlen)
+{
+	CUpti_Profiler_Initialize_Params ip = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+	if (CK(cuptiProfilerInitialize, &ip))
+		return -1;
+	c->profiler_initialized = 1;
+	if (check_device(c, err, errlen))
+		return -1;
+
+	CUpti_Device_GetChipName_Params np = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+	np.deviceIndex = (size_t)c->dev;
+	if (CK(cuptiDeviceGetChipName, &np))
+		return -1;
+	snprintf(c->chip, sizeof c->chip, "%s", np.pChipName ? np.pChipName : "");
+
+	/* the first call sizes the image, the second fills it */
+	CUpti_Profiler_GetCounterAvailability_Params ap = {.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+	ap.ctx = c->ctx;
+	if (CK(cuptiProfilerGetCounterAvailability, &ap))
+		return -1;
+	if (ap.counterAvailabilityImageSize) {
+		c->avail_size = ap.counterAvailabilityImageSize;
+		if (!(c->avail = malloc(c->avail_size))) {
+			snprintf(err, errlen, "out of memory for the counter availability image");
+			return -1;
+		}
+		ap.pCounterAvailabilityImage = c->avail;
+		if (CK(cuptiProfilerGetCounterAvailability, &ap))
+			return -1;
+	}
+	return 0;
+}
+
+counters *counters_create(CUcontext ctx, CUdevice dev, pthread_mutex_t *device_lock, char *err, size_t errlen)
 {
 	if (err && errlen)
 		err[0] = '\0';
@@ -278,35 +313,13 @@ counters *counters_create(CUcontext ctx, CUdevice dev, char *err, size_t errlen)
 		c->slot[i] = -1;
 	char note[512] = "";
 
-	CUpti_Profiler_Initialize_Params ip = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-	if (CK(cuptiProfilerInitialize, &ip))
+	if (device_lock)
+		pthread_mutex_lock(device_lock);
+	int rc = query_device(c, err, errlen);
+	if (device_lock)
+		pthread_mutex_unlock(device_lock);
+	if (rc)
 		goto fail;
-	c->profiler_initialized = 1;
-	if (check_device(c, err, errlen))
-		goto fail;
-
-	CUpti_Device_GetChipName_Params np = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE};
-	np.deviceIndex = (size_t)dev;
-	if (CK(cuptiDeviceGetChipName, &np))
-		goto fail;
-	snprintf(c->chip, sizeof c->chip, "%s", np.pChipName ? np.pChipName : "");
-
-	/* the first call sizes the image, the second fills it */
-	CUpti_Profiler_GetCounterAvailability_Params ap = {.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
-	ap.ctx = ctx;
-	if (CK(cuptiProfilerGetCounterAvailability, &ap))
-		goto fail;
-	if (ap.counterAvailabilityImageSize) {
-		c->avail_size = ap.counterAvailabilityImageSize;
-		if (!(c->avail = malloc(c->avail_size))) {
-			snprintf(err, errlen, "out of memory for the counter availability image");
-			goto fail;
-		}
-		ap.pCounterAvailabilityImage = c->avail;
-		if (CK(cuptiProfilerGetCounterAvailability, &ap))
-			goto fail;
-	}
-
 	if (build_config(c, note, sizeof note, err, errlen))
 		goto fail;
 	/* not an error: the caller may show which metrics will read NAN */

@@ -3,6 +3,7 @@
 #define AUTOTUNE_COUNTERS_H
 
 #include <cuda.h>
+#include <pthread.h>
 
 /* MET_BRANCH_TARGETS and MET_GLD_REQUESTS are read to tell "no branches" or "no global loads at
  * all" (an efficiency of 0/0) from 0%. */
@@ -13,9 +14,13 @@ typedef struct counters counters;
 typedef CUresult (*counters_launch_fn)(void *arg);  /* launches the kernels once each, in order, asynchronously */
 /* NULL with a message in err when CUPTI cannot profile here (library missing, unsupported device);
  * a failure to enable the profiler (no permission: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES) shows on
- * the first measurement. Host-side work mostly (about 0.7 s): a worker starts it on a thread of
- * its own while it times kernels. ctx must be current on the calling thread. */
-counters *counters_create(CUcontext ctx, CUdevice dev, char *err, size_t errlen);
+ * the first measurement. About 0.2 s on an H200, nearly all of it device queries (the profiler's
+ * initialisation 80-90 ms, the counter availability image 130 ms): a worker starts it on a thread
+ * of its own while it times kernels. Those queries held the other thread's driver calls back for
+ * their whole length, one timed sample +25%: they run with device_lock held (when not NULL), which
+ * the thread that times kernels holds around each timed region. ctx must be current on the
+ * calling thread. */
+counters *counters_create(CUcontext ctx, CUdevice dev, pthread_mutex_t *device_lock, char *err, size_t errlen);
 /* Profiles `kernels` launches in one session, each an auto range of its own: calls launch(arg) once
  * per replay pass (user replay: the kernels are relaunched, so the caller accepts that their
  * outputs are overwritten), and fills values[k][MET_COUNT] for the k-th kernel launched (NAN for

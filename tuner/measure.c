@@ -882,7 +882,7 @@ static int finalists(pass *P)
 }
 
 /* Whether a lane other than the first can profile (P->lock held): the first then leaves the
- * counters to them, rather than build a profiler of its own (0.7 s). */
+ * counters to them, rather than build a profiler of its own (0.2 s of device queries). */
 static int others_profile(const pass *P)
 {
 	for (size_t i = 1; i < P->nlanes; i++)

@@ -30,8 +30,8 @@ runner *runner_start(const char *worker_path, int ordinal, const config *cfg, de
  * runner_warm_up() brings the GPU's clock up (no driver calls beyond launches: another GPU can
  * be opened meanwhile). With profiler set (runner_start sets it) and counters asked for, the
  * worker also gets its profiler ready while the first pass runs; a worker that will not profile
- * is better off without it (building it takes 0.7 s of host work and queries the GPU beside
- * timed runs), and one that profiles after all builds it then. -1 with the reason in d; the
+ * is better off without it (building it queries the GPU for 0.2 s, which holds its timed runs
+ * back), and one that profiles after all builds it then. -1 with the reason in d; the
  * caller stops the runner. */
 int runner_prepare(runner *r, const config *cfg, const device_info *info, int profiler, diags *d);
 int runner_warm_up(runner *r, diags *d);

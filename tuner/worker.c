@@ -32,6 +32,11 @@ extern const unsigned char _binary_worker_kernels_fatbin_start[];
 /* kernels shorter than this are timed in batches of back-to-back launches of about the target */
 #define BATCH_BELOW_US 50.0
 #define BATCH_TARGET_US 200.0
+/* queueing a sample's events and launch took longer than this (plus this per launch of a batch)
+ * when it was held up: the sample is taken again, at most MAX_STALLS times per run */
+#define STALL_S 0.5e-3
+#define STALL_PER_LAUNCH_S 20e-6
+#define MAX_STALLS 10
 
 typedef struct {
 	int used;
@@ -75,6 +80,10 @@ static struct {
 	pthread_t prof_thread; /* "counters": creates the profiler while kernels are timed */
 	int prof_thread_running;
 	counters *prof_made;   /* what prof_thread made, taken over when it is joined */
+	/* held around each timed region, and by prof_thread while it queries the device: those
+	 * queries stalled a timing thread's driver calls by 0.1-0.6 s, and a stall between the
+	 * start event and the launch would be timed */
+	pthread_mutex_t device_lock;
 	char prof_error[256]; /* why profiling is unavailable, once it failed */
 	int initialised;      /* cuInit has run: CUDA_VISIBLE_DEVICES no longer applies */
 	int visible;          /* GPUs visible before this worker took one alone (-1: unknown) */
@@ -260,11 +269,11 @@ static void *make_profiler(void *arg)
 {
 	(void)arg;
 	cuCtxSetCurrent(W.ctx);
-	W.prof_made = counters_create(W.ctx, W.dev, W.prof_error, sizeof W.prof_error);
+	W.prof_made = counters_create(W.ctx, W.dev, &W.device_lock, W.prof_error, sizeof W.prof_error);
 	return NULL;
 }
 
-/* counters: start creating the profiler now (about 0.7 s of mostly host work on an H200), on a
+/* counters: start creating the profiler now (about 0.2 s of device queries on an H200), on a
  * thread of its own, so that the first profile command finds it ready. */
 static void cmd_counters(void)
 {
@@ -807,6 +816,7 @@ static CUresult sample(const launch *L, const stop_rule *rule, int check, double
 	double *t = malloc(rule->max_samples * sizeof *t), *sorted = malloc(rule->max_samples * sizeof *t),
 	       *scratch = malloc(rule->max_samples * sizeof *t);
 	double t0 = now();
+	int stalls = 0;
 	S->n = 0;
 	S->noise = 0;
 	while (!r && !stats_should_stop(rule, S->n, S->noise, now() - t0)) {
@@ -815,9 +825,31 @@ static CUresult sample(const launch *L, const stop_rule *rule, int check, double
 		if (!r)
 			r = restore_inputs();
 		float ms = 0;
-		if (r || (r = cuEventRecord(start, NULL)) || (r = launch_n(L, S->batch)) || (r = cuEventRecord(stop, NULL)) ||
-		    (r = cuEventSynchronize(stop)) || (r = cuEventElapsedTime(&ms, start, stop)))
+		if (r)
 			break;
+		double asked = now();
+		pthread_mutex_lock(&W.device_lock);
+		if (tracing && now() - asked > 1e-3)
+			fprintf(stderr, "trace %d: a sample waited %.1f ms for the profiler's device queries\n", (int)getpid(),
+				1e3 * (now() - asked));
+		double queued = now(), enqueued = 0;
+		if (!(r = cuEventRecord(start, NULL)) && !(r = launch_n(L, S->batch)) && !(r = cuEventRecord(stop, NULL)) &&
+		    (enqueued = now(), !(r = cuEventSynchronize(stop))))
+			r = cuEventElapsedTime(&ms, start, stop);
+		pthread_mutex_unlock(&W.device_lock);
+		if (r)
+			break;
+		/* Events, launch and events are queued in microseconds. Held up in between (another
+		 * process opening a GPU holds the driver's lock; a preempted thread), the GPU may idle after
+		 * the start event or finish before the stop event is queued, and the sample would time the
+		 * wait: it is taken again. */
+		if (enqueued - queued > STALL_S + STALL_PER_LAUNCH_S * (S->batch - 1) && stalls < MAX_STALLS) {
+			stalls++;
+			if (tracing)
+				fprintf(stderr, "trace %d: queueing a sample was held up %.1f ms; sample taken again\n",
+					(int)getpid(), 1e3 * (enqueued - queued));
+			continue;
+		}
 		t[S->n++] = (double)ms / S->batch;
 		if (check && W.verify_every && (*wrong = verify(rtol, atol, msg, msglen, &r)))
 			break;
@@ -922,6 +954,7 @@ static int cmd_run(const char *line)
 	float warm_ms = 0;
 	if (warmup > 0) {
 		r = restore_inputs();
+		pthread_mutex_lock(&W.device_lock);
 		if (!r)
 			cuEventRecord(a, NULL);
 		if (!r && !(r = launch_n(&L, warmup))) {
@@ -929,6 +962,7 @@ static int cmd_run(const char *line)
 			if (!(r = cuEventSynchronize(b)))
 				cuEventElapsedTime(&warm_ms, a, b);
 		}
+		pthread_mutex_unlock(&W.device_lock);
 	}
 	cuEventDestroy(a);
 	cuEventDestroy(b);
@@ -1068,7 +1102,7 @@ static int cmd_profiles(void)
 	}
 	join_profiler();
 	if (!W.prof && !W.prof_error[0])
-		W.prof = counters_create(W.ctx, W.dev, W.prof_error, sizeof W.prof_error);
+		W.prof = counters_create(W.ctx, W.dev, NULL, W.prof_error, sizeof W.prof_error);
 	for (int i = 0; i < n; i++) {
 		queued *e = &P.q[i];
 		if (!e->error[0] && !W.prof)
@@ -1112,6 +1146,7 @@ int main(void)
 	size_t cap = 0;
 	ssize_t n;
 	W.sum_out = W.sum_in = -1;
+	pthread_mutex_init(&W.device_lock, NULL);
 	int fd = dup(STDOUT_FILENO);
 	if (fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0 || !(proto = fdopen(fd, "w")))
 		return 1;

@@ -4,7 +4,9 @@
  * fields as the header; there are ROWS rows; every status is terminal (not "not-run"); each
  * status=count holds; every ok row has a positive median and a theoretical active-block count
  * equal to the driver's (cuOccupancyMaxActiveBlocksPerMultiprocessor). counters=N: at least N ok
- * rows have an achieved occupancy, each above 0 and at most the theoretical one (+1 point). */
+ * rows have an achieved occupancy, each above 0 and at most the theoretical one (+1 point).
+ * spread=P: no ok row's slowest sample is more than P% above its median (a sample that timed
+ * something besides the kernel). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +82,9 @@ int main(int argc, char **argv)
 	int st = column(header, nh, "status"), med = column(header, nh, "time_ms_median");
 	int occ = column(header, nh, "active_blocks_per_sm"), drv = column(header, nh, "driver_active_blocks_per_sm");
 	int achieved = column(header, nh, "achieved_occupancy_pct"), theo = column(header, nh, "theoretical_occupancy");
-	int rows = 0, bad = 0, n, occ_checked = 0, with_counters = 0;
+	int slowest = column(header, nh, "time_ms_max");
+	int rows = 0, bad = 0, n, occ_checked = 0, with_counters = 0, spread_row = 0;
+	double spread = 0;
 	struct {
 		char name[32];
 		int count;
@@ -110,6 +114,9 @@ int main(int argc, char **argv)
 			if (atof(row[med]) <= 0) {
 				fprintf(stderr, "csvcheck: row %d is ok but has no time\n", rows);
 				bad = 1;
+			} else if (atof(row[slowest]) / atof(row[med]) - 1 > spread) {
+				spread = atof(row[slowest]) / atof(row[med]) - 1;
+				spread_row = rows;
 			}
 			if (strcmp(row[occ], row[drv])) {
 				fprintf(stderr, "csvcheck: row %d: theoretical %s active blocks/SM, the driver says %s\n",
@@ -138,6 +145,14 @@ int main(int argc, char **argv)
 		int want, got = 0;
 		if (sscanf(argv[a], "%31[^=]=%d", name, &want) != 2)
 			return 2;
+		if (!strcmp(name, "spread")) {
+			if (100 * spread > want) {
+				fprintf(stderr, "csvcheck: row %d's slowest sample is %.1f%% above its median, more than %d%%\n",
+					spread_row, 100 * spread, want);
+				bad = 1;
+			}
+			continue;
+		}
 		if (!strcmp(name, "counters")) {
 			if (with_counters < want) {
 				fprintf(stderr, "csvcheck: %d rows with counters, expected at least %d\n", with_counters, want);
