@@ -11,6 +11,8 @@
  *   FAKE_METRICS     answer profiles with counters: achieved occupancy blockDim.x / 10, load
  *                    efficiency 90 + the GPU's ordinal (else: no counters)
  *   FAKE_PROFILE_FAIL_BX  the configuration with this blockDim.x cannot be profiled
+ *   FAKE_SLOW_GPU    this GPU ordinal times every first-pass run 5% slower (finalist runs, role
+ *                    "time", are timed alike on any GPU)
  * FAKE_LOG also gets "profiles N GPU" per profiling session of N launches, and "counters GPU"
  * when asked to get its profiler ready. */
 #define _POSIX_C_SOURCE 200809L
@@ -105,7 +107,7 @@ int main(void)
 			if ((long)bx == env_long("FAKE_HANG_BX", -1))
 				for (;;)
 					pause();
-			double t = 1.0 + bx / 1000.0;
+			double t = (1.0 + bx / 1000.0) * (gpu == env_long("FAKE_SLOW_GPU", -1) && strcmp(role, "time") ? 1.05 : 1);
 			printf("result 0 ok %.6f %.6f %.6f 10 8 0.001 1 1980 1980 \n", t, t * 0.99, t * 1.01);
 		} else if (!strcmp(line, "quit"))
 			break;

@@ -397,6 +397,50 @@ static void test_counters_of_all_configurations_in_one_session_on_the_second_gpu
 	unsetenv("FAKE_METRICS");
 }
 
+/* Two builds of one launch shape (a define apart, so both are measured) split between a GPU and
+ * a slower one: the build the slower GPU timed falls behind another shape in the first pass, yet
+ * joins its twin among the finalists, where both are timed on one GPU and tie. */
+static void test_a_build_timed_on_a_slower_gpu_joins_its_twin_among_the_finalists(void)
+{
+	setup_space();
+	FILE *f = fopen(DIR "/twins.yaml", "w");
+	fputs("name: twins\nkernel: {source: kv.cu, entry: k}\narguments:\n"
+	      "  - {name: a, type: float, count: 4096, output: true}\n  - {name: n, type: int32, value: 4096}\n"
+	      "space: {bx: [32, 64, 96, 128], V: [0, 1]}\nbuild: {defines: [V]}\n"
+	      "launch: {block: [bx], grid: [\"ceil_div(4096, bx)\"]}\n"
+	      "verify: {reference: {bx: 128, V: 0}}\nmeasure: {metrics: none, finalists: 2}\n"
+	      "output: {csv: " DIR "/twins.csv, header: " DIR "/twins_tuned.h}\n",
+	      f);
+	fclose(f);
+	f = fopen(DIR "/kv.cu", "w");
+	fputs("extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n + V) a[i] = i; }\n", f);
+	fclose(f);
+	setenv("FAKE_SLOW_GPU", "1", 1);
+	setenv("FAKE_SLEEP_MS", "100", 1);
+	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "--fresh", DIR "/twins.yaml", NULL}, NULL), 0);
+	unsetenv("FAKE_SLOW_GPU");
+	/* the two bx=32 builds went to different GPUs (each lane takes one once the reference is in) */
+	CU_ASSERT_EQUAL(count_in(RUNS, "run 32 check 0"), 1);
+	CU_ASSERT_EQUAL(count_in(RUNS, "run 32 check 1"), 1);
+	/* the top 2 of the first pass (the bx=32 and the bx=64 that GPU 0 timed) and their twins */
+	CU_ASSERT_EQUAL(count_in(DIR "/twins.csv", "finalist"), 4);
+	char *csv = read_text(DIR "/twins.csv");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+	int twins_final = 0;
+	for (char *line = strtok(csv, "\n"); line; line = strtok(NULL, "\n"))
+		twins_final += !strncmp(line, "32,", 3) && strstr(line, "finalist") != NULL;
+	free(csv);
+	CU_ASSERT_EQUAL(twins_final, 2);
+	CU_ASSERT_STRING_EQUAL(winner_of(DIR "/twins.csv"), "32,0");
+	static const char *const files[] = {"twins.yaml", "kv.cu", "twins.csv", "twins.journal", "twins_tuned.h", "twins.mk",
+					    "twins.html", "twins.worker.log"};
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		char path[256];
+		snprintf(path, sizeof path, DIR "/%s", files[i]);
+		unlink(path);
+	}
+}
+
 static void test_the_second_gpu_starts_profiling_before_the_first_pass_ends(void)
 {
 	setup_space();
@@ -470,6 +514,8 @@ int add_gpus_suite(void)
 	       !CU_add_test(s, "merge refuses missing or foreign shards", test_merge_refuses_missing_or_foreign_shards) ||
 	       !CU_add_test(s, "counters of all configurations in one session, on the second GPU",
 			    test_counters_of_all_configurations_in_one_session_on_the_second_gpu) ||
+	       !CU_add_test(s, "a build timed on a slower GPU joins its twin among the finalists",
+			    test_a_build_timed_on_a_slower_gpu_joins_its_twin_among_the_finalists) ||
 	       !CU_add_test(s, "the second GPU starts profiling before the first pass ends",
 			    test_the_second_gpu_starts_profiling_before_the_first_pass_ends) ||
 	       !CU_add_test(s, "a configuration that cannot be profiled costs its own counters only",

@@ -15,6 +15,7 @@
 #include "proc.h"
 #include "progress.h"
 #include "search.h"
+#include "select.h"
 #include "stats.h"
 #include "banned.h"
 
@@ -88,6 +89,29 @@ static size_t *ranked(const result *res, size_t n, size_t *count)
 			idx[j] = idx[j - 1];
 			idx[j - 1] = t;
 		}
+	return idx;
+}
+
+/* The finalists: the `want` fastest, then every build of one of their launch shapes (a register
+ * cap apart). With several GPUs the first-pass times come from GPUs that differ by 0.1-0.3% (two
+ * H200s), and a build timed on the slower one missed the cut while its twin, timed on the faster,
+ * made it; the selection counts such builds tied, and only finalists are compared with finalists.
+ * Returns the ranking with them first, and their number in *k. */
+static size_t *pick_finalists(const result *res, size_t n, int want, size_t *k)
+{
+	size_t count, *idx = ranked(res, n, &count);
+	*k = want < 0 ? 0 : (size_t)want < count ? (size_t)want : count;
+	size_t top = *k;
+	for (size_t j = *k; j < count; j++) {
+		int twin = 0;
+		for (size_t f = 0; f < top && !twin; f++)
+			twin = same_shape(&res[idx[j]], &res[idx[f]]);
+		if (twin) {
+			size_t t = idx[j];
+			memmove(idx + *k + 1, idx + *k, (j - *k) * sizeof *idx);
+			idx[(*k)++] = t;
+		}
+	}
 	return idx;
 }
 
@@ -814,8 +838,7 @@ static int finalists(pass *P)
 	lane *L = &P->lanes[0];
 	measure_opts *o = P->o;
 	pthread_mutex_lock(&P->lock);
-	size_t n, *idx = ranked(res, sp->count, &n);
-	size_t k = (size_t)cfg->finalists < n ? (size_t)cfg->finalists : n;
+	size_t k, *idx = pick_finalists(res, sp->count, cfg->finalists, &k);
 	/* resumed with nothing new measured: the journaled finalists stand */
 	int all_final = 1;
 	for (size_t f = 0; f < k; f++)
@@ -829,7 +852,7 @@ static int finalists(pass *P)
 	for (size_t i = 0; i < sp->count; i++)
 		res[i].final_rounds = 0;
 	free(idx);
-	idx = ranked(res, sp->count, &n);
+	idx = pick_finalists(res, sp->count, cfg->finalists, &k);
 	pthread_mutex_unlock(&P->lock);
 	double *rounds = xcalloc(k * FINAL_ROUNDS, sizeof *rounds), scratch[FINAL_ROUNDS];
 	sample_plan plan = {1, FINAL_SAMPLES, FINAL_SAMPLES, cfg->time_cap, cfg->noise_target};
@@ -1022,7 +1045,11 @@ static void *finalists_then_counters(void *arg)
 static int finish(pass *P)
 {
 	P->done = 0;
-	size_t final_steps = P->cfg->finalists >= 2 ? (size_t)P->cfg->finalists * FINAL_ROUNDS : 0;
+	size_t nfinal;
+	pthread_mutex_lock(&P->lock);
+	free(pick_finalists(P->res, P->sp->count, P->cfg->finalists, &nfinal));
+	pthread_mutex_unlock(&P->lock);
+	size_t final_steps = nfinal >= 2 ? nfinal * FINAL_ROUNDS : 0;
 	if (P->nlanes == 1) {
 		progress_begin(&P->bar, P->o->progress && final_steps, "final", final_steps);
 		finalists(P);
