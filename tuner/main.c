@@ -56,6 +56,11 @@ static void on_stop_signal(int sig)
 	interrupted = sig;
 }
 
+/* The signal that stopped the run stopped this binary's nvcc too (it reaches the whole job under a
+ * batch system's time limit), or came before it started: what it compiles is unknown, not in
+ * error, and its configurations are not run. */
+static int stopped_compile(const binary *b) { return interrupted && b->killed; }
+
 /* --metrics overrides measure.metrics. */
 static int apply_metrics_option(config *cfg, const char *m, diags *d)
 {
@@ -316,7 +321,7 @@ static void print_failures(const config *cfg, const space *sp, const build *b)
 {
 	/* one compile log per failed binary, not per configuration */
 	for (size_t i = 0; i < b->nbins; i++)
-		if (b->bins[i].failed && !(interrupted && b->bins[i].killed)) {
+		if (b->bins[i].failed && !stopped_compile(&b->bins[i])) {
 			char *desc = space_describe(cfg, space_config(sp, b->bins[i].first_config));
 			fprintf(stderr, "compile-error for %s:\n%s\n", desc, b->bins[i].log);
 			free(desc);
@@ -333,7 +338,7 @@ static void print_summary(const config *cfg, const space *sp, const build *b, co
 	}
 	size_t stopped_bins = 0;
 	for (size_t i = 0; i < b->nbins; i++) {
-		int stopped = interrupted && b->bins[i].killed;
+		int stopped = stopped_compile(&b->bins[i]);
 		stopped_bins += stopped;
 		failed_bins += b->bins[i].failed && !stopped;
 	}
@@ -686,9 +691,7 @@ static int tune(const options *o)
 			code = EXIT_USAGE;
 		progress_end(&compiles);
 		for (size_t c = 0; c < sp.count; c++)
-			/* the signal that stopped the run stops nvcc too when it reaches the whole job (a
-			 * batch system's time limit): what it compiled is unknown, not in error */
-			if (!(interrupted && b.bins[b.of_config[c]].killed))
+			if (!stopped_compile(&b.bins[b.of_config[c]]))
 				measure_apply_binary(&b.bins[b.of_config[c]], cc, &res[c]);
 		if (!o->quiet)
 			print_failures(&cfg, &sp, &b);
