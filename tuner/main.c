@@ -487,7 +487,7 @@ static int tune(const options *o)
 	runner *rn = NULL; /* a dry run's look at the GPU, for its architecture */
 	double setup_s = 0; /* starting the GPU workers: context, arguments, warm-up */
 	gpu_set gs = {0};
-	char *nvcc = NULL, *wpath = NULL, workdir[] = "/tmp/autotune-XXXXXX";
+	char *nvcc = NULL, *wpath = NULL, workdir[PATH_MAX] = "/tmp/autotune-XXXXXX";
 	int have_workdir = 0;
 	choice pick = {-1, -1, NULL, 0};
 	char *counters_note = NULL, *journal_note = NULL, *jpath = NULL, *wlog = NULL;
@@ -587,13 +587,8 @@ static int tune(const options *o)
 	if (!arch_known(cc))
 		fprintf(stderr, "autotune: warning: no occupancy table for %s; occupancy is left empty\n", arch);
 	const char *tmp = getenv("TMPDIR");
-	if (tmp && *tmp) {
-		/* keep the template's size: build it in a buffer of its own */
-		char *t = xasprintf("%s/autotune-XXXXXX", tmp);
-		if (strlen(t) < sizeof workdir)
-			memcpy(workdir, t, strlen(t) + 1);
-		free(t);
-	}
+	if (tmp && *tmp)
+		snprintf(workdir, sizeof workdir, "%s/autotune-XXXXXX", tmp);
 	if (!mkdtemp(workdir)) {
 		diags_add(&d, "autotune: cannot create a work directory '%s': %s", workdir, strerror(errno));
 		code = EXIT_USAGE;
