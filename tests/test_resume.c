@@ -115,16 +115,26 @@ int count_in(const char *path, const char *needle)
 
 int kill_when_journaled(char *const argv[], const char *journal, int done)
 {
-	proc p;
-	if (proc_start(&p, argv, PROC_STDOUT | PROC_MERGE_STDERR))
+	/* a killed run cannot remove its work directory: it goes in one of the test's own */
+	char tmp[] = "/tmp/autotune-killed-XXXXXX";
+	if (!mkdtemp(tmp))
 		return -1;
-	double t0 = now_seconds();
-	while (count_in(journal, "done ") < done && now_seconds() - t0 < 60)
-		nap();
-	kill(-p.pid, SIGKILL);
-	int timed_out;
-	proc_finish(&p, 10, &timed_out);
-	return 0;
+	setenv("TMPDIR", tmp, 1);
+	proc p;
+	int rc = proc_start(&p, argv, PROC_STDOUT | PROC_MERGE_STDERR);
+	unsetenv("TMPDIR");
+	if (rc == 0) {
+		double t0 = now_seconds();
+		while (count_in(journal, "done ") < done && now_seconds() - t0 < 60)
+			nap();
+		kill(-p.pid, SIGKILL);
+		int timed_out;
+		proc_finish(&p, 10, &timed_out);
+	}
+	char *out = NULL;
+	proc_capture((char *[]){"rm", "-rf", tmp, NULL}, 30, &out);
+	free(out);
+	return rc ? -1 : 0;
 }
 
 /* Rows per configuration in the CSV: each bx must appear exactly once. */
