@@ -42,7 +42,7 @@
 /* a worker's exit (its context's teardown): the driver does one at a time, so a GPU that is done
  * should be gone before the last one quits (0.12 s for two at once, 0.06 for one, H200) */
 #define WORKER_EXIT_S 0.07
-/* a finalist's run beyond its samples: the untimed launches and the host's share */
+/* a finalist's run beyond its samples and its untimed warm-up launch: the host's share */
 #define FINAL_RUN_S 0.0015
 
 static double kernel_timeout(const config *cfg, double slowest_ms)
@@ -647,7 +647,7 @@ static size_t speculative_share(const pass *P, double *seconds)
 {
 	size_t sharers = P->nlanes - 1, top = P->want < P->passed ? P->want : P->passed;
 	double t = P->best_ms / 1000, kernel = PROFILE_KERNEL_S + PROFILE_REPLAYS * t;
-	double finals = P->cfg->finalists >= 2 ? P->cfg->finalists * FINAL_ROUNDS * ((FINAL_SAMPLES + 2) * t + FINAL_RUN_S) : 0;
+	double finals = P->cfg->finalists >= 2 ? P->cfg->finalists * FINAL_ROUNDS * ((FINAL_SAMPLES + 1) * t + FINAL_RUN_S) : 0;
 	double spare = finals - PROFILE_SESSION_S - WORKER_EXIT_S;
 	double last = spare > 0 ? spare / kernel * (double)sharers : 0;
 	size_t early = top > (size_t)last + 1 ? top - (size_t)last : (top ? 1 : 0);
