@@ -2,16 +2,25 @@
 #include <CUnit/Basic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "proc.h"
 #include "tests.h"
 
+char test_dir[64];
+
 int main(void)
 {
-	/* the runs under test keep their cubin cache and copy-bandwidth note to themselves */
-	char cache[64];
-	snprintf(cache, sizeof cache, "/tmp/autotune-test-cache-%ld", (long)getpid());
+	/* the runs under test keep their cubin cache, copy-bandwidth note and files to themselves,
+	 * in one directory removed at the end */
+	snprintf(test_dir, sizeof test_dir, "/tmp/autotune-test-%ld", (long)getpid());
+	if (mkdir(test_dir, 0700) != 0) {
+		perror(test_dir);
+		return 1;
+	}
+	char cache[96];
+	snprintf(cache, sizeof cache, "%s/cache", test_dir);
 	setenv("XDG_CACHE_HOME", cache, 1);
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 1;
@@ -30,7 +39,7 @@ int main(void)
 	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
 	CU_cleanup_registry();
 	char *out = NULL;
-	proc_capture((char *[]){"rm", "-rf", cache, NULL}, 30, &out);
+	proc_capture((char *[]){"rm", "-rf", test_dir, NULL}, 30, &out);
 	free(out);
 	return failed ? 1 : 0;
 }

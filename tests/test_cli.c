@@ -147,11 +147,12 @@ static void test_compile_error_marks_configurations_and_continues(void)
 	const char *kernel = write_temp(0, "k.cu",
 					"#if V == 2\n#error V=2 is not supported\n#endif\n"
 					"extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = V; }\n");
-	char text[1024];
+	char text[1024], csv[128];
+	snprintf(csv, sizeof csv, "%s/cerr.csv", test_dir);
 	snprintf(text, sizeof text,
 		 "name: cerr\nkernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 1024, output: true}]\n"
 		 "space: {V: [1, 2, 3], bx: [32, 64]}\nlaunch: {block: [bx], grid: [1]}\nbuild: {defines: [V]}\n"
-		 "output: {csv: /tmp/autotune-test-cerr.csv}\n", kernel);
+		 "output: {csv: %s}\n", kernel, csv);
 	const char *path = write_temp(1, "cerr.yaml", text);
 	char *out;
 	CU_ASSERT_EQUAL(run((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out), 0);
@@ -160,7 +161,7 @@ static void test_compile_error_marks_configurations_and_continues(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "(1 failed;"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "V=2 is not supported"));
 	free(out);
-	FILE *f = fopen("/tmp/autotune-test-cerr.csv", "r");
+	FILE *f = fopen(csv, "r");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	char line[4096];
 	int errors = 0, not_run = 0;
@@ -171,7 +172,7 @@ static void test_compile_error_marks_configurations_and_continues(void)
 	fclose(f);
 	CU_ASSERT_EQUAL(errors, 2);
 	CU_ASSERT_EQUAL(not_run, 4);
-	unlink("/tmp/autotune-test-cerr.csv");
+	unlink(csv);
 	unlink(path);
 	unlink(kernel);
 }
@@ -254,12 +255,13 @@ static void test_shell_metacharacters_stay_literal(void)
 	const char *marker = "/tmp/autotune-test-injected";
 	unlink(marker);
 	const char *kernel = write_temp(2, "sk.cu", "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = 1; }\n");
-	char text[1024];
+	char text[1024], csv[128];
+	snprintf(csv, sizeof csv, "%s/inject.csv", test_dir);
 	snprintf(text, sizeof text,
 		 "name: inject\nkernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 64, output: true}]\n"
 		 "space: {x: [32]}\nlaunch: {block: [x], grid: [1]}\n"
 		 "build: {flags: [\"$(touch %s)\", \"`touch %s`\", \"; touch %s\"]}\n"
-		 "output: {csv: /tmp/autotune-test-inject.csv}\n", kernel, marker, marker, marker);
+		 "output: {csv: %s}\n", kernel, marker, marker, marker, csv);
 	const char *path = write_temp(3, "inject.yaml", text);
 	char *out;
 	int rc = run((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out);
@@ -269,7 +271,7 @@ static void test_shell_metacharacters_stay_literal(void)
 	free(out);
 	unlink(path);
 	unlink(kernel);
-	unlink("/tmp/autotune-test-inject.csv");
+	unlink(csv);
 }
 
 /* Every shipped config and the feature kernels of tests/kernels compile with the real nvcc, with

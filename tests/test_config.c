@@ -12,7 +12,7 @@
 const char *write_temp(int slot, const char *name, const char *text)
 {
 	static char paths[8][256];
-	snprintf(paths[slot], sizeof paths[slot], "/tmp/autotune-test-%ld-%d-%s", (long)getpid(), slot, name);
+	snprintf(paths[slot], sizeof paths[slot], "%s/%d-%s", test_dir, slot, name);
 	FILE *f = fopen(paths[slot], "w");
 	if (!f)
 		return NULL;

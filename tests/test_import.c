@@ -48,10 +48,14 @@ static void test_not_binds_looser_than_comparison(void)
 			   " \"GlobalSize\": {\"X\": \"1\"}, \"LocalSize\": {\"X\": \"x\"},"
 			   " \"Arguments\": [{\"Name\": \"a\", \"Type\": \"float\", \"MemoryType\": \"Vector\", \"Size\": 64}]}}";
 	const char *json = write_temp(4, "not.json", spec);
+	char yaml[128];
+	snprintf(yaml, sizeof yaml, "%s/not.yaml", test_dir);
 	diags d = {0};
-	CU_ASSERT_EQUAL_FATAL(import_t1(json, "/tmp/autotune-test-not.yaml", &d), 0);
+	CU_ASSERT_EQUAL_FATAL(import_t1(json, yaml, &d), 0);
 	config cfg;
-	CU_ASSERT_EQUAL_FATAL(config_load("/tmp/autotune-test-not.yaml", &cfg, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(config_load(yaml, &cfg, &d), 0);
+	/* the spec's file name starts with a digit; the config's name must still be an identifier */
+	CU_ASSERT_STRING_EQUAL(cfg.name, "t1_4_not");
 	space sp;
 	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
 	/* Python: x in {1, 2} */
@@ -60,7 +64,7 @@ static void test_not_binds_looser_than_comparison(void)
 	config_free(&cfg);
 	diags_free(&d);
 	unlink(json);
-	unlink("/tmp/autotune-test-not.yaml");
+	unlink(yaml);
 }
 
 static void test_what_cannot_be_imported_is_reported(void)
@@ -69,15 +73,17 @@ static void test_what_cannot_be_imported_is_reported(void)
 			   " \"KernelSpecification\": {\"Language\": \"OpenCL\", \"KernelName\": \"k\", \"KernelFile\": \"k.cl\",\n"
 			   " \"GlobalSize\": {\"X\": \"1\"}, \"LocalSize\": {\"X\": \"1\"}, \"Arguments\": []}}";
 	const char *json = write_temp(4, "bad.json", spec);
+	char yaml[128];
+	snprintf(yaml, sizeof yaml, "%s/bad.yaml", test_dir);
 	diags d = {0};
-	CU_ASSERT_EQUAL(import_t1(json, "/tmp/autotune-test-bad.yaml", &d), -1);
+	CU_ASSERT_EQUAL(import_t1(json, yaml, &d), -1);
 	CU_ASSERT_EQUAL_FATAL(d.n, 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], ":2:25: Language 'OpenCL': autotune tunes CUDA kernels"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[1], ":1:46: parameter type 'string' is not supported"));
-	CU_ASSERT_NOT_EQUAL(access("/tmp/autotune-test-bad.yaml", F_OK), 0);
+	CU_ASSERT_NOT_EQUAL(access(yaml, F_OK), 0);
 	diags_free(&d);
 	json = write_temp(4, "broken.json", "{\"a\": [1, 2}\n");
-	CU_ASSERT_EQUAL(import_t1(json, "/tmp/autotune-test-bad.yaml", &d), -1);
+	CU_ASSERT_EQUAL(import_t1(json, yaml, &d), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], ":1:12: JSON syntax error"));
 	diags_free(&d);
 	unlink(json);

@@ -26,7 +26,10 @@ int add_header_suite(void);
 int add_progress_suite(void);
 int add_help_suite(void);
 
-/* Writes text to a fresh file under /tmp and returns its path (static storage, overwritten by
+/* This run's scratch directory, removed when the tests end. */
+extern char test_dir[64];
+
+/* Writes text to a fresh file in test_dir and returns its path (static storage, overwritten by
  * the next call with the same slot). */
 const char *write_temp(int slot, const char *name, const char *text);
 

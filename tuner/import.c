@@ -213,6 +213,9 @@ static int convert(reader *R, FILE *f, const char *json_path)
 	const char *base = strrchr(json_path, '/');
 	base = base ? base + 1 : json_path;
 	fprintf(f, "# Imported from the T1 spec %s by autotune import.\nname: ", base);
+	/* the name prefixes the header's macros: a file named 2d-conv.json still needs an identifier */
+	if (!((*base >= 'a' && *base <= 'z') || (*base >= 'A' && *base <= 'Z') || *base == '_'))
+		fputs("t1_", f);
 	for (const char *p = base; *p && *p != '.'; p++)
 		fputc((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ? *p : '_', f);
 	fputs("\nkernel:\n  source: ", f);
