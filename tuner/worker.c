@@ -724,10 +724,11 @@ static double clock_mhz(void)
 	return got[1] ? (double)got[0] / (got[1] * 1e-3) : 0;
 }
 
-/* The SM clock idles low (345 MHz on the H100) until there is work: keep every SM busy until
- * the clock has read near its maximum twice in a row (the H200s here read 1980 of 1980 MHz from
- * the first reading, 20 ms in, when they were busy a moment before), or has stopped rising (a GPU
- * held below its maximum by power or temperature), or a second has passed. */
+/* The SM clock idles low (345 MHz on the H100) until there is work: keep every SM busy, reading
+ * the clock every 5 ms or so, until it has read near its maximum twice in a row, or has held one
+ * level for 50 ms (a GPU held below its maximum by power or temperature), or a second has passed. The
+ * H200s here read 1974-1980 of 1980 MHz from the first reading, 5 ms in, so readings 20 ms apart
+ * only kept both GPUs' lanes from measuring 30 ms longer. */
 static void cmd_warmup(void)
 {
 	CUfunction f = NULL;
@@ -737,21 +738,22 @@ static void cmd_warmup(void)
 	cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, W.dev);
 	cuDeviceGetAttribute(&max_khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, W.dev);
 	cuModuleGetFunction(&f, W.helpers, "clock_probe");
-	double mhz = 0, t0 = now(), prev = 0;
-	int steady = 0, high = 0;
+	double mhz = 0, t0 = now(), prev = 0, level_since = t0;
+	int high = 0;
 	char seen[512] = "";
 	while (now() - t0 < 1.0) {
-		for (int i = 0; i < 20; i++)
+		for (int i = 0; i < 5; i++)
 			cuLaunchKernel(f, (unsigned)sms * 4, 1, 1, 32, 1, 1, 0, NULL, params, NULL);
 		cuCtxSynchronize();
 		mhz = clock_mhz();
 		size_t used = strlen(seen);
 		snprintf(seen + used, sizeof seen - used, " %.0f", mhz);
-		/* three readings in a row within 1% of each other, well above idle */
-		steady = mhz > 0.6 * max_khz / 1e3 && fabs(mhz - prev) < 0.01 * mhz ? steady + 1 : 0;
+		/* a level: readings within 1% of each other for 50 ms, well above idle */
+		if (!(mhz > 0.6 * max_khz / 1e3 && fabs(mhz - prev) < 0.01 * mhz))
+			level_since = now();
 		high = mhz > 0.9 * max_khz / 1e3 ? high + 1 : 0;
 		prev = mhz;
-		if (high >= 2 || steady >= 3)
+		if (high >= 2 || now() - level_since >= 0.05)
 			break;
 	}
 	if (tracing)
