@@ -117,16 +117,31 @@ uninstall:
 clean:
 	rm -rf $(B) autotune autotune-worker
 
-# libFuzzer with ASan and UBSan over the config loader; the corpus starts from the shipped configs.
+# libFuzzer with ASan and UBSan over what autotune reads from disk: configs (the loader and the
+# expression language; the corpus starts from the shipped configs), results files (the CSV reader
+# behind header, report, show and merge) and journals (a resumed run's replay). Each fuzzer runs
+# FUZZ_SECONDS.
 FUZZ_SECONDS ?= 60
-FUZZ_SRCS = $(addprefix tuner/,config.c expr.c space.c diag.c) tests/fuzz/fuzz_config.c
-$(B)/fuzz_config: $(FUZZ_SRCS) | $(B)
-	clang -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Ituner -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=undefined -o $@ $(FUZZ_SRCS) -lyaml -lm
+FUZZ_CC = clang -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Ituner -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=undefined
+FUZZ_CONFIG_SRCS = $(addprefix tuner/,config.c expr.c space.c diag.c) tests/fuzz/fuzz_config.c
+FUZZ_TABLE_SRCS = $(addprefix tuner/,table.c select.c stats.c diag.c) tests/fuzz/fuzz_table.c
+FUZZ_JOURNAL_SRCS = $(addprefix tuner/,journal.c diag.c) tests/fuzz/fuzz_journal.c
+$(B)/fuzz_config: $(FUZZ_CONFIG_SRCS) | $(B)
+	$(FUZZ_CC) -o $@ $(FUZZ_CONFIG_SRCS) -lyaml -lm
+$(B)/fuzz_table: $(FUZZ_TABLE_SRCS) | $(B)
+	$(FUZZ_CC) -o $@ $(FUZZ_TABLE_SRCS) -lm
+$(B)/fuzz_journal: $(FUZZ_JOURNAL_SRCS) | $(B)
+	$(FUZZ_CC) -o $@ $(FUZZ_JOURNAL_SRCS) -lm
 
-fuzz: $(B)/fuzz_config
-	@mkdir -p $(B)/fuzz-corpus && cp -n tests/fuzz/corpus/* $(B)/fuzz-corpus/ 2>/dev/null || true
+fuzz: $(B)/fuzz_config $(B)/fuzz_table $(B)/fuzz_journal
+	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-csv-corpus $(B)/fuzz-journal-corpus
+	@cp -n tests/fuzz/corpus/* $(B)/fuzz-corpus/ 2>/dev/null || true
+	@cp -n tests/fuzz/csv-corpus/* $(B)/fuzz-csv-corpus/ 2>/dev/null || true
+	@cp -n tests/fuzz/journal-corpus/* $(B)/fuzz-journal-corpus/ 2>/dev/null || true
 	$(B)/fuzz_config -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 $(B)/fuzz-corpus
+	$(B)/fuzz_table -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 $(B)/fuzz-csv-corpus
+	$(B)/fuzz_journal -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 $(B)/fuzz-journal-corpus
 
 .PHONY: all deps demo test test-gpu fuzz install uninstall clean
 

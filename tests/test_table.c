@@ -133,6 +133,36 @@ static void test_results_from_an_older_file(void)
 	table_free(&t);
 }
 
+/* A hand-edited file's counts and geometry that no integer holds read as absent (the fuzzer's
+ * find: converting 1e34 to int is undefined behaviour); those that fit are kept. */
+static void test_numbers_no_integer_holds_read_as_absent(void)
+{
+	table t;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(table_load(write_temp(0, "huge.csv",
+						  "p,blockDim.x,blockDim.y,gridDim.x,samples,launches_per_sample,final_rounds,status\n"
+						  "1,1e34,inf,-1e300,1e34,nan,2147483648,ok\n"
+						  "2,64,2,4096,20,3,7,ok\n"),
+				     &t, &d),
+			     0);
+	result *r = table_results(&t);
+	CU_ASSERT_EQUAL(r[0].block[0], 1);
+	CU_ASSERT_EQUAL(r[0].block[1], 1);
+	CU_ASSERT_EQUAL(r[0].grid[0], 1);
+	CU_ASSERT_EQUAL(r[0].samples, 0);
+	CU_ASSERT_EQUAL(r[0].batch, 1);
+	CU_ASSERT_EQUAL(r[0].final_rounds, 0);
+	CU_ASSERT_EQUAL(r[1].block[0], 64);
+	CU_ASSERT_EQUAL(r[1].block[1], 2);
+	CU_ASSERT_EQUAL(r[1].grid[0], 4096);
+	CU_ASSERT_EQUAL(r[1].samples, 20);
+	CU_ASSERT_EQUAL(r[1].batch, 3);
+	CU_ASSERT_EQUAL(r[1].final_rounds, 7);
+	table_results_free(r, t.nrows);
+	table_free(&t);
+	diags_free(&d);
+}
+
 /* Today's columns but no winner flag (rows put together by hand, say): the winner is chosen again,
  * as for a file that predates the flag; a flag, where there is one, decides. */
 static void test_winner_chosen_again_when_no_row_is_flagged(void)
@@ -172,5 +202,6 @@ int add_table_suite(void)
 	CU_add_test(s, "winner flag is a whole word", test_winner_flag_is_a_whole_word);
 	CU_add_test(s, "results from an older file", test_results_from_an_older_file);
 	CU_add_test(s, "winner chosen again when no row is flagged", test_winner_chosen_again_when_no_row_is_flagged);
+	CU_add_test(s, "numbers no integer holds read as absent", test_numbers_no_integer_holds_read_as_absent);
 	return 0;
 }

@@ -2,6 +2,7 @@
 #include "table.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,6 +160,16 @@ static double num_or(const table *t, size_t row, int col, double dflt)
 	return isnan(v) ? dflt : v;
 }
 
+/* A count or a geometry: a number outside [lo, hi] (1e34, inf in a hand-edited file) cannot be
+ * converted and reads as absent, like an empty field. */
+static long long whole_or(const table *t, size_t row, int col, long long dflt, double lo, double hi)
+{
+	double v = table_num(t, row, col);
+	return isnan(v) || v < lo || v > hi ? dflt : (long long)v;
+}
+
+#define INT_OR(t, r, col, dflt) ((int)whole_or(t, r, col, dflt, INT_MIN, INT_MAX))
+
 result *table_results(const table *t)
 {
 	result *res = xcalloc(t->nrows + 1, sizeof *res);
@@ -183,23 +194,23 @@ result *table_results(const table *t)
 		result *x = &res[r];
 		long long *g[7] = {&x->block[0], &x->block[1], &x->block[2], &x->grid[0], &x->grid[1], &x->grid[2], &x->smem};
 		for (int i = 0; i < 7; i++)
-			*g[i] = (long long)num_or(t, r, gcol[i], i == 6 ? 0 : 1);
+			*g[i] = whole_or(t, r, gcol[i], i == 6 ? 0 : 1, -0x1p62, 0x1p62);
 		status s = ST_NOT_RUN;
 		status_parse(table_get(t, r, st), &s);
 		x->st = s;
 		x->message = *table_get(t, r, msg) ? xstrdup(table_get(t, r, msg)) : NULL;
 		x->occupancy = num_or(t, r, occ, 0);
-		x->occ_blocks = (int)num_or(t, r, blocks, 0);
+		x->occ_blocks = INT_OR(t, r, blocks, 0);
 		x->occ_limit = "";
-		x->driver_blocks = (int)num_or(t, r, drv, -1);
+		x->driver_blocks = INT_OR(t, r, drv, -1);
 		x->t_median = num_or(t, r, med, 0);
 		x->t_min = num_or(t, r, tmin, 0);
 		x->t_max = num_or(t, r, tmax, 0);
-		x->samples = (int)num_or(t, r, samples, 0);
+		x->samples = INT_OR(t, r, samples, 0);
 		x->noise = num_or(t, r, noise, 0) / 100;
-		x->batch = (int)num_or(t, r, batch, 1);
+		x->batch = INT_OR(t, r, batch, 1);
 		x->mhz_after = num_or(t, r, mhz, 0);
-		x->final_rounds = (int)num_or(t, r, frounds, 0);
+		x->final_rounds = INT_OR(t, r, frounds, 0);
 		x->final_median = num_or(t, r, fmed, 0);
 		x->final_noise = num_or(t, r, fnoise, 0) / 100;
 		x->gbps = num_or(t, r, gbps, 0);
