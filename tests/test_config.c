@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -202,6 +203,22 @@ static void test_missing_kernel_file(void)
 	expect_error(with_line(3, "  source: no-such-file.cu"), 3, 11, "cannot read kernel source");
 }
 
+/* What a path can name besides a source: each is refused at the source's position, none is read
+ * until it ends (the fuzzer's find: /dev/zero and /dev/full took all memory) or waited on. */
+static void test_kernel_source_that_is_no_file(void)
+{
+	expect_error(with_line(3, "  source: /dev/zero"), 3, 11, "kernel source '/dev/zero' is over 64 MiB: not a CUDA source file");
+	expect_error(with_line(3, "  source: /tmp"), 3, 11, "kernel source '/tmp' is a directory");
+	char fifo[128], line[160];
+	snprintf(fifo, sizeof fifo, "%s/kernel.fifo", test_dir);
+	CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0600), 0);
+	snprintf(line, sizeof line, "  source: %s", fifo);
+	char msg[200];
+	snprintf(msg, sizeof msg, "kernel source '%s' is a pipe or a socket, not a file", fifo);
+	expect_error(with_line(3, line), 3, 11, msg);
+	unlink(fifo);
+}
+
 static void test_unknown_element_type(void)
 {
 	expect_error(with_line(8, "  - {name: a, type: flaot, count: n}"), 8, 21, "unknown type 'flaot'");
@@ -280,6 +297,7 @@ int add_config_suite(void)
 	CU_add_test(s, "wrong type", test_wrong_type_for_list);
 	CU_add_test(s, "duplicate key names both places", test_duplicate_key_names_both_places);
 	CU_add_test(s, "missing kernel file", test_missing_kernel_file);
+	CU_add_test(s, "kernel source that is no file", test_kernel_source_that_is_no_file);
 	CU_add_test(s, "unknown element type", test_unknown_element_type);
 	CU_add_test(s, "array count may not use parameters", test_array_count_may_not_use_parameters);
 	CU_add_test(s, "strict integers", test_strict_integers_reject_trailing_junk);

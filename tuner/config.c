@@ -9,10 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <yaml.h>
 
 #include "banned.h"
+
+/* a CUDA source is kilobytes; past this it is something else (/dev/zero, a disk image) */
+#define MAX_SOURCE_BYTES (64ul << 20)
 
 static const char *const fill_names[] = {"random", "constant", "zeros", "normal", "index", "copy", "expr"};
 const char *fill_name(fill_kind f) { return fill_names[f]; }
@@ -24,6 +28,7 @@ typedef struct {
 	diags *d;
 	int errors;
 	config *cfg;
+	int source_ok; /* the kernel source is a file that can be read without waiting */
 } loader;
 
 static mark mark_of(const yaml_node_t *n)
@@ -437,8 +442,16 @@ static void load_kernel(loader *L, const yaml_node_t *n)
 			cfg->source = xasprintf("%.*s/%s", (int)(slash - cfg->path), cfg->path, s);
 			free(s);
 		}
-		if (access(cfg->source, R_OK))
+		struct stat st;
+		if (access(cfg->source, R_OK) || stat(cfg->source, &st))
 			err_at(L, cfg->source_at, "cannot read kernel source '%s': %s", cfg->source, strerror(errno));
+		else if (S_ISDIR(st.st_mode))
+			err_at(L, cfg->source_at, "kernel source '%s' is a directory", cfg->source);
+		else if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
+			/* reading one would wait for a writer that may never come */
+			err_at(L, cfg->source_at, "kernel source '%s' is a pipe or a socket, not a file", cfg->source);
+		else
+			L->source_ok = 1;
 	}
 	yaml_node_t *entry = require(L, n, "entry", "'kernel'");
 	if (entry && (cfg->entry = get_string(L, entry, "kernel entry"))) {
@@ -1032,12 +1045,30 @@ int pragma_unroll_name(const char *line, size_t *start, size_t *len)
 static void scan_pragmas(loader *L)
 {
 	config *cfg = L->cfg;
-	FILE *f = cfg->source ? fopen(cfg->source, "r") : NULL;
+	FILE *f = L->source_ok ? fopen(cfg->source, "rb") : NULL;
 	if (!f)
 		return;
-	char *line = NULL;
-	size_t cap = 0, start, len;
-	while (getline(&line, &cap, f) > 0) {
+	/* read whole, counting bytes, since a "line" may never end (/dev/zero) */
+	char *text = NULL;
+	size_t n = 0, got;
+	do {
+		text = xrealloc(text, n + (1 << 16) + 1);
+		n += got = fread(text + n, 1, 1 << 16, f);
+	} while (got && n <= MAX_SOURCE_BYTES);
+	fclose(f);
+	text[n] = 0;
+	if (n > MAX_SOURCE_BYTES) {
+		err_at(L, cfg->source_at, "kernel source '%s' is over %lu MiB: not a CUDA source file", cfg->source,
+		       MAX_SOURCE_BYTES >> 20);
+		free(text);
+		return;
+	}
+	size_t start, len;
+	for (char *line = text, *next; line < text + n; line = next) {
+		char *nl = memchr(line, '\n', (size_t)(text + n - line));
+		next = nl ? nl + 1 : text + n;
+		if (nl)
+			*nl = 0;
 		if (!pragma_unroll_name(line, &start, &len))
 			continue;
 		for (size_t i = 0; i < cfg->nparams; i++)
@@ -1047,8 +1078,7 @@ static void scan_pragmas(loader *L)
 			if (strlen(cfg->constants[i].name) == len && !strncmp(cfg->constants[i].name, line + start, len))
 				cfg->rewrite_pragmas = 1;
 	}
-	free(line);
-	fclose(f);
+	free(text);
 }
 
 /* "mathKernel${variant}": each placeholder names a parameter, which becomes compile-time (one
@@ -1261,7 +1291,7 @@ int config_load(const char *path, config *cfg, diags *d)
 			 parser.context ? parser.context : "");
 	} else {
 		yaml_node_t *root = yaml_document_get_root_node(&doc);
-		loader L = {path, &doc, d, 0, cfg};
+		loader L = {path, &doc, d, 0, cfg, 0};
 		if (!root)
 			diags_at(d, path, 1, 1, "the file is empty");
 		else {
