@@ -119,29 +119,34 @@ clean:
 
 # libFuzzer with ASan and UBSan over what autotune reads from disk: configs (the loader and the
 # expression language; the corpus starts from the shipped configs), results files (the CSV reader
-# behind header, report, show and merge) and journals (a resumed run's replay). Each fuzzer runs
-# FUZZ_SECONDS.
+# behind header, report, show and merge), journals (a resumed run's replay) and T1 specs (`autotune
+# import`). Each fuzzer runs FUZZ_SECONDS.
 FUZZ_SECONDS ?= 60
 FUZZ_CC = clang -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Ituner -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined
 FUZZ_CONFIG_SRCS = $(addprefix tuner/,config.c expr.c space.c diag.c) tests/fuzz/fuzz_config.c
 FUZZ_TABLE_SRCS = $(addprefix tuner/,table.c select.c stats.c diag.c) tests/fuzz/fuzz_table.c
 FUZZ_JOURNAL_SRCS = $(addprefix tuner/,journal.c diag.c) tests/fuzz/fuzz_journal.c
-$(B)/fuzz_config: $(FUZZ_CONFIG_SRCS) | $(B)
+FUZZ_IMPORT_SRCS = $(addprefix tuner/,import.c config.c expr.c space.c diag.c) tests/fuzz/fuzz_import.c
+$(B)/fuzz_config: $(FUZZ_CONFIG_SRCS) tests/fuzz/fuzz_file.h | $(B)
 	$(FUZZ_CC) -o $@ $(FUZZ_CONFIG_SRCS) -lyaml -lm
-$(B)/fuzz_table: $(FUZZ_TABLE_SRCS) | $(B)
+$(B)/fuzz_table: $(FUZZ_TABLE_SRCS) tests/fuzz/fuzz_file.h | $(B)
 	$(FUZZ_CC) -o $@ $(FUZZ_TABLE_SRCS) -lm
-$(B)/fuzz_journal: $(FUZZ_JOURNAL_SRCS) | $(B)
+$(B)/fuzz_journal: $(FUZZ_JOURNAL_SRCS) tests/fuzz/fuzz_file.h | $(B)
 	$(FUZZ_CC) -o $@ $(FUZZ_JOURNAL_SRCS) -lm
+$(B)/fuzz_import: $(FUZZ_IMPORT_SRCS) tests/fuzz/fuzz_file.h | $(B)
+	$(FUZZ_CC) -o $@ $(FUZZ_IMPORT_SRCS) -lyaml -lm
 
-fuzz: $(B)/fuzz_config $(B)/fuzz_table $(B)/fuzz_journal
-	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-csv-corpus $(B)/fuzz-journal-corpus
+fuzz: $(B)/fuzz_config $(B)/fuzz_table $(B)/fuzz_journal $(B)/fuzz_import
+	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-csv-corpus $(B)/fuzz-journal-corpus $(B)/fuzz-import-corpus
 	@cp -n tests/fuzz/corpus/* $(B)/fuzz-corpus/ 2>/dev/null || true
 	@cp -n tests/fuzz/csv-corpus/* $(B)/fuzz-csv-corpus/ 2>/dev/null || true
 	@cp -n tests/fuzz/journal-corpus/* $(B)/fuzz-journal-corpus/ 2>/dev/null || true
+	@cp -n tests/fuzz/import-corpus/* $(B)/fuzz-import-corpus/ 2>/dev/null || true
 	$(B)/fuzz_config -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 $(B)/fuzz-corpus
 	$(B)/fuzz_table -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 $(B)/fuzz-csv-corpus
 	$(B)/fuzz_journal -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 $(B)/fuzz-journal-corpus
+	$(B)/fuzz_import -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 $(B)/fuzz-import-corpus
 
 .PHONY: all deps demo test test-gpu fuzz install uninstall clean
 

@@ -89,6 +89,30 @@ static void test_what_cannot_be_imported_is_reported(void)
 	unlink(json);
 }
 
+/* The spec's strings are copied as they are: the import loads what it wrote, and a config that
+ * does not load is reported at once (and kept: the messages name its lines), not at the first
+ * `autotune` run. */
+static void test_a_written_config_that_does_not_load_is_reported(void)
+{
+	const char *spec = "{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"y\", \"Type\": \"float\", \"Values\": \"[0.5. 1.5]\"}]},"
+			   " \"KernelSpecification\": {\"Language\": \"CUDA\", \"KernelName\": \"k\", \"KernelFile\": \"/dev/null\","
+			   " \"GlobalSize\": {\"X\": \"1\"}, \"LocalSize\": {\"X\": \"32\"},"
+			   " \"Arguments\": [{\"Name\": \"a\", \"Type\": \"float\", \"MemoryType\": \"Vector\", \"Size\": 64}]}}";
+	const char *json = write_temp(4, "typo.json", spec);
+	char yaml[128];
+	snprintf(yaml, sizeof yaml, "%s/typo.yaml", test_dir);
+	diags d = {0};
+	CU_ASSERT_EQUAL(import_t1(json, yaml, &d), -1);
+	CU_ASSERT_FATAL(d.n >= 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "typo.yaml: imported from "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "typo.json, but it does not load"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[1], "malformed number '0.5.'"));
+	CU_ASSERT_EQUAL(access(yaml, F_OK), 0);
+	diags_free(&d);
+	unlink(yaml);
+	unlink(json);
+}
+
 int add_import_suite(void)
 {
 	CU_pSuite s = CU_add_suite("import", NULL, NULL);
@@ -97,5 +121,6 @@ int add_import_suite(void)
 	CU_add_test(s, "vector_add spec imports, loads and enumerates", test_vector_add_spec_imports_loads_and_enumerates);
 	CU_add_test(s, "not binds looser than comparison", test_not_binds_looser_than_comparison);
 	CU_add_test(s, "what cannot be imported is reported", test_what_cannot_be_imported_is_reported);
+	CU_add_test(s, "a written config that does not load is reported", test_a_written_config_that_does_not_load_is_reported);
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "config.h"
 #include "banned.h"
 
 typedef struct {
@@ -296,6 +297,26 @@ static int convert(reader *R, FILE *f, const char *json_path)
 	return R->errors ? -1 : 0;
 }
 
+/* Strings of the spec are copied as they are (a value list, an expression), so only the loader
+ * can tell whether they mean something: the written config is loaded before anyone tunes it, and
+ * kept when it does not load, since the loader's messages point into it. */
+static int check_written(const char *json_path, const char *yaml_path, diags *d)
+{
+	config cfg;
+	diags ld = {0};
+	int rc = config_load(yaml_path, &cfg, &ld);
+	if (rc == 0)
+		config_free(&cfg);
+	else {
+		diags_add(d, "%s: imported from %s, but it does not load: fix the spec and import again, or fix this "
+			  "file", yaml_path, json_path);
+		for (size_t i = 0; i < ld.n; i++)
+			diags_add(d, "%s", ld.msgs[i]);
+	}
+	diags_free(&ld);
+	return rc ? -1 : 0;
+}
+
 int import_t1(const char *json_path, const char *yaml_path, diags *d)
 {
 	FILE *in = fopen(json_path, "rb");
@@ -321,7 +342,8 @@ int import_t1(const char *json_path, const char *yaml_path, diags *d)
 		if (rc == 0 && write_atomically(yaml_path, text, len)) {
 			diags_add(d, "cannot write '%s': %s", yaml_path, strerror(errno));
 			rc = -1;
-		}
+		} else if (rc == 0)
+			rc = check_written(json_path, yaml_path, d);
 		free(text);
 		yaml_document_delete(&doc);
 	}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "fuzz_file.h"
 #include "config.h"
 #include "space.h"
 
@@ -14,14 +15,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char path[64];
-	if (!path[0])
-		snprintf(path, sizeof path, "/tmp/autotune-fuzz-%ld.yaml", (long)getpid());
-	FILE *f = fopen(path, "wb");
-	if (!f)
+	const char *path = fuzz_file("yaml", data, size);
+	if (!path)
 		return 0;
-	fwrite(data, 1, size, f);
-	fclose(f);
 	config cfg;
 	diags d = {0};
 	if (config_load(path, &cfg, &d) == 0) {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fuzz_file.h"
 #include "journal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -17,14 +18,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	enum { N = 64 };
-	static char path[64];
-	if (!path[0])
-		snprintf(path, sizeof path, "/tmp/autotune-fuzz-%ld.journal", (long)getpid());
-	FILE *f = fopen(path, "wb");
-	if (!f)
+	const char *path = fuzz_file("journal", data, size);
+	if (!path)
 		return 0;
-	fwrite(data, 1, size, f);
-	fclose(f);
 	space sp = {.nparams = 1, .count = N};
 	result res[N];
 	memset(res, 0, sizeof res);

@@ -7,20 +7,16 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "fuzz_file.h"
 #include "table.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char path[64];
-	if (!path[0])
-		snprintf(path, sizeof path, "/tmp/autotune-fuzz-%ld.csv", (long)getpid());
-	FILE *f = fopen(path, "wb");
-	if (!f)
+	const char *path = fuzz_file("csv", data, size);
+	if (!path)
 		return 0;
-	fwrite(data, 1, size, f);
-	fclose(f);
 	table t;
 	diags d = {0};
 	if (table_load(path, &t, &d) == 0) {
