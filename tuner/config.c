@@ -1049,12 +1049,12 @@ static void scan_pragmas(loader *L)
 	if (!f)
 		return;
 	/* read whole, counting bytes, since a "line" may never end (/dev/zero) */
-	char *text = NULL;
-	size_t n = 0, got;
-	do {
-		text = xrealloc(text, n + (1 << 16) + 1);
-		n += got = fread(text + n, 1, 1 << 16, f);
-	} while (got && n <= MAX_SOURCE_BYTES);
+	size_t n = 0, got, cap = 1 << 16;
+	char *text = xmalloc(cap + 1);
+	/* one byte past the limit tells a source over it */
+	while ((got = fread(text + n, 1, cap - n, f)) && (n += got) <= MAX_SOURCE_BYTES)
+		if (n == cap)
+			text = xrealloc(text, (cap = cap * 2 > MAX_SOURCE_BYTES ? MAX_SOURCE_BYTES + 1 : cap * 2) + 1);
 	fclose(f);
 	text[n] = 0;
 	if (n > MAX_SOURCE_BYTES) {
