@@ -177,6 +177,37 @@ static void test_compile_error_marks_configurations_and_continues(void)
 	unlink(kernel);
 }
 
+/* Option values are checked before anything slow starts, and in a dry run too, where they were
+ * ignored: a run with a worker that cannot start (/bin/false) names the option, not the GPU. */
+static void test_option_values_are_checked_first(void)
+{
+	struct {
+		const char *opt, *value, *want;
+	} cases[] = {
+		{"--strategy", "nope", "unknown strategy 'nope'"},
+		{"--budget", "0.5", "a budget is evaluations (N), a fraction of the space (N%) or seconds (Ns), not '0.5'"},
+		{"--budget", "1e400", "not '1e400'"},
+		{"--budget", "inf", "not 'inf'"},
+		{"--devices", "0,,1", "--devices takes GPU numbers separated by commas (0,1), not '0,,1'"},
+		{"--devices", "1,1", "--devices names GPU 1 twice"},
+	};
+	setenv("AUTOTUNE_WORKER", "/bin/false", 1);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		for (int dry = 0; dry < 2; dry++) {
+			char *out;
+			char *args[] = {dry ? "--dry-run" : "-q", "--arch", "sm_90", (char *)cases[i].opt, (char *)cases[i].value,
+					"configs/summatrix.yaml", NULL};
+			int rc = run(args, &out);
+			if (rc != 2 || !strstr(out, cases[i].want))
+				fprintf(stderr, "\n  %s %s%s: exit %d, output: %s  want: %s\n", cases[i].opt, cases[i].value,
+					dry ? " (dry run)" : "", rc, out, cases[i].want);
+			CU_ASSERT_EQUAL(rc, 2);
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, cases[i].want));
+			free(out);
+		}
+	unsetenv("AUTOTUNE_WORKER");
+}
+
 int add_cli_suite(void)
 {
 	CU_pSuite s = CU_add_suite("cli", NULL, NULL);
@@ -189,6 +220,7 @@ int add_cli_suite(void)
 	CU_add_test(s, "dry run without GPU or arch is a clear error", test_dry_run_without_gpu_or_arch_is_a_clear_error);
 	CU_add_test(s, "real run without GPU exits 2", test_real_run_without_gpu_exits_2);
 	CU_add_test(s, "compile error marks configurations and continues", test_compile_error_marks_configurations_and_continues);
+	CU_add_test(s, "option values are checked first", test_option_values_are_checked_first);
 	return 0;
 }
 

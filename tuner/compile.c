@@ -3,6 +3,7 @@
 #include "compile.h"
 
 #include <elf.h>
+#include <signal.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -258,7 +259,11 @@ static void finish_job(build *b, job *j, double timeout_s)
 		resources_from_log(bin);
 	else {
 		bin->failed = 1;
-		bin->killed = WIFSIGNALED(status) && !timed_out;
+		/* what batch systems and terminals send to a whole job, possibly to nvcc before the tuner:
+		 * not a compile error whether or not the run has stopped yet; a crash (SIGSEGV) or the
+		 * kernel's OOM killer (SIGKILL) is */
+		int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+		bin->killed = !timed_out && (sig == SIGTERM || sig == SIGINT || sig == SIGHUP);
 		char *old = bin->log;
 		bin->log = xasprintf("%s %s\n$ %s\n%s", timed_out ? "nvcc timed out and was killed;" : "nvcc",
 				     proc_describe_status(status), j->cmdline, old ? old : "");

@@ -25,7 +25,7 @@ typedef struct {
 	int cached;          /* taken from the cache: no nvcc ran */
 	char code[17];       /* hash of what the GPU executes (see compile.c): equal means same kernel */
 	int failed;          /* compile-error: log says why */
-	int killed;          /* failed because a signal stopped nvcc (not its timeout), or never built */
+	int killed;          /* failed because SIGTERM, SIGINT or SIGHUP stopped nvcc, or never built: not run */
 	char *log;           /* nvcc's output */
 	double seconds;
 	kernel_resources res;

@@ -1039,6 +1039,25 @@ int pragma_unroll_name(const char *line, size_t *start, size_t *len)
 	return 1;
 }
 
+int budget_parse(const char *text, size_t count, size_t *evaluations, double *seconds)
+{
+	*evaluations = 0;
+	*seconds = 0;
+	char *end;
+	double v = strtod(text, &end);
+	int pct = *end == '%', secs = *end == 's';
+	if (end == text || (*end && !pct && !secs) || ((pct || secs) && end[1]) || !(v > 0) || !isfinite(v) ||
+	    (!pct && !secs && v != floor(v)))
+		return -1;
+	if (secs)
+		*seconds = v;
+	else {
+		double n = pct ? ceil(v / 100 * (double)count) : v;
+		*evaluations = n < (double)count ? (size_t)n : count;
+	}
+	return 0;
+}
+
 /* nvcc does not macro-expand `#pragma unroll NAME` (NVRTC does): the compile stage rewrites the
  * pragma in a private copy of the source. Here: which parameters it names (they become
  * compile-time) and whether any rewriting is needed. */
@@ -1214,9 +1233,9 @@ static void load_root(loader *L, const yaml_node_t *root)
 					       cfg->search_strategy);
 			}
 			if ((x = get(L, n, "budget")) && (cfg->search_budget = get_string(L, x, "search budget"))) {
-				char *end;
-				double v = strtod(cfg->search_budget, &end);
-				if (end == cfg->search_budget || v <= 0 || (*end && strcmp(end, "%") && strcmp(end, "s")))
+				size_t evaluations;
+				double seconds;
+				if (budget_parse(cfg->search_budget, 0, &evaluations, &seconds))
 					err_at(L, mark_of(x), "search budget is evaluations (N), a fraction of the space (N%%) or seconds (Ns), not '%s'",
 					       cfg->search_budget);
 			}

@@ -139,6 +139,11 @@ void config_free(config *cfg);
 /* If line is `#pragma unroll NAME` (any spacing), the offsets of NAME in it; else 0. */
 int pragma_unroll_name(const char *line, size_t *start, size_t *len);
 
+/* A search budget (search.budget, --budget): N evaluations (a whole number), N% of a space of
+ * `count` configurations (rounded up), or Ns seconds. Into *evaluations (at most count) or
+ * *seconds, the other 0; -1 when it is none of those. */
+int budget_parse(const char *text, size_t count, size_t *evaluations, double *seconds);
+
 /* The entry point for these parameter values: the entry with its ${param} placeholders filled.
  * Caller frees. */
 char *config_entry(const config *cfg, const value *params);

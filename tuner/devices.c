@@ -44,6 +44,15 @@ static int devices_parse(const char *list, int **ordinals, size_t *n, diags *d)
 	}
 }
 
+int devices_check(const char *list, diags *d)
+{
+	int *ordinals;
+	size_t n;
+	int rc = devices_parse(list, &ordinals, &n, d);
+	free(ordinals);
+	return rc;
+}
+
 typedef struct starter {
 	const char *worker, *log;
 	const config *cfg;

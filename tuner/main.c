@@ -59,7 +59,7 @@ static void on_stop_signal(int sig)
 /* The signal that stopped the run stopped this binary's nvcc too (it reaches the whole job under a
  * batch system's time limit), or came before it started: what it compiles is unknown, not in
  * error, and its configurations are not run. */
-static int stopped_compile(const binary *b) { return interrupted && b->killed; }
+static int stopped_compile(const binary *b) { return b->killed; }
 
 /* --metrics overrides measure.metrics. */
 static int apply_metrics_option(config *cfg, const char *m, diags *d)
@@ -130,19 +130,10 @@ static int parse_budget(const options *o, const config *cfg, size_t count, size_
 	const char *b = o->budget ? o->budget : cfg->search_budget;
 	*budget = 0;
 	*seconds = 0;
-	if (!b)
-		return 0;
-	char *end;
-	double v = strtod(b, &end);
-	int pct = *end == '%', secs = *end == 's';
-	if (end == b || (*end && !pct && !secs) || ((pct || secs) && end[1]) || v <= 0) {
+	if (b && budget_parse(b, count, budget, seconds)) {
 		diags_add(d, "autotune: a budget is evaluations (N), a fraction of the space (N%%) or seconds (Ns), not '%s'", b);
 		return -1;
 	}
-	if (secs)
-		*seconds = v;
-	else
-		*budget = pct ? (size_t)ceil(v / 100 * (double)count) : (size_t)v;
 	return 0;
 }
 
@@ -345,7 +336,7 @@ static void print_summary(const config *cfg, const space *sp, const build *b, co
 	fprintf(stderr, "%s: %zu valid configurations (of %zu combinations); %zu binaries built in %.1f s (%zu failed; ",
 		cfg->name, sp->count, sp->total, b->nbins - stopped_bins, compile_s, failed_bins);
 	if (stopped_bins)
-		fprintf(stderr, "%zu not, the run was stopped; ", stopped_bins);
+		fprintf(stderr, "%zu not, stopped by a signal; ", stopped_bins);
 	fprintf(stderr, "%zu nvcc runs, %zu from the cache)\n", b->nvcc_runs, b->cache_hits);
 	if (!dry) {
 		fprintf(stderr, "  ran %zu:", sp->count - counts[ST_NOT_RUN] - counts[ST_COMPILE_ERROR]);
@@ -525,8 +516,19 @@ static int tune(const options *o)
 		goto out;
 	}
 
-	/* What the run needs, checked before anything slow starts: somewhere to write, nvcc. */
-	if (ensure_parent_dir(cfg.csv_path, &d) || ensure_parent_dir(cfg.header_path, &d)) {
+	/* What the run needs, checked before anything slow starts: options that make sense (a dry run
+	 * too, where they would only be ignored), somewhere to write, nvcc. */
+	strategy strat = STRAT_EXHAUSTIVE;
+	size_t budget = 0;
+	double seconds = 0;
+	const char *sname = o->strategy ? o->strategy : cfg.search_strategy;
+	if (sname && strategy_parse(sname, &strat)) {
+		diags_add(&d, "autotune: unknown strategy '%s' (exhaustive, random, local, anneal, genetic, model)", sname);
+		code = EXIT_USAGE;
+		goto out;
+	}
+	if (parse_budget(o, &cfg, sp.count, &budget, &seconds, &d) || (o->devices && devices_check(o->devices, &d)) ||
+	    ensure_parent_dir(cfg.csv_path, &d) || ensure_parent_dir(cfg.header_path, &d)) {
 		code = EXIT_USAGE;
 		goto out;
 	}
@@ -647,17 +649,6 @@ static int tune(const options *o)
 		signal(SIGINT, on_stop_signal);
 		signal(SIGTERM, on_stop_signal);
 		build_stop_when(bd, &interrupted);
-		strategy strat = STRAT_EXHAUSTIVE;
-		size_t budget = 0;
-		double seconds = 0;
-		const char *sname = o->strategy ? o->strategy : cfg.search_strategy;
-		if ((sname && strategy_parse(sname, &strat)) || parse_budget(o, &cfg, sp.count, &budget, &seconds, &d)) {
-			if (!d.n)
-				diags_add(&d, "autotune: unknown strategy '%s' (exhaustive, random, local, anneal, genetic, model)", sname);
-			build_end(bd, NULL);
-			code = EXIT_USAGE;
-			goto out;
-		}
 		if (!sname && (budget || seconds))
 			strat = STRAT_MODEL; /* a budget below the space: the default search */
 		if (strat == STRAT_MODEL) {

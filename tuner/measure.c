@@ -426,8 +426,8 @@ static step prelude(pass *P, lane *L, size_t c)
 		s.kind = STEP_STOP;
 		return s;
 	}
-	if (bin->killed && *o->interrupted)
-		return s; /* nvcc fell to the signal that stops the run: not a compile error */
+	if (bin->killed)
+		return s; /* nvcc fell to a signal that stops jobs: not a compile error */
 	forget_if_stale(r, bin);
 	measure_apply_binary(bin, o->cc, r);
 	/* an earlier run's passing result can stand as its group's reference */
