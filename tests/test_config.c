@@ -207,6 +207,12 @@ static void test_missing_kernel_file(void)
  * until it ends (the fuzzer's find: /dev/zero and /dev/full took all memory) or waited on. */
 static void test_kernel_source_that_is_no_file(void)
 {
+	config cfg;
+	diags d = {0};
+	CU_ASSERT_EQUAL(config_load("/tmp", &cfg, &d), -1); /* the config itself, to begin with */
+	CU_ASSERT_EQUAL_FATAL(d.n, 1);
+	CU_ASSERT_STRING_EQUAL(d.msgs[0], "/tmp: cannot open: Is a directory");
+	diags_free(&d);
 	expect_error(with_line(3, "  source: /dev/zero"), 3, 11, "kernel source '/dev/zero' is over 64 MiB: not a CUDA source file");
 	expect_error(with_line(3, "  source: /tmp"), 3, 11, "kernel source '/tmp' is a directory");
 	char fifo[128], line[160];

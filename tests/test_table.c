@@ -163,6 +163,27 @@ static void test_numbers_no_integer_holds_read_as_absent(void)
 	diags_free(&d);
 }
 
+/* What a path can name besides a results file: refused with the reason, not read as empty or
+ * read until memory runs out (/dev/zero is one endless field). */
+static void test_what_is_no_results_file(void)
+{
+	static const struct {
+		const char *path, *want;
+	} cases[] = {
+		{"/tmp", "/tmp: cannot open: Is a directory"},
+		{"/dev/zero", "/dev/zero:1: a field over 1 MiB: not an autotune results CSV"},
+		{"/nonexistent/x.csv", "/nonexistent/x.csv: cannot open: No such file or directory"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		table t;
+		diags d = {0};
+		CU_ASSERT_EQUAL(table_load(cases[i].path, &t, &d), -1);
+		CU_ASSERT_EQUAL_FATAL(d.n, 1);
+		CU_ASSERT_STRING_EQUAL(d.msgs[0], cases[i].want);
+		diags_free(&d);
+	}
+}
+
 /* Today's columns but no winner flag (rows put together by hand, say): the winner is chosen again,
  * as for a file that predates the flag; a flag, where there is one, decides. */
 static void test_winner_chosen_again_when_no_row_is_flagged(void)
@@ -203,5 +224,6 @@ int add_table_suite(void)
 	CU_add_test(s, "results from an older file", test_results_from_an_older_file);
 	CU_add_test(s, "winner chosen again when no row is flagged", test_winner_chosen_again_when_no_row_is_flagged);
 	CU_add_test(s, "numbers no integer holds read as absent", test_numbers_no_integer_holds_read_as_absent);
+	CU_add_test(s, "what is no results file", test_what_is_no_results_file);
 	return 0;
 }

@@ -1292,9 +1292,8 @@ int config_load(const char *path, config *cfg, diags *d)
 	cfg->timeout = 20.0;
 	cfg->sum_out = cfg->sum_in = -1;
 
-	FILE *f = fopen(path, "rb");
+	FILE *f = open_input(path, d);
 	if (!f) {
-		diags_add(d, "%s: cannot open: %s", path, strerror(errno));
 		config_free(cfg);
 		return -1;
 	}

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void push(diags *d, char *msg)
@@ -148,4 +149,18 @@ void grow(void *v, size_t *cap, size_t n, size_t size)
 		c *= 2;
 	*pv = xrealloc(*pv, c * size);
 	*cap = c;
+}
+
+FILE *open_input(const char *path, diags *d)
+{
+	FILE *f = fopen(path, "rb");
+	struct stat st;
+	if (f && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		f = NULL;
+		errno = EISDIR;
+	}
+	if (!f)
+		diags_add(d, "%s: cannot open: %s", path, strerror(errno));
+	return f;
 }

@@ -4,6 +4,7 @@
 #define AUTOTUNE_DIAG_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 typedef struct {
 	char **msgs;
@@ -29,6 +30,10 @@ int write_all(int fd, const void *buf, size_t n);
 /* Writes data to "<path>.tmp.<pid>" and renames it onto path, so a reader never sees half a
  * file and concurrent writers never mix; -1 (errno set) on failure, nothing left behind. */
 int write_atomically(const char *path, const void *data, size_t len);
+
+/* fopen(path, "rb") for an input read whole (a config, a spec, a results file); NULL with
+ * "<path>: cannot open: <reason>" in d, for a directory too (it would read as an empty file). */
+FILE *open_input(const char *path, diags *d);
 
 /* Grows *v so that it holds at least n elements of the given size, doubling *cap. */
 void grow(void *v, size_t *cap, size_t n, size_t size);

@@ -319,11 +319,9 @@ static int check_written(const char *json_path, const char *yaml_path, diags *d)
 
 int import_t1(const char *json_path, const char *yaml_path, diags *d)
 {
-	FILE *in = fopen(json_path, "rb");
-	if (!in) {
-		diags_add(d, "%s: cannot open: %s", json_path, strerror(errno));
+	FILE *in = open_input(json_path, d);
+	if (!in)
 		return -1;
-	}
 	yaml_parser_t parser;
 	yaml_document_t doc;
 	yaml_parser_initialize(&parser);

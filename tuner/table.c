@@ -22,8 +22,12 @@ static void sb_put(sbuf *b, char c)
 	b->s[b->len] = 0;
 }
 
+/* a results file's longest field is a message of a few KiB; past this it is no results file
+ * (/dev/zero, a binary) and reading on would only fill memory */
+#define MAX_FIELD_BYTES (1 << 20)
+
 /* One record's fields appended to *fields; the count, 0 at end of file, -1 for an unterminated
- * quote. *line advances over the physical lines read. */
+ * quote, -2 for a field over MAX_FIELD_BYTES. *line advances over the physical lines read. */
 static int read_record(FILE *f, char ***fields, size_t *nf, size_t *cap, int *line)
 {
 	int c = fgetc(f), n = 0;
@@ -45,10 +49,18 @@ static int read_record(FILE *f, char ***fields, size_t *nf, size_t *cap, int *li
 				if (c == '\n')
 					(*line)++;
 				sb_put(&b, (char)c);
+				if (b.len > MAX_FIELD_BYTES) {
+					free(b.s);
+					return -2;
+				}
 			}
 		} else
 			while (c != ',' && c != '\r' && c != '\n' && c != EOF) {
 				sb_put(&b, (char)c);
+				if (b.len > MAX_FIELD_BYTES) {
+					free(b.s);
+					return -2;
+				}
 				c = fgetc(f);
 			}
 		grow(fields, cap, *nf + 1, sizeof **fields);
@@ -69,17 +81,16 @@ static int read_record(FILE *f, char ***fields, size_t *nf, size_t *cap, int *li
 int table_load(const char *path, table *t, diags *d)
 {
 	memset(t, 0, sizeof *t);
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		diags_add(d, "cannot read '%s': %s", path, strerror(errno));
+	FILE *f = open_input(path, d);
+	if (!f)
 		return -1;
-	}
 	t->path = xstrdup(path);
 	size_t cap = 0, ncap = 0;
 	int line = 1, n = read_record(f, &t->names, &t->ncols, &ncap, &line);
 	int rc = 0;
 	if (n <= 0) {
-		diags_add(d, "%s:1: %s", path, n == 0 ? "empty file: not an autotune results CSV" : "unterminated quote");
+		diags_add(d, "%s:1: %s", path, n == 0 ? "empty file: not an autotune results CSV" : n == -1 ? "unterminated quote"
+									    : "a field over 1 MiB: not an autotune results CSV");
 		rc = -1;
 	}
 	while (rc == 0) {
@@ -94,7 +105,9 @@ int table_load(const char *path, table *t, diags *d)
 			continue;
 		}
 		if (n < 0 || (size_t)n != t->ncols) {
-			if (n < 0)
+			if (n == -2)
+				diags_add(d, "%s:%d: a field over 1 MiB: not an autotune results CSV", path, at);
+			else if (n < 0)
 				diags_add(d, "%s:%d: unterminated quote", path, at);
 			else
 				diags_add(d, "%s:%d: %d fields, but the header has %zu", path, at, n, t->ncols);
