@@ -40,16 +40,29 @@ static void test_vector_add_spec_imports_loads_and_enumerates(void)
 	unlink(yaml);
 }
 
+/* A one-kernel T1 spec with these tuning parameters (a JSON list's items), conditions and block
+ * size, written as test_dir/NAME.json; *yaml gets test_dir/NAME.yaml. */
+static const char *write_spec(const char *name, const char *params, const char *conditions, const char *local_x,
+			      char *yaml, size_t yaml_size)
+{
+	char text[2048], file[64];
+	snprintf(text, sizeof text,
+		 "{\"ConfigurationSpace\": {\"TuningParameters\": [%s], \"Conditions\": [%s]},"
+		 " \"KernelSpecification\": {\"Language\": \"CUDA\", \"KernelName\": \"k\", \"KernelFile\": \"/dev/null\","
+		 " \"GlobalSize\": {\"X\": \"1\"}, \"LocalSize\": {\"X\": \"%s\"},"
+		 " \"Arguments\": [{\"Name\": \"a\", \"Type\": \"float\", \"MemoryType\": \"Vector\", \"Size\": 64}]}}",
+		 params, conditions, local_x);
+	snprintf(file, sizeof file, "%s.json", name);
+	snprintf(yaml, yaml_size, "%s/%s.yaml", test_dir, name);
+	return write_temp(4, file, text);
+}
+
 static void test_not_binds_looser_than_comparison(void)
 {
-	const char *spec = "{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"x\", \"Type\": \"int\", \"Values\": \"[1, 2, 3, 4]\"}],"
-			   " \"Conditions\": [{\"Parameters\": [\"x\"], \"Expression\": \"not x > 2 or (not x == 1 and x < 3)\"}]},"
-			   " \"KernelSpecification\": {\"Language\": \"CUDA\", \"KernelName\": \"k\", \"KernelFile\": \"/dev/null\","
-			   " \"GlobalSize\": {\"X\": \"1\"}, \"LocalSize\": {\"X\": \"x\"},"
-			   " \"Arguments\": [{\"Name\": \"a\", \"Type\": \"float\", \"MemoryType\": \"Vector\", \"Size\": 64}]}}";
-	const char *json = write_temp(4, "not.json", spec);
 	char yaml[128];
-	snprintf(yaml, sizeof yaml, "%s/not.yaml", test_dir);
+	const char *json = write_spec("not", "{\"Name\": \"x\", \"Type\": \"int\", \"Values\": \"[1, 2, 3, 4]\"}",
+				      "{\"Parameters\": [\"x\"], \"Expression\": \"not x > 2 or (not x == 1 and x < 3)\"}", "x", yaml,
+				      sizeof yaml);
 	diags d = {0};
 	CU_ASSERT_EQUAL_FATAL(import_t1(json, yaml, &d), 0);
 	config cfg;
@@ -94,17 +107,13 @@ static void test_what_cannot_be_imported_is_reported(void)
  * `autotune` run. */
 static void test_a_written_config_that_does_not_load_is_reported(void)
 {
-	const char *spec = "{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"y\", \"Type\": \"float\", \"Values\": \"[0.5. 1.5]\"}]},"
-			   " \"KernelSpecification\": {\"Language\": \"CUDA\", \"KernelName\": \"k\", \"KernelFile\": \"/dev/null\","
-			   " \"GlobalSize\": {\"X\": \"1\"}, \"LocalSize\": {\"X\": \"32\"},"
-			   " \"Arguments\": [{\"Name\": \"a\", \"Type\": \"float\", \"MemoryType\": \"Vector\", \"Size\": 64}]}}";
-	const char *json = write_temp(4, "typo.json", spec);
 	char yaml[128];
-	snprintf(yaml, sizeof yaml, "%s/typo.yaml", test_dir);
+	const char *json = write_spec("typo", "{\"Name\": \"y\", \"Type\": \"float\", \"Values\": \"[0.5. 1.5]\"}", "", "32", yaml,
+				      sizeof yaml);
 	diags d = {0};
 	CU_ASSERT_EQUAL(import_t1(json, yaml, &d), -1);
 	CU_ASSERT_FATAL(d.n >= 2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "typo.yaml: imported from "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "/typo.yaml: imported from "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "typo.json, but it does not load"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[1], "malformed number '0.5.'"));
 	CU_ASSERT_EQUAL(access(yaml, F_OK), 0);
