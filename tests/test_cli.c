@@ -243,6 +243,7 @@ static void test_bad_input_table(void)
 		{"nvcc not found", "launch: {block: [x], grid: [1]}\n", "nvcc not found", "NVCC", "/nonexistent/nvcc"},
 		{"no GPU", "launch: {block: [x], grid: [1]}\n", "try --dry-run", "AUTOTUNE_WORKER", "/bin/false"},
 		{"unwritable results", "launch: {block: [x], grid: [1]}\noutput: {csv: /proc/autotune/x.csv}\n", "cannot create the results directory '/proc/autotune'", NULL, NULL},
+		{"results path is a directory", "launch: {block: [x], grid: [1]}\noutput: {csv: /tmp}\n", "cannot write '/tmp': it is a directory", NULL, NULL},
 		/* a TMPDIR longer than /tmp is used too (a batch system's per-job directory) */
 		{"unusable TMPDIR", "launch: {block: [x], grid: [1]}\n", "cannot create a work directory '/nonexistent/scratch/job-12345/autotune-",
 		 "TMPDIR", "/nonexistent/scratch/job-12345"},

@@ -121,7 +121,7 @@ static int missing_entry(const config *cfg, const binary *bin, diags *d)
 	return 1;
 }
 
-static int ensure_parent_dir(const char *path, diags *d);
+static int check_output_path(const char *path, diags *d);
 
 /* --budget (else search.budget): evaluations (N), a fraction of the space (N%) or seconds (Ns,
  * into *seconds); 0 when not given. */
@@ -169,7 +169,7 @@ static int replay(const options *o, const config *cfg, const space *sp, diags *d
 		budget = sp->count; /* a replay takes no time: a time budget means all of it */
 	char *out = output_sibling(cfg, ".replay.csv");
 	replay_result r;
-	int rc = ensure_parent_dir(out, d) ? -1 : replay_run(cfg, sp, o->replay, s, budget, o->seed, out, &r, d);
+	int rc = check_output_path(out, d) ? -1 : replay_run(cfg, sp, o->replay, s, budget, o->seed, out, &r, d);
 	if (rc == 0 && !o->quiet) {
 		char *desc = r.best_config >= 0 ? space_describe(cfg, space_config(sp, (size_t)r.best_config)) : xstrdup("none");
 		fprintf(stderr, "replay: %s, seed %llu: %zu evaluations of %zu configurations; best found %s: %.4f ms, "
@@ -261,13 +261,18 @@ static char *worker_path(void)
 
 static void compile_progress(void *ctx, size_t done, size_t total) { progress_compile(ctx, done, total); }
 
-static int ensure_parent_dir(const char *path, diags *d)
+static int check_output_path(const char *path, diags *d)
 {
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		/* found now, not once everything is measured */
+		diags_add(d, "cannot write '%s': it is a directory", path);
+		return -1;
+	}
 	const char *slash = strrchr(path, '/');
 	if (!slash || slash == path)
 		return 0;
 	char *dir = xasprintf("%.*s", (int)(slash - path), path);
-	struct stat st;
 	int rc = 0;
 	if (stat(dir, &st) != 0 && mkdir(dir, 0777) != 0 && errno != EEXIST) {
 		diags_add(d, "cannot create the results directory '%s': %s", dir, strerror(errno));
@@ -528,7 +533,7 @@ static int tune(const options *o)
 		goto out;
 	}
 	if (parse_budget(o, &cfg, sp.count, &budget, &seconds, &d) || (o->devices && devices_check(o->devices, &d)) ||
-	    ensure_parent_dir(cfg.csv_path, &d) || ensure_parent_dir(cfg.header_path, &d)) {
+	    check_output_path(cfg.csv_path, &d) || check_output_path(cfg.header_path, &d)) {
 		code = EXIT_USAGE;
 		goto out;
 	}
