@@ -109,6 +109,44 @@ static void test_another_key_starts_afresh(void)
 	diags_free(&d);
 }
 
+/* Records that parse but hold what no passing measurement can (damaged on disk) are not trusted:
+ * the configuration is measured again, and nothing of the record is kept. */
+static void test_implausible_records_are_measured_again(void)
+{
+	static const char *const lines[] = {
+		"done 0 0123456789abcdef ok nan 1.4 1.6 20 4 0.001 1 1980 1980 \n",
+		"done 1 0123456789abcdef ok 1.5 1.4 1.6 -3 4 0.001 1 1980 1980 \n",
+		"done 2 0123456789abcdef ok 1.5 1.7 1.6 20 4 0.001 1 1980 1980 \n",
+		"done 3 0123456789abcdef ok 1.5 1.4 1.6 20 4 0.001 1 1980 1980 \nfinal 3 7 inf 0.001\n",
+		"done 4 0123456789abcdef wrong-result nan nan nan 0 -1 nan 1 1980 1980 out[3] = 2\n",
+	};
+	FILE *f = fopen(PATH, "w");
+	fputs("autotune-journal 1 00000000000000cc\n", f);
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		fputs(lines[i], f);
+	fclose(f);
+	space sp = {.nparams = 1, .count = 5};
+	result res[5];
+	journal_resume jr;
+	diags d = {0};
+	fresh_results(res, 5);
+	journal *j = journal_open(PATH, "00000000000000cc", 0, &sp, res, &jr, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	for (int i = 0; i < 3; i++) {
+		CU_ASSERT_EQUAL(res[i].st, ST_NOT_RUN);
+		CU_ASSERT_EQUAL(res[i].t_median, 0); /* untouched */
+		CU_ASSERT_EQUAL(res[i].samples, 0);
+	}
+	CU_ASSERT_EQUAL(res[3].st, ST_OK); /* its measurement stands; the final record does not */
+	CU_ASSERT_EQUAL(res[3].final_rounds, 0);
+	CU_ASSERT_EQUAL(res[4].st, ST_WRONG_RESULT); /* a failure has no times to check */
+	CU_ASSERT_EQUAL(jr.finished, 2);
+	journal_close(j);
+	unlink(PATH);
+	free_results(res, 5);
+	diags_free(&d);
+}
+
 static void test_unwritable_journal_is_reported(void)
 {
 	space sp = {.nparams = 1, .count = 1};
@@ -130,5 +168,6 @@ int add_journal_suite(void)
 	CU_add_test(s, "records replay and a torn line is cut", test_records_replay_and_a_torn_line_is_cut);
 	CU_add_test(s, "another key starts afresh", test_another_key_starts_afresh);
 	CU_add_test(s, "an unwritable journal is reported", test_unwritable_journal_is_reported);
+	CU_add_test(s, "implausible records are measured again", test_implausible_records_are_measured_again);
 	return 0;
 }

@@ -69,6 +69,14 @@ static char *unescape(const char *s)
 	return out;
 }
 
+/* What a measurement that passed can hold: a record that says otherwise was damaged on disk (a
+ * line that parses but reads "nan" or "-3"), and would steer the choice of a winner. */
+static int plausible_times(const result *r)
+{
+	return isfinite(r->t_median) && isfinite(r->t_min) && isfinite(r->t_max) && r->t_min >= 0 &&
+	       r->t_min <= r->t_median && r->t_median <= r->t_max && r->samples >= 1 && r->batch >= 1 && !(r->noise < 0);
+}
+
 /* Applies one record; unknown or malformed lines are ignored (a newer or damaged journal must
  * not stop a run: at worst a configuration is measured again). */
 static void replay_line(const char *line, const space *sp, result *res, char *started)
@@ -84,14 +92,24 @@ static void replay_line(const char *line, const space *sp, result *res, char *st
 		return;
 	}
 	if (sscanf(line, "done %llu %n", &i, &used) == 1 && i < sp->count) {
-		result *r = &res[i];
+		result *r = &res[i], x = *r; /* r changes only for a record that holds */
 		char st[32];
 		int more = 0;
 		status s;
-		if (sscanf(line + used, "%16s %31s %lf %lf %lf %d %d %lf %d %lf %lf %n", r->code, st, &r->t_median, &r->t_min,
-			   &r->t_max, &r->samples, &r->driver_blocks, &r->noise, &r->batch, &r->mhz_before, &r->mhz_after,
+		if (sscanf(line + used, "%16s %31s %lf %lf %lf %d %d %lf %d %lf %lf %n", x.code, st, &x.t_median, &x.t_min,
+			   &x.t_max, &x.samples, &x.driver_blocks, &x.noise, &x.batch, &x.mhz_before, &x.mhz_after,
 			   &more) >= 11 &&
-		    more && status_parse(st, &s) == 0) {
+		    more && status_parse(st, &s) == 0 && (s != ST_OK || plausible_times(&x))) {
+			memcpy(r->code, x.code, sizeof r->code);
+			r->t_median = x.t_median;
+			r->t_min = x.t_min;
+			r->t_max = x.t_max;
+			r->samples = x.samples;
+			r->driver_blocks = x.driver_blocks;
+			r->noise = x.noise;
+			r->batch = x.batch;
+			r->mhz_before = x.mhz_before;
+			r->mhz_after = x.mhz_after;
 			r->st = s;
 			r->gpu = 0; /* a "gpu" record follows when another GPU measured it */
 			result_set_message(r, line[used + more] ? unescape(line + used + more) : NULL);
@@ -101,7 +119,14 @@ static void replay_line(const char *line, const space *sp, result *res, char *st
 	}
 	if (sscanf(line, "final %llu %n", &i, &used) == 1 && i < sp->count) {
 		result *r = &res[i];
-		if (sscanf(line + used, "%d %lf %lf", &r->final_rounds, &r->final_median, &r->final_noise) != 3)
+		int rounds;
+		double median, noise;
+		if (sscanf(line + used, "%d %lf %lf", &rounds, &median, &noise) == 3 && rounds > 0 && isfinite(median) &&
+		    median > 0 && noise >= 0) {
+			r->final_rounds = rounds;
+			r->final_median = median;
+			r->final_noise = noise;
+		} else
 			r->final_rounds = 0;
 		return;
 	}
