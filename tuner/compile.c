@@ -3,9 +3,9 @@
 #include "compile.h"
 
 #include <elf.h>
-#include <signal.h>
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

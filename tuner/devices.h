@@ -26,11 +26,12 @@ typedef struct {
 int devices_start(const options *o, const char *worker_path, const config *cfg, const char *log_path, gpu_set *set,
 		  diags *d);
 
+/* Whether --devices is a list of distinct GPU numbers (0,2,3); -1 with the reason in d. */
+int devices_check(const char *list, diags *d);
+
 /* Waits until lane i's GPU is ready and returns its runner, or NULL when it was left out (its
  * worker failed to start, or it is another model than GPU 0: a warning on stderr unless quiet).
  * One thread per lane may call it. */
-/* Whether --devices is a list of distinct GPU numbers (0,2,3); -1 with the reason in d. */
-int devices_check(const char *list, diags *d);
 runner *devices_join(gpu_set *set, size_t i);
 
 /* Waits for workers still starting, then stops every worker. */

@@ -100,16 +100,7 @@ static void replay_line(const char *line, const space *sp, result *res, char *st
 			   &x.t_max, &x.samples, &x.driver_blocks, &x.noise, &x.batch, &x.mhz_before, &x.mhz_after,
 			   &more) >= 11 &&
 		    more && status_parse(st, &s) == 0 && (s != ST_OK || plausible_times(&x))) {
-			memcpy(r->code, x.code, sizeof r->code);
-			r->t_median = x.t_median;
-			r->t_min = x.t_min;
-			r->t_max = x.t_max;
-			r->samples = x.samples;
-			r->driver_blocks = x.driver_blocks;
-			r->noise = x.noise;
-			r->batch = x.batch;
-			r->mhz_before = x.mhz_before;
-			r->mhz_after = x.mhz_after;
+			*r = x; /* the same message pointer: result_set_message below frees it once */
 			r->st = s;
 			r->gpu = 0; /* a "gpu" record follows when another GPU measured it */
 			result_set_message(r, line[used + more] ? unescape(line + used + more) : NULL);

@@ -56,9 +56,9 @@ static void on_stop_signal(int sig)
 	interrupted = sig;
 }
 
-/* The signal that stopped the run stopped this binary's nvcc too (it reaches the whole job under a
- * batch system's time limit), or came before it started: what it compiles is unknown, not in
- * error, and its configurations are not run. */
+/* A signal that stops jobs stopped this binary's nvcc (under a batch system's time limit it reaches
+ * the whole job, nvcc perhaps before the tuner), or the run stopped before it started: what it
+ * compiles is unknown, not in error, and its configurations are not run. */
 static int stopped_compile(const binary *b) { return b->killed; }
 
 /* --metrics overrides measure.metrics. */
