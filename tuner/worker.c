@@ -726,9 +726,9 @@ static double clock_mhz(void)
 
 /* The SM clock idles low (345 MHz on the H100) until there is work: keep every SM busy, reading
  * the clock every 5 ms or so, until it has read near its maximum twice in a row, or has held one
- * level for 50 ms (a GPU held below its maximum by power or temperature), or a second has passed. The
- * H200s here read 1974-1980 of 1980 MHz from the first reading, 5 ms in, so readings 20 ms apart
- * only kept both GPUs' lanes from measuring 30 ms longer. */
+ * level for 50 ms (a GPU held below its maximum by power or temperature), or a second has passed.
+ * The H200s here read 1974-1980 of 1980 MHz from the first reading, 5 ms in: readings 20 ms apart
+ * only made each GPU start measuring 25-30 ms later. */
 static void cmd_warmup(void)
 {
 	CUfunction f = NULL;
