@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -118,26 +119,50 @@ static void test_dry_run_of_summatrix_with_real_nvcc(void)
 	/* a dry run measures nothing, so it leaves no tuned header behind it */
 }
 
+/* A worker that fails as it does on a machine without the driver: the dynamic loader names the
+ * missing library on stderr and exits 127. */
+static const char *no_driver_worker(void)
+{
+	static char path[160];
+	snprintf(path, sizeof path, "%s/autotune-worker", test_dir);
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fprintf(f, "#!/bin/sh\necho \"$0: error while loading shared libraries: libcuda.so.1: cannot open shared "
+		   "object file: No such file or directory\" >&2\nexit 127\n");
+	fclose(f);
+	chmod(path, 0755);
+	return path;
+}
+
+/* Without a GPU, one message says what to do first and quotes why no GPU answered; the loader's
+ * own line is not printed raw, and no worker log of it is left in results/. */
 static void test_dry_run_without_gpu_or_arch_is_a_clear_error(void)
 {
 	char *out;
-	/* a worker that fails stands in for a machine without a driver */
-	setenv("AUTOTUNE_WORKER", "/bin/false", 1);
+	unlink("results/summatrix.worker.log");
+	setenv("AUTOTUNE_WORKER", no_driver_worker(), 1);
 	int rc = run((char *[]){"--dry-run", "configs/summatrix.yaml", NULL}, &out);
 	unsetenv("AUTOTUNE_WORKER");
 	CU_ASSERT_EQUAL(rc, 2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "give --arch sm_90"));
+	CU_ASSERT_EQUAL(strncmp(out, "autotune: a dry run with no GPU needs a target: give --arch sm_90", 65), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "libcuda.so.1: cannot open"));
+	CU_ASSERT_PTR_NULL(strstr(out, "autotune-worker: error while loading"));
+	CU_ASSERT_PTR_NULL(strchr(out, '\n') ? strchr(strchr(out, '\n') + 1, '\n') : NULL); /* one line */
+	CU_ASSERT_NOT_EQUAL(access("results/summatrix.worker.log", F_OK), 0);
 	free(out);
 }
 
 static void test_real_run_without_gpu_exits_2(void)
 {
 	char *out;
-	setenv("AUTOTUNE_WORKER", "/bin/false", 1);
+	unlink("results/summatrix.worker.log");
+	setenv("AUTOTUNE_WORKER", no_driver_worker(), 1);
 	int rc = run((char *[]){"configs/summatrix.yaml", NULL}, &out);
 	unsetenv("AUTOTUNE_WORKER");
 	CU_ASSERT_EQUAL(rc, 2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "--dry-run"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "libcuda.so.1: cannot open"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "--dry-run --arch sm_90"));
+	CU_ASSERT_NOT_EQUAL(access("results/summatrix.worker.log", F_OK), 0);
 	free(out);
 }
 
@@ -241,7 +266,7 @@ static void test_bad_input_table(void)
 		{"empty space", "launch: {block: [x], grid: [1]}\nconstraints: [x > 64]\n", "no configuration satisfies the constraints (1 combinations tried)", NULL, NULL},
 		{"entry not in module", "launch: {block: [x], grid: [1]}\n", "entry point 'kk' not found in the compiled module; it has: k", NULL, NULL},
 		{"nvcc not found", "launch: {block: [x], grid: [1]}\n", "nvcc not found", "NVCC", "/nonexistent/nvcc"},
-		{"no GPU", "launch: {block: [x], grid: [1]}\n", "try --dry-run", "AUTOTUNE_WORKER", "/bin/false"},
+		{"no GPU", "launch: {block: [x], grid: [1]}\n", "--dry-run --arch sm_90", "AUTOTUNE_WORKER", "/bin/false"},
 		{"unwritable results", "launch: {block: [x], grid: [1]}\noutput: {csv: /proc/autotune/x.csv}\n", "cannot create the results directory '/proc/autotune'", NULL, NULL},
 		{"results path is a directory", "launch: {block: [x], grid: [1]}\noutput: {csv: /tmp}\n", "cannot write '/tmp': it is a directory", NULL, NULL},
 		/* a TMPDIR longer than /tmp is used too (a batch system's per-job directory) */

@@ -559,19 +559,29 @@ static int tune(const options *o)
 	char gpu_arch[16] = "";
 	if (!o->dry_run || !arch) {
 		wpath = worker_path();
-		wlog = o->dry_run ? NULL : output_sibling(&cfg, ".worker.log");
-		if (wlog)
-			unlink(wlog);
+		/* a dry run's worker only names the GPU: what it says goes to the log too, so that a
+		 * missing driver is one line of the message instead of the loader's raw complaint */
+		wlog = output_sibling(&cfg, ".worker.log");
+		unlink(wlog);
 		if (o->dry_run) {
-			if (!(rn = runner_start(wpath, o->device < 0 ? 0 : o->device, NULL, &dev, NULL, &d)))
-				diags_add(&d, "a dry run with no GPU needs a target: give --arch sm_90 (or kernel.arch)");
+			diags why = {0};
+			if (!(rn = runner_start(wpath, o->device < 0 ? 0 : o->device, NULL, &dev, wlog, &why))) {
+				diags_add(&d, "autotune: a dry run with no GPU needs a target: give --arch sm_90 (or kernel.arch); "
+					      "no GPU answered: %s", why.n ? why.msgs[0] : "unknown reason");
+			}
+			diags_free(&why);
 		} else {
 			double t0 = now_seconds();
 			if (devices_start(o, wpath, &cfg, wlog, &gs, &d) == 0)
 				dev = gs.info[0];
+			else
+				diags_add(&d, "without a GPU, `autotune --dry-run --arch sm_90 %s` compiles every variant and "
+					      "reports registers, spills and occupancy", o->config);
 			setup_s = now_seconds() - t0;
 		}
 		if (!rn && !gs.n) {
+			/* the message quotes the log of a worker that found no GPU: nothing worth keeping */
+			unlink(wlog);
 			code = EXIT_USAGE;
 			goto out;
 		}

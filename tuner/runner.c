@@ -139,6 +139,31 @@ static char *worker_death(runner *r, int *status)
 	return xstrdup(proc_describe_status(st));
 }
 
+/* The last non-empty line of a small text file (a worker's log), without its path prefix when it
+ * starts with one ("/x/autotune-worker: error while loading ..."), or NULL. */
+static char *last_line(const char *path)
+{
+	char buf[1024];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	off_t end = lseek(fd, 0, SEEK_END);
+	off_t from = end > (off_t)sizeof buf - 1 ? end - (off_t)sizeof buf + 1 : 0;
+	ssize_t n = pread(fd, buf, sizeof buf - 1, from);
+	close(fd);
+	if (n <= 0)
+		return NULL;
+	buf[n] = 0;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+		buf[--n] = 0;
+	char *line = strrchr(buf, '\n');
+	line = line ? line + 1 : buf;
+	if (!*line)
+		return NULL;
+	const char *skip = strstr(line, "autotune-worker: ");
+	return xstrdup(skip ? skip + strlen("autotune-worker: ") : line);
+}
+
 static int open_device(runner *r, device_info *info, diags *d)
 {
 	char cmd[32], *ans = NULL;
@@ -158,13 +183,17 @@ static int open_device(runner *r, device_info *info, diags *d)
 		}
 	}
 	if (rc == LINE_OK && !strncmp(ans, "error ", 6))
-		diags_add(d, "no usable GPU: %s (try --dry-run --arch sm_XX)", ans + 6);
+		diags_add(d, "no usable GPU: %s", ans + 6);
 	else if (rc == LINE_TIMEOUT)
 		diags_add(d, "the GPU worker did not answer within %.0f s", SETUP_TIMEOUT);
 	else {
 		char *why = worker_death(r, NULL);
-		/* the usual cause: libcuda.so.1 is missing, so the dynamic loader stops the worker */
-		diags_add(d, "the GPU worker %s before opening the device (is the NVIDIA driver installed? try --dry-run --arch sm_XX)", why);
+		/* the usual cause: libcuda.so.1 is missing, so the dynamic loader stops the worker and
+		 * says so in the log, which the message quotes: the caller removes a log of no GPU */
+		char *said = r->log_path ? last_line(r->log_path) : NULL;
+		diags_add(d, "the GPU worker %s before opening the device%s%s (is the NVIDIA driver installed?)", why,
+			  said ? ": " : "", said ? said : "");
+		free(said);
 		free(why);
 	}
 	free(ans);
