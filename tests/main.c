@@ -34,7 +34,9 @@ int main(void)
 			CU_cleanup_registry();
 			return 1;
 		}
-	CU_basic_set_mode(CU_BRM_NORMAL);
+	/* each test is named as it starts: the suites run for half a minute, some tests for seconds */
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	setvbuf(stdout, NULL, _IOLBF, 0); /* under make and CI stdout is a pipe */
 	CU_basic_run_tests();
 	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
 	CU_cleanup_registry();
