@@ -262,7 +262,23 @@ static void test_merge_refuses_missing_or_foreign_shards(void)
 					    DIR "/mg.shard-3-of-4.csv", NULL},
 				 &out),
 			2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "no shard has bx=32 cap=128")); /* configuration 2: shard 2 */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "shard 2 of 4 is missing (" DIR "/mg.shard-2-of-4.csv)"));
+	free(out);
+	CU_ASSERT_EQUAL(autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-1-of-4.csv",
+					    DIR "/mg.shard-2-of-4.csv", DIR "/mg.shard-1-of-4.csv", NULL},
+				 &out),
+			2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "are both shard 1 of 4: give each shard once"));
+	CU_ASSERT_PTR_NULL(strstr(out, "no shard has"));
+	free(out);
+	/* files renamed by hand: the rows tell what is missing (configuration 2 is shard 2's) */
+	CU_ASSERT_EQUAL(rename(DIR "/mg.shard-0-of-4.csv", DIR "/part0.csv"), 0);
+	CU_ASSERT_EQUAL(autotune((char *[]){"merge", CONFIG, DIR "/part0.csv", DIR "/mg.shard-1-of-4.csv",
+					    DIR "/mg.shard-3-of-4.csv", NULL},
+				 &out),
+			2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "no shard has bx=32 cap=128"));
+	CU_ASSERT_EQUAL(rename(DIR "/part0.csv", DIR "/mg.shard-0-of-4.csv"), 0);
 	free(out);
 	/* a results file of another config */
 	const char *other = write_temp(5, "other.csv", "x,blockDim.x,status\r\n1,32,ok\r\n");

@@ -90,6 +90,56 @@ static int write_joined(const char *path, const table *head, const table *const 
 	return rc;
 }
 
+/* I and N from a name that `--shard I/N` gave its CSV ("x.shard-I-of-N.csv"); 0 when it has none. */
+static int shard_of_name(const char *path, int *i, int *n)
+{
+	const char *at = strstr(path, ".shard-");
+	if (!at)
+		return 0;
+	for (const char *next; (next = strstr(at + 1, ".shard-"));)
+		at = next;
+	int used = 0;
+	return sscanf(at, ".shard-%d-of-%d.csv%n", i, n, &used) == 2 && !at[used] && *n > 0 && *i >= 0 && *i < *n;
+}
+
+/* The shards named as such must be N different ones of N: a missing or repeated shard is named
+ * here, before any row is looked for (it would read as a configuration that no shard has). */
+static int check_shard_set(char *const *paths, size_t nt, diags *d)
+{
+	int n0 = 0, rc = 0;
+	int *i = xcalloc(nt + 1, sizeof *i), *n = xcalloc(nt + 1, sizeof *n);
+	for (size_t k = 0; k < nt; k++) {
+		if (!shard_of_name(paths[k], &i[k], &n[k]))
+			goto out; /* renamed files: the rows alone tell */
+		if (!n0)
+			n0 = n[k];
+		if (n[k] != n0) {
+			diags_add(d, "%s is a shard of %d, but %s one of %d: give the shards of one run", paths[k], n[k], paths[0], n0);
+			rc = -1;
+			goto out;
+		}
+		for (size_t j = 0; j < k; j++)
+			if (i[j] == i[k]) {
+				diags_add(d, "%s and %s are both shard %d of %d: give each shard once", paths[j], paths[k], i[k], n0);
+				rc = -1;
+			}
+	}
+	for (int want = 0; want < n0 && !rc; want++) {
+		size_t k = 0;
+		while (k < nt && i[k] != want)
+			k++;
+		if (k == nt) {
+			diags_add(d, "shard %d of %d is missing (%.*s.shard-%d-of-%d.csv): give the CSV of every shard", want, n0,
+				  (int)(strstr(paths[0], ".shard-") - paths[0]), paths[0], want, n0);
+			rc = -1;
+		}
+	}
+out:
+	free(i);
+	free(n);
+	return rc;
+}
+
 int cmd_merge(const options *o)
 {
 	diags d = {0};
@@ -111,7 +161,7 @@ int cmd_merge(const options *o)
 	const table **in = xcalloc(sp.count + 1, sizeof *in);
 	size_t *of = xcalloc(sp.count + 1, sizeof *of);
 	int *cols = xcalloc(cfg.nparams + 1, sizeof *cols);
-	int rc = 0;
+	int rc = check_shard_set(o->inputs + 1, nt, &d);
 	for (size_t k = 0; k < nt && !rc; k++) {
 		table *t = &tables[k];
 		if (table_load(o->inputs[k + 1], t, &d)) {
