@@ -52,7 +52,7 @@ static int nvcc_runs(void)
 	if (f)
 		fclose(f);
 	char want[64];
-	snprintf(want, sizeof want, "%d nvcc runs, %d from the cache", n, 2 - n);
+	snprintf(want, sizeof want, "%d nvcc %s, %d from the cache", n, n == 1 ? "run" : "runs", 2 - n);
 	if (!strstr(out, want))
 		fprintf(stderr, "\n  summary does not say '%s': %s\n", want, out);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));

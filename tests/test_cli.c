@@ -263,7 +263,7 @@ static void test_bad_input_table(void)
 		{"missing key", "launch: {block: [x]}\n", ":5:9: 'launch' is missing the required key 'grid'", NULL, NULL},
 		{"unknown name", "launch: {block: [y], grid: [1]}\n", ":5:18: unknown name 'y' in the launch block", NULL, NULL},
 		{"division by zero", "launch: {block: [x], grid: [\"x / 0\"]}\n", ":5:32: division by zero (for x=32)", NULL, NULL},
-		{"empty space", "launch: {block: [x], grid: [1]}\nconstraints: [x > 64]\n", "no configuration satisfies the constraints (1 combinations tried)", NULL, NULL},
+		{"empty space", "launch: {block: [x], grid: [1]}\nconstraints: [x > 64]\n", "no configuration satisfies the constraints (1 combination tried)", NULL, NULL},
 		{"entry not in module", "launch: {block: [x], grid: [1]}\n", "entry point 'kk' not found in the compiled module; it has: k", NULL, NULL},
 		{"nvcc not found", "launch: {block: [x], grid: [1]}\n", "nvcc not found", "NVCC", "/nonexistent/nvcc"},
 		{"no GPU", "launch: {block: [x], grid: [1]}\n", "--dry-run --arch sm_90", "AUTOTUNE_WORKER", "/bin/false"},

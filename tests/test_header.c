@@ -330,7 +330,51 @@ static void test_print_spec_hash_follows_the_kernel(void)
 	char *bad[] = {"./autotune", "--print-spec-hash", cfg, NULL};
 	CU_ASSERT_EQUAL(run(bad, &out), 2);
 	free(out);
+	/* several configs: one line each, named, and each line's hash is that config's alone */
+	char *two[] = {"./autotune", "validate", "--print-spec-hash", cfg, "configs/summatrix.yaml", NULL};
+	char *alone[] = {"./autotune", "validate", "--print-spec-hash", "configs/summatrix.yaml", NULL};
+	CU_ASSERT_EQUAL(run(argv, &out), 0);
+	CU_ASSERT_EQUAL(run(alone, &out2), 0);
+	char *both, want[512];
+	CU_ASSERT_EQUAL(run(two, &both), 0);
+	snprintf(want, sizeof want, "%.16s  %s\n%.16s  configs/summatrix.yaml\n", out, cfg, out2);
+	CU_ASSERT_STRING_EQUAL(both, want);
+	free(both);
+	free(out);
+	free(out2);
 	free(cfg);
+	free(src);
+}
+
+/* validate takes several configs, checks every one, and exits with the worst status. */
+static void test_validate_checks_every_config_given(void)
+{
+	char *cfg = at("v.yaml"), *broken = at("v_broken.yaml"), *src = at("v.cu"), *out;
+	FILE *f = fopen(src, "w");
+	fputs("extern \"C\" __global__ void k(float *a) { a[0] = 1; }\n", f);
+	fclose(f);
+	f = fopen(cfg, "w");
+	fputs("name: v\nkernel: {source: v.cu, entry: k}\narguments: [{name: a, type: float, count: 4, output: true}]\n"
+	      "launch: {block: [bx], grid: [1]}\nspace: {bx: [32, 64]}\n", f);
+	fclose(f);
+	f = fopen(broken, "w");
+	fputs("name: vb\nkernel: {source: v.cu, entry: k}\narguments: [{name: a, type: float, count: 4, output: true}]\n"
+	      "launch: {block: [by], grid: [1]}\nspace: {bx: [32, 64]}\n", f);
+	fclose(f);
+	char *argv[] = {"./autotune", "validate", cfg, broken, "configs/transpose.yaml", NULL};
+	CU_ASSERT_EQUAL(run(argv, &out), 2);
+	char ok[256];
+	/* one binary: the block size is launch-only */
+	snprintf(ok, sizeof ok, "%s: ok: 2 valid configurations of 2 combinations, 1 distinct binary\n", cfg);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, ok));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "v_broken.yaml:4:18: unknown name 'by'"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "configs/transpose.yaml: ok: "));
+	free(out);
+	char *good[] = {"./autotune", "validate", cfg, "configs/transpose.yaml", NULL};
+	CU_ASSERT_EQUAL(run(good, &out), 0);
+	free(out);
+	free(cfg);
+	free(broken);
 	free(src);
 }
 
@@ -395,6 +439,7 @@ int add_header_suite(void)
 	CU_add_test(s, "mismatched results exit 2 naming the files", test_mismatched_results_exit_2_naming_the_files);
 	CU_add_test(s, "older results are named after -o", test_older_results_take_their_name_from_the_output);
 	CU_add_test(s, "--print-spec-hash follows the kernel", test_print_spec_hash_follows_the_kernel);
+	CU_add_test(s, "validate checks every config given", test_validate_checks_every_config_given);
 	CU_add_test(s, "the example app re-tunes only after the kernel changes",
 		    test_example_app_retunes_only_after_the_kernel_changes);
 	return 0;

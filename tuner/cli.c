@@ -37,7 +37,7 @@ static const char *const help_texts[CMD_COUNT_] = {
 	"      --budget B     at most N configurations, N% of the space, or Ns seconds\n"
 	"      --seed N       the search's seed\n"
 	"      --replay CSV   search a recorded run instead of the GPU\n"
-	"      --cache-dir D  the cubin cache (default ~/.cache/autotune)\n"
+	"      --cache-dir D  cubin cache (default ${XDG_CACHE_HOME:-~/.cache}/autotune)\n"
 	"      --no-cache     compile everything, keep nothing\n"
 	"  -q, --quiet        no progress or summary   -h, --help  this text\n"
 	"      --version      the version\n"
@@ -45,11 +45,12 @@ static const char *const help_texts[CMD_COUNT_] = {
 	"      out of memory, 130 interrupted, 143 SIGTERM (results so far kept).\n"
 	"      More: man autotune\n",
 	[CMD_VALIDATE] =
-	"usage: autotune validate [--print-spec-hash] CONFIG.yaml\n"
-	"Checks CONFIG (keys, expressions, constraints) and prints the size of its\n"
-	"space; needs no GPU and no nvcc. Exit 0 valid, 2 invalid (file:line:col).\n"
-	"--print-spec-hash prints only the hash of CONFIG and its kernel source that\n"
-	"a tuned header records (NAME_SPEC_HASH): a build compares them.\n",
+	"usage: autotune validate [--print-spec-hash] CONFIG.yaml [MORE.yaml ...]\n"
+	"Checks each CONFIG (keys, expressions, constraints) and prints the size of\n"
+	"its space; needs no GPU and no nvcc. Exit 0 all valid, 2 any invalid\n"
+	"(file:line:col). --print-spec-hash prints only the hash of CONFIG and its\n"
+	"kernel source that a tuned header records (NAME_SPEC_HASH): a build\n"
+	"compares them (several configs: one \"HASH  CONFIG\" line each).\n",
 	[CMD_IMPORT] =
 	"usage: autotune import SPEC.json [-o OUT.yaml]\n"
 	"Turns a Kernel Tuner/KTT T1 spec into an autotune config (default OUT:\n"
@@ -198,6 +199,9 @@ int cli_parse(int argc, char **argv, options *o)
 		help = 1;
 		args++;
 		rest--;
+		/* `autotune help help`: the general help, which says how to ask about a command */
+		if (rest == 1 && !strcmp(args[0], "help"))
+			rest = 0;
 	}
 	int k = rest >= 1 ? find_command(args[0]) : -1;
 	if (k >= 0) {
@@ -219,7 +223,9 @@ int cli_parse(int argc, char **argv, options *o)
 		return -1;
 	}
 	int min = o->cmd == CMD_DEVICES ? 0 : 1;
-	int max = o->cmd == CMD_HEADER || o->cmd == CMD_MERGE ? 4096 : o->cmd == CMD_DEVICES ? 0 : 1;
+	int max = o->cmd == CMD_HEADER || o->cmd == CMD_MERGE || o->cmd == CMD_VALIDATE ? 4096
+		  : o->cmd == CMD_DEVICES                                     ? 0
+									      : 1;
 	if (o->cmd == CMD_MERGE)
 		min = 2;
 	if (rest < min || rest > max) {

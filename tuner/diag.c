@@ -92,6 +92,8 @@ void *xrealloc(void *p, size_t n)
 	return p;
 }
 
+const char *plural(size_t n, const char *one, const char *many) { return n == 1 ? one : many; }
+
 char *xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;

@@ -19,6 +19,9 @@ void diags_add(diags *d, const char *fmt, ...) __attribute__((format(printf, 2, 
 void diags_print(const diags *d);
 void diags_free(diags *d);
 
+/* The word for a count: plural(1, "binary", "binaries") is "binary". */
+const char *plural(size_t n, const char *one, const char *many);
+
 /* Allocation that cannot fail politely: out of memory ends the process with a message. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);

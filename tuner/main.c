@@ -338,11 +338,12 @@ static void print_summary(const config *cfg, const space *sp, const build *b, co
 		stopped_bins += stopped;
 		failed_bins += b->bins[i].failed && !stopped;
 	}
-	fprintf(stderr, "%s: %zu valid configurations (of %zu combinations); %zu binaries built in %.1f s (%zu failed; ",
-		cfg->name, sp->count, sp->total, b->nbins - stopped_bins, compile_s, failed_bins);
+	fprintf(stderr, "%s: %zu valid %s (of %zu %s); %zu %s built in %.1f s (%zu failed; ", cfg->name, sp->count,
+		plural(sp->count, "configuration", "configurations"), sp->total, plural(sp->total, "combination", "combinations"),
+		b->nbins - stopped_bins, plural(b->nbins - stopped_bins, "binary", "binaries"), compile_s, failed_bins);
 	if (stopped_bins)
 		fprintf(stderr, "%zu not, stopped by a signal; ", stopped_bins);
-	fprintf(stderr, "%zu nvcc runs, %zu from the cache)\n", b->nvcc_runs, b->cache_hits);
+	fprintf(stderr, "%zu nvcc %s, %zu from the cache)\n", b->nvcc_runs, plural(b->nvcc_runs, "run", "runs"), b->cache_hits);
 	if (!dry) {
 		fprintf(stderr, "  ran %zu:", sp->count - counts[ST_NOT_RUN] - counts[ST_COMPILE_ERROR]);
 		for (int s = 0; s < ST_COUNT_; s++)
@@ -513,11 +514,16 @@ static int tune(const options *o)
 		if (o->print_spec_hash) {
 			char spec[17];
 			hash_spec(cfg.path, cfg.source, spec);
-			printf("%s\n", spec);
+			/* one config: the bare hash, for a build to compare; several: which is which */
+			if (o->ninputs > 1)
+				printf("%s  %s\n", spec, o->config);
+			else
+				printf("%s\n", spec);
 			goto out;
 		}
-		printf("%s: ok: %zu valid configurations of %zu combinations, %zu distinct binaries\n", o->config, sp.count,
-		       sp.total, b.nbins);
+		printf("%s: ok: %zu valid %s of %zu %s, %zu distinct %s\n", o->config, sp.count,
+		       plural(sp.count, "configuration", "configurations"), sp.total,
+		       plural(sp.total, "combination", "combinations"), b.nbins, plural(b.nbins, "binary", "binaries"));
 		goto out;
 	}
 
@@ -645,8 +651,8 @@ static int tune(const options *o)
 			goto out;
 		}
 		if (!o->quiet && resume.finished)
-			fprintf(stderr, "%s: resuming: %zu configurations measured before%s (--fresh measures all again)\n",
-				jpath, resume.finished, resume.in_flight ? ", 1 was in flight and is marked crashed" : "");
+			fprintf(stderr, "%s: resuming: %zu %s measured before%s (--fresh measures all again)\n",
+				jpath, resume.finished, plural(resume.finished, "configuration", "configurations"), resume.in_flight ? ", 1 was in flight and is marked crashed" : "");
 		else if (!o->quiet && resume.key_changed)
 			fprintf(stderr, "%s: %s: starting afresh\n", jpath,
 				o->fresh ? "--fresh" : "the kernel, config, compiler or GPU changed since the last run");
@@ -810,6 +816,16 @@ int main(int argc, char **argv)
 			fprintf(stderr, "wrote %s: tune it with `autotune %s`\n", out, out);
 		free(out);
 		return rc ? fail(&d, EXIT_USAGE) : 0;
+	}
+	case CMD_VALIDATE: {
+		/* each config on its own, all of them checked: the worst status */
+		int worst = 0;
+		for (int i = 0; i < o.ninputs; i++) {
+			o.config = o.inputs[i];
+			int rc = tune(&o);
+			worst = rc > worst ? rc : worst;
+		}
+		return worst;
 	}
 	default:
 		return tune(&o);

@@ -137,7 +137,8 @@ int space_enumerate(const config *cfg, space *s, diags *d)
 	free(idx);
 	free(cur);
 	if (rc == 0 && s->count == 0) {
-		diags_add(d, "%s: no configuration satisfies the constraints (%zu combinations tried)", cfg->path, s->total);
+		diags_add(d, "%s: no configuration satisfies the constraints (%zu %s tried)", cfg->path, s->total,
+			  plural(s->total, "combination", "combinations"));
 		rc = -1;
 	}
 	if (rc == 0 && cfg->has_reference && s->reference < 0) {
