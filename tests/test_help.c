@@ -73,6 +73,8 @@ static void test_every_help_fits_a_terminal(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(general, "130 interrupted"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(general, "143 SIGTERM"));
 	CU_ASSERT_PTR_NULL(strstr(general, "%%")); /* printed as is, not through printf */
+	/* the cache's default as the code finds it: XDG_CACHE_HOME first */
+	CU_ASSERT_PTR_NOT_NULL(strstr(general, "XDG_CACHE_HOME"));
 	free(general);
 }
 
@@ -84,6 +86,10 @@ static void test_unknown_commands_and_options_are_named(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "'frobnicate' is not a command"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "commands: tune, validate, import, header, report, show, devices, merge"));
 	CU_ASSERT(fits(out, &lines, &widest));
+	free(out);
+	/* help about help is the general help, which says how to ask about a command */
+	CU_ASSERT_EQUAL(spawn((char *[]){"./autotune", "help", "help", NULL}, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "autotune help COMMAND"));
 	free(out);
 	CU_ASSERT_EQUAL(spawn((char *[]){"./autotune", "help", "frobnicate", NULL}, &out), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "'frobnicate' is not a command"));
@@ -149,6 +155,50 @@ static void test_man_page_renders_without_warnings(void)
 	free(out);
 }
 
+/* The man page's synopsis line of a command, from ".B autotune CMD" to the next ".br". */
+static char *synopsis_of(const char *page, const char *cmd)
+{
+	char head[64];
+	snprintf(head, sizeof head, ".B autotune %s\n", cmd);
+	const char *from = strstr(page, head), *to = from ? strstr(from, ".br\n") : NULL;
+	return to ? strndup(from, (size_t)(to - from)) : NULL;
+}
+
+/* Every optional option of a command's usage line ("[-o TUNED.h]") is in the man page's synopsis
+ * of that command, bracketed too: the two say alike what may be left out. */
+static void test_man_synopsis_agrees_with_usage(void)
+{
+	char *page = read_text("autotune.1");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+	int checked = 0;
+	for (int k = CMD_VALIDATE; k < CMD_COUNT_; k++) {
+		const char *cmd = cli_command_name((command)k);
+		char *out, *syn = synopsis_of(page, cmd);
+		CU_ASSERT_PTR_NOT_NULL(syn);
+		CU_ASSERT_EQUAL(spawn((char *[]){"./autotune", (char *)cmd, "--help", NULL}, &out), 0);
+		char *nl = strchr(out, '\n');
+		if (nl)
+			*nl = 0;
+		for (const char *b = strstr(out, "[-"); syn && b; b = strstr(b + 1, "[-")) {
+			char want[64] = ".RB [ ", *w = want + strlen(want);
+			for (const char *c = b + 1; *c && *c != ' ' && *c != ']' && w < want + sizeof want - 3; c++) {
+				if (*c == '-')
+					*w++ = '\\';
+				*w++ = *c;
+			}
+			*w = 0;
+			if (!strstr(syn, want))
+				fprintf(stderr, "\n  man synopsis of %s lacks '%s' (usage: %s)\n", cmd, want, out);
+			CU_ASSERT_PTR_NOT_NULL(strstr(syn, want));
+			checked++;
+		}
+		free(syn);
+		free(out);
+	}
+	CU_ASSERT(checked >= 6); /* validate, import, header, report (2), show (2) */
+	free(page);
+}
+
 /* README.md's table and the man page give the same statuses as --help. */
 static void test_exit_statuses_agree(void)
 {
@@ -170,6 +220,7 @@ int add_help_suite(void)
 	CU_add_test(s, "every --help fits a terminal", test_every_help_fits_a_terminal);
 	CU_add_test(s, "unknown commands and options are named", test_unknown_commands_and_options_are_named);
 	CU_add_test(s, "man page renders without warnings", test_man_page_renders_without_warnings);
+	CU_add_test(s, "man synopsis agrees with usage", test_man_synopsis_agrees_with_usage);
 	CU_add_test(s, "exit statuses agree", test_exit_statuses_agree);
 	return CU_get_error() == CUE_SUCCESS ? 0 : -1;
 }
