@@ -245,8 +245,23 @@ static void test_strict_integers_reject_trailing_junk(void)
 
 static void test_unquoted_commas_in_flow_list_get_a_hint(void)
 {
-	expect_error(with_line(14, "  grid: [ceil_div(n, bx), 1, 1]"), 14, 9,
+	const char *hint = "launch grid: inside [ ] a comma ends an item, which cut this expression in two: quote it whole, "
+			   "\"ceil_div(n, bx)\"";
+	/* the cut leaves too many items, or (1-D) as many as a grid may have: the same hint */
+	expect_error(with_line(14, "  grid: [ceil_div(n, bx), 1, 1]"), 14, 10, hint);
+	expect_error(with_line(14, "  grid: [ceil_div(n, bx)]"), 14, 10, hint);
+	expect_error(with_line(14, "  grid: [1, ceil_div(n, bx)]"), 14, 13, hint);
+	/* nested calls are joined until every parenthesis closes */
+	expect_error(with_line(14, "  grid: [max(1, ceil_div(n, bx))]"), 14, 10,
+		     "launch grid: inside [ ] a comma ends an item, which cut this expression in two: "
+		     "quote it whole, \"max(1, ceil_div(n, bx))\"");
+	/* a cut with balanced parentheses is still told by the count */
+	expect_error(with_line(14, "  grid: [n, bx, 1, 2]"), 14, 9,
 		     "launch grid takes 1 to 3 expressions (x, y, z), not 4 (inside [ ] a comma ends an item");
+	char text[4096];
+	snprintf(text, sizeof text, "%sconstraints: [bx <= min(n, 1024)]\n", good);
+	expect_error(text, 15, 15, "constraints: inside [ ] a comma ends an item, which cut this expression in two: "
+				    "quote it whole, \"bx <= min(n, 1024)\"");
 }
 
 static void test_every_error_is_reported_not_only_the_first(void)

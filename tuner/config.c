@@ -723,9 +723,48 @@ static void load_arguments(loader *L, const yaml_node_t *n)
 		err_at(L, mark_of(n), "'arguments' is empty; list the kernel's arguments in order");
 }
 
+/* Parentheses opened minus closed in a plain scalar's text (0 for a quoted one). */
+static int open_parens(const yaml_node_t *n)
+{
+	if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return 0;
+	int depth = 0;
+	for (const char *c = scalar(n); *c; c++)
+		depth += (*c == '(') - (*c == ')');
+	return depth;
+}
+
+/* Inside [ ] a bare comma ends an item, so [ceil_div(n, B)] arrives as "ceil_div(n" and "B)":
+ * the first item whose parentheses stay open is joined back to its close, and the message shows
+ * the expression to quote. 1 when it found one. */
+static int comma_cut_expression(loader *L, const yaml_node_t *n, const char *what)
+{
+	if (n->data.sequence.style != YAML_FLOW_SEQUENCE_STYLE)
+		return 0;
+	yaml_node_item_t *items = n->data.sequence.items.start, *end = n->data.sequence.items.top;
+	for (yaml_node_item_t *it = items; it < end; it++) {
+		int depth = open_parens(node(L, *it));
+		if (depth <= 0)
+			continue;
+		char *joined = xstrdup(scalar(node(L, *it)));
+		for (yaml_node_item_t *more = it + 1; more < end && depth > 0; more++) {
+			const yaml_node_t *m = node(L, *more);
+			char *longer = xasprintf("%s, %s", joined, m->type == YAML_SCALAR_NODE ? scalar(m) : "...");
+			free(joined);
+			joined = longer;
+			depth += open_parens(m);
+		}
+		err_at(L, mark_of(node(L, *it)), "%s: inside [ ] a comma ends an item, which cut this expression in two: "
+			  "quote it whole, \"%s\"", what, joined);
+		free(joined);
+		return 1;
+	}
+	return 0;
+}
+
 static void load_dims(loader *L, const yaml_node_t *n, const char *what, cexpr dims[3])
 {
-	if (!n || expect(L, n, YAML_SEQUENCE_NODE, what))
+	if (!n || expect(L, n, YAML_SEQUENCE_NODE, what) || comma_cut_expression(L, n, what))
 		return;
 	size_t count = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
 	if (count < 1 || count > 3) {
@@ -1200,7 +1239,8 @@ static void load_root(loader *L, const yaml_node_t *root)
 		load_space(L, n);
 	if ((n = require(L, root, "arguments", "the config")))
 		load_arguments(L, n);
-	if ((n = get(L, root, "constraints")) && expect(L, n, YAML_SEQUENCE_NODE, "'constraints'") == 0) {
+	if ((n = get(L, root, "constraints")) && expect(L, n, YAML_SEQUENCE_NODE, "'constraints'") == 0 &&
+	    !comma_cut_expression(L, n, "constraints")) {
 		size_t count = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
 		cfg->constraints = xcalloc(count, sizeof *cfg->constraints);
 		for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++)
