@@ -166,6 +166,31 @@ static void test_real_run_without_gpu_exits_2(void)
 	free(out);
 }
 
+/* An output that is also an input (a fill of its own) is valid but warned about at its fill,
+ * unless restored; a pure output (zeros) is not. */
+static void test_output_read_as_input_is_warned_about(void)
+{
+	const char *kernel = write_temp(0, "io.cu", "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] += 1; }\n");
+	const char *tails[] = {"fill: random, output: true}]", "fill: {expr: \"i\"}, output: true}]",
+			       "fill: random, output: true, restore: true}]", "output: true}]", "fill: zeros, output: true}]"};
+	for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+		char text[1024];
+		snprintf(text, sizeof text, "name: io\nkernel: {source: %s, entry: k}\n"
+			 "arguments: [{name: acc, type: float, count: 64, %s\nspace: {x: [32]}\nlaunch: {block: [x], grid: [1]}\n",
+			 kernel, tails[i]);
+		const char *path = write_temp(1, "io.yaml", text);
+		char *out, want[256];
+		CU_ASSERT_EQUAL(run((char *[]){"validate", (char *)path, NULL}, &out), 0);
+		snprintf(want, sizeof want, "%s:3:55: warning: 'acc' is an output with a fill of its own", path);
+		if (i < 2) {
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+		} else {
+			CU_ASSERT_PTR_NULL(strstr(out, "warning"));
+		}
+		free(out);
+	}
+}
+
 /* A compile error in some configurations marks them and the run goes on. */
 static void test_compile_error_marks_configurations_and_continues(void)
 {
@@ -245,6 +270,7 @@ int add_cli_suite(void)
 	CU_add_test(s, "dry run without GPU or arch is a clear error", test_dry_run_without_gpu_or_arch_is_a_clear_error);
 	CU_add_test(s, "real run without GPU exits 2", test_real_run_without_gpu_exits_2);
 	CU_add_test(s, "compile error marks configurations and continues", test_compile_error_marks_configurations_and_continues);
+	CU_add_test(s, "an output read as input is warned about", test_output_read_as_input_is_warned_about);
 	CU_add_test(s, "option values are checked first", test_option_values_are_checked_first);
 	return 0;
 }

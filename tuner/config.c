@@ -621,6 +621,27 @@ static int find_param(loader *L, const yaml_node_t *n, const char *what)
 	return -1;
 }
 
+/* An output that starts from data of its own (any fill but zeros) is an input too: without restore
+ * every launch after the first starts from the last one's results, so the timed samples run on
+ * other data than the verified launch, and an accumulating kernel fails verification. Legal
+ * (the kernel may only write it), so a warning, printed as the loader finds it. */
+static void warn_unrestored_inputs(loader *L, const yaml_node_t *list)
+{
+	if (L->errors)
+		return; /* the config is refused anyway, and args may not line up with the list's items */
+	for (size_t i = 0; i < L->cfg->nargs; i++) {
+		const kernel_arg *a = &L->cfg->args[i];
+		if (!a->is_array || !a->output || a->restore || a->fill == FILL_ZEROS)
+			continue;
+		const yaml_node_t *item = node(L, list->data.sequence.items.start[i]), *fill = get(L, item, "fill");
+		mark m = fill ? mark_of(fill) : a->at;
+		fprintf(stderr, "%s:%d:%d: warning: '%s' is an output with a fill of its own, so the kernel may read it: "
+				"without 'restore: true' each launch after the first starts from the last one's results "
+				"(if the kernel only writes it, drop the fill)\n",
+			L->file, m.line, m.col, a->name ? a->name : "?");
+	}
+}
+
 static void load_arguments(loader *L, const yaml_node_t *n)
 {
 	static const char *const keys[] = {"name", "type", "count", "fill", "value", "seed", "output", "restore",
@@ -721,6 +742,7 @@ static void load_arguments(loader *L, const yaml_node_t *n)
 	}
 	if (cfg->nargs == 0)
 		err_at(L, mark_of(n), "'arguments' is empty; list the kernel's arguments in order");
+	warn_unrestored_inputs(L, n);
 }
 
 /* Parentheses opened minus closed in a plain scalar's text (0 for a quoted one). */
