@@ -222,6 +222,13 @@ static void test_compile_error_marks_configurations_and_continues(void)
 	fclose(f);
 	CU_ASSERT_EQUAL(errors, 2);
 	CU_ASSERT_EQUAL(not_run, 4);
+	/* nothing compiles: the dry run fails as a run in which nothing passed, its CSV still written */
+	write_temp(0, "k.cu", "#error no variant builds\nextern \"C\" __global__ void k(float *a) { a[threadIdx.x] = V; }\n");
+	unlink(csv);
+	CU_ASSERT_EQUAL(run((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "(3 failed;"));
+	free(out);
+	CU_ASSERT_EQUAL(access(csv, F_OK), 0);
 	unlink(csv);
 	unlink(path);
 	unlink(kernel);
@@ -349,7 +356,7 @@ static void test_shell_metacharacters_stay_literal(void)
 	const char *path = write_temp(3, "inject.yaml", text);
 	char *out;
 	int rc = run((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out);
-	CU_ASSERT_EQUAL(rc, 0); /* nvcc rejects the flags: a compile-error, not a run */
+	CU_ASSERT_EQUAL(rc, 1); /* nvcc rejects the flags: a compile-error, not a shell's run; none compiled */
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "$(touch"));
 	CU_ASSERT_NOT_EQUAL(access(marker, F_OK), 0);
 	free(out);
