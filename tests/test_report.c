@@ -183,6 +183,35 @@ static void test_older_file_without_counters_or_flags(void)
 	free(html);
 }
 
+/* A dry run's report: theoretical occupancy where times would be, the binaries' table, and
+ * compile errors as its only failures. */
+static void test_dry_run_reports_the_binaries(void)
+{
+	char *html = report_of("variant,blockDim.x,blockDim.y,dynamic_smem_bytes,registers,spill_store_bytes,spill_load_bytes,static_smem_bytes,"
+			       "active_blocks_per_sm,theoretical_occupancy,occupancy_limit,flags,status,message\n"
+			       "a,32,1,4096,40,0,0,1024,16,0.5,registers,,not-run,\n"
+			       "b,32,1,0,32,8,8,1024,32,1.0,blocks,,not-run,\n"
+			       "a,64,1,0,,,,,,,,,compile-error,\"ptxas error: too much shared data\"\n"
+			       "b,64,1,0,32,0,0,0,16,1.0,blocks,,not-run,\n", NULL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "A dry run</strong>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<h2>Theoretical occupancy by blockDim.x and variant</h2>"));
+	/* the cell (b, 64) is coloured by its one compiled row; (a, 64) compiled none */
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "blockDim.x=64, variant=b: 100% theoretical occupancy, the highest of 1 compiled of 1"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "blockDim.x=64, variant=a: none of 1 compiled"));
+	CU_ASSERT_PTR_NULL(strstr(html, "none passed"));
+	char *top = between(html, "<table id=\"top\">", "</table>");
+	CU_ASSERT_EQUAL(count(top, "<tr><td>"), 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(top, "<td class=\"num\">5120</td>")); /* a, 32: 1024 static + 4096 dynamic */
+	CU_ASSERT_PTR_NOT_NULL(strstr(top, "<td>registers</td>"));
+	free(top);
+	char *fail = between(html, "<section id=\"failures\">", "</section>");
+	CU_ASSERT_PTR_NOT_NULL(strstr(fail, "data-status=\"compile-error\""));
+	CU_ASSERT_PTR_NULL(strstr(fail, "data-status=\"not-run\""));
+	free(fail);
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "none: a dry run compiles and measures nothing"));
+	free(html);
+}
+
 static void test_default_path_and_unwritable_output(void)
 {
 	char *p = report_default_path("results/summatrix.csv");
@@ -205,6 +234,7 @@ int add_report_suite(void)
 	if (!s)
 		return -1;
 	CU_add_test(s, "one cell per parameter pair", test_one_cell_per_parameter_pair);
+	CU_add_test(s, "a dry run reports the binaries", test_dry_run_reports_the_binaries);
 	CU_add_test(s, "--params picks the axes", test_params_pick_the_axes);
 	CU_add_test(s, "winner is marked in both scatters", test_winner_is_marked_in_both_scatters);
 	CU_add_test(s, "CSV text is escaped", test_csv_text_is_escaped);

@@ -105,6 +105,41 @@ static void test_top_limits_rows(void)
 	diags_free(&d);
 }
 
+/* What a dry run writes: compiled, nothing measured (a, 64 did not compile). */
+static const char *dry_csv =
+	"variant,blockDim.x,blockDim.y,dynamic_smem_bytes,registers,spill_store_bytes,spill_load_bytes,static_smem_bytes,"
+	"active_blocks_per_sm,theoretical_occupancy,occupancy_limit,flags,status,message\n"
+	"a,32,1,4096,40,0,0,1024,16,0.5,registers,,not-run,\n"
+	"b,32,1,0,32,8,8,1024,32,1.0,blocks,,not-run,\n"
+	"a,64,1,0,,,,,,,,,compile-error,\"ptxas error: too much shared data\"\n"
+	"b,64,1,0,32,0,0,0,16,1.0,blocks,,not-run,\n";
+
+/* A dry run's table shows what the binaries say, by theoretical occupancy, and says it is one. */
+static void test_dry_run_shows_the_binaries(void)
+{
+	const char *path = write_temp(3, "dry.csv", dry_csv);
+	FILE *f = tmpfile();
+	diags d = {0};
+	CU_ASSERT_EQUAL(show_print(f, path, 0, NULL, 0, &d), EXIT_WINNER);
+	long n = ftell(f);
+	rewind(f);
+	char *out = calloc(1, (size_t)n + 1);
+	CU_ASSERT_EQUAL(fread(out, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "regs spills  smem    occ%"));
+	/* rows: highest occupancy first, ties in file order, the failed compile last; b, 32 spilled 8
+	 * bytes each way; a, 32 has 1024 bytes of static and 4096 of dynamic shared memory */
+	const char *b32 = strstr(out, "\n        b        32     16  1024   100.0      32 not-run");
+	const char *b64 = strstr(out, "\n        b        32      0     0   100.0      16 not-run");
+	const char *a32 = strstr(out, "\n        a        40      0  5120    50.0      16 not-run");
+	const char *a64 = strstr(out, "\n        a         -      -     -       -       - compile-error ptxas error");
+	CU_ASSERT(b32 && b64 && a32 && a64 && b32 < b64 && b64 < a32 && a32 < a64);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "4 configurations: 3 not-run, 1 compile-error; a dry run: compiled, nothing measured"));
+	CU_ASSERT_PTR_NULL(strstr(out, "nothing passed"));
+	free(out);
+	diags_free(&d);
+}
+
 static void test_unknown_column_lists_the_valid_ones(void)
 {
 	int rc;
@@ -135,5 +170,6 @@ int add_show_suite(void)
 	CU_add_test(s, "sort numeric, string and descending", test_sort_numeric_string_and_descending);
 	CU_add_test(s, "--top limits rows", test_top_limits_rows);
 	CU_add_test(s, "unknown column lists the valid ones", test_unknown_column_lists_the_valid_ones);
+	CU_add_test(s, "a dry run shows the binaries", test_dry_run_shows_the_binaries);
 	return 0;
 }

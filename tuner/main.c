@@ -299,15 +299,16 @@ static void print_dry_run(const options *o, const config *cfg, const space *sp, 
 {
 	if (o->quiet)
 		return;
-	fprintf(stderr, "%-40s %5s %6s %5s %9s  %s\n", "configuration", "regs", "spills", "smem", "occupancy", "status");
+	/* smem: per block, static (ptxas) and dynamic (the launch's) together, as the occupancy counts it */
+	fprintf(stderr, "%-40s %5s %6s %6s %9s  %s\n", "configuration", "regs", "spills", "smem", "occupancy", "status");
 	for (size_t c = 0; c < sp->count; c++) {
 		const binary *bin = &b->bins[b->of_config[c]];
 		char *desc = space_describe(cfg, space_config(sp, c));
 		if (bin->failed)
-			fprintf(stderr, "%-40s %5s %6s %5s %9s  %s\n", desc, "-", "-", "-", "-", status_name(res[c].st));
+			fprintf(stderr, "%-40s %5s %6s %6s %9s  %s\n", desc, "-", "-", "-", "-", status_name(res[c].st));
 		else
-			fprintf(stderr, "%-40s %5d %6d %5zu %8.1f%%  %s\n", desc, bin->res.registers,
-				bin->res.spill_stores + bin->res.spill_loads, bin->res.static_smem,
+			fprintf(stderr, "%-40s %5d %6d %6lld %8.1f%%  %s\n", desc, bin->res.registers,
+				bin->res.spill_stores + bin->res.spill_loads, (long long)bin->res.static_smem + res[c].smem,
 				100 * res[c].occupancy, status_name(res[c].st));
 		free(desc);
 	}

@@ -251,15 +251,32 @@ typedef struct {
 	double time;
 } cell;
 
-static void fill_rgb(FILE *f, const scale *s, double t, int *dark)
+/* What the heat map colours: a run's times (the smallest best) or, of a dry run, theoretical
+ * occupancy (the highest best): the best value brightest either way. */
+typedef struct {
+	double (*value)(const view *v, size_t row); /* NAN: none (the row failed, or did not compile) */
+	int higher_better, allow_log;
+	const char *legend;  /* what the colour scale measures */
+	const char *title;   /* a cell's tooltip: its value, how many rows had one, of how many */
+	const char *none;    /* a cell whose rows have no value */
+	const char *none_title; /* its tooltip, with the count */
+} heat_metric;
+
+static const heat_metric time_metric = {view_time, 0, 1, "time (ms)", "%.4g ms, the best of %zu passing of %zu (",
+					"none passed", "none of %zu passed"};
+static const heat_metric dry_metric = {view_dry_occupancy, 1, 0, "theoretical occupancy (%)",
+				       "%.3g%% theoretical occupancy, the highest of %zu compiled of %zu (", "none compiled",
+				       "none of %zu compiled"};
+
+static void fill_rgb(FILE *f, const scale *s, const heat_metric *m, double t, int *dark)
 {
 	int rgb[3];
-	colour_at(1 - scale_frac(s, t), rgb); /* the fastest brightest */
+	colour_at(m->higher_better ? scale_frac(s, t) : 1 - scale_frac(s, t), rgb); /* the best brightest */
 	fprintf(f, "rgb(%d,%d,%d)", rgb[0], rgb[1], rgb[2]);
 	*dark = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] < 140;
 }
 
-static void heatmap(FILE *f, const view *v, const int col[2])
+static void heatmap(FILE *f, const view *v, const int col[2], const heat_metric *m)
 {
 	const table *t = &v->t;
 	axis ax, ay;
@@ -273,11 +290,11 @@ static void heatmap(FILE *f, const view *v, const int col[2])
 	for (size_t r = 0; r < t->nrows; r++) {
 		cell *c = &g[axis_index(&ay, table_get(t, r, col[1])) * nx + axis_index(&ax, table_get(t, r, col[0]))];
 		c->rows++;
-		double tm = view_time(v, r);
+		double tm = m->value(v, r);
 		if (isnan(tm))
 			continue;
 		c->passed++;
-		if (c->best < 0 || tm < c->time) {
+		if (c->best < 0 || (m->higher_better ? tm > c->time : tm < c->time)) {
 			c->best = (long long)r;
 			c->time = tm;
 		}
@@ -303,8 +320,8 @@ static void heatmap(FILE *f, const view *v, const int col[2])
 	size_t every = (size_t)ceil((7.0 * (double)xlab + 6) / cs);
 	every = every ? every : 1;
 	fprintf(f, "<svg id=\"heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-		   "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"best time per ",
-		W, H, W, H);
+		   "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"best %s per ",
+		W, H, W, H, m->legend);
 	esc(f, t->names[col[0]]);
 	fputs(" and ", f);
 	esc(f, t->names[col[1]]);
@@ -315,11 +332,11 @@ static void heatmap(FILE *f, const view *v, const int col[2])
 	      f);
 	for (int i = 0; i <= 8; i++) {
 		int rgb[3];
-		colour_at(1 - i / 8.0, rgb);
+		colour_at(m->higher_better ? i / 8.0 : 1 - i / 8.0, rgb);
 		fprintf(f, "<stop offset=\"%.3f\" stop-color=\"rgb(%d,%d,%d)\"/>", i / 8.0, rgb[0], rgb[1], rgb[2]);
 	}
 	fputs("</linearGradient></defs>\n", f);
-	scale s = scale_for(lo, hi, 1, 0, 1);
+	scale s = scale_for(lo, hi, m->allow_log, 0, 1);
 	if (isfinite(lo)) { /* the colour scale spans exactly the measured times */
 		s.lo = lo;
 		s.hi = hi > lo ? hi : lo * 1.0001 + 1e-12;
@@ -334,7 +351,7 @@ static void heatmap(FILE *f, const view *v, const int col[2])
 			if (c->best >= 0) {
 				fprintf(f, "<rect class=\"cell\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"", x,
 					y, cs - 1, cs - 1);
-				fill_rgb(f, &s, c->time, &dark);
+				fill_rgb(f, &s, m, c->time, &dark);
 				fputs("\"><title>", f);
 			} else
 				fprintf(f, "<rect class=\"cell %s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"%s><title>",
@@ -349,13 +366,15 @@ static void heatmap(FILE *f, const view *v, const int col[2])
 			esc(f, yv);
 			if (c->best >= 0) {
 				char *d = view_describe(v, (size_t)c->best);
-				fprintf(f, ": %.4g ms, the best of %zu passing of %zu (", c->time, c->passed, c->rows);
+				fputs(": ", f);
+				fprintf(f, m->title, c->time, c->passed, c->rows);
 				esc(f, d);
 				fputc(')', f);
 				free(d);
-			} else if (c->rows)
-				fprintf(f, ": none of %zu passed", c->rows);
-			else
+			} else if (c->rows) {
+				fputs(": ", f);
+				fprintf(f, m->none_title, c->rows);
+			} else
 				fputs(": not in the results", f);
 			fputs("</title></rect>\n", f);
 			if (c->best >= 0 && cs >= 34)
@@ -386,8 +405,8 @@ static void heatmap(FILE *f, const view *v, const int col[2])
 	fputs("</text>\n", f);
 	/* the legend: the colour scale, then what the two kinds of blank cell mean */
 	double ly = mt + gh + 52;
-	fprintf(f, "<g id=\"heatmap-legend\"><text class=\"tick\" x=\"%.1f\" y=\"%.1f\">time (ms)%s, best per cell</text>\n",
-		ml, ly, s.log ? ", log scale" : "");
+	fprintf(f, "<g id=\"heatmap-legend\"><text class=\"tick\" x=\"%.1f\" y=\"%.1f\">%s%s, best per cell</text>\n",
+		ml, ly, m->legend, s.log ? ", log scale" : "");
 	if (isfinite(lo)) {
 		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"240\" height=\"12\" fill=\"url(#scale)\"/>\n", ml, ly + 6);
 		scale ls = s;
@@ -411,15 +430,15 @@ static void heatmap(FILE *f, const view *v, const int col[2])
 				x, x, ly + 18, ly + 22, x, ly + 34, tv[i]);
 		}
 	} else
-		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">no configuration passed</text>\n", ml, ly + 18);
+		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">no configuration: %s</text>\n", ml, ly + 18, m->none);
 	double sx = ml + 270;
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"url(#hatch)\"/>"
-		   "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">none passed</text>\n"
+		   "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">%s</text>\n"
 		   "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"#fff\" stroke=\"#bbb\"/>"
 		   "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">not in the results</text>\n"
 		   "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"none\" stroke=\"#e4002b\" stroke-width=\"2.5\"/>"
 		   "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">winner</text></g>\n",
-		sx, ly + 6, sx + 16, ly + 16, sx, ly + 24, sx + 16, ly + 34, sx + 110, ly + 6, sx + 126, ly + 16);
+		sx, ly + 6, sx + 16, ly + 16, m->none, sx, ly + 24, sx + 16, ly + 34, sx + 110, ly + 6, sx + 126, ly + 16);
 	fputs("</svg>\n", f);
 	free(g);
 	axis_free(&ax);
@@ -633,7 +652,8 @@ static void facts(FILE *f, const view *v)
 		free(d);
 		free(why);
 	} else
-		fputs("<tr><th>winner</th><td>none: no configuration passed</td></tr>\n", f);
+		fprintf(f, "<tr><th>winner</th><td>none: %s</td></tr>\n",
+			v->dry ? "a dry run compiles and measures nothing" : "no configuration passed");
 	fputs("</table></section>\n", f);
 }
 
@@ -662,6 +682,9 @@ static const char style[] =
 	"svg rect.cell:hover{stroke:#000;stroke-width:1.5}\n"
 	".count{background:#e8e8ec;border-radius:9px;padding:0 8px;font-weight:500}\n";
 
+static void run_sections(FILE *f, const view *v);
+static void dry_sections(FILE *f, const view *v);
+
 static char *render(const view *v, const int col[2])
 {
 	char *buf = NULL;
@@ -686,20 +709,55 @@ static char *render(const view *v, const int col[2])
 		esc(f, gpu);
 	}
 	free(gpu);
-	fputs(". Times are medians of event-timed samples (the finalists' interleaved re-timing where there was "
-	      "one). Hover over a cell or point for its configuration.</p>\n",
-	      f);
+	if (v->dry)
+		fputs(". <strong>A dry run</strong>: every variant was compiled and nothing was measured, so this report "
+		      "shows what the binaries say (registers, spills, shared memory, theoretical occupancy). Hover over a "
+		      "cell for its configuration.</p>\n",
+		      f);
+	else
+		fputs(". Times are medians of event-timed samples (the finalists' interleaved re-timing where there was "
+		      "one). Hover over a cell or point for its configuration.</p>\n",
+		      f);
 
-	fputs("<section id=\"heatmap-section\"><h2>Time by ", f);
+	fprintf(f, "<section id=\"heatmap-section\"><h2>%s by ", v->dry ? "Theoretical occupancy" : "Time");
 	esc(f, t->names[col[0]]);
 	fputs(" and ", f);
 	esc(f, t->names[col[1]]);
-	fputs("</h2>\n<p class=\"note\">Each cell shows the best (smallest) time of the configurations that share "
-	      "it; the other parameters vary within a cell.</p>\n",
-	      f);
-	heatmap(f, v, col);
+	fprintf(f, "</h2>\n<p class=\"note\">Each cell shows the %s of the configurations that share it; the other "
+		   "parameters vary within a cell.</p>\n",
+		v->dry ? "highest theoretical occupancy" : "best (smallest) time");
+	heatmap(f, v, col, v->dry ? &dry_metric : &time_metric);
+	fputs("</section>\n", f);
+	if (v->dry)
+		dry_sections(f, v);
+	else
+		run_sections(f, v);
+
+	fputs("<section id=\"failures\"><h2>Failures</h2>\n", f);
+	size_t failed = v->unknown_status;
+	for (int s = 0; s < ST_COUNT_; s++)
+		if (s != ST_OK && v->counts[s] && !(v->dry && s == ST_NOT_RUN)) {
+			failure_group(f, v, status_name((status)s), v->counts[s], 1, (status)s);
+			failed += v->counts[s];
+		}
+	if (v->unknown_status)
+		failure_group(f, v, "unknown status", v->unknown_status, 0, ST_OK);
+	if (!failed)
+		fprintf(f, "<p class=\"note\">None: every configuration %s.</p>\n", v->dry ? "compiled" : "ran and passed");
 	fputs("</section>\n", f);
 
+	facts(f, v);
+	fputs("<p class=\"note\">Written by autotune report from the results file alone.</p>\n</body></html>\n", f);
+	if (fclose(f)) {
+		fputs("autotune: out of memory\n", stderr);
+		exit(EXIT_ENV);
+	}
+	return buf;
+}
+
+/* A run's plots of time against occupancy and load efficiency, and its fastest configurations. */
+static void run_sections(FILE *f, const view *v)
+{
 	fputs("<section id=\"scatter\"><h2>Time against occupancy and load efficiency</h2>\n<div class=\"plots\">\n"
 	      "<figure><figcaption>Occupancy: achieved where counters were read, else theoretical</figcaption>\n",
 	      f);
@@ -722,27 +780,40 @@ static char *render(const view *v, const int col[2])
 	      "read).</p>\n</section>\n",
 	      f);
 	free(order);
+}
 
-	fputs("<section id=\"failures\"><h2>Failures</h2>\n", f);
-	size_t failed = v->unknown_status;
-	for (int s = 0; s < ST_COUNT_; s++)
-		if (s != ST_OK && v->counts[s]) {
-			failure_group(f, v, status_name((status)s), v->counts[s], 1, (status)s);
-			failed += v->counts[s];
-		}
-	if (v->unknown_status)
-		failure_group(f, v, "unknown status", v->unknown_status, 0, ST_OK);
-	if (!failed)
-		fputs("<p class=\"note\">None: every configuration ran and passed.</p>\n", f);
-	fputs("</section>\n", f);
-
-	facts(f, v);
-	fputs("<p class=\"note\">Written by autotune report from the results file alone.</p>\n</body></html>\n", f);
-	if (fclose(f)) {
-		fputs("autotune: out of memory\n", stderr);
-		exit(EXIT_ENV);
+/* A dry run's table: the compiled configurations by theoretical occupancy, with what limits it. */
+static void dry_sections(FILE *f, const view *v)
+{
+	const table *t = &v->t;
+	size_t *order = view_by_time(v);
+	fprintf(f, "<section id=\"top-section\"><h2>The %d configurations of highest theoretical occupancy</h2>\n"
+		   "<table id=\"top\"><thead><tr><th>#</th>", TOP_ROWS);
+	param_headers(f, t);
+	fputs("<th>registers</th><th>spills (bytes)</th><th>shared memory (bytes)</th><th>blocks per SM</th>"
+	      "<th>theoretical occupancy (%)</th><th>limited by</th></tr></thead>\n<tbody>\n", f);
+	for (size_t i = 0; i < t->nrows && i < TOP_ROWS && !isnan(view_dry_occupancy(v, order[i])); i++) {
+		size_t r = order[i];
+		fprintf(f, "<tr><td>%zu</td>", i + 1);
+		param_cells(f, t, r);
+		fputs("<td class=\"num\">", f);
+		num(f, "%.0f", view_num(v, r, "registers"));
+		fputs("</td><td class=\"num\">", f);
+		num(f, "%.0f", view_num(v, r, "spill_store_bytes") + view_num(v, r, "spill_load_bytes"));
+		fputs("</td><td class=\"num\">", f);
+		num(f, "%.0f", view_smem(v, r));
+		fputs("</td><td class=\"num\">", f);
+		num(f, "%.0f", view_num(v, r, "active_blocks_per_sm"));
+		fputs("</td><td class=\"num theoretical\">", f);
+		num(f, "%.1f", view_dry_occupancy(v, r));
+		fputs("</td><td>", f);
+		esc(f, table_field(t, r, "occupancy_limit"));
+		fputs("</td></tr>\n", f);
 	}
-	return buf;
+	fputs("</tbody></table>\n<p class=\"note\">Shared memory per block: static (ptxas) and dynamic (the launch) "
+	      "together. Spills: bytes stored and loaded. Tune on a GPU to time them.</p>\n</section>\n",
+	      f);
+	free(order);
 }
 
 char *report_default_path(const char *csv_path)

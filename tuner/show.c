@@ -113,7 +113,10 @@ int show_print(FILE *out, const char *csv_path, int top, const char *sort, int c
 		}
 		pw[c] = pw[c] > PARAM_MAX_WIDTH ? PARAM_MAX_WIDTH : pw[c];
 	}
-	static const char *const head[] = {"time_ms", "noise%", "occ%", "ld_eff%", "GB/s", "status"};
+	/* a dry run has no times: what the binaries say instead (smem: static and dynamic) */
+	static const char *const run_head[] = {"time_ms", "noise%", "occ%", "ld_eff%", "GB/s", "status"};
+	static const char *const dry_head[] = {"regs", "spills", "smem", "occ%", "blk/SM", "status"};
+	const char *const *head = v.dry ? dry_head : run_head;
 	static const int hw[] = {9, 6, 5, 7, 7, 13};
 	int width = fprintf(out, "  ");
 	for (size_t c = 0; c < np; c++)
@@ -132,11 +135,20 @@ int show_print(FILE *out, const char *csv_path, int top, const char *sort, int c
 			fputc(' ', out);
 		}
 		char cell[5][32];
-		fmt(cell[0], sizeof cell[0], "%.4g", view_time(&v, r));
-		fmt(cell[1], sizeof cell[1], "%.2f", view_noise(&v, r));
-		fmt(cell[2], sizeof cell[2], "%.1f", view_occupancy(&v, r));
-		fmt(cell[3], sizeof cell[3], "%.1f", view_num(&v, r, "gld_efficiency_pct"));
-		fmt(cell[4], sizeof cell[4], "%.1f", view_num(&v, r, "gbps"));
+		if (v.dry) {
+			fmt(cell[0], sizeof cell[0], "%.0f", view_num(&v, r, "registers"));
+			fmt(cell[1], sizeof cell[1], "%.0f",
+			    view_num(&v, r, "spill_store_bytes") + view_num(&v, r, "spill_load_bytes"));
+			fmt(cell[2], sizeof cell[2], "%.0f", view_smem(&v, r));
+			fmt(cell[3], sizeof cell[3], "%.1f", view_dry_occupancy(&v, r));
+			fmt(cell[4], sizeof cell[4], "%.0f", view_num(&v, r, "active_blocks_per_sm"));
+		} else {
+			fmt(cell[0], sizeof cell[0], "%.4g", view_time(&v, r));
+			fmt(cell[1], sizeof cell[1], "%.2f", view_noise(&v, r));
+			fmt(cell[2], sizeof cell[2], "%.1f", view_occupancy(&v, r));
+			fmt(cell[3], sizeof cell[3], "%.1f", view_num(&v, r, "gld_efficiency_pct"));
+			fmt(cell[4], sizeof cell[4], "%.1f", view_num(&v, r, "gbps"));
+		}
 		for (int c = 0; c < 5; c++) {
 			put_field(out, cell[c], hw[c], 1);
 			fputc(' ', out);
@@ -169,9 +181,11 @@ int show_print(FILE *out, const char *csv_path, int top, const char *sort, int c
 		fprintf(out, "; winner (*): %s", w);
 		free(w);
 	} else
-		fputs("; no winner: nothing passed", out);
+		fputs(v.dry ? "; a dry run: compiled, nothing measured" : "; no winner: nothing passed", out);
 	fputc('\n', out);
-	fputs("time: the finalists' interleaved median where re-timed; occ%: achieved, else theoretical\n", out);
+	fputs(v.dry ? "by theoretical occupancy; spills: bytes stored + loaded; smem: static + dynamic bytes per block\n"
+		    : "time: the finalists' interleaved median where re-timed; occ%: achieved, else theoretical\n",
+	      out);
 	free(order);
 	view_free(&v);
 	return EXIT_WINNER;

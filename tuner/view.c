@@ -25,6 +25,10 @@ int view_load(const char *path, view *v, diags *d)
 		else
 			v->unknown_status++;
 	}
+	/* compiled rows only: what a dry run writes, nothing measured, not even a failure */
+	v->dry = v->counts[ST_NOT_RUN] && v->counts[ST_NOT_RUN] + v->counts[ST_COMPILE_ERROR] == v->t.nrows;
+	for (size_t r = 0; r < v->t.nrows && v->dry; r++)
+		v->dry = strcmp(view_status(v, r), "not-run") || !isnan(view_num(v, r, "registers"));
 	return 0;
 }
 
@@ -61,6 +65,17 @@ double view_occupancy(const view *v, size_t row)
 }
 
 const char *view_status(const view *v, size_t row) { return table_field(&v->t, row, "status"); }
+
+double view_dry_occupancy(const view *v, size_t row)
+{
+	return strcmp(view_status(v, row), "not-run") ? NAN : 100 * view_num(v, row, "theoretical_occupancy");
+}
+
+double view_smem(const view *v, size_t row)
+{
+	double dyn = view_num(v, row, "dynamic_smem_bytes");
+	return view_num(v, row, "static_smem_bytes") + (isnan(dyn) ? 0 : dyn);
+}
 
 char *view_describe(const view *v, size_t row)
 {
@@ -156,8 +171,9 @@ size_t *view_by_time(const view *v)
 {
 	size_t n = v->t.nrows;
 	timed_row *tr = xcalloc(n + 1, sizeof *tr);
+	/* the same order with the sign turned: the highest occupancy first */
 	for (size_t r = 0; r < n; r++)
-		tr[r] = (timed_row){view_time(v, r), r};
+		tr[r] = (timed_row){v->dry ? -view_dry_occupancy(v, r) : view_time(v, r), r};
 	qsort(tr, n, sizeof *tr, by_time);
 	size_t *order = xcalloc(n + 1, sizeof *order);
 	for (size_t r = 0; r < n; r++)

@@ -19,6 +19,7 @@ typedef struct {
 	int winner_flagged;      /* the CSV itself marks it (newer files) */
 	size_t counts[ST_COUNT_];
 	size_t unknown_status;   /* rows whose status is none of status.h's names */
+	int dry;                 /* a dry run's: nothing ran, something compiled (the binaries' data only) */
 } view;
 
 /* Loads and interprets path; -1 with "file:line: reason" in d. */
@@ -37,6 +38,11 @@ double view_occupancy(const view *v, size_t row);
 int view_occupancy_achieved(const view *v, size_t row);
 /* The named column as a number; NAN when empty or absent. */
 double view_num(const view *v, size_t row, const char *column);
+/* A dry run's figure of a row: theoretical occupancy in % for a row that compiled; NAN otherwise. */
+double view_dry_occupancy(const view *v, size_t row);
+/* Shared memory per block in bytes, static (ptxas) and dynamic (the launch's) together; NAN when
+ * unknown. */
+double view_smem(const view *v, size_t row);
 /* The row's status name as the CSV spells it. */
 const char *view_status(const view *v, size_t row);
 /* "p1=v1 p2=v2" over the parameter columns (blockDim.x/y when the file has none); caller frees. */
@@ -46,7 +52,8 @@ char *view_why(const view *v);
 /* The distinct non-empty values of a column joined by ", " (NULL when none); caller frees. */
 char *view_distinct(const view *v, const char *column);
 
-/* Row indices sorted by the deciding time, passing rows first, ties in file order; caller frees. */
+/* Row indices sorted by the deciding time, passing rows first, ties in file order; of a dry run,
+ * by theoretical occupancy, highest first; caller frees. */
 size_t *view_by_time(const view *v);
 
 #endif
