@@ -113,6 +113,8 @@ static void test_one_csv_header_compiles_with_the_winner(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(mtext, "\nDEMO_BX := 128\nDEMO_BY := 0.25\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(mtext, "\nDEMO_NVCC_FLAGS := -maxrregcount=64\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(mtext, "\nDEMO_SPEC_HASH := 0123456789abcdef\n"));
+	/* the device as the header names it, on one line of make */
+	CU_ASSERT_PTR_NOT_NULL(strstr(mtext, "\nDEMO_TUNED_DEVICE := Evil *_ GPU next\nDEMO_TUNED_ARCH := sm_90\n"));
 	/* by has a double's value: the struct says so, and the literal is a double */
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\tint bx;\n\tdouble by;\n"));
 	const char *want = "128 0.25 -maxrregcount=64 0123456789abcdef Evil */ GPU\nnext 131\n";

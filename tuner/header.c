@@ -427,6 +427,10 @@ static void put_make_section(FILE *f, const names *nm, const section *s)
 		fprintf(f, "%s := %s\n", nm->macro[i], s->vals[i].num);
 	fprintf(f, "%s_TIME_MS := %.6f\n%s_NVCC_FLAGS := ", nm->upper, s->time_ms, nm->upper);
 	make_value(f, table_field(&s->in->t, s->row, "nvcc_flags"));
+	fprintf(f, "\n%s_TUNED_DEVICE := ", nm->upper);
+	char *device = one_line(s->device);
+	make_value(f, device);
+	free(device);
 	/* the arch is a driver's answer or a command line's: only an sm_XY-like word goes into make */
 	const char *arch = table_field(&s->in->t, s->row, "arch");
 	fprintf(f, "\n%s_TUNED_ARCH := %s\n", nm->upper, strspn(arch, "smcompute_0123456789abf") == strlen(arch) ? arch : "");
