@@ -24,6 +24,7 @@ int add_report_suite(void);
 int add_show_suite(void);
 int add_header_suite(void);
 int add_progress_suite(void);
+int add_docs_suite(void);
 int add_help_suite(void);
 
 /* This run's scratch directory, removed when the tests end. */

@@ -1,0 +1,123 @@
+/* test_docs.c: every YAML example of README.md and docs/ loads as a config and enumerates, as a
+ * reader who copies it would find; one that a paragraph presents as a shipped config
+ * ("`configs/x.yaml`" in the lines before it) is that file, byte for byte. */
+#include <CUnit/CUnit.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "space.h"
+#include "tests.h"
+
+/* The shipped config that the text before a fence names, as "`configs/NAME.yaml`": the last one
+ * within the paragraph that leads to it (no blank line between). NULL when none. */
+static char *named_config(const char *doc, const char *fence)
+{
+	const char *para = fence;
+	while (para > doc + 1 && !(para[-1] == '\n' && para[-2] == '\n'))
+		para--;
+	if (fence - para < 2) /* the fence right after a blank line: the paragraph before it */
+		for (para -= 2; para > doc + 1 && !(para[-1] == '\n' && para[-2] == '\n'); para--)
+			;
+	char *found = NULL;
+	for (const char *p = para; (p = strstr(p, "`configs/")) && p < fence; p++) {
+		const char *end = strchr(p + 1, '`');
+		if (end && end < fence && end - p > 14 && !strncmp(end - 5, ".yaml", 5)) {
+			free(found);
+			found = strndup(p + 1, (size_t)(end - p - 1));
+		}
+	}
+	return found;
+}
+
+/* Checks the ```yaml blocks of one Markdown file; returns how many there were. */
+static int check_file(const char *md, const char *dir)
+{
+	char *doc = read_text(md);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	int n = 0;
+	for (const char *p = doc; (p = strstr(p, "```yaml\n"));) {
+		const char *body = p + 8, *end = strstr(body, "\n```");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(end);
+		char path[512];
+		snprintf(path, sizeof path, "%s/configs/doc-%d-%s", dir, ++n, strrchr(md, '/') ? strrchr(md, '/') + 1 : md);
+		strcpy(path + strlen(path) - 3, ".yaml");
+		FILE *f = fopen(path, "w");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		fprintf(f, "%.*s\n", (int)(end - body), body);
+		fclose(f);
+		config cfg;
+		space sp;
+		diags d = {0};
+		int loaded = config_load(path, &cfg, &d) == 0;
+		int enumerated = loaded && space_enumerate(&cfg, &sp, &d) == 0;
+		if (!enumerated) {
+			int line = 1;
+			for (const char *c = doc; c < p; c++)
+				line += *c == '\n';
+			fprintf(stderr, "\n  %s:%d: YAML example %d does not load:\n", md, line, n);
+			diags_print(&d);
+		}
+		CU_ASSERT(enumerated);
+		if (enumerated)
+			space_free(&sp);
+		if (loaded)
+			config_free(&cfg);
+		diags_free(&d);
+		char *shipped = named_config(doc, p);
+		if (shipped) {
+			char *want = read_text(shipped), *got = read_text(path);
+			CU_ASSERT_PTR_NOT_NULL(want);
+			if (want && got && strcmp(want, got))
+				fprintf(stderr, "\n  %s, YAML example %d differs from %s\n", md, n, shipped);
+			CU_ASSERT(want && got && !strcmp(want, got));
+			free(want);
+			free(got);
+			free(shipped);
+		}
+		p = end + 4;
+	}
+	free(doc);
+	return n;
+}
+
+static void test_every_yaml_example_loads(void)
+{
+	/* configs/ beside kernels/, as in the repository: the examples' paths are relative to it */
+	char dir[256], sub[300], link[300], kernels[4096];
+	snprintf(dir, sizeof dir, "%s/docs", test_dir);
+	snprintf(sub, sizeof sub, "%s/configs", dir);
+	snprintf(link, sizeof link, "%s/kernels", dir);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(kernels, sizeof kernels - 9));
+	strcat(kernels, "/kernels");
+	mkdir(dir, 0700);
+	mkdir(sub, 0700);
+	unlink(link);
+	CU_ASSERT_EQUAL_FATAL(symlink(kernels, link), 0);
+	int n = check_file("README.md", dir);
+	DIR *docs = opendir("docs");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(docs);
+	for (struct dirent *e; (e = readdir(docs));) {
+		size_t len = strlen(e->d_name);
+		if (len > 3 && !strcmp(e->d_name + len - 3, ".md")) {
+			char md[300];
+			snprintf(md, sizeof md, "docs/%s", e->d_name);
+			n += check_file(md, dir);
+		}
+	}
+	closedir(docs);
+	CU_ASSERT(n >= 2); /* the complete example at least, and the ones beside it */
+}
+
+int add_docs_suite(void)
+{
+	CU_pSuite s = CU_add_suite("docs", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "every YAML example loads", test_every_yaml_example_loads);
+	return CU_get_error() == CUE_SUCCESS ? 0 : -1;
+}
