@@ -1,0 +1,41 @@
+# AutotuneFinish.cmake: the last step of autotune_tuned_header's build command, once autotune
+# has written NAME_tuned.h and NAME.mk:
+#   cmake -DMK=NAME.mk -DFLAGS=out -DNVCC=nvcc -DKERNEL=k.cu -DINCLUDES="-Idir;..."
+#         -DHEADER=NAME_tuned.h -DDEPFILE=out -P AutotuneFinish.cmake
+# FLAGS gets the winner's nvcc flags as an nvcc --options-file; DEPFILE what the header depends
+# on through the kernel's includes.
+
+# The flags are only known once tuned, hence a file the compile reads. From the fragment's first
+# NAME_NVCC_FLAGS outside an ifeq block: the default of a header tuned on several GPUs. make's
+# escapes undone ($$ is $, \# is #).
+file(STRINGS "${MK}" lines)
+set(flags "")
+set(depth 0)
+foreach(line IN LISTS lines)
+  if(line MATCHES "^ifeq ")
+    math(EXPR depth "${depth} + 1")
+  elseif(line MATCHES "^endif")
+    math(EXPR depth "${depth} - 1")
+  elseif(depth EQUAL 0 AND line MATCHES "^[A-Za-z0-9_]+_NVCC_FLAGS :=[ \t]*(.*)$")
+    set(flags "${CMAKE_MATCH_1}")
+    break()
+  endif()
+endforeach()
+string(REPLACE "$$" "$" flags "${flags}")
+string(REPLACE "\\#" "#" flags "${flags}")
+file(WRITE "${FLAGS}" "${flags}\n")
+
+# Where nvcc cannot list the includes (a missing include directory or define that only the
+# tuning passes), the kernel alone: re-tuning then follows the config and the kernel.
+set(rc 1)
+if(NVCC)
+  execute_process(COMMAND "${NVCC}" -MM ${INCLUDES} -MT "${HEADER}" -MF "${DEPFILE}"
+    -x cu "${KERNEL}" RESULT_VARIABLE rc ERROR_VARIABLE err)
+endif()
+if(NOT rc EQUAL 0)
+  message(WARNING "autotune: nvcc -MM could not list the includes of ${KERNEL} (${err}): "
+    "only the kernel and the config are tracked")
+  string(REPLACE " " "\\ " target "${HEADER}")
+  string(REPLACE " " "\\ " kernel "${KERNEL}")
+  file(WRITE "${DEPFILE}" "${target}: ${kernel}\n")
+endif()
