@@ -96,23 +96,28 @@ test-gpu: all
 SHARE = $(PREFIX)/share/autotune
 SHIPPED_CONFIGS = $(wildcard configs/*.yaml)
 SHIPPED_KERNELS = $(wildcard kernels/*.cu kernels/*.cuh kernels/*.h)
+# find_package(Autotune) looks in PREFIX/lib/cmake/autotune; the config finds ../../../bin/autotune.
+CMAKE_DIR = $(PREFIX)/lib/cmake/autotune
+CMAKE_FILES = $(wildcard cmake/*.cmake)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/autotune $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(SHARE)/configs $(DESTDIR)$(SHARE)/kernels
+		$(DESTDIR)$(SHARE)/configs $(DESTDIR)$(SHARE)/kernels $(DESTDIR)$(CMAKE_DIR)
 	install -m 755 autotune $(DESTDIR)$(PREFIX)/bin/autotune
 	install -m 755 autotune-worker $(DESTDIR)$(PREFIX)/libexec/autotune/autotune-worker
 	install -m 644 autotune.1 $(DESTDIR)$(PREFIX)/share/man/man1/autotune.1
 	install -m 644 $(SHIPPED_CONFIGS) $(DESTDIR)$(SHARE)/configs
 	install -m 644 $(SHIPPED_KERNELS) $(DESTDIR)$(SHARE)/kernels
+	install -m 644 $(CMAKE_FILES) $(DESTDIR)$(CMAKE_DIR)
 
 # Removes what install put there, file by file; directories go only when that leaves them empty.
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/autotune $(DESTDIR)$(PREFIX)/libexec/autotune/autotune-worker \
 		$(DESTDIR)$(PREFIX)/share/man/man1/autotune.1 \
-		$(addprefix $(DESTDIR)$(SHARE)/,$(SHIPPED_CONFIGS) $(SHIPPED_KERNELS))
+		$(addprefix $(DESTDIR)$(SHARE)/,$(SHIPPED_CONFIGS) $(SHIPPED_KERNELS)) \
+		$(addprefix $(DESTDIR)$(CMAKE_DIR)/,$(notdir $(CMAKE_FILES)))
 	rmdir $(DESTDIR)$(PREFIX)/libexec/autotune $(DESTDIR)$(SHARE)/configs $(DESTDIR)$(SHARE)/kernels \
-		$(DESTDIR)$(SHARE) 2>/dev/null || true
+		$(DESTDIR)$(SHARE) $(DESTDIR)$(CMAKE_DIR) 2>/dev/null || true
 
 clean:
 	rm -rf $(B) autotune autotune-worker

@@ -1,8 +1,9 @@
 #!/bin/sh
 # tests/install.sh: `make install` into a scratch prefix, then the installed autotune validates
 # every installed config (so each finds its kernel), finds its worker in ../libexec/autotune, and
-# compiles an installed kernel; DESTDIR stages under a root; `make uninstall` leaves no file
-# behind. Run from the repository root after `make` (`make test` does).
+# compiles an installed kernel; CMake finds the installed package (where cmake exists); DESTDIR
+# stages under a root; `make uninstall` leaves no file behind. Run from the repository root
+# after `make` (`make test` does).
 set -eu
 MAKE=${MAKE:-make}
 top=$(pwd)
@@ -13,7 +14,9 @@ fail() { echo "install test: FAILED: $*" >&2; exit 1; }
 
 $MAKE -s --no-print-directory install PREFIX="$prefix" >/dev/null
 for f in bin/autotune libexec/autotune/autotune-worker share/man/man1/autotune.1 \
-	share/autotune/configs/summatrix.yaml share/autotune/kernels/summatrix.cu; do
+	share/autotune/configs/summatrix.yaml share/autotune/kernels/summatrix.cu \
+	lib/cmake/autotune/AutotuneConfig.cmake lib/cmake/autotune/AutotuneConfigVersion.cmake \
+	lib/cmake/autotune/AutotuneFinish.cmake; do
 	[ -f "$prefix/$f" ] || fail "$f was not installed"
 done
 [ -x "$prefix/bin/autotune" ] && [ -x "$prefix/libexec/autotune/autotune-worker" ] || fail "not executable"
@@ -44,6 +47,32 @@ MANWIDTH=80 man -l "$prefix/share/man/man1/autotune.1" >/dev/null 2>&1 ||
 	! command -v man >/dev/null || fail "man -l of the installed page"
 cd "$top"
 
+# A throwaway CMake project finds the installed package by its prefix alone, with the version
+# autotune reports, and builds a C program against a header from the sample results.
+cmake_ok="no cmake"
+if command -v cmake >/dev/null 2>&1; then
+	mkdir "$tmp/cmake"
+	cp examples/summatrix_app/sample/summatrix.csv "$tmp/cmake/"
+	printf '#include "summatrix_tuned.h"\nint main(void) { return SUMMATRIX_BLOCK_X > 0 ? 0 : 1; }\n' >"$tmp/cmake/main.c"
+	version=$("$prefix/bin/autotune" --version | sed 's/^autotune //')
+	cat >"$tmp/cmake/CMakeLists.txt" <<EOF
+cmake_minimum_required(VERSION 3.20)
+project(installed C)
+find_package(Autotune $version CONFIG REQUIRED)
+if(NOT Autotune_VERSION STREQUAL "$version" OR NOT AUTOTUNE_EXECUTABLE STREQUAL "$prefix/bin/autotune")
+  message(FATAL_ERROR "Autotune \${Autotune_VERSION} with \${AUTOTUNE_EXECUTABLE}")
+endif()
+add_executable(app main.c)
+autotune_tuned_header(TARGET app CONFIG "$prefix/share/autotune/configs/summatrix.yaml" RESULTS summatrix.csv)
+EOF
+	out=$(cmake -S "$tmp/cmake" -B "$tmp/cmake/build" -DCMAKE_PREFIX_PATH="$prefix" 2>&1) ||
+		fail "find_package(Autotune $version CONFIG REQUIRED) with the installed prefix: $out"
+	out=$(cmake --build "$tmp/cmake/build" 2>&1) || fail "a build with the installed package: $out"
+	"$tmp/cmake/build/app" && [ -f "$tmp/cmake/build/autotune/summatrix.nvcc-flags" ] ||
+		fail "the installed package's tuned header and flags"
+	cmake_ok="find_package"
+fi
+
 $MAKE -s --no-print-directory uninstall PREFIX="$prefix" >/dev/null
 left=$(find "$prefix" -type f)
 [ -z "$left" ] || fail "left behind after uninstall: $left"
@@ -54,4 +83,4 @@ $MAKE -s --no-print-directory install DESTDIR="$tmp/stage" PREFIX=/usr/local >/d
 $MAKE -s --no-print-directory uninstall DESTDIR="$tmp/stage" PREFIX=/usr/local >/dev/null
 left=$(find "$tmp/stage" -type f)
 [ -z "$left" ] || fail "left behind after DESTDIR uninstall: $left"
-echo "install test: ok (install, validate, worker found, dry run, uninstall, DESTDIR)"
+echo "install test: ok (install, validate, worker found, dry run, $cmake_ok, uninstall, DESTDIR)"
