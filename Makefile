@@ -64,6 +64,8 @@ test: deps
 	# the suites use fixed directories under /tmp: two checkouts testing at once take turns
 	flock /tmp/autotune-tests.lock $(B)/run_tests
 	MAKE="$(MAKE)" tests/install.sh
+	# examples/summatrix_cmake with the sample, where cmake is installed (.ci/run installs it)
+	NVCC="$(NVCC)" tests/cmake.sh
 	@if command -v chromium >/dev/null 2>&1; then tests/report_browser.sh; \
 	else echo "SKIPPED: chromium not installed (tests/report_browser.sh: the report in a headless browser)"; fi
 	# the example app from its checked-in sample result: nvcc compiles it, no GPU or tuning needed

@@ -1,0 +1,67 @@
+#!/bin/sh
+# tests/cmake.sh: examples/summatrix_cmake configured and built from the checked-in sample (nvcc
+# compiles it; no GPU, no tuning): the header and the binary are there, nvcc reads the tuned
+# flags, a second build runs nothing, and touching the config or a file the kernel includes
+# writes the header again. On copies of the config and kernel, so the checkout is not touched.
+# Then AutotuneFinish.cmake on a fragment of several GPUs. Run from the repository root after
+# `make` (`make test` does).
+set -eu
+if ! command -v cmake >/dev/null 2>&1; then
+	echo "SKIPPED: cmake not installed (tests/cmake.sh: the CMake integration)"
+	exit 0
+fi
+nvcc=${NVCC:-$(command -v nvcc || echo "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc")}
+if [ ! -x "$nvcc" ]; then
+	echo "SKIPPED: no nvcc at $nvcc (tests/cmake.sh: the CMake integration)"
+	exit 0
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/autotune-cmake-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "cmake test: FAILED: $*" >&2; exit 1; }
+
+# The kernel's copy includes one header more, to see its includes followed.
+mkdir -p "$tmp/src/configs" "$tmp/src/kernels"
+cp configs/summatrix.yaml "$tmp/src/configs/"
+config=$tmp/src/configs/summatrix.yaml
+{ echo '#include "extra.cuh"'; cat kernels/summatrix.cu; } >"$tmp/src/kernels/summatrix.cu"
+echo '// included by the kernel' >"$tmp/src/kernels/extra.cuh"
+
+b=$tmp/build
+out=$(cmake -S examples/summatrix_cmake -B "$b" -DAUTOTUNE_SAMPLE=ON -DSUMMATRIX_CONFIG="$config" \
+	-DCMAKE_CUDA_COMPILER="$nvcc" 2>&1) || fail "configure: $out"
+out=$(cmake --build "$b" --verbose 2>&1) || fail "build: $out"
+header=$b/autotune/summatrix_tuned.h
+[ -f "$header" ] || fail "no $header"
+grep -q '^#define SUMMATRIX_BLOCK_X 256$' "$header" || fail "not the sample's winner in $header"
+[ -x "$b/summatrix_app" ] || fail "no binary"
+case $out in
+*"--options-file=$b/autotune/summatrix.nvcc-flags"*) ;;
+*) fail "nvcc was not given the tuned flags: $out" ;;
+esac
+
+# rebuild WHAT: builds again; true when autotune wrote the header (its step's comment)
+rebuild() {
+	out=$(cmake --build "$b" 2>&1) || fail "the build after $1: $out"
+	case $out in *"autotune: summatrix_tuned.h from"*) return 0 ;; esac
+	return 1
+}
+! rebuild "a build" || fail "a build with nothing changed ran autotune: $out"
+for f in "$config" "$tmp/src/kernels/extra.cuh"; do
+	sleep 1 # a later modification time, also where only seconds count
+	touch "$f"
+	rebuild "touching $f" || fail "touching $f did not write the header again: $out"
+	[ -n "$(find "$header" -newer "$f")" ] || fail "the header is older than $f"
+	case $out in *"Building CUDA object"*) ;; *) fail "main.cu was not compiled again: $out" ;; esac
+	! rebuild "the rebuild" || fail "a second build after touching $f ran autotune: $out"
+done
+
+# The default's flags, not a GPU's from an ifeq block, with make's escapes undone; where nvcc
+# is not there, a depfile of the kernel alone.
+printf '%s\n' 'X_TARGETS := G' 'ifeq ($(AUTOTUNE_TARGET),G)' \
+	'X_NVCC_FLAGS := -maxrregcount=64' endif \
+	'X_NVCC_FLAGS := -maxrregcount=32 -DQ=$$\#' >"$tmp/x.mk"
+cmake -DMK="$tmp/x.mk" -DFLAGS="$tmp/x.flags" -DNVCC= -DKERNEL=k.cu -DINCLUDES= -DHEADER=x_tuned.h \
+	-DDEPFILE="$tmp/x.d" -P cmake/AutotuneFinish.cmake 2>/dev/null || fail "AutotuneFinish.cmake"
+[ "$(cat "$tmp/x.flags")" = '-maxrregcount=32 -DQ=$#' ] || fail "flags file: $(cat "$tmp/x.flags")"
+[ "$(cat "$tmp/x.d")" = 'x_tuned.h: k.cu' ] || fail "fallback depfile: $(cat "$tmp/x.d")"
+echo "cmake test: ok (sample header, binary, flags to nvcc, no-op rebuild, re-run on config and include)"
