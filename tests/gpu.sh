@@ -139,16 +139,41 @@ grep -q 'autotune configs/summatrix.yaml' "$B/app4.log" || fail "example app did
 tail -3 "$B/app4.log"
 
 echo "== a header merged from two GPUs' results compiles and runs with each target and with none"
-# the H100 recording (tests/data) in today's columns: its GPU named, its build flags from maxrreg
+# A recording of another model than this GPU (the header refuses two CSVs of one model): the H100
+# recording in today's columns (its GPU named, its build flags from maxrreg), or the example's
+# sample, an H200's run.
 awk -F, -v OFS=, '{ sub(/\r$/, "") } NR == 1 { print $0, "gpu,gpu_uuid,arch,nvcc_flags,spec_hash,tuned_at,config"; next }
 	{ print $0, "NVIDIA H100 80GB HBM3", "", "sm_90", ($3 > 0 ? "-maxrregcount=" $3 : ""), "", "", "configs/summatrix.yaml" }' \
 	tests/data/summatrix_h100.csv > "$B/h100.csv"
+here=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "gpu") c = i; next } { print $c; exit }' results/summatrix.csv)
+other=
+for rec in "$B/h100.csv" examples/summatrix_app/sample/summatrix.csv; do
+	model=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "gpu") c = i; next } { print $c; exit }' "$rec")
+	[ "$model" != "$here" ] && { other=$rec; break; }
+done
+[ -n "$other" ] || fail "no recording of a GPU other than $here"
+echo "this GPU: $here; the other: $other"
 mkdir -p "$B/merged"
-./autotune header results/summatrix.csv "$B/h100.csv" -o "$B/merged/summatrix_tuned.h" || fail "autotune header"
+./autotune header results/summatrix.csv "$other" -o "$B/merged/summatrix_tuned.h" || fail "autotune header"
+[ "$(grep -c '^#if defined(AUTOTUNE_TARGET_' "$B/merged/summatrix_tuned.h")" -ge 1 ] || fail "merged header: no section per GPU"
 for t in $(grep -oE 'AUTOTUNE_TARGET_[A-Z0-9][A-Z0-9_]*' "$B/merged/summatrix_tuned.h" | sort -u) ""; do
 	nvcc -O3 -arch=sm_90 ${t:+-D$t} -I"$B/merged" -Ikernels -o "$B/merged/app" examples/summatrix_app/main.cu ||
 		fail "merged header with ${t:-no target}"
 	echo "${t:-no target}: $("$B/merged/app" | head -2 | tr '\n' ' ')"
 done
+
+echo "== the CMake example tunes on this GPU, builds and runs"
+if command -v cmake >/dev/null 2>&1; then
+	rm -rf "$B/cmake"
+	cmake -S examples/summatrix_cmake -B "$B/cmake" > "$B/cmake.log" 2>&1 || { cat "$B/cmake.log"; fail "cmake configure"; }
+	cmake --build "$B/cmake" >> "$B/cmake.log" 2>&1 || { cat "$B/cmake.log"; fail "cmake build (tuning included)"; }
+	grep -q 'SUMMATRIX_TUNED_DEVICE "'"$here"'"' "$B/cmake/autotune/summatrix_tuned.h" || fail "the CMake header was not tuned on $here"
+	"$B/cmake/summatrix_app" > "$B/cmake-run.log" 2>&1 || { cat "$B/cmake-run.log"; fail "the CMake-built app"; }
+	cat "$B/cmake-run.log"
+	cmake --build "$B/cmake" > "$B/cmake2.log" 2>&1
+	grep -q 'autotune: tuning' "$B/cmake2.log" && fail "the CMake build re-tuned with nothing changed"
+else
+	echo "SKIPPED: cmake not installed"
+fi
 
 echo "PASS: make test-gpu"
