@@ -307,22 +307,35 @@ static void test_older_results_take_their_name_from_the_output(void)
 	free(h);
 }
 
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A one-kernel config and its source, as NAME.yaml and NAME.cu; the block size's expression given. */
+static void small_config(const char *cfg, const char *src, const char *name, const char *block)
+{
+	char text[512];
+	put(src, "extern \"C\" __global__ void k(float *a) { a[0] = 1; }\n");
+	snprintf(text, sizeof text,
+		 "name: %s\nkernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 4, output: true}]\n"
+		 "launch: {block: [%s], grid: [1]}\nspace: {bx: [32, 64]}\n", name, strrchr(src, '/') + 1, block);
+	put(cfg, text);
+}
+
 /* The hash a build compares with: the same as a tuning run records, and it follows the kernel. */
 static void test_print_spec_hash_follows_the_kernel(void)
 {
 	char *cfg = at("s.yaml"), *src = at("s.cu"), *out, *out2;
-	FILE *f = fopen(src, "w");
-	fputs("extern \"C\" __global__ void k(float *a) { a[0] = 1; }\n", f);
-	fclose(f);
-	f = fopen(cfg, "w");
-	fputs("name: s\nkernel: {source: s.cu, entry: k}\narguments: [{name: a, type: float, count: 4, output: true}]\n"
-	      "launch: {block: [bx], grid: [1]}\nspace: {bx: [32, 64]}\n", f);
-	fclose(f);
+	small_config(cfg, src, "s", "bx");
 	char *argv[] = {"./autotune", "validate", "--print-spec-hash", cfg, NULL};
 	CU_ASSERT_EQUAL(run(argv, &out), 0);
 	CU_ASSERT_EQUAL(strlen(out), 17);
 	CU_ASSERT_EQUAL(strspn(out, "0123456789abcdef"), 16);
-	f = fopen(src, "a");
+	FILE *f = fopen(src, "a");
 	fputs("// edited\n", f);
 	fclose(f);
 	CU_ASSERT_EQUAL(run(argv, &out2), 0);
@@ -352,17 +365,8 @@ static void test_print_spec_hash_follows_the_kernel(void)
 static void test_validate_checks_every_config_given(void)
 {
 	char *cfg = at("v.yaml"), *broken = at("v_broken.yaml"), *src = at("v.cu"), *out;
-	FILE *f = fopen(src, "w");
-	fputs("extern \"C\" __global__ void k(float *a) { a[0] = 1; }\n", f);
-	fclose(f);
-	f = fopen(cfg, "w");
-	fputs("name: v\nkernel: {source: v.cu, entry: k}\narguments: [{name: a, type: float, count: 4, output: true}]\n"
-	      "launch: {block: [bx], grid: [1]}\nspace: {bx: [32, 64]}\n", f);
-	fclose(f);
-	f = fopen(broken, "w");
-	fputs("name: vb\nkernel: {source: v.cu, entry: k}\narguments: [{name: a, type: float, count: 4, output: true}]\n"
-	      "launch: {block: [by], grid: [1]}\nspace: {bx: [32, 64]}\n", f);
-	fclose(f);
+	small_config(broken, src, "vb", "by"); /* an unknown name in the block */
+	small_config(cfg, src, "v", "bx");
 	char *argv[] = {"./autotune", "validate", cfg, broken, "configs/transpose.yaml", NULL};
 	CU_ASSERT_EQUAL(run(argv, &out), 2);
 	char ok[256];
