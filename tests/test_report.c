@@ -210,6 +210,12 @@ static void test_dry_run_reports_the_binaries(void)
 	free(fail);
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "none: a dry run compiles and measures nothing"));
 	free(html);
+	/* a dry run's empty GPU columns are no older file's missing ones */
+	html = report_of("variant,blockDim.x,registers,theoretical_occupancy,flags,status,message,gpu,gpu_uuid\n"
+			 "a,32,40,0.5,,not-run,,,\n", NULL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<tr><th>GPU</th><td><span class=\"note\">none (a dry run measures nothing)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<tr><th>tuned at</th><td><span class=\"note\">not recorded (an older results file)"));
+	free(html);
 }
 
 static void test_default_path_and_unwritable_output(void)

@@ -126,13 +126,13 @@ static void test_dry_run_shows_the_binaries(void)
 	char *out = calloc(1, (size_t)n + 1);
 	CU_ASSERT_EQUAL(fread(out, 1, (size_t)n, f), (size_t)n);
 	fclose(f);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "regs spills  smem    occ%"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "regs spills    smem   occ% blk/SM"));
 	/* rows: highest occupancy first, ties in file order, the failed compile last; b, 32 spilled 8
 	 * bytes each way; a, 32 has 1024 bytes of static and 4096 of dynamic shared memory */
-	const char *b32 = strstr(out, "\n        b        32     16  1024   100.0      32 not-run");
-	const char *b64 = strstr(out, "\n        b        32      0     0   100.0      16 not-run");
-	const char *a32 = strstr(out, "\n        a        40      0  5120    50.0      16 not-run");
-	const char *a64 = strstr(out, "\n        a         -      -     -       -       - compile-error ptxas error");
+	const char *b32 = strstr(out, "\n        b    32     16    1024  100.0     32 not-run");
+	const char *b64 = strstr(out, "\n        b    32      0       0  100.0     16 not-run");
+	const char *a32 = strstr(out, "\n        a    40      0    5120   50.0     16 not-run");
+	const char *a64 = strstr(out, "\n        a     -      -       -      -      - compile-error ptxas error");
 	CU_ASSERT(b32 && b64 && a32 && a64 && b32 < b64 && b64 < a32 && a32 < a64);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "4 configurations: 3 not-run, 1 compile-error; a dry run: compiled, nothing measured"));
 	CU_ASSERT_PTR_NULL(strstr(out, "nothing passed"));

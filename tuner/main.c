@@ -582,7 +582,7 @@ static int tune(const options *o)
 			if (devices_start(o, wpath, &cfg, wlog, &gs, &d) == 0)
 				dev = gs.info[0];
 			else
-				diags_add(&d, "without a GPU, `autotune --dry-run --arch sm_90 %s` compiles every variant and "
+				diags_add(&d, "autotune: without a GPU, `autotune --dry-run --arch sm_90 %s` compiles every variant and "
 					      "reports registers, spills and occupancy", o->config);
 			setup_s = now_seconds() - t0;
 		}

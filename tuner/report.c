@@ -609,11 +609,14 @@ static void failure_group(FILE *f, const view *v, const char *name, size_t count
 	fputs("</div>\n", f);
 }
 
-static void fact(FILE *f, const char *label, const char *value)
+/* A fact from the file: absent from an older file's columns, or empty (a dry run has no GPU's). */
+static void fact(FILE *f, const view *v, const char *label, const char *column, const char *value)
 {
 	fprintf(f, "<tr><th>%s</th><td>", label);
 	if (value)
 		esc(f, value);
+	else if (column && table_col(&v->t, column) >= 0)
+		fprintf(f, "<span class=\"note\">none%s</span>", v->dry ? " (a dry run measures nothing)" : "");
 	else
 		fputs("<span class=\"note\">not recorded (an older results file)</span>", f);
 	fputs("</td></tr>\n", f);
@@ -624,10 +627,10 @@ static void facts(FILE *f, const view *v)
 	static const char *const cols[][2] = {{"gpu", "GPU"}, {"gpu_uuid", "GPU UUID"}, {"arch", "architecture"},
 					      {"tuned_at", "tuned at"}, {"config", "config"}, {"spec_hash", "spec hash"}};
 	fputs("<section id=\"facts\"><h2>Run</h2>\n<table class=\"facts\">\n", f);
-	fact(f, "results file", v->t.path);
+	fact(f, v, "results file", NULL, v->t.path);
 	for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
 		char *x = view_distinct(v, cols[i][0]);
-		fact(f, cols[i][1], x);
+		fact(f, v, cols[i][1], cols[i][0], x);
 		free(x);
 	}
 	fprintf(f, "<tr><th>configurations</th><td>%zu: ", v->t.nrows);

@@ -117,7 +117,8 @@ int show_print(FILE *out, const char *csv_path, int top, const char *sort, int c
 	static const char *const run_head[] = {"time_ms", "noise%", "occ%", "ld_eff%", "GB/s", "status"};
 	static const char *const dry_head[] = {"regs", "spills", "smem", "occ%", "blk/SM", "status"};
 	const char *const *head = v.dry ? dry_head : run_head;
-	static const int hw[] = {9, 6, 5, 7, 7, 13};
+	static const int run_w[] = {9, 6, 5, 7, 7, 13}, dry_w[] = {5, 6, 7, 6, 6, 13};
+	const int *hw = v.dry ? dry_w : run_w;
 	int width = fprintf(out, "  ");
 	for (size_t c = 0; c < np; c++)
 		width += put_field(out, t->names[p0 + c], pw[c], 1) + fprintf(out, " ");
