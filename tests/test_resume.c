@@ -463,6 +463,29 @@ static void test_identical_binaries_are_measured_once(void)
 	unlink(DIR "/shared.yaml");
 }
 
+/* A launch the device must refuse is known from the binary and its limits: marked launch-error
+ * without a launch, and the rest of the space runs as before. */
+static void test_impossible_launches_are_not_made(void)
+{
+	mkdir(DIR, 0777);
+	put(DIR "/k.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n");
+	write_named("impossible", "k.cu", "space: {bx: [64, 2048, 128]}\nmeasure: {finalists: 0, metrics: none}");
+	reset();
+	char *out;
+	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "--arch", "sm_90", NULL}, &out), 0);
+	free(out);
+	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run 2048 "), 0);
+	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), 2);
+	CU_ASSERT_EQUAL(count_in(DIR "/impossible.csv", ",ok,"), 2);
+	CU_ASSERT_EQUAL(count_in(DIR "/impossible.csv",
+				 ",launch-error,\"CUDA_ERROR_INVALID_VALUE (known before launching, not launched): block.x of 2048"),
+			1);
+	unlink(DIR "/impossible.csv");
+	unlink(DIR "/impossible.journal");
+	unlink(DIR "/impossible_tuned.h");
+	unlink(DIR "/impossible.yaml");
+}
+
 /* A header that only some binaries include: editing it re-measures exactly those. */
 static void test_edited_header_remeasures_only_what_includes_it(void)
 {
@@ -527,6 +550,7 @@ int add_resume_suite(void)
 	if (!s)
 		return -1;
 	CU_add_test(s, "kill -9 then resume loses nothing", test_kill_9_then_resume_loses_nothing);
+	CU_add_test(s, "impossible launches are not made", test_impossible_launches_are_not_made);
 	CU_add_test(s, "--fresh and changed inputs measure everything again", test_fresh_and_changed_inputs_measure_everything_again);
 	CU_add_test(s, "crash and hang cost one configuration each", test_crash_and_hang_cost_one_configuration_each);
 	CU_add_test(s, "SIGINT writes what was measured and exits 130", test_sigint_writes_what_was_measured_and_exits_130);

@@ -150,7 +150,7 @@ static double static_model(const result *r, const binary *bin)
 		score += 0.5;
 	if (bin->res.spill_stores || bin->res.spill_loads)
 		score += 1;
-	return bin->failed ? 10 : score;
+	return bin->failed || r->predicted ? 10 : score;
 }
 
 /* --replay: a strategy against a recorded run; the sequence goes to results/NAME.replay.csv. */
@@ -328,9 +328,13 @@ static void print_failures(const config *cfg, const space *sp, const build *b)
 static void print_summary(const config *cfg, const space *sp, const build *b, const result *res, double compile_s,
 			  int dry)
 {
-	size_t counts[ST_COUNT_] = {0}, failed_bins = 0, throttled = 0;
+	size_t counts[ST_COUNT_] = {0}, failed_bins = 0, throttled = 0, predicted = 0;
 	for (size_t c = 0; c < sp->count; c++) {
-		counts[res[c].st]++;
+		/* a launch known to fail was not made: counted apart from what ran */
+		if (res[c].predicted)
+			predicted++;
+		else
+			counts[res[c].st]++;
 		throttled += res[c].throttled;
 	}
 	size_t stopped_bins = 0;
@@ -346,7 +350,7 @@ static void print_summary(const config *cfg, const space *sp, const build *b, co
 		fprintf(stderr, "%zu not, stopped by a signal; ", stopped_bins);
 	fprintf(stderr, "%zu nvcc %s, %zu from the cache)\n", b->nvcc_runs, plural(b->nvcc_runs, "run", "runs"), b->cache_hits);
 	if (!dry) {
-		fprintf(stderr, "  ran %zu:", sp->count - counts[ST_NOT_RUN] - counts[ST_COMPILE_ERROR]);
+		fprintf(stderr, "  ran %zu:", sp->count - counts[ST_NOT_RUN] - counts[ST_COMPILE_ERROR] - predicted);
 		for (int s = 0; s < ST_COUNT_; s++)
 			if (counts[s])
 				fprintf(stderr, " %zu %s", counts[s], status_name((status)s));
@@ -359,6 +363,9 @@ static void print_summary(const config *cfg, const space *sp, const build *b, co
 			fprintf(stderr, "; %zu measured with the SM clock below 85%% of its maximum (flagged)", throttled);
 		fputc('\n', stderr);
 	}
+	if (predicted)
+		fprintf(stderr, "  %zu not launched: the GPU's limits refuse %s (launch-error, the CSV says why)\n", predicted,
+			predicted == 1 ? "it" : "them");
 }
 
 /* The summary ends with where everything went, so that it is the last thing on the screen. The
@@ -639,12 +646,13 @@ static int tune(const options *o)
 		size_t compiled = 0;
 		for (size_t c = 0; c < sp.count; c++) {
 			measure_apply_binary(&b.bins[b.of_config[c]], cc, &res[c]);
-			compiled += !b.bins[b.of_config[c]].failed;
+			compiled += !b.bins[b.of_config[c]].failed && !res[c].predicted;
 		}
 		if (!o->quiet)
 			print_failures(&cfg, &sp, &b);
 		print_dry_run(o, &cfg, &sp, &b, res);
-		/* a dry run checks in CI that the space builds: none built is a failure, as none passing is */
+		/* a dry run checks in CI that the space builds: none built (or none that can launch) is a
+		 * failure, as none passing is */
 		if (!compiled)
 			code = EXIT_NONE_PASSED;
 	} else {

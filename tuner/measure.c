@@ -226,6 +226,14 @@ void measure_apply_binary(const binary *bin, int cc, result *r)
 		r->occupancy = occ.occupancy;
 		r->occ_limit = occ.limit;
 	}
+	/* a launch the device must refuse costs nothing: it is not made */
+	char why[200];
+	const char *error = r->st == ST_NOT_RUN ? launch_predict(cc, &in, r->block, r->grid, why, sizeof why) : NULL;
+	if (error) {
+		r->st = ST_LAUNCH_ERROR;
+		r->predicted = 1;
+		result_set_message(r, xasprintf("%s (known before launching, not launched): %s", error, why));
+	}
 }
 
 /* A journaled result stands only for the code it measured: when the binary differs now (a
@@ -434,6 +442,13 @@ static step prelude(pass *P, lane *L, size_t c)
 	if (P->ref[g] < 0 && r->st == ST_OK && !needs_run(r, o->retry_failed))
 		P->ref[g] = (long long)c;
 	if (!needs_run(r, o->retry_failed) || bin->failed) {
+		if ((long long)c == P->named && r->predicted) {
+			diags_add(P->d, "the verify reference cannot launch on this GPU: %s; name another in verify.reference",
+				  r->message);
+			P->stopped = 1;
+			s.kind = STEP_STOP;
+			return s;
+		}
 		if ((long long)c == P->named && r->st != ST_OK && r->st != ST_NOT_RUN && !needs_run(r, o->retry_failed)) {
 			diags_add(P->d, "the verify reference failed in an earlier run (%s); use --retry-failed or --fresh",
 				  status_name(r->st));

@@ -112,3 +112,48 @@ int occupancy_compute(int cc, const occupancy_input *in, occupancy_result *out)
 		   : (f & OCC_LIMIT_BARRIERS) ? "barriers" : "";
 	return 0;
 }
+
+const char *launch_predict(int cc, const occupancy_input *in, const long long block[3], const long long grid[3],
+			   char *why, size_t len)
+{
+	static const char invalid[] = "CUDA_ERROR_INVALID_VALUE", resources[] = "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES";
+	int a = find(cc);
+	if (a < 0)
+		return NULL;
+	/* the limits every architecture of the table shares (CUDA C Programming Guide, Technical
+	 * Specifications): block 1024 x 1024 x 64 and 1024 threads, grid (2^31 - 1) x 65535 x 65535 */
+	static const long long block_max[3] = {1024, 1024, 64}, grid_max[3] = {2147483647LL, 65535, 65535};
+	static const char axis[3] = {'x', 'y', 'z'};
+	for (int i = 0; i < 3; i++) {
+		if (block[i] > block_max[i]) {
+			snprintf(why, len, "block.%c of %lld: the device allows %lld", axis[i], block[i], block_max[i]);
+			return invalid;
+		}
+		if (grid[i] > grid_max[i]) {
+			snprintf(why, len, "grid.%c of %lld: the device allows %lld", axis[i], grid[i], grid_max[i]);
+			return invalid;
+		}
+	}
+	if (in->threads > 1024) {
+		snprintf(why, len, "%d threads per block: the device allows 1024", in->threads);
+		return invalid;
+	}
+	size_t smem = in->static_smem + in->dynamic_smem;
+	if (smem > archs[a].smem_block_optin) {
+		snprintf(why, len, "%zu bytes of shared memory per block (%zu static + %zu dynamic): sm_%d allows %zu", smem,
+			 in->static_smem, in->dynamic_smem, cc, archs[a].smem_block_optin);
+		return invalid;
+	}
+	int warps = (in->threads + 31) / 32, per_warp = (in->registers * 32 + 255) / 256 * 256;
+	if ((long long)per_warp * warps > 65536) {
+		snprintf(why, len, "%d registers x %d threads take %lld of the 65536 registers a block may use (%d warps of %d)",
+			 in->registers, in->threads, (long long)per_warp * warps, warps, per_warp);
+		return resources;
+	}
+	occupancy_result occ;
+	if (occupancy_compute(cc, in, &occ) == 0 && occ.active_blocks == 0 && in->threads > 0) {
+		snprintf(why, len, "not one block fits on an SM (limited by %s)", *occ.limit ? occ.limit : "its resources");
+		return resources;
+	}
+	return NULL;
+}

@@ -27,4 +27,12 @@ typedef struct {
 /* 0 on success, -1 when the architecture is unknown. */
 int occupancy_compute(int cc, const occupancy_input *in, occupancy_result *out);
 
+/* Whether a launch of this block and grid with these resources must fail on the device, known
+ * without launching: more threads or a larger block or grid than the device allows, more shared
+ * memory per block (static + dynamic) than it can give, or registers x threads over what one
+ * block may use (ptxas's count, allocated per warp in units of 256). NULL when it can launch (or
+ * the architecture is unknown), else the CUDA error the driver gives, with why in words. */
+const char *launch_predict(int cc, const occupancy_input *in, const long long block[3], const long long grid[3],
+			   char *why, size_t len);
+
 #endif

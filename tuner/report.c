@@ -265,8 +265,8 @@ typedef struct {
 static const heat_metric time_metric = {view_time, 0, 1, "time (ms)", "%.4g ms, the best of %zu passing of %zu (",
 					"none passed", "none of %zu passed"};
 static const heat_metric dry_metric = {view_dry_occupancy, 1, 0, "theoretical occupancy (%)",
-				       "%.3g%% theoretical occupancy, the highest of %zu compiled of %zu (", "none compiled",
-				       "none of %zu compiled"};
+				       "%.3g%% theoretical occupancy, the highest of %zu that can run of %zu (",
+				       "none can run", "none of %zu can run"};
 
 static void fill_rgb(FILE *f, const scale *s, const heat_metric *m, double t, int *dark)
 {

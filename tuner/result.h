@@ -38,6 +38,7 @@ typedef struct {
 	double gbps, pct_of_copy, gflops; /* from the config's bytes and flops; 0 when not given */
 	long long shares_with;   /* measured once for an identical binary and launch: that configuration, or -1 */
 	int lost_in_flight;      /* crashed only because an earlier tuner died during it: not a measurement */
+	int predicted;           /* a launch-error known from the binary and the device's limits: not launched */
 	int gpu;                 /* which of the run's GPUs measured it (outputs.gpus) */
 	char code[17];           /* the code measured (compile.c's binary hash), for the journal */
 } result;

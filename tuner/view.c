@@ -25,8 +25,10 @@ int view_load(const char *path, view *v, diags *d)
 		else
 			v->unknown_status++;
 	}
-	/* compiled rows only: what a dry run writes, nothing measured, not even a failure */
-	v->dry = v->counts[ST_NOT_RUN] && v->counts[ST_NOT_RUN] + v->counts[ST_COMPILE_ERROR] == v->t.nrows;
+	/* what a dry run writes: compiled rows, and those that failed to compile or cannot launch
+	 * (known without running), nothing measured */
+	v->dry = v->counts[ST_NOT_RUN] &&
+		 v->counts[ST_NOT_RUN] + v->counts[ST_COMPILE_ERROR] + v->counts[ST_LAUNCH_ERROR] == v->t.nrows;
 	for (size_t r = 0; r < v->t.nrows && v->dry; r++)
 		v->dry = strcmp(view_status(v, r), "not-run") || !isnan(view_num(v, r, "registers"));
 	return 0;
