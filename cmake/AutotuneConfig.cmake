@@ -145,6 +145,7 @@ function(autotune_tuned_header)
     endforeach()
     set(tune "")
     set(depends ${csvs})
+    set(stale_check "-DAUTOTUNE=${AUTOTUNE_EXECUTABLE}" "-DCONFIG=${config}")
     string(JOIN " " comment "autotune: ${name}_tuned.h from" ${csvs})
   else()
     # autotune writes its results under its working directory, OUTPUT_DIR (results/NAME.csv
@@ -160,6 +161,7 @@ function(autotune_tuned_header)
     endif()
     list(APPEND tune "${config}")
     set(depends "")
+    set(stale_check "")
     set(comment "autotune: tuning ${config}")
   endif()
 
@@ -169,7 +171,7 @@ function(autotune_tuned_header)
     COMMAND "${AUTOTUNE_EXECUTABLE}" header ${csvs} -o "${header}"
     COMMAND "${CMAKE_COMMAND}" "-DMK=${dir}/${name}.mk" "-DFLAGS=${flags}" "-DNVCC=${nvcc}"
       "-DKERNEL=${kernel}" "-DINCLUDES=${includes}" "-DHEADER=${header}"
-      "-DDEPFILE=${dir}/${name}.d" -P "${_AUTOTUNE_FINISH}"
+      "-DDEPFILE=${dir}/${name}.d" ${stale_check} -P "${_AUTOTUNE_FINISH}"
     DEPENDS "${config}" "${kernel}" ${depends}
     DEPFILE "${dir}/${name}.d"
     WORKING_DIRECTORY "${dir}"

@@ -3,7 +3,8 @@
 #   cmake -DMK=NAME.mk -DFLAGS=out -DNVCC=nvcc -DKERNEL=k.cu -DINCLUDES="-Idir;..."
 #         -DHEADER=NAME_tuned.h -DDEPFILE=out -P AutotuneFinish.cmake
 # FLAGS gets the winner's nvcc flags as an nvcc --options-file; DEPFILE what the header depends
-# on through the kernel's includes.
+# on through the kernel's includes. With -DAUTOTUNE=autotune -DCONFIG=x.yaml (a header from
+# recorded results), a spec that changed since they were tuned is warned about.
 
 # The flags are only known once tuned, hence a file the compile reads. From the fragment's first
 # NAME_NVCC_FLAGS outside an ifeq block: the default of a header tuned on several GPUs. make's
@@ -38,4 +39,23 @@ if(NOT rc EQUAL 0)
   string(REPLACE " " "\\ " target "${HEADER}")
   string(REPLACE " " "\\ " kernel "${KERNEL}")
   file(WRITE "${DEPFILE}" "${target}: ${kernel}\n")
+endif()
+
+# Recorded results may be of an earlier config or kernel: said, as the Makefile example's
+# check-spec does, while the build goes on (a checked-in sample is stale by nature).
+if(CONFIG)
+  set(tuned "")
+  foreach(line IN LISTS lines)
+    if(line MATCHES "^[A-Za-z0-9_]+_SPEC_HASH := (.*)$")
+      set(tuned "${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+  execute_process(COMMAND "${AUTOTUNE}" validate --print-spec-hash "${CONFIG}" RESULT_VARIABLE rc
+    OUTPUT_VARIABLE now ERROR_VARIABLE err OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT rc EQUAL 0)
+    message(WARNING "autotune: ${CONFIG} does not load (${err}): cannot tell whether ${HEADER} is stale")
+  elseif(NOT now STREQUAL tuned)
+    message(WARNING "autotune: ${HEADER} comes from results tuned for spec '${tuned}', but ${CONFIG} and "
+      "its kernel are now '${now}': its values were measured on other code (tune again: drop RESULTS)")
+  endif()
 endif()
