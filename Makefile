@@ -19,7 +19,7 @@ HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80
 	-gencode arch=compute_90,code=sm_90
 
 B = build
-ENGINE = cache cli compile config devices diag expr hash header import journal measure merge occupancy output proc progress replay report runner search select show space stats table view
+ENGINE = cache cli compile config devices diag expr hash header import journal measure merge occupancy output proc progress replay report runner search select show space stats summary table tune view
 ENGINE_OBJS = $(ENGINE:%=$(B)/%.o)
 TESTS = $(patsubst tests/%.c,$(B)/tests/%.o,$(filter-out tests/fake_worker.c,$(wildcard tests/*.c)))
 
@@ -133,14 +133,14 @@ FUZZ_CC = clang -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Ituner -fsanitize=fuz
 	-fno-sanitize-recover=undefined
 FUZZ_CONFIG_SRCS = $(addprefix tuner/,config.c expr.c space.c diag.c) tests/fuzz/fuzz_config.c
 FUZZ_TABLE_SRCS = $(addprefix tuner/,table.c select.c stats.c diag.c) tests/fuzz/fuzz_table.c
-FUZZ_JOURNAL_SRCS = $(addprefix tuner/,journal.c diag.c) tests/fuzz/fuzz_journal.c
+FUZZ_JOURNAL_SRCS = $(addprefix tuner/,journal.c hash.c diag.c) tests/fuzz/fuzz_journal.c
 FUZZ_IMPORT_SRCS = $(addprefix tuner/,import.c config.c expr.c space.c diag.c) tests/fuzz/fuzz_import.c
 $(B)/fuzz_config: $(FUZZ_CONFIG_SRCS) tests/fuzz/fuzz_file.h | $(B)
 	$(FUZZ_CC) -o $@ $(FUZZ_CONFIG_SRCS) -lyaml -lm
 $(B)/fuzz_table: $(FUZZ_TABLE_SRCS) tests/fuzz/fuzz_file.h | $(B)
 	$(FUZZ_CC) -o $@ $(FUZZ_TABLE_SRCS) -lm
 $(B)/fuzz_journal: $(FUZZ_JOURNAL_SRCS) tests/fuzz/fuzz_file.h | $(B)
-	$(FUZZ_CC) -o $@ $(FUZZ_JOURNAL_SRCS) -lm
+	$(FUZZ_CC) -o $@ $(FUZZ_JOURNAL_SRCS) -lxxhash -lm
 $(B)/fuzz_import: $(FUZZ_IMPORT_SRCS) tests/fuzz/fuzz_file.h | $(B)
 	$(FUZZ_CC) -o $@ $(FUZZ_IMPORT_SRCS) -lyaml -lm
 

@@ -2,11 +2,13 @@
  * while it measures), and `autotune devices`. */
 #include "devices.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "proc.h"
 #include "banned.h"
@@ -281,4 +283,29 @@ int cmd_devices(const options *o, const char *worker_path)
 		diags_print(&d);
 	diags_free(&d);
 	return rc ? EXIT_USAGE : 0;
+}
+
+char *devices_worker_path(void)
+{
+	const char *env = getenv("AUTOTUNE_WORKER");
+	if (env && *env)
+		return xstrdup(env);
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n > 0) {
+		self[n] = 0;
+		char *slash = strrchr(self, '/');
+		if (slash) {
+			*slash = 0;
+			char *beside = xasprintf("%s/autotune-worker", self);
+			if (access(beside, X_OK) == 0)
+				return beside;
+			free(beside);
+			char *installed = xasprintf("%s/../libexec/autotune/autotune-worker", self);
+			if (access(installed, X_OK) == 0)
+				return installed;
+			free(installed);
+		}
+	}
+	return xstrdup("autotune-worker");
 }

@@ -44,4 +44,8 @@ double devices_copy_bandwidth(runner *rn, const device_info *dev);
 /* `autotune devices`: one line per visible GPU on stdout. */
 int cmd_devices(const options *o, const char *worker_path);
 
+/* The worker executable: $AUTOTUNE_WORKER, else autotune-worker beside this program, else in
+ * ../libexec/autotune/ from it (the installed layout), else found on PATH. Caller frees. */
+char *devices_worker_path(void);
+
 #endif

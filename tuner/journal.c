@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hash.h"
 #include "banned.h"
 
 #define MAGIC "autotune-journal 1 "
@@ -287,4 +288,27 @@ void journal_close(journal *j)
 		close(j->fd);
 	free(j->path);
 	free(j);
+}
+
+/* What decides whether earlier results are this run's too: the config file (sizes, flags,
+ * arguments), the compiler, the target, the kernel source and the GPU with its driver. Headers
+ * the source includes are covered per result: each journaled result names the code it measured
+ * (compile.c's hash of the binary) and is reused only for that same code. */
+char *journal_run_key(const config *cfg, const char *identity, const char *arch, const device_info *gpu0, size_t ngpus)
+{
+	hasher *h = hasher_new();
+	hasher_add_file(h, cfg->path);
+	hasher_add_str(h, identity);
+	hasher_add_str(h, arch);
+	hasher_add_file(h, cfg->source);
+	/* the first GPU, the driver, and how many GPUs of that model (a result names its GPU by
+	 * position; the others are still starting, and must be the first one's model) */
+	char drv[64];
+	snprintf(drv, sizeof drv, "%d %zu", gpu0->driver_version, ngpus);
+	hasher_add_str(h, gpu0->name);
+	hasher_add_str(h, gpu0->uuid);
+	hasher_add_str(h, drv);
+	char *key = xmalloc(17);
+	hasher_finish(h, key);
+	return key;
 }

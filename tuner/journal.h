@@ -6,6 +6,7 @@
 
 #include "diag.h"
 #include "result.h"
+#include "runner.h"
 #include "space.h"
 
 typedef struct journal journal;
@@ -15,6 +16,10 @@ typedef struct {
 	size_t in_flight;   /* started but never finished: marked crashed */
 	int key_changed;    /* a journal existed for other inputs and was started afresh */
 } journal_resume;
+
+/* The key of a run's journal: earlier results count only under the same config file, compiler
+ * (identity), target, kernel source, first GPU and driver, and number of GPUs. Caller frees. */
+char *journal_run_key(const config *cfg, const char *identity, const char *arch, const device_info *gpu0, size_t ngpus);
 
 /* Opens (creates) the journal at path for results identified by key. Unless fresh, a journal
  * with the same key is replayed into res: finished results are restored and a configuration that

@@ -329,3 +329,20 @@ size_t search_run(strategy s, const config *cfg, const space *sp, const double *
 	free(S.time);
 	return S.used;
 }
+
+/* A cheap static model, lower is more promising: occupancy not reached, a block.x that splits
+ * 32-byte sectors (fewer than 32 threads across: 12.5% load efficiency at block.x = 1 in the
+ * sumMatrix block-shape experiments), block sizes that are not a multiple of the warp, register
+ * spills; a binary that failed or a launch known to fail last. */
+double search_static_model(const result *r, const binary *bin)
+{
+	double score = 1 - r->occupancy;
+	long long threads = r->block[0] * r->block[1] * r->block[2];
+	if (r->block[0] < 32)
+		score += 1 - (double)r->block[0] / 32;
+	if (threads % 32)
+		score += 0.5;
+	if (bin->res.spill_stores || bin->res.spill_loads)
+		score += 1;
+	return bin->failed || r->predicted ? 10 : score;
+}

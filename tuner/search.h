@@ -6,7 +6,9 @@
 
 #include <stddef.h>
 
+#include "compile.h"
 #include "config.h"
+#include "result.h"
 #include "space.h"
 
 typedef enum { STRAT_EXHAUSTIVE, STRAT_RANDOM, STRAT_LOCAL, STRAT_ANNEAL, STRAT_GENETIC, STRAT_MODEL, STRAT_COUNT_ } strategy;
@@ -25,5 +27,9 @@ typedef double (*search_eval_fn)(void *ctx, size_t c);
  * how many. */
 size_t search_run(strategy s, const config *cfg, const space *sp, const double *prior, size_t budget,
 		  unsigned long long seed, search_eval_fn eval, void *ctx, size_t *order);
+
+/* The model strategy's prior of a configuration from its binary and launch, lower is more
+ * promising (search.c says what it counts). */
+double search_static_model(const result *r, const binary *bin);
 
 #endif

@@ -2,6 +2,7 @@
  * every constraint. */
 #include "space.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,4 +178,49 @@ void space_shard(space *s, int has_reference, int shard, int nshards)
 	}
 	s->count = kept;
 	s->reference = has_reference ? ref : 0;
+}
+
+/* Evaluates each configuration's launch geometry. An expression that cannot be evaluated for
+ * some configuration is a config error, reported with that configuration. */
+int space_eval_geometry(const config *cfg, const space *sp, result *res, diags *d)
+{
+	for (size_t c = 0; c < sp->count; c++) {
+		const value *vals = space_config(sp, c);
+		result *r = &res[c];
+		r->driver_blocks = -1;
+		r->shares_with = -1;
+		r->occ_limit = "";
+		struct {
+			const cexpr *x;
+			long long *out;
+			const char *what;
+		} items[7] = {
+			{&cfg->block[0], &r->block[0], "block x"}, {&cfg->block[1], &r->block[1], "block y"},
+			{&cfg->block[2], &r->block[2], "block z"}, {&cfg->grid[0], &r->grid[0], "grid x"},
+			{&cfg->grid[1], &r->grid[1], "grid y"},   {&cfg->grid[2], &r->grid[2], "grid z"},
+			{&cfg->shared_mem, &r->smem, "shared_mem"},
+		};
+		for (int i = 0; i < 7; i++) {
+			value v;
+			if (!items[i].x->e) {
+				*items[i].out = i == 6 ? 0 : 1;
+				continue;
+			}
+			char *desc = space_describe(cfg, vals);
+			int bad = cexpr_eval(cfg, items[i].x, vals, &v, d, desc);
+			if (!bad && (v.kind != VAL_INT || v.u.i < (i == 6 ? 0 : 1) || v.u.i > UINT_MAX)) {
+				char text[64];
+				value_format(v, text, sizeof text);
+				diags_at(d, cfg->path, items[i].x->at.line, items[i].x->at.col,
+					 "launch %s must be a %s integer, but is %s (for %s)", items[i].what,
+					 i == 6 ? "non-negative" : "positive", text, desc);
+				bad = 1;
+			}
+			free(desc);
+			if (bad)
+				return -1;
+			*items[i].out = v.u.i;
+		}
+	}
+	return 0;
 }

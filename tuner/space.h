@@ -4,6 +4,7 @@
 #define AUTOTUNE_SPACE_H
 
 #include "config.h"
+#include "result.h"
 
 typedef struct {
 	size_t nparams;
@@ -27,5 +28,10 @@ void space_shard(space *s, int has_reference, int shard, int nshards);
 
 /* "block_x=32 block_y=16 maxrreg=0"; the caller frees it. */
 char *space_describe(const config *cfg, const value *params);
+
+/* Each configuration's launch geometry (block, grid, dynamic shared memory) into res. An
+ * expression that cannot be evaluated for some configuration is a config error, reported with
+ * that configuration; -1 then. */
+int space_eval_geometry(const config *cfg, const space *sp, result *res, diags *d);
 
 #endif

@@ -1,0 +1,23 @@
+/* summary.h: the tuning run's closing words on stderr (summary.c). */
+#ifndef AUTOTUNE_SUMMARY_H
+#define AUTOTUNE_SUMMARY_H
+
+#include "cli.h"
+#include "compile.h"
+#include "config.h"
+#include "result.h"
+#include "select.h"
+#include "space.h"
+
+/* A dry run's table: each configuration's registers, spills, shared memory and occupancy. */
+void summary_dry_run(const options *o, const config *cfg, const space *sp, const build *b, const result *res);
+/* One compile log per failed binary (not per configuration), the stopped ones left out. */
+void summary_failures(const config *cfg, const space *sp, const build *b);
+/* The space, the binaries and the compile time; of a run, the count per status. */
+void summary_counts(const config *cfg, const space *sp, const build *b, const result *res, double compile_s, int dry);
+/* One or two lines on why the winner won: its numbers, and who was tied with it and lost. */
+void summary_winner(const config *cfg, const space *sp, const result *res, const choice *c, const select_policy *p);
+/* The last lines: where the results, the header and the report went (so they end the screen). */
+void summary_paths(const config *cfg, int header, int report, const options *o);
+
+#endif

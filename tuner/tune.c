@@ -1,0 +1,610 @@
+/* tune.c: a tuning run, stage by stage: load the config and its space, check what the run needs,
+ * find the target and start the GPUs, compile (and measure, overlapped), select, write. */
+#define _GNU_SOURCE
+#include "tune.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "compile.h"
+#include "config.h"
+#include "devices.h"
+#include "hash.h"
+#include "header.h"
+#include "journal.h"
+#include "measure.h"
+#include "occupancy.h"
+#include "output.h"
+#include "proc.h"
+#include "progress.h"
+#include "replay.h"
+#include "report.h"
+#include "result.h"
+#include "runner.h"
+#include "search.h"
+#include "select.h"
+#include "space.h"
+#include "summary.h"
+#include "banned.h"
+
+/* the cubin cache is trimmed to this after every build (least recently used first) */
+#define CACHE_MAX_BYTES (1ULL << 30)
+/* nvcc of one kernel takes about a second; a minute means something is wrong */
+#define NVCC_TIMEOUT 300.0
+
+/* the signal that asked the run to stop, or 0 */
+static volatile sig_atomic_t interrupted;
+
+/* SIGINT (Ctrl-C) and SIGTERM (kill, and what Slurm sends at a job's time limit, before SIGKILL)
+ * alike: stop after the configuration in flight and write what was measured. */
+static void on_stop_signal(int sig)
+{
+	/* the second one stops at once */
+	if (interrupted)
+		_exit(128 + sig);
+	interrupted = sig;
+}
+
+/* A signal that stops jobs stopped this binary's nvcc (under a batch system's time limit it reaches
+ * the whole job, nvcc perhaps before the tuner), or the run stopped before it started: what it
+ * compiles is unknown, not in error, and its configurations are not run. */
+static int stopped_compile(const binary *b) { return b->killed; }
+
+/* --metrics overrides measure.metrics. */
+static int apply_metrics_option(config *cfg, const char *m, diags *d)
+{
+	char *end;
+	long k;
+	if (!strcmp(m, "all"))
+		cfg->metrics = METRICS_ALL;
+	else if (!strcmp(m, "none"))
+		cfg->metrics = METRICS_NONE;
+	else if (!strncmp(m, "top:", 4) && (k = strtol(m + 4, &end, 10)) > 0 && !*end) {
+		cfg->metrics = METRICS_TOP;
+		cfg->metrics_top = (int)k;
+	} else {
+		diags_add(d, "autotune: --metrics takes all, none or top:K, not '%s'", m);
+		return -1;
+	}
+	return 0;
+}
+
+/* Files that live next to the CSV: results/NAME.journal, results/NAME.worker.log. */
+static char *output_sibling(const config *cfg, const char *suffix)
+{
+	const char *dot = strrchr(cfg->csv_path, '.'), *slash = strrchr(cfg->csv_path, '/');
+	size_t n = dot && (!slash || dot > slash) ? (size_t)(dot - cfg->csv_path) : strlen(cfg->csv_path);
+	return xasprintf("%.*s%s", (int)n, cfg->csv_path, suffix);
+}
+
+/* An entry point that the module does not have is a config error, not a space of compile
+ * errors: every binary comes from the same source. */
+static int missing_entry(const config *cfg, const binary *bin, diags *d)
+{
+	if (!bin->failed || !strstr(bin->log, "' not found in the compiled module"))
+		return 0;
+	diags_at(d, cfg->path, cfg->entry_at.line, cfg->entry_at.col, "%s", bin->log);
+	return 1;
+}
+
+static int check_output_path(const char *path, diags *d);
+
+/* --budget (else search.budget): evaluations (N), a fraction of the space (N%) or seconds (Ns,
+ * into *seconds); 0 when not given. */
+static int parse_budget(const options *o, const config *cfg, size_t count, size_t *budget, double *seconds, diags *d)
+{
+	const char *b = o->budget ? o->budget : cfg->search_budget;
+	*budget = 0;
+	*seconds = 0;
+	if (b && budget_parse(b, count, budget, seconds)) {
+		diags_add(d, "autotune: a budget is evaluations (N), a fraction of the space (N%%) or seconds (Ns), not '%s'", b);
+		return -1;
+	}
+	return 0;
+}
+
+/* --replay: a strategy against a recorded run; the sequence goes to results/NAME.replay.csv. */
+static int replay(const options *o, const config *cfg, const space *sp, diags *d)
+{
+	strategy s = STRAT_MODEL;
+	if (o->strategy && strategy_parse(o->strategy, &s)) {
+		diags_add(d, "autotune: unknown strategy '%s' (exhaustive, random, local, anneal, genetic, model)", o->strategy);
+		return EXIT_USAGE;
+	}
+	size_t budget;
+	double seconds;
+	if (parse_budget(o, cfg, sp->count, &budget, &seconds, d))
+		return EXIT_USAGE;
+	if (!budget)
+		budget = sp->count; /* a replay takes no time: a time budget means all of it */
+	char *out = output_sibling(cfg, ".replay.csv");
+	replay_result r;
+	int rc = check_output_path(out, d) ? -1 : replay_run(cfg, sp, o->replay, s, budget, o->seed, out, &r, d);
+	if (rc == 0 && !o->quiet) {
+		char *desc = r.best_config >= 0 ? space_describe(cfg, space_config(sp, (size_t)r.best_config)) : xstrdup("none");
+		fprintf(stderr, "replay: %s, seed %llu: %zu evaluations of %zu configurations; best found %s: %.4f ms, "
+				"optimum %.4f ms (ratio %.4f)\n  sequence in %s\n",
+			strategy_name(s), o->seed, r.evaluations, sp->count, desc, r.best_found, r.optimum,
+			r.best_found / r.optimum, out);
+		free(desc);
+	}
+	free(out);
+	return rc ? EXIT_USAGE : EXIT_WINNER;
+}
+
+static void compile_progress(void *ctx, size_t done, size_t total) { progress_compile(ctx, done, total); }
+
+static int check_output_path(const char *path, diags *d)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		/* found now, not once everything is measured */
+		diags_add(d, "cannot write '%s': it is a directory", path);
+		return -1;
+	}
+	const char *slash = strrchr(path, '/');
+	if (!slash || slash == path)
+		return 0;
+	char *dir = xasprintf("%.*s", (int)(slash - path), path);
+	int rc = 0;
+	if (stat(dir, &st) != 0 && mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		diags_add(d, "cannot create the results directory '%s': %s", dir, strerror(errno));
+		rc = -1;
+	} else if (access(dir, W_OK) != 0) {
+		diags_add(d, "the results directory '%s' is not writable: %s", dir, strerror(errno));
+		rc = -1;
+	}
+	free(dir);
+	return rc;
+}
+
+/* Only the work directory's own cubins go; cached ones stay. */
+static void remove_workdir(const char *dir, const build *b)
+{
+	size_t n = strlen(dir);
+	for (size_t i = 0; i < b->nbins; i++)
+		if (b->bins[i].cubin && !strncmp(b->bins[i].cubin, dir, n) && b->bins[i].cubin[n] == '/')
+			unlink(b->bins[i].cubin);
+	rmdir(dir);
+}
+
+static void iso_date(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static runner *join_gpu(void *set, size_t lane) { return devices_join(set, lane); }
+
+/* One tuning run's state, stage to stage; tune() runs the stages and tuning_free() lets go of
+ * whatever was made, however far the run got. */
+typedef struct {
+	const options *o;
+	diags d;
+	int code;            /* the exit status so far */
+	config cfg;
+	space sp;
+	int loaded, enumerated; /* cfg and sp hold what is theirs to free */
+	build b;
+	result *res;
+	select_policy policy;
+	/* the checks before anything slow */
+	strategy strat;
+	const char *sname;   /* the strategy asked for, or NULL */
+	size_t budget;
+	double seconds;
+	char *nvcc, *identity;
+	cubin_cache *cache;
+	/* the target and the GPUs */
+	const char *arch;
+	char gpu_arch[16];
+	int cc;
+	char *wpath, *wlog;
+	runner *rn;          /* a dry run's look at the GPU, for its architecture */
+	gpu_set gs;
+	device_info dev;
+	double setup_s;      /* starting the GPU workers: context, arguments, warm-up */
+	char workdir[PATH_MAX];
+	int have_workdir;
+	/* compiling and measuring */
+	progress compiles;
+	char *jpath;
+	journal *jr;
+	double *prior;
+	double compile_s;
+	choice pick;
+	char *counters_note, *journal_note;
+} tuning;
+
+/* Stops the run with this status (the reason already in t->d): the stages return it as 1. */
+static int stop(tuning *t, int code)
+{
+	t->code = code;
+	return 1;
+}
+
+/* The config, its space (a shard's slice), each configuration's launch geometry and the plan of
+ * binaries. */
+static int load(tuning *t)
+{
+	const options *o = t->o;
+	if (config_load(o->config, &t->cfg, &t->d))
+		return stop(t, EXIT_USAGE);
+	t->loaded = 1;
+	t->policy = (select_policy){t->cfg.policy == POLICY_BALANCED, t->cfg.w_occupancy, t->cfg.w_load_efficiency,
+				    t->cfg.tie_k};
+	if (space_enumerate(&t->cfg, &t->sp, &t->d))
+		return stop(t, EXIT_USAGE);
+	t->enumerated = 1;
+	if (o->nshards) {
+		/* a job array's task: its own slice of the space, its own CSV, journal and worker log;
+		 * `autotune merge` joins the CSVs and writes the header */
+		size_t whole = t->sp.count;
+		space_shard(&t->sp, t->cfg.has_reference, o->shard, o->nshards);
+		if (!t->sp.count) {
+			diags_add(&t->d, "autotune: shard %d/%d is empty: %s has only %zu configurations", o->shard, o->nshards,
+				  t->cfg.path, whole);
+			return stop(t, EXIT_USAGE);
+		}
+		char suffix[64];
+		snprintf(suffix, sizeof suffix, ".shard-%d-of-%d.csv", o->shard, o->nshards);
+		char *path = output_sibling(&t->cfg, suffix);
+		free(t->cfg.csv_path);
+		t->cfg.csv_path = path;
+	}
+	t->res = xcalloc(t->sp.count, sizeof *t->res);
+	if (space_eval_geometry(&t->cfg, &t->sp, t->res, &t->d))
+		return stop(t, EXIT_USAGE);
+	build_plan(&t->cfg, &t->sp, &t->b);
+	/* before the workers start: whether they prepare the profiler depends on it */
+	if (o->metrics && apply_metrics_option(&t->cfg, o->metrics, &t->d))
+		return stop(t, EXIT_USAGE);
+	return 0;
+}
+
+/* `autotune validate`: the size of the space, or the spec's hash. */
+static void validate(tuning *t)
+{
+	const options *o = t->o;
+	if (o->print_spec_hash) {
+		char spec[17];
+		hash_spec(t->cfg.path, t->cfg.source, spec);
+		/* one config: the bare hash, for a build to compare; several: which is which */
+		if (o->ninputs > 1)
+			printf("%s  %s\n", spec, o->config);
+		else
+			printf("%s\n", spec);
+		return;
+	}
+	printf("%s: ok: %zu valid %s of %zu %s, %zu distinct %s\n", o->config, t->sp.count,
+	       plural(t->sp.count, "configuration", "configurations"), t->sp.total,
+	       plural(t->sp.total, "combination", "combinations"), t->b.nbins, plural(t->b.nbins, "binary", "binaries"));
+}
+
+/* What the run needs, checked before anything slow starts: options that make sense (a dry run
+ * too, where they would only be ignored), somewhere to write, nvcc, the cache. */
+static int check_inputs(tuning *t)
+{
+	const options *o = t->o;
+	t->strat = STRAT_EXHAUSTIVE;
+	t->sname = o->strategy ? o->strategy : t->cfg.search_strategy;
+	if (t->sname && strategy_parse(t->sname, &t->strat)) {
+		diags_add(&t->d, "autotune: unknown strategy '%s' (exhaustive, random, local, anneal, genetic, model)",
+			  t->sname);
+		return stop(t, EXIT_USAGE);
+	}
+	if (parse_budget(o, &t->cfg, t->sp.count, &t->budget, &t->seconds, &t->d) ||
+	    (o->devices && devices_check(o->devices, &t->d)) || check_output_path(t->cfg.csv_path, &t->d) ||
+	    check_output_path(t->cfg.header_path, &t->d))
+		return stop(t, EXIT_USAGE);
+	if (!(t->nvcc = find_nvcc())) {
+		diags_add(&t->d, "autotune: nvcc not found: install the CUDA toolkit, or set NVCC or CUDA_HOME");
+		return stop(t, EXIT_USAGE);
+	}
+	if (!o->no_cache) {
+		char *dir = o->cache_dir ? xstrdup(o->cache_dir) : cache_default_dir();
+		t->cache = cache_open(dir, &t->d);
+		free(dir);
+		if (!t->cache)
+			return stop(t, EXIT_USAGE);
+	}
+	t->identity = cache_compiler_identity(t->nvcc);
+	return 0;
+}
+
+/* The GPUs of a run, or a dry run's look at one for its architecture when none is given. */
+static int start_gpus(tuning *t)
+{
+	const options *o = t->o;
+	t->wpath = devices_worker_path();
+	/* a dry run's worker only names the GPU: what it says goes to the log too, so that a missing
+	 * driver is one line of the message instead of the loader's raw complaint */
+	t->wlog = output_sibling(&t->cfg, ".worker.log");
+	unlink(t->wlog);
+	if (o->dry_run) {
+		diags why = {0};
+		if (!(t->rn = runner_start(t->wpath, o->device < 0 ? 0 : o->device, NULL, &t->dev, t->wlog, &why)))
+			diags_add(&t->d, "autotune: a dry run with no GPU needs a target: give --arch sm_90 (or kernel.arch); "
+					 "no GPU answered: %s", why.n ? why.msgs[0] : "unknown reason");
+		diags_free(&why);
+	} else {
+		double t0 = now_seconds();
+		if (devices_start(o, t->wpath, &t->cfg, t->wlog, &t->gs, &t->d) == 0)
+			t->dev = t->gs.info[0];
+		else
+			diags_add(&t->d, "autotune: without a GPU, `autotune --dry-run --arch sm_90 %s` compiles every variant and "
+					 "reports registers, spills and occupancy", o->config);
+		t->setup_s = now_seconds() - t0;
+	}
+	if (!t->rn && !t->gs.n) {
+		/* the message quotes the log of a worker that found no GPU: nothing worth keeping */
+		unlink(t->wlog);
+		return stop(t, EXIT_USAGE);
+	}
+	return 0;
+}
+
+/* The target: --arch, else the config's, else the GPU's (asked of a worker, so this process
+ * never loads the driver); then a work directory. */
+static int find_target(tuning *t)
+{
+	const options *o = t->o;
+	t->arch = o->arch ? o->arch : t->cfg.arch;
+	if (!o->dry_run || !t->arch) {
+		if (start_gpus(t))
+			return 1;
+		snprintf(t->gpu_arch, sizeof t->gpu_arch, "sm_%d", t->dev.cc);
+		if (!t->arch)
+			t->arch = t->gpu_arch;
+		else if (strcmp(t->arch, t->gpu_arch))
+			fprintf(stderr, "autotune: warning: compiling for %s but the GPU is %s (%s)\n", t->arch, t->gpu_arch,
+				t->dev.name);
+		if (o->dry_run) {
+			runner_stop(t->rn);
+			t->rn = NULL;
+		}
+	}
+	t->cc = arch_parse(t->arch);
+	if (t->cc < 0) {
+		diags_add(&t->d, "autotune: '%s' is not an architecture like sm_90", t->arch);
+		return stop(t, EXIT_USAGE);
+	}
+	if (!arch_known(t->cc))
+		fprintf(stderr, "autotune: warning: no occupancy table for %s; occupancy is left empty\n", t->arch);
+	const char *tmp = getenv("TMPDIR");
+	snprintf(t->workdir, sizeof t->workdir, "%s/autotune-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(t->workdir)) {
+		diags_add(&t->d, "autotune: cannot create a work directory '%s': %s", t->workdir, strerror(errno));
+		return stop(t, EXIT_USAGE);
+	}
+	t->have_workdir = 1;
+	t->b.cache = t->cache;
+	t->b.identity = t->identity;
+	return 0;
+}
+
+static int jobs_of(const options *o) { return o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN); }
+
+/* A dry run: every binary, then what each says (resources, occupancy, launches known to fail). */
+static int dry_run(tuning *t)
+{
+	const options *o = t->o;
+	progress bar;
+	progress_begin(&bar, !o->quiet, NULL, 0);
+	double t0 = now_seconds();
+	int rc = build_run(&t->cfg, &t->sp, &t->b, t->nvcc, t->arch, t->workdir, jobs_of(o), NVCC_TIMEOUT,
+			   compile_progress, &bar, &t->d);
+	progress_end(&bar);
+	t->compile_s = now_seconds() - t0;
+	if (rc || missing_entry(&t->cfg, &t->b.bins[t->b.of_config[t->sp.reference]], &t->d))
+		return stop(t, EXIT_USAGE);
+	size_t compiled = 0;
+	for (size_t c = 0; c < t->sp.count; c++) {
+		measure_apply_binary(&t->b.bins[t->b.of_config[c]], t->cc, &t->res[c]);
+		compiled += !t->b.bins[t->b.of_config[c]].failed && !t->res[c].predicted;
+	}
+	if (!o->quiet)
+		summary_failures(&t->cfg, &t->sp, &t->b);
+	summary_dry_run(o, &t->cfg, &t->sp, &t->b, t->res);
+	/* a dry run checks in CI that the space builds: none built (or none that can launch) is a
+	 * failure, as none passing is */
+	if (!compiled)
+		t->code = EXIT_NONE_PASSED;
+	return 0;
+}
+
+/* The journal of earlier results: resumed from, or started afresh. */
+static int open_journal(tuning *t)
+{
+	const options *o = t->o;
+	journal_resume resume;
+	char *key = journal_run_key(&t->cfg, t->identity, t->arch, &t->gs.info[0], t->gs.n);
+	t->jpath = output_sibling(&t->cfg, ".journal");
+	t->jr = journal_open(t->jpath, key, o->fresh, &t->sp, t->res, &resume, &t->d);
+	free(key);
+	if (!t->jr)
+		return stop(t, EXIT_USAGE);
+	if (!o->quiet && resume.finished)
+		fprintf(stderr, "%s: resuming: %zu %s measured before%s (--fresh measures all again)\n", t->jpath,
+			resume.finished, plural(resume.finished, "configuration", "configurations"),
+			resume.in_flight ? ", 1 was in flight and is marked crashed" : "");
+	else if (!o->quiet && resume.key_changed)
+		fprintf(stderr, "%s: %s: starting afresh\n", t->jpath,
+			o->fresh ? "--fresh" : "the kernel, config, compiler or GPU changed since the last run");
+	return 0;
+}
+
+/* The model strategy ranks by what the binaries say: every compile is needed first. */
+static void model_prior(tuning *t, builder *bd)
+{
+	for (size_t i = 0; i < t->b.nbins; i++)
+		build_wait(bd, i);
+	t->prior = xcalloc(t->sp.count + 1, sizeof *t->prior);
+	for (size_t c = 0; c < t->sp.count; c++) {
+		const binary *bin = &t->b.bins[t->b.of_config[c]];
+		measure_apply_binary(bin, t->cc, &t->res[c]);
+		t->prior[c] = search_static_model(&t->res[c], bin);
+	}
+}
+
+/* Compiles overlap with measuring: a configuration is measured as soon as its binary exists.
+ * The reference's binary comes first, and tells whether the entry point exists. Then the
+ * winner is chosen. */
+static int compile_and_measure(tuning *t)
+{
+	const options *o = t->o;
+	if (open_journal(t))
+		return 1;
+	/* counts compiles until the measure bar takes the line, which then shows them too */
+	progress_begin(&t->compiles, !o->quiet, NULL, 0);
+	builder *bd = build_begin(&t->cfg, &t->sp, &t->b, t->nvcc, t->arch, t->workdir, jobs_of(o), NVCC_TIMEOUT,
+				  compile_progress, &t->compiles, &t->d);
+	if (build_wait(bd, t->b.of_config[t->sp.reference]) ||
+	    missing_entry(&t->cfg, &t->b.bins[t->b.of_config[t->sp.reference]], &t->d)) {
+		build_end(bd, NULL);
+		return stop(t, EXIT_USAGE);
+	}
+	signal(SIGINT, on_stop_signal);
+	signal(SIGTERM, on_stop_signal);
+	build_stop_when(bd, &interrupted);
+	if (!t->sname && (t->budget || t->seconds))
+		t->strat = STRAT_MODEL; /* a budget below the space: the default search */
+	if (t->strat == STRAT_MODEL)
+		model_prior(t, bd);
+	measure_opts mo = {!o->quiet, &interrupted, devices_copy_bandwidth(t->gs.runners[0], &t->dev),
+			   t->dev.clock_khz / 1000, t->jr, o->retry_failed, bd, t->cc, (int)t->strat, t->budget,
+			   t->seconds, o->seed_given ? o->seed : t->cfg.search_seed, t->prior, NULL, NULL, 0, 0, 0, 0,
+			   NULL, NULL};
+	mo.join = join_gpu;
+	mo.join_ctx = &t->gs;
+	if (!o->quiet && t->gs.n > 1)
+		fprintf(stderr, "%s: measuring on %zu GPUs (%s), each from when it is ready\n", t->cfg.name, t->gs.n,
+			t->dev.name);
+	trace_event("measuring");
+	if (measure_space(&t->cfg, &t->sp, &t->b, t->res, t->gs.runners, t->gs.n, &mo, &t->d))
+		t->code = EXIT_ENV;
+	trace_event("measured");
+	if (build_end(bd, &t->compile_s) && t->code == EXIT_WINNER)
+		t->code = EXIT_USAGE;
+	progress_end(&t->compiles);
+	for (size_t c = 0; c < t->sp.count; c++)
+		if (!stopped_compile(&t->b.bins[t->b.of_config[c]]))
+			measure_apply_binary(&t->b.bins[t->b.of_config[c]], t->cc, &t->res[c]);
+	if (!o->quiet)
+		summary_failures(&t->cfg, &t->sp, &t->b);
+	t->jr = mo.journal; /* NULL if writing it failed */
+	if (!o->quiet)
+		fprintf(stderr, "%s: %.1f s to set up %zu GPU%s, %.1f s first pass, %.1f s finalists and counters\n",
+			t->cfg.name, t->setup_s, t->gs.n, t->gs.n == 1 ? "" : "s", mo.first_pass_s, mo.finish_s);
+	select_winner(t->res, t->sp.count, &t->policy, &t->pick);
+	t->counters_note = mo.counters_note;
+	t->journal_note = mo.journal_note;
+	if (t->code == EXIT_WINNER && t->pick.winner < 0)
+		t->code = EXIT_NONE_PASSED;
+	if (interrupted)
+		t->code = interrupted == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED;
+	return 0;
+}
+
+/* The CSV, then the header, make fragment and report from it (one writer for this and `autotune
+ * header`; a shard's CSV is a part: `autotune merge` writes the header and report of the whole),
+ * then the summary. */
+static void write_outputs(tuning *t)
+{
+	const options *o = t->o;
+	if (t->cache)
+		cache_evict(t->cache, CACHE_MAX_BYTES);
+	char date[32];
+	iso_date(date, sizeof date);
+	char spec[17];
+	hash_spec(t->cfg.path, t->cfg.source, spec);
+	gpu_id *gpus = xcalloc(t->gs.n + 1, sizeof *gpus);
+	for (size_t i = 0; i < t->gs.n; i++)
+		gpus[i] = (gpu_id){t->gs.info[i].name, t->gs.info[i].uuid};
+	long long winner = t->pick.winner;
+	outputs rep = {&t->cfg, &t->sp, &t->b, t->res, winner, t->arch, date, gpus, t->gs.n, spec};
+	int csv_ok = output_csv(&rep, t->cfg.csv_path, &t->d) == 0;
+	int header_ok = csv_ok && !o->nshards && winner >= 0 &&
+			header_write(&t->cfg.csv_path, 1, t->cfg.name, t->cfg.header_path, &t->d) == 0;
+	int report_ok = csv_ok && !o->nshards && report_write(t->cfg.csv_path, NULL, NULL, &t->d) == 0;
+	if (!csv_ok || (!o->nshards && ((winner >= 0 && !header_ok) || !report_ok)))
+		t->code = EXIT_USAGE;
+	free(gpus);
+	trace_event("outputs written");
+	if (o->quiet)
+		return;
+	summary_counts(&t->cfg, &t->sp, &t->b, t->res, t->compile_s, o->dry_run);
+	summary_winner(&t->cfg, &t->sp, t->res, &t->pick, &t->policy);
+	if (t->counters_note)
+		fprintf(stderr, "  no hardware counters: %s\n", t->counters_note);
+	if (t->journal_note)
+		fprintf(stderr, "  warning: %s\n", t->journal_note);
+	if (csv_ok)
+		summary_paths(&t->cfg, header_ok, report_ok, o);
+}
+
+static void tuning_free(tuning *t)
+{
+	progress_end(&t->compiles); /* the line is clear before any message */
+	choice_free(&t->pick);
+	free(t->counters_note);
+	free(t->journal_note);
+	journal_close(t->jr);
+	cache_close(t->cache);
+	free(t->prior);
+	free(t->identity);
+	free(t->jpath);
+	if (t->d.n)
+		diags_print(&t->d);
+	diags_free(&t->d);
+	runner_stop(t->rn);
+	devices_stop(&t->gs);
+	/* a worker that wrote nothing leaves no log (its writers are all closed now) */
+	struct stat st;
+	if (t->wlog && stat(t->wlog, &st) == 0 && st.st_size == 0)
+		unlink(t->wlog);
+	free(t->wlog);
+	if (t->have_workdir)
+		remove_workdir(t->workdir, &t->b);
+	for (size_t c = 0; t->res && c < t->sp.count; c++)
+		free(t->res[c].message);
+	free(t->res);
+	free(t->nvcc);
+	free(t->wpath);
+	build_free(&t->b);
+	if (t->enumerated)
+		space_free(&t->sp);
+	if (t->loaded)
+		config_free(&t->cfg);
+}
+
+int tune(const options *o)
+{
+	tuning t;
+	memset(&t, 0, sizeof t);
+	t.o = o;
+	t.pick = (choice){-1, -1, NULL, 0};
+	trace_event("start");
+	if (load(&t) == 0) {
+		if (o->replay)
+			t.code = replay(o, &t.cfg, &t.sp, &t.d);
+		else if (o->cmd == CMD_VALIDATE)
+			validate(&t);
+		else if (check_inputs(&t) == 0 && find_target(&t) == 0 &&
+			 (o->dry_run ? dry_run(&t) : compile_and_measure(&t)) == 0)
+			write_outputs(&t);
+	}
+	tuning_free(&t);
+	trace_event("end");
+	return t.code;
+}
