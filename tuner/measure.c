@@ -93,9 +93,9 @@ static size_t *ranked(const result *res, size_t n, size_t *count)
 }
 
 /* The finalists: the `want` fastest, then every build of one of their launch shapes (a register
- * cap apart). With several GPUs the first-pass times come from GPUs that differ by 0.1-0.3% (two
- * H200s), and a build timed on the slower one missed the cut while its twin, timed on the faster,
- * made it; the selection counts such builds tied, and only finalists are compared with finalists.
+ * cap apart). With several GPUs the first-pass times come from GPUs that differ by tenths of a
+ * percent, so a build timed on the slower one can miss the cut that its twin, timed on the faster,
+ * makes; the selection counts such builds tied, and only finalists are compared with finalists.
  * Returns the ranking with them first, and their number in *k. */
 static size_t *pick_finalists(const result *res, size_t n, int want, size_t *k)
 {

@@ -1,6 +1,6 @@
 /* occupancy.c: per-architecture SM resources and the call into cuda_occupancy.h, which
  * applies the register allocation granularity (256 per warp) that back-of-envelope figures
- * miss (seed 01). */
+ * miss (the execution-configuration notes' worked example gets it wrong). */
 #include "occupancy.h"
 
 #include <stdio.h>

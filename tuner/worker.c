@@ -727,8 +727,8 @@ static double clock_mhz(void)
 /* The SM clock idles low (345 MHz on the H100) until there is work: keep every SM busy, reading
  * the clock every 5 ms or so, until it has read near its maximum twice in a row, or has held one
  * level for 50 ms (a GPU held below its maximum by power or temperature), or a second has passed.
- * The H200s here read 1974-1980 of 1980 MHz from the first reading, 5 ms in: readings 20 ms apart
- * only made each GPU start measuring 25-30 ms later. */
+ * Readings close together, since an H200 reads its maximum from the first one: each reading
+ * spaced further holds the start of measuring back by as much. */
 static void cmd_warmup(void)
 {
 	CUfunction f = NULL;
@@ -1230,8 +1230,8 @@ int main(void)
 				break;
 		} else if (!strcmp(line, "quit")) {
 			/* The kernel reclaims the context, and the profiler with it, when the process
-			 * ends: tearing the profiler down first only made the last GPU's exit, which
-			 * the run waits for, 13-36 ms longer. */
+			 * ends: tearing the profiler down first would only delay the exit, which the run
+			 * waits for. */
 			if (tracing)
 				fprintf(stderr, "trace %d %.3f: quit\n", (int)getpid(), t0);
 			fflush(NULL);
