@@ -544,6 +544,44 @@ static void test_search_measures_its_budget(void)
 	}
 }
 
+/* A search compiles what it proposes, and ahead only within a bound: of 40 binaries, a budget of
+ * 6 builds at most twice what it waits for plus one per job, and the rest are not run, not
+ * compile errors. The whole space would be 40 nvcc runs. */
+static void test_search_compiles_only_what_it_needs(void)
+{
+	static const char *const strategies[] = {"random", "local", "anneal", "genetic", "model", "exhaustive"};
+	mkdir(DIR, 0777);
+	put(DIR "/kv.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; "
+			  "if (i < n) a[i] = i * V; }\n");
+	write_named("ondemand", "kv.cu", "space: {V: {start: 1, stop: 40}, bx: [32, 64]}\nbuild: {defines: [V]}\n"
+					 "verify: {reference: {V: 1, bx: 32}}\nmeasure: {finalists: 0, metrics: none}");
+	for (size_t i = 0; i < sizeof strategies / sizeof strategies[0]; i++) {
+		reset();
+		unlink(DIR "/ondemand.journal");
+		char *out;
+		CU_ASSERT_EQUAL(autotune((char *[]){"--no-cache", "-j", "2", "--arch", "sm_90", "--strategy", (char *)strategies[i],
+						    "--budget", "6", "--seed", "3", NULL}, &out), 0);
+		int built = 0, skipped = 0, runs = 0;
+		const char *line = strstr(out, "ondemand: 80 valid configurations");
+		CU_ASSERT_PTR_NOT_NULL(line);
+		if (line)
+			sscanf(line, "ondemand: 80 valid configurations (of 80 combinations); %d binaries built in %*f s "
+				     "(0 failed; %d not, the search did not need them; %d nvcc runs", &built, &skipped, &runs);
+		/* 6 measured (and the reference) need at most 4 binaries; 2 jobs may compile ahead */
+		if (!(runs >= 3 && runs <= 2 * 4 + 2 && built + skipped == 40))
+			fprintf(stderr, "\n  %s: %d built, %d skipped, %d nvcc runs: %s\n", strategies[i], built, skipped, runs, out);
+		CU_ASSERT(runs >= 3 && runs <= 2 * 4 + 2);
+		CU_ASSERT_EQUAL(built + skipped, 40);
+		CU_ASSERT_EQUAL(count_in(DIR "/ondemand.csv", ",compile-error,"), 0);
+		CU_ASSERT(count_in(DIR "/ondemand.csv", ",ok,") >= 6);
+		free(out);
+	}
+	unlink(DIR "/ondemand.csv");
+	unlink(DIR "/ondemand.journal");
+	unlink(DIR "/ondemand_tuned.h");
+	unlink(DIR "/ondemand.yaml");
+}
+
 int add_resume_suite(void)
 {
 	CU_pSuite s = CU_add_suite("resume", NULL, NULL);
@@ -563,6 +601,7 @@ int add_resume_suite(void)
 	CU_add_test(s, "identical binaries are measured once", test_identical_binaries_are_measured_once);
 	CU_add_test(s, "an edited header re-measures only what includes it", test_edited_header_remeasures_only_what_includes_it);
 	CU_add_test(s, "a search measures its budget", test_search_measures_its_budget);
+	CU_add_test(s, "a search compiles only what it needs", test_search_compiles_only_what_it_needs);
 	return 0;
 }
 

@@ -340,6 +340,9 @@ struct builder {
 	double t0, t_last; /* begin, and when the last binary was done */
 	int rc;
 	const volatile sig_atomic_t *stop; /* set: what is not compiled yet never will be */
+	/* on demand (a search): only what was waited for, and hinted binaries ahead within a bound */
+	int on_demand;
+	size_t *hint, nhint, hint_cap, waited, ahead;
 };
 
 /* Starts binary k now (it has a free slot); a cache hit finishes at once. */
@@ -363,6 +366,18 @@ static void launch(builder *bd, size_t k)
 		bd->progress(bd->ctx, bd->done, bd->b->nbins);
 }
 
+/* On demand, the next hinted binary not started, while the compiles ahead of what was waited
+ * for stay within one per job beyond the count waited for; -1 when none may start. */
+static long long next_hinted(builder *bd)
+{
+	if (bd->ahead >= bd->waited + bd->jobs)
+		return -1;
+	for (size_t i = 0; i < bd->nhint; i++)
+		if (!bd->started[bd->hint[i]])
+			return (long long)bd->hint[i];
+	return -1;
+}
+
 /* Fills free slots, `want` first when it has not started; then waits up to 200 ms for output
  * and collects the jobs that ended. */
 static void step(builder *bd, long long want)
@@ -370,6 +385,14 @@ static void step(builder *bd, long long want)
 	while (bd->rc == 0 && bd->nrun < bd->jobs) {
 		if (want >= 0 && !bd->started[want]) {
 			launch(bd, (size_t)want);
+			continue;
+		}
+		if (bd->on_demand) {
+			long long k = next_hinted(bd);
+			if (k < 0)
+				break;
+			bd->ahead++;
+			launch(bd, (size_t)k);
 			continue;
 		}
 		while (bd->next < bd->b->nbins && bd->started[bd->next])
@@ -410,25 +433,60 @@ static void step(builder *bd, long long want)
 	}
 }
 
-builder *build_begin(const config *cfg, const space *s, build *b, const char *nvcc, const char *arch,
-		     const char *workdir, int jobs, double timeout_s, build_progress_fn progress, void *ctx, diags *d)
+static builder *new_builder(const config *cfg, const space *s, build *b, const char *nvcc, const char *arch,
+			    const char *workdir, int jobs, double timeout_s, build_progress_fn progress, void *ctx,
+			    diags *d, int on_demand)
 {
 	builder *bd = xcalloc(1, sizeof *bd);
-	*bd = (builder){cfg, s, b, nvcc, arch, workdir, timeout_s, progress, ctx, d, NULL, NULL, jobs < 1 ? 1 : (size_t)jobs,
-			0, 0, 0, NULL, NULL, now_seconds(), 0, 0, NULL};
+	bd->cfg = cfg;
+	bd->s = s;
+	bd->b = b;
+	bd->nvcc = nvcc;
+	bd->arch = arch;
+	bd->workdir = workdir;
+	bd->timeout_s = timeout_s;
+	bd->progress = progress;
+	bd->ctx = ctx;
+	bd->d = d;
+	bd->jobs = jobs < 1 ? 1 : (size_t)jobs;
+	bd->t0 = now_seconds();
+	bd->on_demand = on_demand;
 	bd->running = xcalloc(bd->jobs, sizeof *bd->running);
 	bd->pfds = xcalloc(bd->jobs, sizeof *bd->pfds);
 	bd->started = xcalloc(b->nbins + 1, 1);
 	bd->finished = xcalloc(b->nbins + 1, 1);
+	return bd;
+}
+
+builder *build_begin(const config *cfg, const space *s, build *b, const char *nvcc, const char *arch,
+		     const char *workdir, int jobs, double timeout_s, build_progress_fn progress, void *ctx, diags *d)
+{
+	builder *bd = new_builder(cfg, s, b, nvcc, arch, workdir, jobs, timeout_s, progress, ctx, d, 0);
 	step(bd, -1);
 	return bd;
 }
 
 void build_stop_when(builder *bd, const volatile sig_atomic_t *flag) { bd->stop = flag; }
 
-/* The run stops: compiles in flight are killed, and every binary not built is failed and killed,
- * so that its configurations read as not run rather than as compile errors. */
-static void stop_all(builder *bd)
+builder *build_begin_on_demand(const config *cfg, const space *s, build *b, const char *nvcc, const char *arch,
+			       const char *workdir, int jobs, double timeout_s, build_progress_fn progress, void *ctx,
+			       diags *d)
+{
+	return new_builder(cfg, s, b, nvcc, arch, workdir, jobs, timeout_s, progress, ctx, d, 1);
+}
+
+void build_hint(builder *bd, const size_t *bins, size_t n)
+{
+	grow(&bd->hint, &bd->hint_cap, n + 1, sizeof *bd->hint);
+	memcpy(bd->hint, bins, n * sizeof *bins);
+	bd->nhint = n;
+	step(bd, -1); /* start them now, without waiting for output */
+}
+
+/* The run stops (or a search is done): compiles in flight are killed, and every binary not built
+ * is failed and killed (skipped too, when only a search's end stops it), so that its
+ * configurations read as not run rather than as compile errors. */
+static void stop_all(builder *bd, int skipped)
 {
 	for (size_t i = 0; i < bd->nrun; i++) {
 		job *j = &bd->running[i];
@@ -448,8 +506,9 @@ static void stop_all(builder *bd)
 		if (!bd->finished[k]) {
 			binary *bin = &bd->b->bins[k];
 			bin->failed = bin->killed = 1;
+			bin->skipped = skipped;
 			free(bin->log);
-			bin->log = xstrdup("not compiled: the run was stopped");
+			bin->log = xstrdup(skipped ? "not compiled: the search did not need it" : "not compiled: the run was stopped");
 			bd->finished[k] = 1;
 			bd->done++;
 		}
@@ -457,9 +516,11 @@ static void stop_all(builder *bd)
 
 int build_wait(builder *bd, size_t bin)
 {
+	if (bd->on_demand && !bd->started[bin])
+		bd->waited++;
 	while (bd->rc == 0 && !bd->finished[bin]) {
 		if (bd->stop && *bd->stop)
-			stop_all(bd);
+			stop_all(bd, 0);
 		else
 			step(bd, (long long)bin);
 	}
@@ -468,9 +529,11 @@ int build_wait(builder *bd, size_t bin)
 
 int build_end(builder *bd, double *seconds)
 {
+	if (bd->on_demand && bd->rc == 0)
+		stop_all(bd, !(bd->stop && *bd->stop)); /* what the search did not wait for is not needed */
 	while (bd->rc == 0 && bd->done < bd->b->nbins) {
 		if (bd->stop && *bd->stop)
-			stop_all(bd);
+			stop_all(bd, 0);
 		else
 			step(bd, -1);
 	}
@@ -484,6 +547,7 @@ int build_end(builder *bd, double *seconds)
 	}
 	free(bd->running);
 	free(bd->pfds);
+	free(bd->hint);
 	free(bd->started);
 	free(bd->finished);
 	free(bd);

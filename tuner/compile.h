@@ -26,6 +26,7 @@ typedef struct {
 	char code[17];       /* hash of what the GPU executes (see compile.c): equal means same kernel */
 	int failed;          /* compile-error: log says why */
 	int killed;          /* failed because SIGTERM, SIGINT or SIGHUP stopped nvcc, or never built: not run */
+	int skipped;         /* with killed: a search never needed it, so it was never built (not run) */
 	char *log;           /* nvcc's output */
 	double seconds;
 	kernel_resources res;
@@ -70,6 +71,16 @@ int build_end(builder *bd, double *seconds);
 /* Once *flag is set (a signal stops the run), the wait and end kill the compiles in flight and
  * start no more: the binaries not built are failed with `killed` set. */
 void build_stop_when(builder *bd, const volatile sig_atomic_t *flag);
+
+/* A pool for a search, which measures a small part of the space: it compiles only what is waited
+ * for, and in the free slots what build_hint() names, at most as many binaries ahead as have been
+ * waited for plus one per job; build_end then builds nothing more and marks the binaries never
+ * started (or cut short) failed, killed and skipped: not run, not errors. */
+builder *build_begin_on_demand(const config *cfg, const space *s, build *b, const char *nvcc, const char *arch,
+			       const char *workdir, int jobs, double timeout_s, build_progress_fn progress, void *ctx,
+			       diags *d);
+/* The binaries a search expects to wait for next, most likely first; replaces the last hint. */
+void build_hint(builder *bd, const size_t *bins, size_t n);
 
 /* Finds the entry point's resources in `nvcc -Xptxas -v` output. The entry matches a function
  * named exactly so or its C++ mangling (_Z<len><name>...). 0 on success; -1 if not found, -2 if

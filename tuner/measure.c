@@ -617,6 +617,29 @@ static double visit_for_search(void *ctx, size_t c)
 	return result_passed(r) ? result_time(r) : INFINITY;
 }
 
+/* What the search expects to measure next: their binaries, each once, to compile ahead in the
+ * free slots (the pool bounds how far ahead). */
+static void hint_for_search(void *ctx, const size_t *configs, size_t n)
+{
+	pass *P = ctx;
+	if (!P->o->build)
+		return;
+	const build *b = P->b;
+	size_t *bins = xcalloc(n + 1, sizeof *bins), nb = 0;
+	char *seen = xcalloc(b->nbins + 1, 1);
+	for (size_t i = 0; i < n; i++) {
+		size_t k = b->of_config[configs[i]];
+		if (!seen[k])
+			bins[nb++] = k;
+		seen[k] = 1;
+	}
+	free(seen);
+	pthread_mutex_lock(&P->build_lock);
+	build_hint(P->o->build, bins, nb);
+	pthread_mutex_unlock(&P->build_lock);
+	free(bins);
+}
+
 /* The next configuration for a lane of the exhaustive pass (P->lock held): first those put back
  * earlier, once something finished since, then the queue; waits while only put-back ones remain
  * and another lane is still measuring. 0 when there is nothing left. */
@@ -829,7 +852,8 @@ static int first_pass(pass *P)
 		/* a search: the strategy proposes, each proposal is measured as it comes, on one GPU
 		 * (the next proposal depends on this one's result) */
 		size_t *order = xcalloc(budget + 1, sizeof *order);
-		search_run(o->strategy, cfg, sp, o->prior, budget, o->seed, visit_for_search, P, order);
+		search_run_hinted(o->strategy, cfg, sp, o->prior, budget, o->seed, visit_for_search, hint_for_search, P,
+				  order);
 		free(order);
 	}
 	progress_end(&P->bar);

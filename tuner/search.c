@@ -57,6 +57,7 @@ typedef struct {
 	void *ctx;
 	unsigned long long rng;
 	long long best;
+	search_hint_fn hint; /* or NULL */
 } state;
 
 static int by_code(const void *a, const void *b)
@@ -104,6 +105,13 @@ static void prepare(state *S)
 }
 
 static int measured(const state *S, size_t c) { return !isnan(S->time[c]); }
+
+/* Tells the caller what is likely to be measured next, most likely first (it may compile ahead). */
+static void hint(const state *S, const size_t *configs, size_t n)
+{
+	if (S->hint && n)
+		S->hint(S->ctx, configs, n);
+}
 static int budget_left(const state *S) { return S->used < S->budget && S->used < S->sp->count; }
 
 /* Measures c once; repeated asks return the recorded time without spending budget. */
@@ -172,6 +180,7 @@ static void local_from(state *S, size_t start)
 	double t = measure(S, cur);
 	while (budget_left(S)) {
 		size_t n = neighbours(S, cur, nb, 0), k;
+		hint(S, nb, n); /* first improvement: the neighbours are measured in this order */
 		int moved = 0;
 		for (k = 0; k < n && budget_left(S); k++)
 			if (measure(S, nb[k]) < t) {
@@ -290,6 +299,11 @@ static void run_model(state *S, const double *prior)
 		rank[c] = (ranked){prior ? prior[c] : 0, c};
 	qsort(rank, n, sizeof *rank, by_key);
 	size_t half = S->budget / 2 > 0 ? S->budget / 2 : 1;
+	size_t *first = xcalloc(half + 1, sizeof *first), nfirst = 0;
+	for (size_t k = 0; k < n && nfirst < half; k++)
+		first[nfirst++] = rank[k].config;
+	hint(S, first, nfirst);
+	free(first);
 	for (size_t k = 0; k < n && S->used < half && budget_left(S); k++)
 		measure(S, rank[k].config);
 	free(rank);
@@ -308,15 +322,27 @@ static void run_model(state *S, const double *prior)
 size_t search_run(strategy s, const config *cfg, const space *sp, const double *prior, size_t budget,
 		  unsigned long long seed, search_eval_fn eval, void *ctx, size_t *order)
 {
-	state S = {cfg, sp, cfg->nparams, NULL, NULL, NULL, 0, budget, order, eval, ctx, seed, -1};
+	return search_run_hinted(s, cfg, sp, prior, budget, seed, eval, NULL, ctx, order);
+}
+
+size_t search_run_hinted(strategy s, const config *cfg, const space *sp, const double *prior, size_t budget,
+			 unsigned long long seed, search_eval_fn eval, search_hint_fn hint_fn, void *ctx, size_t *order)
+{
+	state S = {cfg, sp, cfg->nparams, NULL, NULL, NULL, 0, budget, order, eval, ctx, seed, -1, hint_fn};
 	if (!sp->count || !budget)
 		return 0;
 	prepare(&S);
 	switch (s) {
-	case STRAT_EXHAUSTIVE:
+	case STRAT_EXHAUSTIVE: {
+		size_t n = budget < sp->count ? budget : sp->count, *all = xcalloc(n + 1, sizeof *all);
+		for (size_t c = 0; c < n; c++)
+			all[c] = c;
+		hint(&S, all, n);
+		free(all);
 		for (size_t c = 0; c < sp->count && budget_left(&S); c++)
 			measure(&S, c);
 		break;
+	}
 	case STRAT_RANDOM: run_random(&S); break;
 	case STRAT_LOCAL: run_local(&S); break;
 	case STRAT_ANNEAL: run_anneal(&S); break;
@@ -333,7 +359,8 @@ size_t search_run(strategy s, const config *cfg, const space *sp, const double *
 /* A cheap static model, lower is more promising: occupancy not reached, a block.x that splits
  * 32-byte sectors (fewer than 32 threads across: 12.5% load efficiency at block.x = 1 in the
  * sumMatrix block-shape experiments), block sizes that are not a multiple of the warp, register
- * spills; a binary that failed or a launch known to fail last. */
+ * spills; a binary that failed or a launch known to fail last. Without a binary (bin NULL: not
+ * compiled yet), what the launch alone says. */
 double search_static_model(const result *r, const binary *bin)
 {
 	double score = 1 - r->occupancy;
@@ -342,7 +369,7 @@ double search_static_model(const result *r, const binary *bin)
 		score += 1 - (double)r->block[0] / 32;
 	if (threads % 32)
 		score += 0.5;
-	if (bin->res.spill_stores || bin->res.spill_loads)
+	if (bin && (bin->res.spill_stores || bin->res.spill_loads))
 		score += 1;
-	return bin->failed || r->predicted ? 10 : score;
+	return (bin && bin->failed) || r->predicted ? 10 : score;
 }

@@ -28,8 +28,16 @@ typedef double (*search_eval_fn)(void *ctx, size_t c);
 size_t search_run(strategy s, const config *cfg, const space *sp, const double *prior, size_t budget,
 		  unsigned long long seed, search_eval_fn eval, void *ctx, size_t *order);
 
-/* The model strategy's prior of a configuration from its binary and launch, lower is more
- * promising (search.c says what it counts). */
+/* What a strategy expects to measure next, most likely first: a caller may compile it ahead. */
+typedef void (*search_hint_fn)(void *ctx, const size_t *configs, size_t n);
+
+/* search_run, telling hint (when not NULL) what is likely next: the model's ranked first half,
+ * each descent's neighbours, an exhaustive budget's configurations. The sequence is the same. */
+size_t search_run_hinted(strategy s, const config *cfg, const space *sp, const double *prior, size_t budget,
+			 unsigned long long seed, search_eval_fn eval, search_hint_fn hint, void *ctx, size_t *order);
+
+/* The model strategy's prior of a configuration from its binary (NULL: not compiled yet) and
+ * launch, lower is more promising (search.c says what it counts). */
 double search_static_model(const result *r, const binary *bin);
 
 #endif

@@ -52,15 +52,19 @@ void summary_counts(const config *cfg, const space *sp, const build *b, const re
 			counts[res[c].st]++;
 		throttled += res[c].throttled;
 	}
-	size_t stopped_bins = 0;
+	size_t stopped_bins = 0, skipped_bins = 0;
 	for (size_t i = 0; i < b->nbins; i++) {
 		int stopped = b->bins[i].killed;
-		stopped_bins += stopped;
+		skipped_bins += b->bins[i].skipped;
+		stopped_bins += stopped && !b->bins[i].skipped;
 		failed_bins += b->bins[i].failed && !stopped;
 	}
+	size_t built = b->nbins - stopped_bins - skipped_bins;
 	fprintf(stderr, "%s: %zu valid %s (of %zu %s); %zu %s built in %.1f s (%zu failed; ", cfg->name, sp->count,
 		plural(sp->count, "configuration", "configurations"), sp->total, plural(sp->total, "combination", "combinations"),
-		b->nbins - stopped_bins, plural(b->nbins - stopped_bins, "binary", "binaries"), compile_s, failed_bins);
+		built, plural(built, "binary", "binaries"), compile_s, failed_bins);
+	if (skipped_bins)
+		fprintf(stderr, "%zu not, the search did not need them; ", skipped_bins);
 	if (stopped_bins)
 		fprintf(stderr, "%zu not, stopped by a signal; ", stopped_bins);
 	fprintf(stderr, "%zu nvcc %s, %zu from the cache)\n", b->nvcc_runs, plural(b->nvcc_runs, "run", "runs"), b->cache_hits);

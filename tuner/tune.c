@@ -444,16 +444,24 @@ static int open_journal(tuning *t)
 	return 0;
 }
 
-/* The model strategy ranks by what the binaries say: every compile is needed first. */
-static void model_prior(tuning *t, builder *bd)
+/* Whether the run is a search (a strategy within a budget) rather than the whole space. */
+static int searching(const tuning *t)
 {
-	for (size_t i = 0; i < t->b.nbins; i++)
-		build_wait(bd, i);
+	return t->strat != STRAT_EXHAUSTIVE || (t->budget && t->budget < t->sp.count) || t->seconds;
+}
+
+/* The model strategy's ranking, before anything is compiled (a search compiles only what it
+ * measures): each configuration's launch, its occupancy as the block and shared memory allow
+ * (registers unknown), in a scratch copy: the results keep what the binaries will say. */
+static void model_prior(tuning *t)
+{
 	t->prior = xcalloc(t->sp.count + 1, sizeof *t->prior);
 	for (size_t c = 0; c < t->sp.count; c++) {
-		const binary *bin = &t->b.bins[t->b.of_config[c]];
-		measure_apply_binary(bin, t->cc, &t->res[c]);
-		t->prior[c] = search_static_model(&t->res[c], bin);
+		result r = t->res[c];
+		occupancy_input in = {(int)(r.block[0] * r.block[1] * r.block[2]), 0, 0, (size_t)r.smem, 0};
+		occupancy_result occ;
+		r.occupancy = occupancy_compute(t->cc, &in, &occ) == 0 ? occ.occupancy : 0;
+		t->prior[c] = search_static_model(&r, NULL);
 	}
 }
 
@@ -465,10 +473,13 @@ static int compile_and_measure(tuning *t)
 	const options *o = t->o;
 	if (open_journal(t))
 		return 1;
+	if (!t->sname && (t->budget || t->seconds))
+		t->strat = STRAT_MODEL; /* a budget below the space: the default search */
 	/* counts compiles until the measure bar takes the line, which then shows them too */
 	progress_begin(&t->compiles, !o->quiet, NULL, 0);
-	builder *bd = build_begin(&t->cfg, &t->sp, &t->b, t->nvcc, t->arch, t->workdir, jobs_of(o), NVCC_TIMEOUT,
-				  compile_progress, &t->compiles, &t->d);
+	builder *bd = (searching(t) ? build_begin_on_demand : build_begin)(&t->cfg, &t->sp, &t->b, t->nvcc, t->arch,
+									     t->workdir, jobs_of(o), NVCC_TIMEOUT,
+									     compile_progress, &t->compiles, &t->d);
 	if (build_wait(bd, t->b.of_config[t->sp.reference]) ||
 	    missing_entry(&t->cfg, &t->b.bins[t->b.of_config[t->sp.reference]], &t->d)) {
 		build_end(bd, NULL);
@@ -477,10 +488,8 @@ static int compile_and_measure(tuning *t)
 	signal(SIGINT, on_stop_signal);
 	signal(SIGTERM, on_stop_signal);
 	build_stop_when(bd, &interrupted);
-	if (!t->sname && (t->budget || t->seconds))
-		t->strat = STRAT_MODEL; /* a budget below the space: the default search */
 	if (t->strat == STRAT_MODEL)
-		model_prior(t, bd);
+		model_prior(t);
 	measure_opts mo = {!o->quiet, &interrupted, devices_copy_bandwidth(t->gs.runners[0], &t->dev),
 			   t->dev.clock_khz / 1000, t->jr, o->retry_failed, bd, t->cc, (int)t->strat, t->budget,
 			   t->seconds, o->seed_given ? o->seed : t->cfg.search_seed, t->prior, NULL, NULL, 0, 0, 0, 0,
