@@ -234,6 +234,34 @@ static void test_compile_error_marks_configurations_and_continues(void)
 	unlink(kernel);
 }
 
+/* Binaries that fail alike are told once, and a compile-time value that never builds is named as
+ * the cause, whatever else varies. */
+static void test_compile_errors_are_told_once_by_cause(void)
+{
+	const char *kernel = write_temp(0, "ke.cu", "#if V % 2 == 0\n#error V must be odd, got V\n#endif\n"
+						   "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = V * W; }\n");
+	char text[1024], csv[128];
+	snprintf(csv, sizeof csv, "%s/ce.csv", test_dir);
+	snprintf(text, sizeof text,
+		 "name: ce\nkernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 1024, output: true}]\n"
+		 "space: {V: [1, 2, 3, 4, 5, 6], W: [1, 2], bx: [32, 64]}\nlaunch: {block: [bx], grid: [1]}\n"
+		 "build: {defines: [V, W]}\noutput: {csv: %s}\n", kernel, csv);
+	const char *path = write_temp(1, "ce.yaml", text);
+	char *out;
+	CU_ASSERT_EQUAL(run((char *[]){"--dry-run", "--arch", "sm_90", "--no-cache", (char *)path, NULL}, &out), 0);
+	/* 12 binaries, 6 fail alike: one log */
+	const char *first = strstr(out, "compile-error for ");
+	CU_ASSERT_PTR_NOT_NULL(first);
+	CU_ASSERT_PTR_NULL(first ? strstr(first + 1, "compile-error for ") : NULL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "compile-error for V=2 W=1 bx=32 and 5 more binaries alike:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "every binary with V = 2, 4 or 6 failed to compile (6 of the 6 that failed)"));
+	CU_ASSERT_PTR_NULL(strstr(out, "every binary with W"));
+	free(out);
+	unlink(csv);
+	unlink(path);
+	unlink(kernel);
+}
+
 /* Option values are checked before anything slow starts, and in a dry run too, where they were
  * ignored: a run with a worker that cannot start (/bin/false) names the option, not the GPU. */
 static void test_option_values_are_checked_first(void)
@@ -277,6 +305,7 @@ int add_cli_suite(void)
 	CU_add_test(s, "dry run without GPU or arch is a clear error", test_dry_run_without_gpu_or_arch_is_a_clear_error);
 	CU_add_test(s, "real run without GPU exits 2", test_real_run_without_gpu_exits_2);
 	CU_add_test(s, "compile error marks configurations and continues", test_compile_error_marks_configurations_and_continues);
+	CU_add_test(s, "compile errors are told once, by cause", test_compile_errors_are_told_once_by_cause);
 	CU_add_test(s, "an output read as input is warned about", test_output_read_as_input_is_warned_about);
 	CU_add_test(s, "option values are checked first", test_option_values_are_checked_first);
 	return 0;

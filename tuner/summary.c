@@ -2,9 +2,11 @@
  * compile logs, the counts per status, who won and why, and where the results went. */
 #include "summary.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "header.h"
 #include "report.h"
@@ -29,15 +31,110 @@ void summary_dry_run(const options *o, const config *cfg, const space *sp, const
 	}
 }
 
+/* A compile log as a kind of error: without the command line (each binary's own) and with every
+ * number as '#' (sizes and register counts differ between variants that fail alike). Caller frees. */
+static char *error_kind(const char *log)
+{
+	char *k = xmalloc(strlen(log) + 1), *o = k;
+	for (const char *p = log; *p;) {
+		if ((p == log || p[-1] == '\n') && p[0] == '$' && p[1] == ' ') {
+			p += strcspn(p, "\n");
+			p += *p == '\n';
+			continue;
+		}
+		if (isdigit((unsigned char)*p)) {
+			p += p[0] == '0' && (p[1] == 'x' || p[1] == 'X') ? 2 : 0;
+			while (isxdigit((unsigned char)*p))
+				p++;
+			*o++ = '#';
+			continue;
+		}
+		*o++ = *p++;
+	}
+	*o = 0;
+	return k;
+}
+
+static int compile_time(const param *p) { return p->is_define || p->is_maxreg || p->is_entry || p->is_pragma; }
+
+/* The compile-time values that no binary built with, while others built: the cause to name once,
+ * one line per parameter ("every binary with V = 8, 16 or 24 failed to compile"). */
+static void failing_values(const config *cfg, const space *sp, const build *b, size_t failed)
+{
+	if (failed == b->nbins)
+		return; /* nothing built: no value is to blame more than another */
+	for (size_t p = 0; p < cfg->nparams; p++) {
+		if (!compile_time(&cfg->params[p]))
+			continue;
+		char *list = NULL;
+		size_t blamed = 0;
+		for (size_t v = 0; v < cfg->params[p].nvalues; v++) {
+			char want[64], got[64];
+			value_format(cfg->params[p].values[v], want, sizeof want);
+			size_t with = 0, bad = 0;
+			for (size_t i = 0; i < b->nbins; i++) {
+				if (b->bins[i].killed)
+					continue;
+				value_format(space_config(sp, b->bins[i].first_config)[p], got, sizeof got);
+				if (!strcmp(got, want)) {
+					with++;
+					bad += b->bins[i].failed;
+				}
+			}
+			if (!with || bad < with)
+				continue;
+			char *more = list ? xasprintf("%s, %s", list, want) : xstrdup(want);
+			free(list);
+			list = more;
+			blamed += bad;
+		}
+		if (list) {
+			/* "8, 16, 24" -> "8, 16 or 24" */
+			char *last = strrchr(list, ',');
+			if (last)
+				fprintf(stderr, "  every binary with %s = %.*s or%s failed to compile (%zu of the %zu that failed)\n",
+					cfg->params[p].name, (int)(last - list), list, last + 1, blamed, failed);
+			else
+				fprintf(stderr, "  every binary with %s = %s failed to compile (%zu of the %zu that failed)\n",
+					cfg->params[p].name, list, blamed, failed);
+		}
+		free(list);
+	}
+}
+
 void summary_failures(const config *cfg, const space *sp, const build *b)
 {
-	/* one compile log per failed binary, not per configuration */
+	/* each kind of error once, with how many binaries it stopped, not once per binary */
+	size_t failed = 0;
+	char **kind = xcalloc(b->nbins + 1, sizeof *kind);
 	for (size_t i = 0; i < b->nbins; i++)
 		if (b->bins[i].failed && !b->bins[i].killed) {
-			char *desc = space_describe(cfg, space_config(sp, b->bins[i].first_config));
-			fprintf(stderr, "compile-error for %s:\n%s\n", desc, b->bins[i].log);
-			free(desc);
+			kind[i] = error_kind(b->bins[i].log);
+			failed++;
 		}
+	for (size_t i = 0; i < b->nbins; i++) {
+		if (!kind[i])
+			continue;
+		size_t alike = 0;
+		for (size_t j = 0; j < i && !alike; j++)
+			alike = kind[j] && !strcmp(kind[j], kind[i]);
+		if (alike)
+			continue; /* told with the first of its kind */
+		for (size_t j = i; j < b->nbins; j++)
+			alike += kind[j] && !strcmp(kind[j], kind[i]);
+		char *desc = space_describe(cfg, space_config(sp, b->bins[i].first_config));
+		if (alike > 1)
+			fprintf(stderr, "compile-error for %s and %zu more binaries alike:\n%s\n", desc, alike - 1,
+				b->bins[i].log);
+		else
+			fprintf(stderr, "compile-error for %s:\n%s\n", desc, b->bins[i].log);
+		free(desc);
+	}
+	if (failed > 1)
+		failing_values(cfg, sp, b, failed);
+	for (size_t i = 0; i < b->nbins; i++)
+		free(kind[i]);
+	free(kind);
 }
 
 void summary_counts(const config *cfg, const space *sp, const build *b, const result *res, double compile_s,
