@@ -8,7 +8,11 @@ PREFIX ?= /usr/local
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -pthread
 # cuda.h and cuda_occupancy.h come in as system headers: their inline helpers are not ours to lint.
-CPPFLAGS += -Ituner -isystem $(CUDA_HOME)/include -MMD -MP
+# The wings (README, Layout): lib/ the helpers, tuner/ the pipeline, tuner/results/ the readers
+# and writers of results files, worker/ the GPU process.
+SRC_DIRS = lib tuner tuner/results worker
+CPPFLAGS += $(SRC_DIRS:%=-I%) -isystem $(CUDA_HOME)/include -MMD -MP
+vpath %.c $(SRC_DIRS)
 LDLIBS = -lyaml -lxxhash -lm
 # The worker alone links the driver. At build time the toolkit's stub satisfies the linker; at run
 # time the real libcuda.so.1 of the installed driver is loaded.
@@ -32,16 +36,22 @@ autotune-worker: $(B)/worker.o $(B)/counters.o $(B)/stats.o $(B)/worker_kernels.
 	$(CC) $(CFLAGS) -z noexecstack -o $@ $^ $(WORKER_LDLIBS)
 
 # cupti_profiler_host.h includes the C++ header <string>: an empty file of that name comes first.
-$(B)/counters.o: CPPFLAGS := -Ituner/cupti_shim $(CPPFLAGS)
+$(B)/counters.o: CPPFLAGS := -Iworker/cupti_shim $(CPPFLAGS)
 
-$(B)/%.o: tuner/%.c | $(B)
+$(B)/%.o: %.c | $(B)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(B)/tests/%.o: tests/%.c | $(B)
 	@mkdir -p $(B)/tests
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) -I$(B)/tests $(CFLAGS) -c -o $@ $<
 
-$(B)/worker_kernels.fatbin: tuner/worker_kernels.cu | $(B)
+# The runner's list of suites: every add_*_suite that a tests/test_*.c defines, none kept by hand.
+$(B)/tests/suites.h: $(wildcard tests/test_*.c) | $(B)
+	@mkdir -p $(B)/tests
+	sed -n 's/^int \(add_[a-z_]*_suite\)(void)$$/SUITE(\1)/p' $^ > $@
+$(B)/tests/main.o: $(B)/tests/suites.h
+
+$(B)/worker_kernels.fatbin: worker/worker_kernels.cu | $(B)
 	$(NVCC) -fatbin $(HELPER_ARCHS) -o $@ $<
 
 # Embedded as data: the symbol names follow the file name (_binary_worker_kernels_fatbin_start).
@@ -129,12 +139,12 @@ clean:
 # behind header, report, show and merge), journals (a resumed run's replay) and T1 specs (`autotune
 # import`). Each fuzzer runs FUZZ_SECONDS.
 FUZZ_SECONDS ?= 60
-FUZZ_CC = clang -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Ituner -fsanitize=fuzzer,address,undefined \
+FUZZ_CC = clang -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L $(SRC_DIRS:%=-I%) -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined
-FUZZ_CONFIG_SRCS = $(addprefix tuner/,config.c expr.c space.c diag.c) tests/fuzz/fuzz_config.c
-FUZZ_TABLE_SRCS = $(addprefix tuner/,table.c select.c stats.c diag.c) tests/fuzz/fuzz_table.c
-FUZZ_JOURNAL_SRCS = $(addprefix tuner/,journal.c hash.c diag.c) tests/fuzz/fuzz_journal.c
-FUZZ_IMPORT_SRCS = $(addprefix tuner/,import.c config.c expr.c space.c diag.c) tests/fuzz/fuzz_import.c
+FUZZ_CONFIG_SRCS = tuner/config.c lib/expr.c tuner/space.c lib/diag.c tests/fuzz/fuzz_config.c
+FUZZ_TABLE_SRCS = tuner/results/table.c tuner/select.c lib/stats.c lib/diag.c tests/fuzz/fuzz_table.c
+FUZZ_JOURNAL_SRCS = tuner/journal.c lib/hash.c lib/diag.c tests/fuzz/fuzz_journal.c
+FUZZ_IMPORT_SRCS = tuner/import.c tuner/config.c lib/expr.c tuner/space.c lib/diag.c tests/fuzz/fuzz_import.c
 $(B)/fuzz_config: $(FUZZ_CONFIG_SRCS) tests/fuzz/fuzz_file.h | $(B)
 	$(FUZZ_CC) -o $@ $(FUZZ_CONFIG_SRCS) -lyaml -lm
 $(B)/fuzz_table: $(FUZZ_TABLE_SRCS) tests/fuzz/fuzz_file.h | $(B)

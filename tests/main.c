@@ -8,6 +8,10 @@
 #include "proc.h"
 #include "tests.h"
 
+#define SUITE(f) int f(void);
+#include "suites.h"
+#undef SUITE
+
 char test_dir[64];
 
 int main(void)
@@ -24,10 +28,12 @@ int main(void)
 	setenv("XDG_CACHE_HOME", cache, 1);
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 1;
-	int (*suites[])(void) = {add_expr_suite, add_config_suite, add_space_suite, add_compile_suite,
-				 add_occupancy_suite, add_output_suite, add_proc_suite, add_cli_suite, add_stats_suite, add_select_suite, add_resume_suite, add_cli_bad_input_suite, add_cache_suite, add_import_suite, add_journal_suite, add_search_suite,
-				 add_gpus_suite, add_table_suite, add_report_suite, add_show_suite, add_header_suite,
-				 add_progress_suite, add_help_suite, add_docs_suite};
+	/* every tests/test_*.c's add_*_suite, as the Makefile finds them (suites.h) */
+	int (*suites[])(void) = {
+#define SUITE(f) f,
+#include "suites.h"
+#undef SUITE
+	};
 	for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++)
 		if (suites[i]()) {
 			fprintf(stderr, "cannot register a test suite: %s\n", CU_get_error_msg());

@@ -113,11 +113,58 @@ static void test_every_yaml_example_loads(void)
 	CU_ASSERT(n >= 2); /* the complete example at least, and the ones beside it */
 }
 
+/* Whether every `#include "x.h"` of the files in dir names a header in one of the allowed folders. */
+static int includes_stay_within(const char *dir, const char *const *allowed, size_t nallowed)
+{
+	DIR *d = opendir(dir);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	int ok = 1;
+	for (struct dirent *e; (e = readdir(d));) {
+		size_t len = strlen(e->d_name);
+		if (len < 3 || (strcmp(e->d_name + len - 2, ".c") && strcmp(e->d_name + len - 2, ".h")))
+			continue;
+		char path[512], line[512];
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		FILE *f = fopen(path, "r");
+		while (f && fgets(line, sizeof line, f)) {
+			char name[256];
+			if (sscanf(line, "#include \"%255[^\"]\"", name) != 1)
+				continue;
+			int found = 0;
+			for (size_t i = 0; i < nallowed && !found; i++) {
+				char there[600];
+				snprintf(there, sizeof there, "%s/%s", allowed[i], name);
+				found = access(there, F_OK) == 0 || !strcmp(allowed[i], name);
+			}
+			if (!found) {
+				fprintf(stderr, "\n  %s includes %s, outside what its folder may call\n", path, name);
+				ok = 0;
+			}
+		}
+		if (f)
+			fclose(f);
+	}
+	closedir(d);
+	return ok;
+}
+
+/* README's layout: lib/ calls nothing above it, the worker only lib/ and the shared types. */
+static void test_the_wings_call_only_below(void)
+{
+	const char *lib[] = {"lib"};
+	CU_ASSERT(includes_stay_within("lib", lib, 1));
+	const char *worker[] = {"worker", "lib", "elem.h", "status.h"};
+	CU_ASSERT(includes_stay_within("worker", worker, 4));
+	const char *results[] = {"tuner/results", "tuner", "lib"};
+	CU_ASSERT(includes_stay_within("tuner/results", results, 3));
+}
+
 int add_docs_suite(void)
 {
 	CU_pSuite s = CU_add_suite("docs", NULL, NULL);
 	if (!s)
 		return -1;
 	CU_add_test(s, "every YAML example loads", test_every_yaml_example_loads);
+	CU_add_test(s, "the wings call only below", test_the_wings_call_only_below);
 	return CU_get_error() == CUE_SUCCESS ? 0 : -1;
 }

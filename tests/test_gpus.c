@@ -512,7 +512,7 @@ static void test_a_configuration_that_cannot_be_profiled_costs_its_own_counters_
 
 int add_gpus_suite(void)
 {
-	CU_pSuite s = CU_add_suite("several GPUs and shards", NULL, NULL);
+	CU_pSuite s = CU_add_suite("several GPUs and shards", NULL, fake_worker_forget);
 	if (!s)
 		return -1;
 	return !CU_add_test(s, "two GPUs share one queue and measure each configuration once",

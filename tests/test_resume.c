@@ -74,16 +74,23 @@ static void write_space(const char *extra_measure)
 	fclose(f);
 }
 
+int fake_worker_forget(void)
+{
+	static const char *const knobs[] = {"FAKE_SLEEP_MS", "FAKE_CRASH_BX", "FAKE_HANG_BX", "FAKE_MEM_BYTES",
+					    "FAKE_GPUS", "FAKE_OTHER_MODEL", "FAKE_METRICS", "FAKE_PROFILE_FAIL_BX",
+					    "FAKE_SLOW_GPU", "FAKE_LOG", "AUTOTUNE_WORKER"};
+	for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++)
+		unsetenv(knobs[i]);
+	return 0;
+}
+
 static void reset(void)
 {
 	unlink(DIR "/resume.csv");
 	unlink(DIR "/resume_tuned.h");
 	unlink(DIR "/resume.journal");
 	unlink(DIR "/runs.log");
-	unsetenv("FAKE_SLEEP_MS");
-	unsetenv("FAKE_CRASH_BX");
-	unsetenv("FAKE_HANG_BX");
-	unsetenv("FAKE_MEM_BYTES");
+	fake_worker_forget();
 	setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
 	setenv("FAKE_LOG", DIR "/runs.log", 1);
 }
@@ -584,7 +591,7 @@ static void test_search_compiles_only_what_it_needs(void)
 
 int add_resume_suite(void)
 {
-	CU_pSuite s = CU_add_suite("resume", NULL, NULL);
+	CU_pSuite s = CU_add_suite("resume", NULL, fake_worker_forget);
 	if (!s)
 		return -1;
 	CU_add_test(s, "kill -9 then resume loses nothing", test_kill_9_then_resume_loses_nothing);

@@ -2,30 +2,6 @@
 #ifndef AUTOTUNE_TESTS_H
 #define AUTOTUNE_TESTS_H
 
-int add_expr_suite(void);
-int add_config_suite(void);
-int add_space_suite(void);
-int add_compile_suite(void);
-int add_occupancy_suite(void);
-int add_output_suite(void);
-int add_proc_suite(void);
-int add_cli_suite(void);
-int add_stats_suite(void);
-int add_select_suite(void);
-int add_resume_suite(void);
-int add_cli_bad_input_suite(void);
-int add_cache_suite(void);
-int add_import_suite(void);
-int add_journal_suite(void);
-int add_search_suite(void);
-int add_gpus_suite(void);
-int add_table_suite(void);
-int add_report_suite(void);
-int add_show_suite(void);
-int add_header_suite(void);
-int add_progress_suite(void);
-int add_docs_suite(void);
-int add_help_suite(void);
 
 /* This run's scratch directory, removed when the tests end. */
 extern char test_dir[64];
@@ -36,6 +12,9 @@ const char *write_temp(int slot, const char *name, const char *text);
 
 /* Lines of the file that contain needle; -1 when it cannot be read. */
 int count_in(const char *path, const char *needle);
+/* Unsets every knob of tests/fake_worker.c (and AUTOTUNE_WORKER): a suite that sets them leaves
+ * the next one as it found it, whatever the order the suites run in. */
+int fake_worker_forget(void);
 
 /* Starts argv (autotune), waits until `journal` has `done` finished configurations (at most 60 s),
  * then kills its process group with SIGKILL, as a user's kill -9 or a lost node would. -1 when it
