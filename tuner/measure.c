@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "occupancy.h"
+#include "plan.h"
 #include "proc.h"
 #include "progress.h"
 #include "search.h"
@@ -19,13 +20,9 @@
 #include "stats.h"
 #include "banned.h"
 
-/* a hung kernel is killed after measure.timeout plus this multiple of the slowest finished run */
-#define KERNEL_TIMEOUT_FACTOR 20.0
 /* finalist rounds, and samples per finalist per round */
 #define FINAL_ROUNDS 7
 #define FINAL_SAMPLES 5
-/* a sample's clock this far below the maximum is throttled (or the GPU fell idle) */
-#define THROTTLE_FRACTION 0.85
 /* metrics: auto means all up to this many configurations, else the fastest METRICS_AUTO_TOP */
 #define METRICS_AUTO_ALL 64
 #define METRICS_AUTO_TOP 10
@@ -45,76 +42,6 @@
 /* a finalist's run beyond its samples and its untimed warm-up launch: the host's share */
 #define FINAL_RUN_S 0.0015
 
-static double kernel_timeout(const config *cfg, double slowest_ms)
-{
-	return cfg->timeout + cfg->time_cap + KERNEL_TIMEOUT_FACTOR * (cfg->warmup + 2) * slowest_ms / 1000;
-}
-
-static void derive(const config *cfg, const value *params, result *r, const measure_opts *o)
-{
-	if (r->mhz_after > 0 && o->max_mhz > 0)
-		r->throttled = r->mhz_after < THROTTLE_FRACTION * o->max_mhz || r->mhz_before < THROTTLE_FRACTION * o->max_mhz;
-	double t = result_time(r) * 1e-3;
-	value v;
-	diags ignore = {0};
-	if (t > 0 && cfg->bytes.e && cexpr_eval(cfg, &cfg->bytes, params, &v, &ignore, NULL) == 0) {
-		r->gbps = value_as_double(v) / t / 1e9;
-		r->pct_of_copy = o->copy_gbps > 0 ? 100 * r->gbps / o->copy_gbps : 0;
-	}
-	if (t > 0 && cfg->flops.e && cexpr_eval(cfg, &cfg->flops, params, &v, &ignore, NULL) == 0)
-		r->gflops = value_as_double(v) / t / 1e9;
-	diags_free(&ignore);
-}
-
-static int by_time(const void *a, const void *b, void *ctx)
-{
-	const result *res = ctx;
-	double x = result_time(&res[*(const size_t *)a]), y = result_time(&res[*(const size_t *)b]);
-	return (x > y) - (x < y);
-}
-
-/* Indices of the configurations that passed, fastest first; those that share another's
- * measurement stand aside (they follow it at the end). */
-static size_t *ranked(const result *res, size_t n, size_t *count)
-{
-	size_t *idx = xcalloc(n, sizeof *idx);
-	*count = 0;
-	for (size_t i = 0; i < n; i++)
-		if (result_passed(&res[i]) && res[i].shares_with < 0)
-			idx[(*count)++] = i;
-	/* insertion sort: stable and qsort_r-free; counts are small next to the GPU time */
-	for (size_t i = 1; i < *count; i++)
-		for (size_t j = i; j > 0 && by_time(&idx[j - 1], &idx[j], (void *)res) > 0; j--) {
-			size_t t = idx[j];
-			idx[j] = idx[j - 1];
-			idx[j - 1] = t;
-		}
-	return idx;
-}
-
-/* The finalists: the `want` fastest, then every build of one of their launch shapes (a register
- * cap apart). With several GPUs the first-pass times come from GPUs that differ by tenths of a
- * percent, so a build timed on the slower one can miss the cut that its twin, timed on the faster,
- * makes; the selection counts such builds tied, and only finalists are compared with finalists.
- * Returns the ranking with them first, and their number in *k. */
-static size_t *pick_finalists(const result *res, size_t n, int want, size_t *k)
-{
-	size_t count, *idx = ranked(res, n, &count);
-	*k = want < 0 ? 0 : (size_t)want < count ? (size_t)want : count;
-	size_t top = *k;
-	for (size_t j = *k; j < count; j++) {
-		int twin = 0;
-		for (size_t f = 0; f < top && !twin; f++)
-			twin = same_shape(&res[idx[j]], &res[idx[f]]);
-		if (twin) {
-			size_t t = idx[j];
-			memmove(idx + *k + 1, idx + *k, (j - *k) * sizeof *idx);
-			idx[(*k)++] = t;
-		}
-	}
-	return idx;
-}
-
 /* A journal that cannot be written (disk full) stops being written; the run goes on and the
  * results still reach the CSV. */
 static void journal_check(measure_opts *o, int rc)
@@ -126,13 +53,6 @@ static void journal_check(measure_opts *o, int rc)
 	}
 }
 
-static int needs_run(const result *r, int retry_failed)
-{
-	if (r->st == ST_NOT_RUN)
-		return 1;
-	return retry_failed && (r->st == ST_CRASHED || r->st == ST_TIMEOUT);
-}
-
 /* The worker holds one reference's outputs at a time: when another group's (or, on a resumed
  * run, an earlier run's) are needed, that configuration runs again, briefly; its result stands. */
 static int refresh_reference(const config *cfg, const space *sp, const build *b, result tmp, size_t ref, runner *rn,
@@ -141,7 +61,7 @@ static int refresh_reference(const config *cfg, const space *sp, const build *b,
 	tmp.message = NULL;
 	sample_plan plan = {0, 1, 1, cfg->time_cap, 1};
 	int rc = runner_measure(rn, cfg, space_config(sp, ref), "ref", &b->bins[b->of_config[ref]], &plan, &tmp,
-				kernel_timeout(cfg, 0), d);
+				plan_timeout(cfg, 0), d);
 	if (rc == 0 && tmp.st != ST_OK) {
 		diags_add(d, "the verify reference failed when run again to resume: %s%s%s", status_name(tmp.st),
 			  tmp.message ? ": " : "", tmp.message ? tmp.message : "");
@@ -149,60 +69,6 @@ static int refresh_reference(const config *cfg, const space *sp, const build *b,
 	}
 	free(tmp.message);
 	return rc;
-}
-
-/* Two configurations run the same kernel (same code, see compile.c) with the same launch and
- * the same scalar arguments: measuring both would measure one thing twice. */
-static int same_launch(const config *cfg, const space *sp, const build *b, const result *res, size_t a, size_t c)
-{
-	const binary *x = &b->bins[b->of_config[a]], *y = &b->bins[b->of_config[c]];
-	if (x->failed || y->failed || strcmp(x->code, y->code) || strcmp(x->res.symbol, y->res.symbol) ||
-	    memcmp(res[a].block, res[c].block, sizeof res[a].block) ||
-	    memcmp(res[a].grid, res[c].grid, sizeof res[a].grid) || res[a].smem != res[c].smem)
-		return 0;
-	for (size_t i = 0; i < cfg->nargs; i++) {
-		if (cfg->args[i].is_array)
-			continue;
-		value va, vc;
-		diags ignore = {0};
-		int bad = cexpr_eval(cfg, &cfg->args[i].value, space_config(sp, a), &va, &ignore, NULL) ||
-			  cexpr_eval(cfg, &cfg->args[i].value, space_config(sp, c), &vc, &ignore, NULL);
-		diags_free(&ignore);
-		if (bad || value_as_double(va) != value_as_double(vc) || va.kind != vc.kind)
-			return 0;
-	}
-	return 1;
-}
-
-/* The measured configuration an identical one can share, or -1. */
-static long long twin(const config *cfg, const space *sp, const build *b, const result *res, size_t c)
-{
-	for (size_t a = 0; a < sp->count; a++)
-		if (a != c && res[a].shares_with < 0 && res[a].st != ST_NOT_RUN && !res[a].lost_in_flight &&
-		    same_launch(cfg, sp, b, res, a, c))
-			return (long long)a;
-	return -1;
-}
-
-static void copy_measurement(result *to, const result *from, long long from_index)
-{
-	char *msg = to->message;
-	long long block[3], grid[3], smem = to->smem;
-	memcpy(block, to->block, sizeof block);
-	memcpy(grid, to->grid, sizeof grid);
-	double occ = to->occupancy;
-	int occ_blocks = to->occ_blocks;
-	const char *limit = to->occ_limit;
-	*to = *from;
-	to->message = from->message ? xstrdup(from->message) : NULL;
-	free(msg);
-	memcpy(to->block, block, sizeof block);
-	memcpy(to->grid, grid, sizeof grid);
-	to->smem = smem;
-	to->occupancy = occ;
-	to->occ_blocks = occ_blocks;
-	to->occ_limit = limit;
-	to->shares_with = from_index;
 }
 
 void measure_apply_binary(const binary *bin, int cc, result *r)
@@ -236,25 +102,6 @@ void measure_apply_binary(const binary *bin, int cc, result *r)
 	}
 }
 
-/* A journaled result stands only for the code it measured: when the binary differs now (a
- * header changed, say), the configuration is measured again. */
-static void forget_if_stale(result *r, const binary *bin)
-{
-	if (r->st == ST_NOT_RUN || r->lost_in_flight || !strcmp(r->code, bin->code))
-		return;
-	free(r->message);
-	long long block[3], grid[3], smem = r->smem;
-	memcpy(block, r->block, sizeof block);
-	memcpy(grid, r->grid, sizeof grid);
-	memset(r, 0, sizeof *r);
-	memcpy(r->block, block, sizeof block);
-	memcpy(r->grid, grid, sizeof grid);
-	r->smem = smem;
-	r->driver_blocks = -1;
-	r->shares_with = -1;
-	r->occ_limit = "";
-}
-
 /* verify.kernel: runs the reference kernel on its own geometry as the worker's reference. 0 ok,
  * 1 it failed (reason in d), -1 the worker is gone. */
 static int run_reference_kernel(const config *cfg, const space *sp, const build *b, runner *rn, measure_opts *o,
@@ -278,7 +125,7 @@ static int run_reference_kernel(const config *cfg, const space *sp, const build 
 			*out[i] = v.u.i;
 	}
 	sample_plan plan = {0, 1, 1, cfg->time_cap, 1};
-	int rc = runner_measure(rn, cfg, space_config(sp, 0), "ref", bin, &plan, &tmp, kernel_timeout(cfg, 0), d);
+	int rc = runner_measure(rn, cfg, space_config(sp, 0), "ref", bin, &plan, &tmp, plan_timeout(cfg, 0), d);
 	if (rc == 0 && tmp.st != ST_OK) {
 		diags_add(d, "%s: the reference kernel '%s' failed: %s%s%s", cfg->path, cfg->ref_entry, status_name(tmp.st),
 			  tmp.message ? ": " : "", tmp.message ? tmp.message : "");
@@ -286,29 +133,6 @@ static int run_reference_kernel(const config *cfg, const space *sp, const build 
 	}
 	free(tmp.message);
 	return rc;
-}
-
-/* Reference groups: with verify.reference_per, configurations that differ in those parameters
- * compute different outputs (the divergence seed's kernel variants) and each group is checked
- * against its own reference. group[c] is the first configuration of c's group in space order. */
-static size_t *reference_groups(const config *cfg, const space *sp)
-{
-	size_t *group = xcalloc(sp->count, sizeof *group);
-	for (size_t c = 0; c < sp->count; c++) {
-		group[c] = cfg->nref_per ? c : 0;
-		for (size_t a = 0; a < c && cfg->nref_per; a++) {
-			int same = 1;
-			for (size_t k = 0; k < cfg->nref_per && same; k++) {
-				size_t p = cfg->ref_per[k];
-				same = value_as_double(space_config(sp, a)[p]) == value_as_double(space_config(sp, c)[p]);
-			}
-			if (same) {
-				group[c] = group[a];
-				break;
-			}
-		}
-	}
-	return group;
 }
 
 /* One GPU: its worker, and which reference outputs that worker holds. */
@@ -398,7 +222,7 @@ static int wait_binary(pass *P, size_t bin)
 static long long twin_in_flight(const pass *P, size_t c)
 {
 	for (size_t a = 0; a < P->sp->count; a++)
-		if (a != c && P->state[a] == IN_FLIGHT && same_launch(P->cfg, P->sp, P->b, P->res, a, c))
+		if (a != c && P->state[a] == IN_FLIGHT && plan_same_launch(P->cfg, P->sp, P->b, P->res, a, c))
 			return (long long)a;
 	return -1;
 }
@@ -436,12 +260,12 @@ static step prelude(pass *P, lane *L, size_t c)
 	}
 	if (bin->killed)
 		return s; /* nvcc fell to a signal that stops jobs: not a compile error */
-	forget_if_stale(r, bin);
+	plan_forget_stale(r, bin);
 	measure_apply_binary(bin, o->cc, r);
 	/* an earlier run's passing result can stand as its group's reference */
-	if (P->ref[g] < 0 && r->st == ST_OK && !needs_run(r, o->retry_failed))
+	if (P->ref[g] < 0 && r->st == ST_OK && !plan_needs_run(r, o->retry_failed))
 		P->ref[g] = (long long)c;
-	if (!needs_run(r, o->retry_failed) || bin->failed) {
+	if (!plan_needs_run(r, o->retry_failed) || bin->failed) {
 		if ((long long)c == P->named && r->predicted) {
 			diags_add(P->d, "the verify reference cannot launch on this GPU: %s; name another in verify.reference",
 				  r->message);
@@ -449,7 +273,7 @@ static step prelude(pass *P, lane *L, size_t c)
 			s.kind = STEP_STOP;
 			return s;
 		}
-		if ((long long)c == P->named && r->st != ST_OK && r->st != ST_NOT_RUN && !needs_run(r, o->retry_failed)) {
+		if ((long long)c == P->named && r->st != ST_OK && r->st != ST_NOT_RUN && !plan_needs_run(r, o->retry_failed)) {
 			diags_add(P->d, "the verify reference failed in an earlier run (%s); use --retry-failed or --fresh",
 				  status_name(r->st));
 			P->stopped = 1;
@@ -465,9 +289,9 @@ static step prelude(pass *P, lane *L, size_t c)
 		progress_update(&P->bar, ++P->done, NULL);
 		return s;
 	}
-	long long same = twin(cfg, P->sp, b, P->res, c);
+	long long same = plan_twin(cfg, P->sp, b, P->res, c);
 	if (same >= 0 && (long long)c != P->named) {
-		copy_measurement(r, &P->res[same], same);
+		plan_copy_measurement(r, &P->res[same], same);
 		o->shared++;
 		if (o->journal)
 			journal_check(o, journal_shared(o->journal, c, (size_t)same));
@@ -495,7 +319,7 @@ static step prelude(pass *P, lane *L, size_t c)
 	P->state[c] = IN_FLIGHT;
 	s.tmp = *r;
 	r->message = NULL; /* the lane owns it while it measures */
-	s.timeout = kernel_timeout(cfg, P->slowest);
+	s.timeout = plan_timeout(cfg, P->slowest);
 	s.kind = STEP_MEASURE;
 	return s;
 }
@@ -709,7 +533,7 @@ static int time_to_profile(const pass *P, const lane *L)
 	return session + P->measure_s / 2 >= rest / (double)(P->measuring - 1);
 }
 
-static void plan_counters(pass *P, size_t top);
+static void choose_counters(pass *P, size_t top);
 
 static void *lane_main(void *arg)
 {
@@ -742,7 +566,7 @@ static void *lane_main(void *arg)
 	}
 	if (L->left && !P->counted) {
 		double session;
-		plan_counters(P, speculative_share(P, &session)); /* finish() plans again on the final times */
+		choose_counters(P, speculative_share(P, &session)); /* finish() plans again on the final times */
 	}
 	P->measuring--;
 	pthread_cond_broadcast(&P->changed);
@@ -817,7 +641,7 @@ static int first_pass(pass *P)
 	for (size_t c = 0; c < sp->count; c++)
 		if (res[c].st == ST_OK && res[c].t_max * res[c].batch > P->slowest)
 			P->slowest = res[c].t_max * res[c].batch;
-	P->group = reference_groups(cfg, sp);
+	P->group = plan_reference_groups(cfg, sp);
 	P->ref = xcalloc(sp->count, sizeof *P->ref);
 	P->pending = xcalloc(sp->count, 1);
 	P->state = xcalloc(sp->count, 1);
@@ -877,7 +701,7 @@ static int finalists(pass *P)
 	lane *L = &P->lanes[0];
 	measure_opts *o = P->o;
 	pthread_mutex_lock(&P->lock);
-	size_t k, *idx = pick_finalists(res, sp->count, cfg->finalists, &k);
+	size_t k, *idx = plan_finalists(res, sp->count, cfg->finalists, &k);
 	/* resumed with nothing new measured: the journaled finalists stand */
 	int all_final = 1;
 	for (size_t f = 0; f < k; f++)
@@ -891,7 +715,7 @@ static int finalists(pass *P)
 	for (size_t i = 0; i < sp->count; i++)
 		res[i].final_rounds = 0;
 	free(idx);
-	idx = pick_finalists(res, sp->count, cfg->finalists, &k);
+	idx = plan_finalists(res, sp->count, cfg->finalists, &k);
 	pthread_mutex_unlock(&P->lock);
 	double *rounds = xcalloc(k * FINAL_ROUNDS, sizeof *rounds), scratch[FINAL_ROUNDS];
 	sample_plan plan = {1, FINAL_SAMPLES, FINAL_SAMPLES, cfg->time_cap, cfg->noise_target};
@@ -903,7 +727,7 @@ static int finalists(pass *P)
 			pthread_mutex_lock(&P->lock);
 			result tmp = res[idx[f]];
 			tmp.message = NULL;
-			double timeout = kernel_timeout(cfg, res[idx[f]].t_max * res[idx[f]].batch);
+			double timeout = plan_timeout(cfg, res[idx[f]].t_max * res[idx[f]].batch);
 			pthread_mutex_unlock(&P->lock);
 			if (runner_measure(L->rn, cfg, space_config(sp, idx[f]), "time", &b->bins[b->of_config[idx[f]]], &plan,
 					   &tmp, timeout, &L->d))
@@ -994,7 +818,7 @@ static void *counters_lane(void *arg)
 			tmp[n] = P->res[c];
 			tmp[n].message = NULL;
 			res[n] = &tmp[n];
-			timeout += kernel_timeout(P->cfg, tmp[n].t_max * tmp[n].batch);
+			timeout += plan_timeout(P->cfg, tmp[n].t_max * tmp[n].batch);
 			n++;
 		}
 		int rc = 0;
@@ -1058,10 +882,10 @@ static size_t counters_wanted(const pass *P)
 }
 
 /* The counters' queue: the fastest top, as ranked now (P->lock held when other lanes run). */
-static void plan_counters(pass *P, size_t top)
+static void choose_counters(pass *P, size_t top)
 {
 	free(P->counted);
-	P->counted = ranked(P->res, P->sp->count, &P->ncounted);
+	P->counted = plan_ranked(P->res, P->sp->count, &P->ncounted);
 	if (top < P->ncounted)
 		P->ncounted = top;
 	P->ccursor = 0;
@@ -1086,21 +910,21 @@ static int finish(pass *P)
 	P->done = 0;
 	size_t nfinal;
 	pthread_mutex_lock(&P->lock);
-	free(pick_finalists(P->res, P->sp->count, P->cfg->finalists, &nfinal));
+	free(plan_finalists(P->res, P->sp->count, P->cfg->finalists, &nfinal));
 	pthread_mutex_unlock(&P->lock);
 	size_t final_steps = nfinal >= 2 ? nfinal * FINAL_ROUNDS : 0;
 	if (P->nlanes == 1) {
 		progress_begin(&P->bar, P->o->progress && final_steps, "final", final_steps);
 		finalists(P);
 		progress_end(&P->bar);
-		plan_counters(P, P->want);
+		choose_counters(P, P->want);
 		P->done = 0;
 		progress_begin(&P->bar, P->o->progress && P->ncounted, "counters", P->ncounted);
 		counters_lane(&P->lanes[0]);
 		runner_quit(P->lanes[0].rn);
 	} else {
 		pthread_mutex_lock(&P->lock);
-		plan_counters(P, P->want);
+		choose_counters(P, P->want);
 		size_t todo = 0;
 		for (size_t k = 0; k < P->ncounted; k++)
 			todo += !P->taken[P->counted[k]] && !P->res[P->counted[k]].have_metrics;
@@ -1172,9 +996,9 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	/* the sharers follow their measured twin's final numbers */
 	for (size_t c = 0; c < sp->count; c++)
 		if (res[c].shares_with >= 0)
-			copy_measurement(&res[c], &res[res[c].shares_with], res[c].shares_with);
+			plan_copy_measurement(&res[c], &res[res[c].shares_with], res[c].shares_with);
 	for (size_t c = 0; c < sp->count; c++)
 		if (res[c].st == ST_OK)
-			derive(cfg, space_config(sp, c), &res[c], o);
+			plan_derive(cfg, space_config(sp, c), &res[c], o->max_mhz, o->copy_gbps);
 	return 0;
 }

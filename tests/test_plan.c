@@ -1,0 +1,172 @@
+/* test_plan.c: the measuring stage's decisions without a GPU or threads: the ranking, the
+ * finalists and their twins by launch shape, what still needs a run, the kill deadline, the
+ * reference groups, and how a shared or stale result keeps its own launch. */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+#include "tests.h"
+
+/* A passing configuration of block bx x 1 and median t ms. */
+static result passed(long long bx, double t)
+{
+	result r;
+	memset(&r, 0, sizeof r);
+	r.block[0] = bx;
+	r.block[1] = r.block[2] = r.grid[0] = r.grid[1] = r.grid[2] = 1;
+	r.st = ST_OK;
+	r.samples = 10;
+	r.t_median = t;
+	r.shares_with = -1;
+	return r;
+}
+
+static void test_ranking_is_by_time_passing_only_ties_in_order(void)
+{
+	result res[6] = {passed(32, 2.0), passed(64, 1.0), passed(128, 2.0), passed(256, 0.5), passed(512, 1.5),
+			 passed(1024, 0.1)};
+	res[4].st = ST_WRONG_RESULT; /* failed: not ranked */
+	res[5].shares_with = 1;      /* measured as configuration 1's twin: stands aside */
+	size_t n, *idx = plan_ranked(res, 6, &n);
+	CU_ASSERT_EQUAL_FATAL(n, 4);
+	size_t want[4] = {3, 1, 0, 2}; /* 0.5, 1.0, then 2.0 twice in index order */
+	for (size_t i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL(idx[i], want[i]);
+	free(idx);
+	/* the finalists' interleaved median decides where there is one */
+	res[2].final_rounds = 7;
+	res[2].final_median = 0.2;
+	idx = plan_ranked(res, 6, &n);
+	CU_ASSERT_EQUAL(idx[0], 2);
+	free(idx);
+}
+
+/* The fastest `want`, then every build of one of their launch shapes, however slow it was timed. */
+static void test_finalists_take_their_launch_shapes_along(void)
+{
+	result res[5] = {passed(256, 1.0), passed(128, 1.1), passed(64, 1.5), passed(256, 1.6), passed(32, 1.2)};
+	size_t k, *idx = plan_finalists(res, 5, 2, &k);
+	CU_ASSERT_EQUAL(k, 3);
+	CU_ASSERT_EQUAL(idx[0], 0);
+	CU_ASSERT_EQUAL(idx[1], 1);
+	CU_ASSERT_EQUAL(idx[2], 3); /* 256 x 1 again: a register cap apart, say */
+	CU_ASSERT_EQUAL(idx[3], 4);
+	CU_ASSERT_EQUAL(idx[4], 2);
+	free(idx);
+	/* none wanted: no finalists, the ranking as it is */
+	idx = plan_finalists(res, 5, 0, &k);
+	CU_ASSERT_EQUAL(k, 0);
+	CU_ASSERT_EQUAL(idx[0], 0);
+	free(idx);
+	/* more wanted than passed: all of them */
+	idx = plan_finalists(res, 5, 9, &k);
+	CU_ASSERT_EQUAL(k, 5);
+	free(idx);
+}
+
+static void test_what_still_needs_a_run(void)
+{
+	result r = passed(32, 1.0);
+	CU_ASSERT_FALSE(plan_needs_run(&r, 1));
+	r.st = ST_NOT_RUN;
+	CU_ASSERT_TRUE(plan_needs_run(&r, 0));
+	status again[] = {ST_CRASHED, ST_TIMEOUT}, final[] = {ST_WRONG_RESULT, ST_COMPILE_ERROR, ST_LAUNCH_ERROR};
+	for (size_t i = 0; i < 2; i++) {
+		r.st = again[i];
+		CU_ASSERT_FALSE(plan_needs_run(&r, 0));
+		CU_ASSERT_TRUE(plan_needs_run(&r, 1)); /* --retry-failed */
+	}
+	for (size_t i = 0; i < 3; i++) {
+		r.st = final[i];
+		CU_ASSERT_FALSE(plan_needs_run(&r, 1));
+	}
+}
+
+static void test_the_kill_deadline_grows_with_the_slowest(void)
+{
+	config cfg;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.timeout = 20;
+	cfg.time_cap = 2;
+	cfg.warmup = 3;
+	CU_ASSERT_DOUBLE_EQUAL(plan_timeout(&cfg, 0), 22, 1e-12);
+	/* 20 x (3 warm-up + 2) launches of the slowest, 1 s each */
+	CU_ASSERT_DOUBLE_EQUAL(plan_timeout(&cfg, 1000), 122, 1e-9);
+}
+
+/* A shared measurement is the twin's times, but the configuration's own launch and occupancy;
+ * a stale one is forgotten but for the launch. */
+static void test_shared_and_stale_results_keep_their_launch(void)
+{
+	result from = passed(256, 0.7), to = passed(512, 0);
+	to.st = ST_NOT_RUN;
+	to.occupancy = 0.5;
+	from.message = strdup("from the twin");
+	plan_copy_measurement(&to, &from, 4);
+	CU_ASSERT_EQUAL(to.st, ST_OK);
+	CU_ASSERT_DOUBLE_EQUAL(to.t_median, 0.7, 0);
+	CU_ASSERT_EQUAL(to.block[0], 512);
+	CU_ASSERT_DOUBLE_EQUAL(to.occupancy, 0.5, 0);
+	CU_ASSERT_EQUAL(to.shares_with, 4);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(to.message);
+	CU_ASSERT(to.message != from.message && !strcmp(to.message, "from the twin"));
+	binary bin;
+	memset(&bin, 0, sizeof bin);
+	strcpy(bin.code, "aaaaaaaaaaaaaaaa");
+	strcpy(to.code, "aaaaaaaaaaaaaaaa");
+	plan_forget_stale(&to, &bin);
+	CU_ASSERT_EQUAL(to.st, ST_OK); /* the same code: it stands */
+	strcpy(bin.code, "bbbbbbbbbbbbbbbb");
+	plan_forget_stale(&to, &bin);
+	CU_ASSERT_EQUAL(to.st, ST_NOT_RUN);
+	CU_ASSERT_EQUAL(to.block[0], 512);
+	CU_ASSERT_EQUAL(to.shares_with, -1);
+	CU_ASSERT_PTR_NULL(to.message);
+	free(from.message);
+}
+
+/* verify.reference_per: configurations alike in those parameters share a reference group, named
+ * by its first configuration in space order. */
+static void test_reference_groups_follow_reference_per(void)
+{
+	const char *kernel = write_temp(0, "rg.cu", "extern \"C\" __global__ void k(float *a) { a[0] = 1; }\n");
+	char text[1024];
+	snprintf(text, sizeof text,
+		 "kernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 4, output: true}]\n"
+		 "space: {variant: [1, 2], bx: [32, 64, 128]}\nlaunch: {block: [bx], grid: [1]}\n"
+		 "verify: {reference_per: [variant]}\n", kernel);
+	const char *path = write_temp(1, "rg.yaml", text);
+	config cfg;
+	space sp;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(config_load(path, &cfg, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
+	size_t *group = plan_reference_groups(&cfg, &sp);
+	for (size_t c = 0; c < sp.count; c++) {
+		size_t first = 0;
+		while (value_as_double(space_config(&sp, first)[0]) != value_as_double(space_config(&sp, c)[0]))
+			first++;
+		CU_ASSERT_EQUAL(group[c], first);
+	}
+	CU_ASSERT_NOT_EQUAL(group[0], group[sp.count - 1]);
+	free(group);
+	space_free(&sp);
+	config_free(&cfg);
+	diags_free(&d);
+}
+
+int add_plan_suite(void)
+{
+	CU_pSuite s = CU_add_suite("plan", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "ranking is by time, passing only, ties in order", test_ranking_is_by_time_passing_only_ties_in_order);
+	CU_add_test(s, "finalists take their launch shapes along", test_finalists_take_their_launch_shapes_along);
+	CU_add_test(s, "what still needs a run", test_what_still_needs_a_run);
+	CU_add_test(s, "the kill deadline grows with the slowest", test_the_kill_deadline_grows_with_the_slowest);
+	CU_add_test(s, "shared and stale results keep their launch", test_shared_and_stale_results_keep_their_launch);
+	CU_add_test(s, "reference groups follow reference_per", test_reference_groups_follow_reference_per);
+	return CU_get_error() == CUE_SUCCESS ? 0 : -1;
+}

@@ -1,0 +1,189 @@
+/* plan.c: the measuring stage's decisions, apart from its threads and workers: how long a
+ * kernel may run, what a measurement derives, the ranking and the finalists, which configurations
+ * share one measurement, when an earlier result is stale, and the reference groups. Pure
+ * functions of their arguments (tests/test_plan.c). */
+#include "plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "select.h"
+#include "banned.h"
+
+/* a hung kernel is killed after measure.timeout plus this multiple of the slowest finished run */
+#define KERNEL_TIMEOUT_FACTOR 20.0
+/* a sample's clock this far below the maximum is throttled (or the GPU fell idle) */
+#define THROTTLE_FRACTION 0.85
+
+double plan_timeout(const config *cfg, double slowest_ms)
+{
+	return cfg->timeout + cfg->time_cap + KERNEL_TIMEOUT_FACTOR * (cfg->warmup + 2) * slowest_ms / 1000;
+}
+
+void plan_derive(const config *cfg, const value *params, result *r, int max_mhz, double copy_gbps)
+{
+	if (r->mhz_after > 0 && max_mhz > 0)
+		r->throttled = r->mhz_after < THROTTLE_FRACTION * max_mhz || r->mhz_before < THROTTLE_FRACTION * max_mhz;
+	double t = result_time(r) * 1e-3;
+	value v;
+	diags ignore = {0};
+	if (t > 0 && cfg->bytes.e && cexpr_eval(cfg, &cfg->bytes, params, &v, &ignore, NULL) == 0) {
+		r->gbps = value_as_double(v) / t / 1e9;
+		r->pct_of_copy = copy_gbps > 0 ? 100 * r->gbps / copy_gbps : 0;
+	}
+	if (t > 0 && cfg->flops.e && cexpr_eval(cfg, &cfg->flops, params, &v, &ignore, NULL) == 0)
+		r->gflops = value_as_double(v) / t / 1e9;
+	diags_free(&ignore);
+}
+
+static int by_time(const void *a, const void *b, void *ctx)
+{
+	const result *res = ctx;
+	double x = result_time(&res[*(const size_t *)a]), y = result_time(&res[*(const size_t *)b]);
+	return (x > y) - (x < y);
+}
+
+/* Indices of the configurations that passed, fastest first; those that share another's
+ * measurement stand aside (they follow it at the end). */
+size_t *plan_ranked(const result *res, size_t n, size_t *count)
+{
+	size_t *idx = xcalloc(n, sizeof *idx);
+	*count = 0;
+	for (size_t i = 0; i < n; i++)
+		if (result_passed(&res[i]) && res[i].shares_with < 0)
+			idx[(*count)++] = i;
+	/* insertion sort: stable and qsort_r-free; counts are small next to the GPU time */
+	for (size_t i = 1; i < *count; i++)
+		for (size_t j = i; j > 0 && by_time(&idx[j - 1], &idx[j], (void *)res) > 0; j--) {
+			size_t t = idx[j];
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
+		}
+	return idx;
+}
+
+/* The finalists: the `want` fastest, then every build of one of their launch shapes (a register
+ * cap apart). With several GPUs the first-pass times come from GPUs that differ by tenths of a
+ * percent, so a build timed on the slower one can miss the cut that its twin, timed on the faster,
+ * makes; the selection counts such builds tied, and only finalists are compared with finalists.
+ * Returns the ranking with them first, and their number in *k. */
+size_t *plan_finalists(const result *res, size_t n, int want, size_t *k)
+{
+	size_t count, *idx = plan_ranked(res, n, &count);
+	*k = want < 0 ? 0 : (size_t)want < count ? (size_t)want : count;
+	size_t top = *k;
+	for (size_t j = *k; j < count; j++) {
+		int twin = 0;
+		for (size_t f = 0; f < top && !twin; f++)
+			twin = same_shape(&res[idx[j]], &res[idx[f]]);
+		if (twin) {
+			size_t t = idx[j];
+			memmove(idx + *k + 1, idx + *k, (j - *k) * sizeof *idx);
+			idx[(*k)++] = t;
+		}
+	}
+	return idx;
+}
+
+int plan_needs_run(const result *r, int retry_failed)
+{
+	if (r->st == ST_NOT_RUN)
+		return 1;
+	return retry_failed && (r->st == ST_CRASHED || r->st == ST_TIMEOUT);
+}
+
+/* Two configurations run the same kernel (same code, see compile.c) with the same launch and
+ * the same scalar arguments: measuring both would measure one thing twice. */
+int plan_same_launch(const config *cfg, const space *sp, const build *b, const result *res, size_t a, size_t c)
+{
+	const binary *x = &b->bins[b->of_config[a]], *y = &b->bins[b->of_config[c]];
+	if (x->failed || y->failed || strcmp(x->code, y->code) || strcmp(x->res.symbol, y->res.symbol) ||
+	    memcmp(res[a].block, res[c].block, sizeof res[a].block) ||
+	    memcmp(res[a].grid, res[c].grid, sizeof res[a].grid) || res[a].smem != res[c].smem)
+		return 0;
+	for (size_t i = 0; i < cfg->nargs; i++) {
+		if (cfg->args[i].is_array)
+			continue;
+		value va, vc;
+		diags ignore = {0};
+		int bad = cexpr_eval(cfg, &cfg->args[i].value, space_config(sp, a), &va, &ignore, NULL) ||
+			  cexpr_eval(cfg, &cfg->args[i].value, space_config(sp, c), &vc, &ignore, NULL);
+		diags_free(&ignore);
+		if (bad || value_as_double(va) != value_as_double(vc) || va.kind != vc.kind)
+			return 0;
+	}
+	return 1;
+}
+
+/* The measured configuration an identical one can share, or -1. */
+long long plan_twin(const config *cfg, const space *sp, const build *b, const result *res, size_t c)
+{
+	for (size_t a = 0; a < sp->count; a++)
+		if (a != c && res[a].shares_with < 0 && res[a].st != ST_NOT_RUN && !res[a].lost_in_flight &&
+		    plan_same_launch(cfg, sp, b, res, a, c))
+			return (long long)a;
+	return -1;
+}
+
+void plan_copy_measurement(result *to, const result *from, long long from_index)
+{
+	char *msg = to->message;
+	long long block[3], grid[3], smem = to->smem;
+	memcpy(block, to->block, sizeof block);
+	memcpy(grid, to->grid, sizeof grid);
+	double occ = to->occupancy;
+	int occ_blocks = to->occ_blocks;
+	const char *limit = to->occ_limit;
+	*to = *from;
+	to->message = from->message ? xstrdup(from->message) : NULL;
+	free(msg);
+	memcpy(to->block, block, sizeof block);
+	memcpy(to->grid, grid, sizeof grid);
+	to->smem = smem;
+	to->occupancy = occ;
+	to->occ_blocks = occ_blocks;
+	to->occ_limit = limit;
+	to->shares_with = from_index;
+}
+
+/* A journaled result stands only for the code it measured: when the binary differs now (a
+ * header changed, say), the configuration is measured again. */
+void plan_forget_stale(result *r, const binary *bin)
+{
+	if (r->st == ST_NOT_RUN || r->lost_in_flight || !strcmp(r->code, bin->code))
+		return;
+	free(r->message);
+	long long block[3], grid[3], smem = r->smem;
+	memcpy(block, r->block, sizeof block);
+	memcpy(grid, r->grid, sizeof grid);
+	memset(r, 0, sizeof *r);
+	memcpy(r->block, block, sizeof block);
+	memcpy(r->grid, grid, sizeof grid);
+	r->smem = smem;
+	r->driver_blocks = -1;
+	r->shares_with = -1;
+	r->occ_limit = "";
+}
+
+/* Reference groups: with verify.reference_per, configurations that differ in those parameters
+ * compute different outputs (the divergence seed's kernel variants) and each group is checked
+ * against its own reference. group[c] is the first configuration of c's group in space order. */
+size_t *plan_reference_groups(const config *cfg, const space *sp)
+{
+	size_t *group = xcalloc(sp->count, sizeof *group);
+	for (size_t c = 0; c < sp->count; c++) {
+		group[c] = cfg->nref_per ? c : 0;
+		for (size_t a = 0; a < c && cfg->nref_per; a++) {
+			int same = 1;
+			for (size_t k = 0; k < cfg->nref_per && same; k++) {
+				size_t p = cfg->ref_per[k];
+				same = value_as_double(space_config(sp, a)[p]) == value_as_double(space_config(sp, c)[p]);
+			}
+			if (same) {
+				group[c] = group[a];
+				break;
+			}
+		}
+	}
+	return group;
+}

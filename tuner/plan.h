@@ -1,0 +1,38 @@
+/* plan.h: the measuring stage's decisions as pure functions (plan.c); measure.c runs them. */
+#ifndef AUTOTUNE_PLAN_H
+#define AUTOTUNE_PLAN_H
+
+#include <stddef.h>
+
+#include "compile.h"
+#include "config.h"
+#include "result.h"
+#include "space.h"
+
+/* Seconds after which a configuration that has not answered is killed: measure.timeout, plus
+ * time_cap, plus a multiple of the slowest finished configuration's warm-up and first launches. */
+double plan_timeout(const config *cfg, double slowest_ms);
+/* What a measurement gives beyond its times: throttling (the clock against max_mhz), GB/s and %
+ * of the copy bandwidth (from the config's bytes), GFLOP/s (its flops). */
+void plan_derive(const config *cfg, const value *params, result *r, int max_mhz, double copy_gbps);
+/* Indices of the configurations that passed, fastest first (ties in index order); those that
+ * share another's measurement stand aside. *count: how many; caller frees. */
+size_t *plan_ranked(const result *res, size_t n, size_t *count);
+/* The ranking with the finalists first: the `want` fastest, then every build of one of their
+ * launch shapes; *k: how many finalists. Caller frees. */
+size_t *plan_finalists(const result *res, size_t n, int want, size_t *k);
+/* Whether configuration r is still to run: not run yet, or (retry_failed) crashed or timed out. */
+int plan_needs_run(const result *r, int retry_failed);
+/* Whether a and c run the same code with the same launch and scalar arguments. */
+int plan_same_launch(const config *cfg, const space *sp, const build *b, const result *res, size_t a, size_t c);
+/* A measured configuration that c can share (the same launch, see above), or -1. */
+long long plan_twin(const config *cfg, const space *sp, const build *b, const result *res, size_t c);
+/* to takes from's measurement, keeping its own launch and occupancy; from_index names from. */
+void plan_copy_measurement(result *to, const result *from, long long from_index);
+/* An earlier result measured other code than bin's: forgotten, its launch kept. */
+void plan_forget_stale(result *r, const binary *bin);
+/* group[c]: the first configuration of c's reference group (verify.reference_per) in space
+ * order; every configuration is in group 0 without it. Caller frees. */
+size_t *plan_reference_groups(const config *cfg, const space *sp);
+
+#endif
