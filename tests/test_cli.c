@@ -192,18 +192,29 @@ static void test_output_read_as_input_is_warned_about(void)
 }
 
 /* A compile error in some configurations marks them and the run goes on. */
+/* A config NAME over a kernel of the given text (in slot 0, its config in slot 1) with the given
+ * space and defines; its CSV's path in csv (under the test directory). Returns the config's path. */
+static const char *defines_config(const char *name, const char *kernel_text, const char *space, const char *defines,
+				  char *csv, size_t csvlen)
+{
+	char file[64], text[1024];
+	snprintf(file, sizeof file, "%s.cu", name);
+	const char *kernel = write_temp(0, file, kernel_text);
+	snprintf(csv, csvlen, "%s/%s.csv", test_dir, name);
+	snprintf(text, sizeof text,
+		 "name: %s\nkernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 1024, output: true}]\n"
+		 "space: %s\nlaunch: {block: [bx], grid: [1]}\nbuild: {defines: %s}\noutput: {csv: %s}\n",
+		 name, kernel, space, defines, csv);
+	snprintf(file, sizeof file, "%s.yaml", name);
+	return write_temp(1, file, text);
+}
+
 static void test_compile_error_marks_configurations_and_continues(void)
 {
-	const char *kernel = write_temp(0, "k.cu",
-					"#if V == 2\n#error V=2 is not supported\n#endif\n"
-					"extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = V; }\n");
-	char text[1024], csv[128];
-	snprintf(csv, sizeof csv, "%s/cerr.csv", test_dir);
-	snprintf(text, sizeof text,
-		 "name: cerr\nkernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 1024, output: true}]\n"
-		 "space: {V: [1, 2, 3], bx: [32, 64]}\nlaunch: {block: [bx], grid: [1]}\nbuild: {defines: [V]}\n"
-		 "output: {csv: %s}\n", kernel, csv);
-	const char *path = write_temp(1, "cerr.yaml", text);
+	char csv[128];
+	const char *path = defines_config("cerr", "#if V == 2\n#error V=2 is not supported\n#endif\n"
+						  "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = V; }\n",
+					  "{V: [1, 2, 3], bx: [32, 64]}", "[V]", csv, sizeof csv);
 	char *out;
 	CU_ASSERT_EQUAL(run((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "6 valid configurations"));
@@ -223,7 +234,7 @@ static void test_compile_error_marks_configurations_and_continues(void)
 	CU_ASSERT_EQUAL(errors, 2);
 	CU_ASSERT_EQUAL(not_run, 4);
 	/* nothing compiles: the dry run fails as a run in which nothing passed, its CSV still written */
-	write_temp(0, "k.cu", "#error no variant builds\nextern \"C\" __global__ void k(float *a) { a[threadIdx.x] = V; }\n");
+	write_temp(0, "cerr.cu", "#error no variant builds\nextern \"C\" __global__ void k(float *a) { a[threadIdx.x] = V; }\n");
 	unlink(csv);
 	CU_ASSERT_EQUAL(run((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "(3 failed;"));
@@ -231,22 +242,16 @@ static void test_compile_error_marks_configurations_and_continues(void)
 	CU_ASSERT_EQUAL(access(csv, F_OK), 0);
 	unlink(csv);
 	unlink(path);
-	unlink(kernel);
 }
 
 /* Binaries that fail alike are told once, and a compile-time value that never builds is named as
  * the cause, whatever else varies. */
 static void test_compile_errors_are_told_once_by_cause(void)
 {
-	const char *kernel = write_temp(0, "ke.cu", "#if V % 2 == 0\n#error V must be odd, got V\n#endif\n"
-						   "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = V * W; }\n");
-	char text[1024], csv[128];
-	snprintf(csv, sizeof csv, "%s/ce.csv", test_dir);
-	snprintf(text, sizeof text,
-		 "name: ce\nkernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 1024, output: true}]\n"
-		 "space: {V: [1, 2, 3, 4, 5, 6], W: [1, 2], bx: [32, 64]}\nlaunch: {block: [bx], grid: [1]}\n"
-		 "build: {defines: [V, W]}\noutput: {csv: %s}\n", kernel, csv);
-	const char *path = write_temp(1, "ce.yaml", text);
+	char csv[128];
+	const char *path = defines_config("ce", "#if V % 2 == 0\n#error V must be odd, got V\n#endif\n"
+						"extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = V * W; }\n",
+					  "{V: [1, 2, 3, 4, 5, 6], W: [1, 2], bx: [32, 64]}", "[V, W]", csv, sizeof csv);
 	char *out;
 	CU_ASSERT_EQUAL(run((char *[]){"--dry-run", "--arch", "sm_90", "--no-cache", (char *)path, NULL}, &out), 0);
 	/* 12 binaries, 6 fail alike: one log */
@@ -259,7 +264,6 @@ static void test_compile_errors_are_told_once_by_cause(void)
 	free(out);
 	unlink(csv);
 	unlink(path);
-	unlink(kernel);
 }
 
 /* Option values are checked before anything slow starts, and in a dry run too, where they were
