@@ -233,6 +233,12 @@ static void test_compile_error_marks_configurations_and_continues(void)
 	fclose(f);
 	CU_ASSERT_EQUAL(errors, 2);
 	CU_ASSERT_EQUAL(not_run, 4);
+	/* the CSV keeps nvcc's words, not its command line (which would fill the message's room) */
+	char *text = read_text(csv);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "V=2 is not supported"));
+	CU_ASSERT_PTR_NULL(strstr(text, "\n$ "));
+	free(text);
 	/* nothing compiles: the dry run fails as a run in which nothing passed, its CSV still written */
 	write_temp(0, "cerr.cu", "#error no variant builds\nextern \"C\" __global__ void k(float *a) { a[threadIdx.x] = V; }\n");
 	unlink(csv);

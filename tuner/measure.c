@@ -76,8 +76,12 @@ void measure_apply_binary(const binary *bin, int cc, result *r)
 	if (bin->failed) {
 		if (r->st == ST_NOT_RUN) {
 			r->st = ST_COMPILE_ERROR;
-			char *first_lines = xstrdup(bin->log ? bin->log : "");
-			/* the CSV keeps the start of the log; the whole of it is printed */
+			/* the CSV keeps the start of the log without the command line (nvcc's words come
+			 * first, not the paths); the whole of it is printed */
+			const char *log = bin->log ? bin->log : "", *cmd = strstr(log, "\n$ ");
+			const char *after = cmd ? cmd + 1 + strcspn(cmd + 1, "\n") : NULL;
+			char *first_lines = cmd ? xasprintf("%.*s%s", (int)(cmd - log + 1), log, *after ? after + 1 : after)
+					      : xstrdup(log);
 			if (strlen(first_lines) > 400)
 				first_lines[400] = 0;
 			result_set_message(r, first_lines);
