@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "occupancy.h"
 #include "output.h"
+#include "space.h"
 #include "banned.h"
 
 #define MAX_FIELDS 128
@@ -67,7 +69,7 @@ int replay_run(const config *cfg, const space *sp, const char *csv_path, strateg
 	char *fields[MAX_FIELDS];
 	int nh = read_record(f, buf, sizeof buf, fields);
 	int *col = xcalloc(cfg->nparams + 1, sizeof *col);
-	int st = -1, med = -1, fin = -1, occ = -1, bx = -1, spill = -1;
+	int st = -1, med = -1, fin = -1;
 	char **header = xcalloc((size_t)nh + 1, sizeof *header);
 	for (int i = 0; i < nh; i++)
 		header[i] = xstrdup(fields[i]);
@@ -81,9 +83,6 @@ int replay_run(const config *cfg, const space *sp, const char *csv_path, strateg
 		st = !strcmp(header[i], "status") ? i : st;
 		med = !strcmp(header[i], "time_ms_median") ? i : med;
 		fin = !strcmp(header[i], "final_ms_median") ? i : fin;
-		occ = !strcmp(header[i], "theoretical_occupancy") ? i : occ;
-		bx = !strcmp(header[i], "blockDim.x") ? i : bx;
-		spill = !strcmp(header[i], "spill_store_bytes") ? i : spill;
 	}
 	int rc = 0;
 	for (size_t p = 0; p < cfg->nparams && rc == 0; p++)
@@ -95,9 +94,19 @@ int replay_run(const config *cfg, const space *sp, const char *csv_path, strateg
 		diags_add(d, "%s: no status or time_ms_median column", csv_path);
 		rc = -1;
 	}
-	double *time = xcalloc(sp->count + 1, sizeof *time), *prior = xcalloc(sp->count + 1, sizeof *prior);
+	double *time = xcalloc(sp->count + 1, sizeof *time);
 	for (size_t c = 0; c < sp->count; c++)
-		time[c] = prior[c] = INFINITY;
+		time[c] = INFINITY;
+	/* the model ranks as a live run does, before compiling: by each launch alone (for the
+	 * config's target, else sm_90, the GPUs the recordings come from) */
+	result *geometry = xcalloc(sp->count + 1, sizeof *geometry);
+	int cc = cfg->arch ? arch_parse(cfg->arch) : 90;
+	double *prior = rc == 0 && space_eval_geometry(cfg, sp, geometry, d) == 0
+				? search_model_prior(cfg, sp, geometry, cc > 0 ? cc : 90)
+				: NULL;
+	free(geometry);
+	if (!prior)
+		rc = -1;
 	/* rows are in space order when the CSV is this config's: match by values all the same */
 	int n;
 	while (rc == 0 && (n = read_record(f, buf, sizeof buf, fields)) == nh) {
@@ -111,10 +120,6 @@ int replay_run(const config *cfg, const space *sp, const char *csv_path, strateg
 			/* the time the recording decided on: the interleaved finalist median where there is one */
 			double t = fin >= 0 && *fields[fin] ? strtod(fields[fin], NULL) : strtod(fields[med], NULL);
 			time[c] = !strcmp(fields[st], "ok") && t > 0 ? t : INFINITY;
-			/* the static model: theoretical occupancy, block.x against the 32-thread warp, spills */
-			double o = occ >= 0 ? strtod(fields[occ], NULL) : 0, x = bx >= 0 ? strtod(fields[bx], NULL) : 32;
-			prior[c] = (1 - o) + (fmod(x, 32) != 0 ? 1 - fmin(x, 32) / 32 : 0) +
-				   (spill >= 0 && strtod(fields[spill], NULL) > 0 ? 1 : 0);
 			break;
 		}
 	}

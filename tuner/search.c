@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "occupancy.h"
 #include "banned.h"
 
 static const char *const names[STRAT_COUNT_] = {"exhaustive", "random", "local", "anneal", "genetic", "model"};
@@ -372,4 +373,18 @@ double search_static_model(const result *r, const binary *bin)
 	if (bin && (bin->res.spill_stores || bin->res.spill_loads))
 		score += 1;
 	return (bin && bin->failed) || r->predicted ? 10 : score;
+}
+
+double *search_model_prior(const config *cfg, const space *sp, const result *res, int cc)
+{
+	(void)cfg;
+	double *prior = xcalloc(sp->count + 1, sizeof *prior);
+	for (size_t c = 0; c < sp->count; c++) {
+		result r = res[c];
+		occupancy_input in = {(int)(r.block[0] * r.block[1] * r.block[2]), 0, 0, (size_t)r.smem, 0};
+		occupancy_result occ;
+		r.occupancy = occupancy_compute(cc, &in, &occ) == 0 ? occ.occupancy : 0;
+		prior[c] = search_static_model(&r, NULL);
+	}
+	return prior;
 }

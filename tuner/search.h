@@ -36,6 +36,12 @@ typedef void (*search_hint_fn)(void *ctx, const size_t *configs, size_t n);
 size_t search_run_hinted(strategy s, const config *cfg, const space *sp, const double *prior, size_t budget,
 			 unsigned long long seed, search_eval_fn eval, search_hint_fn hint, void *ctx, size_t *order);
 
+/* The model strategy's ranking before anything is compiled (a search compiles only what it
+ * measures), one value per configuration: each launch (res: block, grid, shared memory) with its
+ * occupancy as the block and shared memory allow on compute capability cc, registers unknown.
+ * Live runs and replays rank alike. Caller frees. */
+double *search_model_prior(const config *cfg, const space *sp, const result *res, int cc);
+
 /* The model strategy's prior of a configuration from its binary (NULL: not compiled yet) and
  * launch, lower is more promising (search.c says what it counts). */
 double search_static_model(const result *r, const binary *bin);

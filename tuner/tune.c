@@ -450,21 +450,6 @@ static int searching(const tuning *t)
 	return t->strat != STRAT_EXHAUSTIVE || (t->budget && t->budget < t->sp.count) || t->seconds;
 }
 
-/* The model strategy's ranking, before anything is compiled (a search compiles only what it
- * measures): each configuration's launch, its occupancy as the block and shared memory allow
- * (registers unknown), in a scratch copy: the results keep what the binaries will say. */
-static void model_prior(tuning *t)
-{
-	t->prior = xcalloc(t->sp.count + 1, sizeof *t->prior);
-	for (size_t c = 0; c < t->sp.count; c++) {
-		result r = t->res[c];
-		occupancy_input in = {(int)(r.block[0] * r.block[1] * r.block[2]), 0, 0, (size_t)r.smem, 0};
-		occupancy_result occ;
-		r.occupancy = occupancy_compute(t->cc, &in, &occ) == 0 ? occ.occupancy : 0;
-		t->prior[c] = search_static_model(&r, NULL);
-	}
-}
-
 /* Compiles overlap with measuring: a configuration is measured as soon as its binary exists.
  * The reference's binary comes first, and tells whether the entry point exists. Then the
  * winner is chosen. */
@@ -489,7 +474,7 @@ static int compile_and_measure(tuning *t)
 	signal(SIGTERM, on_stop_signal);
 	build_stop_when(bd, &interrupted);
 	if (t->strat == STRAT_MODEL)
-		model_prior(t);
+		t->prior = search_model_prior(&t->cfg, &t->sp, t->res, t->cc);
 	measure_opts mo = {!o->quiet, &interrupted, devices_copy_bandwidth(t->gs.runners[0], &t->dev),
 			   t->dev.clock_khz / 1000, t->jr, o->retry_failed, bd, t->cc, (int)t->strat, t->budget,
 			   t->seconds, o->seed_given ? o->seed : t->cfg.search_seed, t->prior, NULL, NULL, 0, 0, 0, 0,
