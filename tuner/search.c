@@ -305,8 +305,16 @@ static void run_model(state *S, const double *prior)
 		first[nfirst++] = rank[k].config;
 	hint(S, first, nfirst);
 	free(first);
-	for (size_t k = 0; k < n && S->used < half && budget_left(S); k++)
+	/* the model's best, each followed by a uniform draw: a space that the launch alone does not
+	 * explain (a kernel variant as a parameter) still gets a fair look */
+	for (size_t k = 0; k < n && S->used < half && budget_left(S); k++) {
+		if (measured(S, rank[k].config))
+			continue;
 		measure(S, rank[k].config);
+		long long c;
+		if (S->used < half && budget_left(S) && (c = random_unmeasured(S)) >= 0)
+			measure(S, (size_t)c);
+	}
 	free(rank);
 	while (budget_left(S) && S->best >= 0) {
 		size_t before = S->used;
