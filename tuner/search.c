@@ -142,6 +142,22 @@ static long long random_unmeasured(state *S)
 	return -1;
 }
 
+/* A configuration neither measured nor in taken[], drawn as random_unmeasured draws; -1 when none
+ * is left. Draws that depend on no result can be made ahead, and so compiled ahead. */
+static long long random_untaken(state *S, const char *taken)
+{
+	size_t n = S->sp->count, start = below(&S->rng, n);
+	for (size_t k = 0; k < n; k++) {
+		size_t c = (start + k * 2654435761u) % n;
+		if (!measured(S, c) && !taken[c])
+			return (long long)c;
+	}
+	for (size_t c = 0; c < n; c++)
+		if (!measured(S, c) && !taken[c])
+			return (long long)c;
+	return -1;
+}
+
 /* The neighbours of c not measured yet, in random order; returns how many (room: 2 * np). */
 static size_t neighbours(state *S, size_t c, size_t *out, int include_measured)
 {
@@ -165,11 +181,23 @@ static size_t neighbours(state *S, size_t c, size_t *out, int include_measured)
 	return n;
 }
 
+/* Without replacement: no draw depends on a result, so the whole sequence is drawn first and
+ * hinted (the same sequence as drawing each after the last was measured). */
 static void run_random(state *S)
 {
+	size_t n = S->sp->count, want = S->budget < n ? S->budget : n, k = 0;
+	size_t *seq = xcalloc(want + 1, sizeof *seq);
+	char *taken = xcalloc(n + 1, 1);
 	long long c;
-	while (budget_left(S) && (c = random_unmeasured(S)) >= 0)
-		measure(S, (size_t)c);
+	while (k < want && (c = random_untaken(S, taken)) >= 0) {
+		taken[c] = 1;
+		seq[k++] = (size_t)c;
+	}
+	hint(S, seq, k);
+	for (size_t i = 0; i < k && budget_left(S); i++)
+		measure(S, seq[i]);
+	free(taken);
+	free(seq);
 }
 
 /* Iterated local search: first-improvement descent from a start; at a local optimum, restart
@@ -300,21 +328,27 @@ static void run_model(state *S, const double *prior)
 		rank[c] = (ranked){prior ? prior[c] : 0, c};
 	qsort(rank, n, sizeof *rank, by_key);
 	size_t half = S->budget / 2 > 0 ? S->budget / 2 : 1;
+	/* the first half: the model's best, each followed by a uniform draw, so that a space that the
+	 * launch alone does not explain (a kernel variant as a parameter) still gets a fair look;
+	 * drawn before anything is measured, so that all of it can be compiled ahead */
 	size_t *first = xcalloc(half + 1, sizeof *first), nfirst = 0;
-	for (size_t k = 0; k < n && nfirst < half; k++)
-		first[nfirst++] = rank[k].config;
-	hint(S, first, nfirst);
-	free(first);
-	/* the model's best, each followed by a uniform draw: a space that the launch alone does not
-	 * explain (a kernel variant as a parameter) still gets a fair look */
-	for (size_t k = 0; k < n && S->used < half && budget_left(S); k++) {
-		if (measured(S, rank[k].config))
+	char *taken = xcalloc(n + 1, 1);
+	for (size_t k = 0; k < n && nfirst < half; k++) {
+		if (taken[rank[k].config])
 			continue;
-		measure(S, rank[k].config);
+		taken[rank[k].config] = 1;
+		first[nfirst++] = rank[k].config;
 		long long c;
-		if (S->used < half && budget_left(S) && (c = random_unmeasured(S)) >= 0)
-			measure(S, (size_t)c);
+		if (nfirst < half && (c = random_untaken(S, taken)) >= 0) {
+			taken[c] = 1;
+			first[nfirst++] = (size_t)c;
+		}
 	}
+	hint(S, first, nfirst);
+	for (size_t k = 0; k < nfirst && budget_left(S); k++)
+		measure(S, first[k]);
+	free(taken);
+	free(first);
 	free(rank);
 	while (budget_left(S) && S->best >= 0) {
 		size_t before = S->used;
