@@ -342,7 +342,9 @@ struct builder {
 	const volatile sig_atomic_t *stop; /* set: what is not compiled yet never will be */
 	/* on demand (a search): only what was waited for, and hinted binaries ahead within a bound */
 	int on_demand;
-	size_t *hint, nhint, hint_cap, waited, ahead;
+	size_t *hint, nhint, hint_cap;
+	char *waited_for; /* each binary once: built ahead or not, it counts as asked for */
+	size_t waited, ahead;
 };
 
 /* Starts binary k now (it has a free slot); a cache hit finishes at once. */
@@ -366,8 +368,8 @@ static void launch(builder *bd, size_t k)
 		bd->progress(bd->ctx, bd->done, bd->b->nbins);
 }
 
-/* On demand, the next hinted binary not started, while the compiles ahead of what was waited
- * for stay within one per job beyond the count waited for; -1 when none may start. */
+/* On demand, the next hinted binary not started, while the binaries built ahead stay within one
+ * per job beyond the count of binaries waited for (built ahead or not); -1 when none may start. */
 static long long next_hinted(builder *bd)
 {
 	if (bd->ahead >= bd->waited + bd->jobs)
@@ -455,6 +457,7 @@ static builder *new_builder(const config *cfg, const space *s, build *b, const c
 	bd->pfds = xcalloc(bd->jobs, sizeof *bd->pfds);
 	bd->started = xcalloc(b->nbins + 1, 1);
 	bd->finished = xcalloc(b->nbins + 1, 1);
+	bd->waited_for = xcalloc(b->nbins + 1, 1);
 	return bd;
 }
 
@@ -516,8 +519,10 @@ static void stop_all(builder *bd, int skipped)
 
 int build_wait(builder *bd, size_t bin)
 {
-	if (bd->on_demand && !bd->started[bin])
+	if (bd->on_demand && !bd->waited_for[bin]) {
+		bd->waited_for[bin] = 1;
 		bd->waited++;
+	}
 	while (bd->rc == 0 && !bd->finished[bin]) {
 		if (bd->stop && *bd->stop)
 			stop_all(bd, 0);
@@ -548,6 +553,7 @@ int build_end(builder *bd, double *seconds)
 	free(bd->running);
 	free(bd->pfds);
 	free(bd->hint);
+	free(bd->waited_for);
 	free(bd->started);
 	free(bd->finished);
 	free(bd);
