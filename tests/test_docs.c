@@ -159,6 +159,36 @@ static void test_the_wings_call_only_below(void)
 	CU_ASSERT(includes_stay_within("tuner/results", results, 3));
 }
 
+/* docs/config.md's key table gives each plain measure key with the kind and default that the
+ * loader's table has, and the loader defaults to it. */
+static void test_key_table_matches_the_loaders(void)
+{
+	char *doc = read_text("docs/config.md");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	const char *kernel = write_temp(0, "kt.cu", "extern \"C\" __global__ void k(float *a) { a[0] = 1; }\n");
+	char text[512];
+	snprintf(text, sizeof text, "kernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 4, output: true}]\n"
+		 "space: {x: [32]}\nlaunch: {block: [x], grid: [1]}\n", kernel);
+	config cfg;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(config_load(write_temp(1, "kt.yaml", text), &cfg, &d), 0);
+	for (size_t i = 0; i < nmeasure_keys; i++) {
+		const plain_key *k = &measure_keys[i];
+		char row[160];
+		snprintf(row, sizeof row, "| `measure.%s` | %s | %s |", k->name, plain_key_type(k->kind), k->dflt);
+		if (!strstr(doc, row))
+			fprintf(stderr, "\n  docs/config.md has no row '%s'\n", row);
+		CU_ASSERT_PTR_NOT_NULL(strstr(doc, row));
+		const char *field = (const char *)&cfg + k->offset;
+		double got = k->kind == KEY_INT || k->kind == KEY_BOOL ? *(const int *)field : *(const double *)field;
+		double want = k->kind == KEY_BOOL ? !strcmp(k->dflt, "true") : strtod(k->dflt, NULL);
+		CU_ASSERT_DOUBLE_EQUAL(got, want, 0);
+	}
+	config_free(&cfg);
+	diags_free(&d);
+	free(doc);
+}
+
 int add_docs_suite(void)
 {
 	CU_pSuite s = CU_add_suite("docs", NULL, NULL);
@@ -166,5 +196,6 @@ int add_docs_suite(void)
 		return -1;
 	CU_add_test(s, "every YAML example loads", test_every_yaml_example_loads);
 	CU_add_test(s, "the wings call only below", test_the_wings_call_only_below);
+	CU_add_test(s, "the key table matches the loader's", test_key_table_matches_the_loaders);
 	return CU_get_error() == CUE_SUCCESS ? 0 : -1;
 }

@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -986,28 +987,77 @@ static void load_verify(loader *L, const yaml_node_t *n)
 		find_param(L, node(L, p->key), "verify reference");
 }
 
+/* The measure keys that are plain values: one row each, read by load_plain, defaulted by
+ * config_load, and checked against docs/config.md's key table by a test. A new such key is a row
+ * here and a field in config.h. */
+const plain_key measure_keys[] = {
+	{"warmup", KEY_INT, 0, 1000, "3", offsetof(config, warmup)},
+	{"min_samples", KEY_INT, 1, 100000, "10", offsetof(config, min_samples)},
+	{"max_samples", KEY_INT, 1, 100000, "1000", offsetof(config, max_samples)},
+	{"noise", KEY_FRACTION, 0, 0, "0.01", offsetof(config, noise_target)},
+	{"time_cap", KEY_SECONDS, 0, 0, "2.0", offsetof(config, time_cap)},
+	{"finalists", KEY_INT, 0, 100, "3", offsetof(config, finalists)},
+	{"timeout", KEY_SECONDS, 0, 0, "20", offsetof(config, timeout)},
+	{"verify_every_sample", KEY_BOOL, 0, 0, "false", offsetof(config, verify_every)},
+};
+const size_t nmeasure_keys = sizeof measure_keys / sizeof measure_keys[0];
+
+const char *plain_key_type(key_kind k)
+{
+	static const char *const names[] = {"integer", "fraction", "seconds", "bool"};
+	return names[k];
+}
+
+/* Each row's default into cfg. */
+static void plain_defaults(config *cfg, const plain_key *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *field = (char *)cfg + rows[i].offset;
+		if (rows[i].kind == KEY_INT)
+			*(int *)field = (int)strtol(rows[i].dflt, NULL, 10);
+		else if (rows[i].kind == KEY_BOOL)
+			*(int *)field = !strcmp(rows[i].dflt, "true");
+		else
+			*(double *)field = strtod(rows[i].dflt, NULL);
+	}
+}
+
+/* Each row's key that mapping n gives, read and checked as its kind says. */
+static void load_plain(loader *L, const yaml_node_t *n, const plain_key *rows, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		const plain_key *k = &rows[i];
+		yaml_node_t *x = get(L, n, k->name);
+		char *field = (char *)L->cfg + k->offset;
+		long long v;
+		if (!x)
+			continue;
+		if (k->kind == KEY_INT && get_int(L, x, k->name, k->lo, k->hi, &v) == 0)
+			*(int *)field = (int)v;
+		else if (k->kind == KEY_BOOL)
+			get_bool(L, x, k->name, (int *)field);
+		else if (k->kind == KEY_FRACTION && get_double(L, x, k->name, (double *)field) == 0 &&
+			 (*(double *)field <= 0 || *(double *)field >= 1))
+			err_at(L, mark_of(x), "%s is a fraction between 0 and 1 (0.01 = 1%%)", k->name);
+		else if (k->kind == KEY_SECONDS && get_double(L, x, k->name, (double *)field) == 0 && *(double *)field <= 0)
+			err_at(L, mark_of(x), "%s must be positive (seconds)", k->name);
+	}
+}
+
 static void load_measure(loader *L, const yaml_node_t *n)
 {
-	static const char *const keys[] = {"warmup", "min_samples", "max_samples", "noise", "time_cap", "cache",
-					   "metrics", "finalists", "verify_every_sample", "timeout", NULL};
+	const char *keys[sizeof measure_keys / sizeof measure_keys[0] + 3] = {0};
+	for (size_t i = 0; i < nmeasure_keys; i++)
+		keys[i] = measure_keys[i].name;
+	keys[nmeasure_keys] = "cache";
+	keys[nmeasure_keys + 1] = "metrics";
 	config *cfg = L->cfg;
-	long long v;
 	yaml_node_t *x;
 	if (check_keys(L, n, "'measure'", keys))
 		return;
-	if ((x = get(L, n, "warmup")) && get_int(L, x, "warmup", 0, 1000, &v) == 0)
-		cfg->warmup = (int)v;
-	if ((x = get(L, n, "min_samples")) && get_int(L, x, "min_samples", 1, 100000, &v) == 0)
-		cfg->min_samples = (int)v;
-	if ((x = get(L, n, "max_samples")) && get_int(L, x, "max_samples", 1, 100000, &v) == 0)
-		cfg->max_samples = (int)v;
+	load_plain(L, n, measure_keys, nmeasure_keys);
 	if (cfg->max_samples < cfg->min_samples)
 		err_at(L, mark_of(n), "max_samples (%d) is below min_samples (%d)", cfg->max_samples, cfg->min_samples);
-	if ((x = get(L, n, "noise")) && get_double(L, x, "noise", &cfg->noise_target) == 0 &&
-	    (cfg->noise_target <= 0 || cfg->noise_target >= 1))
-		err_at(L, mark_of(x), "noise is a fraction between 0 and 1 (0.01 = 1%%)");
-	if ((x = get(L, n, "time_cap")) && get_double(L, x, "time_cap", &cfg->time_cap) == 0 && cfg->time_cap <= 0)
-		err_at(L, mark_of(x), "time_cap must be positive (seconds)");
 	if ((x = get(L, n, "cache")) && expect(L, x, YAML_SCALAR_NODE, "cache") == 0) {
 		if (!strcmp(scalar(x), "warm") || !strcmp(scalar(x), "cold"))
 			cfg->cache_warm = !strcmp(scalar(x), "warm");
@@ -1026,12 +1076,6 @@ static void load_measure(loader *L, const yaml_node_t *n)
 		else
 			err_at(L, mark_of(x), "metrics must be all, none or top:K, not '%s'", m);
 	}
-	if ((x = get(L, n, "finalists")) && get_int(L, x, "finalists", 0, 100, &v) == 0)
-		cfg->finalists = (int)v;
-	if ((x = get(L, n, "timeout")) && get_double(L, x, "timeout", &cfg->timeout) == 0 && cfg->timeout <= 0)
-		err_at(L, mark_of(x), "timeout must be positive (seconds)");
-	if ((x = get(L, n, "verify_every_sample")))
-		get_bool(L, x, "verify_every_sample", &cfg->verify_every);
 }
 
 static void load_select(loader *L, const yaml_node_t *n)
@@ -1339,19 +1383,13 @@ int config_load(const char *path, config *cfg, diags *d)
 	cfg->path = xstrdup(path);
 	cfg->rtol = 1e-5;
 	cfg->atol = 1e-8;
-	cfg->warmup = 3;
-	cfg->min_samples = 10;
-	cfg->max_samples = 1000;
-	cfg->noise_target = 0.01;
-	cfg->time_cap = 2.0;
+	plain_defaults(cfg, measure_keys, nmeasure_keys);
 	cfg->metrics = METRICS_AUTO;
 	cfg->metrics_top = 10;
-	cfg->finalists = 3;
 	cfg->policy = POLICY_BALANCED;
 	cfg->w_occupancy = 1.0;
 	cfg->w_load_efficiency = 1.0;
 	cfg->tie_k = 2.0;
-	cfg->timeout = 20.0;
 	cfg->sum_out = cfg->sum_in = -1;
 
 	FILE *f = open_input(path, d);

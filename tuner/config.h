@@ -163,4 +163,19 @@ int scope_lookup(void *ctx, const char *name, value *out);
 int cexpr_eval(const config *cfg, const cexpr *x, const value *params, value *out, diags *d,
 	       const char *what_for);
 
+/* A config key that is a plain value (config.c's tables): its name within its section, kind,
+ * bounds (integers), default as docs/config.md writes it, and the config field it lands in. */
+typedef enum { KEY_INT, KEY_FRACTION, KEY_SECONDS, KEY_BOOL } key_kind;
+typedef struct {
+	const char *name;
+	key_kind kind;
+	long long lo, hi;
+	const char *dflt;
+	size_t offset;
+} plain_key;
+extern const plain_key measure_keys[];
+extern const size_t nmeasure_keys;
+/* The kind as docs/config.md's table names it: integer, fraction, seconds, bool. */
+const char *plain_key_type(key_kind k);
+
 #endif
