@@ -71,6 +71,11 @@ static int refresh_reference(const config *cfg, const space *sp, const build *b,
 	return rc;
 }
 
+int measure_is_search(int strategy, size_t budget, double seconds, size_t count)
+{
+	return strategy != STRAT_EXHAUSTIVE || (budget && budget < count) || seconds;
+}
+
 void measure_apply_binary(const binary *bin, int cc, result *r)
 {
 	if (bin->failed) {
@@ -659,7 +664,7 @@ static int first_pass(pass *P)
 	pthread_mutex_unlock(&P->lock);
 	if (o->seconds > 0)
 		P->deadline = now_seconds() + o->seconds;
-	if (o->strategy == STRAT_EXHAUSTIVE && budget == sp->count && !o->seconds) {
+	if (!measure_is_search(o->strategy, o->budget, o->seconds, sp->count)) {
 		if (!P->stopped) {
 			/* one queue for every GPU; the first lane runs here, and the pass is over once no
 			 * lane measures any more */

@@ -48,6 +48,10 @@ typedef struct {
 int measure_space(const config *cfg, const space *sp, const build *b, result *res, runner *const *runners,
 		  size_t nrunners, measure_opts *o, diags *d);
 
+/* Whether measure_space searches (a strategy within a budget of evaluations or seconds) rather
+ * than measuring the whole space; the compile pool builds on demand exactly then. */
+int measure_is_search(int strategy, size_t budget, double seconds, size_t count);
+
 /* What a configuration's binary says before it runs: compile-error (with the start of the log)
  * when it failed and nothing else was recorded, else resources and theoretical occupancy. */
 void measure_apply_binary(const binary *bin, int cc, result *r);

@@ -444,12 +444,6 @@ static int open_journal(tuning *t)
 	return 0;
 }
 
-/* Whether the run is a search (a strategy within a budget) rather than the whole space. */
-static int searching(const tuning *t)
-{
-	return t->strat != STRAT_EXHAUSTIVE || (t->budget && t->budget < t->sp.count) || t->seconds;
-}
-
 /* Compiles overlap with measuring: a configuration is measured as soon as its binary exists.
  * The reference's binary comes first, and tells whether the entry point exists. Then the
  * winner is chosen. */
@@ -462,7 +456,8 @@ static int compile_and_measure(tuning *t)
 		t->strat = STRAT_MODEL; /* a budget below the space: the default search */
 	/* counts compiles until the measure bar takes the line, which then shows them too */
 	progress_begin(&t->compiles, !o->quiet, NULL, 0);
-	builder *bd = (searching(t) ? build_begin_on_demand : build_begin)(&t->cfg, &t->sp, &t->b, t->nvcc, t->arch,
+	builder *bd = (measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count) ? build_begin_on_demand
+												       : build_begin)(&t->cfg, &t->sp, &t->b, t->nvcc, t->arch,
 									     t->workdir, jobs_of(o), NVCC_TIMEOUT,
 									     compile_progress, &t->compiles, &t->d);
 	if (build_wait(bd, t->b.of_config[t->sp.reference]) ||
