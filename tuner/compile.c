@@ -18,12 +18,12 @@
 #include "proc.h"
 #include "banned.h"
 
-static int is_compile_time(const param *p) { return p->is_define || p->is_maxreg || p->is_entry || p->is_pragma; }
+int param_is_compile_time(const param *p) { return p->is_define || p->is_maxreg || p->is_entry || p->is_pragma; }
 
 static int same_compile_values(const config *cfg, const value *a, const value *b)
 {
 	for (size_t i = 0; i < cfg->nparams; i++) {
-		if (!is_compile_time(&cfg->params[i]))
+		if (!param_is_compile_time(&cfg->params[i]))
 			continue;
 		if (a[i].kind != b[i].kind || (a[i].kind == VAL_INT ? a[i].u.i != b[i].u.i : a[i].u.f != b[i].u.f))
 			return 0;

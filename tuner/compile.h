@@ -44,6 +44,10 @@ typedef struct {
 	long long ref_bin;         /* the reference kernel's binary (verify.kernel), or -1 */
 } build;
 
+/* Whether a parameter's values reach the compiler (a define, the register cap, the entry's
+ * placeholder, a `#pragma unroll` name): each distinct value is another binary. */
+int param_is_compile_time(const param *p);
+
 /* Groups configurations by their compile-time values; no compiling. */
 void build_plan(const config *cfg, const space *s, build *b);
 

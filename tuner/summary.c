@@ -55,8 +55,6 @@ static char *error_kind(const char *log)
 	return k;
 }
 
-static int compile_time(const param *p) { return p->is_define || p->is_maxreg || p->is_entry || p->is_pragma; }
-
 /* The compile-time values that no binary built with, while others built: the cause to name once,
  * one line per parameter ("every binary with V = 8, 16 or 24 failed to compile"). */
 static void failing_values(const config *cfg, const space *sp, const build *b, size_t failed)
@@ -64,7 +62,7 @@ static void failing_values(const config *cfg, const space *sp, const build *b, s
 	if (failed == b->nbins)
 		return; /* nothing built: no value is to blame more than another */
 	for (size_t p = 0; p < cfg->nparams; p++) {
-		if (!compile_time(&cfg->params[p]))
+		if (!param_is_compile_time(&cfg->params[p]))
 			continue;
 		char *list = NULL;
 		size_t blamed = 0;
