@@ -106,6 +106,17 @@ static void prepare(state *S)
 }
 
 static int measured(const state *S, size_t c) { return !isnan(S->time[c]); }
+static int budget_left(const state *S);
+static double measure(state *S, size_t c);
+static void hint(const state *S, const size_t *configs, size_t n);
+
+/* A list decided ahead of any result: hinted whole, then measured in order while budget lasts. */
+static void measure_in_order(state *S, const size_t *list, size_t n)
+{
+	hint(S, list, n);
+	for (size_t i = 0; i < n && budget_left(S); i++)
+		measure(S, list[i]);
+}
 
 /* Tells the caller what is likely to be measured next, most likely first (it may compile ahead). */
 static void hint(const state *S, const size_t *configs, size_t n)
@@ -193,9 +204,7 @@ static void run_random(state *S)
 		taken[c] = 1;
 		seq[k++] = (size_t)c;
 	}
-	hint(S, seq, k);
-	for (size_t i = 0; i < k && budget_left(S); i++)
-		measure(S, seq[i]);
+	measure_in_order(S, seq, k);
 	free(taken);
 	free(seq);
 }
@@ -344,9 +353,7 @@ static void run_model(state *S, const double *prior)
 			first[nfirst++] = (size_t)c;
 		}
 	}
-	hint(S, first, nfirst);
-	for (size_t k = 0; k < nfirst && budget_left(S); k++)
-		measure(S, first[k]);
+	measure_in_order(S, first, nfirst);
 	free(taken);
 	free(first);
 	free(rank);
@@ -380,10 +387,8 @@ size_t search_run_hinted(strategy s, const config *cfg, const space *sp, const d
 		size_t n = budget < sp->count ? budget : sp->count, *all = xcalloc(n + 1, sizeof *all);
 		for (size_t c = 0; c < n; c++)
 			all[c] = c;
-		hint(&S, all, n);
+		measure_in_order(&S, all, n);
 		free(all);
-		for (size_t c = 0; c < sp->count && budget_left(&S); c++)
-			measure(&S, c);
 		break;
 	}
 	case STRAT_RANDOM: run_random(&S); break;
