@@ -23,7 +23,7 @@ HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80
 	-gencode arch=compute_90,code=sm_90
 
 B = build
-ENGINE = cache cli compile config devices diag expr hash header import journal measure merge occupancy output plan proc progress replay report runner search select show space stats summary table tune view
+ENGINE = cache cli compile config devices diag expr hash header import journal measure merge occupancy output plan proc progress protocol replay report runner search select show space stats summary table tune view
 ENGINE_OBJS = $(ENGINE:%=$(B)/%.o)
 TESTS = $(patsubst tests/%.c,$(B)/tests/%.o,$(filter-out tests/fake_worker.c,$(wildcard tests/*.c)))
 
@@ -32,7 +32,7 @@ all: autotune autotune-worker
 autotune: $(B)/main.o $(ENGINE_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-autotune-worker: $(B)/worker.o $(B)/counters.o $(B)/stats.o $(B)/worker_kernels.o
+autotune-worker: $(B)/worker.o $(B)/counters.o $(B)/protocol.o $(B)/stats.o $(B)/worker_kernels.o
 	$(CC) $(CFLAGS) -z noexecstack -o $@ $^ $(WORKER_LDLIBS)
 
 # cupti_profiler_host.h includes the C++ header <string>: an empty file of that name comes first.
@@ -65,8 +65,8 @@ $(B)/run_tests: $(TESTS) $(ENGINE_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcunit
 
 # A stand-in for autotune-worker that speaks its protocol without a GPU (tests/fake_worker.c).
-$(B)/fake_worker: tests/fake_worker.c | $(B)
-	$(CC) $(CFLAGS) -o $@ $<
+$(B)/fake_worker: tests/fake_worker.c $(B)/protocol.o | $(B)
+	$(CC) -Ilib $(CFLAGS) -o $@ $^ -lm
 
 # The report is also checked as a browser renders it, where Chromium is installed (.ci/run installs it).
 test: deps

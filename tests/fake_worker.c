@@ -16,6 +16,7 @@
  * FAKE_LOG also gets "profiles N GPU" per profiling session of N launches, and "counters GPU"
  * when asked to get its profiler ready. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,6 +24,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "protocol.h"
 
 static long env_long(const char *name, long dflt)
 {
@@ -44,6 +47,52 @@ static void log_line(const char *fmt, ...)
 	fclose(f);
 }
 
+/* Writes one reply; NULL msg for a message without fields. */
+static void reply(const proto_msg *m, const void *msg)
+{
+	char *line = proto_encode(m, msg);
+	if (!line)
+		exit(1);
+	puts(line);
+	free(line);
+}
+
+static void error_reply(const char *code, const char *message) { reply(&PROTO_ERROR, &(proto_error){code, message}); }
+
+/* Answers "profiles": counters or why not, per queued launch. */
+static void profiles(const unsigned *queued, int n, int gpu)
+{
+	log_line("profiles %d %d\n", n, gpu);
+	for (int i = 0; i < n; i++) {
+		char why[64];
+		snprintf(why, sizeof why, "blockDim.x %u cannot be profiled", queued[i]);
+		if (!getenv("FAKE_METRICS"))
+			reply(&PROTO_UNAVAILABLE, &(proto_unavailable){"the fake worker has no counters"});
+		else if ((long)queued[i] == env_long("FAKE_PROFILE_FAIL_BX", -1))
+			reply(&PROTO_UNAVAILABLE, &(proto_unavailable){why});
+		else
+			reply(&PROTO_METRICS, &(proto_metrics){0, {queued[i] / 10.0, 90 + gpu, 100, 50, NAN}});
+	}
+}
+
+/* Answers "run": steered by FAKE_SLEEP_MS, FAKE_CRASH_BX, FAKE_HANG_BX and FAKE_SLOW_GPU. */
+static void run(const proto_run *ask, int gpu)
+{
+	long long bx = ask->launch.block[0];
+	log_line("run %lld %s %d\n", bx, ask->role, gpu);
+	long ms = env_long("FAKE_SLEEP_MS", 0);
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
+	if (bx == env_long("FAKE_CRASH_BX", -1))
+		raise(SIGSEGV);
+	if (bx == env_long("FAKE_HANG_BX", -1))
+		for (;;)
+			pause();
+	double t = (1.0 + bx / 1000.0) * (gpu == env_long("FAKE_SLOW_GPU", -1) && strcmp(ask->role, "time") ? 1.05 : 1);
+	proto_result res = {ask->id, NULL, "ok", t, t * 0.99, t * 1.01, 10, 8, 0.001, 1, 1980, 1980, ""};
+	reply(&PROTO_RESULT, &res);
+}
+
 int main(void)
 {
 	char *line = NULL;
@@ -53,66 +102,54 @@ int main(void)
 	unsigned queued[256];
 	int nqueued = 0;
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* the set-up commands it accepts without looking further */
+	const proto_msg *const accepted[] = {&PROTO_MEASURE, &PROTO_ARRAY, &PROTO_CONSTANT, &PROTO_COPY,
+					     &PROTO_LOAD,    &PROTO_EXPECT, &PROTO_SUMCHECK};
 	while ((n = getline(&line, &cap, stdin)) > 0) {
 		line[strcspn(line, "\n")] = 0;
-		if (!strncmp(line, "device ", 7)) {
-			gpu = atoi(line + 7);
+		proto_device dev;
+		proto_profile prof;
+		proto_run ask;
+		int setup = 0;
+		for (size_t i = 0; i < sizeof accepted / sizeof *accepted; i++)
+			setup |= proto_is(accepted[i], line);
+		if (proto_decode(&PROTO_DEVICE, line, &dev) == 0) {
+			gpu = (int)dev.ordinal;
 			if (gpu >= env_long("FAKE_GPUS", 1)) {
-				puts("error CUDA_ERROR_INVALID_DEVICE invalid device ordinal");
+				error_reply("CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal");
 				break;
 			}
-			printf("device 90 132 52428800 %lld 1980000 13000 00112233445566778899aabbccddee%02x %sFake GPU\n",
-			       (long long)env_long("FAKE_MEM_BYTES", 80LL << 30), gpu & 0xff,
-			       gpu == env_long("FAKE_OTHER_MODEL", -1) ? "Other " : "");
-		} else if (!strcmp(line, "count"))
-			printf("count %ld\n", env_long("FAKE_GPUS", 1));
-		else if (!strncmp(line, "measure ", 8) || !strncmp(line, "array ", 6) || !strncmp(line, "constant ", 9) || !strncmp(line, "copy ", 5) || !strncmp(line, "load ", 5) || !strncmp(line, "expect ", 7) ||
-			 !strncmp(line, "sumcheck ", 9))
-			puts("ok");
-		else if (!strcmp(line, "counters")) {
+			char uuid[40], name[64];
+			snprintf(uuid, sizeof uuid, "00112233445566778899aabbccddee%02x", gpu & 0xff);
+			snprintf(name, sizeof name, "%sFake GPU", gpu == env_long("FAKE_OTHER_MODEL", -1) ? "Other " : "");
+			proto_device_info info = {90, 132, 52428800, (unsigned long long)env_long("FAKE_MEM_BYTES", 80LL << 30),
+						  1980000, 13000, uuid, name};
+			reply(&PROTO_DEVICE_INFO, &info);
+		} else if (proto_is(&PROTO_COUNT_ASK, line))
+			reply(&PROTO_COUNT, &(proto_count){env_long("FAKE_GPUS", 1)});
+		else if (setup)
+			reply(&PROTO_OK, NULL);
+		else if (proto_is(&PROTO_COUNTERS, line)) {
 			log_line("counters %d\n", gpu);
-			puts("ok");
-		} else if (!strcmp(line, "warmup"))
-			puts("ok 1980 1980");
-		else if (!strcmp(line, "copybw"))
-			puts("copybw 3000.0");
-		else if (!strncmp(line, "scalar ", 7) || !strncmp(line, "sumcount ", 9))
+			reply(&PROTO_OK, NULL);
+		} else if (proto_is(&PROTO_WARMUP, line))
+			reply(&PROTO_WARM, &(proto_warm){1980, 1980});
+		else if (proto_is(&PROTO_COPYBW_ASK, line))
+			reply(&PROTO_COPYBW, &(proto_copybw){3000.0});
+		else if (proto_is(&PROTO_SCALAR, line) || proto_is(&PROTO_SUMCOUNT, line))
 			continue;
-		else if (!strncmp(line, "profile ", 8)) {
-			unsigned bx = 0;
-			sscanf(line, "profile %*u %*u %*u %u", &bx);
+		else if (proto_decode(&PROTO_PROFILE, line, &prof) == 0) {
 			if (nqueued < 256)
-				queued[nqueued++] = bx;
-		} else if (!strcmp(line, "profiles")) {
-			log_line("profiles %d %d\n", nqueued, gpu);
-			for (int i = 0; i < nqueued; i++)
-				if (!getenv("FAKE_METRICS"))
-					puts("unavailable the fake worker has no counters");
-				else if ((long)queued[i] == env_long("FAKE_PROFILE_FAIL_BX", -1))
-					printf("unavailable blockDim.x %u cannot be profiled\n", queued[i]);
-				else
-					printf("metrics %.1f %d 100 50 nan\n", queued[i] / 10.0, 90 + gpu);
+				queued[nqueued++] = (unsigned)prof.launch.block[0];
+		} else if (proto_is(&PROTO_PROFILES, line)) {
+			profiles(queued, nqueued, gpu);
 			nqueued = 0;
-		}
-		else if (!strncmp(line, "run ", 4)) {
-			char role[8];
-			unsigned bx = 0;
-			sscanf(line, "run %*d %7s %*d %*d %*d %*f %*f %*u %*u %*u %u", role, &bx);
-			log_line("run %u %s %d\n", bx, role, gpu);
-			long ms = env_long("FAKE_SLEEP_MS", 0);
-			struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-			nanosleep(&ts, NULL);
-			if ((long)bx == env_long("FAKE_CRASH_BX", -1))
-				raise(SIGSEGV);
-			if ((long)bx == env_long("FAKE_HANG_BX", -1))
-				for (;;)
-					pause();
-			double t = (1.0 + bx / 1000.0) * (gpu == env_long("FAKE_SLOW_GPU", -1) && strcmp(role, "time") ? 1.05 : 1);
-			printf("result 0 ok %.6f %.6f %.6f 10 8 0.001 1 1980 1980 \n", t, t * 0.99, t * 1.01);
-		} else if (!strcmp(line, "quit"))
+		} else if (proto_decode(&PROTO_RUN, line, &ask) == 0)
+			run(&ask, gpu);
+		else if (proto_is(&PROTO_QUIT, line))
 			break;
 		else
-			puts("error protocol unknown command");
+			error_reply("protocol", "unknown command");
 	}
 	free(line);
 	return 0;

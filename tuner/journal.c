@@ -9,11 +9,15 @@
  *   shares I J          (I was not measured: it is the same binary and launch as J)
  *   gpu I G             (I was measured on the run's GPU G, not the first)
  *   stopped I           (I was in flight when a signal from outside stopped its worker: not run)
- * MESSAGE runs to the end of the line, with backslash and newline escaped. */
+ * MESSAGE runs to the end of the line, with backslash and newline escaped. "done" and "metrics"
+ * are the worker's replies with the configuration in front (protocol.h's PROTO_DONE and
+ * PROTO_METRICS_OF); the other records are described here, and all of them go through the
+ * protocol's one encoder and decoder. */
 #include "journal.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,9 +26,25 @@
 #include <unistd.h>
 
 #include "hash.h"
+#include "protocol.h"
 #include "banned.h"
 
 #define MAGIC "autotune-journal 1 "
+
+/* The journal's own records: a configuration and at most one more number each. */
+typedef struct {
+	long long config, other;
+	double median, noise; /* final */
+} record;
+static const proto_field one_f[] = {PROTO_LL(record, config)};
+static const proto_field two_f[] = {PROTO_LL(record, config), PROTO_LL(record, other)};
+static const proto_field final_f[] = {PROTO_LL(record, config), PROTO_LL(record, other), PROTO_DBL(record, median, "%.9g"),
+				      PROTO_DBL(record, noise, "%.9g")};
+static PROTO_MSG(START, "start", one_f);
+static PROTO_MSG(STOPPED, "stopped", one_f);
+static PROTO_MSG(GPU, "gpu", two_f);
+static PROTO_MSG(SHARES, "shares", two_f);
+static PROTO_MSG(FINAL, "final", final_f); /* other: the rounds */
 
 struct journal {
 	int fd;
@@ -78,66 +98,84 @@ static int plausible_times(const result *r)
 	       r->t_min <= r->t_median && r->t_median <= r->t_max && r->samples >= 1 && r->batch >= 1 && !(r->noise < 0);
 }
 
-/* Applies one record; unknown or malformed lines are ignored (a newer or damaged journal must
- * not stop a run: at worst a configuration is measured again). */
-static void replay_line(const char *line, const space *sp, result *res, char *started)
+/* A "done" record into x (a copy of the configuration's result): 0 when it holds. */
+static int take_done(const proto_result *got, result *x)
 {
-	unsigned long long i;
-	int used = 0;
-	if (sscanf(line, "start %llu", &i) == 1 && i < sp->count) {
-		started[i] = 1;
-		return;
-	}
-	if (sscanf(line, "stopped %llu", &i) == 1 && i < sp->count) {
-		started[i] = 0;
-		return;
-	}
-	if (sscanf(line, "done %llu %n", &i, &used) == 1 && i < sp->count) {
-		result *r = &res[i], x = *r; /* r changes only for a record that holds */
-		char st[32];
-		int more = 0;
-		status s;
-		if (sscanf(line + used, "%16s %31s %lf %lf %lf %d %d %lf %d %lf %lf %n", x.code, st, &x.t_median, &x.t_min,
-			   &x.t_max, &x.samples, &x.driver_blocks, &x.noise, &x.batch, &x.mhz_before, &x.mhz_after,
-			   &more) >= 11 &&
-		    more && status_parse(st, &s) == 0 && (s != ST_OK || plausible_times(&x))) {
+	status s;
+	if (strlen(got->code) >= sizeof x->code || status_parse(got->status, &s))
+		return -1;
+	snprintf(x->code, sizeof x->code, "%s", got->code);
+	x->st = s;
+	x->t_median = got->median;
+	x->t_min = got->min;
+	x->t_max = got->max;
+	x->samples = (int)got->samples;
+	x->driver_blocks = (int)got->driver_blocks;
+	x->noise = got->noise;
+	x->batch = (int)got->batch;
+	x->mhz_before = got->mhz_before;
+	x->mhz_after = got->mhz_after;
+	return s != ST_OK || plausible_times(x) ? 0 : -1;
+}
+
+/* The configuration a record names (its first field), or -1. */
+static long long record_config(const char *line)
+{
+	const char *p = line + strcspn(line, " ");
+	char *end;
+	long long i = *p ? strtoll(p + 1, &end, 10) : -1;
+	return *p && end > p + 1 && (*end == ' ' || !*end) ? i : -1;
+}
+
+/* Applies one record; unknown or malformed lines are ignored (a newer or damaged journal must
+ * not stop a run: at worst a configuration is measured again). line is split in place. */
+static void replay_line(char *line, const space *sp, result *res, char *started)
+{
+	record rec;
+	proto_result done;
+	proto_metrics m;
+	long long n = (long long)sp->count;
+#define IN_SPACE(i) ((i) >= 0 && (i) < n)
+	if (proto_decode(&START, line, &rec) == 0 && IN_SPACE(rec.config))
+		started[rec.config] = 1;
+	else if (proto_decode(&STOPPED, line, &rec) == 0 && IN_SPACE(rec.config))
+		started[rec.config] = 0;
+	else if (proto_decode(&PROTO_DONE, line, &done) == 0 && IN_SPACE(done.id)) {
+		result *r = &res[done.id], x = *r; /* r changes only for a record that holds */
+		if (take_done(&done, &x) == 0) {
 			*r = x; /* the same message pointer: result_set_message below frees it once */
-			r->st = s;
 			r->gpu = 0; /* a "gpu" record follows when another GPU measured it */
-			result_set_message(r, line[used + more] ? unescape(line + used + more) : NULL);
-			started[i] = 2;
+			result_set_message(r, *done.message ? unescape(done.message) : NULL);
+			started[done.id] = 2;
 		}
-		return;
-	}
-	if (sscanf(line, "final %llu %n", &i, &used) == 1 && i < sp->count) {
+	} else if (proto_is(&FINAL, line)) {
+		/* a damaged record still names its configuration: its finalist rounds are then gone */
+		long long i = record_config(line);
+		if (!IN_SPACE(i))
+			return;
 		result *r = &res[i];
-		int rounds;
-		double median, noise;
-		if (sscanf(line + used, "%d %lf %lf", &rounds, &median, &noise) == 3 && rounds > 0 && isfinite(median) &&
-		    median > 0 && noise >= 0) {
-			r->final_rounds = rounds;
-			r->final_median = median;
-			r->final_noise = noise;
+		if (proto_decode(&FINAL, line, &rec) == 0 && rec.other > 0 && rec.other <= INT_MAX &&
+		    isfinite(rec.median) && rec.median > 0 && rec.noise >= 0) {
+			r->final_rounds = (int)rec.other;
+			r->final_median = rec.median;
+			r->final_noise = rec.noise;
 		} else
 			r->final_rounds = 0;
-		return;
-	}
-	int gpu;
-	if (sscanf(line, "gpu %llu %d", &i, &gpu) == 2 && i < sp->count && gpu >= 0) {
-		res[i].gpu = gpu;
-		return;
-	}
-	unsigned long long twin;
-	if (sscanf(line, "shares %llu %llu", &i, &twin) == 2 && i < sp->count && twin < sp->count) {
+	} else if (proto_decode(&GPU, line, &rec) == 0 && IN_SPACE(rec.config) && rec.other >= 0 && rec.other <= INT_MAX)
+		res[rec.config].gpu = (int)rec.other;
+	else if (proto_decode(&SHARES, line, &rec) == 0 && IN_SPACE(rec.config) && IN_SPACE(rec.other)) {
 		/* the twin's numbers are copied over once the replay is complete */
-		res[i].shares_with = (long long)twin;
-		started[i] = 3;
-		return;
+		res[rec.config].shares_with = rec.other;
+		started[rec.config] = 3;
+	} else if (proto_is(&PROTO_METRICS_OF, line)) {
+		long long i = record_config(line); /* likewise: its counters are then gone */
+		if (IN_SPACE(i)) {
+			res[i].have_metrics = proto_decode(&PROTO_METRICS_OF, line, &m) == 0 && m.id == i;
+			if (res[i].have_metrics)
+				memcpy(res[i].metrics, m.v, sizeof m.v);
+		}
 	}
-	if (sscanf(line, "metrics %llu %n", &i, &used) == 1 && i < sp->count) {
-		double *m = res[i].metrics;
-		res[i].have_metrics = sscanf(line + used, "%lf %lf %lf %lf %lf", &m[0], &m[1], &m[2], &m[3], &m[4]) == 5;
-	}
+#undef IN_SPACE
 }
 
 /* Reads the journal if its key matches; returns the length of its complete lines, or -1 when it
@@ -221,60 +259,50 @@ journal *journal_open(const char *path, const char *key, int fresh, const space 
 	return j;
 }
 
-int journal_started(journal *j, size_t config)
+/* Appends one record of kind m, a line of its own. */
+static int put(journal *j, const proto_msg *m, const void *msg)
 {
-	char line[64];
-	snprintf(line, sizeof line, "start %zu\n", config);
-	return append(j, line);
+	char *body = proto_encode(m, msg);
+	if (!body)
+		xmalloc((size_t)-1); /* out of memory ends the run, as everywhere */
+	char *line = xasprintf("%s\n", body);
+	int rc = append(j, line);
+	free(line);
+	free(body);
+	return rc;
 }
+
+int journal_started(journal *j, size_t config) { return put(j, &START, &(record){.config = (long long)config}); }
 
 int journal_finished(journal *j, size_t config, const result *r)
 {
 	char *msg = escape(r->message ? r->message : "");
-	char *line = xasprintf("done %zu %s %s %.9g %.9g %.9g %d %d %.9g %d %.0f %.0f %s\n", config, r->code[0] ? r->code : "-",
-			       status_name(r->st),
-			       r->t_median, r->t_min, r->t_max, r->samples, r->driver_blocks, r->noise, r->batch,
-			       r->mhz_before, r->mhz_after, msg);
-	int rc = append(j, line);
-	free(line);
+	proto_result done = {(long long)config, r->code[0] ? r->code : "-", status_name(r->st), r->t_median, r->t_min,
+			     r->t_max, r->samples, r->driver_blocks, r->noise, r->batch, r->mhz_before, r->mhz_after, msg};
+	int rc = put(j, &PROTO_DONE, &done);
 	free(msg);
 	return rc;
 }
 
-int journal_stopped(journal *j, size_t config)
-{
-	char line[64];
-	snprintf(line, sizeof line, "stopped %zu\n", config);
-	return append(j, line);
-}
+int journal_stopped(journal *j, size_t config) { return put(j, &STOPPED, &(record){.config = (long long)config}); }
 
-int journal_gpu(journal *j, size_t config, int gpu)
-{
-	char line[64];
-	snprintf(line, sizeof line, "gpu %zu %d\n", config, gpu);
-	return append(j, line);
-}
+int journal_gpu(journal *j, size_t config, int gpu) { return put(j, &GPU, &(record){(long long)config, gpu, 0, 0}); }
 
 int journal_final(journal *j, size_t config, const result *r)
 {
-	char line[160];
-	snprintf(line, sizeof line, "final %zu %d %.9g %.9g\n", config, r->final_rounds, r->final_median, r->final_noise);
-	return append(j, line);
+	return put(j, &FINAL, &(record){(long long)config, r->final_rounds, r->final_median, r->final_noise});
 }
 
 int journal_shared(journal *j, size_t config, size_t twin)
 {
-	char line[96];
-	snprintf(line, sizeof line, "shares %zu %zu\n", config, twin);
-	return append(j, line);
+	return put(j, &SHARES, &(record){(long long)config, (long long)twin, 0, 0});
 }
 
 int journal_metrics(journal *j, size_t config, const result *r)
 {
-	char line[256];
-	const double *m = r->metrics;
-	snprintf(line, sizeof line, "metrics %zu %.9g %.9g %.9g %.9g %.9g\n", config, m[0], m[1], m[2], m[3], m[4]);
-	return append(j, line);
+	proto_metrics m = {(long long)config, {0}};
+	memcpy(m.v, r->metrics, sizeof m.v);
+	return put(j, &PROTO_METRICS_OF, &m);
 }
 
 void journal_close(journal *j)

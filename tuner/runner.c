@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "proc.h"
+#include "protocol.h"
 #include "banned.h"
 
 /* Opening a context and filling gigabytes of arguments takes seconds, not minutes. */
@@ -95,6 +96,15 @@ static int send(runner *r, const char *line)
 	return proc_write(&r->p, line, n) || proc_write(&r->p, "\n", 1) ? -1 : 0;
 }
 
+/* The line for one message; running out of memory ends the run as xmalloc does. */
+static char *encode(const proto_msg *m, const void *msg)
+{
+	char *line = proto_encode(m, msg);
+	if (!line)
+		xmalloc((size_t)-1);
+	return line;
+}
+
 /* Sends a command and reads its one-line answer; *answer is owned by the caller. */
 static int ask(runner *r, const char *line, double timeout_s, char **answer)
 {
@@ -166,24 +176,24 @@ static char *last_line(const char *path)
 
 static int open_device(runner *r, device_info *info, diags *d)
 {
-	char cmd[32], *ans = NULL;
-	snprintf(cmd, sizeof cmd, "device %d", r->ordinal);
-	int rc = ask(r, cmd, SETUP_TIMEOUT, &ans);
-	if (rc == LINE_OK && !strncmp(ans, "device ", 7)) {
-		device_info di;
-		int used = 0;
-		memset(&di, 0, sizeof di);
-		if (sscanf(ans, "device %d %d %d %zu %d %d %39s %n", &di.cc, &di.sms, &di.l2_bytes, &di.mem_bytes,
-			   &di.clock_khz, &di.driver_version, di.uuid, &used) >= 7 && used) {
-			snprintf(di.name, sizeof di.name, "%s", ans + used);
-			if (info)
-				*info = di;
-			free(ans);
-			return 0;
-		}
+	char *ans = NULL;
+	int rc = ask(r, r->setup[0], SETUP_TIMEOUT, &ans);
+	proto_device_info got;
+	proto_error err;
+	if (rc == LINE_OK && proto_decode(&PROTO_DEVICE_INFO, ans, &got) == 0) {
+		device_info di = {
+			.cc = (int)got.cc, .sms = (int)got.sms, .l2_bytes = (int)got.l2_bytes, .mem_bytes = got.mem_bytes,
+			.clock_khz = (int)got.clock_khz, .driver_version = (int)got.driver_version,
+		};
+		snprintf(di.uuid, sizeof di.uuid, "%s", got.uuid);
+		snprintf(di.name, sizeof di.name, "%s", got.name);
+		if (info)
+			*info = di;
+		free(ans);
+		return 0;
 	}
-	if (rc == LINE_OK && !strncmp(ans, "error ", 6))
-		diags_add(d, "no usable GPU: %s", ans + 6);
+	if (rc == LINE_OK && proto_decode(&PROTO_ERROR, ans, &err) == 0)
+		diags_add(d, "no usable GPU: %s %s", err.code, err.message);
 	else if (rc == LINE_TIMEOUT)
 		diags_add(d, "the GPU worker did not answer within %.0f s", SETUP_TIMEOUT);
 	else {
@@ -206,7 +216,6 @@ static void remember(runner *r, char *line)
 	r->setup[r->nsetup++] = line;
 }
 
-static int is_ok(const char *ans) { return !strncmp(ans, "ok", 2) && (!ans[2] || ans[2] == ' '); }
 
 /* Replays setup lines [from, to): measurement settings, arrays, warm-up. */
 static int setup_lines(runner *r, size_t from, size_t to, diags *d)
@@ -214,7 +223,7 @@ static int setup_lines(runner *r, size_t from, size_t to, diags *d)
 	for (size_t i = from; i < to; i++) {
 		char *ans = NULL;
 		int rc = ask(r, r->setup[i], SETUP_TIMEOUT, &ans);
-		if (rc != LINE_OK || !is_ok(ans)) {
+		if (rc != LINE_OK || !proto_is(&PROTO_OK, ans)) {
 			if (rc == LINE_OK)
 				diags_add(d, "setting up the kernel's arguments failed: %s", ans);
 			else
@@ -234,7 +243,7 @@ runner *runner_start(const char *worker_path, int ordinal, const config *cfg, de
 	r->worker_path = xstrdup(worker_path);
 	r->log_path = log_path ? xstrdup(log_path) : NULL;
 	r->ordinal = ordinal;
-	remember(r, xasprintf("device %d", ordinal));
+	remember(r, encode(&PROTO_DEVICE, &(proto_device){ordinal}));
 	device_info mine;
 	if (spawn(r, d) || open_device(r, &mine, d) ||
 	    (cfg && (runner_prepare(r, cfg, &mine, 1, d) || runner_warm_up(r, d)))) {
@@ -248,7 +257,8 @@ runner *runner_start(const char *worker_path, int ordinal, const config *cfg, de
 
 int runner_prepare(runner *r, const config *cfg, const device_info *info, int profiler, diags *d)
 {
-	remember(r, xasprintf("measure %s %d %lld", cfg->cache_warm ? "warm" : "cold", cfg->verify_every, cfg->sample));
+	remember(r, encode(&PROTO_MEASURE, &(proto_measure){cfg->cache_warm ? "warm" : "cold", cfg->verify_every,
+							     (unsigned long long)cfg->sample}));
 	size_t need = 0;
 	for (size_t i = 0; i < cfg->nargs; i++) {
 		const kernel_arg *a = &cfg->args[i];
@@ -256,35 +266,36 @@ int runner_prepare(runner *r, const config *cfg, const device_info *info, int pr
 			continue;
 		/* outputs are held twice: this run's and the reference's */
 		need += (size_t)a->count * elem_size(a->type) * (1 + a->output + a->restore);
-		remember(r, xasprintf("array %zu %s %lld %s %.17g %llu %d %d", i, elem_name(a->type), a->count,
-				      fill_name(a->fill), a->fill_value, a->seed, a->output, a->restore));
+		proto_array array = {(long long)i, elem_name(a->type), (unsigned long long)a->count, fill_name(a->fill),
+				     a->fill_value, a->seed, a->output, a->restore};
+		remember(r, encode(&PROTO_ARRAY, &array));
 		if (a->constant)
-			remember(r, xasprintf("constant %zu %s", i, a->name));
+			remember(r, encode(&PROTO_CONSTANT, &(proto_constant){(long long)i, a->name}));
 		if (a->fill == FILL_COPY && a->copy_of >= 0)
-			remember(r, xasprintf("copy %zu %d", i, a->copy_of));
+			remember(r, encode(&PROTO_COPY, &(proto_copy){(long long)i, a->copy_of}));
 		const char *data;
 		if (a->fill == FILL_EXPR) {
 			if (!(data = element_file(r, cfg, a, &a->fill_expr, d)))
 				return -1;
-			remember(r, xasprintf("load %zu %s", i, data));
+			remember(r, encode(&PROTO_LOAD, &(proto_load){(long long)i, data}));
 		}
 		if (a->expect.e) {
 			if (!(data = element_file(r, cfg, a, &a->expect, d)))
 				return -1;
-			remember(r, xasprintf("expect %zu %s", i, data));
+			remember(r, encode(&PROTO_EXPECT, &(proto_load){(long long)i, data}));
 		}
 	}
 	if (cfg->sum_out >= 0)
-		remember(r, xasprintf("sumcheck %d %d %s", cfg->sum_out, cfg->sum_equals.e ? -1 : cfg->sum_in,
-				      cfg->sum_max ? "max" : "sum"));
+		remember(r, encode(&PROTO_SUMCHECK, &(proto_sumcheck){cfg->sum_out, cfg->sum_equals.e ? -1 : cfg->sum_in,
+								       cfg->sum_max ? "max" : "sum"}));
 	if (profiler && cfg->metrics != METRICS_NONE)
-		remember(r, xstrdup("counters"));
+		remember(r, encode(&PROTO_COUNTERS, NULL));
 	if (need > info->mem_bytes) {
 		diags_add(d, "%s: the kernel's arrays need %.2f GiB of device memory (outputs and restored inputs twice), but %s has %.2f GiB",
 			  cfg->path, need / 1073741824.0, info->name, info->mem_bytes / 1073741824.0);
 		return -1;
 	}
-	remember(r, xstrdup("warmup")); /* last: runner_warm_up() */
+	remember(r, encode(&PROTO_WARMUP, NULL)); /* last: runner_warm_up() */
 	return setup_lines(r, 1, r->nsetup - 1, d);
 }
 
@@ -299,7 +310,8 @@ static int restart(runner *r, diags *d)
 		char *ans = NULL;
 		send(r, r->ref_scalars);
 		int rc = ask(r, r->ref_run, SETUP_TIMEOUT, &ans);
-		int ok = rc == LINE_OK && !strncmp(ans, "result 0 ok ", 12);
+		proto_result got;
+		int ok = rc == LINE_OK && proto_decode(&PROTO_RESULT, ans, &got) == 0 && !strcmp(got.status, "ok");
 		free(ans);
 		if (!ok) {
 			diags_add(d, "the reference configuration failed on a restarted GPU worker");
@@ -334,9 +346,11 @@ static char *scalar_lines(const config *cfg, const value *params, result *res, d
 			return NULL;
 		} else
 			snprintf(text, sizeof text, "%lld", v.u.i);
+		char *line = encode(&PROTO_SCALAR, &(proto_scalar){(long long)i, elem_name(a->type), text});
 		char *old = out;
-		out = xasprintf("%s%sscalar %zu %s %s", old, *old ? "\n" : "", i, elem_name(a->type), text);
+		out = xasprintf("%s%s%s", old, *old ? "\n" : "", line);
 		free(old);
+		free(line);
 	}
 	if (cfg->sum_count.e) {
 		value v;
@@ -358,9 +372,11 @@ static char *scalar_lines(const config *cfg, const value *params, result *res, d
 			}
 			value_format(e, expected, sizeof expected);
 		}
+		char *line = encode(&PROTO_SUMCOUNT, &(proto_sumcount){(unsigned long long)v.u.i, *expected ? expected : NULL});
 		char *old = out;
-		out = xasprintf("%s%ssumcount %lld %s", old, *old ? "\n" : "", v.u.i, expected);
+		out = xasprintf("%s%s%s", old, *old ? "\n" : "", line);
 		free(old);
+		free(line);
 	}
 	(void)d;
 	return out;
@@ -387,10 +403,35 @@ static void lost_worker(runner *r, int rc, result *res, double timeout_s)
 	}
 }
 
-static char *launch_fields(const result *res)
+static proto_launch launch_of(const result *res)
 {
-	return xasprintf("%lld %lld %lld %lld %lld %lld %lld", res->grid[0], res->grid[1], res->grid[2], res->block[0],
-			 res->block[1], res->block[2], res->smem);
+	return (proto_launch){{res->grid[0], res->grid[1], res->grid[2]}, {res->block[0], res->block[1], res->block[2]}, res->smem};
+}
+
+_Static_assert(sizeof((proto_metrics *)0)->v / sizeof(double) == METRIC_COUNT, "the counters on the wire");
+
+/* The worker's answer to a run, into res; a malformed one counts as a crash. */
+static void take_result(char *ans, result *res)
+{
+	proto_result got;
+	char *copy = xstrdup(ans);
+	if (proto_decode(&PROTO_RESULT, copy, &got) == 0 && status_parse(got.status, &res->st) == 0) {
+		res->t_median = got.median;
+		res->t_min = got.min;
+		res->t_max = got.max;
+		res->samples = (int)got.samples;
+		res->driver_blocks = (int)got.driver_blocks;
+		res->noise = got.noise;
+		res->batch = (int)got.batch;
+		res->mhz_before = got.mhz_before;
+		res->mhz_after = got.mhz_after;
+		if (*got.message)
+			result_set_message(res, xstrdup(got.message));
+	} else {
+		res->st = ST_CRASHED;
+		result_set_message(res, xasprintf("unexpected answer from the GPU worker: %s", ans));
+	}
+	free(copy);
 }
 
 int runner_measure(runner *r, const config *cfg, const value *params, const char *role, const binary *bin,
@@ -403,26 +444,25 @@ int runner_measure(runner *r, const config *cfg, const value *params, const char
 		res->st = ST_LAUNCH_ERROR;
 		return 0;
 	}
-	char *geometry = launch_fields(res);
-	char *run = xasprintf("run 0 %s %d %d %d %.17g %.17g %s %.17g %.17g %s %s", role, plan->warmup, plan->min_samples,
-			      plan->max_samples, plan->time_cap, plan->noise_target, geometry, cfg->rtol, cfg->atol,
-			      bin->res.symbol, bin->cubin);
+	proto_run ask_run = {0,
+			     role,
+			     plan->warmup,
+			     plan->min_samples,
+			     plan->max_samples,
+			     plan->time_cap,
+			     plan->noise_target,
+			     launch_of(res),
+			     cfg->rtol,
+			     cfg->atol,
+			     bin->res.symbol,
+			     bin->cubin};
+	char *run = encode(&PROTO_RUN, &ask_run);
 	char *ans = NULL;
 	int rc = LINE_EOF;
 	if ((!*scalars || send(r, scalars) == 0))
 		rc = ask(r, run, timeout_s, &ans);
 	if (rc == LINE_OK) {
-		char st[32];
-		int used = 0;
-		if (sscanf(ans, "result %*d %31s %lf %lf %lf %d %d %lf %d %lf %lf %n", st, &res->t_median, &res->t_min,
-			   &res->t_max, &res->samples, &res->driver_blocks, &res->noise, &res->batch, &res->mhz_before,
-			   &res->mhz_after, &used) >= 10 && used && status_parse(st, &res->st) == 0) {
-			if (ans[used])
-				result_set_message(res, xstrdup(ans + used));
-		} else {
-			res->st = ST_CRASHED;
-			result_set_message(res, xasprintf("unexpected answer from the GPU worker: %s", ans));
-		}
+		take_result(ans, res);
 		if (res->st == ST_OK && !strcmp(role, "ref")) {
 			free(r->ref_run);
 			free(r->ref_scalars);
@@ -436,7 +476,6 @@ int runner_measure(runner *r, const config *cfg, const value *params, const char
 		lost_worker(r, rc, res, timeout_s);
 	free(ans);
 	free(run);
-	free(geometry);
 	free(scalars);
 	return 0;
 }
@@ -458,17 +497,16 @@ int runner_profile(runner *r, const config *cfg, size_t n, const value *const *p
 		free(scratch.message);
 		if (!scalars)
 			continue; /* its arguments cannot be evaluated: its first-pass result says so */
-		char *geometry = launch_fields(res[i]);
+		char *line = encode(&PROTO_PROFILE, &(proto_profile){launch_of(res[i]), bins[i]->res.symbol, bins[i]->cubin});
 		char *old = batch;
-		batch = xasprintf("%s%s%sprofile %s %s %s\n", old, scalars, *scalars ? "\n" : "", geometry, bins[i]->res.symbol,
-				  bins[i]->cubin);
+		batch = xasprintf("%s%s%s%s\n", old, scalars, *scalars ? "\n" : "", line);
 		free(old);
-		free(geometry);
+		free(line);
 		free(scalars);
 		asked[i] = 1;
 	}
 	char *old = batch;
-	batch = xasprintf("%sprofiles", old);
+	batch = xasprintf("%s%s", old, PROTO_PROFILES.keyword);
 	free(old);
 	size_t i = 0;
 	int rc = send(r, batch) ? LINE_EOF : LINE_OK;
@@ -478,14 +516,17 @@ int runner_profile(runner *r, const config *cfg, size_t n, const value *const *p
 			free(ans);
 			continue;
 		}
-		if (!strncmp(ans, "metrics ", 8)) {
-			double *m = res[i]->metrics;
-			if (sscanf(ans, "metrics %lf %lf %lf %lf %lf", &m[0], &m[1], &m[2], &m[3], &m[4]) == METRIC_COUNT)
-				res[i]->have_metrics = 1;
-			else
-				why[i] = xasprintf("unexpected answer from the GPU worker: %s", ans);
-		} else
-			why[i] = xstrdup(!strncmp(ans, "unavailable ", 12) ? ans + 12 : ans);
+		char *copy = xstrdup(ans);
+		proto_metrics got;
+		proto_unavailable no;
+		if (proto_decode(&PROTO_METRICS, copy, &got) == 0) {
+			memcpy(res[i]->metrics, got.v, sizeof got.v);
+			res[i]->have_metrics = 1;
+		} else if (proto_decode(&PROTO_UNAVAILABLE, copy, &no) == 0)
+			why[i] = xstrdup(no.why);
+		else
+			why[i] = xasprintf("unexpected answer from the GPU worker: %s", ans);
+		free(copy);
 		free(ans);
 	}
 	if (rc != LINE_OK) {
@@ -506,8 +547,9 @@ int runner_device_count(runner *r)
 {
 	char *ans = NULL;
 	int n = -1;
-	if (ask(r, "count", SETUP_TIMEOUT, &ans) != LINE_OK || sscanf(ans, "count %d", &n) != 1)
-		n = -1;
+	proto_count got;
+	if (ask(r, PROTO_COUNT_ASK.keyword, SETUP_TIMEOUT, &ans) == LINE_OK && proto_decode(&PROTO_COUNT, ans, &got) == 0)
+		n = (int)got.n;
 	free(ans);
 	return n;
 }
@@ -516,8 +558,10 @@ double runner_copy_bandwidth(runner *r)
 {
 	char *ans = NULL;
 	double gbps = -1;
-	if (r->alive && ask(r, "copybw", SETUP_TIMEOUT, &ans) == LINE_OK && sscanf(ans, "copybw %lf", &gbps) != 1)
-		gbps = -1;
+	proto_copybw got;
+	if (r->alive && ask(r, PROTO_COPYBW_ASK.keyword, SETUP_TIMEOUT, &ans) == LINE_OK &&
+	    proto_decode(&PROTO_COPYBW, ans, &got) == 0)
+		gbps = got.gbps;
 	free(ans);
 	return gbps;
 }
@@ -525,7 +569,7 @@ double runner_copy_bandwidth(runner *r)
 void runner_quit(runner *r)
 {
 	if (r && r->alive && !r->quitting)
-		r->quitting = send(r, "quit") == 0;
+		r->quitting = send(r, PROTO_QUIT.keyword) == 0;
 }
 
 void runner_stop(runner *r)

@@ -18,6 +18,7 @@
 
 #include "counters.h"
 #include "elem.h"
+#include "protocol.h"
 #include "stats.h"
 #include "status.h"
 #include "banned.h"
@@ -146,15 +147,31 @@ static FILE *proto;
 /* AUTOTUNE_TRACE: each command's duration on stderr (the worker log), to see where time goes */
 static int tracing;
 
-static void reply(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void reply(const char *fmt, ...)
+/* Answers with one message (protocol.h); NULL msg for one without fields. */
+static void reply(const proto_msg *m, const void *msg)
 {
+	char *line = proto_encode(m, msg);
+	if (!line) {
+		fputs("error ENOMEM out of memory\n", proto);
+		exit(1);
+	}
+	fprintf(proto, "%s\n", line);
+	fflush(proto);
+	free(line);
+}
+
+static void reply_ok(void) { reply(&PROTO_OK, NULL); }
+
+/* "error CODE MESSAGE": CODE a CUDA error name, or "protocol" for a malformed command. */
+static void reply_error(const char *code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void reply_error(const char *code, const char *fmt, ...)
+{
+	char message[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(proto, fmt, ap);
+	vsnprintf(message, sizeof message, fmt, ap);
 	va_end(ap);
-	fputc('\n', proto);
-	fflush(proto);
+	reply(&PROTO_ERROR, &(proto_error){code, message});
 }
 
 static CUfunction helper(const char *what, elem_type t)
@@ -231,7 +248,7 @@ static int cmd_device(int ordinal)
 	CUresult r;
 	int open = W.initialised ? ordinal : open_alone(ordinal);
 	if (open < 0) {
-		reply("error CUDA_ERROR_INVALID_DEVICE GPU %d is not visible (%d are)", ordinal, W.visible);
+		reply_error("CUDA_ERROR_INVALID_DEVICE", "GPU %d is not visible (%d are)", ordinal, W.visible);
 		return -1;
 	}
 	W.initialised = 1;
@@ -241,7 +258,7 @@ static int cmd_device(int ordinal)
 	    (r = cuMemAlloc(&W.counters, 4 * sizeof(unsigned long long)))) {
 		const char *desc = "";
 		cuGetErrorString(r, &desc);
-		reply("error %s %s", err_name(r), desc ? desc : "");
+		reply_error(err_name(r), "%s", desc ? desc : "");
 		return -1;
 	}
 	char name[256] = "";
@@ -261,7 +278,7 @@ static int cmd_device(int ordinal)
 	if (cuDeviceGetUuid(&uuid, W.dev) == CUDA_SUCCESS)
 		for (int i = 0; i < 16; i++)
 			snprintf(hex + 2 * i, 3, "%02x", (unsigned char)uuid.bytes[i]);
-	reply("device %d %d %d %zu %d %d %s %s", major * 10 + minor, sms, l2, mem, clock, driver, hex, name);
+	reply(&PROTO_DEVICE_INFO, &(proto_device_info){major * 10 + minor, sms, l2, mem, clock, driver, hex, name});
 	return 0;
 }
 
@@ -279,7 +296,7 @@ static void cmd_counters(void)
 {
 	if (!W.prof && !W.prof_thread_running && !W.prof_error[0])
 		W.prof_thread_running = pthread_create(&W.prof_thread, NULL, make_profiler, NULL) == 0;
-	reply("ok");
+	reply_ok();
 }
 
 static void join_profiler(void)
@@ -300,7 +317,7 @@ static void cmd_count(void)
 		W.visible = visible_gpus(&entries);
 	}
 	if (W.visible >= 0) {
-		reply("count %d", W.visible);
+		reply(&PROTO_COUNT, &(proto_count){W.visible});
 		return;
 	}
 	W.initialised = 1;
@@ -309,25 +326,24 @@ static void cmd_count(void)
 	if ((r = cuInit(0)) || (r = cuDeviceGetCount(&n))) {
 		const char *desc = "";
 		cuGetErrorString(r, &desc);
-		reply("error %s %s", err_name(r), desc ? desc : "");
+		reply_error(err_name(r), "%s", desc ? desc : "");
 		return;
 	}
-	reply("count %d", n);
+	reply(&PROTO_COUNT, &(proto_count){n});
 }
 
-/* array <index> <type> <count> <fill> <value> <seed> <output> <restore> */
-static void cmd_array(const char *line)
+static void cmd_array(char *line)
 {
-	int idx, output, restore;
-	char type[16], fill[16];
-	unsigned long long count, seed;
-	double v;
+	proto_array ask;
 	elem_type t;
-	if (sscanf(line, "array %d %15s %llu %15s %lf %llu %d %d", &idx, type, &count, fill, &v, &seed, &output, &restore) != 8 ||
-	    idx < 0 || idx >= MAX_ARGS || elem_parse(type, &t)) {
-		reply("error protocol bad array command");
+	if (proto_decode(&PROTO_ARRAY, line, &ask) || ask.idx < 0 || ask.idx >= MAX_ARGS || elem_parse(ask.type, &t)) {
+		reply_error("protocol", "bad array command");
 		return;
 	}
+	int idx = (int)ask.idx, output = ask.output != 0, restore = ask.restore != 0;
+	unsigned long long count = ask.count, seed = ask.seed;
+	double v = ask.value;
+	const char *fill = ask.fill;
 	arg *a = &W.args[idx];
 	a->used = a->is_array = 1;
 	a->type = t;
@@ -345,8 +361,8 @@ static void cmd_array(const char *line)
 	if (r) {
 		size_t freeb = 0, total = 0;
 		cuMemGetInfo(&freeb, &total);
-		reply("error %s allocating %zu bytes for argument %d (%zu bytes free of %zu)", err_name(r),
-		      bytes * (output ? 2 : 1), idx + 1, freeb, total);
+		reply_error(err_name(r), "allocating %zu bytes for argument %d (%zu bytes free of %zu)",
+			    bytes * (output ? 2 : 1), idx + 1, freeb, total);
 		return;
 	}
 	uint64_t n = count * (uint64_t)elem_lanes(t); /* helpers work on the base type */
@@ -367,22 +383,22 @@ static void cmd_array(const char *line)
 	if (!r)
 		r = cuCtxSynchronize();
 	if (r)
-		reply("error %s filling argument %d", err_name(r), idx + 1);
+		reply_error(err_name(r), "filling argument %d", idx + 1);
 	else
-		reply("ok");
+		reply_ok();
 }
 
-/* scalar <index> <type> <value>: integers in decimal, floats as %a or %.17g */
-static void cmd_scalar(const char *line)
+/* scalar: integers in decimal, floats as %a or %.17g */
+static void cmd_scalar(char *line)
 {
-	int idx;
-	char type[16], text[128];
+	proto_scalar ask;
 	elem_type t;
-	if (sscanf(line, "scalar %d %15s %127s", &idx, type, text) != 3 || idx < 0 || idx >= MAX_ARGS ||
-	    elem_parse(type, &t)) {
-		reply("error protocol bad scalar command");
+	if (proto_decode(&PROTO_SCALAR, line, &ask) || ask.idx < 0 || ask.idx >= MAX_ARGS || elem_parse(ask.type, &t)) {
+		reply_error("protocol", "bad scalar command");
 		return;
 	}
+	int idx = (int)ask.idx;
+	const char *text = ask.text;
 	arg *a = &W.args[idx];
 	a->used = 1;
 	a->is_array = 0;
@@ -502,63 +518,64 @@ static CUresult load_file(const char *path, CUdeviceptr dst, size_t bytes, char 
 	return r;
 }
 
-/* load <idx> <path>: the array's contents (and its pristine copy) from a file.
- * expect <idx> <path>: what the output must equal, from a file. */
-static void cmd_load(const char *line, int expect)
+/* load: the array's contents (and its pristine copy) from a file.
+ * expect: what the output must equal, from a file. */
+static void cmd_load(char *line, int expect)
 {
-	int idx, used = 0;
+	proto_load ask;
 	char why[256] = "";
-	if (sscanf(line, expect ? "expect %d %n" : "load %d %n", &idx, &used) != 1 || !used || idx < 0 || idx >= W.nargs ||
-	    !W.args[idx].is_array || (expect && !W.args[idx].output)) {
-		reply("error protocol bad load/expect command");
+	if (proto_decode(expect ? &PROTO_EXPECT : &PROTO_LOAD, line, &ask) || ask.idx < 0 || ask.idx >= W.nargs ||
+	    !W.args[ask.idx].is_array || (expect && !W.args[ask.idx].output)) {
+		reply_error("protocol", "bad load/expect command");
 		return;
 	}
-	arg *a = &W.args[idx];
+	arg *a = &W.args[ask.idx];
 	size_t bytes = a->count * elem_size(a->type);
-	CUresult r = load_file(line + used, expect ? a->ref : a->ptr, bytes, why, sizeof why);
+	CUresult r = load_file(ask.path, expect ? a->ref : a->ptr, bytes, why, sizeof why);
 	if (!r && !expect && a->pristine)
 		r = cuMemcpyDtoD(a->pristine, a->ptr, bytes);
 	if (r) {
-		reply("error %s %s", err_name(r), why);
+		reply_error(err_name(r), "%s", why);
 		return;
 	}
 	if (expect)
 		a->ref_valid = a->fixed_ref = 1;
-	reply("ok");
+	reply_ok();
 }
 
-/* copy <to> <from>: an array that starts as a copy of another (fill: {copy: NAME}); its
- * pristine copy, if it has one, follows. */
-static void cmd_copy(const char *line)
+/* copy: an array that starts as a copy of another (fill: {copy: NAME}); its pristine copy, if
+ * it has one, follows. */
+static void cmd_copy(char *line)
 {
-	int to, from;
-	if (sscanf(line, "copy %d %d", &to, &from) != 2 || to < 0 || from < 0 || to >= W.nargs || from >= W.nargs ||
-	    !W.args[to].is_array || !W.args[from].is_array) {
-		reply("error protocol bad copy command");
+	proto_copy ask;
+	if (proto_decode(&PROTO_COPY, line, &ask) || ask.to < 0 || ask.from < 0 || ask.to >= W.nargs ||
+	    ask.from >= W.nargs || !W.args[ask.to].is_array || !W.args[ask.from].is_array) {
+		reply_error("protocol", "bad copy command");
 		return;
 	}
+	int to = (int)ask.to, from = (int)ask.from;
 	arg *a = &W.args[to], *b = &W.args[from];
 	size_t bytes = (a->count < b->count ? a->count : b->count) * elem_size(a->type);
 	CUresult r = cuMemcpyDtoD(a->ptr, b->pristine ? b->pristine : b->ptr, bytes);
 	if (!r && a->pristine)
 		r = cuMemcpyDtoD(a->pristine, a->ptr, bytes);
 	if (r)
-		reply("error %s copying argument %d into %d", err_name(r), from + 1, to + 1);
+		reply_error(err_name(r), "copying argument %d into %d", from + 1, to + 1);
 	else
-		reply("ok");
+		reply_ok();
 }
 
-/* constant <index> <symbol>: the array goes to the module's __constant__ symbol, not a parameter. */
-static void cmd_constant(const char *line)
+/* constant: the array goes to the module's __constant__ symbol, not a parameter. */
+static void cmd_constant(char *line)
 {
-	int idx, used = 0;
-	if (sscanf(line, "constant %d %n", &idx, &used) != 1 || !used || idx < 0 || idx >= W.nargs || !W.args[idx].is_array) {
-		reply("error protocol bad constant command");
+	proto_constant ask;
+	if (proto_decode(&PROTO_CONSTANT, line, &ask) || ask.idx < 0 || ask.idx >= W.nargs || !W.args[ask.idx].is_array) {
+		reply_error("protocol", "bad constant command");
 		return;
 	}
-	free(W.args[idx].constant);
-	W.args[idx].constant = strdup(line + used);
-	reply("ok");
+	free(W.args[ask.idx].constant);
+	W.args[ask.idx].constant = strdup(ask.name);
+	reply_ok();
 }
 
 /* Fills the module's __constant__ symbols from their arguments; a missing symbol is an error of
@@ -591,27 +608,27 @@ static void set_params(launch *L)
 			L->params[n++] = W.args[i].is_array ? (void *)&W.args[i].ptr : (void *)W.args[i].scalar;
 }
 
-/* sumcheck <out> <in>: the output is checked by its sum against the input's, taken now. */
-static void cmd_sumcheck(const char *line)
+/* sumcheck: the output is checked by its sum against the input's, taken now. */
+static void cmd_sumcheck(char *line)
 {
-	int out, in;
-	char op[8] = "sum";
-	if (sscanf(line, "sumcheck %d %d %7s", &out, &in, op) < 2 || out < 0 || in < -1 || out >= W.nargs || in >= W.nargs ||
-	    !W.args[out].is_array || (in >= 0 && !W.args[in].is_array)) {
-		reply("error protocol bad sumcheck command");
+	proto_sumcheck ask;
+	if (proto_decode(&PROTO_SUMCHECK, line, &ask) || ask.out < 0 || ask.in < -1 || ask.out >= W.nargs ||
+	    ask.in >= W.nargs || !W.args[ask.out].is_array || (ask.in >= 0 && !W.args[ask.in].is_array)) {
+		reply_error("protocol", "bad sumcheck command");
 		return;
 	}
-	W.sum_max = !strcmp(op, "max");
+	int out = (int)ask.out, in = (int)ask.in;
+	W.sum_max = ask.op && !strcmp(ask.op, "max");
 	/* in = -1: the expected sum comes with each run (sumcount), from verify.sum.equals */
 	CUresult r = in < 0 ? CUDA_SUCCESS : sum_of(&W.args[in], W.args[in].ptr, W.args[in].count, &W.in_isum, &W.in_fsum);
 	if (r) {
-		reply("error %s summing argument %d", err_name(r), in + 1);
+		reply_error(err_name(r), "summing argument %d", in + 1);
 		return;
 	}
 	W.sum_out = out;
 	W.sum_in = in;
 	W.args[out].summed = 1;
-	reply("ok");
+	reply_ok();
 }
 
 /* The sum check of the last launch: 1 and msg on a mismatch. */
@@ -758,7 +775,7 @@ static void cmd_warmup(void)
 	}
 	if (tracing)
 		fprintf(stderr, "trace %d: warm-up clocks (MHz):%s\n", (int)getpid(), seen);
-	reply("ok %.0f %.0f", mhz, max_khz / 1e3);
+	reply(&PROTO_WARM, &(proto_warm){mhz, max_khz / 1e3});
 }
 
 /* copybw: device-to-device copy bandwidth (bytes read + written per second), the ceiling a
@@ -771,7 +788,7 @@ static void cmd_copybw(void)
 		bytes /= 2;
 	CUdeviceptr a, b;
 	if (cuMemAlloc(&a, bytes) || cuMemAlloc(&b, bytes)) {
-		reply("error CUDA_ERROR_OUT_OF_MEMORY allocating the copy buffers");
+		reply_error("CUDA_ERROR_OUT_OF_MEMORY", "allocating the copy buffers");
 		return;
 	}
 	cuMemsetD8(a, 0x5A, bytes);
@@ -794,38 +811,39 @@ static void cmd_copybw(void)
 	cuEventDestroy(e1);
 	cuMemFree(a);
 	cuMemFree(b);
-	reply("copybw %.1f", 2.0 * bytes / (med * 1e-3) / 1e9);
+	reply(&PROTO_COPYBW, &(proto_copybw){2.0 * bytes / (med * 1e-3) / 1e9});
 }
 
-/* measure <cold|warm> <verify every sample 0|1> <sample>: session-wide measurement settings. */
-static void cmd_measure(const char *line)
+/* measure: session-wide measurement settings. */
+static void cmd_measure(char *line)
 {
-	char cache[8];
-	int every;
-	if (sscanf(line, "measure %7s %d %llu", cache, &every, &W.sample) != 3) {
-		reply("error protocol bad measure command");
+	proto_measure ask;
+	if (proto_decode(&PROTO_MEASURE, line, &ask)) {
+		reply_error("protocol", "bad measure command");
 		return;
 	}
-	W.cold = !strcmp(cache, "cold");
-	W.verify_every = every;
+	W.sample = ask.sample;
+	W.cold = !strcmp(ask.cache, "cold");
+	W.verify_every = ask.every != 0;
 	if (W.cold && !W.flush) {
 		/* Writing a buffer twice the L2's size evicts everything the last sample left there. */
 		int l2 = 0;
 		cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, W.dev);
 		W.flush_bytes = 2 * (size_t)(l2 > 0 ? l2 : 64 << 20);
 		if (cuMemAlloc(&W.flush, W.flush_bytes)) {
-			reply("error CUDA_ERROR_OUT_OF_MEMORY allocating the L2 flush buffer");
+			reply_error("CUDA_ERROR_OUT_OF_MEMORY", "allocating the L2 flush buffer");
 			return;
 		}
 	}
-	reply("ok");
+	reply_ok();
 }
 
 static void reply_result(long id, status st, const sampling *S, int driver_blocks, const char *msg)
 {
-	reply("result %ld %s %.6f %.6f %.6f %zu %d %.6f %d %.0f %.0f %s", id, status_name(st), S ? S->median : 0,
-	      S ? S->min : 0, S ? S->max : 0, S ? S->n : 0, driver_blocks, S ? S->noise : 0, S ? S->batch : 0,
-	      S ? S->mhz_before : 0, S ? S->mhz_after : 0, msg ? msg : "");
+	proto_result res = {id, NULL, status_name(st), S ? S->median : 0, S ? S->min : 0, S ? S->max : 0,
+			    S ? (long long)S->n : 0, driver_blocks, S ? S->noise : 0, S ? S->batch : 0,
+			    S ? S->mhz_before : 0, S ? S->mhz_after : 0, msg ? msg : ""};
+	reply(&PROTO_RESULT, &res);
 }
 
 /* Samples until the stopping rule holds. Each sample: flush L2 (cold mode) and restore
@@ -894,27 +912,35 @@ static CUresult sample(const launch *L, const stop_rule *rule, int check, double
 	return r;
 }
 
-/* run <id> <role> <warmup> <min> <max> <cap_s> <noise> <gx> <gy> <gz> <bx> <by> <bz> <smem>
- *     <rtol> <atol> <symbol> <cubin>
- * role: ref (verify nothing, keep outputs as the reference), check (compare with it), time
- * (finalist re-timing: no verification run). */
-static int cmd_run(const char *line)
+/* A launch's shape from the protocol's: 0, or -1 when a dimension does not fit. */
+static int launch_shape(const proto_launch *p, launch *L)
 {
-	long id;
-	char role[8], symbol[512];
-	int warmup, consumed = 0;
-	unsigned long minimum, maximum;
-	double cap, noise, rtol, atol;
+	const long long *dims[] = {&p->grid[0], &p->grid[1], &p->grid[2], &p->block[0], &p->block[1], &p->block[2], &p->smem};
+	unsigned *to[] = {&L->grid[0], &L->grid[1], &L->grid[2], &L->block[0], &L->block[1], &L->block[2], &L->smem};
+	for (int i = 0; i < 7; i++) {
+		if (*dims[i] < 0 || *dims[i] > UINT_MAX)
+			return -1;
+		*to[i] = (unsigned)*dims[i];
+	}
+	return 0;
+}
+
+/* run: role ref (verify nothing, keep outputs as the reference), check (compare with it), time
+ * (finalist re-timing: no verification run). */
+static int cmd_run(char *line)
+{
+	proto_run ask;
 	launch L;
-	if (sscanf(line, "run %ld %7s %d %lu %lu %lf %lf %u %u %u %u %u %u %u %lf %lf %511s %n", &id, role, &warmup,
-		   &minimum, &maximum, &cap, &noise, &L.grid[0], &L.grid[1], &L.grid[2], &L.block[0], &L.block[1],
-		   &L.block[2], &L.smem, &rtol, &atol, symbol, &consumed) != 17 || !consumed ||
-	    minimum < 1 || maximum < minimum || maximum > MAX_SAMPLES || warmup < 0) {
-		reply("error protocol bad run command");
+	if (proto_decode(&PROTO_RUN, line, &ask) || launch_shape(&ask.launch, &L) || ask.min_samples < 1 ||
+	    ask.max_samples < ask.min_samples || ask.max_samples > MAX_SAMPLES || ask.warmup < 0 || ask.warmup > INT_MAX) {
+		reply_error("protocol", "bad run command");
 		return 0;
 	}
-	stop_rule rule = {noise, minimum, maximum, cap};
-	const char *path = line + consumed;
+	long id = (long)ask.id;
+	const char *role = ask.role, *symbol = ask.symbol, *path = ask.cubin;
+	int warmup = (int)ask.warmup;
+	double rtol = ask.rtol, atol = ask.atol;
+	stop_rule rule = {ask.noise, (size_t)ask.min_samples, (size_t)ask.max_samples, ask.time_cap};
 	counters_pause(W.prof); /* profiles leave the profiler on for the next profile: not for timing */
 	CUmodule mod;
 	CUresult r;
@@ -1041,15 +1067,15 @@ static void queued_params(queued *e)
 			e->L.params[n++] = W.args[i].is_array ? (void *)&W.args[i].ptr : (void *)e->scalar[i];
 }
 
-/* profile <gx> <gy> <gz> <bx> <by> <bz> <smem> <symbol> <cubin>: queues one launch with the
- * current scalars; no answer (a failure is answered by "profiles"). */
-static void cmd_profile(const char *line)
+/* profile: queues one launch with the current scalars; no answer (a failure is answered by
+ * "profiles"). */
+static void cmd_profile(char *line)
 {
 	if (P.n == P.cap) {
 		int cap = P.cap ? 2 * P.cap : 16;
 		queued *q = realloc(P.q, (size_t)cap * sizeof *q);
 		if (!q) {
-			reply("error out of memory queueing a profile");
+			reply_error("ENOMEM", "out of memory queueing a profile");
 			exit(1);
 		}
 		P.q = q;
@@ -1057,16 +1083,14 @@ static void cmd_profile(const char *line)
 	}
 	queued *e = &P.q[P.n++];
 	memset(e, 0, sizeof *e);
-	char symbol[512];
-	int consumed = 0;
+	proto_profile ask;
 	CUmodule mod;
 	CUresult r;
-	if (sscanf(line, "profile %u %u %u %u %u %u %u %511s %n", &e->L.grid[0], &e->L.grid[1], &e->L.grid[2],
-		   &e->L.block[0], &e->L.block[1], &e->L.block[2], &e->L.smem, symbol, &consumed) != 8 || !consumed) {
+	if (proto_decode(&PROTO_PROFILE, line, &ask) || launch_shape(&ask.launch, &e->L)) {
 		snprintf(e->error, sizeof e->error, "protocol: bad profile command");
 		return;
 	}
-	if ((r = get_module(line + consumed, &mod)) || (r = cuModuleGetFunction(&e->L.f, mod, symbol))) {
+	if ((r = get_module(ask.cubin, &mod)) || (r = cuModuleGetFunction(&e->L.f, mod, ask.symbol))) {
 		snprintf(e->error, sizeof e->error, "%s loading the kernel", err_name(r));
 		P.sticky |= is_sticky(r);
 		return;
@@ -1108,8 +1132,9 @@ static void reply_metrics(double v[MET_COUNT])
 		v[MET_BRANCH_EFFICIENCY] = NAN;
 	if (v[MET_GLD_REQUESTS] == 0)
 		v[MET_GLD_EFFICIENCY] = NAN;
-	reply("metrics %.6g %.6g %.6g %.6g %.6g", v[MET_ACHIEVED_OCCUPANCY], v[MET_GLD_EFFICIENCY], v[MET_GLD_THROUGHPUT],
-	      v[MET_DRAM_PCT], v[MET_BRANCH_EFFICIENCY]);
+	proto_metrics m = {0, {v[MET_ACHIEVED_OCCUPANCY], v[MET_GLD_EFFICIENCY], v[MET_GLD_THROUGHPUT], v[MET_DRAM_PCT],
+				v[MET_BRANCH_EFFICIENCY]}};
+	reply(&PROTO_METRICS, &m);
 }
 
 /* profiles: the hardware counters of every queued launch, one answer line each in the order
@@ -1124,7 +1149,7 @@ static int cmd_profiles(void)
 	queued **good = calloc((size_t)n + 1, sizeof *good);
 	char (*why)[256] = calloc((size_t)n + 1, sizeof *why);
 	if (!v || !good || !why) {
-		reply("error out of memory profiling");
+		reply_error("ENOMEM", "out of memory profiling");
 		exit(1);
 	}
 	join_profiler();
@@ -1155,9 +1180,9 @@ static int cmd_profiles(void)
 	for (int i = 0, k = 0; i < n; i++) {
 		queued *e = &P.q[i];
 		if (e->error[0])
-			reply("unavailable %s", e->error);
+			reply(&PROTO_UNAVAILABLE, &(proto_unavailable){e->error});
 		else if (why[k][0])
-			reply("unavailable %s", why[k++]);
+			reply(&PROTO_UNAVAILABLE, &(proto_unavailable){why[k++]});
 		else
 			reply_metrics(v[k++]);
 	}
@@ -1185,50 +1210,51 @@ int main(void)
 		if (line[n - 1] == '\n')
 			line[--n] = 0;
 		double t0 = now();
-		if (!strncmp(line, "device ", 7)) {
-			if (cmd_device(atoi(line + 7)))
+		proto_device dev;
+		proto_sumcount sc;
+		if (proto_decode(&PROTO_DEVICE, line, &dev) == 0) {
+			if (dev.ordinal < 0 || dev.ordinal > INT_MAX || cmd_device((int)dev.ordinal))
 				break;
-		} else if (!strcmp(line, "count"))
+		} else if (proto_is(&PROTO_COUNT_ASK, line))
 			cmd_count();
-		else if (!strcmp(line, "counters"))
+		else if (proto_is(&PROTO_COUNTERS, line))
 			cmd_counters();
-		else if (!strncmp(line, "array ", 6))
+		else if (proto_is(&PROTO_ARRAY, line))
 			cmd_array(line);
-		else if (!strncmp(line, "scalar ", 7))
+		else if (proto_is(&PROTO_SCALAR, line))
 			cmd_scalar(line);
-		else if (!strncmp(line, "measure ", 8))
+		else if (proto_is(&PROTO_MEASURE, line))
 			cmd_measure(line);
-		else if (!strncmp(line, "constant ", 9))
+		else if (proto_is(&PROTO_CONSTANT, line))
 			cmd_constant(line);
-		else if (!strncmp(line, "sumcheck ", 9))
+		else if (proto_is(&PROTO_SUMCHECK, line))
 			cmd_sumcheck(line);
-		else if (!strncmp(line, "sumcount ", 9)) {
-			/* sumcount <n> [<expected sum>] */
-			char expected[64] = "";
-			if (sscanf(line, "sumcount %llu %63s", &W.sum_count, expected) == 2 && W.sum_in < 0) {
-				W.in_isum = strtoll(expected, NULL, 10);
-				W.in_fsum = strtod(expected, NULL);
+		else if (proto_decode(&PROTO_SUMCOUNT, line, &sc) == 0) {
+			W.sum_count = sc.count;
+			if (sc.expected && W.sum_in < 0) {
+				W.in_isum = strtoll(sc.expected, NULL, 10);
+				W.in_fsum = strtod(sc.expected, NULL);
 			}
-		} else if (!strncmp(line, "copy ", 5))
+		} else if (proto_is(&PROTO_COPY, line))
 			cmd_copy(line);
-		else if (!strncmp(line, "load ", 5))
+		else if (proto_is(&PROTO_LOAD, line))
 			cmd_load(line, 0);
-		else if (!strncmp(line, "expect ", 7))
+		else if (proto_is(&PROTO_EXPECT, line))
 			cmd_load(line, 1);
-		else if (!strcmp(line, "warmup"))
+		else if (proto_is(&PROTO_WARMUP, line))
 			cmd_warmup();
-		else if (!strcmp(line, "copybw"))
+		else if (proto_is(&PROTO_COPYBW_ASK, line))
 			cmd_copybw();
-		else if (!strncmp(line, "run ", 4)) {
+		else if (proto_is(&PROTO_RUN, line)) {
 			/* after a sticky error the context is gone: exit so a fresh worker takes over */
 			if (cmd_run(line))
 				break;
-		} else if (!strncmp(line, "profile ", 8))
+		} else if (proto_is(&PROTO_PROFILE, line))
 			cmd_profile(line);
-		else if (!strcmp(line, "profiles")) {
+		else if (proto_is(&PROTO_PROFILES, line)) {
 			if (cmd_profiles())
 				break;
-		} else if (!strcmp(line, "quit")) {
+		} else if (proto_is(&PROTO_QUIT, line)) {
 			/* The kernel reclaims the context, and the profiler with it, when the process
 			 * ends: tearing the profiler down first would only delay the exit, which the run
 			 * waits for. */
@@ -1238,7 +1264,7 @@ int main(void)
 			_exit(0);
 		}
 		else
-			reply("error protocol unknown command");
+			reply_error("protocol", "unknown command");
 		if (tracing)
 			fprintf(stderr, "trace %d %.3f: %.*s: %.1f ms\n", (int)getpid(), t0, (int)strcspn(line, " "), line,
 				1e3 * (now() - t0));
