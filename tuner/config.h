@@ -173,8 +173,13 @@ typedef struct {
 	const char *dflt;
 	size_t offset;
 } plain_key;
-extern const plain_key measure_keys[];
-extern const size_t nmeasure_keys;
+/* Every section's table of plain keys, up to one with a NULL section. */
+typedef struct {
+	const char *section;
+	const plain_key *rows;
+	size_t n;
+} key_table;
+extern const key_table config_key_tables[];
 /* The kind as docs/config.md's table names it: integer, fraction, seconds, bool. */
 const char *plain_key_type(key_kind k);
 

@@ -1,0 +1,192 @@
+/* config_keys.c: the sections whose keys are settings (measure, select, search, output). The keys
+ * that are plain values are rows of a table each (name, kind, bounds, default, field): loading,
+ * checking and defaulting come from the row, and a test holds docs/config.md's key table to it. */
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config_load.h"
+#include "banned.h"
+
+/* The measure keys that are plain values: one row each, read by load_plain, defaulted by
+ * config_load, and checked against docs/config.md's key table by a test. A new such key is a row
+ * here and a field in config.h. */
+static const plain_key measure_keys[] = {
+	{"warmup", KEY_INT, 0, 1000, "3", offsetof(config, warmup)},
+	{"min_samples", KEY_INT, 1, 100000, "10", offsetof(config, min_samples)},
+	{"max_samples", KEY_INT, 1, 100000, "1000", offsetof(config, max_samples)},
+	{"noise", KEY_FRACTION, 0, 0, "0.01", offsetof(config, noise_target)},
+	{"time_cap", KEY_SECONDS, 0, 0, "2.0", offsetof(config, time_cap)},
+	{"finalists", KEY_INT, 0, 100, "3", offsetof(config, finalists)},
+	{"timeout", KEY_SECONDS, 0, 0, "20", offsetof(config, timeout)},
+	{"verify_every_sample", KEY_BOOL, 0, 0, "false", offsetof(config, verify_every)},
+};
+static const size_t nmeasure_keys = sizeof measure_keys / sizeof measure_keys[0];
+
+const key_table config_key_tables[] = {
+	{"measure", measure_keys, sizeof measure_keys / sizeof *measure_keys},
+	{NULL, NULL, 0},
+};
+
+const char *plain_key_type(key_kind k)
+{
+	static const char *const names[] = {"integer", "fraction", "seconds", "bool"};
+	return names[k];
+}
+
+/* Each row's default into cfg. */
+void ld_plain_defaults(config *cfg, const plain_key *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *field = (char *)cfg + rows[i].offset;
+		if (rows[i].kind == KEY_INT)
+			*(int *)field = (int)strtol(rows[i].dflt, NULL, 10);
+		else if (rows[i].kind == KEY_BOOL)
+			*(int *)field = !strcmp(rows[i].dflt, "true");
+		else
+			*(double *)field = strtod(rows[i].dflt, NULL);
+	}
+}
+
+/* Each row's key that mapping n gives, read and checked as its kind says. */
+static void load_plain(loader *L, const yaml_node_t *n, const plain_key *rows, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		const plain_key *k = &rows[i];
+		yaml_node_t *x = ld_get(L, n, k->name);
+		char *field = (char *)L->cfg + k->offset;
+		long long v;
+		if (!x)
+			continue;
+		if (k->kind == KEY_INT && ld_int(L, x, k->name, k->lo, k->hi, &v) == 0)
+			*(int *)field = (int)v;
+		else if (k->kind == KEY_BOOL)
+			ld_bool(L, x, k->name, (int *)field);
+		else if (k->kind == KEY_FRACTION && ld_double(L, x, k->name, (double *)field) == 0 &&
+			 (*(double *)field <= 0 || *(double *)field >= 1))
+			ld_error(L, ld_mark(x), "%s is a fraction between 0 and 1 (0.01 = 1%%)", k->name);
+		else if (k->kind == KEY_SECONDS && ld_double(L, x, k->name, (double *)field) == 0 && *(double *)field <= 0)
+			ld_error(L, ld_mark(x), "%s must be positive (seconds)", k->name);
+	}
+}
+
+void ld_load_measure(loader *L, const yaml_node_t *n)
+{
+	const char *keys[sizeof measure_keys / sizeof measure_keys[0] + 3] = {0};
+	for (size_t i = 0; i < nmeasure_keys; i++)
+		keys[i] = measure_keys[i].name;
+	keys[nmeasure_keys] = "cache";
+	keys[nmeasure_keys + 1] = "metrics";
+	config *cfg = L->cfg;
+	yaml_node_t *x;
+	if (ld_check_keys(L, n, "'measure'", keys))
+		return;
+	load_plain(L, n, measure_keys, nmeasure_keys);
+	if (cfg->max_samples < cfg->min_samples)
+		ld_error(L, ld_mark(n), "max_samples (%d) is below min_samples (%d)", cfg->max_samples, cfg->min_samples);
+	if ((x = ld_get(L, n, "cache")) && ld_expect(L, x, YAML_SCALAR_NODE, "cache") == 0) {
+		if (!strcmp(ld_scalar(x), "warm") || !strcmp(ld_scalar(x), "cold"))
+			cfg->cache_warm = !strcmp(ld_scalar(x), "warm");
+		else
+			ld_error(L, ld_mark(x), "cache must be cold or warm, not '%s'", ld_scalar(x));
+	}
+	if ((x = ld_get(L, n, "metrics")) && ld_expect(L, x, YAML_SCALAR_NODE, "metrics") == 0) {
+		const char *m = ld_scalar(x);
+		char *end;
+		if (!strcmp(m, "all"))
+			cfg->metrics = METRICS_ALL;
+		else if (!strcmp(m, "none"))
+			cfg->metrics = METRICS_NONE;
+		else if (!strncmp(m, "top:", 4) && (cfg->metrics_top = (int)strtol(m + 4, &end, 10)) > 0 && !*end)
+			cfg->metrics = METRICS_TOP;
+		else
+			ld_error(L, ld_mark(x), "metrics must be all, none or top:K, not '%s'", m);
+	}
+}
+
+void ld_load_select(loader *L, const yaml_node_t *n)
+{
+	static const char *const keys[] = {"policy", "weights", "noise_band", NULL};
+	static const char *const wkeys[] = {"occupancy", "load_efficiency", NULL};
+	config *cfg = L->cfg;
+	yaml_node_t *x;
+	if (ld_check_keys(L, n, "'select'", keys))
+		return;
+	if ((x = ld_get(L, n, "policy")) && ld_expect(L, x, YAML_SCALAR_NODE, "policy") == 0) {
+		if (!strcmp(ld_scalar(x), "balanced") || !strcmp(ld_scalar(x), "fastest"))
+			cfg->policy = !strcmp(ld_scalar(x), "fastest") ? POLICY_FASTEST : POLICY_BALANCED;
+		else
+			ld_error(L, ld_mark(x), "policy must be balanced or fastest, not '%s'", ld_scalar(x));
+	}
+	if ((x = ld_get(L, n, "noise_band")) && ld_double(L, x, "noise_band", &cfg->tie_k) == 0 && cfg->tie_k < 0)
+		ld_error(L, ld_mark(x), "noise_band must not be negative");
+	if ((x = ld_get(L, n, "weights")) && ld_check_keys(L, x, "select weights", wkeys) == 0) {
+		yaml_node_t *w;
+		if ((w = ld_get(L, x, "occupancy")))
+			ld_double(L, w, "occupancy weight", &cfg->w_occupancy);
+		if ((w = ld_get(L, x, "load_efficiency")))
+			ld_double(L, w, "load_efficiency weight", &cfg->w_load_efficiency);
+	}
+}
+
+void ld_load_output(loader *L, const yaml_node_t *n)
+{
+	static const char *const keys[] = {"csv", "header", NULL};
+	if (ld_check_keys(L, n, "'output'", keys))
+		return;
+	yaml_node_t *c = ld_get(L, n, "csv"), *h = ld_get(L, n, "header");
+	if (c)
+		L->cfg->csv_path = ld_string(L, c, "output csv");
+	if (h)
+		L->cfg->header_path = ld_string(L, h, "output header");
+}
+
+int budget_parse(const char *text, size_t count, size_t *evaluations, double *seconds)
+{
+	*evaluations = 0;
+	*seconds = 0;
+	char *end;
+	double v = strtod(text, &end);
+	int pct = *end == '%', secs = *end == 's';
+	if (end == text || (*end && !pct && !secs) || ((pct || secs) && end[1]) || !(v > 0) || !isfinite(v) ||
+	    (!pct && !secs && v != floor(v)))
+		return -1;
+	if (secs)
+		*seconds = v;
+	else {
+		double n = pct ? ceil(v / 100 * (double)count) : v;
+		*evaluations = n < (double)count ? (size_t)n : count;
+	}
+	return 0;
+}
+
+void ld_load_search(loader *L, const yaml_node_t *n)
+{
+	config *cfg = L->cfg;
+	static const char *const search_keys[] = {"strategy", "budget", "seed", NULL};
+	yaml_node_t *x;
+	long long seed;
+	if (ld_check_keys(L, n, "'search'", search_keys) == 0) {
+		if ((x = ld_get(L, n, "strategy"))) {
+			static const char *const strategies[] = {"exhaustive", "random", "local", "anneal", "genetic", "model", NULL};
+			cfg->search_strategy = ld_string(L, x, "search strategy");
+			int known = 0;
+			for (const char *const *k = strategies; cfg->search_strategy && *k; k++)
+				known |= !strcmp(*k, cfg->search_strategy);
+			if (cfg->search_strategy && !known)
+				ld_error(L, ld_mark(x), "unknown search strategy '%s' (exhaustive, random, local, anneal, genetic, model)",
+				       cfg->search_strategy);
+		}
+		if ((x = ld_get(L, n, "budget")) && (cfg->search_budget = ld_string(L, x, "search budget"))) {
+			size_t evaluations;
+			double seconds;
+			if (budget_parse(cfg->search_budget, 0, &evaluations, &seconds))
+				ld_error(L, ld_mark(x), "search budget is evaluations (N), a fraction of the space (N%%) or seconds (Ns), not '%s'",
+				       cfg->search_budget);
+		}
+		if ((x = ld_get(L, n, "seed")) && ld_int(L, x, "search seed", 0, LLONG_MAX, &seed) == 0)
+			cfg->search_seed = (unsigned long long)seed;
+	}
+}

@@ -1,0 +1,60 @@
+/* config_load.h: what the parts of the config loader share (config.c, config_yaml.c,
+ * config_expr.c, config_keys.c, config_source.c); nothing outside them includes it. */
+#ifndef AUTOTUNE_CONFIG_LOAD_H
+#define AUTOTUNE_CONFIG_LOAD_H
+
+#include <yaml.h>
+
+#include "config.h"
+
+/* a CUDA source is kilobytes; past this it is something else (/dev/zero, a disk image) */
+#define MAX_SOURCE_BYTES (64ul << 20)
+
+/* The loader's state: the document, where errors go, and whether any happened. */
+typedef struct {
+	const char *file;
+	yaml_document_t *doc;
+	diags *d;
+	int errors;
+	config *cfg;
+	int source_ok; /* the kernel source is a file that can be read without waiting */
+} loader;
+
+/* ---- config_yaml.c: nodes, typed getters and key checks; each error is counted in L->errors
+ * and reported at its file:line:col ---- */
+mark ld_mark(const yaml_node_t *n);
+void ld_error(loader *L, mark m, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+yaml_node_t *ld_node(loader *L, int id);
+const char *ld_kind_name(const yaml_node_t *n);
+const char *ld_scalar(const yaml_node_t *n);
+/* -1 (reported) unless n is of type t */
+int ld_expect(loader *L, const yaml_node_t *n, yaml_node_type_t t, const char *what);
+/* Unknown keys (with the nearest valid one) and duplicate keys: -1 when n is not a mapping. */
+int ld_check_keys(loader *L, const yaml_node_t *n, const char *what, const char *const *allowed);
+yaml_node_t *ld_get(loader *L, const yaml_node_t *map, const char *key);
+yaml_node_t *ld_require(loader *L, const yaml_node_t *map, const char *key, const char *what);
+char *ld_string(loader *L, const yaml_node_t *n, const char *what);
+int ld_is_identifier(const char *s);
+int ld_int(loader *L, const yaml_node_t *n, const char *what, long long lo, long long hi, long long *out);
+int ld_double(loader *L, const yaml_node_t *n, const char *what, double *out);
+int ld_bool(loader *L, const yaml_node_t *n, const char *what, int *out);
+mark ld_expr_mark(const yaml_node_t *n, int offset);
+int ld_expr(loader *L, const yaml_node_t *n, const char *what, cexpr *out);
+
+/* ---- config_expr.c: names checked at load ---- */
+void ld_check_names(loader *L, const cexpr *x, int allow_params, const char *what);
+int ld_eval_const(loader *L, const cexpr *x, const char *what, value *out);
+void ld_check_element_names(loader *L, const cexpr *x, const char *what);
+
+/* ---- config_keys.c: the settings' sections and their tables of plain keys ---- */
+void ld_plain_defaults(config *cfg, const plain_key *rows, size_t n);
+void ld_load_measure(loader *L, const yaml_node_t *n);
+void ld_load_select(loader *L, const yaml_node_t *n);
+void ld_load_search(loader *L, const yaml_node_t *n);
+void ld_load_output(loader *L, const yaml_node_t *n);
+
+/* ---- config_source.c: the kernel source's `#pragma unroll NAME` and the entry's ${param} ---- */
+void ld_scan_pragmas(loader *L);
+void ld_check_entry(loader *L);
+
+#endif

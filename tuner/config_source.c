@@ -1,0 +1,145 @@
+/* config_source.c: what the config takes from the kernel source and the entry's name: which
+ * parameters `#pragma unroll NAME` uses, and the ${param} placeholders of a templated entry. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config_load.h"
+#include "banned.h"
+
+int pragma_unroll_name(const char *line, size_t *start, size_t *len)
+{
+	const char *p = line;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p++ != '#')
+		return 0;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (strncmp(p, "pragma", 6) || (p[6] != ' ' && p[6] != '\t'))
+		return 0;
+	p += 6;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (strncmp(p, "unroll", 6) || (p[6] != ' ' && p[6] != '\t'))
+		return 0;
+	p += 6;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	const char *q = p;
+	if (!(*q == '_' || (*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z')))
+		return 0; /* a number, or nothing: nvcc handles it */
+	while (*q == '_' || (*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9'))
+		q++;
+	*start = (size_t)(p - line);
+	*len = (size_t)(q - p);
+	return 1;
+}
+
+/* nvcc does not macro-expand `#pragma unroll NAME` (NVRTC does): the compile stage rewrites the
+ * pragma in a private copy of the source. Here: which parameters it names (they become
+ * compile-time) and whether any rewriting is needed. */
+void ld_scan_pragmas(loader *L)
+{
+	config *cfg = L->cfg;
+	FILE *f = L->source_ok ? fopen(cfg->source, "rb") : NULL;
+	if (!f)
+		return;
+	/* read whole, counting bytes, since a "line" may never end (/dev/zero) */
+	size_t n = 0, got, cap = 1 << 16;
+	char *text = xmalloc(cap + 1);
+	/* one byte past the limit tells a source over it */
+	while ((got = fread(text + n, 1, cap - n, f)) && (n += got) <= MAX_SOURCE_BYTES)
+		if (n == cap)
+			text = xrealloc(text, (cap = cap * 2 > MAX_SOURCE_BYTES ? MAX_SOURCE_BYTES + 1 : cap * 2) + 1);
+	fclose(f);
+	text[n] = 0;
+	if (n > MAX_SOURCE_BYTES) {
+		ld_error(L, cfg->source_at, "kernel source '%s' is over %lu MiB: not a CUDA source file", cfg->source,
+		       MAX_SOURCE_BYTES >> 20);
+		free(text);
+		return;
+	}
+	size_t start, len;
+	for (char *line = text, *next; line < text + n; line = next) {
+		char *nl = memchr(line, '\n', (size_t)(text + n - line));
+		next = nl ? nl + 1 : text + n;
+		if (nl)
+			*nl = 0;
+		if (!pragma_unroll_name(line, &start, &len))
+			continue;
+		for (size_t i = 0; i < cfg->nparams; i++)
+			if (strlen(cfg->params[i].name) == len && !strncmp(cfg->params[i].name, line + start, len))
+				cfg->params[i].is_pragma = cfg->rewrite_pragmas = 1;
+		for (size_t i = 0; i < cfg->nconstants; i++)
+			if (strlen(cfg->constants[i].name) == len && !strncmp(cfg->constants[i].name, line + start, len))
+				cfg->rewrite_pragmas = 1;
+	}
+	free(text);
+}
+
+/* "mathKernel${variant}": each placeholder names a parameter, which becomes compile-time (one
+ * binary per value, each with its own entry point); the rest must make an identifier. */
+void ld_check_entry(loader *L)
+{
+	config *cfg = L->cfg;
+	if (!cfg->entry || !strstr(cfg->entry, "${"))
+		return;
+	char plain[512];
+	size_t used = 0;
+	for (const char *p = cfg->entry; *p && used < sizeof plain - 2;) {
+		if (p[0] != '$' || p[1] != '{') {
+			plain[used++] = *p++;
+			continue;
+		}
+		const char *end = strchr(p, '}');
+		if (!end) {
+			ld_error(L, cfg->entry_at, "kernel entry '%s': '${' without '}'", cfg->entry);
+			return;
+		}
+		int found = 0;
+		for (size_t i = 0; i < cfg->nparams; i++)
+			if (strlen(cfg->params[i].name) == (size_t)(end - p - 2) && !strncmp(cfg->params[i].name, p + 2, (size_t)(end - p - 2))) {
+				cfg->params[i].is_entry = 1;
+				found = 1;
+			}
+		if (!found)
+			ld_error(L, cfg->entry_at, "kernel entry '%s': '%.*s' is not a parameter of the space", cfg->entry,
+			       (int)(end - p - 2), p + 2);
+		plain[used++] = 'x';
+		p = end + 1;
+	}
+	plain[used] = 0;
+	if (!ld_is_identifier(plain))
+		ld_error(L, cfg->entry_at, "kernel entry '%s' does not make a C identifier", cfg->entry);
+}
+
+char *config_entry(const config *cfg, const value *params)
+{
+	size_t cap = strlen(cfg->entry) + 64, len = 0;
+	char *out = xmalloc(cap);
+	for (const char *p = cfg->entry; *p;) {
+		const char *end = p[0] == '$' && p[1] == '{' ? strchr(p, '}') : NULL;
+		char piece[128];
+		size_t n = 1;
+		piece[0] = *p;
+		piece[1] = 0;
+		if (end) {
+			for (size_t i = 0; i < cfg->nparams; i++)
+				if (strlen(cfg->params[i].name) == (size_t)(end - p - 2) &&
+				    !strncmp(cfg->params[i].name, p + 2, (size_t)(end - p - 2)))
+					value_format(params[i], piece, sizeof piece);
+			n = strlen(piece);
+			p = end + 1;
+		} else
+			p++;
+		grow(&out, &cap, len + n + 1, 1);
+		memcpy(out + len, piece, n);
+		len += n;
+	}
+	out[len] = 0;
+	return out;
+}

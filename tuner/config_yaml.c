@@ -1,0 +1,251 @@
+/* config_yaml.c: the config loader's view of libyaml's document: nodes, typed getters that
+ * report file:line:col, and key checks with a did-you-mean for unknown keys. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config_load.h"
+#include "banned.h"
+
+mark ld_mark(const yaml_node_t *n)
+{
+	mark m = {(int)n->start_mark.line + 1, (int)n->start_mark.column + 1};
+	return m;
+}
+
+void ld_error(loader *L, mark m, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	diags_at(L->d, L->file, m.line, m.col, "%s", buf);
+	L->errors++;
+}
+
+yaml_node_t *ld_node(loader *L, int id) { return yaml_document_get_node(L->doc, id); }
+
+const char *ld_kind_name(const yaml_node_t *n)
+{
+	switch (n->type) {
+	case YAML_SCALAR_NODE: return "a scalar";
+	case YAML_SEQUENCE_NODE: return "a list";
+	case YAML_MAPPING_NODE: return "a mapping";
+	default: return "nothing";
+	}
+}
+
+const char *ld_scalar(const yaml_node_t *n) { return (const char *)n->data.scalar.value; }
+
+int ld_expect(loader *L, const yaml_node_t *n, yaml_node_type_t t, const char *what)
+{
+	if (n->type == t)
+		return 0;
+	const char *want = t == YAML_SCALAR_NODE ? "a scalar" : t == YAML_SEQUENCE_NODE ? "a list" : "a mapping";
+	ld_error(L, ld_mark(n), "%s must be %s, not %s", what, want, ld_kind_name(n));
+	return -1;
+}
+
+/* Edit distance, for "did you mean" on unknown keys. */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t *row = xcalloc(lb + 1, sizeof *row);
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	size_t r = row[lb];
+	free(row);
+	return r;
+}
+
+/* Reports unknown keys (with the nearest valid one) and duplicate keys, which libyaml accepts
+ * silently. Returns -1 if n is not a mapping. */
+int ld_check_keys(loader *L, const yaml_node_t *n, const char *what, const char *const *allowed)
+{
+	if (ld_expect(L, n, YAML_MAPPING_NODE, what))
+		return -1;
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = ld_node(L, p->key);
+		if (k->type != YAML_SCALAR_NODE) {
+			ld_error(L, ld_mark(k), "keys in %s must be plain names", what);
+			continue;
+		}
+		for (yaml_node_pair_t *q = n->data.mapping.pairs.start; q < p; q++) {
+			yaml_node_t *k2 = ld_node(L, q->key);
+			if (k2->type == YAML_SCALAR_NODE && !strcmp(ld_scalar(k2), ld_scalar(k))) {
+				mark m = ld_mark(k2);
+				ld_error(L, ld_mark(k), "duplicate key '%s' (first at line %d, column %d)", ld_scalar(k), m.line, m.col);
+				break;
+			}
+		}
+		if (!allowed)
+			continue;
+		const char *best = NULL;
+		size_t bestd = (size_t)-1;
+		int known = 0;
+		for (const char *const *a = allowed; *a; a++) {
+			if (!strcmp(*a, ld_scalar(k))) {
+				known = 1;
+				break;
+			}
+			size_t dd = distance(*a, ld_scalar(k));
+			/* a truncated key ("shared" for "shared_mem") is as good as a near miss */
+			if (strlen(ld_scalar(k)) >= 3 && !strncmp(*a, ld_scalar(k), strlen(ld_scalar(k))))
+				dd = 1;
+			if (dd < bestd) {
+				bestd = dd;
+				best = *a;
+			}
+		}
+		if (known)
+			continue;
+		if (best && bestd <= 2 + strlen(ld_scalar(k)) / 4)
+			ld_error(L, ld_mark(k), "unknown key '%s' in %s; did you mean '%s'?", ld_scalar(k), what, best);
+		else {
+			char list[256] = "";
+			size_t used = 0;
+			for (const char *const *a = allowed; *a && used < sizeof list; a++)
+				used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", a == allowed ? "" : ", ", *a);
+			ld_error(L, ld_mark(k), "unknown key '%s' in %s (valid keys: %s)", ld_scalar(k), what, list);
+		}
+	}
+	return 0;
+}
+
+yaml_node_t *ld_get(loader *L, const yaml_node_t *map, const char *key)
+{
+	if (!map || map->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = ld_node(L, p->key);
+		if (k->type == YAML_SCALAR_NODE && !strcmp(ld_scalar(k), key))
+			return ld_node(L, p->value);
+	}
+	return NULL;
+}
+
+yaml_node_t *ld_require(loader *L, const yaml_node_t *map, const char *key, const char *what)
+{
+	yaml_node_t *v = ld_get(L, map, key);
+	if (!v)
+		ld_error(L, ld_mark(map), "%s is missing the required key '%s'", what, key);
+	return v;
+}
+
+char *ld_string(loader *L, const yaml_node_t *n, const char *what)
+{
+	if (!n || ld_expect(L, n, YAML_SCALAR_NODE, what))
+		return NULL;
+	if (!*ld_scalar(n)) {
+		ld_error(L, ld_mark(n), "%s must not be empty", what);
+		return NULL;
+	}
+	return xstrdup(ld_scalar(n));
+}
+
+int ld_is_identifier(const char *s)
+{
+	if (!(*s == '_' || (*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')))
+		return 0;
+	for (s++; *s; s++)
+		if (!(*s == '_' || (*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9')))
+			return 0;
+	return 1;
+}
+
+/* Strict number parsing: the whole text, no overflow (libyaml gives every scalar as a string). */
+int ld_int(loader *L, const yaml_node_t *n, const char *what, long long lo, long long hi, long long *out)
+{
+	if (!n || ld_expect(L, n, YAML_SCALAR_NODE, what))
+		return -1;
+	const char *s = ld_scalar(n);
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 0);
+	if (end == s || *end || errno == ERANGE) {
+		ld_error(L, ld_mark(n), "%s must be an integer, not '%s'", what, s);
+		return -1;
+	}
+	if (v < lo || v > hi) {
+		ld_error(L, ld_mark(n), "%s must be between %lld and %lld, not %lld", what, lo, hi, v);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int ld_double(loader *L, const yaml_node_t *n, const char *what, double *out)
+{
+	if (!n || ld_expect(L, n, YAML_SCALAR_NODE, what))
+		return -1;
+	const char *s = ld_scalar(n);
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || *end || errno == ERANGE || !isfinite(v)) {
+		ld_error(L, ld_mark(n), "%s must be a number, not '%s'", what, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int ld_bool(loader *L, const yaml_node_t *n, const char *what, int *out)
+{
+	if (!n || ld_expect(L, n, YAML_SCALAR_NODE, what))
+		return -1;
+	const char *s = ld_scalar(n);
+	if (!strcmp(s, "true") || !strcmp(s, "yes")) {
+		*out = 1;
+		return 0;
+	}
+	if (!strcmp(s, "false") || !strcmp(s, "no")) {
+		*out = 0;
+		return 0;
+	}
+	ld_error(L, ld_mark(n), "%s must be true or false, not '%s'", what, s);
+	return -1;
+}
+
+/* Column of byte `offset` of a scalar's text: quoted scalars start one column after the quote. */
+mark ld_expr_mark(const yaml_node_t *n, int offset)
+{
+	mark m = ld_mark(n);
+	int quoted = n->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+		     n->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+	m.col += offset + quoted;
+	return m;
+}
+
+int ld_expr(loader *L, const yaml_node_t *n, const char *what, cexpr *out)
+{
+	if (!n || ld_expect(L, n, YAML_SCALAR_NODE, what))
+		return -1;
+	expr_error ee;
+	expr *e = expr_parse(ld_scalar(n), &ee);
+	if (!e) {
+		ld_error(L, ld_expr_mark(n, ee.offset), "%s: %s", what, ee.msg);
+		return -1;
+	}
+	out->e = e;
+	out->at = ld_expr_mark(n, 0);
+	return 0;
+}
