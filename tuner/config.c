@@ -695,7 +695,6 @@ int config_load(const char *path, config *cfg, diags *d)
 	cfg->policy = POLICY_BALANCED;
 	cfg->w_occupancy = 1.0;
 	cfg->w_load_efficiency = 1.0;
-	cfg->tie_k = 2.0;
 	cfg->sum_out = cfg->sum_in = -1;
 
 	FILE *f = open_input(path, d);

@@ -165,7 +165,7 @@ int cexpr_eval(const config *cfg, const cexpr *x, const value *params, value *ou
 
 /* A config key that is a plain value (config.c's tables): its name within its section, kind,
  * bounds (integers), default as docs/config.md writes it, and the config field it lands in. */
-typedef enum { KEY_INT, KEY_FRACTION, KEY_SECONDS, KEY_BOOL } key_kind;
+typedef enum { KEY_INT, KEY_FRACTION, KEY_SECONDS, KEY_BOOL, KEY_NONNEGATIVE } key_kind;
 typedef struct {
 	const char *name;
 	key_kind kind;
@@ -180,7 +180,7 @@ typedef struct {
 	size_t n;
 } key_table;
 extern const key_table config_key_tables[];
-/* The kind as docs/config.md's table names it: integer, fraction, seconds, bool. */
+/* The kind as docs/config.md's table names it: integer, fraction, seconds, bool, number. */
 const char *plain_key_type(key_kind k);
 
 #endif

@@ -10,9 +10,9 @@
 #include "config_load.h"
 #include "banned.h"
 
-/* The measure keys that are plain values: one row each, read by load_plain, defaulted by
- * config_load, and checked against docs/config.md's key table by a test. A new such key is a row
- * here and a field in config.h. */
+/* The keys that are plain values, a table per section: one row each, read by load_plain,
+ * defaulted by config_load, and checked against docs/config.md's key table by a test. A new such
+ * key is a row here and a field in config.h. */
 static const plain_key measure_keys[] = {
 	{"warmup", KEY_INT, 0, 1000, "3", offsetof(config, warmup)},
 	{"min_samples", KEY_INT, 1, 100000, "10", offsetof(config, min_samples)},
@@ -25,14 +25,19 @@ static const plain_key measure_keys[] = {
 };
 static const size_t nmeasure_keys = sizeof measure_keys / sizeof measure_keys[0];
 
+static const plain_key select_keys[] = {
+	{"noise_band", KEY_NONNEGATIVE, 0, 0, "2", offsetof(config, tie_k)},
+};
+
 const key_table config_key_tables[] = {
 	{"measure", measure_keys, sizeof measure_keys / sizeof *measure_keys},
+	{"select", select_keys, sizeof select_keys / sizeof *select_keys},
 	{NULL, NULL, 0},
 };
 
 const char *plain_key_type(key_kind k)
 {
-	static const char *const names[] = {"integer", "fraction", "seconds", "bool"};
+	static const char *const names[] = {"integer", "fraction", "seconds", "bool", "number"};
 	return names[k];
 }
 
@@ -69,21 +74,37 @@ static void load_plain(loader *L, const yaml_node_t *n, const plain_key *rows, s
 			ld_error(L, ld_mark(x), "%s is a fraction between 0 and 1 (0.01 = 1%%)", k->name);
 		else if (k->kind == KEY_SECONDS && ld_double(L, x, k->name, (double *)field) == 0 && *(double *)field <= 0)
 			ld_error(L, ld_mark(x), "%s must be positive (seconds)", k->name);
+		else if (k->kind == KEY_NONNEGATIVE && ld_double(L, x, k->name, (double *)field) == 0 && *(double *)field < 0)
+			ld_error(L, ld_mark(x), "%s must not be negative", k->name);
 	}
+}
+
+/* Checks a section's keys (its table's rows and the others it reads itself) and loads its rows:
+ * -1 when it is not a mapping. */
+static int load_section(loader *L, const yaml_node_t *n, const char *what, const plain_key *rows, size_t count,
+			const char *const *others)
+{
+	size_t nothers = 0;
+	while (others[nothers])
+		nothers++;
+	const char **keys = xcalloc(count + nothers + 1, sizeof *keys);
+	for (size_t i = 0; i < count; i++)
+		keys[i] = rows[i].name;
+	memcpy(keys + count, others, nothers * sizeof *keys);
+	int rc = ld_check_keys(L, n, what, keys);
+	free(keys);
+	if (rc == 0)
+		load_plain(L, n, rows, count);
+	return rc;
 }
 
 void ld_load_measure(loader *L, const yaml_node_t *n)
 {
-	const char *keys[sizeof measure_keys / sizeof measure_keys[0] + 3] = {0};
-	for (size_t i = 0; i < nmeasure_keys; i++)
-		keys[i] = measure_keys[i].name;
-	keys[nmeasure_keys] = "cache";
-	keys[nmeasure_keys + 1] = "metrics";
+	static const char *const others[] = {"cache", "metrics", NULL};
+	if (load_section(L, n, "'measure'", measure_keys, nmeasure_keys, others))
+		return;
 	config *cfg = L->cfg;
 	yaml_node_t *x;
-	if (ld_check_keys(L, n, "'measure'", keys))
-		return;
-	load_plain(L, n, measure_keys, nmeasure_keys);
 	if (cfg->max_samples < cfg->min_samples)
 		ld_error(L, ld_mark(n), "max_samples (%d) is below min_samples (%d)", cfg->max_samples, cfg->min_samples);
 	if ((x = ld_get(L, n, "cache")) && ld_expect(L, x, YAML_SCALAR_NODE, "cache") == 0) {
@@ -108,11 +129,11 @@ void ld_load_measure(loader *L, const yaml_node_t *n)
 
 void ld_load_select(loader *L, const yaml_node_t *n)
 {
-	static const char *const keys[] = {"policy", "weights", "noise_band", NULL};
+	static const char *const others[] = {"policy", "weights", NULL};
 	static const char *const wkeys[] = {"occupancy", "load_efficiency", NULL};
 	config *cfg = L->cfg;
 	yaml_node_t *x;
-	if (ld_check_keys(L, n, "'select'", keys))
+	if (load_section(L, n, "'select'", select_keys, sizeof select_keys / sizeof *select_keys, others))
 		return;
 	if ((x = ld_get(L, n, "policy")) && ld_expect(L, x, YAML_SCALAR_NODE, "policy") == 0) {
 		if (!strcmp(ld_scalar(x), "balanced") || !strcmp(ld_scalar(x), "fastest"))
@@ -120,8 +141,6 @@ void ld_load_select(loader *L, const yaml_node_t *n)
 		else
 			ld_error(L, ld_mark(x), "policy must be balanced or fastest, not '%s'", ld_scalar(x));
 	}
-	if ((x = ld_get(L, n, "noise_band")) && ld_double(L, x, "noise_band", &cfg->tie_k) == 0 && cfg->tie_k < 0)
-		ld_error(L, ld_mark(x), "noise_band must not be negative");
 	if ((x = ld_get(L, n, "weights")) && ld_check_keys(L, x, "select weights", wkeys) == 0) {
 		yaml_node_t *w;
 		if ((w = ld_get(L, x, "occupancy")))
