@@ -1,7 +1,7 @@
-/* measure.c: the order in which configurations meet the GPU and how each is sampled. The
- * reference runs first because every other configuration is checked against its outputs;
- * near-ties are settled by re-timing the best few interleaved (A B C A B C ...), so that slow
- * drifts of clock or temperature hit all of them alike. */
+/* measure.c: the order in which configurations meet the GPU and how each is sampled: the first
+ * pass over the space (or a search's proposals), one lane per GPU. The reference runs first
+ * because every other configuration is checked against its outputs. The finish (near-ties settled
+ * by interleaved re-timing, then counters) is finish.c's. */
 #include "measure.h"
 
 #include <math.h>
@@ -18,16 +18,9 @@
 #include "search.h"
 #include "select.h"
 #include "stats.h"
+#include "measure_pass.h"
 #include "banned.h"
 
-/* finalist rounds, and samples per finalist per round */
-#define FINAL_ROUNDS 7
-#define FINAL_SAMPLES 5
-/* metrics: auto means all up to this many configurations, else the fastest METRICS_AUTO_TOP */
-#define METRICS_AUTO_ALL 64
-#define METRICS_AUTO_TOP 10
-/* configurations profiled in one session at most (bounds the counter data image and a hang) */
-#define COUNTERS_PER_SESSION 64
 /* What a GPU's profiling costs, to decide when it leaves the first pass for it (H200, CUPTI 13):
  * the first session's start (155-195 ms), then per kernel about 6 ms of passes and 14 times its
  * own duration (the hardware passes, and the SASS-instrumented replay at about 12 times) */
@@ -44,7 +37,7 @@
 
 /* A journal that cannot be written (disk full) stops being written; the run goes on and the
  * results still reach the CSV. */
-static void journal_check(measure_opts *o, int rc)
+void pass_journal_check(measure_opts *o, int rc)
 {
 	if (rc && !o->journal_note) {
 		o->journal_note = xstrdup("writing the journal failed (disk full?): this run cannot be resumed");
@@ -144,75 +137,6 @@ static int run_reference_kernel(const config *cfg, const space *sp, const build 
 	return rc;
 }
 
-/* One GPU: its worker, and which reference outputs that worker holds. */
-typedef struct lane {
-	runner *rn;
-	int gpu;           /* index among the run's GPUs: result.gpu */
-	long long loaded;  /* the group whose reference outputs the worker holds (-1: none) */
-	diags d;           /* this lane's failures, joined into the run's once the lanes are done */
-	struct pass *P;
-	pthread_t thread;
-	int threaded; /* runs other_lane() on `thread` */
-	int left;     /* left the first pass early to take the counters of the fastest so far */
-} lane;
-
-enum { IDLE, IN_FLIGHT, FINISHED };
-/* the run's phase, as the lanes other than the first see it */
-enum { PHASE_PASS, PHASE_FINISH, PHASE_ABORT };
-
-/* The first pass's state, shared by the lanes (one per GPU) under `lock`. Only the GPU work
- * itself (runner calls on a lane's own worker) runs unlocked. */
-typedef struct pass {
-	const config *cfg;
-	const space *sp;
-	const build *b;
-	result *res;
-	measure_opts *o;
-	diags *d;
-	progress bar;
-	sample_plan plan;
-	double slowest;
-	size_t *group;
-	/* ref[g]: the configuration whose outputs group g is checked against (-1: none passed yet);
-	 * pending[g]: a candidate for it is being measured on some lane */
-	long long *ref, named;
-	char *pending;
-	char *state;       /* per configuration: IDLE, IN_FLIGHT, FINISHED */
-	int ref_kernel;
-	size_t done;
-	int stopped; /* 1: stop quietly (the reference failed, reported), -1: a worker is gone */
-	double deadline; /* a time budget's end (now_seconds), 0: none */
-	/* the exhaustive pass's queue: the next configuration, and those put back because the
-	 * measurement they would share (or the reference they need) was still in flight */
-	size_t cursor;
-	struct put_back {
-		size_t c;
-		size_t at; /* `finishes` when it was put back: worth another look once that changed */
-	} *deferred;
-	size_t ndeferred, deferred_cap;
-	size_t finishes; /* measurements finished so far */
-	lane *lanes;     /* lanes[0] also measures the search's proposals, finalists */
-	size_t nlanes;
-	size_t *counted, ncounted, ccursor; /* the counters' queue */
-	char *taken;     /* per configuration: its counters were started, or came from the journal */
-	size_t want;     /* how many of the fastest get counters (SIZE_MAX: all, 0: none) */
-	/* Several GPUs: the lanes other than the first live on threads of their own from the pass
-	 * to the end of their counters, and wait for the first to start the finish (phase). */
-	int phase;
-	int shared_queue; /* the exhaustive pass: every lane takes configurations from the queue */
-	size_t measuring; /* lanes still taking configurations from the queue */
-	double measure_s; /* a measurement's recent lane time (a moving average), for estimates */
-	size_t measures, shares; /* visits that measured, that shared a twin's or an earlier run's */
-	double best_ms;   /* the fastest time measured so far */
-	int hopeless;     /* a profiling session profiled nothing: no more are tried */
-	size_t passed;    /* configurations measured and passed so far */
-	pthread_mutex_t lock;
-	pthread_cond_t changed;
-	/* the compile pool is not thread-safe: one lane at a time waits on it, without P->lock, so
-	 * that the others can record results meanwhile */
-	pthread_mutex_t build_lock;
-} pass;
-
 /* Waits until binary bin is built; called with P->lock held, which is released meanwhile. */
 static int wait_binary(pass *P, size_t bin)
 {
@@ -303,7 +227,7 @@ static step prelude(pass *P, lane *L, size_t c)
 		plan_copy_measurement(r, &P->res[same], same);
 		o->shared++;
 		if (o->journal)
-			journal_check(o, journal_shared(o->journal, c, (size_t)same));
+			pass_journal_check(o, journal_shared(o->journal, c, (size_t)same));
 		progress_update(&P->bar, ++P->done, NULL);
 		return s;
 	}
@@ -352,7 +276,7 @@ static int measure_step(pass *P, lane *L, size_t c, step *s)
 	}
 	if (P->o->journal) {
 		pthread_mutex_lock(&P->lock);
-		journal_check(P->o, journal_started(P->o->journal, c));
+		pass_journal_check(P->o, journal_started(P->o->journal, c));
 		pthread_mutex_unlock(&P->lock);
 	}
 	return runner_measure(L->rn, P->cfg, space_config(P->sp, c), s->role, bin, &P->plan, &s->tmp, s->timeout, &L->d)
@@ -384,7 +308,7 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 		 * whole job): nothing is known about this configuration, and a resumed run measures
 		 * it again rather than count it crashed */
 		if (o->journal)
-			journal_check(o, journal_stopped(o->journal, c));
+			pass_journal_check(o, journal_stopped(o->journal, c));
 		progress_update(&P->bar, ++P->done, NULL);
 		return;
 	}
@@ -392,9 +316,9 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 	r->gpu = L->gpu;
 	memcpy(r->code, P->b->bins[P->b->of_config[c]].code, sizeof r->code);
 	if (o->journal)
-		journal_check(o, journal_finished(o->journal, c, r));
+		pass_journal_check(o, journal_finished(o->journal, c, r));
 	if (o->journal && L->gpu)
-		journal_check(o, journal_gpu(o->journal, c, L->gpu));
+		pass_journal_check(o, journal_gpu(o->journal, c, L->gpu));
 	if (r->st == ST_OK) {
 		P->passed++;
 		if (P->best_ms <= 0 || r->t_median < P->best_ms)
@@ -542,7 +466,6 @@ static int time_to_profile(const pass *P, const lane *L)
 	return session + P->measure_s / 2 >= rest / (double)(P->measuring - 1);
 }
 
-static void choose_counters(pass *P, size_t top);
 
 static void *lane_main(void *arg)
 {
@@ -575,7 +498,7 @@ static void *lane_main(void *arg)
 	}
 	if (L->left && !P->counted) {
 		double session;
-		choose_counters(P, speculative_share(P, &session)); /* finish() plans again on the final times */
+		pass_choose_counters(P, speculative_share(P, &session)); /* pass_finish() plans again on the final times */
 	}
 	P->measuring--;
 	pthread_cond_broadcast(&P->changed);
@@ -584,7 +507,6 @@ static void *lane_main(void *arg)
 	return NULL;
 }
 
-static void *counters_lane(void *arg);
 
 /* A lane other than the first, on a thread of its own: its part of the exhaustive pass (and,
  * when it left early, the counters of the fastest so far), then, once the first starts the
@@ -596,21 +518,21 @@ static void *other_lane(void *arg)
 	if (P->shared_queue)
 		lane_main(L);
 	if (L->left)
-		counters_lane(L);
+		pass_counters_lane(L);
 	pthread_mutex_lock(&P->lock);
 	while (P->phase == PHASE_PASS)
 		pthread_cond_wait(&P->changed, &P->lock);
 	int go = P->phase == PHASE_FINISH;
 	pthread_mutex_unlock(&P->lock);
 	if (go)
-		counters_lane(L);
+		pass_counters_lane(L);
 	runner_quit(L->rn);
 	return NULL;
 }
 
 /* Starts other_lane() for lanes 1..n-1 (those not started yet). Without a thread, a lane does
  * nothing: the others take its share. */
-static void start_other_lanes(pass *P)
+void pass_start_other_lanes(pass *P)
 {
 	for (size_t i = 1; i < P->nlanes; i++)
 		if (!P->lanes[i].threaded)
@@ -618,7 +540,7 @@ static void start_other_lanes(pass *P)
 }
 
 /* Lets the other lanes go on to their counters (PHASE_FINISH) or stop (PHASE_ABORT). */
-static void set_phase(pass *P, int phase)
+void pass_set_phase(pass *P, int phase)
 {
 	pthread_mutex_lock(&P->lock);
 	if (P->phase == PHASE_PASS)
@@ -627,9 +549,9 @@ static void set_phase(pass *P, int phase)
 	pthread_mutex_unlock(&P->lock);
 }
 
-static void join_other_lanes(pass *P)
+void pass_join_other_lanes(pass *P)
 {
-	set_phase(P, PHASE_ABORT); /* a no-op once the finish started */
+	pass_set_phase(P, PHASE_ABORT); /* a no-op once the finish started */
 	for (size_t i = 1; i < P->nlanes; i++)
 		if (P->lanes[i].threaded) {
 			pthread_join(P->lanes[i].thread, NULL);
@@ -670,7 +592,7 @@ static int first_pass(pass *P)
 			 * lane measures any more */
 			P->shared_queue = 1;
 			P->measuring = P->nlanes;
-			start_other_lanes(P);
+			pass_start_other_lanes(P);
 			pthread_mutex_lock(&P->lock);
 			for (size_t i = 1; i < P->nlanes; i++)
 				P->measuring -= !lanes[i].threaded;
@@ -695,256 +617,6 @@ static int first_pass(pass *P)
 	free(P->pending);
 	free(P->state);
 	free(P->deferred);
-	return P->stopped < 0 ? -1 : 0;
-}
-
-/* Re-times the fastest few in rounds, A B C A B C ..., each round a short run of samples. */
-/* On the first GPU alone: the finalists are compared with one another. With several GPUs the
- * others collect counters meanwhile, so shared state is touched under P->lock only. */
-static int finalists(pass *P)
-{
-	const config *cfg = P->cfg;
-	const space *sp = P->sp;
-	const build *b = P->b;
-	result *res = P->res;
-	lane *L = &P->lanes[0];
-	measure_opts *o = P->o;
-	pthread_mutex_lock(&P->lock);
-	size_t k, *idx = plan_finalists(res, sp->count, cfg->finalists, &k);
-	/* resumed with nothing new measured: the journaled finalists stand */
-	int all_final = 1;
-	for (size_t f = 0; f < k; f++)
-		all_final &= res[idx[f]].final_rounds > 0;
-	if (k < 2 || (all_final && o->measured == 0)) {
-		pthread_mutex_unlock(&P->lock);
-		free(idx);
-		return 0;
-	}
-	/* earlier finals were taken against other times: rank on first-pass times again */
-	for (size_t i = 0; i < sp->count; i++)
-		res[i].final_rounds = 0;
-	free(idx);
-	idx = plan_finalists(res, sp->count, cfg->finalists, &k);
-	pthread_mutex_unlock(&P->lock);
-	double *rounds = xcalloc(k * FINAL_ROUNDS, sizeof *rounds), scratch[FINAL_ROUNDS];
-	sample_plan plan = {1, FINAL_SAMPLES, FINAL_SAMPLES, cfg->time_cap, cfg->noise_target};
-	int rc = 0;
-	size_t got = 0;
-	for (size_t round = 0; round < FINAL_ROUNDS && !rc && !*o->interrupted; round++) {
-		size_t f;
-		for (f = 0; f < k && !rc && !*o->interrupted; f++) {
-			pthread_mutex_lock(&P->lock);
-			result tmp = res[idx[f]];
-			tmp.message = NULL;
-			double timeout = plan_timeout(cfg, res[idx[f]].t_max * res[idx[f]].batch);
-			pthread_mutex_unlock(&P->lock);
-			if (runner_measure(L->rn, cfg, space_config(sp, idx[f]), "time", &b->bins[b->of_config[idx[f]]], &plan,
-					   &tmp, timeout, &L->d))
-				rc = -1;
-			free(tmp.message);
-			/* a finalist that fails now (it passed before) keeps its first-pass time */
-			rounds[f * FINAL_ROUNDS + round] = tmp.st == ST_OK ? tmp.t_median : NAN;
-			pthread_mutex_lock(&P->lock);
-			progress_update(&P->bar, ++P->done, NULL);
-			pthread_mutex_unlock(&P->lock);
-		}
-		/* a round cut short (worker gone, run stopped) would compare finalists unevenly */
-		if (f == k && !rc)
-			got = round + 1;
-	}
-	pthread_mutex_lock(&P->lock);
-	for (size_t f = 0; f < k && got >= 3; f++) {
-		double v[FINAL_ROUNDS];
-		size_t m = 0;
-		for (size_t round = 0; round < got; round++)
-			if (!isnan(rounds[f * FINAL_ROUNDS + round]))
-				v[m++] = rounds[f * FINAL_ROUNDS + round];
-		if (m < 3)
-			continue;
-		result *r = &res[idx[f]];
-		r->final_rounds = (int)m;
-		r->final_noise = stats_noise(v, m, scratch);
-		r->final_median = stats_median(v, m);
-		if (o->journal)
-			journal_check(o, journal_final(o->journal, idx[f], r));
-	}
-	if (rc)
-		P->stopped = -1;
-	pthread_mutex_unlock(&P->lock);
-	free(rounds);
-	free(idx);
-	return rc;
-}
-
-/* Whether a lane other than the first can profile (P->lock held): the first then leaves the
- * counters to them, rather than build a profiler of its own (0.2 s of device queries). */
-static int others_profile(const pass *P)
-{
-	for (size_t i = 1; i < P->nlanes; i++)
-		if (P->lanes[i].threaded && P->lanes[i].rn)
-			return 1;
-	return 0;
-}
-
-/* The hardware counters of the fastest configurations. A profiling session costs per replay pass,
- * nearly whatever it holds, so a lane takes its whole share at once: with one GPU all of them
- * after the finalists; with several, the GPUs other than the first split them, while the first
- * re-times the finalists (and takes them on only when no other GPU can). */
-static void *counters_lane(void *arg)
-{
-	lane *L = arg;
-	pass *P = L->P;
-	measure_opts *o = P->o;
-	if (!L->rn)
-		return NULL; /* its GPU was left out */
-	size_t sharers = P->nlanes > 1 ? P->nlanes - 1 : 1;
-	pthread_mutex_lock(&P->lock);
-	if (L->gpu == 0 && others_profile(P)) {
-		pthread_mutex_unlock(&P->lock);
-		return NULL;
-	}
-	while (!P->stopped && !P->hopeless && P->ccursor < P->ncounted && !*o->interrupted) {
-		/* those taken during the pass are not on the finish's bar */
-		int on_bar = P->phase != PHASE_PASS;
-		size_t share = (P->ncounted - P->ccursor + sharers - 1) / sharers, n = 0;
-		if (share > COUNTERS_PER_SESSION)
-			share = COUNTERS_PER_SESSION;
-		size_t *which = xcalloc(share, sizeof *which);
-		const value **params = xcalloc(share, sizeof *params);
-		const binary **bins = xcalloc(share, sizeof *bins);
-		result *tmp = xcalloc(share, sizeof *tmp);
-		result **res = xcalloc(share, sizeof *res);
-		char **why = xcalloc(share, sizeof *why);
-		double timeout = 60;
-		while (n < share && P->ccursor < P->ncounted) {
-			size_t c = P->counted[P->ccursor++];
-			if (P->taken[c] || P->res[c].have_metrics)
-				continue; /* profiled or being profiled, or from the journal */
-			P->taken[c] = 1;
-			which[n] = c;
-			params[n] = space_config(P->sp, c);
-			bins[n] = &P->b->bins[P->b->of_config[c]];
-			tmp[n] = P->res[c];
-			tmp[n].message = NULL;
-			res[n] = &tmp[n];
-			timeout += plan_timeout(P->cfg, tmp[n].t_max * tmp[n].batch);
-			n++;
-		}
-		int rc = 0;
-		if (n) {
-			pthread_mutex_unlock(&P->lock);
-			rc = runner_profile(L->rn, P->cfg, n, params, bins, res, timeout, why, &L->d);
-			pthread_mutex_lock(&P->lock);
-		}
-		size_t got = 0;
-		for (size_t k = 0; k < n && !rc; k++) {
-			if (why[k]) {
-				/* one reason is enough: the first */
-				if (!o->counters_note)
-					o->counters_note = why[k];
-				else
-					free(why[k]);
-				why[k] = NULL;
-				continue;
-			}
-			got++;
-			result *r = &P->res[which[k]];
-			memcpy(r->metrics, tmp[k].metrics, sizeof r->metrics);
-			r->have_metrics = tmp[k].have_metrics;
-			if (o->journal)
-				journal_check(o, journal_metrics(o->journal, which[k], r));
-			if (on_bar)
-				progress_update(&P->bar, ++P->done, NULL);
-		}
-		/* a session where nothing could be profiled: profiling is unavailable or broken */
-		P->hopeless |= n && !got;
-		for (size_t k = 0; k < n; k++)
-			free(why[k]);
-		free(which);
-		free(params);
-		free(bins);
-		free(tmp);
-		free(res);
-		free(why);
-		if (rc) {
-			P->stopped = -1;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&P->lock);
-	trace_event("lane %d: counters done", L->gpu);
-	return NULL;
-}
-
-/* How many of the fastest get counters (measure.metrics): SIZE_MAX for all, 0 for none. */
-static size_t counters_wanted(const pass *P)
-{
-	switch (P->cfg->metrics) {
-	case METRICS_NONE:
-		return 0;
-	case METRICS_AUTO:
-		return P->sp->count <= METRICS_AUTO_ALL ? SIZE_MAX : METRICS_AUTO_TOP;
-	case METRICS_TOP:
-		return (size_t)P->cfg->metrics_top;
-	}
-	return SIZE_MAX;
-}
-
-/* The counters' queue: the fastest top, as ranked now (P->lock held when other lanes run). */
-static void choose_counters(pass *P, size_t top)
-{
-	free(P->counted);
-	P->counted = plan_ranked(P->res, P->sp->count, &P->ncounted);
-	if (top < P->ncounted)
-		P->ncounted = top;
-	P->ccursor = 0;
-}
-
-static void *finalists_then_counters(void *arg)
-{
-	lane *L = arg;
-	finalists(L->P);
-	trace_event("finalists done");
-	counters_lane(L);
-	runner_quit(L->rn);
-	return NULL;
-}
-
-/* Finalists, then counters. With one GPU in that order (the counters go to the finalists'
- * ranking); with several, the first GPU re-times the finalists while the others profile, ranked
- * by the first pass: those not already profiled (or being profiled) by a lane that left the
- * pass early. */
-static int finish(pass *P)
-{
-	P->done = 0;
-	size_t nfinal;
-	pthread_mutex_lock(&P->lock);
-	free(plan_finalists(P->res, P->sp->count, P->cfg->finalists, &nfinal));
-	pthread_mutex_unlock(&P->lock);
-	size_t final_steps = nfinal >= 2 ? nfinal * FINAL_ROUNDS : 0;
-	if (P->nlanes == 1) {
-		progress_begin(&P->bar, P->o->progress && final_steps, "final", final_steps);
-		finalists(P);
-		progress_end(&P->bar);
-		choose_counters(P, P->want);
-		P->done = 0;
-		progress_begin(&P->bar, P->o->progress && P->ncounted, "counters", P->ncounted);
-		counters_lane(&P->lanes[0]);
-		runner_quit(P->lanes[0].rn);
-	} else {
-		pthread_mutex_lock(&P->lock);
-		choose_counters(P, P->want);
-		size_t todo = 0;
-		for (size_t k = 0; k < P->ncounted; k++)
-			todo += !P->taken[P->counted[k]] && !P->res[P->counted[k]].have_metrics;
-		progress_begin(&P->bar, P->o->progress, "final+counters", final_steps + todo);
-		pthread_mutex_unlock(&P->lock);
-		start_other_lanes(P); /* after a search, which measured on the first GPU alone */
-		set_phase(P, PHASE_FINISH);
-		finalists_then_counters(&P->lanes[0]);
-		join_other_lanes(P);
-	}
-	progress_end(&P->bar);
 	return P->stopped < 0 ? -1 : 0;
 }
 
@@ -975,7 +647,7 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	for (size_t i = 0; i < nrunners; i++)
 		P.lanes[i] = (lane){.rn = runners[i], .gpu = (int)i, .loaded = -1, .P = &P};
 	P.taken = xcalloc(sp->count + 1, 1);
-	P.want = counters_wanted(&P);
+	P.want = pass_counters_wanted(&P);
 	pthread_mutex_init(&P.lock, NULL);
 	pthread_mutex_init(&P.build_lock, NULL);
 	pthread_cond_init(&P.changed, NULL);
@@ -988,10 +660,10 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	if (!rc && d->n == before && !*o->interrupted) {
 		/* (else the reference failed: nothing to compare with) */
 		t0 = now_seconds();
-		rc = finish(&P);
+		rc = pass_finish(&P);
 		o->finish_s = now_seconds() - t0;
 	}
-	join_other_lanes(&P);
+	pass_join_other_lanes(&P);
 	for (size_t i = 0; i < nrunners; i++)
 		join_diags(d, &P.lanes[i]);
 	pthread_cond_destroy(&P.changed);

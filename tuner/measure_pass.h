@@ -1,0 +1,106 @@
+/* measure_pass.h: the state the measuring stage's two files share: measure.c (the first pass,
+ * its lanes and threads) and finish.c (finalists and counters). Nothing else includes it. */
+#ifndef AUTOTUNE_MEASURE_PASS_H
+#define AUTOTUNE_MEASURE_PASS_H
+
+#include <pthread.h>
+
+#include "measure.h"
+#include "progress.h"
+
+/* finalist rounds, and samples per finalist per round */
+#define FINAL_ROUNDS 7
+#define FINAL_SAMPLES 5
+/* metrics: auto means all up to this many configurations, else the fastest METRICS_AUTO_TOP */
+#define METRICS_AUTO_ALL 64
+#define METRICS_AUTO_TOP 10
+/* configurations profiled in one session at most (bounds the counter data image and a hang) */
+#define COUNTERS_PER_SESSION 64
+/* One GPU: its worker, and which reference outputs that worker holds. */
+typedef struct lane {
+	runner *rn;
+	int gpu;           /* index among the run's GPUs: result.gpu */
+	long long loaded;  /* the group whose reference outputs the worker holds (-1: none) */
+	diags d;           /* this lane's failures, joined into the run's once the lanes are done */
+	struct pass *P;
+	pthread_t thread;
+	int threaded; /* runs other_lane() on `thread` */
+	int left;     /* left the first pass early to take the counters of the fastest so far */
+} lane;
+
+enum { IDLE, IN_FLIGHT, FINISHED };
+/* the run's phase, as the lanes other than the first see it */
+enum { PHASE_PASS, PHASE_FINISH, PHASE_ABORT };
+
+/* The first pass's state, shared by the lanes (one per GPU) under `lock`. Only the GPU work
+ * itself (runner calls on a lane's own worker) runs unlocked. */
+typedef struct pass {
+	const config *cfg;
+	const space *sp;
+	const build *b;
+	result *res;
+	measure_opts *o;
+	diags *d;
+	progress bar;
+	sample_plan plan;
+	double slowest;
+	size_t *group;
+	/* ref[g]: the configuration whose outputs group g is checked against (-1: none passed yet);
+	 * pending[g]: a candidate for it is being measured on some lane */
+	long long *ref, named;
+	char *pending;
+	char *state;       /* per configuration: IDLE, IN_FLIGHT, FINISHED */
+	int ref_kernel;
+	size_t done;
+	int stopped; /* 1: stop quietly (the reference failed, reported), -1: a worker is gone */
+	double deadline; /* a time budget's end (now_seconds), 0: none */
+	/* the exhaustive pass's queue: the next configuration, and those put back because the
+	 * measurement they would share (or the reference they need) was still in flight */
+	size_t cursor;
+	struct put_back {
+		size_t c;
+		size_t at; /* `finishes` when it was put back: worth another look once that changed */
+	} *deferred;
+	size_t ndeferred, deferred_cap;
+	size_t finishes; /* measurements finished so far */
+	lane *lanes;     /* lanes[0] also measures the search's proposals, finalists */
+	size_t nlanes;
+	size_t *counted, ncounted, ccursor; /* the counters' queue */
+	char *taken;     /* per configuration: its counters were started, or came from the journal */
+	size_t want;     /* how many of the fastest get counters (SIZE_MAX: all, 0: none) */
+	/* Several GPUs: the lanes other than the first live on threads of their own from the pass
+	 * to the end of their counters, and wait for the first to start the finish (phase). */
+	int phase;
+	int shared_queue; /* the exhaustive pass: every lane takes configurations from the queue */
+	size_t measuring; /* lanes still taking configurations from the queue */
+	double measure_s; /* a measurement's recent lane time (a moving average), for estimates */
+	size_t measures, shares; /* visits that measured, that shared a twin's or an earlier run's */
+	double best_ms;   /* the fastest time measured so far */
+	int hopeless;     /* a profiling session profiled nothing: no more are tried */
+	size_t passed;    /* configurations measured and passed so far */
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	/* the compile pool is not thread-safe: one lane at a time waits on it, without P->lock, so
+	 * that the others can record results meanwhile */
+	pthread_mutex_t build_lock;
+} pass;
+
+/* measure.c */
+/* A journal that cannot be written stops being written (o->journal_note says why). */
+void pass_journal_check(measure_opts *o, int rc);
+/* The lanes other than the first: started on their threads, told the phase, joined. */
+void pass_start_other_lanes(pass *P);
+void pass_set_phase(pass *P, int phase);
+void pass_join_other_lanes(pass *P);
+
+/* finish.c */
+/* A lane's counters: its share of P's queue, a profiling session at a time (a thread's main). */
+void *pass_counters_lane(void *arg);
+/* The counters' queue: the fastest top as ranked now (P->lock held when other lanes run). */
+void pass_choose_counters(pass *P, size_t top);
+/* How many of the fastest get counters (measure.metrics): SIZE_MAX for all, 0 for none. */
+size_t pass_counters_wanted(const pass *P);
+/* Finalists, then counters: 0, or -1 when a worker is gone. */
+int pass_finish(pass *P);
+
+#endif
