@@ -1,5 +1,6 @@
-/* expr.c: parser and evaluator for the expression language of config files, so sizes, grids
- * and constraints can be written as formulas over constants and tuning parameters. */
+/* expr.c: the parser of the expression language of config files, so sizes, grids and
+ * constraints can be written as formulas over constants and tuning parameters. The tree it
+ * builds (expr_tree.h) is evaluated by expr_eval.c. */
 #include "expr.h"
 
 #include <limits.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expr_tree.h"
 #include "banned.h"
 
 /* Bounds both parser recursion and tree height, so hostile input cannot overflow the stack
@@ -18,40 +20,12 @@
 /* How much of a long token an error message quotes. */
 #define QUOTE_MAX 40
 
-typedef enum {
-	T_END,
-	T_INT,
-	T_FLOAT,
-	T_NAME,
-	T_OR,
-	T_AND,
-	T_EQ,
-	T_NE,
-	T_LT,
-	T_LE,
-	T_GT,
-	T_GE,
-	T_SHL,
-	T_SHR,
-	T_PLUS,
-	T_MINUS,
-	T_STAR,
-	T_SLASH,
-	T_PERCENT,
-	T_NOT,
-	T_LPAREN,
-	T_RPAREN,
-	T_COMMA,
-} tok_kind;
-
-static const char *const op_text[] = {
+const char *const expr_op_text[] = {
 	[T_OR] = "||", [T_AND] = "&&", [T_EQ] = "==", [T_NE] = "!=", [T_LT] = "<",
 	[T_LE] = "<=", [T_GT] = ">", [T_GE] = ">=", [T_SHL] = "<<", [T_SHR] = ">>",
 	[T_PLUS] = "+", [T_MINUS] = "-", [T_STAR] = "*", [T_SLASH] = "/", [T_PERCENT] = "%",
 	[T_NOT] = "!", [T_LPAREN] = "(", [T_RPAREN] = ")", [T_COMMA] = ",",
 };
-
-typedef enum { F_MIN, F_MAX, F_CEIL_DIV, F_ABS } func_id;
 
 static const struct {
 	const char *name;
@@ -64,35 +38,7 @@ static const struct {
 };
 #define NFUNCS ((int)(sizeof funcs / sizeof funcs[0]))
 
-typedef enum { N_INT, N_FLOAT, N_NAME, N_UNARY, N_BINARY, N_CALL } node_kind;
-
-/* Nodes live in one array and refer to each other by index, so the tree is freed in one go. */
-typedef struct {
-	node_kind kind;
-	int op;     /* tok_kind of an operator, func_id of a call */
-	int offset; /* the token an error is blamed on: operator, name, literal, function name */
-	int a, b;   /* operands; for a call, a is the first argument and b the argument count */
-	int next;   /* the following argument of a call, -1 after the last */
-	int height;
-	union {
-		long long i;
-		double f;
-	} v;
-} node;
-
-struct expr {
-	node *nodes;
-	int nnodes;
-	int root;
-	size_t len;
-	/* The source, then a second copy with a NUL after every identifier, which gives each name
-	 * node a C string without an allocation of its own. */
-	char text[];
-};
-
-static void set_err(expr_error *err, int offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void set_err(expr_error *err, int offset, const char *fmt, ...)
+void expr_set_err(expr_error *err, int offset, const char *fmt, ...)
 {
 	if (!err)
 		return;
@@ -208,7 +154,7 @@ static void describe(const parser *p, const token *t, char *buf, size_t len)
 		snprintf(buf, len, "name '%.*s%s'", n, s, more);
 		break;
 	default:
-		snprintf(buf, len, "'%s'", op_text[t->kind]);
+		snprintf(buf, len, "'%s'", expr_op_text[t->kind]);
 		break;
 	}
 }
@@ -258,7 +204,7 @@ static int lex_number(parser *p, int start)
 	int n = len > QUOTE_MAX ? QUOTE_MAX : len;
 	const char *more = len > QUOTE_MAX ? "..." : "";
 	if (bad == 1) {
-		set_err(p->err, start, "malformed number '%.*s%s'", n, s + start, more);
+		expr_set_err(p->err, start, "malformed number '%.*s%s'", n, s + start, more);
 		return -1;
 	}
 	p->tok.offset = start;
@@ -267,18 +213,18 @@ static int lex_number(parser *p, int start)
 		char *end;
 		double f = strtod(s + start, &end);
 		if (end != s + start + len) {
-			set_err(p->err, start, "malformed number '%.*s%s'", n, s + start, more);
+			expr_set_err(p->err, start, "malformed number '%.*s%s'", n, s + start, more);
 			return -1;
 		}
 		if (isinf(f)) {
-			set_err(p->err, start, "number '%.*s%s' is too large", n, s + start, more);
+			expr_set_err(p->err, start, "number '%.*s%s' is too large", n, s + start, more);
 			return -1;
 		}
 		p->tok.kind = T_FLOAT;
 		p->tok.v.f = f;
 	} else {
 		if (bad == 2) {
-			set_err(p->err, start, "integer '%.*s%s' does not fit in 64 bits", n, s + start, more);
+			expr_set_err(p->err, start, "integer '%.*s%s' does not fit in 64 bits", n, s + start, more);
 			return -1;
 		}
 		p->tok.kind = T_INT;
@@ -358,9 +304,9 @@ static int next(parser *p)
 			else if (c == '|')
 				hint = " (did you mean '||'?)";
 			if ((unsigned char)c < 0x20 || (unsigned char)c >= 0x7f)
-				set_err(p->err, i, "unexpected character '\\x%02x'", (unsigned char)c);
+				expr_set_err(p->err, i, "unexpected character '\\x%02x'", (unsigned char)c);
 			else
-				set_err(p->err, i, "unexpected character '%c'%s", c, hint ? hint : "");
+				expr_set_err(p->err, i, "unexpected character '%c'%s", c, hint ? hint : "");
 			return -1;
 		}
 	}
@@ -374,7 +320,7 @@ static int next(parser *p)
 
 static int too_deep(parser *p, int offset)
 {
-	set_err(p->err, offset, "expression nested too deeply (more than %d levels)", EXPR_MAX_DEPTH);
+	expr_set_err(p->err, offset, "expression nested too deeply (more than %d levels)", EXPR_MAX_DEPTH);
 	return -1;
 }
 
@@ -395,7 +341,7 @@ static int add_node(parser *p, node_kind kind, int op, int offset, int a, int b)
 		int cap = p->cap ? p->cap * 2 : 16;
 		node *nodes = realloc(p->nodes, (size_t)cap * sizeof *nodes);
 		if (!nodes) {
-			set_err(p->err, offset, "out of memory");
+			expr_set_err(p->err, offset, "out of memory");
 			return -1;
 		}
 		p->nodes = nodes;
@@ -419,7 +365,7 @@ static int expected(parser *p, const char *what)
 {
 	char found[80];
 	describe(p, &p->tok, found, sizeof found);
-	set_err(p->err, p->tok.offset, "expected %s but found %s", what, found);
+	expr_set_err(p->err, p->tok.offset, "expected %s but found %s", what, found);
 	return -1;
 }
 
@@ -437,7 +383,7 @@ static int parse_call(parser *p, token name)
 	int f = find_func(p->src + name.offset, name.len);
 	if (f < 0) {
 		int n = name.len > QUOTE_MAX ? QUOTE_MAX : name.len;
-		set_err(p->err, name.offset, "unknown function '%.*s%s' (known: min, max, ceil_div, abs)", n,
+		expr_set_err(p->err, name.offset, "unknown function '%.*s%s' (known: min, max, ceil_div, abs)", n,
 			p->src + name.offset, name.len > QUOTE_MAX ? "..." : "");
 		return -1;
 	}
@@ -468,10 +414,10 @@ static int parse_call(parser *p, token name)
 	if (nargs < funcs[f].min_args || (funcs[f].max_args >= 0 && nargs > funcs[f].max_args)) {
 		const char *fn = funcs[f].name;
 		if (funcs[f].max_args < 0)
-			set_err(p->err, name.offset, "%s() needs at least %d argument%s", fn, funcs[f].min_args,
+			expr_set_err(p->err, name.offset, "%s() needs at least %d argument%s", fn, funcs[f].min_args,
 				funcs[f].min_args == 1 ? "" : "s");
 		else
-			set_err(p->err, name.offset, "%s() takes %d argument%s, not %d", fn, funcs[f].max_args,
+			expr_set_err(p->err, name.offset, "%s() takes %d argument%s, not %d", fn, funcs[f].max_args,
 				funcs[f].max_args == 1 ? "" : "s", nargs);
 		return -1;
 	}
@@ -590,12 +536,12 @@ expr *expr_parse(const char *src, expr_error *err)
 		src = "";
 	size_t len = strlen(src);
 	if (len > INT_MAX / 2) {
-		set_err(err, 0, "expression too long");
+		expr_set_err(err, 0, "expression too long");
 		return NULL;
 	}
 	expr *e = malloc(sizeof *e + 2 * (len + 1));
 	if (!e) {
-		set_err(err, 0, "out of memory");
+		expr_set_err(err, 0, "out of memory");
 		return NULL;
 	}
 	memcpy(e->text, src, len + 1);
@@ -612,7 +558,7 @@ expr *expr_parse(const char *src, expr_error *err)
 	int root = -1;
 	if (next(&p) == 0) {
 		if (p.tok.kind == T_END) {
-			set_err(err, 0, "empty expression");
+			expr_set_err(err, 0, "empty expression");
 		} else {
 			root = parse_expr(&p);
 			if (root >= 0 && p.tok.kind != T_END)
@@ -643,7 +589,7 @@ const char *expr_source(const expr *e)
 	return e ? e->text : NULL;
 }
 
-static const char *name_of(const expr *e, const node *nd)
+const char *expr_name_of(const expr *e, const node *nd)
 {
 	return e->text + e->len + 1 + nd->offset;
 }
@@ -657,289 +603,10 @@ int expr_foreach_name(const expr *e, expr_name_fn fn, void *ctx)
 		const node *nd = &e->nodes[i];
 		if (nd->kind != N_NAME)
 			continue;
-		int r = fn(ctx, name_of(e, nd), nd->offset);
+		int r = fn(ctx, expr_name_of(e, nd), nd->offset);
 		if (r)
 			return r;
 	}
 	return 0;
 }
 
-/* ---------------------------------------------------------------- evaluator */
-
-typedef struct {
-	const expr *e;
-	expr_lookup_fn lookup;
-	void *ctx;
-	expr_error *err;
-} evaluator;
-
-static int eval(const evaluator *ev, int n, value *out);
-
-static int overflow(const evaluator *ev, const node *nd)
-{
-	set_err(ev->err, nd->offset, "integer overflow");
-	return -1;
-}
-
-static int need_ints(const evaluator *ev, const node *nd, value l, value r)
-{
-	if (l.kind == VAL_INT && r.kind == VAL_INT)
-		return 0;
-	set_err(ev->err, nd->offset, "'%s' needs integers", op_text[nd->op]);
-	return -1;
-}
-
-/* -1, 0 or 1; exact for two ints, through double otherwise. */
-static int compare(value l, value r)
-{
-	if (l.kind == VAL_INT && r.kind == VAL_INT)
-		return (l.u.i > r.u.i) - (l.u.i < r.u.i);
-	double a = value_as_double(l), b = value_as_double(r);
-	return (a > b) - (a < b);
-}
-
-static int eval_shift(const evaluator *ev, const node *nd, long long a, long long b, value *out)
-{
-	if (b < 0 || b > 63) {
-		set_err(ev->err, nd->offset, "shift count %lld is outside 0..63", b);
-		return -1;
-	}
-	if (nd->op == T_SHR) {
-		*out = value_int(a >> b);
-		return 0;
-	}
-	/* A left shift is a multiplication by 2^b, checked like one; 2^63 itself does not fit. */
-	long long r;
-	if (b == 63) {
-		if (a != 0 && a != -1)
-			return overflow(ev, nd);
-		r = a == 0 ? 0 : LLONG_MIN;
-	} else if (__builtin_mul_overflow(a, 1LL << b, &r)) {
-		return overflow(ev, nd);
-	}
-	*out = value_int(r);
-	return 0;
-}
-
-static int eval_binary(const evaluator *ev, const node *nd, value *out)
-{
-	value l, r;
-	if (eval(ev, nd->a, &l))
-		return -1;
-	if (nd->op == T_AND || nd->op == T_OR) {
-		int lt = value_truth(l);
-		if (nd->op == T_AND ? !lt : lt) {
-			*out = value_int(lt);
-			return 0;
-		}
-		if (eval(ev, nd->b, &r))
-			return -1;
-		*out = value_int(value_truth(r));
-		return 0;
-	}
-	if (eval(ev, nd->b, &r))
-		return -1;
-	int ints = l.kind == VAL_INT && r.kind == VAL_INT;
-	long long a = l.u.i, b = r.u.i, i = 0;
-	double x = value_as_double(l), y = value_as_double(r);
-	switch (nd->op) {
-	case T_EQ:
-		*out = value_int(ints ? a == b : x == y);
-		return 0;
-	case T_NE:
-		*out = value_int(ints ? a != b : x != y);
-		return 0;
-	case T_LT:
-		*out = value_int(ints ? a < b : x < y);
-		return 0;
-	case T_LE:
-		*out = value_int(ints ? a <= b : x <= y);
-		return 0;
-	case T_GT:
-		*out = value_int(ints ? a > b : x > y);
-		return 0;
-	case T_GE:
-		*out = value_int(ints ? a >= b : x >= y);
-		return 0;
-	case T_SHL:
-	case T_SHR:
-		if (need_ints(ev, nd, l, r))
-			return -1;
-		return eval_shift(ev, nd, a, b, out);
-	case T_PLUS:
-		if (!ints) {
-			*out = value_float(x + y);
-			return 0;
-		}
-		if (__builtin_add_overflow(a, b, &i))
-			return overflow(ev, nd);
-		break;
-	case T_MINUS:
-		if (!ints) {
-			*out = value_float(x - y);
-			return 0;
-		}
-		if (__builtin_sub_overflow(a, b, &i))
-			return overflow(ev, nd);
-		break;
-	case T_STAR:
-		if (!ints) {
-			*out = value_float(x * y);
-			return 0;
-		}
-		if (__builtin_mul_overflow(a, b, &i))
-			return overflow(ev, nd);
-		break;
-	case T_SLASH:
-		if (ints ? b == 0 : y == 0.0) {
-			set_err(ev->err, nd->offset, "division by zero");
-			return -1;
-		}
-		if (!ints) {
-			*out = value_float(x / y);
-			return 0;
-		}
-		if (a == LLONG_MIN && b == -1)
-			return overflow(ev, nd);
-		i = a / b;
-		break;
-	case T_PERCENT:
-		if (need_ints(ev, nd, l, r))
-			return -1;
-		if (b == 0) {
-			set_err(ev->err, nd->offset, "modulo by zero");
-			return -1;
-		}
-		/* LLONG_MIN % -1 is 0 mathematically but traps on x86. */
-		i = b == -1 ? 0 : a % b;
-		break;
-	default:
-		set_err(ev->err, nd->offset, "internal error: bad operator");
-		return -1;
-	}
-	*out = value_int(i);
-	return 0;
-}
-
-static int eval_unary(const evaluator *ev, const node *nd, value *out)
-{
-	value v;
-	if (eval(ev, nd->a, &v))
-		return -1;
-	switch (nd->op) {
-	case T_NOT:
-		*out = value_int(!value_truth(v));
-		return 0;
-	case T_MINUS:
-		if (v.kind == VAL_FLOAT) {
-			*out = value_float(-v.u.f);
-			return 0;
-		}
-		if (v.u.i == LLONG_MIN)
-			return overflow(ev, nd);
-		*out = value_int(-v.u.i);
-		return 0;
-	default:
-		*out = v;
-		return 0;
-	}
-}
-
-static int eval_call(const evaluator *ev, const node *nd, value *out)
-{
-	value args[2];
-	const node *argn[2];
-	int arg = nd->a;
-	if (nd->op == F_MIN || nd->op == F_MAX) {
-		value best = {VAL_INT, {.i = 0}};
-		int all_ints = 1;
-		for (int k = 0; arg >= 0; arg = ev->e->nodes[arg].next, k++) {
-			value v;
-			if (eval(ev, arg, &v))
-				return -1;
-			all_ints &= v.kind == VAL_INT;
-			int c = compare(v, best);
-			if (k == 0 || (nd->op == F_MIN ? c < 0 : c > 0))
-				best = v;
-		}
-		*out = all_ints ? best : value_float(value_as_double(best));
-		return 0;
-	}
-	for (int k = 0; k < nd->b && k < 2; arg = ev->e->nodes[arg].next, k++) {
-		argn[k] = &ev->e->nodes[arg];
-		if (eval(ev, arg, &args[k]))
-			return -1;
-	}
-	if (nd->op == F_ABS) {
-		value v = args[0];
-		if (v.kind == VAL_FLOAT)
-			*out = value_float(fabs(v.u.f));
-		else if (v.u.i == LLONG_MIN)
-			return overflow(ev, nd);
-		else
-			*out = value_int(v.u.i < 0 ? -v.u.i : v.u.i);
-		return 0;
-	}
-	/* ceil_div: the usual (a + b - 1) / b overflows and is wrong for negatives. */
-	for (int k = 0; k < 2; k++)
-		if (args[k].kind != VAL_INT) {
-			set_err(ev->err, argn[k]->offset, "ceil_div() needs integers");
-			return -1;
-		}
-	long long a = args[0].u.i, b = args[1].u.i;
-	if (b == 0) {
-		set_err(ev->err, argn[1]->offset, "division by zero");
-		return -1;
-	}
-	if (a == LLONG_MIN && b == -1)
-		return overflow(ev, nd);
-	long long q = a / b, rem = a % b;
-	if (rem != 0 && (rem > 0) == (b > 0))
-		q++;
-	*out = value_int(q);
-	return 0;
-}
-
-static int eval(const evaluator *ev, int n, value *out)
-{
-	const node *nd = &ev->e->nodes[n];
-	switch (nd->kind) {
-	case N_INT:
-		*out = value_int(nd->v.i);
-		return 0;
-	case N_FLOAT:
-		*out = value_float(nd->v.f);
-		return 0;
-	case N_NAME: {
-		const char *name = name_of(ev->e, nd);
-		if (!ev->lookup || ev->lookup(ev->ctx, name, out) != 0) {
-			set_err(ev->err, nd->offset, "unknown name '%s'", name);
-			return -1;
-		}
-		return 0;
-	}
-	case N_UNARY:
-		return eval_unary(ev, nd, out);
-	case N_BINARY:
-		return eval_binary(ev, nd, out);
-	case N_CALL:
-		return eval_call(ev, nd, out);
-	}
-	set_err(ev->err, nd->offset, "internal error: bad node");
-	return -1;
-}
-
-int expr_eval(const expr *e, expr_lookup_fn lookup, void *ctx, value *out, expr_error *err)
-{
-	if (!e) {
-		set_err(err, 0, "no expression");
-		return -1;
-	}
-	evaluator ev = {e, lookup, ctx, err};
-	value v;
-	if (eval(&ev, e->root, &v))
-		return -1;
-	if (out)
-		*out = v;
-	return 0;
-}
