@@ -253,6 +253,60 @@ static void warn_unrestored_inputs(loader *L, const yaml_node_t *list)
 	}
 }
 
+/* A scalar argument: its value, an expression that may use parameters. stray: a key that only
+ * arrays take, or NULL. */
+static void load_scalar_argument(loader *L, kernel_arg *arg, yaml_node_t *val, yaml_node_t *stray, const char *what)
+{
+	if (stray)
+		ld_error(L, ld_mark(stray), "%s is a scalar (it has no 'count'), so it takes no fill, seed, output or restore",
+			 what);
+	if (!val)
+		ld_error(L, arg->at, "%s needs 'value' (a scalar) or 'count' (a device array)", what);
+	else
+		ld_expr(L, val, "argument value", &arg->value);
+	if (elem_lanes(arg->type) > 1)
+		ld_error(L, arg->at, "%s: a scalar of vector type %s is not supported; pass its components", what,
+			 elem_name(arg->type));
+}
+
+/* An array's fill: a name, {copy: NAME} of an earlier array, or {expr: ...} per element. */
+static void load_fill(loader *L, kernel_arg *arg, yaml_node_t *fill)
+{
+	config *cfg = L->cfg;
+	if (fill->type == YAML_MAPPING_NODE && ld_get(L, fill, "expr")) {
+		/* fill: {expr: ...}: a value per element, computed from its index */
+		static const char *const expr_keys[] = {"expr", NULL};
+		arg->fill = FILL_EXPR;
+		if (ld_check_keys(L, fill, "fill", expr_keys) == 0 &&
+		    ld_expr(L, ld_get(L, fill, "expr"), "fill expr", &arg->fill_expr) == 0)
+			ld_check_element_names(L, &arg->fill_expr, "fill expr");
+	} else if (fill->type == YAML_MAPPING_NODE) {
+		/* fill: {copy: NAME}: starts as a copy of an earlier array of the same type */
+		static const char *const copy_keys[] = {"copy", NULL};
+		yaml_node_t *from = ld_check_keys(L, fill, "fill", copy_keys) == 0 ? ld_require(L, fill, "copy", "fill") : NULL;
+		arg->fill = FILL_COPY;
+		if (from && ld_expect(L, from, YAML_SCALAR_NODE, "fill copy") == 0) {
+			for (size_t i = 0; i + 1 < cfg->nargs; i++)
+				if (cfg->args[i].name && !strcmp(cfg->args[i].name, ld_scalar(from)) && cfg->args[i].is_array)
+					arg->copy_of = (int)i;
+			if (arg->copy_of < 0)
+				ld_error(L, ld_mark(from), "fill copy: '%s' is not an array argument listed before this one", ld_scalar(from));
+			else if (cfg->args[arg->copy_of].type != arg->type)
+				ld_error(L, ld_mark(from), "fill copy: '%s' has another element type", ld_scalar(from));
+		}
+	} else if (ld_expect(L, fill, YAML_SCALAR_NODE, "fill") == 0) {
+		int found = 0;
+		for (int f = 0; f < 5; f++)
+			if (!strcmp(ld_scalar(fill), fill_names[f])) {
+				arg->fill = (fill_kind)f;
+				found = 1;
+			}
+		if (!found)
+			ld_error(L, ld_mark(fill), "unknown fill '%s' (known: random, normal, constant, zeros, index, {copy: NAME}, {expr: ...})",
+			       ld_scalar(fill));
+	}
+}
+
 static void load_arguments(loader *L, const yaml_node_t *n)
 {
 	static const char *const keys[] = {"name", "type", "count", "fill", "value", "seed", "output", "restore",
@@ -278,16 +332,8 @@ static void load_arguments(loader *L, const yaml_node_t *n)
 		yaml_node_t *con = ld_get(L, a, "constant");
 		arg->is_array = cnt != NULL;
 		if (!arg->is_array) {
-			if (fill || seed || out || rest)
-				ld_error(L, ld_mark(fill ? fill : seed ? seed : out ? out : rest),
-				       "%s is a scalar (it has no 'count'), so it takes no fill, seed, output or restore", what);
-			if (!val)
-				ld_error(L, arg->at, "%s needs 'value' (a scalar) or 'count' (a device array)", what);
-			else
-				ld_expr(L, val, "argument value", &arg->value);
-			if (elem_lanes(arg->type) > 1)
-				ld_error(L, arg->at, "%s: a scalar of vector type %s is not supported; pass its components", what,
-				       elem_name(arg->type));
+			yaml_node_t *stray = fill ? fill : seed ? seed : out ? out : rest;
+			load_scalar_argument(L, arg, val, stray, what);
 			continue;
 		}
 		cexpr x = {0};
@@ -307,38 +353,8 @@ static void load_arguments(loader *L, const yaml_node_t *n)
 			ld_error(L, ld_mark(con), "a __constant__ argument cannot be an output");
 		arg->fill = arg->output ? FILL_ZEROS : FILL_RANDOM;
 		arg->copy_of = -1;
-		if (fill && fill->type == YAML_MAPPING_NODE && ld_get(L, fill, "expr")) {
-			/* fill: {expr: ...}: a value per element, computed from its index */
-			static const char *const expr_keys[] = {"expr", NULL};
-			arg->fill = FILL_EXPR;
-			if (ld_check_keys(L, fill, "fill", expr_keys) == 0 &&
-			    ld_expr(L, ld_get(L, fill, "expr"), "fill expr", &arg->fill_expr) == 0)
-				ld_check_element_names(L, &arg->fill_expr, "fill expr");
-		} else if (fill && fill->type == YAML_MAPPING_NODE) {
-			/* fill: {copy: NAME}: starts as a copy of an earlier array of the same type */
-			static const char *const copy_keys[] = {"copy", NULL};
-			yaml_node_t *from = ld_check_keys(L, fill, "fill", copy_keys) == 0 ? ld_require(L, fill, "copy", "fill") : NULL;
-			arg->fill = FILL_COPY;
-			if (from && ld_expect(L, from, YAML_SCALAR_NODE, "fill copy") == 0) {
-				for (size_t i = 0; i + 1 < cfg->nargs; i++)
-					if (cfg->args[i].name && !strcmp(cfg->args[i].name, ld_scalar(from)) && cfg->args[i].is_array)
-						arg->copy_of = (int)i;
-				if (arg->copy_of < 0)
-					ld_error(L, ld_mark(from), "fill copy: '%s' is not an array argument listed before this one", ld_scalar(from));
-				else if (cfg->args[arg->copy_of].type != arg->type)
-					ld_error(L, ld_mark(from), "fill copy: '%s' has another element type", ld_scalar(from));
-			}
-		} else if (fill && ld_expect(L, fill, YAML_SCALAR_NODE, "fill") == 0) {
-			int found = 0;
-			for (int f = 0; f < 5; f++)
-				if (!strcmp(ld_scalar(fill), fill_names[f])) {
-					arg->fill = (fill_kind)f;
-					found = 1;
-				}
-			if (!found)
-				ld_error(L, ld_mark(fill), "unknown fill '%s' (known: random, normal, constant, zeros, index, {copy: NAME}, {expr: ...})",
-				       ld_scalar(fill));
-		}
+		if (fill)
+			load_fill(L, arg, fill);
 		if (arg->fill == FILL_CONSTANT) {
 			if (!val)
 				ld_error(L, ld_mark(fill), "fill: constant needs 'value'");
@@ -482,105 +498,88 @@ static void load_build(loader *L, const yaml_node_t *n)
 		}
 }
 
-static void load_verify(loader *L, const yaml_node_t *n)
+/* verify.sum: the output's first `count` elements against the input's sum or a value. */
+static void load_verify_sum(loader *L, const yaml_node_t *sum)
 {
-	static const char *const keys[] = {"reference", "reference_per", "kernel", "sum", "sample", "expect", "rtol", "atol", NULL};
-	static const char *const kernel_keys[] = {"entry", "block", "grid", "shared_mem", NULL};
-	static const char *const sum_keys[] = {"output", "input", "equals", "count", "op", NULL};
 	config *cfg = L->cfg;
-	if (ld_check_keys(L, n, "'verify'", keys))
-		return;
-	yaml_node_t *sum = ld_get(L, n, "sum");
-	if (sum && ld_check_keys(L, sum, "verify sum", sum_keys) == 0) {
-		int *slots[2] = {&cfg->sum_out, &cfg->sum_in};
-		const char *names[2] = {"output", "input"};
-		yaml_node_t *eq = ld_get(L, sum, "equals"), *op = ld_get(L, sum, "op");
-		if (op && ld_expect(L, op, YAML_SCALAR_NODE, "verify sum op") == 0) {
-			if (!strcmp(ld_scalar(op), "max") || !strcmp(ld_scalar(op), "sum"))
-				cfg->sum_max = !strcmp(ld_scalar(op), "max");
-			else
-				ld_error(L, ld_mark(op), "verify sum op must be sum or max, not '%s'", ld_scalar(op));
-		}
-		if (eq && ld_get(L, sum, "input"))
-			ld_error(L, ld_mark(eq), "verify sum takes 'input' or 'equals', not both");
-		if (eq)
-			ld_expr(L, eq, "verify sum equals", &cfg->sum_equals);
-		for (int k = 0; k < 2; k++) {
-			if (k == 1 && eq)
-				continue;
-			yaml_node_t *v = ld_require(L, sum, names[k], "verify sum");
-			if (!v || ld_expect(L, v, YAML_SCALAR_NODE, names[k]))
-				continue;
-			for (size_t i = 0; i < cfg->nargs; i++)
-				if (cfg->args[i].name && !strcmp(cfg->args[i].name, ld_scalar(v)) && cfg->args[i].is_array)
-					*slots[k] = (int)i;
-			if (*slots[k] < 0)
-				ld_error(L, ld_mark(v), "verify sum %s '%s' is not an array argument", names[k], ld_scalar(v));
-		}
-		yaml_node_t *c = ld_require(L, sum, "count", "verify sum");
-		if (c)
-			ld_expr(L, c, "verify sum count", &cfg->sum_count);
-		if (cfg->sum_out >= 0 && !cfg->args[cfg->sum_out].output)
-			ld_error(L, ld_mark(sum), "verify sum output '%s' must be marked output: true", cfg->args[cfg->sum_out].name);
+	int *slots[2] = {&cfg->sum_out, &cfg->sum_in};
+	const char *names[2] = {"output", "input"};
+	yaml_node_t *eq = ld_get(L, sum, "equals"), *op = ld_get(L, sum, "op");
+	if (op && ld_expect(L, op, YAML_SCALAR_NODE, "verify sum op") == 0) {
+		if (!strcmp(ld_scalar(op), "max") || !strcmp(ld_scalar(op), "sum"))
+			cfg->sum_max = !strcmp(ld_scalar(op), "max");
+		else
+			ld_error(L, ld_mark(op), "verify sum op must be sum or max, not '%s'", ld_scalar(op));
 	}
-	yaml_node_t *per = ld_get(L, n, "reference_per");
-	if (per && ld_expect(L, per, YAML_SEQUENCE_NODE, "verify reference_per") == 0) {
-		size_t count = (size_t)(per->data.sequence.items.top - per->data.sequence.items.start);
-		cfg->ref_per = xcalloc(count, sizeof *cfg->ref_per);
-		for (yaml_node_item_t *it = per->data.sequence.items.start; it < per->data.sequence.items.top; it++) {
-			int i = find_param(L, ld_node(L, *it), "verify reference_per");
-			if (i >= 0)
-				cfg->ref_per[cfg->nref_per++] = (size_t)i;
-		}
-		if (ld_get(L, n, "reference"))
-			ld_error(L, ld_mark(per), "verify takes 'reference' or 'reference_per', not both");
+	if (eq && ld_get(L, sum, "input"))
+		ld_error(L, ld_mark(eq), "verify sum takes 'input' or 'equals', not both");
+	if (eq)
+		ld_expr(L, eq, "verify sum equals", &cfg->sum_equals);
+	for (int k = 0; k < 2; k++) {
+		if (k == 1 && eq)
+			continue;
+		yaml_node_t *v = ld_require(L, sum, names[k], "verify sum");
+		if (!v || ld_expect(L, v, YAML_SCALAR_NODE, names[k]))
+			continue;
+		for (size_t i = 0; i < cfg->nargs; i++)
+			if (cfg->args[i].name && !strcmp(cfg->args[i].name, ld_scalar(v)) && cfg->args[i].is_array)
+				*slots[k] = (int)i;
+		if (*slots[k] < 0)
+			ld_error(L, ld_mark(v), "verify sum %s '%s' is not an array argument", names[k], ld_scalar(v));
 	}
-	yaml_node_t *r = ld_get(L, n, "reference"), *rt = ld_get(L, n, "rtol"), *at = ld_get(L, n, "atol");
-	yaml_node_t *rk = ld_get(L, n, "kernel");
-	if (rk && ld_check_keys(L, rk, "verify kernel", kernel_keys) == 0) {
-		/* a reference kernel of the same source, launched on its own geometry: its outputs are
-		 * what every configuration is checked against */
-		yaml_node_t *e = ld_require(L, rk, "entry", "verify kernel");
-		if (e && (cfg->ref_entry = ld_string(L, e, "verify kernel entry")) && !ld_is_identifier(cfg->ref_entry))
-			ld_error(L, ld_mark(e), "verify kernel entry '%s' is not a C identifier", cfg->ref_entry);
-		load_dims(L, ld_require(L, rk, "block", "verify kernel"), "verify kernel block", cfg->ref_block);
-		load_dims(L, ld_require(L, rk, "grid", "verify kernel"), "verify kernel grid", cfg->ref_grid);
-		yaml_node_t *sm = ld_get(L, rk, "shared_mem");
-		if (sm)
-			ld_expr(L, sm, "verify kernel shared_mem", &cfg->ref_smem);
-		for (int i = 0; i < 3; i++) {
-			ld_check_names(L, &cfg->ref_block[i], 0, "the reference kernel's block");
-			ld_check_names(L, &cfg->ref_grid[i], 0, "the reference kernel's grid");
-		}
-		ld_check_names(L, &cfg->ref_smem, 0, "the reference kernel's shared_mem");
-		if (ld_get(L, n, "reference") || ld_get(L, n, "reference_per"))
-			ld_error(L, ld_mark(rk), "verify kernel replaces the reference configuration: not with 'reference' or 'reference_per'");
+	yaml_node_t *c = ld_require(L, sum, "count", "verify sum");
+	if (c)
+		ld_expr(L, c, "verify sum count", &cfg->sum_count);
+	if (cfg->sum_out >= 0 && !cfg->args[cfg->sum_out].output)
+		ld_error(L, ld_mark(sum), "verify sum output '%s' must be marked output: true", cfg->args[cfg->sum_out].name);
+}
+
+/* verify.kernel: a reference kernel of the same source, launched on its own geometry: its outputs
+ * are what every configuration is checked against. n: the verify section. */
+static void load_verify_kernel(loader *L, const yaml_node_t *n, const yaml_node_t *rk)
+{
+	config *cfg = L->cfg;
+	yaml_node_t *e = ld_require(L, rk, "entry", "verify kernel");
+	if (e && (cfg->ref_entry = ld_string(L, e, "verify kernel entry")) && !ld_is_identifier(cfg->ref_entry))
+		ld_error(L, ld_mark(e), "verify kernel entry '%s' is not a C identifier", cfg->ref_entry);
+	load_dims(L, ld_require(L, rk, "block", "verify kernel"), "verify kernel block", cfg->ref_block);
+	load_dims(L, ld_require(L, rk, "grid", "verify kernel"), "verify kernel grid", cfg->ref_grid);
+	yaml_node_t *sm = ld_get(L, rk, "shared_mem");
+	if (sm)
+		ld_expr(L, sm, "verify kernel shared_mem", &cfg->ref_smem);
+	for (int i = 0; i < 3; i++) {
+		ld_check_names(L, &cfg->ref_block[i], 0, "the reference kernel's block");
+		ld_check_names(L, &cfg->ref_grid[i], 0, "the reference kernel's grid");
 	}
-	yaml_node_t *exp = ld_get(L, n, "expect");
-	if (exp && ld_check_keys(L, exp, "verify expect", NULL) == 0)
-		for (yaml_node_pair_t *p = exp->data.mapping.pairs.start; p < exp->data.mapping.pairs.top; p++) {
-			yaml_node_t *k = ld_node(L, p->key);
-			kernel_arg *a = NULL;
-			for (size_t i = 0; k->type == YAML_SCALAR_NODE && i < cfg->nargs; i++)
-				if (cfg->args[i].name && !strcmp(cfg->args[i].name, ld_scalar(k)))
-					a = &cfg->args[i];
-			if (!a || !a->is_array || !a->output) {
-				ld_error(L, ld_mark(k), "verify expect: '%s' is not an output array argument",
-				       k->type == YAML_SCALAR_NODE ? ld_scalar(k) : "?");
-				continue;
-			}
-			if (ld_expr(L, ld_node(L, p->value), "verify expect", &a->expect) == 0)
-				ld_check_element_names(L, &a->expect, "verify expect");
+	ld_check_names(L, &cfg->ref_smem, 0, "the reference kernel's shared_mem");
+	if (ld_get(L, n, "reference") || ld_get(L, n, "reference_per"))
+		ld_error(L, ld_mark(rk), "verify kernel replaces the reference configuration: not with 'reference' or 'reference_per'");
+}
+
+/* verify.expect: output: expression of the element index, exact values. */
+static void load_verify_expect(loader *L, const yaml_node_t *exp)
+{
+	config *cfg = L->cfg;
+	for (yaml_node_pair_t *p = exp->data.mapping.pairs.start; p < exp->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = ld_node(L, p->key);
+		kernel_arg *a = NULL;
+		for (size_t i = 0; k->type == YAML_SCALAR_NODE && i < cfg->nargs; i++)
+			if (cfg->args[i].name && !strcmp(cfg->args[i].name, ld_scalar(k)))
+				a = &cfg->args[i];
+		if (!a || !a->is_array || !a->output) {
+			ld_error(L, ld_mark(k), "verify expect: '%s' is not an output array argument",
+			       k->type == YAML_SCALAR_NODE ? ld_scalar(k) : "?");
+			continue;
 		}
-	yaml_node_t *smp = ld_get(L, n, "sample");
-	if (smp)
-		ld_int(L, smp, "verify sample", 1, LLONG_MAX, &cfg->sample);
-	if (rt && ld_double(L, rt, "rtol", &cfg->rtol) == 0 && cfg->rtol < 0)
-		ld_error(L, ld_mark(rt), "rtol must not be negative");
-	if (at && ld_double(L, at, "atol", &cfg->atol) == 0 && cfg->atol < 0)
-		ld_error(L, ld_mark(at), "atol must not be negative");
-	if (!r || ld_check_keys(L, r, "verify reference", NULL))
-		return;
+		if (ld_expr(L, ld_node(L, p->value), "verify expect", &a->expect) == 0)
+			ld_check_element_names(L, &a->expect, "verify expect");
+	}
+}
+
+/* verify.reference: one value per parameter, constants only. */
+static void load_verify_reference(loader *L, const yaml_node_t *r)
+{
+	config *cfg = L->cfg;
 	cfg->has_reference = 1;
 	cfg->reference_at = ld_mark(r);
 	cfg->reference = xcalloc(cfg->nparams, sizeof *cfg->reference);
@@ -595,6 +594,48 @@ static void load_verify(loader *L, const yaml_node_t *n)
 	}
 	for (yaml_node_pair_t *p = r->data.mapping.pairs.start; p < r->data.mapping.pairs.top; p++)
 		find_param(L, ld_node(L, p->key), "verify reference");
+}
+
+static void load_verify(loader *L, const yaml_node_t *n)
+{
+	static const char *const keys[] = {"reference", "reference_per", "kernel", "sum", "sample", "expect", "rtol", "atol", NULL};
+	static const char *const kernel_keys[] = {"entry", "block", "grid", "shared_mem", NULL};
+	static const char *const sum_keys[] = {"output", "input", "equals", "count", "op", NULL};
+	config *cfg = L->cfg;
+	if (ld_check_keys(L, n, "'verify'", keys))
+		return;
+	yaml_node_t *sum = ld_get(L, n, "sum");
+	if (sum && ld_check_keys(L, sum, "verify sum", sum_keys) == 0)
+		load_verify_sum(L, sum);
+	yaml_node_t *per = ld_get(L, n, "reference_per");
+	if (per && ld_expect(L, per, YAML_SEQUENCE_NODE, "verify reference_per") == 0) {
+		size_t count = (size_t)(per->data.sequence.items.top - per->data.sequence.items.start);
+		cfg->ref_per = xcalloc(count, sizeof *cfg->ref_per);
+		for (yaml_node_item_t *it = per->data.sequence.items.start; it < per->data.sequence.items.top; it++) {
+			int i = find_param(L, ld_node(L, *it), "verify reference_per");
+			if (i >= 0)
+				cfg->ref_per[cfg->nref_per++] = (size_t)i;
+		}
+		if (ld_get(L, n, "reference"))
+			ld_error(L, ld_mark(per), "verify takes 'reference' or 'reference_per', not both");
+	}
+	yaml_node_t *r = ld_get(L, n, "reference"), *rt = ld_get(L, n, "rtol"), *at = ld_get(L, n, "atol");
+	yaml_node_t *rk = ld_get(L, n, "kernel");
+	if (rk && ld_check_keys(L, rk, "verify kernel", kernel_keys) == 0)
+		load_verify_kernel(L, n, rk);
+	yaml_node_t *exp = ld_get(L, n, "expect");
+	if (exp && ld_check_keys(L, exp, "verify expect", NULL) == 0)
+		load_verify_expect(L, exp);
+	yaml_node_t *smp = ld_get(L, n, "sample");
+	if (smp)
+		ld_int(L, smp, "verify sample", 1, LLONG_MAX, &cfg->sample);
+	if (rt && ld_double(L, rt, "rtol", &cfg->rtol) == 0 && cfg->rtol < 0)
+		ld_error(L, ld_mark(rt), "rtol must not be negative");
+	if (at && ld_double(L, at, "atol", &cfg->atol) == 0 && cfg->atol < 0)
+		ld_error(L, ld_mark(at), "atol must not be negative");
+	if (!r || ld_check_keys(L, r, "verify reference", NULL))
+		return;
+	load_verify_reference(L, r);
 }
 
 static char *base_name(const char *path)
