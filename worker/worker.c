@@ -4,12 +4,10 @@
  * that autotune itself starts on machines without a GPU driver (libcuda is linked here only). */
 #include <cuda.h>
 #include <dirent.h>
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,16 +15,15 @@
 #include <unistd.h>
 
 #include "counters.h"
-#include "elem.h"
 #include "protocol.h"
 #include "stats.h"
 #include "status.h"
+#include "worker.h"
 #include "banned.h"
 
 /* worker_kernels.cu as a fatbin, linked in by `ld -r -b binary` (see Makefile). */
 extern const unsigned char _binary_worker_kernels_fatbin_start[];
 
-#define MAX_ARGS 64
 #define MAX_MODULES 256
 /* enough launches that a ~1 ms kernel is sampled across clock and scheduling noise */
 #define MAX_SAMPLES 100000
@@ -39,62 +36,28 @@ extern const unsigned char _binary_worker_kernels_fatbin_start[];
 #define STALL_PER_LAUNCH_S 20e-6
 #define MAX_STALLS 10
 
-typedef struct {
-	int used;
-	int is_array;
-	elem_type type;
-	size_t count;
-	int output;
-	CUdeviceptr ptr, ref;  /* ref: the reference run's output (outputs only) */
-	CUdeviceptr pristine;  /* restore: the input as filled, copied back before every launch */
-	int poison;            /* a pure output (filled with zeros): poisoned before verification */
-	int summed;            /* checked by its sum against the input's (sumcheck), not element-wise */
-	char *constant;        /* copied into this __constant__ symbol before launches, not passed */
-	int ref_valid;         /* ref holds what this output must equal */
-	int fixed_ref;         /* ref was given (verify.expect), not taken from a reference run */
-	unsigned char scalar[8];
-} arg;
+struct worker W;
 
+/* What only this file keeps: the modules loaded, the measurement settings, the profiler, which
+ * GPUs show. */
 static struct {
-	CUdevice dev;
-	CUcontext ctx;
-	CUmodule helpers;
-	arg args[MAX_ARGS];
-	int nargs;
 	struct {
 		char *path;
 		CUmodule mod;
 	} modules[MAX_MODULES];
 	int nmodules;
 	int have_reference;
-	CUdeviceptr counters;
 	int cold, verify_every;
-	unsigned long long sample; /* verify.sample: about this many elements compared, 0: all */
 	CUdeviceptr flush;
 	size_t flush_bytes;
-	int sum_out, sum_in;  /* sumcheck: the output summed and the input it must add up to, or -1 */
-	int sum_max;          /* the check compares maxima instead of sums */
-	unsigned long long sum_count; /* elements of the output that count, for the next run */
-	long long in_isum;    /* the input's sum, taken when it was pristine */
-	double in_fsum;
 	counters *prof;       /* created on the first profile command, or by prof_thread */
 	pthread_t prof_thread; /* "counters": creates the profiler while kernels are timed */
 	int prof_thread_running;
 	counters *prof_made;   /* what prof_thread made, taken over when it is joined */
-	/* held around each timed region, and by prof_thread while it queries the device: those
-	 * queries stalled a timing thread's driver calls by 0.1-0.6 s, and a stall between the
-	 * start event and the launch would be timed */
-	pthread_mutex_t device_lock;
 	char prof_error[256]; /* why profiling is unavailable, once it failed */
 	int initialised;      /* cuInit has run: CUDA_VISIBLE_DEVICES no longer applies */
 	int visible;          /* GPUs visible before this worker took one alone (-1: unknown) */
-} W;
-
-typedef struct {
-	CUfunction f;
-	unsigned grid[3], block[3], smem;
-	void *params[MAX_ARGS];
-} launch;
+} local;
 
 typedef struct {
 	double median, min, max, noise;
@@ -110,7 +73,7 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static const char *err_name(CUresult r)
+const char *err_name(CUresult r)
 {
 	const char *s = NULL;
 	if (cuGetErrorName(r, &s) != CUDA_SUCCESS || !s)
@@ -120,7 +83,7 @@ static const char *err_name(CUresult r)
 
 /* Errors after which the context is unusable (CUDA driver API docs: "the context cannot be
  * used"); the tuner starts a fresh worker. */
-static int is_sticky(CUresult r)
+int is_sticky(CUresult r)
 {
 	switch (r) {
 	case CUDA_ERROR_ILLEGAL_ADDRESS:
@@ -148,7 +111,7 @@ static FILE *proto;
 static int tracing;
 
 /* Answers with one message (protocol.h); NULL msg for one without fields. */
-static void reply(const proto_msg *m, const void *msg)
+void reply(const proto_msg *m, const void *msg)
 {
 	char *line = proto_encode(m, msg);
 	if (!line) {
@@ -160,11 +123,10 @@ static void reply(const proto_msg *m, const void *msg)
 	free(line);
 }
 
-static void reply_ok(void) { reply(&PROTO_OK, NULL); }
+void reply_ok(void) { reply(&PROTO_OK, NULL); }
 
 /* "error CODE MESSAGE": CODE a CUDA error name, or "protocol" for a malformed command. */
-static void reply_error(const char *code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void reply_error(const char *code, const char *fmt, ...)
+void reply_error(const char *code, const char *fmt, ...)
 {
 	char message[512];
 	va_list ap;
@@ -172,21 +134,6 @@ static void reply_error(const char *code, const char *fmt, ...)
 	vsnprintf(message, sizeof message, fmt, ap);
 	va_end(ap);
 	reply(&PROTO_ERROR, &(proto_error){code, message});
-}
-
-static CUfunction helper(const char *what, elem_type t)
-{
-	char name[64];
-	CUfunction f = NULL;
-	snprintf(name, sizeof name, "%s_%s", what, elem_name(elem_base(t)));
-	cuModuleGetFunction(&f, W.helpers, name);
-	return f;
-}
-
-static CUresult launch_helper(CUfunction f, void **params)
-{
-	/* grid-stride kernels: a few waves of blocks are plenty */
-	return cuLaunchKernel(f, 1024, 1, 1, 256, 1, 1, 0, NULL, params, NULL);
 }
 
 /* The GPUs this process may see, as CUDA numbers them, without initialising CUDA: the entries
@@ -225,7 +172,7 @@ static int open_alone(int ordinal)
 {
 	const char *entries;
 	int n = visible_gpus(&entries);
-	W.visible = n;
+	local.visible = n;
 	if (n < 0)
 		return ordinal; /* nothing says which GPU that is without CUDA: all stay visible */
 	if (ordinal >= n)
@@ -246,12 +193,12 @@ static int open_alone(int ordinal)
 static int cmd_device(int ordinal)
 {
 	CUresult r;
-	int open = W.initialised ? ordinal : open_alone(ordinal);
+	int open = local.initialised ? ordinal : open_alone(ordinal);
 	if (open < 0) {
-		reply_error("CUDA_ERROR_INVALID_DEVICE", "GPU %d is not visible (%d are)", ordinal, W.visible);
+		reply_error("CUDA_ERROR_INVALID_DEVICE", "GPU %d is not visible (%d are)", ordinal, local.visible);
 		return -1;
 	}
-	W.initialised = 1;
+	local.initialised = 1;
 	if ((r = cuInit(0)) || (r = cuDeviceGet(&W.dev, open)) || (r = cuDevicePrimaryCtxRetain(&W.ctx, W.dev)) ||
 	    (r = cuCtxSetCurrent(W.ctx)) ||
 	    (r = cuModuleLoadData(&W.helpers, _binary_worker_kernels_fatbin_start)) ||
@@ -286,7 +233,7 @@ static void *make_profiler(void *arg)
 {
 	(void)arg;
 	cuCtxSetCurrent(W.ctx);
-	W.prof_made = counters_create(W.ctx, W.dev, &W.device_lock, W.prof_error, sizeof W.prof_error);
+	local.prof_made = counters_create(W.ctx, W.dev, &W.device_lock, local.prof_error, sizeof local.prof_error);
 	return NULL;
 }
 
@@ -294,17 +241,17 @@ static void *make_profiler(void *arg)
  * thread of its own, so that the first profile command finds it ready. */
 static void cmd_counters(void)
 {
-	if (!W.prof && !W.prof_thread_running && !W.prof_error[0])
-		W.prof_thread_running = pthread_create(&W.prof_thread, NULL, make_profiler, NULL) == 0;
+	if (!local.prof && !local.prof_thread_running && !local.prof_error[0])
+		local.prof_thread_running = pthread_create(&local.prof_thread, NULL, make_profiler, NULL) == 0;
 	reply_ok();
 }
 
 static void join_profiler(void)
 {
-	if (W.prof_thread_running) {
-		pthread_join(W.prof_thread, NULL);
-		W.prof_thread_running = 0;
-		W.prof = W.prof_made;
+	if (local.prof_thread_running) {
+		pthread_join(local.prof_thread, NULL);
+		local.prof_thread_running = 0;
+		local.prof = local.prof_made;
 	}
 }
 
@@ -312,15 +259,15 @@ static void join_profiler(void)
  * a GPU was opened alone, else from CUDA (which then shows them all to this worker) */
 static void cmd_count(void)
 {
-	if (!W.initialised) {
+	if (!local.initialised) {
 		const char *entries;
-		W.visible = visible_gpus(&entries);
+		local.visible = visible_gpus(&entries);
 	}
-	if (W.visible >= 0) {
-		reply(&PROTO_COUNT, &(proto_count){W.visible});
+	if (local.visible >= 0) {
+		reply(&PROTO_COUNT, &(proto_count){local.visible});
 		return;
 	}
-	W.initialised = 1;
+	local.initialised = 1;
 	CUresult r;
 	int n = 0;
 	if ((r = cuInit(0)) || (r = cuDeviceGetCount(&n))) {
@@ -330,94 +277,6 @@ static void cmd_count(void)
 		return;
 	}
 	reply(&PROTO_COUNT, &(proto_count){n});
-}
-
-static void cmd_array(char *line)
-{
-	proto_array ask;
-	elem_type t;
-	if (proto_decode(&PROTO_ARRAY, line, &ask) || ask.idx < 0 || ask.idx >= MAX_ARGS || elem_parse(ask.type, &t)) {
-		reply_error("protocol", "bad array command");
-		return;
-	}
-	int idx = (int)ask.idx, output = ask.output != 0, restore = ask.restore != 0;
-	unsigned long long count = ask.count, seed = ask.seed;
-	double v = ask.value;
-	const char *fill = ask.fill;
-	arg *a = &W.args[idx];
-	a->used = a->is_array = 1;
-	a->type = t;
-	a->count = count;
-	a->output = output;
-	/* An output filled with data is read by the kernel too (in place): poisoning it would
-	 * destroy the input. Pure outputs are poisoned so an unwritten element shows. */
-	a->poison = output && !strcmp(fill, "zeros");
-	if (idx >= W.nargs)
-		W.nargs = idx + 1;
-	size_t bytes = count * elem_size(t);
-	CUresult r = cuMemAlloc(&a->ptr, bytes);
-	if (!r && output)
-		r = cuMemAlloc(&a->ref, bytes);
-	if (r) {
-		size_t freeb = 0, total = 0;
-		cuMemGetInfo(&freeb, &total);
-		reply_error(err_name(r), "allocating %zu bytes for argument %d (%zu bytes free of %zu)",
-			    bytes * (output ? 2 : 1), idx + 1, freeb, total);
-		return;
-	}
-	uint64_t n = count * (uint64_t)elem_lanes(t); /* helpers work on the base type */
-	if (!strcmp(fill, "random") || !strcmp(fill, "normal")) {
-		void *params[] = {&a->ptr, &n, &seed};
-		r = launch_helper(helper(!strcmp(fill, "random") ? "fill_random" : "fill_normal", t), params);
-	} else if (!strcmp(fill, "index")) {
-		void *params[] = {&a->ptr, &n};
-		r = launch_helper(helper("fill_index", t), params);
-	} else if (!strcmp(fill, "constant")) {
-		void *params[] = {&a->ptr, &n, &v};
-		r = launch_helper(helper("fill_constant", t), params);
-	} else {
-		r = cuMemsetD8(a->ptr, 0, bytes);
-	}
-	if (!r && restore && !(r = cuMemAlloc(&a->pristine, bytes)))
-		r = cuMemcpyDtoD(a->pristine, a->ptr, bytes);
-	if (!r)
-		r = cuCtxSynchronize();
-	if (r)
-		reply_error(err_name(r), "filling argument %d", idx + 1);
-	else
-		reply_ok();
-}
-
-/* scalar: integers in decimal, floats as %a or %.17g */
-static void cmd_scalar(char *line)
-{
-	proto_scalar ask;
-	elem_type t;
-	if (proto_decode(&PROTO_SCALAR, line, &ask) || ask.idx < 0 || ask.idx >= MAX_ARGS || elem_parse(ask.type, &t)) {
-		reply_error("protocol", "bad scalar command");
-		return;
-	}
-	int idx = (int)ask.idx;
-	const char *text = ask.text;
-	arg *a = &W.args[idx];
-	a->used = 1;
-	a->is_array = 0;
-	a->type = t;
-	if (idx >= W.nargs)
-		W.nargs = idx + 1;
-	memset(a->scalar, 0, sizeof a->scalar);
-	if (elem_is_float(t)) {
-		double d = strtod(text, NULL);
-		float f = (float)d;
-		if (t == ELEM_FLOAT)
-			memcpy(a->scalar, &f, sizeof f);
-		else
-			memcpy(a->scalar, &d, sizeof d);
-	} else {
-		/* little-endian: the low bytes of the 64-bit value are the narrower integer */
-		long long ll = strtoll(text, NULL, 0);
-		memcpy(a->scalar, &ll, elem_size(t));
-	}
 }
 
 /* Functions launched since their module was loaded: a finalist's run skips the untimed first
@@ -443,250 +302,26 @@ static void note_launched(CUfunction f)
 
 static CUresult get_module(const char *path, CUmodule *mod)
 {
-	for (int i = 0; i < W.nmodules; i++)
-		if (!strcmp(W.modules[i].path, path)) {
-			*mod = W.modules[i].mod;
+	for (int i = 0; i < local.nmodules; i++)
+		if (!strcmp(local.modules[i].path, path)) {
+			*mod = local.modules[i].mod;
 			return CUDA_SUCCESS;
 		}
 	CUresult r = cuModuleLoad(mod, path);
 	if (r)
 		return r;
-	if (W.nmodules == MAX_MODULES) {
+	if (local.nmodules == MAX_MODULES) {
 		/* evict the oldest; modules are small and reloading is cheap */
-		cuModuleUnload(W.modules[0].mod);
+		cuModuleUnload(local.modules[0].mod);
 		launched.n = 0;
-		free(W.modules[0].path);
-		memmove(W.modules, W.modules + 1, (MAX_MODULES - 1) * sizeof W.modules[0]);
-		W.nmodules--;
+		free(local.modules[0].path);
+		memmove(local.modules, local.modules + 1, (MAX_MODULES - 1) * sizeof local.modules[0]);
+		local.nmodules--;
 	}
-	W.modules[W.nmodules].path = strdup(path);
-	W.modules[W.nmodules].mod = *mod;
-	W.nmodules++;
+	local.modules[local.nmodules].path = strdup(path);
+	local.modules[local.nmodules].mod = *mod;
+	local.nmodules++;
 	return CUDA_SUCCESS;
-}
-
-static void value_text(elem_type t, CUdeviceptr p, char *buf, size_t len)
-{
-	unsigned char raw[8] = {0};
-	cuMemcpyDtoH(raw, p, elem_size(t));
-	float f;
-	double d;
-	long long ll = 0;
-	unsigned long long ull = 0;
-	switch (t) {
-	case ELEM_FLOAT: memcpy(&f, raw, 4); snprintf(buf, len, "%.9g", f); return;
-	case ELEM_DOUBLE: memcpy(&d, raw, 8); snprintf(buf, len, "%.17g", d); return;
-	case ELEM_INT8: ll = (int8_t)raw[0]; break;
-	case ELEM_INT16: { int16_t v; memcpy(&v, raw, 2); ll = v; break; }
-	case ELEM_INT32: { int32_t v; memcpy(&v, raw, 4); ll = v; break; }
-	case ELEM_INT64: memcpy(&ll, raw, 8); break;
-	default: memcpy(&ull, raw, elem_size(t)); snprintf(buf, len, "%llu", ull); return;
-	}
-	snprintf(buf, len, "%lld", ll);
-}
-
-/* Sums (or, with sumcheck's max, takes the maximum of) n elements of an argument on the GPU. */
-static CUresult sum_of(const arg *a, CUdeviceptr p, unsigned long long n, long long *isum, double *fsum)
-{
-	double lowest = -INFINITY;
-	unsigned long long init[4] = {0, 0, (unsigned long long)LLONG_MIN, 0}, got[4];
-	memcpy(&init[3], &lowest, sizeof lowest);
-	uint64_t count = n * (uint64_t)elem_lanes(a->type);
-	void *params[] = {&p, &count, &W.counters};
-	CUresult r;
-	if ((r = cuMemcpyHtoD(W.counters, init, sizeof init)) || (r = launch_helper(helper("sum", a->type), params)) ||
-	    (r = cuMemcpyDtoH(got, W.counters, sizeof got)))
-		return r;
-	*isum = (long long)got[W.sum_max ? 2 : 0];
-	memcpy(fsum, &got[W.sum_max ? 3 : 1], sizeof *fsum);
-	return CUDA_SUCCESS;
-}
-
-/* Reads count elements from a file the tuner wrote (fill: {expr}, verify.expect) into dst. */
-static CUresult load_file(const char *path, CUdeviceptr dst, size_t bytes, char *why, size_t len)
-{
-	FILE *f = fopen(path, "rb");
-	void *buf = malloc(bytes ? bytes : 1);
-	CUresult r = CUDA_ERROR_FILE_NOT_FOUND;
-	if (f && buf && fread(buf, 1, bytes, f) == bytes)
-		r = cuMemcpyHtoD(dst, buf, bytes);
-	else
-		snprintf(why, len, "cannot read %zu bytes from %s", bytes, path);
-	if (f)
-		fclose(f);
-	free(buf);
-	return r;
-}
-
-/* load: the array's contents (and its pristine copy) from a file.
- * expect: what the output must equal, from a file. */
-static void cmd_load(char *line, int expect)
-{
-	proto_load ask;
-	char why[256] = "";
-	if (proto_decode(expect ? &PROTO_EXPECT : &PROTO_LOAD, line, &ask) || ask.idx < 0 || ask.idx >= W.nargs ||
-	    !W.args[ask.idx].is_array || (expect && !W.args[ask.idx].output)) {
-		reply_error("protocol", "bad load/expect command");
-		return;
-	}
-	arg *a = &W.args[ask.idx];
-	size_t bytes = a->count * elem_size(a->type);
-	CUresult r = load_file(ask.path, expect ? a->ref : a->ptr, bytes, why, sizeof why);
-	if (!r && !expect && a->pristine)
-		r = cuMemcpyDtoD(a->pristine, a->ptr, bytes);
-	if (r) {
-		reply_error(err_name(r), "%s", why);
-		return;
-	}
-	if (expect)
-		a->ref_valid = a->fixed_ref = 1;
-	reply_ok();
-}
-
-/* copy: an array that starts as a copy of another (fill: {copy: NAME}); its pristine copy, if
- * it has one, follows. */
-static void cmd_copy(char *line)
-{
-	proto_copy ask;
-	if (proto_decode(&PROTO_COPY, line, &ask) || ask.to < 0 || ask.from < 0 || ask.to >= W.nargs ||
-	    ask.from >= W.nargs || !W.args[ask.to].is_array || !W.args[ask.from].is_array) {
-		reply_error("protocol", "bad copy command");
-		return;
-	}
-	int to = (int)ask.to, from = (int)ask.from;
-	arg *a = &W.args[to], *b = &W.args[from];
-	size_t bytes = (a->count < b->count ? a->count : b->count) * elem_size(a->type);
-	CUresult r = cuMemcpyDtoD(a->ptr, b->pristine ? b->pristine : b->ptr, bytes);
-	if (!r && a->pristine)
-		r = cuMemcpyDtoD(a->pristine, a->ptr, bytes);
-	if (r)
-		reply_error(err_name(r), "copying argument %d into %d", from + 1, to + 1);
-	else
-		reply_ok();
-}
-
-/* constant: the array goes to the module's __constant__ symbol, not a parameter. */
-static void cmd_constant(char *line)
-{
-	proto_constant ask;
-	if (proto_decode(&PROTO_CONSTANT, line, &ask) || ask.idx < 0 || ask.idx >= W.nargs || !W.args[ask.idx].is_array) {
-		reply_error("protocol", "bad constant command");
-		return;
-	}
-	free(W.args[ask.idx].constant);
-	W.args[ask.idx].constant = strdup(ask.name);
-	reply_ok();
-}
-
-/* Fills the module's __constant__ symbols from their arguments; a missing symbol is an error of
- * the configuration (its name in msg). */
-static CUresult fill_constants(CUmodule mod, char *msg, size_t len)
-{
-	for (int i = 0; i < W.nargs; i++) {
-		arg *a = &W.args[i];
-		if (!a->constant)
-			continue;
-		CUdeviceptr sym;
-		size_t bytes, have = a->count * elem_size(a->type);
-		CUresult r = cuModuleGetGlobal(&sym, &bytes, mod, a->constant);
-		if (r) {
-			snprintf(msg, len, ": no __constant__ symbol '%s' in the module", a->constant);
-			return r;
-		}
-		if ((r = cuMemcpyDtoD(sym, a->ptr, bytes < have ? bytes : have)))
-			return r;
-	}
-	return CUDA_SUCCESS;
-}
-
-/* Kernel parameters in order, leaving out the arguments that go to __constant__ memory. */
-static void set_params(launch *L)
-{
-	int n = 0;
-	for (int i = 0; i < W.nargs; i++)
-		if (!W.args[i].constant)
-			L->params[n++] = W.args[i].is_array ? (void *)&W.args[i].ptr : (void *)W.args[i].scalar;
-}
-
-/* sumcheck: the output is checked by its sum against the input's, taken now. */
-static void cmd_sumcheck(char *line)
-{
-	proto_sumcheck ask;
-	if (proto_decode(&PROTO_SUMCHECK, line, &ask) || ask.out < 0 || ask.in < -1 || ask.out >= W.nargs ||
-	    ask.in >= W.nargs || !W.args[ask.out].is_array || (ask.in >= 0 && !W.args[ask.in].is_array)) {
-		reply_error("protocol", "bad sumcheck command");
-		return;
-	}
-	int out = (int)ask.out, in = (int)ask.in;
-	W.sum_max = ask.op && !strcmp(ask.op, "max");
-	/* in = -1: the expected sum comes with each run (sumcount), from verify.sum.equals */
-	CUresult r = in < 0 ? CUDA_SUCCESS : sum_of(&W.args[in], W.args[in].ptr, W.args[in].count, &W.in_isum, &W.in_fsum);
-	if (r) {
-		reply_error(err_name(r), "summing argument %d", in + 1);
-		return;
-	}
-	W.sum_out = out;
-	W.sum_in = in;
-	W.args[out].summed = 1;
-	reply_ok();
-}
-
-/* The sum check of the last launch: 1 and msg on a mismatch. */
-static int verify_sum(double rtol, double atol, char *msg, size_t len, CUresult *err)
-{
-	if (W.sum_out < 0)
-		return 0;
-	arg *a = &W.args[W.sum_out];
-	unsigned long long n = W.sum_count < a->count ? W.sum_count : a->count;
-	long long isum;
-	double fsum;
-	if ((*err = sum_of(a, a->ptr, n, &isum, &fsum)))
-		return 0;
-	if (elem_is_float(a->type) ? fabs(fsum - W.in_fsum) <= atol + rtol * fabs(W.in_fsum) : isum == W.in_isum)
-		return 0;
-	if (elem_is_float(a->type))
-		snprintf(msg, len, "argument %d: the %s of its first %llu elements is %.17g, expected %.17g", W.sum_out + 1,
-			 W.sum_max ? "maximum" : "sum", n, fsum, W.in_fsum);
-	else
-		snprintf(msg, len, "argument %d: the %s of its first %llu elements is %lld, expected %lld", W.sum_out + 1,
-			 W.sum_max ? "maximum" : "sum", n, isum, W.in_isum);
-	return 1;
-}
-
-/* Compares every output with the reference; fills msg and returns 1 on a mismatch. */
-static int verify(double rtol, double atol, char *msg, size_t len, CUresult *err)
-{
-	if (verify_sum(rtol, atol, msg, len, err))
-		return 1;
-	if (*err)
-		return 0;
-	for (int i = 0; i < W.nargs; i++) {
-		arg *a = &W.args[i];
-		if (!a->is_array || !a->output || a->summed || !a->ref_valid)
-			continue;
-		unsigned long long init[2] = {0, ~0ull}, got[2];
-		uint64_t n = a->count * (uint64_t)elem_lanes(a->type);
-		uint64_t stride = W.sample && a->count > W.sample ? a->count / W.sample : 1;
-		void *params[] = {&a->ptr, &a->ref, &n, &stride, &rtol, &atol, &W.counters};
-		if ((*err = cuMemcpyHtoD(W.counters, init, sizeof init)) ||
-		    (*err = launch_helper(helper("compare", a->type), params)) ||
-		    (*err = cuMemcpyDtoH(got, W.counters, sizeof got)))
-			return 0;
-		if (got[0]) {
-			char g[64], w[64], where[64] = "";
-			elem_type base = elem_base(a->type);
-			int lanes = elem_lanes(a->type);
-			size_t es = elem_size(base);
-			value_text(base, a->ptr + got[1] * es, g, sizeof g);
-			value_text(base, a->ref + got[1] * es, w, sizeof w);
-			if (lanes > 1)
-				snprintf(where, sizeof where, ", component %c", "xyzw"[got[1] % (unsigned)lanes]);
-			snprintf(msg, len, "argument %d: %llu of %llu values differ from the reference (first at index %llu%s: got %s, expected %s)",
-				 i + 1, got[0], (unsigned long long)n, got[1] / (unsigned)lanes, where, g, w);
-			return 1;
-		}
-	}
-	return 0;
 }
 
 /* Launches the kernel `count` times back to back. */
@@ -696,34 +331,6 @@ static CUresult launch_n(const launch *L, int count)
 	for (int i = 0; i < count && !r; i++)
 		r = cuLaunchKernel(L->f, L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1], L->block[2],
 				   L->smem, NULL, (void **)L->params, NULL);
-	return r;
-}
-
-/* Inputs that the kernel overwrites (`restore: true`) get their pristine contents back before
- * every launch that counts, outside any timed region. */
-static CUresult restore_inputs(void)
-{
-	CUresult r = CUDA_SUCCESS;
-	for (int i = 0; i < W.nargs && !r; i++)
-		if (W.args[i].is_array && W.args[i].pristine)
-			r = cuMemcpyDtoDAsync(W.args[i].ptr, W.args[i].pristine, W.args[i].count * elem_size(W.args[i].type), NULL);
-	return r;
-}
-
-static int has_restore(void)
-{
-	for (int i = 0; i < W.nargs; i++)
-		if (W.args[i].is_array && W.args[i].pristine)
-			return 1;
-	return 0;
-}
-
-static CUresult poison_outputs(void)
-{
-	CUresult r = CUDA_SUCCESS;
-	for (int i = 0; i < W.nargs && !r; i++)
-		if (W.args[i].is_array && W.args[i].poison)
-			r = cuMemsetD8(W.args[i].ptr, 0xFF, W.args[i].count * elem_size(W.args[i].type));
 	return r;
 }
 
@@ -822,15 +429,15 @@ static void cmd_measure(char *line)
 		reply_error("protocol", "bad measure command");
 		return;
 	}
-	W.sample = ask.sample;
-	W.cold = !strcmp(ask.cache, "cold");
-	W.verify_every = ask.every != 0;
-	if (W.cold && !W.flush) {
+	args_set_sample(ask.sample);
+	local.cold = !strcmp(ask.cache, "cold");
+	local.verify_every = ask.every != 0;
+	if (local.cold && !local.flush) {
 		/* Writing a buffer twice the L2's size evicts everything the last sample left there. */
 		int l2 = 0;
 		cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, W.dev);
-		W.flush_bytes = 2 * (size_t)(l2 > 0 ? l2 : 64 << 20);
-		if (cuMemAlloc(&W.flush, W.flush_bytes)) {
+		local.flush_bytes = 2 * (size_t)(l2 > 0 ? l2 : 64 << 20);
+		if (cuMemAlloc(&local.flush, local.flush_bytes)) {
 			reply_error("CUDA_ERROR_OUT_OF_MEMORY", "allocating the L2 flush buffer");
 			return;
 		}
@@ -862,8 +469,8 @@ static CUresult sample(const launch *L, const stop_rule *rule, int check, double
 	S->n = 0;
 	S->noise = 0;
 	while (!r && !stats_should_stop(rule, S->n, S->noise, now() - t0)) {
-		if (W.cold)
-			r = cuMemsetD32Async(W.flush, (unsigned)S->n, W.flush_bytes / 4, NULL);
+		if (local.cold)
+			r = cuMemsetD32Async(local.flush, (unsigned)S->n, local.flush_bytes / 4, NULL);
 		if (!r)
 			r = restore_inputs();
 		float ms = 0;
@@ -893,7 +500,7 @@ static CUresult sample(const launch *L, const stop_rule *rule, int check, double
 			continue;
 		}
 		t[S->n++] = (double)ms / S->batch;
-		if (check && W.verify_every && (*wrong = verify(rtol, atol, msg, msglen, &r)))
+		if (check && local.verify_every && (*wrong = verify(rtol, atol, msg, msglen, &r)))
 			break;
 		memcpy(sorted, t, S->n * sizeof *t);
 		S->noise = stats_noise(sorted, S->n, scratch);
@@ -941,7 +548,7 @@ static int cmd_run(char *line)
 	int warmup = (int)ask.warmup;
 	double rtol = ask.rtol, atol = ask.atol;
 	stop_rule rule = {ask.noise, (size_t)ask.min_samples, (size_t)ask.max_samples, ask.time_cap};
-	counters_pause(W.prof); /* profiles leave the profiler on for the next profile: not for timing */
+	counters_pause(local.prof); /* profiles leave the profiler on for the next profile: not for timing */
 	CUmodule mod;
 	CUresult r;
 	char msg[512] = "";
@@ -963,7 +570,7 @@ static int cmd_run(char *line)
 		cuFuncSetAttribute(L.f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)L.smem);
 	if (cuOccupancyMaxActiveBlocksPerMultiprocessor(&driver_blocks, L.f, (int)(L.block[0] * L.block[1] * L.block[2]), L.smem))
 		driver_blocks = -1;
-	set_params(&L);
+	set_params(L.params, NULL);
 
 	int check = !strcmp(role, "check"), ref = !strcmp(role, "ref");
 	if (ref || check) {
@@ -978,12 +585,9 @@ static int cmd_run(char *line)
 		}
 		if (ref) {
 			/* outputs with given values (verify.expect) are checked even on the reference */
-			for (int i = 0; i < W.nargs && !r; i++)
-				if (W.args[i].is_array && W.args[i].output && !W.args[i].fixed_ref) {
-					r = cuMemcpyDtoD(W.args[i].ref, W.args[i].ptr, W.args[i].count * elem_size(W.args[i].type));
-					W.args[i].ref_valid = !r;
-				}
-			W.have_reference = !r;
+			if (!r)
+				r = keep_reference();
+			local.have_reference = !r;
 		}
 		if (!r && verify(rtol, atol, msg, sizeof msg, &r)) {
 			reply_result(id, ST_WRONG_RESULT, NULL, driver_blocks, msg);
@@ -1025,7 +629,7 @@ static int cmd_run(char *line)
 	 * back-to-back launches between two events instead (not possible when inputs must be
 	 * restored before each launch). */
 	double per_launch_us = warmup > 0 ? 1e3 * warm_ms / warmup : 1e9;
-	if (per_launch_us < BATCH_BELOW_US && !has_restore() && !W.verify_every) {
+	if (per_launch_us < BATCH_BELOW_US && !has_restore() && !local.verify_every) {
 		int k = (int)(BATCH_TARGET_US / (per_launch_us > 0.5 ? per_launch_us : 0.5));
 		S.batch = k < 2 ? 2 : k > 1000 ? 1000 : k;
 	}
@@ -1038,7 +642,7 @@ static int cmd_run(char *line)
 	if (r)
 		FAIL(" while timing");
 	S.mhz_after = timing ? 0 : clock_mhz();
-	reply_result(id, ST_OK, &S, driver_blocks, W.have_reference || ref ? "" : "unverified");
+	reply_result(id, ST_OK, &S, driver_blocks, local.have_reference || ref ? "" : "unverified");
 	return 0;
 #undef FAIL
 }
@@ -1057,15 +661,6 @@ static struct {
 	int n, cap;
 	int sticky; /* loading one of them broke the context: exit once they are answered */
 } P;
-
-/* The arguments for a queued launch: arrays as they are now, scalars as they were. */
-static void queued_params(queued *e)
-{
-	int n = 0;
-	for (int i = 0; i < W.nargs; i++)
-		if (!W.args[i].constant)
-			e->L.params[n++] = W.args[i].is_array ? (void *)&W.args[i].ptr : (void *)e->scalar[i];
-}
 
 /* profile: queues one launch with the current scalars; no answer (a failure is answered by
  * "profiles"). */
@@ -1104,8 +699,7 @@ static void cmd_profile(char *line)
 		P.sticky |= is_sticky(r);
 		return;
 	}
-	for (int i = 0; i < W.nargs; i++)
-		memcpy(e->scalar[i], W.args[i].scalar, sizeof e->scalar[i]);
+	save_scalars(e->scalar);
 }
 
 typedef struct {
@@ -1153,20 +747,21 @@ static int cmd_profiles(void)
 		exit(1);
 	}
 	join_profiler();
-	if (!W.prof && !W.prof_error[0])
-		W.prof = counters_create(W.ctx, W.dev, NULL, W.prof_error, sizeof W.prof_error);
+	if (!local.prof && !local.prof_error[0])
+		local.prof = counters_create(W.ctx, W.dev, NULL, local.prof_error, sizeof local.prof_error);
 	for (int i = 0; i < n; i++) {
 		queued *e = &P.q[i];
-		if (!e->error[0] && !W.prof)
-			snprintf(e->error, sizeof e->error, "%s", W.prof_error);
+		if (!e->error[0] && !local.prof)
+			snprintf(e->error, sizeof e->error, "%s", local.prof_error);
 		if (!e->error[0]) {
-			queued_params(e);
+			/* arrays as they are now, scalars as they were when it was queued */
+			set_params(e->L.params, e->scalar);
 			good[ok++] = e;
 		}
 	}
 	session all = {good, ok};
 	char err[256] = "";
-	int failed = ok && !P.sticky && counters_measure(W.prof, (size_t)ok, launch_session, &all, v, err, sizeof err);
+	int failed = ok && !P.sticky && counters_measure(local.prof, (size_t)ok, launch_session, &all, v, err, sizeof err);
 	for (int k = 0; k < ok && (failed || P.sticky); k++) {
 		/* alone, unless the context is gone */
 		session one = {&good[k], 1};
@@ -1174,7 +769,7 @@ static int cmd_profiles(void)
 		P.sticky |= is_sticky(r);
 		if (P.sticky)
 			snprintf(why[k], sizeof why[k], "%s", err[0] ? err : "the GPU context was lost");
-		else if (counters_measure(W.prof, 1, launch_session, &one, &v[k], why[k], sizeof why[k]) && !why[k][0])
+		else if (counters_measure(local.prof, 1, launch_session, &one, &v[k], why[k], sizeof why[k]) && !why[k][0])
 			snprintf(why[k], sizeof why[k], "profiling failed");
 	}
 	for (int i = 0, k = 0; i < n; i++) {
@@ -1197,7 +792,6 @@ int main(void)
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
-	W.sum_out = W.sum_in = -1;
 	pthread_mutex_init(&W.device_lock, NULL);
 	int fd = dup(STDOUT_FILENO);
 	if (fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0 || !(proto = fdopen(fd, "w")))
@@ -1229,13 +823,9 @@ int main(void)
 			cmd_constant(line);
 		else if (proto_is(&PROTO_SUMCHECK, line))
 			cmd_sumcheck(line);
-		else if (proto_decode(&PROTO_SUMCOUNT, line, &sc) == 0) {
-			W.sum_count = sc.count;
-			if (sc.expected && W.sum_in < 0) {
-				W.in_isum = strtoll(sc.expected, NULL, 10);
-				W.in_fsum = strtod(sc.expected, NULL);
-			}
-		} else if (proto_is(&PROTO_COPY, line))
+		else if (proto_decode(&PROTO_SUMCOUNT, line, &sc) == 0)
+			cmd_sumcount(&sc);
+		else if (proto_is(&PROTO_COPY, line))
 			cmd_copy(line);
 		else if (proto_is(&PROTO_LOAD, line))
 			cmd_load(line, 0);
@@ -1272,14 +862,13 @@ int main(void)
 	free(line);
 	double t0 = now();
 	join_profiler();
-	if (W.prof)
-		counters_destroy(W.prof);
+	if (local.prof)
+		counters_destroy(local.prof);
 	if (tracing)
 		fprintf(stderr, "trace %d %.3f: quit: %.1f ms\n", (int)getpid(), t0, 1e3 * (now() - t0));
 	free(P.q);
-	for (int i = 0; i < W.nmodules; i++)
-		free(W.modules[i].path);
-	for (int i = 0; i < MAX_ARGS; i++)
-		free(W.args[i].constant);
+	for (int i = 0; i < local.nmodules; i++)
+		free(local.modules[i].path);
+	args_free();
 	return 0;
 }
