@@ -14,7 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "counters.h"
 #include "protocol.h"
 #include "stats.h"
 #include "status.h"
@@ -38,8 +37,7 @@ extern const unsigned char _binary_worker_kernels_fatbin_start[];
 
 struct worker W;
 
-/* What only this file keeps: the modules loaded, the measurement settings, the profiler, which
- * GPUs show. */
+/* What only this file keeps: the modules loaded, the measurement settings, which GPUs show. */
 static struct {
 	struct {
 		char *path;
@@ -50,11 +48,6 @@ static struct {
 	int cold, verify_every;
 	CUdeviceptr flush;
 	size_t flush_bytes;
-	counters *prof;       /* created on the first profile command, or by prof_thread */
-	pthread_t prof_thread; /* "counters": creates the profiler while kernels are timed */
-	int prof_thread_running;
-	counters *prof_made;   /* what prof_thread made, taken over when it is joined */
-	char prof_error[256]; /* why profiling is unavailable, once it failed */
 	int initialised;      /* cuInit has run: CUDA_VISIBLE_DEVICES no longer applies */
 	int visible;          /* GPUs visible before this worker took one alone (-1: unknown) */
 } local;
@@ -229,32 +222,6 @@ static int cmd_device(int ordinal)
 	return 0;
 }
 
-static void *make_profiler(void *arg)
-{
-	(void)arg;
-	cuCtxSetCurrent(W.ctx);
-	local.prof_made = counters_create(W.ctx, W.dev, &W.device_lock, local.prof_error, sizeof local.prof_error);
-	return NULL;
-}
-
-/* counters: start creating the profiler now (about 0.2 s of device queries on an H200), on a
- * thread of its own, so that the first profile command finds it ready. */
-static void cmd_counters(void)
-{
-	if (!local.prof && !local.prof_thread_running && !local.prof_error[0])
-		local.prof_thread_running = pthread_create(&local.prof_thread, NULL, make_profiler, NULL) == 0;
-	reply_ok();
-}
-
-static void join_profiler(void)
-{
-	if (local.prof_thread_running) {
-		pthread_join(local.prof_thread, NULL);
-		local.prof_thread_running = 0;
-		local.prof = local.prof_made;
-	}
-}
-
 /* count: how many GPUs this process sees (CUDA_VISIBLE_DEVICES applies): from what showed before
  * a GPU was opened alone, else from CUDA (which then shows them all to this worker) */
 static void cmd_count(void)
@@ -300,7 +267,7 @@ static void note_launched(CUfunction f)
 		launched.f[launched.n++] = f;
 }
 
-static CUresult get_module(const char *path, CUmodule *mod)
+CUresult get_module(const char *path, CUmodule *mod)
 {
 	for (int i = 0; i < local.nmodules; i++)
 		if (!strcmp(local.modules[i].path, path)) {
@@ -325,7 +292,7 @@ static CUresult get_module(const char *path, CUmodule *mod)
 }
 
 /* Launches the kernel `count` times back to back. */
-static CUresult launch_n(const launch *L, int count)
+CUresult launch_n(const launch *L, int count)
 {
 	CUresult r = CUDA_SUCCESS;
 	for (int i = 0; i < count && !r; i++)
@@ -520,7 +487,7 @@ static CUresult sample(const launch *L, const stop_rule *rule, int check, double
 }
 
 /* A launch's shape from the protocol's: 0, or -1 when a dimension does not fit. */
-static int launch_shape(const proto_launch *p, launch *L)
+int launch_shape(const proto_launch *p, launch *L)
 {
 	const long long *dims[] = {&p->grid[0], &p->grid[1], &p->grid[2], &p->block[0], &p->block[1], &p->block[2], &p->smem};
 	unsigned *to[] = {&L->grid[0], &L->grid[1], &L->grid[2], &L->block[0], &L->block[1], &L->block[2], &L->smem};
@@ -548,7 +515,7 @@ static int cmd_run(char *line)
 	int warmup = (int)ask.warmup;
 	double rtol = ask.rtol, atol = ask.atol;
 	stop_rule rule = {ask.noise, (size_t)ask.min_samples, (size_t)ask.max_samples, ask.time_cap};
-	counters_pause(local.prof); /* profiles leave the profiler on for the next profile: not for timing */
+	profiler_pause();
 	CUmodule mod;
 	CUresult r;
 	char msg[512] = "";
@@ -647,146 +614,6 @@ static int cmd_run(char *line)
 #undef FAIL
 }
 
-/* Launches queued for one profiling session ("profile" adds, "profiles" runs them): CUPTI's
- * cost is per replay pass (about 18 ms each on an H200, three passes for our metrics), not per
- * kernel, so the fastest few share one session instead of taking one each. */
-typedef struct {
-	launch L;
-	unsigned char scalar[MAX_ARGS][8]; /* the scalars as they were when it was queued */
-	char error[256];                   /* why it cannot be profiled, or "" */
-} queued;
-
-static struct {
-	queued *q;
-	int n, cap;
-	int sticky; /* loading one of them broke the context: exit once they are answered */
-} P;
-
-/* profile: queues one launch with the current scalars; no answer (a failure is answered by
- * "profiles"). */
-static void cmd_profile(char *line)
-{
-	if (P.n == P.cap) {
-		int cap = P.cap ? 2 * P.cap : 16;
-		queued *q = realloc(P.q, (size_t)cap * sizeof *q);
-		if (!q) {
-			reply_error("ENOMEM", "out of memory queueing a profile");
-			exit(1);
-		}
-		P.q = q;
-		P.cap = cap;
-	}
-	queued *e = &P.q[P.n++];
-	memset(e, 0, sizeof *e);
-	proto_profile ask;
-	CUmodule mod;
-	CUresult r;
-	if (proto_decode(&PROTO_PROFILE, line, &ask) || launch_shape(&ask.launch, &e->L)) {
-		snprintf(e->error, sizeof e->error, "protocol: bad profile command");
-		return;
-	}
-	if ((r = get_module(ask.cubin, &mod)) || (r = cuModuleGetFunction(&e->L.f, mod, ask.symbol))) {
-		snprintf(e->error, sizeof e->error, "%s loading the kernel", err_name(r));
-		P.sticky |= is_sticky(r);
-		return;
-	}
-	if (e->L.smem > 48 * 1024)
-		cuFuncSetAttribute(e->L.f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)e->L.smem);
-	/* __constant__ arguments live in each module: filled now, they hold for the session */
-	char where[160] = "";
-	if ((r = fill_constants(mod, where, sizeof where))) {
-		snprintf(e->error, sizeof e->error, "%s%s", err_name(r), where);
-		P.sticky |= is_sticky(r);
-		return;
-	}
-	save_scalars(e->scalar);
-}
-
-typedef struct {
-	queued **e;
-	int n;
-} session;
-
-/* One replay pass: every launch of the session, each on its inputs as filled. */
-static CUresult launch_session(void *arg)
-{
-	const session *S = arg;
-	CUresult r = CUDA_SUCCESS;
-	for (int i = 0; i < S->n && !r; i++)
-		if (!(r = restore_inputs()))
-			r = launch_n(&S->e[i]->L, 1);
-	return r;
-}
-
-static void reply_metrics(double v[MET_COUNT])
-{
-	/* a kernel without a single branch (or global load) has no branch (load) efficiency; ncu
-	 * prints 0 for 0/0 */
-	if (v[MET_BRANCH_TARGETS] == 0)
-		v[MET_BRANCH_EFFICIENCY] = NAN;
-	if (v[MET_GLD_REQUESTS] == 0)
-		v[MET_GLD_EFFICIENCY] = NAN;
-	proto_metrics m = {0, {v[MET_ACHIEVED_OCCUPANCY], v[MET_GLD_EFFICIENCY], v[MET_GLD_THROUGHPUT], v[MET_DRAM_PCT],
-				v[MET_BRANCH_EFFICIENCY]}};
-	reply(&PROTO_METRICS, &m);
-}
-
-/* profiles: the hardware counters of every queued launch, one answer line each in the order
- * they were queued ("metrics ..." or "unavailable <why>"), from one profiling session; when the
- * session fails, each launch gets one of its own, so that one bad kernel costs only its own.
- * Profiling serialises and replays kernels: these runs are never timed. */
-static int cmd_profiles(void)
-{
-	int n = P.n, ok = 0;
-	P.n = 0;
-	double(*v)[MET_COUNT] = calloc((size_t)n + 1, sizeof *v);
-	queued **good = calloc((size_t)n + 1, sizeof *good);
-	char (*why)[256] = calloc((size_t)n + 1, sizeof *why);
-	if (!v || !good || !why) {
-		reply_error("ENOMEM", "out of memory profiling");
-		exit(1);
-	}
-	join_profiler();
-	if (!local.prof && !local.prof_error[0])
-		local.prof = counters_create(W.ctx, W.dev, NULL, local.prof_error, sizeof local.prof_error);
-	for (int i = 0; i < n; i++) {
-		queued *e = &P.q[i];
-		if (!e->error[0] && !local.prof)
-			snprintf(e->error, sizeof e->error, "%s", local.prof_error);
-		if (!e->error[0]) {
-			/* arrays as they are now, scalars as they were when it was queued */
-			set_params(e->L.params, e->scalar);
-			good[ok++] = e;
-		}
-	}
-	session all = {good, ok};
-	char err[256] = "";
-	int failed = ok && !P.sticky && counters_measure(local.prof, (size_t)ok, launch_session, &all, v, err, sizeof err);
-	for (int k = 0; k < ok && (failed || P.sticky); k++) {
-		/* alone, unless the context is gone */
-		session one = {&good[k], 1};
-		CUresult r = cuCtxSynchronize();
-		P.sticky |= is_sticky(r);
-		if (P.sticky)
-			snprintf(why[k], sizeof why[k], "%s", err[0] ? err : "the GPU context was lost");
-		else if (counters_measure(local.prof, 1, launch_session, &one, &v[k], why[k], sizeof why[k]) && !why[k][0])
-			snprintf(why[k], sizeof why[k], "profiling failed");
-	}
-	for (int i = 0, k = 0; i < n; i++) {
-		queued *e = &P.q[i];
-		if (e->error[0])
-			reply(&PROTO_UNAVAILABLE, &(proto_unavailable){e->error});
-		else if (why[k][0])
-			reply(&PROTO_UNAVAILABLE, &(proto_unavailable){why[k++]});
-		else
-			reply_metrics(v[k++]);
-	}
-	free(v);
-	free(good);
-	free(why);
-	return P.sticky ? -1 : 0;
-}
-
 int main(void)
 {
 	char *line = NULL;
@@ -861,12 +688,9 @@ int main(void)
 	}
 	free(line);
 	double t0 = now();
-	join_profiler();
-	if (local.prof)
-		counters_destroy(local.prof);
+	profile_close();
 	if (tracing)
 		fprintf(stderr, "trace %d %.3f: quit: %.1f ms\n", (int)getpid(), t0, 1e3 * (now() - t0));
-	free(P.q);
 	for (int i = 0; i < local.nmodules; i++)
 		free(local.modules[i].path);
 	args_free();

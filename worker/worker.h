@@ -1,5 +1,6 @@
 /* worker.h: what the files of autotune-worker share, private to worker/: the device every file
- * launches on, the replies, a kernel launch, and the argument table's operations (args.c). */
+ * launches on, the replies, a kernel launch, the argument table's operations (args.c) and the
+ * profiling commands (profile.c). */
 #ifndef AUTOTUNE_WORKER_H
 #define AUTOTUNE_WORKER_H
 
@@ -35,6 +36,9 @@ int is_sticky(CUresult r);
 void reply(const proto_msg *m, const void *msg);
 void reply_ok(void);
 void reply_error(const char *code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+CUresult get_module(const char *path, CUmodule *mod);
+int launch_shape(const proto_launch *p, launch *L);
+CUresult launch_n(const launch *L, int count);
 
 /* args.c: the commands that describe the arguments */
 void cmd_array(char *line);
@@ -58,5 +62,12 @@ CUresult keep_reference(void);
 int verify_sum(double rtol, double atol, char *msg, size_t len, CUresult *err);
 int verify(double rtol, double atol, char *msg, size_t len, CUresult *err);
 void args_free(void);
+
+/* profile.c */
+void cmd_counters(void);
+void cmd_profile(char *line);
+int cmd_profiles(void);
+void profiler_pause(void);
+void profile_close(void);
 
 #endif
