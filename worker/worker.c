@@ -499,119 +499,196 @@ int launch_shape(const proto_launch *p, launch *L)
 	return 0;
 }
 
-/* run: role ref (verify nothing, keep outputs as the reference), check (compare with it), time
- * (finalist re-timing: no verification run). */
-static int cmd_run(char *line)
+/* One run command as it goes: what it asks for, and how it ended when it ends early. */
+typedef struct {
+	long id;
+	const char *cubin, *symbol;
+	int ref, check, timing; /* the role */
+	int warmup;
+	double rtol, atol;
+	stop_rule rule;
+	launch L;
+	int driver_blocks;  /* the driver's occupancy (blocks per SM), or -1 */
+	int wrong;          /* the result was wrong: msg says how */
+	char msg[512];
+	CUresult r;         /* else the CUDA error that ended it, while doing `what` */
+	const char *what;
+	char where[160];    /* a missing __constant__ symbol */
+} run;
+
+/* The run command's fields: 0, or -1 when it is malformed. */
+static int parse_run(char *line, run *R)
 {
 	proto_run ask;
-	launch L;
-	if (proto_decode(&PROTO_RUN, line, &ask) || launch_shape(&ask.launch, &L) || ask.min_samples < 1 ||
-	    ask.max_samples < ask.min_samples || ask.max_samples > MAX_SAMPLES || ask.warmup < 0 || ask.warmup > INT_MAX) {
-		reply_error("protocol", "bad run command");
-		return 0;
-	}
-	long id = (long)ask.id;
-	const char *role = ask.role, *symbol = ask.symbol, *path = ask.cubin;
-	int warmup = (int)ask.warmup;
-	double rtol = ask.rtol, atol = ask.atol;
-	stop_rule rule = {ask.noise, (size_t)ask.min_samples, (size_t)ask.max_samples, ask.time_cap};
-	profiler_pause();
+	if (proto_decode(&PROTO_RUN, line, &ask) || launch_shape(&ask.launch, &R->L) || ask.min_samples < 1 ||
+	    ask.max_samples < ask.min_samples || ask.max_samples > MAX_SAMPLES || ask.warmup < 0 || ask.warmup > INT_MAX)
+		return -1;
+	R->id = (long)ask.id;
+	R->cubin = ask.cubin;
+	R->symbol = ask.symbol;
+	R->ref = !strcmp(ask.role, "ref");
+	R->check = !strcmp(ask.role, "check");
+	R->timing = !strcmp(ask.role, "time");
+	R->warmup = (int)ask.warmup;
+	R->rtol = ask.rtol;
+	R->atol = ask.atol;
+	R->rule = (stop_rule){ask.noise, (size_t)ask.min_samples, (size_t)ask.max_samples, ask.time_cap};
+	return 0;
+}
+
+/* Ends a run with CUDA error r, met while doing `what`: returns 1. */
+static int run_error(run *R, CUresult r, const char *what)
+{
+	R->r = r;
+	R->what = what;
+	return 1;
+}
+
+/* The run's kernel: its module loaded, its __constant__ arguments filled, its parameters set,
+ * and the driver's occupancy for its shape. 0, or 1 when the run ends. */
+static int load_kernel(run *R)
+{
 	CUmodule mod;
 	CUresult r;
-	char msg[512] = "";
-	int driver_blocks = -1;
-#define FAIL(what)                                                                                           \
-	do {                                                                                                 \
-		snprintf(msg, sizeof msg, "%s%s", err_name(r), what);                                        \
-		reply_result(id, is_sticky(r) ? ST_CRASHED : ST_LAUNCH_ERROR, NULL, driver_blocks, msg);      \
-		return is_sticky(r) ? -1 : 0;                                                                \
-	} while (0)
-	if ((r = get_module(path, &mod)))
-		FAIL(" loading the module");
-	if ((r = cuModuleGetFunction(&L.f, mod, symbol)))
-		FAIL(": no such function in the module");
-	char where[160] = "";
-	if ((r = fill_constants(mod, where, sizeof where)))
-		FAIL(where);
-	if (L.smem > 48 * 1024)
-		cuFuncSetAttribute(L.f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)L.smem);
-	if (cuOccupancyMaxActiveBlocksPerMultiprocessor(&driver_blocks, L.f, (int)(L.block[0] * L.block[1] * L.block[2]), L.smem))
-		driver_blocks = -1;
-	set_params(L.params, NULL);
+	if ((r = get_module(R->cubin, &mod)))
+		return run_error(R, r, " loading the module");
+	if ((r = cuModuleGetFunction(&R->L.f, mod, R->symbol)))
+		return run_error(R, r, ": no such function in the module");
+	if ((r = fill_constants(mod, R->where, sizeof R->where)))
+		return run_error(R, r, R->where);
+	launch *L = &R->L;
+	if (L->smem > 48 * 1024)
+		cuFuncSetAttribute(L->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)L->smem);
+	if (cuOccupancyMaxActiveBlocksPerMultiprocessor(&R->driver_blocks, L->f, (int)(L->block[0] * L->block[1] * L->block[2]),
+							L->smem))
+		R->driver_blocks = -1;
+	set_params(L->params, NULL);
+	return 0;
+}
 
-	int check = !strcmp(role, "check"), ref = !strcmp(role, "ref");
-	if (ref || check) {
-		/* Verification run: outputs poisoned first, so an element the kernel never writes fails. */
-		if ((r = poison_outputs()) || (r = restore_inputs()) || (r = launch_n(&L, 1)))
-			FAIL("");
-		if ((r = cuCtxSynchronize()))
-			FAIL("");
-		if (ref && verify_sum(rtol, atol, msg, sizeof msg, &r)) {
-			reply_result(id, ST_WRONG_RESULT, NULL, driver_blocks, msg);
-			return 0;
-		}
-		if (ref) {
-			/* outputs with given values (verify.expect) are checked even on the reference */
-			if (!r)
-				r = keep_reference();
-			local.have_reference = !r;
-		}
-		if (!r && verify(rtol, atol, msg, sizeof msg, &r)) {
-			reply_result(id, ST_WRONG_RESULT, NULL, driver_blocks, msg);
-			return 0;
-		}
-		if (r)
-			FAIL(" during verification");
-	} else if (!launched_before(L.f) && ((r = restore_inputs()) || (r = launch_n(&L, 1)) || (r = cuCtxSynchronize())))
-		FAIL(""); /* a function's first launch (it loads lazily) is never timed */
-	note_launched(L.f);
+/* ref and check: one launch, compared with the reference (ref keeps its outputs as the
+ * reference). 0, or 1 when the run ends. */
+static int verify_run(run *R)
+{
+	CUresult r;
+	/* outputs poisoned first, so an element the kernel never writes fails */
+	if ((r = poison_outputs()) || (r = restore_inputs()) || (r = launch_n(&R->L, 1)) || (r = cuCtxSynchronize()))
+		return run_error(R, r, "");
+	if (R->ref && verify_sum(R->rtol, R->atol, R->msg, sizeof R->msg, &r))
+		return R->wrong = 1;
+	if (R->ref) {
+		/* outputs with given values (verify.expect) are checked even on the reference */
+		if (!r)
+			r = keep_reference();
+		local.have_reference = !r;
+	}
+	if (!r && verify(R->rtol, R->atol, R->msg, sizeof R->msg, &r))
+		return R->wrong = 1;
+	if (r)
+		return run_error(R, r, " during verification");
+	return 0;
+}
 
-	sampling S = {0};
-	S.batch = 1;
-	/* a finalist's run (role time) is compared with the others by its median alone */
-	int timing = !strcmp(role, "time");
-	S.mhz_before = timing ? 0 : clock_mhz();
-	/* Warm-up launches double as the first estimate of the kernel's time. */
+/* Before timing: the verification run, or else a function's first launch, which is never timed
+ * (the function loads lazily then). 0, or 1 when the run ends. */
+static int first_launch(run *R)
+{
+	CUresult r = CUDA_SUCCESS;
+	if (R->ref || R->check) {
+		if (verify_run(R))
+			return 1;
+	} else if (!launched_before(R->L.f) && ((r = restore_inputs()) || (r = launch_n(&R->L, 1)) || (r = cuCtxSynchronize())))
+		return run_error(R, r, "");
+	note_launched(R->L.f);
+	return 0;
+}
+
+/* Warm-up launches, timed together: they double as the first estimate of the kernel's time. */
+static CUresult warm_up(const launch *L, int warmup, float *warm_ms)
+{
+	CUresult r = CUDA_SUCCESS;
 	CUevent a, b;
 	cuEventCreate(&a, CU_EVENT_DEFAULT);
 	cuEventCreate(&b, CU_EVENT_DEFAULT);
-	float warm_ms = 0;
 	if (warmup > 0) {
 		r = restore_inputs();
 		pthread_mutex_lock(&W.device_lock);
 		if (!r)
 			cuEventRecord(a, NULL);
-		if (!r && !(r = launch_n(&L, warmup))) {
+		if (!r && !(r = launch_n(L, warmup))) {
 			cuEventRecord(b, NULL);
 			if (!(r = cuEventSynchronize(b)))
-				cuEventElapsedTime(&warm_ms, a, b);
+				cuEventElapsedTime(warm_ms, a, b);
 		}
 		pthread_mutex_unlock(&W.device_lock);
 	}
 	cuEventDestroy(a);
 	cuEventDestroy(b);
-	if (r)
-		FAIL(" during warm-up");
-	/* Below ~50 us a launch's own overhead is a visible part of one sample: time several
-	 * back-to-back launches between two events instead (not possible when inputs must be
-	 * restored before each launch). */
+	return r;
+}
+
+/* Launches per sample. Below ~50 us a launch's own overhead is a visible part of one sample:
+ * time several back-to-back launches between two events instead (not possible when inputs must
+ * be restored before each launch). */
+static int batch_size(int warmup, float warm_ms)
+{
 	double per_launch_us = warmup > 0 ? 1e3 * warm_ms / warmup : 1e9;
 	if (per_launch_us < BATCH_BELOW_US && !has_restore() && !local.verify_every) {
 		int k = (int)(BATCH_TARGET_US / (per_launch_us > 0.5 ? per_launch_us : 0.5));
-		S.batch = k < 2 ? 2 : k > 1000 ? 1000 : k;
+		return k < 2 ? 2 : k > 1000 ? 1000 : k;
 	}
-	int wrong = 0;
-	r = sample(&L, &rule, check, rtol, atol, &S, msg, sizeof msg, &wrong);
-	if (wrong) {
-		reply_result(id, ST_WRONG_RESULT, NULL, driver_blocks, msg);
+	return 1;
+}
+
+/* The timed part: warm-up, then samples until the stopping rule holds, between two readings of
+ * the clock. 0, or 1 when the run ends. */
+static int time_run(run *R, sampling *S)
+{
+	/* a finalist's run (role time) is compared with the others by its median alone */
+	S->mhz_before = R->timing ? 0 : clock_mhz();
+	float warm_ms = 0;
+	CUresult r = warm_up(&R->L, R->warmup, &warm_ms);
+	if (r)
+		return run_error(R, r, " during warm-up");
+	S->batch = batch_size(R->warmup, warm_ms);
+	r = sample(&R->L, &R->rule, R->check, R->rtol, R->atol, S, R->msg, sizeof R->msg, &R->wrong);
+	if (R->wrong)
+		return 1;
+	if (r)
+		return run_error(R, r, " while timing");
+	S->mhz_after = R->timing ? 0 : clock_mhz();
+	return 0;
+}
+
+/* Answers a run that ended early: a wrong result, or a CUDA error. After a sticky one the
+ * context is gone: -1, and the worker exits. */
+static int run_ended(const run *R)
+{
+	if (R->wrong) {
+		reply_result(R->id, ST_WRONG_RESULT, NULL, R->driver_blocks, R->msg);
 		return 0;
 	}
-	if (r)
-		FAIL(" while timing");
-	S.mhz_after = timing ? 0 : clock_mhz();
-	reply_result(id, ST_OK, &S, driver_blocks, local.have_reference || ref ? "" : "unverified");
+	char msg[512];
+	snprintf(msg, sizeof msg, "%s%s", err_name(R->r), R->what);
+	reply_result(R->id, is_sticky(R->r) ? ST_CRASHED : ST_LAUNCH_ERROR, NULL, R->driver_blocks, msg);
+	return is_sticky(R->r) ? -1 : 0;
+}
+
+/* run: role ref (verify nothing, keep outputs as the reference), check (compare with it), time
+ * (finalist re-timing: no verification run). */
+static int cmd_run(char *line)
+{
+	run R = {.driver_blocks = -1};
+	if (parse_run(line, &R)) {
+		reply_error("protocol", "bad run command");
+		return 0;
+	}
+	profiler_pause();
+	sampling S = {0};
+	if (load_kernel(&R) || first_launch(&R) || time_run(&R, &S))
+		return run_ended(&R);
+	reply_result(R.id, ST_OK, &S, R.driver_blocks, local.have_reference || R.ref ? "" : "unverified");
 	return 0;
-#undef FAIL
 }
 
 int main(void)
