@@ -1,7 +1,9 @@
 /* worker.c: autotune-worker, the only process that touches the GPU. It reads commands from
  * stdin and answers on stdout, one line each (see runner.c for the other side). A kernel that
  * poisons the CUDA context ends this process, never the tuner. It is a separate executable so
- * that autotune itself starts on machines without a GPU driver (libcuda is linked here only). */
+ * that autotune itself starts on machines without a GPU driver (libcuda is linked here only).
+ * This file opens the device, loads modules, launches and times kernels and reads the commands;
+ * the kernel's arguments are in args.c, profiling in profile.c. */
 #include <cuda.h>
 #include <dirent.h>
 #include <limits.h>
@@ -44,9 +46,9 @@ static struct {
 		CUmodule mod;
 	} modules[MAX_MODULES];
 	int nmodules;
-	int have_reference;
-	int cold, verify_every;
-	CUdeviceptr flush;
+	int have_reference;   /* a ref run kept its outputs: the others are verified against them */
+	int cold, verify_every; /* measure: a cold L2 for each sample, verification after each */
+	CUdeviceptr flush;    /* cold: written before each sample, evicting the L2 */
 	size_t flush_bytes;
 	int initialised;      /* cuInit has run: CUDA_VISIBLE_DEVICES no longer applies */
 	int visible;          /* GPUs visible before this worker took one alone (-1: unknown) */
@@ -691,74 +693,91 @@ static int cmd_run(char *line)
 	return 0;
 }
 
+/* quit: exits at once. The kernel reclaims the context, and the profiler with it, when the
+ * process ends: tearing the profiler down first would only delay the exit, which the run waits
+ * for. */
+static void cmd_quit(double t0)
+{
+	if (tracing)
+		fprintf(stderr, "trace %d %.3f: quit\n", (int)getpid(), t0);
+	fflush(NULL);
+	_exit(0);
+}
+
+/* Answers one command line, which arrived at t0; -1 when the worker must exit: the device cannot
+ * be opened, or a sticky error lost the context (a fresh worker takes over). */
+static int dispatch(char *line, double t0)
+{
+	proto_device dev;
+	proto_sumcount sc;
+	if (proto_decode(&PROTO_DEVICE, line, &dev) == 0)
+		return dev.ordinal < 0 || dev.ordinal > INT_MAX || cmd_device((int)dev.ordinal) ? -1 : 0;
+	if (proto_is(&PROTO_COUNT_ASK, line))
+		cmd_count();
+	else if (proto_is(&PROTO_COUNTERS, line))
+		cmd_counters();
+	else if (proto_is(&PROTO_ARRAY, line))
+		cmd_array(line);
+	else if (proto_is(&PROTO_SCALAR, line))
+		cmd_scalar(line);
+	else if (proto_is(&PROTO_MEASURE, line))
+		cmd_measure(line);
+	else if (proto_is(&PROTO_CONSTANT, line))
+		cmd_constant(line);
+	else if (proto_is(&PROTO_SUMCHECK, line))
+		cmd_sumcheck(line);
+	else if (proto_decode(&PROTO_SUMCOUNT, line, &sc) == 0)
+		cmd_sumcount(&sc);
+	else if (proto_is(&PROTO_COPY, line))
+		cmd_copy(line);
+	else if (proto_is(&PROTO_LOAD, line))
+		cmd_load(line, 0);
+	else if (proto_is(&PROTO_EXPECT, line))
+		cmd_load(line, 1);
+	else if (proto_is(&PROTO_WARMUP, line))
+		cmd_warmup();
+	else if (proto_is(&PROTO_COPYBW_ASK, line))
+		cmd_copybw();
+	else if (proto_is(&PROTO_RUN, line))
+		return cmd_run(line);
+	else if (proto_is(&PROTO_PROFILE, line))
+		cmd_profile(line);
+	else if (proto_is(&PROTO_PROFILES, line))
+		return cmd_profiles();
+	else if (proto_is(&PROTO_QUIT, line))
+		cmd_quit(t0);
+	else
+		reply_error("protocol", "unknown command");
+	return 0;
+}
+
+/* The protocol's stream is a copy of stdout, and fd 1 becomes stderr (see proto). */
+static int open_protocol(void)
+{
+	int fd = dup(STDOUT_FILENO);
+	if (fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0 || !(proto = fdopen(fd, "w")))
+		return -1;
+	/* a full buffer must never hold back an answer */
+	setvbuf(proto, NULL, _IOLBF, 0);
+	return 0;
+}
+
 int main(void)
 {
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
 	pthread_mutex_init(&W.device_lock, NULL);
-	int fd = dup(STDOUT_FILENO);
-	if (fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0 || !(proto = fdopen(fd, "w")))
+	if (open_protocol())
 		return 1;
-	/* a full buffer must never hold back an answer */
-	setvbuf(proto, NULL, _IOLBF, 0);
 	const char *tr = getenv("AUTOTUNE_TRACE");
 	tracing = tr && *tr && strcmp(tr, "0");
 	while ((n = getline(&line, &cap, stdin)) > 0) {
 		if (line[n - 1] == '\n')
 			line[--n] = 0;
 		double t0 = now();
-		proto_device dev;
-		proto_sumcount sc;
-		if (proto_decode(&PROTO_DEVICE, line, &dev) == 0) {
-			if (dev.ordinal < 0 || dev.ordinal > INT_MAX || cmd_device((int)dev.ordinal))
-				break;
-		} else if (proto_is(&PROTO_COUNT_ASK, line))
-			cmd_count();
-		else if (proto_is(&PROTO_COUNTERS, line))
-			cmd_counters();
-		else if (proto_is(&PROTO_ARRAY, line))
-			cmd_array(line);
-		else if (proto_is(&PROTO_SCALAR, line))
-			cmd_scalar(line);
-		else if (proto_is(&PROTO_MEASURE, line))
-			cmd_measure(line);
-		else if (proto_is(&PROTO_CONSTANT, line))
-			cmd_constant(line);
-		else if (proto_is(&PROTO_SUMCHECK, line))
-			cmd_sumcheck(line);
-		else if (proto_decode(&PROTO_SUMCOUNT, line, &sc) == 0)
-			cmd_sumcount(&sc);
-		else if (proto_is(&PROTO_COPY, line))
-			cmd_copy(line);
-		else if (proto_is(&PROTO_LOAD, line))
-			cmd_load(line, 0);
-		else if (proto_is(&PROTO_EXPECT, line))
-			cmd_load(line, 1);
-		else if (proto_is(&PROTO_WARMUP, line))
-			cmd_warmup();
-		else if (proto_is(&PROTO_COPYBW_ASK, line))
-			cmd_copybw();
-		else if (proto_is(&PROTO_RUN, line)) {
-			/* after a sticky error the context is gone: exit so a fresh worker takes over */
-			if (cmd_run(line))
-				break;
-		} else if (proto_is(&PROTO_PROFILE, line))
-			cmd_profile(line);
-		else if (proto_is(&PROTO_PROFILES, line)) {
-			if (cmd_profiles())
-				break;
-		} else if (proto_is(&PROTO_QUIT, line)) {
-			/* The kernel reclaims the context, and the profiler with it, when the process
-			 * ends: tearing the profiler down first would only delay the exit, which the run
-			 * waits for. */
-			if (tracing)
-				fprintf(stderr, "trace %d %.3f: quit\n", (int)getpid(), t0);
-			fflush(NULL);
-			_exit(0);
-		}
-		else
-			reply_error("protocol", "unknown command");
+		if (dispatch(line, t0))
+			break;
 		if (tracing)
 			fprintf(stderr, "trace %d %.3f: %.*s: %.1f ms\n", (int)getpid(), t0, (int)strcspn(line, " "), line,
 				1e3 * (now() - t0));
