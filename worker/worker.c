@@ -1,32 +1,30 @@
 /* worker.c: autotune-worker, the only process that touches the GPU. It reads commands from
  * stdin and answers on stdout, one line each (see runner.c for the other side). A kernel that
  * poisons the CUDA context ends this process, never the tuner. It is a separate executable so
- * that autotune itself starts on machines without a GPU driver (libcuda is linked here only). */
+ * that autotune itself starts on machines without a GPU driver (libcuda is linked here only).
+ * This file opens the device, loads modules, launches and times kernels and reads the commands;
+ * the kernel's arguments are in args.c, profiling in profile.c. */
 #include <cuda.h>
 #include <dirent.h>
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "counters.h"
-#include "elem.h"
 #include "protocol.h"
 #include "stats.h"
 #include "status.h"
+#include "worker.h"
 #include "banned.h"
 
 /* worker_kernels.cu as a fatbin, linked in by `ld -r -b binary` (see Makefile). */
 extern const unsigned char _binary_worker_kernels_fatbin_start[];
 
-#define MAX_ARGS 64
 #define MAX_MODULES 256
 /* enough launches that a ~1 ms kernel is sampled across clock and scheduling noise */
 #define MAX_SAMPLES 100000
@@ -39,62 +37,22 @@ extern const unsigned char _binary_worker_kernels_fatbin_start[];
 #define STALL_PER_LAUNCH_S 20e-6
 #define MAX_STALLS 10
 
-typedef struct {
-	int used;
-	int is_array;
-	elem_type type;
-	size_t count;
-	int output;
-	CUdeviceptr ptr, ref;  /* ref: the reference run's output (outputs only) */
-	CUdeviceptr pristine;  /* restore: the input as filled, copied back before every launch */
-	int poison;            /* a pure output (filled with zeros): poisoned before verification */
-	int summed;            /* checked by its sum against the input's (sumcheck), not element-wise */
-	char *constant;        /* copied into this __constant__ symbol before launches, not passed */
-	int ref_valid;         /* ref holds what this output must equal */
-	int fixed_ref;         /* ref was given (verify.expect), not taken from a reference run */
-	unsigned char scalar[8];
-} arg;
+struct worker W;
 
+/* What only this file keeps: the modules loaded, the measurement settings, which GPUs show. */
 static struct {
-	CUdevice dev;
-	CUcontext ctx;
-	CUmodule helpers;
-	arg args[MAX_ARGS];
-	int nargs;
 	struct {
 		char *path;
 		CUmodule mod;
 	} modules[MAX_MODULES];
 	int nmodules;
-	int have_reference;
-	CUdeviceptr counters;
-	int cold, verify_every;
-	unsigned long long sample; /* verify.sample: about this many elements compared, 0: all */
-	CUdeviceptr flush;
+	int have_reference;   /* a ref run kept its outputs: the others are verified against them */
+	int cold, verify_every; /* measure: a cold L2 for each sample, verification after each */
+	CUdeviceptr flush;    /* cold: written before each sample, evicting the L2 */
 	size_t flush_bytes;
-	int sum_out, sum_in;  /* sumcheck: the output summed and the input it must add up to, or -1 */
-	int sum_max;          /* the check compares maxima instead of sums */
-	unsigned long long sum_count; /* elements of the output that count, for the next run */
-	long long in_isum;    /* the input's sum, taken when it was pristine */
-	double in_fsum;
-	counters *prof;       /* created on the first profile command, or by prof_thread */
-	pthread_t prof_thread; /* "counters": creates the profiler while kernels are timed */
-	int prof_thread_running;
-	counters *prof_made;   /* what prof_thread made, taken over when it is joined */
-	/* held around each timed region, and by prof_thread while it queries the device: those
-	 * queries stalled a timing thread's driver calls by 0.1-0.6 s, and a stall between the
-	 * start event and the launch would be timed */
-	pthread_mutex_t device_lock;
-	char prof_error[256]; /* why profiling is unavailable, once it failed */
 	int initialised;      /* cuInit has run: CUDA_VISIBLE_DEVICES no longer applies */
 	int visible;          /* GPUs visible before this worker took one alone (-1: unknown) */
-} W;
-
-typedef struct {
-	CUfunction f;
-	unsigned grid[3], block[3], smem;
-	void *params[MAX_ARGS];
-} launch;
+} local;
 
 typedef struct {
 	double median, min, max, noise;
@@ -110,7 +68,7 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static const char *err_name(CUresult r)
+const char *err_name(CUresult r)
 {
 	const char *s = NULL;
 	if (cuGetErrorName(r, &s) != CUDA_SUCCESS || !s)
@@ -120,7 +78,7 @@ static const char *err_name(CUresult r)
 
 /* Errors after which the context is unusable (CUDA driver API docs: "the context cannot be
  * used"); the tuner starts a fresh worker. */
-static int is_sticky(CUresult r)
+int is_sticky(CUresult r)
 {
 	switch (r) {
 	case CUDA_ERROR_ILLEGAL_ADDRESS:
@@ -148,7 +106,7 @@ static FILE *proto;
 static int tracing;
 
 /* Answers with one message (protocol.h); NULL msg for one without fields. */
-static void reply(const proto_msg *m, const void *msg)
+void reply(const proto_msg *m, const void *msg)
 {
 	char *line = proto_encode(m, msg);
 	if (!line) {
@@ -160,11 +118,10 @@ static void reply(const proto_msg *m, const void *msg)
 	free(line);
 }
 
-static void reply_ok(void) { reply(&PROTO_OK, NULL); }
+void reply_ok(void) { reply(&PROTO_OK, NULL); }
 
 /* "error CODE MESSAGE": CODE a CUDA error name, or "protocol" for a malformed command. */
-static void reply_error(const char *code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void reply_error(const char *code, const char *fmt, ...)
+void reply_error(const char *code, const char *fmt, ...)
 {
 	char message[512];
 	va_list ap;
@@ -172,21 +129,6 @@ static void reply_error(const char *code, const char *fmt, ...)
 	vsnprintf(message, sizeof message, fmt, ap);
 	va_end(ap);
 	reply(&PROTO_ERROR, &(proto_error){code, message});
-}
-
-static CUfunction helper(const char *what, elem_type t)
-{
-	char name[64];
-	CUfunction f = NULL;
-	snprintf(name, sizeof name, "%s_%s", what, elem_name(elem_base(t)));
-	cuModuleGetFunction(&f, W.helpers, name);
-	return f;
-}
-
-static CUresult launch_helper(CUfunction f, void **params)
-{
-	/* grid-stride kernels: a few waves of blocks are plenty */
-	return cuLaunchKernel(f, 1024, 1, 1, 256, 1, 1, 0, NULL, params, NULL);
 }
 
 /* The GPUs this process may see, as CUDA numbers them, without initialising CUDA: the entries
@@ -225,7 +167,7 @@ static int open_alone(int ordinal)
 {
 	const char *entries;
 	int n = visible_gpus(&entries);
-	W.visible = n;
+	local.visible = n;
 	if (n < 0)
 		return ordinal; /* nothing says which GPU that is without CUDA: all stay visible */
 	if (ordinal >= n)
@@ -246,12 +188,12 @@ static int open_alone(int ordinal)
 static int cmd_device(int ordinal)
 {
 	CUresult r;
-	int open = W.initialised ? ordinal : open_alone(ordinal);
+	int open = local.initialised ? ordinal : open_alone(ordinal);
 	if (open < 0) {
-		reply_error("CUDA_ERROR_INVALID_DEVICE", "GPU %d is not visible (%d are)", ordinal, W.visible);
+		reply_error("CUDA_ERROR_INVALID_DEVICE", "GPU %d is not visible (%d are)", ordinal, local.visible);
 		return -1;
 	}
-	W.initialised = 1;
+	local.initialised = 1;
 	if ((r = cuInit(0)) || (r = cuDeviceGet(&W.dev, open)) || (r = cuDevicePrimaryCtxRetain(&W.ctx, W.dev)) ||
 	    (r = cuCtxSetCurrent(W.ctx)) ||
 	    (r = cuModuleLoadData(&W.helpers, _binary_worker_kernels_fatbin_start)) ||
@@ -282,45 +224,19 @@ static int cmd_device(int ordinal)
 	return 0;
 }
 
-static void *make_profiler(void *arg)
-{
-	(void)arg;
-	cuCtxSetCurrent(W.ctx);
-	W.prof_made = counters_create(W.ctx, W.dev, &W.device_lock, W.prof_error, sizeof W.prof_error);
-	return NULL;
-}
-
-/* counters: start creating the profiler now (about 0.2 s of device queries on an H200), on a
- * thread of its own, so that the first profile command finds it ready. */
-static void cmd_counters(void)
-{
-	if (!W.prof && !W.prof_thread_running && !W.prof_error[0])
-		W.prof_thread_running = pthread_create(&W.prof_thread, NULL, make_profiler, NULL) == 0;
-	reply_ok();
-}
-
-static void join_profiler(void)
-{
-	if (W.prof_thread_running) {
-		pthread_join(W.prof_thread, NULL);
-		W.prof_thread_running = 0;
-		W.prof = W.prof_made;
-	}
-}
-
 /* count: how many GPUs this process sees (CUDA_VISIBLE_DEVICES applies): from what showed before
  * a GPU was opened alone, else from CUDA (which then shows them all to this worker) */
 static void cmd_count(void)
 {
-	if (!W.initialised) {
+	if (!local.initialised) {
 		const char *entries;
-		W.visible = visible_gpus(&entries);
+		local.visible = visible_gpus(&entries);
 	}
-	if (W.visible >= 0) {
-		reply(&PROTO_COUNT, &(proto_count){W.visible});
+	if (local.visible >= 0) {
+		reply(&PROTO_COUNT, &(proto_count){local.visible});
 		return;
 	}
-	W.initialised = 1;
+	local.initialised = 1;
 	CUresult r;
 	int n = 0;
 	if ((r = cuInit(0)) || (r = cuDeviceGetCount(&n))) {
@@ -330,94 +246,6 @@ static void cmd_count(void)
 		return;
 	}
 	reply(&PROTO_COUNT, &(proto_count){n});
-}
-
-static void cmd_array(char *line)
-{
-	proto_array ask;
-	elem_type t;
-	if (proto_decode(&PROTO_ARRAY, line, &ask) || ask.idx < 0 || ask.idx >= MAX_ARGS || elem_parse(ask.type, &t)) {
-		reply_error("protocol", "bad array command");
-		return;
-	}
-	int idx = (int)ask.idx, output = ask.output != 0, restore = ask.restore != 0;
-	unsigned long long count = ask.count, seed = ask.seed;
-	double v = ask.value;
-	const char *fill = ask.fill;
-	arg *a = &W.args[idx];
-	a->used = a->is_array = 1;
-	a->type = t;
-	a->count = count;
-	a->output = output;
-	/* An output filled with data is read by the kernel too (in place): poisoning it would
-	 * destroy the input. Pure outputs are poisoned so an unwritten element shows. */
-	a->poison = output && !strcmp(fill, "zeros");
-	if (idx >= W.nargs)
-		W.nargs = idx + 1;
-	size_t bytes = count * elem_size(t);
-	CUresult r = cuMemAlloc(&a->ptr, bytes);
-	if (!r && output)
-		r = cuMemAlloc(&a->ref, bytes);
-	if (r) {
-		size_t freeb = 0, total = 0;
-		cuMemGetInfo(&freeb, &total);
-		reply_error(err_name(r), "allocating %zu bytes for argument %d (%zu bytes free of %zu)",
-			    bytes * (output ? 2 : 1), idx + 1, freeb, total);
-		return;
-	}
-	uint64_t n = count * (uint64_t)elem_lanes(t); /* helpers work on the base type */
-	if (!strcmp(fill, "random") || !strcmp(fill, "normal")) {
-		void *params[] = {&a->ptr, &n, &seed};
-		r = launch_helper(helper(!strcmp(fill, "random") ? "fill_random" : "fill_normal", t), params);
-	} else if (!strcmp(fill, "index")) {
-		void *params[] = {&a->ptr, &n};
-		r = launch_helper(helper("fill_index", t), params);
-	} else if (!strcmp(fill, "constant")) {
-		void *params[] = {&a->ptr, &n, &v};
-		r = launch_helper(helper("fill_constant", t), params);
-	} else {
-		r = cuMemsetD8(a->ptr, 0, bytes);
-	}
-	if (!r && restore && !(r = cuMemAlloc(&a->pristine, bytes)))
-		r = cuMemcpyDtoD(a->pristine, a->ptr, bytes);
-	if (!r)
-		r = cuCtxSynchronize();
-	if (r)
-		reply_error(err_name(r), "filling argument %d", idx + 1);
-	else
-		reply_ok();
-}
-
-/* scalar: integers in decimal, floats as %a or %.17g */
-static void cmd_scalar(char *line)
-{
-	proto_scalar ask;
-	elem_type t;
-	if (proto_decode(&PROTO_SCALAR, line, &ask) || ask.idx < 0 || ask.idx >= MAX_ARGS || elem_parse(ask.type, &t)) {
-		reply_error("protocol", "bad scalar command");
-		return;
-	}
-	int idx = (int)ask.idx;
-	const char *text = ask.text;
-	arg *a = &W.args[idx];
-	a->used = 1;
-	a->is_array = 0;
-	a->type = t;
-	if (idx >= W.nargs)
-		W.nargs = idx + 1;
-	memset(a->scalar, 0, sizeof a->scalar);
-	if (elem_is_float(t)) {
-		double d = strtod(text, NULL);
-		float f = (float)d;
-		if (t == ELEM_FLOAT)
-			memcpy(a->scalar, &f, sizeof f);
-		else
-			memcpy(a->scalar, &d, sizeof d);
-	} else {
-		/* little-endian: the low bytes of the 64-bit value are the narrower integer */
-		long long ll = strtoll(text, NULL, 0);
-		memcpy(a->scalar, &ll, elem_size(t));
-	}
 }
 
 /* Functions launched since their module was loaded: a finalist's run skips the untimed first
@@ -441,289 +269,37 @@ static void note_launched(CUfunction f)
 		launched.f[launched.n++] = f;
 }
 
-static CUresult get_module(const char *path, CUmodule *mod)
+CUresult get_module(const char *path, CUmodule *mod)
 {
-	for (int i = 0; i < W.nmodules; i++)
-		if (!strcmp(W.modules[i].path, path)) {
-			*mod = W.modules[i].mod;
+	for (int i = 0; i < local.nmodules; i++)
+		if (!strcmp(local.modules[i].path, path)) {
+			*mod = local.modules[i].mod;
 			return CUDA_SUCCESS;
 		}
 	CUresult r = cuModuleLoad(mod, path);
 	if (r)
 		return r;
-	if (W.nmodules == MAX_MODULES) {
+	if (local.nmodules == MAX_MODULES) {
 		/* evict the oldest; modules are small and reloading is cheap */
-		cuModuleUnload(W.modules[0].mod);
+		cuModuleUnload(local.modules[0].mod);
 		launched.n = 0;
-		free(W.modules[0].path);
-		memmove(W.modules, W.modules + 1, (MAX_MODULES - 1) * sizeof W.modules[0]);
-		W.nmodules--;
+		free(local.modules[0].path);
+		memmove(local.modules, local.modules + 1, (MAX_MODULES - 1) * sizeof local.modules[0]);
+		local.nmodules--;
 	}
-	W.modules[W.nmodules].path = strdup(path);
-	W.modules[W.nmodules].mod = *mod;
-	W.nmodules++;
+	local.modules[local.nmodules].path = strdup(path);
+	local.modules[local.nmodules].mod = *mod;
+	local.nmodules++;
 	return CUDA_SUCCESS;
-}
-
-static void value_text(elem_type t, CUdeviceptr p, char *buf, size_t len)
-{
-	unsigned char raw[8] = {0};
-	cuMemcpyDtoH(raw, p, elem_size(t));
-	float f;
-	double d;
-	long long ll = 0;
-	unsigned long long ull = 0;
-	switch (t) {
-	case ELEM_FLOAT: memcpy(&f, raw, 4); snprintf(buf, len, "%.9g", f); return;
-	case ELEM_DOUBLE: memcpy(&d, raw, 8); snprintf(buf, len, "%.17g", d); return;
-	case ELEM_INT8: ll = (int8_t)raw[0]; break;
-	case ELEM_INT16: { int16_t v; memcpy(&v, raw, 2); ll = v; break; }
-	case ELEM_INT32: { int32_t v; memcpy(&v, raw, 4); ll = v; break; }
-	case ELEM_INT64: memcpy(&ll, raw, 8); break;
-	default: memcpy(&ull, raw, elem_size(t)); snprintf(buf, len, "%llu", ull); return;
-	}
-	snprintf(buf, len, "%lld", ll);
-}
-
-/* Sums (or, with sumcheck's max, takes the maximum of) n elements of an argument on the GPU. */
-static CUresult sum_of(const arg *a, CUdeviceptr p, unsigned long long n, long long *isum, double *fsum)
-{
-	double lowest = -INFINITY;
-	unsigned long long init[4] = {0, 0, (unsigned long long)LLONG_MIN, 0}, got[4];
-	memcpy(&init[3], &lowest, sizeof lowest);
-	uint64_t count = n * (uint64_t)elem_lanes(a->type);
-	void *params[] = {&p, &count, &W.counters};
-	CUresult r;
-	if ((r = cuMemcpyHtoD(W.counters, init, sizeof init)) || (r = launch_helper(helper("sum", a->type), params)) ||
-	    (r = cuMemcpyDtoH(got, W.counters, sizeof got)))
-		return r;
-	*isum = (long long)got[W.sum_max ? 2 : 0];
-	memcpy(fsum, &got[W.sum_max ? 3 : 1], sizeof *fsum);
-	return CUDA_SUCCESS;
-}
-
-/* Reads count elements from a file the tuner wrote (fill: {expr}, verify.expect) into dst. */
-static CUresult load_file(const char *path, CUdeviceptr dst, size_t bytes, char *why, size_t len)
-{
-	FILE *f = fopen(path, "rb");
-	void *buf = malloc(bytes ? bytes : 1);
-	CUresult r = CUDA_ERROR_FILE_NOT_FOUND;
-	if (f && buf && fread(buf, 1, bytes, f) == bytes)
-		r = cuMemcpyHtoD(dst, buf, bytes);
-	else
-		snprintf(why, len, "cannot read %zu bytes from %s", bytes, path);
-	if (f)
-		fclose(f);
-	free(buf);
-	return r;
-}
-
-/* load: the array's contents (and its pristine copy) from a file.
- * expect: what the output must equal, from a file. */
-static void cmd_load(char *line, int expect)
-{
-	proto_load ask;
-	char why[256] = "";
-	if (proto_decode(expect ? &PROTO_EXPECT : &PROTO_LOAD, line, &ask) || ask.idx < 0 || ask.idx >= W.nargs ||
-	    !W.args[ask.idx].is_array || (expect && !W.args[ask.idx].output)) {
-		reply_error("protocol", "bad load/expect command");
-		return;
-	}
-	arg *a = &W.args[ask.idx];
-	size_t bytes = a->count * elem_size(a->type);
-	CUresult r = load_file(ask.path, expect ? a->ref : a->ptr, bytes, why, sizeof why);
-	if (!r && !expect && a->pristine)
-		r = cuMemcpyDtoD(a->pristine, a->ptr, bytes);
-	if (r) {
-		reply_error(err_name(r), "%s", why);
-		return;
-	}
-	if (expect)
-		a->ref_valid = a->fixed_ref = 1;
-	reply_ok();
-}
-
-/* copy: an array that starts as a copy of another (fill: {copy: NAME}); its pristine copy, if
- * it has one, follows. */
-static void cmd_copy(char *line)
-{
-	proto_copy ask;
-	if (proto_decode(&PROTO_COPY, line, &ask) || ask.to < 0 || ask.from < 0 || ask.to >= W.nargs ||
-	    ask.from >= W.nargs || !W.args[ask.to].is_array || !W.args[ask.from].is_array) {
-		reply_error("protocol", "bad copy command");
-		return;
-	}
-	int to = (int)ask.to, from = (int)ask.from;
-	arg *a = &W.args[to], *b = &W.args[from];
-	size_t bytes = (a->count < b->count ? a->count : b->count) * elem_size(a->type);
-	CUresult r = cuMemcpyDtoD(a->ptr, b->pristine ? b->pristine : b->ptr, bytes);
-	if (!r && a->pristine)
-		r = cuMemcpyDtoD(a->pristine, a->ptr, bytes);
-	if (r)
-		reply_error(err_name(r), "copying argument %d into %d", from + 1, to + 1);
-	else
-		reply_ok();
-}
-
-/* constant: the array goes to the module's __constant__ symbol, not a parameter. */
-static void cmd_constant(char *line)
-{
-	proto_constant ask;
-	if (proto_decode(&PROTO_CONSTANT, line, &ask) || ask.idx < 0 || ask.idx >= W.nargs || !W.args[ask.idx].is_array) {
-		reply_error("protocol", "bad constant command");
-		return;
-	}
-	free(W.args[ask.idx].constant);
-	W.args[ask.idx].constant = strdup(ask.name);
-	reply_ok();
-}
-
-/* Fills the module's __constant__ symbols from their arguments; a missing symbol is an error of
- * the configuration (its name in msg). */
-static CUresult fill_constants(CUmodule mod, char *msg, size_t len)
-{
-	for (int i = 0; i < W.nargs; i++) {
-		arg *a = &W.args[i];
-		if (!a->constant)
-			continue;
-		CUdeviceptr sym;
-		size_t bytes, have = a->count * elem_size(a->type);
-		CUresult r = cuModuleGetGlobal(&sym, &bytes, mod, a->constant);
-		if (r) {
-			snprintf(msg, len, ": no __constant__ symbol '%s' in the module", a->constant);
-			return r;
-		}
-		if ((r = cuMemcpyDtoD(sym, a->ptr, bytes < have ? bytes : have)))
-			return r;
-	}
-	return CUDA_SUCCESS;
-}
-
-/* Kernel parameters in order, leaving out the arguments that go to __constant__ memory. */
-static void set_params(launch *L)
-{
-	int n = 0;
-	for (int i = 0; i < W.nargs; i++)
-		if (!W.args[i].constant)
-			L->params[n++] = W.args[i].is_array ? (void *)&W.args[i].ptr : (void *)W.args[i].scalar;
-}
-
-/* sumcheck: the output is checked by its sum against the input's, taken now. */
-static void cmd_sumcheck(char *line)
-{
-	proto_sumcheck ask;
-	if (proto_decode(&PROTO_SUMCHECK, line, &ask) || ask.out < 0 || ask.in < -1 || ask.out >= W.nargs ||
-	    ask.in >= W.nargs || !W.args[ask.out].is_array || (ask.in >= 0 && !W.args[ask.in].is_array)) {
-		reply_error("protocol", "bad sumcheck command");
-		return;
-	}
-	int out = (int)ask.out, in = (int)ask.in;
-	W.sum_max = ask.op && !strcmp(ask.op, "max");
-	/* in = -1: the expected sum comes with each run (sumcount), from verify.sum.equals */
-	CUresult r = in < 0 ? CUDA_SUCCESS : sum_of(&W.args[in], W.args[in].ptr, W.args[in].count, &W.in_isum, &W.in_fsum);
-	if (r) {
-		reply_error(err_name(r), "summing argument %d", in + 1);
-		return;
-	}
-	W.sum_out = out;
-	W.sum_in = in;
-	W.args[out].summed = 1;
-	reply_ok();
-}
-
-/* The sum check of the last launch: 1 and msg on a mismatch. */
-static int verify_sum(double rtol, double atol, char *msg, size_t len, CUresult *err)
-{
-	if (W.sum_out < 0)
-		return 0;
-	arg *a = &W.args[W.sum_out];
-	unsigned long long n = W.sum_count < a->count ? W.sum_count : a->count;
-	long long isum;
-	double fsum;
-	if ((*err = sum_of(a, a->ptr, n, &isum, &fsum)))
-		return 0;
-	if (elem_is_float(a->type) ? fabs(fsum - W.in_fsum) <= atol + rtol * fabs(W.in_fsum) : isum == W.in_isum)
-		return 0;
-	if (elem_is_float(a->type))
-		snprintf(msg, len, "argument %d: the %s of its first %llu elements is %.17g, expected %.17g", W.sum_out + 1,
-			 W.sum_max ? "maximum" : "sum", n, fsum, W.in_fsum);
-	else
-		snprintf(msg, len, "argument %d: the %s of its first %llu elements is %lld, expected %lld", W.sum_out + 1,
-			 W.sum_max ? "maximum" : "sum", n, isum, W.in_isum);
-	return 1;
-}
-
-/* Compares every output with the reference; fills msg and returns 1 on a mismatch. */
-static int verify(double rtol, double atol, char *msg, size_t len, CUresult *err)
-{
-	if (verify_sum(rtol, atol, msg, len, err))
-		return 1;
-	if (*err)
-		return 0;
-	for (int i = 0; i < W.nargs; i++) {
-		arg *a = &W.args[i];
-		if (!a->is_array || !a->output || a->summed || !a->ref_valid)
-			continue;
-		unsigned long long init[2] = {0, ~0ull}, got[2];
-		uint64_t n = a->count * (uint64_t)elem_lanes(a->type);
-		uint64_t stride = W.sample && a->count > W.sample ? a->count / W.sample : 1;
-		void *params[] = {&a->ptr, &a->ref, &n, &stride, &rtol, &atol, &W.counters};
-		if ((*err = cuMemcpyHtoD(W.counters, init, sizeof init)) ||
-		    (*err = launch_helper(helper("compare", a->type), params)) ||
-		    (*err = cuMemcpyDtoH(got, W.counters, sizeof got)))
-			return 0;
-		if (got[0]) {
-			char g[64], w[64], where[64] = "";
-			elem_type base = elem_base(a->type);
-			int lanes = elem_lanes(a->type);
-			size_t es = elem_size(base);
-			value_text(base, a->ptr + got[1] * es, g, sizeof g);
-			value_text(base, a->ref + got[1] * es, w, sizeof w);
-			if (lanes > 1)
-				snprintf(where, sizeof where, ", component %c", "xyzw"[got[1] % (unsigned)lanes]);
-			snprintf(msg, len, "argument %d: %llu of %llu values differ from the reference (first at index %llu%s: got %s, expected %s)",
-				 i + 1, got[0], (unsigned long long)n, got[1] / (unsigned)lanes, where, g, w);
-			return 1;
-		}
-	}
-	return 0;
 }
 
 /* Launches the kernel `count` times back to back. */
-static CUresult launch_n(const launch *L, int count)
+CUresult launch_n(const launch *L, int count)
 {
 	CUresult r = CUDA_SUCCESS;
 	for (int i = 0; i < count && !r; i++)
 		r = cuLaunchKernel(L->f, L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1], L->block[2],
 				   L->smem, NULL, (void **)L->params, NULL);
-	return r;
-}
-
-/* Inputs that the kernel overwrites (`restore: true`) get their pristine contents back before
- * every launch that counts, outside any timed region. */
-static CUresult restore_inputs(void)
-{
-	CUresult r = CUDA_SUCCESS;
-	for (int i = 0; i < W.nargs && !r; i++)
-		if (W.args[i].is_array && W.args[i].pristine)
-			r = cuMemcpyDtoDAsync(W.args[i].ptr, W.args[i].pristine, W.args[i].count * elem_size(W.args[i].type), NULL);
-	return r;
-}
-
-static int has_restore(void)
-{
-	for (int i = 0; i < W.nargs; i++)
-		if (W.args[i].is_array && W.args[i].pristine)
-			return 1;
-	return 0;
-}
-
-static CUresult poison_outputs(void)
-{
-	CUresult r = CUDA_SUCCESS;
-	for (int i = 0; i < W.nargs && !r; i++)
-		if (W.args[i].is_array && W.args[i].poison)
-			r = cuMemsetD8(W.args[i].ptr, 0xFF, W.args[i].count * elem_size(W.args[i].type));
 	return r;
 }
 
@@ -822,15 +398,15 @@ static void cmd_measure(char *line)
 		reply_error("protocol", "bad measure command");
 		return;
 	}
-	W.sample = ask.sample;
-	W.cold = !strcmp(ask.cache, "cold");
-	W.verify_every = ask.every != 0;
-	if (W.cold && !W.flush) {
+	args_set_sample(ask.sample);
+	local.cold = !strcmp(ask.cache, "cold");
+	local.verify_every = ask.every != 0;
+	if (local.cold && !local.flush) {
 		/* Writing a buffer twice the L2's size evicts everything the last sample left there. */
 		int l2 = 0;
 		cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, W.dev);
-		W.flush_bytes = 2 * (size_t)(l2 > 0 ? l2 : 64 << 20);
-		if (cuMemAlloc(&W.flush, W.flush_bytes)) {
+		local.flush_bytes = 2 * (size_t)(l2 > 0 ? l2 : 64 << 20);
+		if (cuMemAlloc(&local.flush, local.flush_bytes)) {
 			reply_error("CUDA_ERROR_OUT_OF_MEMORY", "allocating the L2 flush buffer");
 			return;
 		}
@@ -862,8 +438,8 @@ static CUresult sample(const launch *L, const stop_rule *rule, int check, double
 	S->n = 0;
 	S->noise = 0;
 	while (!r && !stats_should_stop(rule, S->n, S->noise, now() - t0)) {
-		if (W.cold)
-			r = cuMemsetD32Async(W.flush, (unsigned)S->n, W.flush_bytes / 4, NULL);
+		if (local.cold)
+			r = cuMemsetD32Async(local.flush, (unsigned)S->n, local.flush_bytes / 4, NULL);
 		if (!r)
 			r = restore_inputs();
 		float ms = 0;
@@ -893,7 +469,7 @@ static CUresult sample(const launch *L, const stop_rule *rule, int check, double
 			continue;
 		}
 		t[S->n++] = (double)ms / S->batch;
-		if (check && W.verify_every && (*wrong = verify(rtol, atol, msg, msglen, &r)))
+		if (check && local.verify_every && (*wrong = verify(rtol, atol, msg, msglen, &r)))
 			break;
 		memcpy(sorted, t, S->n * sizeof *t);
 		S->noise = stats_noise(sorted, S->n, scratch);
@@ -913,7 +489,7 @@ static CUresult sample(const launch *L, const stop_rule *rule, int check, double
 }
 
 /* A launch's shape from the protocol's: 0, or -1 when a dimension does not fit. */
-static int launch_shape(const proto_launch *p, launch *L)
+int launch_shape(const proto_launch *p, launch *L)
 {
 	const long long *dims[] = {&p->grid[0], &p->grid[1], &p->grid[2], &p->block[0], &p->block[1], &p->block[2], &p->smem};
 	unsigned *to[] = {&L->grid[0], &L->grid[1], &L->grid[2], &L->block[0], &L->block[1], &L->block[2], &L->smem};
@@ -925,271 +501,265 @@ static int launch_shape(const proto_launch *p, launch *L)
 	return 0;
 }
 
-/* run: role ref (verify nothing, keep outputs as the reference), check (compare with it), time
- * (finalist re-timing: no verification run). */
-static int cmd_run(char *line)
+/* One run command as it goes: what it asks for, and how it ended when it ends early. */
+typedef struct {
+	long id;
+	const char *cubin, *symbol;
+	int ref, check, timing; /* the role */
+	int warmup;
+	double rtol, atol;
+	stop_rule rule;
+	launch L;
+	int driver_blocks;  /* the driver's occupancy (blocks per SM), or -1 */
+	int wrong;          /* the result was wrong: msg says how */
+	char msg[512];
+	CUresult r;         /* else the CUDA error that ended it, while doing `what` */
+	const char *what;
+	char where[160];    /* a missing __constant__ symbol */
+} run;
+
+/* The run command's fields: 0, or -1 when it is malformed. */
+static int parse_run(char *line, run *R)
 {
 	proto_run ask;
-	launch L;
-	if (proto_decode(&PROTO_RUN, line, &ask) || launch_shape(&ask.launch, &L) || ask.min_samples < 1 ||
-	    ask.max_samples < ask.min_samples || ask.max_samples > MAX_SAMPLES || ask.warmup < 0 || ask.warmup > INT_MAX) {
-		reply_error("protocol", "bad run command");
-		return 0;
-	}
-	long id = (long)ask.id;
-	const char *role = ask.role, *symbol = ask.symbol, *path = ask.cubin;
-	int warmup = (int)ask.warmup;
-	double rtol = ask.rtol, atol = ask.atol;
-	stop_rule rule = {ask.noise, (size_t)ask.min_samples, (size_t)ask.max_samples, ask.time_cap};
-	counters_pause(W.prof); /* profiles leave the profiler on for the next profile: not for timing */
+	if (proto_decode(&PROTO_RUN, line, &ask) || launch_shape(&ask.launch, &R->L) || ask.min_samples < 1 ||
+	    ask.max_samples < ask.min_samples || ask.max_samples > MAX_SAMPLES || ask.warmup < 0 || ask.warmup > INT_MAX)
+		return -1;
+	R->id = (long)ask.id;
+	R->cubin = ask.cubin;
+	R->symbol = ask.symbol;
+	R->ref = !strcmp(ask.role, "ref");
+	R->check = !strcmp(ask.role, "check");
+	R->timing = !strcmp(ask.role, "time");
+	R->warmup = (int)ask.warmup;
+	R->rtol = ask.rtol;
+	R->atol = ask.atol;
+	R->rule = (stop_rule){ask.noise, (size_t)ask.min_samples, (size_t)ask.max_samples, ask.time_cap};
+	return 0;
+}
+
+/* Ends a run with CUDA error r, met while doing `what`: returns 1. */
+static int run_error(run *R, CUresult r, const char *what)
+{
+	R->r = r;
+	R->what = what;
+	return 1;
+}
+
+/* The run's kernel: its module loaded, its __constant__ arguments filled, its parameters set,
+ * and the driver's occupancy for its shape. 0, or 1 when the run ends. */
+static int load_kernel(run *R)
+{
 	CUmodule mod;
 	CUresult r;
-	char msg[512] = "";
-	int driver_blocks = -1;
-#define FAIL(what)                                                                                           \
-	do {                                                                                                 \
-		snprintf(msg, sizeof msg, "%s%s", err_name(r), what);                                        \
-		reply_result(id, is_sticky(r) ? ST_CRASHED : ST_LAUNCH_ERROR, NULL, driver_blocks, msg);      \
-		return is_sticky(r) ? -1 : 0;                                                                \
-	} while (0)
-	if ((r = get_module(path, &mod)))
-		FAIL(" loading the module");
-	if ((r = cuModuleGetFunction(&L.f, mod, symbol)))
-		FAIL(": no such function in the module");
-	char where[160] = "";
-	if ((r = fill_constants(mod, where, sizeof where)))
-		FAIL(where);
-	if (L.smem > 48 * 1024)
-		cuFuncSetAttribute(L.f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)L.smem);
-	if (cuOccupancyMaxActiveBlocksPerMultiprocessor(&driver_blocks, L.f, (int)(L.block[0] * L.block[1] * L.block[2]), L.smem))
-		driver_blocks = -1;
-	set_params(&L);
+	if ((r = get_module(R->cubin, &mod)))
+		return run_error(R, r, " loading the module");
+	if ((r = cuModuleGetFunction(&R->L.f, mod, R->symbol)))
+		return run_error(R, r, ": no such function in the module");
+	if ((r = fill_constants(mod, R->where, sizeof R->where)))
+		return run_error(R, r, R->where);
+	launch *L = &R->L;
+	if (L->smem > 48 * 1024)
+		cuFuncSetAttribute(L->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)L->smem);
+	if (cuOccupancyMaxActiveBlocksPerMultiprocessor(&R->driver_blocks, L->f, (int)(L->block[0] * L->block[1] * L->block[2]),
+							L->smem))
+		R->driver_blocks = -1;
+	set_params(L->params, NULL);
+	return 0;
+}
 
-	int check = !strcmp(role, "check"), ref = !strcmp(role, "ref");
-	if (ref || check) {
-		/* Verification run: outputs poisoned first, so an element the kernel never writes fails. */
-		if ((r = poison_outputs()) || (r = restore_inputs()) || (r = launch_n(&L, 1)))
-			FAIL("");
-		if ((r = cuCtxSynchronize()))
-			FAIL("");
-		if (ref && verify_sum(rtol, atol, msg, sizeof msg, &r)) {
-			reply_result(id, ST_WRONG_RESULT, NULL, driver_blocks, msg);
-			return 0;
-		}
-		if (ref) {
-			/* outputs with given values (verify.expect) are checked even on the reference */
-			for (int i = 0; i < W.nargs && !r; i++)
-				if (W.args[i].is_array && W.args[i].output && !W.args[i].fixed_ref) {
-					r = cuMemcpyDtoD(W.args[i].ref, W.args[i].ptr, W.args[i].count * elem_size(W.args[i].type));
-					W.args[i].ref_valid = !r;
-				}
-			W.have_reference = !r;
-		}
-		if (!r && verify(rtol, atol, msg, sizeof msg, &r)) {
-			reply_result(id, ST_WRONG_RESULT, NULL, driver_blocks, msg);
-			return 0;
-		}
-		if (r)
-			FAIL(" during verification");
-	} else if (!launched_before(L.f) && ((r = restore_inputs()) || (r = launch_n(&L, 1)) || (r = cuCtxSynchronize())))
-		FAIL(""); /* a function's first launch (it loads lazily) is never timed */
-	note_launched(L.f);
+/* ref and check: one launch, compared with the reference (ref keeps its outputs as the
+ * reference). 0, or 1 when the run ends. */
+static int verify_run(run *R)
+{
+	CUresult r;
+	/* outputs poisoned first, so an element the kernel never writes fails */
+	if ((r = poison_outputs()) || (r = restore_inputs()) || (r = launch_n(&R->L, 1)) || (r = cuCtxSynchronize()))
+		return run_error(R, r, "");
+	if (R->ref && verify_sum(R->rtol, R->atol, R->msg, sizeof R->msg, &r))
+		return R->wrong = 1;
+	if (R->ref) {
+		/* outputs with given values (verify.expect) are checked even on the reference */
+		if (!r)
+			r = keep_reference();
+		local.have_reference = !r;
+	}
+	if (!r && verify(R->rtol, R->atol, R->msg, sizeof R->msg, &r))
+		return R->wrong = 1;
+	if (r)
+		return run_error(R, r, " during verification");
+	return 0;
+}
 
-	sampling S = {0};
-	S.batch = 1;
-	/* a finalist's run (role time) is compared with the others by its median alone */
-	int timing = !strcmp(role, "time");
-	S.mhz_before = timing ? 0 : clock_mhz();
-	/* Warm-up launches double as the first estimate of the kernel's time. */
+/* Before timing: the verification run, or else a function's first launch, which is never timed
+ * (the function loads lazily then). 0, or 1 when the run ends. */
+static int first_launch(run *R)
+{
+	CUresult r = CUDA_SUCCESS;
+	if (R->ref || R->check) {
+		if (verify_run(R))
+			return 1;
+	} else if (!launched_before(R->L.f) && ((r = restore_inputs()) || (r = launch_n(&R->L, 1)) || (r = cuCtxSynchronize())))
+		return run_error(R, r, "");
+	note_launched(R->L.f);
+	return 0;
+}
+
+/* Warm-up launches, timed together: they double as the first estimate of the kernel's time. */
+static CUresult warm_up(const launch *L, int warmup, float *warm_ms)
+{
+	CUresult r = CUDA_SUCCESS;
 	CUevent a, b;
 	cuEventCreate(&a, CU_EVENT_DEFAULT);
 	cuEventCreate(&b, CU_EVENT_DEFAULT);
-	float warm_ms = 0;
 	if (warmup > 0) {
 		r = restore_inputs();
 		pthread_mutex_lock(&W.device_lock);
 		if (!r)
 			cuEventRecord(a, NULL);
-		if (!r && !(r = launch_n(&L, warmup))) {
+		if (!r && !(r = launch_n(L, warmup))) {
 			cuEventRecord(b, NULL);
 			if (!(r = cuEventSynchronize(b)))
-				cuEventElapsedTime(&warm_ms, a, b);
+				cuEventElapsedTime(warm_ms, a, b);
 		}
 		pthread_mutex_unlock(&W.device_lock);
 	}
 	cuEventDestroy(a);
 	cuEventDestroy(b);
-	if (r)
-		FAIL(" during warm-up");
-	/* Below ~50 us a launch's own overhead is a visible part of one sample: time several
-	 * back-to-back launches between two events instead (not possible when inputs must be
-	 * restored before each launch). */
-	double per_launch_us = warmup > 0 ? 1e3 * warm_ms / warmup : 1e9;
-	if (per_launch_us < BATCH_BELOW_US && !has_restore() && !W.verify_every) {
-		int k = (int)(BATCH_TARGET_US / (per_launch_us > 0.5 ? per_launch_us : 0.5));
-		S.batch = k < 2 ? 2 : k > 1000 ? 1000 : k;
-	}
-	int wrong = 0;
-	r = sample(&L, &rule, check, rtol, atol, &S, msg, sizeof msg, &wrong);
-	if (wrong) {
-		reply_result(id, ST_WRONG_RESULT, NULL, driver_blocks, msg);
-		return 0;
-	}
-	if (r)
-		FAIL(" while timing");
-	S.mhz_after = timing ? 0 : clock_mhz();
-	reply_result(id, ST_OK, &S, driver_blocks, W.have_reference || ref ? "" : "unverified");
-	return 0;
-#undef FAIL
-}
-
-/* Launches queued for one profiling session ("profile" adds, "profiles" runs them): CUPTI's
- * cost is per replay pass (about 18 ms each on an H200, three passes for our metrics), not per
- * kernel, so the fastest few share one session instead of taking one each. */
-typedef struct {
-	launch L;
-	unsigned char scalar[MAX_ARGS][8]; /* the scalars as they were when it was queued */
-	char error[256];                   /* why it cannot be profiled, or "" */
-} queued;
-
-static struct {
-	queued *q;
-	int n, cap;
-	int sticky; /* loading one of them broke the context: exit once they are answered */
-} P;
-
-/* The arguments for a queued launch: arrays as they are now, scalars as they were. */
-static void queued_params(queued *e)
-{
-	int n = 0;
-	for (int i = 0; i < W.nargs; i++)
-		if (!W.args[i].constant)
-			e->L.params[n++] = W.args[i].is_array ? (void *)&W.args[i].ptr : (void *)e->scalar[i];
-}
-
-/* profile: queues one launch with the current scalars; no answer (a failure is answered by
- * "profiles"). */
-static void cmd_profile(char *line)
-{
-	if (P.n == P.cap) {
-		int cap = P.cap ? 2 * P.cap : 16;
-		queued *q = realloc(P.q, (size_t)cap * sizeof *q);
-		if (!q) {
-			reply_error("ENOMEM", "out of memory queueing a profile");
-			exit(1);
-		}
-		P.q = q;
-		P.cap = cap;
-	}
-	queued *e = &P.q[P.n++];
-	memset(e, 0, sizeof *e);
-	proto_profile ask;
-	CUmodule mod;
-	CUresult r;
-	if (proto_decode(&PROTO_PROFILE, line, &ask) || launch_shape(&ask.launch, &e->L)) {
-		snprintf(e->error, sizeof e->error, "protocol: bad profile command");
-		return;
-	}
-	if ((r = get_module(ask.cubin, &mod)) || (r = cuModuleGetFunction(&e->L.f, mod, ask.symbol))) {
-		snprintf(e->error, sizeof e->error, "%s loading the kernel", err_name(r));
-		P.sticky |= is_sticky(r);
-		return;
-	}
-	if (e->L.smem > 48 * 1024)
-		cuFuncSetAttribute(e->L.f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)e->L.smem);
-	/* __constant__ arguments live in each module: filled now, they hold for the session */
-	char where[160] = "";
-	if ((r = fill_constants(mod, where, sizeof where))) {
-		snprintf(e->error, sizeof e->error, "%s%s", err_name(r), where);
-		P.sticky |= is_sticky(r);
-		return;
-	}
-	for (int i = 0; i < W.nargs; i++)
-		memcpy(e->scalar[i], W.args[i].scalar, sizeof e->scalar[i]);
-}
-
-typedef struct {
-	queued **e;
-	int n;
-} session;
-
-/* One replay pass: every launch of the session, each on its inputs as filled. */
-static CUresult launch_session(void *arg)
-{
-	const session *S = arg;
-	CUresult r = CUDA_SUCCESS;
-	for (int i = 0; i < S->n && !r; i++)
-		if (!(r = restore_inputs()))
-			r = launch_n(&S->e[i]->L, 1);
 	return r;
 }
 
-static void reply_metrics(double v[MET_COUNT])
+/* Launches per sample. Below ~50 us a launch's own overhead is a visible part of one sample:
+ * time several back-to-back launches between two events instead (not possible when inputs must
+ * be restored before each launch). */
+static int batch_size(int warmup, float warm_ms)
 {
-	/* a kernel without a single branch (or global load) has no branch (load) efficiency; ncu
-	 * prints 0 for 0/0 */
-	if (v[MET_BRANCH_TARGETS] == 0)
-		v[MET_BRANCH_EFFICIENCY] = NAN;
-	if (v[MET_GLD_REQUESTS] == 0)
-		v[MET_GLD_EFFICIENCY] = NAN;
-	proto_metrics m = {0, {v[MET_ACHIEVED_OCCUPANCY], v[MET_GLD_EFFICIENCY], v[MET_GLD_THROUGHPUT], v[MET_DRAM_PCT],
-				v[MET_BRANCH_EFFICIENCY]}};
-	reply(&PROTO_METRICS, &m);
+	double per_launch_us = warmup > 0 ? 1e3 * warm_ms / warmup : 1e9;
+	if (per_launch_us < BATCH_BELOW_US && !has_restore() && !local.verify_every) {
+		int k = (int)(BATCH_TARGET_US / (per_launch_us > 0.5 ? per_launch_us : 0.5));
+		return k < 2 ? 2 : k > 1000 ? 1000 : k;
+	}
+	return 1;
 }
 
-/* profiles: the hardware counters of every queued launch, one answer line each in the order
- * they were queued ("metrics ..." or "unavailable <why>"), from one profiling session; when the
- * session fails, each launch gets one of its own, so that one bad kernel costs only its own.
- * Profiling serialises and replays kernels: these runs are never timed. */
-static int cmd_profiles(void)
+/* The timed part: warm-up, then samples until the stopping rule holds, between two readings of
+ * the clock. 0, or 1 when the run ends. */
+static int time_run(run *R, sampling *S)
 {
-	int n = P.n, ok = 0;
-	P.n = 0;
-	double(*v)[MET_COUNT] = calloc((size_t)n + 1, sizeof *v);
-	queued **good = calloc((size_t)n + 1, sizeof *good);
-	char (*why)[256] = calloc((size_t)n + 1, sizeof *why);
-	if (!v || !good || !why) {
-		reply_error("ENOMEM", "out of memory profiling");
-		exit(1);
+	/* a finalist's run (role time) is compared with the others by its median alone */
+	S->mhz_before = R->timing ? 0 : clock_mhz();
+	float warm_ms = 0;
+	CUresult r = warm_up(&R->L, R->warmup, &warm_ms);
+	if (r)
+		return run_error(R, r, " during warm-up");
+	S->batch = batch_size(R->warmup, warm_ms);
+	r = sample(&R->L, &R->rule, R->check, R->rtol, R->atol, S, R->msg, sizeof R->msg, &R->wrong);
+	if (R->wrong)
+		return 1;
+	if (r)
+		return run_error(R, r, " while timing");
+	S->mhz_after = R->timing ? 0 : clock_mhz();
+	return 0;
+}
+
+/* Answers a run that ended early: a wrong result, or a CUDA error. After a sticky one the
+ * context is gone: -1, and the worker exits. */
+static int run_ended(const run *R)
+{
+	if (R->wrong) {
+		reply_result(R->id, ST_WRONG_RESULT, NULL, R->driver_blocks, R->msg);
+		return 0;
 	}
-	join_profiler();
-	if (!W.prof && !W.prof_error[0])
-		W.prof = counters_create(W.ctx, W.dev, NULL, W.prof_error, sizeof W.prof_error);
-	for (int i = 0; i < n; i++) {
-		queued *e = &P.q[i];
-		if (!e->error[0] && !W.prof)
-			snprintf(e->error, sizeof e->error, "%s", W.prof_error);
-		if (!e->error[0]) {
-			queued_params(e);
-			good[ok++] = e;
-		}
+	char msg[512];
+	snprintf(msg, sizeof msg, "%s%s", err_name(R->r), R->what);
+	reply_result(R->id, is_sticky(R->r) ? ST_CRASHED : ST_LAUNCH_ERROR, NULL, R->driver_blocks, msg);
+	return is_sticky(R->r) ? -1 : 0;
+}
+
+/* run: role ref (verify nothing, keep outputs as the reference), check (compare with it), time
+ * (finalist re-timing: no verification run). */
+static int cmd_run(char *line)
+{
+	run R = {.driver_blocks = -1};
+	if (parse_run(line, &R)) {
+		reply_error("protocol", "bad run command");
+		return 0;
 	}
-	session all = {good, ok};
-	char err[256] = "";
-	int failed = ok && !P.sticky && counters_measure(W.prof, (size_t)ok, launch_session, &all, v, err, sizeof err);
-	for (int k = 0; k < ok && (failed || P.sticky); k++) {
-		/* alone, unless the context is gone */
-		session one = {&good[k], 1};
-		CUresult r = cuCtxSynchronize();
-		P.sticky |= is_sticky(r);
-		if (P.sticky)
-			snprintf(why[k], sizeof why[k], "%s", err[0] ? err : "the GPU context was lost");
-		else if (counters_measure(W.prof, 1, launch_session, &one, &v[k], why[k], sizeof why[k]) && !why[k][0])
-			snprintf(why[k], sizeof why[k], "profiling failed");
-	}
-	for (int i = 0, k = 0; i < n; i++) {
-		queued *e = &P.q[i];
-		if (e->error[0])
-			reply(&PROTO_UNAVAILABLE, &(proto_unavailable){e->error});
-		else if (why[k][0])
-			reply(&PROTO_UNAVAILABLE, &(proto_unavailable){why[k++]});
-		else
-			reply_metrics(v[k++]);
-	}
-	free(v);
-	free(good);
-	free(why);
-	return P.sticky ? -1 : 0;
+	profiler_pause();
+	sampling S = {0};
+	if (load_kernel(&R) || first_launch(&R) || time_run(&R, &S))
+		return run_ended(&R);
+	reply_result(R.id, ST_OK, &S, R.driver_blocks, local.have_reference || R.ref ? "" : "unverified");
+	return 0;
+}
+
+/* quit: exits at once. The kernel reclaims the context, and the profiler with it, when the
+ * process ends: tearing the profiler down first would only delay the exit, which the run waits
+ * for. */
+static void cmd_quit(double t0)
+{
+	if (tracing)
+		fprintf(stderr, "trace %d %.3f: quit\n", (int)getpid(), t0);
+	fflush(NULL);
+	_exit(0);
+}
+
+/* Answers one command line, which arrived at t0; -1 when the worker must exit: the device cannot
+ * be opened, or a sticky error lost the context (a fresh worker takes over). */
+static int dispatch(char *line, double t0)
+{
+	proto_device dev;
+	proto_sumcount sc;
+	if (proto_decode(&PROTO_DEVICE, line, &dev) == 0)
+		return dev.ordinal < 0 || dev.ordinal > INT_MAX || cmd_device((int)dev.ordinal) ? -1 : 0;
+	if (proto_is(&PROTO_COUNT_ASK, line))
+		cmd_count();
+	else if (proto_is(&PROTO_COUNTERS, line))
+		cmd_counters();
+	else if (proto_is(&PROTO_ARRAY, line))
+		cmd_array(line);
+	else if (proto_is(&PROTO_SCALAR, line))
+		cmd_scalar(line);
+	else if (proto_is(&PROTO_MEASURE, line))
+		cmd_measure(line);
+	else if (proto_is(&PROTO_CONSTANT, line))
+		cmd_constant(line);
+	else if (proto_is(&PROTO_SUMCHECK, line))
+		cmd_sumcheck(line);
+	else if (proto_decode(&PROTO_SUMCOUNT, line, &sc) == 0)
+		cmd_sumcount(&sc);
+	else if (proto_is(&PROTO_COPY, line))
+		cmd_copy(line);
+	else if (proto_is(&PROTO_LOAD, line))
+		cmd_load(line, 0);
+	else if (proto_is(&PROTO_EXPECT, line))
+		cmd_load(line, 1);
+	else if (proto_is(&PROTO_WARMUP, line))
+		cmd_warmup();
+	else if (proto_is(&PROTO_COPYBW_ASK, line))
+		cmd_copybw();
+	else if (proto_is(&PROTO_RUN, line))
+		return cmd_run(line);
+	else if (proto_is(&PROTO_PROFILE, line))
+		cmd_profile(line);
+	else if (proto_is(&PROTO_PROFILES, line))
+		return cmd_profiles();
+	else if (proto_is(&PROTO_QUIT, line))
+		cmd_quit(t0);
+	else
+		reply_error("protocol", "unknown command");
+	return 0;
+}
+
+/* The protocol's stream is a copy of stdout, and fd 1 becomes stderr (see proto). */
+static int open_protocol(void)
+{
+	int fd = dup(STDOUT_FILENO);
+	if (fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0 || !(proto = fdopen(fd, "w")))
+		return -1;
+	/* a full buffer must never hold back an answer */
+	setvbuf(proto, NULL, _IOLBF, 0);
+	return 0;
 }
 
 int main(void)
@@ -1197,89 +767,28 @@ int main(void)
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
-	W.sum_out = W.sum_in = -1;
 	pthread_mutex_init(&W.device_lock, NULL);
-	int fd = dup(STDOUT_FILENO);
-	if (fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0 || !(proto = fdopen(fd, "w")))
+	if (open_protocol())
 		return 1;
-	/* a full buffer must never hold back an answer */
-	setvbuf(proto, NULL, _IOLBF, 0);
 	const char *tr = getenv("AUTOTUNE_TRACE");
 	tracing = tr && *tr && strcmp(tr, "0");
 	while ((n = getline(&line, &cap, stdin)) > 0) {
 		if (line[n - 1] == '\n')
 			line[--n] = 0;
 		double t0 = now();
-		proto_device dev;
-		proto_sumcount sc;
-		if (proto_decode(&PROTO_DEVICE, line, &dev) == 0) {
-			if (dev.ordinal < 0 || dev.ordinal > INT_MAX || cmd_device((int)dev.ordinal))
-				break;
-		} else if (proto_is(&PROTO_COUNT_ASK, line))
-			cmd_count();
-		else if (proto_is(&PROTO_COUNTERS, line))
-			cmd_counters();
-		else if (proto_is(&PROTO_ARRAY, line))
-			cmd_array(line);
-		else if (proto_is(&PROTO_SCALAR, line))
-			cmd_scalar(line);
-		else if (proto_is(&PROTO_MEASURE, line))
-			cmd_measure(line);
-		else if (proto_is(&PROTO_CONSTANT, line))
-			cmd_constant(line);
-		else if (proto_is(&PROTO_SUMCHECK, line))
-			cmd_sumcheck(line);
-		else if (proto_decode(&PROTO_SUMCOUNT, line, &sc) == 0) {
-			W.sum_count = sc.count;
-			if (sc.expected && W.sum_in < 0) {
-				W.in_isum = strtoll(sc.expected, NULL, 10);
-				W.in_fsum = strtod(sc.expected, NULL);
-			}
-		} else if (proto_is(&PROTO_COPY, line))
-			cmd_copy(line);
-		else if (proto_is(&PROTO_LOAD, line))
-			cmd_load(line, 0);
-		else if (proto_is(&PROTO_EXPECT, line))
-			cmd_load(line, 1);
-		else if (proto_is(&PROTO_WARMUP, line))
-			cmd_warmup();
-		else if (proto_is(&PROTO_COPYBW_ASK, line))
-			cmd_copybw();
-		else if (proto_is(&PROTO_RUN, line)) {
-			/* after a sticky error the context is gone: exit so a fresh worker takes over */
-			if (cmd_run(line))
-				break;
-		} else if (proto_is(&PROTO_PROFILE, line))
-			cmd_profile(line);
-		else if (proto_is(&PROTO_PROFILES, line)) {
-			if (cmd_profiles())
-				break;
-		} else if (proto_is(&PROTO_QUIT, line)) {
-			/* The kernel reclaims the context, and the profiler with it, when the process
-			 * ends: tearing the profiler down first would only delay the exit, which the run
-			 * waits for. */
-			if (tracing)
-				fprintf(stderr, "trace %d %.3f: quit\n", (int)getpid(), t0);
-			fflush(NULL);
-			_exit(0);
-		}
-		else
-			reply_error("protocol", "unknown command");
+		if (dispatch(line, t0))
+			break;
 		if (tracing)
 			fprintf(stderr, "trace %d %.3f: %.*s: %.1f ms\n", (int)getpid(), t0, (int)strcspn(line, " "), line,
 				1e3 * (now() - t0));
 	}
 	free(line);
 	double t0 = now();
-	join_profiler();
-	if (W.prof)
-		counters_destroy(W.prof);
+	profile_close();
 	if (tracing)
 		fprintf(stderr, "trace %d %.3f: quit: %.1f ms\n", (int)getpid(), t0, 1e3 * (now() - t0));
-	free(P.q);
-	for (int i = 0; i < W.nmodules; i++)
-		free(W.modules[i].path);
-	for (int i = 0; i < MAX_ARGS; i++)
-		free(W.args[i].constant);
+	for (int i = 0; i < local.nmodules; i++)
+		free(local.modules[i].path);
+	args_free();
 	return 0;
 }

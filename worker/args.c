@@ -1,0 +1,444 @@
+/* args.c: the kernel's arguments, as the tuner describes them over the protocol: arrays
+ * allocated and filled on the GPU (or loaded from files, copied from one another, sent to
+ * __constant__ symbols), scalars, and how an output is checked (against the reference run, given
+ * values, or a sum). They live here, apart from the device, the modules and the timing in
+ * worker.c, because everything about them (fills, parameters, restoring inputs, poisoning and
+ * verifying outputs) works on one table, which no other file needs to see. */
+#include <cuda.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elem.h"
+#include "protocol.h"
+#include "worker.h"
+#include "banned.h"
+
+typedef struct {
+	int used;
+	int is_array;
+	elem_type type;
+	size_t count;
+	int output;
+	CUdeviceptr ptr, ref;  /* ref: the reference run's output (outputs only) */
+	CUdeviceptr pristine;  /* restore: the input as filled, copied back before every launch */
+	int poison;            /* a pure output (filled with zeros): poisoned before verification */
+	int summed;            /* checked by its sum against the input's (sumcheck), not element-wise */
+	char *constant;        /* copied into this __constant__ symbol before launches, not passed */
+	int ref_valid;         /* ref holds what this output must equal */
+	int fixed_ref;         /* ref was given (verify.expect), not taken from a reference run */
+	unsigned char scalar[8];
+} arg;
+
+/* The arguments by the tuner's index, and the sum check. */
+static struct {
+	arg args[MAX_ARGS];
+	int nargs;
+	unsigned long long sample; /* verify.sample: about this many elements compared, 0: all */
+	int sum_out, sum_in;  /* sumcheck: the output summed and the input it must add up to, or -1 */
+	int sum_max;          /* the check compares maxima instead of sums */
+	unsigned long long sum_count; /* elements of the output that count, for the next run */
+	long long in_isum;    /* the input's sum, taken when it was pristine */
+	double in_fsum;
+} A = {.sum_out = -1, .sum_in = -1};
+
+/* The helper kernel `what` (worker_kernels.cu) for t's base type: helpers see a vector as its
+ * components. */
+static CUfunction helper(const char *what, elem_type t)
+{
+	char name[64];
+	CUfunction f = NULL;
+	snprintf(name, sizeof name, "%s_%s", what, elem_name(elem_base(t)));
+	cuModuleGetFunction(&f, W.helpers, name);
+	return f;
+}
+
+static CUresult launch_helper(CUfunction f, void **params)
+{
+	/* grid-stride kernels: a few waves of blocks are plenty */
+	return cuLaunchKernel(f, 1024, 1, 1, 256, 1, 1, 0, NULL, params, NULL);
+}
+
+void cmd_array(char *line)
+{
+	proto_array ask;
+	elem_type t;
+	if (proto_decode(&PROTO_ARRAY, line, &ask) || ask.idx < 0 || ask.idx >= MAX_ARGS || elem_parse(ask.type, &t)) {
+		reply_error("protocol", "bad array command");
+		return;
+	}
+	int idx = (int)ask.idx, output = ask.output != 0, restore = ask.restore != 0;
+	unsigned long long count = ask.count, seed = ask.seed;
+	double v = ask.value;
+	const char *fill = ask.fill;
+	arg *a = &A.args[idx];
+	a->used = a->is_array = 1;
+	a->type = t;
+	a->count = count;
+	a->output = output;
+	/* An output filled with data is read by the kernel too (in place): poisoning it would
+	 * destroy the input. Pure outputs are poisoned so an unwritten element shows. */
+	a->poison = output && !strcmp(fill, "zeros");
+	if (idx >= A.nargs)
+		A.nargs = idx + 1;
+	size_t bytes = count * elem_size(t);
+	CUresult r = cuMemAlloc(&a->ptr, bytes);
+	if (!r && output)
+		r = cuMemAlloc(&a->ref, bytes);
+	if (r) {
+		size_t freeb = 0, total = 0;
+		cuMemGetInfo(&freeb, &total);
+		reply_error(err_name(r), "allocating %zu bytes for argument %d (%zu bytes free of %zu)",
+			    bytes * (output ? 2 : 1), idx + 1, freeb, total);
+		return;
+	}
+	uint64_t n = count * (uint64_t)elem_lanes(t); /* helpers work on the base type */
+	if (!strcmp(fill, "random") || !strcmp(fill, "normal")) {
+		void *params[] = {&a->ptr, &n, &seed};
+		r = launch_helper(helper(!strcmp(fill, "random") ? "fill_random" : "fill_normal", t), params);
+	} else if (!strcmp(fill, "index")) {
+		void *params[] = {&a->ptr, &n};
+		r = launch_helper(helper("fill_index", t), params);
+	} else if (!strcmp(fill, "constant")) {
+		void *params[] = {&a->ptr, &n, &v};
+		r = launch_helper(helper("fill_constant", t), params);
+	} else {
+		r = cuMemsetD8(a->ptr, 0, bytes);
+	}
+	if (!r && restore && !(r = cuMemAlloc(&a->pristine, bytes)))
+		r = cuMemcpyDtoD(a->pristine, a->ptr, bytes);
+	if (!r)
+		r = cuCtxSynchronize();
+	if (r)
+		reply_error(err_name(r), "filling argument %d", idx + 1);
+	else
+		reply_ok();
+}
+
+/* scalar: integers in decimal, floats as %a or %.17g */
+void cmd_scalar(char *line)
+{
+	proto_scalar ask;
+	elem_type t;
+	if (proto_decode(&PROTO_SCALAR, line, &ask) || ask.idx < 0 || ask.idx >= MAX_ARGS || elem_parse(ask.type, &t)) {
+		reply_error("protocol", "bad scalar command");
+		return;
+	}
+	int idx = (int)ask.idx;
+	const char *text = ask.text;
+	arg *a = &A.args[idx];
+	a->used = 1;
+	a->is_array = 0;
+	a->type = t;
+	if (idx >= A.nargs)
+		A.nargs = idx + 1;
+	memset(a->scalar, 0, sizeof a->scalar);
+	if (elem_is_float(t)) {
+		double d = strtod(text, NULL);
+		float f = (float)d;
+		if (t == ELEM_FLOAT)
+			memcpy(a->scalar, &f, sizeof f);
+		else
+			memcpy(a->scalar, &d, sizeof d);
+	} else {
+		/* little-endian: the low bytes of the 64-bit value are the narrower integer */
+		long long ll = strtoll(text, NULL, 0);
+		memcpy(a->scalar, &ll, elem_size(t));
+	}
+}
+
+static void value_text(elem_type t, CUdeviceptr p, char *buf, size_t len)
+{
+	unsigned char raw[8] = {0};
+	cuMemcpyDtoH(raw, p, elem_size(t));
+	float f;
+	double d;
+	long long ll = 0;
+	unsigned long long ull = 0;
+	switch (t) {
+	case ELEM_FLOAT: memcpy(&f, raw, 4); snprintf(buf, len, "%.9g", f); return;
+	case ELEM_DOUBLE: memcpy(&d, raw, 8); snprintf(buf, len, "%.17g", d); return;
+	case ELEM_INT8: ll = (int8_t)raw[0]; break;
+	case ELEM_INT16: { int16_t v; memcpy(&v, raw, 2); ll = v; break; }
+	case ELEM_INT32: { int32_t v; memcpy(&v, raw, 4); ll = v; break; }
+	case ELEM_INT64: memcpy(&ll, raw, 8); break;
+	default: memcpy(&ull, raw, elem_size(t)); snprintf(buf, len, "%llu", ull); return;
+	}
+	snprintf(buf, len, "%lld", ll);
+}
+
+/* Sums (or, with sumcheck's max, takes the maximum of) n elements of an argument on the GPU. */
+static CUresult sum_of(const arg *a, CUdeviceptr p, unsigned long long n, long long *isum, double *fsum)
+{
+	double lowest = -INFINITY;
+	unsigned long long init[4] = {0, 0, (unsigned long long)LLONG_MIN, 0}, got[4];
+	memcpy(&init[3], &lowest, sizeof lowest);
+	uint64_t count = n * (uint64_t)elem_lanes(a->type);
+	void *params[] = {&p, &count, &W.counters};
+	CUresult r;
+	if ((r = cuMemcpyHtoD(W.counters, init, sizeof init)) || (r = launch_helper(helper("sum", a->type), params)) ||
+	    (r = cuMemcpyDtoH(got, W.counters, sizeof got)))
+		return r;
+	*isum = (long long)got[A.sum_max ? 2 : 0];
+	memcpy(fsum, &got[A.sum_max ? 3 : 1], sizeof *fsum);
+	return CUDA_SUCCESS;
+}
+
+/* Reads count elements from a file the tuner wrote (fill: {expr}, verify.expect) into dst. */
+static CUresult load_file(const char *path, CUdeviceptr dst, size_t bytes, char *why, size_t len)
+{
+	FILE *f = fopen(path, "rb");
+	void *buf = malloc(bytes ? bytes : 1);
+	CUresult r = CUDA_ERROR_FILE_NOT_FOUND;
+	if (f && buf && fread(buf, 1, bytes, f) == bytes)
+		r = cuMemcpyHtoD(dst, buf, bytes);
+	else
+		snprintf(why, len, "cannot read %zu bytes from %s", bytes, path);
+	if (f)
+		fclose(f);
+	free(buf);
+	return r;
+}
+
+/* load: the array's contents (and its pristine copy) from a file.
+ * expect: what the output must equal, from a file. */
+void cmd_load(char *line, int expect)
+{
+	proto_load ask;
+	char why[256] = "";
+	if (proto_decode(expect ? &PROTO_EXPECT : &PROTO_LOAD, line, &ask) || ask.idx < 0 || ask.idx >= A.nargs ||
+	    !A.args[ask.idx].is_array || (expect && !A.args[ask.idx].output)) {
+		reply_error("protocol", "bad load/expect command");
+		return;
+	}
+	arg *a = &A.args[ask.idx];
+	size_t bytes = a->count * elem_size(a->type);
+	CUresult r = load_file(ask.path, expect ? a->ref : a->ptr, bytes, why, sizeof why);
+	if (!r && !expect && a->pristine)
+		r = cuMemcpyDtoD(a->pristine, a->ptr, bytes);
+	if (r) {
+		reply_error(err_name(r), "%s", why);
+		return;
+	}
+	if (expect)
+		a->ref_valid = a->fixed_ref = 1;
+	reply_ok();
+}
+
+/* copy: an array that starts as a copy of another (fill: {copy: NAME}); its pristine copy, if
+ * it has one, follows. */
+void cmd_copy(char *line)
+{
+	proto_copy ask;
+	if (proto_decode(&PROTO_COPY, line, &ask) || ask.to < 0 || ask.from < 0 || ask.to >= A.nargs ||
+	    ask.from >= A.nargs || !A.args[ask.to].is_array || !A.args[ask.from].is_array) {
+		reply_error("protocol", "bad copy command");
+		return;
+	}
+	int to = (int)ask.to, from = (int)ask.from;
+	arg *a = &A.args[to], *b = &A.args[from];
+	size_t bytes = (a->count < b->count ? a->count : b->count) * elem_size(a->type);
+	CUresult r = cuMemcpyDtoD(a->ptr, b->pristine ? b->pristine : b->ptr, bytes);
+	if (!r && a->pristine)
+		r = cuMemcpyDtoD(a->pristine, a->ptr, bytes);
+	if (r)
+		reply_error(err_name(r), "copying argument %d into %d", from + 1, to + 1);
+	else
+		reply_ok();
+}
+
+/* constant: the array goes to the module's __constant__ symbol, not a parameter. */
+void cmd_constant(char *line)
+{
+	proto_constant ask;
+	if (proto_decode(&PROTO_CONSTANT, line, &ask) || ask.idx < 0 || ask.idx >= A.nargs || !A.args[ask.idx].is_array) {
+		reply_error("protocol", "bad constant command");
+		return;
+	}
+	free(A.args[ask.idx].constant);
+	A.args[ask.idx].constant = strdup(ask.name);
+	reply_ok();
+}
+
+/* Fills the module's __constant__ symbols from their arguments; a missing symbol is an error of
+ * the configuration (its name in msg). */
+CUresult fill_constants(CUmodule mod, char *msg, size_t len)
+{
+	for (int i = 0; i < A.nargs; i++) {
+		arg *a = &A.args[i];
+		if (!a->constant)
+			continue;
+		CUdeviceptr sym;
+		size_t bytes, have = a->count * elem_size(a->type);
+		CUresult r = cuModuleGetGlobal(&sym, &bytes, mod, a->constant);
+		if (r) {
+			snprintf(msg, len, ": no __constant__ symbol '%s' in the module", a->constant);
+			return r;
+		}
+		if ((r = cuMemcpyDtoD(sym, a->ptr, bytes < have ? bytes : have)))
+			return r;
+	}
+	return CUDA_SUCCESS;
+}
+
+void set_params(void **params, unsigned char (*scalars)[8])
+{
+	int n = 0;
+	for (int i = 0; i < A.nargs; i++)
+		if (!A.args[i].constant)
+			params[n++] = A.args[i].is_array ? (void *)&A.args[i].ptr :
+				      scalars ? (void *)scalars[i] : (void *)A.args[i].scalar;
+}
+
+void save_scalars(unsigned char (*scalars)[8])
+{
+	for (int i = 0; i < A.nargs; i++)
+		memcpy(scalars[i], A.args[i].scalar, sizeof scalars[i]);
+}
+
+/* sumcheck: the output is checked by its sum against the input's, taken now. */
+void cmd_sumcheck(char *line)
+{
+	proto_sumcheck ask;
+	if (proto_decode(&PROTO_SUMCHECK, line, &ask) || ask.out < 0 || ask.in < -1 || ask.out >= A.nargs ||
+	    ask.in >= A.nargs || !A.args[ask.out].is_array || (ask.in >= 0 && !A.args[ask.in].is_array)) {
+		reply_error("protocol", "bad sumcheck command");
+		return;
+	}
+	int out = (int)ask.out, in = (int)ask.in;
+	A.sum_max = ask.op && !strcmp(ask.op, "max");
+	/* in = -1: the expected sum comes with each run (sumcount), from verify.sum.equals */
+	CUresult r = in < 0 ? CUDA_SUCCESS : sum_of(&A.args[in], A.args[in].ptr, A.args[in].count, &A.in_isum, &A.in_fsum);
+	if (r) {
+		reply_error(err_name(r), "summing argument %d", in + 1);
+		return;
+	}
+	A.sum_out = out;
+	A.sum_in = in;
+	A.args[out].summed = 1;
+	reply_ok();
+}
+
+/* sumcount: how many elements of the output the next run's sum covers, and the sum expected
+ * when no input gives it (verify.sum.equals). */
+void cmd_sumcount(const proto_sumcount *sc)
+{
+	A.sum_count = sc->count;
+	if (sc->expected && A.sum_in < 0) {
+		A.in_isum = strtoll(sc->expected, NULL, 10);
+		A.in_fsum = strtod(sc->expected, NULL);
+	}
+}
+
+/* measure's verify.sample: about this many elements of each output are compared, 0: all */
+void args_set_sample(unsigned long long sample) { A.sample = sample; }
+
+/* The sum check of the last launch: 1 and msg on a mismatch. */
+int verify_sum(double rtol, double atol, char *msg, size_t len, CUresult *err)
+{
+	if (A.sum_out < 0)
+		return 0;
+	arg *a = &A.args[A.sum_out];
+	unsigned long long n = A.sum_count < a->count ? A.sum_count : a->count;
+	long long isum;
+	double fsum;
+	if ((*err = sum_of(a, a->ptr, n, &isum, &fsum)))
+		return 0;
+	if (elem_is_float(a->type) ? fabs(fsum - A.in_fsum) <= atol + rtol * fabs(A.in_fsum) : isum == A.in_isum)
+		return 0;
+	if (elem_is_float(a->type))
+		snprintf(msg, len, "argument %d: the %s of its first %llu elements is %.17g, expected %.17g", A.sum_out + 1,
+			 A.sum_max ? "maximum" : "sum", n, fsum, A.in_fsum);
+	else
+		snprintf(msg, len, "argument %d: the %s of its first %llu elements is %lld, expected %lld", A.sum_out + 1,
+			 A.sum_max ? "maximum" : "sum", n, isum, A.in_isum);
+	return 1;
+}
+
+/* Compares every output with the reference; fills msg and returns 1 on a mismatch. */
+int verify(double rtol, double atol, char *msg, size_t len, CUresult *err)
+{
+	if (verify_sum(rtol, atol, msg, len, err))
+		return 1;
+	if (*err)
+		return 0;
+	for (int i = 0; i < A.nargs; i++) {
+		arg *a = &A.args[i];
+		if (!a->is_array || !a->output || a->summed || !a->ref_valid)
+			continue;
+		unsigned long long init[2] = {0, ~0ull}, got[2];
+		uint64_t n = a->count * (uint64_t)elem_lanes(a->type);
+		uint64_t stride = A.sample && a->count > A.sample ? a->count / A.sample : 1;
+		void *params[] = {&a->ptr, &a->ref, &n, &stride, &rtol, &atol, &W.counters};
+		if ((*err = cuMemcpyHtoD(W.counters, init, sizeof init)) ||
+		    (*err = launch_helper(helper("compare", a->type), params)) ||
+		    (*err = cuMemcpyDtoH(got, W.counters, sizeof got)))
+			return 0;
+		if (got[0]) {
+			char g[64], w[64], where[64] = "";
+			elem_type base = elem_base(a->type);
+			int lanes = elem_lanes(a->type);
+			size_t es = elem_size(base);
+			value_text(base, a->ptr + got[1] * es, g, sizeof g);
+			value_text(base, a->ref + got[1] * es, w, sizeof w);
+			if (lanes > 1)
+				snprintf(where, sizeof where, ", component %c", "xyzw"[got[1] % (unsigned)lanes]);
+			snprintf(msg, len, "argument %d: %llu of %llu values differ from the reference (first at index %llu%s: got %s, expected %s)",
+				 i + 1, got[0], (unsigned long long)n, got[1] / (unsigned)lanes, where, g, w);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Inputs that the kernel overwrites (`restore: true`) get their pristine contents back before
+ * every launch that counts, outside any timed region. */
+CUresult restore_inputs(void)
+{
+	CUresult r = CUDA_SUCCESS;
+	for (int i = 0; i < A.nargs && !r; i++)
+		if (A.args[i].is_array && A.args[i].pristine)
+			r = cuMemcpyDtoDAsync(A.args[i].ptr, A.args[i].pristine, A.args[i].count * elem_size(A.args[i].type), NULL);
+	return r;
+}
+
+int has_restore(void)
+{
+	for (int i = 0; i < A.nargs; i++)
+		if (A.args[i].is_array && A.args[i].pristine)
+			return 1;
+	return 0;
+}
+
+/* Before a verification run: pure outputs get 0xFF bytes, so that an element the kernel never
+ * writes fails the comparison. */
+CUresult poison_outputs(void)
+{
+	CUresult r = CUDA_SUCCESS;
+	for (int i = 0; i < A.nargs && !r; i++)
+		if (A.args[i].is_array && A.args[i].poison)
+			r = cuMemsetD8(A.args[i].ptr, 0xFF, A.args[i].count * elem_size(A.args[i].type));
+	return r;
+}
+
+/* ref: the outputs of the reference run are what the others must equal, except those whose
+ * values were given (verify.expect), which the reference is checked against too. */
+CUresult keep_reference(void)
+{
+	CUresult r = CUDA_SUCCESS;
+	for (int i = 0; i < A.nargs && !r; i++)
+		if (A.args[i].is_array && A.args[i].output && !A.args[i].fixed_ref) {
+			r = cuMemcpyDtoD(A.args[i].ref, A.args[i].ptr, A.args[i].count * elem_size(A.args[i].type));
+			A.args[i].ref_valid = !r;
+		}
+	return r;
+}
+
+void args_free(void)
+{
+	for (int i = 0; i < MAX_ARGS; i++)
+		free(A.args[i].constant);
+}

@@ -1,0 +1,73 @@
+/* worker.h: what the files of autotune-worker share, private to worker/: the device every file
+ * launches on, the replies, a kernel launch, the argument table's operations (args.c) and the
+ * profiling commands (profile.c). */
+#ifndef AUTOTUNE_WORKER_H
+#define AUTOTUNE_WORKER_H
+
+#include <cuda.h>
+#include <pthread.h>
+
+#include "protocol.h"
+
+#define MAX_ARGS 64
+
+/* The GPU this worker opened (the device command). */
+struct worker {
+	CUdevice dev;
+	CUcontext ctx;
+	CUmodule helpers;     /* worker_kernels.cu: fills, sums, comparisons, the clock probe */
+	CUdeviceptr counters; /* 4 words where the helper kernels leave what they found */
+	/* held around each timed region, and by the profiler's thread while it queries the device:
+	 * those queries stalled a timing thread's driver calls by 0.1-0.6 s, and a stall between the
+	 * start event and the launch would be timed */
+	pthread_mutex_t device_lock;
+};
+extern struct worker W;
+
+typedef struct {
+	CUfunction f;
+	unsigned grid[3], block[3], smem;
+	void *params[MAX_ARGS];
+} launch;
+
+/* worker.c */
+const char *err_name(CUresult r);
+int is_sticky(CUresult r);
+void reply(const proto_msg *m, const void *msg);
+void reply_ok(void);
+void reply_error(const char *code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+CUresult get_module(const char *path, CUmodule *mod);
+int launch_shape(const proto_launch *p, launch *L);
+CUresult launch_n(const launch *L, int count);
+
+/* args.c: the commands that describe the arguments */
+void cmd_array(char *line);
+void cmd_scalar(char *line);
+void cmd_load(char *line, int expect);
+void cmd_copy(char *line);
+void cmd_constant(char *line);
+void cmd_sumcheck(char *line);
+void cmd_sumcount(const proto_sumcount *sc);
+void args_set_sample(unsigned long long sample);
+/* args.c: the arguments around a launch */
+CUresult fill_constants(CUmodule mod, char *msg, size_t len);
+/* Kernel parameters in order, leaving out the arguments that go to __constant__ memory; the
+ * scalars from `scalars` (save_scalars) or, when NULL, as they are now. */
+void set_params(void **params, unsigned char (*scalars)[8]);
+void save_scalars(unsigned char (*scalars)[8]);
+CUresult restore_inputs(void);
+int has_restore(void);
+CUresult poison_outputs(void);
+CUresult keep_reference(void);
+int verify_sum(double rtol, double atol, char *msg, size_t len, CUresult *err);
+int verify(double rtol, double atol, char *msg, size_t len, CUresult *err);
+void args_free(void);
+
+/* profile.c */
+void cmd_counters(void);
+void cmd_profile(char *line);
+int cmd_profiles(void);
+void profiler_pause(void);
+void profile_close(void);
+
+#endif
