@@ -171,6 +171,54 @@ typedef struct {
 	double timeout;
 } step;
 
+/* A configuration that needs no run (its result stands, or it failed to compile): STEP_DONE,
+ * or STEP_STOP when it is the named reference and cannot serve (P->lock held). */
+static int settled(pass *P, size_t c)
+{
+	result *r = &P->res[c];
+	int retry = P->o->retry_failed;
+	if ((long long)c == P->named && r->predicted) {
+		diags_add(P->d, "the verify reference cannot launch on this GPU: %s; name another in verify.reference",
+			  r->message);
+		P->stopped = 1;
+		return STEP_STOP;
+	}
+	if ((long long)c == P->named && r->st != ST_OK && r->st != ST_NOT_RUN && !plan_needs_run(r, retry)) {
+		diags_add(P->d, "the verify reference failed in an earlier run (%s); use --retry-failed or --fresh",
+			  status_name(r->st));
+		P->stopped = 1;
+		return STEP_STOP;
+	}
+	if (result_passed(r)) {
+		/* a resumed run's earlier results count towards the best so far */
+		char *desc = space_describe(P->cfg, space_config(P->sp, c));
+		progress_best(&P->bar, result_time(r), desc);
+		free(desc);
+	}
+	progress_update(&P->bar, ++P->done, NULL);
+	return STEP_DONE;
+}
+
+/* A measurement's role in group g: checked against the reference kernel or the group's
+ * reference (loaded on this lane's worker first when another is there), or the group's
+ * candidate reference itself (P->lock held). */
+static void choose_role(pass *P, lane *L, size_t g, step *s)
+{
+	if (P->ref_kernel) {
+		if (L->loaded < 0)
+			s->run_ref_kernel = 1; /* its binary was waited for by the prelude */
+		s->role = "check";
+	} else if (P->ref[g] >= 0) {
+		s->role = "check";
+		if (L->loaded != (long long)g) {
+			s->refresh = P->ref[g];
+			s->ref_copy = P->res[P->ref[g]];
+			s->ref_copy.message = NULL;
+		}
+	} else
+		P->pending[g] = 1; /* this one is the group's candidate reference */
+}
+
 /* Restores, shares or claims configuration c for lane L (P->lock held). */
 static step prelude(pass *P, lane *L, size_t c)
 {
@@ -199,27 +247,7 @@ static step prelude(pass *P, lane *L, size_t c)
 	if (P->ref[g] < 0 && r->st == ST_OK && !plan_needs_run(r, o->retry_failed))
 		P->ref[g] = (long long)c;
 	if (!plan_needs_run(r, o->retry_failed) || bin->failed) {
-		if ((long long)c == P->named && r->predicted) {
-			diags_add(P->d, "the verify reference cannot launch on this GPU: %s; name another in verify.reference",
-				  r->message);
-			P->stopped = 1;
-			s.kind = STEP_STOP;
-			return s;
-		}
-		if ((long long)c == P->named && r->st != ST_OK && r->st != ST_NOT_RUN && !plan_needs_run(r, o->retry_failed)) {
-			diags_add(P->d, "the verify reference failed in an earlier run (%s); use --retry-failed or --fresh",
-				  status_name(r->st));
-			P->stopped = 1;
-			s.kind = STEP_STOP;
-			return s;
-		}
-		if (result_passed(r)) {
-			/* a resumed run's earlier results count towards the best so far */
-			char *desc = space_describe(cfg, space_config(P->sp, c));
-			progress_best(&P->bar, result_time(r), desc);
-			free(desc);
-		}
-		progress_update(&P->bar, ++P->done, NULL);
+		s.kind = settled(P, c);
 		return s;
 	}
 	long long same = plan_twin(cfg, P->sp, b, P->res, c);
@@ -236,19 +264,7 @@ static step prelude(pass *P, lane *L, size_t c)
 		s.kind = STEP_DEFER;
 		return s;
 	}
-	if (P->ref_kernel) {
-		if (L->loaded < 0)
-			s.run_ref_kernel = 1; /* its binary was waited for above */
-		s.role = "check";
-	} else if (P->ref[g] >= 0) {
-		s.role = "check";
-		if (L->loaded != (long long)g) {
-			s.refresh = P->ref[g];
-			s.ref_copy = P->res[P->ref[g]];
-			s.ref_copy.message = NULL;
-		}
-	} else
-		P->pending[g] = 1; /* this one is the group's candidate reference */
+	choose_role(P, L, g, &s);
 	P->state[c] = IN_FLIGHT;
 	s.tmp = *r;
 	r->message = NULL; /* the lane owns it while it measures */

@@ -57,8 +57,8 @@ typedef struct {
 
 static double lookup_time(void *ctx, size_t c) { return ((const oracle *)ctx)->time[c]; }
 
-int replay_run(const config *cfg, const space *sp, const char *csv_path, strategy s, size_t budget,
-	       unsigned long long seed, const char *out_path, replay_result *r, diags *d)
+/* Each configuration's recorded time into time[] (left INFINITY where it failed or is absent). */
+static int read_recording(const config *cfg, const space *sp, const char *csv_path, double *time, diags *d)
 {
 	FILE *f = fopen(csv_path, "r");
 	if (!f) {
@@ -70,19 +70,16 @@ int replay_run(const config *cfg, const space *sp, const char *csv_path, strateg
 	int nh = read_record(f, buf, sizeof buf, fields);
 	int *col = xcalloc(cfg->nparams + 1, sizeof *col);
 	int st = -1, med = -1, fin = -1;
-	char **header = xcalloc((size_t)nh + 1, sizeof *header);
-	for (int i = 0; i < nh; i++)
-		header[i] = xstrdup(fields[i]);
 	for (size_t p = 0; p < cfg->nparams; p++) {
 		col[p] = -1;
 		for (int i = 0; i < nh; i++)
-			if (!strcmp(header[i], cfg->params[p].name))
+			if (!strcmp(fields[i], cfg->params[p].name))
 				col[p] = i;
 	}
 	for (int i = 0; i < nh; i++) {
-		st = !strcmp(header[i], "status") ? i : st;
-		med = !strcmp(header[i], "time_ms_median") ? i : med;
-		fin = !strcmp(header[i], "final_ms_median") ? i : fin;
+		st = !strcmp(fields[i], "status") ? i : st;
+		med = !strcmp(fields[i], "time_ms_median") ? i : med;
+		fin = !strcmp(fields[i], "final_ms_median") ? i : fin;
 	}
 	int rc = 0;
 	for (size_t p = 0; p < cfg->nparams && rc == 0; p++)
@@ -94,22 +91,8 @@ int replay_run(const config *cfg, const space *sp, const char *csv_path, strateg
 		diags_add(d, "%s: no status or time_ms_median column", csv_path);
 		rc = -1;
 	}
-	double *time = xcalloc(sp->count + 1, sizeof *time);
-	for (size_t c = 0; c < sp->count; c++)
-		time[c] = INFINITY;
-	/* the model ranks as a live run does, before compiling: by each launch alone (for the
-	 * config's target, else sm_90, the GPUs the recordings come from) */
-	result *geometry = xcalloc(sp->count + 1, sizeof *geometry);
-	int cc = cfg->arch ? arch_parse(cfg->arch) : 90;
-	double *prior = rc == 0 && space_eval_geometry(cfg, sp, geometry, d) == 0
-				? search_model_prior(cfg, sp, geometry, cc > 0 ? cc : 90)
-				: NULL;
-	free(geometry);
-	if (!prior)
-		rc = -1;
 	/* rows are in space order when the CSV is this config's: match by values all the same */
-	int n;
-	while (rc == 0 && (n = read_record(f, buf, sizeof buf, fields)) == nh) {
+	while (rc == 0 && read_record(f, buf, sizeof buf, fields) == nh) {
 		for (size_t c = 0; c < sp->count; c++) {
 			const value *v = space_config(sp, c);
 			int same = 1;
@@ -124,7 +107,55 @@ int replay_run(const config *cfg, const space *sp, const char *csv_path, strateg
 		}
 	}
 	fclose(f);
-	if (rc == 0) {
+	free(col);
+	return rc;
+}
+
+/* The search's sequence, one row per evaluation with the time it found (empty: failed). */
+static int write_sequence(const config *cfg, const space *sp, const char *out_path, const size_t *order, size_t n,
+			  const double *time, diags *d)
+{
+	FILE *out = fopen(out_path, "w");
+	if (!out) {
+		diags_add(d, "cannot write '%s': %s", out_path, strerror(errno));
+		return -1;
+	}
+	fputs("step,", out);
+	for (size_t p = 0; p < cfg->nparams; p++)
+		fprintf(out, "%s,", cfg->params[p].name);
+	fputs("time_ms\r\n", out);
+	for (size_t k = 0; k < n; k++) {
+		size_t c = order[k];
+		fprintf(out, "%zu,", k + 1);
+		for (size_t p = 0; p < cfg->nparams; p++) {
+			char v[64];
+			value_format(space_config(sp, c)[p], v, sizeof v);
+			fprintf(out, "%s,", v);
+		}
+		if (isinf(time[c]))
+			fputs("\r\n", out);
+		else
+			fprintf(out, "%.6g\r\n", time[c]);
+	}
+	return fclose(out) ? -1 : 0;
+}
+
+int replay_run(const config *cfg, const space *sp, const char *csv_path, strategy s, size_t budget,
+	       unsigned long long seed, const char *out_path, replay_result *r, diags *d)
+{
+	double *time = xcalloc(sp->count + 1, sizeof *time);
+	for (size_t c = 0; c < sp->count; c++)
+		time[c] = INFINITY;
+	int rc = read_recording(cfg, sp, csv_path, time, d);
+	/* the model ranks as a live run does, before compiling: by each launch alone (for the
+	 * config's target, else sm_90, the GPUs the recordings come from) */
+	result *geometry = xcalloc(sp->count + 1, sizeof *geometry);
+	int cc = cfg->arch ? arch_parse(cfg->arch) : 90;
+	double *prior = rc == 0 && space_eval_geometry(cfg, sp, geometry, d) == 0
+				? search_model_prior(cfg, sp, geometry, cc > 0 ? cc : 90)
+				: NULL;
+	free(geometry);
+	if (rc == 0 && prior) {
 		size_t *order = xcalloc(budget + 1, sizeof *order);
 		oracle o = {time};
 		r->evaluations = search_run(s, cfg, sp, prior, budget, seed, lookup_time, &o, order);
@@ -132,44 +163,16 @@ int replay_run(const config *cfg, const space *sp, const char *csv_path, strateg
 		r->best_config = -1;
 		for (size_t c = 0; c < sp->count; c++)
 			r->optimum = fmin(r->optimum, time[c]);
-		FILE *out = out_path ? fopen(out_path, "w") : NULL;
-		if (out_path && !out) {
-			diags_add(d, "cannot write '%s': %s", out_path, strerror(errno));
-			rc = -1;
-		}
-		if (out) {
-			fputs("step,", out);
-			for (size_t p = 0; p < cfg->nparams; p++)
-				fprintf(out, "%s,", cfg->params[p].name);
-			fputs("time_ms\r\n", out);
-		}
-		for (size_t k = 0; k < r->evaluations; k++) {
-			size_t c = order[k];
-			if (time[c] < r->best_found) {
-				r->best_found = time[c];
-				r->best_config = (long long)c;
+		for (size_t k = 0; k < r->evaluations; k++)
+			if (time[order[k]] < r->best_found) {
+				r->best_found = time[order[k]];
+				r->best_config = (long long)order[k];
 			}
-			if (!out)
-				continue;
-			fprintf(out, "%zu,", k + 1);
-			for (size_t p = 0; p < cfg->nparams; p++) {
-				char v[64];
-				value_format(space_config(sp, c)[p], v, sizeof v);
-				fprintf(out, "%s,", v);
-			}
-			if (isinf(time[c]))
-				fputs("\r\n", out);
-			else
-				fprintf(out, "%.6g\r\n", time[c]);
-		}
-		if (out && fclose(out))
-			rc = -1;
+		if (out_path)
+			rc = write_sequence(cfg, sp, out_path, order, r->evaluations, time, d);
 		free(order);
-	}
-	for (int i = 0; i < nh; i++)
-		free(header[i]);
-	free(header);
-	free(col);
+	} else
+		rc = -1;
 	free(time);
 	free(prior);
 	return rc;

@@ -65,6 +65,29 @@ static char *describe_prefix(const config *cfg, const value *vals, size_t n)
 	return all;
 }
 
+/* Whether the constraints decided at level k hold for the values bound so far: 1, 0, or -1 when
+ * one cannot be evaluated (reported in d). */
+static int holds_at(const config *cfg, const int *depth, size_t k, const value *cur, diags *d)
+{
+	for (size_t c = 0; c < cfg->nconstraints; c++) {
+		if (depth[c] != (int)k)
+			continue;
+		value v;
+		if (cexpr_eval(cfg, &cfg->constraints[c], cur, &v, d, NULL)) {
+			char *desc = describe_prefix(cfg, cur, k + 1);
+			diags_add(d, "  (while checking the configuration %s)", desc);
+			free(desc);
+			return -1;
+		}
+		if (!value_truth(v))
+			return 0;
+	}
+	return 1;
+}
+
+static int fail(space *s);
+static int check_result(const config *cfg, space *s, diags *d);
+
 int space_enumerate(const config *cfg, space *s, diags *d)
 {
 	memset(s, 0, sizeof *s);
@@ -98,22 +121,11 @@ int space_enumerate(const config *cfg, space *s, diags *d)
 	int done = np == 0 || total == 0;
 	while (!done && rc == 0) {
 		cur[k] = cfg->params[k].values[idx[k]];
-		int keep = 1;
-		for (size_t c = 0; c < cfg->nconstraints && keep; c++) {
-			if (depth[c] != (int)k)
-				continue;
-			value v;
-			if (cexpr_eval(cfg, &cfg->constraints[c], cur, &v, d, NULL)) {
-				char *desc = describe_prefix(cfg, cur, k + 1);
-				diags_add(d, "  (while checking the configuration %s)", desc);
-				free(desc);
-				rc = -1;
-				break;
-			}
-			keep = value_truth(v);
-		}
-		if (rc)
+		int keep = holds_at(cfg, depth, k, cur, d);
+		if (keep < 0) {
+			rc = -1;
 			break;
+		}
 		if (keep && k + 1 < np) {
 			idx[++k] = 0;
 			continue;
@@ -137,7 +149,21 @@ int space_enumerate(const config *cfg, space *s, diags *d)
 	free(depth);
 	free(idx);
 	free(cur);
-	if (rc == 0 && s->count == 0) {
+	return rc ? fail(s) : check_result(cfg, s, d);
+}
+
+/* Frees what a failed enumeration holds: -1. */
+static int fail(space *s)
+{
+	space_free(s);
+	return -1;
+}
+
+/* An enumeration that found no configuration, or not the named reference, fails. */
+static int check_result(const config *cfg, space *s, diags *d)
+{
+	int rc = 0;
+	if (s->count == 0) {
 		diags_add(d, "%s: no configuration satisfies the constraints (%zu %s tried)", cfg->path, s->total,
 			  plural(s->total, "combination", "combinations"));
 		rc = -1;
@@ -151,9 +177,7 @@ int space_enumerate(const config *cfg, space *s, diags *d)
 	}
 	if (rc == 0 && !cfg->has_reference)
 		s->reference = 0;
-	if (rc)
-		space_free(s);
-	return rc;
+	return rc ? fail(s) : 0;
 }
 
 void space_free(space *s)
