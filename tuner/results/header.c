@@ -649,12 +649,115 @@ static int resolve_name(const input *in, const char *spec, const char *out, char
 	return 0;
 }
 
+/* A merged header's sections, one per CSV, named after its GPU; one GPU model twice is refused. */
+static int target_sections(input *in, size_t n, section *secs, diags *d)
+{
+	for (size_t k = 0; k < n; k++) {
+		in[k].target = target_name(in[k].gpu);
+		if (!*in[k].target) {
+			diags_add(d, "%s: no GPU name in the results (an older or dry-run file): a merged header needs one "
+				     "per file",
+				  in[k].t.path);
+			return -1;
+		}
+		for (size_t j = 0; j < k; j++)
+			if (!strcmp(in[j].target, in[k].target)) {
+				/* which to keep is the user's call, not the order of the arguments */
+				diags_add(d, "autotune header: %s and %s both measured %s (AUTOTUNE_TARGET_%s): give one CSV per "
+					     "GPU model",
+					  in[j].t.path, in[k].t.path, in[k].gpu, in[k].target);
+				return -1;
+			}
+		secs[k] = (section){&in[k], (size_t)in[k].win, result_time(&in[k].res[in[k].win]),
+				    in[k].gpu, in[k].target, NULL};
+	}
+	return 0;
+}
+
+/* The section without a target: one CSV's winner, or of several the configuration best on
+ * average. 1 when none passed on every GPU: it then stays without values (render writes an
+ * #error). */
+static int default_section(const input *in, size_t n, section *def)
+{
+	if (n < 2) {
+		*def = (section){&in[0], (size_t)in[0].win, result_time(&in[0].res[in[0].win]),
+				 *in[0].gpu ? in[0].gpu : "unknown", NULL, NULL};
+		return 0;
+	}
+	double t = 0;
+	long long row = best_on_average(in, n, &t);
+	*def = (section){&in[0], row < 0 ? 0 : (size_t)row, t, "default", NULL, NULL};
+	if (row >= 0)
+		return 0;
+	fprintf(stderr, "autotune header: warning: no configuration passed on every GPU: without an "
+			"AUTOTUNE_TARGET_ macro the header is an #error\n");
+	return 1;
+}
+
+/* Every section's values, and per parameter the widest kind that any of them needs; the
+ * default section is the last. */
+static int all_values(section *secs, size_t nsec, int no_default, names *nm, diags *d)
+{
+	for (size_t s = 0; s < nsec; s++) {
+		if (s + 1 == nsec && no_default)
+			continue;
+		if (section_values(&secs[s], d))
+			return -1;
+		for (size_t i = 0; i < nm->nparams; i++)
+			if (secs[s].vals[i].kind > nm->kind[i])
+				nm->kind[i] = secs[s].vals[i].kind;
+	}
+	return 0;
+}
+
+/* Like a tuning run, which creates results/ for its outputs: the default path must just work. */
+static void make_parent(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (slash && slash > path) {
+		char *dir = xasprintf("%.*s", (int)(slash - path), path);
+		if (mkdir(dir, 0777) && errno != EEXIST)
+			fprintf(stderr, "autotune header: cannot create '%s': %s\n", dir, strerror(errno));
+		free(dir);
+	}
+}
+
+/* Renders the header at path and its make fragment in memory, then writes both. */
+static int write_files(const names *nm, const section *secs, size_t nsec, int merged, const char *spec,
+		       const char *config_path, char *const *csvs, size_t n, const char *path, diags *d)
+{
+	char *htext = NULL, *mtext = NULL;
+	size_t hlen = 0, mlen = 0;
+	FILE *h = open_memstream(&htext, &hlen), *mk = open_memstream(&mtext, &mlen);
+	if (!h || !mk) {
+		fputs("autotune: out of memory\n", stderr);
+		exit(EXIT_ENV);
+	}
+	char *mk_path = header_mk_path(path);
+	make_parent(path);
+	render(h, mk, nm, secs, nsec, merged, spec, config_path, csvs, n, path, mk_path);
+	fclose(h);
+	fclose(mk);
+	int rc = -1;
+	/* the fragment first: make compares against the header, so it must be the newer one */
+	if (write_atomically(mk_path, mtext, mlen))
+		diags_add(d, "cannot write '%s': %s", mk_path, strerror(errno));
+	else if (write_atomically(path, htext, hlen))
+		diags_add(d, "cannot write '%s': %s", path, strerror(errno));
+	else
+		rc = 0;
+	free(htext);
+	free(mtext);
+	free(mk_path);
+	return rc;
+}
+
 int header_write(char *const *csvs, size_t n, const char *name, const char *out, diags *d)
 {
 	input *in = xcalloc(n, sizeof *in);
 	section *secs = xcalloc(n + 1, sizeof *secs);
 	size_t nsec = 0;
-	char *own_name = NULL, *path = NULL, *mk_path = NULL;
+	char *own_name = NULL, *path = NULL;
 	names nm = {0};
 	const char *spec;
 	int merged = n > 1, rc = load_inputs(csvs, n, in, &spec, d);
@@ -672,78 +775,15 @@ int header_write(char *const *csvs, size_t n, const char *name, const char *out,
 			diags_add(d, "autotune header: no name for the macros: give -o NAME_tuned.h");
 		goto out;
 	}
-	for (size_t k = 0; merged && k < n; k++) {
-		in[k].target = target_name(in[k].gpu);
-		if (!*in[k].target) {
-			diags_add(d, "%s: no GPU name in the results (an older or dry-run file): a merged header needs one "
-				     "per file",
-				  in[k].t.path);
-			goto out;
-		}
-		for (size_t j = 0; j < k; j++)
-			if (!strcmp(in[j].target, in[k].target)) {
-				/* which to keep is the user's call, not the order of the arguments */
-				diags_add(d, "autotune header: %s and %s both measured %s (AUTOTUNE_TARGET_%s): give one CSV per "
-					     "GPU model",
-					  in[j].t.path, in[k].t.path, in[k].gpu, in[k].target);
-				goto out;
-			}
-		secs[nsec++] = (section){&in[k], (size_t)in[k].win, result_time(&in[k].res[in[k].win]), in[k].gpu,
-					 in[k].target, NULL};
-	}
-	section *def = &secs[nsec++];
-	int no_default = 0;
-	if (!merged)
-		*def = (section){&in[0], (size_t)in[0].win, result_time(&in[0].res[in[0].win]),
-				 *in[0].gpu ? in[0].gpu : "unknown", NULL, NULL};
-	else {
-		double t = 0;
-		long long row = best_on_average(in, n, &t);
-		*def = (section){&in[0], row < 0 ? 0 : (size_t)row, t, "default", NULL, NULL};
-		no_default = row < 0;
-		if (no_default)
-			fprintf(stderr, "autotune header: warning: no configuration passed on every GPU: without an "
-					"AUTOTUNE_TARGET_ macro the header is an #error\n");
-	}
-	for (size_t s = 0; s < nsec; s++) {
-		if (&secs[s] == def && no_default)
-			continue; /* it stays without values: render writes an #error */
-		if (section_values(&secs[s], d))
-			goto out;
-		for (size_t i = 0; i < nm.nparams; i++)
-			if (secs[s].vals[i].kind > nm.kind[i])
-				nm.kind[i] = secs[s].vals[i].kind;
-	}
-
-	char *htext = NULL, *mtext = NULL;
-	size_t hlen = 0, mlen = 0;
-	FILE *h = open_memstream(&htext, &hlen), *mk = open_memstream(&mtext, &mlen);
-	if (!h || !mk) {
-		fputs("autotune: out of memory\n", stderr);
-		exit(EXIT_ENV);
-	}
-	mk_path = header_mk_path(path);
-	/* like a tuning run, which creates results/ for its outputs: the default path must just work */
-	const char *slash = strrchr(path, '/');
-	if (slash && slash > path) {
-		char *dir = xasprintf("%.*s", (int)(slash - path), path);
-		if (mkdir(dir, 0777) && errno != EEXIST)
-			fprintf(stderr, "autotune header: cannot create '%s': %s\n", dir, strerror(errno));
-		free(dir);
-	}
-	render(h, mk, &nm, secs, nsec, merged, spec, table_field(&in[0].t, (size_t)in[0].win, "config"), csvs, n, path,
-	       mk_path);
-	fclose(h);
-	fclose(mk);
-	/* the fragment first: make compares against the header, so it must be the newer one */
-	if (write_atomically(mk_path, mtext, mlen))
-		diags_add(d, "cannot write '%s': %s", mk_path, strerror(errno));
-	else if (write_atomically(path, htext, hlen))
-		diags_add(d, "cannot write '%s': %s", path, strerror(errno));
-	else
+	if (merged && target_sections(in, n, secs, d))
+		goto out;
+	nsec = merged ? n + 1 : 1; /* the default last */
+	int no_default = default_section(in, n, &secs[nsec - 1]);
+	if (all_values(secs, nsec, no_default, &nm, d))
+		goto out;
+	const char *config_path = table_field(&in[0].t, (size_t)in[0].win, "config");
+	if (!write_files(&nm, secs, nsec, merged, spec, config_path, csvs, n, path, d))
 		rc = 0;
-	free(htext);
-	free(mtext);
 out:
 	for (size_t s = 0; s < nsec; s++)
 		free(secs[s].vals);
@@ -752,7 +792,6 @@ out:
 	free_inputs(in, n);
 	free(own_name);
 	free(path);
-	free(mk_path);
 	return rc;
 }
 
