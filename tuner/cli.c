@@ -126,7 +126,21 @@ static int parse_shard(const char *s, options *o)
 	return 0;
 }
 
-int cli_parse(int argc, char **argv, options *o)
+static int parse_seed(const char *s, options *o)
+{
+	char *end;
+	o->seed = strtoull(s, &end, 10);
+	o->seed_given = 1;
+	if (end == s || *end) {
+		fprintf(stderr, "autotune: --seed needs a whole number, not '%s'\n", s);
+		return -1;
+	}
+	return 0;
+}
+
+/* The options into o, and -h into *help; optind is left at the first operand. -1 on a usage
+ * error (said on stderr), 1 when nothing more is to be parsed (--version), else 0. */
+static int parse_options(int argc, char **argv, options *o, int *help)
 {
 	static const struct option longopts[] = {
 		{"dry-run", no_argument, NULL, 'n'}, {"arch", required_argument, NULL, 'a'},
@@ -143,9 +157,7 @@ int cli_parse(int argc, char **argv, options *o)
 		{"print-spec-hash", no_argument, NULL, 'Y'},
 		{NULL, 0, NULL, 0},
 	};
-	memset(o, 0, sizeof *o);
-	o->device = -1;
-	int c, help = 0;
+	int c;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "na:j:d:qm:o:h", longopts, NULL)) != -1) {
@@ -170,18 +182,9 @@ int cli_parse(int argc, char **argv, options *o)
 		case 'O': o->sort = optarg; break;
 		case 'X': o->params = optarg; break;
 		case 'Y': o->print_spec_hash = 1; break;
-		case 's': {
-			char *end;
-			o->seed = strtoull(optarg, &end, 10);
-			o->seed_given = 1;
-			if (end == optarg || *end) {
-				fprintf(stderr, "autotune: --seed needs a whole number, not '%s'\n", optarg);
-				return -1;
-			}
-			break;
-		}
-		case 'h': help = 1; break;
-		case 'V': o->cmd = CMD_VERSION; return 0;
+		case 's': if (parse_seed(optarg, o)) return -1; break;
+		case 'h': *help = 1; break;
+		case 'V': o->cmd = CMD_VERSION; return 1;
 		default:
 			if (optopt)
 				fprintf(stderr, "autotune: option '-%c' is unknown or needs a value (see --help)\n", optopt);
@@ -190,6 +193,48 @@ int cli_parse(int argc, char **argv, options *o)
 			return -1;
 		}
 	}
+	return 0;
+}
+
+/* How many operands the command takes; too few or too many is a usage error, as is an option
+ * of another command. */
+static int check_operands(const options *o, int rest)
+{
+	int min = o->cmd == CMD_DEVICES ? 0 : 1;
+	int max = o->cmd == CMD_HEADER || o->cmd == CMD_MERGE || o->cmd == CMD_VALIDATE ? 4096
+		  : o->cmd == CMD_DEVICES                                     ? 0
+									      : 1;
+	if (o->cmd == CMD_MERGE)
+		min = 2;
+	if (rest < min || rest > max) {
+		if (o->cmd == CMD_TUNE)
+			fprintf(stderr, rest ? "autotune: give one config file, not %d (see --help)\n"
+					     : "autotune: no config file given (see --help)\n", rest);
+		else
+			fprintf(stderr, "autotune %s: takes %s, not %d operand%s (see autotune %s --help)\n",
+				command_names[o->cmd],
+				o->cmd == CMD_DEVICES ? "no operands"
+				: o->cmd == CMD_MERGE ? "a config and the shard CSVs"
+				: o->cmd == CMD_HEADER ? "one or more results CSVs"
+				: o->cmd == CMD_REPORT || o->cmd == CMD_SHOW ? "one results CSV"
+									     : "one file",
+				rest, rest == 1 ? "" : "s", command_names[o->cmd]);
+		return -1;
+	}
+	if (o->print_spec_hash && o->cmd != CMD_VALIDATE) {
+		fputs("autotune: --print-spec-hash goes with validate (see autotune validate --help)\n", stderr);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_parse(int argc, char **argv, options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->device = -1;
+	int help = 0, rc = parse_options(argc, argv, o, &help);
+	if (rc)
+		return rc < 0 ? -1 : 0;
 	int rest = argc - optind;
 	char **args = argv + optind;
 	o->cmd = CMD_TUNE;
@@ -222,31 +267,8 @@ int cli_parse(int argc, char **argv, options *o)
 		unknown_command(args[0]);
 		return -1;
 	}
-	int min = o->cmd == CMD_DEVICES ? 0 : 1;
-	int max = o->cmd == CMD_HEADER || o->cmd == CMD_MERGE || o->cmd == CMD_VALIDATE ? 4096
-		  : o->cmd == CMD_DEVICES                                     ? 0
-									      : 1;
-	if (o->cmd == CMD_MERGE)
-		min = 2;
-	if (rest < min || rest > max) {
-		if (o->cmd == CMD_TUNE)
-			fprintf(stderr, rest ? "autotune: give one config file, not %d (see --help)\n"
-					     : "autotune: no config file given (see --help)\n", rest);
-		else
-			fprintf(stderr, "autotune %s: takes %s, not %d operand%s (see autotune %s --help)\n",
-				command_names[o->cmd],
-				o->cmd == CMD_DEVICES ? "no operands"
-				: o->cmd == CMD_MERGE ? "a config and the shard CSVs"
-				: o->cmd == CMD_HEADER ? "one or more results CSVs"
-				: o->cmd == CMD_REPORT || o->cmd == CMD_SHOW ? "one results CSV"
-									     : "one file",
-				rest, rest == 1 ? "" : "s", command_names[o->cmd]);
+	if (check_operands(o, rest))
 		return -1;
-	}
-	if (o->print_spec_hash && o->cmd != CMD_VALIDATE) {
-		fputs("autotune: --print-spec-hash goes with validate (see autotune validate --help)\n", stderr);
-		return -1;
-	}
 	o->inputs = args;
 	o->ninputs = rest;
 	o->config = rest ? args[0] : NULL;

@@ -196,18 +196,9 @@ static void dims(reader *R, FILE *f, const char *key, const yaml_node_t *global,
 	fputs("]\n", f);
 }
 
-static int convert(reader *R, FILE *f, const char *json_path)
+/* The config's name (from the spec's file name) and its kernel: file and entry. */
+static void put_kernel(reader *R, FILE *f, const yaml_node_t *kernel, const char *json_path)
 {
-	yaml_node_t *root = yaml_document_get_root_node(R->doc);
-	if (!root || root->type != YAML_MAPPING_NODE) {
-		diags_at(R->d, R->file, 1, 1, "%s", "a T1 spec is a JSON object");
-		return -1;
-	}
-	yaml_node_t *space = get(R, root, "ConfigurationSpace"), *kernel = get(R, root, "KernelSpecification");
-	if (!space || !kernel) {
-		err_at(R, root, "%s", "a T1 spec needs ConfigurationSpace and KernelSpecification");
-		return -1;
-	}
 	const char *lang = str(R, kernel, "Language", "KernelSpecification needs a Language");
 	if (lang && strcmp(lang, "CUDA"))
 		err_at(R, kernel, "Language '%s': autotune tunes CUDA kernels", lang);
@@ -226,45 +217,61 @@ static int convert(reader *R, FILE *f, const char *json_path)
 	const char *entry = str(R, kernel, "KernelName", "KernelSpecification needs a KernelName");
 	quoted(f, entry ? entry : "");
 	fputs("\n", f);
+}
 
+/* TuningParameters as the space; the names, which become defines, in *names (the caller frees
+ * the array, not the strings: they are the document's). */
+static size_t put_space(reader *R, FILE *f, const yaml_node_t *space, char ***names)
+{
 	yaml_node_t *params = get(R, space, "TuningParameters");
 	fputs("space:\n", f);
-	char **names = NULL;
 	size_t nnames = 0, cap = 0;
-	if (params && params->type == YAML_SEQUENCE_NODE)
-		for (yaml_node_item_t *it = params->data.sequence.items.start; it < params->data.sequence.items.top; it++) {
-			yaml_node_t *p = node(R, *it);
-			const char *name = str(R, p, "Name", "a tuning parameter needs a Name");
-			const char *type = str(R, p, "Type", "a tuning parameter needs a Type");
-			const char *values = str(R, p, "Values", "a tuning parameter needs Values");
-			if (!name || !type || !values)
-				continue;
-			if (strcmp(type, "int") && strcmp(type, "uint") && strcmp(type, "float"))
-				err_at(R, p, "parameter type '%s' is not supported (int, uint, float)", type);
-			/* Values is a list literal, "[1, 2, 4]": YAML reads it as a flow list too */
-			fprintf(f, "  %s: %s\n", name, values);
-			grow(&names, &cap, nnames + 1, sizeof *names);
-			names[nnames++] = (char *)name;
-		}
-	else
+	if (!params || params->type != YAML_SEQUENCE_NODE) {
 		err_at(R, space, "%s", "ConfigurationSpace needs TuningParameters (a list)");
+		return 0;
+	}
+	for (yaml_node_item_t *it = params->data.sequence.items.start; it < params->data.sequence.items.top; it++) {
+		yaml_node_t *p = node(R, *it);
+		const char *name = str(R, p, "Name", "a tuning parameter needs a Name");
+		const char *type = str(R, p, "Type", "a tuning parameter needs a Type");
+		const char *values = str(R, p, "Values", "a tuning parameter needs Values");
+		if (!name || !type || !values)
+			continue;
+		if (strcmp(type, "int") && strcmp(type, "uint") && strcmp(type, "float"))
+			err_at(R, p, "parameter type '%s' is not supported (int, uint, float)", type);
+		/* Values is a list literal, "[1, 2, 4]": YAML reads it as a flow list too */
+		fprintf(f, "  %s: %s\n", name, values);
+		grow(names, &cap, nnames + 1, sizeof **names);
+		(*names)[nnames++] = (char *)name;
+	}
+	return nnames;
+}
+
+static int nonempty_list(const yaml_node_t *n)
+{
+	return n && n->type == YAML_SEQUENCE_NODE && n->data.sequence.items.top > n->data.sequence.items.start;
+}
+
+/* Conditions as constraints, when there are any. */
+static void put_constraints(reader *R, FILE *f, const yaml_node_t *space)
+{
 	yaml_node_t *conds = get(R, space, "Conditions");
-	if (conds && conds->type == YAML_SEQUENCE_NODE && conds->data.sequence.items.top > conds->data.sequence.items.start) {
-		fputs("constraints:\n", f);
-		for (yaml_node_item_t *it = conds->data.sequence.items.start; it < conds->data.sequence.items.top; it++) {
-			const char *e = str(R, node(R, *it), "Expression", "a condition needs an Expression");
-			if (e) {
-				fputs("  - ", f);
-				expression(f, e);
-				fputc('\n', f);
-			}
+	if (!nonempty_list(conds))
+		return;
+	fputs("constraints:\n", f);
+	for (yaml_node_item_t *it = conds->data.sequence.items.start; it < conds->data.sequence.items.top; it++) {
+		const char *e = str(R, node(R, *it), "Expression", "a condition needs an Expression");
+		if (e) {
+			fputs("  - ", f);
+			expression(f, e);
+			fputc('\n', f);
 		}
 	}
-	yaml_node_t *args = get(R, kernel, "Arguments");
-	if (args && args->type == YAML_SEQUENCE_NODE)
-		arguments(R, f, args);
-	else
-		err_at(R, kernel, "%s", "KernelSpecification needs Arguments (a list)");
+}
+
+/* LocalSize as the block, GlobalSize as the grid, SharedMemory as the launch's shared memory. */
+static void put_launch(reader *R, FILE *f, const yaml_node_t *kernel)
+{
 	yaml_node_t *global = get(R, kernel, "GlobalSize"), *local = get(R, kernel, "LocalSize");
 	if (!global || !local)
 		err_at(R, kernel, "%s", "KernelSpecification needs GlobalSize and LocalSize");
@@ -276,21 +283,53 @@ static int convert(reader *R, FILE *f, const char *json_path)
 	const char *smem = str(R, kernel, "SharedMemory", NULL);
 	if (smem)
 		fprintf(f, "  shared_mem: %s\n", smem);
+}
+
+/* Every parameter as a define, CompilerOptions as nvcc flags. */
+static void put_build(reader *R, FILE *f, const yaml_node_t *kernel, char *const *names, size_t nnames)
+{
 	fputs("build:\n  defines: [", f);
 	for (size_t i = 0; i < nnames; i++)
 		fprintf(f, "%s%s", i ? ", " : "", names[i]);
 	fputs("]   # T1 tuners pass every parameter to the kernel as a define\n", f);
 	yaml_node_t *opts = get(R, kernel, "CompilerOptions");
-	if (opts && opts->type == YAML_SEQUENCE_NODE && opts->data.sequence.items.top > opts->data.sequence.items.start) {
-		fputs("  flags: [", f);
-		for (yaml_node_item_t *it = opts->data.sequence.items.start; it < opts->data.sequence.items.top; it++) {
-			yaml_node_t *o = node(R, *it);
-			if (it != opts->data.sequence.items.start)
-				fputs(", ", f);
-			quoted(f, o->type == YAML_SCALAR_NODE ? (const char *)o->data.scalar.value : "");
-		}
-		fputs("]\n", f);
+	if (!nonempty_list(opts))
+		return;
+	fputs("  flags: [", f);
+	for (yaml_node_item_t *it = opts->data.sequence.items.start; it < opts->data.sequence.items.top; it++) {
+		yaml_node_t *o = node(R, *it);
+		if (it != opts->data.sequence.items.start)
+			fputs(", ", f);
+		quoted(f, o->type == YAML_SCALAR_NODE ? (const char *)o->data.scalar.value : "");
 	}
+	fputs("]\n", f);
+}
+
+/* The config, its sections in the order the mapping above lists them; -1 when anything could
+ * not be imported (each said in R's diags). */
+static int convert(reader *R, FILE *f, const char *json_path)
+{
+	yaml_node_t *root = yaml_document_get_root_node(R->doc);
+	if (!root || root->type != YAML_MAPPING_NODE) {
+		diags_at(R->d, R->file, 1, 1, "%s", "a T1 spec is a JSON object");
+		return -1;
+	}
+	yaml_node_t *space = get(R, root, "ConfigurationSpace"), *kernel = get(R, root, "KernelSpecification");
+	if (!space || !kernel) {
+		err_at(R, root, "%s", "a T1 spec needs ConfigurationSpace and KernelSpecification");
+		return -1;
+	}
+	put_kernel(R, f, kernel, json_path);
+	char **names = NULL;
+	size_t nnames = put_space(R, f, space, &names);
+	put_constraints(R, f, space);
+	yaml_node_t *args = get(R, kernel, "Arguments");
+	if (args && args->type == YAML_SEQUENCE_NODE)
+		arguments(R, f, args);
+	else
+		err_at(R, kernel, "%s", "KernelSpecification needs Arguments (a list)");
+	put_launch(R, f, kernel);
+	put_build(R, f, kernel, names, nnames);
 	free(names);
 	if (get(R, kernel, "ReferenceArguments"))
 		fputs("# ReferenceArguments are not imported: outputs are checked against the first configuration.\n", f);

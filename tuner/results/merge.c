@@ -140,6 +140,123 @@ out:
 	return rc;
 }
 
+/* The shards' tables and, for each configuration of the space, the table and row that hold it. */
+typedef struct {
+	table *tables;
+	size_t nt;
+	const table **in; /* per configuration */
+	size_t *of;
+	long long winner; /* chosen again over the joined rows; -1 when none passed */
+	int ran;          /* 0: every row is a dry run's */
+} join;
+
+/* Loads the shards' CSVs, which must be of one run: the same columns, the same spec_hash. */
+static int load_shards(char *const *paths, join *j, diags *d)
+{
+	table *tables = j->tables;
+	for (size_t k = 0; k < j->nt; k++) {
+		table *t = &tables[k];
+		if (table_load(paths[k], t, d))
+			return -1;
+		/* every shard of one run has the same columns, in the same order */
+		int same = t->ncols == tables[0].ncols;
+		for (size_t i = 0; same && i < t->ncols; i++)
+			same = !strcmp(t->names[i], tables[0].names[i]);
+		if (!same) {
+			diags_add(d, "%s: its columns differ from %s's: not shards of one run", t->path, tables[0].path);
+			return -1;
+		}
+		const char *spec = table_field(t, 0, "spec_hash"), *spec0 = table_field(&tables[0], 0, "spec_hash");
+		if (t->nrows && tables[0].nrows && strcmp(spec, spec0)) {
+			diags_add(d, "%s: spec_hash %s, but %s has %s: shards of different configs or kernel sources", t->path,
+				  spec, tables[0].path, spec0);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The column of each of the config's parameters in the shards' CSVs. */
+static int param_columns(const table *t, const config *cfg, int *cols, diags *d)
+{
+	for (size_t p = 0; p < cfg->nparams; p++)
+		if ((cols[p] = table_col(t, cfg->params[p].name)) < 0 || (size_t)cols[p] >= t->nparams) {
+			diags_add(d, "%s: no column for the parameter '%s' of %s", t->path, cfg->params[p].name, cfg->path);
+			return -1;
+		}
+	return 0;
+}
+
+/* Every configuration from the first shard that has it (each shard measured the reference). */
+static int find_rows(join *j, const int *cols, const config *cfg, const space *sp, diags *d)
+{
+	int rc = 0;
+	size_t *hint = xcalloc(j->nt + 1, sizeof *hint);
+	for (size_t c = 0; c < sp->count && !rc; c++) {
+		for (size_t k = 0; k < j->nt && !j->in[c]; k++) {
+			long long r = find_row(&j->tables[k], cols, cfg, space_config(sp, c), &hint[k]);
+			if (r >= 0) {
+				j->in[c] = &j->tables[k];
+				j->of[c] = (size_t)r;
+			}
+		}
+		if (!j->in[c]) {
+			char *desc = space_describe(cfg, space_config(sp, c));
+			diags_add(d, "no shard has %s: give the CSV of every shard of %s", desc, cfg->path);
+			free(desc);
+			rc = -1;
+		}
+	}
+	free(hint);
+	return rc;
+}
+
+/* Each configuration's results, read from its row the way every results reader reads them. */
+static result *joined_results(join *j, size_t count)
+{
+	result *res = xcalloc(count + 1, sizeof *res);
+	for (size_t c = 0; c < count; c++) {
+		table one = *j->in[c];
+		one.cells = j->in[c]->cells + j->of[c] * j->in[c]->ncols;
+		one.nrows = 1;
+		result *r = table_results(&one);
+		res[c] = r[0];
+		j->ran |= r[0].st != ST_NOT_RUN;
+		free(r);
+	}
+	return res;
+}
+
+/* The winner chosen again with the config's policy, then the joined CSV, the header (when
+ * something passed) and the report, as a single run writes them. */
+static int write_merged(const options *o, const config *cfg, const space *sp, join *j, diags *d)
+{
+	result *res = joined_results(j, sp->count);
+	select_policy policy = {cfg->policy == POLICY_BALANCED, cfg->w_occupancy, cfg->w_load_efficiency, cfg->tie_k};
+	choice pick;
+	select_winner(res, sp->count, &policy, &pick);
+	long long winner = j->winner = pick.winner;
+	choice_free(&pick);
+	int rc = write_joined(cfg->csv_path, &j->tables[0], j->in, j->of, sp->count, winner, d);
+	if (!rc && winner >= 0) {
+		const result *w = &res[winner];
+		char *desc = space_describe(cfg, space_config(sp, (size_t)winner));
+		if (!o->quiet)
+			fprintf(stderr, "%s: %zu configurations from %zu shards; winner %s: %.4f ms\n", cfg->name, sp->count,
+				j->nt, desc, result_time(w));
+		free(desc);
+		/* from the joined CSV, as a single run does */
+		rc = header_write(&cfg->csv_path, 1, cfg->name, cfg->header_path, d);
+	}
+	if (!rc)
+		rc = report_write(cfg->csv_path, NULL, NULL, d);
+	if (!rc && !o->quiet)
+		fprintf(stderr, "  wrote %s%s%s\n", cfg->csv_path, winner >= 0 ? ", " : "",
+			winner >= 0 ? cfg->header_path : "");
+	table_results_free(res, sp->count);
+	return rc;
+}
+
 int cmd_merge(const options *o)
 {
 	diags d = {0};
@@ -157,102 +274,29 @@ int cmd_merge(const options *o)
 		return EXIT_USAGE;
 	}
 	size_t nt = (size_t)o->ninputs - 1;
-	table *tables = xcalloc(nt, sizeof *tables);
-	const table **in = xcalloc(sp.count + 1, sizeof *in);
-	size_t *of = xcalloc(sp.count + 1, sizeof *of);
+	join j = {.tables = xcalloc(nt, sizeof *j.tables), .nt = nt, .winner = -1};
+	j.in = xcalloc(sp.count + 1, sizeof *j.in);
+	j.of = xcalloc(sp.count + 1, sizeof *j.of);
 	int *cols = xcalloc(cfg.nparams + 1, sizeof *cols);
 	int rc = check_shard_set(o->inputs + 1, nt, &d);
-	for (size_t k = 0; k < nt && !rc; k++) {
-		table *t = &tables[k];
-		if (table_load(o->inputs[k + 1], t, &d)) {
-			rc = -1;
-			break;
-		}
-		/* every shard of one run has the same columns, in the same order */
-		int same = t->ncols == tables[0].ncols;
-		for (size_t i = 0; same && i < t->ncols; i++)
-			same = !strcmp(t->names[i], tables[0].names[i]);
-		if (!same) {
-			diags_add(&d, "%s: its columns differ from %s's: not shards of one run", t->path, tables[0].path);
-			rc = -1;
-		}
-		const char *spec = table_field(t, 0, "spec_hash"), *spec0 = table_field(&tables[0], 0, "spec_hash");
-		if (!rc && t->nrows && tables[0].nrows && strcmp(spec, spec0)) {
-			diags_add(&d, "%s: spec_hash %s, but %s has %s: shards of different configs or kernel sources", t->path,
-				  spec, tables[0].path, spec0);
-			rc = -1;
-		}
-	}
-	for (size_t p = 0; p < cfg.nparams && !rc; p++)
-		if ((cols[p] = table_col(&tables[0], cfg.params[p].name)) < 0 || (size_t)cols[p] >= tables[0].nparams) {
-			diags_add(&d, "%s: no column for the parameter '%s' of %s", tables[0].path, cfg.params[p].name, cfg.path);
-			rc = -1;
-		}
-	/* every configuration from the first shard that has it (each shard measured the reference) */
-	size_t *hint = xcalloc(nt + 1, sizeof *hint);
-	for (size_t c = 0; c < sp.count && !rc; c++) {
-		for (size_t k = 0; k < nt && !in[c]; k++) {
-			long long r = find_row(&tables[k], cols, &cfg, space_config(&sp, c), &hint[k]);
-			if (r >= 0) {
-				in[c] = &tables[k];
-				of[c] = (size_t)r;
-			}
-		}
-		if (!in[c]) {
-			char *desc = space_describe(&cfg, space_config(&sp, c));
-			diags_add(&d, "no shard has %s: give the CSV of every shard of %s", desc, cfg.path);
-			free(desc);
-			rc = -1;
-		}
-	}
-	free(hint);
-	long long winner = -1;
-	int ran = 0; /* 0: every row is a dry run's */
-	if (!rc) {
-		result *res = xcalloc(sp.count + 1, sizeof *res);
-		for (size_t c = 0; c < sp.count; c++) {
-			/* one row's results, read the way every results reader reads them */
-			table one = *in[c];
-			one.cells = in[c]->cells + of[c] * in[c]->ncols;
-			one.nrows = 1;
-			result *r = table_results(&one);
-			res[c] = r[0];
-			ran |= r[0].st != ST_NOT_RUN;
-			free(r);
-		}
-		select_policy policy = {cfg.policy == POLICY_BALANCED, cfg.w_occupancy, cfg.w_load_efficiency, cfg.tie_k};
-		choice pick;
-		select_winner(res, sp.count, &policy, &pick);
-		winner = pick.winner;
-		choice_free(&pick);
-		rc = write_joined(cfg.csv_path, &tables[0], in, of, sp.count, winner, &d);
-		if (!rc && winner >= 0) {
-			const result *w = &res[winner];
-			char *desc = space_describe(&cfg, space_config(&sp, (size_t)winner));
-			if (!o->quiet)
-				fprintf(stderr, "%s: %zu configurations from %zu shards; winner %s: %.4f ms\n", cfg.name, sp.count, nt,
-					desc, result_time(w));
-			free(desc);
-			/* from the joined CSV, as a single run does */
-			rc = header_write(&cfg.csv_path, 1, cfg.name, cfg.header_path, &d);
-		}
-		if (!rc)
-			rc = report_write(cfg.csv_path, NULL, NULL, &d);
-		if (!rc && !o->quiet)
-			fprintf(stderr, "  wrote %s%s%s\n", cfg.csv_path, winner >= 0 ? ", " : "",
-				winner >= 0 ? cfg.header_path : "");
-		table_results_free(res, sp.count);
-	}
+	if (!rc)
+		rc = load_shards(o->inputs + 1, &j, &d);
+	if (!rc)
+		rc = param_columns(&j.tables[0], &cfg, cols, &d);
+	if (!rc)
+		rc = find_rows(&j, cols, &cfg, &sp, &d);
+	if (!rc)
+		rc = write_merged(o, &cfg, &sp, &j, &d);
 	for (size_t k = 0; k < nt; k++)
-		table_free(&tables[k]); /* those never loaded are empty */
-	free(tables);
-	free(in);
-	free(of);
+		table_free(&j.tables[k]); /* those never loaded are empty */
+	free(j.tables);
+	free(j.in);
+	free(j.of);
 	free(cols);
 	space_free(&sp);
 	config_free(&cfg);
 	if (d.n)
 		diags_print(&d);
 	diags_free(&d);
-	return rc ? EXIT_USAGE : winner >= 0 || !ran ? EXIT_WINNER : EXIT_NONE_PASSED;
+	return rc ? EXIT_USAGE : j.winner >= 0 || !j.ran ? EXIT_WINNER : EXIT_NONE_PASSED;
 }

@@ -89,6 +89,119 @@ static void csv_num(FILE *f, double v, int have)
 		fprintf(f, "%.6g", v);
 }
 
+/* The first columns of row c: its parameters, launch shape, what the compiler and the occupancy
+ * calculator said of its binary, and the driver's occupancy. */
+static void put_build(FILE *f, const outputs *r, size_t c)
+{
+	const value *vals = space_config(r->sp, c);
+	const result *res = &r->res[c];
+	const binary *bin = &r->b->bins[r->b->of_config[c]];
+	int compiled = bin->cubin && !bin->failed;
+	for (size_t i = 0; i < r->cfg->nparams; i++) {
+		char v[64];
+		value_format(vals[i], v, sizeof v);
+		fprintf(f, "%s,", v);
+	}
+	fprintf(f, "%lld,%lld,%lld,%lld,%lld,%lld,%lld,", res->block[0], res->block[1], res->block[2], res->grid[0],
+		res->grid[1], res->grid[2], res->smem);
+	if (compiled)
+		fprintf(f, "%d,%d,%d,%d,%zu,%d,%d,%.4f,", bin->res.registers, bin->res.spill_stores,
+			bin->res.spill_loads, bin->res.stack, bin->res.static_smem, bin->res.barriers, res->occ_blocks,
+			res->occupancy);
+	else
+		fputs(",,,,,,,,", f);
+	csv_field(f, compiled ? res->occ_limit : "");
+	fputc(',', f);
+	/* the driver's own answer (cuOccupancyMaxActiveBlocksPerMultiprocessor), a cross-check */
+	if (res->driver_blocks >= 0)
+		fprintf(f, "%d", res->driver_blocks);
+}
+
+/* The measurement: times, samples, the finalists' re-timing, counters and rates. */
+static void put_times(FILE *f, const result *res)
+{
+	int timed = result_passed(res);
+	csv_num(f, res->t_median, timed);
+	fputc(',', f);
+	csv_num(f, res->t_min, timed);
+	fputc(',', f);
+	csv_num(f, res->t_max, timed);
+	fputc(',', f);
+	if (timed)
+		fprintf(f, "%d,%.4f,%d,%.0f", res->samples, 100 * res->noise, res->batch, res->mhz_after);
+	else
+		fputs(",,,", f);
+	fputc(',', f);
+	if (res->final_rounds)
+		fprintf(f, "%.6g,%.4f,%d", res->final_median, 100 * res->final_noise, res->final_rounds);
+	else
+		fputs(",,", f);
+	/* counters in the units ncu prints them; throughput in GB/s */
+	for (int m = 0; m < METRIC_COUNT; m++) {
+		fputc(',', f);
+		if (res->have_metrics && !isnan(res->metrics[m]))
+			fprintf(f, "%.4g", m == METRIC_GLD_THROUGHPUT ? res->metrics[m] / 1e9 : res->metrics[m]);
+	}
+	fputc(',', f);
+	csv_num(f, res->gbps, res->gbps > 0);
+	fputc(',', f);
+	csv_num(f, res->pct_of_copy, res->pct_of_copy > 0);
+	fputc(',', f);
+	csv_num(f, res->gflops, res->gflops > 0);
+}
+
+/* How row c's numbers were obtained, the row whose measurement it repeats, its status and message. */
+static void put_outcome(FILE *f, const outputs *r, size_t c)
+{
+	const result *res = &r->res[c];
+	if (result_passed(res)) {
+		/* how the numbers were obtained: cache state, batching, clock */
+		fprintf(f, "%s", r->cfg->cache_warm ? "warm" : "cold");
+		if (res->batch > 1)
+			fprintf(f, ";batched");
+		if (res->throttled)
+			fprintf(f, ";throttled");
+		if (res->final_rounds)
+			fprintf(f, ";finalist");
+		if ((long long)c == r->winner)
+			fprintf(f, ";winner");
+	}
+	fputc(',', f);
+	if (res->shares_with >= 0) {
+		/* measured once for both: the configuration whose measurement this row repeats */
+		char *twin = space_describe(r->cfg, space_config(r->sp, (size_t)res->shares_with));
+		csv_field(f, twin);
+		free(twin);
+	}
+	fprintf(f, ",%s,", status_name(res->st));
+	csv_field(f, res->message);
+}
+
+/* Where and from what row c was measured: a results file stands on its own (header, report, merge). */
+static void put_origin(FILE *f, const outputs *r, size_t c)
+{
+	const result *res = &r->res[c];
+	int known = res->gpu >= 0 && (size_t)res->gpu < r->ngpus && timed_or_failed(res);
+	const gpu_id *g = known ? &r->gpus[res->gpu] : NULL;
+	csv_field(f, g ? g->name : "");
+	fputc(',', f);
+	csv_field(f, g ? g->uuid : "");
+	fputc(',', f);
+	csv_field(f, r->arch);
+	fputc(',', f);
+	char *flags = config_build_flags(r->cfg, space_config(r->sp, c));
+	csv_field(f, flags);
+	free(flags);
+	fputc(',', f);
+	csv_field(f, r->spec_hash);
+	fputc(',', f);
+	csv_field(f, r->ngpus ? r->date : "");
+	fputc(',', f);
+	csv_field(f, r->cfg->path);
+}
+
+/* One row per configuration, in the space's order, its columns in four groups as the head
+ * line names them. */
 int output_csv(const outputs *r, const char *path, diags *d)
 {
 	char *tmp;
@@ -108,99 +221,14 @@ int output_csv(const outputs *r, const char *path, diags *d)
 	      "gbps,pct_of_copy,gflops,flags,shares_with,status,message,"
 	      "gpu,gpu_uuid,arch,nvcc_flags,spec_hash,tuned_at,config\r\n", f);
 	for (size_t c = 0; c < r->sp->count; c++) {
-		const value *vals = space_config(r->sp, c);
-		const result *res = &r->res[c];
-		const binary *bin = &r->b->bins[r->b->of_config[c]];
-		int compiled = bin->cubin && !bin->failed;
-		for (size_t i = 0; i < cfg->nparams; i++) {
-			char v[64];
-			value_format(vals[i], v, sizeof v);
-			fprintf(f, "%s,", v);
-		}
-		fprintf(f, "%lld,%lld,%lld,%lld,%lld,%lld,%lld,", res->block[0], res->block[1], res->block[2],
-			res->grid[0], res->grid[1], res->grid[2], res->smem);
-		if (compiled)
-			fprintf(f, "%d,%d,%d,%d,%zu,%d,%d,%.4f,", bin->res.registers, bin->res.spill_stores,
-				bin->res.spill_loads, bin->res.stack, bin->res.static_smem, bin->res.barriers,
-				res->occ_blocks, res->occupancy);
-		else
-			fputs(",,,,,,,,", f);
-		csv_field(f, compiled ? res->occ_limit : "");
+		put_build(f, r, c);
 		fputc(',', f);
-		/* the driver's own answer (cuOccupancyMaxActiveBlocksPerMultiprocessor), a cross-check */
-		if (res->driver_blocks >= 0)
-			fprintf(f, "%d", res->driver_blocks);
+		put_times(f, &r->res[c]);
 		fputc(',', f);
-		int timed = result_passed(res);
-		csv_num(f, res->t_median, timed);
+		put_outcome(f, r, c);
 		fputc(',', f);
-		csv_num(f, res->t_min, timed);
-		fputc(',', f);
-		csv_num(f, res->t_max, timed);
-		fputc(',', f);
-		if (timed)
-			fprintf(f, "%d,%.4f,%d,%.0f", res->samples, 100 * res->noise, res->batch, res->mhz_after);
-		else
-			fputs(",,,", f);
-		fputc(',', f);
-		if (res->final_rounds)
-			fprintf(f, "%.6g,%.4f,%d", res->final_median, 100 * res->final_noise, res->final_rounds);
-		else
-			fputs(",,", f);
-		/* counters in the units ncu prints them; throughput in GB/s */
-		for (int m = 0; m < METRIC_COUNT; m++) {
-			fputc(',', f);
-			if (res->have_metrics && !isnan(res->metrics[m]))
-				fprintf(f, "%.4g", m == METRIC_GLD_THROUGHPUT ? res->metrics[m] / 1e9 : res->metrics[m]);
-		}
-		fputc(',', f);
-		csv_num(f, res->gbps, res->gbps > 0);
-		fputc(',', f);
-		csv_num(f, res->pct_of_copy, res->pct_of_copy > 0);
-		fputc(',', f);
-		csv_num(f, res->gflops, res->gflops > 0);
-		fputc(',', f);
-		if (timed) {
-			/* how the numbers were obtained: cache state, batching, clock */
-			fprintf(f, "%s", cfg->cache_warm ? "warm" : "cold");
-			if (res->batch > 1)
-				fprintf(f, ";batched");
-			if (res->throttled)
-				fprintf(f, ";throttled");
-			if (res->final_rounds)
-				fprintf(f, ";finalist");
-			if ((long long)c == r->winner)
-				fprintf(f, ";winner");
-		}
-		fputc(',', f);
-		if (res->shares_with >= 0) {
-			/* measured once for both: the configuration whose measurement this row repeats */
-			char *twin = space_describe(cfg, space_config(r->sp, (size_t)res->shares_with));
-			csv_field(f, twin);
-			free(twin);
-		}
-		fprintf(f, ",%s,", status_name(res->st));
-		csv_field(f, res->message);
-		/* where and from what it was measured: a results file stands on its own (header, report, merge) */
-		const gpu_id *g = res->gpu >= 0 && (size_t)res->gpu < r->ngpus && timed_or_failed(res) ? &r->gpus[res->gpu] : NULL;
-		fputc(',', f);
-		csv_field(f, g ? g->name : "");
-		fputc(',', f);
-		csv_field(f, g ? g->uuid : "");
-		fputc(',', f);
-		csv_field(f, r->arch);
-		fputc(',', f);
-		char *flags = config_build_flags(cfg, vals);
-		csv_field(f, flags);
-		free(flags);
-		fputc(',', f);
-		csv_field(f, r->spec_hash);
-		fputc(',', f);
-		csv_field(f, r->ngpus ? r->date : "");
-		fputc(',', f);
-		csv_field(f, cfg->path);
+		put_origin(f, r, c);
 		fputs("\r\n", f);
 	}
 	return commit(f, tmp, path, d);
 }
-

@@ -276,19 +276,31 @@ static void fill_rgb(FILE *f, const scale *s, const heat_metric *m, double t, in
 	*dark = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] < 140;
 }
 
-static void heatmap(FILE *f, const view *v, const int col[2], const heat_metric *m)
+/* The heat map's cells and where they go on the page. */
+typedef struct {
+	axis ax, ay;
+	size_t nx, ny; /* the cells across and up: at least one each */
+	cell *g;       /* row yi, column xi at g[yi * nx + xi] */
+	double lo, hi; /* the span of the cells' best values; lo is INFINITY when no cell has one */
+	double cs;     /* a cell's side */
+	double ml, mt; /* the margins left (room for the y labels) and top */
+	double gw, gh; /* the grid's width and height */
+	size_t every;  /* an x label on every k-th column */
+} grid;
+
+/* Every row into its cell, each cell keeping its best, and the span of those bests. */
+static void grid_fill(grid *gr, const view *v, const int col[2], const heat_metric *m)
 {
 	const table *t = &v->t;
-	axis ax, ay;
-	axis_build(t, col[0], &ax);
-	axis_build(t, col[1], &ay);
-	size_t nx = ax.n ? ax.n : 1, ny = ay.n ? ay.n : 1;
+	axis_build(t, col[0], &gr->ax);
+	axis_build(t, col[1], &gr->ay);
+	size_t nx = gr->ax.n ? gr->ax.n : 1, ny = gr->ay.n ? gr->ay.n : 1;
 	cell *g = xcalloc(nx * ny, sizeof *g);
 	for (size_t i = 0; i < nx * ny; i++)
 		g[i].best = -1;
-	double lo = INFINITY, hi = -INFINITY;
 	for (size_t r = 0; r < t->nrows; r++) {
-		cell *c = &g[axis_index(&ay, table_get(t, r, col[1])) * nx + axis_index(&ax, table_get(t, r, col[0]))];
+		size_t xi = axis_index(&gr->ax, table_get(t, r, col[0])), yi = axis_index(&gr->ay, table_get(t, r, col[1]));
+		cell *c = &g[yi * nx + xi];
 		c->rows++;
 		double tm = m->value(v, r);
 		if (isnan(tm))
@@ -300,25 +312,44 @@ static void heatmap(FILE *f, const view *v, const int col[2], const heat_metric 
 		}
 	}
 	/* the colours span what the cells show (their best), not every row's time */
+	double lo = INFINITY, hi = -INFINITY;
 	for (size_t i = 0; i < nx * ny; i++)
 		if (g[i].best >= 0) {
 			lo = g[i].time < lo ? g[i].time : lo;
 			hi = g[i].time > hi ? g[i].time : hi;
 		}
+	gr->nx = nx;
+	gr->ny = ny;
+	gr->g = g;
+	gr->lo = lo;
+	gr->hi = hi;
+}
+
+static void grid_layout(grid *gr)
+{
 	/* cells big enough to be read, the grid no wider than the page */
-	double cs = fmin(600.0 / (double)nx, 440.0 / (double)ny);
+	double cs = fmin(600.0 / (double)gr->nx, 440.0 / (double)gr->ny);
 	cs = floor(fmax(12, fmin(56, cs)));
 	size_t ylab = 1, xlab = 1;
-	for (size_t i = 0; i < ay.n; i++)
-		ylab = strlen(ay.vals[i]) > ylab ? strlen(ay.vals[i]) : ylab;
-	for (size_t i = 0; i < ax.n; i++)
-		xlab = strlen(ax.vals[i]) > xlab ? strlen(ax.vals[i]) : xlab;
-	double ml = 44 + 7.0 * (double)(ylab < 16 ? ylab : 16), mt = 12;
-	double gw = cs * (double)nx, gh = cs * (double)ny;
-	double W = fmax(ml + gw + 20, 520), H = mt + gh + 110;
+	for (size_t i = 0; i < gr->ay.n; i++)
+		ylab = strlen(gr->ay.vals[i]) > ylab ? strlen(gr->ay.vals[i]) : ylab;
+	for (size_t i = 0; i < gr->ax.n; i++)
+		xlab = strlen(gr->ax.vals[i]) > xlab ? strlen(gr->ax.vals[i]) : xlab;
+	gr->cs = cs;
+	gr->ml = 44 + 7.0 * (double)(ylab < 16 ? ylab : 16);
+	gr->mt = 12;
+	gr->gw = cs * (double)gr->nx;
+	gr->gh = cs * (double)gr->ny;
 	/* label every k-th column when the labels would collide */
 	size_t every = (size_t)ceil((7.0 * (double)xlab + 6) / cs);
-	every = every ? every : 1;
+	gr->every = every ? every : 1;
+}
+
+/* The svg element's opening and what the cells and legend refer to: the hatch of a cell whose
+ * rows failed, the gradient of the colour scale. */
+static void heat_open(FILE *f, const table *t, const int col[2], const heat_metric *m, const grid *gr)
+{
+	double W = fmax(gr->ml + gr->gw + 20, 520), H = gr->mt + gr->gh + 110;
 	fprintf(f, "<svg id=\"heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 		   "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"best %s per ",
 		W, H, W, H, m->legend);
@@ -336,87 +367,104 @@ static void heatmap(FILE *f, const view *v, const int col[2], const heat_metric 
 		fprintf(f, "<stop offset=\"%.3f\" stop-color=\"rgb(%d,%d,%d)\"/>", i / 8.0, rgb[0], rgb[1], rgb[2]);
 	}
 	fputs("</linearGradient></defs>\n", f);
-	scale s = scale_for(lo, hi, m->allow_log, 0, 1);
-	if (isfinite(lo)) { /* the colour scale spans exactly the measured times */
-		s.lo = lo;
-		s.hi = hi > lo ? hi : lo * 1.0001 + 1e-12;
-	}
-	for (size_t yi = 0; yi < ny; yi++)
-		for (size_t xi = 0; xi < nx; xi++) {
-			const cell *c = &g[yi * nx + xi];
-			/* the smallest y at the bottom, as on any plot */
-			double x = ml + cs * (double)xi, y = mt + cs * (double)(ny - 1 - yi);
-			const char *xv = ax.n ? ax.vals[xi] : "", *yv = ay.n ? ay.vals[yi] : "";
-			int dark = 0;
-			if (c->best >= 0) {
-				fprintf(f, "<rect class=\"cell\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"", x,
-					y, cs - 1, cs - 1);
-				fill_rgb(f, &s, m, c->time, &dark);
-				fputs("\"><title>", f);
-			} else
-				fprintf(f, "<rect class=\"cell %s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"%s><title>",
-					c->rows ? "failed" : "empty", x, y, cs - 1, cs - 1,
-					c->rows ? " fill=\"url(#hatch)\"" : " fill=\"#fff\" stroke=\"#ddd\"");
-			esc(f, t->names[col[0]]);
-			fputc('=', f);
-			esc(f, xv);
-			fputs(", ", f);
-			esc(f, t->names[col[1]]);
-			fputc('=', f);
-			esc(f, yv);
-			if (c->best >= 0) {
-				char *d = view_describe(v, (size_t)c->best);
-				fputs(": ", f);
-				fprintf(f, m->title, c->time, c->passed, c->rows);
-				esc(f, d);
-				fputc(')', f);
-				free(d);
-			} else if (c->rows) {
-				fputs(": ", f);
-				fprintf(f, m->none_title, c->rows);
-			} else
-				fputs(": not in the results", f);
-			fputs("</title></rect>\n", f);
-			if (c->best >= 0 && cs >= 34)
-				fprintf(f, "<text class=\"cell-label%s\" x=\"%.1f\" y=\"%.1f\">%.3g</text>\n",
-					dark ? " dark" : "", x + (cs - 1) / 2, y + (cs - 1) / 2 + 3.5, c->time);
-			if (c->best >= 0 && c->best == v->winner)
-				fprintf(f, "<rect class=\"winner-mark\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
-					x + 1.5, y + 1.5, cs - 4, cs - 4);
-		}
-	for (size_t yi = 0; yi < ay.n; yi++) {
+}
+
+/* A cell's tooltip: where it is, then its best value and configuration or why it has none. */
+static void cell_title(FILE *f, const view *v, const int col[2], const heat_metric *m, const grid *gr, const cell *c,
+		       size_t xi, size_t yi)
+{
+	const table *t = &v->t;
+	esc(f, t->names[col[0]]);
+	fputc('=', f);
+	esc(f, gr->ax.n ? gr->ax.vals[xi] : "");
+	fputs(", ", f);
+	esc(f, t->names[col[1]]);
+	fputc('=', f);
+	esc(f, gr->ay.n ? gr->ay.vals[yi] : "");
+	if (c->best >= 0) {
+		char *d = view_describe(v, (size_t)c->best);
+		fputs(": ", f);
+		fprintf(f, m->title, c->time, c->passed, c->rows);
+		esc(f, d);
+		fputc(')', f);
+		free(d);
+	} else if (c->rows) {
+		fputs(": ", f);
+		fprintf(f, m->none_title, c->rows);
+	} else
+		fputs(": not in the results", f);
+}
+
+/* One cell: its colour or why it has none, its tooltip, its value when there is room, the winner's mark. */
+static void heat_cell(FILE *f, const view *v, const int col[2], const heat_metric *m, const grid *gr, const scale *s,
+		      size_t xi, size_t yi)
+{
+	const cell *c = &gr->g[yi * gr->nx + xi];
+	double cs = gr->cs;
+	/* the smallest y at the bottom, as on any plot */
+	double x = gr->ml + cs * (double)xi, y = gr->mt + cs * (double)(gr->ny - 1 - yi);
+	int dark = 0;
+	if (c->best >= 0) {
+		fprintf(f, "<rect class=\"cell\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"",
+			x, y, cs - 1, cs - 1);
+		fill_rgb(f, s, m, c->time, &dark);
+		fputs("\"><title>", f);
+	} else
+		fprintf(f, "<rect class=\"cell %s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"%s><title>",
+			c->rows ? "failed" : "empty", x, y, cs - 1, cs - 1,
+			c->rows ? " fill=\"url(#hatch)\"" : " fill=\"#fff\" stroke=\"#ddd\"");
+	cell_title(f, v, col, m, gr, c, xi, yi);
+	fputs("</title></rect>\n", f);
+	if (c->best >= 0 && cs >= 34)
+		fprintf(f, "<text class=\"cell-label%s\" x=\"%.1f\" y=\"%.1f\">%.3g</text>\n", dark ? " dark" : "",
+			x + (cs - 1) / 2, y + (cs - 1) / 2 + 3.5, c->time);
+	if (c->best >= 0 && c->best == v->winner)
+		fprintf(f, "<rect class=\"winner-mark\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
+			x + 1.5, y + 1.5, cs - 4, cs - 4);
+}
+
+/* The values along both axes and the two columns' names. */
+static void heat_axes(FILE *f, const table *t, const int col[2], const grid *gr)
+{
+	double cs = gr->cs, ml = gr->ml, mt = gr->mt;
+	for (size_t yi = 0; yi < gr->ay.n; yi++) {
 		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", ml - 6,
-			mt + cs * (double)(ny - 1 - yi) + cs / 2 + 3.5);
-		esc(f, ay.vals[yi]);
+			mt + cs * (double)(gr->ny - 1 - yi) + cs / 2 + 3.5);
+		esc(f, gr->ay.vals[yi]);
 		fputs("</text>\n", f);
 	}
-	for (size_t xi = 0; xi < ax.n; xi += every) {
+	for (size_t xi = 0; xi < gr->ax.n; xi += gr->every) {
 		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", ml + cs * (double)xi + cs / 2,
-			mt + gh + 14);
-		esc(f, ax.vals[xi]);
+			mt + gr->gh + 14);
+		esc(f, gr->ax.vals[xi]);
 		fputs("</text>\n", f);
 	}
-	fprintf(f, "<text class=\"axis-title\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", ml + gw / 2, mt + gh + 32);
+	fprintf(f, "<text class=\"axis-title\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", ml + gr->gw / 2,
+		mt + gr->gh + 32);
 	esc(f, t->names[col[0]]);
 	fprintf(f, "</text>\n<text class=\"axis-title\" transform=\"translate(14 %.1f) rotate(-90)\" "
 		   "text-anchor=\"middle\">",
-		mt + gh / 2);
+		mt + gr->gh / 2);
 	esc(f, t->names[col[1]]);
 	fputs("</text>\n", f);
-	/* the legend: the colour scale, then what the two kinds of blank cell mean */
-	double ly = mt + gh + 52;
+}
+
+/* The legend: the colour scale, then what the two kinds of blank cell mean and the winner's mark. */
+static void heat_legend(FILE *f, const heat_metric *m, const grid *gr, const scale *s)
+{
+	double ml = gr->ml, ly = gr->mt + gr->gh + 52;
 	fprintf(f, "<g id=\"heatmap-legend\"><text class=\"tick\" x=\"%.1f\" y=\"%.1f\">%s%s, best per cell</text>\n",
-		ml, ly, m->legend, s.log ? ", log scale" : "");
-	if (isfinite(lo)) {
+		ml, ly, m->legend, s->log ? ", log scale" : "");
+	if (isfinite(gr->lo)) {
 		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"240\" height=\"12\" fill=\"url(#scale)\"/>\n", ml, ly + 6);
-		scale ls = s;
+		scale ls = *s;
 		ls.p0 = ml;
 		ls.p1 = ml + 240;
 		double tv[12];
 		int nt = ticks(&ls, tv, 12);
 		if (nt < 2) {
-			tv[0] = s.lo;
-			tv[1] = s.hi;
+			tv[0] = s->lo;
+			tv[1] = s->hi;
 			nt = 2;
 		}
 		double last = -1e9;
@@ -439,10 +487,29 @@ static void heatmap(FILE *f, const view *v, const int col[2], const heat_metric 
 		   "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"none\" stroke=\"#e4002b\" stroke-width=\"2.5\"/>"
 		   "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">winner</text></g>\n",
 		sx, ly + 6, sx + 16, ly + 16, m->none, sx, ly + 24, sx + 16, ly + 34, sx + 110, ly + 6, sx + 126, ly + 16);
+}
+
+/* The best value per pair of the two columns' values, as a grid of coloured cells. */
+static void heatmap(FILE *f, const view *v, const int col[2], const heat_metric *m)
+{
+	grid gr;
+	grid_fill(&gr, v, col, m);
+	grid_layout(&gr);
+	heat_open(f, &v->t, col, m, &gr);
+	scale s = scale_for(gr.lo, gr.hi, m->allow_log, 0, 1);
+	if (isfinite(gr.lo)) { /* the colour scale spans exactly the measured times */
+		s.lo = gr.lo;
+		s.hi = gr.hi > gr.lo ? gr.hi : gr.lo * 1.0001 + 1e-12;
+	}
+	for (size_t yi = 0; yi < gr.ny; yi++)
+		for (size_t xi = 0; xi < gr.nx; xi++)
+			heat_cell(f, v, col, m, &gr, &s, xi, yi);
+	heat_axes(f, &v->t, col, &gr);
+	heat_legend(f, m, &gr, &s);
 	fputs("</svg>\n", f);
-	free(g);
-	axis_free(&ax);
-	axis_free(&ay);
+	free(gr.g);
+	axis_free(&gr.ax);
+	axis_free(&gr.ay);
 }
 
 /* ---- scatter plots ---- */

@@ -87,6 +87,126 @@ static void fmt(char *buf, size_t n, const char *f, double x)
 		snprintf(buf, n, f, x);
 }
 
+/* The table's columns: the parameters', then six that say how the row went, then the message. */
+typedef struct {
+	size_t np;               /* parameter columns shown, the file's first ones */
+	int pw[64];              /* their widths */
+	const char *const *head; /* the six columns' names */
+	const int *hw;           /* and widths */
+	int width;               /* the line up to the message, which gets what is left */
+} layout;
+
+static void layout_for(layout *L, const view *v, const size_t *order, size_t shown)
+{
+	const table *t = &v->t;
+	size_t np = t->nparams;
+	if (np == 0) /* no parameter columns: the block shape stands in */
+		np = 2;
+	/* parameter columns as wide as what is shown in them, within reason */
+	L->np = np < 64 ? np : 64;
+	for (size_t c = 0; c < L->np; c++) {
+		L->pw[c] = (int)strlen(t->names[c]);
+		for (size_t i = 0; i < shown; i++) {
+			int n = (int)strlen(table_get(t, order[i], (int)c));
+			L->pw[c] = n > L->pw[c] ? n : L->pw[c];
+		}
+		L->pw[c] = L->pw[c] > PARAM_MAX_WIDTH ? PARAM_MAX_WIDTH : L->pw[c];
+	}
+	/* a dry run has no times: what the binaries say instead (smem: static and dynamic) */
+	static const char *const run_head[] = {"time_ms", "noise%", "occ%", "ld_eff%", "GB/s", "status"};
+	static const char *const dry_head[] = {"regs", "spills", "smem", "occ%", "blk/SM", "status"};
+	static const int run_w[] = {9, 6, 5, 7, 7, 13}, dry_w[] = {5, 6, 7, 6, 6, 13};
+	L->head = v->dry ? dry_head : run_head;
+	L->hw = v->dry ? dry_w : run_w;
+}
+
+static void put_head(FILE *out, const table *t, layout *L)
+{
+	int width = fprintf(out, "  ");
+	for (size_t c = 0; c < L->np; c++)
+		width += put_field(out, t->names[c], L->pw[c], 1) + fprintf(out, " ");
+	for (size_t c = 0; c < 6; c++)
+		width += put_field(out, L->head[c], L->hw[c], c < 5) + fprintf(out, " ");
+	fprintf(out, "message\n");
+	L->width = width;
+}
+
+/* The five numbers of row r under the head's columns, "-" where it has none. */
+static void row_numbers(const view *v, size_t r, char cell[5][32])
+{
+	if (v->dry) {
+		fmt(cell[0], sizeof cell[0], "%.0f", view_num(v, r, "registers"));
+		fmt(cell[1], sizeof cell[1], "%.0f", view_num(v, r, "spill_store_bytes") + view_num(v, r, "spill_load_bytes"));
+		fmt(cell[2], sizeof cell[2], "%.0f", view_smem(v, r));
+		fmt(cell[3], sizeof cell[3], "%.1f", view_dry_occupancy(v, r));
+		fmt(cell[4], sizeof cell[4], "%.0f", view_num(v, r, "active_blocks_per_sm"));
+	} else {
+		fmt(cell[0], sizeof cell[0], "%.4g", view_time(v, r));
+		fmt(cell[1], sizeof cell[1], "%.2f", view_noise(v, r));
+		fmt(cell[2], sizeof cell[2], "%.1f", view_occupancy(v, r));
+		fmt(cell[3], sizeof cell[3], "%.1f", view_num(v, r, "gld_efficiency_pct"));
+		fmt(cell[4], sizeof cell[4], "%.1f", view_num(v, r, "gbps"));
+	}
+}
+
+/* Row r: the winner marked and green, a failure red, when colour is on. */
+static void put_row(FILE *out, const view *v, const layout *L, size_t r, int colour)
+{
+	const table *t = &v->t;
+	int win = (long long)r == v->winner, bad = strcmp(view_status(v, r), "ok") != 0;
+	if (colour && (win || bad))
+		fputs(win ? "\033[1;32m" : "\033[31m", out);
+	fputs(win ? "* " : "  ", out);
+	for (size_t c = 0; c < L->np; c++) {
+		put_field(out, table_get(t, r, (int)c), L->pw[c], 1);
+		fputc(' ', out);
+	}
+	char cell[5][32];
+	row_numbers(v, r, cell);
+	for (int c = 0; c < 5; c++) {
+		put_field(out, cell[c], L->hw[c], 1);
+		fputc(' ', out);
+	}
+	/* the message's first line, in what is left of the line */
+	const char *m = table_field(t, r, "message");
+	int room = LINE_MAX_COLS - L->width - 1, n = (int)strcspn(m, "\r\n");
+	if (*m && room > 3) {
+		put_field(out, view_status(v, r), L->hw[5], 0);
+		fprintf(out, " %.*s%s", n > room ? room - 1 : n, m, n > room ? "~" : "");
+	} else
+		fputs(view_status(v, r), out);
+	if (colour && (win || bad))
+		fputs("\033[0m", out);
+	fputc('\n', out);
+}
+
+/* Below the table: how many rows, of which statuses, the winner, and what the columns mean. */
+static void put_totals(FILE *out, const view *v, size_t shown)
+{
+	const table *t = &v->t;
+	fprintf(out, "%zu configuration%s", t->nrows, t->nrows == 1 ? "" : "s");
+	if (shown < t->nrows)
+		fprintf(out, " (%zu shown)", shown);
+	const char *sep = ": ";
+	for (int s = 0; s < ST_COUNT_; s++)
+		if (v->counts[s]) {
+			fprintf(out, "%s%zu %s", sep, v->counts[s], status_name((status)s));
+			sep = ", ";
+		}
+	if (v->unknown_status)
+		fprintf(out, "%s%zu of unknown status", sep, v->unknown_status);
+	if (v->winner >= 0) {
+		char *w = view_describe(v, (size_t)v->winner);
+		fprintf(out, "; winner (*): %s", w);
+		free(w);
+	} else
+		fputs(v->dry ? "; a dry run: compiled, nothing measured" : "; no winner: nothing passed", out);
+	fputc('\n', out);
+	fputs(v->dry ? "by theoretical occupancy; spills: bytes stored + loaded; smem: static + dynamic bytes per block\n"
+		     : "time: the finalists' interleaved median where re-timed; occ%: achieved, else theoretical\n",
+	      out);
+}
+
 int show_print(FILE *out, const char *csv_path, int top, const char *sort, int colour, diags *d)
 {
 	view v;
@@ -99,94 +219,12 @@ int show_print(FILE *out, const char *csv_path, int top, const char *sort, int c
 		return EXIT_USAGE;
 	}
 	size_t shown = top > 0 && (size_t)top < t->nrows ? (size_t)top : t->nrows;
-	size_t p0 = 0, p1 = t->nparams;
-	if (p1 == 0) /* no parameter columns: the block shape stands in */
-		p1 = 2;
-	/* parameter columns as wide as what is shown in them, within reason */
-	int pw[64] = {0};
-	size_t np = p1 - p0 < 64 ? p1 - p0 : 64;
-	for (size_t c = 0; c < np; c++) {
-		pw[c] = (int)strlen(t->names[p0 + c]);
-		for (size_t i = 0; i < shown; i++) {
-			int n = (int)strlen(table_get(t, order[i], (int)(p0 + c)));
-			pw[c] = n > pw[c] ? n : pw[c];
-		}
-		pw[c] = pw[c] > PARAM_MAX_WIDTH ? PARAM_MAX_WIDTH : pw[c];
-	}
-	/* a dry run has no times: what the binaries say instead (smem: static and dynamic) */
-	static const char *const run_head[] = {"time_ms", "noise%", "occ%", "ld_eff%", "GB/s", "status"};
-	static const char *const dry_head[] = {"regs", "spills", "smem", "occ%", "blk/SM", "status"};
-	const char *const *head = v.dry ? dry_head : run_head;
-	static const int run_w[] = {9, 6, 5, 7, 7, 13}, dry_w[] = {5, 6, 7, 6, 6, 13};
-	const int *hw = v.dry ? dry_w : run_w;
-	int width = fprintf(out, "  ");
-	for (size_t c = 0; c < np; c++)
-		width += put_field(out, t->names[p0 + c], pw[c], 1) + fprintf(out, " ");
-	for (size_t c = 0; c < 6; c++)
-		width += put_field(out, head[c], hw[c], c < 5) + fprintf(out, " ");
-	fprintf(out, "message\n");
-	for (size_t i = 0; i < shown; i++) {
-		size_t r = order[i];
-		int win = (long long)r == v.winner, bad = strcmp(view_status(&v, r), "ok") != 0;
-		if (colour && (win || bad))
-			fputs(win ? "\033[1;32m" : "\033[31m", out);
-		fputs(win ? "* " : "  ", out);
-		for (size_t c = 0; c < np; c++) {
-			put_field(out, table_get(t, r, (int)(p0 + c)), pw[c], 1);
-			fputc(' ', out);
-		}
-		char cell[5][32];
-		if (v.dry) {
-			fmt(cell[0], sizeof cell[0], "%.0f", view_num(&v, r, "registers"));
-			fmt(cell[1], sizeof cell[1], "%.0f",
-			    view_num(&v, r, "spill_store_bytes") + view_num(&v, r, "spill_load_bytes"));
-			fmt(cell[2], sizeof cell[2], "%.0f", view_smem(&v, r));
-			fmt(cell[3], sizeof cell[3], "%.1f", view_dry_occupancy(&v, r));
-			fmt(cell[4], sizeof cell[4], "%.0f", view_num(&v, r, "active_blocks_per_sm"));
-		} else {
-			fmt(cell[0], sizeof cell[0], "%.4g", view_time(&v, r));
-			fmt(cell[1], sizeof cell[1], "%.2f", view_noise(&v, r));
-			fmt(cell[2], sizeof cell[2], "%.1f", view_occupancy(&v, r));
-			fmt(cell[3], sizeof cell[3], "%.1f", view_num(&v, r, "gld_efficiency_pct"));
-			fmt(cell[4], sizeof cell[4], "%.1f", view_num(&v, r, "gbps"));
-		}
-		for (int c = 0; c < 5; c++) {
-			put_field(out, cell[c], hw[c], 1);
-			fputc(' ', out);
-		}
-		/* the message's first line, in what is left of the line */
-		const char *m = table_field(t, r, "message");
-		int room = LINE_MAX_COLS - width - 1, n = (int)strcspn(m, "\r\n");
-		if (*m && room > 3) {
-			put_field(out, view_status(&v, r), hw[5], 0);
-			fprintf(out, " %.*s%s", n > room ? room - 1 : n, m, n > room ? "~" : "");
-		} else
-			fputs(view_status(&v, r), out);
-		if (colour && (win || bad))
-			fputs("\033[0m", out);
-		fputc('\n', out);
-	}
-	fprintf(out, "%zu configuration%s", t->nrows, t->nrows == 1 ? "" : "s");
-	if (shown < t->nrows)
-		fprintf(out, " (%zu shown)", shown);
-	const char *sep = ": ";
-	for (int s = 0; s < ST_COUNT_; s++)
-		if (v.counts[s]) {
-			fprintf(out, "%s%zu %s", sep, v.counts[s], status_name((status)s));
-			sep = ", ";
-		}
-	if (v.unknown_status)
-		fprintf(out, "%s%zu of unknown status", sep, v.unknown_status);
-	if (v.winner >= 0) {
-		char *w = view_describe(&v, (size_t)v.winner);
-		fprintf(out, "; winner (*): %s", w);
-		free(w);
-	} else
-		fputs(v.dry ? "; a dry run: compiled, nothing measured" : "; no winner: nothing passed", out);
-	fputc('\n', out);
-	fputs(v.dry ? "by theoretical occupancy; spills: bytes stored + loaded; smem: static + dynamic bytes per block\n"
-		    : "time: the finalists' interleaved median where re-timed; occ%: achieved, else theoretical\n",
-	      out);
+	layout L = {0};
+	layout_for(&L, &v, order, shown);
+	put_head(out, t, &L);
+	for (size_t i = 0; i < shown; i++)
+		put_row(out, &v, &L, order[i], colour);
+	put_totals(out, &v, shown);
 	free(order);
 	view_free(&v);
 	return EXIT_WINNER;
