@@ -332,27 +332,9 @@ fail:
 	return NULL;
 }
 
-int counters_measure(counters *c, size_t kernels, counters_launch_fn launch, void *arg, double (*values)[MET_COUNT],
-		     char *err, size_t errlen)
+/* The range profiler's configuration for a session of `kernels` launches, one range each. */
+static int set_config(counters *c, CUpti_RangeProfiler_Object *obj, size_t kernels, char *err, size_t errlen)
 {
-	for (size_t k = 0; k < kernels; k++)
-		for (int i = 0; i < MET_COUNT; i++)
-			values[k][i] = NAN;
-	if (err && errlen)
-		err[0] = '\0';
-	if (!c || !launch || !kernels) {
-		snprintf(err, errlen, "counters_measure: no profiler, no launch function or no kernel");
-		return -1;
-	}
-
-	int started = 0, rc = -1;
-	if (!c->obj && rp_enable(c, &c->obj, err, errlen))
-		return -1;
-	CUpti_RangeProfiler_Object *obj = c->obj;
-
-	if (init_counter_data(c, obj, kernels, err, errlen))
-		goto out;
-
 	CUpti_RangeProfiler_SetConfig_Params sc = {.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
 	sc.pRangeProfilerObject = obj;
 	sc.configSize = c->config_size;
@@ -366,60 +348,68 @@ int counters_measure(counters *c, size_t kernels, counters_launch_fn launch, voi
 	sc.minNestingLevel = 1;
 	sc.passIndex = 0;
 	sc.targetNestingLevel = 1;
-	if (CK(cuptiRangeProfilerSetConfig, &sc))
-		goto out;
+	return CK(cuptiRangeProfilerSetConfig, &sc) ? -1 : 0;
+}
 
+/* Replays the launches once per pass until CUPTI has all it needs. *started: a pass is open
+ * (left so on failure, for the caller to stop). */
+static int run_passes(counters *c, CUpti_RangeProfiler_Object *obj, counters_launch_fn launch, void *arg,
+		      int *started, char *err, size_t errlen)
+{
 	/* CUPTI decides when the passes are done; the bound only guards against a CUPTI that never says so */
 	size_t limit = 2 * (c->passes ? c->passes : 1) + 2, pass = 0;
 	for (;;) {
 		CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
 		st.pRangeProfilerObject = obj;
 		if (CK(cuptiRangeProfilerStart, &st))
-			goto out;
-		started = 1;
+			return -1;
+		*started = 1;
 		CUresult cr = launch(arg);
 		char what[64];
 		snprintf(what, sizeof what, "launch (profiling pass %zu)", pass + 1);
 		if (cuda_failed(cr, what, err, errlen))
-			goto out;
+			return -1;
 		/* a kernel that faults is reported as such, not as a CUPTI error further on */
 		snprintf(what, sizeof what, "kernel (profiling pass %zu)", pass + 1);
 		if (cuda_failed(cuCtxSynchronize(), what, err, errlen))
-			goto out;
+			return -1;
 		CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
 		sp.pRangeProfilerObject = obj;
-		started = 0;
+		*started = 0;
 		if (CK(cuptiRangeProfilerStop, &sp))
-			goto out;
+			return -1;
 		pass++;
 		if (sp.isAllPassSubmitted)
-			break;
+			return 0;
 		if (pass >= limit) {
 			snprintf(err, errlen, "CUPTI still wants passes after %zu (config image: %zu)", pass, c->passes);
-			goto out;
+			return -1;
 		}
 	}
+}
 
+/* The session's ranges, decoded and evaluated into values[k] for kernel k. */
+static int read_values(counters *c, CUpti_RangeProfiler_Object *obj, size_t kernels, double (*values)[MET_COUNT],
+		       char *err, size_t errlen)
+{
 	CUpti_RangeProfiler_DecodeData_Params dd = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
 	dd.pRangeProfilerObject = obj;
 	if (CK(cuptiRangeProfilerDecodeData, &dd))
-		goto out;
+		return -1;
 	if (dd.numOfRangeDropped) {
 		snprintf(err, errlen, "%zu profiling range(s) dropped: launch() must start exactly %zu kernel(s)",
 			 dd.numOfRangeDropped, kernels);
-		goto out;
+		return -1;
 	}
-
 	CUpti_RangeProfiler_GetCounterDataInfo_Params gi = {.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
 	gi.pCounterDataImage = c->data;
 	gi.counterDataImageSize = c->data_size;
 	if (CK(cuptiRangeProfilerGetCounterDataInfo, &gi))
-		goto out;
+		return -1;
 	if (gi.numTotalRanges != kernels) {
 		snprintf(err, errlen, "%zu kernel(s) profiled, %zu launched", gi.numTotalRanges, kernels);
-		goto out;
+		return -1;
 	}
-
 	/* the ranges come in launch order: range k is kernel k */
 	for (size_t k = 0; k < kernels; k++) {
 		double got[MET_COUNT];
@@ -432,14 +422,33 @@ int counters_measure(counters *c, size_t kernels, counters_launch_fn launch, voi
 		ev.numMetrics = c->nnames;
 		ev.pMetricValues = got;
 		if (CK(cuptiProfilerHostEvaluateToGpuValues, &ev))
-			goto out;
+			return -1;
 		for (int i = 0; i < MET_COUNT; i++)
 			if (c->slot[i] >= 0)
 				values[k][i] = got[c->slot[i]];
 	}
-	rc = 0;
+	return 0;
+}
 
-out:
+int counters_measure(counters *c, size_t kernels, counters_launch_fn launch, void *arg, double (*values)[MET_COUNT],
+		     char *err, size_t errlen)
+{
+	for (size_t k = 0; k < kernels; k++)
+		for (int i = 0; i < MET_COUNT; i++)
+			values[k][i] = NAN;
+	if (err && errlen)
+		err[0] = '\0';
+	if (!c || !launch || !kernels) {
+		snprintf(err, errlen, "counters_measure: no profiler, no launch function or no kernel");
+		return -1;
+	}
+	int started = 0, rc = -1;
+	if (!c->obj && rp_enable(c, &c->obj, err, errlen))
+		return -1;
+	CUpti_RangeProfiler_Object *obj = c->obj;
+	if (init_counter_data(c, obj, kernels, err, errlen) == 0 && set_config(c, obj, kernels, err, errlen) == 0 &&
+	    run_passes(c, obj, launch, arg, &started, err, errlen) == 0)
+		rc = read_values(c, obj, kernels, values, err, errlen);
 	if (started) {
 		CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
 		sp.pRangeProfilerObject = obj;
