@@ -148,6 +148,91 @@ static int includes_stay_within(const char *dir, const char *const *allowed, siz
 	return ok;
 }
 
+/* The house rules a reader can rely on, in one file: how many problems it breaks (each printed).
+ * No .c over 900 lines; no function body over 80 lines unless the comment just above its
+ * signature gives the reason on a line with "Long:". A function is a signature at column 0 and
+ * a body from "{" to "}", both at column 0 (the style every source here is in). */
+static int size_problems(const char *path, int loud)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 1;
+	char line[1024], comment[4096] = "", sig[256] = "";
+	int n = 0, problems = 0, start = 0, in_comment = 0, long_ok = 0;
+	while (fgets(line, sizeof line, f)) {
+		n++;
+		if (!strncmp(line, "/*", 2)) {
+			in_comment = 1;
+			comment[0] = 0;
+		}
+		if (in_comment) {
+			if (strlen(comment) + strlen(line) < sizeof comment)
+				strcat(comment, line);
+			in_comment = !strstr(line, "*/");
+			continue;
+		}
+		if (line[0] == '{') {
+			start = n;
+			continue;
+		}
+		if (line[0] == '}' && start) {
+			if (n - start > 80 && !long_ok) {
+				if (loud)
+					fprintf(stderr, "\n  %s: %s  is %d lines, and its comment gives no \"Long:\" reason", path,
+						sig, n - start);
+				problems++;
+			}
+			start = 0;
+			comment[0] = 0;
+			continue;
+		}
+		if (!start && (line[0] == '_' || (line[0] >= 'a' && line[0] <= 'z')) && !strchr(line, ';')) {
+			long_ok = strstr(comment, "Long:") != NULL;
+			snprintf(sig, sizeof sig, "%.*s", (int)strcspn(line, "("), line);
+		}
+		if (!start && line[0] == '\n')
+			comment[0] = 0;
+	}
+	fclose(f);
+	if (n > 900) {
+		if (loud)
+			fprintf(stderr, "\n  %s: %d lines, over 900", path, n);
+		problems++;
+	}
+	return problems;
+}
+
+static void test_files_and_functions_stay_readable(void)
+{
+	const char *dirs[] = {"lib", "tuner", "tuner/results", "worker"};
+	int problems = 0, files = 0;
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+		DIR *d = opendir(dirs[i]);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+		for (struct dirent *e; (e = readdir(d));) {
+			size_t len = strlen(e->d_name);
+			if (len < 3 || strcmp(e->d_name + len - 2, ".c"))
+				continue;
+			char path[512];
+			snprintf(path, sizeof path, "%s/%s", dirs[i], e->d_name);
+			problems += size_problems(path, 1);
+			files++;
+		}
+		closedir(d);
+	}
+	CU_ASSERT(files > 40);
+	CU_ASSERT_EQUAL(problems, 0);
+	/* the rule itself: a long function without a reason is found, and one with a reason is not */
+	char body[8192] = "/* f: no reason */\nstatic int f(void)\n{\n";
+	for (int i = 0; i < 85; i++)
+		strcat(body, "\tx++;\n");
+	strcat(body, "}\n");
+	CU_ASSERT_EQUAL(size_problems(write_temp(0, "long.c", body), 0), 1);
+	char reason[8192] = "/* g: one case per option.\n * Long: a flat switch reads best whole. */\nstatic int g(void)\n";
+	strcat(reason, strchr(body, '{'));
+	CU_ASSERT_EQUAL(size_problems(write_temp(1, "reason.c", reason), 0), 0);
+}
+
 /* README's layout: lib/ calls nothing above it, the worker only lib/ and the shared types. */
 static void test_the_wings_call_only_below(void)
 {
@@ -197,6 +282,7 @@ int add_docs_suite(void)
 		return -1;
 	CU_add_test(s, "every YAML example loads", test_every_yaml_example_loads);
 	CU_add_test(s, "the wings call only below", test_the_wings_call_only_below);
+	CU_add_test(s, "files and functions stay readable", test_files_and_functions_stay_readable);
 	CU_add_test(s, "the key table matches the loader's", test_key_table_matches_the_loaders);
 	return CU_get_error() == CUE_SUCCESS ? 0 : -1;
 }
