@@ -12,7 +12,8 @@ PCTS=${PCTS:-2 5 10 20}
 AUTOTUNE=${AUTOTUNE:-./autotune}
 spaces="configs/summatrix.yaml:tests/data/summatrix_h100.csv configs/reduce.yaml:tests/data/reduce_h100.csv
 bench/spaces/transpose_big.yaml:tests/data/transpose_big_h100.csv
-configs/convolution.yaml:tests/data/convolution_h100.csv"
+configs/convolution.yaml:tests/data/convolution_h100.csv configs/gemm.yaml:tests/data/gemm_h100.csv
+configs/stencil.yaml:tests/data/stencil_h100.csv"
 printf "%-14s %-10s %7s %10s %8s %8s %8s\n" space strategy budget "found/opt" p90 score random/opt
 for pair in $spaces; do
 	cfg=${pair%%:*} csv=${pair#*:}
@@ -28,8 +29,8 @@ for pair in $spaces; do
 		expect=$(echo "$times" | awk -v n="$n" -v k="$k" '{ t[NR] = $1 } END {
 			p = k / n; e = 0; for (i = 1; i <= NR && p > 0; i++) { e += p * t[i]; p *= (n - i - k + 1) / (n - i) }
 			printf "%.9g", e }')
-		opt=$(echo "$times" | head -1)
-		for s in random local anneal genetic model; do
+		opt=$(echo "$times" | sed -n 1p) # (head would cut the pipe: pipefail)
+		for s in ${STRATEGIES:-random local anneal genetic model}; do
 			for seed in $(seq "$SEEDS"); do
 				"$AUTOTUNE" --replay "$csv" --strategy "$s" --budget "$pct%" --seed "$seed" "$cfg" 2>&1 |
 					sed -n 's/.*(ratio \([0-9.e+-]*\)).*/\1/p'
