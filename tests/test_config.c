@@ -10,30 +10,6 @@
 #include "config.h"
 #include "tests.h"
 
-const char *write_temp(int slot, const char *name, const char *text)
-{
-	static char paths[8][256];
-	snprintf(paths[slot], sizeof paths[slot], "%s/%d-%s", test_dir, slot, name);
-	FILE *f = fopen(paths[slot], "w");
-	if (!f)
-		return NULL;
-	fputs(text, f);
-	fclose(f);
-	return paths[slot];
-}
-
-char *read_text(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	char *buf = calloc(1, 1 << 16);
-	size_t n = fread(buf, 1, (1 << 16) - 1, f);
-	buf[n] = 0;
-	fclose(f);
-	return buf;
-}
-
 /* A minimal valid config; tests replace one line to introduce one problem. */
 static const char *good =
 	"name: tiny\n"                                       /* 1 */

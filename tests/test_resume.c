@@ -3,7 +3,6 @@
  * nothing it finished; a crashing or hanging "kernel" costs one configuration; SIGINT writes
  * what was measured and exits 130, SIGTERM to the whole job exits 143. */
 #include <CUnit/CUnit.h>
-#include <glob.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,12 +20,6 @@
 #define DIR "/tmp/autotune-resume-test"
 
 static char config_path[256];
-
-static void nap(void)
-{
-	struct timespec ts = {0, 20 * 1000 * 1000};
-	nanosleep(&ts, NULL);
-}
 
 static void put(const char *path, const char *text)
 {
@@ -74,16 +67,6 @@ static void write_space(const char *extra_measure)
 	fclose(f);
 }
 
-int fake_worker_forget(void)
-{
-	static const char *const knobs[] = {"FAKE_SLEEP_MS", "FAKE_CRASH_BX", "FAKE_HANG_BX", "FAKE_MEM_BYTES",
-					    "FAKE_GPUS", "FAKE_OTHER_MODEL", "FAKE_METRICS", "FAKE_PROFILE_FAIL_BX",
-					    "FAKE_SLOW_GPU", "FAKE_LOG", "AUTOTUNE_WORKER"};
-	for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++)
-		unsetenv(knobs[i]);
-	return 0;
-}
-
 static void reset(void)
 {
 	unlink(DIR "/resume.csv");
@@ -105,43 +88,6 @@ static int autotune(char *const extra[], char **out)
 	argv[n] = NULL;
 	int st = proc_capture(argv, 120, out);
 	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-int count_in(const char *path, const char *needle)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	char line[2048];
-	int n = 0;
-	while (fgets(line, sizeof line, f))
-		n += strstr(line, needle) != NULL;
-	fclose(f);
-	return n;
-}
-
-int kill_when_journaled(char *const argv[], const char *journal, int done)
-{
-	/* a killed run cannot remove its work directory: it goes in one of the test's own */
-	char tmp[] = "/tmp/autotune-killed-XXXXXX";
-	if (!mkdtemp(tmp))
-		return -1;
-	setenv("TMPDIR", tmp, 1);
-	proc p;
-	int rc = proc_start(&p, argv, PROC_STDOUT | PROC_MERGE_STDERR);
-	unsetenv("TMPDIR");
-	if (rc == 0) {
-		double t0 = now_seconds();
-		while (count_in(journal, "done ") < done && now_seconds() - t0 < 60)
-			nap();
-		kill(-p.pid, SIGKILL);
-		int timed_out;
-		proc_finish(&p, 10, &timed_out);
-	}
-	char *out = NULL;
-	proc_capture((char *[]){"rm", "-rf", tmp, NULL}, 30, &out);
-	free(out);
-	return rc ? -1 : 0;
 }
 
 /* Rows per configuration in the CSV: each bx must appear exactly once. */
@@ -291,26 +237,6 @@ static void test_sigint_writes_what_was_measured_and_exits_130(void)
 		nap();
 	kill(p.pid, SIGINT);
 	assert_stopped_run(&p, SIGINT);
-}
-
-/* A child of parent whose command name is comm, from /proc; 0 when there is none. */
-static pid_t child_named(pid_t parent, const char *comm)
-{
-	glob_t g;
-	pid_t found = 0;
-	if (glob("/proc/[0-9]*/stat", 0, NULL, &g))
-		return 0;
-	for (size_t i = 0; i < g.gl_pathc && !found; i++) {
-		char *stat = read_text(g.gl_pathv[i]);
-		char *open = stat ? strchr(stat, '(') : NULL, *close = stat ? strrchr(stat, ')') : NULL;
-		int ppid;
-		if (open && close && (size_t)(close - open - 1) == strlen(comm) && !strncmp(open + 1, comm, strlen(comm)) &&
-		    sscanf(close + 1, " %*c %d", &ppid) == 1 && ppid == parent)
-			found = (pid_t)atoi(stat);
-		free(stat);
-	}
-	globfree(&g);
-	return found;
 }
 
 /* A batch system's time limit (Slurm) sends SIGTERM to every process of the job, in no known

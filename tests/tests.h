@@ -1,7 +1,9 @@
-/* tests.h: one suite per engine file; tests/main.c registers them all. */
+/* tests.h: one suite per engine file (tests/test_<module>.c); tests/main.c registers them all,
+ * and tests/tests.c holds the helpers below that several suites share. */
 #ifndef AUTOTUNE_TESTS_H
 #define AUTOTUNE_TESTS_H
 
+#include <sys/types.h>
 
 /* This run's scratch directory, removed when the tests end. */
 extern char test_dir[64];
@@ -23,5 +25,11 @@ int kill_when_journaled(char *const argv[], const char *journal, int done);
 
 /* A file's first 64 KiB as a string (caller frees), or NULL. */
 char *read_text(const char *path);
+
+/* Sleeps 20 ms: the step of a test's polling loop. */
+void nap(void);
+
+/* A child of parent whose command name is comm, from /proc; 0 when there is none. */
+pid_t child_named(pid_t parent, const char *comm);
 
 #endif
