@@ -1,4 +1,5 @@
-/* test_gpus.c: several GPUs of one host and several processes of a job array, on the CPU:
+/* test_devices.c: the GPUs of a run (devices.c), on the CPU: which ones (--devices, another
+ * model left out), one worker each sharing one queue, their counters, and `autotune devices`.
  * tests/fake_worker.c plays any number of GPUs (FAKE_GPUS), the real nvcc compiles. The space
  * has 20 block sizes x 3 register caps; the caps build identical code, so 20 configurations are
  * measured and 40 share their twin's measurement. */
@@ -10,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "devices.h"
 #include "proc.h"
 #include "tests.h"
 
@@ -510,9 +512,77 @@ static void test_a_configuration_that_cannot_be_profiled_costs_its_own_counters_
 	unsetenv("FAKE_PROFILE_FAIL_BX");
 }
 
-int add_gpus_suite(void)
+/* The list --devices takes: distinct GPU numbers 0..4095, comma-separated, nothing else. */
+static void test_device_lists_are_checked_alone(void)
 {
-	CU_pSuite s = CU_add_suite("several GPUs and shards", NULL, fake_worker_forget);
+	static const char *const good[] = {"0", "3", "0,2,3", "4095,0"};
+	for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+		diags d = {0};
+		CU_ASSERT_EQUAL(devices_check(good[i], &d), 0);
+		CU_ASSERT_EQUAL(d.n, 0);
+		diags_free(&d);
+	}
+	static const char *const bad[][2] = {{"", "GPU numbers"},   {"-1", "GPU numbers"}, {"4096", "GPU numbers"},
+					     {"1 ,2", "GPU numbers"}, {"0,1,", "GPU numbers"}, {"2,0,2", "names GPU 2 twice"}};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		diags d = {0};
+		CU_ASSERT_EQUAL(devices_check(bad[i][0], &d), -1);
+		CU_ASSERT_EQUAL_FATAL(d.n, 1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], bad[i][1]));
+		diags_free(&d);
+	}
+}
+
+/* AUTOTUNE_WORKER names the worker; set but empty, it is as if unset. */
+static void test_the_worker_path_comes_from_the_environment(void)
+{
+	setenv("AUTOTUNE_WORKER", "/opt/x/my-worker", 1);
+	char *p = devices_worker_path();
+	CU_ASSERT_STRING_EQUAL(p, "/opt/x/my-worker");
+	free(p);
+	setenv("AUTOTUNE_WORKER", "", 1);
+	p = devices_worker_path();
+	CU_ASSERT(strlen(p) >= strlen("autotune-worker") &&
+		  !strcmp(p + strlen(p) - strlen("autotune-worker"), "autotune-worker"));
+	free(p);
+	unsetenv("AUTOTUNE_WORKER");
+}
+
+/* `autotune devices`: a header and one line per GPU the worker counts, each with its own UUID and
+ * the copy bandwidth the fake worker measures (3000 GB/s); no GPU to count is exit 2. */
+static void test_devices_lists_every_gpu(void)
+{
+	fake_worker_forget();
+	setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
+	setenv("FAKE_GPUS", "3", 1);
+	char *out;
+	CU_ASSERT_EQUAL(autotune((char *[]){"devices", NULL}, &out), 0);
+	int lines = 0;
+	for (char *p = out; (p = strchr(p, '\n')); p++)
+		lines++;
+	CU_ASSERT_EQUAL(lines, 1 + 3);
+	CU_ASSERT(!strncmp(out, "gpu ", 4));
+	for (int g = 0; g < 3; g++) {
+		char uuid[40];
+		snprintf(uuid, sizeof uuid, "00112233445566778899aabbccddee%02x", g);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, uuid));
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "Fake GPU"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "3000 GB/s"));
+	free(out);
+	setenv("FAKE_GPUS", "0", 1);
+	CU_ASSERT_EQUAL(autotune((char *[]){"devices", NULL}, &out), 2);
+	free(out);
+	setenv("AUTOTUNE_WORKER", "/bin/false", 1);
+	CU_ASSERT_EQUAL(autotune((char *[]){"devices", NULL}, &out), 2);
+	CU_ASSERT_PTR_NULL(strstr(out, "gpu "));
+	free(out);
+	fake_worker_forget();
+}
+
+int add_devices_suite(void)
+{
+	CU_pSuite s = CU_add_suite("devices", NULL, fake_worker_forget);
 	if (!s)
 		return -1;
 	return !CU_add_test(s, "two GPUs share one queue and measure each configuration once",
@@ -535,7 +605,11 @@ int add_gpus_suite(void)
 	       !CU_add_test(s, "the second GPU starts profiling before the first pass ends",
 			    test_the_second_gpu_starts_profiling_before_the_first_pass_ends) ||
 	       !CU_add_test(s, "a configuration that cannot be profiled costs its own counters only",
-			    test_a_configuration_that_cannot_be_profiled_costs_its_own_counters_only)
+			    test_a_configuration_that_cannot_be_profiled_costs_its_own_counters_only) ||
+	       !CU_add_test(s, "device lists are checked alone", test_device_lists_are_checked_alone) ||
+	       !CU_add_test(s, "the worker path comes from the environment",
+			    test_the_worker_path_comes_from_the_environment) ||
+	       !CU_add_test(s, "`autotune devices` lists every GPU", test_devices_lists_every_gpu)
 		       ? -1
 		       : 0;
 }
