@@ -1,5 +1,6 @@
 /* test_devices.c: the GPUs of a run (devices.c), on the CPU: which ones (--devices, another
- * model left out), one worker each sharing one queue, their counters, and `autotune devices`.
+ * model left out), one worker each sharing one queue, their counters, and `autotune devices`
+ * (sharded runs and their merge: test_merge.c).
  * tests/fake_worker.c plays any number of GPUs (FAKE_GPUS), the real nvcc compiles. The space
  * has 20 block sizes x 3 register caps; the caps build identical code, so 20 configurations are
  * measured and 40 share their twin's measurement. */
@@ -36,18 +37,13 @@ static void setup_space(void)
 	      "output: {csv: " CSV ", header: " DIR "/mg_tuned.h}\n",
 	      f);
 	fclose(f);
-	/* every earlier output goes, shards' too */
-	static const char *const files[] = {"mg.csv", "mg.journal", "mg_tuned.h", "runs.log", "one.csv"};
+	/* every earlier output goes */
+	static const char *const files[] = {"mg.csv", "mg.journal", "mg_tuned.h", "runs.log"};
 	char path[256];
 	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
 		snprintf(path, sizeof path, DIR "/%s", files[i]);
 		unlink(path);
 	}
-	for (int i = 0; i < 4; i++)
-		for (const char *ext = "csv"; ext; ext = !strcmp(ext, "csv") ? "journal" : NULL) {
-			snprintf(path, sizeof path, DIR "/mg.shard-%d-of-4.%s", i, ext);
-			unlink(path);
-		}
 	setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
 	setenv("FAKE_LOG", RUNS, 1);
 	setenv("FAKE_GPUS", "2", 1);
@@ -180,117 +176,6 @@ static void test_kill_9_with_two_gpus_then_resume_loses_nothing(void)
 	CU_ASSERT(crashed <= 2);
 	CU_ASSERT_EQUAL(ok + crashed, NCONFIGS);
 	CU_ASSERT_EQUAL(count_in(CSV, "\n"), NCONFIGS + 1);
-}
-
-/* Runs `autotune -q --shard i/4 [--dry-run --arch=sm_90] CONFIG` for every i at once, like a
- * job array's tasks. */
-static int run_shards(int dry)
-{
-	proc p[4];
-	int rc = 0;
-	for (int i = 0; i < 4; i++) {
-		char shard[16];
-		snprintf(shard, sizeof shard, "%d/4", i);
-		char *argv[] = {"./autotune", "-q", "--shard", shard, CONFIG, NULL, NULL, NULL};
-		if (dry) {
-			argv[4] = "--dry-run";
-			argv[5] = "--arch=sm_90";
-			argv[6] = CONFIG;
-		}
-		if (proc_start(&p[i], argv, 0))
-			return -1;
-	}
-	for (int i = 0; i < 4; i++) {
-		int timed_out, st = proc_finish(&p[i], 120, &timed_out);
-		rc |= !WIFEXITED(st) || WEXITSTATUS(st) != 0;
-	}
-	return rc;
-}
-
-static void test_shards_merged_equal_one_dry_run(void)
-{
-	setup_space();
-	CU_ASSERT_EQUAL_FATAL(autotune((char *[]){"-q", "--dry-run", "--arch", "sm_90", CONFIG, NULL}, NULL), 0);
-	CU_ASSERT_EQUAL_FATAL(rename(CSV, DIR "/one.csv"), 0);
-	CU_ASSERT_EQUAL_FATAL(run_shards(1), 0);
-	/* the shards' CSVs hold a quarter each, given in any order */
-	CU_ASSERT_EQUAL(count_in(DIR "/mg.shard-2-of-4.csv", "\n"), NCONFIGS / 4 + 1);
-	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "merge", CONFIG, DIR "/mg.shard-3-of-4.csv", DIR "/mg.shard-1-of-4.csv",
-					    DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-2-of-4.csv", NULL},
-				 NULL),
-			0);
-	char *one = read_text(DIR "/one.csv"), *merged = read_text(CSV);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(one);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(merged);
-	CU_ASSERT(strlen(one) > 1000);
-	CU_ASSERT_STRING_EQUAL(merged, one);
-	free(one);
-	free(merged);
-}
-
-static void test_shards_merged_pick_the_single_runs_winner(void)
-{
-	setup_space();
-	setenv("FAKE_GPUS", "1", 1);
-	CU_ASSERT_EQUAL_FATAL(autotune((char *[]){"-q", CONFIG, NULL}, NULL), 0);
-	char one[64];
-	snprintf(one, sizeof one, "%s", winner_of(CSV));
-	unlink(CSV);
-	unlink(DIR "/mg_tuned.h");
-	CU_ASSERT_EQUAL_FATAL(run_shards(0), 0);
-	CU_ASSERT_EQUAL(access(DIR "/mg_tuned.h", F_OK), -1); /* shards write no header */
-	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "merge", CONFIG, DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-1-of-4.csv",
-					    DIR "/mg.shard-2-of-4.csv", DIR "/mg.shard-3-of-4.csv", NULL},
-				 NULL),
-			0);
-	CU_ASSERT_EQUAL(count_in(CSV, ",ok,"), NCONFIGS);
-	CU_ASSERT_EQUAL(count_in(CSV, "winner"), 1);
-	CU_ASSERT_STRING_EQUAL(winner_of(CSV), one);
-	char *header = read_text(DIR "/mg_tuned.h");
-	CU_ASSERT_PTR_NOT_NULL(header);
-	char macro[64];
-	int bx = atoi(one);
-	snprintf(macro, sizeof macro, "#define MG_BX %d\n", bx);
-	CU_ASSERT_PTR_NOT_NULL(header ? strstr(header, macro) : NULL);
-	free(header);
-}
-
-static void test_merge_refuses_missing_or_foreign_shards(void)
-{
-	setup_space();
-	CU_ASSERT_EQUAL_FATAL(run_shards(1), 0);
-	char *out;
-	CU_ASSERT_EQUAL(autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-1-of-4.csv",
-					    DIR "/mg.shard-3-of-4.csv", NULL},
-				 &out),
-			2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "shard 2 of 4 is missing (" DIR "/mg.shard-2-of-4.csv)"));
-	free(out);
-	CU_ASSERT_EQUAL(autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-1-of-4.csv",
-					    DIR "/mg.shard-2-of-4.csv", DIR "/mg.shard-1-of-4.csv", NULL},
-				 &out),
-			2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "are both shard 1 of 4: give each shard once"));
-	CU_ASSERT_PTR_NULL(strstr(out, "no shard has"));
-	free(out);
-	/* files renamed by hand: the rows tell what is missing (configuration 2 is shard 2's) */
-	CU_ASSERT_EQUAL(rename(DIR "/mg.shard-0-of-4.csv", DIR "/part0.csv"), 0);
-	CU_ASSERT_EQUAL(autotune((char *[]){"merge", CONFIG, DIR "/part0.csv", DIR "/mg.shard-1-of-4.csv",
-					    DIR "/mg.shard-3-of-4.csv", NULL},
-				 &out),
-			2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "no shard has bx=32 cap=128"));
-	CU_ASSERT_EQUAL(rename(DIR "/part0.csv", DIR "/mg.shard-0-of-4.csv"), 0);
-	free(out);
-	/* a results file of another config */
-	const char *other = write_temp(5, "other.csv", "x,blockDim.x,status\r\n1,32,ok\r\n");
-	CU_ASSERT_EQUAL(autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-4.csv", (char *)other, NULL}, &out), 2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "columns differ"));
-	free(out);
-	CU_ASSERT_EQUAL(autotune((char *[]){"--shard", "4/4", CONFIG, NULL}, &out), 2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "--shard needs I/N"));
-	free(out);
-	unlink(other);
 }
 
 /* Each row's bx, achieved occupancy and load efficiency, checked against what the fake worker
@@ -594,10 +479,6 @@ int add_devices_suite(void)
 			    test_a_crash_on_the_second_gpu_costs_its_configurations_only) ||
 	       !CU_add_test(s, "kill -9 with two GPUs, then resume, loses nothing",
 			    test_kill_9_with_two_gpus_then_resume_loses_nothing) ||
-	       !CU_add_test(s, "shards merged equal one dry run", test_shards_merged_equal_one_dry_run) ||
-	       !CU_add_test(s, "shards merged pick the single run's winner",
-			    test_shards_merged_pick_the_single_runs_winner) ||
-	       !CU_add_test(s, "merge refuses missing or foreign shards", test_merge_refuses_missing_or_foreign_shards) ||
 	       !CU_add_test(s, "counters of all configurations in one session, on the second GPU",
 			    test_counters_of_all_configurations_in_one_session_on_the_second_gpu) ||
 	       !CU_add_test(s, "a build timed on a slower GPU joins its twin among the finalists",
