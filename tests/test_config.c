@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "config.h"
+#include "proc.h"
 #include "tests.h"
 
 /* A minimal valid config; tests replace one line to introduce one problem. */
@@ -278,6 +280,45 @@ static void test_search_keys(void)
 	expect_error(text, 15, 18, "search budget is evaluations (N), a fraction of the space (N%) or seconds (Ns), not '10x'");
 }
 
+/* Runs ./autotune with args; returns the exit status and all output (stdout + stderr). */
+static int run(char *const args[], char **output)
+{
+	char *argv[16] = {"./autotune"};
+	int n = 1;
+	for (; args[n - 1] && n < 15; n++)
+		argv[n] = args[n - 1];
+	argv[n] = NULL;
+	int st = proc_capture(argv, 120, output);
+	if (!*output)
+		*output = strdup("");
+	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* An output that is also an input (a fill of its own) is valid but warned about at its fill,
+ * unless restored; a pure output (zeros) is not. */
+static void test_output_read_as_input_is_warned_about(void)
+{
+	const char *kernel = write_temp(0, "io.cu", "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] += 1; }\n");
+	const char *tails[] = {"fill: random, output: true}]", "fill: {expr: \"i\"}, output: true}]",
+			       "fill: random, output: true, restore: true}]", "output: true}]", "fill: zeros, output: true}]"};
+	for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+		char text[1024];
+		snprintf(text, sizeof text, "name: io\nkernel: {source: %s, entry: k}\n"
+			 "arguments: [{name: acc, type: float, count: 64, %s\nspace: {x: [32]}\nlaunch: {block: [x], grid: [1]}\n",
+			 kernel, tails[i]);
+		const char *path = write_temp(1, "io.yaml", text);
+		char *out, want[256];
+		CU_ASSERT_EQUAL(run((char *[]){"validate", (char *)path, NULL}, &out), 0);
+		snprintf(want, sizeof want, "%s:3:55: warning: 'acc' is an output with a fill of its own", path);
+		if (i < 2) {
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+		} else {
+			CU_ASSERT_PTR_NULL(strstr(out, "warning"));
+		}
+		free(out);
+	}
+}
+
 int add_config_suite(void)
 {
 	CU_pSuite s = CU_add_suite("config", NULL, NULL);
@@ -302,5 +343,6 @@ int add_config_suite(void)
 	CU_add_test(s, "all errors reported", test_every_error_is_reported_not_only_the_first);
 	CU_add_test(s, "reference names every parameter", test_reference_must_name_every_parameter);
 	CU_add_test(s, "search keys", test_search_keys);
+	CU_add_test(s, "an output read as input is warned about", test_output_read_as_input_is_warned_about);
 	return 0;
 }

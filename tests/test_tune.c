@@ -1,8 +1,10 @@
-/* test_tune.c: a tuning run as tune.c runs it, stage by stage, on the CPU: tests/fake_worker.c
- * stands in for the GPU worker (AUTOTUNE_WORKER), the real nvcc compiles. SIGINT writes what was
- * measured and exits 130; SIGTERM to the whole job (a batch system's time limit) exits 143, and
- * what it stopped, a measurement or a compile, is not run rather than failed; a problem too large
- * for the device stops the run before anything is written. */
+/* test_tune.c: a tuning run as tune.c runs it, stage by stage, through the autotune binary on the
+ * CPU: tests/fake_worker.c stands in for the GPU worker (AUTOTUNE_WORKER), the real nvcc compiles.
+ * Bad input of every kind is exit 2 with one message and nothing written; options are checked
+ * before anything slow; a dry run needs a target and writes the binaries' data; SIGINT writes
+ * what was measured and exits 130; SIGTERM to the whole job (a batch system's time limit) exits
+ * 143, and what it stopped, a measurement or a compile, is not run rather than failed; a problem
+ * too large for the device stops the run before anything is written. */
 #include <CUnit/CUnit.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,6 +22,20 @@
 #define DIR "/tmp/autotune-tune-test"
 
 static char config_path[256];
+
+/* Runs ./autotune with args; returns the exit status and all output (stdout + stderr). */
+static int run(char *const args[], char **output)
+{
+	char *argv[16] = {"./autotune"};
+	int n = 1;
+	for (; args[n - 1] && n < 15; n++)
+		argv[n] = args[n - 1];
+	argv[n] = NULL;
+	int st = proc_capture(argv, 120, output);
+	if (!*output)
+		*output = strdup("");
+	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
 
 static void put(const char *path, const char *text)
 {
@@ -286,6 +302,218 @@ static void test_problem_too_large_for_device_memory(void)
 }
 
 
+/* The three acceptance cases: a typo'd key, a bad expression, a syntax error. Each prints
+ * exactly file:line:col: message lines and exits 2. */
+static void test_config_errors_exit_2_with_positions(void)
+{
+	const char *base = "kernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4}]\n"
+			   "space: {x: [1]}\n";
+	struct {
+		const char *tail, *want;
+	} cases[] = {
+		{"launch: {blcok: [x], grid: [1]}\n", ":4:10: unknown key 'blcok' in 'launch'; did you mean 'block'?"},
+		{"launch: {block: [x], grid: [\"x +* 2\"]}\n", ":4:33: launch grid: "},
+		{"launch: {block: [x], grid: [1]\n", ":5:1: YAML syntax error: "},
+	};
+	for (size_t i = 0; i < 3; i++) {
+		char text[1024];
+		snprintf(text, sizeof text, "%s%s", base, cases[i].tail);
+		const char *path = write_temp(7, "e.yaml", text);
+		char *out;
+		CU_ASSERT_EQUAL(run((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out), 2);
+		char want[512];
+		snprintf(want, sizeof want, "%s%s", path, cases[i].want);
+		if (!strstr(out, want))
+			fprintf(stderr, "\n  got: %s  want: %s\n", out, want);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+		/* every line is a positioned message: no stack dumps, no stray noise */
+		for (char *line = out; *line;) {
+			char *eol = strchr(line, '\n');
+			CU_ASSERT(!strncmp(line, path, strlen(path)));
+			line = eol ? eol + 1 : line + strlen(line);
+		}
+		free(out);
+		unlink(path);
+	}
+}
+
+static int count_lines(const char *path, int *ok_rows, int *not_run, int *with_regs)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	char line[4096];
+	int n = 0;
+	*ok_rows = *not_run = *with_regs = 0;
+	while (fgets(line, sizeof line, f)) {
+		n++;
+		if (n == 1)
+			continue;
+		*not_run += strstr(line, ",not-run,") != NULL;
+		/* registers is the 11th column of summatrix's CSV (3 parameters first) */
+		char *p = line;
+		for (int c = 0; c < 10 && p; c++)
+			p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
+		*with_regs += p && *p >= '1' && *p <= '9';
+	}
+	fclose(f);
+	return n;
+}
+
+static void test_dry_run_of_summatrix_with_real_nvcc(void)
+{
+	char *out;
+	unlink("results/summatrix.csv");
+	int rc = run((char *[]){"--dry-run", "--arch", "sm_90", "configs/summatrix.yaml", NULL}, &out);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "153 valid configurations (of 363 combinations); 3 binaries built"));
+	/* the per-configuration table names registers and occupancy */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "block_x=256 block_y=1 maxrreg=0"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "100.0%"));
+	free(out);
+	int ok, not_run, with_regs;
+	CU_ASSERT_EQUAL(count_lines("results/summatrix.csv", &ok, &not_run, &with_regs), 154);
+	CU_ASSERT_EQUAL(not_run, 153);
+	CU_ASSERT_EQUAL(with_regs, 153);
+	/* a dry run measures nothing, so it leaves no tuned header behind it */
+}
+
+/* A worker that fails as it does on a machine without the driver: the dynamic loader names the
+ * missing library on stderr and exits 127. */
+static const char *no_driver_worker(void)
+{
+	static char path[160];
+	snprintf(path, sizeof path, "%s/autotune-worker", test_dir);
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fprintf(f, "#!/bin/sh\necho \"$0: error while loading shared libraries: libcuda.so.1: cannot open shared "
+		   "object file: No such file or directory\" >&2\nexit 127\n");
+	fclose(f);
+	chmod(path, 0755);
+	return path;
+}
+
+/* Without a GPU, one message says what to do first and quotes why no GPU answered; the loader's
+ * own line is not printed raw, and no worker log of it is left in results/. */
+static void test_dry_run_without_gpu_or_arch_is_a_clear_error(void)
+{
+	char *out;
+	unlink("results/summatrix.worker.log");
+	setenv("AUTOTUNE_WORKER", no_driver_worker(), 1);
+	int rc = run((char *[]){"--dry-run", "configs/summatrix.yaml", NULL}, &out);
+	unsetenv("AUTOTUNE_WORKER");
+	CU_ASSERT_EQUAL(rc, 2);
+	CU_ASSERT_EQUAL(strncmp(out, "autotune: a dry run with no GPU needs a target: give --arch sm_90", 65), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "libcuda.so.1: cannot open"));
+	CU_ASSERT_PTR_NULL(strstr(out, "autotune-worker: error while loading"));
+	CU_ASSERT_PTR_NULL(strchr(out, '\n') ? strchr(strchr(out, '\n') + 1, '\n') : NULL); /* one line */
+	CU_ASSERT_NOT_EQUAL(access("results/summatrix.worker.log", F_OK), 0);
+	free(out);
+}
+
+static void test_real_run_without_gpu_exits_2(void)
+{
+	char *out;
+	unlink("results/summatrix.worker.log");
+	setenv("AUTOTUNE_WORKER", no_driver_worker(), 1);
+	int rc = run((char *[]){"configs/summatrix.yaml", NULL}, &out);
+	unsetenv("AUTOTUNE_WORKER");
+	CU_ASSERT_EQUAL(rc, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "libcuda.so.1: cannot open"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "--dry-run --arch sm_90"));
+	CU_ASSERT_NOT_EQUAL(access("results/summatrix.worker.log", F_OK), 0);
+	free(out);
+}
+
+/* Option values are checked before anything slow starts, and in a dry run too, where they were
+ * ignored: a run with a worker that cannot start (/bin/false) names the option, not the GPU. */
+static void test_option_values_are_checked_first(void)
+{
+	struct {
+		const char *opt, *value, *want;
+	} cases[] = {
+		{"--strategy", "nope", "unknown strategy 'nope'"},
+		{"--budget", "0.5", "a budget is evaluations (N), a fraction of the space (N%) or seconds (Ns), not '0.5'"},
+		{"--budget", "1e400", "not '1e400'"},
+		{"--budget", "inf", "not 'inf'"},
+		{"--devices", "0,,1", "--devices takes GPU numbers separated by commas (0,1), not '0,,1'"},
+		{"--devices", "1,1", "--devices names GPU 1 twice"},
+	};
+	setenv("AUTOTUNE_WORKER", "/bin/false", 1);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		for (int dry = 0; dry < 2; dry++) {
+			char *out;
+			char *args[] = {dry ? "--dry-run" : "-q", "--arch", "sm_90", (char *)cases[i].opt, (char *)cases[i].value,
+					"configs/summatrix.yaml", NULL};
+			int rc = run(args, &out);
+			if (rc != 2 || !strstr(out, cases[i].want))
+				fprintf(stderr, "\n  %s %s%s: exit %d, output: %s  want: %s\n", cases[i].opt, cases[i].value,
+					dry ? " (dry run)" : "", rc, out, cases[i].want);
+			CU_ASSERT_EQUAL(rc, 2);
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, cases[i].want));
+			free(out);
+		}
+	unsetenv("AUTOTUNE_WORKER");
+}
+
+/* Every kind of bad input from the command line: exit status 2, a message that says what is
+ * wrong (and where), and no CSV written half-way. A fake worker stands in for the GPU. */
+static void test_bad_input_table(void)
+{
+	const char *kernel = write_temp(2, "bk.cu", "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = 1; }\n");
+	struct {
+		const char *what, *yaml_tail, *want, *env, *env_value;
+	} cases[] = {
+		{"syntax", "launch: {block: [x], grid: [1]\n", ":6:1: YAML syntax error", NULL, NULL},
+		{"unknown key", "launch: {block: [x], grid: [1], shared: 4}\n", ":5:33: unknown key 'shared' in 'launch'; did you mean 'shared_mem'?", NULL, NULL},
+		{"wrong type", "launch: {block: [x], grid: 1}\n", ":5:28: launch grid must be a list, not a scalar", NULL, NULL},
+		{"missing key", "launch: {block: [x]}\n", ":5:9: 'launch' is missing the required key 'grid'", NULL, NULL},
+		{"unknown name", "launch: {block: [y], grid: [1]}\n", ":5:18: unknown name 'y' in the launch block", NULL, NULL},
+		{"division by zero", "launch: {block: [x], grid: [\"x / 0\"]}\n", ":5:32: division by zero (for x=32)", NULL, NULL},
+		{"empty space", "launch: {block: [x], grid: [1]}\nconstraints: [x > 64]\n", "no configuration satisfies the constraints (1 combination tried)", NULL, NULL},
+		{"entry not in module", "launch: {block: [x], grid: [1]}\n", "entry point 'kk' not found in the compiled module; it has: k", NULL, NULL},
+		{"nvcc not found", "launch: {block: [x], grid: [1]}\n", "nvcc not found", "NVCC", "/nonexistent/nvcc"},
+		{"no GPU", "launch: {block: [x], grid: [1]}\n", "--dry-run --arch sm_90", "AUTOTUNE_WORKER", "/bin/false"},
+		{"unwritable results", "launch: {block: [x], grid: [1]}\noutput: {csv: /proc/autotune/x.csv}\n", "cannot create the results directory '/proc/autotune'", NULL, NULL},
+		{"results path is a directory", "launch: {block: [x], grid: [1]}\noutput: {csv: /tmp}\n", "cannot write '/tmp': it is a directory", NULL, NULL},
+		/* a TMPDIR longer than /tmp is used too (a batch system's per-job directory) */
+		{"unusable TMPDIR", "launch: {block: [x], grid: [1]}\n", "cannot create a work directory '/nonexistent/scratch/job-12345/autotune-",
+		 "TMPDIR", "/nonexistent/scratch/job-12345"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char text[2048];
+		snprintf(text, sizeof text,
+			 "kernel: {source: %s, entry: %s}\narguments: [{name: a, type: float, count: 64, output: true}]\n"
+			 "space: {x: [32]}\nmeasure: {finalists: 0}\n%s", kernel, strstr(cases[i].what, "entry") ? "kk" : "k",
+			 cases[i].yaml_tail);
+		const char *path = write_temp(3, "bad.yaml", text);
+		setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
+		if (cases[i].env)
+			setenv(cases[i].env, cases[i].env_value, 1);
+		unlink("results/bad.csv");
+		char *out;
+		int rc = run((char *[]){(char *)path, NULL}, &out);
+		if (cases[i].env)
+			unsetenv(cases[i].env);
+		unsetenv("AUTOTUNE_WORKER");
+		if (rc != 2 || !strstr(out, cases[i].want))
+			fprintf(stderr, "\n  case '%s': exit %d, output: %s  want: %s\n", cases[i].what, rc, out, cases[i].want);
+		CU_ASSERT_EQUAL(rc, 2);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, cases[i].want));
+		CU_ASSERT_NOT_EQUAL(access("results/bad.csv", F_OK), 0);
+		/* nothing measured: no journal to resume from and no empty worker log left behind */
+		char sibling[320];
+		const char *base = strrchr(path, '/') + 1;
+		snprintf(sibling, sizeof sibling, "results/%.*s.journal", (int)(strlen(base) - 5), base);
+		CU_ASSERT_NOT_EQUAL(access(sibling, F_OK), 0);
+		snprintf(sibling, sizeof sibling, "results/%.*s.worker.log", (int)(strlen(base) - 5), base);
+		CU_ASSERT_NOT_EQUAL(access(sibling, F_OK), 0);
+		free(out);
+		unlink(path);
+	}
+	unlink(kernel);
+}
+
 int add_tune_suite(void)
 {
 	CU_pSuite s = CU_add_suite("tune", NULL, fake_worker_forget);
@@ -298,5 +526,11 @@ int add_tune_suite(void)
 	CU_add_test(s, "SIGTERM to nvcc alone leaves its configurations not run",
 		    test_sigterm_to_nvcc_alone_leaves_its_configurations_not_run);
 	CU_add_test(s, "problem too large for device memory", test_problem_too_large_for_device_memory);
+	CU_add_test(s, "config errors exit 2 with positions", test_config_errors_exit_2_with_positions);
+	CU_add_test(s, "dry run of summatrix with real nvcc", test_dry_run_of_summatrix_with_real_nvcc);
+	CU_add_test(s, "dry run without GPU or arch is a clear error", test_dry_run_without_gpu_or_arch_is_a_clear_error);
+	CU_add_test(s, "real run without GPU exits 2", test_real_run_without_gpu_exits_2);
+	CU_add_test(s, "option values are checked first", test_option_values_are_checked_first);
+	CU_add_test(s, "bad input table: exit 2 and a message", test_bad_input_table);
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* tests.c: the helpers that several suites share (tests.h): scratch files, the fake worker's
  * knobs, a run killed mid-way, a child process found by name. No suite of its own. */
 #include <CUnit/CUnit.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <signal.h>
 #include <stdio.h>
@@ -106,4 +107,32 @@ pid_t child_named(pid_t parent, const char *comm)
 	}
 	globfree(&g);
 	return found;
+}
+
+static int saved_stderr = -1;
+static char stderr_path[96];
+
+void stderr_begin(void)
+{
+	fflush(stderr);
+	snprintf(stderr_path, sizeof stderr_path, "%s/stderr.txt", test_dir);
+	int fd = open(stderr_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		return;
+	saved_stderr = dup(2);
+	dup2(fd, 2);
+	close(fd);
+}
+
+char *stderr_end(void)
+{
+	if (saved_stderr < 0)
+		return strdup("");
+	fflush(stderr);
+	dup2(saved_stderr, 2);
+	close(saved_stderr);
+	saved_stderr = -1;
+	char *text = read_text(stderr_path);
+	unlink(stderr_path);
+	return text ? text : strdup("");
 }

@@ -32,4 +32,9 @@ void nap(void);
 /* A child of parent whose command name is comm, from /proc; 0 when there is none. */
 pid_t child_named(pid_t parent, const char *comm);
 
+/* What this process writes on stderr from stderr_begin() to stderr_end() goes to a scratch file,
+ * and stderr_end() returns it (caller frees); messages a test checks, or noise it expects. */
+void stderr_begin(void);
+char *stderr_end(void);
+
 #endif
