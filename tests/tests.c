@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "proc.h"
 #include "tests.h"
 
@@ -135,4 +136,68 @@ char *stderr_end(void)
 	char *text = read_text(stderr_path);
 	unlink(stderr_path);
 	return text ? text : strdup("");
+}
+
+const char *const config_good =
+	"name: tiny\n"                                       /* 1 */
+	"kernel:\n"                                          /* 2 */
+	"  source: /dev/null\n"                              /* 3 */
+	"  entry: k\n"                                       /* 4 */
+	"constants:\n"                                       /* 5 */
+	"  n: 1 << 10\n"                                     /* 6 */
+	"arguments:\n"                                       /* 7 */
+	"  - {name: a, type: float, count: n}\n"             /* 8 */
+	"  - {name: n, type: int32, value: n}\n"             /* 9 */
+	"space:\n"                                           /* 10 */
+	"  bx: [32, 64, 128]\n"                              /* 11 */
+	"launch:\n"                                          /* 12 */
+	"  block: [bx]\n"                                    /* 13 */
+	"  grid: [\"ceil_div(n, bx)\"]\n";                   /* 14 */
+
+/* Loads text; returns the number of diagnostics and the first in *first (caller frees). */
+int config_load_text(const char *text, config *cfg, char **first)
+{
+	diags d = {0};
+	const char *path = write_temp(0, "c.yaml", text);
+	int rc = config_load(path, cfg, &d);
+	*first = d.n ? strdup(d.msgs[0]) : NULL;
+	int n = (int)d.n;
+	diags_free(&d);
+	unlink(path);
+	CU_ASSERT_EQUAL(rc == 0, n == 0);
+	return n;
+}
+
+char *config_with_line(int line, const char *replacement)
+{
+	static char buf[4096];
+	const char *p = config_good;
+	size_t used = 0;
+	for (int l = 1; *p; l++) {
+		const char *eol = strchr(p, '\n');
+		size_t n = (size_t)(eol - p) + 1;
+		if (l == line)
+			used += (size_t)snprintf(buf + used, sizeof buf - used, "%s\n", replacement);
+		else
+			used += (size_t)snprintf(buf + used, sizeof buf - used, "%.*s", (int)n, p);
+		p += n;
+	}
+	return buf;
+}
+
+void config_expect_error(const char *text, int line, int col, const char *message)
+{
+	config cfg;
+	char *first;
+	int n = config_load_text(text, &cfg, &first);
+	CU_ASSERT(n >= 1);
+	if (!first)
+		return;
+	char want[256];
+	snprintf(want, sizeof want, ":%d:%d: %s", line, col, message);
+	if (!strstr(first, want))
+		fprintf(stderr, "\n  got: %s\n want: ...%s\n", first, want);
+	CU_ASSERT_PTR_NOT_NULL(strstr(first, want));
+	free(first);
+	config_free(&cfg);
 }
