@@ -124,7 +124,8 @@ static void test_an_entrys_placeholders_are_filled_per_configuration(void)
 }
 
 /* A placeholder that names no parameter, one left open, or a name that is no C identifier once
- * filled: refused at the entry's position, before anything compiles. */
+ * filled (a value first, a character no name has, a value that is not a whole number from 0):
+ * refused at the entry's position, before anything compiles. */
 static void test_a_bad_entry_is_refused_at_its_position(void)
 {
 	static const struct {
@@ -133,6 +134,9 @@ static void test_a_bad_entry_is_refused_at_its_position(void)
 		{"  entry: \"k${Z}\"", "  V: [1, 2]", "kernel entry 'k${Z}': 'Z' is not a parameter of the space"},
 		{"  entry: \"k${V\"", "  V: [1, 2]", "kernel entry 'k${V': '${' without '}'"},
 		{"  entry: \"k-${V}\"", "  V: [1, 2]", "kernel entry 'k-${V}' does not make a C identifier"},
+		{"  entry: \"${V}k\"", "  V: [1, 2]", "kernel entry '${V}k' does not make a C identifier"},
+		{"  entry: \"k${V}\"", "  V: [1, 1.5]", "kernel entry 'k${V}' does not make a C identifier for V = 1.5"},
+		{"  entry: \"k${V}\"", "  V: [-1, 1]", "kernel entry 'k${V}' does not make a C identifier for V = -1"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		config cfg;
