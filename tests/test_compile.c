@@ -1,10 +1,15 @@
-/* test_compile.c: ptxas report parsing (on real nvcc 13 output) and binary planning. */
+/* test_compile.c: ptxas report parsing (on real nvcc 13 output), binary planning, and compiling
+ * with the real nvcc: every shipped config builds, a compile error costs its configurations only,
+ * no shell sees a flag, and `#pragma unroll PARAM` is rewritten per value. */
 #include <CUnit/CUnit.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "compile.h"
+#include "proc.h"
 #include "tests.h"
 
 /* Captured from `nvcc -cubin -arch=sm_90 -Xptxas -v -maxrregcount=24` on a file with an
@@ -104,6 +109,148 @@ static void test_plan_compiles_only_distinct_compile_time_values(void)
 	diags_free(&d);
 }
 
+/* Runs ./autotune with args; returns the exit status and all output (stdout + stderr). */
+static int run(char *const args[], char **output)
+{
+	char *argv[16] = {"./autotune"};
+	int n = 1;
+	for (; args[n - 1] && n < 15; n++)
+		argv[n] = args[n - 1];
+	argv[n] = NULL;
+	int st = proc_capture(argv, 120, output);
+	if (!*output)
+		*output = strdup("");
+	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* A config NAME over a kernel of the given text (in slot 0, its config in slot 1) with the given
+ * space and defines; its CSV's path in csv (under the test directory). Returns the config's path. */
+static const char *defines_config(const char *name, const char *kernel_text, const char *space, const char *defines,
+				  char *csv, size_t csvlen)
+{
+	char file[64], text[1024];
+	snprintf(file, sizeof file, "%s.cu", name);
+	const char *kernel = write_temp(0, file, kernel_text);
+	snprintf(csv, csvlen, "%s/%s.csv", test_dir, name);
+	snprintf(text, sizeof text,
+		 "name: %s\nkernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 1024, output: true}]\n"
+		 "space: %s\nlaunch: {block: [bx], grid: [1]}\nbuild: {defines: %s}\noutput: {csv: %s}\n",
+		 name, kernel, space, defines, csv);
+	snprintf(file, sizeof file, "%s.yaml", name);
+	return write_temp(1, file, text);
+}
+
+/* A compile error in some configurations marks them and the run goes on. */
+static void test_compile_error_marks_configurations_and_continues(void)
+{
+	char csv[128];
+	const char *path = defines_config("cerr", "#if V == 2\n#error V=2 is not supported\n#endif\n"
+						  "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = V; }\n",
+					  "{V: [1, 2, 3], bx: [32, 64]}", "[V]", csv, sizeof csv);
+	char *out;
+	CU_ASSERT_EQUAL(run((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "6 valid configurations"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "3 binaries built"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "(1 failed;"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "V=2 is not supported"));
+	free(out);
+	FILE *f = fopen(csv, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	char line[4096];
+	int errors = 0, not_run = 0;
+	while (fgets(line, sizeof line, f)) {
+		errors += strstr(line, ",compile-error,") != NULL;
+		not_run += strstr(line, ",not-run,") != NULL;
+	}
+	fclose(f);
+	CU_ASSERT_EQUAL(errors, 2);
+	CU_ASSERT_EQUAL(not_run, 4);
+	/* the CSV keeps nvcc's words, not its command line (which would fill the message's room) */
+	char *text = read_text(csv);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "V=2 is not supported"));
+	CU_ASSERT_PTR_NULL(strstr(text, "\n$ "));
+	free(text);
+	/* nothing compiles: the dry run fails as a run in which nothing passed, its CSV still written */
+	write_temp(0, "cerr.cu", "#error no variant builds\nextern \"C\" __global__ void k(float *a) { a[threadIdx.x] = V; }\n");
+	unlink(csv);
+	CU_ASSERT_EQUAL(run((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "(3 failed;"));
+	free(out);
+	CU_ASSERT_EQUAL(access(csv, F_OK), 0);
+	unlink(csv);
+	unlink(path);
+}
+
+/* No shell anywhere: a flag that a shell would run is handed to nvcc as one literal argument. */
+static void test_shell_metacharacters_stay_literal(void)
+{
+	const char *marker = "/tmp/autotune-test-injected";
+	unlink(marker);
+	const char *kernel = write_temp(2, "sk.cu", "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = 1; }\n");
+	char text[1024], csv[128];
+	snprintf(csv, sizeof csv, "%s/inject.csv", test_dir);
+	snprintf(text, sizeof text,
+		 "name: inject\nkernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 64, output: true}]\n"
+		 "space: {x: [32]}\nlaunch: {block: [x], grid: [1]}\n"
+		 "build: {flags: [\"$(touch %s)\", \"`touch %s`\", \"; touch %s\"]}\n"
+		 "output: {csv: %s}\n", kernel, marker, marker, marker, csv);
+	const char *path = write_temp(3, "inject.yaml", text);
+	char *out;
+	int rc = run((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out);
+	CU_ASSERT_EQUAL(rc, 1); /* nvcc rejects the flags: a compile-error, not a shell's run; none compiled */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "$(touch"));
+	CU_ASSERT_NOT_EQUAL(access(marker, F_OK), 0);
+	free(out);
+	unlink(path);
+	unlink(kernel);
+	unlink(csv);
+}
+
+/* Every shipped config and the feature kernels of tests/kernels compile with the real nvcc, with
+ * no compile error: the pragma rewriting, the templated entry point, the __constant__ table,
+ * entry points named by a parameter. */
+static void test_every_config_compiles(void)
+{
+	const char *configs[] = {"configs/summatrix.yaml", "configs/summatrix1d.yaml", "configs/divergence.yaml",
+				 "configs/regpressure.yaml", "configs/transpose.yaml", "configs/reduce.yaml",
+				 "configs/reduce_template.yaml", "tests/kernels/unroll.yaml", "tests/kernels/lookup.yaml",
+				 "tests/kernels/scaled.yaml", "tests/kernels/features.yaml", "tests/kernels/vectors.yaml",
+				 "tests/kernels/expect.yaml", "tests/kernels/refkernel.yaml"};
+	for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++) {
+		char *out;
+		int rc = run((char *[]){"--dry-run", "--arch", "sm_90", (char *)configs[i], NULL}, &out);
+		if (rc != 0 || !strstr(out, " failed; ") || strstr(out, "(0 failed;") == NULL)
+			fprintf(stderr, "\n  %s: exit %d\n%s\n", configs[i], rc, out);
+		CU_ASSERT_EQUAL(rc, 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, "(0 failed;"));
+		CU_ASSERT_PTR_NULL(strstr(out, "compile-error"));
+		free(out);
+	}
+}
+
+/* `#pragma unroll UNROLL`: one binary per value, each from a rewritten copy that still names the
+ * original file in messages; 0 drops the pragma. */
+static void test_pragma_unroll_parameter_is_rewritten(void)
+{
+	char *out;
+	int rc = run((char *[]){"--dry-run", "--arch", "sm_90", "--cache-dir", "/tmp/autotune-test-pragma",
+				"tests/kernels/unroll.yaml", NULL}, &out);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "5 binaries built"));
+	free(out);
+	char *ls[] = {"sh", "-c", "grep -h 'pragma unroll [0-9]' /tmp/autotune-test-pragma/cubins/src-*.cu | sort | tr '\\n' ' ';"
+				  " grep -c '^#line 1 \"tests/kernels/unroll.cu\"' /tmp/autotune-test-pragma/cubins/src-*.cu | grep -c ':1$'",
+		      NULL};
+	proc_capture(ls, 30, &out);
+	/* values 1, 16, 2, 4 appear; 0 left no pragma; all five copies start with the #line */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "#pragma unroll 1 #pragma unroll 16 #pragma unroll 2 #pragma unroll 4 5"));
+	free(out);
+	char *rm[] = {"rm", "-rf", "/tmp/autotune-test-pragma", NULL};
+	proc_capture(rm, 30, &out);
+	free(out);
+}
+
 int add_compile_suite(void)
 {
 	CU_pSuite s = CU_add_suite("compile", NULL, NULL);
@@ -114,5 +261,9 @@ int add_compile_suite(void)
 	CU_add_test(s, "ptxas: missing entry lists functions", test_ptxas_missing_entry_lists_the_functions);
 	CU_add_test(s, "ptxas: ambiguous overloads", test_ptxas_ambiguous_overloads);
 	CU_add_test(s, "plan: only distinct compile-time values", test_plan_compiles_only_distinct_compile_time_values);
+	CU_add_test(s, "compile error marks configurations and continues", test_compile_error_marks_configurations_and_continues);
+	CU_add_test(s, "shell metacharacters stay literal", test_shell_metacharacters_stay_literal);
+	CU_add_test(s, "every config compiles", test_every_config_compiles);
+	CU_add_test(s, "#pragma unroll PARAM is rewritten", test_pragma_unroll_parameter_is_rewritten);
 	return 0;
 }

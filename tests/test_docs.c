@@ -1,6 +1,8 @@
 /* test_docs.c: every YAML example of README.md and docs/ loads as a config and enumerates, as a
  * reader who copies it would find; one that a paragraph presents as a shipped config
- * ("`configs/x.yaml`" in the lines before it) is that file, byte for byte. */
+ * ("`configs/x.yaml`" in the lines before it) is that file, byte for byte. And the house rules
+ * a reader relies on: the wings call only below, files and functions stay readable, and every
+ * module has its test file (tests mirror the modules one to one). */
 #include <CUnit/CUnit.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -275,6 +277,129 @@ static void test_key_table_matches_the_loaders(void)
 	free(doc);
 }
 
+/* The modules without a test file of their own, each with the reason. worker/ is not walked at
+ * all: it needs a GPU, and tests/gpu.sh (make test-gpu) runs it. */
+static const char *const exempt[][2] = {
+	{"main", "it only dispatches each command to the module that does it, whose file tests it"},
+};
+/* Test files that mirror no module, each with the reason. */
+static const char *const cross_cutting[][2] = {
+	{"docs", "the documents and the house rules, across every module"},
+	{"help", "every command's --help, the man page and README.md agreeing"},
+};
+
+static int listed(const char *const list[][2], size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(list[i][0], name))
+			return 1;
+	return 0;
+}
+
+/* Whether tests/test_<name>.c (under tests_dir) defines add_<name>_suite as the Makefile finds
+ * suites: "int add_<name>_suite(void)" on a line of its own. */
+static int has_suite(const char *tests_dir, const char *name)
+{
+	char path[1024], want[300], line[512];
+	snprintf(path, sizeof path, "%s/test_%s.c", tests_dir, name);
+	snprintf(want, sizeof want, "int add_%s_suite(void)\n", name);
+	FILE *f = fopen(path, "r");
+	int found = 0;
+	while (f && !found && fgets(line, sizeof line, f))
+		found = !strcmp(line, want);
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* The modules of dirs (root/lib, ...) without their test file in root/tests, each printed when
+ * loud: how many. */
+static int modules_without_tests(const char *root, const char *const *dirs, size_t ndirs, int loud)
+{
+	char tests_dir[512];
+	snprintf(tests_dir, sizeof tests_dir, "%s/tests", root);
+	int missing = 0;
+	for (size_t i = 0; i < ndirs; i++) {
+		char dir[512];
+		snprintf(dir, sizeof dir, "%s/%s", root, dirs[i]);
+		DIR *d = opendir(dir);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+		for (struct dirent *e; (e = readdir(d));) {
+			size_t len = strlen(e->d_name);
+			if (len < 3 || strcmp(e->d_name + len - 2, ".c"))
+				continue;
+			char name[256];
+			snprintf(name, sizeof name, "%.*s", (int)(len - 2), e->d_name);
+			if (listed(exempt, sizeof exempt / sizeof *exempt, name) || has_suite(tests_dir, name))
+				continue;
+			if (loud)
+				fprintf(stderr, "\n  %s/%s has no tests/test_%s.c defining add_%s_suite", dirs[i], e->d_name, name, name);
+			missing++;
+		}
+		closedir(d);
+	}
+	return missing;
+}
+
+static void test_every_module_has_its_test_file(void)
+{
+	static const char *const dirs[] = {"lib", "tuner", "tuner/results"};
+	CU_ASSERT_EQUAL(modules_without_tests(".", dirs, 3, 1), 0);
+	/* every exemption is a module still there, and no test file stands for nothing */
+	for (size_t i = 0; i < sizeof exempt / sizeof *exempt; i++) {
+		char path[256];
+		snprintf(path, sizeof path, "tuner/%s.c", exempt[i][0]);
+		CU_ASSERT_EQUAL(access(path, F_OK), 0);
+	}
+	DIR *d = opendir("tests");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	for (struct dirent *e; (e = readdir(d));) {
+		size_t len = strlen(e->d_name);
+		if (len < 8 || strncmp(e->d_name, "test_", 5) || strcmp(e->d_name + len - 2, ".c"))
+			continue;
+		char name[256], module[3][300];
+		snprintf(name, sizeof name, "%.*s", (int)(len - 7), e->d_name + 5);
+		snprintf(module[0], sizeof module[0], "lib/%s.c", name);
+		snprintf(module[1], sizeof module[1], "tuner/%s.c", name);
+		snprintf(module[2], sizeof module[2], "tuner/results/%s.c", name);
+		int mirrors = !access(module[0], F_OK) || !access(module[1], F_OK) || !access(module[2], F_OK);
+		if (!mirrors && !listed(cross_cutting, sizeof cross_cutting / sizeof *cross_cutting, name))
+			fprintf(stderr, "\n  tests/%s mirrors no module of lib/, tuner/ or tuner/results/", e->d_name);
+		CU_ASSERT(mirrors || listed(cross_cutting, sizeof cross_cutting / sizeof *cross_cutting, name));
+	}
+	closedir(d);
+	/* the rule itself, on a tree of its own: a module without a test file is found, one whose test
+	 * file defines no suite of its name too, and one with both is not */
+	char root[128], path[300];
+	snprintf(root, sizeof root, "%s/mirror", test_dir);
+	static const char *const sub[] = {"", "/lib", "/tests"};
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof path, "%s%s", root, sub[i]);
+		mkdir(path, 0700);
+	}
+	static const char *const files[][2] = {
+		{"lib/alone.c", ""},
+		{"lib/nosuite.c", ""},
+		{"tests/test_nosuite.c", "int add_other_suite(void)\n"},
+		{"lib/good.c", ""},
+		{"tests/test_good.c", "/* test_good.c */\nint add_good_suite(void)\n{\n}\n"},
+	};
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		snprintf(path, sizeof path, "%s/%s", root, files[i][0]);
+		FILE *f = fopen(path, "w");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		fputs(files[i][1], f);
+		fclose(f);
+	}
+	const char *lib[] = {"lib"};
+	CU_ASSERT_EQUAL(modules_without_tests(root, lib, 1, 0), 2);
+	snprintf(path, sizeof path, "%s/lib/alone.c", root);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/lib/nosuite.c", root);
+	unlink(path);
+	CU_ASSERT_EQUAL(modules_without_tests(root, lib, 1, 0), 0);
+}
+
 int add_docs_suite(void)
 {
 	CU_pSuite s = CU_add_suite("docs", NULL, NULL);
@@ -284,5 +409,6 @@ int add_docs_suite(void)
 	CU_add_test(s, "the wings call only below", test_the_wings_call_only_below);
 	CU_add_test(s, "files and functions stay readable", test_files_and_functions_stay_readable);
 	CU_add_test(s, "the key table matches the loader's", test_key_table_matches_the_loaders);
+	CU_add_test(s, "every module has its test file", test_every_module_has_its_test_file);
 	return CU_get_error() == CUE_SUCCESS ? 0 : -1;
 }

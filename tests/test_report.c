@@ -1,5 +1,6 @@
-/* test_report.c: the HTML report of a crafted results file: one heat-map cell per parameter pair,
- * the winner marked, failures grouped, and nothing from the CSV able to open markup. */
+/* test_report.c: the HTML report of a crafted results file (report.c): the winner marked, the
+ * table of the fastest, failures grouped, a dry run's binaries, and nothing from the CSV able to
+ * open markup. (The pictures themselves, heat map and scatter plots: test_chart.c.) */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,46 +63,6 @@ static char *report_of(const char *csv, const char *params)
 		diags_print(&d);
 	diags_free(&d);
 	return rc ? xstrdup("") : slurp(out);
-}
-
-static void test_one_cell_per_parameter_pair(void)
-{
-	char *html = report_of(crafted, NULL);
-	char *map = between(html, "<svg id=\"heatmap\"", "</svg>");
-	CU_ASSERT_EQUAL(count(map, "<rect class=\"cell"), 6);
-	CU_ASSERT_EQUAL(count(map, "<rect class=\"cell\""), 3);
-	CU_ASSERT_EQUAL(count(map, "<rect class=\"cell failed\""), 2);
-	CU_ASSERT_EQUAL(count(map, "<rect class=\"cell empty\""), 1);
-	/* two rows share (32,1): the cell shows the better of 2.0 and 1.5 */
-	CU_ASSERT_PTR_NOT_NULL(strstr(map, "blockDim.x=32, blockDim.y=1: 1.5 ms, the best of 2 passing of 2"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(map, "blockDim.x=64, blockDim.y=2: none of 2 passed"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(map, "id=\"heatmap-legend\""));
-	CU_ASSERT_EQUAL(count(map, "class=\"winner-mark\""), 1);
-	free(map);
-	free(html);
-}
-
-static void test_params_pick_the_axes(void)
-{
-	char *html = report_of(crafted, "variant,blockDim.x");
-	char *map = between(html, "<svg id=\"heatmap\"", "</svg>");
-	CU_ASSERT_EQUAL(count(map, "<rect class=\"cell"), 4); /* a, b by 32, 64 */
-	/* variant b at 64 only ever failed to compile */
-	CU_ASSERT_PTR_NOT_NULL(strstr(map, "variant=b, blockDim.x=64: none of 1 passed"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(map, "variant=a, blockDim.x=32: 1.2 ms"));
-	free(map);
-	free(html);
-
-	const char *in = write_temp(1, "report.csv", crafted), *out = write_temp(2, "report.html", "");
-	static const char *const bad[] = {"nope,blockDim.x", "variant", "a,b,c", ",variant"};
-	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		diags d = {0};
-		CU_ASSERT_EQUAL(report_write(in, out, bad[i], &d), -1);
-		CU_ASSERT_EQUAL(d.n, 1);
-		if (i == 0 && d.n)
-			CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "'nope'"));
-		diags_free(&d);
-	}
 }
 
 static void test_winner_is_marked_in_both_scatters(void)
@@ -239,9 +200,7 @@ int add_report_suite(void)
 	CU_pSuite s = CU_add_suite("report", NULL, NULL);
 	if (!s)
 		return -1;
-	CU_add_test(s, "one cell per parameter pair", test_one_cell_per_parameter_pair);
 	CU_add_test(s, "a dry run reports the binaries", test_dry_run_reports_the_binaries);
-	CU_add_test(s, "--params picks the axes", test_params_pick_the_axes);
 	CU_add_test(s, "winner is marked in both scatters", test_winner_is_marked_in_both_scatters);
 	CU_add_test(s, "CSV text is escaped", test_csv_text_is_escaped);
 	CU_add_test(s, "failures grouped with counts", test_failures_grouped_with_counts);

@@ -120,55 +120,6 @@ static void test_guided_strategies_find_a_smooth_optimum(void)
 	free(prior);
 }
 
-/* --replay against a recorded H100 run of configs/summatrix.yaml (tests/data): no GPU, no nvcc;
- * the budget is kept, the same seed gives the same sequence, every strategy beats nothing. */
-static void test_replay_of_a_recorded_run(void)
-{
-	static const char *const strategies[] = {"exhaustive", "random", "local", "anneal", "genetic", "model"};
-	for (size_t i = 0; i < 6; i++) {
-		char *first = NULL;
-		for (int round = 0; round < 2; round++) {
-			char *argv[] = {"./autotune", "--replay", "tests/data/summatrix_h100.csv", "--strategy", (char *)strategies[i],
-					"--budget", "10%", "--seed", "7", "configs/summatrix.yaml", NULL};
-			char *out;
-			int st = proc_capture(argv, 60, &out);
-			CU_ASSERT(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
-			CU_ASSERT_PTR_NOT_NULL(strstr(out, ": 16 evaluations of 153 configurations; best found "));
-			free(out);
-			char *seq = read_text("results/summatrix.replay.csv");
-			CU_ASSERT_PTR_NOT_NULL_FATAL(seq);
-			int lines = 0;
-			for (char *p = seq; (p = strchr(p, '\n')); p++)
-				lines++;
-			CU_ASSERT_EQUAL(lines, 17); /* header + 16 evaluations */
-			/* every proposal a configuration of the space, none twice: the rows' parameter parts
-			 * ("step,bx,by,cap," minus the step) are distinct and each names a valid shape */
-			char *rows[17] = {0};
-			int nrows = 0;
-			for (char *line = strchr(seq, '\n') + 1; *line && nrows < 17; nrows++) {
-				char *eol = strchr(line, '\n');
-				rows[nrows] = strndup(strchr(line, ',') + 1, (size_t)(eol - strchr(line, ',')));
-				*strrchr(rows[nrows], ',') = 0; /* drop the time */
-				long x = strtol(rows[nrows], NULL, 10), y = strtol(strchr(rows[nrows], ',') + 1, NULL, 10);
-				CU_ASSERT(x * y >= 32 && x * y <= 1024);
-				for (int q = 0; q < nrows; q++)
-					CU_ASSERT_STRING_NOT_EQUAL(rows[q], rows[nrows]);
-				line = eol + 1;
-			}
-			for (int q = 0; q < nrows; q++)
-				free(rows[q]);
-			if (round == 0)
-				first = seq;
-			else {
-				CU_ASSERT_STRING_EQUAL(first, seq);
-				free(seq);
-			}
-		}
-		free(first);
-	}
-	unlink("results/summatrix.replay.csv");
-}
-
 int add_search_suite(void)
 {
 	CU_pSuite s = CU_add_suite("search", setup, teardown);
@@ -176,6 +127,5 @@ int add_search_suite(void)
 		return -1;
 	CU_add_test(s, "invariants of every strategy", test_invariants_of_every_strategy);
 	CU_add_test(s, "guided strategies find a smooth optimum", test_guided_strategies_find_a_smooth_optimum);
-	CU_add_test(s, "replay of a recorded run", test_replay_of_a_recorded_run);
 	return 0;
 }

@@ -1,7 +1,11 @@
-/* tests.h: one suite per engine file; tests/main.c registers them all. */
+/* tests.h: one suite per engine file (tests/test_<module>.c); tests/main.c registers them all,
+ * and tests/tests.c holds the helpers below that several suites share. */
 #ifndef AUTOTUNE_TESTS_H
 #define AUTOTUNE_TESTS_H
 
+#include <sys/types.h>
+
+#include "config.h"
 
 /* This run's scratch directory, removed when the tests end. */
 extern char test_dir[64];
@@ -23,5 +27,27 @@ int kill_when_journaled(char *const argv[], const char *journal, int done);
 
 /* A file's first 64 KiB as a string (caller frees), or NULL. */
 char *read_text(const char *path);
+
+/* Sleeps 20 ms: the step of a test's polling loop. */
+void nap(void);
+
+/* A child of parent whose command name is comm, from /proc; 0 when there is none. */
+pid_t child_named(pid_t parent, const char *comm);
+
+/* What this process writes on stderr from stderr_begin() to stderr_end() goes to a scratch file,
+ * and stderr_end() returns it (caller frees); messages a test checks, or noise it expects. */
+void stderr_begin(void);
+char *stderr_end(void);
+
+/* A minimal valid config of 14 lines (the loader's suites replace one line to make one problem):
+ * a kernel of /dev/null, the constant n, an array and a scalar, bx in [32, 64, 128], a launch. */
+extern const char *const config_good;
+/* config_good with line `line` (1-based) replaced (static storage, overwritten by the next call). */
+char *config_with_line(int line, const char *replacement);
+/* Loads text as a config; the number of diagnostics, the first in *first (caller frees, NULL when
+ * none). */
+int config_load_text(const char *text, config *cfg, char **first);
+/* Asserts that loading text fails, its first error ending in ":line:col: <message...>". */
+void config_expect_error(const char *text, int line, int col, const char *message);
 
 #endif

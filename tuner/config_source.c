@@ -82,7 +82,8 @@ void ld_scan_pragmas(loader *L)
 }
 
 /* "mathKernel${variant}": each placeholder names a parameter, which becomes compile-time (one
- * binary per value, each with its own entry point); the rest must make an identifier. */
+ * binary per value, each with its own entry point); filled with any of its values (whole numbers
+ * from 0: digits), the name must make an identifier. */
 void ld_check_entry(loader *L)
 {
 	config *cfg = L->cfg;
@@ -109,12 +110,25 @@ void ld_check_entry(loader *L)
 		if (!found)
 			ld_error(L, cfg->entry_at, "kernel entry '%s': '%.*s' is not a parameter of the space", cfg->entry,
 			       (int)(end - p - 2), p + 2);
-		plain[used++] = 'x';
+		plain[used++] = '0'; /* a value's digits */
 		p = end + 1;
 	}
 	plain[used] = 0;
-	if (!ld_is_identifier(plain))
+	if (!ld_is_identifier(plain)) {
 		ld_error(L, cfg->entry_at, "kernel entry '%s' does not make a C identifier", cfg->entry);
+		return;
+	}
+	for (size_t i = 0; i < cfg->nparams; i++)
+		for (size_t v = 0; cfg->params[i].is_entry && v < cfg->params[i].nvalues; v++) {
+			value x = cfg->params[i].values[v];
+			char text[64];
+			if (x.kind == VAL_INT && x.u.i >= 0)
+				continue;
+			value_format(x, text, sizeof text);
+			ld_error(L, cfg->entry_at, "kernel entry '%s' does not make a C identifier for %s = %s", cfg->entry,
+			       cfg->params[i].name, text);
+			break;
+		}
 }
 
 char *config_entry(const config *cfg, const value *params)

@@ -10,7 +10,7 @@
 
 /* HTML text and attribute values alike: the five characters that can end or open markup. */
 void html_esc(FILE *f, const char *s);
-/* A number in fmt, or an empty string for NaN. */
+/* A number in fmt, or a dash (&ndash;) for NaN: a table cell that says "none", not a blank. */
 void html_num(FILE *f, const char *fmt, double x);
 
 /* What the heat map colours: a run's times (the smallest best) or, of a dry run, theoretical

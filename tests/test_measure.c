@@ -1,9 +1,10 @@
-/* test_resume.c: crash-proof, resumable tuning, on the CPU: tests/fake_worker.c stands in for
- * the GPU worker (AUTOTUNE_WORKER), the real nvcc compiles. A run killed with SIGKILL loses
- * nothing it finished; a crashing or hanging "kernel" costs one configuration; SIGINT writes
- * what was measured and exits 130, SIGTERM to the whole job exits 143. */
+/* test_measure.c: the measuring stage (measure.c), on the CPU: tests/fake_worker.c stands in for
+ * the GPU worker (AUTOTUNE_WORKER), the real nvcc compiles. What is measured and what is not: a
+ * run killed with SIGKILL loses nothing it finished and resumes with only what was missing; a
+ * crashing or hanging "kernel" costs one configuration; identical binaries are measured once; a
+ * launch the device must refuse is not made; a search measures its budget and compiles only what
+ * it proposes. (How a run stops on SIGINT and SIGTERM: test_tune.c.) */
 #include <CUnit/CUnit.h>
-#include <glob.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,15 +19,9 @@
 #include "tests.h"
 
 #define NCONFIGS 20
-#define DIR "/tmp/autotune-resume-test"
+#define DIR "/tmp/autotune-measure-test"
 
 static char config_path[256];
-
-static void nap(void)
-{
-	struct timespec ts = {0, 20 * 1000 * 1000};
-	nanosleep(&ts, NULL);
-}
 
 static void put(const char *path, const char *text)
 {
@@ -74,16 +69,6 @@ static void write_space(const char *extra_measure)
 	fclose(f);
 }
 
-int fake_worker_forget(void)
-{
-	static const char *const knobs[] = {"FAKE_SLEEP_MS", "FAKE_CRASH_BX", "FAKE_HANG_BX", "FAKE_MEM_BYTES",
-					    "FAKE_GPUS", "FAKE_OTHER_MODEL", "FAKE_METRICS", "FAKE_PROFILE_FAIL_BX",
-					    "FAKE_SLOW_GPU", "FAKE_LOG", "AUTOTUNE_WORKER"};
-	for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++)
-		unsetenv(knobs[i]);
-	return 0;
-}
-
 static void reset(void)
 {
 	unlink(DIR "/resume.csv");
@@ -105,43 +90,6 @@ static int autotune(char *const extra[], char **out)
 	argv[n] = NULL;
 	int st = proc_capture(argv, 120, out);
 	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-int count_in(const char *path, const char *needle)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	char line[2048];
-	int n = 0;
-	while (fgets(line, sizeof line, f))
-		n += strstr(line, needle) != NULL;
-	fclose(f);
-	return n;
-}
-
-int kill_when_journaled(char *const argv[], const char *journal, int done)
-{
-	/* a killed run cannot remove its work directory: it goes in one of the test's own */
-	char tmp[] = "/tmp/autotune-killed-XXXXXX";
-	if (!mkdtemp(tmp))
-		return -1;
-	setenv("TMPDIR", tmp, 1);
-	proc p;
-	int rc = proc_start(&p, argv, PROC_STDOUT | PROC_MERGE_STDERR);
-	unsetenv("TMPDIR");
-	if (rc == 0) {
-		double t0 = now_seconds();
-		while (count_in(journal, "done ") < done && now_seconds() - t0 < 60)
-			nap();
-		kill(-p.pid, SIGKILL);
-		int timed_out;
-		proc_finish(&p, 10, &timed_out);
-	}
-	char *out = NULL;
-	proc_capture((char *[]){"rm", "-rf", tmp, NULL}, 30, &out);
-	free(out);
-	return rc ? -1 : 0;
 }
 
 /* Rows per configuration in the CSV: each bx must appear exactly once. */
@@ -255,198 +203,6 @@ static void test_crash_and_hang_cost_one_configuration_each(void)
 	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", "killed by signal 11"), 1);
 	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",timeout,"), 1);
 	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",ok,"), NCONFIGS - 2);
-}
-
-/* The 20-configuration space at 150 ms per measurement, started in the background. */
-static void start_slow_run(proc *p)
-{
-	write_space(NULL);
-	reset();
-	setenv("FAKE_SLEEP_MS", "150", 1);
-	char *argv[] = {"./autotune", "-q", config_path, NULL};
-	CU_ASSERT_EQUAL_FATAL(proc_start(p, argv, PROC_STDOUT | PROC_MERGE_STDERR), 0);
-}
-
-/* A run stopped by signal sig exited 128 + sig with every journaled result in the CSV and the
- * rest not run, none lost or invented; returns how many were done. */
-static int assert_stopped_run(proc *p, int sig)
-{
-	int timed_out;
-	int st = proc_finish(p, 30, &timed_out);
-	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 128 + sig);
-	int done = count_in(DIR "/resume.journal", "done ");
-	CU_ASSERT(done >= 3 && done < NCONFIGS);
-	CU_ASSERT(each_row_once());
-	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",ok,"), done);
-	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",not-run,"), NCONFIGS - done);
-	return done;
-}
-
-static void test_sigint_writes_what_was_measured_and_exits_130(void)
-{
-	proc p;
-	start_slow_run(&p);
-	double t0 = now_seconds();
-	while (count_in(DIR "/resume.journal", "done ") < 3 && now_seconds() - t0 < 60)
-		nap();
-	kill(p.pid, SIGINT);
-	assert_stopped_run(&p, SIGINT);
-}
-
-/* A child of parent whose command name is comm, from /proc; 0 when there is none. */
-static pid_t child_named(pid_t parent, const char *comm)
-{
-	glob_t g;
-	pid_t found = 0;
-	if (glob("/proc/[0-9]*/stat", 0, NULL, &g))
-		return 0;
-	for (size_t i = 0; i < g.gl_pathc && !found; i++) {
-		char *stat = read_text(g.gl_pathv[i]);
-		char *open = stat ? strchr(stat, '(') : NULL, *close = stat ? strrchr(stat, ')') : NULL;
-		int ppid;
-		if (open && close && (size_t)(close - open - 1) == strlen(comm) && !strncmp(open + 1, comm, strlen(comm)) &&
-		    sscanf(close + 1, " %*c %d", &ppid) == 1 && ppid == parent)
-			found = (pid_t)atoi(stat);
-		free(stat);
-	}
-	globfree(&g);
-	return found;
-}
-
-/* A batch system's time limit (Slurm) sends SIGTERM to every process of the job, in no known
- * order: the tuner writes what was measured and exits 143, and the configuration whose worker
- * fell to the signal is not run (not crashed), so the resumed run measures it. */
-static void test_sigterm_to_the_whole_job_writes_results_and_resumes(void)
-{
-	proc p;
-	start_slow_run(&p);
-	double t0 = now_seconds();
-	pid_t worker = 0;
-	const char *j = DIR "/resume.journal";
-	/* three measured, the fourth in flight */
-	while (now_seconds() - t0 < 60 && !(count_in(j, "done ") >= 3 && count_in(j, "start ") > count_in(j, "done ") &&
-					    (worker = child_named(p.pid, "fake_worker")) > 0))
-		nap();
-	CU_ASSERT(worker > 0);
-	if (worker > 0)
-		kill(worker, SIGTERM); /* the worker first, the harder order */
-	kill(p.pid, SIGTERM);
-	int done = assert_stopped_run(&p, SIGTERM);
-	CU_ASSERT_EQUAL(count_in(j, "stopped "), 1);
-	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",crashed,"), 0);
-	/* the resumed run measures the stopped one with the rest, and counts nothing crashed */
-	unsetenv("FAKE_SLEEP_MS");
-	char *out;
-	CU_ASSERT_EQUAL(autotune(NULL, &out), 0);
-	char want[96];
-	snprintf(want, sizeof want, "resuming: %d configurations measured before (", done);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
-	free(out);
-	CU_ASSERT(each_row_once());
-	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",ok,"), NCONFIGS);
-}
-
-/* A config whose register cap 64 builds are held back by an nvcc wrapper that sleeps for 60 s;
- * the run started with it. */
-static void start_slow_compile_run(proc *p)
-{
-	mkdir(DIR, 0777);
-	put(DIR "/k.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n");
-	write_named("slow", "k.cu", "space: {bx: [32, 64, 96, 128, 160, 192], cap: [0, 64]}\nbuild: {maxrregcount: cap}\n"
-				   "measure: {finalists: 0, metrics: none}");
-	reset();
-	char *nvcc = find_nvcc();
-	CU_ASSERT_PTR_NOT_NULL_FATAL(nvcc);
-	char script[512];
-	snprintf(script, sizeof script, "#!/bin/sh\ncase \"$*\" in *maxrregcount=64*) sleep 60 ;; esac\nexec %s \"$@\"\n", nvcc);
-	free(nvcc);
-	put(DIR "/slow_nvcc", script);
-	chmod(DIR "/slow_nvcc", 0755);
-	setenv("NVCC", DIR "/slow_nvcc", 1);
-	setenv("FAKE_SLEEP_MS", "100", 1);
-	char *argv[] = {"./autotune", "-q", "--no-cache", config_path, NULL};
-	CU_ASSERT_EQUAL_FATAL(proc_start(p, argv, PROC_STDOUT | PROC_MERGE_STDERR), 0);
-}
-
-/* The held-back compile, once the first configuration is measured and the pass waits on it;
- * 0 when it never showed within 60 s. */
-static pid_t slow_compile(const proc *p)
-{
-	double t0 = now_seconds();
-	pid_t compile = 0;
-	while (now_seconds() - t0 < 60 && !(count_in(DIR "/slow.journal", "done ") >= 1 && (compile = child_named(p->pid, "slow_nvcc")) > 0))
-		nap();
-	return compile;
-}
-
-static void remove_slow_run(void)
-{
-	static const char *const ext[] = {".csv", ".journal", "_tuned.h", ".yaml", ".html", ".worker.log", ".mk"};
-	for (int i = 0; i < 7; i++) {
-		char path[256];
-		snprintf(path, sizeof path, DIR "/slow%s", ext[i]);
-		unlink(path);
-	}
-	unlink(DIR "/slow_nvcc");
-}
-
-/* The same signal stops a compile still running: its configurations are not run, not compile
- * errors. */
-static void test_sigterm_to_the_whole_job_leaves_an_unfinished_compile_not_run(void)
-{
-	proc p;
-	start_slow_compile_run(&p);
-	double t0 = now_seconds();
-	pid_t compile = slow_compile(&p);
-	CU_ASSERT(compile > 0);
-	if (compile > 0)
-		kill(-compile, SIGTERM); /* its process group: the wrapper and its sleep */
-	kill(p.pid, SIGTERM);
-	int timed_out;
-	int st = proc_finish(&p, 30, &timed_out);
-	unsetenv("NVCC");
-	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 143);
-	int done = count_in(DIR "/slow.journal", "done ");
-	CU_ASSERT(done >= 1 && done <= 6);
-	CU_ASSERT_EQUAL(count_in(DIR "/slow.csv", "compile-error"), 0);
-	CU_ASSERT_EQUAL(count_in(DIR "/slow.csv", ",ok,"), done);
-	CU_ASSERT_EQUAL(count_in(DIR "/slow.csv", ",not-run,"), 12 - done);
-	CU_ASSERT(now_seconds() - t0 < 30); /* not held up by the compile that sleeps for 60 s */
-	remove_slow_run();
-}
-
-/* The whole job's signal can reach nvcc before the tuner (it failed this suite once under load):
- * here it reaches nvcc alone, and the run goes on. The configurations of that build are not run,
- * not compile errors; the others are measured. */
-static void test_sigterm_to_nvcc_alone_leaves_its_configurations_not_run(void)
-{
-	proc p;
-	start_slow_compile_run(&p);
-	pid_t compile = slow_compile(&p);
-	CU_ASSERT(compile > 0);
-	if (compile > 0)
-		kill(-compile, SIGTERM);
-	int timed_out;
-	int st = proc_finish(&p, 60, &timed_out);
-	unsetenv("NVCC");
-	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	CU_ASSERT_EQUAL(count_in(DIR "/slow.csv", "compile-error"), 0);
-	CU_ASSERT_EQUAL(count_in(DIR "/slow.csv", ",ok,"), 6);
-	CU_ASSERT_EQUAL(count_in(DIR "/slow.csv", ",not-run,"), 6);
-	remove_slow_run();
-}
-
-static void test_problem_too_large_for_device_memory(void)
-{
-	write_space(NULL);
-	reset();
-	setenv("FAKE_MEM_BYTES", "1000", 1);
-	char *out;
-	CU_ASSERT_EQUAL(autotune((char *[]){NULL}, &out), 2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "the kernel's arrays need 0.00 GiB of device memory"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "but Fake GPU has 0.00 GiB"));
-	free(out);
-	CU_ASSERT_NOT_EQUAL(access(DIR "/resume.csv", F_OK), 0); /* nothing written */
 }
 
 /* Register caps above what the kernel needs give the same code: measured once, shared. */
@@ -589,22 +345,15 @@ static void test_search_compiles_only_what_it_needs(void)
 	unlink(DIR "/ondemand.yaml");
 }
 
-int add_resume_suite(void)
+int add_measure_suite(void)
 {
-	CU_pSuite s = CU_add_suite("resume", NULL, fake_worker_forget);
+	CU_pSuite s = CU_add_suite("measure", NULL, fake_worker_forget);
 	if (!s)
 		return -1;
 	CU_add_test(s, "kill -9 then resume loses nothing", test_kill_9_then_resume_loses_nothing);
 	CU_add_test(s, "impossible launches are not made", test_impossible_launches_are_not_made);
 	CU_add_test(s, "--fresh and changed inputs measure everything again", test_fresh_and_changed_inputs_measure_everything_again);
 	CU_add_test(s, "crash and hang cost one configuration each", test_crash_and_hang_cost_one_configuration_each);
-	CU_add_test(s, "SIGINT writes what was measured and exits 130", test_sigint_writes_what_was_measured_and_exits_130);
-	CU_add_test(s, "SIGTERM to the whole job writes results, exits 143 and resumes", test_sigterm_to_the_whole_job_writes_results_and_resumes);
-	CU_add_test(s, "SIGTERM to the whole job leaves an unfinished compile not run",
-		    test_sigterm_to_the_whole_job_leaves_an_unfinished_compile_not_run);
-	CU_add_test(s, "SIGTERM to nvcc alone leaves its configurations not run",
-		    test_sigterm_to_nvcc_alone_leaves_its_configurations_not_run);
-	CU_add_test(s, "problem too large for device memory", test_problem_too_large_for_device_memory);
 	CU_add_test(s, "identical binaries are measured once", test_identical_binaries_are_measured_once);
 	CU_add_test(s, "an edited header re-measures only what includes it", test_edited_header_remeasures_only_what_includes_it);
 	CU_add_test(s, "a search measures its budget", test_search_measures_its_budget);

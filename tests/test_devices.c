@@ -1,4 +1,6 @@
-/* test_gpus.c: several GPUs of one host and several processes of a job array, on the CPU:
+/* test_devices.c: the GPUs of a run (devices.c), on the CPU: which ones (--devices, another
+ * model left out), one worker each sharing one queue, their counters, and `autotune devices`
+ * (sharded runs and their merge: test_merge.c).
  * tests/fake_worker.c plays any number of GPUs (FAKE_GPUS), the real nvcc compiles. The space
  * has 20 block sizes x 3 register caps; the caps build identical code, so 20 configurations are
  * measured and 40 share their twin's measurement. */
@@ -10,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "devices.h"
 #include "proc.h"
 #include "tests.h"
 
@@ -34,18 +37,13 @@ static void setup_space(void)
 	      "output: {csv: " CSV ", header: " DIR "/mg_tuned.h}\n",
 	      f);
 	fclose(f);
-	/* every earlier output goes, shards' too */
-	static const char *const files[] = {"mg.csv", "mg.journal", "mg_tuned.h", "runs.log", "one.csv"};
+	/* every earlier output goes */
+	static const char *const files[] = {"mg.csv", "mg.journal", "mg_tuned.h", "runs.log"};
 	char path[256];
 	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
 		snprintf(path, sizeof path, DIR "/%s", files[i]);
 		unlink(path);
 	}
-	for (int i = 0; i < 4; i++)
-		for (const char *ext = "csv"; ext; ext = !strcmp(ext, "csv") ? "journal" : NULL) {
-			snprintf(path, sizeof path, DIR "/mg.shard-%d-of-4.%s", i, ext);
-			unlink(path);
-		}
 	setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
 	setenv("FAKE_LOG", RUNS, 1);
 	setenv("FAKE_GPUS", "2", 1);
@@ -178,117 +176,6 @@ static void test_kill_9_with_two_gpus_then_resume_loses_nothing(void)
 	CU_ASSERT(crashed <= 2);
 	CU_ASSERT_EQUAL(ok + crashed, NCONFIGS);
 	CU_ASSERT_EQUAL(count_in(CSV, "\n"), NCONFIGS + 1);
-}
-
-/* Runs `autotune -q --shard i/4 [--dry-run --arch=sm_90] CONFIG` for every i at once, like a
- * job array's tasks. */
-static int run_shards(int dry)
-{
-	proc p[4];
-	int rc = 0;
-	for (int i = 0; i < 4; i++) {
-		char shard[16];
-		snprintf(shard, sizeof shard, "%d/4", i);
-		char *argv[] = {"./autotune", "-q", "--shard", shard, CONFIG, NULL, NULL, NULL};
-		if (dry) {
-			argv[4] = "--dry-run";
-			argv[5] = "--arch=sm_90";
-			argv[6] = CONFIG;
-		}
-		if (proc_start(&p[i], argv, 0))
-			return -1;
-	}
-	for (int i = 0; i < 4; i++) {
-		int timed_out, st = proc_finish(&p[i], 120, &timed_out);
-		rc |= !WIFEXITED(st) || WEXITSTATUS(st) != 0;
-	}
-	return rc;
-}
-
-static void test_shards_merged_equal_one_dry_run(void)
-{
-	setup_space();
-	CU_ASSERT_EQUAL_FATAL(autotune((char *[]){"-q", "--dry-run", "--arch", "sm_90", CONFIG, NULL}, NULL), 0);
-	CU_ASSERT_EQUAL_FATAL(rename(CSV, DIR "/one.csv"), 0);
-	CU_ASSERT_EQUAL_FATAL(run_shards(1), 0);
-	/* the shards' CSVs hold a quarter each, given in any order */
-	CU_ASSERT_EQUAL(count_in(DIR "/mg.shard-2-of-4.csv", "\n"), NCONFIGS / 4 + 1);
-	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "merge", CONFIG, DIR "/mg.shard-3-of-4.csv", DIR "/mg.shard-1-of-4.csv",
-					    DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-2-of-4.csv", NULL},
-				 NULL),
-			0);
-	char *one = read_text(DIR "/one.csv"), *merged = read_text(CSV);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(one);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(merged);
-	CU_ASSERT(strlen(one) > 1000);
-	CU_ASSERT_STRING_EQUAL(merged, one);
-	free(one);
-	free(merged);
-}
-
-static void test_shards_merged_pick_the_single_runs_winner(void)
-{
-	setup_space();
-	setenv("FAKE_GPUS", "1", 1);
-	CU_ASSERT_EQUAL_FATAL(autotune((char *[]){"-q", CONFIG, NULL}, NULL), 0);
-	char one[64];
-	snprintf(one, sizeof one, "%s", winner_of(CSV));
-	unlink(CSV);
-	unlink(DIR "/mg_tuned.h");
-	CU_ASSERT_EQUAL_FATAL(run_shards(0), 0);
-	CU_ASSERT_EQUAL(access(DIR "/mg_tuned.h", F_OK), -1); /* shards write no header */
-	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "merge", CONFIG, DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-1-of-4.csv",
-					    DIR "/mg.shard-2-of-4.csv", DIR "/mg.shard-3-of-4.csv", NULL},
-				 NULL),
-			0);
-	CU_ASSERT_EQUAL(count_in(CSV, ",ok,"), NCONFIGS);
-	CU_ASSERT_EQUAL(count_in(CSV, "winner"), 1);
-	CU_ASSERT_STRING_EQUAL(winner_of(CSV), one);
-	char *header = read_text(DIR "/mg_tuned.h");
-	CU_ASSERT_PTR_NOT_NULL(header);
-	char macro[64];
-	int bx = atoi(one);
-	snprintf(macro, sizeof macro, "#define MG_BX %d\n", bx);
-	CU_ASSERT_PTR_NOT_NULL(header ? strstr(header, macro) : NULL);
-	free(header);
-}
-
-static void test_merge_refuses_missing_or_foreign_shards(void)
-{
-	setup_space();
-	CU_ASSERT_EQUAL_FATAL(run_shards(1), 0);
-	char *out;
-	CU_ASSERT_EQUAL(autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-1-of-4.csv",
-					    DIR "/mg.shard-3-of-4.csv", NULL},
-				 &out),
-			2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "shard 2 of 4 is missing (" DIR "/mg.shard-2-of-4.csv)"));
-	free(out);
-	CU_ASSERT_EQUAL(autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-1-of-4.csv",
-					    DIR "/mg.shard-2-of-4.csv", DIR "/mg.shard-1-of-4.csv", NULL},
-				 &out),
-			2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "are both shard 1 of 4: give each shard once"));
-	CU_ASSERT_PTR_NULL(strstr(out, "no shard has"));
-	free(out);
-	/* files renamed by hand: the rows tell what is missing (configuration 2 is shard 2's) */
-	CU_ASSERT_EQUAL(rename(DIR "/mg.shard-0-of-4.csv", DIR "/part0.csv"), 0);
-	CU_ASSERT_EQUAL(autotune((char *[]){"merge", CONFIG, DIR "/part0.csv", DIR "/mg.shard-1-of-4.csv",
-					    DIR "/mg.shard-3-of-4.csv", NULL},
-				 &out),
-			2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "no shard has bx=32 cap=128"));
-	CU_ASSERT_EQUAL(rename(DIR "/part0.csv", DIR "/mg.shard-0-of-4.csv"), 0);
-	free(out);
-	/* a results file of another config */
-	const char *other = write_temp(5, "other.csv", "x,blockDim.x,status\r\n1,32,ok\r\n");
-	CU_ASSERT_EQUAL(autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-4.csv", (char *)other, NULL}, &out), 2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "columns differ"));
-	free(out);
-	CU_ASSERT_EQUAL(autotune((char *[]){"--shard", "4/4", CONFIG, NULL}, &out), 2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "--shard needs I/N"));
-	free(out);
-	unlink(other);
 }
 
 /* Each row's bx, achieved occupancy and load efficiency, checked against what the fake worker
@@ -510,9 +397,77 @@ static void test_a_configuration_that_cannot_be_profiled_costs_its_own_counters_
 	unsetenv("FAKE_PROFILE_FAIL_BX");
 }
 
-int add_gpus_suite(void)
+/* The list --devices takes: distinct GPU numbers 0..4095, comma-separated, nothing else. */
+static void test_device_lists_are_checked_alone(void)
 {
-	CU_pSuite s = CU_add_suite("several GPUs and shards", NULL, fake_worker_forget);
+	static const char *const good[] = {"0", "3", "0,2,3", "4095,0"};
+	for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+		diags d = {0};
+		CU_ASSERT_EQUAL(devices_check(good[i], &d), 0);
+		CU_ASSERT_EQUAL(d.n, 0);
+		diags_free(&d);
+	}
+	static const char *const bad[][2] = {{"", "GPU numbers"},   {"-1", "GPU numbers"}, {"4096", "GPU numbers"},
+					     {"1 ,2", "GPU numbers"}, {"0,1,", "GPU numbers"}, {"2,0,2", "names GPU 2 twice"}};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		diags d = {0};
+		CU_ASSERT_EQUAL(devices_check(bad[i][0], &d), -1);
+		CU_ASSERT_EQUAL_FATAL(d.n, 1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], bad[i][1]));
+		diags_free(&d);
+	}
+}
+
+/* AUTOTUNE_WORKER names the worker; set but empty, it is as if unset. */
+static void test_the_worker_path_comes_from_the_environment(void)
+{
+	setenv("AUTOTUNE_WORKER", "/opt/x/my-worker", 1);
+	char *p = devices_worker_path();
+	CU_ASSERT_STRING_EQUAL(p, "/opt/x/my-worker");
+	free(p);
+	setenv("AUTOTUNE_WORKER", "", 1);
+	p = devices_worker_path();
+	CU_ASSERT(strlen(p) >= strlen("autotune-worker") &&
+		  !strcmp(p + strlen(p) - strlen("autotune-worker"), "autotune-worker"));
+	free(p);
+	unsetenv("AUTOTUNE_WORKER");
+}
+
+/* `autotune devices`: a header and one line per GPU the worker counts, each with its own UUID and
+ * the copy bandwidth the fake worker measures (3000 GB/s); no GPU to count is exit 2. */
+static void test_devices_lists_every_gpu(void)
+{
+	fake_worker_forget();
+	setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
+	setenv("FAKE_GPUS", "3", 1);
+	char *out;
+	CU_ASSERT_EQUAL(autotune((char *[]){"devices", NULL}, &out), 0);
+	int lines = 0;
+	for (char *p = out; (p = strchr(p, '\n')); p++)
+		lines++;
+	CU_ASSERT_EQUAL(lines, 1 + 3);
+	CU_ASSERT(!strncmp(out, "gpu ", 4));
+	for (int g = 0; g < 3; g++) {
+		char uuid[40];
+		snprintf(uuid, sizeof uuid, "00112233445566778899aabbccddee%02x", g);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, uuid));
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "Fake GPU"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "3000 GB/s"));
+	free(out);
+	setenv("FAKE_GPUS", "0", 1);
+	CU_ASSERT_EQUAL(autotune((char *[]){"devices", NULL}, &out), 2);
+	free(out);
+	setenv("AUTOTUNE_WORKER", "/bin/false", 1);
+	CU_ASSERT_EQUAL(autotune((char *[]){"devices", NULL}, &out), 2);
+	CU_ASSERT_PTR_NULL(strstr(out, "gpu "));
+	free(out);
+	fake_worker_forget();
+}
+
+int add_devices_suite(void)
+{
+	CU_pSuite s = CU_add_suite("devices", NULL, fake_worker_forget);
 	if (!s)
 		return -1;
 	return !CU_add_test(s, "two GPUs share one queue and measure each configuration once",
@@ -524,10 +479,6 @@ int add_gpus_suite(void)
 			    test_a_crash_on_the_second_gpu_costs_its_configurations_only) ||
 	       !CU_add_test(s, "kill -9 with two GPUs, then resume, loses nothing",
 			    test_kill_9_with_two_gpus_then_resume_loses_nothing) ||
-	       !CU_add_test(s, "shards merged equal one dry run", test_shards_merged_equal_one_dry_run) ||
-	       !CU_add_test(s, "shards merged pick the single run's winner",
-			    test_shards_merged_pick_the_single_runs_winner) ||
-	       !CU_add_test(s, "merge refuses missing or foreign shards", test_merge_refuses_missing_or_foreign_shards) ||
 	       !CU_add_test(s, "counters of all configurations in one session, on the second GPU",
 			    test_counters_of_all_configurations_in_one_session_on_the_second_gpu) ||
 	       !CU_add_test(s, "a build timed on a slower GPU joins its twin among the finalists",
@@ -535,7 +486,11 @@ int add_gpus_suite(void)
 	       !CU_add_test(s, "the second GPU starts profiling before the first pass ends",
 			    test_the_second_gpu_starts_profiling_before_the_first_pass_ends) ||
 	       !CU_add_test(s, "a configuration that cannot be profiled costs its own counters only",
-			    test_a_configuration_that_cannot_be_profiled_costs_its_own_counters_only)
+			    test_a_configuration_that_cannot_be_profiled_costs_its_own_counters_only) ||
+	       !CU_add_test(s, "device lists are checked alone", test_device_lists_are_checked_alone) ||
+	       !CU_add_test(s, "the worker path comes from the environment",
+			    test_the_worker_path_comes_from_the_environment) ||
+	       !CU_add_test(s, "`autotune devices` lists every GPU", test_devices_lists_every_gpu)
 		       ? -1
 		       : 0;
 }

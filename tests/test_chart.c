@@ -1,0 +1,256 @@
+/* test_chart.c: the report's pictures (chart.c): one heat-map cell per pair of the two axes' values,
+ * each the best of its rows and the best cell brightest whether lower or higher is better; the
+ * axes chosen (the block shape, else what varies and does not follow from the other) or named
+ * with --params; scatter points for the passing rows, the winner apart; and HTML escaping. */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chart.h"
+#include "report.h"
+#include "tests.h"
+
+#define HEAD "variant,blockDim.x,blockDim.y,theoretical_occupancy,time_ms_median,samples,noise_pct," \
+	     "achieved_occupancy_pct,gld_efficiency_pct,gbps,flags,status,message,gpu\n"
+
+/* 2 x 3 block shapes: three pass ((32,1) twice), two only fail, (64,4) is absent. */
+static const char *crafted =
+	HEAD
+	"a,32,1,1.0,2.0,10,0.5,80,90,100,cold,ok,,\"H100 <b>\"\n"
+	"b,32,1,1.0,1.5,10,0.5,81,91,130,cold,ok,,\"H100 <b>\"\n"
+	"a,32,2,0.5,1.2,10,0.5,60,70,160,cold,ok,,\"H100 <b>\"\n"
+	"a,32,4,0.5,,,,,,,,crashed,\"<script>alert(1)</script>\",\"H100 <b>\"\n"
+	"a,64,1,1.0,1.0,10,0.5,90,95,200,cold;winner,ok,,\"H100 <b>\"\n"
+	"a,64,2,0.5,,,,,,,,compile-error,\"error: x & y\",\n"
+	"b,64,2,0.5,,,,,,,,compile-error,\"line one\nline two\",\n";
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	rewind(f);
+	char *s = calloc(1, (size_t)n + 1);
+	if (s && fread(s, 1, (size_t)n, f) != (size_t)n)
+		s[0] = 0;
+	fclose(f);
+	return s;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* The text of the element that starts with open, up to close (caller frees). */
+static char *between(const char *hay, const char *open, const char *close)
+{
+	const char *a = strstr(hay, open), *b = a ? strstr(a, close) : NULL;
+	return b ? xasprintf("%.*s", (int)(b - a), a) : xstrdup("");
+}
+
+static char *report_of(const char *csv, const char *params)
+{
+	const char *in = write_temp(1, "report.csv", csv), *out = write_temp(2, "report.html", "");
+	diags d = {0};
+	int rc = report_write(in, out, params, &d);
+	CU_ASSERT_EQUAL(rc, 0);
+	if (rc)
+		diags_print(&d);
+	diags_free(&d);
+	return rc ? xstrdup("") : slurp(out);
+}
+
+static void test_one_cell_per_parameter_pair(void)
+{
+	char *html = report_of(crafted, NULL);
+	char *map = between(html, "<svg id=\"heatmap\"", "</svg>");
+	CU_ASSERT_EQUAL(count(map, "<rect class=\"cell"), 6);
+	CU_ASSERT_EQUAL(count(map, "<rect class=\"cell\""), 3);
+	CU_ASSERT_EQUAL(count(map, "<rect class=\"cell failed\""), 2);
+	CU_ASSERT_EQUAL(count(map, "<rect class=\"cell empty\""), 1);
+	/* two rows share (32,1): the cell shows the better of 2.0 and 1.5 */
+	CU_ASSERT_PTR_NOT_NULL(strstr(map, "blockDim.x=32, blockDim.y=1: 1.5 ms, the best of 2 passing of 2"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(map, "blockDim.x=64, blockDim.y=2: none of 2 passed"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(map, "id=\"heatmap-legend\""));
+	CU_ASSERT_EQUAL(count(map, "class=\"winner-mark\""), 1);
+	free(map);
+	free(html);
+}
+
+static void test_params_pick_the_axes(void)
+{
+	char *html = report_of(crafted, "variant,blockDim.x");
+	char *map = between(html, "<svg id=\"heatmap\"", "</svg>");
+	CU_ASSERT_EQUAL(count(map, "<rect class=\"cell"), 4); /* a, b by 32, 64 */
+	/* variant b at 64 only ever failed to compile */
+	CU_ASSERT_PTR_NOT_NULL(strstr(map, "variant=b, blockDim.x=64: none of 1 passed"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(map, "variant=a, blockDim.x=32: 1.2 ms"));
+	free(map);
+	free(html);
+
+	const char *in = write_temp(1, "report.csv", crafted), *out = write_temp(2, "report.html", "");
+	static const char *const bad[] = {"nope,blockDim.x", "variant", "a,b,c", ",variant"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		diags d = {0};
+		CU_ASSERT_EQUAL(report_write(in, out, bad[i], &d), -1);
+		CU_ASSERT_EQUAL(d.n, 1);
+		if (i == 0 && d.n)
+			CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "'nope'"));
+		diags_free(&d);
+	}
+}
+
+/* What f wrote, closed; caller frees. */
+static char *drawn(FILE *f, char **buf)
+{
+	fclose(f);
+	return *buf;
+}
+
+static void test_html_escaping(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	html_esc(f, "<a href=\"x\" title='y'>Tom & Jerry</a>");
+	html_esc(f, NULL); /* nothing */
+	fputc('|', f);
+	html_num(f, "%.2f", 1.5);
+	fputc('|', f);
+	html_num(f, "%.2f", NAN);
+	char *s = drawn(f, &buf);
+	CU_ASSERT_STRING_EQUAL(s, "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;Tom &amp; Jerry&lt;/a&gt;|1.50|&ndash;");
+	free(s);
+}
+
+static view load(const char *csv)
+{
+	view v;
+	diags d = {0};
+	int rc = view_load(write_temp(3, "chart.csv", csv), &v, &d);
+	CU_ASSERT_EQUAL(rc, 0);
+	diags_free(&d);
+	return v;
+}
+
+/* The fill of the cell whose tooltip starts with title ("" when none; static storage). */
+static const char *fill_of(const char *svg, const char *title)
+{
+	static char fill[64];
+	fill[0] = 0;
+	const char *t = strstr(svg, title);
+	if (!t)
+		return fill;
+	const char *rect = t;
+	while (rect > svg && strncmp(rect, "<rect", 5))
+		rect--;
+	const char *at = strstr(rect, "fill=\"");
+	if (at && at < t)
+		sscanf(at + 6, "%63[^\"]", fill);
+	return fill;
+}
+
+/* viridis' ends: the best cell brightest, the worst darkest, whichever way is better. */
+#define BRIGHTEST "rgb(253,231,37)"
+#define DARKEST "rgb(68,1,84)"
+
+static void test_the_best_cell_is_brightest_either_way(void)
+{
+	view v = load("x,blockDim.x,blockDim.y,theoretical_occupancy,time_ms_median,samples,registers,status\n"
+		      "1,32,1,1.0,1.0,10,32,ok\n"
+		      "2,32,1,0.5,4.0,10,32,ok\n");
+	int col[2] = {table_col(&v.t, "x"), table_col(&v.t, "blockDim.x")};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	chart_heatmap(f, &v, col, &chart_time_metric);
+	char *svg = drawn(f, &buf);
+	CU_ASSERT_STRING_EQUAL(fill_of(svg, "<title>x=1, blockDim.x=32: 1 ms"), BRIGHTEST);
+	CU_ASSERT_STRING_EQUAL(fill_of(svg, "<title>x=2, blockDim.x=32: 4 ms"), DARKEST);
+	free(svg);
+	view_free(&v);
+	/* a dry run colours theoretical occupancy: the highest brightest */
+	v = load("x,blockDim.x,theoretical_occupancy,registers,status\n1,32,1.0,32,not-run\n2,32,0.5,32,not-run\n");
+	col[0] = table_col(&v.t, "x");
+	col[1] = table_col(&v.t, "blockDim.x");
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	chart_heatmap(f, &v, col, &chart_dry_metric);
+	svg = drawn(f, &buf);
+	CU_ASSERT_STRING_EQUAL(fill_of(svg, "<title>x=1, blockDim.x=32: 100% theoretical"), BRIGHTEST);
+	CU_ASSERT_STRING_EQUAL(fill_of(svg, "<title>x=2, blockDim.x=32: 50% theoretical"), DARKEST);
+	free(svg);
+	view_free(&v);
+}
+
+/* The default axes: the block shape when both sides vary; else the columns that vary, skipping
+ * one whose value follows from the first (a BLOCK that is blockDim.x). */
+static void test_the_default_axes(void)
+{
+	view v = load("BLOCK,V,W,blockDim.x,blockDim.y,status\n"
+		      "32,1,7,32,1,ok\n64,1,7,64,1,ok\n32,2,7,32,1,ok\n64,2,7,64,1,ok\n");
+	int col[2];
+	chart_default_axes(&v.t, col);
+	CU_ASSERT_STRING_EQUAL(v.t.names[col[0]], "blockDim.x");
+	CU_ASSERT_STRING_EQUAL(v.t.names[col[1]], "V"); /* not BLOCK (blockDim.x again), not W (constant) */
+	view_free(&v);
+	v = load("V,blockDim.x,blockDim.y,status\n1,32,1,ok\n1,32,2,ok\n1,64,1,ok\n2,64,2,ok\n");
+	chart_default_axes(&v.t, col);
+	CU_ASSERT_STRING_EQUAL(v.t.names[col[0]], "blockDim.x");
+	CU_ASSERT_STRING_EQUAL(v.t.names[col[1]], "blockDim.y");
+	view_free(&v);
+	/* one row: still two axes of the file's columns */
+	v = load("blockDim.x,status\n32,ok\n");
+	chart_default_axes(&v.t, col);
+	CU_ASSERT(col[0] >= 0 && col[1] >= 0);
+	view_free(&v);
+}
+
+/* Scatter points: each passing row with an x, the winner once and apart; none, nothing drawn. */
+static void test_scatter_points(void)
+{
+	view v = load("x,blockDim.x,theoretical_occupancy,time_ms_median,samples,gld_efficiency_pct,flags,status\n"
+		      "1,32,1.0,1.0,10,90,winner,ok\n2,64,1.0,2.0,10,,,ok\n3,96,1.0,3.0,10,80,,ok\n4,128,1.0,,,70,,crashed\n");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	size_t n = chart_scatter(f, &v, "s", "load efficiency (%)", chart_x_efficiency);
+	char *svg = drawn(f, &buf);
+	CU_ASSERT_EQUAL(n, 2); /* x=2 has no efficiency, x=4 did not pass */
+	CU_ASSERT_PTR_NOT_NULL(strstr(svg, "<svg id=\"s\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(svg, "class=\"point winner\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(svg, "<title>x=3: 3 ms, 80%</title>"));
+	CU_ASSERT_PTR_NULL(strstr(svg, "x=2:"));
+	free(svg);
+	view_free(&v);
+	v = load("x,blockDim.x,time_ms_median,samples,status\n1,32,1.0,10,ok\n");
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	CU_ASSERT_EQUAL(chart_scatter(f, &v, "s", "load efficiency (%)", chart_x_efficiency), 0);
+	svg = drawn(f, &buf);
+	CU_ASSERT_STRING_EQUAL(svg, "");
+	free(svg);
+	view_free(&v);
+}
+
+int add_chart_suite(void)
+{
+	CU_pSuite s = CU_add_suite("chart", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "one cell per parameter pair", test_one_cell_per_parameter_pair);
+	CU_add_test(s, "--params picks the axes", test_params_pick_the_axes);
+	CU_add_test(s, "HTML escaping", test_html_escaping);
+	CU_add_test(s, "the best cell is brightest either way", test_the_best_cell_is_brightest_either_way);
+	CU_add_test(s, "the default axes", test_the_default_axes);
+	CU_add_test(s, "scatter points", test_scatter_points);
+	return 0;
+}

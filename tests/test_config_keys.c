@@ -1,0 +1,230 @@
+/* test_config_keys.c: the settings' sections (config_keys.c): measure, select, search and output.
+ * The plain keys are rows of a table each, so the tests walk the tables: every row's bound is
+ * enforced and every row's value lands in its field; then the keys each section reads itself
+ * (metrics, cache, policy, weights, strategy, budget, the output paths) and budget_parse. */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "tests.h"
+
+static void test_search_keys(void)
+{
+	char text[4096];
+	config cfg;
+	char *first;
+	snprintf(text, sizeof text, "%ssearch: {strategy: anneal, budget: \"15%%\", seed: 4}\n", config_good);
+	CU_ASSERT_EQUAL_FATAL(config_load_text(text, &cfg, &first), 0);
+	free(first);
+	CU_ASSERT_STRING_EQUAL(cfg.search_strategy, "anneal");
+	CU_ASSERT_STRING_EQUAL(cfg.search_budget, "15%");
+	CU_ASSERT_EQUAL(cfg.search_seed, 4);
+	config_free(&cfg);
+	snprintf(text, sizeof text, "%ssearch: {strategy: magic}\n", config_good);
+	config_expect_error(text, 15, 20, "unknown search strategy 'magic'");
+	snprintf(text, sizeof text, "%ssearch: {budget: 10x}\n", config_good);
+	config_expect_error(text, 15, 18, "search budget is evaluations (N), a fraction of the space (N%) or seconds (Ns), not '10x'");
+}
+
+/* config_good with `extra` appended (its line 15 on). */
+static const char *plus(const char *extra)
+{
+	static char text[4096];
+	snprintf(text, sizeof text, "%s%s", config_good, extra);
+	return text;
+}
+
+/* For every row of every table, a value just outside what its kind allows is refused at the
+ * value's column, in the words of its kind. */
+static void test_every_rows_bound_is_enforced(void)
+{
+	int rows = 0;
+	for (const key_table *t = config_key_tables; t->section; t++)
+		for (size_t i = 0; i < t->n; i++) {
+			const plain_key *k = &t->rows[i];
+			char value[32], want[160], line[128];
+			switch (k->kind) {
+			case KEY_INT:
+				snprintf(value, sizeof value, "%lld", k->hi + 1);
+				snprintf(want, sizeof want, "%s must be between %lld and %lld, not %lld", k->name, k->lo, k->hi, k->hi + 1);
+				break;
+			case KEY_FRACTION:
+				snprintf(value, sizeof value, "1");
+				snprintf(want, sizeof want, "%s is a fraction between 0 and 1 (0.01 = 1%%)", k->name);
+				break;
+			case KEY_SECONDS:
+				snprintf(value, sizeof value, "0");
+				snprintf(want, sizeof want, "%s must be positive (seconds)", k->name);
+				break;
+			case KEY_BOOL:
+				snprintf(value, sizeof value, "maybe");
+				snprintf(want, sizeof want, "%s must be true or false, not 'maybe'", k->name);
+				break;
+			case KEY_NONNEGATIVE:
+				snprintf(value, sizeof value, "-1");
+				snprintf(want, sizeof want, "%s must not be negative", k->name);
+				break;
+			}
+			int col = snprintf(line, sizeof line, "%s: {%s: ", t->section, k->name) + 1;
+			snprintf(line + col - 1, sizeof line - (size_t)col + 1, "%s}\n", value);
+			config_expect_error(plus(line), 15, col, want);
+			rows++;
+		}
+	CU_ASSERT(rows > 0); /* the tables are there to walk */
+}
+
+/* A section giving every row of its table a value other than the default: each lands in the
+ * field its row names. */
+static void test_every_rows_value_lands_in_its_field(void)
+{
+	for (const key_table *t = config_key_tables; t->section; t++) {
+		char extra[1024];
+		int used = snprintf(extra, sizeof extra, "%s: {", t->section);
+		double want[64];
+		for (size_t i = 0; i < t->n && i < 64; i++) {
+			const plain_key *k = &t->rows[i];
+			double dflt = k->kind == KEY_BOOL ? !strcmp(k->dflt, "true") : strtod(k->dflt, NULL);
+			/* integers: the smallest allowed that is not the default (max_samples >= min_samples
+			 * holds: both get the same); fractions, seconds and numbers: a value of their own */
+			want[i] = k->kind == KEY_INT ? (double)(k->lo + (k->lo == (long long)dflt))
+				  : k->kind == KEY_BOOL ? !dflt
+				  : k->kind == KEY_FRACTION ? 0.25
+				  : 7.5;
+			if (k->kind == KEY_INT && !strcmp(k->name, "min_samples"))
+				want[i] = 2;
+			if (k->kind == KEY_INT && !strcmp(k->name, "max_samples"))
+				want[i] = 2;
+			CU_ASSERT(want[i] != dflt);
+			used += snprintf(extra + used, sizeof extra - (size_t)used, "%s%s: %s", i ? ", " : "", k->name,
+					 k->kind == KEY_BOOL ? (want[i] ? "true" : "false") : "");
+			if (k->kind != KEY_BOOL)
+				used += snprintf(extra + used, sizeof extra - (size_t)used, "%g", want[i]);
+		}
+		snprintf(extra + used, sizeof extra - (size_t)used, "}\n");
+		config cfg;
+		char *first;
+		int n = config_load_text(plus(extra), &cfg, &first);
+		if (n)
+			fprintf(stderr, "\n  %s: %s\n", extra, first);
+		free(first);
+		CU_ASSERT_EQUAL_FATAL(n, 0);
+		for (size_t i = 0; i < t->n && i < 64; i++) {
+			const plain_key *k = &t->rows[i];
+			const char *field = (const char *)&cfg + k->offset;
+			double got = k->kind == KEY_INT || k->kind == KEY_BOOL ? *(const int *)field : *(const double *)field;
+			if (got != want[i])
+				fprintf(stderr, "\n  %s.%s: %g, want %g\n", t->section, k->name, got, want[i]);
+			CU_ASSERT_DOUBLE_EQUAL(got, want[i], 0);
+		}
+		config_free(&cfg);
+	}
+}
+
+static void test_max_samples_may_not_be_below_min_samples(void)
+{
+	config_expect_error(plus("measure: {min_samples: 20, max_samples: 10}\n"), 15, 10,
+			    "max_samples (10) is below min_samples (20)");
+}
+
+/* The keys measure reads itself: metrics (all, none or top:K) and cache (cold or warm). */
+static void test_metrics_and_cache(void)
+{
+	static const struct {
+		const char *text;
+		int metrics, top;
+	} good[] = {{"all", METRICS_ALL, 0}, {"none", METRICS_NONE, 0}, {"top:3", METRICS_TOP, 3}};
+	for (size_t i = 0; i < 3; i++) {
+		char extra[96];
+		snprintf(extra, sizeof extra, "measure: {metrics: \"%s\", cache: %s}\n", good[i].text, i ? "cold" : "warm");
+		config cfg;
+		char *first;
+		CU_ASSERT_EQUAL_FATAL(config_load_text(plus(extra), &cfg, &first), 0);
+		CU_ASSERT_EQUAL(cfg.metrics, good[i].metrics);
+		if (good[i].top)
+			CU_ASSERT_EQUAL(cfg.metrics_top, good[i].top);
+		CU_ASSERT_EQUAL(cfg.cache_warm, i == 0);
+		config_free(&cfg);
+	}
+	static const char *const bad[] = {"top:0", "top:x", "top:", "some"};
+	for (size_t i = 0; i < 4; i++) {
+		char extra[96], want[96];
+		snprintf(extra, sizeof extra, "measure: {metrics: \"%s\"}\n", bad[i]);
+		snprintf(want, sizeof want, "metrics must be all, none or top:K, not '%s'", bad[i]);
+		config_expect_error(plus(extra), 15, 20, want);
+	}
+	config_expect_error(plus("measure: {cache: hot}\n"), 15, 18, "cache must be cold or warm, not 'hot'");
+}
+
+/* select: the policy, and the balance score's weights (their keys checked too). */
+static void test_policy_and_weights(void)
+{
+	config cfg;
+	char *first;
+	CU_ASSERT_EQUAL_FATAL(config_load_text(plus("select: {policy: fastest, weights: {occupancy: 2, load_efficiency: 0.5}}\n"),
+					       &cfg, &first), 0);
+	CU_ASSERT_EQUAL(cfg.policy, POLICY_FASTEST);
+	CU_ASSERT_DOUBLE_EQUAL(cfg.w_occupancy, 2, 0);
+	CU_ASSERT_DOUBLE_EQUAL(cfg.w_load_efficiency, 0.5, 0);
+	config_free(&cfg);
+	config_expect_error(plus("select: {policy: quickest}\n"), 15, 18, "policy must be balanced or fastest, not 'quickest'");
+	config_expect_error(plus("select: {weights: {occupncy: 1}}\n"), 15, 20,
+			    "unknown key 'occupncy' in select weights; did you mean 'occupancy'?");
+}
+
+/* output: the two paths as given, instead of results/NAME.*; an empty one refused. */
+static void test_output_paths(void)
+{
+	config cfg;
+	char *first;
+	CU_ASSERT_EQUAL_FATAL(config_load_text(plus("output: {csv: out/x.csv, header: inc/x.h}\n"), &cfg, &first), 0);
+	CU_ASSERT_STRING_EQUAL(cfg.csv_path, "out/x.csv");
+	CU_ASSERT_STRING_EQUAL(cfg.header_path, "inc/x.h");
+	config_free(&cfg);
+	config_expect_error(plus("output: {csv: \"\"}\n"), 15, 15, "output csv must not be empty");
+	config_expect_error(plus("output: {cvs: x.csv}\n"), 15, 10, "unknown key 'cvs' in 'output'; did you mean 'csv'?");
+}
+
+/* A budget: N evaluations, N% of the space rounded up, or Ns seconds; never more than the space;
+ * anything else refused. */
+static void test_budgets(void)
+{
+	size_t n;
+	double s;
+	CU_ASSERT_EQUAL(budget_parse("10", 153, &n, &s), 0);
+	CU_ASSERT(n == 10 && s == 0);
+	CU_ASSERT_EQUAL(budget_parse("10%", 153, &n, &s), 0);
+	CU_ASSERT_EQUAL(n, (size_t)ceil(0.10 * 153));
+	CU_ASSERT_EQUAL(budget_parse("200", 153, &n, &s), 0);
+	CU_ASSERT_EQUAL(n, 153);
+	CU_ASSERT_EQUAL(budget_parse("100%", 153, &n, &s), 0);
+	CU_ASSERT_EQUAL(n, 153);
+	CU_ASSERT_EQUAL(budget_parse("0.5%", 153, &n, &s), 0);
+	CU_ASSERT_EQUAL(n, 1);
+	CU_ASSERT_EQUAL(budget_parse("2.5s", 153, &n, &s), 0);
+	CU_ASSERT(n == 0 && s == 2.5);
+	static const char *const bad[] = {"0", "-1", "1.5", "10%x", "s", "", "5 s", "nan", "inf", "1e400", "0%", "%"};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		if (budget_parse(bad[i], 153, &n, &s) != -1)
+			fprintf(stderr, "\n  budget '%s' was taken\n", bad[i]);
+		CU_ASSERT_EQUAL(budget_parse(bad[i], 153, &n, &s), -1);
+	}
+}
+
+int add_config_keys_suite(void)
+{
+	CU_pSuite s = CU_add_suite("config_keys", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "search keys", test_search_keys);
+	CU_add_test(s, "every row's bound is enforced", test_every_rows_bound_is_enforced);
+	CU_add_test(s, "every row's value lands in its field", test_every_rows_value_lands_in_its_field);
+	CU_add_test(s, "max_samples may not be below min_samples", test_max_samples_may_not_be_below_min_samples);
+	CU_add_test(s, "metrics and cache", test_metrics_and_cache);
+	CU_add_test(s, "policy and weights", test_policy_and_weights);
+	CU_add_test(s, "output paths", test_output_paths);
+	CU_add_test(s, "budgets", test_budgets);
+	return 0;
+}

@@ -1,0 +1,166 @@
+/* test_config_source.c: what the config takes from the kernel source and the entry's name
+ * (config_source.c): `#pragma unroll NAME` lines, however spaced, and which parameters they make
+ * compile-time (or whether a constant needs the rewrite); the ${param} placeholders of a templated
+ * entry, each a parameter, filled per configuration, and errors at the entry's position. */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "space.h"
+#include "tests.h"
+
+/* NAME's text in line when it is `#pragma unroll NAME`, else "" (static storage). */
+static const char *unroll_name(const char *line)
+{
+	static char name[64];
+	size_t start, len;
+	if (!pragma_unroll_name(line, &start, &len) || len >= sizeof name)
+		return "";
+	memcpy(name, line + start, len);
+	name[len] = 0;
+	return name;
+}
+
+static void test_pragma_unroll_names_are_found_however_spaced(void)
+{
+	CU_ASSERT_STRING_EQUAL(unroll_name("#pragma unroll UNROLL"), "UNROLL");
+	CU_ASSERT_STRING_EQUAL(unroll_name("\t  #  pragma \t unroll   _u2 // how far"), "_u2");
+	CU_ASSERT_STRING_EQUAL(unroll_name("#pragma unroll N)"), "N");
+	size_t start, len;
+	CU_ASSERT_EQUAL(pragma_unroll_name("    #pragma unroll K", &start, &len), 1);
+	CU_ASSERT_EQUAL(start, 19);
+	CU_ASSERT_EQUAL(len, 1);
+	/* a number or nothing is nvcc's to handle; other pragmas, comments and near misses are not ours */
+	static const char *const not_ours[] = {"#pragma unroll 4", "#pragma unroll", "#pragma unroll ", "#pragma unrollX N",
+					       "#pragmaunroll N", "#pragma once", "// #pragma unroll N", "x = 1; #pragma unroll N",
+					       "#pragma unroll (N)", "pragma unroll N", ""};
+	for (size_t i = 0; i < sizeof not_ours / sizeof *not_ours; i++) {
+		if (*unroll_name(not_ours[i]))
+			fprintf(stderr, "\n  '%s' read as naming '%s'\n", not_ours[i], unroll_name(not_ours[i]));
+		CU_ASSERT_STRING_EQUAL(unroll_name(not_ours[i]), "");
+	}
+}
+
+/* Loads config_good over a kernel source of the given text, with extra lines replacing its space
+ * (line 11) and kernel entry (line 4); 0 or the diagnostics' count, the first in *first. */
+static int load_over(const char *source, const char *space, const char *entry, config *cfg, char **first)
+{
+	const char *path = write_temp(6, "src.cu", source);
+	char kernel[300];
+	snprintf(kernel, sizeof kernel, "  source: %s", path);
+	char text[4096];
+	snprintf(text, sizeof text, "%s", config_with_line(3, kernel));
+	const char *p = text;
+	/* config_with_line works on config_good: apply the other two replacements by hand */
+	char *with_space = strstr(text, "  bx: [32, 64, 128]\n");
+	char rebuilt[4096];
+	snprintf(rebuilt, sizeof rebuilt, "%.*s%s\n%s", (int)(with_space - p), p, space, with_space + strlen("  bx: [32, 64, 128]\n"));
+	char *at_entry = strstr(rebuilt, "  entry: k\n");
+	snprintf(text, sizeof text, "%.*s%s\n%s", (int)(at_entry - rebuilt), rebuilt, entry, at_entry + strlen("  entry: k\n"));
+	return config_load_text(text, cfg, first);
+}
+
+/* A parameter named by a pragma becomes compile-time and asks for the rewrite; a constant asks for
+ * the rewrite only; a pragma with a number or an unknown name changes nothing. */
+static void test_a_pragmas_name_decides_what_is_compile_time(void)
+{
+	config cfg;
+	char *first;
+	const char *src = "__global__ void k(float *a, int n) {\n#pragma unroll U\n for (int i = 0; i < 4; i++) a[i] = n;\n}\n";
+	CU_ASSERT_EQUAL_FATAL(load_over(src, "  bx: [32, 64]\n  U: [1, 2, 4]", "  entry: k", &cfg, &first), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.nparams, 2);
+	CU_ASSERT(!cfg.params[0].is_pragma);
+	CU_ASSERT(cfg.params[1].is_pragma);
+	CU_ASSERT(cfg.rewrite_pragmas);
+	config_free(&cfg);
+	const char *by_constant = "__global__ void k(float *a, int n) {\n  #pragma unroll n\n for (;;) ;\n}\n";
+	CU_ASSERT_EQUAL_FATAL(load_over(by_constant, "  bx: [32, 64]\n  U: [1, 2, 4]", "  entry: k", &cfg, &first), 0);
+	CU_ASSERT(!cfg.params[1].is_pragma);
+	CU_ASSERT(cfg.rewrite_pragmas);
+	config_free(&cfg);
+	const char *neither = "#pragma unroll 4\n#pragma unroll UNKNOWN\n// #pragma unroll U\n__global__ void k() {}\n";
+	CU_ASSERT_EQUAL_FATAL(load_over(neither, "  bx: [32, 64]\n  U: [1, 2, 4]", "  entry: k", &cfg, &first), 0);
+	CU_ASSERT(!cfg.params[0].is_pragma && !cfg.params[1].is_pragma);
+	CU_ASSERT(!cfg.rewrite_pragmas);
+	config_free(&cfg);
+	/* a last line without a newline is a line too */
+	CU_ASSERT_EQUAL_FATAL(load_over("#pragma unroll U", "  bx: [32, 64]\n  U: [1, 2]", "  entry: k", &cfg, &first), 0);
+	CU_ASSERT(cfg.params[1].is_pragma);
+	config_free(&cfg);
+}
+
+/* "k${V}": V becomes compile-time, and each configuration's entry is the name with V's value. */
+static void test_an_entrys_placeholders_are_filled_per_configuration(void)
+{
+	config cfg;
+	space sp;
+	char *first;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(load_over("", "  bx: [32, 64]\n  V: [1, 20]\n  W: [0, 3]", "  entry: \"k${V}_${W}x\"", &cfg, &first), 0);
+	CU_ASSERT(!cfg.params[0].is_entry && cfg.params[1].is_entry && cfg.params[2].is_entry);
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
+	char *seen = calloc(1, 512);
+	for (size_t c = 0; c < sp.count; c++) {
+		char *e = config_entry(&cfg, space_config(&sp, c)), want[64], v[16], w[16];
+		value_format(space_config(&sp, c)[1], v, sizeof v);
+		value_format(space_config(&sp, c)[2], w, sizeof w);
+		snprintf(want, sizeof want, "k%s_%sx", v, w);
+		CU_ASSERT_STRING_EQUAL(e, want);
+		strcat(seen, e);
+		strcat(seen, " ");
+		free(e);
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(seen, "k20_3x"));
+	free(seen);
+	/* an entry without placeholders is itself */
+	char *plain = config_entry(&cfg, space_config(&sp, 0));
+	CU_ASSERT_PTR_NOT_NULL(plain);
+	free(plain);
+	space_free(&sp);
+	config_free(&cfg);
+	diags_free(&d);
+}
+
+/* A placeholder that names no parameter, one left open, or a name that is no C identifier once
+ * filled (a value first, a character no name has, a value that is not a whole number from 0):
+ * refused at the entry's position, before anything compiles. */
+static void test_a_bad_entry_is_refused_at_its_position(void)
+{
+	static const struct {
+		const char *entry, *space, *why;
+	} bad[] = {
+		{"  entry: \"k${Z}\"", "  V: [1, 2]", "kernel entry 'k${Z}': 'Z' is not a parameter of the space"},
+		{"  entry: \"k${V\"", "  V: [1, 2]", "kernel entry 'k${V': '${' without '}'"},
+		{"  entry: \"k-${V}\"", "  V: [1, 2]", "kernel entry 'k-${V}' does not make a C identifier"},
+		{"  entry: \"${V}k\"", "  V: [1, 2]", "kernel entry '${V}k' does not make a C identifier"},
+		{"  entry: \"k${V}\"", "  V: [1, 1.5]", "kernel entry 'k${V}' does not make a C identifier for V = 1.5"},
+		{"  entry: \"k${V}\"", "  V: [-1, 1]", "kernel entry 'k${V}' does not make a C identifier for V = -1"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		config cfg;
+		char *first = NULL, space[64];
+		snprintf(space, sizeof space, "  bx: [32, 64]\n%s", bad[i].space);
+		CU_ASSERT(load_over("", space, bad[i].entry, &cfg, &first) >= 1);
+		char want[200];
+		snprintf(want, sizeof want, ":4:10: %s", bad[i].why);
+		if (!first || !strstr(first, want))
+			fprintf(stderr, "\n  got: %s\n want: ...%s\n", first ? first : "(nothing)", want);
+		CU_ASSERT_PTR_NOT_NULL(first ? strstr(first, want) : NULL);
+		free(first);
+		config_free(&cfg);
+	}
+}
+
+int add_config_source_suite(void)
+{
+	CU_pSuite s = CU_add_suite("config_source", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "#pragma unroll names are found however spaced", test_pragma_unroll_names_are_found_however_spaced);
+	CU_add_test(s, "a pragma's name decides what is compile-time", test_a_pragmas_name_decides_what_is_compile_time);
+	CU_add_test(s, "an entry's placeholders are filled per configuration", test_an_entrys_placeholders_are_filled_per_configuration);
+	CU_add_test(s, "a bad entry is refused at its position", test_a_bad_entry_is_refused_at_its_position);
+	return 0;
+}

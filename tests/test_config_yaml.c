@@ -1,0 +1,152 @@
+/* test_config_yaml.c: the loader's view of the YAML document (config_yaml.c): unknown keys with
+ * the nearest valid one (or the list of them), duplicate keys, typed getters that are strict
+ * (integers in range and whole, numbers finite, booleans spelled out, strings not empty, the
+ * node kind a key needs), and an expression's error at its column inside quotes or out. Each
+ * error at its file:line:col, through config_load on config_good with one line changed. */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "tests.h"
+
+static void test_typo_key_suggests_nearest(void)
+{
+	config_expect_error(config_with_line(13, "  blok: [bx]"), 13, 3, "unknown key 'blok' in 'launch'; did you mean 'block'?");
+}
+
+static void test_duplicate_key_names_both_places(void)
+{
+	config_expect_error(config_with_line(4, "  source: /dev/zero"), 4, 3, "duplicate key 'source' (first at line 3, column 3)");
+}
+
+static void test_strict_integers_reject_trailing_junk(void)
+{
+	char text[4096];
+	snprintf(text, sizeof text, "%smeasure: {min_samples: 10x}\n", config_good);
+	config_expect_error(text, 15, 24, "min_samples must be an integer, not '10x'");
+}
+
+static void test_expression_syntax_error_points_inside_quotes(void)
+{
+	/* the quote is column 10, the expression starts at 11, the stray ')' at 17 */
+	config_expect_error(config_with_line(14, "  grid: [\"n / bx)\"]"), 14, 17,
+		     "launch grid: expected an operator or end of expression but found ')'");
+}
+
+static void test_wrong_type_for_list(void)
+{
+	config_expect_error(config_with_line(13, "  block: bx"), 13, 10, "launch block must be a list, not a scalar");
+}
+
+static void test_missing_required_key(void)
+{
+	config_expect_error(config_with_line(4, "  arch: sm_90"), 3, 3, "'kernel' is missing the required key 'entry'");
+}
+
+/* config_good with `extra` appended (its line 15 on). */
+static const char *plus(const char *extra)
+{
+	static char text[4096];
+	snprintf(text, sizeof text, "%s%s", config_good, extra);
+	return text;
+}
+
+/* A key near none of the valid ones: all of them listed, the section's table rows and the keys
+ * it reads itself alike. */
+static void test_a_key_near_none_lists_the_valid_ones(void)
+{
+	config_expect_error(plus("measure: {zzzzzzzz: 1}\n"), 15, 11,
+			    "unknown key 'zzzzzzzz' in 'measure' (valid keys: warmup, min_samples, max_samples, noise, time_cap, "
+			    "finalists, timeout, verify_every_sample, cache, metrics)");
+	config_expect_error(config_with_line(13, "  zzzzzz: [bx]"), 13, 3,
+			    "unknown key 'zzzzzz' in 'launch' (valid keys: block, grid, shared_mem)");
+}
+
+/* A key cut short is taken for the one it starts, however far in edit distance. */
+static void test_a_truncated_key_is_taken_for_the_one_it_starts(void)
+{
+	config_expect_error(plus("measure: {verify_every: true}\n"), 15, 11,
+			    "unknown key 'verify_every' in 'measure'; did you mean 'verify_every_sample'?");
+	config_expect_error(plus("measure: {finali: 2}\n"), 15, 11, "unknown key 'finali' in 'measure'; did you mean 'finalists'?");
+}
+
+static void test_keys_must_be_plain_names(void)
+{
+	config_expect_error(plus("measure: {[a, b]: 1}\n"), 15, 11, "keys in 'measure' must be plain names");
+}
+
+/* Integers: within the key's bounds, in any C base, and not past 64 bits. */
+static void test_integers_are_whole_and_in_range(void)
+{
+	config_expect_error(plus("measure: {min_samples: 0}\n"), 15, 24, "min_samples must be between 1 and 100000, not 0");
+	config_expect_error(plus("measure: {min_samples: 99999999999999999999}\n"), 15, 24,
+			    "min_samples must be an integer, not '99999999999999999999'");
+	config_expect_error(plus("measure: {min_samples: 2.5}\n"), 15, 24, "min_samples must be an integer, not '2.5'");
+	config cfg;
+	char *first;
+	CU_ASSERT_EQUAL_FATAL(config_load_text(plus("measure: {min_samples: 0x10}\n"), &cfg, &first), 0);
+	CU_ASSERT_EQUAL(cfg.min_samples, 16);
+	config_free(&cfg);
+}
+
+/* Numbers are finite; booleans are true, false, yes or no and nothing else. */
+static void test_numbers_are_finite_and_booleans_spelled_out(void)
+{
+	config_expect_error(plus("measure: {noise: abc}\n"), 15, 18, "noise must be a number, not 'abc'");
+	config_expect_error(plus("measure: {noise: inf}\n"), 15, 18, "noise must be a number, not 'inf'");
+	config_expect_error(plus("measure: {noise: 1e999}\n"), 15, 18, "noise must be a number, not '1e999'");
+	config_expect_error(plus("measure: {verify_every_sample: maybe}\n"), 15, 32,
+			    "verify_every_sample must be true or false, not 'maybe'");
+	static const char *const spellings[][2] = {{"true", "1"}, {"yes", "1"}, {"false", "0"}, {"no", "0"}};
+	for (size_t i = 0; i < 4; i++) {
+		char extra[64];
+		snprintf(extra, sizeof extra, "measure: {verify_every_sample: %s}\n", spellings[i][0]);
+		config cfg;
+		char *first;
+		CU_ASSERT_EQUAL_FATAL(config_load_text(plus(extra), &cfg, &first), 0);
+		CU_ASSERT_EQUAL(cfg.verify_every, atoi(spellings[i][1]));
+		config_free(&cfg);
+	}
+}
+
+/* A key's value of the wrong kind names both kinds; an empty string is refused where a name is
+ * wanted. */
+static void test_a_value_of_the_wrong_kind_or_empty(void)
+{
+	config_expect_error(plus("measure: {warmup: [1]}\n"), 15, 19, "warmup must be a scalar, not a list");
+	config_expect_error(plus("measure: [warmup]\n"), 15, 10, "'measure' must be a mapping, not a list");
+	config_expect_error(config_with_line(1, "name: \"\""), 1, 7, "name must not be empty");
+}
+
+/* An expression's column is its character's in the file: one past a quote, single or double,
+ * and none for a plain scalar. */
+static void test_expression_columns_count_quotes(void)
+{
+	const char *msg = "launch block: expected a number, name or '(' but found '*'";
+	config_expect_error(config_with_line(13, "  block: [\"bx +* 2\"]"), 13, 16, msg);
+	config_expect_error(config_with_line(13, "  block: ['bx +* 2']"), 13, 16, msg);
+	config_expect_error(config_with_line(13, "  block: [bx +* 2]"), 13, 15, msg);
+}
+
+int add_config_yaml_suite(void)
+{
+	CU_pSuite s = CU_add_suite("config_yaml", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "typo'd key suggests nearest", test_typo_key_suggests_nearest);
+	CU_add_test(s, "duplicate key names both places", test_duplicate_key_names_both_places);
+	CU_add_test(s, "strict integers", test_strict_integers_reject_trailing_junk);
+	CU_add_test(s, "expression syntax error inside quotes", test_expression_syntax_error_points_inside_quotes);
+	CU_add_test(s, "wrong type", test_wrong_type_for_list);
+	CU_add_test(s, "missing required key", test_missing_required_key);
+	CU_add_test(s, "a key near none lists the valid ones", test_a_key_near_none_lists_the_valid_ones);
+	CU_add_test(s, "a truncated key is taken for the one it starts", test_a_truncated_key_is_taken_for_the_one_it_starts);
+	CU_add_test(s, "keys must be plain names", test_keys_must_be_plain_names);
+	CU_add_test(s, "integers are whole and in range", test_integers_are_whole_and_in_range);
+	CU_add_test(s, "numbers are finite and booleans spelled out", test_numbers_are_finite_and_booleans_spelled_out);
+	CU_add_test(s, "a value of the wrong kind, or empty", test_a_value_of_the_wrong_kind_or_empty);
+	CU_add_test(s, "expression columns count quotes", test_expression_columns_count_quotes);
+	return 0;
+}

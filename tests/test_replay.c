@@ -1,0 +1,255 @@
+/* test_replay.c: a search against a recorded run (replay.c): each "measurement" is the CSV's time
+ * of that configuration, so strategies are tested and compared without a GPU. The recording is a
+ * real H100 run of configs/summatrix.yaml (tests/data); what a replay should find is computed here
+ * from that file, not written down. */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "replay.h"
+#include "table.h"
+#include "tests.h"
+
+#define RECORDING "tests/data/summatrix_h100.csv"
+
+static config cfg;
+static space sp;
+
+static int setup(void)
+{
+	diags d = {0};
+	int rc = config_load("configs/summatrix.yaml", &cfg, &d) || space_enumerate(&cfg, &sp, &d);
+	diags_print(&d);
+	diags_free(&d);
+	return rc ? -1 : 0;
+}
+
+static int teardown(void)
+{
+	space_free(&sp);
+	config_free(&cfg);
+	return 0;
+}
+
+/* The recorded time of configuration c (the finalists' median where re-timed), INFINITY when it
+ * did not pass or is not in the file; read with the results reader, apart from replay.c's own. */
+static double recorded(const table *t, size_t c)
+{
+	const value *v = space_config(&sp, c);
+	for (size_t r = 0; r < t->nrows; r++) {
+		int same = 1;
+		for (size_t p = 0; p < cfg.nparams && same; p++)
+			same = table_num(t, r, table_col(t, cfg.params[p].name)) == value_as_double(v[p]);
+		if (!same)
+			continue;
+		if (strcmp(table_field(t, r, "status"), "ok"))
+			return INFINITY;
+		double fin = table_num(t, r, table_col(t, "final_ms_median"));
+		return isnan(fin) ? table_num(t, r, table_col(t, "time_ms_median")) : fin;
+	}
+	return INFINITY;
+}
+
+/* Exhaustive over the whole space: every configuration once, and the best found is the
+ * recording's optimum, at the configuration that holds it. */
+static void test_exhaustive_finds_the_recordings_optimum(void)
+{
+	table t;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(table_load(RECORDING, &t, &d), 0);
+	double best = INFINITY;
+	long long at = -1;
+	for (size_t c = 0; c < sp.count; c++)
+		if (recorded(&t, c) < best) {
+			best = recorded(&t, c);
+			at = (long long)c;
+		}
+	CU_ASSERT_FATAL(at >= 0);
+	char out[128];
+	snprintf(out, sizeof out, "%s/replay.csv", test_dir);
+	replay_result r;
+	CU_ASSERT_EQUAL_FATAL(replay_run(&cfg, &sp, RECORDING, STRAT_EXHAUSTIVE, sp.count, 1, out, &r, &d), 0);
+	CU_ASSERT_EQUAL(r.evaluations, sp.count);
+	CU_ASSERT_DOUBLE_EQUAL(r.optimum, best, 0);
+	CU_ASSERT_DOUBLE_EQUAL(r.best_found, best, 0);
+	CU_ASSERT_EQUAL(r.best_config, at);
+	CU_ASSERT_EQUAL(count_in(out, "\n"), 1 + (int)sp.count);
+	unlink(out);
+	table_free(&t);
+	diags_free(&d);
+}
+
+/* Every strategy within a budget: exactly the budget evaluated, the best found no better than the
+ * optimum and the recorded time of the configuration it names, and each step of the sequence
+ * the recorded time of the configuration it names (empty where that one failed). */
+static void test_every_strategy_sees_the_recorded_times(void)
+{
+	table t;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(table_load(RECORDING, &t, &d), 0);
+	char out[128];
+	snprintf(out, sizeof out, "%s/replay.csv", test_dir);
+	for (int s = 0; s < STRAT_COUNT_; s++) {
+		replay_result r;
+		CU_ASSERT_EQUAL_FATAL(replay_run(&cfg, &sp, RECORDING, (strategy)s, 16, 3, out, &r, &d), 0);
+		CU_ASSERT_EQUAL(r.evaluations, 16);
+		CU_ASSERT(r.best_found >= r.optimum);
+		CU_ASSERT(r.best_config >= 0);
+		if (r.best_config >= 0)
+			CU_ASSERT_DOUBLE_EQUAL(recorded(&t, (size_t)r.best_config), r.best_found, 0);
+		/* step,block_x,block_y,maxrreg,time_ms */
+		FILE *f = fopen(out, "r");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		char line[256];
+		int steps = 0, agree = 0;
+		CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, f));
+		CU_ASSERT_EQUAL(strcmp(line, "step,block_x,block_y,maxrreg,time_ms\r\n"), 0);
+		while (fgets(line, sizeof line, f)) {
+			long long step, x, y, m;
+			char tail[64] = "";
+			if (sscanf(line, "%lld,%lld,%lld,%lld,%63[^\r\n]", &step, &x, &y, &m, tail) < 4)
+				continue;
+			steps++;
+			for (size_t c = 0; c < sp.count; c++) {
+				const value *v = space_config(&sp, c);
+				if (v[0].u.i != x || v[1].u.i != y || v[2].u.i != m)
+					continue;
+				double want = recorded(&t, c);
+				agree += isinf(want) ? !*tail : *tail && fabs(strtod(tail, NULL) - want) <= 1e-5 * want;
+			}
+		}
+		fclose(f);
+		CU_ASSERT_EQUAL(steps, 16);
+		CU_ASSERT_EQUAL(agree, 16);
+	}
+	unlink(out);
+	table_free(&t);
+	diags_free(&d);
+}
+
+/* A recording of another config, one without times, or none at all: refused, the reason given. */
+static void test_a_recording_that_does_not_fit_is_refused(void)
+{
+	static const struct {
+		const char *csv, *why;
+	} bad[] = {
+		{"tests/data/reduce_h100.csv", "no column for parameter 'block_x': not a run of this config"},
+		{NULL, "no status or time_ms_median column"},
+		{"/nonexistent/run.csv", "cannot read the recorded run '/nonexistent/run.csv'"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		const char *csv = bad[i].csv ? bad[i].csv : write_temp(0, "untimed.csv", "block_x,block_y,maxrreg,status\r\n32,1,0,ok\r\n");
+		replay_result r;
+		diags d = {0};
+		CU_ASSERT_EQUAL(replay_run(&cfg, &sp, csv, STRAT_RANDOM, 10, 1, NULL, &r, &d), -1);
+		CU_ASSERT_EQUAL_FATAL(d.n, 1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], bad[i].why));
+		diags_free(&d);
+	}
+}
+
+/* A small recording by hand: a failure and an absent configuration count as failed measurements,
+ * and a re-timed finalist's median decides over its first-pass time. */
+static void test_failures_and_gaps_count_as_failed(void)
+{
+	config c;
+	space s;
+	diags d = {0};
+	const char *yaml = write_temp(1, "small.yaml", "kernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4}]\n"
+						       "space: {x: [32, 64, 96, 128]}\nlaunch: {block: [x], grid: [1]}\n");
+	CU_ASSERT_EQUAL_FATAL(config_load(yaml, &c, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&c, &s, &d), 0);
+	const char *csv = write_temp(2, "small.csv", "x,time_ms_median,final_ms_median,status\r\n"
+						   "32,5.0,,ok\r\n64,0.5,,crashed\r\n96,2.0,1.5,ok\r\n");
+	char out[128];
+	snprintf(out, sizeof out, "%s/small.replay.csv", test_dir);
+	replay_result r;
+	CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, csv, STRAT_EXHAUSTIVE, 4, 1, out, &r, &d), 0);
+	CU_ASSERT_EQUAL(r.evaluations, 4);
+	CU_ASSERT_DOUBLE_EQUAL(r.optimum, 1.5, 0);
+	CU_ASSERT_DOUBLE_EQUAL(r.best_found, 1.5, 0);
+	CU_ASSERT_EQUAL(r.best_config, 2);
+	char *seq = read_text(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(seq);
+	CU_ASSERT_PTR_NOT_NULL(strstr(seq, ",32,5\r\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(seq, ",64,\r\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(seq, ",96,1.5\r\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(seq, ",128,\r\n"));
+	free(seq);
+	/* nothing passed: no best at all */
+	csv = write_temp(2, "small.csv", "x,time_ms_median,status\r\n32,5.0,crashed\r\n");
+	CU_ASSERT_EQUAL(replay_run(&c, &s, csv, STRAT_EXHAUSTIVE, 4, 1, NULL, &r, &d), 0);
+	CU_ASSERT(isinf(r.optimum) && isinf(r.best_found));
+	CU_ASSERT_EQUAL(r.best_config, -1);
+	unlink(out);
+	space_free(&s);
+	config_free(&c);
+	diags_free(&d);
+}
+
+/* --replay against a recorded H100 run of configs/summatrix.yaml (tests/data): no GPU, no nvcc;
+ * the budget is kept, the same seed gives the same sequence, every strategy beats nothing. */
+static void test_replay_of_a_recorded_run(void)
+{
+	static const char *const strategies[] = {"exhaustive", "random", "local", "anneal", "genetic", "model"};
+	for (size_t i = 0; i < 6; i++) {
+		char *first = NULL;
+		for (int round = 0; round < 2; round++) {
+			char *argv[] = {"./autotune", "--replay", "tests/data/summatrix_h100.csv", "--strategy", (char *)strategies[i],
+					"--budget", "10%", "--seed", "7", "configs/summatrix.yaml", NULL};
+			char *out;
+			int st = proc_capture(argv, 60, &out);
+			CU_ASSERT(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, ": 16 evaluations of 153 configurations; best found "));
+			free(out);
+			char *seq = read_text("results/summatrix.replay.csv");
+			CU_ASSERT_PTR_NOT_NULL_FATAL(seq);
+			int lines = 0;
+			for (char *p = seq; (p = strchr(p, '\n')); p++)
+				lines++;
+			CU_ASSERT_EQUAL(lines, 17); /* header + 16 evaluations */
+			/* every proposal a configuration of the space, none twice: the rows' parameter parts
+			 * ("step,bx,by,cap," minus the step) are distinct and each names a valid shape */
+			char *rows[17] = {0};
+			int nrows = 0;
+			for (char *line = strchr(seq, '\n') + 1; *line && nrows < 17; nrows++) {
+				char *eol = strchr(line, '\n');
+				rows[nrows] = strndup(strchr(line, ',') + 1, (size_t)(eol - strchr(line, ',')));
+				*strrchr(rows[nrows], ',') = 0; /* drop the time */
+				long x = strtol(rows[nrows], NULL, 10), y = strtol(strchr(rows[nrows], ',') + 1, NULL, 10);
+				CU_ASSERT(x * y >= 32 && x * y <= 1024);
+				for (int q = 0; q < nrows; q++)
+					CU_ASSERT_STRING_NOT_EQUAL(rows[q], rows[nrows]);
+				line = eol + 1;
+			}
+			for (int q = 0; q < nrows; q++)
+				free(rows[q]);
+			if (round == 0)
+				first = seq;
+			else {
+				CU_ASSERT_STRING_EQUAL(first, seq);
+				free(seq);
+			}
+		}
+		free(first);
+	}
+	unlink("results/summatrix.replay.csv");
+}
+
+int add_replay_suite(void)
+{
+	CU_pSuite s = CU_add_suite("replay", setup, teardown);
+	if (!s)
+		return -1;
+	CU_add_test(s, "exhaustive finds the recording's optimum", test_exhaustive_finds_the_recordings_optimum);
+	CU_add_test(s, "every strategy sees the recorded times", test_every_strategy_sees_the_recorded_times);
+	CU_add_test(s, "a recording that does not fit is refused", test_a_recording_that_does_not_fit_is_refused);
+	CU_add_test(s, "failures and gaps count as failed", test_failures_and_gaps_count_as_failed);
+	CU_add_test(s, "replay of a recorded run (the binary)", test_replay_of_a_recorded_run);
+	return 0;
+}

@@ -1,0 +1,536 @@
+/* test_tune.c: a tuning run as tune.c runs it, stage by stage, through the autotune binary on the
+ * CPU: tests/fake_worker.c stands in for the GPU worker (AUTOTUNE_WORKER), the real nvcc compiles.
+ * Bad input of every kind is exit 2 with one message and nothing written; options are checked
+ * before anything slow; a dry run needs a target and writes the binaries' data; SIGINT writes
+ * what was measured and exits 130; SIGTERM to the whole job (a batch system's time limit) exits
+ * 143, and what it stopped, a measurement or a compile, is not run rather than failed; a problem
+ * too large for the device stops the run before anything is written. */
+#include <CUnit/CUnit.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "compile.h"
+#include "proc.h"
+#include "tests.h"
+
+#define NCONFIGS 20
+#define DIR "/tmp/autotune-tune-test"
+
+static char config_path[256];
+
+/* Runs ./autotune with args; returns the exit status and all output (stdout + stderr). */
+static int run(char *const args[], char **output)
+{
+	char *argv[16] = {"./autotune"};
+	int n = 1;
+	for (; args[n - 1] && n < 15; n++)
+		argv[n] = args[n - 1];
+	argv[n] = NULL;
+	int st = proc_capture(argv, 120, output);
+	if (!*output)
+		*output = strdup("");
+	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A config NAME over kernel KERNEL (in DIR) with the given space, build and measure lines; the
+ * kernel takes (float *a, int n) with n = 4096; results go to DIR/NAME.*, which start empty. */
+static void write_named(const char *name, const char *kernel, const char *space_build)
+{
+	char text[2048];
+	snprintf(config_path, sizeof config_path, DIR "/%s.yaml", name);
+	snprintf(text, sizeof text,
+		 "name: %s\nkernel: {source: %s, entry: k}\narguments:\n"
+		 "  - {name: a, type: float, count: 4096, output: true}\n  - {name: n, type: int32, value: 4096}\n"
+		 "%s\nlaunch: {block: [bx], grid: [\"ceil_div(4096, bx)\"]}\n"
+		 "output: {csv: " DIR "/%s.csv, header: " DIR "/%s_tuned.h}\n",
+		 name, kernel, space_build, name, name);
+	put(config_path, text);
+	char path[256];
+	static const char *const ext[] = {".csv", ".journal", "_tuned.h"};
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof path, DIR "/%s%s", name, ext[i]);
+		unlink(path);
+	}
+}
+
+/* A one-binary space of 20 block sizes, 32..640; results under DIR. */
+static void write_space(const char *extra_measure)
+{
+	mkdir(DIR, 0777);
+	FILE *f = fopen(DIR "/k.cu", "w");
+	fputs("extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n", f);
+	fclose(f);
+	snprintf(config_path, sizeof config_path, DIR "/stop.yaml");
+	f = fopen(config_path, "w");
+	fprintf(f, "name: stop\nkernel: {source: k.cu, entry: k}\narguments:\n"
+		   "  - {name: a, type: float, count: 4096, output: true}\n  - {name: n, type: int32, value: 4096}\n"
+		   "space: {bx: {start: 32, stop: 640, step: 32}}\nlaunch: {block: [bx], grid: [\"ceil_div(4096, bx)\"]}\n"
+		   "measure: {finalists: 0, metrics: none%s}\n"
+		   "output: {csv: " DIR "/stop.csv, header: " DIR "/stop_tuned.h}\n",
+		extra_measure ? extra_measure : "");
+	fclose(f);
+}
+
+static void reset(void)
+{
+	unlink(DIR "/stop.csv");
+	unlink(DIR "/stop_tuned.h");
+	unlink(DIR "/stop.journal");
+	unlink(DIR "/runs.log");
+	fake_worker_forget();
+	setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
+	setenv("FAKE_LOG", DIR "/runs.log", 1);
+}
+
+static int autotune(char *const extra[], char **out)
+{
+	char *argv[16] = {"./autotune"};
+	int n = 1;
+	for (; extra && extra[n - 1] && n < 14; n++)
+		argv[n] = extra[n - 1];
+	argv[n++] = config_path;
+	argv[n] = NULL;
+	int st = proc_capture(argv, 120, out);
+	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Rows per configuration in the CSV: each bx must appear exactly once. */
+static int each_row_once(void)
+{
+	FILE *f = fopen(DIR "/stop.csv", "r");
+	if (!f)
+		return 0;
+	int seen[NCONFIGS] = {0}, rows = 0;
+	char line[2048];
+	fgets(line, sizeof line, f);
+	while (fgets(line, sizeof line, f)) {
+		int bx = atoi(line);
+		if (bx % 32 || bx < 32 || bx > 32 * NCONFIGS)
+			return 0;
+		seen[bx / 32 - 1]++;
+		rows++;
+	}
+	fclose(f);
+	for (int i = 0; i < NCONFIGS; i++)
+		if (seen[i] != 1)
+			return 0;
+	return rows == NCONFIGS;
+}
+
+/* The 20-configuration space at 150 ms per measurement, started in the background. */
+static void start_slow_run(proc *p)
+{
+	write_space(NULL);
+	reset();
+	setenv("FAKE_SLEEP_MS", "150", 1);
+	char *argv[] = {"./autotune", "-q", config_path, NULL};
+	CU_ASSERT_EQUAL_FATAL(proc_start(p, argv, PROC_STDOUT | PROC_MERGE_STDERR), 0);
+}
+
+/* A run stopped by signal sig exited 128 + sig with every journaled result in the CSV and the
+ * rest not run, none lost or invented; returns how many were done. */
+static int assert_stopped_run(proc *p, int sig)
+{
+	int timed_out;
+	int st = proc_finish(p, 30, &timed_out);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 128 + sig);
+	int done = count_in(DIR "/stop.journal", "done ");
+	CU_ASSERT(done >= 3 && done < NCONFIGS);
+	CU_ASSERT(each_row_once());
+	CU_ASSERT_EQUAL(count_in(DIR "/stop.csv", ",ok,"), done);
+	CU_ASSERT_EQUAL(count_in(DIR "/stop.csv", ",not-run,"), NCONFIGS - done);
+	return done;
+}
+
+static void test_sigint_writes_what_was_measured_and_exits_130(void)
+{
+	proc p;
+	start_slow_run(&p);
+	double t0 = now_seconds();
+	while (count_in(DIR "/stop.journal", "done ") < 3 && now_seconds() - t0 < 60)
+		nap();
+	kill(p.pid, SIGINT);
+	assert_stopped_run(&p, SIGINT);
+}
+
+/* A batch system's time limit (Slurm) sends SIGTERM to every process of the job, in no known
+ * order: the tuner writes what was measured and exits 143, and the configuration whose worker
+ * fell to the signal is not run (not crashed), so the resumed run measures it. */
+static void test_sigterm_to_the_whole_job_writes_results_and_resumes(void)
+{
+	proc p;
+	start_slow_run(&p);
+	double t0 = now_seconds();
+	pid_t worker = 0;
+	const char *j = DIR "/stop.journal";
+	/* three measured, the fourth in flight */
+	while (now_seconds() - t0 < 60 && !(count_in(j, "done ") >= 3 && count_in(j, "start ") > count_in(j, "done ") &&
+					    (worker = child_named(p.pid, "fake_worker")) > 0))
+		nap();
+	CU_ASSERT(worker > 0);
+	if (worker > 0)
+		kill(worker, SIGTERM); /* the worker first, the harder order */
+	kill(p.pid, SIGTERM);
+	int done = assert_stopped_run(&p, SIGTERM);
+	CU_ASSERT_EQUAL(count_in(j, "stopped "), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/stop.csv", ",crashed,"), 0);
+	/* the resumed run measures the stopped one with the rest, and counts nothing crashed */
+	unsetenv("FAKE_SLEEP_MS");
+	char *out;
+	CU_ASSERT_EQUAL(autotune(NULL, &out), 0);
+	char want[96];
+	snprintf(want, sizeof want, "resuming: %d configurations measured before (", done);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	free(out);
+	CU_ASSERT(each_row_once());
+	CU_ASSERT_EQUAL(count_in(DIR "/stop.csv", ",ok,"), NCONFIGS);
+}
+
+/* A config whose register cap 64 builds are held back by an nvcc wrapper that sleeps for 60 s;
+ * the run started with it. */
+static void start_slow_compile_run(proc *p)
+{
+	mkdir(DIR, 0777);
+	put(DIR "/k.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n");
+	write_named("slow", "k.cu", "space: {bx: [32, 64, 96, 128, 160, 192], cap: [0, 64]}\nbuild: {maxrregcount: cap}\n"
+				   "measure: {finalists: 0, metrics: none}");
+	reset();
+	char *nvcc = find_nvcc();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(nvcc);
+	char script[512];
+	snprintf(script, sizeof script, "#!/bin/sh\ncase \"$*\" in *maxrregcount=64*) sleep 60 ;; esac\nexec %s \"$@\"\n", nvcc);
+	free(nvcc);
+	put(DIR "/slow_nvcc", script);
+	chmod(DIR "/slow_nvcc", 0755);
+	setenv("NVCC", DIR "/slow_nvcc", 1);
+	setenv("FAKE_SLEEP_MS", "100", 1);
+	char *argv[] = {"./autotune", "-q", "--no-cache", config_path, NULL};
+	CU_ASSERT_EQUAL_FATAL(proc_start(p, argv, PROC_STDOUT | PROC_MERGE_STDERR), 0);
+}
+
+/* The held-back compile, once the first configuration is measured and the pass waits on it;
+ * 0 when it never showed within 60 s. */
+static pid_t slow_compile(const proc *p)
+{
+	double t0 = now_seconds();
+	pid_t compile = 0;
+	while (now_seconds() - t0 < 60 && !(count_in(DIR "/slow.journal", "done ") >= 1 && (compile = child_named(p->pid, "slow_nvcc")) > 0))
+		nap();
+	return compile;
+}
+
+static void remove_slow_run(void)
+{
+	static const char *const ext[] = {".csv", ".journal", "_tuned.h", ".yaml", ".html", ".worker.log", ".mk"};
+	for (int i = 0; i < 7; i++) {
+		char path[256];
+		snprintf(path, sizeof path, DIR "/slow%s", ext[i]);
+		unlink(path);
+	}
+	unlink(DIR "/slow_nvcc");
+}
+
+/* The same signal stops a compile still running: its configurations are not run, not compile
+ * errors. */
+static void test_sigterm_to_the_whole_job_leaves_an_unfinished_compile_not_run(void)
+{
+	proc p;
+	start_slow_compile_run(&p);
+	double t0 = now_seconds();
+	pid_t compile = slow_compile(&p);
+	CU_ASSERT(compile > 0);
+	if (compile > 0)
+		kill(-compile, SIGTERM); /* its process group: the wrapper and its sleep */
+	kill(p.pid, SIGTERM);
+	int timed_out;
+	int st = proc_finish(&p, 30, &timed_out);
+	unsetenv("NVCC");
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 143);
+	int done = count_in(DIR "/slow.journal", "done ");
+	CU_ASSERT(done >= 1 && done <= 6);
+	CU_ASSERT_EQUAL(count_in(DIR "/slow.csv", "compile-error"), 0);
+	CU_ASSERT_EQUAL(count_in(DIR "/slow.csv", ",ok,"), done);
+	CU_ASSERT_EQUAL(count_in(DIR "/slow.csv", ",not-run,"), 12 - done);
+	CU_ASSERT(now_seconds() - t0 < 30); /* not held up by the compile that sleeps for 60 s */
+	remove_slow_run();
+}
+
+/* The whole job's signal can reach nvcc before the tuner (it failed this suite once under load):
+ * here it reaches nvcc alone, and the run goes on. The configurations of that build are not run,
+ * not compile errors; the others are measured. */
+static void test_sigterm_to_nvcc_alone_leaves_its_configurations_not_run(void)
+{
+	proc p;
+	start_slow_compile_run(&p);
+	pid_t compile = slow_compile(&p);
+	CU_ASSERT(compile > 0);
+	if (compile > 0)
+		kill(-compile, SIGTERM);
+	int timed_out;
+	int st = proc_finish(&p, 60, &timed_out);
+	unsetenv("NVCC");
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CU_ASSERT_EQUAL(count_in(DIR "/slow.csv", "compile-error"), 0);
+	CU_ASSERT_EQUAL(count_in(DIR "/slow.csv", ",ok,"), 6);
+	CU_ASSERT_EQUAL(count_in(DIR "/slow.csv", ",not-run,"), 6);
+	remove_slow_run();
+}
+
+static void test_problem_too_large_for_device_memory(void)
+{
+	write_space(NULL);
+	reset();
+	setenv("FAKE_MEM_BYTES", "1000", 1);
+	char *out;
+	CU_ASSERT_EQUAL(autotune((char *[]){NULL}, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "the kernel's arrays need 0.00 GiB of device memory"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "but Fake GPU has 0.00 GiB"));
+	free(out);
+	CU_ASSERT_NOT_EQUAL(access(DIR "/stop.csv", F_OK), 0); /* nothing written */
+}
+
+
+/* The three acceptance cases: a typo'd key, a bad expression, a syntax error. Each prints
+ * exactly file:line:col: message lines and exits 2. */
+static void test_config_errors_exit_2_with_positions(void)
+{
+	const char *base = "kernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4}]\n"
+			   "space: {x: [1]}\n";
+	struct {
+		const char *tail, *want;
+	} cases[] = {
+		{"launch: {blcok: [x], grid: [1]}\n", ":4:10: unknown key 'blcok' in 'launch'; did you mean 'block'?"},
+		{"launch: {block: [x], grid: [\"x +* 2\"]}\n", ":4:33: launch grid: "},
+		{"launch: {block: [x], grid: [1]\n", ":5:1: YAML syntax error: "},
+	};
+	for (size_t i = 0; i < 3; i++) {
+		char text[1024];
+		snprintf(text, sizeof text, "%s%s", base, cases[i].tail);
+		const char *path = write_temp(7, "e.yaml", text);
+		char *out;
+		CU_ASSERT_EQUAL(run((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out), 2);
+		char want[512];
+		snprintf(want, sizeof want, "%s%s", path, cases[i].want);
+		if (!strstr(out, want))
+			fprintf(stderr, "\n  got: %s  want: %s\n", out, want);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+		/* every line is a positioned message: no stack dumps, no stray noise */
+		for (char *line = out; *line;) {
+			char *eol = strchr(line, '\n');
+			CU_ASSERT(!strncmp(line, path, strlen(path)));
+			line = eol ? eol + 1 : line + strlen(line);
+		}
+		free(out);
+		unlink(path);
+	}
+}
+
+static int count_lines(const char *path, int *ok_rows, int *not_run, int *with_regs)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	char line[4096];
+	int n = 0;
+	*ok_rows = *not_run = *with_regs = 0;
+	while (fgets(line, sizeof line, f)) {
+		n++;
+		if (n == 1)
+			continue;
+		*not_run += strstr(line, ",not-run,") != NULL;
+		/* registers is the 11th column of summatrix's CSV (3 parameters first) */
+		char *p = line;
+		for (int c = 0; c < 10 && p; c++)
+			p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
+		*with_regs += p && *p >= '1' && *p <= '9';
+	}
+	fclose(f);
+	return n;
+}
+
+static void test_dry_run_of_summatrix_with_real_nvcc(void)
+{
+	char *out;
+	unlink("results/summatrix.csv");
+	int rc = run((char *[]){"--dry-run", "--arch", "sm_90", "configs/summatrix.yaml", NULL}, &out);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "153 valid configurations (of 363 combinations); 3 binaries built"));
+	/* the per-configuration table names registers and occupancy */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "block_x=256 block_y=1 maxrreg=0"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "100.0%"));
+	free(out);
+	int ok, not_run, with_regs;
+	CU_ASSERT_EQUAL(count_lines("results/summatrix.csv", &ok, &not_run, &with_regs), 154);
+	CU_ASSERT_EQUAL(not_run, 153);
+	CU_ASSERT_EQUAL(with_regs, 153);
+	/* a dry run measures nothing, so it leaves no tuned header behind it */
+}
+
+/* A worker that fails as it does on a machine without the driver: the dynamic loader names the
+ * missing library on stderr and exits 127. */
+static const char *no_driver_worker(void)
+{
+	static char path[160];
+	snprintf(path, sizeof path, "%s/autotune-worker", test_dir);
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fprintf(f, "#!/bin/sh\necho \"$0: error while loading shared libraries: libcuda.so.1: cannot open shared "
+		   "object file: No such file or directory\" >&2\nexit 127\n");
+	fclose(f);
+	chmod(path, 0755);
+	return path;
+}
+
+/* Without a GPU, one message says what to do first and quotes why no GPU answered; the loader's
+ * own line is not printed raw, and no worker log of it is left in results/. */
+static void test_dry_run_without_gpu_or_arch_is_a_clear_error(void)
+{
+	char *out;
+	unlink("results/summatrix.worker.log");
+	setenv("AUTOTUNE_WORKER", no_driver_worker(), 1);
+	int rc = run((char *[]){"--dry-run", "configs/summatrix.yaml", NULL}, &out);
+	unsetenv("AUTOTUNE_WORKER");
+	CU_ASSERT_EQUAL(rc, 2);
+	CU_ASSERT_EQUAL(strncmp(out, "autotune: a dry run with no GPU needs a target: give --arch sm_90", 65), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "libcuda.so.1: cannot open"));
+	CU_ASSERT_PTR_NULL(strstr(out, "autotune-worker: error while loading"));
+	CU_ASSERT_PTR_NULL(strchr(out, '\n') ? strchr(strchr(out, '\n') + 1, '\n') : NULL); /* one line */
+	CU_ASSERT_NOT_EQUAL(access("results/summatrix.worker.log", F_OK), 0);
+	free(out);
+}
+
+static void test_real_run_without_gpu_exits_2(void)
+{
+	char *out;
+	unlink("results/summatrix.worker.log");
+	setenv("AUTOTUNE_WORKER", no_driver_worker(), 1);
+	int rc = run((char *[]){"configs/summatrix.yaml", NULL}, &out);
+	unsetenv("AUTOTUNE_WORKER");
+	CU_ASSERT_EQUAL(rc, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "libcuda.so.1: cannot open"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "--dry-run --arch sm_90"));
+	CU_ASSERT_NOT_EQUAL(access("results/summatrix.worker.log", F_OK), 0);
+	free(out);
+}
+
+/* Option values are checked before anything slow starts, and in a dry run too, where they were
+ * ignored: a run with a worker that cannot start (/bin/false) names the option, not the GPU. */
+static void test_option_values_are_checked_first(void)
+{
+	struct {
+		const char *opt, *value, *want;
+	} cases[] = {
+		{"--strategy", "nope", "unknown strategy 'nope'"},
+		{"--budget", "0.5", "a budget is evaluations (N), a fraction of the space (N%) or seconds (Ns), not '0.5'"},
+		{"--budget", "1e400", "not '1e400'"},
+		{"--budget", "inf", "not 'inf'"},
+		{"--devices", "0,,1", "--devices takes GPU numbers separated by commas (0,1), not '0,,1'"},
+		{"--devices", "1,1", "--devices names GPU 1 twice"},
+	};
+	setenv("AUTOTUNE_WORKER", "/bin/false", 1);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		for (int dry = 0; dry < 2; dry++) {
+			char *out;
+			char *args[] = {dry ? "--dry-run" : "-q", "--arch", "sm_90", (char *)cases[i].opt, (char *)cases[i].value,
+					"configs/summatrix.yaml", NULL};
+			int rc = run(args, &out);
+			if (rc != 2 || !strstr(out, cases[i].want))
+				fprintf(stderr, "\n  %s %s%s: exit %d, output: %s  want: %s\n", cases[i].opt, cases[i].value,
+					dry ? " (dry run)" : "", rc, out, cases[i].want);
+			CU_ASSERT_EQUAL(rc, 2);
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, cases[i].want));
+			free(out);
+		}
+	unsetenv("AUTOTUNE_WORKER");
+}
+
+/* Every kind of bad input from the command line: exit status 2, a message that says what is
+ * wrong (and where), and no CSV written half-way. A fake worker stands in for the GPU. */
+static void test_bad_input_table(void)
+{
+	const char *kernel = write_temp(2, "bk.cu", "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = 1; }\n");
+	struct {
+		const char *what, *yaml_tail, *want, *env, *env_value;
+	} cases[] = {
+		{"syntax", "launch: {block: [x], grid: [1]\n", ":6:1: YAML syntax error", NULL, NULL},
+		{"unknown key", "launch: {block: [x], grid: [1], shared: 4}\n", ":5:33: unknown key 'shared' in 'launch'; did you mean 'shared_mem'?", NULL, NULL},
+		{"wrong type", "launch: {block: [x], grid: 1}\n", ":5:28: launch grid must be a list, not a scalar", NULL, NULL},
+		{"missing key", "launch: {block: [x]}\n", ":5:9: 'launch' is missing the required key 'grid'", NULL, NULL},
+		{"unknown name", "launch: {block: [y], grid: [1]}\n", ":5:18: unknown name 'y' in the launch block", NULL, NULL},
+		{"division by zero", "launch: {block: [x], grid: [\"x / 0\"]}\n", ":5:32: division by zero (for x=32)", NULL, NULL},
+		{"empty space", "launch: {block: [x], grid: [1]}\nconstraints: [x > 64]\n", "no configuration satisfies the constraints (1 combination tried)", NULL, NULL},
+		{"entry not in module", "launch: {block: [x], grid: [1]}\n", "entry point 'kk' not found in the compiled module; it has: k", NULL, NULL},
+		{"nvcc not found", "launch: {block: [x], grid: [1]}\n", "nvcc not found", "NVCC", "/nonexistent/nvcc"},
+		{"no GPU", "launch: {block: [x], grid: [1]}\n", "--dry-run --arch sm_90", "AUTOTUNE_WORKER", "/bin/false"},
+		{"unwritable results", "launch: {block: [x], grid: [1]}\noutput: {csv: /proc/autotune/x.csv}\n", "cannot create the results directory '/proc/autotune'", NULL, NULL},
+		{"results path is a directory", "launch: {block: [x], grid: [1]}\noutput: {csv: /tmp}\n", "cannot write '/tmp': it is a directory", NULL, NULL},
+		/* a TMPDIR longer than /tmp is used too (a batch system's per-job directory) */
+		{"unusable TMPDIR", "launch: {block: [x], grid: [1]}\n", "cannot create a work directory '/nonexistent/scratch/job-12345/autotune-",
+		 "TMPDIR", "/nonexistent/scratch/job-12345"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char text[2048];
+		snprintf(text, sizeof text,
+			 "kernel: {source: %s, entry: %s}\narguments: [{name: a, type: float, count: 64, output: true}]\n"
+			 "space: {x: [32]}\nmeasure: {finalists: 0}\n%s", kernel, strstr(cases[i].what, "entry") ? "kk" : "k",
+			 cases[i].yaml_tail);
+		const char *path = write_temp(3, "bad.yaml", text);
+		setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
+		if (cases[i].env)
+			setenv(cases[i].env, cases[i].env_value, 1);
+		unlink("results/bad.csv");
+		char *out;
+		int rc = run((char *[]){(char *)path, NULL}, &out);
+		if (cases[i].env)
+			unsetenv(cases[i].env);
+		unsetenv("AUTOTUNE_WORKER");
+		if (rc != 2 || !strstr(out, cases[i].want))
+			fprintf(stderr, "\n  case '%s': exit %d, output: %s  want: %s\n", cases[i].what, rc, out, cases[i].want);
+		CU_ASSERT_EQUAL(rc, 2);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, cases[i].want));
+		CU_ASSERT_NOT_EQUAL(access("results/bad.csv", F_OK), 0);
+		/* nothing measured: no journal to resume from and no empty worker log left behind */
+		char sibling[320];
+		const char *base = strrchr(path, '/') + 1;
+		snprintf(sibling, sizeof sibling, "results/%.*s.journal", (int)(strlen(base) - 5), base);
+		CU_ASSERT_NOT_EQUAL(access(sibling, F_OK), 0);
+		snprintf(sibling, sizeof sibling, "results/%.*s.worker.log", (int)(strlen(base) - 5), base);
+		CU_ASSERT_NOT_EQUAL(access(sibling, F_OK), 0);
+		free(out);
+		unlink(path);
+	}
+	unlink(kernel);
+}
+
+int add_tune_suite(void)
+{
+	CU_pSuite s = CU_add_suite("tune", NULL, fake_worker_forget);
+	if (!s)
+		return -1;
+	CU_add_test(s, "SIGINT writes what was measured and exits 130", test_sigint_writes_what_was_measured_and_exits_130);
+	CU_add_test(s, "SIGTERM to the whole job writes results, exits 143 and resumes", test_sigterm_to_the_whole_job_writes_results_and_resumes);
+	CU_add_test(s, "SIGTERM to the whole job leaves an unfinished compile not run",
+		    test_sigterm_to_the_whole_job_leaves_an_unfinished_compile_not_run);
+	CU_add_test(s, "SIGTERM to nvcc alone leaves its configurations not run",
+		    test_sigterm_to_nvcc_alone_leaves_its_configurations_not_run);
+	CU_add_test(s, "problem too large for device memory", test_problem_too_large_for_device_memory);
+	CU_add_test(s, "config errors exit 2 with positions", test_config_errors_exit_2_with_positions);
+	CU_add_test(s, "dry run of summatrix with real nvcc", test_dry_run_of_summatrix_with_real_nvcc);
+	CU_add_test(s, "dry run without GPU or arch is a clear error", test_dry_run_without_gpu_or_arch_is_a_clear_error);
+	CU_add_test(s, "real run without GPU exits 2", test_real_run_without_gpu_exits_2);
+	CU_add_test(s, "option values are checked first", test_option_values_are_checked_first);
+	CU_add_test(s, "bad input table: exit 2 and a message", test_bad_input_table);
+	return 0;
+}
