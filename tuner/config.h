@@ -131,6 +131,20 @@ typedef struct {
 	char *csv_path, *header_path;
 } config;
 
+/* measure.metrics' value (all, none, top:K) into *mode (METRICS_*) and *top: 0, or -1. */
+int config_parse_metrics(const char *text, int *mode, int *top);
+
+/* The command line's overrides of a loaded config, applied by config_override in one place,
+ * right after loading: from then on the config is read-only. */
+typedef struct {
+	const char *metrics;  /* --metrics, or NULL */
+	int shard, nshards;   /* --shard I/N (nshards 0: none): the CSV becomes NAME.shard-I-of-N.csv */
+} config_overrides;
+int config_override(config *cfg, const config_overrides *ov, diags *d);
+
+/* A file that lives next to the CSV: results/NAME.journal for suffix ".journal". */
+char *config_sibling(const config *cfg, const char *suffix);
+
 /* 0 on success. On failure returns -1 with every problem found in d (file:line:col: message)
  * and leaves *cfg empty; config_free is safe either way. */
 int config_load(const char *path, config *cfg, diags *d);

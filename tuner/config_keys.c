@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,18 +114,9 @@ void ld_load_measure(loader *L, const yaml_node_t *n)
 		else
 			ld_error(L, ld_mark(x), "cache must be cold or warm, not '%s'", ld_scalar(x));
 	}
-	if ((x = ld_get(L, n, "metrics")) && ld_expect(L, x, YAML_SCALAR_NODE, "metrics") == 0) {
-		const char *m = ld_scalar(x);
-		char *end;
-		if (!strcmp(m, "all"))
-			cfg->metrics = METRICS_ALL;
-		else if (!strcmp(m, "none"))
-			cfg->metrics = METRICS_NONE;
-		else if (!strncmp(m, "top:", 4) && (cfg->metrics_top = (int)strtol(m + 4, &end, 10)) > 0 && !*end)
-			cfg->metrics = METRICS_TOP;
-		else
-			ld_error(L, ld_mark(x), "metrics must be all, none or top:K, not '%s'", m);
-	}
+	if ((x = ld_get(L, n, "metrics")) && ld_expect(L, x, YAML_SCALAR_NODE, "metrics") == 0 &&
+	    config_parse_metrics(ld_scalar(x), &cfg->metrics, &cfg->metrics_top))
+		ld_error(L, ld_mark(x), "metrics must be all, none or top:K, not '%s'", ld_scalar(x));
 }
 
 void ld_load_select(loader *L, const yaml_node_t *n)
@@ -208,4 +200,43 @@ void ld_load_search(loader *L, const yaml_node_t *n)
 		if ((x = ld_get(L, n, "seed")) && ld_int(L, x, "search seed", 0, LLONG_MAX, &seed) == 0)
 			cfg->search_seed = (unsigned long long)seed;
 	}
+}
+
+int config_parse_metrics(const char *text, int *mode, int *top)
+{
+	char *end;
+	long k;
+	if (!strcmp(text, "all"))
+		*mode = METRICS_ALL;
+	else if (!strcmp(text, "none"))
+		*mode = METRICS_NONE;
+	else if (!strncmp(text, "top:", 4) && (k = strtol(text + 4, &end, 10)) > 0 && k <= INT_MAX && !*end) {
+		*mode = METRICS_TOP;
+		*top = (int)k;
+	} else
+		return -1;
+	return 0;
+}
+
+char *config_sibling(const config *cfg, const char *suffix)
+{
+	const char *dot = strrchr(cfg->csv_path, '.'), *slash = strrchr(cfg->csv_path, '/');
+	size_t n = dot && (!slash || dot > slash) ? (size_t)(dot - cfg->csv_path) : strlen(cfg->csv_path);
+	return xasprintf("%.*s%s", (int)n, cfg->csv_path, suffix);
+}
+
+int config_override(config *cfg, const config_overrides *ov, diags *d)
+{
+	if (ov->metrics && config_parse_metrics(ov->metrics, &cfg->metrics, &cfg->metrics_top)) {
+		diags_add(d, "autotune: --metrics takes all, none or top:K, not '%s'", ov->metrics);
+		return -1;
+	}
+	if (ov->nshards) {
+		char suffix[64];
+		snprintf(suffix, sizeof suffix, ".shard-%d-of-%d.csv", ov->shard, ov->nshards);
+		char *path = config_sibling(cfg, suffix);
+		free(cfg->csv_path);
+		cfg->csv_path = path;
+	}
+	return 0;
 }

@@ -58,33 +58,6 @@ static void on_stop_signal(int sig)
  * compiles is unknown, not in error, and its configurations are not run. */
 static int stopped_compile(const binary *b) { return b->killed; }
 
-/* --metrics overrides measure.metrics. */
-static int apply_metrics_option(config *cfg, const char *m, diags *d)
-{
-	char *end;
-	long k;
-	if (!strcmp(m, "all"))
-		cfg->metrics = METRICS_ALL;
-	else if (!strcmp(m, "none"))
-		cfg->metrics = METRICS_NONE;
-	else if (!strncmp(m, "top:", 4) && (k = strtol(m + 4, &end, 10)) > 0 && !*end) {
-		cfg->metrics = METRICS_TOP;
-		cfg->metrics_top = (int)k;
-	} else {
-		diags_add(d, "autotune: --metrics takes all, none or top:K, not '%s'", m);
-		return -1;
-	}
-	return 0;
-}
-
-/* Files that live next to the CSV: results/NAME.journal, results/NAME.worker.log. */
-static char *output_sibling(const config *cfg, const char *suffix)
-{
-	const char *dot = strrchr(cfg->csv_path, '.'), *slash = strrchr(cfg->csv_path, '/');
-	size_t n = dot && (!slash || dot > slash) ? (size_t)(dot - cfg->csv_path) : strlen(cfg->csv_path);
-	return xasprintf("%.*s%s", (int)n, cfg->csv_path, suffix);
-}
-
 /* An entry point that the module does not have is a config error, not a space of compile
  * errors: every binary comes from the same source. */
 static int missing_entry(const config *cfg, const binary *bin, diags *d)
@@ -125,7 +98,7 @@ static int replay(const options *o, const config *cfg, const space *sp, diags *d
 		return EXIT_USAGE;
 	if (!budget)
 		budget = sp->count; /* a replay takes no time: a time budget means all of it */
-	char *out = output_sibling(cfg, ".replay.csv");
+	char *out = config_sibling(cfg, ".replay.csv");
 	replay_result r;
 	int rc = check_output_path(out, d) ? -1 : replay_run(cfg, sp, o->replay, s, budget, o->seed, out, &r, d);
 	if (rc == 0 && !o->quiet) {
@@ -241,6 +214,9 @@ static int load(tuning *t)
 	if (config_load(o->config, &t->cfg, &t->d))
 		return stop(t, EXIT_USAGE);
 	t->loaded = 1;
+	/* before the workers start: whether they prepare the profiler depends on the metrics */
+	if (config_override(&t->cfg, &(config_overrides){o->metrics, o->shard, o->nshards}, &t->d))
+		return stop(t, EXIT_USAGE);
 	t->policy = (select_policy){t->cfg.policy == POLICY_BALANCED, t->cfg.w_occupancy, t->cfg.w_load_efficiency,
 				    t->cfg.tie_k};
 	if (space_enumerate(&t->cfg, &t->sp, &t->d))
@@ -256,19 +232,11 @@ static int load(tuning *t)
 				  t->cfg.path, whole);
 			return stop(t, EXIT_USAGE);
 		}
-		char suffix[64];
-		snprintf(suffix, sizeof suffix, ".shard-%d-of-%d.csv", o->shard, o->nshards);
-		char *path = output_sibling(&t->cfg, suffix);
-		free(t->cfg.csv_path);
-		t->cfg.csv_path = path;
 	}
 	t->res = xcalloc(t->sp.count, sizeof *t->res);
 	if (space_eval_geometry(&t->cfg, &t->sp, t->res, &t->d))
 		return stop(t, EXIT_USAGE);
 	build_plan(&t->cfg, &t->sp, &t->b);
-	/* before the workers start: whether they prepare the profiler depends on it */
-	if (o->metrics && apply_metrics_option(&t->cfg, o->metrics, &t->d))
-		return stop(t, EXIT_USAGE);
 	return 0;
 }
 
@@ -329,7 +297,7 @@ static int start_gpus(tuning *t)
 	t->wpath = devices_worker_path();
 	/* a dry run's worker only names the GPU: what it says goes to the log too, so that a missing
 	 * driver is one line of the message instead of the loader's raw complaint */
-	t->wlog = output_sibling(&t->cfg, ".worker.log");
+	t->wlog = config_sibling(&t->cfg, ".worker.log");
 	unlink(t->wlog);
 	if (o->dry_run) {
 		diags why = {0};
@@ -429,7 +397,7 @@ static int open_journal(tuning *t)
 	const options *o = t->o;
 	journal_resume resume;
 	char *key = journal_run_key(&t->cfg, t->identity, t->arch, &t->gs.info[0], t->gs.n);
-	t->jpath = output_sibling(&t->cfg, ".journal");
+	t->jpath = config_sibling(&t->cfg, ".journal");
 	t->jr = journal_open(t->jpath, key, o->fresh, &t->sp, t->res, &resume, &t->d);
 	free(key);
 	if (!t->jr)
