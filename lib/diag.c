@@ -62,7 +62,7 @@ void diags_free(diags *d)
 	d->n = d->cap = 0;
 }
 
-static void oom(void)
+void diag_out_of_memory(void)
 {
 	fputs("autotune: out of memory\n", stderr);
 	exit(3);
@@ -72,7 +72,7 @@ void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 	if (!p)
-		oom();
+		diag_out_of_memory();
 	return p;
 }
 
@@ -80,7 +80,7 @@ void *xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
 	if (!p)
-		oom();
+		diag_out_of_memory();
 	return p;
 }
 
@@ -88,7 +88,7 @@ void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (!p)
-		oom();
+		diag_out_of_memory();
 	return p;
 }
 

@@ -23,6 +23,8 @@ void diags_free(diags *d);
 const char *plural(size_t n, const char *one, const char *many);
 
 /* Allocation that cannot fail politely: out of memory ends the process with a message. */
+/* "autotune: out of memory" on stderr and exit 3 (what every allocation failure ends in). */
+void diag_out_of_memory(void) __attribute__((noreturn));
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);

@@ -16,10 +16,8 @@ hasher *hasher_new(void)
 {
 	hasher *h = xmalloc(sizeof *h);
 	h->st = XXH3_createState();
-	if (!h->st) {
-		fputs("autotune: out of memory\n", stderr);
-		exit(2);
-	}
+	if (!h->st)
+		diag_out_of_memory();
 	XXH3_64bits_reset(h->st);
 	return h;
 }

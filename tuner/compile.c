@@ -159,8 +159,9 @@ static char **nvcc_argv(const config *cfg, const value *vals, const char *nvcc, 
 	for (size_t i = 0; i < cfg->nparams; i++) {
 		char v[64];
 		value_format(vals[i], v, sizeof v);
-		if (cfg->params[i].is_maxreg && !(vals[i].kind == VAL_INT && vals[i].u.i == 0))
-			argv[n++] = xasprintf("-maxrregcount=%s", v);
+		char flag[96];
+		if (config_maxreg_flag(cfg, i, vals[i], flag, sizeof flag))
+			argv[n++] = xstrdup(flag);
 		if (cfg->params[i].is_define)
 			argv[n++] = xasprintf("-D%s=%s", cfg->params[i].name, v);
 	}

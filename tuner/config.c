@@ -438,6 +438,16 @@ static void load_launch(loader *L, const yaml_node_t *n)
 		ld_expr(L, sm, "launch shared_mem", &L->cfg->shared_mem);
 }
 
+int config_maxreg_flag(const config *cfg, size_t i, value v, char *buf, size_t len)
+{
+	if (!cfg->params[i].is_maxreg || (v.kind == VAL_INT && v.u.i == 0))
+		return 0;
+	char text[64];
+	value_format(v, text, sizeof text);
+	snprintf(buf, len, "-maxrregcount=%s", text);
+	return 1;
+}
+
 static void load_build(loader *L, const yaml_node_t *n)
 {
 	static const char *const keys[] = {"flags", "maxrregcount", "defines", "include", NULL};

@@ -131,6 +131,18 @@ typedef struct {
 	char *csv_path, *header_path;
 } config;
 
+/* The search strategies (search.strategy, --strategy; search.c runs them). */
+typedef enum { STRAT_EXHAUSTIVE, STRAT_RANDOM, STRAT_LOCAL, STRAT_ANNEAL, STRAT_GENETIC, STRAT_MODEL, STRAT_COUNT_ } strategy;
+/* 0 and *s set for a strategy's name; -1 for another word. */
+int strategy_parse(const char *name, strategy *s);
+const char *strategy_name(strategy s);
+/* "exhaustive, random, ...": for messages about an unknown name. */
+extern const char strategy_list[];
+
+/* build.maxrregcount: parameter i with value v becomes "-maxrregcount=V" in buf (1), unless it is
+ * not that parameter or V is 0, no cap (0). */
+int config_maxreg_flag(const config *cfg, size_t i, value v, char *buf, size_t len);
+
 /* measure.metrics' value (all, none, top:K) into *mode (METRICS_*) and *top: 0, or -1. */
 int config_parse_metrics(const char *text, int *mode, int *top);
 

@@ -181,14 +181,10 @@ void ld_load_search(loader *L, const yaml_node_t *n)
 	long long seed;
 	if (ld_check_keys(L, n, "'search'", search_keys) == 0) {
 		if ((x = ld_get(L, n, "strategy"))) {
-			static const char *const strategies[] = {"exhaustive", "random", "local", "anneal", "genetic", "model", NULL};
+			strategy s;
 			cfg->search_strategy = ld_string(L, x, "search strategy");
-			int known = 0;
-			for (const char *const *k = strategies; cfg->search_strategy && *k; k++)
-				known |= !strcmp(*k, cfg->search_strategy);
-			if (cfg->search_strategy && !known)
-				ld_error(L, ld_mark(x), "unknown search strategy '%s' (exhaustive, random, local, anneal, genetic, model)",
-				       cfg->search_strategy);
+			if (cfg->search_strategy && strategy_parse(cfg->search_strategy, &s))
+				ld_error(L, ld_mark(x), "unknown search strategy '%s' (%s)", cfg->search_strategy, strategy_list);
 		}
 		if ((x = ld_get(L, n, "budget")) && (cfg->search_budget = ld_string(L, x, "search budget"))) {
 			size_t evaluations;
@@ -200,6 +196,21 @@ void ld_load_search(loader *L, const yaml_node_t *n)
 		if ((x = ld_get(L, n, "seed")) && ld_int(L, x, "search seed", 0, LLONG_MAX, &seed) == 0)
 			cfg->search_seed = (unsigned long long)seed;
 	}
+}
+
+static const char *const strategy_names[STRAT_COUNT_] = {"exhaustive", "random", "local", "anneal", "genetic", "model"};
+const char strategy_list[] = "exhaustive, random, local, anneal, genetic, model";
+
+const char *strategy_name(strategy s) { return strategy_names[s]; }
+
+int strategy_parse(const char *name, strategy *s)
+{
+	for (int i = 0; i < STRAT_COUNT_; i++)
+		if (!strcmp(name, strategy_names[i])) {
+			*s = (strategy)i;
+			return 0;
+		}
+	return -1;
 }
 
 int config_parse_metrics(const char *text, int *mode, int *top)

@@ -264,7 +264,7 @@ static int put(journal *j, const proto_msg *m, const void *msg)
 {
 	char *body = proto_encode(m, msg);
 	if (!body)
-		xmalloc((size_t)-1); /* out of memory ends the run, as everywhere */
+		diag_out_of_memory();
 	char *line = xasprintf("%s\n", body);
 	int rc = append(j, line);
 	free(line);

@@ -101,7 +101,7 @@ static char *encode(const proto_msg *m, const void *msg)
 {
 	char *line = proto_encode(m, msg);
 	if (!line)
-		xmalloc((size_t)-1);
+		diag_out_of_memory();
 	return line;
 }
 

@@ -12,20 +12,6 @@
 #include "occupancy.h"
 #include "banned.h"
 
-static const char *const names[STRAT_COUNT_] = {"exhaustive", "random", "local", "anneal", "genetic", "model"};
-
-const char *strategy_name(strategy s) { return names[s]; }
-
-int strategy_parse(const char *name, strategy *s)
-{
-	for (int i = 0; i < STRAT_COUNT_; i++)
-		if (!strcmp(name, names[i])) {
-			*s = (strategy)i;
-			return 0;
-		}
-	return -1;
-}
-
 /* splitmix64: small, seeded, reproducible */
 static unsigned long long next_random(unsigned long long *state)
 {

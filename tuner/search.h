@@ -11,11 +11,6 @@
 #include "result.h"
 #include "space.h"
 
-typedef enum { STRAT_EXHAUSTIVE, STRAT_RANDOM, STRAT_LOCAL, STRAT_ANNEAL, STRAT_GENETIC, STRAT_MODEL, STRAT_COUNT_ } strategy;
-
-/* 0 and *s set for "exhaustive", "random", "local", "anneal", "genetic", "model". */
-int strategy_parse(const char *name, strategy *s);
-const char *strategy_name(strategy s);
 
 /* Measures configuration c: its time in ms, or INFINITY when it failed (compile or launch error,
  * wrong result, crash): failures count against the budget and steer the search away. */

@@ -89,7 +89,7 @@ static int replay(const options *o, const config *cfg, const space *sp, diags *d
 {
 	strategy s = STRAT_MODEL;
 	if (o->strategy && strategy_parse(o->strategy, &s)) {
-		diags_add(d, "autotune: unknown strategy '%s' (exhaustive, random, local, anneal, genetic, model)", o->strategy);
+		diags_add(d, "autotune: unknown strategy '%s' (%s)", o->strategy, strategy_list);
 		return EXIT_USAGE;
 	}
 	size_t budget;
@@ -267,8 +267,7 @@ static int check_inputs(tuning *t)
 	t->strat = STRAT_EXHAUSTIVE;
 	t->sname = o->strategy ? o->strategy : t->cfg.search_strategy;
 	if (t->sname && strategy_parse(t->sname, &t->strat)) {
-		diags_add(&t->d, "autotune: unknown strategy '%s' (exhaustive, random, local, anneal, genetic, model)",
-			  t->sname);
+		diags_add(&t->d, "autotune: unknown strategy '%s' (%s)", t->sname, strategy_list);
 		return stop(t, EXIT_USAGE);
 	}
 	if (parse_budget(o, &t->cfg, t->sp.count, &t->budget, &t->seconds, &t->d) ||

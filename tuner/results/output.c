@@ -69,14 +69,14 @@ static int commit(FILE *f, char *tmp, const char *path, diags *d)
 char *config_build_flags(const config *cfg, const value *vals)
 {
 	char *flags = xstrdup("");
-	for (size_t i = 0; i < cfg->nparams; i++)
-		if (cfg->params[i].is_maxreg && !(vals[i].kind == VAL_INT && vals[i].u.i == 0)) {
-			char v[64];
-			value_format(vals[i], v, sizeof v);
-			char *more = xasprintf("%s%s-maxrregcount=%s", flags, *flags ? " " : "", v);
+	for (size_t i = 0; i < cfg->nparams; i++) {
+		char flag[96];
+		if (config_maxreg_flag(cfg, i, vals[i], flag, sizeof flag)) {
+			char *more = xasprintf("%s%s%s", flags, *flags ? " " : "", flag);
 			free(flags);
 			flags = more;
 		}
+	}
 	return flags;
 }
 
