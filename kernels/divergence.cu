@@ -1,6 +1,6 @@
-// Warp divergence (seed 00, section 3.2): the same arithmetic with branches that split every warp
-// (mathKernel1, 3), that follow warp boundaries (mathKernel2, warmingup) or that a precedence slip
-// makes uniform (mathKernel4: `itid & 0x01 == 0` is `itid & 0`). Compiled with -G, as the seed
+// Warp divergence (the execution-model notes): the same arithmetic with branches that split every
+// warp (mathKernel1, 3), that follow warp boundaries (mathKernel2, warmingup) or that a precedence
+// slip makes uniform (mathKernel4: `itid & 0x01 == 0` is `itid & 0`). Compiled with -G, as the seed
 // does, so that the compiler keeps the branches instead of predicating them away.
 extern "C" __global__ void mathKernel1(float *c)
 {

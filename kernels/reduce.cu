@@ -1,6 +1,6 @@
-// Parallel reductions (seed 02): each block sums its part of g_idata into g_odata[blockIdx.x],
-// in place in g_idata (so autotune restores the input before every launch). The variants, by
-// entry point (the config's `variant` parameter picks reduce<variant>):
+// Parallel reductions (the reduction notes): each block sums its part of g_idata into
+// g_odata[blockIdx.x], in place in g_idata (so autotune restores the input before every launch).
+// The variants, by entry point (the config's `variant` parameter picks reduce<variant>):
 //   reduce1 neighbored pairs (divergent)      reduce2 neighbored, less divergence
 //   reduce3 interleaved pairs                 reduce4/5/6 unrolled by 2/4/8 blocks (interleaved)
 //   reduce7 unrolled by 8, last warp unrolled reduce8 unrolled by 8, completely unrolled (block <= 1024)

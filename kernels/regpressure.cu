@@ -1,4 +1,4 @@
-// Register pressure (seed 01, "register availability"): each thread keeps LIVE values in
+// Register pressure (the occupancy notes, "register availability"): each thread keeps LIVE values in
 // registers through ITERS rounds of dependent FMAs. A register cap (-maxrregcount) or
 // __launch_bounds__(THREADS, MINB) below what LIVE needs raises occupancy but spills to local
 // memory; autotune shows the trade in the CSV (registers, spills, occupancy, time). Unconstrained,

@@ -1,5 +1,5 @@
-// sumMatrixOnGPU2D from seed 00, sections 3.7-3.9: C = A + B over an nx x ny matrix, one
-// element per thread on a 2-D grid. The block shape decides coalescing (block.x a multiple of
+// sumMatrixOnGPU2D from the execution-model notes (the block-shape experiments): C = A + B over
+// an nx x ny matrix, one element per thread on a 2-D grid. The block shape decides coalescing (block.x a multiple of
 // the warp), the number of resident blocks and so occupancy; autotune explores exactly that.
 // extern "C" keeps the symbol name plain so the config can name it as written.
 extern "C" __global__ void sumMatrixOnGPU2D(const float *A, const float *B, float *C, int nx, int ny)
@@ -13,7 +13,7 @@ extern "C" __global__ void sumMatrixOnGPU2D(const float *A, const float *B, floa
 		C[idx] = A[idx] + B[idx];
 }
 
-// The 1-D variant (seed 00, 3.7): a 1-D grid over columns, each thread walking down its column.
+// The 1-D variant (the execution-model notes, 1-D grid): a 1-D grid over columns, each thread walking down its column.
 // Fewer, longer threads: the seed's counterpoint to the 2-D grid.
 extern "C" __global__ void sumMatrixOnGPU1D(const float *A, const float *B, float *C, int nx, int ny)
 {

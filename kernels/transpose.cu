@@ -1,4 +1,4 @@
-// Tiled matrix transpose through shared memory (seed 01, "effects of shared memory"): a TILE x
+// Tiled matrix transpose through shared memory (the occupancy notes, "effects of shared memory"): a TILE x
 // TILE tile, padded by PAD floats per row against bank conflicts, in dynamic shared memory (the
 // third launch parameter), which the config can enlarge to limit how many blocks fit on an SM.
 #ifndef TILE
