@@ -748,22 +748,9 @@ int config_load(const char *path, config *cfg, diags *d)
 	cfg->w_load_efficiency = 1.0;
 	cfg->sum_out = cfg->sum_in = -1;
 
-	FILE *f = open_input(path, d);
-	if (!f) {
-		config_free(cfg);
-		return -1;
-	}
-	yaml_parser_t parser;
 	yaml_document_t doc;
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_file(&parser, f);
 	int rc = -1;
-	if (!yaml_parser_load(&parser, &doc)) {
-		const yaml_mark_t *m = parser.problem ? &parser.problem_mark : &parser.context_mark;
-		diags_at(d, path, (int)m->line + 1, (int)m->column + 1, "YAML syntax error: %s%s%s",
-			 parser.problem ? parser.problem : "unknown problem", parser.context ? " " : "",
-			 parser.context ? parser.context : "");
-	} else {
+	if (config_read_document(path, "YAML", &doc, d) == 0) {
 		yaml_node_t *root = yaml_document_get_root_node(&doc);
 		loader L = {path, &doc, d, 0, cfg, 0};
 		if (!root)
@@ -774,8 +761,6 @@ int config_load(const char *path, config *cfg, diags *d)
 		}
 		yaml_document_delete(&doc);
 	}
-	yaml_parser_delete(&parser);
-	fclose(f);
 	if (rc)
 		config_free(cfg);
 	return rc;

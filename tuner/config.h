@@ -3,6 +3,7 @@
 #ifndef AUTOTUNE_CONFIG_H
 #define AUTOTUNE_CONFIG_H
 
+#include <yaml.h>
 #include <stddef.h>
 
 #include "diag.h"
@@ -156,6 +157,10 @@ int config_override(config *cfg, const config_overrides *ov, diags *d);
 
 /* A file that lives next to the CSV: results/NAME.journal for suffix ".journal". */
 char *config_sibling(const config *cfg, const char *suffix);
+
+/* Reads a YAML (or JSON, a subset) file into doc (the caller deletes it): 0, or -1 with the
+ * problem in d as "path:line:col: SYNTAX syntax error: ...". */
+int config_read_document(const char *path, const char *syntax, yaml_document_t *doc, diags *d);
 
 /* 0 on success. On failure returns -1 with every problem found in d (file:line:col: message)
  * and leaves *cfg empty; config_free is safe either way. */

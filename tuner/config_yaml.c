@@ -10,6 +10,27 @@
 #include "config_load.h"
 #include "banned.h"
 
+int config_read_document(const char *path, const char *syntax, yaml_document_t *doc, diags *d)
+{
+	FILE *f = open_input(path, d);
+	if (!f)
+		return -1;
+	yaml_parser_t parser;
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_file(&parser, f);
+	int rc = 0;
+	if (!yaml_parser_load(&parser, doc)) {
+		const yaml_mark_t *m = parser.problem ? &parser.problem_mark : &parser.context_mark;
+		diags_at(d, path, (int)m->line + 1, (int)m->column + 1, "%s syntax error: %s%s%s", syntax,
+			 parser.problem ? parser.problem : "unknown problem", parser.context ? " " : "",
+			 parser.context ? parser.context : "");
+		rc = -1;
+	}
+	yaml_parser_delete(&parser);
+	fclose(f);
+	return rc;
+}
+
 mark ld_mark(const yaml_node_t *n)
 {
 	mark m = {(int)n->start_mark.line + 1, (int)n->start_mark.column + 1};

@@ -358,18 +358,9 @@ static int check_written(const char *json_path, const char *yaml_path, diags *d)
 
 int import_t1(const char *json_path, const char *yaml_path, diags *d)
 {
-	FILE *in = open_input(json_path, d);
-	if (!in)
-		return -1;
-	yaml_parser_t parser;
 	yaml_document_t doc;
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_file(&parser, in);
 	int rc = -1;
-	if (!yaml_parser_load(&parser, &doc)) {
-		diags_at(d, json_path, (int)parser.problem_mark.line + 1, (int)parser.problem_mark.column + 1,
-			 "JSON syntax error: %s", parser.problem ? parser.problem : "unknown problem");
-	} else {
+	if (config_read_document(json_path, "JSON", &doc, d) == 0) {
 		char *text = NULL;
 		size_t len = 0;
 		FILE *out = open_memstream(&text, &len);
@@ -384,7 +375,5 @@ int import_t1(const char *json_path, const char *yaml_path, diags *d)
 		free(text);
 		yaml_document_delete(&doc);
 	}
-	yaml_parser_delete(&parser);
-	fclose(in);
 	return rc;
 }
