@@ -153,7 +153,11 @@ int progress_format(char *buf, size_t len, const progress_view *v, int width, in
 	line_writer w = {buf, 0, len, 0, width > 1 ? width - 1 : 0, 0, colour, 0};
 	char text[128], t[64];
 	if (v->to_compile) {
-		snprintf(text, sizeof text, "compile %zu/%zu", v->compiled, v->to_compile);
+		if (v->compile_rate > 0)
+			snprintf(text, sizeof text, "compile %zu/%zu (%.*f/s)", v->compiled, v->to_compile,
+				 v->compile_rate < 10 ? 1 : 0, v->compile_rate);
+		else
+			snprintf(text, sizeof text, "compile %zu/%zu", v->compiled, v->to_compile);
 		segment(&w, text, NULL);
 	}
 	if (v->label) {
@@ -190,9 +194,15 @@ static void draw(const progress *p)
 	/* elapsed is the run's: the compile bar, when there is one, began with it */
 	double elapsed = cb && cb->started < p->started ? now - cb->started : own;
 	progress_view v = {p->label, p->done, p->total, counts ? cb->compiled : 0, counts ? cb->to_compile : 0, elapsed, -1,
-			   p->best_ms, p->best, p->note};
-	/* the ETA from this stage's own rate; a bar without a stage is waiting for compiles */
-	v.eta = p->label ? progress_eta(p->done, p->total, own) : v.to_compile ? progress_eta(v.compiled, v.to_compile, own) : -1;
+			   p->best_ms, p->best, p->note, 0};
+	/* the ETA from this stage's own rate; a bar without a stage is waiting for compiles. While
+	 * compiles still run, a stage that waits on them ends no sooner than they do. */
+	double since = counts ? now - cb->started : 0;
+	double compile_eta = v.to_compile ? progress_eta(v.compiled, v.to_compile, since) : -1;
+	v.eta = p->label ? progress_eta(p->done, p->total, own) : compile_eta;
+	if (v.eta >= 0 && compile_eta > v.eta)
+		v.eta = compile_eta;
+	v.compile_rate = v.compiled && since > 0 ? (double)v.compiled / since : 0;
 	char buf[MAX_WIDTH * 4 + 64];
 	int cols = progress_format(buf, sizeof buf, &v, progress_width(STDERR_FILENO), p->colour);
 	if (p->colour)

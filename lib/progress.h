@@ -1,6 +1,6 @@
 /* progress.h: one status line on stderr for humans, drawn only when stderr is a terminal:
  *
- *   compile 12/40  measure 57/320  elapsed 1:02  ETA 4:45  best 0.0123 ms block_x=32 ...
+ *   compile 12/40 (9.5/s)  measure 57/320  elapsed 1:02  ETA 4:45  best 0.0123 ms block_x=32 ...
  *
  * The line is one resource shared by every bar and drawn from several threads; the calls that
  * draw or change a bar take one lock inside. Results never go here. */
@@ -46,6 +46,7 @@ typedef struct {
 	double elapsed, eta;        /* eta < 0: unknown, shown as "ETA --" */
 	double best_ms;             /* < 0: none */
 	const char *best, *note;    /* note: shown only without a best; NULL or "": nothing */
+	double compile_rate;        /* binaries built per second so far; 0: not shown */
 } progress_view;
 
 /* Formats the line for a terminal `width` columns wide into buf (NUL-terminated): at most

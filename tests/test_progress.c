@@ -45,7 +45,7 @@ static void test_eta_from_the_rate_so_far(void)
 
 static progress_view full_view(void)
 {
-	return (progress_view){"measure", 5, 20, 3, 4, 65, 195, 0.0123, "block_x=32 block_y=8 maxrreg=0", NULL};
+	return (progress_view){"measure", 5, 20, 3, 4, 65, 195, 0.0123, "block_x=32 block_y=8 maxrreg=0", NULL, 0};
 }
 
 static void test_line_names_every_part(void)
@@ -57,13 +57,20 @@ static void test_line_names_every_part(void)
 				    "block_x=32 block_y=8 maxrreg=0");
 	CU_ASSERT_EQUAL(cols, (int)strlen(buf));
 	/* unknown ETA, hours, no compile count, no best: the note instead */
-	v = (progress_view){"final", 1, 15, 0, 0, 3725, -1, -1, NULL, "TILE=16"};
+	v = (progress_view){"final", 1, 15, 0, 0, 3725, -1, -1, NULL, "TILE=16", 0};
 	progress_format(buf, sizeof buf, &v, 200, 0);
 	CU_ASSERT_STRING_EQUAL(buf, "final 1/15  elapsed 1:02:05  ETA --  TILE=16");
 	/* a bar of compiles only */
-	v = (progress_view){NULL, 0, 0, 2, 9, 1, 3.5, -1, NULL, NULL};
+	v = (progress_view){NULL, 0, 0, 2, 9, 1, 3.5, -1, NULL, NULL, 0};
 	progress_format(buf, sizeof buf, &v, 200, 0);
 	CU_ASSERT_STRING_EQUAL(buf, "compile 2/9  elapsed 0:01  ETA 0:04");
+	/* with the compile rate: one decimal below 10 per second, none above */
+	v.compile_rate = 2.46;
+	progress_format(buf, sizeof buf, &v, 200, 0);
+	CU_ASSERT_STRING_EQUAL(buf, "compile 2/9 (2.5/s)  elapsed 0:01  ETA 0:04");
+	v.compile_rate = 23.4;
+	progress_format(buf, sizeof buf, &v, 200, 0);
+	CU_ASSERT_STRING_EQUAL(buf, "compile 2/9 (23/s)  elapsed 0:01  ETA 0:04");
 }
 
 /* Visible columns: escape sequences (ESC [ ... letter) and UTF-8 continuation bytes take none. */
@@ -109,7 +116,7 @@ static void test_line_is_cut_to_the_width(void)
 	CU_ASSERT(strlen(small) < 16);
 	CU_ASSERT_EQUAL(small[16], 'x');
 	/* UTF-8 counts by characters; control characters cannot move the cursor */
-	v = (progress_view){"m", 1, 2, 0, 0, 0, -1, -1, NULL, "x=\xc2\xb1\n"};
+	v = (progress_view){"m", 1, 2, 0, 0, 0, -1, -1, NULL, "x=\xc2\xb1\n", 0};
 	cols = progress_format(buf, sizeof buf, &v, 200, 0);
 	CU_ASSERT_STRING_EQUAL(buf, "m 1/2  elapsed 0:00  ETA --  x=\xc2\xb1?");
 	CU_ASSERT_EQUAL(cols, (int)strlen(buf) - 1);
@@ -258,14 +265,16 @@ static void test_terminal_gets_the_line_and_honours_no_color(void)
 	unsetenv("NO_COLOR");
 	session(slave);
 	drain(master, out, sizeof out);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "compile 2/4  measure 1/2"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "compile 2/4 ("));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "/s)  measure 1/2"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\033[32m0.5000 ms\033[0m"));
 	CU_ASSERT(widest(out) <= 99);
 
 	setenv("NO_COLOR", "1", 1);
 	session(slave);
 	drain(master, out, sizeof out);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "compile 2/4  measure 1/2"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "compile 2/4 ("));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "/s)  measure 1/2"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "best 0.5000 ms"));
 	CU_ASSERT_PTR_NULL(strchr(out, '\033'));
 	CU_ASSERT(widest(out) <= 99);
