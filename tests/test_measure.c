@@ -275,6 +275,52 @@ static void test_edited_header_remeasures_only_what_includes_it(void)
 	unlink(DIR "/hdr_tuned.h");
 }
 
+/* Each row's block size and whether it was measured, in the CSV's order, as one string. */
+static char *measured_rows(void)
+{
+	FILE *f = fopen(DIR "/resume.csv", "r");
+	char *rows = calloc(1, 4096), line[2048];
+	if (!f)
+		return rows;
+	fgets(line, sizeof line, f);
+	while (fgets(line, sizeof line, f)) {
+		size_t n = strlen(rows);
+		snprintf(rows + n, 4096 - n, "%d:%s ", atoi(line), strstr(line, ",ok,") ? "ok" : "-");
+	}
+	fclose(f);
+	return rows;
+}
+
+/* A budgeted search killed with SIGKILL mid-way and resumed (--retry-failed takes back the one in
+ * flight) measures exactly what the same search measures uninterrupted: the journal's results
+ * steer the resumed search as the live ones did. */
+static void test_kill_9_in_a_search_then_resume_repeats_it(void)
+{
+	write_space(NULL);
+	char *opts[] = {"-q", "--strategy", "model", "--budget", "60%", "--seed", "4", NULL};
+	reset();
+	char *out;
+	CU_ASSERT_EQUAL_FATAL(autotune(opts, &out), 0);
+	free(out);
+	char *whole = measured_rows();
+	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",ok,"), 12);
+
+	reset();
+	setenv("FAKE_SLEEP_MS", "150", 1);
+	char *argv[] = {"./autotune", "-q", "--strategy", "model", "--budget", "60%", "--seed", "4", config_path, NULL};
+	CU_ASSERT_EQUAL_FATAL(kill_when_journaled(argv, DIR "/resume.journal", 4), 0);
+	int done_before = count_in(DIR "/resume.journal", "done ");
+	CU_ASSERT(done_before >= 4 && done_before < 12);
+	unsetenv("FAKE_SLEEP_MS");
+	char *again[] = {"-q", "--retry-failed", "--strategy", "model", "--budget", "60%", "--seed", "4", NULL};
+	CU_ASSERT_EQUAL(autotune(again, &out), 0);
+	free(out);
+	char *resumed = measured_rows();
+	CU_ASSERT_STRING_EQUAL(resumed, whole);
+	free(resumed);
+	free(whole);
+}
+
 /* A search measures its budget and no more; the rest stays not-run; the same seed repeats it. */
 static void test_search_measures_its_budget(void)
 {
@@ -357,6 +403,7 @@ int add_measure_suite(void)
 	CU_add_test(s, "identical binaries are measured once", test_identical_binaries_are_measured_once);
 	CU_add_test(s, "an edited header re-measures only what includes it", test_edited_header_remeasures_only_what_includes_it);
 	CU_add_test(s, "a search measures its budget", test_search_measures_its_budget);
+	CU_add_test(s, "kill -9 in a search, then resume, repeats it", test_kill_9_in_a_search_then_resume_repeats_it);
 	CU_add_test(s, "a search compiles only what it needs", test_search_compiles_only_what_it_needs);
 	return 0;
 }
