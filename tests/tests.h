@@ -50,4 +50,26 @@ int config_load_text(const char *text, config *cfg, char **first);
 /* Asserts that loading text fails, its first error ending in ":line:col: <message...>". */
 void config_expect_error(const char *text, int line, int col, const char *message);
 
+/* Writes text to path, replacing what was there. */
+void put_file(const char *path, const char *text);
+
+/* Runs ./autotune args (at most 14): its exit status or -1; its output in *output (NULL: dropped). */
+int run_autotune(char *const args[], char **output);
+/* run_autotune of extra (NULL, or at most 13 arguments) and then config. */
+int run_autotune_on(char *config, char *const extra[], char **output);
+
+/* Writes dir/NAME.yaml: k(float *a, int n = 4096) of dir/KERNEL, the space_build lines; no results. */
+char *write_named_config(const char *dir, const char *name, const char *kernel, const char *space_build);
+/* Writes dir/NAME.yaml and dir/k.cu: one binary, bx 32..640 by 32, extra_measure (NULL or ", k: v"). */
+char *write_space_config(const char *dir, const char *name, const char *extra_measure);
+/* Removes dir/NAME's results and dir/runs.log; the fake worker, no knob set, logs to dir/runs.log. */
+void fake_worker_reset(const char *dir, const char *name);
+/* Whether csv has exactly one row for each bx of 32, 64, .., 32 * nconfigs, and no other. */
+int each_row_once(const char *csv, int nconfigs);
+/* The CSV's winning row's first two fields ("bx,cap"), or "" (static storage). */
+const char *winner_of(const char *path);
+/* Writes config NAME of kernel_text, space and defines (slots 0, 1); its CSV in csv; the config's path. */
+const char *defines_config(const char *name, const char *kernel_text, const char *space, const char *defines,
+			   char *csv, size_t csvlen);
+
 #endif
