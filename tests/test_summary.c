@@ -82,14 +82,6 @@ static void fail(binary *bin, const char *log)
 	bin->log = strdup(log);
 }
 
-static size_t count(const char *hay, const char *needle)
-{
-	size_t n = 0;
-	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
-		n++;
-	return n;
-}
-
 /* The two binaries with V = 2 and 3 fail alike (their logs differ in the command line and in
  * numbers only): one log, and V named as the cause; bx, which builds nothing, is not. */
 static void test_alike_failures_are_told_once_with_their_cause(void)
@@ -101,7 +93,7 @@ static void test_alike_failures_are_told_once_with_their_cause(void)
 	stderr_begin();
 	summary_failures(&f.cfg, &f.sp, &f.b);
 	char *out = stderr_end();
-	CU_ASSERT_EQUAL(count(out, "compile-error for "), 1);
+	CU_ASSERT_EQUAL(occurrences(out, "compile-error for "), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "compile-error for V=2 bx=32 and 1 more binaries alike:\n$ nvcc -DV=2"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "  every binary with V = 2 or 3 failed to compile (2 of the 2 that failed)\n"));
 	CU_ASSERT_PTR_NULL(strstr(out, "every binary with bx"));
@@ -112,7 +104,7 @@ static void test_alike_failures_are_told_once_with_their_cause(void)
 	stderr_begin();
 	summary_failures(&f.cfg, &f.sp, &f.b);
 	out = stderr_end();
-	CU_ASSERT_EQUAL(count(out, "compile-error for "), 2);
+	CU_ASSERT_EQUAL(occurrences(out, "compile-error for "), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "compile-error for V=2 bx=32:\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "compile-error for V=3 bx=32:\nk.cu(1): fatal"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "  every binary with V = 2 or 3 failed to compile (2 of the 2 that failed)\n"));
@@ -289,7 +281,7 @@ static void test_a_dry_runs_table(void)
 	stderr_begin();
 	summary_dry_run(&o, &f.cfg, &f.sp, &f.b, f.res);
 	char *out = stderr_end();
-	CU_ASSERT_EQUAL(count(out, "\n"), 1 + 6);
+	CU_ASSERT_EQUAL(occurrences(out, "\n"), 1 + 6);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "V=1 bx=32                                   40     12   3072     50.0%  not-run\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "V=2 bx=32                                    -      -      -         -  compile-error\n"));
 	free(out);

@@ -1,6 +1,6 @@
 /* tests.c: the helpers that several suites share (tests.h): scratch files, the fake worker's
  * knobs, a run killed mid-way, a child process found by name, the autotune binary run on a
- * config written here. No suite of its own. */
+ * config written here, expressions evaluated, a crafted report. No suite of its own. */
 #include <CUnit/CUnit.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "proc.h"
+#include "report.h"
 #include "tests.h"
 
 const char *write_temp(int slot, const char *name, const char *text)
@@ -345,4 +346,128 @@ const char *defines_config(const char *name, const char *kernel_text, const char
 		 name, kernel, space, defines, csv);
 	snprintf(file, sizeof file, "%s.yaml", name);
 	return write_temp(1, file, text);
+}
+
+static const struct {
+	const char *name;
+	value v;
+} table[] = {
+	{"nx", {VAL_INT, {.i = 1024}}},
+	{"ny", {VAL_INT, {.i = 768}}},
+	{"zero", {VAL_INT, {.i = 0}}},
+	{"scale", {VAL_FLOAT, {.f = 0.5}}},
+	{"BLOCK_M", {VAL_INT, {.i = 64}}},
+};
+
+int table_lookup(void *ctx, const char *name, value *out)
+{
+	int *calls = ctx;
+	if (calls)
+		(*calls)++;
+	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+		if (!strcmp(table[i].name, name)) {
+			*out = table[i].v;
+			return 0;
+		}
+	return -1;
+}
+
+int expr_run(const char *src, value *out, expr_error *err)
+{
+	expr *e = expr_parse(src, err);
+	if (!e)
+		return -1;
+	int rc = expr_eval(e, table_lookup, NULL, out, err);
+	expr_free(e);
+	return rc;
+}
+
+/* The value of src, asserted (fatally) to evaluate to one of the given kind; it starts as one of
+ * the other kind, so that a result never written is caught. */
+static value eval_as(const char *src, val_kind kind)
+{
+	value v = kind == VAL_INT ? value_float(-12345.0) : value_int(-12345);
+	expr_error err = {0, ""};
+	int rc = expr_run(src, &v, &err);
+	if (rc != 0)
+		fprintf(stderr, "\n'%s' failed at %d: %s\n", src, err.offset, err.msg);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL_FATAL(v.kind, kind);
+	return v;
+}
+
+long long eval_int(const char *src)
+{
+	return eval_as(src, VAL_INT).u.i;
+}
+
+double eval_float(const char *src)
+{
+	return eval_as(src, VAL_FLOAT).u.f;
+}
+
+void check_parse_error(const char *src, int offset, const char *msg)
+{
+	expr_error err = {-1, ""};
+	expr *e = expr_parse(src, &err);
+	if (e || err.offset != offset || !strstr(err.msg, msg))
+		fprintf(stderr, "\n'%s': got offset %d msg '%s', want %d '%s'\n", src, err.offset, err.msg,
+			offset, msg);
+	CU_ASSERT_PTR_NULL(e);
+	expr_free(e);
+	CU_ASSERT_EQUAL(err.offset, offset);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, msg));
+}
+
+/* (32,1) passes twice, (32,2) and (64,1) once; (32,4) crashed and (64,2) did not compile, twice. */
+const char *const crafted_csv =
+	"variant,blockDim.x,blockDim.y,theoretical_occupancy,time_ms_median,samples,noise_pct,"
+	"achieved_occupancy_pct,gld_efficiency_pct,gbps,flags,status,message,gpu\n"
+	"a,32,1,1.0,2.0,10,0.5,80,90,100,cold,ok,,\"H100 <b>\"\n"
+	"b,32,1,1.0,1.5,10,0.5,81,91,130,cold,ok,,\"H100 <b>\"\n"
+	"a,32,2,0.5,1.2,10,0.5,60,70,160,cold,ok,,\"H100 <b>\"\n"
+	"a,32,4,0.5,,,,,,,,crashed,\"<script>alert(1)</script>\",\"H100 <b>\"\n"
+	"a,64,1,1.0,1.0,10,0.5,90,95,200,cold;winner,ok,,\"H100 <b>\"\n"
+	"a,64,2,0.5,,,,,,,,compile-error,\"error: x & y\",\n"
+	"b,64,2,0.5,,,,,,,,compile-error,\"line one\nline two\",\n";
+
+char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	rewind(f);
+	char *s = calloc(1, (size_t)n + 1);
+	if (s && fread(s, 1, (size_t)n, f) != (size_t)n)
+		s[0] = 0;
+	fclose(f);
+	return s;
+}
+
+size_t occurrences(const char *hay, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+char *between(const char *hay, const char *open, const char *close)
+{
+	const char *a = strstr(hay, open), *b = a ? strstr(a, close) : NULL;
+	return b ? xasprintf("%.*s", (int)(b - a), a) : xstrdup("");
+}
+
+char *report_of(const char *csv, const char *params)
+{
+	const char *in = write_temp(1, "report.csv", csv), *out = write_temp(2, "report.html", "");
+	diags d = {0};
+	int rc = report_write(in, out, params, &d);
+	CU_ASSERT_EQUAL(rc, 0);
+	if (rc)
+		diags_print(&d);
+	diags_free(&d);
+	return rc ? xstrdup("") : slurp(out);
 }

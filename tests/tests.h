@@ -72,4 +72,26 @@ const char *winner_of(const char *path);
 const char *defines_config(const char *name, const char *kernel_text, const char *space, const char *defines,
 			   char *csv, size_t csvlen);
 
+/* Names for expressions (nx 1024, ny 768, zero 0, scale 0.5, BLOCK_M 64); counts calls in *(int *)ctx. */
+int table_lookup(void *ctx, const char *name, value *out);
+/* Parses and evaluates src with table_lookup: 0, else non-zero and the error in *err. */
+int expr_run(const char *src, value *out, expr_error *err);
+/* The value of src, asserted (fatally) to be an int. */
+long long eval_int(const char *src);
+/* The value of src, asserted (fatally) to be a float. */
+double eval_float(const char *src);
+/* Asserts that src fails to parse, at `offset`, with a message containing `msg`. */
+void check_parse_error(const char *src, int offset, const char *msg);
+
+/* A results CSV of 2 x 3 block shapes: three pass ((32,1) twice), two only fail, (64,4) is absent. */
+extern const char *const crafted_csv;
+/* A whole file as a string (caller frees), or NULL. */
+char *slurp(const char *path);
+/* How many times needle stands in hay, not overlapping. */
+size_t occurrences(const char *hay, const char *needle);
+/* The text of the element that starts with open, up to close (caller frees; "" when none). */
+char *between(const char *hay, const char *open, const char *close);
+/* The HTML report of csv (--params params, NULL: the default), asserted written (caller frees). */
+char *report_of(const char *csv, const char *params);
+
 #endif
