@@ -16,13 +16,6 @@
 
 #define CDIR "/tmp/autotune-cache-test"
 
-static void put(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	fputs(text, f);
-	fclose(f);
-}
-
 static void write_config(const char *flags)
 {
 	char text[1024];
@@ -30,7 +23,7 @@ static void write_config(const char *flags)
 		 "name: cached\nkernel: {source: k.cu, entry: k}\narguments: [{name: a, type: float, count: 64, output: true}]\n"
 		 "space: {V: [1, 2], bx: [32, 64]}\nlaunch: {block: [bx], grid: [1]}\nbuild: {defines: [V], flags: [%s]}\n"
 		 "output: {csv: " CDIR "/cached.csv}\n", flags);
-	put(CDIR "/cached.yaml", text);
+	put_file(CDIR "/cached.yaml", text);
 }
 
 /* Runs a dry run against the test cache; returns how many times nvcc ran (from the wrapper's
@@ -75,19 +68,19 @@ static void test_cache_hits_and_invalidation(void)
 	char wrapper[512];
 	snprintf(wrapper, sizeof wrapper, "#!/bin/sh\necho \"$*\" >> " CDIR "/nvcc.log\nexec %s \"$@\"\n", real);
 	free(real);
-	put(CDIR "/nvcc-wrapper", wrapper);
+	put_file(CDIR "/nvcc-wrapper", wrapper);
 	chmod(CDIR "/nvcc-wrapper", 0755);
-	put(CDIR "/b.h", "#define SCALE 2.0f\n");
-	put(CDIR "/k.cu", "#if V == 2\n#include \"b.h\"\n#else\n#define SCALE 1.0f\n#endif\n"
+	put_file(CDIR "/b.h", "#define SCALE 2.0f\n");
+	put_file(CDIR "/k.cu", "#if V == 2\n#include \"b.h\"\n#else\n#define SCALE 1.0f\n#endif\n"
 			  "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = SCALE * V; }\n");
 	write_config("");
 
 	CU_ASSERT_EQUAL(nvcc_runs(), 2); /* cold: both binaries */
 	CU_ASSERT_EQUAL(nvcc_runs(), 0); /* warm: no nvcc at all */
-	put(CDIR "/b.h", "#define SCALE 3.0f\n");
+	put_file(CDIR "/b.h", "#define SCALE 3.0f\n");
 	CU_ASSERT_EQUAL(nvcc_runs(), 1); /* only V=2 includes b.h */
 	CU_ASSERT_EQUAL(nvcc_runs(), 0);
-	put(CDIR "/k.cu", "#if V == 2\n#include \"b.h\"\n#else\n#define SCALE 1.0f\n#endif\n"
+	put_file(CDIR "/k.cu", "#if V == 2\n#include \"b.h\"\n#else\n#define SCALE 1.0f\n#endif\n"
 			  "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = SCALE * V + 1; }\n");
 	CU_ASSERT_EQUAL(nvcc_runs(), 2); /* the source: both */
 	write_config("-lineinfo");
@@ -102,8 +95,8 @@ static void make_entry(cubin_cache *c, const char *key, const char *content, tim
 	char *cubin = malloc(strlen(base) + 8), *d = malloc(strlen(base) + 8);
 	snprintf(cubin, strlen(base) + 8, "%s.cubin", base);
 	snprintf(d, strlen(base) + 8, "%s.d", base);
-	put(cubin, content);
-	put(d, "x.o: " CDIR "/b.h\n");
+	put_file(cubin, content);
+	put_file(d, "x.o: " CDIR "/b.h\n");
 	char *stored = cache_store(c, key, base, "ptxas info    : Used 8 registers\n");
 	CU_ASSERT_PTR_NOT_NULL(stored);
 	char deps[256];
@@ -123,7 +116,7 @@ static void test_eviction_keeps_the_recently_used(void)
 	char *out;
 	proc_capture(rm, 30, &out);
 	free(out);
-	put(CDIR "/b.h", "#define SCALE 2.0f\n");
+	put_file(CDIR "/b.h", "#define SCALE 2.0f\n");
 	cubin_cache *c = cache_open(CDIR "/evict", &dg);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	char big[4001];
@@ -145,7 +138,7 @@ static void test_eviction_keeps_the_recently_used(void)
 	free(cubin);
 	free(log);
 	/* a changed dependency makes an entry invalid */
-	put(CDIR "/b.h", "#define SCALE 9.0f\n");
+	put_file(CDIR "/b.h", "#define SCALE 9.0f\n");
 	CU_ASSERT_EQUAL(cache_lookup(c, "00000000000000cc", &cubin, &log), 0);
 	cache_close(c);
 }

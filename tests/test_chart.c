@@ -12,91 +12,35 @@
 #include "report.h"
 #include "tests.h"
 
-#define HEAD "variant,blockDim.x,blockDim.y,theoretical_occupancy,time_ms_median,samples,noise_pct," \
-	     "achieved_occupancy_pct,gld_efficiency_pct,gbps,flags,status,message,gpu\n"
-
-/* 2 x 3 block shapes: three pass ((32,1) twice), two only fail, (64,4) is absent. */
-static const char *crafted =
-	HEAD
-	"a,32,1,1.0,2.0,10,0.5,80,90,100,cold,ok,,\"H100 <b>\"\n"
-	"b,32,1,1.0,1.5,10,0.5,81,91,130,cold,ok,,\"H100 <b>\"\n"
-	"a,32,2,0.5,1.2,10,0.5,60,70,160,cold,ok,,\"H100 <b>\"\n"
-	"a,32,4,0.5,,,,,,,,crashed,\"<script>alert(1)</script>\",\"H100 <b>\"\n"
-	"a,64,1,1.0,1.0,10,0.5,90,95,200,cold;winner,ok,,\"H100 <b>\"\n"
-	"a,64,2,0.5,,,,,,,,compile-error,\"error: x & y\",\n"
-	"b,64,2,0.5,,,,,,,,compile-error,\"line one\nline two\",\n";
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	rewind(f);
-	char *s = calloc(1, (size_t)n + 1);
-	if (s && fread(s, 1, (size_t)n, f) != (size_t)n)
-		s[0] = 0;
-	fclose(f);
-	return s;
-}
-
-static size_t count(const char *hay, const char *needle)
-{
-	size_t n = 0;
-	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
-		n++;
-	return n;
-}
-
-/* The text of the element that starts with open, up to close (caller frees). */
-static char *between(const char *hay, const char *open, const char *close)
-{
-	const char *a = strstr(hay, open), *b = a ? strstr(a, close) : NULL;
-	return b ? xasprintf("%.*s", (int)(b - a), a) : xstrdup("");
-}
-
-static char *report_of(const char *csv, const char *params)
-{
-	const char *in = write_temp(1, "report.csv", csv), *out = write_temp(2, "report.html", "");
-	diags d = {0};
-	int rc = report_write(in, out, params, &d);
-	CU_ASSERT_EQUAL(rc, 0);
-	if (rc)
-		diags_print(&d);
-	diags_free(&d);
-	return rc ? xstrdup("") : slurp(out);
-}
-
 static void test_one_cell_per_parameter_pair(void)
 {
-	char *html = report_of(crafted, NULL);
+	char *html = report_of(crafted_csv, NULL);
 	char *map = between(html, "<svg id=\"heatmap\"", "</svg>");
-	CU_ASSERT_EQUAL(count(map, "<rect class=\"cell"), 6);
-	CU_ASSERT_EQUAL(count(map, "<rect class=\"cell\""), 3);
-	CU_ASSERT_EQUAL(count(map, "<rect class=\"cell failed\""), 2);
-	CU_ASSERT_EQUAL(count(map, "<rect class=\"cell empty\""), 1);
+	CU_ASSERT_EQUAL(occurrences(map, "<rect class=\"cell"), 6);
+	CU_ASSERT_EQUAL(occurrences(map, "<rect class=\"cell\""), 3);
+	CU_ASSERT_EQUAL(occurrences(map, "<rect class=\"cell failed\""), 2);
+	CU_ASSERT_EQUAL(occurrences(map, "<rect class=\"cell empty\""), 1);
 	/* two rows share (32,1): the cell shows the better of 2.0 and 1.5 */
 	CU_ASSERT_PTR_NOT_NULL(strstr(map, "blockDim.x=32, blockDim.y=1: 1.5 ms, the best of 2 passing of 2"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(map, "blockDim.x=64, blockDim.y=2: none of 2 passed"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(map, "id=\"heatmap-legend\""));
-	CU_ASSERT_EQUAL(count(map, "class=\"winner-mark\""), 1);
+	CU_ASSERT_EQUAL(occurrences(map, "class=\"winner-mark\""), 1);
 	free(map);
 	free(html);
 }
 
 static void test_params_pick_the_axes(void)
 {
-	char *html = report_of(crafted, "variant,blockDim.x");
+	char *html = report_of(crafted_csv, "variant,blockDim.x");
 	char *map = between(html, "<svg id=\"heatmap\"", "</svg>");
-	CU_ASSERT_EQUAL(count(map, "<rect class=\"cell"), 4); /* a, b by 32, 64 */
+	CU_ASSERT_EQUAL(occurrences(map, "<rect class=\"cell"), 4); /* a, b by 32, 64 */
 	/* variant b at 64 only ever failed to compile */
 	CU_ASSERT_PTR_NOT_NULL(strstr(map, "variant=b, blockDim.x=64: none of 1 passed"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(map, "variant=a, blockDim.x=32: 1.2 ms"));
 	free(map);
 	free(html);
 
-	const char *in = write_temp(1, "report.csv", crafted), *out = write_temp(2, "report.html", "");
+	const char *in = write_temp(1, "report.csv", crafted_csv), *out = write_temp(2, "report.html", "");
 	static const char *const bad[] = {"nope,blockDim.x", "variant", "a,b,c", ",variant"};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		diags d = {0};

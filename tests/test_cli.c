@@ -12,24 +12,10 @@
 #include "proc.h"
 #include "tests.h"
 
-/* Runs ./autotune with args; returns the exit status and all output (stdout + stderr). */
-static int run(char *const args[], char **output)
-{
-	char *argv[16] = {"./autotune"};
-	int n = 1;
-	for (; args[n - 1] && n < 15; n++)
-		argv[n] = args[n - 1];
-	argv[n] = NULL;
-	int st = proc_capture(argv, 120, output);
-	if (!*output)
-		*output = strdup("");
-	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static void test_help_goes_to_stdout_with_status_0(void)
 {
 	char *out;
-	CU_ASSERT_EQUAL(run((char *[]){"--help", NULL}, &out), 0);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"--help", NULL}, &out), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "usage: autotune"));
 	free(out);
 }
@@ -37,10 +23,10 @@ static void test_help_goes_to_stdout_with_status_0(void)
 static void test_usage_errors_exit_2(void)
 {
 	char *out;
-	CU_ASSERT_EQUAL(run((char *[]){NULL}, &out), 2);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){NULL}, &out), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "no config file given"));
 	free(out);
-	CU_ASSERT_EQUAL(run((char *[]){"--jobs", "zero", "x.yaml", NULL}, &out), 2);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"--jobs", "zero", "x.yaml", NULL}, &out), 2);
 	free(out);
 }
 

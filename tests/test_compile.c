@@ -109,37 +109,6 @@ static void test_plan_compiles_only_distinct_compile_time_values(void)
 	diags_free(&d);
 }
 
-/* Runs ./autotune with args; returns the exit status and all output (stdout + stderr). */
-static int run(char *const args[], char **output)
-{
-	char *argv[16] = {"./autotune"};
-	int n = 1;
-	for (; args[n - 1] && n < 15; n++)
-		argv[n] = args[n - 1];
-	argv[n] = NULL;
-	int st = proc_capture(argv, 120, output);
-	if (!*output)
-		*output = strdup("");
-	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* A config NAME over a kernel of the given text (in slot 0, its config in slot 1) with the given
- * space and defines; its CSV's path in csv (under the test directory). Returns the config's path. */
-static const char *defines_config(const char *name, const char *kernel_text, const char *space, const char *defines,
-				  char *csv, size_t csvlen)
-{
-	char file[64], text[1024];
-	snprintf(file, sizeof file, "%s.cu", name);
-	const char *kernel = write_temp(0, file, kernel_text);
-	snprintf(csv, csvlen, "%s/%s.csv", test_dir, name);
-	snprintf(text, sizeof text,
-		 "name: %s\nkernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 1024, output: true}]\n"
-		 "space: %s\nlaunch: {block: [bx], grid: [1]}\nbuild: {defines: %s}\noutput: {csv: %s}\n",
-		 name, kernel, space, defines, csv);
-	snprintf(file, sizeof file, "%s.yaml", name);
-	return write_temp(1, file, text);
-}
-
 /* A compile error in some configurations marks them and the run goes on. */
 static void test_compile_error_marks_configurations_and_continues(void)
 {
@@ -148,7 +117,7 @@ static void test_compile_error_marks_configurations_and_continues(void)
 						  "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = V; }\n",
 					  "{V: [1, 2, 3], bx: [32, 64]}", "[V]", csv, sizeof csv);
 	char *out;
-	CU_ASSERT_EQUAL(run((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out), 0);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "6 valid configurations"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "3 binaries built"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "(1 failed;"));
@@ -174,7 +143,7 @@ static void test_compile_error_marks_configurations_and_continues(void)
 	/* nothing compiles: the dry run fails as a run in which nothing passed, its CSV still written */
 	write_temp(0, "cerr.cu", "#error no variant builds\nextern \"C\" __global__ void k(float *a) { a[threadIdx.x] = V; }\n");
 	unlink(csv);
-	CU_ASSERT_EQUAL(run((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out), 1);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "(3 failed;"));
 	free(out);
 	CU_ASSERT_EQUAL(access(csv, F_OK), 0);
@@ -197,7 +166,7 @@ static void test_shell_metacharacters_stay_literal(void)
 		 "output: {csv: %s}\n", kernel, marker, marker, marker, csv);
 	const char *path = write_temp(3, "inject.yaml", text);
 	char *out;
-	int rc = run((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out);
+	int rc = run_autotune((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out);
 	CU_ASSERT_EQUAL(rc, 1); /* nvcc rejects the flags: a compile-error, not a shell's run; none compiled */
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "$(touch"));
 	CU_ASSERT_NOT_EQUAL(access(marker, F_OK), 0);
@@ -219,7 +188,7 @@ static void test_every_config_compiles(void)
 				 "tests/kernels/expect.yaml", "tests/kernels/refkernel.yaml"};
 	for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++) {
 		char *out;
-		int rc = run((char *[]){"--dry-run", "--arch", "sm_90", (char *)configs[i], NULL}, &out);
+		int rc = run_autotune((char *[]){"--dry-run", "--arch", "sm_90", (char *)configs[i], NULL}, &out);
 		if (rc != 0 || !strstr(out, " failed; ") || strstr(out, "(0 failed;") == NULL)
 			fprintf(stderr, "\n  %s: exit %d\n%s\n", configs[i], rc, out);
 		CU_ASSERT_EQUAL(rc, 0);
@@ -234,7 +203,7 @@ static void test_every_config_compiles(void)
 static void test_pragma_unroll_parameter_is_rewritten(void)
 {
 	char *out;
-	int rc = run((char *[]){"--dry-run", "--arch", "sm_90", "--cache-dir", "/tmp/autotune-test-pragma",
+	int rc = run_autotune((char *[]){"--dry-run", "--arch", "sm_90", "--cache-dir", "/tmp/autotune-test-pragma",
 				"tests/kernels/unroll.yaml", NULL}, &out);
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "5 binaries built"));

@@ -147,20 +147,6 @@ static void test_reference_must_name_every_parameter(void)
 	config_expect_error(text, 16, 14, "verify reference does not give parameter 'bx'");
 }
 
-/* Runs ./autotune with args; returns the exit status and all output (stdout + stderr). */
-static int run(char *const args[], char **output)
-{
-	char *argv[16] = {"./autotune"};
-	int n = 1;
-	for (; args[n - 1] && n < 15; n++)
-		argv[n] = args[n - 1];
-	argv[n] = NULL;
-	int st = proc_capture(argv, 120, output);
-	if (!*output)
-		*output = strdup("");
-	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* An output that is also an input (a fill of its own) is valid but warned about at its fill,
  * unless restored; a pure output (zeros) is not. */
 static void test_output_read_as_input_is_warned_about(void)
@@ -175,7 +161,7 @@ static void test_output_read_as_input_is_warned_about(void)
 			 kernel, tails[i]);
 		const char *path = write_temp(1, "io.yaml", text);
 		char *out, want[256];
-		CU_ASSERT_EQUAL(run((char *[]){"validate", (char *)path, NULL}, &out), 0);
+		CU_ASSERT_EQUAL(run_autotune((char *[]){"validate", (char *)path, NULL}, &out), 0);
 		snprintf(want, sizeof want, "%s:3:55: warning: 'acc' is an output with a fill of its own", path);
 		if (i < 2) {
 			CU_ASSERT_PTR_NOT_NULL(strstr(out, want));

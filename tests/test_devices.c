@@ -52,19 +52,6 @@ static void setup_space(void)
 	setenv("FAKE_SLEEP_MS", "5", 1);
 }
 
-static int autotune(char *const args[], char **out)
-{
-	char *argv[16] = {"./autotune"};
-	int n = 1;
-	for (; args[n - 1] && n < 15; n++)
-		argv[n] = args[n - 1];
-	argv[n] = NULL;
-	char *ignore = NULL;
-	int st = proc_capture(argv, 120, out ? out : &ignore);
-	free(ignore);
-	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* Measurements (not reference refreshes) that GPU g ran, from the fake worker's log. */
 static int runs_on(int gpu)
 {
@@ -74,27 +61,11 @@ static int runs_on(int gpu)
 	return count_in(RUNS, check) + count_in(RUNS, ref);
 }
 
-/* The CSV's winning row's first two fields ("bx,cap"), or "" (static storage). */
-static const char *winner_of(const char *path)
-{
-	static char line[4096];
-	FILE *f = fopen(path, "r");
-	while (f && fgets(line, sizeof line, f))
-		if (strstr(line, ";winner")) {
-			*strchr(strchr(line, ',') + 1, ',') = 0;
-			fclose(f);
-			return line;
-		}
-	if (f)
-		fclose(f);
-	return "";
-}
-
 static void test_two_gpus_share_one_queue_and_measure_each_configuration_once(void)
 {
 	setup_space();
 	char *out;
-	CU_ASSERT_EQUAL(autotune((char *[]){"--fresh", CONFIG, NULL}, &out), 0);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"--fresh", CONFIG, NULL}, &out), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "measuring on 2 GPUs"));
 	free(out);
 	CU_ASSERT_EQUAL(count_in(CSV, ",ok,"), NCONFIGS);
@@ -111,7 +82,7 @@ static void test_two_gpus_share_one_queue_and_measure_each_configuration_once(vo
 	/* one GPU, the same space: the same winner */
 	setenv("FAKE_GPUS", "1", 1);
 	unlink(RUNS);
-	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "--fresh", CONFIG, NULL}, NULL), 0);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"-q", "--fresh", CONFIG, NULL}, NULL), 0);
 	CU_ASSERT_EQUAL(runs_on(1), 0);
 	CU_ASSERT_EQUAL(runs_on(0), DISTINCT);
 	CU_ASSERT_STRING_EQUAL(winner_of(CSV), two);
@@ -122,14 +93,14 @@ static void test_a_gpu_of_another_model_is_left_out_or_refused(void)
 	setup_space();
 	setenv("FAKE_OTHER_MODEL", "1", 1);
 	char *out;
-	CU_ASSERT_EQUAL(autotune((char *[]){CONFIG, NULL}, &out), 0);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){CONFIG, NULL}, &out), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "GPU 1 (Other Fake GPU) left out"));
 	free(out);
 	CU_ASSERT_EQUAL(runs_on(1), 0);
 	CU_ASSERT_EQUAL(count_in(CSV, ",ok,"), NCONFIGS);
 	/* named explicitly, a GPU of another model is an error, before anything is measured */
 	unlink(RUNS);
-	CU_ASSERT_EQUAL(autotune((char *[]){"--fresh", "--devices", "0,1", CONFIG, NULL}, &out), 2);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"--fresh", "--devices", "0,1", CONFIG, NULL}, &out), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "tune different models separately"));
 	free(out);
 	CU_ASSERT_EQUAL(count_in(RUNS, "run "), -1);
@@ -142,12 +113,12 @@ static void test_bad_device_lists_are_usage_errors(void)
 					     {"0,5", "GPU 5"}};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		char *out;
-		CU_ASSERT_EQUAL(autotune((char *[]){"--devices", (char *)bad[i][0], CONFIG, NULL}, &out), 2);
+		CU_ASSERT_EQUAL(run_autotune((char *[]){"--devices", (char *)bad[i][0], CONFIG, NULL}, &out), 2);
 		CU_ASSERT_PTR_NOT_NULL(strstr(out, bad[i][1]));
 		free(out);
 	}
 	/* --devices 1 alone: everything on the second GPU */
-	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "--devices", "1", CONFIG, NULL}, NULL), 0);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"-q", "--devices", "1", CONFIG, NULL}, NULL), 0);
 	CU_ASSERT_EQUAL(runs_on(0), 0);
 	CU_ASSERT_EQUAL(runs_on(1), DISTINCT);
 }
@@ -156,7 +127,7 @@ static void test_a_crash_on_the_second_gpu_costs_its_configurations_only(void)
 {
 	setup_space();
 	setenv("FAKE_CRASH_BX", "64", 1);
-	CU_ASSERT_EQUAL(autotune((char *[]){"-q", CONFIG, NULL}, NULL), 0);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"-q", CONFIG, NULL}, NULL), 0);
 	/* bx=64 with its three register caps (one binary's code): crashed; the rest passed */
 	CU_ASSERT_EQUAL(count_in(CSV, ",crashed,"), 3);
 	CU_ASSERT_EQUAL(count_in(CSV, ",ok,"), NCONFIGS - 3);
@@ -170,7 +141,7 @@ static void test_kill_9_with_two_gpus_then_resume_loses_nothing(void)
 	CU_ASSERT_EQUAL_FATAL(kill_when_journaled(argv, DIR "/mg.journal", 6), 0);
 	CU_ASSERT(count_in(DIR "/mg.journal", "done ") < DISTINCT);
 	setenv("FAKE_SLEEP_MS", "0", 1);
-	CU_ASSERT_EQUAL(autotune((char *[]){"-q", CONFIG, NULL}, NULL), 0);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"-q", CONFIG, NULL}, NULL), 0);
 	/* at most one configuration per GPU was in flight */
 	int crashed = count_in(CSV, ",crashed,"), ok = count_in(CSV, ",ok,");
 	CU_ASSERT(crashed <= 2);
@@ -272,7 +243,7 @@ static void test_counters_of_all_configurations_in_one_session_on_the_second_gpu
 	setup_space();
 	write_config_with_metrics();
 	setenv("FAKE_METRICS", "1", 1);
-	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "--fresh", CONFIG, NULL}, NULL), 0);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"-q", "--fresh", CONFIG, NULL}, NULL), 0);
 	/* the 20 measured configurations, each once, on GPU 1 (which leaves the first pass as soon as
 	 * the profiling would outlast it: the fake kernels take no time) while GPU 0 measures the rest
 	 * and re-times the finalists; each row has its own configuration's counters (the 40 sharers
@@ -290,7 +261,7 @@ static void test_counters_of_all_configurations_in_one_session_on_the_second_gpu
 	/* one GPU: the same, after its finalists */
 	setenv("FAKE_GPUS", "1", 1);
 	unlink(RUNS);
-	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "--fresh", CONFIG, NULL}, NULL), 0);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"-q", "--fresh", CONFIG, NULL}, NULL), 0);
 	CU_ASSERT_EQUAL(count_in(RUNS, "profiles "), 1);
 	CU_ASSERT_EQUAL(count_in(RUNS, "profiles 20 0"), 1);
 	CU_ASSERT_EQUAL(count_in(RUNS, "counters 0"), 1);
@@ -320,7 +291,7 @@ static void test_a_build_timed_on_a_slower_gpu_joins_its_twin_among_the_finalist
 	fclose(f);
 	setenv("FAKE_SLOW_GPU", "1", 1);
 	setenv("FAKE_SLEEP_MS", "100", 1);
-	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "--fresh", DIR "/twins.yaml", NULL}, NULL), 0);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"-q", "--fresh", DIR "/twins.yaml", NULL}, NULL), 0);
 	unsetenv("FAKE_SLOW_GPU");
 	/* the two bx=32 builds went to different GPUs (each lane takes one once the reference is in) */
 	CU_ASSERT_EQUAL(count_in(RUNS, "run 32 check 0"), 1);
@@ -350,7 +321,7 @@ static void test_the_second_gpu_starts_profiling_before_the_first_pass_ends(void
 	write_config_with_metrics_of("top:3");
 	setenv("FAKE_METRICS", "1", 1);
 	setenv("FAKE_SLEEP_MS", "20", 1);
-	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "--fresh", CONFIG, NULL}, NULL), 0);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"-q", "--fresh", CONFIG, NULL}, NULL), 0);
 	/* the fastest three (bx 32, 64, 96: the space's first), all on GPU 1: the fastest so far in
 	 * a session begun while GPU 0 still had first-pass configurations to measure (it pays the
 	 * profiler's start), the other two in one after the pass, beside the finalists (they fit) */
@@ -385,7 +356,7 @@ static void test_a_configuration_that_cannot_be_profiled_costs_its_own_counters_
 	setenv("FAKE_METRICS", "1", 1);
 	setenv("FAKE_PROFILE_FAIL_BX", "96", 1);
 	char *out;
-	CU_ASSERT_EQUAL(autotune((char *[]){"--fresh", CONFIG, NULL}, &out), 0);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"--fresh", CONFIG, NULL}, &out), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "no hardware counters: blockDim.x 96 cannot be profiled"));
 	free(out);
 	/* bx=96 and its two twins have none; the other rows of its session have theirs */
@@ -441,7 +412,7 @@ static void test_devices_lists_every_gpu(void)
 	setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
 	setenv("FAKE_GPUS", "3", 1);
 	char *out;
-	CU_ASSERT_EQUAL(autotune((char *[]){"devices", NULL}, &out), 0);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"devices", NULL}, &out), 0);
 	int lines = 0;
 	for (char *p = out; (p = strchr(p, '\n')); p++)
 		lines++;
@@ -456,10 +427,10 @@ static void test_devices_lists_every_gpu(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "3000 GB/s"));
 	free(out);
 	setenv("FAKE_GPUS", "0", 1);
-	CU_ASSERT_EQUAL(autotune((char *[]){"devices", NULL}, &out), 2);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"devices", NULL}, &out), 2);
 	free(out);
 	setenv("AUTOTUNE_WORKER", "/bin/false", 1);
-	CU_ASSERT_EQUAL(autotune((char *[]){"devices", NULL}, &out), 2);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"devices", NULL}, &out), 2);
 	CU_ASSERT_PTR_NULL(strstr(out, "gpu "));
 	free(out);
 	fake_worker_forget();

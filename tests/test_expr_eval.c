@@ -9,84 +9,9 @@
 #include <string.h>
 
 #include "expr.h"
+#include "tests.h"
 
 int add_expr_eval_suite(void);
-
-typedef struct {
-	const char *name;
-	value v;
-} binding;
-
-/* Stands in for a config's constants and parameters. */
-static const binding table[] = {
-	{"nx", {VAL_INT, {.i = 1024}}},
-	{"ny", {VAL_INT, {.i = 768}}},
-	{"zero", {VAL_INT, {.i = 0}}},
-	{"scale", {VAL_FLOAT, {.f = 0.5}}},
-	{"BLOCK_M", {VAL_INT, {.i = 64}}},
-};
-
-static int table_lookup(void *ctx, const char *name, value *out)
-{
-	int *calls = ctx;
-	if (calls)
-		(*calls)++;
-	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-		if (!strcmp(table[i].name, name)) {
-			*out = table[i].v;
-			return 0;
-		}
-	return -1;
-}
-
-/* Parses and evaluates src; returns 0 on success, else the error is left in *err. */
-static int run(const char *src, value *out, expr_error *err)
-{
-	expr *e = expr_parse(src, err);
-	if (!e)
-		return -1;
-	int rc = expr_eval(e, table_lookup, NULL, out, err);
-	expr_free(e);
-	return rc;
-}
-
-static long long eval_int(const char *src)
-{
-	value v = value_float(-12345.0);
-	expr_error err = {0, ""};
-	int rc = run(src, &v, &err);
-	if (rc != 0)
-		fprintf(stderr, "\n'%s' failed at %d: %s\n", src, err.offset, err.msg);
-	CU_ASSERT_EQUAL_FATAL(rc, 0);
-	CU_ASSERT_EQUAL_FATAL(v.kind, VAL_INT);
-	return v.u.i;
-}
-
-static double eval_float(const char *src)
-{
-	value v = value_int(-12345);
-	expr_error err = {0, ""};
-	int rc = run(src, &v, &err);
-	if (rc != 0)
-		fprintf(stderr, "\n'%s' failed at %d: %s\n", src, err.offset, err.msg);
-	CU_ASSERT_EQUAL_FATAL(rc, 0);
-	CU_ASSERT_EQUAL_FATAL(v.kind, VAL_FLOAT);
-	return v.u.f;
-}
-
-/* Asserts that src fails to parse, at `offset`, with a message containing `msg`. */
-static void check_parse_error(const char *src, int offset, const char *msg)
-{
-	expr_error err = {-1, ""};
-	expr *e = expr_parse(src, &err);
-	if (e || err.offset != offset || !strstr(err.msg, msg))
-		fprintf(stderr, "\n'%s': got offset %d msg '%s', want %d '%s'\n", src, err.offset, err.msg,
-			offset, msg);
-	CU_ASSERT_PTR_NULL(e);
-	expr_free(e);
-	CU_ASSERT_EQUAL(err.offset, offset);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, msg));
-}
 
 /* Asserts that src parses but fails to evaluate, at `offset`, with a message containing `msg`. */
 static void check_eval_error(const char *src, int offset, const char *msg)

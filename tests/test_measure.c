@@ -21,104 +21,13 @@
 #define NCONFIGS 20
 #define DIR "/tmp/autotune-measure-test"
 
-static char config_path[256];
-
-static void put(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	fputs(text, f);
-	fclose(f);
-}
-
-/* A config NAME over kernel KERNEL (in DIR) with the given space, build and measure lines; the
- * kernel takes (float *a, int n) with n = 4096; results go to DIR/NAME.*, which start empty. */
-static void write_named(const char *name, const char *kernel, const char *space_build)
-{
-	char text[2048];
-	snprintf(config_path, sizeof config_path, DIR "/%s.yaml", name);
-	snprintf(text, sizeof text,
-		 "name: %s\nkernel: {source: %s, entry: k}\narguments:\n"
-		 "  - {name: a, type: float, count: 4096, output: true}\n  - {name: n, type: int32, value: 4096}\n"
-		 "%s\nlaunch: {block: [bx], grid: [\"ceil_div(4096, bx)\"]}\n"
-		 "output: {csv: " DIR "/%s.csv, header: " DIR "/%s_tuned.h}\n",
-		 name, kernel, space_build, name, name);
-	put(config_path, text);
-	char path[256];
-	static const char *const ext[] = {".csv", ".journal", "_tuned.h"};
-	for (int i = 0; i < 3; i++) {
-		snprintf(path, sizeof path, DIR "/%s%s", name, ext[i]);
-		unlink(path);
-	}
-}
-
-/* A one-binary space of 20 block sizes, 32..640; results under DIR. */
-static void write_space(const char *extra_measure)
-{
-	mkdir(DIR, 0777);
-	FILE *f = fopen(DIR "/k.cu", "w");
-	fputs("extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n", f);
-	fclose(f);
-	snprintf(config_path, sizeof config_path, DIR "/resume.yaml");
-	f = fopen(config_path, "w");
-	fprintf(f, "name: resume\nkernel: {source: k.cu, entry: k}\narguments:\n"
-		   "  - {name: a, type: float, count: 4096, output: true}\n  - {name: n, type: int32, value: 4096}\n"
-		   "space: {bx: {start: 32, stop: 640, step: 32}}\nlaunch: {block: [bx], grid: [\"ceil_div(4096, bx)\"]}\n"
-		   "measure: {finalists: 0, metrics: none%s}\n"
-		   "output: {csv: " DIR "/resume.csv, header: " DIR "/resume_tuned.h}\n",
-		extra_measure ? extra_measure : "");
-	fclose(f);
-}
-
-static void reset(void)
-{
-	unlink(DIR "/resume.csv");
-	unlink(DIR "/resume_tuned.h");
-	unlink(DIR "/resume.journal");
-	unlink(DIR "/runs.log");
-	fake_worker_forget();
-	setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
-	setenv("FAKE_LOG", DIR "/runs.log", 1);
-}
-
-static int autotune(char *const extra[], char **out)
-{
-	char *argv[16] = {"./autotune"};
-	int n = 1;
-	for (; extra && extra[n - 1] && n < 14; n++)
-		argv[n] = extra[n - 1];
-	argv[n++] = config_path;
-	argv[n] = NULL;
-	int st = proc_capture(argv, 120, out);
-	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* Rows per configuration in the CSV: each bx must appear exactly once. */
-static int each_row_once(void)
-{
-	FILE *f = fopen(DIR "/resume.csv", "r");
-	if (!f)
-		return 0;
-	int seen[NCONFIGS] = {0}, rows = 0;
-	char line[2048];
-	fgets(line, sizeof line, f);
-	while (fgets(line, sizeof line, f)) {
-		int bx = atoi(line);
-		if (bx % 32 || bx < 32 || bx > 32 * NCONFIGS)
-			return 0;
-		seen[bx / 32 - 1]++;
-		rows++;
-	}
-	fclose(f);
-	for (int i = 0; i < NCONFIGS; i++)
-		if (seen[i] != 1)
-			return 0;
-	return rows == NCONFIGS;
-}
+/* The config written last (write_space_config, write_named_config). */
+static char *config_path;
 
 static void test_kill_9_then_resume_loses_nothing(void)
 {
-	write_space(NULL);
-	reset();
+	config_path = write_space_config(DIR, "resume", NULL);
+	fake_worker_reset(DIR, "resume");
 	setenv("FAKE_SLEEP_MS", "150", 1);
 	char *argv[] = {"./autotune", "-q", config_path, NULL};
 	/* a few configurations journaled, then the tuner and its worker are killed */
@@ -133,11 +42,11 @@ static void test_kill_9_then_resume_loses_nothing(void)
 	unsetenv("FAKE_SLEEP_MS");
 	unlink(DIR "/runs.log");
 	char *out;
-	int rc = autotune((char *[]){NULL}, &out);
+	int rc = run_autotune_on(config_path, (char *[]){NULL}, &out);
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "resuming:"));
 	free(out);
-	CU_ASSERT(each_row_once());
+	CU_ASSERT(each_row_once(DIR "/resume.csv", NCONFIGS));
 	/* the configuration in flight at the kill is crashed, not retried; the rest measured once */
 	int crashed = count_in(DIR "/resume.csv", ",crashed,");
 	CU_ASSERT_EQUAL(crashed, in_flight);
@@ -148,31 +57,31 @@ static void test_kill_9_then_resume_loses_nothing(void)
 
 	/* --retry-failed measures the crashed one again; nothing else */
 	unlink(DIR "/runs.log");
-	rc = autotune((char *[]){"--retry-failed", NULL}, &out);
+	rc = run_autotune_on(config_path, (char *[]){"--retry-failed", NULL}, &out);
 	free(out);
 	CU_ASSERT_EQUAL(rc, 0);
 	/* (a kill between two configurations leaves none in flight: then nothing runs, not even the
 	 * reference's refresh) */
 	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), in_flight ? 1 + in_flight : -1);
 	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",ok,"), NCONFIGS);
-	CU_ASSERT(each_row_once());
+	CU_ASSERT(each_row_once(DIR "/resume.csv", NCONFIGS));
 }
 
 static void test_fresh_and_changed_inputs_measure_everything_again(void)
 {
-	write_space(NULL);
-	reset();
+	config_path = write_space_config(DIR, "resume", NULL);
+	fake_worker_reset(DIR, "resume");
 	char *out;
-	CU_ASSERT_EQUAL(autotune((char *[]){"-q", NULL}, &out), 0);
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"-q", NULL}, &out), 0);
 	free(out);
 	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), NCONFIGS);
 	/* the same command again: everything is reused (one reference refresh only) */
 	unlink(DIR "/runs.log");
-	CU_ASSERT_EQUAL(autotune((char *[]){"-q", NULL}, &out), 0);
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"-q", NULL}, &out), 0);
 	free(out);
 	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), -1); /* the worker never ran a kernel */
 	/* --fresh ignores the journal */
-	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "--fresh", NULL}, &out), 0);
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"-q", "--fresh", NULL}, &out), 0);
 	free(out);
 	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), NCONFIGS);
 	/* an edited kernel changes the key: everything again */
@@ -180,7 +89,7 @@ static void test_fresh_and_changed_inputs_measure_everything_again(void)
 	FILE *f = fopen(DIR "/k.cu", "a");
 	fputs("// edited\n", f);
 	fclose(f);
-	CU_ASSERT_EQUAL(autotune((char *[]){NULL}, &out), 0);
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){NULL}, &out), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "changed since the last run"));
 	free(out);
 	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), NCONFIGS);
@@ -188,17 +97,17 @@ static void test_fresh_and_changed_inputs_measure_everything_again(void)
 
 static void test_crash_and_hang_cost_one_configuration_each(void)
 {
-	write_space(", timeout: 1");
-	reset();
+	config_path = write_space_config(DIR, "resume", ", timeout: 1");
+	fake_worker_reset(DIR, "resume");
 	setenv("FAKE_CRASH_BX", "96", 1);
 	setenv("FAKE_HANG_BX", "160", 1);
 	char *out;
 	double t0 = now_seconds();
-	int rc = autotune((char *[]){NULL}, &out);
+	int rc = run_autotune_on(config_path, (char *[]){NULL}, &out);
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT(now_seconds() - t0 < 30);
 	free(out);
-	CU_ASSERT(each_row_once());
+	CU_ASSERT(each_row_once(DIR "/resume.csv", NCONFIGS));
 	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",crashed,"), 1);
 	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", "killed by signal 11"), 1);
 	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",timeout,"), 1);
@@ -209,11 +118,13 @@ static void test_crash_and_hang_cost_one_configuration_each(void)
 static void test_identical_binaries_are_measured_once(void)
 {
 	mkdir(DIR, 0777);
-	put(DIR "/k.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n");
-	write_named("shared", "k.cu", "space: {bx: [32, 64], cap: [0, 64, 128]}\nbuild: {maxrregcount: cap}\nmeasure: {finalists: 0, metrics: none}");
-	reset();
+	put_file(DIR "/k.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n");
+	config_path = write_named_config(DIR, "shared", "k.cu",
+					 "space: {bx: [32, 64], cap: [0, 64, 128]}\nbuild: {maxrregcount: cap}\n"
+					 "measure: {finalists: 0, metrics: none}");
+	fake_worker_reset(DIR, "shared");
 	char *out;
-	CU_ASSERT_EQUAL(autotune((char *[]){"-q", NULL}, &out), 0);
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"-q", NULL}, &out), 0);
 	free(out);
 	/* 6 configurations, 3 binaries, 1 kernel: two block sizes measured, four rows shared */
 	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), 2);
@@ -231,11 +142,12 @@ static void test_identical_binaries_are_measured_once(void)
 static void test_impossible_launches_are_not_made(void)
 {
 	mkdir(DIR, 0777);
-	put(DIR "/k.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n");
-	write_named("impossible", "k.cu", "space: {bx: [64, 2048, 128]}\nmeasure: {finalists: 0, metrics: none}");
-	reset();
+	put_file(DIR "/k.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n");
+	config_path = write_named_config(DIR, "impossible", "k.cu",
+					 "space: {bx: [64, 2048, 128]}\nmeasure: {finalists: 0, metrics: none}");
+	fake_worker_reset(DIR, "impossible");
 	char *out;
-	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "--arch", "sm_90", NULL}, &out), 0);
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"-q", "--arch", "sm_90", NULL}, &out), 0);
 	free(out);
 	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run 2048 "), 0);
 	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), 2);
@@ -253,19 +165,21 @@ static void test_impossible_launches_are_not_made(void)
 static void test_edited_header_remeasures_only_what_includes_it(void)
 {
 	mkdir(DIR, 0777);
-	put(DIR "/h.h", "#define OFFSET 1\n");
-	put(DIR "/kh.cu", "#if V == 2\n#include \"h.h\"\n#else\n#define OFFSET 0\n#endif\n"
+	put_file(DIR "/h.h", "#define OFFSET 1\n");
+	put_file(DIR "/kh.cu", "#if V == 2\n#include \"h.h\"\n#else\n#define OFFSET 0\n#endif\n"
 			  "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i + OFFSET * V; }\n");
-	write_named("hdr", "kh.cu", "space: {V: [1, 2], bx: [32, 64, 128]}\nbuild: {defines: [V]}\nmeasure: {finalists: 0, metrics: none}");
-	reset();
+	config_path = write_named_config(DIR, "hdr", "kh.cu",
+					 "space: {V: [1, 2], bx: [32, 64, 128]}\nbuild: {defines: [V]}\n"
+					 "measure: {finalists: 0, metrics: none}");
+	fake_worker_reset(DIR, "hdr");
 	char *out;
-	CU_ASSERT_EQUAL(autotune((char *[]){"-q", NULL}, &out), 0);
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"-q", NULL}, &out), 0);
 	free(out);
 	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), 6);
 	/* the reference (V=1, bx=32) is refreshed once; the three V=2 configurations run again */
 	unlink(DIR "/runs.log");
-	put(DIR "/h.h", "#define OFFSET 2\n");
-	CU_ASSERT_EQUAL(autotune((char *[]){"-q", NULL}, &out), 0);
+	put_file(DIR "/h.h", "#define OFFSET 2\n");
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"-q", NULL}, &out), 0);
 	free(out);
 	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), 1 + 3);
 	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run 32 ref"), 1);
@@ -325,14 +239,17 @@ static void test_kill_9_in_a_search_then_resume_repeats_it(void)
 static void test_search_measures_its_budget(void)
 {
 	static const char *const strategies[] = {"random", "local", "anneal", "genetic", "model"};
-	write_space(NULL);
+	config_path = write_space_config(DIR, "resume", NULL);
 	for (size_t i = 0; i < 5; i++) {
 		char *first = NULL;
 		for (int round = 0; round < 2; round++) {
-			reset();
+			fake_worker_reset(DIR, "resume");
 			char *out;
-			CU_ASSERT_EQUAL(autotune((char *[]){"-q", "--strategy", (char *)strategies[i], "--budget", "25%", "--seed", "9",
-							    NULL}, &out), 0);
+			CU_ASSERT_EQUAL(run_autotune_on(config_path,
+							(char *[]){"-q", "--strategy", (char *)strategies[i], "--budget", "25%",
+								   "--seed", "9", NULL},
+							&out),
+					0);
 			free(out);
 			CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), 5); /* 25% of 20 */
 			CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",ok,"), 5);
@@ -360,16 +277,19 @@ static void test_search_compiles_only_what_it_needs(void)
 {
 	static const char *const strategies[] = {"random", "local", "anneal", "genetic", "model", "exhaustive"};
 	mkdir(DIR, 0777);
-	put(DIR "/kv.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; "
+	put_file(DIR "/kv.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; "
 			  "if (i < n) a[i] = i * V; }\n");
-	write_named("ondemand", "kv.cu", "space: {V: {start: 1, stop: 40}, bx: [32, 64]}\nbuild: {defines: [V]}\n"
+	config_path = write_named_config(DIR, "ondemand", "kv.cu",
+					 "space: {V: {start: 1, stop: 40}, bx: [32, 64]}\nbuild: {defines: [V]}\n"
 					 "verify: {reference: {V: 1, bx: 32}}\nmeasure: {finalists: 0, metrics: none}");
 	for (size_t i = 0; i < sizeof strategies / sizeof strategies[0]; i++) {
-		reset();
-		unlink(DIR "/ondemand.journal");
+		fake_worker_reset(DIR, "ondemand");
 		char *out;
-		CU_ASSERT_EQUAL(autotune((char *[]){"--no-cache", "-j", "2", "--arch", "sm_90", "--strategy", (char *)strategies[i],
-						    "--budget", "6", "--seed", "3", NULL}, &out), 0);
+		CU_ASSERT_EQUAL(run_autotune_on(config_path,
+						(char *[]){"--no-cache", "-j", "2", "--arch", "sm_90", "--strategy",
+							   (char *)strategies[i], "--budget", "6", "--seed", "3", NULL},
+						&out),
+				0);
 		int built = 0, skipped = 0, runs = 0;
 		const char *line = strstr(out, "ondemand: 80 valid configurations");
 		CU_ASSERT_PTR_NOT_NULL(line);

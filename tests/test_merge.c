@@ -22,22 +22,15 @@
 static const char *const kernel =
 	"extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n";
 
-static void put(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	fputs(text, f);
-	fclose(f);
-}
-
 /* The config and its kernel, no earlier output of it, and the fake worker as its GPU. */
 static void setup_space(void)
 {
 	mkdir(DIR, 0777);
-	put(DIR "/k.cu", kernel);
+	put_file(DIR "/k.cu", kernel);
 	char *out = NULL;
 	proc_capture((char *[]){"sh", "-c", "rm -f " DIR "/mg.* " DIR "/mg_tuned.h " DIR "/one.csv", NULL}, 30, &out);
 	free(out);
-	put(CONFIG, "name: mg\nkernel: {source: k.cu, entry: k}\narguments:\n"
+	put_file(CONFIG, "name: mg\nkernel: {source: k.cu, entry: k}\narguments:\n"
 		    "  - {name: a, type: float, count: 4096, output: true}\n  - {name: n, type: int32, value: 4096}\n"
 		    "space: {bx: {start: 32, stop: 640, step: 32}, cap: [0, 64, 128]}\nbuild: {maxrregcount: cap}\n"
 		    "launch: {block: [bx], grid: [\"ceil_div(4096, bx)\"]}\nmeasure: {metrics: none}\n"
@@ -45,35 +38,6 @@ static void setup_space(void)
 	fake_worker_forget();
 	setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
 	setenv("FAKE_SLEEP_MS", "5", 1);
-}
-
-static int autotune(char *const args[], char **out)
-{
-	char *argv[16] = {"./autotune"};
-	int n = 1;
-	for (; args[n - 1] && n < 15; n++)
-		argv[n] = args[n - 1];
-	argv[n] = NULL;
-	char *ignore = NULL;
-	int st = proc_capture(argv, 120, out ? out : &ignore);
-	free(ignore);
-	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* The CSV's winning row's first two fields ("bx,cap"), or "" (static storage). */
-static const char *winner_of(const char *path)
-{
-	static char line[4096];
-	FILE *f = fopen(path, "r");
-	while (f && fgets(line, sizeof line, f))
-		if (strstr(line, ";winner")) {
-			*strchr(strchr(line, ',') + 1, ',') = 0;
-			fclose(f);
-			return line;
-		}
-	if (f)
-		fclose(f);
-	return "";
 }
 
 /* Runs `autotune -q --shard i/n [--dry-run --arch=sm_90] CONFIG` for every i at once, like a
@@ -104,12 +68,12 @@ static int run_shards(int n, int dry)
 static void test_shards_merged_equal_one_dry_run(void)
 {
 	setup_space();
-	CU_ASSERT_EQUAL_FATAL(autotune((char *[]){"-q", "--dry-run", "--arch", "sm_90", CONFIG, NULL}, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(run_autotune((char *[]){"-q", "--dry-run", "--arch", "sm_90", CONFIG, NULL}, NULL), 0);
 	CU_ASSERT_EQUAL_FATAL(rename(CSV, DIR "/one.csv"), 0);
 	CU_ASSERT_EQUAL_FATAL(run_shards(4, 1), 0);
 	/* the shards' CSVs hold a quarter each, given in any order */
 	CU_ASSERT_EQUAL(count_in(DIR "/mg.shard-2-of-4.csv", "\n"), NCONFIGS / 4 + 1);
-	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "merge", CONFIG, DIR "/mg.shard-3-of-4.csv", DIR "/mg.shard-1-of-4.csv",
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"-q", "merge", CONFIG, DIR "/mg.shard-3-of-4.csv", DIR "/mg.shard-1-of-4.csv",
 					    DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-2-of-4.csv", NULL},
 				 NULL),
 			0);
@@ -125,14 +89,14 @@ static void test_shards_merged_equal_one_dry_run(void)
 static void test_shards_merged_pick_the_single_runs_winner(void)
 {
 	setup_space();
-	CU_ASSERT_EQUAL_FATAL(autotune((char *[]){"-q", CONFIG, NULL}, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(run_autotune((char *[]){"-q", CONFIG, NULL}, NULL), 0);
 	char one[64];
 	snprintf(one, sizeof one, "%s", winner_of(CSV));
 	unlink(CSV);
 	unlink(DIR "/mg_tuned.h");
 	CU_ASSERT_EQUAL_FATAL(run_shards(4, 0), 0);
 	CU_ASSERT_EQUAL(access(DIR "/mg_tuned.h", F_OK), -1); /* shards write no header */
-	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "merge", CONFIG, DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-1-of-4.csv",
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"-q", "merge", CONFIG, DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-1-of-4.csv",
 					    DIR "/mg.shard-2-of-4.csv", DIR "/mg.shard-3-of-4.csv", NULL},
 				 NULL),
 			0);
@@ -153,13 +117,13 @@ static void test_merge_refuses_missing_or_foreign_shards(void)
 	setup_space();
 	CU_ASSERT_EQUAL_FATAL(run_shards(4, 1), 0);
 	char *out;
-	CU_ASSERT_EQUAL(autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-1-of-4.csv",
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-1-of-4.csv",
 					    DIR "/mg.shard-3-of-4.csv", NULL},
 				 &out),
 			2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "shard 2 of 4 is missing (" DIR "/mg.shard-2-of-4.csv)"));
 	free(out);
-	CU_ASSERT_EQUAL(autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-1-of-4.csv",
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-1-of-4.csv",
 					    DIR "/mg.shard-2-of-4.csv", DIR "/mg.shard-1-of-4.csv", NULL},
 				 &out),
 			2);
@@ -168,7 +132,7 @@ static void test_merge_refuses_missing_or_foreign_shards(void)
 	free(out);
 	/* files renamed by hand: the rows tell what is missing (configuration 2 is shard 2's) */
 	CU_ASSERT_EQUAL(rename(DIR "/mg.shard-0-of-4.csv", DIR "/part0.csv"), 0);
-	CU_ASSERT_EQUAL(autotune((char *[]){"merge", CONFIG, DIR "/part0.csv", DIR "/mg.shard-1-of-4.csv",
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"merge", CONFIG, DIR "/part0.csv", DIR "/mg.shard-1-of-4.csv",
 					    DIR "/mg.shard-3-of-4.csv", NULL},
 				 &out),
 			2);
@@ -177,10 +141,10 @@ static void test_merge_refuses_missing_or_foreign_shards(void)
 	free(out);
 	/* a results file of another config */
 	const char *other = write_temp(5, "other.csv", "x,blockDim.x,status\r\n1,32,ok\r\n");
-	CU_ASSERT_EQUAL(autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-4.csv", (char *)other, NULL}, &out), 2);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-4.csv", (char *)other, NULL}, &out), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "columns differ"));
 	free(out);
-	CU_ASSERT_EQUAL(autotune((char *[]){"--shard", "4/4", CONFIG, NULL}, &out), 2);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"--shard", "4/4", CONFIG, NULL}, &out), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "--shard needs I/N"));
 	free(out);
 	unlink(other);
@@ -195,7 +159,7 @@ static void test_shards_of_different_splits_are_refused(void)
 	CU_ASSERT_EQUAL_FATAL(run_shards(4, 1), 0);
 	CU_ASSERT_EQUAL_FATAL(run_shards(2, 1), 0);
 	char *out;
-	CU_ASSERT_EQUAL(autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-1-of-2.csv",
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-1-of-2.csv",
 					    DIR "/mg.shard-2-of-4.csv", DIR "/mg.shard-3-of-4.csv", NULL},
 				 &out),
 			2);
@@ -204,7 +168,7 @@ static void test_shards_of_different_splits_are_refused(void)
 	free(out);
 	CU_ASSERT_NOT_EQUAL(access(CSV, F_OK), 0); /* nothing written */
 	/* the two-way split alone is whole */
-	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "merge", CONFIG, DIR "/mg.shard-1-of-2.csv", DIR "/mg.shard-0-of-2.csv", NULL},
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"-q", "merge", CONFIG, DIR "/mg.shard-1-of-2.csv", DIR "/mg.shard-0-of-2.csv", NULL},
 				 NULL),
 			0);
 	CU_ASSERT_EQUAL(count_in(CSV, ",not-run,"), NCONFIGS);
@@ -214,13 +178,13 @@ static void test_shards_of_different_splits_are_refused(void)
 static void test_shards_of_another_kernel_source_are_refused(void)
 {
 	setup_space();
-	CU_ASSERT_EQUAL_FATAL(autotune((char *[]){"-q", "--dry-run", "--arch", "sm_90", "--shard", "0/2", CONFIG, NULL}, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(run_autotune((char *[]){"-q", "--dry-run", "--arch", "sm_90", "--shard", "0/2", CONFIG, NULL}, NULL), 0);
 	char edited[512];
 	snprintf(edited, sizeof edited, "%s// edited between the shards\n", kernel);
-	put(DIR "/k.cu", edited);
-	CU_ASSERT_EQUAL_FATAL(autotune((char *[]){"-q", "--dry-run", "--arch", "sm_90", "--shard", "1/2", CONFIG, NULL}, NULL), 0);
+	put_file(DIR "/k.cu", edited);
+	CU_ASSERT_EQUAL_FATAL(run_autotune((char *[]){"-q", "--dry-run", "--arch", "sm_90", "--shard", "1/2", CONFIG, NULL}, NULL), 0);
 	char *out;
-	CU_ASSERT_EQUAL(autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-2.csv", DIR "/mg.shard-1-of-2.csv", NULL}, &out),
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-2.csv", DIR "/mg.shard-1-of-2.csv", NULL}, &out),
 			2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "shards of different configs or kernel sources"));
 	free(out);
@@ -234,7 +198,7 @@ static void test_files_without_the_configs_parameters_are_refused(void)
 	const char *a = write_temp(5, "a.csv", "x,blockDim.x,status\r\n1,32,ok\r\n");
 	const char *b = write_temp(6, "b.csv", "x,blockDim.x,status\r\n2,64,ok\r\n");
 	char *out;
-	CU_ASSERT_EQUAL(autotune((char *[]){"merge", CONFIG, (char *)a, (char *)b, NULL}, &out), 2);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"merge", CONFIG, (char *)a, (char *)b, NULL}, &out), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "no column for the parameter 'bx' of " CONFIG));
 	free(out);
 	CU_ASSERT_NOT_EQUAL(access(CSV, F_OK), 0);
@@ -255,7 +219,7 @@ static void test_each_shards_winner_gives_way_to_one(void)
 		shard_winners += count_in(path, "winner");
 	}
 	CU_ASSERT_EQUAL(shard_winners, 4);
-	CU_ASSERT_EQUAL(autotune((char *[]){"-q", "merge", CONFIG, DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-1-of-4.csv",
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"-q", "merge", CONFIG, DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-1-of-4.csv",
 					    DIR "/mg.shard-2-of-4.csv", DIR "/mg.shard-3-of-4.csv", NULL},
 				 NULL),
 			0);

@@ -9,77 +9,21 @@
 #include "report.h"
 #include "tests.h"
 
-#define HEAD "variant,blockDim.x,blockDim.y,theoretical_occupancy,time_ms_median,samples,noise_pct," \
-	     "achieved_occupancy_pct,gld_efficiency_pct,gbps,flags,status,message,gpu\n"
-
-/* 2 x 3 block shapes: three pass ((32,1) twice), two only fail, (64,4) is absent. */
-static const char *crafted =
-	HEAD
-	"a,32,1,1.0,2.0,10,0.5,80,90,100,cold,ok,,\"H100 <b>\"\n"
-	"b,32,1,1.0,1.5,10,0.5,81,91,130,cold,ok,,\"H100 <b>\"\n"
-	"a,32,2,0.5,1.2,10,0.5,60,70,160,cold,ok,,\"H100 <b>\"\n"
-	"a,32,4,0.5,,,,,,,,crashed,\"<script>alert(1)</script>\",\"H100 <b>\"\n"
-	"a,64,1,1.0,1.0,10,0.5,90,95,200,cold;winner,ok,,\"H100 <b>\"\n"
-	"a,64,2,0.5,,,,,,,,compile-error,\"error: x & y\",\n"
-	"b,64,2,0.5,,,,,,,,compile-error,\"line one\nline two\",\n";
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	rewind(f);
-	char *s = calloc(1, (size_t)n + 1);
-	if (s && fread(s, 1, (size_t)n, f) != (size_t)n)
-		s[0] = 0;
-	fclose(f);
-	return s;
-}
-
-static size_t count(const char *hay, const char *needle)
-{
-	size_t n = 0;
-	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
-		n++;
-	return n;
-}
-
-/* The text of the element that starts with open, up to close (caller frees). */
-static char *between(const char *hay, const char *open, const char *close)
-{
-	const char *a = strstr(hay, open), *b = a ? strstr(a, close) : NULL;
-	return b ? xasprintf("%.*s", (int)(b - a), a) : xstrdup("");
-}
-
-static char *report_of(const char *csv, const char *params)
-{
-	const char *in = write_temp(1, "report.csv", csv), *out = write_temp(2, "report.html", "");
-	diags d = {0};
-	int rc = report_write(in, out, params, &d);
-	CU_ASSERT_EQUAL(rc, 0);
-	if (rc)
-		diags_print(&d);
-	diags_free(&d);
-	return rc ? xstrdup("") : slurp(out);
-}
-
 static void test_winner_is_marked_in_both_scatters(void)
 {
-	char *html = report_of(crafted, NULL);
+	char *html = report_of(crafted_csv, NULL);
 	const char *ids[] = {"<svg id=\"scatter-occupancy\"", "<svg id=\"scatter-efficiency\""};
 	for (int i = 0; i < 2; i++) {
 		char *svg = between(html, ids[i], "</svg>");
-		CU_ASSERT_EQUAL(count(svg, "class=\"point\""), 3);
-		CU_ASSERT_EQUAL(count(svg, "class=\"point winner\""), 1);
+		CU_ASSERT_EQUAL(occurrences(svg, "class=\"point\""), 3);
+		CU_ASSERT_EQUAL(occurrences(svg, "class=\"point winner\""), 1);
 		CU_ASSERT_PTR_NOT_NULL(strstr(svg, "class=\"winner-label\""));
 		CU_ASSERT_PTR_NOT_NULL(strstr(svg, "winner: variant=a: 1 ms"));
 		free(svg);
 	}
 	char *top = between(html, "<table id=\"top\"", "</table>");
-	CU_ASSERT_EQUAL(count(top, "<tr"), 1 + 4); /* the header and the four that passed */
-	CU_ASSERT_EQUAL(count(top, "<tr class=\"winner\""), 1);
+	CU_ASSERT_EQUAL(occurrences(top, "<tr"), 1 + 4); /* the header and the four that passed */
+	CU_ASSERT_EQUAL(occurrences(top, "<tr class=\"winner\""), 1);
 	/* the fastest first */
 	CU_ASSERT(strstr(top, "<td class=\"num\">1</td>") < strstr(top, "<td class=\"num\">1.2</td>"));
 	free(top);
@@ -88,7 +32,7 @@ static void test_winner_is_marked_in_both_scatters(void)
 
 static void test_csv_text_is_escaped(void)
 {
-	char *html = report_of(crafted, NULL);
+	char *html = report_of(crafted_csv, NULL);
 	CU_ASSERT_PTR_NULL(strstr(html, "<script"));
 	CU_ASSERT_PTR_NULL(strstr(html, "<b>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "&lt;script&gt;alert(1)&lt;/script&gt;"));
@@ -104,7 +48,7 @@ static void test_csv_text_is_escaped(void)
 
 static void test_failures_grouped_with_counts(void)
 {
-	char *html = report_of(crafted, NULL);
+	char *html = report_of(crafted_csv, NULL);
 	char *fail = between(html, "<section id=\"failures\"", "</section>");
 	CU_ASSERT_PTR_NOT_NULL(strstr(fail, "data-status=\"compile-error\"><h3>compile-error <span class=\"count\">2</span>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(fail, "data-status=\"crashed\"><h3>crashed <span class=\"count\">1</span>"));
@@ -131,7 +75,7 @@ static void test_older_file_without_counters_or_flags(void)
 	CU_ASSERT_PTR_NULL(strstr(html, "id=\"scatter-efficiency\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "id=\"no-counters\""));
 	char *occ = between(html, "<svg id=\"scatter-occupancy\"", "</svg>");
-	CU_ASSERT_EQUAL(count(occ, "class=\"point winner\""), 1);
+	CU_ASSERT_EQUAL(occurrences(occ, "class=\"point winner\""), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(occ, "winner: p=2"));
 	free(occ);
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "not recorded"));
@@ -139,7 +83,7 @@ static void test_older_file_without_counters_or_flags(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "None: every configuration ran and passed"));
 	/* blockDim.y does not vary: the heat map falls back to the parameter's axis */
 	char *map = between(html, "<svg id=\"heatmap\"", "</svg>");
-	CU_ASSERT_EQUAL(count(map, "<rect class=\"cell"), 3);
+	CU_ASSERT_EQUAL(occurrences(map, "<rect class=\"cell"), 3);
 	free(map);
 	free(html);
 }
@@ -161,7 +105,7 @@ static void test_dry_run_reports_the_binaries(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "blockDim.x=64, variant=a: none of 1 can run"));
 	CU_ASSERT_PTR_NULL(strstr(html, "none passed"));
 	char *top = between(html, "<table id=\"top\">", "</table>");
-	CU_ASSERT_EQUAL(count(top, "<tr><td>"), 3);
+	CU_ASSERT_EQUAL(occurrences(top, "<tr><td>"), 3);
 	CU_ASSERT_PTR_NOT_NULL(strstr(top, "<td class=\"num\">5120</td>")); /* a, 32: 1024 static + 4096 dynamic */
 	CU_ASSERT_PTR_NOT_NULL(strstr(top, "<td>registers</td>"));
 	free(top);
@@ -188,7 +132,7 @@ static void test_default_path_and_unwritable_output(void)
 	CU_ASSERT_STRING_EQUAL(p, "odd.name.html");
 	free(p);
 	diags d = {0};
-	const char *in = write_temp(1, "report.csv", crafted);
+	const char *in = write_temp(1, "report.csv", crafted_csv);
 	CU_ASSERT_EQUAL(report_write(in, "/nonexistent/dir/r.html", NULL, &d), -1);
 	CU_ASSERT_EQUAL_FATAL(d.n, 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "/nonexistent/dir/r.html"));

@@ -15,37 +15,6 @@
 #include "summary.h"
 #include "tests.h"
 
-/* Runs ./autotune with args; returns the exit status and all output (stdout + stderr). */
-static int run(char *const args[], char **output)
-{
-	char *argv[16] = {"./autotune"};
-	int n = 1;
-	for (; args[n - 1] && n < 15; n++)
-		argv[n] = args[n - 1];
-	argv[n] = NULL;
-	int st = proc_capture(argv, 120, output);
-	if (!*output)
-		*output = strdup("");
-	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* A config NAME over a kernel of the given text (in slot 0, its config in slot 1) with the given
- * space and defines; its CSV's path in csv (under the test directory). Returns the config's path. */
-static const char *defines_config(const char *name, const char *kernel_text, const char *space, const char *defines,
-				  char *csv, size_t csvlen)
-{
-	char file[64], text[1024];
-	snprintf(file, sizeof file, "%s.cu", name);
-	const char *kernel = write_temp(0, file, kernel_text);
-	snprintf(csv, csvlen, "%s/%s.csv", test_dir, name);
-	snprintf(text, sizeof text,
-		 "name: %s\nkernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 1024, output: true}]\n"
-		 "space: %s\nlaunch: {block: [bx], grid: [1]}\nbuild: {defines: %s}\noutput: {csv: %s}\n",
-		 name, kernel, space, defines, csv);
-	snprintf(file, sizeof file, "%s.yaml", name);
-	return write_temp(1, file, text);
-}
-
 /* Binaries that fail alike are told once, and a compile-time value that never builds is named as
  * the cause, whatever else varies. */
 static void test_compile_errors_are_told_once_by_cause(void)
@@ -55,7 +24,7 @@ static void test_compile_errors_are_told_once_by_cause(void)
 						"extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = V * W; }\n",
 					  "{V: [1, 2, 3, 4, 5, 6], W: [1, 2], bx: [32, 64]}", "[V, W]", csv, sizeof csv);
 	char *out;
-	CU_ASSERT_EQUAL(run((char *[]){"--dry-run", "--arch", "sm_90", "--no-cache", (char *)path, NULL}, &out), 0);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"--dry-run", "--arch", "sm_90", "--no-cache", (char *)path, NULL}, &out), 0);
 	/* 12 binaries, 6 fail alike: one log */
 	const char *first = strstr(out, "compile-error for ");
 	CU_ASSERT_PTR_NOT_NULL(first);
@@ -113,14 +82,6 @@ static void fail(binary *bin, const char *log)
 	bin->log = strdup(log);
 }
 
-static size_t count(const char *hay, const char *needle)
-{
-	size_t n = 0;
-	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
-		n++;
-	return n;
-}
-
 /* The two binaries with V = 2 and 3 fail alike (their logs differ in the command line and in
  * numbers only): one log, and V named as the cause; bx, which builds nothing, is not. */
 static void test_alike_failures_are_told_once_with_their_cause(void)
@@ -132,7 +93,7 @@ static void test_alike_failures_are_told_once_with_their_cause(void)
 	stderr_begin();
 	summary_failures(&f.cfg, &f.sp, &f.b);
 	char *out = stderr_end();
-	CU_ASSERT_EQUAL(count(out, "compile-error for "), 1);
+	CU_ASSERT_EQUAL(occurrences(out, "compile-error for "), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "compile-error for V=2 bx=32 and 1 more binaries alike:\n$ nvcc -DV=2"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "  every binary with V = 2 or 3 failed to compile (2 of the 2 that failed)\n"));
 	CU_ASSERT_PTR_NULL(strstr(out, "every binary with bx"));
@@ -143,7 +104,7 @@ static void test_alike_failures_are_told_once_with_their_cause(void)
 	stderr_begin();
 	summary_failures(&f.cfg, &f.sp, &f.b);
 	out = stderr_end();
-	CU_ASSERT_EQUAL(count(out, "compile-error for "), 2);
+	CU_ASSERT_EQUAL(occurrences(out, "compile-error for "), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "compile-error for V=2 bx=32:\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "compile-error for V=3 bx=32:\nk.cu(1): fatal"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "  every binary with V = 2 or 3 failed to compile (2 of the 2 that failed)\n"));
@@ -320,7 +281,7 @@ static void test_a_dry_runs_table(void)
 	stderr_begin();
 	summary_dry_run(&o, &f.cfg, &f.sp, &f.b, f.res);
 	char *out = stderr_end();
-	CU_ASSERT_EQUAL(count(out, "\n"), 1 + 6);
+	CU_ASSERT_EQUAL(occurrences(out, "\n"), 1 + 6);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "V=1 bx=32                                   40     12   3072     50.0%  not-run\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "V=2 bx=32                                    -      -      -         -  compile-error\n"));
 	free(out);

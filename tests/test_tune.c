@@ -21,119 +21,14 @@
 #define NCONFIGS 20
 #define DIR "/tmp/autotune-tune-test"
 
-static char config_path[256];
-
-/* Runs ./autotune with args; returns the exit status and all output (stdout + stderr). */
-static int run(char *const args[], char **output)
-{
-	char *argv[16] = {"./autotune"};
-	int n = 1;
-	for (; args[n - 1] && n < 15; n++)
-		argv[n] = args[n - 1];
-	argv[n] = NULL;
-	int st = proc_capture(argv, 120, output);
-	if (!*output)
-		*output = strdup("");
-	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static void put(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	fputs(text, f);
-	fclose(f);
-}
-
-/* A config NAME over kernel KERNEL (in DIR) with the given space, build and measure lines; the
- * kernel takes (float *a, int n) with n = 4096; results go to DIR/NAME.*, which start empty. */
-static void write_named(const char *name, const char *kernel, const char *space_build)
-{
-	char text[2048];
-	snprintf(config_path, sizeof config_path, DIR "/%s.yaml", name);
-	snprintf(text, sizeof text,
-		 "name: %s\nkernel: {source: %s, entry: k}\narguments:\n"
-		 "  - {name: a, type: float, count: 4096, output: true}\n  - {name: n, type: int32, value: 4096}\n"
-		 "%s\nlaunch: {block: [bx], grid: [\"ceil_div(4096, bx)\"]}\n"
-		 "output: {csv: " DIR "/%s.csv, header: " DIR "/%s_tuned.h}\n",
-		 name, kernel, space_build, name, name);
-	put(config_path, text);
-	char path[256];
-	static const char *const ext[] = {".csv", ".journal", "_tuned.h"};
-	for (int i = 0; i < 3; i++) {
-		snprintf(path, sizeof path, DIR "/%s%s", name, ext[i]);
-		unlink(path);
-	}
-}
-
-/* A one-binary space of 20 block sizes, 32..640; results under DIR. */
-static void write_space(const char *extra_measure)
-{
-	mkdir(DIR, 0777);
-	FILE *f = fopen(DIR "/k.cu", "w");
-	fputs("extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n", f);
-	fclose(f);
-	snprintf(config_path, sizeof config_path, DIR "/stop.yaml");
-	f = fopen(config_path, "w");
-	fprintf(f, "name: stop\nkernel: {source: k.cu, entry: k}\narguments:\n"
-		   "  - {name: a, type: float, count: 4096, output: true}\n  - {name: n, type: int32, value: 4096}\n"
-		   "space: {bx: {start: 32, stop: 640, step: 32}}\nlaunch: {block: [bx], grid: [\"ceil_div(4096, bx)\"]}\n"
-		   "measure: {finalists: 0, metrics: none%s}\n"
-		   "output: {csv: " DIR "/stop.csv, header: " DIR "/stop_tuned.h}\n",
-		extra_measure ? extra_measure : "");
-	fclose(f);
-}
-
-static void reset(void)
-{
-	unlink(DIR "/stop.csv");
-	unlink(DIR "/stop_tuned.h");
-	unlink(DIR "/stop.journal");
-	unlink(DIR "/runs.log");
-	fake_worker_forget();
-	setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
-	setenv("FAKE_LOG", DIR "/runs.log", 1);
-}
-
-static int autotune(char *const extra[], char **out)
-{
-	char *argv[16] = {"./autotune"};
-	int n = 1;
-	for (; extra && extra[n - 1] && n < 14; n++)
-		argv[n] = extra[n - 1];
-	argv[n++] = config_path;
-	argv[n] = NULL;
-	int st = proc_capture(argv, 120, out);
-	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* Rows per configuration in the CSV: each bx must appear exactly once. */
-static int each_row_once(void)
-{
-	FILE *f = fopen(DIR "/stop.csv", "r");
-	if (!f)
-		return 0;
-	int seen[NCONFIGS] = {0}, rows = 0;
-	char line[2048];
-	fgets(line, sizeof line, f);
-	while (fgets(line, sizeof line, f)) {
-		int bx = atoi(line);
-		if (bx % 32 || bx < 32 || bx > 32 * NCONFIGS)
-			return 0;
-		seen[bx / 32 - 1]++;
-		rows++;
-	}
-	fclose(f);
-	for (int i = 0; i < NCONFIGS; i++)
-		if (seen[i] != 1)
-			return 0;
-	return rows == NCONFIGS;
-}
+/* The config written last (write_space_config, write_named_config). */
+static char *config_path;
 
 /* The 20-configuration space at 150 ms per measurement, started in the background. */
 static void start_slow_run(proc *p)
 {
-	write_space(NULL);
-	reset();
+	config_path = write_space_config(DIR, "stop", NULL);
+	fake_worker_reset(DIR, "stop");
 	setenv("FAKE_SLEEP_MS", "150", 1);
 	char *argv[] = {"./autotune", "-q", config_path, NULL};
 	CU_ASSERT_EQUAL_FATAL(proc_start(p, argv, PROC_STDOUT | PROC_MERGE_STDERR), 0);
@@ -148,7 +43,7 @@ static int assert_stopped_run(proc *p, int sig)
 	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 128 + sig);
 	int done = count_in(DIR "/stop.journal", "done ");
 	CU_ASSERT(done >= 3 && done < NCONFIGS);
-	CU_ASSERT(each_row_once());
+	CU_ASSERT(each_row_once(DIR "/stop.csv", NCONFIGS));
 	CU_ASSERT_EQUAL(count_in(DIR "/stop.csv", ",ok,"), done);
 	CU_ASSERT_EQUAL(count_in(DIR "/stop.csv", ",not-run,"), NCONFIGS - done);
 	return done;
@@ -189,12 +84,12 @@ static void test_sigterm_to_the_whole_job_writes_results_and_resumes(void)
 	/* the resumed run measures the stopped one with the rest, and counts nothing crashed */
 	unsetenv("FAKE_SLEEP_MS");
 	char *out;
-	CU_ASSERT_EQUAL(autotune(NULL, &out), 0);
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, NULL, &out), 0);
 	char want[96];
 	snprintf(want, sizeof want, "resuming: %d configurations measured before (", done);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
 	free(out);
-	CU_ASSERT(each_row_once());
+	CU_ASSERT(each_row_once(DIR "/stop.csv", NCONFIGS));
 	CU_ASSERT_EQUAL(count_in(DIR "/stop.csv", ",ok,"), NCONFIGS);
 }
 
@@ -203,16 +98,17 @@ static void test_sigterm_to_the_whole_job_writes_results_and_resumes(void)
 static void start_slow_compile_run(proc *p)
 {
 	mkdir(DIR, 0777);
-	put(DIR "/k.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n");
-	write_named("slow", "k.cu", "space: {bx: [32, 64, 96, 128, 160, 192], cap: [0, 64]}\nbuild: {maxrregcount: cap}\n"
-				   "measure: {finalists: 0, metrics: none}");
-	reset();
+	put_file(DIR "/k.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n");
+	config_path = write_named_config(DIR, "slow", "k.cu",
+					 "space: {bx: [32, 64, 96, 128, 160, 192], cap: [0, 64]}\nbuild: {maxrregcount: cap}\n"
+					 "measure: {finalists: 0, metrics: none}");
+	fake_worker_reset(DIR, "slow");
 	char *nvcc = find_nvcc();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(nvcc);
 	char script[512];
 	snprintf(script, sizeof script, "#!/bin/sh\ncase \"$*\" in *maxrregcount=64*) sleep 60 ;; esac\nexec %s \"$@\"\n", nvcc);
 	free(nvcc);
-	put(DIR "/slow_nvcc", script);
+	put_file(DIR "/slow_nvcc", script);
 	chmod(DIR "/slow_nvcc", 0755);
 	setenv("NVCC", DIR "/slow_nvcc", 1);
 	setenv("FAKE_SLEEP_MS", "100", 1);
@@ -290,11 +186,11 @@ static void test_sigterm_to_nvcc_alone_leaves_its_configurations_not_run(void)
 
 static void test_problem_too_large_for_device_memory(void)
 {
-	write_space(NULL);
-	reset();
+	config_path = write_space_config(DIR, "stop", NULL);
+	fake_worker_reset(DIR, "stop");
 	setenv("FAKE_MEM_BYTES", "1000", 1);
 	char *out;
-	CU_ASSERT_EQUAL(autotune((char *[]){NULL}, &out), 2);
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){NULL}, &out), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "the kernel's arrays need 0.00 GiB of device memory"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "but Fake GPU has 0.00 GiB"));
 	free(out);
@@ -320,7 +216,7 @@ static void test_config_errors_exit_2_with_positions(void)
 		snprintf(text, sizeof text, "%s%s", base, cases[i].tail);
 		const char *path = write_temp(7, "e.yaml", text);
 		char *out;
-		CU_ASSERT_EQUAL(run((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out), 2);
+		CU_ASSERT_EQUAL(run_autotune((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out), 2);
 		char want[512];
 		snprintf(want, sizeof want, "%s%s", path, cases[i].want);
 		if (!strstr(out, want))
@@ -364,7 +260,7 @@ static void test_dry_run_of_summatrix_with_real_nvcc(void)
 {
 	char *out;
 	unlink("results/summatrix.csv");
-	int rc = run((char *[]){"--dry-run", "--arch", "sm_90", "configs/summatrix.yaml", NULL}, &out);
+	int rc = run_autotune((char *[]){"--dry-run", "--arch", "sm_90", "configs/summatrix.yaml", NULL}, &out);
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "153 valid configurations (of 363 combinations); 3 binaries built"));
 	/* the per-configuration table names registers and occupancy */
@@ -400,7 +296,7 @@ static void test_dry_run_without_gpu_or_arch_is_a_clear_error(void)
 	char *out;
 	unlink("results/summatrix.worker.log");
 	setenv("AUTOTUNE_WORKER", no_driver_worker(), 1);
-	int rc = run((char *[]){"--dry-run", "configs/summatrix.yaml", NULL}, &out);
+	int rc = run_autotune((char *[]){"--dry-run", "configs/summatrix.yaml", NULL}, &out);
 	unsetenv("AUTOTUNE_WORKER");
 	CU_ASSERT_EQUAL(rc, 2);
 	CU_ASSERT_EQUAL(strncmp(out, "autotune: a dry run with no GPU needs a target: give --arch sm_90", 65), 0);
@@ -416,7 +312,7 @@ static void test_real_run_without_gpu_exits_2(void)
 	char *out;
 	unlink("results/summatrix.worker.log");
 	setenv("AUTOTUNE_WORKER", no_driver_worker(), 1);
-	int rc = run((char *[]){"configs/summatrix.yaml", NULL}, &out);
+	int rc = run_autotune((char *[]){"configs/summatrix.yaml", NULL}, &out);
 	unsetenv("AUTOTUNE_WORKER");
 	CU_ASSERT_EQUAL(rc, 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "libcuda.so.1: cannot open"));
@@ -445,7 +341,7 @@ static void test_option_values_are_checked_first(void)
 			char *out;
 			char *args[] = {dry ? "--dry-run" : "-q", "--arch", "sm_90", (char *)cases[i].opt, (char *)cases[i].value,
 					"configs/summatrix.yaml", NULL};
-			int rc = run(args, &out);
+			int rc = run_autotune(args, &out);
 			if (rc != 2 || !strstr(out, cases[i].want))
 				fprintf(stderr, "\n  %s %s%s: exit %d, output: %s  want: %s\n", cases[i].opt, cases[i].value,
 					dry ? " (dry run)" : "", rc, out, cases[i].want);
@@ -492,7 +388,7 @@ static void test_bad_input_table(void)
 			setenv(cases[i].env, cases[i].env_value, 1);
 		unlink("results/bad.csv");
 		char *out;
-		int rc = run((char *[]){(char *)path, NULL}, &out);
+		int rc = run_autotune((char *[]){(char *)path, NULL}, &out);
 		if (cases[i].env)
 			unsetenv(cases[i].env);
 		unsetenv("AUTOTUNE_WORKER");

@@ -1,5 +1,6 @@
 /* tests.c: the helpers that several suites share (tests.h): scratch files, the fake worker's
- * knobs, a run killed mid-way, a child process found by name. No suite of its own. */
+ * knobs, a run killed mid-way, a child process found by name, the autotune binary run on a
+ * config written here, expressions evaluated, a crafted report. No suite of its own. */
 #include <CUnit/CUnit.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -7,11 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "config.h"
 #include "proc.h"
+#include "report.h"
 #include "tests.h"
 
 const char *write_temp(int slot, const char *name, const char *text)
@@ -200,4 +204,270 @@ void config_expect_error(const char *text, int line, int col, const char *messag
 	CU_ASSERT_PTR_NOT_NULL(strstr(first, want));
 	free(first);
 	config_free(&cfg);
+}
+
+void put_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+}
+
+int run_autotune(char *const args[], char **output)
+{
+	char *argv[16] = {"./autotune"};
+	int n = 1;
+	for (; args[n - 1] && n < 15; n++)
+		argv[n] = args[n - 1];
+	argv[n] = NULL;
+	char *ignore = NULL;
+	int st = proc_capture(argv, 120, output ? output : &ignore);
+	free(ignore);
+	if (output && !*output)
+		*output = strdup("");
+	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int run_autotune_on(char *config, char *const extra[], char **output)
+{
+	char *args[16];
+	int n = 0;
+	for (; extra && extra[n] && n < 13; n++)
+		args[n] = extra[n];
+	args[n++] = config;
+	args[n] = NULL;
+	return run_autotune(args, output);
+}
+
+/* What write_named_config and write_space_config return: the config written last. */
+static char fake_config_path[256];
+
+char *write_named_config(const char *dir, const char *name, const char *kernel, const char *space_build)
+{
+	char text[2048];
+	snprintf(fake_config_path, sizeof fake_config_path, "%s/%s.yaml", dir, name);
+	snprintf(text, sizeof text,
+		 "name: %s\nkernel: {source: %s, entry: k}\narguments:\n"
+		 "  - {name: a, type: float, count: 4096, output: true}\n  - {name: n, type: int32, value: 4096}\n"
+		 "%s\nlaunch: {block: [bx], grid: [\"ceil_div(4096, bx)\"]}\n"
+		 "output: {csv: %s/%s.csv, header: %s/%s_tuned.h}\n",
+		 name, kernel, space_build, dir, name, dir, name);
+	put_file(fake_config_path, text);
+	char path[256];
+	static const char *const ext[] = {".csv", ".journal", "_tuned.h"};
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof path, "%s/%s%s", dir, name, ext[i]);
+		unlink(path);
+	}
+	return fake_config_path;
+}
+
+char *write_space_config(const char *dir, const char *name, const char *extra_measure)
+{
+	char path[256];
+	mkdir(dir, 0777);
+	snprintf(path, sizeof path, "%s/k.cu", dir);
+	put_file(path, "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n");
+	snprintf(fake_config_path, sizeof fake_config_path, "%s/%s.yaml", dir, name);
+	FILE *f = fopen(fake_config_path, "w");
+	fprintf(f, "name: %s\nkernel: {source: k.cu, entry: k}\narguments:\n"
+		   "  - {name: a, type: float, count: 4096, output: true}\n  - {name: n, type: int32, value: 4096}\n"
+		   "space: {bx: {start: 32, stop: 640, step: 32}}\nlaunch: {block: [bx], grid: [\"ceil_div(4096, bx)\"]}\n"
+		   "measure: {finalists: 0, metrics: none%s}\n"
+		   "output: {csv: %s/%s.csv, header: %s/%s_tuned.h}\n",
+		name, extra_measure ? extra_measure : "", dir, name, dir, name);
+	fclose(f);
+	return fake_config_path;
+}
+
+void fake_worker_reset(const char *dir, const char *name)
+{
+	char path[256];
+	static const char *const ext[] = {".csv", "_tuned.h", ".journal"};
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof path, "%s/%s%s", dir, name, ext[i]);
+		unlink(path);
+	}
+	snprintf(path, sizeof path, "%s/runs.log", dir);
+	unlink(path);
+	fake_worker_forget();
+	setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
+	setenv("FAKE_LOG", path, 1);
+}
+
+int each_row_once(const char *csv, int nconfigs)
+{
+	FILE *f = fopen(csv, "r");
+	if (!f)
+		return 0;
+	int *seen = calloc((size_t)nconfigs, sizeof *seen), rows = 0, ok = 1;
+	char line[2048];
+	fgets(line, sizeof line, f); /* the header */
+	while (ok && fgets(line, sizeof line, f)) {
+		int bx = atoi(line);
+		ok = bx % 32 == 0 && bx >= 32 && bx <= 32 * nconfigs;
+		if (ok) {
+			seen[bx / 32 - 1]++;
+			rows++;
+		}
+	}
+	fclose(f);
+	for (int i = 0; ok && i < nconfigs; i++)
+		ok = seen[i] == 1;
+	free(seen);
+	return ok && rows == nconfigs;
+}
+
+const char *winner_of(const char *path)
+{
+	static char line[4096];
+	FILE *f = fopen(path, "r");
+	while (f && fgets(line, sizeof line, f))
+		if (strstr(line, ";winner")) {
+			*strchr(strchr(line, ',') + 1, ',') = 0;
+			fclose(f);
+			return line;
+		}
+	if (f)
+		fclose(f);
+	return "";
+}
+
+const char *defines_config(const char *name, const char *kernel_text, const char *space, const char *defines,
+			   char *csv, size_t csvlen)
+{
+	char file[64], text[1024];
+	snprintf(file, sizeof file, "%s.cu", name);
+	const char *kernel = write_temp(0, file, kernel_text);
+	snprintf(csv, csvlen, "%s/%s.csv", test_dir, name);
+	snprintf(text, sizeof text,
+		 "name: %s\nkernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 1024, output: true}]\n"
+		 "space: %s\nlaunch: {block: [bx], grid: [1]}\nbuild: {defines: %s}\noutput: {csv: %s}\n",
+		 name, kernel, space, defines, csv);
+	snprintf(file, sizeof file, "%s.yaml", name);
+	return write_temp(1, file, text);
+}
+
+static const struct {
+	const char *name;
+	value v;
+} table[] = {
+	{"nx", {VAL_INT, {.i = 1024}}},
+	{"ny", {VAL_INT, {.i = 768}}},
+	{"zero", {VAL_INT, {.i = 0}}},
+	{"scale", {VAL_FLOAT, {.f = 0.5}}},
+	{"BLOCK_M", {VAL_INT, {.i = 64}}},
+};
+
+int table_lookup(void *ctx, const char *name, value *out)
+{
+	int *calls = ctx;
+	if (calls)
+		(*calls)++;
+	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+		if (!strcmp(table[i].name, name)) {
+			*out = table[i].v;
+			return 0;
+		}
+	return -1;
+}
+
+int expr_run(const char *src, value *out, expr_error *err)
+{
+	expr *e = expr_parse(src, err);
+	if (!e)
+		return -1;
+	int rc = expr_eval(e, table_lookup, NULL, out, err);
+	expr_free(e);
+	return rc;
+}
+
+/* The value of src, asserted (fatally) to evaluate to one of the given kind; it starts as one of
+ * the other kind, so that a result never written is caught. */
+static value eval_as(const char *src, val_kind kind)
+{
+	value v = kind == VAL_INT ? value_float(-12345.0) : value_int(-12345);
+	expr_error err = {0, ""};
+	int rc = expr_run(src, &v, &err);
+	if (rc != 0)
+		fprintf(stderr, "\n'%s' failed at %d: %s\n", src, err.offset, err.msg);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL_FATAL(v.kind, kind);
+	return v;
+}
+
+long long eval_int(const char *src)
+{
+	return eval_as(src, VAL_INT).u.i;
+}
+
+double eval_float(const char *src)
+{
+	return eval_as(src, VAL_FLOAT).u.f;
+}
+
+void check_parse_error(const char *src, int offset, const char *msg)
+{
+	expr_error err = {-1, ""};
+	expr *e = expr_parse(src, &err);
+	if (e || err.offset != offset || !strstr(err.msg, msg))
+		fprintf(stderr, "\n'%s': got offset %d msg '%s', want %d '%s'\n", src, err.offset, err.msg,
+			offset, msg);
+	CU_ASSERT_PTR_NULL(e);
+	expr_free(e);
+	CU_ASSERT_EQUAL(err.offset, offset);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, msg));
+}
+
+/* (32,1) passes twice, (32,2) and (64,1) once; (32,4) crashed and (64,2) did not compile, twice. */
+const char *const crafted_csv =
+	"variant,blockDim.x,blockDim.y,theoretical_occupancy,time_ms_median,samples,noise_pct,"
+	"achieved_occupancy_pct,gld_efficiency_pct,gbps,flags,status,message,gpu\n"
+	"a,32,1,1.0,2.0,10,0.5,80,90,100,cold,ok,,\"H100 <b>\"\n"
+	"b,32,1,1.0,1.5,10,0.5,81,91,130,cold,ok,,\"H100 <b>\"\n"
+	"a,32,2,0.5,1.2,10,0.5,60,70,160,cold,ok,,\"H100 <b>\"\n"
+	"a,32,4,0.5,,,,,,,,crashed,\"<script>alert(1)</script>\",\"H100 <b>\"\n"
+	"a,64,1,1.0,1.0,10,0.5,90,95,200,cold;winner,ok,,\"H100 <b>\"\n"
+	"a,64,2,0.5,,,,,,,,compile-error,\"error: x & y\",\n"
+	"b,64,2,0.5,,,,,,,,compile-error,\"line one\nline two\",\n";
+
+char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	rewind(f);
+	char *s = calloc(1, (size_t)n + 1);
+	if (s && fread(s, 1, (size_t)n, f) != (size_t)n)
+		s[0] = 0;
+	fclose(f);
+	return s;
+}
+
+size_t occurrences(const char *hay, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+char *between(const char *hay, const char *open, const char *close)
+{
+	const char *a = strstr(hay, open), *b = a ? strstr(a, close) : NULL;
+	return b ? xasprintf("%.*s", (int)(b - a), a) : xstrdup("");
+}
+
+char *report_of(const char *csv, const char *params)
+{
+	const char *in = write_temp(1, "report.csv", csv), *out = write_temp(2, "report.html", "");
+	diags d = {0};
+	int rc = report_write(in, out, params, &d);
+	CU_ASSERT_EQUAL(rc, 0);
+	if (rc)
+		diags_print(&d);
+	diags_free(&d);
+	return rc ? xstrdup("") : slurp(out);
 }

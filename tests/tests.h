@@ -50,4 +50,48 @@ int config_load_text(const char *text, config *cfg, char **first);
 /* Asserts that loading text fails, its first error ending in ":line:col: <message...>". */
 void config_expect_error(const char *text, int line, int col, const char *message);
 
+/* Writes text to path, replacing what was there. */
+void put_file(const char *path, const char *text);
+
+/* Runs ./autotune args (at most 14): its exit status or -1; its output in *output (NULL: dropped). */
+int run_autotune(char *const args[], char **output);
+/* run_autotune of extra (NULL, or at most 13 arguments) and then config. */
+int run_autotune_on(char *config, char *const extra[], char **output);
+
+/* Writes dir/NAME.yaml: k(float *a, int n = 4096) of dir/KERNEL, the space_build lines; no results. */
+char *write_named_config(const char *dir, const char *name, const char *kernel, const char *space_build);
+/* Writes dir/NAME.yaml and dir/k.cu: one binary, bx 32..640 by 32, extra_measure (NULL or ", k: v"). */
+char *write_space_config(const char *dir, const char *name, const char *extra_measure);
+/* Removes dir/NAME's results and dir/runs.log; the fake worker, no knob set, logs to dir/runs.log. */
+void fake_worker_reset(const char *dir, const char *name);
+/* Whether csv has exactly one row for each bx of 32, 64, .., 32 * nconfigs, and no other. */
+int each_row_once(const char *csv, int nconfigs);
+/* The CSV's winning row's first two fields ("bx,cap"), or "" (static storage). */
+const char *winner_of(const char *path);
+/* Writes config NAME of kernel_text, space and defines (slots 0, 1); its CSV in csv; the config's path. */
+const char *defines_config(const char *name, const char *kernel_text, const char *space, const char *defines,
+			   char *csv, size_t csvlen);
+
+/* Names for expressions (nx 1024, ny 768, zero 0, scale 0.5, BLOCK_M 64); counts calls in *(int *)ctx. */
+int table_lookup(void *ctx, const char *name, value *out);
+/* Parses and evaluates src with table_lookup: 0, else non-zero and the error in *err. */
+int expr_run(const char *src, value *out, expr_error *err);
+/* The value of src, asserted (fatally) to be an int. */
+long long eval_int(const char *src);
+/* The value of src, asserted (fatally) to be a float. */
+double eval_float(const char *src);
+/* Asserts that src fails to parse, at `offset`, with a message containing `msg`. */
+void check_parse_error(const char *src, int offset, const char *msg);
+
+/* A results CSV of 2 x 3 block shapes: three pass ((32,1) twice), two only fail, (64,4) is absent. */
+extern const char *const crafted_csv;
+/* A whole file as a string (caller frees), or NULL. */
+char *slurp(const char *path);
+/* How many times needle stands in hay, not overlapping. */
+size_t occurrences(const char *hay, const char *needle);
+/* The text of the element that starts with open, up to close (caller frees; "" when none). */
+char *between(const char *hay, const char *open, const char *close);
+/* The HTML report of csv (--params params, NULL: the default), asserted written (caller frees). */
+char *report_of(const char *csv, const char *params);
+
 #endif
