@@ -210,16 +210,16 @@ static char *measured_rows(void)
  * steer the resumed search as the live ones did. */
 static void test_kill_9_in_a_search_then_resume_repeats_it(void)
 {
-	write_space(NULL);
+	config_path = write_space_config(DIR, "resume", NULL);
 	char *opts[] = {"-q", "--strategy", "model", "--budget", "60%", "--seed", "4", NULL};
-	reset();
+	fake_worker_reset(DIR, "resume");
 	char *out;
-	CU_ASSERT_EQUAL_FATAL(autotune(opts, &out), 0);
+	CU_ASSERT_EQUAL_FATAL(run_autotune_on(config_path, opts, &out), 0);
 	free(out);
 	char *whole = measured_rows();
 	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",ok,"), 12);
 
-	reset();
+	fake_worker_reset(DIR, "resume");
 	setenv("FAKE_SLEEP_MS", "150", 1);
 	char *argv[] = {"./autotune", "-q", "--strategy", "model", "--budget", "60%", "--seed", "4", config_path, NULL};
 	CU_ASSERT_EQUAL_FATAL(kill_when_journaled(argv, DIR "/resume.journal", 4), 0);
@@ -227,7 +227,7 @@ static void test_kill_9_in_a_search_then_resume_repeats_it(void)
 	CU_ASSERT(done_before >= 4 && done_before < 12);
 	unsetenv("FAKE_SLEEP_MS");
 	char *again[] = {"-q", "--retry-failed", "--strategy", "model", "--budget", "60%", "--seed", "4", NULL};
-	CU_ASSERT_EQUAL(autotune(again, &out), 0);
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, again, &out), 0);
 	free(out);
 	char *resumed = measured_rows();
 	CU_ASSERT_STRING_EQUAL(resumed, whole);
