@@ -144,7 +144,9 @@ static int wait_binary(pass *P, size_t bin)
 		return 0;
 	pthread_mutex_unlock(&P->lock);
 	pthread_mutex_lock(&P->build_lock);
+	trace_event("wait for binary %zu", bin);
 	int rc = build_wait(P->o->build, bin);
+	trace_event("binary %zu ready", bin);
 	pthread_mutex_unlock(&P->build_lock);
 	pthread_mutex_lock(&P->lock);
 	return rc;
@@ -383,9 +385,11 @@ static double visit_for_search(void *ctx, size_t c)
 	lane *L = &P->lanes[0];
 	if (P->stopped || *P->o->interrupted || (P->deadline > 0 && now_seconds() > P->deadline))
 		return INFINITY; /* the rest of the search costs nothing: nothing more is measured */
+	trace_event("search visits %zu", c);
 	pthread_mutex_lock(&P->lock);
 	visit(P, L, c);
 	pthread_mutex_unlock(&P->lock);
+	trace_event("search visited %zu", c);
 	const result *r = &P->res[c];
 	return result_passed(r) ? result_time(r) : INFINITY;
 }
