@@ -247,6 +247,7 @@ static void finish_job(build *b, job *j, double timeout_s)
 	/* Output is at EOF, so nvcc is exiting: the wait is short. */
 	int status = proc_finish(&j->p, timeout_s, &timed_out);
 	bin->seconds = now_seconds() - j->started;
+	trace_event("nvcc done %zu in %.3f s", j->bin, bin->seconds);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && j->tmp_base) {
 		char *stored = cache_store(b->cache, j->key, j->tmp_base, bin->log);
 		if (stored) {
@@ -359,6 +360,7 @@ static void launch(builder *bd, size_t k)
 		return;
 	}
 	if (r > 0) {
+		trace_event("nvcc start %zu (%zu running)", k, bd->nrun + 1);
 		bd->nrun++;
 		return;
 	}
@@ -381,9 +383,9 @@ static long long next_hinted(builder *bd)
 	return -1;
 }
 
-/* Fills free slots, `want` first when it has not started; then waits up to 200 ms for output
+/* Fills free slots, `want` first when it has not started; then waits up to wait_ms for output
  * and collects the jobs that ended. */
-static void step(builder *bd, long long want)
+static void step(builder *bd, long long want, int wait_ms)
 {
 	while (bd->rc == 0 && bd->nrun < bd->jobs) {
 		if (want >= 0 && !bd->started[want]) {
@@ -408,7 +410,7 @@ static void step(builder *bd, long long want)
 		return;
 	for (size_t i = 0; i < bd->nrun; i++)
 		bd->pfds[i] = (struct pollfd){bd->running[i].p.out, POLLIN, 0};
-	if (poll(bd->pfds, bd->nrun, 200) < 0 && errno != EINTR)
+	if (poll(bd->pfds, bd->nrun, wait_ms) < 0 && errno != EINTR)
 		return;
 	for (size_t i = 0; i < bd->nrun;) {
 		job *j = &bd->running[i];
@@ -466,7 +468,7 @@ builder *build_begin(const config *cfg, const space *s, build *b, const char *nv
 		     const char *workdir, int jobs, double timeout_s, build_progress_fn progress, void *ctx, diags *d)
 {
 	builder *bd = new_builder(cfg, s, b, nvcc, arch, workdir, jobs, timeout_s, progress, ctx, d, 0);
-	step(bd, -1);
+	step(bd, -1, 0);
 	return bd;
 }
 
@@ -484,7 +486,7 @@ void build_hint(builder *bd, const size_t *bins, size_t n)
 	grow(&bd->hint, &bd->hint_cap, n + 1, sizeof *bd->hint);
 	memcpy(bd->hint, bins, n * sizeof *bins);
 	bd->nhint = n;
-	step(bd, -1); /* start them now, without waiting for output */
+	step(bd, -1, 0); /* start them now; the search goes on at once */
 }
 
 /* The run stops (or a search is done): compiles in flight are killed, and every binary not built
@@ -528,7 +530,7 @@ int build_wait(builder *bd, size_t bin)
 		if (bd->stop && *bd->stop)
 			stop_all(bd, 0);
 		else
-			step(bd, (long long)bin);
+			step(bd, (long long)bin, 200);
 	}
 	return bd->rc;
 }
@@ -541,7 +543,7 @@ int build_end(builder *bd, double *seconds)
 		if (bd->stop && *bd->stop)
 			stop_all(bd, 0);
 		else
-			step(bd, -1);
+			step(bd, -1, 200);
 	}
 	int rc = bd->rc;
 	if (seconds)
