@@ -91,15 +91,22 @@ static int read_recording(const config *cfg, const space *sp, const char *csv_pa
 		diags_add(d, "%s: no status or time_ms_median column", csv_path);
 		rc = -1;
 	}
-	/* rows are in space order when the CSV is this config's: match by values all the same */
-	while (rc == 0 && read_record(f, buf, sizeof buf, fields) == nh) {
-		for (size_t c = 0; c < sp->count; c++) {
+	/* match by values all the same; rows are in space order when the CSV is this config's, so
+	 * the search for a row starts after the last row's configuration */
+	double *row = xcalloc(cfg->nparams + 1, sizeof *row);
+	size_t next = 0;
+	while (rc == 0 && sp->count && read_record(f, buf, sizeof buf, fields) == nh) {
+		for (size_t p = 0; p < cfg->nparams; p++)
+			row[p] = strtod(fields[col[p]], NULL);
+		for (size_t k = 0; k < sp->count; k++) {
+			size_t c = (next + k) % sp->count;
 			const value *v = space_config(sp, c);
 			int same = 1;
 			for (size_t p = 0; p < cfg->nparams && same; p++)
-				same = strtod(fields[col[p]], NULL) == value_as_double(v[p]);
+				same = row[p] == value_as_double(v[p]);
 			if (!same)
 				continue;
+			next = c + 1;
 			/* the time the recording decided on: the interleaved finalist median where there is one */
 			double t = fin >= 0 && *fields[fin] ? strtod(fields[fin], NULL) : strtod(fields[med], NULL);
 			time[c] = !strcmp(fields[st], "ok") && t > 0 ? t : INFINITY;
@@ -107,6 +114,7 @@ static int read_recording(const config *cfg, const space *sp, const char *csv_pa
 		}
 	}
 	fclose(f);
+	free(row);
 	free(col);
 	return rc;
 }
