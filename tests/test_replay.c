@@ -73,7 +73,7 @@ static void test_exhaustive_finds_the_recordings_optimum(void)
 	char out[128];
 	snprintf(out, sizeof out, "%s/replay.csv", test_dir);
 	replay_result r;
-	CU_ASSERT_EQUAL_FATAL(replay_run(&cfg, &sp, RECORDING, STRAT_EXHAUSTIVE, sp.count, 1, out, &r, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(replay_run(&cfg, &sp, RECORDING, STRAT_EXHAUSTIVE, sp.count, 1, 4, out, &r, &d), 0);
 	CU_ASSERT_EQUAL(r.evaluations, sp.count);
 	CU_ASSERT_DOUBLE_EQUAL(r.optimum, best, 0);
 	CU_ASSERT_DOUBLE_EQUAL(r.best_found, best, 0);
@@ -96,7 +96,7 @@ static void test_every_strategy_sees_the_recorded_times(void)
 	snprintf(out, sizeof out, "%s/replay.csv", test_dir);
 	for (int s = 0; s < STRAT_COUNT_; s++) {
 		replay_result r;
-		CU_ASSERT_EQUAL_FATAL(replay_run(&cfg, &sp, RECORDING, (strategy)s, 16, 3, out, &r, &d), 0);
+		CU_ASSERT_EQUAL_FATAL(replay_run(&cfg, &sp, RECORDING, (strategy)s, 16, 3, 4, out, &r, &d), 0);
 		CU_ASSERT_EQUAL(r.evaluations, 16);
 		CU_ASSERT(r.best_found >= r.optimum);
 		CU_ASSERT(r.best_config >= 0);
@@ -146,7 +146,7 @@ static void test_a_recording_that_does_not_fit_is_refused(void)
 		const char *csv = bad[i].csv ? bad[i].csv : write_temp(0, "untimed.csv", "block_x,block_y,maxrreg,status\r\n32,1,0,ok\r\n");
 		replay_result r;
 		diags d = {0};
-		CU_ASSERT_EQUAL(replay_run(&cfg, &sp, csv, STRAT_RANDOM, 10, 1, NULL, &r, &d), -1);
+		CU_ASSERT_EQUAL(replay_run(&cfg, &sp, csv, STRAT_RANDOM, 10, 1, 4, NULL, &r, &d), -1);
 		CU_ASSERT_EQUAL_FATAL(d.n, 1);
 		CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], bad[i].why));
 		diags_free(&d);
@@ -169,7 +169,7 @@ static void test_failures_and_gaps_count_as_failed(void)
 	char out[128];
 	snprintf(out, sizeof out, "%s/small.replay.csv", test_dir);
 	replay_result r;
-	CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, csv, STRAT_EXHAUSTIVE, 4, 1, out, &r, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, csv, STRAT_EXHAUSTIVE, 4, 1, 4, out, &r, &d), 0);
 	CU_ASSERT_EQUAL(r.evaluations, 4);
 	CU_ASSERT_DOUBLE_EQUAL(r.optimum, 1.5, 0);
 	CU_ASSERT_DOUBLE_EQUAL(r.best_found, 1.5, 0);
@@ -183,10 +183,46 @@ static void test_failures_and_gaps_count_as_failed(void)
 	free(seq);
 	/* nothing passed: no best at all */
 	csv = write_temp(2, "small.csv", "x,time_ms_median,status\r\n32,5.0,crashed\r\n");
-	CU_ASSERT_EQUAL(replay_run(&c, &s, csv, STRAT_EXHAUSTIVE, 4, 1, NULL, &r, &d), 0);
+	CU_ASSERT_EQUAL(replay_run(&c, &s, csv, STRAT_EXHAUSTIVE, 4, 1, 4, NULL, &r, &d), 0);
 	CU_ASSERT(isinf(r.optimum) && isinf(r.best_found));
 	CU_ASSERT_EQUAL(r.best_config, -1);
 	unlink(out);
+	space_free(&s);
+	config_free(&c);
+	diags_free(&d);
+}
+
+/* The simulated compile pool: each binary takes one latency on one of `jobs` slots. Exhaustive
+ * over 8 binaries takes 8 latencies on one slot and about one on 8 (all hinted at once); a random
+ * search builds only what it draws; and no search waits less than one latency per binary on
+ * one slot. */
+static void test_compiles_are_simulated_on_a_pool(void)
+{
+	config c;
+	space s;
+	diags d = {0};
+	const char *yaml = write_temp(1, "pool.yaml", "kernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4}]\n"
+						      "space: {x: [32, 64, 96, 128, 160, 192, 224, 256]}\nlaunch: {block: [x], grid: [1]}\n"
+						      "build: {defines: [x]}\n");
+	CU_ASSERT_EQUAL_FATAL(config_load(yaml, &c, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&c, &s, &d), 0);
+	const char *csv = write_temp(2, "pool.csv", "x,time_ms_median,status\r\n32,8,ok\r\n64,7,ok\r\n96,6,ok\r\n128,5,ok\r\n"
+						  "160,4,ok\r\n192,3,ok\r\n224,2,ok\r\n256,1,ok\r\n");
+	replay_result one, eight;
+	CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, csv, STRAT_EXHAUSTIVE, 8, 1, 1, NULL, &one, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, csv, STRAT_EXHAUSTIVE, 8, 1, 8, NULL, &eight, &d), 0);
+	CU_ASSERT_EQUAL(one.built, 8);
+	CU_ASSERT_EQUAL(eight.built, 8);
+	CU_ASSERT(one.compile_latencies >= 8);
+	CU_ASSERT(eight.compile_latencies >= 1 && eight.compile_latencies < 1.5);
+	CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, csv, STRAT_RANDOM, 3, 1, 8, NULL, &eight, &d), 0);
+	CU_ASSERT_EQUAL(eight.built, 3);
+	CU_ASSERT(eight.compile_latencies < 1.5);
+	for (int st = 0; st < STRAT_COUNT_; st++) {
+		CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, csv, (strategy)st, 5, 2, 1, NULL, &one, &d), 0);
+		CU_ASSERT(one.built >= one.evaluations);
+		CU_ASSERT(one.compile_latencies >= (double)one.built);
+	}
 	space_free(&s);
 	config_free(&c);
 	diags_free(&d);
@@ -250,6 +286,7 @@ int add_replay_suite(void)
 	CU_add_test(s, "every strategy sees the recorded times", test_every_strategy_sees_the_recorded_times);
 	CU_add_test(s, "a recording that does not fit is refused", test_a_recording_that_does_not_fit_is_refused);
 	CU_add_test(s, "failures and gaps count as failed", test_failures_and_gaps_count_as_failed);
+	CU_add_test(s, "compiles are simulated on a pool", test_compiles_are_simulated_on_a_pool);
 	CU_add_test(s, "replay of a recorded run (the binary)", test_replay_of_a_recorded_run);
 	return 0;
 }

@@ -11,13 +11,18 @@ typedef struct {
 	size_t evaluations;
 	double best_found, optimum; /* ms; INFINITY when nothing passed */
 	long long best_config;
+	/* the search's compiles on a simulated pool of `jobs` slots where each binary takes one
+	 * latency: the binaries it built, and its wall time in compile latencies */
+	size_t built;
+	double compile_latencies;
 } replay_result;
 
 /* Loads csv_path (written by autotune for this config's space), runs the strategy with this
  * budget and seed, and writes the sequence to out_path (CSV: step, parameters, time). The model
  * strategy ranks by the recorded static features (theoretical occupancy, block.x against the warp,
- * spills). -1 with the reason in d when the CSV does not fit the space. */
+ * spills). Compiles are simulated on `jobs` slots as a live search's on-demand pool runs them.
+ * -1 with the reason in d when the CSV does not fit the space. */
 int replay_run(const config *cfg, const space *sp, const char *csv_path, strategy s, size_t budget,
-	       unsigned long long seed, const char *out_path, replay_result *r, diags *d);
+	       unsigned long long seed, int jobs, const char *out_path, replay_result *r, diags *d);
 
 #endif

@@ -84,6 +84,8 @@ static int parse_budget(const options *o, const config *cfg, size_t count, size_
 	return 0;
 }
 
+static int jobs_of(const options *o) { return o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN); }
+
 /* --replay: a strategy against a recorded run; the sequence goes to results/NAME.replay.csv. */
 static int replay(const options *o, const config *cfg, const space *sp, diags *d)
 {
@@ -100,13 +102,14 @@ static int replay(const options *o, const config *cfg, const space *sp, diags *d
 		budget = sp->count; /* a replay takes no time: a time budget means all of it */
 	char *out = config_sibling(cfg, ".replay.csv");
 	replay_result r;
-	int rc = check_output_path(out, d) ? -1 : replay_run(cfg, sp, o->replay, s, budget, o->seed, out, &r, d);
+	int rc = check_output_path(out, d) ? -1 : replay_run(cfg, sp, o->replay, s, budget, o->seed, jobs_of(o), out, &r, d);
 	if (rc == 0 && !o->quiet) {
 		char *desc = r.best_config >= 0 ? space_describe(cfg, space_config(sp, (size_t)r.best_config)) : xstrdup("none");
 		fprintf(stderr, "replay: %s, seed %llu: %zu evaluations of %zu configurations; best found %s: %.4f ms, "
-				"optimum %.4f ms (ratio %.4f)\n  sequence in %s\n",
+				"optimum %.4f ms (ratio %.4f)\n  compiles: %zu binaries, the wall time of %.1f compiles with %d jobs\n"
+				"  sequence in %s\n",
 			strategy_name(s), o->seed, r.evaluations, sp->count, desc, r.best_found, r.optimum,
-			r.best_found / r.optimum, out);
+			r.best_found / r.optimum, r.built, r.compile_latencies, jobs_of(o), out);
 		free(desc);
 	}
 	free(out);
@@ -360,7 +363,6 @@ static int find_target(tuning *t)
 	return 0;
 }
 
-static int jobs_of(const options *o) { return o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN); }
 
 /* A dry run: every binary, then what each says (resources, occupancy, launches known to fail). */
 static int dry_run(tuning *t)
