@@ -221,7 +221,7 @@ static void test_compiles_are_simulated_on_a_pool(void)
 	for (int st = 0; st < STRAT_COUNT_; st++) {
 		CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, csv, (strategy)st, 5, 2, 1, NULL, &one, &d), 0);
 		CU_ASSERT(one.built >= one.evaluations);
-		CU_ASSERT(one.compile_latencies >= (double)one.built);
+		CU_ASSERT(one.compile_latencies >= (double)one.evaluations); /* each waited for in turn */
 	}
 	space_free(&s);
 	config_free(&c);

@@ -313,8 +313,57 @@ static int by_key(const void *a, const void *b)
 	return (x->config > y->config) - (x->config < y->config);
 }
 
-/* Model-guided: half the budget on the configurations the static model ranks best, then local
- * search from the best measured ones. */
+/* The model's second half, in waves decided together so that they compile side by side (a
+ * search waits one compile latency per decision, where measuring a variant takes milliseconds):
+ * each wave is the unmeasured neighbours of the best configuration measured, then of the next
+ * best, until it is full. A wave is a fifth of what is left of the budget, so that even a small
+ * budget walks a few steps, and at most WAVE: a constant rather than -j, so that the sequence is
+ * the same on every machine. */
+enum { WAVE = 16, WAVE_ROUNDS = 5 };
+
+static void run_waves(state *S)
+{
+	size_t n = S->sp->count, left = S->budget - S->used;
+	size_t w = left / WAVE_ROUNDS < 1 ? 1 : left / WAVE_ROUNDS > WAVE ? WAVE : left / WAVE_ROUNDS;
+	ranked *centre = xcalloc(S->budget + 1, sizeof *centre);
+	size_t *wave = xcalloc(WAVE + 1, sizeof *wave), *nb = xcalloc(2 * S->np + 1, sizeof *nb);
+	char *taken = xcalloc(n + 1, 1);
+	while (budget_left(S)) {
+		size_t m = 0, k = 0;
+		for (size_t i = 0; i < S->used; i++)
+			if (!isinf(S->time[S->order[i]]))
+				centre[m++] = (ranked){S->time[S->order[i]], S->order[i]};
+		qsort(centre, m, sizeof *centre, by_key);
+		for (size_t i = 0; i < m && k < w; i++) {
+			size_t nn = neighbours(S, centre[i].config, nb, 0);
+			for (size_t j = 0; j < nn && k < w; j++)
+				if (!taken[nb[j]]) {
+					taken[nb[j]] = 1;
+					wave[k++] = nb[j];
+				}
+		}
+		/* every neighbourhood explored: somewhere new; nothing passed yet: a wave of draws */
+		long long c;
+		while (!k || (!m && k < w)) {
+			if ((c = random_untaken(S, taken)) < 0)
+				break;
+			taken[c] = 1;
+			wave[k++] = (size_t)c;
+		}
+		if (!k)
+			break;
+		measure_in_order(S, wave, k);
+		for (size_t i = 0; i < k; i++)
+			taken[wave[i]] = 0;
+	}
+	free(centre);
+	free(wave);
+	free(nb);
+	free(taken);
+}
+
+/* Model-guided: half the budget on the configurations the static model ranks best, then waves
+ * of neighbours of the best measured ones. */
 static void run_model(state *S, const double *prior)
 {
 	size_t n = S->sp->count;
@@ -343,16 +392,7 @@ static void run_model(state *S, const double *prior)
 	free(taken);
 	free(first);
 	free(rank);
-	while (budget_left(S) && S->best >= 0) {
-		size_t before = S->used;
-		local_from(S, (size_t)S->best);
-		if (S->used == before) {
-			long long c = random_unmeasured(S);
-			if (c < 0)
-				break;
-			local_from(S, (size_t)c);
-		}
-	}
+	run_waves(S);
 }
 
 size_t search_run(strategy s, const config *cfg, const space *sp, const double *prior, size_t budget,
@@ -408,6 +448,55 @@ double search_static_model(const result *r, const binary *bin)
 	return (bin && bin->failed) || r->predicted ? 10 : score;
 }
 
+/* A configuration in the model's ties: its score, the threads it launches (its granularity: a
+ * space's configurations share one problem, so fewer threads means more work per thread), and its
+ * turn among those of the same score and granularity. */
+typedef struct {
+	double score, threads;
+	size_t config, turn;
+} tie;
+
+static int by_granularity(const void *a, const void *b)
+{
+	const tie *x = a, *y = b;
+	if (x->score != y->score)
+		return x->score < y->score ? -1 : 1;
+	if (x->threads != y->threads)
+		return x->threads < y->threads ? -1 : 1;
+	return (x->config > y->config) - (x->config < y->config);
+}
+
+static int by_turn(const void *a, const void *b)
+{
+	const tie *x = a, *y = b;
+	if (x->score != y->score || x->turn == y->turn)
+		return by_granularity(a, b);
+	return x->turn < y->turn ? -1 : 1;
+}
+
+/* The launch alone cannot tell how much work per thread pays (a reduction's unrolled variants, a
+ * convolution's output tiles): configurations of one score take turns by granularity, fewest
+ * threads first, so that the model's first picks see every granularity early rather than only
+ * the first in space order. The turns become offsets far below any difference the model makes. */
+static void break_ties(double *prior, const space *sp, const result *res)
+{
+	size_t n = sp->count;
+	tie *t = xcalloc(n + 1, sizeof *t);
+	for (size_t c = 0; c < n; c++) {
+		const result *r = &res[c];
+		double threads = (double)(r->block[0] * r->block[1] * r->block[2]) * (double)(r->grid[0] * r->grid[1] * r->grid[2]);
+		t[c] = (tie){prior[c], threads, c, 0};
+	}
+	qsort(t, n, sizeof *t, by_granularity);
+	for (size_t i = 1; i < n; i++)
+		if (t[i - 1].score == t[i].score && t[i - 1].threads == t[i].threads)
+			t[i].turn = t[i - 1].turn + 1;
+	qsort(t, n, sizeof *t, by_turn);
+	for (size_t i = 0; i < n; i++)
+		prior[t[i].config] += 1e-7 * (double)i / (double)n;
+	free(t);
+}
+
 double *search_model_prior(const config *cfg, const space *sp, const result *res, int cc)
 {
 	(void)cfg;
@@ -419,5 +508,6 @@ double *search_model_prior(const config *cfg, const space *sp, const result *res
 		r.occupancy = occupancy_compute(cc, &in, &occ) == 0 ? occ.occupancy : 0;
 		prior[c] = search_static_model(&r, NULL);
 	}
+	break_ties(prior, sp, res);
 	return prior;
 }
