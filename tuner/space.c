@@ -230,9 +230,16 @@ int space_eval_geometry(const config *cfg, const space *sp, result *res, diags *
 				*items[i].out = i == 6 ? 0 : 1;
 				continue;
 			}
-			char *desc = space_describe(cfg, vals);
-			int bad = cexpr_eval(cfg, items[i].x, vals, &v, d, desc);
-			if (!bad && (v.kind != VAL_INT || v.u.i < (i == 6 ? 0 : 1) || v.u.i > UINT_MAX)) {
+			/* the configuration is described only for a message: evaluating it again says why */
+			diags quiet = {0};
+			int bad = cexpr_eval(cfg, items[i].x, vals, &v, &quiet, NULL);
+			diags_free(&quiet);
+			char *desc = NULL;
+			if (bad) {
+				desc = space_describe(cfg, vals);
+				cexpr_eval(cfg, items[i].x, vals, &v, d, desc);
+			} else if (v.kind != VAL_INT || v.u.i < (i == 6 ? 0 : 1) || v.u.i > UINT_MAX) {
+				desc = space_describe(cfg, vals);
 				char text[64];
 				value_format(v, text, sizeof text);
 				diags_at(d, cfg->path, items[i].x->at.line, items[i].x->at.col,
