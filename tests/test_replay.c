@@ -228,6 +228,53 @@ static void test_compiles_are_simulated_on_a_pool(void)
 	diags_free(&d);
 }
 
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The default strategy at a tenth of each recorded space (tests/data: three seed kernels and the
+ * compile-bound convolution, GEMM and stencil), 30 seeds each: at the 90th percentile it ends
+ * within 5% of the recording's optimum, and it builds at most two binaries per measurement. */
+static void test_the_default_holds_on_every_recording(void)
+{
+	static const char *const spaces[][2] = {
+		{"configs/summatrix.yaml", "tests/data/summatrix_h100.csv"},
+		{"configs/reduce.yaml", "tests/data/reduce_h100.csv"},
+		{"bench/spaces/transpose_big.yaml", "tests/data/transpose_big_h100.csv"},
+		{"configs/convolution.yaml", "tests/data/convolution_h100.csv"},
+		{"configs/gemm.yaml", "tests/data/gemm_h100.csv"},
+		{"configs/stencil.yaml", "tests/data/stencil_h100.csv"},
+	};
+	enum { SEEDS = 30 };
+	for (size_t i = 0; i < sizeof spaces / sizeof *spaces; i++) {
+		config c;
+		space s;
+		diags d = {0};
+		CU_ASSERT_EQUAL_FATAL(config_load(spaces[i][0], &c, &d), 0);
+		CU_ASSERT_EQUAL_FATAL(space_enumerate(&c, &s, &d), 0);
+		size_t budget = (s.count + 9) / 10;
+		double ratio[SEEDS];
+		for (int seed = 0; seed < SEEDS; seed++) {
+			replay_result r;
+			CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, spaces[i][1], STRAT_MODEL, budget, (unsigned long long)seed + 1, 16,
+							 NULL, &r, &d), 0);
+			CU_ASSERT_EQUAL(r.evaluations, budget);
+			CU_ASSERT(r.built <= 2 * r.evaluations);
+			ratio[seed] = r.best_found / r.optimum;
+		}
+		qsort(ratio, SEEDS, sizeof *ratio, by_value);
+		double p90 = ratio[(SEEDS * 9 + 9) / 10 - 1];
+		if (p90 > 1.05)
+			fprintf(stderr, "\n  %s: found/optimum %.4f at the 90th percentile\n", spaces[i][0], p90);
+		CU_ASSERT(p90 <= 1.05);
+		space_free(&s);
+		config_free(&c);
+		diags_free(&d);
+	}
+}
+
 /* --replay against a recorded H100 run of configs/summatrix.yaml (tests/data): no GPU, no nvcc;
  * the budget is kept, the same seed gives the same sequence, every strategy beats nothing. */
 static void test_replay_of_a_recorded_run(void)
@@ -287,6 +334,7 @@ int add_replay_suite(void)
 	CU_add_test(s, "a recording that does not fit is refused", test_a_recording_that_does_not_fit_is_refused);
 	CU_add_test(s, "failures and gaps count as failed", test_failures_and_gaps_count_as_failed);
 	CU_add_test(s, "compiles are simulated on a pool", test_compiles_are_simulated_on_a_pool);
+	CU_add_test(s, "the default holds on every recording", test_the_default_holds_on_every_recording);
 	CU_add_test(s, "replay of a recorded run (the binary)", test_replay_of_a_recorded_run);
 	return 0;
 }
