@@ -231,6 +231,8 @@ static void test_kill_9_in_a_search_then_resume_repeats_it(void)
 	free(out);
 	char *resumed = measured_rows();
 	CU_ASSERT_STRING_EQUAL(resumed, whole);
+	/* the one in flight was measured again: its row no longer speaks of the crash */
+	CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", "an earlier run"), 0);
 	free(resumed);
 	free(whole);
 }

@@ -269,7 +269,10 @@ static step prelude(pass *P, lane *L, size_t c)
 	choose_role(P, L, g, &s);
 	P->state[c] = IN_FLIGHT;
 	s.tmp = *r;
-	r->message = NULL; /* the lane owns it while it measures */
+	/* the lane owns the result while it measures; its message is this measurement's, not an
+	 * earlier run's (a retried crash that now passes says nothing of the crash) */
+	free(r->message);
+	r->message = s.tmp.message = NULL;
 	s.timeout = plan_timeout(cfg, P->slowest);
 	s.kind = STEP_MEASURE;
 	return s;
