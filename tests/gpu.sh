@@ -5,7 +5,8 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 # waits (up to 30 s) until the journal of summatrix holds $1 finished configurations
 wait_journaled() {
 	for _ in $(seq 600); do
-		[ "$(grep -c '^done ' results/summatrix.journal 2>/dev/null || true)" -ge "$1" ] && return
+		n=$(grep -c '^done ' results/summatrix.journal 2>/dev/null || true)
+		[ "${n:-0}" -ge "$1" ] && return
 		sleep 0.05
 	done
 }
@@ -64,6 +65,29 @@ crashed=$(grep -c ',crashed,' results/summatrix.csv || true)
 ok=$(grep -c ',ok,' results/summatrix.csv || true)
 echo "killed after $done_before finished configurations; resumed: $ok ok, $crashed crashed (in flight, at most one per GPU)"
 [ "$done_before" -ge 8 ] && [ "$crashed" -le "$NGPUS" ] && [ $((ok + crashed)) -eq 153 ] || fail "rows lost or wrong after resume"
+
+echo "== kill -9 in the middle of a budgeted search, then the same search again"
+rm -f results/summatrix.journal
+search=(--metrics none --strategy model --budget 40 --seed 5 configs/summatrix.yaml)
+./autotune -q "${search[@]}" & pid=$!
+wait_journaled 10
+kill -9 $pid; wait $pid 2>/dev/null || true
+pkill -9 -f autotune-worker || true
+# (a resumed run first records the one in flight as crashed in an earlier run: not a measurement)
+measured() { awk '$1 == "done" && $4 != "crashed" { print $2 }' results/summatrix.journal; }
+measured > "$B/search_before"
+# --retry-failed: the configuration in flight is measured again rather than kept as crashed
+./autotune -q --retry-failed "${search[@]}" || fail "resumed search exited $?"
+measured > "$B/search_after"
+before=$(wc -l < "$B/search_before")
+ok=$(grep -c ',ok,' results/summatrix.csv || true)
+notrun=$(grep -c ',not-run,' results/summatrix.csv || true)
+echo "search killed after $before measurements; resumed: $(wc -l < "$B/search_after") measured, CSV $ok ok, $notrun not run"
+# what the killed run measured steers the resumed search as it did then: kept, in order, and
+# nothing measured twice; the budget holds across both runs
+head -n "$before" "$B/search_after" | cmp -s - "$B/search_before" || fail "the resumed search lost or reordered measurements"
+[ -z "$(sort "$B/search_after" | uniq -d)" ] || fail "the resumed search measured a configuration twice"
+[ "$before" -ge 10 ] && [ "$ok" -eq 40 ] && [ $((ok + notrun)) -eq 153 ] || fail "the resumed search's CSV: $ok ok, $notrun not run"
 
 echo "== SIGTERM to every process of the run (a batch system's time limit), then the same command again"
 rm -f results/summatrix.journal
