@@ -90,6 +90,7 @@ typedef struct {
 	const char *role;
 	long long warmup, min_samples, max_samples;
 	double time_cap, noise;
+	double race; /* ms: stop before min_samples once the fastest sample is slower (0: never) */
 	proto_launch launch;
 	double rtol, atol;
 	const char *symbol, *cubin;

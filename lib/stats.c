@@ -40,12 +40,14 @@ double stats_noise(double *v, size_t n, double *scratch)
 	return 1.2533 * 1.4826 * mad / sqrt((double)n) / med;
 }
 
-int stats_should_stop(const stop_rule *r, size_t n, double noise, double elapsed_s)
+int stats_should_stop(const stop_rule *r, size_t n, double noise, double elapsed_s, double fastest_ms)
 {
 	if (n >= r->max_samples)
 		return 1;
 	if (n < r->min_samples)
-		return 0;
+		/* racing ends only what the minimum would have kept sampling: fewer samples than the
+		 * minimum is how a raced result is told from a measured one */
+		return r->race_ms > 0 && n >= RACE_AFTER && fastest_ms > r->race_ms;
 	return noise <= r->noise_target || elapsed_s >= r->time_cap_s;
 }
 

@@ -21,10 +21,20 @@ typedef struct {
 	double noise_target;  /* stop when the noise falls below this (0.01 = 1%) */
 	size_t min_samples, max_samples;
 	double time_cap_s;    /* per configuration, sampling stops here whatever the noise */
+	double race_ms;       /* raced out: stop once the fastest sample is slower than this (0: never) */
 } stop_rule;
 
-/* Whether sampling should stop after n samples taking elapsed_s seconds with this noise. */
-int stats_should_stop(const stop_rule *r, size_t n, double noise, double elapsed_s);
+/* Samples before a configuration can be raced out: the fastest of three is past a launch that
+ * paid for a cold instruction cache or a preempted thread. */
+#define RACE_AFTER 3
+
+/* Whether sampling should stop after n samples taking elapsed_s seconds with this noise, the
+ * fastest of them fastest_ms: the rule holds, or (before min_samples) the configuration is
+ * raced out. */
+int stats_should_stop(const stop_rule *r, size_t n, double noise, double elapsed_s, double fastest_ms);
+
+/* Whether a passing measurement of n samples was raced out under a rule of min_samples. */
+static inline int stats_raced(int n, int min_samples) { return n > 0 && n < min_samples; }
 
 /* Whether b is within the combined noise band of a: |b - a| <= k * sqrt(na^2 + nb^2) * a,
  * na and nb being relative noises. k = 2 covers about 95% of normal noise. */

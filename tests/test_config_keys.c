@@ -127,6 +127,8 @@ static void test_max_samples_may_not_be_below_min_samples(void)
 {
 	config_expect_error(plus("measure: {min_samples: 20, max_samples: 10}\n"), 15, 10,
 			    "max_samples (10) is below min_samples (20)");
+	/* a race margin below 1 would race out the best itself */
+	config_expect_error(plus("measure: {race: 0.5}\n"), 15, 17, "race must be 0 (off) or a ratio of at least 1, not 0.5");
 }
 
 /* The keys measure reads itself: metrics (all, none or top:K) and cache (cold or warm). */

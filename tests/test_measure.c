@@ -16,6 +16,8 @@
 
 #include "compile.h"
 #include "proc.h"
+#include "stats.h"
+#include "table.h"
 #include "tests.h"
 
 #define NCONFIGS 20
@@ -237,6 +239,50 @@ static void test_kill_9_in_a_search_then_resume_repeats_it(void)
 	free(whole);
 }
 
+/* Racing: a configuration whose first samples are slower than measure.race x the fastest median
+ * so far stops at RACE_AFTER samples, flagged raced; the others, the winner and the ranking by
+ * time are what a run without racing measures. The fake worker's times rise with bx, so the
+ * fastest so far is always the fastest of all. */
+static void test_racing_stops_only_the_losers(void)
+{
+	table off, on;
+	diags d = {0};
+	char *out;
+	config_path = write_space_config(DIR, "race", ", race: 0");
+	fake_worker_reset(DIR, "race");
+	CU_ASSERT_EQUAL_FATAL(run_autotune_on(config_path, (char *[]){"-q", NULL}, &out), 0);
+	free(out);
+	CU_ASSERT_EQUAL_FATAL(table_load(DIR "/race.csv", &off, &d), 0);
+	config_path = write_space_config(DIR, "race", NULL);
+	fake_worker_reset(DIR, "race");
+	CU_ASSERT_EQUAL_FATAL(run_autotune_on(config_path, (char *[]){"-q", NULL}, &out), 0);
+	free(out);
+	CU_ASSERT_EQUAL_FATAL(table_load(DIR "/race.csv", &on, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(on.nrows, off.nrows);
+	int tmin = table_col(&off, "time_ms_min"), tmed = table_col(&off, "time_ms_median"), n = table_col(&on, "samples");
+	double best = INFINITY;
+	for (size_t r = 0; r < off.nrows; r++)
+		best = fmin(best, table_num(&off, r, tmed));
+	int expected = 0, raced = 0;
+	for (size_t r = 0; r < off.nrows; r++) {
+		int slow = table_num(&off, r, tmin) > 1.3 * best, flagged = strstr(table_field(&on, r, "flags"), "raced") != NULL;
+		expected += slow;
+		raced += flagged;
+		CU_ASSERT_EQUAL(flagged, slow);
+		CU_ASSERT_PTR_NULL(strstr(table_field(&off, r, "flags"), "raced"));
+		CU_ASSERT_EQUAL(table_num(&on, r, n), slow ? RACE_AFTER : 10);
+		CU_ASSERT_STRING_EQUAL(table_field(&on, r, "status"), "ok");
+		/* the ranking by time is the same (the fake times do not depend on the samples) */
+		CU_ASSERT_DOUBLE_EQUAL(table_num(&on, r, tmed), table_num(&off, r, tmed), 0);
+	}
+	CU_ASSERT(expected > 0 && expected < (int)off.nrows);
+	CU_ASSERT_EQUAL(raced, expected);
+	CU_ASSERT_EQUAL(table_winner(&on), table_winner(&off));
+	table_free(&off);
+	table_free(&on);
+	diags_free(&d);
+}
+
 /* A search measures its budget and no more; the rest stays not-run; the same seed repeats it. */
 static void test_search_measures_its_budget(void)
 {
@@ -319,6 +365,7 @@ int add_measure_suite(void)
 	if (!s)
 		return -1;
 	CU_add_test(s, "kill -9 then resume loses nothing", test_kill_9_then_resume_loses_nothing);
+	CU_add_test(s, "racing stops only the losers", test_racing_stops_only_the_losers);
 	CU_add_test(s, "impossible launches are not made", test_impossible_launches_are_not_made);
 	CU_add_test(s, "--fresh and changed inputs measure everything again", test_fresh_and_changed_inputs_measure_everything_again);
 	CU_add_test(s, "crash and hang cost one configuration each", test_crash_and_hang_cost_one_configuration_each);

@@ -45,12 +45,21 @@ static void test_noise_needs_two_samples(void)
 
 static void test_stopping_rule(void)
 {
-	stop_rule r = {0.01, 10, 1000, 2.0};
-	CU_ASSERT(!stats_should_stop(&r, 5, 0.0, 0.1));   /* below the minimum, even if quiet */
-	CU_ASSERT(stats_should_stop(&r, 10, 0.005, 0.1)); /* minimum reached and quiet */
-	CU_ASSERT(!stats_should_stop(&r, 50, 0.02, 0.5)); /* noisy, time left */
-	CU_ASSERT(stats_should_stop(&r, 50, 0.02, 2.0));  /* noisy, out of time */
-	CU_ASSERT(stats_should_stop(&r, 1000, 0.5, 0.1)); /* maximum */
+	stop_rule r = {0.01, 10, 1000, 2.0, 0};
+	CU_ASSERT(!stats_should_stop(&r, 5, 0.0, 0.1, 1.0));   /* below the minimum, even if quiet */
+	CU_ASSERT(stats_should_stop(&r, 10, 0.005, 0.1, 1.0)); /* minimum reached and quiet */
+	CU_ASSERT(!stats_should_stop(&r, 50, 0.02, 0.5, 1.0)); /* noisy, time left */
+	CU_ASSERT(stats_should_stop(&r, 50, 0.02, 2.0, 1.0));  /* noisy, out of time */
+	CU_ASSERT(stats_should_stop(&r, 1000, 0.5, 0.1, 1.0)); /* maximum */
+	CU_ASSERT(!stats_should_stop(&r, 5, 0.5, 0.1, 9.0));   /* no race: slow is no reason */
+	/* raced out: from the third sample, once the fastest is over the bound, and never after
+	 * the minimum, so that a raced result is one of fewer samples than the minimum */
+	r.race_ms = 1.3;
+	CU_ASSERT(!stats_should_stop(&r, 2, 0.5, 0.1, 9.0));
+	CU_ASSERT(stats_should_stop(&r, RACE_AFTER, 0.5, 0.1, 1.31));
+	CU_ASSERT(!stats_should_stop(&r, RACE_AFTER, 0.5, 0.1, 1.29));
+	CU_ASSERT(!stats_should_stop(&r, 11, 0.5, 0.1, 9.0));
+	CU_ASSERT(stats_raced(RACE_AFTER, 10) && !stats_raced(10, 10) && !stats_raced(0, 10));
 }
 
 static void test_noise_band(void)

@@ -109,6 +109,7 @@ typedef struct {
 	int min_samples, max_samples;
 	double noise_target;   /* relative noise of the median to reach */
 	double time_cap;       /* seconds of sampling per configuration */
+	double race;           /* raced out: fastest of the first samples over race x the best so far (0: off) */
 	int cache_warm;        /* 0: flush L2 between samples */
 	int metrics;           /* METRICS_* */
 	int metrics_top;       /* K for METRICS_TOP */

@@ -20,6 +20,7 @@ static const plain_key measure_keys[] = {
 	{"max_samples", KEY_INT, 1, 100000, "1000", offsetof(config, max_samples)},
 	{"noise", KEY_FRACTION, 0, 0, "0.01", offsetof(config, noise_target)},
 	{"time_cap", KEY_SECONDS, 0, 0, "2.0", offsetof(config, time_cap)},
+	{"race", KEY_NONNEGATIVE, 0, 0, "1.3", offsetof(config, race)},
 	{"finalists", KEY_INT, 0, 100, "3", offsetof(config, finalists)},
 	{"timeout", KEY_SECONDS, 0, 0, "20", offsetof(config, timeout)},
 	{"verify_every_sample", KEY_BOOL, 0, 0, "false", offsetof(config, verify_every)},
@@ -108,6 +109,8 @@ void ld_load_measure(loader *L, const yaml_node_t *n)
 	yaml_node_t *x;
 	if (cfg->max_samples < cfg->min_samples)
 		ld_error(L, ld_mark(n), "max_samples (%d) is below min_samples (%d)", cfg->max_samples, cfg->min_samples);
+	if (cfg->race > 0 && cfg->race < 1 && (x = ld_get(L, n, "race")))
+		ld_error(L, ld_mark(x), "race must be 0 (off) or a ratio of at least 1, not %g", cfg->race);
 	if ((x = ld_get(L, n, "cache")) && ld_expect(L, x, YAML_SCALAR_NODE, "cache") == 0) {
 		if (!strcmp(ld_scalar(x), "warm") || !strcmp(ld_scalar(x), "cold"))
 			cfg->cache_warm = !strcmp(ld_scalar(x), "warm");

@@ -451,6 +451,7 @@ int runner_measure(runner *r, const config *cfg, const value *params, const char
 			     plan->max_samples,
 			     plan->time_cap,
 			     plan->noise_target,
+			     plan->race_ms,
 			     launch_of(res),
 			     cfg->rtol,
 			     cfg->atol,

@@ -433,11 +433,11 @@ static CUresult sample(const launch *L, const stop_rule *rule, int check, double
 	cuEventCreate(&stop, CU_EVENT_DEFAULT);
 	double *t = malloc(rule->max_samples * sizeof *t), *sorted = malloc(rule->max_samples * sizeof *t),
 	       *scratch = malloc(rule->max_samples * sizeof *t);
-	double t0 = now();
+	double t0 = now(), fastest = INFINITY;
 	int stalls = 0;
 	S->n = 0;
 	S->noise = 0;
-	while (!r && !stats_should_stop(rule, S->n, S->noise, now() - t0)) {
+	while (!r && !stats_should_stop(rule, S->n, S->noise, now() - t0, fastest)) {
 		if (local.cold)
 			r = cuMemsetD32Async(local.flush, (unsigned)S->n, local.flush_bytes / 4, NULL);
 		if (!r)
@@ -469,6 +469,7 @@ static CUresult sample(const launch *L, const stop_rule *rule, int check, double
 			continue;
 		}
 		t[S->n++] = (double)ms / S->batch;
+		fastest = fmin(fastest, t[S->n - 1]);
 		if (check && local.verify_every && (*wrong = verify(rtol, atol, msg, msglen, &r)))
 			break;
 		memcpy(sorted, t, S->n * sizeof *t);
@@ -534,7 +535,7 @@ static int parse_run(char *line, run *R)
 	R->warmup = (int)ask.warmup;
 	R->rtol = ask.rtol;
 	R->atol = ask.atol;
-	R->rule = (stop_rule){ask.noise, (size_t)ask.min_samples, (size_t)ask.max_samples, ask.time_cap};
+	R->rule = (stop_rule){ask.noise, (size_t)ask.min_samples, (size_t)ask.max_samples, ask.time_cap, ask.race};
 	return 0;
 }
 

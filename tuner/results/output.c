@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "stats.h"
 #include "banned.h"
 
 void csv_field(FILE *f, const char *s)
@@ -161,6 +162,8 @@ static void put_outcome(FILE *f, const outputs *r, size_t c)
 			fprintf(f, ";batched");
 		if (res->throttled)
 			fprintf(f, ";throttled");
+		if (stats_raced(res->samples, r->cfg->min_samples))
+			fprintf(f, ";raced");
 		if (res->final_rounds)
 			fprintf(f, ";finalist");
 		if ((long long)c == r->winner)
