@@ -392,7 +392,7 @@ struct builder {
 	const volatile sig_atomic_t *stop; /* set: what is not compiled yet never will be */
 	/* on demand (a search): only what was waited for, and hinted binaries ahead within a bound */
 	int on_demand;
-	size_t *hint, nhint, hint_cap;
+	size_t *hint, nhint, hint_cap, hint_from; /* hint[< hint_from] have all started */
 	char *waited_for; /* each binary once: built ahead or not, it counts as asked for */
 	size_t waited, ahead;
 };
@@ -419,13 +419,15 @@ static void launch(builder *bd, size_t k)
 		bd->progress(bd->ctx, bd->done, bd->b->nbins);
 }
 
-/* On demand, the next hinted binary not started, while the binaries built ahead stay within one
- * per job beyond the count of binaries waited for (built ahead or not); -1 when none may start. */
+/* The next hinted binary not started; on demand, only while the binaries built ahead stay within
+ * one per job beyond the count of binaries waited for (built ahead or not). -1 when none. */
 static long long next_hinted(builder *bd)
 {
-	if (bd->ahead >= bd->waited + bd->jobs)
+	if (bd->on_demand && bd->ahead >= bd->waited + bd->jobs)
 		return -1;
-	for (size_t i = 0; i < bd->nhint; i++)
+	while (bd->hint_from < bd->nhint && bd->started[bd->hint[bd->hint_from]])
+		bd->hint_from++;
+	for (size_t i = bd->hint_from; i < bd->nhint; i++)
 		if (!bd->started[bd->hint[i]])
 			return (long long)bd->hint[i];
 	return -1;
@@ -440,14 +442,14 @@ static void step(builder *bd, long long want, int wait_ms)
 			launch(bd, (size_t)want);
 			continue;
 		}
-		if (bd->on_demand) {
-			long long k = next_hinted(bd);
-			if (k < 0)
-				break;
-			bd->ahead++;
+		long long k = next_hinted(bd);
+		if (k >= 0) {
+			bd->ahead += bd->on_demand;
 			launch(bd, (size_t)k);
 			continue;
 		}
+		if (bd->on_demand)
+			break;
 		while (bd->next < bd->b->nbins && bd->started[bd->next])
 			bd->next++;
 		if (bd->next == bd->b->nbins)
@@ -534,7 +536,8 @@ void build_hint(builder *bd, const size_t *bins, size_t n)
 	grow(&bd->hint, &bd->hint_cap, n + 1, sizeof *bd->hint);
 	memcpy(bd->hint, bins, n * sizeof *bins);
 	bd->nhint = n;
-	step(bd, -1, 0); /* start them now; the search goes on at once */
+	bd->hint_from = 0;
+	step(bd, -1, 0); /* start them now; the caller goes on at once */
 }
 
 /* The run stops (or a search is done): compiles in flight are killed, and every binary not built

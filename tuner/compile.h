@@ -83,7 +83,8 @@ void build_stop_when(builder *bd, const volatile sig_atomic_t *flag);
 builder *build_begin_on_demand(const config *cfg, const space *s, build *b, const char *nvcc, const char *arch,
 			       const char *workdir, int jobs, double timeout_s, build_progress_fn progress, void *ctx,
 			       diags *d);
-/* The binaries a search expects to wait for next, most likely first; replaces the last hint. */
+/* The binaries a search expects to wait for next, most likely first; replaces the last hint. A
+ * pool that builds everything builds these first, in this order. */
 void build_hint(builder *bd, const size_t *bins, size_t n);
 
 /* Finds the entry point's resources in `nvcc -Xptxas -v` output. The entry matches a function

@@ -404,9 +404,9 @@ static double visit_for_search(void *ctx, size_t c)
 	return result_passed(r) ? result_time(r) : INFINITY;
 }
 
-/* What the search expects to measure next: their binaries, each once, to compile ahead in the
- * free slots (the pool bounds how far ahead). */
-static void hint_for_search(void *ctx, const size_t *configs, size_t n)
+/* What the search (or the exhaustive pass) expects to measure next: their binaries, each once,
+ * to compile first in the free slots (a search's pool bounds how far ahead). */
+static void hint_binaries(void *ctx, const size_t *configs, size_t n)
 {
 	pass *P = ctx;
 	if (!P->o->build)
@@ -441,10 +441,10 @@ static int next_config(pass *P, size_t *c)
 				memmove(P->deferred + k, P->deferred + k + 1, (--P->ndeferred - k) * sizeof *P->deferred);
 				return 1;
 			}
-		while (P->cursor < P->sp->count && (long long)P->cursor == P->named)
+		while (P->cursor < P->sp->count && (long long)P->queue[P->cursor] == P->named)
 			P->cursor++;
 		if (P->cursor < P->sp->count) {
-			*c = P->cursor++;
+			*c = P->queue[P->cursor++];
 			return 1;
 		}
 		if (!P->ndeferred)
@@ -589,6 +589,37 @@ void pass_join_other_lanes(pass *P)
 		}
 }
 
+typedef struct {
+	double prior;
+	size_t config;
+} promise;
+
+static int by_promise(const void *a, const void *b)
+{
+	const promise *x = a, *y = b;
+	if (x->prior != y->prior)
+		return x->prior < y->prior ? -1 : 1;
+	return (x->config > y->config) - (x->config < y->config);
+}
+
+/* The exhaustive pass measures the most promising first (o->prior, ties in space order; space
+ * order without one): the fastest so far is soon near the best, so that the rest race out early,
+ * and a run cut short holds the likely-good. Their binaries are built in the same order. */
+static size_t *exhaustive_order(pass *P)
+{
+	size_t n = P->sp->count, *queue = xcalloc(n + 1, sizeof *queue);
+	promise *p = xcalloc(n + 1, sizeof *p);
+	for (size_t c = 0; c < n; c++)
+		p[c] = (promise){P->o->prior ? P->o->prior[c] : 0, c};
+	qsort(p, n, sizeof *p, by_promise);
+	for (size_t i = 0; i < n; i++)
+		queue[i] = p[i].config;
+	free(p);
+	if (P->o->build && P->o->prior)
+		hint_binaries(P, queue, n);
+	return queue;
+}
+
 static int first_pass(pass *P)
 {
 	lane *lanes = P->lanes;
@@ -617,6 +648,7 @@ static int first_pass(pass *P)
 	if (o->seconds > 0)
 		P->deadline = now_seconds() + o->seconds;
 	if (!measure_is_search(o->strategy, o->budget, o->seconds, sp->count)) {
+		P->queue = exhaustive_order(P);
 		if (!P->stopped) {
 			/* one queue for every GPU; the first lane runs here, and the pass is over once no
 			 * lane measures any more */
@@ -637,7 +669,7 @@ static int first_pass(pass *P)
 		/* a search: the strategy proposes, each proposal is measured as it comes, on one GPU
 		 * (the next proposal depends on this one's result) */
 		size_t *order = xcalloc(budget + 1, sizeof *order);
-		search_run_hinted(o->strategy, cfg, sp, o->prior, budget, o->seed, visit_for_search, hint_for_search, P,
+		search_run_hinted(o->strategy, cfg, sp, o->prior, budget, o->seed, visit_for_search, hint_binaries, P,
 				  order);
 		free(order);
 	}
@@ -647,6 +679,7 @@ static int first_pass(pass *P)
 	free(P->pending);
 	free(P->state);
 	free(P->deferred);
+	free(P->queue);
 	return P->stopped < 0 ? -1 : 0;
 }
 

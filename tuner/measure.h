@@ -25,7 +25,8 @@ typedef struct {
 	size_t budget;                       /* evaluations at most; 0: the whole space */
 	double seconds;                      /* a time budget for the search; 0: none */
 	unsigned long long seed;             /* the search's seed */
-	const double *prior;                 /* per configuration, lower is more promising (model strategy) */
+	const double *prior;                 /* per configuration, lower is more promising: the model
+					      * strategy's ranking, an exhaustive pass's order (or NULL) */
 	char *counters_note;                 /* out: why counters were not collected, or NULL (owned) */
 	char *journal_note;                  /* out: why the journal stopped being written, or NULL */
 	size_t measured;                     /* out: configurations measured in this run */

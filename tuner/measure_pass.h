@@ -58,6 +58,7 @@ typedef struct pass {
 	/* the exhaustive pass's queue: the next configuration, and those put back because the
 	 * measurement they would share (or the reference they need) was still in flight */
 	size_t cursor;
+	size_t *queue;    /* the exhaustive pass's order: configurations, most promising first */
 	struct put_back {
 		size_t c;
 		size_t at; /* `finishes` when it was put back: worth another look once that changed */

@@ -437,8 +437,8 @@ static int compile_and_measure(tuning *t)
 	signal(SIGINT, on_stop_signal);
 	signal(SIGTERM, on_stop_signal);
 	build_stop_when(bd, &interrupted);
-	if (t->strat == STRAT_MODEL)
-		t->prior = search_model_prior(&t->cfg, &t->sp, t->res, t->cc);
+	/* the model's ranking, and the order of an exhaustive pass */
+	t->prior = search_model_prior(&t->cfg, &t->sp, t->res, t->cc);
 	measure_opts mo = {!o->quiet, &interrupted, devices_copy_bandwidth(t->gs.runners[0], &t->dev),
 			   t->dev.clock_khz / 1000, t->jr, o->retry_failed, bd, t->cc, (int)t->strat, t->budget,
 			   t->seconds, o->seed_given ? o->seed : t->cfg.search_seed, t->prior, NULL, NULL, 0, 0, 0, 0,
