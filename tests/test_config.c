@@ -172,6 +172,32 @@ static void test_output_read_as_input_is_warned_about(void)
 	}
 }
 
+/* Without name:, the file's name begins the header's macros: one that starts with a digit is
+ * refused at load, before anything is compiled or measured, rather than after. */
+static void test_a_file_name_that_cannot_name_the_macros(void)
+{
+	config cfg;
+	diags d = {0};
+	char path[256];
+	snprintf(path, sizeof path, "%s/2d.yaml", test_dir);
+	static const char *const body = "kernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4}]\n"
+					"space: {x: [32, 64]}\nlaunch: {block: [x], grid: [1]}\n";
+	put_file(path, body);
+	CU_ASSERT_EQUAL(config_load(path, &cfg, &d), -1);
+	CU_ASSERT_EQUAL_FATAL(d.n, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "2d.yaml:1:1: no name: given, and the file's name '2d'"));
+	diags_free(&d);
+	/* with name: it loads */
+	char *named = malloc(strlen(body) + 16);
+	sprintf(named, "name: two_d\n%s", body);
+	put_file(path, named);
+	free(named);
+	CU_ASSERT_EQUAL_FATAL(config_load(path, &cfg, &d), 0);
+	config_free(&cfg);
+	diags_free(&d);
+	unlink(path);
+}
+
 int add_config_suite(void)
 {
 	CU_pSuite s = CU_add_suite("config", NULL, NULL);
@@ -187,5 +213,6 @@ int add_config_suite(void)
 	CU_add_test(s, "all errors reported", test_every_error_is_reported_not_only_the_first);
 	CU_add_test(s, "reference names every parameter", test_reference_must_name_every_parameter);
 	CU_add_test(s, "an output read as input is warned about", test_output_read_as_input_is_warned_about);
+	CU_add_test(s, "a file name that cannot name the macros", test_a_file_name_that_cannot_name_the_macros);
 	return 0;
 }

@@ -434,6 +434,20 @@ static void test_example_app_retunes_only_after_the_kernel_changes(void)
 	free(results);
 }
 
+/* A name the macros cannot begin with (from -o) is an error that names the fix, not a crash, and
+ * writes nothing. */
+static void test_a_name_that_cannot_begin_macros_is_refused(void)
+{
+	char out_path[256];
+	snprintf(out_path, sizeof out_path, "%s/2d_tuned.h", test_dir);
+	unlink(out_path);
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"header", "tests/data/summatrix_h100.csv", "-o", out_path, NULL}, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "the name '2d' does not start a C identifier: give -o NAME_tuned.h"));
+	CU_ASSERT_EQUAL(access(out_path, F_OK), -1);
+	free(out);
+}
+
 int add_header_suite(void)
 {
 	CU_pSuite s = CU_add_suite("header", setup, teardown);
@@ -446,6 +460,7 @@ int add_header_suite(void)
 	CU_add_test(s, "older results are named after -o", test_older_results_take_their_name_from_the_output);
 	CU_add_test(s, "--print-spec-hash follows the kernel", test_print_spec_hash_follows_the_kernel);
 	CU_add_test(s, "validate checks every config given", test_validate_checks_every_config_given);
+	CU_add_test(s, "a name that cannot begin macros is refused", test_a_name_that_cannot_begin_macros_is_refused);
 	CU_add_test(s, "the example app re-tunes only after the kernel changes",
 		    test_example_app_retunes_only_after_the_kernel_changes);
 	return 0;

@@ -41,20 +41,23 @@ static void test_vector_add_spec_imports_loads_and_enumerates(void)
 }
 
 /* A one-kernel T1 spec with these tuning parameters (a JSON list's items), conditions and block
- * size, written as test_dir/NAME.json; *yaml gets test_dir/NAME.yaml. */
+ * size, written as test_dir/4-NAME.json (a file name that starts with a digit); *yaml gets
+ * test_dir/NAME.yaml. */
 static const char *write_spec(const char *name, const char *params, const char *conditions, const char *local_x,
 			      char *yaml, size_t yaml_size)
 {
-	char text[2048], file[64];
+	static char file[256];
+	char text[2048];
 	snprintf(text, sizeof text,
 		 "{\"ConfigurationSpace\": {\"TuningParameters\": [%s], \"Conditions\": [%s]},"
 		 " \"KernelSpecification\": {\"Language\": \"CUDA\", \"KernelName\": \"k\", \"KernelFile\": \"/dev/null\","
 		 " \"GlobalSize\": {\"X\": \"1\"}, \"LocalSize\": {\"X\": \"%s\"},"
 		 " \"Arguments\": [{\"Name\": \"a\", \"Type\": \"float\", \"MemoryType\": \"Vector\", \"Size\": 64}]}}",
 		 params, conditions, local_x);
-	snprintf(file, sizeof file, "%s.json", name);
+	snprintf(file, sizeof file, "%s/4-%s.json", test_dir, name);
 	snprintf(yaml, yaml_size, "%s/%s.yaml", test_dir, name);
-	return write_temp(4, file, text);
+	put_file(file, text);
+	return file;
 }
 
 static void test_not_binds_looser_than_comparison(void)

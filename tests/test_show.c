@@ -161,6 +161,18 @@ static void test_unknown_column_lists_the_valid_ones(void)
 	diags_free(&d);
 }
 
+/* A results file with no parameter columns and only blockDim.x: the block shape stands in with
+ * the one column there is (it once read a second that was not). */
+static void test_a_csv_of_one_column_is_shown(void)
+{
+	const char *csv = write_temp(4, "one.csv", "blockDim.x\n32\n64\n");
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"show", (char *)csv, NULL}, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "2 configurations"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "blockDim.x"));
+	free(out);
+}
+
 int add_show_suite(void)
 {
 	CU_pSuite s = CU_add_suite("show", NULL, NULL);
@@ -171,5 +183,6 @@ int add_show_suite(void)
 	CU_add_test(s, "--top limits rows", test_top_limits_rows);
 	CU_add_test(s, "unknown column lists the valid ones", test_unknown_column_lists_the_valid_ones);
 	CU_add_test(s, "a dry run shows the binaries", test_dry_run_shows_the_binaries);
+	CU_add_test(s, "a CSV of one column is shown", test_a_csv_of_one_column_is_shown);
 	return 0;
 }

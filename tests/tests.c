@@ -21,7 +21,8 @@
 const char *write_temp(int slot, const char *name, const char *text)
 {
 	static char paths[8][256];
-	snprintf(paths[slot], sizeof paths[slot], "%s/%d-%s", test_dir, slot, name);
+	/* a letter first: a config's file name can name its header's macros */
+	snprintf(paths[slot], sizeof paths[slot], "%s/t%d-%s", test_dir, slot, name);
 	FILE *f = fopen(paths[slot], "w");
 	if (!f)
 		return NULL;

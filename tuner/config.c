@@ -673,8 +673,15 @@ static void load_root(loader *L, const yaml_node_t *root)
 		if (cfg->name && !ld_is_identifier(cfg->name))
 			ld_error(L, ld_mark(n), "name '%s' must be an identifier: it prefixes the header's macros", cfg->name);
 	}
-	if (!cfg->name)
+	if (!cfg->name) {
 		cfg->name = base_name(cfg->path);
+		/* the header's macros begin with the name, which the file's cannot always begin: said
+		 * now rather than once everything is measured */
+		if (*cfg->name >= '0' && *cfg->name <= '9')
+			ld_error(L, ld_mark(root), "no name: given, and the file's name '%s' cannot begin the tuned header's macros "
+					       "(it starts with a digit): add name: to the config",
+				 cfg->name);
+	}
 	if ((n = ld_require(L, root, "kernel", "the config")))
 		load_kernel(L, n);
 	/* Order matters: constants before everything that uses them, the space before the

@@ -343,7 +343,7 @@ typedef struct {
 
 static void free_names(names *nm)
 {
-	for (size_t i = 0; i < nm->nparams; i++) {
+	for (size_t i = 0; nm->macro && i < nm->nparams; i++) {
 		free(nm->macro[i]);
 		free(nm->field[i]);
 	}
@@ -358,20 +358,21 @@ static int make_names(const char *name, const table *t, names *nm, diags *d)
 {
 	memset(nm, 0, sizeof *nm);
 	nm->name = name;
-	nm->nparams = t->nparams;
+	/* everything free_names frees exists before the first way out */
 	nm->upper = macro_name(name, "X");
 	nm->upper[strlen(nm->upper) - 2] = 0;
-	if (nm->upper[0] >= '0' && nm->upper[0] <= '9') {
-		diags_add(d, "autotune header: the name '%s' does not start a C identifier: give -o NAME_tuned.h", name);
-		return -1;
-	}
 	nm->lower = xstrdup(nm->upper);
 	for (char *p = nm->lower; *p; p++)
 		if (*p >= 'A' && *p <= 'Z')
 			*p = (char)(*p - 'A' + 'a');
-	nm->macro = xcalloc(t->nparams, sizeof *nm->macro);
-	nm->field = xcalloc(t->nparams, sizeof *nm->field);
-	nm->kind = xcalloc(t->nparams, sizeof *nm->kind);
+	nm->nparams = t->nparams;
+	nm->macro = xcalloc(t->nparams + 1, sizeof *nm->macro);
+	nm->field = xcalloc(t->nparams + 1, sizeof *nm->field);
+	nm->kind = xcalloc(t->nparams + 1, sizeof *nm->kind);
+	if (nm->upper[0] >= '0' && nm->upper[0] <= '9') {
+		diags_add(d, "autotune header: the name '%s' does not start a C identifier: give -o NAME_tuned.h", name);
+		return -1;
+	}
 	size_t plen = strlen(nm->upper) + 1;
 	for (size_t i = 0; i < t->nparams; i++) {
 		nm->macro[i] = macro_name(name, t->names[i]);

@@ -100,8 +100,8 @@ static void layout_for(layout *L, const view *v, const size_t *order, size_t sho
 {
 	const table *t = &v->t;
 	size_t np = t->nparams;
-	if (np == 0) /* no parameter columns: the block shape stands in */
-		np = 2;
+	if (np == 0) /* no parameter columns: the block shape (blockDim.x first) stands in */
+		np = t->ncols < 2 ? t->ncols : 2;
 	/* parameter columns as wide as what is shown in them, within reason */
 	L->np = np < 64 ? np : 64;
 	for (size_t c = 0; c < L->np; c++) {
