@@ -341,6 +341,33 @@ static void test_exhaustive_measures_the_promising_first(void)
 	diags_free(&d);
 }
 
+/* Two runs of the same results at once: the second refuses at once, naming the first's pid, and
+ * the first ends as if alone, its lock file gone with it. */
+static void test_a_second_run_of_the_same_results_is_refused(void)
+{
+	config_path = write_space_config(DIR, "twice", NULL);
+	fake_worker_reset(DIR, "twice");
+	setenv("FAKE_SLEEP_MS", "100", 1);
+	proc first;
+	char *argv[] = {"./autotune", "-q", config_path, NULL};
+	CU_ASSERT_EQUAL_FATAL(proc_start(&first, argv, PROC_STDOUT | PROC_MERGE_STDERR), 0);
+	double t0 = now_seconds();
+	while (count_in(DIR "/twice.journal", "done ") < 2 && now_seconds() - t0 < 30)
+		nap();
+	char *out, want[96];
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"-q", NULL}, &out), 2);
+	snprintf(want, sizeof want, "another autotune run (pid %ld) is measuring into these results", (long)first.pid);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	free(out);
+	int timed_out;
+	int st = proc_finish(&first, 60, &timed_out);
+	unsetenv("FAKE_SLEEP_MS");
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CU_ASSERT(each_row_once(DIR "/twice.csv", NCONFIGS));
+	CU_ASSERT_EQUAL(count_in(DIR "/twice.csv", ",ok,"), NCONFIGS);
+	CU_ASSERT_EQUAL(access(DIR "/twice.journal.lock", F_OK), -1);
+}
+
 /* A search measures its budget and no more; the rest stays not-run; the same seed repeats it. */
 static void test_search_measures_its_budget(void)
 {
@@ -424,6 +451,7 @@ int add_measure_suite(void)
 		return -1;
 	CU_add_test(s, "kill -9 then resume loses nothing", test_kill_9_then_resume_loses_nothing);
 	CU_add_test(s, "racing stops only the losers", test_racing_stops_only_the_losers);
+	CU_add_test(s, "a second run of the same results is refused", test_a_second_run_of_the_same_results_is_refused);
 	CU_add_test(s, "exhaustive measures the promising first", test_exhaustive_measures_the_promising_first);
 	CU_add_test(s, "impossible launches are not made", test_impossible_launches_are_not_made);
 	CU_add_test(s, "--fresh and changed inputs measure everything again", test_fresh_and_changed_inputs_measure_everything_again);

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -49,6 +50,8 @@ static PROTO_MSG(FINAL, "final", final_f); /* other: the rounds */
 struct journal {
 	int fd;
 	char *path;
+	int lock_fd;      /* PATH.lock, flock'd for the run, holding its pid */
+	char *lock_path;
 	off_t header_end; /* nothing past it on close: no record to resume from, so no file left */
 };
 
@@ -225,16 +228,60 @@ static long replay(const char *path, const char *key, const space *sp, result *r
 	return good;
 }
 
+/* Two runs of the same results would splice their records into one journal (and then write one
+ * CSV each over the other): the journal's lock file is flock'd for the run and names its pid. The
+ * file goes when the run ends; one that was replaced while this run waited for it is taken again. */
+static int take_lock(journal *j, diags *d)
+{
+	j->lock_path = xasprintf("%s.lock", j->path);
+	for (int tries = 0; tries < 10; tries++) {
+		int fd = open(j->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+		if (fd < 0) {
+			diags_add(d, "cannot write the journal '%s': its lock '%s': %s", j->path, j->lock_path, strerror(errno));
+			return -1;
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB)) {
+			char pid[32] = "";
+			ssize_t n = pread(fd, pid, sizeof pid - 1, 0);
+			pid[n > 0 ? n : 0] = 0;
+			pid[strcspn(pid, "\n")] = 0;
+			diags_add(d, "%s: another autotune run (pid %s) is measuring into these results: wait for it to end, "
+				     "or give this run other outputs (output.csv, or --shard)",
+				  j->path, *pid ? pid : "unknown");
+			close(fd);
+			return -1;
+		}
+		struct stat held, now;
+		if (fstat(fd, &held) == 0 && stat(j->lock_path, &now) == 0 && held.st_ino == now.st_ino &&
+		    held.st_dev == now.st_dev) {
+			char pid[32];
+			int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+			if (ftruncate(fd, 0) == 0)
+				write_all(fd, pid, (size_t)len);
+			j->lock_fd = fd;
+			return 0;
+		}
+		close(fd); /* the holder removed it as this run took it: take the new one */
+	}
+	diags_add(d, "cannot lock the journal: '%s' keeps being replaced", j->lock_path);
+	return -1;
+}
+
 journal *journal_open(const char *path, const char *key, int fresh, const space *sp, result *res,
 		      journal_resume *resume, diags *d)
 {
 	memset(resume, 0, sizeof *resume);
+	journal *j = xcalloc(1, sizeof *j);
+	j->path = xstrdup(path);
+	j->fd = j->lock_fd = -1;
+	if (take_lock(j, d)) {
+		journal_close(j);
+		return NULL;
+	}
 	char *started = xcalloc(sp->count, 1);
 	long good = fresh ? -1 : replay(path, key, sp, res, started, resume);
 	if (fresh)
 		resume->key_changed = access(path, F_OK) == 0;
-	journal *j = xcalloc(1, sizeof *j);
-	j->path = xstrdup(path);
 	j->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (good < 0 ? O_TRUNC : 0), 0666);
 	if (j->fd < 0 || (good >= 0 && (ftruncate(j->fd, good) || lseek(j->fd, 0, SEEK_END) < 0))) {
 		diags_add(d, "cannot write the journal '%s': %s", path, strerror(errno));
@@ -314,6 +361,11 @@ void journal_close(journal *j)
 		unlink(j->path);
 	if (j->fd >= 0)
 		close(j->fd);
+	if (j->lock_fd >= 0) {
+		unlink(j->lock_path); /* before the unlock: a run that waits takes a new file */
+		close(j->lock_fd);
+	}
+	free(j->lock_path);
 	free(j->path);
 	free(j);
 }
