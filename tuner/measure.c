@@ -589,34 +589,14 @@ void pass_join_other_lanes(pass *P)
 		}
 }
 
-typedef struct {
-	double prior;
-	size_t config;
-} promise;
-
-static int by_promise(const void *a, const void *b)
-{
-	const promise *x = a, *y = b;
-	if (x->prior != y->prior)
-		return x->prior < y->prior ? -1 : 1;
-	return (x->config > y->config) - (x->config < y->config);
-}
-
 /* The exhaustive pass measures the most promising first (o->prior, ties in space order; space
  * order without one): the fastest so far is soon near the best, so that the rest race out early,
  * and a run cut short holds the likely-good. Their binaries are built in the same order. */
 static size_t *exhaustive_order(pass *P)
 {
-	size_t n = P->sp->count, *queue = xcalloc(n + 1, sizeof *queue);
-	promise *p = xcalloc(n + 1, sizeof *p);
-	for (size_t c = 0; c < n; c++)
-		p[c] = (promise){P->o->prior ? P->o->prior[c] : 0, c};
-	qsort(p, n, sizeof *p, by_promise);
-	for (size_t i = 0; i < n; i++)
-		queue[i] = p[i].config;
-	free(p);
+	size_t *queue = search_order(P->o->prior, P->sp->count);
 	if (P->o->build && P->o->prior)
-		hint_binaries(P, queue, n);
+		hint_binaries(P, queue, P->sp->count);
 	return queue;
 }
 

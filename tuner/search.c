@@ -362,15 +362,24 @@ static void run_waves(state *S)
 	free(taken);
 }
 
+size_t *search_order(const double *prior, size_t n)
+{
+	ranked *rank = xcalloc(n + 1, sizeof *rank);
+	size_t *order = xcalloc(n + 1, sizeof *order);
+	for (size_t c = 0; c < n; c++)
+		rank[c] = (ranked){prior ? prior[c] : 0, c};
+	qsort(rank, n, sizeof *rank, by_key);
+	for (size_t i = 0; i < n; i++)
+		order[i] = rank[i].config;
+	free(rank);
+	return order;
+}
+
 /* Model-guided: half the budget on the configurations the static model ranks best, then waves
  * of neighbours of the best measured ones. */
 static void run_model(state *S, const double *prior)
 {
-	size_t n = S->sp->count;
-	ranked *rank = xcalloc(n + 1, sizeof *rank);
-	for (size_t c = 0; c < n; c++)
-		rank[c] = (ranked){prior ? prior[c] : 0, c};
-	qsort(rank, n, sizeof *rank, by_key);
+	size_t n = S->sp->count, *rank = search_order(prior, n);
 	size_t half = S->budget / 2 > 0 ? S->budget / 2 : 1;
 	/* the first half: the model's best, each followed by a uniform draw, so that a space that the
 	 * launch alone does not explain (a kernel variant as a parameter) still gets a fair look;
@@ -378,10 +387,10 @@ static void run_model(state *S, const double *prior)
 	size_t *first = xcalloc(half + 1, sizeof *first), nfirst = 0;
 	char *taken = xcalloc(n + 1, 1);
 	for (size_t k = 0; k < n && nfirst < half; k++) {
-		if (taken[rank[k].config])
+		if (taken[rank[k]])
 			continue;
-		taken[rank[k].config] = 1;
-		first[nfirst++] = rank[k].config;
+		taken[rank[k]] = 1;
+		first[nfirst++] = rank[k];
 		long long c;
 		if (nfirst < half && (c = random_untaken(S, taken)) >= 0) {
 			taken[c] = 1;

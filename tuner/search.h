@@ -37,6 +37,10 @@ size_t search_run_hinted(strategy s, const config *cfg, const space *sp, const d
  * Live runs and replays rank alike. Caller frees. */
 double *search_model_prior(const config *cfg, const space *sp, const result *res, int cc);
 
+/* The configurations 0..n-1 by prior, most promising (lowest) first, ties in space order; NULL
+ * prior: space order. Caller frees. */
+size_t *search_order(const double *prior, size_t n);
+
 /* The model strategy's prior of a configuration from its binary (NULL: not compiled yet) and
  * launch, lower is more promising (search.c says what it counts). */
 double search_static_model(const result *r, const binary *bin);
