@@ -198,6 +198,28 @@ static void test_a_file_name_that_cannot_name_the_macros(void)
 	unlink(path);
 }
 
+/* A kernel source whose name starts with '-', beside a config given without a directory: nvcc
+ * gets it as a path (./-v.cu), not as its -v option. */
+static void test_a_source_named_like_an_option_stays_a_path(void)
+{
+	char cwd[4096], path[256];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd));
+	snprintf(path, sizeof path, "%s/-v.cu", test_dir);
+	put_file(path, "extern \"C\" __global__ void k(float *a) { a[0] = 1; }\n");
+	snprintf(path, sizeof path, "%s/dash.yaml", test_dir);
+	put_file(path, "kernel: {source: -v.cu, entry: k}\narguments: [{name: a, type: float, count: 4}]\n"
+		       "space: {x: [32, 64]}\nlaunch: {block: [x], grid: [1]}\n");
+	CU_ASSERT_EQUAL_FATAL(chdir(test_dir), 0);
+	config cfg;
+	diags d = {0};
+	int rc = config_load("dash.yaml", &cfg, &d);
+	CU_ASSERT_EQUAL(chdir(cwd), 0);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_STRING_EQUAL(cfg.source, "./-v.cu");
+	config_free(&cfg);
+	diags_free(&d);
+}
+
 int add_config_suite(void)
 {
 	CU_pSuite s = CU_add_suite("config", NULL, NULL);
@@ -214,5 +236,6 @@ int add_config_suite(void)
 	CU_add_test(s, "reference names every parameter", test_reference_must_name_every_parameter);
 	CU_add_test(s, "an output read as input is warned about", test_output_read_as_input_is_warned_about);
 	CU_add_test(s, "a file name that cannot name the macros", test_a_file_name_that_cannot_name_the_macros);
+	CU_add_test(s, "a source named like an option stays a path", test_a_source_named_like_an_option_stays_a_path);
 	return 0;
 }

@@ -47,7 +47,11 @@ static void load_kernel(loader *L, const yaml_node_t *n)
 	if (s) {
 		cfg->source_at = ld_mark(src);
 		const char *slash = strrchr(cfg->path, '/');
-		if (s[0] == '/' || !slash)
+		if (s[0] == '-' && !slash) {
+			/* a path, not one of nvcc's options */
+			cfg->source = xasprintf("./%s", s);
+			free(s);
+		} else if (s[0] == '/' || !slash)
 			cfg->source = s;
 		else {
 			cfg->source = xasprintf("%.*s/%s", (int)(slash - cfg->path), cfg->path, s);
