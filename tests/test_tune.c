@@ -410,12 +410,39 @@ static void test_bad_input_table(void)
 	unlink(kernel);
 }
 
+/* An nvcc that exits 0 without writing the cubin (a wrapper, a broken install): its binaries are
+ * compile errors that say so, not binaries that fail later for another reason. */
+static void test_nvcc_that_writes_no_cubin_is_a_compile_error(void)
+{
+	mkdir(DIR, 0777);
+	put_file(DIR "/k.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n");
+	config_path = write_named_config(DIR, "nocubin", "k.cu", "space: {bx: [32, 64], cap: [0, 64]}\nbuild: {maxrregcount: cap}");
+	char *nvcc = find_nvcc();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(nvcc);
+	char script[512];
+	snprintf(script, sizeof script, "#!/bin/sh\ncase \"$*\" in *maxrregcount=64*) exit 0 ;; esac\nexec %s \"$@\"\n", nvcc);
+	free(nvcc);
+	put_file(DIR "/quiet_nvcc", script);
+	chmod(DIR "/quiet_nvcc", 0755);
+	setenv("NVCC", DIR "/quiet_nvcc", 1);
+	char *out;
+	int rc = run_autotune_on(config_path, (char *[]){"--dry-run", "--arch", "sm_90", "--no-cache", NULL}, &out);
+	unsetenv("NVCC");
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "nvcc exited 0 but wrote no cubin"));
+	CU_ASSERT_EQUAL(count_in(DIR "/nocubin.csv", ",compile-error,"), 2);
+	CU_ASSERT_EQUAL(count_in(DIR "/nocubin.csv", ",not-run,"), 2);
+	free(out);
+	unlink(DIR "/quiet_nvcc");
+}
+
 int add_tune_suite(void)
 {
 	CU_pSuite s = CU_add_suite("tune", NULL, fake_worker_forget);
 	if (!s)
 		return -1;
 	CU_add_test(s, "SIGINT writes what was measured and exits 130", test_sigint_writes_what_was_measured_and_exits_130);
+	CU_add_test(s, "an nvcc that writes no cubin is a compile error", test_nvcc_that_writes_no_cubin_is_a_compile_error);
 	CU_add_test(s, "SIGTERM to the whole job writes results, exits 143 and resumes", test_sigterm_to_the_whole_job_writes_results_and_resumes);
 	CU_add_test(s, "SIGTERM to the whole job leaves an unfinished compile not run",
 		    test_sigterm_to_the_whole_job_leaves_an_unfinished_compile_not_run);

@@ -296,7 +296,11 @@ static void finish_job(build *b, job *j, double timeout_s)
 	int status = proc_finish(&j->p, timeout_s, &timed_out);
 	bin->seconds = now_seconds() - j->started;
 	trace_event("nvcc done %zu in %.3f s", j->bin, bin->seconds);
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && j->tmp_base) {
+	/* a wrapper or a broken install can exit 0 without the cubin: a compile error, said so */
+	struct stat out;
+	int exited_0 = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	int wrote = exited_0 && stat(bin->cubin, &out) == 0 && out.st_size > 0;
+	if (wrote && j->tmp_base) {
 		char *stored = cache_store(b->cache, j->key, j->tmp_base, bin->log);
 		if (stored) {
 			free(bin->cubin);
@@ -305,7 +309,7 @@ static void finish_job(build *b, job *j, double timeout_s)
 	}
 	free(j->tmp_base);
 	j->tmp_base = NULL;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+	if (wrote)
 		resources_from_log(bin);
 	else {
 		bin->failed = 1;
@@ -314,9 +318,11 @@ static void finish_job(build *b, job *j, double timeout_s)
 		 * kernel's OOM killer (SIGKILL) is */
 		int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 		bin->killed = !timed_out && (sig == SIGTERM || sig == SIGINT || sig == SIGHUP);
-		char *old = bin->log;
-		bin->log = xasprintf("%s %s\n$ %s\n%s", timed_out ? "nvcc timed out and was killed;" : "nvcc",
-				     proc_describe_status(status), j->cmdline, old ? old : "");
+		char *old = bin->log, *said = exited_0 ? xasprintf("nvcc exited 0 but wrote no cubin ('%s')", bin->cubin)
+							  : xasprintf("%s %s", timed_out ? "nvcc timed out and was killed;" : "nvcc",
+								      proc_describe_status(status));
+		bin->log = xasprintf("%s\n$ %s\n%s", said, j->cmdline, old ? old : "");
+		free(said);
 		free(old);
 	}
 	free(j->cmdline);
