@@ -152,7 +152,11 @@ static void test_bad_values_name_the_option(void)
 		{"-j", "0", "--jobs needs a whole number from 1 to 4096, not '0'"},
 		{"--device", "4097", "--device needs a whole number from 0 to 4096, not '4097'"},
 		{"--top", "3x", "--top needs a whole number from 1 to 4096, not '3x'"},
-		{"--seed", "12x", "--seed needs a whole number, not '12x'"},
+		{"--seed", "12x", "--seed needs a whole number from 0 to 9223372036854775807, not '12x'"},
+		{"--seed", "-1", "not '-1'"},
+		{"--seed", "+1", "not '+1'"},
+		{"--seed", "9223372036854775808", "not '9223372036854775808'"},
+		{"--seed", "99999999999999999999999", "not '99999999999999999999999'"},
 		{"--frsh", NULL, "option '--frsh' is unknown or needs a value"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {

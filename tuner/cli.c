@@ -2,7 +2,9 @@
 #define _GNU_SOURCE
 #include "cli.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,13 +128,15 @@ static int parse_shard(const char *s, options *o)
 	return 0;
 }
 
+/* The range search.seed takes in a config: strtoull would take "-1" as 2^64 - 1. */
 static int parse_seed(const char *s, options *o)
 {
 	char *end;
+	errno = 0;
 	o->seed = strtoull(s, &end, 10);
 	o->seed_given = 1;
-	if (end == s || *end) {
-		fprintf(stderr, "autotune: --seed needs a whole number, not '%s'\n", s);
+	if (*s < '0' || *s > '9' || *end || errno == ERANGE || o->seed > (unsigned long long)LLONG_MAX) {
+		fprintf(stderr, "autotune: --seed needs a whole number from 0 to %lld, not '%s'\n", LLONG_MAX, s);
 		return -1;
 	}
 	return 0;
