@@ -143,8 +143,20 @@ ssize_t proc_read_some(proc *p)
 	grow(&p->buf, &p->cap, p->len + 4096 + 1, 1);
 	p->buf[p->len] = 0; /* a string even when nothing arrives */
 	ssize_t n;
+	if (p->len >= PROC_KEEP) {
+		char sink[4096];
+		do
+			n = read(p->out, sink, sizeof sink);
+		while (n < 0 && errno == EINTR);
+		if (n > 0)
+			p->dropped += (size_t)n;
+		return n;
+	}
+	size_t room = p->cap - p->len - 1;
+	if (room > PROC_KEEP - p->len)
+		room = PROC_KEEP - p->len;
 	do
-		n = read(p->out, p->buf + p->len, p->cap - p->len - 1);
+		n = read(p->out, p->buf + p->len, room);
 	while (n < 0 && errno == EINTR);
 	if (n > 0) {
 		p->len += (size_t)n;

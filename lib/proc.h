@@ -15,7 +15,11 @@ typedef struct {
 	/* bytes read from out but not yet returned as a line */
 	char *buf;
 	size_t len, cap;
+	size_t dropped; /* bytes read past PROC_KEEP and not kept */
 } proc;
+
+/* Output kept per child: one that prints without end is drained, not stored. */
+#define PROC_KEEP ((size_t)1 << 20)
 
 /* The executable a name refers to: a path with a slash as it is, else the first match in PATH.
  * NULL when there is none. Caller frees. */
@@ -26,8 +30,9 @@ int proc_start(proc *p, char *const argv[], unsigned flags);
 /* The same, with the child's stderr sent to stderr_fd (when >= 0). */
 int proc_start_fd(proc *p, char *const argv[], unsigned flags, int stderr_fd);
 
-/* Reads whatever is available on out into p->buf; returns bytes read, 0 at end of file, -1 on
- * error (EAGAIN when nothing was ready). */
+/* Reads whatever is available on out into p->buf (past PROC_KEEP bytes buffered, reads and
+ * counts them in p->dropped); returns bytes read, 0 at end of file, -1 on error (EAGAIN when
+ * nothing was ready). */
 ssize_t proc_read_some(proc *p);
 
 enum { LINE_OK = 0, LINE_EOF = -1, LINE_TIMEOUT = -2 };

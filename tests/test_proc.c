@@ -71,6 +71,23 @@ static void test_status_descriptions(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(proc_describe_status(SIGSEGV), "killed by signal 11"));
 }
 
+/* A child that prints without end (an nvcc gone wrong once grew the tuner to 6 GB) is drained:
+ * PROC_KEEP bytes kept, the rest counted. */
+static void test_output_is_kept_up_to_a_cap(void)
+{
+	proc p;
+	char *argv[] = {"sh", "-c", "head -c 5000000 /dev/zero | tr '\\0' x", NULL};
+	CU_ASSERT_EQUAL_FATAL(proc_start(&p, argv, PROC_STDOUT | PROC_MERGE_STDERR), 0);
+	while (proc_read_some(&p) != 0)
+		;
+	CU_ASSERT_EQUAL(p.len, PROC_KEEP);
+	CU_ASSERT_EQUAL(p.dropped, 5000000 - PROC_KEEP);
+	CU_ASSERT(p.cap <= 2 * PROC_KEEP + 8192); /* grown by doubling, then no more */
+	CU_ASSERT_EQUAL(strlen(p.buf), PROC_KEEP);
+	int timed_out;
+	CU_ASSERT_EQUAL(proc_finish(&p, 10, &timed_out), 0);
+}
+
 int add_proc_suite(void)
 {
 	CU_pSuite s = CU_add_suite("proc", NULL, NULL);
@@ -81,5 +98,6 @@ int add_proc_suite(void)
 	CU_add_test(s, "stdin round trip", test_stdin_round_trip);
 	CU_add_test(s, "deadline kills a hung child", test_deadline_kills_a_hung_child);
 	CU_add_test(s, "status descriptions", test_status_descriptions);
+	CU_add_test(s, "output is kept up to a cap", test_output_is_kept_up_to_a_cap);
 	return 0;
 }

@@ -481,7 +481,8 @@ static void step(builder *bd, long long want, int wait_ms)
 			continue;
 		}
 		binary *bin = &bd->b->bins[j->bin];
-		bin->log = j->p.buf ? xstrdup(j->p.buf) : xstrdup("");
+		bin->log = j->p.dropped ? xasprintf("%s\n[%zu more bytes of nvcc's output not kept]", j->p.buf, j->p.dropped)
+					: xstrdup(j->p.buf ? j->p.buf : "");
 		finish_job(bd->b, j, late ? 0 : -1);
 		bd->finished[j->bin] = 1;
 		bd->done++;
