@@ -220,6 +220,27 @@ static void test_a_source_named_like_an_option_stays_a_path(void)
 	diags_free(&d);
 }
 
+/* An array's count is checked against what any GPU could hold before a size is multiplied:
+ * 1 << 61 floats once wrapped the memory check to 0 and ran. */
+static void test_an_array_count_past_any_gpu_is_refused(void)
+{
+	config cfg;
+	diags d = {0};
+	const char *path = write_temp(3, "huge.yaml", "kernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 1 << 61}]\n"
+						     "space: {x: [32, 64]}\nlaunch: {block: [x], grid: [1]}\n");
+	CU_ASSERT_EQUAL(config_load(path, &cfg, &d), -1);
+	CU_ASSERT_EQUAL_FATAL(d.n, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "huge.yaml:2:43: array count 2305843009213693952 of 4-byte elements is over 256 TiB"));
+	diags_free(&d);
+	/* the largest that passes the check is left to the device's memory */
+	path = write_temp(3, "huge.yaml", "kernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 1 << 46}]\n"
+					  "space: {x: [32, 64]}\nlaunch: {block: [x], grid: [1]}\n");
+	CU_ASSERT_EQUAL_FATAL(config_load(path, &cfg, &d), 0);
+	CU_ASSERT_EQUAL(cfg.args[0].count, 1ll << 46);
+	config_free(&cfg);
+	diags_free(&d);
+}
+
 int add_config_suite(void)
 {
 	CU_pSuite s = CU_add_suite("config", NULL, NULL);
@@ -237,5 +258,6 @@ int add_config_suite(void)
 	CU_add_test(s, "an output read as input is warned about", test_output_read_as_input_is_warned_about);
 	CU_add_test(s, "a file name that cannot name the macros", test_a_file_name_that_cannot_name_the_macros);
 	CU_add_test(s, "a source named like an option stays a path", test_a_source_named_like_an_option_stays_a_path);
+	CU_add_test(s, "an array count past any GPU is refused", test_an_array_count_past_any_gpu_is_refused);
 	return 0;
 }

@@ -345,6 +345,10 @@ static void load_arguments(loader *L, const yaml_node_t *n)
 		if (ld_expr(L, cnt, "argument count", &x) == 0 && ld_eval_const(L, &x, "an array's count", &v) == 0) {
 			if (v.kind != VAL_INT || v.u.i <= 0)
 				ld_error(L, x.at, "array count must be a positive integer");
+			else if ((unsigned long long)v.u.i > MAX_ARRAY_BYTES / elem_size(arg->type))
+				/* said before any size is multiplied, so that none wraps */
+				ld_error(L, x.at, "array count %lld of %zu-byte elements is over %llu TiB: more than any GPU holds", v.u.i,
+					 elem_size(arg->type), MAX_ARRAY_BYTES >> 40);
 			else
 				arg->count = v.u.i;
 		}

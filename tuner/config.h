@@ -8,6 +8,10 @@
 
 #include "diag.h"
 #include "elem.h"
+
+/* Bytes one array may take: far beyond any GPU, and small enough that no sum of a config's
+ * arrays (each held up to three times) overflows. */
+#define MAX_ARRAY_BYTES (1ull << 48)
 #include "expr.h"
 
 typedef struct {
