@@ -93,6 +93,20 @@ static void test_sigterm_to_the_whole_job_writes_results_and_resumes(void)
 	CU_ASSERT_EQUAL(count_in(DIR "/stop.csv", ",ok,"), NCONFIGS);
 }
 
+/* NVCC set to a wrapper at path that, for the builds capped at 64 registers, runs `action`
+ * instead of nvcc (a shell command: sleep 60, exit 0), and runs the real nvcc otherwise. */
+static void set_nvcc_wrapper(const char *path, const char *action)
+{
+	char *nvcc = find_nvcc();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(nvcc);
+	char script[512];
+	snprintf(script, sizeof script, "#!/bin/sh\ncase \"$*\" in *maxrregcount=64*) %s ;; esac\nexec %s \"$@\"\n", action, nvcc);
+	free(nvcc);
+	put_file(path, script);
+	chmod(path, 0755);
+	setenv("NVCC", path, 1);
+}
+
 /* A config whose register cap 64 builds are held back by an nvcc wrapper that sleeps for 60 s;
  * the run started with it. */
 static void start_slow_compile_run(proc *p)
@@ -103,14 +117,7 @@ static void start_slow_compile_run(proc *p)
 					 "space: {bx: [32, 64, 96, 128, 160, 192], cap: [0, 64]}\nbuild: {maxrregcount: cap}\n"
 					 "measure: {finalists: 0, metrics: none}");
 	fake_worker_reset(DIR, "slow");
-	char *nvcc = find_nvcc();
-	CU_ASSERT_PTR_NOT_NULL_FATAL(nvcc);
-	char script[512];
-	snprintf(script, sizeof script, "#!/bin/sh\ncase \"$*\" in *maxrregcount=64*) sleep 60 ;; esac\nexec %s \"$@\"\n", nvcc);
-	free(nvcc);
-	put_file(DIR "/slow_nvcc", script);
-	chmod(DIR "/slow_nvcc", 0755);
-	setenv("NVCC", DIR "/slow_nvcc", 1);
+	set_nvcc_wrapper(DIR "/slow_nvcc", "sleep 60");
 	setenv("FAKE_SLEEP_MS", "100", 1);
 	char *argv[] = {"./autotune", "-q", "--no-cache", config_path, NULL};
 	CU_ASSERT_EQUAL_FATAL(proc_start(p, argv, PROC_STDOUT | PROC_MERGE_STDERR), 0);
@@ -417,14 +424,7 @@ static void test_nvcc_that_writes_no_cubin_is_a_compile_error(void)
 	mkdir(DIR, 0777);
 	put_file(DIR "/k.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n");
 	config_path = write_named_config(DIR, "nocubin", "k.cu", "space: {bx: [32, 64], cap: [0, 64]}\nbuild: {maxrregcount: cap}");
-	char *nvcc = find_nvcc();
-	CU_ASSERT_PTR_NOT_NULL_FATAL(nvcc);
-	char script[512];
-	snprintf(script, sizeof script, "#!/bin/sh\ncase \"$*\" in *maxrregcount=64*) exit 0 ;; esac\nexec %s \"$@\"\n", nvcc);
-	free(nvcc);
-	put_file(DIR "/quiet_nvcc", script);
-	chmod(DIR "/quiet_nvcc", 0755);
-	setenv("NVCC", DIR "/quiet_nvcc", 1);
+	set_nvcc_wrapper(DIR "/quiet_nvcc", "exit 0");
 	char *out;
 	int rc = run_autotune_on(config_path, (char *[]){"--dry-run", "--arch", "sm_90", "--no-cache", NULL}, &out);
 	unsetenv("NVCC");
