@@ -2,6 +2,7 @@
  * kernel source, a header it includes, or a flag invalidates exactly the affected entries; and
  * eviction keeps the most recently used. nvcc is counted through a wrapper named by NVCC. */
 #include <CUnit/CUnit.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,38 @@ static void test_eviction_keeps_the_recently_used(void)
 	cache_close(c);
 }
 
+/* The default cache: XDG_CACHE_HOME, else HOME, else the account's home, never a directory
+ * other users share (with both unset it was /tmp/.cache, whose cubins anyone could plant). */
+static void test_the_default_cache_is_the_users_own(void)
+{
+	char *xdg = getenv("XDG_CACHE_HOME") ? strdup(getenv("XDG_CACHE_HOME")) : NULL;
+	char *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	setenv("XDG_CACHE_HOME", "/x", 1);
+	char *dir = cache_default_dir();
+	CU_ASSERT_STRING_EQUAL(dir, "/x/autotune");
+	free(dir);
+	unsetenv("XDG_CACHE_HOME");
+	setenv("HOME", "/h", 1);
+	dir = cache_default_dir();
+	CU_ASSERT_STRING_EQUAL(dir, "/h/.cache/autotune");
+	free(dir);
+	unsetenv("HOME");
+	const struct passwd *pw = getpwuid(getuid());
+	char want[4096];
+	snprintf(want, sizeof want, "%s/.cache/autotune", pw ? pw->pw_dir : "");
+	dir = cache_default_dir();
+	if (pw)
+		CU_ASSERT_STRING_EQUAL(dir, want);
+	CU_ASSERT(!dir || strncmp(dir, "/tmp/", 5));
+	free(dir);
+	if (xdg)
+		setenv("XDG_CACHE_HOME", xdg, 1);
+	if (home)
+		setenv("HOME", home, 1);
+	free(xdg);
+	free(home);
+}
+
 int add_cache_suite(void)
 {
 	CU_pSuite s = CU_add_suite("cache", NULL, NULL);
@@ -150,5 +183,6 @@ int add_cache_suite(void)
 		return -1;
 	CU_add_test(s, "hits, and edits invalidate exactly the affected entries", test_cache_hits_and_invalidation);
 	CU_add_test(s, "eviction keeps the recently used", test_eviction_keeps_the_recently_used);
+	CU_add_test(s, "the default cache is the user's own", test_the_default_cache_is_the_users_own);
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +44,11 @@ char *cache_default_dir(void)
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	if (xdg && *xdg)
 		return xasprintf("%s/autotune", xdg);
-	return xasprintf("%s/.cache/autotune", home && *home ? home : "/tmp");
+	if (home && *home)
+		return xasprintf("%s/.cache/autotune", home);
+	/* not a shared directory such as /tmp: another user's cubins would be run as this user's */
+	const struct passwd *pw = getpwuid(getuid());
+	return pw && pw->pw_dir && *pw->pw_dir ? xasprintf("%s/.cache/autotune", pw->pw_dir) : NULL;
 }
 
 cubin_cache *cache_open(const char *dir, diags *d)

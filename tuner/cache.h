@@ -15,7 +15,8 @@ typedef struct cubin_cache cubin_cache;
 cubin_cache *cache_open(const char *dir, diags *d);
 void cache_close(cubin_cache *c);
 
-/* The default directory: $XDG_CACHE_HOME/autotune, else $HOME/.cache/autotune. Caller frees. */
+/* The default directory: $XDG_CACHE_HOME/autotune, else $HOME/.cache/autotune, else the
+ * account's home directory's; NULL when there is none. Caller frees. */
 char *cache_default_dir(void);
 
 /* The compiler's identity without running it: path, size and modification time of nvcc and

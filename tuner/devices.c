@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "proc.h"
 #include "banned.h"
 
@@ -224,8 +225,7 @@ void devices_stop(gpu_set *set)
 
 double devices_copy_bandwidth(runner *rn, const device_info *dev)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char *dir = xdg && *xdg ? xasprintf("%s/autotune", xdg) : home && *home ? xasprintf("%s/.cache/autotune", home) : NULL;
+	char *dir = cache_default_dir();
 	char *path = dir ? xasprintf("%s/copybw-%s", dir, dev->uuid) : NULL;
 	double gbps = -1;
 	FILE *f = path ? fopen(path, "r") : NULL;

@@ -283,7 +283,10 @@ static int check_inputs(tuning *t)
 	}
 	if (!o->no_cache) {
 		char *dir = o->cache_dir ? xstrdup(o->cache_dir) : cache_default_dir();
-		t->cache = cache_open(dir, &t->d);
+		if (!dir)
+			diags_add(&t->d, "autotune: no cache directory: set XDG_CACHE_HOME or HOME, or give --cache-dir DIR "
+					 "(--no-cache runs without one)");
+		t->cache = dir ? cache_open(dir, &t->d) : NULL;
 		free(dir);
 		if (!t->cache)
 			return stop(t, EXIT_USAGE);
