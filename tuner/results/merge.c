@@ -188,6 +188,35 @@ static int param_columns(const table *t, const config *cfg, int *cols, diags *d)
 }
 
 /* Every configuration from the first shard that has it (each shard measured the reference). */
+/* Each configuration found once: a row left over is one another shard also holds (shards of
+ * different splits, or renamed copies), or one not in this space; taking either copy would make
+ * the answer depend on the order of the arguments. */
+static int every_row_used(const join *j, size_t count, diags *d)
+{
+	size_t rows = 0;
+	for (size_t k = 0; k < j->nt; k++)
+		rows += j->tables[k].nrows;
+	if (rows == count)
+		return 0;
+	for (size_t k = 0; k < j->nt; k++) {
+		const table *t = &j->tables[k];
+		char *used = xcalloc(t->nrows + 1, 1);
+		for (size_t c = 0; c < count; c++)
+			if (j->in[c] == t)
+				used[j->of[c]] = 1;
+		size_t r = 0;
+		while (r < t->nrows && used[r])
+			r++;
+		free(used);
+		if (r < t->nrows) {
+			diags_add(d, "%s:%zu: a configuration another shard also has, or one not in this space: give the "
+				     "shards of one --shard split, each once", t->path, r + 2);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int find_rows(join *j, const int *cols, const config *cfg, const space *sp, diags *d)
 {
 	int rc = 0;
@@ -208,7 +237,7 @@ static int find_rows(join *j, const int *cols, const config *cfg, const space *s
 		}
 	}
 	free(hint);
-	return rc;
+	return rc ? rc : every_row_used(j, sp->count, d);
 }
 
 /* Each configuration's results, read from its row the way every results reader reads them. */
