@@ -433,10 +433,7 @@ static long long next_hinted(builder *bd)
 		return -1;
 	while (bd->hint_from < bd->nhint && bd->started[bd->hint[bd->hint_from]])
 		bd->hint_from++;
-	for (size_t i = bd->hint_from; i < bd->nhint; i++)
-		if (!bd->started[bd->hint[i]])
-			return (long long)bd->hint[i];
-	return -1;
+	return bd->hint_from < bd->nhint ? (long long)bd->hint[bd->hint_from] : -1;
 }
 
 /* Fills free slots, `want` first when it has not started; then waits up to wait_ms for output
