@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "counters.h"
 #include "banned.h"
@@ -110,6 +111,49 @@ static CUptiResult host_add(CUpti_Profiler_Host_Object *h, const char **names, s
 	return cuptiProfilerHostConfigAddMetrics(&p);
 }
 
+/* The replay passes a config of these metrics needs: what they cost, since a session's time is
+ * per pass. 0 when CUPTI cannot say. */
+static size_t passes_of(const counters *c, const char **names, size_t n)
+{
+	char err[256];
+	size_t passes = 0, size;
+	CUpti_Profiler_Host_Object *h = host_new(c, err, sizeof err);
+	if (!h)
+		return 0;
+	CUpti_Profiler_Host_GetConfigImageSize_Params sp = {.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+	sp.pHostObject = h;
+	uint8_t *image = NULL;
+	if (host_add(h, names, n) == CUPTI_SUCCESS && cuptiProfilerHostGetConfigImageSize(&sp) == CUPTI_SUCCESS &&
+	    (image = malloc((size = sp.configImageSize) ? size : 1))) {
+		CUpti_Profiler_Host_GetConfigImage_Params ip = {.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+		ip.pHostObject = h;
+		ip.configImageSize = size;
+		ip.pConfigImage = image;
+		CUpti_Profiler_Host_GetNumOfPasses_Params pp = {.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+		pp.configImageSize = size;
+		pp.pConfigImage = image;
+		if (cuptiProfilerHostGetConfigImage(&ip) == CUPTI_SUCCESS &&
+		    cuptiProfilerHostGetNumOfPasses(&pp) == CUPTI_SUCCESS)
+			passes = pp.numOfPasses;
+	}
+	free(image);
+	host_free(h);
+	return passes;
+}
+
+/* AUTOTUNE_TRACE: each metric's passes alone, to the worker log */
+static void trace_passes(const counters *c)
+{
+	for (size_t i = 0; i < c->nnames; i++) {
+		const char *one[1] = {c->names[i]};
+		fprintf(stderr, "trace %d: counter %s: %zu passes alone\n", (int)getpid(), one[0], passes_of(c, one, 1));
+	}
+	const char *decide[3] = {counter_metric_names[MET_ACHIEVED_OCCUPANCY], counter_metric_names[MET_GLD_EFFICIENCY],
+				 counter_metric_names[MET_GLD_REQUESTS]};
+	fprintf(stderr, "trace %d: occupancy and load efficiency: %zu passes\n", (int)getpid(), passes_of(c, decide, 3));
+	fprintf(stderr, "trace %d: all %zu counters: %zu passes\n", (int)getpid(), c->nnames, c->passes);
+}
+
 /* Chooses the metrics, builds the config image and counts its passes. A metric the chip does not
  * have must cost only its own value, not the other four, so on refusal each is tried alone. The
  * names of refused metrics go to note. */
@@ -180,6 +224,8 @@ static int build_config(counters *c, char *note, size_t notelen, char *err, size
 	if (CK(cuptiProfilerHostGetNumOfPasses, &pp))
 		return -1;
 	c->passes = pp.numOfPasses;
+	if (getenv("AUTOTUNE_TRACE"))
+		trace_passes(c);
 	return 0;
 }
 
