@@ -65,7 +65,7 @@ $(B)/run_tests: $(TESTS) $(ENGINE_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcunit
 
 # A stand-in for autotune-worker that speaks its protocol without a GPU (tests/fake_worker.c).
-$(B)/fake_worker: tests/fake_worker.c $(B)/protocol.o | $(B)
+$(B)/fake_worker: tests/fake_worker.c $(B)/protocol.o $(B)/stats.o | $(B)
 	$(CC) -Ilib $(CFLAGS) -o $@ $^ -lm
 
 # The report is also checked as a browser renders it, where Chromium is installed (.ci/run installs it).

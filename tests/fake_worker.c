@@ -11,8 +11,9 @@
  *   FAKE_METRICS     answer profiles with counters: achieved occupancy blockDim.x / 10, load
  *                    efficiency 90 + the GPU's ordinal (else: no counters)
  *   FAKE_PROFILE_FAIL_BX  the configuration with this blockDim.x cannot be profiled
- *   FAKE_SLOW_GPU    this GPU ordinal times every first-pass run 5% slower (finalist runs, role
+ *   FAKE_SLOW_GPU    this GPU ordinal times every first-pass run 2% slower (finalist runs, role
  *                    "time", are timed alike on any GPU)
+ *   FAKE_PER_MS      a configuration takes 1 + blockDim.x / FAKE_PER_MS ms (default 1000)
  * FAKE_LOG also gets "profiles N GPU" per profiling session of N launches, and "counters GPU"
  * when asked to get its profiler ready. */
 #define _POSIX_C_SOURCE 200809L
@@ -89,9 +90,13 @@ static void run(const proto_run *ask, int gpu)
 	if (bx == env_long("FAKE_HANG_BX", -1))
 		for (;;)
 			pause();
-	double t = (1.0 + bx / 1000.0) * (gpu == env_long("FAKE_SLOW_GPU", -1) && strcmp(ask->role, "time") ? 1.05 : 1);
-	/* the worker's stopping rule, as far as a constant time needs it: the minimum, or raced out */
-	long long n = ask->race > 0 && t * 0.99 > ask->race && ask->min_samples > RACE_AFTER ? RACE_AFTER : ask->min_samples;
+	double t = (1.0 + (double)bx / env_long("FAKE_PER_MS", 1000)) *
+		   (gpu == env_long("FAKE_SLOW_GPU", -1) && strcmp(ask->role, "time") ? 1.02 : 1);
+	/* the worker's stopping rule on samples whose fastest is t * 0.99: the minimum, or raced out */
+	stop_rule rule = {0, (size_t)ask->min_samples, (size_t)ask->max_samples, 1e9, ask->race, ask->near};
+	long long n = 0;
+	while (!stats_should_stop(&rule, (size_t)n, 0, 0, n ? t * 0.99 : 1e300))
+		n++;
 	proto_result res = {ask->id, NULL, "ok", t, t * 0.99, t * 1.01, n, 8, 0.001, 1, 1980, 1980, ""};
 	reply(&PROTO_RESULT, &res);
 }

@@ -290,6 +290,7 @@ static void test_a_build_timed_on_a_slower_gpu_joins_its_twin_among_the_finalist
 	fputs("extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n + V) a[i] = i; }\n", f);
 	fclose(f);
 	setenv("FAKE_SLOW_GPU", "1", 1);
+	setenv("FAKE_PER_MS", "10000", 1); /* all within the finalists' margin */
 	setenv("FAKE_SLEEP_MS", "100", 1);
 	CU_ASSERT_EQUAL(run_autotune((char *[]){"-q", "--fresh", DIR "/twins.yaml", NULL}, NULL), 0);
 	unsetenv("FAKE_SLOW_GPU");

@@ -43,26 +43,39 @@ static void test_ranking_is_by_time_passing_only_ties_in_order(void)
 	free(idx);
 }
 
-/* The fastest `want`, then every build of one of their launch shapes, however slow it was timed. */
+/* Of those within PLAN_FINAL_WITHIN of the fastest, the fastest `want`, then every build of one
+ * of their launch shapes within it too. */
 static void test_finalists_take_their_launch_shapes_along(void)
 {
-	result res[5] = {passed(256, 1.0), passed(128, 1.1), passed(64, 1.5), passed(256, 1.6), passed(32, 1.2)};
-	size_t k, *idx = plan_finalists(res, 5, 2, &k);
+	double near = 1 + PLAN_FINAL_WITHIN;
+	result res[6] = {passed(256, 1.0),  passed(128, 1.01), passed(64, 1.5),
+			 passed(256, 1.03), passed(32, 1.02),  passed(128, near + 0.01)};
+	size_t k, *idx = plan_finalists(res, 6, 2, &k);
 	CU_ASSERT_EQUAL(k, 3);
 	CU_ASSERT_EQUAL(idx[0], 0);
 	CU_ASSERT_EQUAL(idx[1], 1);
 	CU_ASSERT_EQUAL(idx[2], 3); /* 256 x 1 again: a register cap apart, say */
 	CU_ASSERT_EQUAL(idx[3], 4);
-	CU_ASSERT_EQUAL(idx[4], 2);
+	CU_ASSERT_EQUAL(idx[4], 5); /* 128 x 1 again, but too far behind to change places */
+	CU_ASSERT_EQUAL(idx[5], 2);
 	free(idx);
 	/* none wanted: no finalists, the ranking as it is */
-	idx = plan_finalists(res, 5, 0, &k);
+	idx = plan_finalists(res, 6, 0, &k);
 	CU_ASSERT_EQUAL(k, 0);
 	CU_ASSERT_EQUAL(idx[0], 0);
 	free(idx);
-	/* more wanted than passed: all of them */
-	idx = plan_finalists(res, 5, 9, &k);
-	CU_ASSERT_EQUAL(k, 5);
+	/* more wanted than passed: all of those near the fastest */
+	idx = plan_finalists(res, 6, 9, &k);
+	CU_ASSERT_EQUAL(k, 4);
+	free(idx);
+	/* the second within the margin, or not */
+	result two[2] = {passed(256, 1.0), passed(128, near - 0.001)};
+	idx = plan_finalists(two, 2, 3, &k);
+	CU_ASSERT_EQUAL(k, 2);
+	free(idx);
+	two[1].t_median = near + 0.001;
+	idx = plan_finalists(two, 2, 3, &k);
+	CU_ASSERT_EQUAL(k, 1);
 	free(idx);
 }
 

@@ -41,7 +41,7 @@ static int finalists(pass *P)
 	idx = plan_finalists(res, sp->count, cfg->finalists, &k);
 	pthread_mutex_unlock(&P->lock);
 	double *rounds = xcalloc(k * FINAL_ROUNDS, sizeof *rounds), scratch[FINAL_ROUNDS];
-	sample_plan plan = {1, FINAL_SAMPLES, FINAL_SAMPLES, cfg->time_cap, cfg->noise_target, 0};
+	sample_plan plan = {1, FINAL_SAMPLES, FINAL_SAMPLES, cfg->time_cap, cfg->noise_target, 0, 0};
 	int rc = 0;
 	size_t got = 0;
 	for (size_t round = 0; round < FINAL_ROUNDS && !rc && !*o->interrupted; round++) {

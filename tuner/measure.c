@@ -52,7 +52,7 @@ static int refresh_reference(const config *cfg, const space *sp, const build *b,
 			     diags *d)
 {
 	tmp.message = NULL;
-	sample_plan plan = {0, 1, 1, cfg->time_cap, 1, 0};
+	sample_plan plan = {0, 1, 1, cfg->time_cap, 1, 0, 0};
 	int rc = runner_measure(rn, cfg, space_config(sp, ref), "ref", &b->bins[b->of_config[ref]], &plan, &tmp,
 				plan_timeout(cfg, 0), d);
 	if (rc == 0 && tmp.st != ST_OK) {
@@ -126,7 +126,7 @@ static int run_reference_kernel(const config *cfg, const space *sp, const build 
 		if (dims[i]->e && cexpr_eval(cfg, dims[i], space_config(sp, 0), &v, d, NULL) == 0 && v.kind == VAL_INT)
 			*out[i] = v.u.i;
 	}
-	sample_plan plan = {0, 1, 1, cfg->time_cap, 1, 0};
+	sample_plan plan = {0, 1, 1, cfg->time_cap, 1, 0, 0};
 	int rc = runner_measure(rn, cfg, space_config(sp, 0), "ref", bin, &plan, &tmp, plan_timeout(cfg, 0), d);
 	if (rc == 0 && tmp.st != ST_OK) {
 		diags_add(d, "%s: the reference kernel '%s' failed: %s%s%s", cfg->path, cfg->ref_entry, status_name(tmp.st),
@@ -171,6 +171,7 @@ typedef struct {
 	result ref_copy;     /* its launch, for refresh */
 	result tmp;          /* the measurement, owned by the lane while unlocked */
 	double race_ms;      /* raced out above this (0: not raced): its GPU's best so far x race */
+	double near_ms;      /* and above this from half the samples on: too slow to be a finalist */
 	double timeout;
 } step;
 
@@ -277,6 +278,7 @@ static step prelude(pass *P, lane *L, size_t c)
 	s.timeout = plan_timeout(cfg, P->slowest);
 	/* against the same GPU's best: another model's times would race this one's out */
 	s.race_ms = cfg->race > 0 && L->best_ms > 0 ? cfg->race * L->best_ms : 0;
+	s.near_ms = s.race_ms > 0 ? (1 + PLAN_FINAL_WITHIN) * L->best_ms : 0;
 	s.kind = STEP_MEASURE;
 	return s;
 }
@@ -305,6 +307,7 @@ static int measure_step(pass *P, lane *L, size_t c, step *s)
 	}
 	sample_plan plan = P->plan;
 	plan.race_ms = s->race_ms;
+	plan.near_ms = s->near_ms;
 	return runner_measure(L->rn, P->cfg, space_config(P->sp, c), s->role, bin, &plan, &s->tmp, s->timeout, &L->d)
 		       ? -1
 		       : 0;
@@ -683,7 +686,7 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	P.res = res;
 	P.o = o;
 	P.d = d;
-	P.plan = (sample_plan){cfg->warmup, cfg->min_samples, cfg->max_samples, cfg->time_cap, cfg->noise_target, 0};
+	P.plan = (sample_plan){cfg->warmup, cfg->min_samples, cfg->max_samples, cfg->time_cap, cfg->noise_target, 0, 0};
 	P.ref_kernel = b->ref_bin >= 0;
 	P.nlanes = nrunners;
 	P.lanes = xcalloc(nrunners, sizeof *P.lanes);

@@ -62,17 +62,22 @@ size_t *plan_ranked(const result *res, size_t n, size_t *count)
 	return idx;
 }
 
-/* The finalists: the `want` fastest, then every build of one of their launch shapes (a register
- * cap apart). With several GPUs the first-pass times come from GPUs that differ by tenths of a
- * percent, so a build timed on the slower one can miss the cut that its twin, timed on the faster,
- * makes; the selection counts such builds tied, and only finalists are compared with finalists.
- * Returns the ranking with them first, and their number in *k. */
+/* The finalists: of the configurations within PLAN_FINAL_WITHIN of the fastest, the `want`
+ * fastest, then every build of one of their launch shapes (a register cap apart). Re-timing moves
+ * a first-pass median by about 1% at most, so one further behind cannot change places with the
+ * fastest and is not worth the rounds. With several GPUs the first-pass times come from GPUs that
+ * differ by tenths of a percent, so a build timed on the slower one can miss the cut that its
+ * twin, timed on the faster, makes; the selection counts such builds tied, and only finalists are
+ * compared with finalists. Returns the ranking with them first, and their number in *k. */
 size_t *plan_finalists(const result *res, size_t n, int want, size_t *k)
 {
 	size_t count, *idx = plan_ranked(res, n, &count);
-	*k = want < 0 ? 0 : (size_t)want < count ? (size_t)want : count;
+	size_t near = 0;
+	while (near < count && result_time(&res[idx[near]]) <= result_time(&res[idx[0]]) * (1 + PLAN_FINAL_WITHIN))
+		near++;
+	*k = want < 0 ? 0 : (size_t)want < near ? (size_t)want : near;
 	size_t top = *k;
-	for (size_t j = *k; j < count; j++) {
+	for (size_t j = *k; j < near; j++) {
 		int twin = 0;
 		for (size_t f = 0; f < top && !twin; f++)
 			twin = same_shape(&res[idx[j]], &res[idx[f]]);

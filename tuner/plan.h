@@ -18,8 +18,11 @@ void plan_derive(const config *cfg, const value *params, result *r, int max_mhz,
 /* Indices of the configurations that passed, fastest first (ties in index order); those that
  * share another's measurement stand aside. *count: how many; caller frees. */
 size_t *plan_ranked(const result *res, size_t n, size_t *count);
-/* The ranking with the finalists first: the `want` fastest, then every build of one of their
- * launch shapes; *k: how many finalists. Caller frees. */
+/* Finalists are within this fraction of the fastest first-pass time; so is the second race. */
+#define PLAN_FINAL_WITHIN 0.05
+/* The ranking with the finalists first: of those within PLAN_FINAL_WITHIN of the fastest, the
+ * `want` fastest, then every build of one of their launch shapes; *k: how many finalists.
+ * Caller frees. */
 size_t *plan_finalists(const result *res, size_t n, int want, size_t *k);
 /* Whether configuration r is still to run: not run yet, or (retry_failed) crashed or timed out. */
 int plan_needs_run(const result *r, int retry_failed);

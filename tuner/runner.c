@@ -452,6 +452,7 @@ int runner_measure(runner *r, const config *cfg, const value *params, const char
 			     plan->time_cap,
 			     plan->noise_target,
 			     plan->race_ms,
+			     plan->near_ms,
 			     launch_of(res),
 			     cfg->rtol,
 			     cfg->atol,
