@@ -131,14 +131,14 @@ static void test_max_samples_may_not_be_below_min_samples(void)
 	config_expect_error(plus("measure: {race: 0.5}\n"), 15, 17, "race must be 0 (off) or a ratio of at least 1, not 0.5");
 }
 
-/* The keys measure reads itself: metrics (all, none or top:K) and cache (cold or warm). */
+/* The keys measure reads itself: metrics (auto, all, none or top:K) and cache (cold or warm). */
 static void test_metrics_and_cache(void)
 {
 	static const struct {
 		const char *text;
 		int metrics, top;
-	} good[] = {{"all", METRICS_ALL, 0}, {"none", METRICS_NONE, 0}, {"top:3", METRICS_TOP, 3}};
-	for (size_t i = 0; i < 3; i++) {
+	} good[] = {{"all", METRICS_ALL, 0}, {"none", METRICS_NONE, 0}, {"top:3", METRICS_TOP, 3}, {"auto", METRICS_AUTO, 0}};
+	for (size_t i = 0; i < 4; i++) {
 		char extra[96];
 		snprintf(extra, sizeof extra, "measure: {metrics: \"%s\", cache: %s}\n", good[i].text, i ? "cold" : "warm");
 		config cfg;
@@ -154,7 +154,7 @@ static void test_metrics_and_cache(void)
 	for (size_t i = 0; i < 4; i++) {
 		char extra[96], want[96];
 		snprintf(extra, sizeof extra, "measure: {metrics: \"%s\"}\n", bad[i]);
-		snprintf(want, sizeof want, "metrics must be all, none or top:K, not '%s'", bad[i]);
+		snprintf(want, sizeof want, "metrics must be auto, all, none or top:K, not '%s'", bad[i]);
 		config_expect_error(plus(extra), 15, 20, want);
 	}
 	config_expect_error(plus("measure: {cache: hot}\n"), 15, 18, "cache must be cold or warm, not 'hot'");

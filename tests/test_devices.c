@@ -48,6 +48,7 @@ static void setup_space(void)
 	setenv("FAKE_LOG", RUNS, 1);
 	setenv("FAKE_GPUS", "2", 1);
 	unsetenv("FAKE_OTHER_MODEL");
+	unsetenv("FAKE_PER_MS");
 	unsetenv("FAKE_CRASH_BX");
 	setenv("FAKE_SLEEP_MS", "5", 1);
 }

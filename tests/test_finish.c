@@ -2,8 +2,8 @@
  * tests/fake_worker.c as the GPU and the real nvcc: the fastest few are re-timed interleaved
  * (A B C A B C ...) and their finalists' median decides; fewer than two finalists re-time nothing;
  * a resumed run keeps its finalists unless something new was measured; the counters of the
- * fastest are taken in one session. The fake worker times bx as 1 ms + bx / 1000 ms, so the
- * fastest are the smallest blocks. */
+ * fastest are taken in one session, and by default only where they can change the winner. The
+ * fake worker times bx as 1 ms + bx / PER_MS ms, so the fastest are the smallest blocks. */
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdio.h>
@@ -200,6 +200,38 @@ static void test_the_counters_of_the_fastest(void)
 	CU_ASSERT(session > last_time && last_time > 0);
 }
 
+/* Two builds of each block (a define apart, so both are measured) take the same time: the
+ * fastest two are tied and only the balance can choose between them. By default (auto) they
+ * alone get counters, in one session; with policy fastest, or no tie, nobody does. */
+static void test_by_default_counters_go_where_they_decide(void)
+{
+	write_config("finalists: 3");
+	put_file(DIR "/kv.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n + V) a[i] = i; }\n");
+	const char *base = "name: fin\nkernel: {source: kv.cu, entry: k}\narguments:\n"
+			   "  - {name: a, type: float, count: 4096, output: true}\n  - {name: n, type: int32, value: 4096}\n"
+			   "launch: {block: [bx], grid: [\"ceil_div(4096, bx)\"]}\nbuild: {defines: [V]}\n"
+			   "output: {csv: " CSV ", header: " DIR "/fin_tuned.h}\n";
+	const char *cases[] = {"space: {bx: [32, 64, 96], V: [0, 1]}\n",
+			       "space: {bx: [32, 64, 96], V: [0, 1]}\nselect: {policy: fastest}\n",
+			       "space: {bx: [32, 64, 96], V: [0]}\n"};
+	setenv("FAKE_METRICS", "1", 1);
+	setenv("FAKE_PER_MS", "1000", 1); /* only the twins tie */
+	for (int i = 0; i < 3; i++) {
+		char text[1024];
+		snprintf(text, sizeof text, "%s%s", base, cases[i]);
+		put_file(CONFIG, text);
+		unlink(CSV);
+		unlink(DIR "/fin.journal");
+		unlink(RUNS);
+		CU_ASSERT_EQUAL_FATAL(autotune(NULL), 0);
+		CU_ASSERT_EQUAL(count_in(RUNS, "profiles "), i == 0);
+		CU_ASSERT_EQUAL(count_in(RUNS, "profiles 2 0"), i == 0);
+		for (int b = 32; b <= 96; b += 32)
+			CU_ASSERT_EQUAL(field("achieved_occupancy_pct", b)[0] != 0, i == 0 && b == 32);
+	}
+	unsetenv("FAKE_METRICS");
+}
+
 int add_finish_suite(void)
 {
 	CU_pSuite s = CU_add_suite("finish", NULL, fake_worker_forget);
@@ -208,6 +240,7 @@ int add_finish_suite(void)
 	CU_add_test(s, "the fastest are re-timed interleaved", test_the_fastest_are_retimed_interleaved);
 	CU_add_test(s, "the finalists' median decides", test_the_finalists_median_decides);
 	CU_add_test(s, "fewer than two finalists re-time nothing", test_fewer_than_two_finalists_retime_nothing);
+	CU_add_test(s, "by default counters go where they decide", test_by_default_counters_go_where_they_decide);
 	CU_add_test(s, "a resumed run re-times only after new measurements", test_a_resumed_run_retimes_only_after_new_measurements);
 	CU_add_test(s, "the counters of the fastest", test_the_counters_of_the_fastest);
 	return 0;

@@ -32,7 +32,7 @@ static const char *const help_texts[CMD_COUNT_] = {
 	"  -d, --device N     the GPU to tune on (default: every visible GPU)\n"
 	"      --devices L    GPUs to tune on, e.g. 0,1 (default: CUDA_VISIBLE_DEVICES)\n"
 	"      --shard I/N    measure only shard I of N (0-based); join with merge\n"
-	"  -m, --metrics M    hardware counters: all, none or top:K\n"
+	"  -m, --metrics M    hardware counters: auto, all, none or top:K\n"
 	"      --fresh        ignore the journal and measure everything again\n"
 	"      --retry-failed measure crashed and timed-out configurations again\n"
 	"      --strategy S   exhaustive, random, local, anneal, genetic or model\n"

@@ -119,7 +119,7 @@ void ld_load_measure(loader *L, const yaml_node_t *n)
 	}
 	if ((x = ld_get(L, n, "metrics")) && ld_expect(L, x, YAML_SCALAR_NODE, "metrics") == 0 &&
 	    config_parse_metrics(ld_scalar(x), &cfg->metrics, &cfg->metrics_top))
-		ld_error(L, ld_mark(x), "metrics must be all, none or top:K, not '%s'", ld_scalar(x));
+		ld_error(L, ld_mark(x), "metrics must be auto, all, none or top:K, not '%s'", ld_scalar(x));
 }
 
 void ld_load_select(loader *L, const yaml_node_t *n)
@@ -220,7 +220,9 @@ int config_parse_metrics(const char *text, int *mode, int *top)
 {
 	char *end;
 	long k;
-	if (!strcmp(text, "all"))
+	if (!strcmp(text, "auto"))
+		*mode = METRICS_AUTO;
+	else if (!strcmp(text, "all"))
 		*mode = METRICS_ALL;
 	else if (!strcmp(text, "none"))
 		*mode = METRICS_NONE;
@@ -242,7 +244,7 @@ char *config_sibling(const config *cfg, const char *suffix)
 int config_override(config *cfg, const config_overrides *ov, diags *d)
 {
 	if (ov->metrics && config_parse_metrics(ov->metrics, &cfg->metrics, &cfg->metrics_top)) {
-		diags_add(d, "autotune: --metrics takes all, none or top:K, not '%s'", ov->metrics);
+		diags_add(d, "autotune: --metrics takes auto, all, none or top:K, not '%s'", ov->metrics);
 		return -1;
 	}
 	if (ov->nshards) {

@@ -9,8 +9,17 @@
 #include "measure_pass.h"
 #include "plan.h"
 #include "proc.h"
+#include "select.h"
 #include "stats.h"
 #include "banned.h"
+
+/* A finalist's samples per round: FINAL_SAMPLES, fewer for a kernel whose samples take long
+ * enough that one is as steady (about FINAL_ROUND_MS a round each). */
+static int final_samples(double sample_ms)
+{
+	double n = sample_ms > 0 ? FINAL_ROUND_MS / sample_ms : FINAL_SAMPLES;
+	return n >= FINAL_SAMPLES ? FINAL_SAMPLES : n <= 1 ? 1 : (int)n;
+}
 
 /* Re-times the fastest few in rounds, A B C A B C ..., each round a short run of samples. */
 /* On the first GPU alone: the finalists are compared with one another. With several GPUs the
@@ -41,7 +50,6 @@ static int finalists(pass *P)
 	idx = plan_finalists(res, sp->count, cfg->finalists, &k);
 	pthread_mutex_unlock(&P->lock);
 	double *rounds = xcalloc(k * FINAL_ROUNDS, sizeof *rounds), scratch[FINAL_ROUNDS];
-	sample_plan plan = {1, FINAL_SAMPLES, FINAL_SAMPLES, cfg->time_cap, cfg->noise_target, 0, 0};
 	int rc = 0;
 	size_t got = 0;
 	for (size_t round = 0; round < FINAL_ROUNDS && !rc && !*o->interrupted; round++) {
@@ -51,6 +59,8 @@ static int finalists(pass *P)
 			result tmp = res[idx[f]];
 			tmp.message = NULL;
 			double timeout = plan_timeout(cfg, res[idx[f]].t_max * res[idx[f]].batch);
+			int n = final_samples(res[idx[f]].t_median * (res[idx[f]].batch > 0 ? res[idx[f]].batch : 1));
+			sample_plan plan = {1, n, n, cfg->time_cap, cfg->noise_target, 0, 0};
 			pthread_mutex_unlock(&P->lock);
 			if (runner_measure(L->rn, cfg, space_config(sp, idx[f]), "time", &b->bins[b->of_config[idx[f]]], &plan,
 					   &tmp, timeout, &L->d))
@@ -219,28 +229,73 @@ void *pass_counters_lane(void *arg)
 	return NULL;
 }
 
-/* How many of the fastest get counters (measure.metrics): SIZE_MAX for all, 0 for none. */
+/* How many of the fastest get counters beyond those the balance decides among
+ * (measure.metrics): SIZE_MAX for all, 0 for none or those alone. */
 size_t pass_counters_wanted(const pass *P)
 {
 	switch (P->cfg->metrics) {
 	case METRICS_NONE:
-		return 0;
 	case METRICS_AUTO:
-		return P->sp->count <= METRICS_AUTO_ALL ? SIZE_MAX : METRICS_AUTO_TOP;
+		return 0;
 	case METRICS_TOP:
 		return (size_t)P->cfg->metrics_top;
 	}
 	return SIZE_MAX;
 }
 
-/* The counters' queue: the fastest top, as ranked now (P->lock held when other lanes run). */
+/* Queues configuration c for counters once; one that shares another's measurement is profiled
+ * as that one. */
+static void queue_counters(pass *P, char *queued, size_t c)
+{
+	if (P->res[c].shares_with >= 0)
+		c = (size_t)P->res[c].shares_with;
+	if (!queued[c])
+		P->counted[P->ncounted++] = c;
+	queued[c] = 1;
+}
+
+/* The counters' queue: the fastest top as ranked now, then those whose counters can change the
+ * winner: the configurations the balance decides among (time cannot tell them apart). With
+ * several GPUs the others profile while the first re-times the finalists, before the tie is
+ * known: the finalists stand in for it, of which it is a part (P->lock held when other lanes
+ * run). */
 void pass_choose_counters(pass *P, size_t top)
 {
+	size_t n = P->sp->count, nranked, nfinal;
+	size_t *ranked = plan_ranked(P->res, n, &nranked);
+	char *queued = xcalloc(n, 1);
 	free(P->counted);
-	P->counted = plan_ranked(P->res, P->sp->count, &P->ncounted);
-	if (top < P->ncounted)
-		P->ncounted = top;
+	P->counted = xcalloc(n + 1, sizeof *P->counted);
+	P->ncounted = 0;
+	for (size_t k = 0; k < nranked && k < top; k++)
+		queue_counters(P, queued, ranked[k]);
+	const select_policy *policy = P->o->policy;
+	if (P->cfg->metrics != METRICS_NONE && policy && policy->balanced) {
+		choice ch;
+		select_winner(P->res, n, policy, &ch);
+		for (size_t k = 0; ch.ntied >= 2 && k < ch.ntied; k++)
+			queue_counters(P, queued, ch.tied[k]);
+		choice_free(&ch);
+		size_t *final = plan_finalists(P->res, n, P->cfg->finalists, &nfinal);
+		for (size_t k = 0; P->nlanes > 1 && nfinal >= 2 && k < nfinal; k++)
+			queue_counters(P, queued, final[k]);
+		free(final);
+	}
+	free(queued);
+	free(ranked);
 	P->ccursor = 0;
+}
+
+/* A configuration that shares another's measurement shares its counters too. */
+static void share_counters(pass *P)
+{
+	for (size_t i = 0; i < P->sp->count; i++) {
+		result *r = &P->res[i], *twin = r->shares_with >= 0 ? &P->res[r->shares_with] : NULL;
+		if (twin && twin->have_metrics && !r->have_metrics) {
+			memcpy(r->metrics, twin->metrics, sizeof r->metrics);
+			r->have_metrics = 1;
+		}
+	}
 }
 
 static void *finalists_then_counters(void *arg)
@@ -287,6 +342,7 @@ int pass_finish(pass *P)
 		finalists_then_counters(&P->lanes[0]);
 		pass_join_other_lanes(P);
 	}
+	share_counters(P);
 	progress_end(&P->bar);
 	return P->stopped < 0 ? -1 : 0;
 }

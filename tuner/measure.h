@@ -7,6 +7,7 @@
 
 #include "compile.h"
 #include "config.h"
+#include "select.h"
 #include "journal.h"
 #include "result.h"
 #include "runner.h"
@@ -27,6 +28,8 @@ typedef struct {
 	unsigned long long seed;             /* the search's seed */
 	const double *prior;                 /* per configuration, lower is more promising: the model
 					      * strategy's ranking, an exhaustive pass's order (or NULL) */
+	const select_policy *policy;         /* how the winner is chosen: counters go where they can
+					      * change it (NULL: only to the fastest measure.metrics asks for) */
 	char *counters_note;                 /* out: why counters were not collected, or NULL (owned) */
 	char *journal_note;                  /* out: why the journal stopped being written, or NULL */
 	size_t measured;                     /* out: configurations measured in this run */

@@ -8,12 +8,12 @@
 #include "measure.h"
 #include "progress.h"
 
-/* finalist rounds, and samples per finalist per round */
+/* finalist rounds, samples per finalist per round, and the time a round's samples aim at: a
+ * kernel of milliseconds varies by hundredths of a percent from launch to launch, and its
+ * rounds would otherwise cost more than its first pass */
 #define FINAL_ROUNDS 7
 #define FINAL_SAMPLES 5
-/* metrics: auto means all up to this many configurations, else the fastest METRICS_AUTO_TOP */
-#define METRICS_AUTO_ALL 64
-#define METRICS_AUTO_TOP 10
+#define FINAL_ROUND_MS 5.0
 /* configurations profiled in one session at most (bounds the counter data image and a hang) */
 #define COUNTERS_PER_SESSION 64
 /* One GPU: its worker, and which reference outputs that worker holds. */
@@ -98,7 +98,8 @@ void pass_join_other_lanes(pass *P);
 /* finish.c */
 /* A lane's counters: its share of P's queue, a profiling session at a time (a thread's main). */
 void *pass_counters_lane(void *arg);
-/* The counters' queue: the fastest top as ranked now (P->lock held when other lanes run). */
+/* The counters' queue: the fastest top as ranked now, and those the winner's balance decides
+ * among (P->lock held when other lanes run). */
 void pass_choose_counters(pass *P, size_t top);
 /* How many of the fastest get counters (measure.metrics): SIZE_MAX for all, 0 for none. */
 size_t pass_counters_wanted(const pass *P);

@@ -444,8 +444,8 @@ static int compile_and_measure(tuning *t)
 	t->prior = search_model_prior(&t->cfg, &t->sp, t->res, t->cc);
 	measure_opts mo = {!o->quiet, &interrupted, devices_copy_bandwidth(t->gs.runners[0], &t->dev),
 			   t->dev.clock_khz / 1000, t->jr, o->retry_failed, bd, t->cc, (int)t->strat, t->budget,
-			   t->seconds, o->seed_given ? o->seed : t->cfg.search_seed, t->prior, NULL, NULL, 0, 0, 0, 0,
-			   NULL, NULL};
+			   t->seconds, o->seed_given ? o->seed : t->cfg.search_seed, t->prior, &t->policy, NULL, NULL, 0, 0,
+			   0, 0, NULL, NULL};
 	mo.join = join_gpu;
 	mo.join_ctx = &t->gs;
 	if (!o->quiet && t->gs.n > 1)
