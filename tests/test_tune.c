@@ -436,6 +436,38 @@ static void test_nvcc_that_writes_no_cubin_is_a_compile_error(void)
 	unlink(DIR "/quiet_nvcc");
 }
 
+/* The summary says where the wall time went: with the register-capped builds held back 2 s by
+ * nvcc, the wait shows as waiting for nvcc (not as measuring), and the stages add up to no more
+ * than the whole. */
+static void test_the_summary_says_where_the_time_went(void)
+{
+	mkdir(DIR, 0777);
+	put_file(DIR "/k.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n");
+	config_path = write_named_config(DIR, "stages", "k.cu",
+					 "space: {bx: [32, 64, 96], cap: [0, 64]}\nbuild: {maxrregcount: cap}\n"
+					 "measure: {finalists: 0, metrics: none}");
+	fake_worker_reset(DIR, "stages");
+	set_nvcc_wrapper(DIR "/nvcc_slow", "sleep 2");
+	char *out;
+	CU_ASSERT_EQUAL_FATAL(run_autotune_on(config_path, (char *[]){"--fresh", "--no-cache", NULL}, &out), 0);
+	unsetenv("NVCC");
+	const char *line = strstr(out, "stages: ");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(line);
+	double all, part[6];
+	int n = sscanf(line, "stages: %lf s: %lf s opening the GPU, %lf s waiting for nvcc, %lf s measuring, %lf s finalists, "
+			     "%lf s counters, %lf s writing", &all, &part[0], &part[1], &part[2], &part[3], &part[4], &part[5]);
+	CU_ASSERT_EQUAL_FATAL(n, 7);
+	double sum = 0;
+	for (int i = 0; i < 6; i++) {
+		CU_ASSERT(part[i] >= 0);
+		sum += part[i];
+	}
+	CU_ASSERT(sum <= all + 0.1);
+	CU_ASSERT(part[1] >= 1.5); /* the capped builds, 2 s behind */
+	CU_ASSERT(part[2] < 1.0);  /* the fake worker answers at once */
+	free(out);
+}
+
 int add_tune_suite(void)
 {
 	CU_pSuite s = CU_add_suite("tune", NULL, fake_worker_forget);
@@ -455,5 +487,6 @@ int add_tune_suite(void)
 	CU_add_test(s, "real run without GPU exits 2", test_real_run_without_gpu_exits_2);
 	CU_add_test(s, "option values are checked first", test_option_values_are_checked_first);
 	CU_add_test(s, "bad input table: exit 2 and a message", test_bad_input_table);
+	CU_add_test(s, "the summary says where the time went", test_the_summary_says_where_the_time_went);
 	return 0;
 }

@@ -301,7 +301,9 @@ static void share_counters(pass *P)
 static void *finalists_then_counters(void *arg)
 {
 	lane *L = arg;
+	double t0 = now_seconds();
 	finalists(L->P);
+	L->P->o->final_s = now_seconds() - t0;
 	trace_event("finalists done");
 	pass_counters_lane(L);
 	runner_quit(L->rn);
@@ -322,7 +324,9 @@ int pass_finish(pass *P)
 	size_t final_steps = nfinal >= 2 ? nfinal * FINAL_ROUNDS : 0;
 	if (P->nlanes == 1) {
 		progress_begin(&P->bar, P->o->progress && final_steps, "final", final_steps);
+		double t0 = now_seconds();
 		finalists(P);
+		P->o->final_s = now_seconds() - t0;
 		progress_end(&P->bar);
 		pass_choose_counters(P, P->want);
 		P->done = 0;

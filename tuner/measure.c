@@ -143,12 +143,14 @@ static int wait_binary(pass *P, size_t bin)
 	if (!P->o->build)
 		return 0;
 	pthread_mutex_unlock(&P->lock);
+	double t0 = now_seconds();
 	pthread_mutex_lock(&P->build_lock);
 	trace_event("wait for binary %zu", bin);
 	int rc = build_wait(P->o->build, bin);
 	trace_event("binary %zu ready", bin);
 	pthread_mutex_unlock(&P->build_lock);
 	pthread_mutex_lock(&P->lock);
+	P->wait_s += now_seconds() - t0;
 	return rc;
 }
 
@@ -700,6 +702,7 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	double t0 = now_seconds();
 	int rc = first_pass(&P);
 	o->first_pass_s = now_seconds() - t0;
+	o->wait_s = P.wait_s / (double)nrunners;
 	for (size_t i = 0; i < nrunners; i++)
 		if (!P.lanes[i].left) /* (one that left may still be profiling) */
 			join_diags(d, &P.lanes[i]);
@@ -707,7 +710,7 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 		/* (else the reference failed: nothing to compare with) */
 		t0 = now_seconds();
 		rc = pass_finish(&P);
-		o->finish_s = now_seconds() - t0;
+		o->counters_s = now_seconds() - t0 - o->final_s;
 	}
 	pass_join_other_lanes(&P);
 	for (size_t i = 0; i < nrunners; i++)

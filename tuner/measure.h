@@ -34,7 +34,9 @@ typedef struct {
 	char *journal_note;                  /* out: why the journal stopped being written, or NULL */
 	size_t measured;                     /* out: configurations measured in this run */
 	size_t shared;                       /* out: configurations that shared an identical one's measurement */
-	double first_pass_s, finish_s;       /* out: wall time of the first pass, of finalists and counters */
+	/* out: wall time of the first pass and, within it, of waiting for binaries (per GPU); of
+	 * the finalists' rounds, and of the counters after them */
+	double first_pass_s, wait_s, final_s, counters_s;
 	/* for a runner given as NULL: waits until that GPU is ready, NULL when it never will be */
 	runner *(*join)(void *ctx, size_t lane);
 	void *join_ctx;

@@ -79,6 +79,7 @@ typedef struct pass {
 	size_t measures, shares; /* visits that measured, that shared a twin's or an earlier run's */
 	double best_ms;   /* the fastest time measured so far */
 	int hopeless;     /* a profiling session profiled nothing: no more are tried */
+	double wait_s;    /* lanes' time waiting for binaries, all lanes together */
 	size_t passed;    /* configurations measured and passed so far */
 	pthread_mutex_t lock;
 	pthread_cond_t changed;

@@ -189,7 +189,10 @@ typedef struct {
 	runner *rn;          /* a dry run's look at the GPU, for its architecture */
 	gpu_set gs;
 	device_info dev;
+	double start_s;      /* when the run began (now_seconds) */
 	double setup_s;      /* starting the GPU workers: context, arguments, warm-up */
+	double ref_wait_s;   /* waiting for the reference's binary before measuring */
+	measure_opts mo;     /* the measuring stage's options and what it says of its time */
 	char workdir[PATH_MAX];
 	int have_workdir;
 	/* compiling and measuring */
@@ -432,7 +435,10 @@ static int compile_and_measure(tuning *t)
 												       : build_begin)(&t->cfg, &t->sp, &t->b, t->nvcc, t->arch,
 									     t->workdir, jobs_of(o), NVCC_TIMEOUT,
 									     compile_progress, &t->compiles, &t->d);
-	if (build_wait(bd, t->b.of_config[t->sp.reference]) ||
+	double t0 = now_seconds();
+	int ref_failed = build_wait(bd, t->b.of_config[t->sp.reference]);
+	t->ref_wait_s = now_seconds() - t0;
+	if (ref_failed ||
 	    missing_entry(&t->cfg, &t->b.bins[t->b.of_config[t->sp.reference]], &t->d)) {
 		build_end(bd, NULL);
 		return stop(t, EXIT_USAGE);
@@ -442,17 +448,18 @@ static int compile_and_measure(tuning *t)
 	build_stop_when(bd, &interrupted);
 	/* the model's ranking, and the order of an exhaustive pass */
 	t->prior = search_model_prior(&t->cfg, &t->sp, t->res, t->cc);
-	measure_opts mo = {!o->quiet, &interrupted, devices_copy_bandwidth(t->gs.runners[0], &t->dev),
+	t->mo = (measure_opts){!o->quiet, &interrupted, devices_copy_bandwidth(t->gs.runners[0], &t->dev),
 			   t->dev.clock_khz / 1000, t->jr, o->retry_failed, bd, t->cc, (int)t->strat, t->budget,
 			   t->seconds, o->seed_given ? o->seed : t->cfg.search_seed, t->prior, &t->policy, NULL, NULL, 0, 0,
-			   0, 0, NULL, NULL};
-	mo.join = join_gpu;
-	mo.join_ctx = &t->gs;
+			   0, 0, 0, 0, NULL, NULL};
+	measure_opts *mo = &t->mo;
+	mo->join = join_gpu;
+	mo->join_ctx = &t->gs;
 	if (!o->quiet && t->gs.n > 1)
 		fprintf(stderr, "%s: measuring on %zu GPUs (%s), each from when it is ready\n", t->cfg.name, t->gs.n,
 			t->dev.name);
 	trace_event("measuring");
-	if (measure_space(&t->cfg, &t->sp, &t->b, t->res, t->gs.runners, t->gs.n, &mo, &t->d))
+	if (measure_space(&t->cfg, &t->sp, &t->b, t->res, t->gs.runners, t->gs.n, mo, &t->d))
 		t->code = EXIT_ENV;
 	trace_event("measured");
 	if (build_end(bd, &t->compile_s) && t->code == EXIT_WINNER)
@@ -463,18 +470,33 @@ static int compile_and_measure(tuning *t)
 			measure_apply_binary(&t->b.bins[t->b.of_config[c]], t->cc, &t->res[c]);
 	if (!o->quiet)
 		summary_failures(&t->cfg, &t->sp, &t->b);
-	t->jr = mo.journal; /* NULL if writing it failed */
-	if (!o->quiet)
-		fprintf(stderr, "%s: %.1f s to set up %zu GPU%s, %.1f s first pass, %.1f s finalists and counters\n",
-			t->cfg.name, t->setup_s, t->gs.n, t->gs.n == 1 ? "" : "s", mo.first_pass_s, mo.finish_s);
+	t->jr = mo->journal; /* NULL if writing it failed */
 	select_winner(t->res, t->sp.count, &t->policy, &t->pick);
-	t->counters_note = mo.counters_note;
-	t->journal_note = mo.journal_note;
+	t->counters_note = mo->counters_note;
+	t->journal_note = mo->journal_note;
 	if (t->code == EXIT_WINNER && t->pick.winner < 0)
 		t->code = EXIT_NONE_PASSED;
 	if (interrupted)
 		t->code = interrupted == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED;
 	return 0;
+}
+
+/* Where the run's wall time went, so far as a user can change it: opening the GPUs, waiting for
+ * nvcc, measuring, the finalists' rounds, the counters, writing; "other" is loading, enumerating
+ * and hashing. */
+static void stages(const tuning *t, double write_s)
+{
+	const measure_opts *mo = &t->mo;
+	double all = now_seconds() - t->start_s, wait = t->ref_wait_s + mo->wait_s;
+	double part[] = {t->setup_s, wait, mo->first_pass_s - mo->wait_s, mo->final_s, mo->counters_s, write_s};
+	const char *name[] = {"opening the GPU", "waiting for nvcc", "measuring", "finalists", "counters", "writing"};
+	double other = all;
+	fprintf(stderr, "%s: %.1f s:", t->cfg.name, all);
+	for (size_t i = 0; i < sizeof part / sizeof *part; i++) {
+		fprintf(stderr, "%s %.1f s %s%s", i ? "," : "", part[i], name[i], i == 0 && t->gs.n > 1 ? "s" : "");
+		other -= part[i];
+	}
+	fprintf(stderr, other >= 0.05 ? ", %.1f s other\n" : "\n", other);
 }
 
 /* The CSV, then the header, make fragment and report from it (one writer for this and `autotune
@@ -483,6 +505,7 @@ static int compile_and_measure(tuning *t)
 static void write_outputs(tuning *t)
 {
 	const options *o = t->o;
+	double t0 = now_seconds();
 	if (t->cache)
 		cache_evict(t->cache, CACHE_MAX_BYTES);
 	char date[32];
@@ -504,6 +527,8 @@ static void write_outputs(tuning *t)
 	trace_event("outputs written");
 	if (o->quiet)
 		return;
+	if (!o->dry_run)
+		stages(t, now_seconds() - t0);
 	summary_counts(&t->cfg, &t->sp, &t->b, t->res, t->compile_s, o->dry_run);
 	summary_winner(&t->cfg, &t->sp, t->res, &t->pick, &t->policy);
 	if (t->counters_note)
@@ -555,6 +580,7 @@ int tune(const options *o)
 	memset(&t, 0, sizeof t);
 	t.o = o;
 	t.pick = (choice){-1, -1, NULL, 0};
+	t.start_s = now_seconds();
 	trace_event("start");
 	if (load(&t) == 0) {
 		if (o->replay)
