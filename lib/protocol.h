@@ -90,8 +90,8 @@ typedef struct {
 	const char *role;
 	long long warmup, min_samples, max_samples;
 	double time_cap, noise;
-	double race; /* ms: stop before min_samples once the fastest sample is slower (0: never) */
-	double near; /* ms: the same from half min_samples on (0: never) */
+	double race; /* ms: stop before min_samples once a sample is slower (0: never) */
+	double near; /* ms: the same for the fastest of RACE_AFTER samples (0: never) */
 	proto_launch launch;
 	double rtol, atol;
 	const char *symbol, *cubin;

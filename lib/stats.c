@@ -47,9 +47,8 @@ int stats_should_stop(const stop_rule *r, size_t n, double noise, double elapsed
 	if (n < r->min_samples)
 		/* racing ends only what the minimum would have kept sampling: fewer samples than the
 		 * minimum is how a raced result is told from a measured one */
-		return (r->race_ms > 0 && n >= 1 && fastest_ms > RACE_FAR * r->race_ms) ||
-		       (r->race_ms > 0 && n >= RACE_AFTER && fastest_ms > r->race_ms) ||
-		       (r->near_ms > 0 && n >= RACE_AFTER && 2 * n >= r->min_samples && fastest_ms > r->near_ms);
+		return (r->race_ms > 0 && n >= 1 && fastest_ms > r->race_ms) ||
+		       (r->near_ms > 0 && n >= RACE_AFTER && fastest_ms > r->near_ms);
 	return noise <= r->noise_target || elapsed_s >= r->time_cap_s;
 }
 

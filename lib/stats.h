@@ -21,21 +21,18 @@ typedef struct {
 	double noise_target;  /* stop when the noise falls below this (0.01 = 1%) */
 	size_t min_samples, max_samples;
 	double time_cap_s;    /* per configuration, sampling stops here whatever the noise */
-	double race_ms;       /* raced out: stop once the fastest sample is slower than this (0: never) */
-	double near_ms;       /* and from half min_samples on, once it is slower than this (0: never) */
+	double race_ms;       /* raced out: stop once a sample's time is past this (0: never) */
+	double near_ms;       /* or from RACE_AFTER samples on, once the fastest is past this (0: never) */
 } stop_rule;
 
-/* Samples before a configuration can be raced out: the fastest of three is past a launch that
- * paid for a cold instruction cache or a preempted thread. */
+/* Samples before a configuration can be raced out by near_ms: the fastest of three is past a
+ * launch that paid for a cold instruction cache or a preempted thread. Such a launch costs tens
+ * of microseconds, not the 30% of race_ms: one sample past that is enough. */
 #define RACE_AFTER 3
-/* One sample this far beyond race_ms is enough: a preempted launch costs tens of microseconds,
- * not half again a kernel that follows a verification run and warm-up launches. */
-#define RACE_FAR 1.5
 
 /* Whether sampling should stop after n samples taking elapsed_s seconds with this noise, the
  * fastest of them fastest_ms: the rule holds, or (before min_samples) the configuration is
- * raced out: past race_ms after RACE_AFTER samples (RACE_FAR times past it after one), or past
- * near_ms after half of min_samples. */
+ * raced out: its fastest past race_ms after one sample, or past near_ms after RACE_AFTER. */
 int stats_should_stop(const stop_rule *r, size_t n, double noise, double elapsed_s, double fastest_ms);
 
 /* Whether a passing measurement of n samples was raced out under a rule of min_samples. */

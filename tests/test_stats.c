@@ -52,22 +52,18 @@ static void test_stopping_rule(void)
 	CU_ASSERT(stats_should_stop(&r, 50, 0.02, 2.0, 1.0));  /* noisy, out of time */
 	CU_ASSERT(stats_should_stop(&r, 1000, 0.5, 0.1, 1.0)); /* maximum */
 	CU_ASSERT(!stats_should_stop(&r, 5, 0.5, 0.1, 9.0));   /* no race: slow is no reason */
-	/* raced out: from the third sample, once the fastest is over the bound, and never after
-	 * the minimum, so that a raced result is one of fewer samples than the minimum */
+	/* raced out: from the first sample past the bound, and never after the minimum, so that a
+	 * raced result is one of fewer samples than the minimum */
 	r.race_ms = 1.3;
-	CU_ASSERT(!stats_should_stop(&r, 2, 0.5, 0.1, 1.9));
-	CU_ASSERT(stats_should_stop(&r, RACE_AFTER, 0.5, 0.1, 1.31));
-	CU_ASSERT(!stats_should_stop(&r, RACE_AFTER, 0.5, 0.1, 1.29));
-	CU_ASSERT(!stats_should_stop(&r, 11, 0.5, 0.1, 9.0));
-	/* far beyond the bound, one sample is enough */
 	CU_ASSERT(!stats_should_stop(&r, 0, 0.5, 0.1, 9.0));
-	CU_ASSERT(stats_should_stop(&r, 1, 0.5, 0.1, RACE_FAR * 1.3 + 0.01));
-	CU_ASSERT(!stats_should_stop(&r, 1, 0.5, 0.1, RACE_FAR * 1.3 - 0.01));
-	/* the tighter bound from half the minimum on (5 of 10), and not before */
+	CU_ASSERT(stats_should_stop(&r, 1, 0.5, 0.1, 1.31));
+	CU_ASSERT(!stats_should_stop(&r, 1, 0.5, 0.1, 1.29));
+	CU_ASSERT(!stats_should_stop(&r, 11, 0.5, 0.1, 9.0));
+	/* the tighter bound from the third sample on, and not before */
 	r.near_ms = 1.05;
-	CU_ASSERT(!stats_should_stop(&r, 4, 0.5, 0.1, 1.06));
-	CU_ASSERT(stats_should_stop(&r, 5, 0.5, 0.1, 1.06));
-	CU_ASSERT(!stats_should_stop(&r, 5, 0.5, 0.1, 1.04));
+	CU_ASSERT(!stats_should_stop(&r, RACE_AFTER - 1, 0.5, 0.1, 1.06));
+	CU_ASSERT(stats_should_stop(&r, RACE_AFTER, 0.5, 0.1, 1.06));
+	CU_ASSERT(!stats_should_stop(&r, RACE_AFTER, 0.5, 0.1, 1.04));
 	CU_ASSERT(!stats_should_stop(&r, 10, 0.5, 0.1, 1.2));
 	CU_ASSERT(stats_raced(RACE_AFTER, 10) && !stats_raced(10, 10) && !stats_raced(0, 10));
 }

@@ -173,7 +173,7 @@ typedef struct {
 	result ref_copy;     /* its launch, for refresh */
 	result tmp;          /* the measurement, owned by the lane while unlocked */
 	double race_ms;      /* raced out above this (0: not raced): its GPU's best so far x race */
-	double near_ms;      /* and above this from half the samples on: too slow to be a finalist */
+	double near_ms;      /* and above this from RACE_AFTER samples on: too slow to be a finalist */
 	double timeout;
 } step;
 

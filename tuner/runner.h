@@ -42,7 +42,7 @@ typedef struct {
 	int min_samples, max_samples;
 	double time_cap, noise_target;
 	double race_ms; /* raced out before min_samples once the fastest sample is slower (0: never) */
-	double near_ms; /* the same from half min_samples on (0: never) */
+	double near_ms; /* the same from RACE_AFTER samples on (0: never) */
 } sample_plan;
 
 /* Measures one configuration: role "ref" keeps its outputs as the reference, "check" compares

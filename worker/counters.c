@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "counters.h"
@@ -109,6 +110,13 @@ static CUptiResult host_add(CUpti_Profiler_Host_Object *h, const char **names, s
 	p.ppMetricNames = names;
 	p.numMetrics = n;
 	return cuptiProfilerHostConfigAddMetrics(&p);
+}
+
+static double trace_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* The replay passes a config of these metrics needs: what they cost, since a session's time is
@@ -489,12 +497,21 @@ int counters_measure(counters *c, size_t kernels, counters_launch_fn launch, voi
 		return -1;
 	}
 	int started = 0, rc = -1;
+	double t[5] = {trace_now()};
 	if (!c->obj && rp_enable(c, &c->obj, err, errlen))
 		return -1;
 	CUpti_RangeProfiler_Object *obj = c->obj;
+	t[1] = trace_now();
 	if (init_counter_data(c, obj, kernels, err, errlen) == 0 && set_config(c, obj, kernels, err, errlen) == 0 &&
-	    run_passes(c, obj, launch, arg, &started, err, errlen) == 0)
+	    (t[2] = trace_now(), run_passes(c, obj, launch, arg, &started, err, errlen) == 0)) {
+		t[3] = trace_now();
 		rc = read_values(c, obj, kernels, values, err, errlen);
+		t[4] = trace_now();
+		if (getenv("AUTOTUNE_TRACE"))
+			fprintf(stderr, "trace %d: %zu kernels: enable %.1f ms, set up %.1f ms, passes %.1f ms, read %.1f ms\n",
+				(int)getpid(), kernels, 1e3 * (t[1] - t[0]), 1e3 * (t[2] - t[1]), 1e3 * (t[3] - t[2]),
+				1e3 * (t[4] - t[3]));
+	}
 	if (started) {
 		CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
 		sp.pRangeProfilerObject = obj;

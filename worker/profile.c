@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "counters.h"
 #include "protocol.h"
@@ -149,7 +151,13 @@ int cmd_profiles(void)
 		reply_error("ENOMEM", "out of memory profiling");
 		exit(1);
 	}
+	struct timespec a, b;
+	clock_gettime(CLOCK_MONOTONIC, &a);
 	join_profiler();
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	if (getenv("AUTOTUNE_TRACE"))
+		fprintf(stderr, "trace %d: profiles waited %.1f ms for the profiler\n", (int)getpid(),
+			1e3 * ((double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec)));
 	if (!C.prof && !C.prof_error[0])
 		C.prof = counters_create(W.ctx, W.dev, NULL, C.prof_error, sizeof C.prof_error);
 	for (int i = 0; i < n; i++) {
