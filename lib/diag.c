@@ -1,4 +1,6 @@
 /* diag.c: error collection and the few allocation helpers every stage uses. */
+/* realpath is XSI */
+#define _XOPEN_SOURCE 700
 #include "diag.h"
 
 #include <errno.h>
@@ -139,6 +141,63 @@ int write_atomically(const char *path, const void *data, size_t len)
 	free(tmp);
 	errno = e;
 	return rc;
+}
+
+const char *output_refusal(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st))
+		return NULL; /* absent, or unreadable: writing says why */
+	if (S_ISLNK(st.st_mode))
+		return "it is a symbolic link, which autotune would replace rather than write through: name its target";
+	if (S_ISDIR(st.st_mode))
+		return "it is a directory";
+	if (!S_ISREG(st.st_mode))
+		return "it is not a regular file (a device, FIFO or socket), which autotune would replace";
+	return NULL;
+}
+
+/* path with its directory resolved (symbolic links, "..", "."), or a copy of path when the
+ * directory does not exist. */
+static char *resolved(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xasprintf("%.*s", (int)(slash - path), path) : xstrdup(".");
+	if (!*dir) {
+		free(dir);
+		dir = xstrdup("/");
+	}
+	char *real = realpath(dir, NULL);
+	char *out = real ? xasprintf("%s/%s", real, slash ? slash + 1 : path) : xstrdup(path);
+	free(real);
+	free(dir);
+	return out;
+}
+
+int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	char *ra = resolved(a), *rb = resolved(b);
+	int same = !strcmp(ra, rb);
+	free(ra);
+	free(rb);
+	return same;
+}
+
+int write_output(const char *path, const void *data, size_t len, diags *d)
+{
+	const char *why = output_refusal(path);
+	if (why) {
+		diags_add(d, "cannot write '%s': %s", path, why);
+		return -1;
+	}
+	if (write_atomically(path, data, len)) {
+		diags_add(d, "cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 void grow(void *v, size_t *cap, size_t n, size_t size)

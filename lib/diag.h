@@ -35,6 +35,16 @@ int write_all(int fd, const void *buf, size_t n);
 /* Writes data to "<path>.tmp.<pid>" and renames it onto path, so a reader never sees half a
  * file and concurrent writers never mix; -1 (errno set) on failure, nothing left behind. */
 int write_atomically(const char *path, const void *data, size_t len);
+/* Why autotune will not replace path with an output, or NULL when it may (absent, or a regular
+ * file): a write-then-rename replaces whatever is there, so a symbolic link would be replaced
+ * instead of its target, and a device node, FIFO or directory by a file. */
+const char *output_refusal(const char *path);
+/* Whether paths a and b name one file: the same inode when both exist, else the same path once
+ * their directories are resolved. */
+int same_file(const char *a, const char *b);
+/* write_atomically, except where output_refusal refuses; a failure goes to d as "cannot write
+ * 'path': why". */
+int write_output(const char *path, const void *data, size_t len, diags *d);
 
 /* fopen(path, "rb") for an input read whole (a config, a spec, a results file); NULL with
  * "<path>: cannot open: <reason>" in d, for a directory too (it would read as an empty file). */

@@ -468,6 +468,126 @@ static void test_the_summary_says_where_the_time_went(void)
 	free(out);
 }
 
+/* Outputs that would replace what is not theirs (a device node, a link's target, an input, another
+ * output) are refused before anything runs: exit 2, a message naming the path, and the victim as
+ * it was. With the fake worker, so that a case that slipped through would write. */
+static void test_outputs_that_would_destroy_files_are_refused(void)
+{
+	const char *dir = "/tmp/autotune-outputs-test";
+	mkdir(dir, 0777);
+	put_file("/tmp/autotune-outputs-test/k.cu", "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = 1; }\n");
+	put_file("/tmp/autotune-outputs-test/victim.txt", "precious\n");
+	unlink("/tmp/autotune-outputs-test/link.csv");
+	CU_ASSERT_EQUAL_FATAL(symlink("victim.txt", "/tmp/autotune-outputs-test/link.csv"), 0);
+	unlink("/tmp/autotune-outputs-test/fifo.csv");
+	CU_ASSERT_EQUAL_FATAL(mkfifo("/tmp/autotune-outputs-test/fifo.csv", 0600), 0);
+	struct {
+		const char *what, *output, *want, *victim;
+	} cases[] = {
+		{"a device node", "{csv: /dev/null}", "cannot write '/dev/null': it is not a regular file", NULL},
+		{"a FIFO", "{csv: /tmp/autotune-outputs-test/fifo.csv}", "it is not a regular file", NULL},
+		{"a symbolic link", "{csv: /tmp/autotune-outputs-test/link.csv}", "it is a symbolic link", "victim.txt"},
+		{"the kernel source", "{csv: /tmp/autotune-outputs-test/k.cu}", "output.csv '/tmp/autotune-outputs-test/k.cu' is the kernel source", "k.cu"},
+		{"the config", "{csv: /tmp/autotune-outputs-test/out.yaml}", "output.csv '/tmp/autotune-outputs-test/out.yaml' is the config", NULL},
+		{"the header over the source", "{header: /tmp/autotune-outputs-test/k.cu}", "output.header '/tmp/autotune-outputs-test/k.cu' is the kernel source", "k.cu"},
+		{"two outputs, one file", "{csv: /tmp/autotune-outputs-test/r.csv, header: /tmp/autotune-outputs-test/r.csv}", "output.csv and output.header are both", NULL},
+		{"the make fragment over the CSV", "{csv: /tmp/autotune-outputs-test/r.mk, header: /tmp/autotune-outputs-test/r.h}", "output.csv and the make fragment are both",
+		 NULL},
+		{"the report over the header", "{csv: /tmp/autotune-outputs-test/r.csv, header: /tmp/autotune-outputs-test/r.html}", "output.header and the report are both", NULL},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char text[1024];
+		snprintf(text, sizeof text,
+			 "name: out\nkernel: {source: k.cu, entry: k}\narguments: [{name: a, type: float, count: 64, output: true}]\n"
+			 "space: {x: [32]}\nlaunch: {block: [x], grid: [1]}\nmeasure: {finalists: 0}\noutput: %s\n",
+			 cases[i].output);
+		put_file("/tmp/autotune-outputs-test/out.yaml", text);
+		char *before = NULL, victim[256];
+		if (cases[i].victim) {
+			snprintf(victim, sizeof victim, "%s/%s", dir, cases[i].victim);
+			before = read_text(victim);
+		}
+		setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
+		char *out;
+		int rc = run_autotune((char *[]){"--no-cache", "/tmp/autotune-outputs-test/out.yaml", NULL}, &out);
+		unsetenv("AUTOTUNE_WORKER");
+		if (rc != 2 || !strstr(out, cases[i].want))
+			fprintf(stderr, "\n  case '%s': exit %d, output: %s  want: %s\n", cases[i].what, rc, out, cases[i].want);
+		CU_ASSERT_EQUAL(rc, 2);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, cases[i].want));
+		if (before) {
+			char *after = read_text(victim);
+			CU_ASSERT_PTR_NOT_NULL(after);
+			if (after)
+				CU_ASSERT_STRING_EQUAL(after, before);
+			free(after);
+		}
+		struct stat st;
+		CU_ASSERT(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+		CU_ASSERT(lstat("/tmp/autotune-outputs-test/link.csv", &st) == 0 && S_ISLNK(st.st_mode));
+		CU_ASSERT(access("/tmp/autotune-outputs-test/out.journal", F_OK) != 0);
+		free(before);
+		free(out);
+	}
+}
+
+/* The other commands' outputs: a report or header over its own CSV, a merged CSV over one of its
+ * parts, an imported config over its spec are refused and leave it as it was; a spec in a
+ * directory with a dot in its name is imported next to it. */
+static void test_command_outputs_over_their_inputs_are_refused(void)
+{
+	const char *dir = "/tmp/autotune-outputs-test";
+	mkdir(dir, 0777);
+	char *csv = read_text("tests/data/reduce_h100.csv");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+	put_file("/tmp/autotune-outputs-test/r.csv", csv);
+	char *spec = read_text("tests/t1/vector_add.json");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(spec);
+	put_file("/tmp/autotune-outputs-test/spec.yaml", spec);
+	struct {
+		const char *what;
+		char *argv[6];
+		const char *want, *victim, *before;
+	} cases[] = {
+		{"report over its CSV", {"report", "/tmp/autotune-outputs-test/r.csv", "-o", "/tmp/autotune-outputs-test/r.csv"},
+		 "it is the results CSV it reports on", "r.csv", csv},
+		{"header over its CSV", {"header", "/tmp/autotune-outputs-test/r.csv", "-o", "/tmp/autotune-outputs-test/r.csv"},
+		 "one is the results CSV", "r.csv", csv},
+		{"import over its spec", {"import", "/tmp/autotune-outputs-test/spec.yaml"}, "it is the spec being imported",
+		 "spec.yaml", spec},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *out;
+		int rc = run_autotune(cases[i].argv, &out);
+		if (rc != 2 || !strstr(out, cases[i].want))
+			fprintf(stderr, "\n  case '%s': exit %d, output: %s  want: %s\n", cases[i].what, rc, out, cases[i].want);
+		CU_ASSERT_EQUAL(rc, 2);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, cases[i].want));
+		char victim[256];
+		snprintf(victim, sizeof victim, "%s/%s", dir, cases[i].victim);
+		char *after = read_text(victim);
+		CU_ASSERT(after && !strcmp(after, cases[i].before));
+		free(after);
+		free(out);
+	}
+	/* spec.d/x: the config is spec.d/x.yaml, not spec.yaml beside the directory */
+	mkdir("/tmp/autotune-outputs-test/spec.d", 0777);
+	put_file("/tmp/autotune-outputs-test/spec.d/x", spec);
+	char *kernel = read_text("tests/t1/vector_add.cu");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(kernel);
+	put_file("/tmp/autotune-outputs-test/spec.d/vector_add.cu", kernel);
+	unlink("/tmp/autotune-outputs-test/spec.yaml.bak");
+	rename("/tmp/autotune-outputs-test/spec.yaml", "/tmp/autotune-outputs-test/spec.yaml.bak");
+	char *out;
+	run_autotune((char *[]){"import", "/tmp/autotune-outputs-test/spec.d/x", NULL}, &out);
+	CU_ASSERT_EQUAL(access("/tmp/autotune-outputs-test/spec.yaml", F_OK), -1);
+	CU_ASSERT_EQUAL(access("/tmp/autotune-outputs-test/spec.d/x.yaml", F_OK), 0);
+	free(out);
+	free(kernel);
+	free(csv);
+	free(spec);
+}
+
 int add_tune_suite(void)
 {
 	CU_pSuite s = CU_add_suite("tune", NULL, fake_worker_forget);
@@ -488,5 +608,7 @@ int add_tune_suite(void)
 	CU_add_test(s, "option values are checked first", test_option_values_are_checked_first);
 	CU_add_test(s, "bad input table: exit 2 and a message", test_bad_input_table);
 	CU_add_test(s, "the summary says where the time went", test_the_summary_says_where_the_time_went);
+	CU_add_test(s, "outputs that would destroy files are refused", test_outputs_that_would_destroy_files_are_refused);
+	CU_add_test(s, "command outputs over their inputs are refused", test_command_outputs_over_their_inputs_are_refused);
 	return 0;
 }

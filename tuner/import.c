@@ -367,10 +367,13 @@ int import_t1(const char *json_path, const char *yaml_path, diags *d)
 		reader R = {json_path, &doc, d, 0};
 		rc = convert(&R, out, json_path);
 		fclose(out);
-		if (rc == 0 && write_atomically(yaml_path, text, len)) {
-			diags_add(d, "cannot write '%s': %s", yaml_path, strerror(errno));
+		if (rc == 0 && same_file(yaml_path, json_path)) {
+			diags_add(d, "cannot write the config to '%s': it is the spec being imported; give another with -o",
+				  yaml_path);
 			rc = -1;
-		} else if (rc == 0)
+		} else if (rc == 0 && write_output(yaml_path, text, len, d))
+			rc = -1;
+		else if (rc == 0)
 			rc = check_written(json_path, yaml_path, d);
 		free(text);
 		yaml_document_delete(&doc);

@@ -53,7 +53,10 @@ int main(int argc, char **argv)
 		return 0;
 	case CMD_IMPORT: {
 		diags d = {0};
-		const char *dot = strrchr(o.config, '.');
+		/* the spec's name less its extension (a dot in a directory's name is not one) */
+		const char *dot = strrchr(o.config, '.'), *slash = strrchr(o.config, '/');
+		if (dot && slash && dot < slash)
+			dot = NULL;
 		char *out = o.output ? xstrdup(o.output)
 				     : xasprintf("%.*s.yaml", (int)(dot ? dot - o.config : (long)strlen(o.config)), o.config);
 		int rc = import_t1(o.config, out, &d);

@@ -121,9 +121,10 @@ static void compile_progress(void *ctx, size_t done, size_t total) { progress_co
 static int check_output_path(const char *path, diags *d)
 {
 	struct stat st;
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+	const char *why = output_refusal(path);
+	if (why) {
 		/* found now, not once everything is measured */
-		diags_add(d, "cannot write '%s': it is a directory", path);
+		diags_add(d, "cannot write '%s': %s", path, why);
 		return -1;
 	}
 	const char *slash = strrchr(path, '/');
@@ -139,6 +140,40 @@ static int check_output_path(const char *path, diags *d)
 		rc = -1;
 	}
 	free(dir);
+	return rc;
+}
+
+/* Every file the run writes is one it may replace (check_output_path), none is one of its
+ * inputs, and no two are one file: found before anything is measured. */
+static int check_outputs(const config *cfg, int shard, diags *d)
+{
+	char *mk = header_mk_path(cfg->header_path), *report = report_default_path(cfg->csv_path);
+	char *journal = config_sibling(cfg, ".journal");
+	const char *out[] = {cfg->csv_path, cfg->header_path, mk, report, journal};
+	const char *out_name[] = {"output.csv", "output.header", "the make fragment", "the report", "the journal"};
+	const char *in[] = {cfg->path, cfg->source};
+	const char *in_name[] = {"the config", "the kernel source"};
+	int rc = 0;
+	/* a shard writes its CSV alone; the journal is checked for clashes, written by journal.c */
+	size_t nout = shard ? 1 : 4;
+	for (size_t i = 0; i < nout && !rc; i++)
+		rc = check_output_path(out[i], d);
+	for (size_t i = 0; i < 5 && !rc; i++) {
+		for (size_t k = 0; k < 2 && !rc; k++)
+			if (in[k] && same_file(out[i], in[k])) {
+				diags_add(d, "%s: %s '%s' is %s: choose another output path", cfg->path, out_name[i], out[i], in_name[k]);
+				rc = -1;
+			}
+		for (size_t j = i + 1; j < 5 && !rc; j++)
+			if (same_file(out[i], out[j])) {
+				diags_add(d, "%s: %s and %s are both '%s': choose other output paths", cfg->path, out_name[i],
+					  out_name[j], out[i]);
+				rc = -1;
+			}
+	}
+	free(mk);
+	free(report);
+	free(journal);
 	return rc;
 }
 
@@ -277,8 +312,7 @@ static int check_inputs(tuning *t)
 		return stop(t, EXIT_USAGE);
 	}
 	if (parse_budget(o, &t->cfg, t->sp.count, &t->budget, &t->seconds, &t->d) ||
-	    (o->devices && devices_check(o->devices, &t->d)) || check_output_path(t->cfg.csv_path, &t->d) ||
-	    check_output_path(t->cfg.header_path, &t->d))
+	    (o->devices && devices_check(o->devices, &t->d)) || check_outputs(&t->cfg, o->nshards > 0, &t->d))
 		return stop(t, EXIT_USAGE);
 	if (!(t->nvcc = find_nvcc())) {
 		diags_add(&t->d, "autotune: nvcc not found: install the CUDA toolkit, or set NVCC or CUDA_HOME");

@@ -741,11 +741,15 @@ static int write_files(const names *nm, const section *secs, size_t nsec, int me
 	fclose(mk);
 	int rc = -1;
 	/* the fragment first: make compares against the header, so it must be the newer one */
-	if (write_atomically(mk_path, mtext, mlen))
-		diags_add(d, "cannot write '%s': %s", mk_path, strerror(errno));
-	else if (write_atomically(path, htext, hlen))
-		diags_add(d, "cannot write '%s': %s", path, strerror(errno));
-	else
+	for (size_t i = 0; i < n && rc; i++)
+		if (same_file(path, csvs[i]) || same_file(mk_path, csvs[i])) {
+			diags_add(d, "cannot write the header to '%s' (make fragment '%s'): one is the results CSV '%s'", path,
+				  mk_path, csvs[i]);
+			rc = -2;
+		}
+	if (rc == -2)
+		rc = -1;
+	else if (write_output(mk_path, mtext, mlen, d) == 0 && write_output(path, htext, hlen, d) == 0)
 		rc = 0;
 	free(htext);
 	free(mtext);

@@ -83,9 +83,7 @@ static int write_joined(const char *path, const table *head, const table *const 
 			fputs(i + 1 < head->ncols ? "," : "\r\n", f);
 		}
 	fclose(f);
-	int rc = write_atomically(path, buf, len);
-	if (rc)
-		diags_add(d, "cannot write '%s': %s", path, strerror(errno));
+	int rc = write_output(path, buf, len, d);
 	free(buf);
 	return rc;
 }
@@ -308,6 +306,12 @@ int cmd_merge(const options *o)
 	j.of = xcalloc(sp.count + 1, sizeof *j.of);
 	int *cols = xcalloc(cfg.nparams + 1, sizeof *cols);
 	int rc = check_shard_set(o->inputs + 1, nt, &d);
+	for (size_t k = 0; k < nt && !rc; k++)
+		if (same_file(cfg.csv_path, o->inputs[1 + k])) {
+			diags_add(&d, "autotune merge: '%s' is both a part to merge and the merged CSV (output.csv of %s)",
+				  o->inputs[1 + k], cfg.path);
+			rc = -1;
+		}
 	if (!rc)
 		rc = load_shards(o->inputs + 1, &j, &d);
 	if (!rc)

@@ -39,6 +39,12 @@ char *macro_name(const char *config_name, const char *param)
 /* Opens "<path>.tmp.<pid>" next to the target so the final rename stays on one file system. */
 static FILE *open_tmp(const char *path, char **tmp, diags *d)
 {
+	const char *why = output_refusal(path);
+	*tmp = NULL;
+	if (why) {
+		diags_add(d, "cannot write '%s': %s", path, why);
+		return NULL;
+	}
 	*tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
 	FILE *f = fopen(*tmp, "w");
 	if (!f) {

@@ -325,9 +325,11 @@ int report_write(const char *csv_path, const char *html_path, const char *params
 	}
 	char *page = render(&v, col);
 	char *path = html_path ? xstrdup(html_path) : report_default_path(csv_path);
-	int rc = write_atomically(path, page, strlen(page));
-	if (rc)
-		diags_add(d, "cannot write '%s': %s", path, strerror(errno));
+	int rc = -1;
+	if (same_file(path, csv_path))
+		diags_add(d, "cannot write the report to '%s': it is the results CSV it reports on", path);
+	else
+		rc = write_output(path, page, strlen(page), d);
 	free(path);
 	free(page);
 	view_free(&v);
