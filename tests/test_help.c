@@ -135,7 +135,7 @@ static void test_man_page_renders_without_warnings(void)
 	/* the exit statuses, as cli.h numbers them */
 	const char *status = strstr(page, ".SH \"EXIT STATUS\"");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(status);
-	int codes[] = {EXIT_WINNER, EXIT_NONE_PASSED, EXIT_USAGE, EXIT_ENV, EXIT_INTERRUPTED};
+	int codes[] = {EXIT_WINNER, EXIT_NONE_PASSED, EXIT_USAGE, EXIT_ENV, EXIT_UNWRITTEN, EXIT_INTERRUPTED};
 	for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
 		char item[32];
 		snprintf(item, sizeof item, "\n.B %d\n", codes[i]);
@@ -205,7 +205,7 @@ static void test_exit_statuses_agree(void)
 	char *readme = read_text("README.md");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(readme);
 	const char *rows[] = {"| 0 | a winner was written", "| 1 | the run finished but no configuration passed",
-			      "| 2 | bad input", "| 3 | the GPU worker", "| 130 | interrupted",
+			      "| 2 | bad input", "| 3 | the GPU worker", "| 4 | measured, but the results", "| 130 | interrupted",
 			      "| 143 | stopped by SIGTERM"};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
 		CU_ASSERT_PTR_NOT_NULL(strstr(readme, rows[i]));

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "compile.h"
 #include "proc.h"
 #include "tests.h"
@@ -588,6 +589,41 @@ static void test_command_outputs_over_their_inputs_are_refused(void)
 	free(spec);
 }
 
+/* Results that cannot be written once everything is measured (here the CSV's path turns into a
+ * directory mid-run, as a full disk would fail the write): exit 4, a message that names the
+ * journal and the command that writes them, and that command, once the path is free again,
+ * writes every result without measuring anything again. */
+static void test_measured_but_unwritable_exits_4_and_keeps_the_journal(void)
+{
+	proc p;
+	start_slow_run(&p);
+	double t0 = now_seconds();
+	while (now_seconds() - t0 < 60 && count_in(DIR "/stop.journal", "done ") < 2)
+		nap();
+	CU_ASSERT_EQUAL(mkdir(DIR "/stop.csv", 0777), 0);
+	char *said = NULL, *line;
+	size_t len = 0;
+	while (proc_read_line(&p, 60, &line) == LINE_OK) {
+		said = xrealloc(said, len + strlen(line) + 2);
+		len += (size_t)sprintf(said + len, "%s\n", line);
+		free(line);
+	}
+	int timed_out;
+	int st = proc_finish(&p, 60, &timed_out);
+	unsetenv("FAKE_SLEEP_MS");
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == EXIT_UNWRITTEN);
+	CU_ASSERT_PTR_NOT_NULL(strstr(said ? said : "", "the measurements are kept in " DIR "/stop.journal"));
+	free(said);
+	CU_ASSERT_EQUAL(count_in(DIR "/stop.journal", "done "), NCONFIGS);
+	rmdir(DIR "/stop.csv");
+	unlink(DIR "/runs.log");
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, NULL, &out), 0);
+	free(out);
+	CU_ASSERT(count_in(DIR "/runs.log", "run ") <= 0); /* (-1: no log, nothing ran) */
+	CU_ASSERT_EQUAL(count_in(DIR "/stop.csv", ",ok,"), NCONFIGS);
+}
+
 int add_tune_suite(void)
 {
 	CU_pSuite s = CU_add_suite("tune", NULL, fake_worker_forget);
@@ -610,5 +646,7 @@ int add_tune_suite(void)
 	CU_add_test(s, "the summary says where the time went", test_the_summary_says_where_the_time_went);
 	CU_add_test(s, "outputs that would destroy files are refused", test_outputs_that_would_destroy_files_are_refused);
 	CU_add_test(s, "command outputs over their inputs are refused", test_command_outputs_over_their_inputs_are_refused);
+	CU_add_test(s, "measured but unwritable exits 4 and keeps the journal",
+		    test_measured_but_unwritable_exits_4_and_keeps_the_journal);
 	return 0;
 }

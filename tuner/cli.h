@@ -9,6 +9,7 @@ enum {
 	EXIT_USAGE = 2,       /* bad input: command line, config, or what it needs (nvcc, a GPU, device
 			       * memory, a writable results directory) */
 	EXIT_ENV = 3,         /* the GPU worker could not be restarted mid-run; out of memory (diag.c) */
+	EXIT_UNWRITTEN = 4,   /* measured, but the results could not be written (they are in the journal) */
 	EXIT_INTERRUPTED = 130, /* SIGINT (Ctrl-C): 128 + 2 */
 	EXIT_TERMINATED = 143,  /* SIGTERM (kill, a batch system's time limit): 128 + 15 */
 };

@@ -555,8 +555,18 @@ static void write_outputs(tuning *t)
 	int header_ok = csv_ok && !o->nshards && winner >= 0 &&
 			header_write(&t->cfg.csv_path, 1, t->cfg.name, t->cfg.header_path, &t->d) == 0;
 	int report_ok = csv_ok && !o->nshards && report_write(t->cfg.csv_path, NULL, NULL, &t->d) == 0;
-	if (!csv_ok || (!o->nshards && ((winner >= 0 && !header_ok) || !report_ok)))
-		t->code = EXIT_USAGE;
+	if (!csv_ok || (!o->nshards && ((winner >= 0 && !header_ok) || !report_ok))) {
+		/* what was measured is safe in the journal, and a run of the same command writes it */
+		char *journal = config_sibling(&t->cfg, ".journal");
+		if (!o->dry_run && t->jr && access(journal, F_OK) == 0) {
+			t->code = EXIT_UNWRITTEN;
+			diags_add(&t->d, "autotune: the measurements are kept in %s: once the results can be written, `autotune %s` "
+					 "writes them without measuring again",
+				  journal, o->config);
+		} else
+			t->code = EXIT_USAGE;
+		free(journal);
+	}
 	free(gpus);
 	trace_event("outputs written");
 	if (o->quiet)
