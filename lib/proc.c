@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,38 @@
 
 #include "diag.h"
 #include "banned.h"
+
+/* The children started and not yet reaped, each the leader of its own group, for
+ * proc_kill_all (a signal handler): lock-free slots, 0 when free. */
+#define MAX_LIVE 1024
+static _Atomic int live[MAX_LIVE];
+
+static void remember_child(pid_t pid)
+{
+	for (int i = 0; i < MAX_LIVE; i++) {
+		int none = 0;
+		if (atomic_compare_exchange_strong(&live[i], &none, (int)pid))
+			return;
+	}
+}
+
+static void forget_child(pid_t pid)
+{
+	for (int i = 0; i < MAX_LIVE; i++) {
+		int mine = (int)pid;
+		if (atomic_compare_exchange_strong(&live[i], &mine, 0))
+			return;
+	}
+}
+
+void proc_kill_all(void)
+{
+	for (int i = 0; i < MAX_LIVE; i++) {
+		int pid = atomic_load(&live[i]);
+		if (pid > 0)
+			kill(-pid, SIGKILL);
+	}
+}
 
 extern char **environ;
 
@@ -133,6 +166,7 @@ int proc_start_fd(proc *p, char *const argv[], unsigned flags, int stderr_fd)
 		errno = rc;
 		return -1;
 	}
+	remember_child(p->pid);
 	p->in = inp[1];
 	p->out = outp[0];
 	return 0;
@@ -213,6 +247,8 @@ static int wait_until(pid_t pid, double deadline, int *status)
 
 static void release(proc *p)
 {
+	if (p->pid > 0)
+		forget_child(p->pid);
 	if (p->in >= 0)
 		close(p->in);
 	if (p->out >= 0)

@@ -49,6 +49,9 @@ int proc_finish(proc *p, double timeout_s, int *timed_out);
 
 /* Kills the group at once and reaps the child. */
 void proc_kill(proc *p);
+/* SIGKILL to the group of every child started and not yet reaped: for a signal handler about to
+ * _exit, so that no nvcc or worker outlives the process (async-signal-safe). */
+void proc_kill_all(void);
 
 /* "exited with status 1", "killed by signal 11 (Segmentation fault)"; static storage. */
 const char *proc_describe_status(int status);

@@ -624,6 +624,67 @@ static void test_measured_but_unwritable_exits_4_and_keeps_the_journal(void)
 	CU_ASSERT_EQUAL(count_in(DIR "/stop.csv", ",ok,"), NCONFIGS);
 }
 
+/* Whether process pid is gone (reaped, or never there): waits up to 5 s for it to go. */
+static int gone(pid_t pid)
+{
+	double t0 = now_seconds();
+	while (kill(pid, 0) == 0 && now_seconds() - t0 < 5)
+		nap();
+	return kill(pid, 0) != 0;
+}
+
+/* SIGTERM while the reference's nvcc still runs (an nvcc that takes 60 s): the run stops at once
+ * with 143, and that nvcc goes with it. */
+static void test_sigterm_while_compiling_stops_nvcc_too(void)
+{
+	mkdir(DIR, 0777);
+	put_file(DIR "/k.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n");
+	config_path = write_named_config(DIR, "held", "k.cu", "space: {bx: [32], cap: [64]}\nbuild: {maxrregcount: cap}\n");
+	fake_worker_reset(DIR, "held");
+	unlink(DIR "/nvcc.pid");
+	set_nvcc_wrapper(DIR "/held_nvcc", "echo $$ > " DIR "/nvcc.pid; sleep 60");
+	proc p;
+	char *argv[] = {"./autotune", "-q", "--no-cache", config_path, NULL};
+	CU_ASSERT_EQUAL_FATAL(proc_start(&p, argv, PROC_STDOUT | PROC_MERGE_STDERR), 0);
+	double t0 = now_seconds();
+	char *pid_text = NULL;
+	while (now_seconds() - t0 < 30 && !(pid_text = read_text(DIR "/nvcc.pid")))
+		nap();
+	unsetenv("NVCC");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pid_text);
+	pid_t nvcc = (pid_t)atoi(pid_text);
+	free(pid_text);
+	CU_ASSERT(nvcc > 0 && kill(nvcc, 0) == 0);
+	kill(p.pid, SIGTERM);
+	int timed_out, st = proc_finish(&p, 10, &timed_out);
+	CU_ASSERT(!timed_out && WIFEXITED(st) && WEXITSTATUS(st) == EXIT_TERMINATED);
+	CU_ASSERT(gone(nvcc));
+}
+
+/* A kernel that hangs: the first Ctrl-C waits for the configuration in flight, the second stops
+ * at once (130), and the hung worker does not outlive the run. */
+static void test_a_second_ctrl_c_takes_the_hung_worker_along(void)
+{
+	config_path = write_space_config(DIR, "hang", ", timeout: 600");
+	fake_worker_reset(DIR, "hang");
+	setenv("FAKE_HANG_BX", "64", 1);
+	proc p;
+	char *argv[] = {"./autotune", "-q", config_path, NULL};
+	CU_ASSERT_EQUAL_FATAL(proc_start(&p, argv, PROC_STDOUT | PROC_MERGE_STDERR), 0);
+	double t0 = now_seconds();
+	pid_t worker = 0;
+	while (now_seconds() - t0 < 60 && !(count_in(DIR "/runs.log", "run 64 ") > 0 && (worker = child_named(p.pid, "fake_worker")) > 0))
+		nap();
+	unsetenv("FAKE_HANG_BX");
+	CU_ASSERT_FATAL(worker > 0);
+	kill(p.pid, SIGINT);
+	nap();
+	kill(p.pid, SIGINT);
+	int timed_out, st = proc_finish(&p, 10, &timed_out);
+	CU_ASSERT(!timed_out && WIFEXITED(st) && WEXITSTATUS(st) == EXIT_INTERRUPTED);
+	CU_ASSERT(gone(worker));
+}
+
 int add_tune_suite(void)
 {
 	CU_pSuite s = CU_add_suite("tune", NULL, fake_worker_forget);
@@ -646,6 +707,8 @@ int add_tune_suite(void)
 	CU_add_test(s, "the summary says where the time went", test_the_summary_says_where_the_time_went);
 	CU_add_test(s, "outputs that would destroy files are refused", test_outputs_that_would_destroy_files_are_refused);
 	CU_add_test(s, "command outputs over their inputs are refused", test_command_outputs_over_their_inputs_are_refused);
+	CU_add_test(s, "SIGTERM while compiling stops nvcc too", test_sigterm_while_compiling_stops_nvcc_too);
+	CU_add_test(s, "a second Ctrl-C takes the hung worker along", test_a_second_ctrl_c_takes_the_hung_worker_along);
 	CU_add_test(s, "measured but unwritable exits 4 and keeps the journal",
 		    test_measured_but_unwritable_exits_4_and_keeps_the_journal);
 	return 0;

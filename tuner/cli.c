@@ -43,10 +43,9 @@ static const char *const help_texts[CMD_COUNT_] = {
 	"      --no-cache     compile everything, keep nothing\n"
 	"  -q, --quiet        no progress or summary   -h, --help  this text\n"
 	"      --version      the version\n"
-	"exit: 0 winner written, 1 none passed, 2 bad input, 3 GPU worker lost or\n"
-	"      out of memory, 4 measured but not written (kept in the journal),\n"
-	"      130 interrupted, 143 SIGTERM (results so far kept).\n"
-	"      More: man autotune\n",
+	"exit: 0 winner written, 1 none passed, 2 bad input, 3 GPU worker lost or out\n"
+	"      of memory, 4 measured but unwritten (in the journal), 130 interrupted,\n"
+	"      143 SIGTERM (results so far kept). More: man autotune\n",
 	[CMD_VALIDATE] =
 	"usage: autotune validate [--print-spec-hash] CONFIG.yaml [MORE.yaml ...]\n"
 	"Checks each CONFIG (keys, expressions, constraints) and prints the size of\n"

@@ -47,9 +47,11 @@ static volatile sig_atomic_t interrupted;
  * alike: stop after the configuration in flight and write what was measured. */
 static void on_stop_signal(int sig)
 {
-	/* the second one stops at once */
-	if (interrupted)
+	/* the second one stops at once, and takes every nvcc and worker along */
+	if (interrupted) {
+		proc_kill_all();
 		_exit(128 + sig);
+	}
 	interrupted = sig;
 }
 
@@ -463,23 +465,29 @@ static int compile_and_measure(tuning *t)
 		return 1;
 	if (!t->sname && (t->budget || t->seconds))
 		t->strat = STRAT_MODEL; /* a budget below the space: the default search */
+	/* from the first nvcc on: a signal stops the compiles too, and the second kills every child */
+	signal(SIGINT, on_stop_signal);
+	signal(SIGTERM, on_stop_signal);
 	/* counts compiles until the measure bar takes the line, which then shows them too */
 	progress_begin(&t->compiles, !o->quiet, NULL, 0);
 	builder *bd = (measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count) ? build_begin_on_demand
 												       : build_begin)(&t->cfg, &t->sp, &t->b, t->nvcc, t->arch,
 									     t->workdir, jobs_of(o), NVCC_TIMEOUT,
 									     compile_progress, &t->compiles, &t->d);
+	build_stop_when(bd, &interrupted);
 	double t0 = now_seconds();
 	int ref_failed = build_wait(bd, t->b.of_config[t->sp.reference]);
 	t->ref_wait_s = now_seconds() - t0;
+	if (interrupted) {
+		/* nothing measured yet: nothing to write; the compiles in flight are stopped */
+		build_end(bd, NULL);
+		return stop(t, interrupted == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED);
+	}
 	if (ref_failed ||
 	    missing_entry(&t->cfg, &t->b.bins[t->b.of_config[t->sp.reference]], &t->d)) {
 		build_end(bd, NULL);
 		return stop(t, EXIT_USAGE);
 	}
-	signal(SIGINT, on_stop_signal);
-	signal(SIGTERM, on_stop_signal);
-	build_stop_when(bd, &interrupted);
 	/* the model's ranking, and the order of an exhaustive pass */
 	t->prior = search_model_prior(&t->cfg, &t->sp, t->res, t->cc);
 	t->mo = (measure_opts){!o->quiet, &interrupted, devices_copy_bandwidth(t->gs.runners[0], &t->dev),
