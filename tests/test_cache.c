@@ -144,6 +144,30 @@ static void test_eviction_keeps_the_recently_used(void)
 	cache_close(c);
 }
 
+/* A compile's temporary files left by a process that is gone (killed before it could clean up)
+ * are reclaimed by the next eviction; a live process's are not. */
+static void test_a_dead_runs_temporary_files_are_reclaimed(void)
+{
+	diags dg = {0};
+	cubin_cache *c = cache_open(CDIR "/reclaim", &dg);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	/* a pid that is gone: a child that exited and was reaped */
+	pid_t dead = fork();
+	if (dead == 0)
+		_exit(0);
+	waitpid(dead, NULL, 0);
+	char dead_tmp[256], live_tmp[256];
+	snprintf(dead_tmp, sizeof dead_tmp, CDIR "/reclaim/cubins/tmp.%ld.00000000000000aa.cubin", (long)dead);
+	snprintf(live_tmp, sizeof live_tmp, CDIR "/reclaim/cubins/tmp.%ld.00000000000000bb.cubin", (long)getpid());
+	put_file(dead_tmp, "half a cubin");
+	put_file(live_tmp, "a cubin being written");
+	cache_evict(c, 1ull << 30);
+	CU_ASSERT_NOT_EQUAL(access(dead_tmp, F_OK), 0);
+	CU_ASSERT_EQUAL(access(live_tmp, F_OK), 0);
+	unlink(live_tmp);
+	cache_close(c);
+}
+
 /* The default cache: XDG_CACHE_HOME, else HOME, else the account's home, never a directory
  * other users share (with both unset it was /tmp/.cache, whose cubins anyone could plant). */
 static void test_the_default_cache_is_the_users_own(void)
@@ -183,6 +207,7 @@ int add_cache_suite(void)
 		return -1;
 	CU_add_test(s, "hits, and edits invalidate exactly the affected entries", test_cache_hits_and_invalidation);
 	CU_add_test(s, "eviction keeps the recently used", test_eviction_keeps_the_recently_used);
+	CU_add_test(s, "a dead run's temporary files are reclaimed", test_a_dead_runs_temporary_files_are_reclaimed);
 	CU_add_test(s, "the default cache is the user's own", test_the_default_cache_is_the_users_own);
 	return 0;
 }

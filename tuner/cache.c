@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,6 +273,20 @@ static int older_first(const void *a, const void *b)
 	return (x->used > y->used) - (x->used < y->used);
 }
 
+/* A compile's temporary file ("tmp.<pid>.<key>.<ext>") whose process is gone (killed before it
+ * could clean up), or that is a day old (its pid reused since): reclaimed. */
+static void reclaim_tmp(const cubin_cache *c, const char *name)
+{
+	char *end;
+	long pid = strtol(name + 4, &end, 10);
+	char *p = xasprintf("%s/%s", c->dir, name);
+	struct stat st;
+	if (pid > 0 && *end == '.' && lstat(p, &st) == 0 &&
+	    ((kill((pid_t)pid, 0) != 0 && errno == ESRCH) || time(NULL) - st.st_mtime > 24 * 3600))
+		unlink(p);
+	free(p);
+}
+
 void cache_evict(cubin_cache *c, unsigned long long max_bytes)
 {
 	DIR *dir = opendir(c->dir);
@@ -283,6 +298,10 @@ void cache_evict(cubin_cache *c, unsigned long long max_bytes)
 	struct dirent *e;
 	while ((e = readdir(dir))) {
 		size_t len = strlen(e->d_name);
+		if (!strncmp(e->d_name, "tmp.", 4)) {
+			reclaim_tmp(c, e->d_name);
+			continue;
+		}
 		/* one record per entry, found by its deps file; the sizes of all three count */
 		if (len != 16 + 5 || strcmp(e->d_name + 16, ".deps"))
 			continue;
