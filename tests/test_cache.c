@@ -144,6 +144,32 @@ static void test_eviction_keeps_the_recently_used(void)
 	cache_close(c);
 }
 
+/* An entry whose cubin or log was edited after it was stored is a miss (served as is, a planted
+ * cubin would run); one left alone is a hit. */
+static void test_an_edited_entry_is_a_miss(void)
+{
+	diags dg = {0};
+	char *rm[] = {"rm", "-rf", CDIR "/edited", NULL};
+	char *out;
+	proc_capture(rm, 30, &out);
+	free(out);
+	put_file(CDIR "/b.h", "#define SCALE 2.0f\n");
+	cubin_cache *c = cache_open(CDIR "/edited", &dg);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	make_entry(c, "00000000000000aa", "a cubin", time(NULL));
+	make_entry(c, "00000000000000bb", "another cubin", time(NULL));
+	make_entry(c, "00000000000000cc", "a third cubin", time(NULL));
+	put_file(CDIR "/edited/cubins/00000000000000aa.cubin", "a planted cubin");
+	put_file(CDIR "/edited/cubins/00000000000000bb.log", "ptxas info    : Used 1 registers\n");
+	char *cubin, *log;
+	CU_ASSERT_EQUAL(cache_lookup(c, "00000000000000aa", &cubin, &log), 0);
+	CU_ASSERT_EQUAL(cache_lookup(c, "00000000000000bb", &cubin, &log), 0);
+	CU_ASSERT_EQUAL_FATAL(cache_lookup(c, "00000000000000cc", &cubin, &log), 1);
+	free(cubin);
+	free(log);
+	cache_close(c);
+}
+
 /* A compile's temporary files left by a process that is gone (killed before it could clean up)
  * are reclaimed by the next eviction; a live process's are not. */
 static void test_a_dead_runs_temporary_files_are_reclaimed(void)
@@ -208,6 +234,7 @@ int add_cache_suite(void)
 	CU_add_test(s, "hits, and edits invalidate exactly the affected entries", test_cache_hits_and_invalidation);
 	CU_add_test(s, "eviction keeps the recently used", test_eviction_keeps_the_recently_used);
 	CU_add_test(s, "a dead run's temporary files are reclaimed", test_a_dead_runs_temporary_files_are_reclaimed);
+	CU_add_test(s, "an edited entry is a miss", test_an_edited_entry_is_a_miss);
 	CU_add_test(s, "the default cache is the user's own", test_the_default_cache_is_the_users_own);
 	return 0;
 }

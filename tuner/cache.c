@@ -151,9 +151,12 @@ static void file_hash(const char *path, char out[17])
 	hasher_finish(h, out);
 }
 
-/* Every dependency still has the contents it had when the entry was made. */
-static int deps_unchanged(const char *deps)
+/* Every dependency still has the contents it had when the entry was made; the entry's own
+ * cubin and log are among them. *changed: the first that does not, when one is (owned by the
+ * caller), else NULL. */
+static int deps_unchanged(const char *deps, char **changed)
 {
+	*changed = NULL;
 	for (const char *line = deps; *line;) {
 		const char *eol = strchr(line, '\n');
 		if (!eol)
@@ -166,8 +169,10 @@ static int deps_unchanged(const char *deps)
 		memcpy(path, line + 17, (size_t)(eol - line - 17));
 		path[eol - line - 17] = 0;
 		file_hash(path, now);
-		if (strcmp(want, now))
+		if (strcmp(want, now)) {
+			*changed = xstrdup(path);
 			return 0;
+		}
 		line = eol + 1;
 	}
 	return 1;
@@ -176,15 +181,19 @@ static int deps_unchanged(const char *deps)
 int cache_lookup(cubin_cache *c, const char *key, char **cubin, char **log)
 {
 	char *deps_path = entry(c, key, "deps"), *cubin_path = entry(c, key, "cubin"), *log_path = entry(c, key, "log");
-	char *deps = slurp(deps_path);
+	char *deps = slurp(deps_path), *changed = NULL;
 	int hit = 0;
-	if (deps && access(cubin_path, R_OK) == 0 && deps_unchanged(deps) && (*log = slurp(log_path))) {
+	if (deps && access(cubin_path, R_OK) == 0 && deps_unchanged(deps, &changed) && (*log = slurp(log_path))) {
 		hit = 1;
 		*cubin = cubin_path;
 		cubin_path = NULL;
 		/* last used: what eviction keeps */
 		utimensat(AT_FDCWD, deps_path, NULL, 0);
 	}
+	/* a source edited is what the cache is for; its own files edited is not, and is said */
+	if (changed && (!strcmp(changed, cubin_path ? cubin_path : "") || !strcmp(changed, log_path)))
+		fprintf(stderr, "autotune: cache entry %s was changed since it was stored (%s): compiled again\n", key, changed);
+	free(changed);
 	free(deps);
 	free(deps_path);
 	free(cubin_path);
@@ -242,8 +251,19 @@ char *cache_store(cubin_cache *c, const char *key, const char *tmp_base, const c
 	char *tmp_log = xasprintf("%s.log", tmp_base), *tmp_deps = xasprintf("%s.deps", tmp_base);
 	char *cubin = entry(c, key, "cubin"), *logp = entry(c, key, "log"), *deps = entry(c, key, "deps");
 	char *list = deps_from_make(tmp_d);
-	int ok = list && write_file(tmp_log, log) == 0 && write_file(tmp_deps, list) == 0 && rename(tmp_cubin, cubin) == 0 &&
-		 rename(tmp_log, logp) == 0 && rename(tmp_deps, deps) == 0;
+	/* the deps file last: until it is there the entry does not exist */
+	int ok = list && write_file(tmp_log, log) == 0 && rename(tmp_cubin, cubin) == 0 && rename(tmp_log, logp) == 0;
+	if (ok) {
+		/* the entry's own files are checked like its sources (a file's hash covers its path): an
+		 * edited cubin or log is a miss */
+		char hc[17], hl[17];
+		file_hash(cubin, hc);
+		file_hash(logp, hl);
+		char *mine = xasprintf("%s%s %s\n%s %s\n", list, hc, cubin, hl, logp);
+		free(list);
+		list = mine;
+	}
+	ok = ok && write_file(tmp_deps, list) == 0 && rename(tmp_deps, deps) == 0;
 	unlink(tmp_d);
 	unlink(tmp_log);
 	unlink(tmp_deps);
