@@ -141,6 +141,33 @@ static void test_one_csv_header_compiles_with_the_winner(void)
 	free(mk);
 }
 
+/* The extremes of a 64-bit parameter (and of an int) make literals that compile and keep their
+ * values: INT64_MIN has no literal of its own. */
+static void test_extreme_integers_compile(void)
+{
+	char *csv = at("ext.csv"), *h = at("ext_tuned.h");
+	FILE *f = fopen(csv, "w");
+	fputs("lo,hi,imin,blockDim.x,time_ms_median,samples,flags,status,message,gpu,gpu_uuid,arch,nvcc_flags,spec_hash,"
+	      "tuned_at,config\n", f);
+	fputs("-9223372036854775808,9223372036854775807,-2147483648,32,1.5,20,cold;winner,ok,,GPU,GPU-1,sm_90,,"
+	      "0123456789abcdef,2026-01-02T03:04:05Z,\n", f);
+	fclose(f);
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(header_write(&csv, 1, "ext", h, &d), 0);
+	diags_free(&d);
+	char *c = compile_and_run("cc",
+				  "#include <stdio.h>\n#include <stdint.h>\n#include \"ext_tuned.h\"\n"
+				  "int main(void) { printf(\"%d %d %d\\n\", EXT_LO == INT64_MIN, EXT_HI == INT64_MAX,\n"
+				  "  EXT_IMIN == INT32_MIN); return 0; }\n",
+				  NULL);
+	CU_ASSERT_PTR_NOT_NULL(c);
+	if (c)
+		CU_ASSERT_STRING_EQUAL(c, "1 1 1\n");
+	free(c);
+	free(csv);
+	free(h);
+}
+
 /* Four configurations on two GPUs. A: c4 fastest (0.9), B: c4 fails and c3 is fastest; on
  * average (geometric mean of time / fastest) c2 wins although it is best on neither. */
 static const int cfg_bx[4] = {32, 64, 128, 256};
@@ -454,6 +481,7 @@ int add_header_suite(void)
 	if (!s)
 		return -1;
 	CU_add_test(s, "one CSV: the header compiles (C, C++) with the winner", test_one_csv_header_compiles_with_the_winner);
+	CU_add_test(s, "extreme integers compile", test_extreme_integers_compile);
 	CU_add_test(s, "merged: each target its winner, none the best on average",
 		    test_merged_header_selects_by_target_and_defaults_to_best_on_average);
 	CU_add_test(s, "mismatched results exit 2 naming the files", test_mismatched_results_exit_2_naming_the_files);

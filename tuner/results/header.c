@@ -178,6 +178,12 @@ static int parse_number(const char *s, number *v)
  * stay what they look like; a double always looks like one. */
 static void c_number(FILE *f, const number *v, int kind)
 {
+	/* 9223372036854775808 is no long long: the literal `-9223372036854775808LL` is the negation
+	 * of a constant too large for its type, and does not compile */
+	if (kind == 1 && !strcmp(v->num, "-9223372036854775808")) {
+		fputs("(-9223372036854775807LL - 1)", f);
+		return;
+	}
 	int neg = v->num[0] == '-';
 	fprintf(f, "%s%s%s%s", neg ? "(" : "", v->num,
 		kind == 1 ? "LL" : kind == 2 && !strpbrk(v->num, ".e") ? ".0" : "", neg ? ")" : "");
