@@ -369,6 +369,9 @@ static void test_bad_input_table(void)
 		const char *what, *yaml_tail, *want, *env, *env_value;
 	} cases[] = {
 		{"syntax", "launch: {block: [x], grid: [1]\n", ":6:1: YAML syntax error", NULL, NULL},
+		/* a Latin-1 byte: where it is, not 1:1 */
+		{"not UTF-8", "launch: {block: [x], grid: [1]} # caf\xe9\n", ":5:38: YAML syntax error: incomplete UTF-8 octet sequence (byte 0xE9)",
+		 NULL, NULL},
 		{"unknown key", "launch: {block: [x], grid: [1], shared: 4}\n", ":5:33: unknown key 'shared' in 'launch'; did you mean 'shared_mem'?", NULL, NULL},
 		{"wrong type", "launch: {block: [x], grid: 1}\n", ":5:28: launch grid must be a list, not a scalar", NULL, NULL},
 		{"missing key", "launch: {block: [x]}\n", ":5:9: 'launch' is missing the required key 'grid'", NULL, NULL},

@@ -10,6 +10,25 @@
 #include "config_load.h"
 #include "banned.h"
 
+/* The line and column (1-based, in characters of UTF-8, where the text is) of byte offset in f;
+ * returns the byte there. */
+static int offset_position(FILE *f, size_t offset, int *line, int *col)
+{
+	*line = *col = 1;
+	rewind(f);
+	for (size_t i = 0; i < offset; i++) {
+		int c = getc(f);
+		if (c == EOF)
+			break;
+		if (c == '\n') {
+			++*line;
+			*col = 1;
+		} else if ((c & 0xC0) != 0x80) /* not a continuation byte */
+			++*col;
+	}
+	return getc(f);
+}
+
 int config_read_document(const char *path, const char *syntax, yaml_document_t *doc, diags *d)
 {
 	FILE *f = open_input(path, d);
@@ -19,7 +38,13 @@ int config_read_document(const char *path, const char *syntax, yaml_document_t *
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_input_file(&parser, f);
 	int rc = 0;
-	if (!yaml_parser_load(&parser, doc)) {
+	if (!yaml_parser_load(&parser, doc) && parser.error == YAML_READER_ERROR) {
+		/* the reader says where in bytes, not in lines: a file that is not UTF-8 (Latin-1) */
+		int line, col, byte = offset_position(f, parser.problem_offset, &line, &col);
+		diags_at(d, path, line, col, "%s syntax error: %s (byte 0x%02X): the file must be UTF-8", syntax,
+			 parser.problem ? parser.problem : "unreadable text", (unsigned)byte & 0xFF);
+		rc = -1;
+	} else if (parser.error != YAML_NO_ERROR) {
 		const yaml_mark_t *m = parser.problem ? &parser.problem_mark : &parser.context_mark;
 		diags_at(d, path, (int)m->line + 1, (int)m->column + 1, "%s syntax error: %s%s%s", syntax,
 			 parser.problem ? parser.problem : "unknown problem", parser.context ? " " : "",
