@@ -201,6 +201,11 @@ static long replay(const char *path, const char *key, const space *sp, result *r
 			replay_line(line, sp, res, started);
 			good += n;
 		}
+		/* A "done" cut short: the measurement finished and the tuner died writing it down. The
+		 * configuration did nothing wrong: it is measured again, not taken for a crash. */
+		long long torn = n > 0 && proto_is(&PROTO_DONE, line) ? record_config(line) : -1;
+		if (torn >= 0 && (size_t)torn < sp->count && started[torn] == 1)
+			started[torn] = 0;
 		for (size_t i = 0; i < sp->count; i++) {
 			if (started[i] == 3) {
 				/* shares a twin's measurement: valid once the twin's result is in */
