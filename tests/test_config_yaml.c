@@ -11,6 +11,32 @@
 #include "config.h"
 #include "tests.h"
 
+/* 100,000 nested brackets are refused where the 65th opens, before the parser (which took 33 s
+ * over them); brackets in quotes and comments do not count, and 64 levels are allowed. */
+static void test_deep_nesting_is_refused_where_it_starts(void)
+{
+	size_t n = 100000, len = strlen(config_good);
+	char *text = malloc(len + 2 * n + 64);
+	memcpy(text, config_good, len);
+	len += (size_t)sprintf(text + len, "constants: {z: ");
+	memset(text + len, '[', n);
+	memset(text + len + n, ']', n);
+	strcpy(text + len + 2 * n, "}\n");
+	/* line 15: "constants: {z: " opens one brace, then 63 brackets fit and the 64th is too many */
+	config_expect_error(text, 15, 16 + 63, "YAML syntax error: lists and mappings nested more than 64 deep");
+	free(text);
+	char ok[8192];
+	char deep[200];
+	memset(deep, '[', 63);
+	memset(deep + 63, ']', 63);
+	deep[126] = 0;
+	snprintf(ok, sizeof ok, "%s# [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\n"
+		 "search: {strategy: \"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\"}\n"
+		 "constants: {z: %s}\n", config_good, deep);
+	/* past the depth check: the parser's next complaint is the key config_good has already */
+	config_expect_error(ok, 17, 1, "duplicate key 'constants'");
+}
+
 static void test_typo_key_suggests_nearest(void)
 {
 	config_expect_error(config_with_line(13, "  blok: [bx]"), 13, 3, "unknown key 'blok' in 'launch'; did you mean 'block'?");
@@ -148,5 +174,6 @@ int add_config_yaml_suite(void)
 	CU_add_test(s, "numbers are finite and booleans spelled out", test_numbers_are_finite_and_booleans_spelled_out);
 	CU_add_test(s, "a value of the wrong kind, or empty", test_a_value_of_the_wrong_kind_or_empty);
 	CU_add_test(s, "expression columns count quotes", test_expression_columns_count_quotes);
+	CU_add_test(s, "deep nesting is refused where it starts", test_deep_nesting_is_refused_where_it_starts);
 	return 0;
 }
