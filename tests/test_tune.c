@@ -203,6 +203,35 @@ static void test_problem_too_large_for_device_memory(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "but Fake GPU has 0.00 GiB"));
 	free(out);
 	CU_ASSERT_NOT_EQUAL(access(DIR "/stop.csv", F_OK), 0); /* nothing written */
+	/* 2^28 elements of an expression fill: refused before any element is generated (it wrote
+	 * 1 GiB of them to TMPDIR first). Element 0 cannot be evaluated: had generating begun, that
+	 * would be the message. */
+	mkdir(DIR, 0777);
+	put_file(DIR "/k.cu", "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = 1; }\n");
+	config_path = write_named_config(DIR, "big", "k.cu", "space: {bx: [32]}\n");
+	char *text = read_text(config_path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	char *big = strstr(text, "count: 4096, output: true}");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(big);
+	char *patched = xasprintf("%.*scount: 268435456, fill: {expr: \"1 / i\"}}%s", (int)(big - text), text,
+				  big + strlen("count: 4096, output: true}"));
+	put_file(config_path, patched);
+	free(patched);
+	free(text);
+	char tmp[] = "/tmp/autotune-bigfill-XXXXXX";
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(tmp));
+	setenv("TMPDIR", tmp, 1);
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){NULL}, &out), 2);
+	unsetenv("TMPDIR");
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "the kernel's arrays need 1.00 GiB of device memory"));
+	free(out);
+	char *ls;
+	proc_capture((char *[]){"find", tmp, "-name", "autotune-elements-*", NULL}, 30, &ls);
+	CU_ASSERT_STRING_EQUAL(ls ? ls : "?", "");
+	free(ls);
+	proc_capture((char *[]){"rm", "-rf", tmp, NULL}, 30, &ls);
+	free(ls);
+	unsetenv("FAKE_MEM_BYTES");
 }
 
 

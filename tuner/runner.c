@@ -259,13 +259,21 @@ int runner_prepare(runner *r, const config *cfg, const device_info *info, int pr
 {
 	remember(r, encode(&PROTO_MEASURE, &(proto_measure){cfg->cache_warm ? "warm" : "cold", cfg->verify_every,
 							     (unsigned long long)cfg->sample}));
+	/* first, before any element is generated: an array too large is said at once */
 	size_t need = 0;
+	for (size_t i = 0; i < cfg->nargs; i++)
+		if (cfg->args[i].is_array) /* outputs are held twice: this run's and the reference's */
+			need += (size_t)cfg->args[i].count * elem_size(cfg->args[i].type) *
+				(1 + cfg->args[i].output + cfg->args[i].restore);
+	if (need > info->mem_bytes) {
+		diags_add(d, "%s: the kernel's arrays need %.2f GiB of device memory (outputs and restored inputs twice), but %s has %.2f GiB",
+			  cfg->path, need / 1073741824.0, info->name, info->mem_bytes / 1073741824.0);
+		return -1;
+	}
 	for (size_t i = 0; i < cfg->nargs; i++) {
 		const kernel_arg *a = &cfg->args[i];
 		if (!a->is_array)
 			continue;
-		/* outputs are held twice: this run's and the reference's */
-		need += (size_t)a->count * elem_size(a->type) * (1 + a->output + a->restore);
 		proto_array array = {(long long)i, elem_name(a->type), (unsigned long long)a->count, fill_name(a->fill),
 				     a->fill_value, a->seed, a->output, a->restore};
 		remember(r, encode(&PROTO_ARRAY, &array));
@@ -290,11 +298,6 @@ int runner_prepare(runner *r, const config *cfg, const device_info *info, int pr
 								       cfg->sum_max ? "max" : "sum"}));
 	if (profiler && cfg->metrics != METRICS_NONE)
 		remember(r, encode(&PROTO_COUNTERS, NULL));
-	if (need > info->mem_bytes) {
-		diags_add(d, "%s: the kernel's arrays need %.2f GiB of device memory (outputs and restored inputs twice), but %s has %.2f GiB",
-			  cfg->path, need / 1073741824.0, info->name, info->mem_bytes / 1073741824.0);
-		return -1;
-	}
 	remember(r, encode(&PROTO_WARMUP, NULL)); /* last: runner_warm_up() */
 	return setup_lines(r, 1, r->nsetup - 1, d);
 }
