@@ -110,15 +110,23 @@ static void make_entry(cubin_cache *c, const char *key, const char *content, tim
 	free(d);
 }
 
-static void test_eviction_keeps_the_recently_used(void)
+/* An empty cache at dir, its entries built from CDIR/b.h. */
+static cubin_cache *fresh_cache(const char *dir)
 {
 	diags dg = {0};
-	char *rm[] = {"rm", "-rf", CDIR "/evict", NULL};
+	char *rm[] = {"rm", "-rf", (char *)dir, NULL};
 	char *out;
 	proc_capture(rm, 30, &out);
 	free(out);
 	put_file(CDIR "/b.h", "#define SCALE 2.0f\n");
-	cubin_cache *c = cache_open(CDIR "/evict", &dg);
+	cubin_cache *c = cache_open(dir, &dg);
+	diags_free(&dg);
+	return c;
+}
+
+static void test_eviction_keeps_the_recently_used(void)
+{
+	cubin_cache *c = fresh_cache(CDIR "/evict");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	char big[4001];
 	memset(big, 'x', 4000);
@@ -148,13 +156,7 @@ static void test_eviction_keeps_the_recently_used(void)
  * cubin would run); one left alone is a hit. */
 static void test_an_edited_entry_is_a_miss(void)
 {
-	diags dg = {0};
-	char *rm[] = {"rm", "-rf", CDIR "/edited", NULL};
-	char *out;
-	proc_capture(rm, 30, &out);
-	free(out);
-	put_file(CDIR "/b.h", "#define SCALE 2.0f\n");
-	cubin_cache *c = cache_open(CDIR "/edited", &dg);
+	cubin_cache *c = fresh_cache(CDIR "/edited");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	make_entry(c, "00000000000000aa", "a cubin", time(NULL));
 	make_entry(c, "00000000000000bb", "another cubin", time(NULL));

@@ -123,12 +123,7 @@ static void test_crash_and_hang_cost_one_configuration_each(void)
 /* Register caps above what the kernel needs give the same code: measured once, shared. */
 static void test_identical_binaries_are_measured_once(void)
 {
-	mkdir(DIR, 0777);
-	put_file(DIR "/k.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n");
-	config_path = write_named_config(DIR, "shared", "k.cu",
-					 "space: {bx: [32, 64], cap: [0, 64, 128]}\nbuild: {maxrregcount: cap}\n"
-					 "measure: {finalists: 0, metrics: none}");
-	fake_worker_reset(DIR, "shared");
+	config_path = write_capped_config(DIR, "shared", "{bx: [32, 64], cap: [0, 64, 128]}");
 	char *out;
 	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"-q", NULL}, &out), 0);
 	free(out);

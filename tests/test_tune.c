@@ -112,12 +112,7 @@ static void set_nvcc_wrapper(const char *path, const char *action)
  * the run started with it. */
 static void start_slow_compile_run(proc *p)
 {
-	mkdir(DIR, 0777);
-	put_file(DIR "/k.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n");
-	config_path = write_named_config(DIR, "slow", "k.cu",
-					 "space: {bx: [32, 64, 96, 128, 160, 192], cap: [0, 64]}\nbuild: {maxrregcount: cap}\n"
-					 "measure: {finalists: 0, metrics: none}");
-	fake_worker_reset(DIR, "slow");
+	config_path = write_capped_config(DIR, "slow", "{bx: [32, 64, 96, 128, 160, 192], cap: [0, 64]}");
 	set_nvcc_wrapper(DIR "/slow_nvcc", "sleep 60");
 	setenv("FAKE_SLEEP_MS", "100", 1);
 	char *argv[] = {"./autotune", "-q", "--no-cache", config_path, NULL};
@@ -474,12 +469,7 @@ static void test_nvcc_that_writes_no_cubin_is_a_compile_error(void)
  * than the whole. */
 static void test_the_summary_says_where_the_time_went(void)
 {
-	mkdir(DIR, 0777);
-	put_file(DIR "/k.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n");
-	config_path = write_named_config(DIR, "stages", "k.cu",
-					 "space: {bx: [32, 64, 96], cap: [0, 64]}\nbuild: {maxrregcount: cap}\n"
-					 "measure: {finalists: 0, metrics: none}");
-	fake_worker_reset(DIR, "stages");
+	config_path = write_capped_config(DIR, "stages", "{bx: [32, 64, 96], cap: [0, 64]}");
 	set_nvcc_wrapper(DIR "/nvcc_slow", "sleep 2");
 	char *out;
 	CU_ASSERT_EQUAL_FATAL(run_autotune_on(config_path, (char *[]){"--fresh", "--no-cache", NULL}, &out), 0);
@@ -669,10 +659,7 @@ static int gone(pid_t pid)
  * with 143, and that nvcc goes with it. */
 static void test_sigterm_while_compiling_stops_nvcc_too(void)
 {
-	mkdir(DIR, 0777);
-	put_file(DIR "/k.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n");
-	config_path = write_named_config(DIR, "held", "k.cu", "space: {bx: [32], cap: [64]}\nbuild: {maxrregcount: cap}\n");
-	fake_worker_reset(DIR, "held");
+	config_path = write_capped_config(DIR, "held", "{bx: [32], cap: [64]}");
 	unlink(DIR "/nvcc.pid");
 	set_nvcc_wrapper(DIR "/held_nvcc", "echo $$ > " DIR "/nvcc.pid; sleep 60");
 	proc p;

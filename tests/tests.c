@@ -263,6 +263,18 @@ char *write_named_config(const char *dir, const char *name, const char *kernel, 
 	return fake_config_path;
 }
 
+char *write_capped_config(const char *dir, const char *name, const char *space)
+{
+	char path[256], text[512];
+	mkdir(dir, 0777);
+	snprintf(path, sizeof path, "%s/k.cu", dir);
+	put_file(path, "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n");
+	snprintf(text, sizeof text, "space: %s\nbuild: {maxrregcount: cap}\nmeasure: {finalists: 0, metrics: none}", space);
+	char *config = write_named_config(dir, name, "k.cu", text);
+	fake_worker_reset(dir, name);
+	return config;
+}
+
 char *write_space_config(const char *dir, const char *name, const char *extra_measure)
 {
 	char path[256];

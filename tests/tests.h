@@ -60,6 +60,10 @@ int run_autotune_on(char *config, char *const extra[], char **output);
 
 /* Writes dir/NAME.yaml: k(float *a, int n = 4096) of dir/KERNEL, the space_build lines; no results. */
 char *write_named_config(const char *dir, const char *name, const char *kernel, const char *space_build);
+/* Writes dir/k.cu (one store per thread) and dir/NAME.yaml of it over `space` (YAML: the
+ * parameters bx and cap), capped at cap registers, no finalists or counters; the results reset
+ * for the fake worker. Returns the config's path (static storage). */
+char *write_capped_config(const char *dir, const char *name, const char *space);
 /* Writes dir/NAME.yaml and dir/k.cu: one binary, bx 32..640 by 32, extra_measure (NULL or ", k: v"). */
 char *write_space_config(const char *dir, const char *name, const char *extra_measure);
 /* Removes dir/NAME's results and dir/runs.log; the fake worker, no knob set, logs to dir/runs.log. */
