@@ -704,6 +704,39 @@ static void test_a_second_ctrl_c_takes_the_hung_worker_along(void)
 	CU_ASSERT(gone(worker));
 }
 
+/* What a killed run left in TMPDIR (its work directory, an element file) goes with the next run;
+ * a live process's stays. */
+static void test_a_killed_runs_temporary_files_go_with_the_next_run(void)
+{
+	char tmp[] = "/tmp/autotune-stale-XXXXXX";
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(tmp));
+	pid_t dead = fork();
+	if (dead == 0)
+		_exit(0);
+	waitpid(dead, NULL, 0);
+	char stale_dir[256], stale_file[300], stale_elements[256], live_dir[256];
+	snprintf(stale_dir, sizeof stale_dir, "%s/autotune-%ld-abc123", tmp, (long)dead);
+	snprintf(stale_file, sizeof stale_file, "%s/k.cubin", stale_dir);
+	snprintf(stale_elements, sizeof stale_elements, "%s/autotune-elements-%ld-xyz789", tmp, (long)dead);
+	snprintf(live_dir, sizeof live_dir, "%s/autotune-%ld-live00", tmp, (long)getpid());
+	CU_ASSERT_EQUAL_FATAL(mkdir(stale_dir, 0700), 0);
+	put_file(stale_file, "half a cubin");
+	put_file(stale_elements, "elements");
+	CU_ASSERT_EQUAL_FATAL(mkdir(live_dir, 0700), 0);
+	config_path = write_space_config(DIR, "stale", NULL);
+	fake_worker_reset(DIR, "stale");
+	setenv("TMPDIR", tmp, 1);
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"-q", NULL}, &out), 0);
+	unsetenv("TMPDIR");
+	free(out);
+	CU_ASSERT_NOT_EQUAL(access(stale_dir, F_OK), 0);
+	CU_ASSERT_NOT_EQUAL(access(stale_elements, F_OK), 0);
+	CU_ASSERT_EQUAL(access(live_dir, F_OK), 0);
+	rmdir(live_dir);
+	CU_ASSERT_EQUAL(rmdir(tmp), 0); /* and the run's own work directory went too */
+}
+
 int add_tune_suite(void)
 {
 	CU_pSuite s = CU_add_suite("tune", NULL, fake_worker_forget);
@@ -728,6 +761,8 @@ int add_tune_suite(void)
 	CU_add_test(s, "command outputs over their inputs are refused", test_command_outputs_over_their_inputs_are_refused);
 	CU_add_test(s, "SIGTERM while compiling stops nvcc too", test_sigterm_while_compiling_stops_nvcc_too);
 	CU_add_test(s, "a second Ctrl-C takes the hung worker along", test_a_second_ctrl_c_takes_the_hung_worker_along);
+	CU_add_test(s, "a killed run's temporary files go with the next run",
+		    test_a_killed_runs_temporary_files_go_with_the_next_run);
 	CU_add_test(s, "measured but unwritable exits 4 and keeps the journal",
 		    test_measured_but_unwritable_exits_4_and_keeps_the_journal);
 	return 0;

@@ -53,7 +53,8 @@ static void put_element(unsigned char *p, elem_type b, value v)
 static char *element_file(runner *r, const config *cfg, const kernel_arg *a, const cexpr *x, diags *d)
 {
 	const char *tmp = getenv("TMPDIR");
-	char *path = xasprintf("%s/autotune-elements-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	/* named after this process: a killed run's are reclaimed by the next (tune.c) */
+	char *path = xasprintf("%s/autotune-elements-%ld-XXXXXX", tmp && *tmp ? tmp : "/tmp", (long)getpid());
 	int fd = mkstemp(path);
 	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
 	if (!f) {

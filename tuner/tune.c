@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,6 +188,43 @@ static void remove_workdir(const char *dir, const build *b)
 		if (b->bins[i].cubin && !strncmp(b->bins[i].cubin, dir, n) && b->bins[i].cubin[n] == '/')
 			unlink(b->bins[i].cubin);
 	rmdir(dir);
+}
+
+/* Work directories ("autotune-PID-XXXXXX") and element files ("autotune-elements-PID-XXXXXX")
+ * in tmp that this user's runs left behind when they were killed (their process is gone): the
+ * next run removes them, the files of a directory first. */
+static void reclaim_stale(const char *tmp)
+{
+	DIR *dir = opendir(tmp);
+	struct dirent *e;
+	while (dir && (e = readdir(dir))) {
+		const char *name = e->d_name, *p = name + strlen("autotune-");
+		if (strncmp(name, "autotune-", strlen("autotune-")))
+			continue;
+		if (!strncmp(p, "elements-", strlen("elements-")))
+			p += strlen("elements-");
+		char *end;
+		long pid = strtol(p, &end, 10);
+		char *path = xasprintf("%s/%s", tmp, name);
+		struct stat st;
+		if (pid > 0 && *end == '-' && lstat(path, &st) == 0 && st.st_uid == getuid() && kill((pid_t)pid, 0) != 0 &&
+		    errno == ESRCH) {
+			DIR *sub = S_ISDIR(st.st_mode) ? opendir(path) : NULL;
+			struct dirent *f;
+			while (sub && (f = readdir(sub)))
+				if (strcmp(f->d_name, ".") && strcmp(f->d_name, "..")) {
+					char *inner = xasprintf("%s/%s", path, f->d_name);
+					unlink(inner);
+					free(inner);
+				}
+			if (sub)
+				closedir(sub);
+			S_ISDIR(st.st_mode) ? rmdir(path) : unlink(path);
+		}
+		free(path);
+	}
+	if (dir)
+		closedir(dir);
 }
 
 static void iso_date(char *buf, size_t len)
@@ -418,7 +456,8 @@ static int find_target(tuning *t)
 	if (!arch_known(t->cc))
 		fprintf(stderr, "autotune: warning: no occupancy table for %s; occupancy is left empty\n", t->arch);
 	const char *tmp = getenv("TMPDIR");
-	snprintf(t->workdir, sizeof t->workdir, "%s/autotune-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	reclaim_stale(tmp && *tmp ? tmp : "/tmp");
+	snprintf(t->workdir, sizeof t->workdir, "%s/autotune-%ld-XXXXXX", tmp && *tmp ? tmp : "/tmp", (long)getpid());
 	if (!mkdtemp(t->workdir)) {
 		diags_add(&t->d, "autotune: cannot create a work directory '%s': %s", t->workdir, strerror(errno));
 		return stop(t, EXIT_USAGE);
