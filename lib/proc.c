@@ -295,6 +295,8 @@ void proc_kill(proc *p)
 	release(p);
 }
 
+int proc_gone(long pid) { return pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH; }
+
 const char *proc_describe_status(int status)
 {
 	static _Thread_local char buf[128]; /* one per thread: workers are reaped from several */

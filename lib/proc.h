@@ -53,6 +53,10 @@ void proc_kill(proc *p);
  * _exit, so that no nvcc or worker outlives the process (async-signal-safe). */
 void proc_kill_all(void);
 
+/* Whether no process has this pid any more: what a killed run left, named after its pid, is then
+ * nobody's. */
+int proc_gone(long pid);
+
 /* "exited with status 1", "killed by signal 11 (Segmentation fault)"; static storage. */
 const char *proc_describe_status(int status);
 

@@ -11,7 +11,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include <unistd.h>
 
 #include "hash.h"
+#include "proc.h"
 #include "banned.h"
 
 struct cubin_cache {
@@ -302,7 +302,7 @@ static void reclaim_tmp(const cubin_cache *c, const char *name)
 	char *p = xasprintf("%s/%s", c->dir, name);
 	struct stat st;
 	if (pid > 0 && *end == '.' && lstat(p, &st) == 0 &&
-	    ((kill((pid_t)pid, 0) != 0 && errno == ESRCH) || time(NULL) - st.st_mtime > 24 * 3600))
+	    (proc_gone(pid) || time(NULL) - st.st_mtime > 24 * 3600))
 		unlink(p);
 	free(p);
 }

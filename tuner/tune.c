@@ -207,8 +207,7 @@ static void reclaim_stale(const char *tmp)
 		long pid = strtol(p, &end, 10);
 		char *path = xasprintf("%s/%s", tmp, name);
 		struct stat st;
-		if (pid > 0 && *end == '-' && lstat(path, &st) == 0 && st.st_uid == getuid() && kill((pid_t)pid, 0) != 0 &&
-		    errno == ESRCH) {
+		if (*end == '-' && proc_gone(pid) && lstat(path, &st) == 0 && st.st_uid == getuid()) {
 			DIR *sub = S_ISDIR(st.st_mode) ? opendir(path) : NULL;
 			struct dirent *f;
 			while (sub && (f = readdir(sub)))
