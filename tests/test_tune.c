@@ -704,6 +704,55 @@ static void test_a_second_ctrl_c_takes_the_hung_worker_along(void)
 	CU_ASSERT(gone(worker));
 }
 
+/* A full disk for real, where a tmpfs can be mounted (root): the results directory is a 64 KiB
+ * tmpfs with room left for the journal but not for the CSV. Exit 4, the journal named; once room
+ * is made, the same command writes every row without measuring. Skipped where mount is refused. */
+static void test_a_full_disk_exits_4_and_the_rerun_writes(void)
+{
+	const char *fs = DIR "/fullfs";
+	mkdir(DIR, 0777);
+	mkdir(fs, 0777);
+	char *out;
+	int st = proc_capture((char *[]){"mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", (char *)fs, NULL}, 30, &out);
+	free(out);
+	if (!(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+		fprintf(stderr, "(no tmpfs mount here: skipped) ");
+		return;
+	}
+	config_path = write_space_config(DIR, "full", NULL);
+	char *text = read_text(config_path), *csv = strstr(text ? text : "", "output: {csv: ");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+	char *patched = xasprintf("%.*soutput: {csv: %s/full.csv, header: %s/full_tuned.h}\n", (int)(csv - text), text, fs, fs);
+	put_file(config_path, patched);
+	free(patched);
+	free(text);
+	fake_worker_reset(DIR, "full");
+	/* all but 8 KiB taken: the journal (3 KiB) fits, the CSV (12 KiB) does not */
+	char filler[256];
+	snprintf(filler, sizeof filler, "%s/filler", fs);
+	size_t fill = 56 * 1024;
+	char *zeros = xcalloc(fill, 1);
+	FILE *f = fopen(filler, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fwrite(zeros, 1, fill, f);
+	fclose(f);
+	free(zeros);
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"--no-cache", NULL}, &out), EXIT_UNWRITTEN);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "the measurements are kept in"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "No space left on device"));
+	free(out);
+	unlink(filler);
+	unlink(DIR "/runs.log");
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"--no-cache", NULL}, &out), 0);
+	free(out);
+	CU_ASSERT(count_in(DIR "/runs.log", "run ") <= 0);
+	char rows[256];
+	snprintf(rows, sizeof rows, "%s/full.csv", fs);
+	CU_ASSERT_EQUAL(count_in(rows, ",ok,"), NCONFIGS);
+	proc_capture((char *[]){"umount", (char *)fs, NULL}, 30, &out);
+	free(out);
+}
+
 /* What a killed run left in TMPDIR (its work directory, an element file) goes with the next run;
  * a live process's stays. */
 static void test_a_killed_runs_temporary_files_go_with_the_next_run(void)
@@ -763,6 +812,7 @@ int add_tune_suite(void)
 	CU_add_test(s, "a second Ctrl-C takes the hung worker along", test_a_second_ctrl_c_takes_the_hung_worker_along);
 	CU_add_test(s, "a killed run's temporary files go with the next run",
 		    test_a_killed_runs_temporary_files_go_with_the_next_run);
+	CU_add_test(s, "a full disk exits 4 and the rerun writes", test_a_full_disk_exits_4_and_the_rerun_writes);
 	CU_add_test(s, "measured but unwritable exits 4 and keeps the journal",
 		    test_measured_but_unwritable_exits_4_and_keeps_the_journal);
 	return 0;
