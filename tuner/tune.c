@@ -3,9 +3,9 @@
 #define _GNU_SOURCE
 #include "tune.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
