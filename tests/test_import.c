@@ -83,6 +83,51 @@ static void test_not_binds_looser_than_comparison(void)
 	unlink(yaml);
 }
 
+/* Python's chained comparisons mean what Python means: `32 <= a * b <= 1024` is two comparisons
+ * joined by and, where C would compare 32 <= a * b (0 or 1) with 1024 and keep everything with
+ * a * b at all. Counts checked against Python's own count of each space (by hand: the pairs of
+ * powers of two 1..1024 with 32 <= a*b <= 1024; and the same chains inside not, parentheses, or
+ * beside a shift). */
+static void test_chained_comparisons_are_pythons(void)
+{
+	static const struct {
+		const char *what, *expression;
+		size_t python;
+	} cases[] = {
+		/* a, b in {1, 2, 4, ..., 1024}: a*b = 2^(i+j), i, j in 0..10; 5 <= i+j <= 10 */
+		{"chain", "32 <= a * b <= 1024", 51},
+		{"not a chain", "not 32 <= a * b <= 1024", 70},
+		{"in parentheses, with or", "(a < b < 4) or a == 1024", 12},
+		{"a shift is no comparison", "a << 1 < b <= 2 * a", 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char yaml[128], cond[256];
+		snprintf(cond, sizeof cond, "{\"Parameters\": [\"a\", \"b\"], \"Expression\": \"%s\"}", cases[i].expression);
+		const char *json = write_spec("chain",
+					      "{\"Name\": \"a\", \"Type\": \"int\", \"Values\": \"[1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]\"}, "
+					      "{\"Name\": \"b\", \"Type\": \"int\", \"Values\": \"[1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]\"}",
+					      cond, "a", yaml, sizeof yaml);
+		diags d = {0};
+		CU_ASSERT_EQUAL_FATAL(import_t1(json, yaml, &d), 0);
+		config cfg;
+		space sp;
+		int loaded = config_load(yaml, &cfg, &d) == 0;
+		CU_ASSERT(loaded);
+		if (loaded && space_enumerate(&cfg, &sp, &d) == 0) {
+			if (sp.count != cases[i].python)
+				fprintf(stderr, "\n  %s: %zu configurations, Python has %zu\n", cases[i].what, sp.count, cases[i].python);
+			CU_ASSERT_EQUAL(sp.count, cases[i].python);
+			space_free(&sp);
+		} else if (cases[i].python)
+			CU_FAIL("the space did not enumerate");
+		if (loaded)
+			config_free(&cfg);
+		diags_free(&d);
+		unlink(json);
+		unlink(yaml);
+	}
+}
+
 static void test_what_cannot_be_imported_is_reported(void)
 {
 	const char *spec = "{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"s\", \"Type\": \"string\", \"Values\": \"['a']\"}]},\n"
@@ -132,6 +177,7 @@ int add_import_suite(void)
 		return -1;
 	CU_add_test(s, "vector_add spec imports, loads and enumerates", test_vector_add_spec_imports_loads_and_enumerates);
 	CU_add_test(s, "not binds looser than comparison", test_not_binds_looser_than_comparison);
+	CU_add_test(s, "chained comparisons are Python's", test_chained_comparisons_are_pythons);
 	CU_add_test(s, "what cannot be imported is reported", test_what_cannot_be_imported_is_reported);
 	CU_add_test(s, "a written config that does not load is reported", test_a_written_config_that_does_not_load_is_reported);
 	return 0;

@@ -70,15 +70,107 @@ static void quoted(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+static int word_char(char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+
+/* Whether s[i] starts the Python word w (and, or, not) standing alone. */
+static int word_at(const char *s, size_t i, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+	return (i == 0 || !word_char(s[i - 1])) && i + k <= n && !strncmp(s + i, w, k) && (i + k == n || !word_char(s[i + k]));
+}
+
+/* The length of the comparison operator at s (<, <=, >, >=, ==, !=), or 0 (shifts are not). */
+static size_t comparison_at(const char *s)
+{
+	if ((s[0] == '<' || s[0] == '>' || s[0] == '=' || s[0] == '!') && s[1] == '=')
+		return 2;
+	return (s[0] == '<' || s[0] == '>') && s[1] != s[0] ? 1 : 0;
+}
+
+static void unchain(const char *s, size_t n, FILE *out);
+
+/* s[0..n) with the inside of every parenthesised group unchained. */
+static void unchain_groups(const char *s, size_t n, FILE *out)
+{
+	for (size_t i = 0; i < n;) {
+		if (s[i] != '(') {
+			fputc(s[i++], out);
+			continue;
+		}
+		size_t j = i + 1;
+		int depth = 1;
+		for (; j < n && depth; j++)
+			depth += s[j] == '(' ? 1 : s[j] == ')' ? -1 : 0;
+		int closed = depth == 0; /* s[j - 1] is the pair of s[i] */
+		fputc('(', out);
+		unchain(s + i + 1, j - i - 1 - (size_t)closed, out);
+		if (closed)
+			fputc(')', out);
+		i = j;
+	}
+}
+
+/* Python's chained comparisons, written out: "a <= b < c" means "a <= b and b < c", where C would
+ * compare a <= b (0 or 1) with c. Each stretch between and, or, not and commas at this depth that
+ * holds two comparisons or more becomes "(a <= b and b < c)"; the rest passes through. */
+static void unchain(const char *s, size_t n, FILE *out)
+{
+	for (size_t start = 0;;) {
+		size_t end = start, ops[64], nops = 0;
+		for (int depth = 0; end < n; end++) {
+			depth += s[end] == '(' ? 1 : s[end] == ')' ? -1 : 0;
+			if (depth)
+				continue;
+			if (s[end] == ',' || word_at(s, end, n, "and") || word_at(s, end, n, "or") || word_at(s, end, n, "not"))
+				break;
+			if ((s[end] == '<' || s[end] == '>') && s[end + 1] == s[end]) {
+				end++; /* a shift */
+				continue;
+			}
+			size_t k = comparison_at(s + end);
+			if (k && nops < 64) {
+				ops[nops++] = end;
+				end += k - 1;
+			}
+		}
+		if (nops < 2)
+			unchain_groups(s + start, end - start, out);
+		else {
+			/* the k-th link runs from the operand before ops[k] to the operand after it */
+			fputc('(', out);
+			for (size_t k = 0; k < nops; k++) {
+				size_t lo = k ? ops[k - 1] + comparison_at(s + ops[k - 1]) : start;
+				size_t hi = k + 1 < nops ? ops[k + 1] : end;
+				if (k)
+					fputs(" and ", out);
+				unchain_groups(s + lo, hi - lo, out);
+			}
+			fputc(')', out);
+		}
+		if (end >= n)
+			return;
+		size_t sep = s[end] == ',' ? 1 : word_at(s, end, n, "or") ? 2 : 3;
+		fwrite(s + end, 1, sep, out);
+		start = end + sep;
+	}
+}
+
 /* Python's boolean words as C operators; everything else passes through. `not` binds looser
  * than comparisons in Python, so "not a > b" becomes "!(a > b)": the parenthesis closes at the
  * next and/or or closing parenthesis of the same depth. */
-static void expression(FILE *f, const char *e)
+static void expression(FILE *f, const char *python)
 {
+	char *e = NULL;
+	size_t elen = 0;
+	FILE *m = open_memstream(&e, &elen);
+	if (!m)
+		diag_out_of_memory();
+	unchain(python, strlen(python), m);
+	fclose(m);
 	int depth = 0, open_nots[64], nopen = 0;
 	fputc('"', f);
 	for (const char *p = e;;) {
-		int word_start = p == e || !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z') || (p[-1] >= '0' && p[-1] <= '9'));
+		int word_start = p == e || !word_char(p[-1]);
 		int is_and = word_start && !strncmp(p, "and", 3) && (p[3] == ' ' || p[3] == '(');
 		int is_or = word_start && !strncmp(p, "or", 2) && (p[2] == ' ' || p[2] == '(');
 		/* close the nots this operand ends */
@@ -108,6 +200,7 @@ static void expression(FILE *f, const char *e)
 		}
 	}
 	fputc('"', f);
+	free(e);
 }
 
 static const char *const types[] = {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
