@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -58,6 +59,26 @@ static const char *write_spec(const char *name, const char *params, const char *
 	snprintf(yaml, yaml_size, "%s/%s.yaml", test_dir, name);
 	put_file(file, text);
 	return file;
+}
+
+/* Written to another directory (import -o), the config still finds the spec's kernel. */
+static void test_a_config_written_elsewhere_finds_the_kernel(void)
+{
+	char dir[160], yaml[200];
+	snprintf(dir, sizeof dir, "%s/elsewhere", test_dir);
+	mkdir(dir, 0777);
+	snprintf(yaml, sizeof yaml, "%s/va.yaml", dir);
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(import_t1("tests/t1/vector_add.json", yaml, &d), 0);
+	config cfg;
+	int rc = config_load(yaml, &cfg, &d);
+	diags_print(&d);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT(access(cfg.source, R_OK) == 0);
+	config_free(&cfg);
+	diags_free(&d);
+	unlink(yaml);
+	rmdir(dir);
 }
 
 static void test_not_binds_looser_than_comparison(void)
@@ -178,6 +199,7 @@ int add_import_suite(void)
 	CU_add_test(s, "vector_add spec imports, loads and enumerates", test_vector_add_spec_imports_loads_and_enumerates);
 	CU_add_test(s, "not binds looser than comparison", test_not_binds_looser_than_comparison);
 	CU_add_test(s, "chained comparisons are Python's", test_chained_comparisons_are_pythons);
+	CU_add_test(s, "a config written elsewhere finds the kernel", test_a_config_written_elsewhere_finds_the_kernel);
 	CU_add_test(s, "what cannot be imported is reported", test_what_cannot_be_imported_is_reported);
 	CU_add_test(s, "a written config that does not load is reported", test_a_written_config_that_does_not_load_is_reported);
 	return 0;

@@ -5,6 +5,8 @@
  * CUDA-style global size counts blocks, an OpenCL-style one threads), Arguments in order ->
  * arguments (Vector: arrays, Scalar: values, Symbol: __constant__, WriteOnly/ReadWrite: outputs),
  * CompilerOptions -> build flags, SharedMemory -> launch shared_mem. */
+/* realpath is XSI */
+#define _XOPEN_SOURCE 700
 #include "import.h"
 
 #include <errno.h>
@@ -19,6 +21,7 @@
 
 typedef struct {
 	const char *file;
+	const char *out; /* the config being written */
 	yaml_document_t *doc;
 	diags *d;
 	int errors;
@@ -290,6 +293,24 @@ static void dims(reader *R, FILE *f, const char *key, const yaml_node_t *global,
 }
 
 /* The config's name (from the spec's file name) and its kernel: file and entry. */
+/* The directory of path, resolved ("." for a bare name; the path itself when it does not
+ * exist); the caller frees it. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xasprintf("%.*s", (int)(slash - path), path) : xstrdup(".");
+	if (!*dir) {
+		free(dir);
+		dir = xstrdup("/");
+	}
+	char *real = realpath(dir, NULL);
+	if (real) {
+		free(dir);
+		dir = real;
+	}
+	return dir;
+}
+
 static void put_kernel(reader *R, FILE *f, const yaml_node_t *kernel, const char *json_path)
 {
 	const char *lang = str(R, kernel, "Language", "KernelSpecification needs a Language");
@@ -305,7 +326,19 @@ static void put_kernel(reader *R, FILE *f, const yaml_node_t *kernel, const char
 		fputc((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ? *p : '_', f);
 	fputs("\nkernel:\n  source: ", f);
 	const char *file = str(R, kernel, "KernelFile", "KernelSpecification needs a KernelFile");
-	quoted(f, file ? file : "");
+	/* KernelFile is the spec's, relative to it; the config finds its source relative to itself:
+	 * written elsewhere, it names the file by its absolute path */
+	char *spec_dir = dir_of(json_path), *out_dir = dir_of(R->out), *path = NULL;
+	if (file && *file != '/' && strcmp(spec_dir, out_dir)) {
+		char *real = realpath(spec_dir, NULL);
+		if (real)
+			path = xasprintf("%s/%s", real, file);
+		free(real);
+	}
+	quoted(f, path ? path : file ? file : "");
+	free(path);
+	free(spec_dir);
+	free(out_dir);
 	fputs("\n  entry: ", f);
 	const char *entry = str(R, kernel, "KernelName", "KernelSpecification needs a KernelName");
 	quoted(f, entry ? entry : "");
@@ -457,7 +490,7 @@ int import_t1(const char *json_path, const char *yaml_path, diags *d)
 		char *text = NULL;
 		size_t len = 0;
 		FILE *out = open_memstream(&text, &len);
-		reader R = {json_path, &doc, d, 0};
+		reader R = {json_path, yaml_path, &doc, d, 0};
 		rc = convert(&R, out, json_path);
 		fclose(out);
 		if (rc == 0 && same_file(yaml_path, json_path)) {
