@@ -157,9 +157,7 @@ const char *output_refusal(const char *path)
 	return NULL;
 }
 
-/* path with its directory resolved (symbolic links, "..", "."), or a copy of path when the
- * directory does not exist. */
-static char *resolved(const char *path)
+char *dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	char *dir = slash ? xasprintf("%.*s", (int)(slash - path), path) : xstrdup(".");
@@ -168,8 +166,18 @@ static char *resolved(const char *path)
 		dir = xstrdup("/");
 	}
 	char *real = realpath(dir, NULL);
-	char *out = real ? xasprintf("%s/%s", real, slash ? slash + 1 : path) : xstrdup(path);
-	free(real);
+	if (real) {
+		free(dir);
+		dir = real;
+	}
+	return dir;
+}
+
+/* path with its directory resolved, as dir_of resolves it */
+static char *resolved(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = dir_of(path), *out = xasprintf("%s/%s", dir, slash ? slash + 1 : path);
 	free(dir);
 	return out;
 }

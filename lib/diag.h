@@ -39,6 +39,9 @@ int write_atomically(const char *path, const void *data, size_t len);
  * file): a write-then-rename replaces whatever is there, so a symbolic link would be replaced
  * instead of its target, and a device node, FIFO or directory by a file. */
 const char *output_refusal(const char *path);
+/* The directory of path, resolved (symbolic links, "..", "."): "." for a bare name, as written
+ * when it does not exist. Caller frees. */
+char *dir_of(const char *path);
 /* Whether paths a and b name one file: the same inode when both exist, else the same path once
  * their directories are resolved. */
 int same_file(const char *a, const char *b);

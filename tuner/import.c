@@ -5,8 +5,6 @@
  * CUDA-style global size counts blocks, an OpenCL-style one threads), Arguments in order ->
  * arguments (Vector: arrays, Scalar: values, Symbol: __constant__, WriteOnly/ReadWrite: outputs),
  * CompilerOptions -> build flags, SharedMemory -> launch shared_mem. */
-/* realpath is XSI */
-#define _XOPEN_SOURCE 700
 #include "import.h"
 
 #include <errno.h>
@@ -293,24 +291,6 @@ static void dims(reader *R, FILE *f, const char *key, const yaml_node_t *global,
 }
 
 /* The config's name (from the spec's file name) and its kernel: file and entry. */
-/* The directory of path, resolved ("." for a bare name; the path itself when it does not
- * exist); the caller frees it. */
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir = slash ? xasprintf("%.*s", (int)(slash - path), path) : xstrdup(".");
-	if (!*dir) {
-		free(dir);
-		dir = xstrdup("/");
-	}
-	char *real = realpath(dir, NULL);
-	if (real) {
-		free(dir);
-		dir = real;
-	}
-	return dir;
-}
-
 static void put_kernel(reader *R, FILE *f, const yaml_node_t *kernel, const char *json_path)
 {
 	const char *lang = str(R, kernel, "Language", "KernelSpecification needs a Language");
@@ -329,12 +309,8 @@ static void put_kernel(reader *R, FILE *f, const yaml_node_t *kernel, const char
 	/* KernelFile is the spec's, relative to it; the config finds its source relative to itself:
 	 * written elsewhere, it names the file by its absolute path */
 	char *spec_dir = dir_of(json_path), *out_dir = dir_of(R->out), *path = NULL;
-	if (file && *file != '/' && strcmp(spec_dir, out_dir)) {
-		char *real = realpath(spec_dir, NULL);
-		if (real)
-			path = xasprintf("%s/%s", real, file);
-		free(real);
-	}
+	if (file && *file != '/' && *spec_dir == '/' && strcmp(spec_dir, out_dir))
+		path = xasprintf("%s/%s", spec_dir, file);
 	quoted(f, path ? path : file ? file : "");
 	free(path);
 	free(spec_dir);
