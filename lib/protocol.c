@@ -74,8 +74,10 @@ static const proto_field profile_f[] = {LAUNCH(proto_profile, launch), WORD(prot
 					TEXT(proto_profile, cubin)};
 MSG(PROTO_PROFILE, "profile", profile_f);
 
+static const proto_field counters_f[] = {WORD(proto_counters, set)};
+MSG(PROTO_COUNTERS, "counters", counters_f);
+
 BARE(PROTO_COUNT_ASK, "count");
-BARE(PROTO_COUNTERS, "counters");
 BARE(PROTO_WARMUP, "warmup");
 BARE(PROTO_COPYBW_ASK, "copybw");
 BARE(PROTO_PROFILES, "profiles");

@@ -98,13 +98,15 @@ typedef struct {
 } proto_run;
 /* "profile": queue one launch for the next "profiles" session. No answer. */
 typedef struct { proto_launch launch; const char *symbol, *cubin; } proto_profile;
+/* "counters SET": get the profiler ready for the metric set SET ("decide": those the selection
+ * uses, two replay passes; "all": the five of the CSV, three), while kernels are timed. Answer: ok. */
+typedef struct { const char *set; } proto_counters;
 
 extern const proto_msg PROTO_DEVICE, PROTO_ARRAY, PROTO_SCALAR, PROTO_SUMCOUNT, PROTO_SUMCHECK, PROTO_MEASURE,
-	PROTO_CONSTANT, PROTO_COPY, PROTO_LOAD, PROTO_EXPECT, PROTO_RUN, PROTO_PROFILE;
-/* Requests without fields: "count" (answer PROTO_COUNT), "counters" (get the profiler ready: ok),
- * "warmup" (PROTO_WARM), "copybw" (PROTO_COPYBW), "profiles" (one PROTO_METRICS or
+	PROTO_CONSTANT, PROTO_COPY, PROTO_LOAD, PROTO_EXPECT, PROTO_RUN, PROTO_PROFILE, PROTO_COUNTERS;
+/* Requests without fields: "count" (answer PROTO_COUNT), "warmup" (PROTO_WARM), "copybw" (PROTO_COPYBW), "profiles" (one PROTO_METRICS or
  * PROTO_UNAVAILABLE per queued profile), "quit" (no answer). */
-extern const proto_msg PROTO_COUNT_ASK, PROTO_COUNTERS, PROTO_WARMUP, PROTO_COPYBW_ASK, PROTO_PROFILES, PROTO_QUIT;
+extern const proto_msg PROTO_COUNT_ASK, PROTO_WARMUP, PROTO_COPYBW_ASK, PROTO_PROFILES, PROTO_QUIT;
 
 /* ---- replies, worker to tuner ---- */
 

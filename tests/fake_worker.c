@@ -62,7 +62,7 @@ static void reply(const proto_msg *m, const void *msg)
 static void error_reply(const char *code, const char *message) { reply(&PROTO_ERROR, &(proto_error){code, message}); }
 
 /* Answers "profiles": counters or why not, per queued launch. */
-static void profiles(const unsigned *queued, int n, int gpu)
+static void profiles(const unsigned *queued, int n, int gpu, int decide_only)
 {
 	log_line("profiles %d %d\n", n, gpu);
 	for (int i = 0; i < n; i++) {
@@ -73,7 +73,8 @@ static void profiles(const unsigned *queued, int n, int gpu)
 		else if ((long)queued[i] == env_long("FAKE_PROFILE_FAIL_BX", -1))
 			reply(&PROTO_UNAVAILABLE, &(proto_unavailable){why});
 		else
-			reply(&PROTO_METRICS, &(proto_metrics){0, {queued[i] / 10.0, 90 + gpu, 100, 50, NAN}});
+			reply(&PROTO_METRICS, &(proto_metrics){0, {queued[i] / 10.0, 90 + gpu, decide_only ? NAN : 100,
+								   decide_only ? NAN : 50, NAN}});
 	}
 }
 
@@ -108,7 +109,7 @@ int main(void)
 	ssize_t n;
 	int gpu = 0;
 	unsigned queued[256];
-	int nqueued = 0;
+	int nqueued = 0, decide_only = 0;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* the set-up commands it accepts without looking further */
 	const proto_msg *const accepted[] = {&PROTO_MEASURE, &PROTO_ARRAY, &PROTO_CONSTANT, &PROTO_COPY,
@@ -117,6 +118,7 @@ int main(void)
 		line[strcspn(line, "\n")] = 0;
 		proto_device dev;
 		proto_profile prof;
+		proto_counters ctr;
 		proto_run ask;
 		int setup = 0;
 		for (size_t i = 0; i < sizeof accepted / sizeof *accepted; i++)
@@ -137,8 +139,9 @@ int main(void)
 			reply(&PROTO_COUNT, &(proto_count){env_long("FAKE_GPUS", 1)});
 		else if (setup)
 			reply(&PROTO_OK, NULL);
-		else if (proto_is(&PROTO_COUNTERS, line)) {
-			log_line("counters %d\n", gpu);
+		else if (proto_decode(&PROTO_COUNTERS, line, &ctr) == 0) {
+			log_line("counters %d %s\n", gpu, ctr.set);
+			decide_only = !strcmp(ctr.set, "decide");
 			reply(&PROTO_OK, NULL);
 		} else if (proto_is(&PROTO_WARMUP, line))
 			reply(&PROTO_WARM, &(proto_warm){1980, 1980});
@@ -150,7 +153,7 @@ int main(void)
 			if (nqueued < 256)
 				queued[nqueued++] = (unsigned)prof.launch.block[0];
 		} else if (proto_is(&PROTO_PROFILES, line)) {
-			profiles(queued, nqueued, gpu);
+			profiles(queued, nqueued, gpu, decide_only);
 			nqueued = 0;
 		} else if (proto_decode(&PROTO_RUN, line, &ask) == 0)
 			run(&ask, gpu);

@@ -183,6 +183,9 @@ static void test_the_counters_of_the_fastest(void)
 	CU_ASSERT_EQUAL(count_in(RUNS, "profiles 2 0"), 1);
 	CU_ASSERT_DOUBLE_EQUAL(atof(field("achieved_occupancy_pct", 32)), 3.2, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(atof(field("achieved_occupancy_pct", 64)), 6.4, 1e-9);
+	/* top:K reads every counter of the CSV */
+	CU_ASSERT_EQUAL(count_in(RUNS, "counters 0 all"), 1);
+	CU_ASSERT_DOUBLE_EQUAL(atof(field("dram_pct", 32)), 50, 1e-9);
 	for (int b = 96; b <= 32 * NCONFIGS; b += 32)
 		CU_ASSERT_STRING_EQUAL(field("achieved_occupancy_pct", b), "");
 	/* the session came after the last finalist round */
@@ -228,6 +231,11 @@ static void test_by_default_counters_go_where_they_decide(void)
 		CU_ASSERT_EQUAL(count_in(RUNS, "profiles 2 0"), i == 0);
 		for (int b = 32; b <= 96; b += 32)
 			CU_ASSERT_EQUAL(field("achieved_occupancy_pct", b)[0] != 0, i == 0 && b == 32);
+		/* and only the counters the balance weighs: one pass fewer */
+		CU_ASSERT_EQUAL(count_in(RUNS, "counters 0 decide"), 1);
+		CU_ASSERT_EQUAL(count_in(RUNS, "counters 0 all"), 0);
+		CU_ASSERT_STRING_EQUAL(field("dram_pct", 32), "");
+		CU_ASSERT_STRING_EQUAL(field("gld_throughput_gbps", 32), "");
 	}
 	unsetenv("FAKE_METRICS");
 }

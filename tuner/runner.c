@@ -298,7 +298,8 @@ int runner_prepare(runner *r, const config *cfg, const device_info *info, int pr
 		remember(r, encode(&PROTO_SUMCHECK, &(proto_sumcheck){cfg->sum_out, cfg->sum_equals.e ? -1 : cfg->sum_in,
 								       cfg->sum_max ? "max" : "sum"}));
 	if (profiler && cfg->metrics != METRICS_NONE)
-		remember(r, encode(&PROTO_COUNTERS, NULL));
+		/* auto reads only the counters that can change the winner */
+		remember(r, encode(&PROTO_COUNTERS, &(proto_counters){cfg->metrics == METRICS_AUTO ? "decide" : "all"}));
 	remember(r, encode(&PROTO_WARMUP, NULL)); /* last: runner_warm_up() */
 	return setup_lines(r, 1, r->nsetup - 1, d);
 }

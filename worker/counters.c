@@ -35,6 +35,7 @@ const char *const counter_metric_names[MET_COUNT] = {
 struct counters {
 	CUcontext ctx;
 	CUdevice dev;
+	unsigned set;                  /* the metrics asked for: bit i for MET_ i */
 	int profiler_initialized;
 	CUpti_Profiler_Host_Object *host;
 	const char *names[MET_COUNT];  /* the metrics this chip accepted, in MET_ order */
@@ -159,7 +160,7 @@ static void trace_passes(const counters *c)
 	const char *decide[3] = {counter_metric_names[MET_ACHIEVED_OCCUPANCY], counter_metric_names[MET_GLD_EFFICIENCY],
 				 counter_metric_names[MET_GLD_REQUESTS]};
 	fprintf(stderr, "trace %d: occupancy and load efficiency: %zu passes\n", (int)getpid(), passes_of(c, decide, 3));
-	fprintf(stderr, "trace %d: all %zu counters: %zu passes\n", (int)getpid(), c->nnames, c->passes);
+	fprintf(stderr, "trace %d: the %zu counters asked for: %zu passes\n", (int)getpid(), c->nnames, c->passes);
 }
 
 /* Chooses the metrics, builds the config image and counts its passes. A metric the chip does not
@@ -170,15 +171,20 @@ static int build_config(counters *c, char *note, size_t notelen, char *err, size
 	if (!(c->host = host_new(c, err, errlen)))
 		return -1;
 	const char *all[MET_COUNT];
+	int met[MET_COUNT];
+	size_t asked = 0;
 	for (int i = 0; i < MET_COUNT; i++)
-		all[i] = counter_metric_names[i];
-	CUptiResult r = host_add(c->host, all, MET_COUNT);
-	if (r == CUPTI_SUCCESS) {
-		for (int i = 0; i < MET_COUNT; i++) {
-			c->names[i] = all[i];
-			c->slot[i] = i;
+		if (c->set >> i & 1) {
+			met[asked] = i;
+			all[asked++] = counter_metric_names[i];
 		}
-		c->nnames = MET_COUNT;
+	CUptiResult r = host_add(c->host, all, asked);
+	if (r == CUPTI_SUCCESS) {
+		for (size_t k = 0; k < asked; k++) {
+			c->names[k] = all[k];
+			c->slot[met[k]] = (int)k;
+		}
+		c->nnames = asked;
 	} else {
 		char first[512];
 		cupti_failed(r, "cuptiProfilerHostConfigAddMetrics", first, sizeof first);
@@ -186,17 +192,17 @@ static int build_config(counters *c, char *note, size_t notelen, char *err, size
 		host_free(c->host);
 		c->host = NULL;
 		size_t used = 0;
-		for (int i = 0; i < MET_COUNT; i++) {
+		for (size_t k = 0; k < asked; k++) {
 			CUpti_Profiler_Host_Object *h = host_new(c, err, errlen);
 			if (!h)
 				return -1;
-			r = host_add(h, &all[i], 1);
+			r = host_add(h, &all[k], 1);
 			host_free(h);
 			if (r == CUPTI_SUCCESS) {
-				c->slot[i] = (int)c->nnames;
-				c->names[c->nnames++] = all[i];
+				c->slot[met[k]] = (int)c->nnames;
+				c->names[c->nnames++] = all[k];
 			} else if (used < notelen) {
-				int n = snprintf(note + used, notelen - used, "%s%s", used ? ", " : "", all[i]);
+				int n = snprintf(note + used, notelen - used, "%s%s", used ? ", " : "", all[k]);
 				if (n > 0)
 					used += (size_t)n;
 			}
@@ -352,7 +358,8 @@ static int query_device(counters *c, char *err, size_t errlen)
 	return 0;
 }
 
-counters *counters_create(CUcontext ctx, CUdevice dev, pthread_mutex_t *device_lock, char *err, size_t errlen)
+counters *counters_create(CUcontext ctx, CUdevice dev, unsigned set, pthread_mutex_t *device_lock, char *err,
+			  size_t errlen)
 {
 	if (err && errlen)
 		err[0] = '\0';
@@ -363,6 +370,7 @@ counters *counters_create(CUcontext ctx, CUdevice dev, pthread_mutex_t *device_l
 	}
 	c->ctx = ctx;
 	c->dev = dev;
+	c->set = set & COUNTERS_ALL;
 	for (int i = 0; i < MET_COUNT; i++)
 		c->slot[i] = -1;
 	char note[512] = "";
@@ -406,19 +414,23 @@ static int set_config(counters *c, CUpti_RangeProfiler_Object *obj, size_t kerne
 }
 
 /* Replays the launches once per pass until CUPTI has all it needs. *started: a pass is open
- * (left so on failure, for the caller to stop). */
+ * (left so on failure, for the caller to stop). spent[]: seconds in starting passes, launching,
+ * waiting for the kernels and stopping, added up over the passes (for the trace). */
 static int run_passes(counters *c, CUpti_RangeProfiler_Object *obj, counters_launch_fn launch, void *arg,
-		      int *started, char *err, size_t errlen)
+		      int *started, double spent[4], char *err, size_t errlen)
 {
 	/* CUPTI decides when the passes are done; the bound only guards against a CUPTI that never says so */
 	size_t limit = 2 * (c->passes ? c->passes : 1) + 2, pass = 0;
 	for (;;) {
+		double t0 = trace_now();
 		CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
 		st.pRangeProfilerObject = obj;
 		if (CK(cuptiRangeProfilerStart, &st))
 			return -1;
 		*started = 1;
+		double t1 = trace_now();
 		CUresult cr = launch(arg);
+		double t2 = trace_now();
 		char what[64];
 		snprintf(what, sizeof what, "launch (profiling pass %zu)", pass + 1);
 		if (cuda_failed(cr, what, err, errlen))
@@ -427,11 +439,17 @@ static int run_passes(counters *c, CUpti_RangeProfiler_Object *obj, counters_lau
 		snprintf(what, sizeof what, "kernel (profiling pass %zu)", pass + 1);
 		if (cuda_failed(cuCtxSynchronize(), what, err, errlen))
 			return -1;
+		double t3 = trace_now();
 		CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
 		sp.pRangeProfilerObject = obj;
 		*started = 0;
 		if (CK(cuptiRangeProfilerStop, &sp))
 			return -1;
+		double t4 = trace_now();
+		spent[0] += t1 - t0;
+		spent[1] += t2 - t1;
+		spent[2] += t3 - t2;
+		spent[3] += t4 - t3;
 		pass++;
 		if (sp.isAllPassSubmitted)
 			return 0;
@@ -497,20 +515,22 @@ int counters_measure(counters *c, size_t kernels, counters_launch_fn launch, voi
 		return -1;
 	}
 	int started = 0, rc = -1;
-	double t[5] = {trace_now()};
+	double t[5] = {trace_now()}, spent[4] = {0};
 	if (!c->obj && rp_enable(c, &c->obj, err, errlen))
 		return -1;
 	CUpti_RangeProfiler_Object *obj = c->obj;
 	t[1] = trace_now();
 	if (init_counter_data(c, obj, kernels, err, errlen) == 0 && set_config(c, obj, kernels, err, errlen) == 0 &&
-	    (t[2] = trace_now(), run_passes(c, obj, launch, arg, &started, err, errlen) == 0)) {
+	    (t[2] = trace_now(), run_passes(c, obj, launch, arg, &started, spent, err, errlen) == 0)) {
 		t[3] = trace_now();
 		rc = read_values(c, obj, kernels, values, err, errlen);
 		t[4] = trace_now();
 		if (getenv("AUTOTUNE_TRACE"))
-			fprintf(stderr, "trace %d: %zu kernels: enable %.1f ms, set up %.1f ms, passes %.1f ms, read %.1f ms\n",
+			fprintf(stderr,
+				"trace %d: %zu kernels: enable %.1f ms, set up %.1f ms, passes %.1f ms (start %.1f, launch "
+				"%.1f, kernels %.1f, stop %.1f), read %.1f ms\n",
 				(int)getpid(), kernels, 1e3 * (t[1] - t[0]), 1e3 * (t[2] - t[1]), 1e3 * (t[3] - t[2]),
-				1e3 * (t[4] - t[3]));
+				1e3 * spent[0], 1e3 * spent[1], 1e3 * spent[2], 1e3 * spent[3], 1e3 * (t[4] - t[3]));
 	}
 	if (started) {
 		CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};

@@ -10,6 +10,10 @@
 enum { MET_ACHIEVED_OCCUPANCY, MET_GLD_EFFICIENCY, MET_GLD_THROUGHPUT, MET_DRAM_PCT, MET_BRANCH_EFFICIENCY,
        MET_BRANCH_TARGETS, MET_GLD_REQUESTS, MET_COUNT };
 extern const char *const counter_metric_names[MET_COUNT];
+/* Metric sets, bit i for MET_ i: a session costs per replay pass, and the selection's two
+ * (occupancy and load efficiency, with the requests that tell 0/0) take two passes, all seven three. */
+#define COUNTERS_ALL ((1u << MET_COUNT) - 1)
+#define COUNTERS_DECIDE (1u << MET_ACHIEVED_OCCUPANCY | 1u << MET_GLD_EFFICIENCY | 1u << MET_GLD_REQUESTS)
 typedef struct counters counters;
 typedef CUresult (*counters_launch_fn)(void *arg);  /* launches the kernels once each, in order, asynchronously */
 /* NULL with a message in err when CUPTI cannot profile here (library missing, unsupported device);
@@ -19,8 +23,9 @@ typedef CUresult (*counters_launch_fn)(void *arg);  /* launches the kernels once
  * of its own while it times kernels. Those queries held the other thread's driver calls back for
  * their whole length, one timed sample +25%: they run with device_lock held (when not NULL), which
  * the thread that times kernels holds around each timed region. ctx must be current on the
- * calling thread. */
-counters *counters_create(CUcontext ctx, CUdevice dev, pthread_mutex_t *device_lock, char *err, size_t errlen);
+ * calling thread. Only the metrics in `set` (COUNTERS_*) are read; the others read NAN. */
+counters *counters_create(CUcontext ctx, CUdevice dev, unsigned set, pthread_mutex_t *device_lock, char *err,
+			  size_t errlen);
 /* Profiles `kernels` launches in one session, each an auto range of its own: calls launch(arg) once
  * per replay pass (user replay: the kernels are relaunched, so the caller accepts that their
  * outputs are overwritten), and fills values[k][MET_COUNT] for the k-th kernel launched (NAN for

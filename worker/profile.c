@@ -23,6 +23,7 @@ static struct {
 	pthread_t prof_thread; /* "counters": creates the profiler while kernels are timed */
 	int prof_thread_running;
 	counters *prof_made;   /* what prof_thread made, taken over when it is joined */
+	unsigned set;          /* the metrics "counters" asked for (COUNTERS_*); 0: all */
 	char prof_error[256]; /* why profiling is unavailable, once it failed */
 } C;
 
@@ -30,14 +31,22 @@ static void *make_profiler(void *arg)
 {
 	(void)arg;
 	cuCtxSetCurrent(W.ctx);
-	C.prof_made = counters_create(W.ctx, W.dev, &W.device_lock, C.prof_error, sizeof C.prof_error);
+	C.prof_made = counters_create(W.ctx, W.dev, C.set, &W.device_lock, C.prof_error, sizeof C.prof_error);
 	return NULL;
 }
 
-/* counters: start creating the profiler now (about 0.2 s of device queries on an H200), on a
- * thread of its own, so that the first profile command finds it ready. */
-void cmd_counters(void)
+/* counters SET: start creating the profiler for the metric set SET now (about 0.2 s of device
+ * queries on an H200), on a thread of its own, so that the first profile command finds it ready. */
+void cmd_counters(char *line)
 {
+	proto_counters ask;
+	if (proto_decode(&PROTO_COUNTERS, line, &ask) ||
+	    (strcmp(ask.set, "decide") != 0 && strcmp(ask.set, "all") != 0)) {
+		reply_error("protocol", "bad counters command");
+		return;
+	}
+	if (!C.set)
+		C.set = strcmp(ask.set, "decide") ? COUNTERS_ALL : COUNTERS_DECIDE;
 	if (!C.prof && !C.prof_thread_running && !C.prof_error[0])
 		C.prof_thread_running = pthread_create(&C.prof_thread, NULL, make_profiler, NULL) == 0;
 	reply_ok();
@@ -159,7 +168,8 @@ int cmd_profiles(void)
 		fprintf(stderr, "trace %d: profiles waited %.1f ms for the profiler\n", (int)getpid(),
 			1e3 * ((double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec)));
 	if (!C.prof && !C.prof_error[0])
-		C.prof = counters_create(W.ctx, W.dev, NULL, C.prof_error, sizeof C.prof_error);
+		C.prof = counters_create(W.ctx, W.dev, C.set ? C.set : COUNTERS_ALL, NULL, C.prof_error,
+					 sizeof C.prof_error);
 	for (int i = 0; i < n; i++) {
 		queued *e = &P.q[i];
 		if (!e->error[0] && !C.prof)

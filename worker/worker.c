@@ -716,7 +716,7 @@ static int dispatch(char *line, double t0)
 	if (proto_is(&PROTO_COUNT_ASK, line))
 		cmd_count();
 	else if (proto_is(&PROTO_COUNTERS, line))
-		cmd_counters();
+		cmd_counters(line);
 	else if (proto_is(&PROTO_ARRAY, line))
 		cmd_array(line);
 	else if (proto_is(&PROTO_SCALAR, line))

@@ -64,7 +64,7 @@ int verify(double rtol, double atol, char *msg, size_t len, CUresult *err);
 void args_free(void);
 
 /* profile.c */
-void cmd_counters(void);
+void cmd_counters(char *line);
 void cmd_profile(char *line);
 int cmd_profiles(void);
 void profiler_pause(void);
