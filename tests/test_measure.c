@@ -303,6 +303,44 @@ static void test_racing_stops_only_the_losers(void)
 	diags_free(&d);
 }
 
+/* How many rows of CSV stopped raced at exactly n samples. */
+static int raced_at(const char *csv, int n)
+{
+	table t;
+	diags d = {0};
+	int got = 0;
+	if (table_load(csv, &t, &d) == 0) {
+		int col = table_col(&t, "samples");
+		for (size_t r = 0; r < t.nrows; r++)
+			got += strstr(table_field(&t, r, "flags"), "raced") && table_num(&t, r, col) == n;
+		table_free(&t);
+	}
+	diags_free(&d);
+	return got;
+}
+
+/* A search steers by the times it measured, so only the clear losers race out there, on their
+ * first sample; the near ones (within measure.race but too slow to be finalists) are measured in
+ * full. The whole space measured races those out too, at RACE_AFTER samples. */
+static void test_a_search_races_only_the_clear_losers(void)
+{
+	config_path = write_space_config(DIR, "srace", NULL);
+	char *out;
+	fake_worker_reset(DIR, "srace");
+	CU_ASSERT_EQUAL_FATAL(run_autotune_on(config_path, (char *[]){"-q", NULL}, &out), 0);
+	free(out);
+	CU_ASSERT(raced_at(DIR "/srace.csv", RACE_AFTER) > 0);
+	CU_ASSERT(raced_at(DIR "/srace.csv", 1) > 0);
+	fake_worker_reset(DIR, "srace");
+	unlink(DIR "/srace.journal");
+	unlink(DIR "/srace.csv");
+	char *opts[] = {"-q", "--strategy", "random", "--budget", "80%", "--seed", "3", NULL};
+	CU_ASSERT_EQUAL_FATAL(run_autotune_on(config_path, opts, &out), 0);
+	free(out);
+	CU_ASSERT_EQUAL(raced_at(DIR "/srace.csv", RACE_AFTER), 0);
+	CU_ASSERT(raced_at(DIR "/srace.csv", 1) > 0);
+}
+
 /* An exhaustive run measures the configurations the model ranks best first (the fake worker's
  * log of runs, in order, against the model's ranking of the same space on its sm_90). */
 static void test_exhaustive_measures_the_promising_first(void)
@@ -457,6 +495,7 @@ int add_measure_suite(void)
 	CU_add_test(s, "kill -9 then resume loses nothing", test_kill_9_then_resume_loses_nothing);
 	CU_add_test(s, "racing stops only the losers", test_racing_stops_only_the_losers);
 	CU_add_test(s, "a second run of the same results is refused", test_a_second_run_of_the_same_results_is_refused);
+	CU_add_test(s, "a search races only the clear losers", test_a_search_races_only_the_clear_losers);
 	CU_add_test(s, "exhaustive measures the promising first", test_exhaustive_measures_the_promising_first);
 	CU_add_test(s, "impossible launches are not made", test_impossible_launches_are_not_made);
 	CU_add_test(s, "--fresh and changed inputs measure everything again", test_fresh_and_changed_inputs_measure_everything_again);

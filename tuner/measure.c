@@ -280,7 +280,9 @@ static step prelude(pass *P, lane *L, size_t c)
 	s.timeout = plan_timeout(cfg, P->slowest);
 	/* against the same GPU's best: another model's times would race this one's out */
 	s.race_ms = cfg->race > 0 && L->best_ms > 0 ? cfg->race * L->best_ms : 0;
-	s.near_ms = s.race_ms > 0 ? (1 + PLAN_FINAL_WITHIN) * L->best_ms : 0;
+	/* a search ranks its next proposals by these times: only the clear losers are cut short, on
+	 * one sample, so that the near ones it steers by are measured in full */
+	s.near_ms = s.race_ms > 0 && !P->searching ? (1 + PLAN_FINAL_WITHIN) * L->best_ms : 0;
 	s.kind = STEP_MEASURE;
 	return s;
 }
@@ -625,6 +627,7 @@ static int first_pass(pass *P)
 	for (size_t c = 0; c < sp->count; c++)
 		P->ref[c] = -1;
 	P->named = cfg->has_reference ? sp->reference : -1;
+	P->searching = measure_is_search(o->strategy, o->budget, o->seconds, sp->count);
 	/* a named reference goes first, on the first GPU; the others load it when they start */
 	pthread_mutex_lock(&P->lock);
 	if (P->named >= 0)
@@ -632,7 +635,7 @@ static int first_pass(pass *P)
 	pthread_mutex_unlock(&P->lock);
 	if (o->seconds > 0)
 		P->deadline = now_seconds() + o->seconds;
-	if (!measure_is_search(o->strategy, o->budget, o->seconds, sp->count)) {
+	if (!P->searching) {
 		P->queue = exhaustive_order(P);
 		if (!P->stopped) {
 			/* one queue for every GPU; the first lane runs here, and the pass is over once no

@@ -74,6 +74,7 @@ typedef struct pass {
 	 * to the end of their counters, and wait for the first to start the finish (phase). */
 	int phase;
 	int shared_queue; /* the exhaustive pass: every lane takes configurations from the queue */
+	int searching;    /* a search, whose next proposals follow the times it measured */
 	size_t measuring; /* lanes still taking configurations from the queue */
 	double measure_s; /* a measurement's recent lane time (a moving average), for estimates */
 	size_t measures, shares; /* visits that measured, that shared a twin's or an earlier run's */
