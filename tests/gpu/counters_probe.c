@@ -1,12 +1,12 @@
-/* counters_probe: checks tuner/counters.c on a GPU by profiling sumMatrixOnGPU2D for several block
+/* counters_probe: checks worker/counters.c on a GPU by profiling sumMatrixOnGPU2D for several block
  * shapes; global load efficiency must follow block.x (12.5% at 1, 25% at 2, 50% at 4, 100% from 8).
  * Exit status: 0 as expected, 1 a CUDA or CUPTI error, 2 values off what the shapes imply.
  *
  * nvcc -cubin -arch=sm_90 -o build/summatrix.cubin kernels/summatrix.cu
- * gcc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Ituner/cupti_shim -Ituner -isystem /usr/local/cuda/include \
- *     -o build/counters_probe tests/gpu/counters_probe.c tuner/counters.c \
+ * gcc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Iworker/cupti_shim -Iworker -isystem /usr/local/cuda/include \
+ *     -o build/counters_probe tests/gpu/counters_probe.c worker/counters.c \
  *     -L/usr/local/cuda/lib64/stubs -L/usr/local/cuda/lib64 -lcuda -lcupti -Wl,-rpath,/usr/local/cuda/lib64
- * build/counters_probe build/summatrix.cubin */
+ * build/counters_probe build/summatrix.cubin [decide] */
 #include <cuda.h>
 #include <math.h>
 #include <stdio.h>
@@ -67,8 +67,8 @@ static double expected_gld_eff(unsigned bx)
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s summatrix.cubin\n", argv[0]);
+	if (argc < 2 || argc > 3 || (argc == 3 && strcmp(argv[2], "decide"))) {
+		fprintf(stderr, "usage: %s summatrix.cubin [decide]\n", argv[0]);
 		return 1;
 	}
 	CUdevice dev;
@@ -98,8 +98,10 @@ int main(int argc, char **argv)
 	CU(cuCtxSynchronize());
 
 	char err[1024] = "";
+	/* "decide": the set the tuner's auto mode reads, the others NAN */
+	unsigned set = argc == 3 ? COUNTERS_DECIDE : COUNTERS_ALL;
 	double t0 = now_ms();
-	counters *c = counters_create(ctx, dev, err, sizeof err);
+	counters *c = counters_create(ctx, dev, set, NULL, err, sizeof err);
 	if (!c) {
 		fprintf(stderr, "counters_probe: counters_create: %s\n", err);
 		return 1;
@@ -122,7 +124,7 @@ int main(int argc, char **argv)
 		double v[MET_COUNT];
 		CU(cuMemsetD32(C, 0, n));
 		t0 = now_ms();
-		if (counters_measure(c, launch_once, &a, v, err, sizeof err)) {
+		if (counters_measure(c, 1, launch_once, &a, &v, err, sizeof err)) {
 			fprintf(stderr, "counters_probe: shape %u %u: counters_measure: %s\n", a.bx, a.by, err);
 			counters_destroy(c);
 			return 1;
@@ -146,7 +148,7 @@ int main(int argc, char **argv)
 			mismatches++;
 		}
 		for (int m = 0; m < MET_COUNT; m++)
-			if (isnan(v[m]) || v[m] < 0) {
+			if ((set >> m & 1) != !(isnan(v[m]) || v[m] < 0)) {
 				printf("  MISMATCH: %s = %g\n", counter_metric_names[m], v[m]);
 				mismatches++;
 			}
@@ -158,14 +160,14 @@ int main(int argc, char **argv)
 	void *params[] = {&A, &B, &C, &nx, &ny};
 	launch_args bad = {.f = f, .gx = NX / 2048, .gy = NY, .bx = 2048, .by = 1, .params = params};
 	double v[MET_COUNT];
-	if (counters_measure(c, launch_once, &bad, v, err, sizeof err) == 0) {
+	if (counters_measure(c, 1, launch_once, &bad, &v, err, sizeof err) == 0) {
 		printf("  MISMATCH: a 2048-thread block was profiled\n");
 		mismatches++;
 	} else {
 		printf("refused launch: %s\n", err);
 	}
 	launch_args again = {.f = f, .gx = NX / 32, .gy = NY / 8, .bx = 32, .by = 8, .params = params};
-	if (counters_measure(c, launch_once, &again, v, err, sizeof err)) {
+	if (counters_measure(c, 1, launch_once, &again, &v, err, sizeof err)) {
 		fprintf(stderr, "counters_probe: after the refused launch: counters_measure: %s\n", err);
 		counters_destroy(c);
 		return 1;
