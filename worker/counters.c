@@ -49,8 +49,11 @@ struct counters {
 	uint8_t *data;                 /* counter data image, re-initialised by every measurement */
 	size_t data_size;
 	char chip[64];
-	/* the range profiler, enabled by the first measurement and kept on for the next ones (enabling
-	 * costs about 200 ms on an H200) until counters_pause: timed runs must run unprofiled */
+	/* the range profiler, enabled by the first measurement and kept on for the next ones until
+	 * counters_pause. Each enabling costs about 140 ms on an H100, paid in its first pass's start,
+	 * whatever the metrics; yet timed runs must run with it off: merely enabled, it slowed 20
+	 * back-to-back launches by 5-20%, and enabling it from another thread held this one's launches
+	 * back for 80 ms. */
 	CUpti_RangeProfiler_Object *obj;
 };
 
