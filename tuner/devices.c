@@ -183,7 +183,7 @@ int devices_start(const options *o, const char *worker_path, const config *cfg, 
 		}
 	if (rc) {
 		devices_stop(set);
-		return -1;
+		return -2;
 	}
 	return 0;
 }

@@ -22,7 +22,8 @@ typedef struct {
  * otherwise). Without them it uses every GPU the first one's worker sees, and returns as soon as
  * that first one is ready: the others open their contexts once it has opened its own (opening
  * them all at once made each slower) and join through devices_join. -1 with the reason in d when
- * the first GPU cannot start. */
+ * the first GPU cannot start, -2 when it started but the kernel's arguments could not be set up
+ * on it (or a named GPU failed). */
 int devices_start(const options *o, const char *worker_path, const config *cfg, const char *log_path, gpu_set *set,
 		  diags *d);
 

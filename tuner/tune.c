@@ -412,9 +412,10 @@ static int start_gpus(tuning *t)
 		diags_free(&why);
 	} else {
 		double t0 = now_seconds();
-		if (devices_start(o, t->wpath, &t->cfg, t->wlog, &t->gs, &t->d) == 0)
+		int rc = devices_start(o, t->wpath, &t->cfg, t->wlog, &t->gs, &t->d);
+		if (rc == 0)
 			t->dev = t->gs.info[0];
-		else
+		else if (rc == -1) /* no GPU answered at all */
 			diags_add(&t->d, "autotune: without a GPU, `autotune --dry-run --arch sm_90 %s` compiles every variant and "
 					 "reports registers, spills and occupancy", o->config);
 		t->setup_s = now_seconds() - t0;
