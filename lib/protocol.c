@@ -46,9 +46,11 @@ MSG(PROTO_CONSTANT, "constant", constant_f);
 static const proto_field copy_f[] = {LL(proto_copy, to), LL(proto_copy, from)};
 MSG(PROTO_COPY, "copy", copy_f);
 
-static const proto_field load_f[] = {LL(proto_load, idx), TEXT(proto_load, path)};
-MSG(PROTO_LOAD, "load", load_f);
-MSG(PROTO_EXPECT, "expect", load_f);
+static const proto_field let_f[] = {WORD(proto_let, name), WORD(proto_let, kind), WORD(proto_let, value)};
+MSG(PROTO_LET, "let", let_f);
+
+static const proto_field fillexpr_f[] = {LL(proto_fillexpr, idx), WORD(proto_fillexpr, role), TEXT(proto_fillexpr, expr)};
+MSG(PROTO_FILLEXPR, "fillexpr", fillexpr_f);
 
 #define LAUNCH(s, l)                                                                                           \
 	LL(s, l.grid[0]), LL(s, l.grid[1]), LL(s, l.grid[2]), LL(s, l.block[0]), LL(s, l.block[1]), LL(s, l.block[2]), \
@@ -126,7 +128,7 @@ MSG(PROTO_UNAVAILABLE, "unavailable", unavailable_f);
 
 const proto_msg *const proto_messages[] = {
 	&PROTO_DEVICE,	   &PROTO_ARRAY,      &PROTO_SCALAR,	&PROTO_SUMCOUNT,    &PROTO_SUMCHECK,  &PROTO_MEASURE,
-	&PROTO_CONSTANT,   &PROTO_COPY,	      &PROTO_LOAD,	&PROTO_EXPECT,	    &PROTO_RUN,	      &PROTO_PROFILE,
+	&PROTO_CONSTANT,   &PROTO_COPY,	      &PROTO_LET,	&PROTO_FILLEXPR,    &PROTO_RUN,	      &PROTO_PROFILE,
 	&PROTO_COUNT_ASK,  &PROTO_COUNTERS,   &PROTO_WARMUP,	&PROTO_COPYBW_ASK,  &PROTO_PROFILES,  &PROTO_QUIT,
 	&PROTO_OK,	   &PROTO_ERROR,      &PROTO_DEVICE_INFO, &PROTO_COUNT,	    &PROTO_WARM,      &PROTO_COPYBW,
 	&PROTO_RESULT,	   &PROTO_METRICS,    &PROTO_UNAVAILABLE, &PROTO_DONE,	    &PROTO_METRICS_OF,

@@ -80,8 +80,14 @@ typedef struct { const char *cache; long long every; unsigned long long sample; 
 typedef struct { long long idx; const char *name; } proto_constant;
 /* "copy": argument `to` starts as a copy of argument `from`. */
 typedef struct { long long to, from; } proto_copy;
-/* "load" (fill) and "expect" (known outputs): argument idx's elements from the file at path. */
-typedef struct { long long idx; const char *path; } proto_load;
+/* "let NAME KIND VALUE": a constant the next fillexpr may name; KIND int ("%lld") or float
+ * ("%a", exact). */
+typedef struct { const char *name, *kind, *value; } proto_let;
+/* "fillexpr IDX ROLE EXPR": argument idx's elements (ROLE fill), or what the output must equal
+ * (ROLE expect), from an expression of i, lane and the constants let so far, evaluated by the
+ * worker a slice at a time: nothing the size of the array is staged. Answer: ok, or error "eval"
+ * with the element and why. */
+typedef struct { long long idx; const char *role, *expr; } proto_fillexpr;
 typedef struct { long long grid[3], block[3], smem; } proto_launch;
 /* "run": warm up, sample and, by role, keep ("ref"), compare ("check") or only time ("time").
  * Answer: PROTO_RESULT. */
@@ -103,7 +109,7 @@ typedef struct { proto_launch launch; const char *symbol, *cubin; } proto_profil
 typedef struct { const char *set; } proto_counters;
 
 extern const proto_msg PROTO_DEVICE, PROTO_ARRAY, PROTO_SCALAR, PROTO_SUMCOUNT, PROTO_SUMCHECK, PROTO_MEASURE,
-	PROTO_CONSTANT, PROTO_COPY, PROTO_LOAD, PROTO_EXPECT, PROTO_RUN, PROTO_PROFILE, PROTO_COUNTERS;
+	PROTO_CONSTANT, PROTO_COPY, PROTO_LET, PROTO_FILLEXPR, PROTO_RUN, PROTO_PROFILE, PROTO_COUNTERS;
 /* Requests without fields: "count" (answer PROTO_COUNT), "warmup" (PROTO_WARM), "copybw" (PROTO_COPYBW), "profiles" (one PROTO_METRICS or
  * PROTO_UNAVAILABLE per queued profile), "quit" (no answer). */
 extern const proto_msg PROTO_COUNT_ASK, PROTO_WARMUP, PROTO_COPYBW_ASK, PROTO_PROFILES, PROTO_QUIT;

@@ -11,6 +11,7 @@
  *   FAKE_METRICS     answer profiles with counters: achieved occupancy blockDim.x / 10, load
  *                    efficiency 90 + the GPU's ordinal (else: no counters)
  *   FAKE_PROFILE_FAIL_BX  the configuration with this blockDim.x cannot be profiled
+ *   FAKE_EVAL_ERROR  answer fillexpr with this "eval" error (else ok; let and fillexpr are logged)
  *   FAKE_SLOW_GPU    this GPU ordinal times every first-pass run 2% slower (finalist runs, role
  *                    "time", are timed alike on any GPU)
  *   FAKE_PER_MS      a configuration takes 1 + blockDim.x / FAKE_PER_MS ms (default 1000)
@@ -113,12 +114,14 @@ int main(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* the set-up commands it accepts without looking further */
 	const proto_msg *const accepted[] = {&PROTO_MEASURE, &PROTO_ARRAY, &PROTO_CONSTANT, &PROTO_COPY,
-					     &PROTO_LOAD,    &PROTO_EXPECT, &PROTO_SUMCHECK};
+					     &PROTO_SUMCHECK};
 	while ((n = getline(&line, &cap, stdin)) > 0) {
 		line[strcspn(line, "\n")] = 0;
 		proto_device dev;
 		proto_profile prof;
 		proto_counters ctr;
+		proto_let let;
+		proto_fillexpr fill;
 		proto_run ask;
 		int setup = 0;
 		for (size_t i = 0; i < sizeof accepted / sizeof *accepted; i++)
@@ -135,6 +138,15 @@ int main(void)
 			proto_device_info info = {90, 132, 52428800, (unsigned long long)env_long("FAKE_MEM_BYTES", 80LL << 30),
 						  1980000, 13000, uuid, name};
 			reply(&PROTO_DEVICE_INFO, &info);
+		} else if (proto_decode(&PROTO_LET, line, &let) == 0) {
+			log_line("let %s %s %s\n", let.name, let.kind, let.value);
+			reply(&PROTO_OK, NULL);
+		} else if (proto_decode(&PROTO_FILLEXPR, line, &fill) == 0) {
+			log_line("fillexpr %lld %s %s\n", fill.idx, fill.role, fill.expr);
+			if (getenv("FAKE_EVAL_ERROR"))
+				error_reply("eval", getenv("FAKE_EVAL_ERROR"));
+			else
+				reply(&PROTO_OK, NULL);
 		} else if (proto_is(&PROTO_COUNT_ASK, line))
 			reply(&PROTO_COUNT, &(proto_count){env_long("FAKE_GPUS", 1)});
 		else if (setup)

@@ -123,6 +123,19 @@ set -e
 [ "$rc" -eq 0 ] || fail "inplace_norestore exited $rc"
 "$B/csvcheck" results/inplace_norestore.csv 4 ok=1 wrong-result=3 || fail "negative control CSV"
 
+echo "== an expression fill that fails in the middle of the array is said at its place in the config"
+X=$(mktemp -d)
+cp tests/kernels/expect.yaml tests/kernels/expect.cu "$X"/
+sed -i 's|fill: {expr: "i % 100"}|fill: {expr: "100 / (i - 7)"}|; s|results/|'"$X"'/|g' "$X/expect.yaml"
+set +e
+./autotune "$X/expect.yaml" > "$X/out" 2>&1
+rc=$?
+set -e
+[ "$rc" -eq 2 ] || fail "a failing expression fill exited $rc"
+grep -q "expect.yaml:7:.*cannot evaluate this for 'in': element 7, lane 0: division by zero" "$X/out" ||
+	fail "a failing expression fill: $(cat "$X/out")"
+rm -rf "$X"
+
 echo "== every config of configs/ and every feature kernel of tests/kernels, all verified"
 bench/catalogue.sh || fail "a config did not tune cleanly (see ${OUT:-/tmp}/catalogue.log)"
 

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "expr.h"
+
 typedef enum {
 	ELEM_INT8, ELEM_INT16, ELEM_INT32, ELEM_INT64,
 	ELEM_UINT8, ELEM_UINT16, ELEM_UINT32, ELEM_UINT64,
@@ -52,6 +54,19 @@ static inline int elem_parse(const char *name, elem_type *t)
 			return 0;
 		}
 	return -1;
+}
+
+/* Stores v as one element of the base type b at p (an expression's value: fills, expectations). */
+static inline void elem_put(unsigned char *p, elem_type b, value v)
+{
+	double d = value_as_double(v);
+	long long ll = v.kind == VAL_INT ? v.u.i : (long long)d;
+	float f = (float)d;
+	switch (b) {
+	case ELEM_FLOAT: memcpy(p, &f, 4); break;
+	case ELEM_DOUBLE: memcpy(p, &d, 8); break;
+	default: memcpy(p, &ll, elem_size(b)); break; /* little-endian: the low bytes */
+	}
 }
 
 #endif

@@ -31,65 +31,12 @@ struct runner {
 	char *ref_scalars; /* the scalar lines of the reference run */
 	char *ref_run;
 	char *log_path;    /* the worker's stderr, or NULL */
-	char **files;      /* element data written for the worker (fill: {expr}, verify.expect) */
-	size_t nfiles, fcap;
+	/* per setup line: where in the config its expression was written (fillexpr), or path NULL */
+	struct where {
+		char *path, *arg;
+		mark at;
+	} *where;
 };
-
-/* Stores v as one element of the base type b at p. */
-static void put_element(unsigned char *p, elem_type b, value v)
-{
-	double d = value_as_double(v);
-	long long ll = v.kind == VAL_INT ? v.u.i : (long long)d;
-	float f = (float)d;
-	switch (b) {
-	case ELEM_FLOAT: memcpy(p, &f, 4); break;
-	case ELEM_DOUBLE: memcpy(p, &d, 8); break;
-	default: memcpy(p, &ll, elem_size(b)); break; /* little-endian: the low bytes */
-	}
-}
-
-/* Writes an array's elements, each from an expression of its index, to a temporary file for the
- * worker. NULL with the reason in d. */
-static char *element_file(runner *r, const config *cfg, const kernel_arg *a, const cexpr *x, diags *d)
-{
-	const char *tmp = getenv("TMPDIR");
-	/* named after this process: a killed run's are reclaimed by the next (tune.c) */
-	char *path = xasprintf("%s/autotune-elements-%ld-XXXXXX", tmp && *tmp ? tmp : "/tmp", (long)getpid());
-	int fd = mkstemp(path);
-	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-	if (!f) {
-		diags_add(d, "cannot write element data for '%s': %s", a->name, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		free(path);
-		return NULL;
-	}
-	elem_type b = elem_base(a->type);
-	int lanes = elem_lanes(a->type);
-	unsigned char buf[8];
-	int ok = 1;
-	for (long long i = 0; i < a->count && ok; i++)
-		for (int lane = 0; lane < lanes && ok; lane++) {
-			value v;
-			if (element_eval(cfg, x, i, lane, &v)) {
-				diags_at(d, cfg->path, x->at.line, x->at.col, "cannot evaluate this for element %lld of '%s'", i, a->name);
-				ok = 0;
-				break;
-			}
-			put_element(buf, b, v);
-			ok = fwrite(buf, elem_size(b), 1, f) == 1;
-		}
-	if (fclose(f) || !ok) {
-		if (ok)
-			diags_add(d, "cannot write element data for '%s'", a->name);
-		unlink(path);
-		free(path);
-		return NULL;
-	}
-	grow(&r->files, &r->fcap, r->nfiles + 1, sizeof *r->files);
-	r->files[r->nfiles++] = path;
-	return path;
-}
 
 static int send(runner *r, const char *line)
 {
@@ -213,8 +160,66 @@ static int open_device(runner *r, device_info *info, diags *d)
 
 static void remember(runner *r, char *line)
 {
+	size_t cap = r->cap;
 	grow(&r->setup, &r->cap, r->nsetup + 1, sizeof *r->setup);
+	grow(&r->where, &cap, r->nsetup + 1, sizeof *r->where);
+	r->where[r->nsetup] = (struct where){0};
 	r->setup[r->nsetup++] = line;
+}
+
+typedef struct {
+	runner *r;
+	const config *cfg;
+} lets;
+
+/* A "let" line for a constant that an element expression names. */
+static int let_constant(void *ctx, const char *name, int offset)
+{
+	(void)offset;
+	const lets *l = ctx;
+	for (size_t k = 0; k < l->cfg->nconstants; k++) {
+		const constant *c = &l->cfg->constants[k];
+		if (strcmp(c->name, name))
+			continue;
+		char text[64];
+		if (c->v.kind == VAL_INT)
+			snprintf(text, sizeof text, "%lld", c->v.u.i);
+		else
+			snprintf(text, sizeof text, "%a", c->v.u.f);
+		remember(l->r, encode(&PROTO_LET, &(proto_let){c->name, c->v.kind == VAL_INT ? "int" : "float", text}));
+		break;
+	}
+	return 0;
+}
+
+/* Has the worker generate argument i's elements (role fill: fill: {expr}) or what it must equal
+ * (expect: verify.expect) from x: the constants x names, then x itself. Its first and last
+ * elements are evaluated here first, so that most expressions that cannot be evaluated are said
+ * before a worker starts; one failing in between is said by the worker, at the same place. */
+static int element_lines(runner *r, const config *cfg, size_t i, const char *role, const cexpr *x, diags *d)
+{
+	const kernel_arg *a = &cfg->args[i];
+	long long ends[2] = {0, a->count - 1};
+	for (int k = 0; k < 2; k++)
+		for (int lane = 0; lane < elem_lanes(a->type); lane++) {
+			value v;
+			if (element_eval(cfg, x, ends[k], lane, &v)) {
+				diags_at(d, cfg->path, x->at.line, x->at.col, "cannot evaluate this for element %lld of '%s'",
+					 ends[k], a->name);
+				return -1;
+			}
+		}
+	lets l = {r, cfg};
+	expr_foreach_name(x->e, let_constant, &l);
+	/* one protocol line: the expression's own line breaks are spaces to it */
+	char *text = xstrdup(expr_source(x->e));
+	for (char *p = text; *p; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+	remember(r, encode(&PROTO_FILLEXPR, &(proto_fillexpr){(long long)i, role, text}));
+	free(text);
+	r->where[r->nsetup - 1] = (struct where){xstrdup(cfg->path), xstrdup(a->name), x->at};
+	return 0;
 }
 
 
@@ -225,7 +230,12 @@ static int setup_lines(runner *r, size_t from, size_t to, diags *d)
 		char *ans = NULL;
 		int rc = ask(r, r->setup[i], SETUP_TIMEOUT, &ans);
 		if (rc != LINE_OK || !proto_is(&PROTO_OK, ans)) {
-			if (rc == LINE_OK)
+			const struct where *w = &r->where[i];
+			proto_error e;
+			if (rc == LINE_OK && w->path && !proto_decode(&PROTO_ERROR, ans, &e) && !strcmp(e.code, "eval"))
+				diags_at(d, w->path, w->at.line, w->at.col, "cannot evaluate this for '%s': %s", w->arg,
+					 e.message);
+			else if (rc == LINE_OK)
 				diags_add(d, "setting up the kernel's arguments failed: %s", ans);
 			else
 				diags_add(d, "the GPU worker died while setting up the kernel's arguments");
@@ -282,17 +292,10 @@ int runner_prepare(runner *r, const config *cfg, const device_info *info, int pr
 			remember(r, encode(&PROTO_CONSTANT, &(proto_constant){(long long)i, a->name}));
 		if (a->fill == FILL_COPY && a->copy_of >= 0)
 			remember(r, encode(&PROTO_COPY, &(proto_copy){(long long)i, a->copy_of}));
-		const char *data;
-		if (a->fill == FILL_EXPR) {
-			if (!(data = element_file(r, cfg, a, &a->fill_expr, d)))
-				return -1;
-			remember(r, encode(&PROTO_LOAD, &(proto_load){(long long)i, data}));
-		}
-		if (a->expect.e) {
-			if (!(data = element_file(r, cfg, a, &a->expect, d)))
-				return -1;
-			remember(r, encode(&PROTO_EXPECT, &(proto_load){(long long)i, data}));
-		}
+		if (a->fill == FILL_EXPR && element_lines(r, cfg, i, "fill", &a->fill_expr, d))
+			return -1;
+		if (a->expect.e && element_lines(r, cfg, i, "expect", &a->expect, d))
+			return -1;
 	}
 	if (cfg->sum_out >= 0)
 		remember(r, encode(&PROTO_SUMCHECK, &(proto_sumcheck){cfg->sum_out, cfg->sum_equals.e ? -1 : cfg->sum_in,
@@ -590,11 +593,11 @@ void runner_stop(runner *r)
 	}
 	for (size_t i = 0; i < r->nsetup; i++)
 		free(r->setup[i]);
-	for (size_t i = 0; i < r->nfiles; i++) {
-		unlink(r->files[i]);
-		free(r->files[i]);
+	for (size_t i = 0; i < r->nsetup; i++) {
+		free(r->where[i].path);
+		free(r->where[i].arg);
 	}
-	free(r->files);
+	free(r->where);
 	free(r->setup);
 	free(r->ref_run);
 	free(r->ref_scalars);

@@ -190,8 +190,8 @@ static void remove_workdir(const char *dir, const build *b)
 	rmdir(dir);
 }
 
-/* Work directories ("autotune-PID-XXXXXX") and element files ("autotune-elements-PID-XXXXXX")
- * in tmp that this user's runs left behind when they were killed (their process is gone): the
+/* Work directories ("autotune-PID-XXXXXX"), and the element files of older versions
+ * ("autotune-elements-PID-XXXXXX"), in tmp that this user's runs left behind when they were killed (their process is gone): the
  * next run removes them, the files of a directory first. */
 static void reclaim_stale(const char *tmp)
 {

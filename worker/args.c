@@ -5,6 +5,7 @@
  * worker.c, because everything about them (fills, parameters, restoring inputs, poisoning and
  * verifying outputs) works on one table, which no other file needs to see. */
 #include <cuda.h>
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "elem.h"
+#include "expr.h"
 #include "protocol.h"
 #include "worker.h"
 #include "banned.h"
@@ -187,40 +189,129 @@ static CUresult sum_of(const arg *a, CUdeviceptr p, unsigned long long n, long l
 	return CUDA_SUCCESS;
 }
 
-/* Reads count elements from a file the tuner wrote (fill: {expr}, verify.expect) into dst. */
-static CUresult load_file(const char *path, CUdeviceptr dst, size_t bytes, char *why, size_t len)
+/* The constants that element expressions may name ("let"), as the tuner evaluated them. */
+static struct {
+	struct let {
+		char *name;
+		value v;
+	} *v;
+	size_t n, cap;
+} L;
+
+void cmd_let(char *line)
 {
-	FILE *f = fopen(path, "rb");
-	void *buf = malloc(bytes ? bytes : 1);
-	CUresult r = CUDA_ERROR_FILE_NOT_FOUND;
-	if (f && buf && fread(buf, 1, bytes, f) == bytes)
-		r = cuMemcpyHtoD(dst, buf, bytes);
-	else
-		snprintf(why, len, "cannot read %zu bytes from %s", bytes, path);
-	if (f)
-		fclose(f);
+	proto_let ask;
+	char *end = NULL;
+	value v = value_int(0);
+	if (!proto_decode(&PROTO_LET, line, &ask)) {
+		errno = 0;
+		if (!strcmp(ask.kind, "int"))
+			v = value_int(strtoll(ask.value, &end, 10));
+		else if (!strcmp(ask.kind, "float"))
+			v = value_float(strtod(ask.value, &end));
+	}
+	if (!end || *end || errno) {
+		reply_error("protocol", "bad let command");
+		return;
+	}
+	if (L.n == L.cap) {
+		size_t cap = L.cap ? 2 * L.cap : 8;
+		struct let *grown = realloc(L.v, cap * sizeof *grown);
+		if (!grown) {
+			reply_error("ENOMEM", "out of memory for a constant");
+			return;
+		}
+		L.v = grown;
+		L.cap = cap;
+	}
+	char *name = strdup(ask.name);
+	if (!name) {
+		reply_error("ENOMEM", "out of memory for a constant");
+		return;
+	}
+	L.v[L.n++] = (struct let){name, v};
+	reply_ok();
+}
+
+static int element_lookup(void *ctx, const char *name, value *out)
+{
+	const long long *il = ctx;
+	if (!strcmp(name, "i") || !strcmp(name, "lane")) {
+		*out = value_int(il[name[0] == 'l']);
+		return 0;
+	}
+	for (size_t k = L.n; k-- > 0;)
+		if (!strcmp(L.v[k].name, name)) {
+			*out = L.v[k].v;
+			return 0;
+		}
+	return -1;
+}
+
+/* Evaluates e for every element into dst, a slice of about 4 MiB at a time: an array of any
+ * size costs that much host memory and no file. */
+static CUresult fill_from(const expr *e, const arg *a, CUdeviceptr dst, char *why, size_t len)
+{
+	size_t size = elem_size(a->type), per = (4u << 20) / size ? (4u << 20) / size : 1;
+	int lanes = elem_lanes(a->type);
+	elem_type b = elem_base(a->type);
+	unsigned char *buf = malloc(per * size);
+	if (!buf) {
+		snprintf(why, len, "out of memory for a slice of %zu elements", per);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	CUresult r = CUDA_SUCCESS;
+	for (size_t at = 0; at < a->count && !r; at += per) {
+		size_t n = a->count - at < per ? a->count - at : per;
+		for (size_t k = 0; k < n; k++)
+			for (int lane = 0; lane < lanes; lane++) {
+				long long il[2] = {(long long)(at + k), lane};
+				value v;
+				expr_error ee;
+				if (expr_eval(e, element_lookup, il, &v, &ee)) {
+					snprintf(why, len, "element %lld, lane %d: %s", il[0], lane, ee.msg);
+					free(buf);
+					return CUDA_ERROR_INVALID_VALUE;
+				}
+				elem_put(buf + k * size + (size_t)lane * elem_size(b), b, v);
+			}
+		r = cuMemcpyHtoD(dst + at * size, buf, n * size);
+	}
 	free(buf);
+	if (r)
+		snprintf(why, len, "copying the elements to the GPU");
 	return r;
 }
 
-/* load: the array's contents (and its pristine copy) from a file.
- * expect: what the output must equal, from a file. */
-void cmd_load(char *line, int expect)
+/* fillexpr: the array's contents (and its pristine copy), or with role expect what the output
+ * must equal, from an expression of each element's index. */
+void cmd_fillexpr(char *line)
 {
-	proto_load ask;
-	char why[256] = "";
-	if (proto_decode(expect ? &PROTO_EXPECT : &PROTO_LOAD, line, &ask) || ask.idx < 0 || ask.idx >= A.nargs ||
-	    !A.args[ask.idx].is_array || (expect && !A.args[ask.idx].output)) {
-		reply_error("protocol", "bad load/expect command");
+	proto_fillexpr ask;
+	if (proto_decode(&PROTO_FILLEXPR, line, &ask) || ask.idx < 0 || ask.idx >= A.nargs ||
+	    !A.args[ask.idx].is_array || (strcmp(ask.role, "fill") && strcmp(ask.role, "expect"))) {
+		reply_error("protocol", "bad fillexpr command");
 		return;
 	}
+	int expect = !strcmp(ask.role, "expect");
 	arg *a = &A.args[ask.idx];
-	size_t bytes = a->count * elem_size(a->type);
-	CUresult r = load_file(ask.path, expect ? a->ref : a->ptr, bytes, why, sizeof why);
+	if (expect && !a->output) {
+		reply_error("protocol", "fillexpr expect of an argument that is not an output");
+		return;
+	}
+	expr_error ee;
+	expr *e = expr_parse(ask.expr, &ee);
+	if (!e) {
+		reply_error("eval", "at offset %d: %s", ee.offset, ee.msg);
+		return;
+	}
+	char why[256] = "";
+	CUresult r = fill_from(e, a, expect ? a->ref : a->ptr, why, sizeof why);
+	expr_free(e);
 	if (!r && !expect && a->pristine)
-		r = cuMemcpyDtoD(a->pristine, a->ptr, bytes);
+		r = cuMemcpyDtoD(a->pristine, a->ptr, a->count * elem_size(a->type));
 	if (r) {
-		reply_error(err_name(r), "%s", why);
+		reply_error(r == CUDA_ERROR_INVALID_VALUE ? "eval" : err_name(r), "%s", why);
 		return;
 	}
 	if (expect)
@@ -441,4 +532,7 @@ void args_free(void)
 {
 	for (int i = 0; i < MAX_ARGS; i++)
 		free(A.args[i].constant);
+	for (size_t k = 0; k < L.n; k++)
+		free(L.v[k].name);
+	free(L.v);
 }

@@ -731,10 +731,10 @@ static int dispatch(char *line, double t0)
 		cmd_sumcount(&sc);
 	else if (proto_is(&PROTO_COPY, line))
 		cmd_copy(line);
-	else if (proto_is(&PROTO_LOAD, line))
-		cmd_load(line, 0);
-	else if (proto_is(&PROTO_EXPECT, line))
-		cmd_load(line, 1);
+	else if (proto_is(&PROTO_LET, line))
+		cmd_let(line);
+	else if (proto_is(&PROTO_FILLEXPR, line))
+		cmd_fillexpr(line);
 	else if (proto_is(&PROTO_WARMUP, line))
 		cmd_warmup();
 	else if (proto_is(&PROTO_COPYBW_ASK, line))

@@ -43,7 +43,8 @@ CUresult launch_n(const launch *L, int count);
 /* args.c: the commands that describe the arguments */
 void cmd_array(char *line);
 void cmd_scalar(char *line);
-void cmd_load(char *line, int expect);
+void cmd_let(char *line);
+void cmd_fillexpr(char *line);
 void cmd_copy(char *line);
 void cmd_constant(char *line);
 void cmd_sumcheck(char *line);
