@@ -170,11 +170,32 @@ static void test_reference_groups_follow_reference_per(void)
 	diags_free(&d);
 }
 
+/* Short kernels: `max` samples a round after a warm-up launch; longer ones as many as fill about
+ * round_ms; one that fills a round alone: that one sample, and no warm-up to double it. */
+static void test_a_finalist_round_is_about_the_same_length(void)
+{
+	int warm = -1;
+	CU_ASSERT_EQUAL(plan_final_samples(0.02, 5, 5.0, &warm), 5);
+	CU_ASSERT_EQUAL(warm, 1);
+	CU_ASSERT_EQUAL(plan_final_samples(2.0, 5, 5.0, &warm), 2);
+	CU_ASSERT_EQUAL(warm, 1);
+	CU_ASSERT_EQUAL(plan_final_samples(4.99, 5, 5.0, &warm), 1);
+	CU_ASSERT_EQUAL(warm, 1);
+	CU_ASSERT_EQUAL(plan_final_samples(5.0, 5, 5.0, &warm), 1);
+	CU_ASSERT_EQUAL(warm, 0);
+	CU_ASSERT_EQUAL(plan_final_samples(7.25, 5, 5.0, &warm), 1);
+	CU_ASSERT_EQUAL(warm, 0);
+	/* a time not known: the most samples, warmed up */
+	CU_ASSERT_EQUAL(plan_final_samples(0, 5, 5.0, &warm), 5);
+	CU_ASSERT_EQUAL(warm, 1);
+}
+
 int add_plan_suite(void)
 {
 	CU_pSuite s = CU_add_suite("plan", NULL, NULL);
 	if (!s)
 		return -1;
+	CU_add_test(s, "a finalist round is about the same length for every kernel", test_a_finalist_round_is_about_the_same_length);
 	CU_add_test(s, "ranking is by time, passing only, ties in order", test_ranking_is_by_time_passing_only_ties_in_order);
 	CU_add_test(s, "finalists take their launch shapes along", test_finalists_take_their_launch_shapes_along);
 	CU_add_test(s, "what still needs a run", test_what_still_needs_a_run);

@@ -13,14 +13,6 @@
 #include "stats.h"
 #include "banned.h"
 
-/* A finalist's samples per round: FINAL_SAMPLES, fewer for a kernel whose samples take long
- * enough that one is as steady (about FINAL_ROUND_MS a round each). */
-static int final_samples(double sample_ms)
-{
-	double n = sample_ms > 0 ? FINAL_ROUND_MS / sample_ms : FINAL_SAMPLES;
-	return n >= FINAL_SAMPLES ? FINAL_SAMPLES : n <= 1 ? 1 : (int)n;
-}
-
 /* Re-times the fastest few in rounds, A B C A B C ..., each round a short run of samples. */
 /* On the first GPU alone: the finalists are compared with one another. With several GPUs the
  * others collect counters meanwhile, so shared state is touched under P->lock only. */
@@ -59,8 +51,9 @@ static int finalists(pass *P)
 			result tmp = res[idx[f]];
 			tmp.message = NULL;
 			double timeout = plan_timeout(cfg, res[idx[f]].t_max * res[idx[f]].batch);
-			int n = final_samples(res[idx[f]].t_median * (res[idx[f]].batch > 0 ? res[idx[f]].batch : 1));
-			sample_plan plan = {1, n, n, cfg->time_cap, cfg->noise_target, 0, 0};
+			int warm, n = plan_final_samples(res[idx[f]].t_median * (res[idx[f]].batch > 0 ? res[idx[f]].batch : 1),
+							 FINAL_SAMPLES, FINAL_ROUND_MS, &warm);
+			sample_plan plan = {warm, n, n, cfg->time_cap, cfg->noise_target, 0, 0};
 			pthread_mutex_unlock(&P->lock);
 			if (runner_measure(L->rn, cfg, space_config(sp, idx[f]), "time", &b->bins[b->of_config[idx[f]]], &plan,
 					   &tmp, timeout, &L->d))

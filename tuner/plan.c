@@ -192,3 +192,12 @@ size_t *plan_reference_groups(const config *cfg, const space *sp)
 	}
 	return group;
 }
+
+int plan_final_samples(double sample_ms, int max, double round_ms, int *warmup)
+{
+	double n = sample_ms > 0 ? round_ms / sample_ms : max;
+	/* A sample that fills a round on its own follows another finalist's, which kept the GPU busy
+	 * and its clock up: a warm-up launch would only double the round. */
+	*warmup = !(sample_ms >= round_ms);
+	return n >= max ? max : n <= 1 ? 1 : (int)n;
+}

@@ -24,6 +24,10 @@ size_t *plan_ranked(const result *res, size_t n, size_t *count);
  * `want` fastest, then every build of one of their launch shapes; *k: how many finalists.
  * Caller frees. */
 size_t *plan_finalists(const result *res, size_t n, int want, size_t *k);
+/* A finalist round's samples for a kernel whose sample takes sample_ms: `max` of them (fewer
+ * when each takes long enough that one is as steady: about `round_ms` a round), and whether a
+ * warm-up launch goes first (*warmup). */
+int plan_final_samples(double sample_ms, int max, double round_ms, int *warmup);
 /* Whether configuration r is still to run: not run yet, or (retry_failed) crashed or timed out. */
 int plan_needs_run(const result *r, int retry_failed);
 /* Whether a and c run the same code with the same launch and scalar arguments. */
