@@ -482,6 +482,9 @@ static void test_bad_input_table(void)
 		 "TMPDIR", "/nonexistent/scratch/job-12345"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		/* under AUTOTUNE_TEST_VALGRIND, valgrind itself cannot start without a TMPDIR */
+		if (cases[i].env && !strcmp(cases[i].env, "TMPDIR") && getenv("AUTOTUNE_TEST_VALGRIND"))
+			continue;
 		char text[2048];
 		snprintf(text, sizeof text,
 			 "kernel: {source: %s, entry: %s}\narguments: [{name: a, type: float, count: 64, output: true}]\n"
