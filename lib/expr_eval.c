@@ -191,6 +191,40 @@ static int eval_unary(const evaluator *ev, const node *nd, value *out)
 	}
 }
 
+/* pow(a, b): integers exactly (a negative exponent is refused: the result would not be one);
+ * floor_div and mod of floats as Python's // and %. */
+static int eval_pow_or_float(const evaluator *ev, const node *nd, const value *args, const node *const *argn,
+			     value *out)
+{
+	double x = value_as_double(args[0]), y = value_as_double(args[1]);
+	if (nd->op != F_POW) {
+		if (y == 0.0) {
+			expr_set_err(ev->err, argn[1]->offset, nd->op == F_MOD ? "modulo by zero" : "division by zero");
+			return -1;
+		}
+		double q = floor(x / y);
+		*out = value_float(nd->op == F_MOD ? x - q * y : q);
+		return 0;
+	}
+	if (args[0].kind == VAL_FLOAT || args[1].kind == VAL_FLOAT) {
+		*out = value_float(pow(x, y));
+		return 0;
+	}
+	long long base = args[0].u.i, e = args[1].u.i, r = 1;
+	if (e < 0) {
+		expr_set_err(ev->err, argn[1]->offset, "pow() of integers needs an exponent of 0 or more");
+		return -1;
+	}
+	if (base >= -1 && base <= 1) /* a huge exponent of these needs no loop */
+		r = base == 1 || e == 0 ? 1 : base == 0 ? 0 : e % 2 ? -1 : 1;
+	else /* |base| >= 2 overflows within 63 steps */
+		for (; e > 0; e--)
+			if (__builtin_mul_overflow(r, base, &r))
+				return overflow(ev, nd);
+	*out = value_int(r);
+	return 0;
+}
+
 static int eval_call(const evaluator *ev, const node *nd, value *out)
 {
 	value args[2];
@@ -226,6 +260,9 @@ static int eval_call(const evaluator *ev, const node *nd, value *out)
 			*out = value_int(v.u.i < 0 ? -v.u.i : v.u.i);
 		return 0;
 	}
+	if (nd->op == F_POW || ((nd->op == F_FLOOR_DIV || nd->op == F_MOD) &&
+				(args[0].kind == VAL_FLOAT || args[1].kind == VAL_FLOAT)))
+		return eval_pow_or_float(ev, nd, args, argn, out);
 	/* ceil_div: the usual (a + b - 1) / b overflows and is wrong for negatives. */
 	for (int k = 0; k < 2; k++)
 		if (args[k].kind != VAL_INT) {
@@ -240,9 +277,14 @@ static int eval_call(const evaluator *ev, const node *nd, value *out)
 	if (a == LLONG_MIN && b == -1)
 		return overflow(ev, nd);
 	long long q = a / b, rem = a % b;
-	if (rem != 0 && (rem > 0) == (b > 0))
+	/* C truncates toward zero; ceil_div rounds up, floor_div and mod round down (Python's // and %) */
+	if (nd->op == F_CEIL_DIV && rem != 0 && (rem > 0) == (b > 0))
 		q++;
-	*out = value_int(q);
+	else if (nd->op != F_CEIL_DIV && rem != 0 && (rem > 0) != (b > 0)) {
+		q--;
+		rem += b;
+	}
+	*out = value_int(nd->op == F_MOD ? rem : q);
 	return 0;
 }
 

@@ -54,6 +54,37 @@ static void test_int_division_truncates_towards_zero(void)
 	CU_ASSERT_EQUAL(eval_int("7 % -3"), 1);
 }
 
+/* Python's **, // and % for the T1 import: exact on integers, rounding down (not toward zero). */
+static void test_pow_floor_div_and_mod_are_pythons(void)
+{
+	CU_ASSERT_EQUAL(eval_int("pow(2, 10)"), 1024);
+	CU_ASSERT_EQUAL(eval_int("pow(-3, 3)"), -27);
+	CU_ASSERT_EQUAL(eval_int("pow(7, 0)"), 1);
+	CU_ASSERT_EQUAL(eval_int("pow(-1, 1000000000001)"), -1);
+	CU_ASSERT_EQUAL(eval_int("pow(1, 1000000000000)"), 1);
+	CU_ASSERT_EQUAL(eval_int("pow(0, 5)"), 0);
+	check_eval_error("pow(2, 63)", 0, "integer overflow");
+	check_eval_error("pow(2, -1)", 7, "exponent of 0 or more");
+	CU_ASSERT_EQUAL(eval_int("floor_div(7, 2)"), 3);
+	CU_ASSERT_EQUAL(eval_int("floor_div(-7, 2)"), -4);
+	CU_ASSERT_EQUAL(eval_int("floor_div(7, -2)"), -4);
+	CU_ASSERT_EQUAL(eval_int("mod(-7, 3)"), 2);
+	CU_ASSERT_EQUAL(eval_int("mod(7, -3)"), -2);
+	CU_ASSERT_EQUAL(eval_int("mod(7, 3)"), 1);
+	check_eval_error("mod(7, 0)", 7, "division by zero");
+	expr_error err;
+	value v;
+	expr *e = expr_parse("floor_div(-7.5, 2)", &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL(expr_eval(e, table_lookup, NULL, &v, &err), 0);
+	CU_ASSERT(v.kind == VAL_FLOAT && v.u.f == -4.0);
+	expr_free(e);
+	e = expr_parse("pow(2, 0.5)", &err);
+	CU_ASSERT_EQUAL(expr_eval(e, table_lookup, NULL, &v, &err), 0);
+	CU_ASSERT(v.kind == VAL_FLOAT && fabs(v.u.f - sqrt(2.0)) < 1e-15);
+	expr_free(e);
+}
+
 static void test_shifts_work_on_ints(void)
 {
 	CU_ASSERT_EQUAL(eval_int("1 << 10"), 1024);
@@ -200,6 +231,7 @@ int add_expr_eval_suite(void)
 		T(test_int_arithmetic_stays_int_and_float_spreads),
 		T(test_int_division_truncates_towards_zero),
 		T(test_shifts_work_on_ints),
+		T(test_pow_floor_div_and_mod_are_pythons),
 		T(test_ceil_div_rounds_towards_positive_infinity),
 		T(test_ceil_div_rejects_zero_divisor_and_floats),
 		T(test_min_max_take_many_args_and_keep_kind),
