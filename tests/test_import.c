@@ -61,6 +61,51 @@ static const char *write_spec(const char *name, const char *params, const char *
 	return file;
 }
 
+/* tests/t1/everything.json uses every field the import supports: Python value lists (a
+ * comprehension, list(range()), bools), chained, membership and modulo conditions, ProblemSize with
+ * GridDivX (GridDivY by default the block), sizes from ProblemSize[i] and max(param), every fill
+ * kind that imports, Symbol and MemType Constant arrays, a bool scalar. It imports, loads,
+ * enumerates the 79 configurations Python's rules keep (counted by hand: 17 block shapes in
+ * 32..512 threads; 5 tile/shared pairs, of which the 3 with a tile of 2 or 4 for block_size_x 16),
+ * and compiles in a dry run. */
+static void test_a_spec_of_every_supported_field_imports_loads_and_compiles(void)
+{
+	char yaml[200];
+	snprintf(yaml, sizeof yaml, "%s/everything.yaml", test_dir);
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(import_t1("tests/t1/everything.json", yaml, &d), 0);
+	config cfg;
+	int rc = config_load(yaml, &cfg, &d);
+	diags_print(&d);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(cfg.nargs, 7);
+	CU_ASSERT(cfg.args[2].constant && cfg.args[2].fill == FILL_EXPR);
+	CU_ASSERT(cfg.args[3].constant && cfg.args[3].fill == FILL_CONSTANT);
+	CU_ASSERT(cfg.args[4].output && cfg.args[4].restore);
+	space sp;
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
+	CU_ASSERT_EQUAL(sp.count, 79);
+	/* the first: block 16x2, tile 2, shared: grid ceil(4096 / 32) x ceil(1024 / 2) */
+	value v;
+	CU_ASSERT_EQUAL(cexpr_eval(&cfg, &cfg.grid[0], space_config(&sp, 0), &v, &d, NULL), 0);
+	CU_ASSERT_EQUAL(v.u.i, 128);
+	CU_ASSERT_EQUAL(cexpr_eval(&cfg, &cfg.grid[1], space_config(&sp, 0), &v, &d, NULL), 0);
+	CU_ASSERT_EQUAL(v.u.i, 512);
+	CU_ASSERT_EQUAL(cfg.args[3].count, 256); /* max(block_size_x) */
+	CU_ASSERT_EQUAL(cfg.args[0].count, 4096 * 1024); /* ProblemSize[0] * ProblemSize[1] */
+	space_free(&sp);
+	config_free(&cfg);
+	diags_free(&d);
+	/* nvcc compiles a shard of it: what was imported is a kernel's config, not only YAML */
+	char *out = NULL;
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"--dry-run", "--arch", "sm_90", "--shard", "0/40", yaml, NULL}, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "2 binaries built"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "(0 failed"));
+	free(out);
+	unlink("results/everything.shard-0-of-40.csv");
+	unlink(yaml);
+}
+
 /* Written to another directory (import -o), the config still finds the spec's kernel. */
 static void test_a_config_written_elsewhere_finds_the_kernel(void)
 {
@@ -161,7 +206,7 @@ static void test_what_cannot_be_imported_is_reported(void)
 	CU_ASSERT_EQUAL(import_t1(json, yaml, &d), -1);
 	CU_ASSERT_EQUAL_FATAL(d.n, 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], ":2:25: Language 'OpenCL': autotune tunes CUDA kernels"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[1], ":1:46: parameter type 'string' is not supported"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[1], ":1:46: ConfigurationSpace.TuningParameters[0].Type: 'string' is not supported"));
 	CU_ASSERT_NOT_EQUAL(access(yaml, F_OK), 0);
 	diags_free(&d);
 	json = write_temp(4, "broken.json", "{\"a\": [1, 2}\n");
@@ -171,20 +216,20 @@ static void test_what_cannot_be_imported_is_reported(void)
 	unlink(json);
 }
 
-/* The spec's strings are copied as they are: the import loads what it wrote, and a config that
- * does not load is reported at once (and kept: the messages name its lines), not at the first
- * `autotune` run. */
+/* Names are copied as they are, so only the loader knows whether they mean something: the import
+ * loads what it wrote, and a config that does not load is reported at once (and kept: the
+ * messages name its lines), not at the first `autotune` run. */
 static void test_a_written_config_that_does_not_load_is_reported(void)
 {
 	char yaml[128];
-	const char *json = write_spec("typo", "{\"Name\": \"y\", \"Type\": \"float\", \"Values\": \"[0.5. 1.5]\"}", "", "32", yaml,
-				      sizeof yaml);
+	const char *json = write_spec("typo", "{\"Name\": \"y\", \"Type\": \"float\", \"Values\": \"[0.5, 1.5]\"}", "",
+				      "block_size_y", yaml, sizeof yaml);
 	diags d = {0};
 	CU_ASSERT_EQUAL(import_t1(json, yaml, &d), -1);
 	CU_ASSERT_FATAL(d.n >= 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "/typo.yaml: imported from "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "typo.json, but it does not load"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[1], "malformed number '0.5.'"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[1], "unknown name 'block_size_y'"));
 	CU_ASSERT_EQUAL(access(yaml, F_OK), 0);
 	diags_free(&d);
 	unlink(yaml);
@@ -198,6 +243,8 @@ int add_import_suite(void)
 		return -1;
 	CU_add_test(s, "vector_add spec imports, loads and enumerates", test_vector_add_spec_imports_loads_and_enumerates);
 	CU_add_test(s, "not binds looser than comparison", test_not_binds_looser_than_comparison);
+	CU_add_test(s, "a spec of every supported field imports, loads and compiles",
+		    test_a_spec_of_every_supported_field_imports_loads_and_compiles);
 	CU_add_test(s, "chained comparisons are Python's", test_chained_comparisons_are_pythons);
 	CU_add_test(s, "a config written elsewhere finds the kernel", test_a_config_written_elsewhere_finds_the_kernel);
 	CU_add_test(s, "what cannot be imported is reported", test_what_cannot_be_imported_is_reported);

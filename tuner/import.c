@@ -1,10 +1,9 @@
 /* import.c: T1 (the Kernel Tuner / KTT tuning-spec JSON) to autotune YAML. JSON is read with
- * libyaml, which parses JSON's flow syntax, so there is no second parser to keep. The mapping:
- * TuningParameters -> space (and -D defines, as those tuners pass them), Conditions ->
- * constraints (Python's and/or/not spelled &&/||/!), LocalSize -> block, GlobalSize -> grid (a
- * CUDA-style global size counts blocks, an OpenCL-style one threads), Arguments in order ->
- * arguments (Vector: arrays, Scalar: values, Symbol: __constant__, WriteOnly/ReadWrite: outputs),
- * CompilerOptions -> build flags, SharedMemory -> launch shared_mem. */
+ * libyaml, which parses JSON's flow syntax, so there is no second parser to keep. The mapping
+ * (docs/config.md, Importing T1 specs): TuningParameters -> space (values evaluated) and defines,
+ * Conditions -> constraints, LocalSize -> block, ProblemSize over GridDivX..Z or GlobalSize ->
+ * grid, Arguments in order -> arguments, CompilerOptions -> build flags, SharedMemory -> launch
+ * shared_mem. Python expressions go through import_py.c, which translates exactly or refuses. */
 #include "import.h"
 
 #include <errno.h>
@@ -15,6 +14,7 @@
 #include <yaml.h>
 
 #include "config.h"
+#include "import_py.h"
 #include "banned.h"
 
 typedef struct {
@@ -23,6 +23,12 @@ typedef struct {
 	yaml_document_t *doc;
 	diags *d;
 	int errors;
+	/* the tuning parameters read so far: names (the document's strings) and values */
+	char **pnames;
+	value **pvals;
+	size_t *npvals, nparams, pcap;
+	char *ps[3];          /* ProblemSize, translated (NULL: none) */
+	const char *ps_py[3]; /* and as the spec writes it */
 } reader;
 
 static yaml_node_t *node(reader *R, int id) { return yaml_document_get_node(R->doc, id); }
@@ -30,6 +36,15 @@ static yaml_node_t *node(reader *R, int id) { return yaml_document_get_node(R->d
 static void err_at(reader *R, const yaml_node_t *n, const char *fmt, const char *what)
 {
 	diags_at(R->d, R->file, (int)n->start_mark.line + 1, (int)n->start_mark.column + 1, fmt, what);
+	R->errors++;
+}
+
+/* An expression the translator refused: the field, the expression and why, at the field. */
+static void err_py(reader *R, const yaml_node_t *n, const char *path, const char *python, const py_error *e)
+{
+	diags_at(R->d, R->file, (int)n->start_mark.line + 1, (int)n->start_mark.column + 1,
+		 "%s: \"%s\": %s (at character %d); not imported: autotune writes only exact translations", path,
+		 python, e->msg, e->at + 1);
 	R->errors++;
 }
 
@@ -71,141 +86,84 @@ static void quoted(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static int word_char(char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
-
-/* Whether s[i] starts the Python word w (and, or, not) standing alone. */
-static int word_at(const char *s, size_t i, size_t n, const char *w)
+/* What expressions may name beyond the parameters: the values of each (max(P), min(P)) and the
+ * spec's ProblemSize. */
+static const value *param_values(void *ctx, const char *name, size_t *n)
 {
-	size_t k = strlen(w);
-	return (i == 0 || !word_char(s[i - 1])) && i + k <= n && !strncmp(s + i, w, k) && (i + k == n || !word_char(s[i + k]));
-}
-
-/* The length of the comparison operator at s (<, <=, >, >=, ==, !=), or 0 (shifts are not). */
-static size_t comparison_at(const char *s)
-{
-	if ((s[0] == '<' || s[0] == '>' || s[0] == '=' || s[0] == '!') && s[1] == '=')
-		return 2;
-	return (s[0] == '<' || s[0] == '>') && s[1] != s[0] ? 1 : 0;
-}
-
-static void unchain(const char *s, size_t n, FILE *out);
-
-/* s[0..n) with the inside of every parenthesised group unchained. */
-static void unchain_groups(const char *s, size_t n, FILE *out)
-{
-	for (size_t i = 0; i < n;) {
-		if (s[i] != '(') {
-			fputc(s[i++], out);
-			continue;
+	const reader *R = ctx;
+	for (size_t k = 0; k < R->nparams; k++)
+		if (!strcmp(R->pnames[k], name)) {
+			*n = R->npvals[k];
+			return R->pvals[k];
 		}
-		size_t j = i + 1;
-		int depth = 1;
-		for (; j < n && depth; j++)
-			depth += s[j] == '(' ? 1 : s[j] == ')' ? -1 : 0;
-		int closed = depth == 0; /* s[j - 1] is the pair of s[i] */
-		fputc('(', out);
-		unchain(s + i + 1, j - i - 1 - (size_t)closed, out);
-		if (closed)
-			fputc(')', out);
-		i = j;
+	return NULL;
+}
+
+static const char *problem_size(void *ctx, long i)
+{
+	const reader *R = ctx;
+	return i >= 0 && i < 3 ? R->ps[i] : NULL;
+}
+
+/* A Python expression of the spec (at node n, field `path`) as autotune's, in quotes; what has no
+ * exact translation is an error that names the field and the offending part. */
+static void expression(reader *R, FILE *f, const yaml_node_t *n, const char *path, const char *python)
+{
+	py_env env = {param_values, problem_size, R};
+	py_error e;
+	char *text = py_translate(python, &env, &e);
+	if (!text) {
+		err_py(R, n, path, python, &e);
+		fputs("0", f);
+		return;
+	}
+	quoted(f, text);
+	free(text);
+}
+
+/* T1 element types autotune has (bool is one byte, as C++'s); the others are refused by name. */
+static const char *const types[][2] = {
+	{"int8", "int8"},     {"uint8", "uint8"},   {"int16", "int16"},   {"uint16", "uint16"}, {"int32", "int32"},
+	{"uint32", "uint32"}, {"int64", "int64"},   {"uint64", "uint64"}, {"float", "float"},   {"double", "double"},
+	{"bool", "uint8"},    {"float2", "float2"}, {"float4", "float4"}, {"double2", "double2"}, {"double4", "double4"},
+};
+
+static const char *our_type(const char *t1)
+{
+	for (size_t k = 0; k < sizeof types / sizeof *types; k++)
+		if (!strcmp(types[k][0], t1))
+			return types[k][1];
+	return NULL;
+}
+
+/* FillType and its companions: what fills an array. */
+static void put_fill(reader *R, FILE *f, const yaml_node_t *a, const char *path, int out)
+{
+	const char *fill = str(R, a, "FillType", NULL), *value = str(R, a, "FillValue", NULL);
+	const char *seed = str(R, a, "RandomSeed", NULL), *source = str(R, a, "DataSource", NULL);
+	char where[160];
+	snprintf(where, sizeof where, "%s.DataSource", path);
+	if (!fill) {
+		if (!out)
+			fputs(", fill: random", f);
+	} else if (!strcmp(fill, "Constant"))
+		fprintf(f, ", fill: constant, value: %s", value ? value : "0");
+	else if (!strcmp(fill, "Random"))
+		fprintf(f, ", fill: random%s%s", seed ? ", seed: " : "", seed ? seed : "");
+	else if (!strcmp(fill, "Generator") && source) {
+		/* a generator is an expression of the element's index i */
+		fputs(", fill: {expr: ", f);
+		expression(R, f, get(R, a, "DataSource"), where, source);
+		fputs("}", f);
+	} else if (!strcmp(fill, "Generator"))
+		err_at(R, a, "%s.FillType Generator needs a DataSource: an expression of the element index i", path);
+	else {
+		char *msg = xasprintf("%s.FillType: '%s' is not imported (Constant, Random and Generator are; data of "
+				      "BinaryRaw, BinaryHDF or Script must be written into the config by hand)", path, fill);
+		err_at(R, a, "%s", msg);
+		free(msg);
 	}
 }
-
-/* Python's chained comparisons, written out: "a <= b < c" means "a <= b and b < c", where C would
- * compare a <= b (0 or 1) with c. Each stretch between and, or, not and commas at this depth that
- * holds two comparisons or more becomes "(a <= b and b < c)"; the rest passes through. */
-static void unchain(const char *s, size_t n, FILE *out)
-{
-	for (size_t start = 0;;) {
-		size_t end = start, ops[64], nops = 0;
-		for (int depth = 0; end < n; end++) {
-			depth += s[end] == '(' ? 1 : s[end] == ')' ? -1 : 0;
-			if (depth)
-				continue;
-			if (s[end] == ',' || word_at(s, end, n, "and") || word_at(s, end, n, "or") || word_at(s, end, n, "not"))
-				break;
-			if ((s[end] == '<' || s[end] == '>') && s[end + 1] == s[end]) {
-				end++; /* a shift */
-				continue;
-			}
-			size_t k = comparison_at(s + end);
-			if (k && nops < 64) {
-				ops[nops++] = end;
-				end += k - 1;
-			}
-		}
-		if (nops < 2)
-			unchain_groups(s + start, end - start, out);
-		else {
-			/* the k-th link runs from the operand before ops[k] to the operand after it */
-			fputc('(', out);
-			for (size_t k = 0; k < nops; k++) {
-				size_t lo = k ? ops[k - 1] + comparison_at(s + ops[k - 1]) : start;
-				size_t hi = k + 1 < nops ? ops[k + 1] : end;
-				if (k)
-					fputs(" and ", out);
-				unchain_groups(s + lo, hi - lo, out);
-			}
-			fputc(')', out);
-		}
-		if (end >= n)
-			return;
-		size_t sep = s[end] == ',' ? 1 : word_at(s, end, n, "or") ? 2 : 3;
-		fwrite(s + end, 1, sep, out);
-		start = end + sep;
-	}
-}
-
-/* Python's boolean words as C operators; everything else passes through. `not` binds looser
- * than comparisons in Python, so "not a > b" becomes "!(a > b)": the parenthesis closes at the
- * next and/or or closing parenthesis of the same depth. */
-static void expression(FILE *f, const char *python)
-{
-	char *e = NULL;
-	size_t elen = 0;
-	FILE *m = open_memstream(&e, &elen);
-	if (!m)
-		diag_out_of_memory();
-	unchain(python, strlen(python), m);
-	fclose(m);
-	int depth = 0, open_nots[64], nopen = 0;
-	fputc('"', f);
-	for (const char *p = e;;) {
-		int word_start = p == e || !word_char(p[-1]);
-		int is_and = word_start && !strncmp(p, "and", 3) && (p[3] == ' ' || p[3] == '(');
-		int is_or = word_start && !strncmp(p, "or", 2) && (p[2] == ' ' || p[2] == '(');
-		/* close the nots this operand ends */
-		if (!*p || is_and || is_or || *p == ')')
-			while (nopen && open_nots[nopen - 1] == depth) {
-				fputc(')', f);
-				nopen--;
-			}
-		if (!*p)
-			break;
-		if (is_and)
-			fputs("&&", f), p += 3;
-		else if (is_or)
-			fputs("||", f), p += 2;
-		else if (word_start && !strncmp(p, "not", 3) && (p[3] == ' ' || p[3] == '(')) {
-			fputs("!(", f);
-			if (nopen < 64)
-				open_nots[nopen++] = depth;
-			p += 3;
-		} else if (!strncmp(p, "//", 2))
-			fputs("/", f), p += 2; /* integer division: autotune's / on integers */
-		else {
-			depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
-			if (*p == '"' || *p == '\\')
-				fputc('\\', f);
-			fputc(*p++, f);
-		}
-	}
-	fputc('"', f);
-	free(e);
-}
-
-static const char *const types[] = {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
-				     "float", "double", NULL};
 
 static void arguments(reader *R, FILE *f, const yaml_node_t *args)
 {
@@ -213,38 +171,45 @@ static void arguments(reader *R, FILE *f, const yaml_node_t *args)
 	int index = 0;
 	for (yaml_node_item_t *it = args->data.sequence.items.start; it < args->data.sequence.items.top; it++) {
 		yaml_node_t *a = node(R, *it);
+		char path[96], where[128];
+		snprintf(path, sizeof path, "KernelSpecification.Arguments[%d]", index);
 		index++;
 		const char *name = str(R, a, "Name", NULL), *type = str(R, a, "Type", "an argument needs a Type");
 		const char *mem = str(R, a, "MemoryType", "an argument needs a MemoryType");
-		const char *fill = str(R, a, "FillType", NULL), *value = str(R, a, "FillValue", NULL);
-		const char *size = str(R, a, "Size", NULL), *access = str(R, a, "AccessType", NULL);
-		const char *seed = str(R, a, "RandomSeed", NULL);
+		const char *value = str(R, a, "FillValue", NULL), *size = str(R, a, "Size", NULL);
+		const char *access = str(R, a, "AccessType", NULL), *memtype = str(R, a, "MemType", NULL);
 		if (!type || !mem)
 			continue;
-		int known = 0;
-		for (const char *const *t = types; *t; t++)
-			known |= !strcmp(*t, type);
-		if (!known) {
-			err_at(R, a, "argument type '%s' is not supported (supported: int8..uint64, float, double)", type);
+		const char *ours = our_type(type);
+		if (!ours) {
+			char *msg = xasprintf("%s.Type: '%s' is not supported (int8..uint64, float, double, bool, float2, "
+					      "float4, double2, double4)", path, type);
+			err_at(R, a, "%s", msg);
+			free(msg);
 			continue;
 		}
 		char generated[32];
 		snprintf(generated, sizeof generated, "arg%d", index);
-		fprintf(f, "  - {name: %s, type: %s", name ? name : generated, type);
+		fprintf(f, "  - {name: %s, type: %s", name ? name : generated, ours);
 		if (!strcmp(mem, "Scalar")) {
 			fprintf(f, ", value: %s}\n", value ? value : "0");
 			continue;
 		}
-		if (strcmp(mem, "Vector") && strcmp(mem, "Symbol")) {
-			err_at(R, a, "MemoryType '%s' is not supported (Scalar, Vector, Symbol)", mem);
+		/* Symbol, and MemType Constant beside Vector: the module's __constant__ of that name */
+		int constant = !strcmp(mem, "Symbol") || !strcmp(mem, "Constant") || (memtype && !strcmp(memtype, "Constant"));
+		if (strcmp(mem, "Vector") && !constant) {
+			char *msg = xasprintf("%s.MemoryType: '%s' is not supported (Scalar, Vector, Symbol)", path, mem);
+			err_at(R, a, "%s", msg);
+			free(msg);
 			fputs("}\n", f);
 			continue;
 		}
 		fputs(", count: ", f);
+		snprintf(where, sizeof where, "%s.Size", path);
 		if (size)
-			expression(f, size);
+			expression(R, f, get(R, a, "Size"), where, size);
 		else {
-			err_at(R, a, "%s", "a Vector argument needs a Size");
+			err_at(R, a, "%s needs a Size", path);
 			fputs("1", f);
 		}
 		int out = access && (!strcmp(access, "WriteOnly") || !strcmp(access, "ReadWrite"));
@@ -252,40 +217,63 @@ static void arguments(reader *R, FILE *f, const yaml_node_t *args)
 			fputs(", output: true", f);
 		if (access && !strcmp(access, "ReadWrite"))
 			fputs(", restore: true", f); /* read and written: each launch starts from the same input */
-		if (fill && !strcmp(fill, "Constant"))
-			fprintf(f, ", fill: constant, value: %s", value ? value : "0");
-		else if (fill && !strcmp(fill, "Random"))
-			fprintf(f, ", fill: random%s%s", seed ? ", seed: " : "", seed ? seed : "");
-		else if (fill)
-			err_at(R, a, "FillType '%s' is not supported (Constant, Random)", fill);
-		else if (!out)
-			fputs(", fill: random", f);
-		if (!strcmp(mem, "Symbol"))
+		put_fill(R, f, a, path, out);
+		if (constant)
 			fputs(", constant: true", f);
 		fputs("}\n", f);
 	}
 }
 
-static void dims(reader *R, FILE *f, const char *key, const yaml_node_t *global, const yaml_node_t *local, int cuda_global)
+/* LocalSize's X, Y, Z as the block; the grid from ProblemSize over the product of GridDivX..Z
+ * (each by default the block's size in that dimension, as Kernel Tuner does), or else from
+ * GlobalSize, which counts blocks (CUDA) or threads (OpenCL). */
+static void put_dims(reader *R, FILE *f, const yaml_node_t *kernel, int cuda_global)
 {
-	static const char *const xyz[] = {"X", "Y", "Z"};
-	fprintf(f, "  %s: [", key);
+	static const char *const xyz[] = {"X", "Y", "Z"}, *const div[] = {"GridDivX", "GridDivY", "GridDivZ"};
+	yaml_node_t *global = get(R, kernel, "GlobalSize"), *local = get(R, kernel, "LocalSize");
+	char path[96];
+	fputs("  block: [", f);
+	for (int i = 0; i < 3; i++) {
+		const char *l = str(R, local, xyz[i], NULL);
+		fputs(i ? ", " : "", f);
+		snprintf(path, sizeof path, "KernelSpecification.LocalSize.%s", xyz[i]);
+		if (l)
+			expression(R, f, get(R, local, xyz[i]), path, l);
+		else
+			fputs("1", f);
+	}
+	fputs("]\n  grid: [", f);
 	for (int i = 0; i < 3; i++) {
 		const char *g = str(R, global, xyz[i], NULL), *l = str(R, local, xyz[i], NULL);
-		const char *e = !strcmp(key, "block") ? l : g;
-		if (i)
-			fputs(", ", f);
-		if (!e) {
+		fputs(i ? ", " : "", f);
+		char *e = NULL;
+		if (R->ps[0]) {
+			yaml_node_t *d = get(R, kernel, div[i]);
+			char *by = NULL;
+			if (d && d->type == YAML_SEQUENCE_NODE) {
+				for (yaml_node_item_t *it = d->data.sequence.items.start; it < d->data.sequence.items.top; it++) {
+					yaml_node_t *v = node(R, *it);
+					const char *name = v->type == YAML_SCALAR_NODE ? (const char *)v->data.scalar.value : "";
+					char *prev = by;
+					by = by ? xasprintf("%s * %s", by, name) : xasprintf("%s", name);
+					free(prev);
+				}
+			} else if (l && (!d || d->type == YAML_SCALAR_NODE))
+				by = xasprintf("%s", l); /* absent or null: the block's size */
+			/* Python's ceiling division: -(-a // b) */
+			e = R->ps_py[i] ? xasprintf("-(-(%s) // (%s))", R->ps_py[i], by ? by : "1") : xstrdup("1");
+			free(by);
+			snprintf(path, sizeof path, "KernelSpecification.%s", div[i]);
+			expression(R, f, d ? d : kernel, path, e);
+		} else if (!g)
 			fputs("1", f);
-			continue;
-		}
-		if (!strcmp(key, "grid") && !cuda_global && l) {
+		else {
 			/* an OpenCL-style global size counts threads: blocks are its ceiling over the local size */
-			char *both = xasprintf("ceil_div(%s, %s)", g, l);
-			expression(f, both);
-			free(both);
-		} else
-			expression(f, e);
+			e = !cuda_global && l ? xasprintf("-(-(%s) // (%s))", g, l) : xstrdup(g);
+			snprintf(path, sizeof path, "KernelSpecification.GlobalSize.%s", xyz[i]);
+			expression(R, f, get(R, global, xyz[i]), path, e);
+		}
+		free(e);
 	}
 	fputs("]\n", f);
 }
@@ -321,32 +309,59 @@ static void put_kernel(reader *R, FILE *f, const yaml_node_t *kernel, const char
 	fputs("\n", f);
 }
 
-/* TuningParameters as the space; the names, which become defines, in *names (the caller frees
- * the array, not the strings: they are the document's). */
-static size_t put_space(reader *R, FILE *f, const yaml_node_t *space, char ***names)
+/* TuningParameters as the space, each value list evaluated (Python's range(), list
+ * comprehensions, True and False), so the config says exactly which values there are; the names
+ * and values are kept in R for expressions that use them. */
+static void put_space(reader *R, FILE *f, const yaml_node_t *space)
 {
 	yaml_node_t *params = get(R, space, "TuningParameters");
 	fputs("space:\n", f);
-	size_t nnames = 0, cap = 0;
 	if (!params || params->type != YAML_SEQUENCE_NODE) {
 		err_at(R, space, "%s", "ConfigurationSpace needs TuningParameters (a list)");
-		return 0;
+		return;
 	}
-	for (yaml_node_item_t *it = params->data.sequence.items.start; it < params->data.sequence.items.top; it++) {
+	int index = 0;
+	for (yaml_node_item_t *it = params->data.sequence.items.start; it < params->data.sequence.items.top; it++, index++) {
 		yaml_node_t *p = node(R, *it);
 		const char *name = str(R, p, "Name", "a tuning parameter needs a Name");
 		const char *type = str(R, p, "Type", "a tuning parameter needs a Type");
 		const char *values = str(R, p, "Values", "a tuning parameter needs Values");
 		if (!name || !type || !values)
 			continue;
-		if (strcmp(type, "int") && strcmp(type, "uint") && strcmp(type, "float"))
-			err_at(R, p, "parameter type '%s' is not supported (int, uint, float)", type);
-		/* Values is a list literal, "[1, 2, 4]": YAML reads it as a flow list too */
-		fprintf(f, "  %s: %s\n", name, values);
-		grow(names, &cap, nnames + 1, sizeof **names);
-		(*names)[nnames++] = (char *)name;
+		char path[96];
+		snprintf(path, sizeof path, "ConfigurationSpace.TuningParameters[%d]", index);
+		if (strcmp(type, "int") && strcmp(type, "uint") && strcmp(type, "float") && strcmp(type, "bool")) {
+			char *msg = xasprintf("%s.Type: '%s' is not supported (int, uint, float, bool: autotune's parameters "
+					      "are numbers)", path, type);
+			err_at(R, p, "%s", msg);
+			free(msg);
+			continue;
+		}
+		value *v = NULL;
+		size_t n = 0;
+		py_error e;
+		char where[128];
+		snprintf(where, sizeof where, "%s.Values", path);
+		if (py_values(values, &v, &n, &e)) {
+			err_py(R, get(R, p, "Values"), where, values, &e);
+			continue;
+		}
+		fprintf(f, "  %s: [", name);
+		for (size_t k = 0; k < n; k++) {
+			char text[64];
+			value_format(v[k], text, sizeof text);
+			fprintf(f, "%s%s", k ? ", " : "", text);
+		}
+		fputs("]\n", f);
+		grow(&R->pnames, &R->pcap, R->nparams + 1, sizeof *R->pnames);
+		size_t cap = R->nparams;
+		grow(&R->pvals, &cap, R->nparams + 1, sizeof *R->pvals);
+		cap = R->nparams;
+		grow(&R->npvals, &cap, R->nparams + 1, sizeof *R->npvals);
+		R->pnames[R->nparams] = (char *)name;
+		R->pvals[R->nparams] = v;
+		R->npvals[R->nparams++] = n;
 	}
-	return nnames;
 }
 
 static int nonempty_list(const yaml_node_t *n)
@@ -361,38 +376,68 @@ static void put_constraints(reader *R, FILE *f, const yaml_node_t *space)
 	if (!nonempty_list(conds))
 		return;
 	fputs("constraints:\n", f);
-	for (yaml_node_item_t *it = conds->data.sequence.items.start; it < conds->data.sequence.items.top; it++) {
-		const char *e = str(R, node(R, *it), "Expression", "a condition needs an Expression");
+	int index = 0;
+	for (yaml_node_item_t *it = conds->data.sequence.items.start; it < conds->data.sequence.items.top; it++, index++) {
+		yaml_node_t *c = node(R, *it);
+		const char *e = str(R, c, "Expression", "a condition needs an Expression");
 		if (e) {
+			char path[96];
+			snprintf(path, sizeof path, "ConfigurationSpace.Conditions[%d].Expression", index);
 			fputs("  - ", f);
-			expression(f, e);
+			expression(R, f, get(R, c, "Expression"), path, e);
 			fputc('\n', f);
 		}
 	}
 }
 
-/* LocalSize as the block, GlobalSize as the grid, SharedMemory as the launch's shared memory. */
+/* ProblemSize (a number or a list of up to three, numbers or expressions), kept in R both as
+ * written and translated: the grid divides it, and sizes may name ProblemSize[i]. */
+static void read_problem_size(reader *R, const yaml_node_t *kernel)
+{
+	yaml_node_t *ps = get(R, kernel, "ProblemSize");
+	if (!ps)
+		return;
+	yaml_node_t *item[3] = {NULL, NULL, NULL};
+	if (ps->type == YAML_SCALAR_NODE)
+		item[0] = ps;
+	else if (ps->type == YAML_SEQUENCE_NODE)
+		for (int i = 0; i < 3 && ps->data.sequence.items.start + i < ps->data.sequence.items.top; i++)
+			item[i] = node(R, ps->data.sequence.items.start[i]);
+	for (int i = 0; i < 3; i++) {
+		if (!item[i] || item[i]->type != YAML_SCALAR_NODE)
+			continue;
+		py_env env = {param_values, NULL, R};
+		py_error e;
+		char path[64];
+		snprintf(path, sizeof path, "KernelSpecification.ProblemSize[%d]", i);
+		R->ps_py[i] = (const char *)item[i]->data.scalar.value;
+		if (!(R->ps[i] = py_translate(R->ps_py[i], &env, &e)))
+			err_py(R, item[i], path, R->ps_py[i], &e);
+	}
+	if (!R->ps[0] && !R->errors)
+		err_at(R, ps, "%s", "KernelSpecification.ProblemSize: a number or a list of one to three");
+}
+
+/* The launch's block, grid and shared memory. */
 static void put_launch(reader *R, FILE *f, const yaml_node_t *kernel)
 {
-	yaml_node_t *global = get(R, kernel, "GlobalSize"), *local = get(R, kernel, "LocalSize");
-	if (!global || !local)
-		err_at(R, kernel, "%s", "KernelSpecification needs GlobalSize and LocalSize");
+	if (!get(R, kernel, "LocalSize") || (!get(R, kernel, "GlobalSize") && !R->ps[0]))
+		err_at(R, kernel, "%s", "KernelSpecification needs LocalSize, and GlobalSize or ProblemSize");
 	const char *gtype = str(R, kernel, "GlobalSizeType", NULL);
 	int cuda_global = gtype ? !strcmp(gtype, "CUDA") : 1;
 	fputs("launch:\n", f);
-	dims(R, f, "block", global, local, cuda_global);
-	dims(R, f, "grid", global, local, cuda_global);
+	put_dims(R, f, kernel, cuda_global);
 	const char *smem = str(R, kernel, "SharedMemory", NULL);
 	if (smem)
 		fprintf(f, "  shared_mem: %s\n", smem);
 }
 
 /* Every parameter as a define, CompilerOptions as nvcc flags. */
-static void put_build(reader *R, FILE *f, const yaml_node_t *kernel, char *const *names, size_t nnames)
+static void put_build(reader *R, FILE *f, const yaml_node_t *kernel)
 {
 	fputs("build:\n  defines: [", f);
-	for (size_t i = 0; i < nnames; i++)
-		fprintf(f, "%s%s", i ? ", " : "", names[i]);
+	for (size_t i = 0; i < R->nparams; i++)
+		fprintf(f, "%s%s", i ? ", " : "", R->pnames[i]);
 	fputs("]   # T1 tuners pass every parameter to the kernel as a define\n", f);
 	yaml_node_t *opts = get(R, kernel, "CompilerOptions");
 	if (!nonempty_list(opts))
@@ -422,8 +467,8 @@ static int convert(reader *R, FILE *f, const char *json_path)
 		return -1;
 	}
 	put_kernel(R, f, kernel, json_path);
-	char **names = NULL;
-	size_t nnames = put_space(R, f, space, &names);
+	put_space(R, f, space);
+	read_problem_size(R, kernel);
 	put_constraints(R, f, space);
 	yaml_node_t *args = get(R, kernel, "Arguments");
 	if (args && args->type == YAML_SEQUENCE_NODE)
@@ -431,8 +476,7 @@ static int convert(reader *R, FILE *f, const char *json_path)
 	else
 		err_at(R, kernel, "%s", "KernelSpecification needs Arguments (a list)");
 	put_launch(R, f, kernel);
-	put_build(R, f, kernel, names, nnames);
-	free(names);
+	put_build(R, f, kernel);
 	if (get(R, kernel, "ReferenceArguments"))
 		fputs("# ReferenceArguments are not imported: outputs are checked against the first configuration.\n", f);
 	return R->errors ? -1 : 0;
@@ -466,9 +510,16 @@ int import_t1(const char *json_path, const char *yaml_path, diags *d)
 		char *text = NULL;
 		size_t len = 0;
 		FILE *out = open_memstream(&text, &len);
-		reader R = {json_path, yaml_path, &doc, d, 0};
+		reader R = {.file = json_path, .out = yaml_path, .doc = &doc, .d = d};
 		rc = convert(&R, out, json_path);
 		fclose(out);
+		for (size_t k = 0; k < R.nparams; k++)
+			free(R.pvals[k]);
+		free(R.pvals);
+		free(R.npvals);
+		free(R.pnames);
+		for (int i = 0; i < 3; i++)
+			free(R.ps[i]);
 		if (rc == 0 && same_file(yaml_path, json_path)) {
 			diags_add(d, "cannot write the config to '%s': it is the spec being imported; give another with -o",
 				  yaml_path);
