@@ -215,6 +215,37 @@ void put_file(const char *path, const char *text)
 	fclose(f);
 }
 
+/* The data put_bytes and put_npy write: byte k is k % 251, so that no two nearby bytes agree. */
+static void data_bytes_to(FILE *f, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		fputc((int)(k % 251), f);
+}
+
+void put_bytes(const char *path, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	data_bytes_to(f, n);
+	fclose(f);
+}
+
+size_t put_npy(const char *path, int major, const char *dict, size_t data_bytes)
+{
+	size_t pre = major == 1 ? 10 : 12, len = strlen(dict) + 1; /* and its newline */
+	size_t pad = (64 - (pre + len) % 64) % 64, hlen = len + pad;
+	unsigned char head[12] = {0x93, 'N', 'U', 'M', 'P', 'Y', (unsigned char)major, 0, (unsigned char)(hlen & 0xff),
+				  (unsigned char)(hlen >> 8 & 0xff), (unsigned char)(hlen >> 16 & 0xff), (unsigned char)(hlen >> 24)};
+	FILE *f = fopen(path, "wb");
+	fwrite(head, 1, pre, f);
+	fputs(dict, f);
+	for (size_t i = 0; i < pad; i++)
+		fputc(' ', f);
+	fputc('\n', f);
+	data_bytes_to(f, data_bytes);
+	fclose(f);
+	return pre + hlen;
+}
+
 int run_autotune(char *const args[], char **output)
 {
 	/* AUTOTUNE_TEST_VALGRIND set: every run under valgrind, an error or a leak exit 99, which
