@@ -32,7 +32,8 @@ void hasher_add_str(hasher *h, const char *s)
 	hasher_add(h, s, n + 1);
 }
 
-static int hasher_add_contents(hasher *h, const char *path)
+/* The file's bytes; how many into *bytes (when not NULL). */
+static int hasher_add_contents(hasher *h, const char *path, unsigned long long *bytes)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {
@@ -41,8 +42,13 @@ static int hasher_add_contents(hasher *h, const char *path)
 	}
 	char buf[65536];
 	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+	unsigned long long total = 0;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
 		hasher_add(h, buf, n);
+		total += n;
+	}
+	if (bytes)
+		*bytes = total;
 	int bad = ferror(f);
 	fclose(f);
 	return bad ? -1 : 0;
@@ -51,7 +57,7 @@ static int hasher_add_contents(hasher *h, const char *path)
 int hasher_add_file(hasher *h, const char *path)
 {
 	hasher_add_str(h, path);
-	return hasher_add_contents(h, path);
+	return hasher_add_contents(h, path, NULL);
 }
 
 void hasher_finish(hasher *h, char *buf)
@@ -61,11 +67,20 @@ void hasher_finish(hasher *h, char *buf)
 	free(h);
 }
 
-void hash_spec(const char *config_path, const char *source, char out[17])
+void hash_spec(const char *config_path, const char *source, const char *const *data, size_t ndata, char out[17])
 {
 	hasher *h = hasher_new();
 	/* contents only: the same spec checked out elsewhere has the same hash */
-	hasher_add_contents(h, config_path);
-	hasher_add_contents(h, source);
+	hasher_add_contents(h, config_path, NULL);
+	hasher_add_contents(h, source, NULL);
+	/* each data file's length after it, so that bytes moved from one file to the next change
+	 * the hash; none (most configs): the hash is what it was before data files existed */
+	for (size_t i = 0; i < ndata; i++) {
+		unsigned long long bytes = 0;
+		char len[32];
+		hasher_add_contents(h, data[i], &bytes);
+		snprintf(len, sizeof len, "%llu", bytes);
+		hasher_add_str(h, len);
+	}
 	hasher_finish(h, out);
 }

@@ -16,8 +16,9 @@ int hasher_add_file(hasher *h, const char *path);
 /* 16 hex digits; buf holds at least 17 bytes. Frees the hasher. */
 void hasher_finish(hasher *h, char *buf);
 
-/* What a tuned result was derived from: the config file and the kernel source (16 hex digits
- * into out). A build compares it with the header's to refuse stale tuning. */
-void hash_spec(const char *config_path, const char *source, char out[17]);
+/* What a tuned result was derived from: the config file, the kernel source and the ndata data
+ * files the config names (16 hex digits into out). A build compares it with the header's to
+ * refuse stale tuning. */
+void hash_spec(const char *config_path, const char *source, const char *const *data, size_t ndata, char out[17]);
 
 #endif

@@ -88,6 +88,10 @@ typedef struct { const char *name, *kind, *value; } proto_let;
  * worker a slice at a time: nothing the size of the array is staged. Answer: ok, or error "eval"
  * with the element and why. */
 typedef struct { long long idx; const char *role, *expr; } proto_fillexpr;
+/* "fillfile IDX ROLE OFFSET PATH": the same from a file (fill: {file}, verify.expected): the
+ * array's bytes start OFFSET bytes into the file at PATH (absolute), which the tuner checked
+ * holds them; the worker reads it a slice at a time. Answer: ok, or error "file" and why. */
+typedef struct { long long idx; const char *role; unsigned long long offset; const char *path; } proto_fillfile;
 typedef struct { long long grid[3], block[3], smem; } proto_launch;
 /* "run": warm up, sample and, by role, keep ("ref"), compare ("check") or only time ("time").
  * Answer: PROTO_RESULT. */
@@ -109,7 +113,7 @@ typedef struct { proto_launch launch; const char *symbol, *cubin; } proto_profil
 typedef struct { const char *set; } proto_counters;
 
 extern const proto_msg PROTO_DEVICE, PROTO_ARRAY, PROTO_SCALAR, PROTO_SUMCOUNT, PROTO_SUMCHECK, PROTO_MEASURE,
-	PROTO_CONSTANT, PROTO_COPY, PROTO_LET, PROTO_FILLEXPR, PROTO_RUN, PROTO_PROFILE, PROTO_COUNTERS;
+	PROTO_CONSTANT, PROTO_COPY, PROTO_LET, PROTO_FILLEXPR, PROTO_FILLFILE, PROTO_RUN, PROTO_PROFILE, PROTO_COUNTERS;
 /* Requests without fields: "count" (answer PROTO_COUNT), "warmup" (PROTO_WARM), "copybw" (PROTO_COPYBW), "profiles" (one PROTO_METRICS or
  * PROTO_UNAVAILABLE per queued profile), "quit" (no answer). */
 extern const proto_msg PROTO_COUNT_ASK, PROTO_WARMUP, PROTO_COPYBW_ASK, PROTO_PROFILES, PROTO_QUIT;

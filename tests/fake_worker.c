@@ -12,6 +12,7 @@
  *                    efficiency 90 + the GPU's ordinal (else: no counters)
  *   FAKE_PROFILE_FAIL_BX  the configuration with this blockDim.x cannot be profiled
  *   FAKE_EVAL_ERROR  answer fillexpr with this "eval" error (else ok; let and fillexpr are logged)
+ *   FAKE_FILE_ERROR  answer fillfile with this "file" error (else ok; fillfile is logged)
  *   FAKE_SLOW_GPU    this GPU ordinal times every first-pass run 2% slower (finalist runs, role
  *                    "time", are timed alike on any GPU)
  *   FAKE_PER_MS      a configuration takes 1 + blockDim.x / FAKE_PER_MS ms (default 1000)
@@ -122,6 +123,7 @@ int main(void)
 		proto_counters ctr;
 		proto_let let;
 		proto_fillexpr fill;
+		proto_fillfile file;
 		proto_run ask;
 		int setup = 0;
 		for (size_t i = 0; i < sizeof accepted / sizeof *accepted; i++)
@@ -145,6 +147,12 @@ int main(void)
 			log_line("fillexpr %lld %s %s\n", fill.idx, fill.role, fill.expr);
 			if (getenv("FAKE_EVAL_ERROR"))
 				error_reply("eval", getenv("FAKE_EVAL_ERROR"));
+			else
+				reply(&PROTO_OK, NULL);
+		} else if (proto_decode(&PROTO_FILLFILE, line, &file) == 0) {
+			log_line("fillfile %lld %s %llu %s\n", file.idx, file.role, file.offset, file.path);
+			if (getenv("FAKE_FILE_ERROR"))
+				error_reply("file", getenv("FAKE_FILE_ERROR"));
 			else
 				reply(&PROTO_OK, NULL);
 		} else if (proto_is(&PROTO_COUNT_ASK, line))

@@ -136,6 +136,40 @@ grep -q "expect.yaml:7:.*cannot evaluate this for 'in': element 7, lane 0: divis
 	fail "a failing expression fill: $(cat "$X/out")"
 rm -rf "$X"
 
+echo "== inputs and expected outputs from data files: a raw input, an .npy of what the output must be"
+X=$(mktemp -d)
+cp tests/kernels/expect.yaml tests/kernels/expect.cu "$X"/
+sed -i 's|fill: {expr: "i % 100"}|fill: {file: in.bin}|; s|expect: {out: "2 \* (i % 100)"}|expected: {out: out.npy}|; s|results/|'"$X"'/|g' \
+	"$X/expect.yaml"
+grep -q 'fill: {file: in.bin}' "$X/expect.yaml" && grep -q 'expected: {out: out.npy}' "$X/expect.yaml" ||
+	fail "expect.yaml no longer has the lines this test rewrites"
+# element i (int32, little-endian) is i % 100 in the input and 2 * (i % 100) in the output: one
+# period of 100 elements, 100 periods a block, enough blocks for n = 1 << 20, cut to size
+for k in $(seq 0 99); do printf "\\x$(printf %02x "$k")\\x00\\x00\\x00"; done > "$X/in.period"
+for k in $(seq 0 99); do printf "\\x$(printf %02x $((2 * k)))\\x00\\x00\\x00"; done > "$X/out.period"
+for f in in out; do
+	for _ in $(seq 100); do cat "$X/$f.period"; done > "$X/$f.block"
+	for _ in $(seq 105); do cat "$X/$f.block"; done | head -c $((4 << 20)) > "$X/$f.raw"
+done
+mv "$X/in.raw" "$X/in.bin"
+# an .npy header as numpy writes it: magic, version 1.0, length, the dict padded to 64 bytes
+dict="{'descr': '<i4', 'fortran_order': False, 'shape': (1048576,), }"
+pad=$(( (64 - (10 + ${#dict} + 1) % 64) % 64 )); hlen=$(( ${#dict} + 1 + pad ))
+{ printf '\x93NUMPY\x01\x00'; printf "\\x$(printf %02x $((hlen & 255)))\\x$(printf %02x $((hlen >> 8)))"
+  printf '%s%*s\n' "$dict" "$pad" ''; cat "$X/out.raw"; } > "$X/out.npy"
+[ "$(stat -c %s "$X/out.npy")" -eq $((10 + hlen + (4 << 20))) ] || fail "the .npy file written is $(stat -c %s "$X/out.npy") bytes"
+./autotune "$X/expect.yaml" > "$X/out" 2>&1 || { cat "$X/out"; fail "data files: autotune exited $?"; }
+"$B/csvcheck" "$X/expect.csv" 3 ok=3 || fail "data files CSV"
+# one element of the expected output wrong: every configuration, the reference included, fails
+printf '\x07' | dd of="$X/out.npy" bs=1 seek=$((10 + hlen + 4 * 1000)) conv=notrunc 2>/dev/null
+set +e
+./autotune "$X/expect.yaml" > "$X/out" 2>&1
+rc=$?
+set -e
+[ "$rc" -ne 0 ] || fail "a wrong expected output passed"
+grep -q 'first at index 1000: got 0, expected 7' "$X/out" "$X/expect.csv" || fail "a wrong expected output: $(cat "$X/out")"
+rm -rf "$X"
+
 echo "== every config of configs/ and every feature kernel of tests/kernels, all verified"
 bench/catalogue.sh || fail "a config did not tune cleanly (see ${OUT:-/tmp}/catalogue.log)"
 

@@ -137,18 +137,18 @@ static void test_the_spec_hash_sees_contents_only(void)
 {
 	const char *cfg = write_temp(2, "spec.yaml", "name: s\n"), *src = write_temp(3, "spec.cu", "// k\n");
 	char one[17], moved[17], edited[17], again[17];
-	hash_spec(cfg, src, one);
+	hash_spec(cfg, src, NULL, 0, one);
 	const char *cfg2 = write_temp(4, "elsewhere.yaml", "name: s\n"), *src2 = write_temp(5, "elsewhere.cu", "// k\n");
-	hash_spec(cfg2, src2, moved);
+	hash_spec(cfg2, src2, NULL, 0, moved);
 	CU_ASSERT_STRING_EQUAL(one, moved);
-	hash_spec(cfg, src, again);
+	hash_spec(cfg, src, NULL, 0, again);
 	CU_ASSERT_STRING_EQUAL(one, again);
 	write_temp(3, "spec.cu", "// k edited\n");
-	hash_spec(cfg, src, edited);
+	hash_spec(cfg, src, NULL, 0, edited);
 	CU_ASSERT_STRING_NOT_EQUAL(one, edited);
 	write_temp(3, "spec.cu", "// k\n");
 	write_temp(2, "spec.yaml", "name: t\n");
-	hash_spec(cfg, src, edited);
+	hash_spec(cfg, src, NULL, 0, edited);
 	CU_ASSERT_STRING_NOT_EQUAL(one, edited);
 	unlink(cfg);
 	unlink(src);

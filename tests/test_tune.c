@@ -5,6 +5,7 @@
  * what was measured and exits 130; SIGTERM to the whole job (a batch system's time limit) exits
  * 143, and what it stopped, a measurement or a compile, is not run rather than failed; a problem
  * too large for the device stops the run before anything is written. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <CUnit/CUnit.h>
 #include <signal.h>
 #include <stdio.h>
@@ -255,6 +256,158 @@ static void test_expression_fills_are_generated_by_the_worker(void)
 	unsetenv("TMPDIR");
 	proc_capture((char *[]){"rm", "-rf", tmp, NULL}, 30, &ls);
 	free(ls);
+}
+
+/* fd.yaml's path (config_path points here after write_file_config). */
+static char fd_path[] = DIR "/fd.yaml";
+
+/* Writes DIR/fd.yaml: input x (4096 floats) filled from file (relative to DIR), output a, and the
+ * verify mapping's keys when given (line 9); the fake worker reset for it. */
+static void write_file_config(const char *file, const char *verify)
+{
+	mkdir(DIR, 0777);
+	mkdir(DIR "/data", 0777);
+	put_file(DIR "/k.cu", "extern \"C\" __global__ void k(const float *x, float *a, int n)\n"
+			      "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = 2 * x[i]; }\n");
+	char *text = xasprintf("name: fd\nkernel: {source: k.cu, entry: k}\narguments:\n"
+			       "  - {name: x, type: float, count: 4096, fill: {file: %s}}\n"
+			       "  - {name: a, type: float, count: 4096, output: true}\n  - {name: n, type: int32, value: 4096}\n"
+			       "space: {bx: [32, 64]}\nlaunch: {block: [bx], grid: [\"ceil_div(4096, bx)\"]}\n"
+			       "%s%s%soutput: {csv: " DIR "/fd.csv, header: " DIR "/fd_tuned.h}\n",
+			       file, verify ? "verify: {" : "", verify ? verify : "", verify ? "}\n" : "");
+	put_file(fd_path, text);
+	free(text);
+	config_path = fd_path;
+	fake_worker_reset(DIR, "fd");
+}
+
+/* The fillfile line the fake worker logged for argument idx in role from DIR/file, whose data
+ * start at offset: how many times. */
+static int fillfile_lines(int idx, const char *role, size_t offset, const char *file)
+{
+	char *path = xasprintf("%s/%s", DIR, file), *real = realpath(path, NULL);
+	char *want = xasprintf("fillfile %d %s %zu %s\n", idx, role, offset, real ? real : "?");
+	int n = count_in(DIR "/runs.log", want);
+	free(want);
+	free(real);
+	free(path);
+	return n;
+}
+
+#define NPY_F4_4096 "{'descr': '<f4', 'fortran_order': False, 'shape': (4096,), }"
+
+/* fill: {file} and verify.expected are read by the worker, from the data's offset in the file
+ * (0 raw, past the header .npy) and by absolute path, a slice at a time: nothing is staged in
+ * TMPDIR. A file the worker cannot read is said at its place in the config. */
+static void test_data_files_are_read_by_the_worker(void)
+{
+	char tmp[] = "/tmp/autotune-filefill-XXXXXX", *out, *ls;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(tmp));
+	setenv("TMPDIR", tmp, 1);
+	write_file_config("data/x.bin", NULL);
+	put_bytes(DIR "/data/x.bin", 4096 * 4);
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"-q", NULL}, &out), 0);
+	free(out);
+	CU_ASSERT_EQUAL(fillfile_lines(0, "fill", 0, "data/x.bin"), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "fillfile "), 1);
+
+	write_file_config("data/x.npy", "expected: {a: data/a.npy}");
+	size_t x_at = put_npy(DIR "/data/x.npy", 1, NPY_F4_4096, 4096 * 4);
+	size_t a_at = put_npy(DIR "/data/a.npy", 2, NPY_F4_4096, 4096 * 4);
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"-q", NULL}, &out), 0);
+	free(out);
+	CU_ASSERT_EQUAL(fillfile_lines(0, "fill", x_at, "data/x.npy"), 1);
+	CU_ASSERT_EQUAL(fillfile_lines(1, "expect", a_at, "data/a.npy"), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "fillexpr"), 0);
+	proc_capture((char *[]){"find", tmp, "-mindepth", "1", NULL}, 30, &ls);
+	CU_ASSERT_STRING_EQUAL(ls ? ls : "?", ""); /* no element file */
+	free(ls);
+
+	fake_worker_reset(DIR, "fd");
+	setenv("FAKE_FILE_ERROR", "data/x.npy ends 100 bytes into the array's 16384", 1);
+	CU_ASSERT_NOT_EQUAL(run_autotune_on(config_path, (char *[]){"-q", NULL}, &out), 0);
+	unsetenv("FAKE_FILE_ERROR");
+	char *want = xasprintf("fd.yaml:4:%zu: cannot read this for 'x': data/x.npy ends 100 bytes",
+			       strlen("  - {name: x, type: float, count: 4096, fill: {file: ") + 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	free(want);
+	free(out);
+	unsetenv("TMPDIR");
+	proc_capture((char *[]){"rm", "-rf", tmp, NULL}, 30, &ls);
+	free(ls);
+}
+
+/* A data file that does not fit its argument is a config error at the file's name, exit 2,
+ * before any worker starts: it says what the file holds and what the argument needs. */
+static void test_data_files_that_do_not_fit_exit_2(void)
+{
+	static const struct {
+		const char *file, *verify, *message;
+	} cases[] = {
+		{"data/short.bin", NULL, "data/short.bin holds 16000 bytes, but 'x' is 4096 float32 (<f4), 16384 bytes"},
+		{"data/f8.npy", NULL, "data/f8.npy holds 4096 float64 (<f8), but 'x' is 4096 float32 (<f4)"},
+		{"data/count.npy", NULL, "data/count.npy holds 4000 float32 (<f4), but 'x' is 4096 float32 (<f4)"},
+		{"data/big.npy", NULL, "data/big.npy holds big-endian data (>f4), but 'x' is 4096 float32 (<f4)"},
+		{"data/missing.npy", NULL, "cannot read data file 'data/missing.npy': No such file or directory"},
+		{"data/fortran.npy", NULL, "data/fortran.npy holds a 2-D array in Fortran order, shape (64, 64), but 'x' is 4096 float32"},
+		{"data/x.bin", "expect: {a: 2}, expected: {a: data/x.bin}", "verify: 'a' has both expect and expected: give one"},
+	};
+	write_file_config("data/x.bin", NULL);
+	put_bytes(DIR "/data/x.bin", 4096 * 4);
+	put_bytes(DIR "/data/short.bin", 16000);
+	put_npy(DIR "/data/f8.npy", 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (4096,), }", 4096 * 8);
+	put_npy(DIR "/data/count.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (4000,), }", 4000 * 4);
+	put_npy(DIR "/data/big.npy", 1, "{'descr': '>f4', 'fortran_order': False, 'shape': (4096,), }", 4096 * 4);
+	put_npy(DIR "/data/fortran.npy", 1, "{'descr': '<f4', 'fortran_order': True, 'shape': (64, 64), }", 4096 * 4);
+	unlink(DIR "/data/missing.npy");
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		write_file_config(cases[i].file, cases[i].verify);
+		char *out;
+		CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"-q", NULL}, &out), 2);
+		/* the file's name on line 4, or the output's on verify's line 9 */
+		size_t col = cases[i].verify ? strlen("verify: {expect: {a: 2}, expected: {") + 1 :
+					       strlen("  - {name: x, type: float, count: 4096, fill: {file: ") + 1;
+		char *want = xasprintf("%s:%d:%zu: %s", fd_path, cases[i].verify ? 9 : 4, col, cases[i].message);
+		if (!strstr(out, want))
+			fprintf(stderr, "\n  got: %s  want: %s\n", out, want);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+		CU_ASSERT(count_in(DIR "/runs.log", "") <= 0); /* no worker was started (-1: no log at all) */
+		free(want);
+		free(out);
+	}
+}
+
+/* One byte of a data file changed is another spec: its hash changes, and the journal of the
+ * runs before is not trusted (the configurations are measured again). */
+static void test_a_changed_data_file_is_another_spec(void)
+{
+	write_file_config("data/x.bin", NULL);
+	put_bytes(DIR "/data/x.bin", 4096 * 4);
+	char *before, *after, *out;
+	char *hash[] = {"validate", "--print-spec-hash", config_path, NULL};
+	CU_ASSERT_EQUAL(run_autotune(hash, &before), 0);
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, NULL, &out), 0);
+	free(out);
+	/* the same files: the journal's results stand */
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, NULL, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "fd.journal: resuming: 2 configurations measured before"));
+	free(out);
+	FILE *f = fopen(DIR "/data/x.bin", "r+b");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fseek(f, 1000, SEEK_SET);
+	fputc(0xEE, f);
+	fclose(f);
+	CU_ASSERT_EQUAL(run_autotune(hash, &after), 0);
+	CU_ASSERT_EQUAL(strlen(before), 17);
+	CU_ASSERT_STRING_NOT_EQUAL(before, after);
+	free(before);
+	free(after);
+	unlink(DIR "/runs.log");
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, NULL, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "data files, compiler or GPU changed since the last run: starting afresh"));
+	CU_ASSERT_PTR_NULL(strstr(out, "resuming"));
+	free(out);
+	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", " ref "), 1); /* measured again, from the reference on */
 }
 
 static void test_problem_too_large_for_device_memory(void)
@@ -865,6 +1018,9 @@ int add_tune_suite(void)
 	if (!s)
 		return -1;
 	CU_add_test(s, "expression fills are generated by the worker", test_expression_fills_are_generated_by_the_worker);
+	CU_add_test(s, "data files are read by the worker", test_data_files_are_read_by_the_worker);
+	CU_add_test(s, "data files that do not fit exit 2", test_data_files_that_do_not_fit_exit_2);
+	CU_add_test(s, "a changed data file is another spec", test_a_changed_data_file_is_another_spec);
 	CU_add_test(s, "SIGINT writes what was measured and exits 130", test_sigint_writes_what_was_measured_and_exits_130);
 	CU_add_test(s, "an nvcc that writes no cubin is a compile error", test_nvcc_that_writes_no_cubin_is_a_compile_error);
 	CU_add_test(s, "SIGTERM to the whole job writes results, exits 143 and resumes", test_sigterm_to_the_whole_job_writes_results_and_resumes);

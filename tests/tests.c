@@ -60,7 +60,7 @@ int fake_worker_forget(void)
 {
 	static const char *const knobs[] = {"FAKE_SLEEP_MS", "FAKE_CRASH_BX", "FAKE_HANG_BX", "FAKE_MEM_BYTES",
 					    "FAKE_GPUS", "FAKE_OTHER_MODEL", "FAKE_METRICS", "FAKE_PROFILE_FAIL_BX",
-					    "FAKE_SLOW_GPU", "FAKE_PER_MS", "FAKE_EVAL_ERROR", "FAKE_LOG",
+					    "FAKE_SLOW_GPU", "FAKE_PER_MS", "FAKE_EVAL_ERROR", "FAKE_FILE_ERROR", "FAKE_LOG",
 					    "AUTOTUNE_WORKER"};
 	for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++)
 		unsetenv(knobs[i]);
@@ -213,6 +213,37 @@ void put_file(const char *path, const char *text)
 	FILE *f = fopen(path, "w");
 	fputs(text, f);
 	fclose(f);
+}
+
+/* The data put_bytes and put_npy write: byte k is k % 251, so that no two nearby bytes agree. */
+static void data_bytes_to(FILE *f, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		fputc((int)(k % 251), f);
+}
+
+void put_bytes(const char *path, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	data_bytes_to(f, n);
+	fclose(f);
+}
+
+size_t put_npy(const char *path, int major, const char *dict, size_t data_bytes)
+{
+	size_t pre = major == 1 ? 10 : 12, len = strlen(dict) + 1; /* and its newline */
+	size_t pad = (64 - (pre + len) % 64) % 64, hlen = len + pad;
+	unsigned char head[12] = {0x93, 'N', 'U', 'M', 'P', 'Y', (unsigned char)major, 0, (unsigned char)(hlen & 0xff),
+				  (unsigned char)(hlen >> 8 & 0xff), (unsigned char)(hlen >> 16 & 0xff), (unsigned char)(hlen >> 24)};
+	FILE *f = fopen(path, "wb");
+	fwrite(head, 1, pre, f);
+	fputs(dict, f);
+	for (size_t i = 0; i < pad; i++)
+		fputc(' ', f);
+	fputc('\n', f);
+	data_bytes_to(f, data_bytes);
+	fclose(f);
+	return pre + hlen;
 }
 
 int run_autotune(char *const args[], char **output)

@@ -52,6 +52,12 @@ void config_expect_error(const char *text, int line, int col, const char *messag
 
 /* Writes text to path, replacing what was there. */
 void put_file(const char *path, const char *text);
+/* Writes n bytes to path (byte k is k % 251), replacing what was there. */
+void put_bytes(const char *path, size_t n);
+/* Writes an .npy file of format version major (1, 2 or 3) to path as numpy would: the magic,
+ * the header dict (a Python dict's text) padded to 64 bytes, then data_bytes bytes as
+ * put_bytes writes them. Returns the data's offset in the file. */
+size_t put_npy(const char *path, int major, const char *dict, size_t data_bytes);
 
 /* Runs ./autotune args (at most 14): its exit status or -1; its output in *output (NULL: dropped). */
 int run_autotune(char *const args[], char **output);

@@ -21,7 +21,7 @@
 #include "banned.h"
 
 
-static const char *const fill_names[] = {"random", "constant", "zeros", "normal", "index", "copy", "expr"};
+static const char *const fill_names[] = {"random", "constant", "zeros", "normal", "index", "copy", "expr", "file"};
 const char *fill_name(fill_kind f) { return fill_names[f]; }
 
 
@@ -273,11 +273,18 @@ static void load_scalar_argument(loader *L, kernel_arg *arg, yaml_node_t *val, y
 			 elem_name(arg->type));
 }
 
-/* An array's fill: a name, {copy: NAME} of an earlier array, or {expr: ...} per element. */
+/* An array's fill: a name, {copy: NAME} of an earlier array, {expr: ...} per element or
+ * {file: PATH}. */
 static void load_fill(loader *L, kernel_arg *arg, yaml_node_t *fill)
 {
 	config *cfg = L->cfg;
-	if (fill->type == YAML_MAPPING_NODE && ld_get(L, fill, "expr")) {
+	if (fill->type == YAML_MAPPING_NODE && ld_get(L, fill, "file")) {
+		/* fill: {file: PATH}: the elements of an .npy or raw file, read by the worker */
+		static const char *const file_keys[] = {"file", NULL};
+		arg->fill = FILL_FILE;
+		if (ld_check_keys(L, fill, "fill", file_keys) == 0)
+			ld_data_file(L, ld_get(L, fill, "file"), arg, "fill file", &arg->fill_file);
+	} else if (fill->type == YAML_MAPPING_NODE && ld_get(L, fill, "expr")) {
 		/* fill: {expr: ...}: a value per element, computed from its index */
 		static const char *const expr_keys[] = {"expr", NULL};
 		arg->fill = FILL_EXPR;
@@ -306,7 +313,7 @@ static void load_fill(loader *L, kernel_arg *arg, yaml_node_t *fill)
 				found = 1;
 			}
 		if (!found)
-			ld_error(L, ld_mark(fill), "unknown fill '%s' (known: random, normal, constant, zeros, index, {copy: NAME}, {expr: ...})",
+			ld_error(L, ld_mark(fill), "unknown fill '%s' (known: random, normal, constant, zeros, index, {copy: NAME}, {expr: ...}, {file: PATH})",
 			       ld_scalar(fill));
 	}
 }
@@ -594,6 +601,27 @@ static void load_verify_expect(loader *L, const yaml_node_t *exp)
 	}
 }
 
+/* verify.expected: output: a data file of what it must equal, as verify.expect's values. */
+static void load_verify_expected(loader *L, const yaml_node_t *exp)
+{
+	config *cfg = L->cfg;
+	for (yaml_node_pair_t *p = exp->data.mapping.pairs.start; p < exp->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = ld_node(L, p->key);
+		kernel_arg *a = NULL;
+		for (size_t i = 0; k->type == YAML_SCALAR_NODE && i < cfg->nargs; i++)
+			if (cfg->args[i].name && !strcmp(cfg->args[i].name, ld_scalar(k)))
+				a = &cfg->args[i];
+		if (!a || !a->is_array || !a->output)
+			ld_error(L, ld_mark(k), "verify expected: '%s' is not an output array argument",
+				 k->type == YAML_SCALAR_NODE ? ld_scalar(k) : "?");
+		else if (a->expect.e)
+			/* the worker holds one set of values an output must equal */
+			ld_error(L, ld_mark(k), "verify: '%s' has both expect and expected: give one", a->name);
+		else
+			ld_data_file(L, ld_node(L, p->value), a, "verify expected", &a->expected);
+	}
+}
+
 /* verify.reference: one value per parameter, constants only. */
 static void load_verify_reference(loader *L, const yaml_node_t *r)
 {
@@ -616,7 +644,8 @@ static void load_verify_reference(loader *L, const yaml_node_t *r)
 
 static void load_verify(loader *L, const yaml_node_t *n)
 {
-	static const char *const keys[] = {"reference", "reference_per", "kernel", "sum", "sample", "expect", "rtol", "atol", NULL};
+	static const char *const keys[] = {"reference", "reference_per", "kernel", "sum", "sample", "expect", "expected", "rtol",
+					   "atol", NULL};
 	static const char *const kernel_keys[] = {"entry", "block", "grid", "shared_mem", NULL};
 	static const char *const sum_keys[] = {"output", "input", "equals", "count", "op", NULL};
 	config *cfg = L->cfg;
@@ -644,6 +673,9 @@ static void load_verify(loader *L, const yaml_node_t *n)
 	yaml_node_t *exp = ld_get(L, n, "expect");
 	if (exp && ld_check_keys(L, exp, "verify expect", NULL) == 0)
 		load_verify_expect(L, exp);
+	yaml_node_t *expd = ld_get(L, n, "expected");
+	if (expd && ld_check_keys(L, expd, "verify expected", NULL) == 0)
+		load_verify_expected(L, expd);
 	yaml_node_t *smp = ld_get(L, n, "sample");
 	if (smp)
 		ld_int(L, smp, "verify sample", 1, LLONG_MAX, &cfg->sample);
@@ -802,6 +834,8 @@ void config_free(config *cfg)
 		cexpr_free(&cfg->args[i].value);
 		cexpr_free(&cfg->args[i].fill_expr);
 		cexpr_free(&cfg->args[i].expect);
+		free(cfg->args[i].fill_file.path);
+		free(cfg->args[i].expected.path);
 	}
 	free(cfg->args);
 	for (size_t i = 0; i < cfg->nparams; i++) {

@@ -19,7 +19,7 @@ typedef struct {
 } mark;
 
 
-typedef enum { FILL_RANDOM, FILL_CONSTANT, FILL_ZEROS, FILL_NORMAL, FILL_INDEX, FILL_COPY, FILL_EXPR } fill_kind;
+typedef enum { FILL_RANDOM, FILL_CONSTANT, FILL_ZEROS, FILL_NORMAL, FILL_INDEX, FILL_COPY, FILL_EXPR, FILL_FILE } fill_kind;
 const char *fill_name(fill_kind f);
 
 /* An expression together with where it was written. */
@@ -27,6 +27,14 @@ typedef struct {
 	expr *e;
 	mark at;
 } cexpr;
+
+/* A data file of an array's elements (fill: {file}, verify.expected), checked at load against
+ * the argument's type and count. */
+typedef struct {
+	char *path;               /* absolute, so the worker reads it wherever it runs; NULL: none */
+	unsigned long long offset; /* bytes before the first element: an .npy file's header, or 0 */
+	mark at;                  /* the file's name in the config */
+} data_file;
 
 typedef struct {
 	char *name;
@@ -40,7 +48,9 @@ typedef struct {
 	unsigned long long seed;  /* random and normal fills */
 	int copy_of;              /* fill: copy: the argument whose contents this one starts with */
 	cexpr fill_expr;          /* fill: {expr: ...} of the element index i (and vector lane) */
+	data_file fill_file;      /* fill: {file: PATH} */
 	cexpr expect;             /* verify.expect: the value every element must have, of i and lane */
+	data_file expected;       /* verify.expected: the file of what the output must equal */
 	int output;               /* compared against the reference run */
 	int restore;              /* the kernel overwrites it: restored before every launch */
 	int constant;             /* copied into the module's __constant__ symbol of its name, not passed */
@@ -171,6 +181,10 @@ int config_read_document(const char *path, const char *syntax, yaml_document_t *
  * and leaves *cfg empty; config_free is safe either way. */
 int config_load(const char *path, config *cfg, diags *d);
 void config_free(config *cfg);
+
+/* The spec hash (hash_spec) of a loaded config: the config file, the kernel source and the
+ * contents of its data files. */
+void config_spec_hash(const config *cfg, char out[17]);
 
 /* If line is `#pragma unroll NAME` (any spacing), the offsets of NAME in it; else 0. */
 int pragma_unroll_name(const char *line, size_t *start, size_t *len);

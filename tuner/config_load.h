@@ -1,5 +1,5 @@
 /* config_load.h: what the parts of the config loader share (config.c, config_yaml.c,
- * config_expr.c, config_keys.c, config_source.c); nothing outside them includes it. */
+ * config_expr.c, config_keys.c, config_source.c, config_data.c); nothing outside them includes it. */
 #ifndef AUTOTUNE_CONFIG_LOAD_H
 #define AUTOTUNE_CONFIG_LOAD_H
 
@@ -52,6 +52,11 @@ void ld_load_measure(loader *L, const yaml_node_t *n);
 void ld_load_select(loader *L, const yaml_node_t *n);
 void ld_load_search(loader *L, const yaml_node_t *n);
 void ld_load_output(loader *L, const yaml_node_t *n);
+
+/* ---- config_data.c: data files (fill: {file}, verify.expected) ---- */
+/* The file named by n (relative to the config) for argument a, checked against its type and
+ * count, into *out (its absolute path, NULL on an error said at n; the data's offset). */
+void ld_data_file(loader *L, const yaml_node_t *n, const kernel_arg *a, const char *what, data_file *out);
 
 /* ---- config_source.c: the kernel source's `#pragma unroll NAME` and the entry's ${param} ---- */
 void ld_scan_pragmas(loader *L);

@@ -376,7 +376,8 @@ void journal_close(journal *j)
 }
 
 /* What decides whether earlier results are this run's too: the config file (sizes, flags,
- * arguments), the compiler, the target, the kernel source and the GPU with its driver. Headers
+ * arguments), the compiler, the target, the kernel source, the data files the arguments are filled
+ * from or checked against, and the GPU with its driver. Headers
  * the source includes are covered per result: each journaled result names the code it measured
  * (compile.c's hash of the binary) and is reused only for that same code. */
 char *journal_run_key(const config *cfg, const char *identity, const char *arch, const device_info *gpu0, size_t ngpus)
@@ -386,6 +387,12 @@ char *journal_run_key(const config *cfg, const char *identity, const char *arch,
 	hasher_add_str(h, identity);
 	hasher_add_str(h, arch);
 	hasher_add_file(h, cfg->source);
+	for (size_t i = 0; i < cfg->nargs; i++) {
+		if (cfg->args[i].fill_file.path)
+			hasher_add_file(h, cfg->args[i].fill_file.path);
+		if (cfg->args[i].expected.path)
+			hasher_add_file(h, cfg->args[i].expected.path);
+	}
 	/* the first GPU, the driver, and how many GPUs of that model (a result names its GPU by
 	 * position; the others are still starting, and must be the first one's model) */
 	char drv[64];

@@ -31,7 +31,8 @@ struct runner {
 	char *ref_scalars; /* the scalar lines of the reference run */
 	char *ref_run;
 	char *log_path;    /* the worker's stderr, or NULL */
-	/* per setup line: where in the config its expression was written (fillexpr), or path NULL */
+	/* per setup line: where in the config its expression or data file was written (fillexpr,
+	 * fillfile), or path NULL */
 	struct where {
 		char *path, *arg;
 		mark at;
@@ -222,6 +223,13 @@ static int element_lines(runner *r, const config *cfg, size_t i, const char *rol
 	return 0;
 }
 
+/* Has the worker read argument i's elements (role fill: fill: {file}) or what it must equal
+ * (expect: verify.expected) from a data file, which the loader checked holds them. */
+static void file_line(runner *r, const config *cfg, size_t i, const char *role, const data_file *f)
+{
+	remember(r, encode(&PROTO_FILLFILE, &(proto_fillfile){(long long)i, role, f->offset, f->path}));
+	r->where[r->nsetup - 1] = (struct where){xstrdup(cfg->path), xstrdup(cfg->args[i].name), f->at};
+}
 
 /* Replays setup lines [from, to): measurement settings, arrays, warm-up. */
 static int setup_lines(runner *r, size_t from, size_t to, diags *d)
@@ -232,9 +240,10 @@ static int setup_lines(runner *r, size_t from, size_t to, diags *d)
 		if (rc != LINE_OK || !proto_is(&PROTO_OK, ans)) {
 			const struct where *w = &r->where[i];
 			proto_error e;
-			if (rc == LINE_OK && w->path && !proto_decode(&PROTO_ERROR, ans, &e) && !strcmp(e.code, "eval"))
-				diags_at(d, w->path, w->at.line, w->at.col, "cannot evaluate this for '%s': %s", w->arg,
-					 e.message);
+			if (rc == LINE_OK && w->path && !proto_decode(&PROTO_ERROR, ans, &e) &&
+			    (!strcmp(e.code, "eval") || !strcmp(e.code, "file")))
+				diags_at(d, w->path, w->at.line, w->at.col, "cannot %s this for '%s': %s",
+					 !strcmp(e.code, "eval") ? "evaluate" : "read", w->arg, e.message);
 			else if (rc == LINE_OK)
 				diags_add(d, "setting up the kernel's arguments failed: %s", ans);
 			else
@@ -294,8 +303,12 @@ int runner_prepare(runner *r, const config *cfg, const device_info *info, int pr
 			remember(r, encode(&PROTO_COPY, &(proto_copy){(long long)i, a->copy_of}));
 		if (a->fill == FILL_EXPR && element_lines(r, cfg, i, "fill", &a->fill_expr, d))
 			return -1;
+		if (a->fill == FILL_FILE && a->fill_file.path)
+			file_line(r, cfg, i, "fill", &a->fill_file);
 		if (a->expect.e && element_lines(r, cfg, i, "expect", &a->expect, d))
 			return -1;
+		if (a->expected.path)
+			file_line(r, cfg, i, "expect", &a->expected);
 	}
 	if (cfg->sum_out >= 0)
 		remember(r, encode(&PROTO_SUMCHECK, &(proto_sumcheck){cfg->sum_out, cfg->sum_equals.e ? -1 : cfg->sum_in,

@@ -18,7 +18,6 @@
 #include "compile.h"
 #include "config.h"
 #include "devices.h"
-#include "hash.h"
 #include "header.h"
 #include "journal.h"
 #include "measure.h"
@@ -154,17 +153,27 @@ static int check_outputs(const config *cfg, int shard, diags *d)
 	char *journal = config_sibling(cfg, ".journal");
 	const char *out[] = {cfg->csv_path, cfg->header_path, mk, report, journal};
 	const char *out_name[] = {"output.csv", "output.header", "the make fragment", "the report", "the journal"};
-	const char *in[] = {cfg->path, cfg->source};
-	const char *in_name[] = {"the config", "the kernel source"};
+	/* the inputs: the config, the kernel source and every data file */
+	const char **in = xcalloc(2 + 2 * cfg->nargs, sizeof *in);
+	size_t nin = 2;
+	in[0] = cfg->path;
+	in[1] = cfg->source;
+	for (size_t i = 0; i < cfg->nargs; i++) {
+		if (cfg->args[i].fill_file.path)
+			in[nin++] = cfg->args[i].fill_file.path;
+		if (cfg->args[i].expected.path)
+			in[nin++] = cfg->args[i].expected.path;
+	}
 	int rc = 0;
 	/* a shard writes its CSV alone; the journal is checked for clashes, written by journal.c */
 	size_t nout = shard ? 1 : 4;
 	for (size_t i = 0; i < nout && !rc; i++)
 		rc = check_output_path(out[i], d);
 	for (size_t i = 0; i < 5 && !rc; i++) {
-		for (size_t k = 0; k < 2 && !rc; k++)
+		for (size_t k = 0; k < nin && !rc; k++)
 			if (in[k] && same_file(out[i], in[k])) {
-				diags_add(d, "%s: %s '%s' is %s: choose another output path", cfg->path, out_name[i], out[i], in_name[k]);
+				diags_add(d, "%s: %s '%s' is %s: choose another output path", cfg->path, out_name[i], out[i],
+					  k == 0 ? "the config" : k == 1 ? "the kernel source" : "a data file");
 				rc = -1;
 			}
 		for (size_t j = i + 1; j < 5 && !rc; j++)
@@ -174,6 +183,7 @@ static int check_outputs(const config *cfg, int shard, diags *d)
 				rc = -1;
 			}
 	}
+	free(in);
 	free(mk);
 	free(report);
 	free(journal);
@@ -350,7 +360,7 @@ static void validate(tuning *t)
 	const options *o = t->o;
 	if (o->print_spec_hash) {
 		char spec[17];
-		hash_spec(t->cfg.path, t->cfg.source, spec);
+		config_spec_hash(&t->cfg, spec);
 		/* one config: the bare hash, for a build to compare; several: which is which */
 		if (o->ninputs > 1)
 			printf("%s  %s\n", spec, o->config);
@@ -514,7 +524,7 @@ static int open_journal(tuning *t)
 			resume.in_flight ? ", 1 was in flight and is marked crashed" : "");
 	else if (!o->quiet && resume.key_changed)
 		fprintf(stderr, "%s: %s: starting afresh\n", t->jpath,
-			o->fresh ? "--fresh" : "the kernel, config, compiler or GPU changed since the last run");
+			o->fresh ? "--fresh" : "the kernel, config, data files, compiler or GPU changed since the last run");
 	return 0;
 }
 
@@ -616,7 +626,7 @@ static void write_outputs(tuning *t)
 	char date[32];
 	iso_date(date, sizeof date);
 	char spec[17];
-	hash_spec(t->cfg.path, t->cfg.source, spec);
+	config_spec_hash(&t->cfg, spec);
 	gpu_id *gpus = xcalloc(t->gs.n + 1, sizeof *gpus);
 	for (size_t i = 0; i < t->gs.n; i++)
 		gpus[i] = (gpu_id){t->gs.info[i].name, t->gs.info[i].uuid};

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "elem.h"
 #include "expr.h"
@@ -312,6 +313,74 @@ void cmd_fillexpr(char *line)
 		r = cuMemcpyDtoD(a->pristine, a->ptr, a->count * elem_size(a->type));
 	if (r) {
 		reply_error(r == CUDA_ERROR_INVALID_VALUE ? "eval" : err_name(r), "%s", why);
+		return;
+	}
+	if (expect)
+		a->ref_valid = a->fixed_ref = 1;
+	reply_ok();
+}
+
+/* Copies `bytes` bytes of the file at path, from offset on, to dst, a slice of 4 MiB at a time:
+ * host memory does not grow with the array. 0; -1 with why when the file cannot be read (*cr
+ * CUDA_SUCCESS) or a copy failed (*cr its error). */
+static int copy_file(const char *path, unsigned long long offset, size_t bytes, CUdeviceptr dst, CUresult *cr, char *why,
+		     size_t len)
+{
+	size_t slice = 4u << 20;
+	*cr = CUDA_SUCCESS;
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf = f ? malloc(slice) : NULL;
+	if (!f || !buf || fseeko(f, (off_t)offset, SEEK_SET)) {
+		snprintf(why, len, "%s: %s", path, !f || buf ? strerror(errno) : "out of memory for a slice");
+		free(buf);
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	int rc = 0;
+	for (size_t at = 0, n; at < bytes && !rc; at += n) {
+		n = bytes - at < slice ? bytes - at : slice;
+		size_t got = fread(buf, 1, n, f);
+		if (got != n) {
+			/* the tuner checked its size: the file changed since */
+			snprintf(why, len, "%s ends %zu bytes into the array's %zu (changed since autotune checked it?)", path,
+				 at + got, bytes);
+			rc = -1;
+		} else if ((*cr = cuMemcpyHtoD(dst + at, buf, n))) {
+			snprintf(why, len, "copying %s to the GPU", path);
+			rc = -1;
+		}
+	}
+	free(buf);
+	fclose(f);
+	return rc;
+}
+
+/* fillfile: the array's contents (and its pristine copy), or with role expect what the output
+ * must equal, from a data file the tuner checked (its type and size). */
+void cmd_fillfile(char *line)
+{
+	proto_fillfile ask;
+	if (proto_decode(&PROTO_FILLFILE, line, &ask) || ask.idx < 0 || ask.idx >= A.nargs ||
+	    !A.args[ask.idx].is_array || (strcmp(ask.role, "fill") && strcmp(ask.role, "expect")) || ask.path[0] != '/') {
+		reply_error("protocol", "bad fillfile command");
+		return;
+	}
+	int expect = !strcmp(ask.role, "expect");
+	arg *a = &A.args[ask.idx];
+	if (expect && !a->output) {
+		reply_error("protocol", "fillfile expect of an argument that is not an output");
+		return;
+	}
+	char why[512] = "";
+	CUresult r;
+	size_t bytes = a->count * elem_size(a->type);
+	if (copy_file(ask.path, ask.offset, bytes, expect ? a->ref : a->ptr, &r, why, sizeof why)) {
+		reply_error(r ? err_name(r) : "file", "%s", why);
+		return;
+	}
+	if (!expect && a->pristine && (r = cuMemcpyDtoD(a->pristine, a->ptr, bytes))) {
+		reply_error(err_name(r), "copying argument %d to its pristine copy", (int)ask.idx + 1);
 		return;
 	}
 	if (expect)

@@ -735,6 +735,8 @@ static int dispatch(char *line, double t0)
 		cmd_let(line);
 	else if (proto_is(&PROTO_FILLEXPR, line))
 		cmd_fillexpr(line);
+	else if (proto_is(&PROTO_FILLFILE, line))
+		cmd_fillfile(line);
 	else if (proto_is(&PROTO_WARMUP, line))
 		cmd_warmup();
 	else if (proto_is(&PROTO_COPYBW_ASK, line))

@@ -45,6 +45,7 @@ void cmd_array(char *line);
 void cmd_scalar(char *line);
 void cmd_let(char *line);
 void cmd_fillexpr(char *line);
+void cmd_fillfile(char *line);
 void cmd_copy(char *line);
 void cmd_constant(char *line);
 void cmd_sumcheck(char *line);

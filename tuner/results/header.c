@@ -12,7 +12,6 @@
 #include <sys/stat.h>
 
 #include "config.h"
-#include "hash.h"
 #include "output.h"
 #include "select.h"
 #include "table.h"
@@ -630,7 +629,7 @@ static int resolve_name(const input *in, const char *spec, const char *out, char
 			*name = xstrdup(cfg.name);
 			*path = xstrdup(out ? out : cfg.header_path);
 			char now[17];
-			hash_spec(cfg.path, cfg.source, now);
+			config_spec_hash(&cfg, now);
 			if (*spec && strcmp(now, spec))
 				fprintf(stderr, "autotune header: warning: %s changed since %s was tuned (spec_hash %s, now %s): "
 						"a build that checks the hash will refuse this header until it is re-tuned\n",

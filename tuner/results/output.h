@@ -26,7 +26,7 @@ typedef struct {
 	const char *date;    /* ISO 8601, UTC */
 	const gpu_id *gpus;  /* the GPUs rows were measured on (none on a dry run) */
 	size_t ngpus;
-	const char *spec_hash; /* hash_spec of the config and kernel source */
+	const char *spec_hash; /* config_spec_hash: the config, the kernel source, the data files */
 } outputs;
 
 /* Writes one RFC 4180 field: quoted (with doubled quotes) when it holds a comma, quote, CR or LF. */
