@@ -106,6 +106,61 @@ static void test_a_spec_of_every_supported_field_imports_loads_and_compiles(void
 	unlink(yaml);
 }
 
+/* Data files: a BinaryRaw fill becomes fill: {file}, BinaryRaw and Constant ReferenceArguments
+ * verify.expected and verify.expect, each file named so that the config finds it (beside the spec
+ * here), and the loader checks them against the arguments. */
+static void test_data_files_and_references_import(void)
+{
+	char spec[200], yaml[200], in[200], ref[200];
+	snprintf(spec, sizeof spec, "%s/data.json", test_dir);
+	snprintf(yaml, sizeof yaml, "%s/data.yaml", test_dir);
+	snprintf(in, sizeof in, "%s/in.bin", test_dir);
+	snprintf(ref, sizeof ref, "%s/out.bin", test_dir);
+	float zeros[64] = {0};
+	FILE *f = fopen(in, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fwrite(zeros, sizeof zeros, 1, f);
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(rename(in, ref), 0);
+	f = fopen(in, "wb");
+	fwrite(zeros, sizeof zeros, 1, f);
+	fclose(f);
+	put_file(spec, "{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"bs\", \"Type\": \"int\", \"Values\": \"[32, 64]\"}]},"
+		       " \"KernelSpecification\": {\"Language\": \"CUDA\", \"KernelName\": \"k\", \"KernelFile\": \"/dev/null\","
+		       " \"GlobalSize\": {\"X\": \"64 // bs\"}, \"LocalSize\": {\"X\": \"bs\"},"
+		       " \"Arguments\": [{\"Name\": \"x\", \"Type\": \"float\", \"MemoryType\": \"Vector\", \"Size\": 64,"
+		       " \"FillType\": \"BinaryRaw\", \"DataSource\": \"in.bin\"},"
+		       " {\"Name\": \"out\", \"Type\": \"float\", \"MemoryType\": \"Vector\", \"Size\": 64, \"AccessType\": \"WriteOnly\"},"
+		       " {\"Name\": \"c\", \"Type\": \"int32\", \"MemoryType\": \"Vector\", \"Size\": 4, \"AccessType\": \"WriteOnly\"}],"
+		       " \"ReferenceArguments\": [{\"Name\": \"r\", \"TargetName\": \"out\", \"FillType\": \"BinaryRaw\", \"DataSource\": \"out.bin\"},"
+		       " {\"Name\": \"s\", \"TargetName\": \"c\", \"FillType\": \"Constant\", \"FillValue\": 2}]}}");
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(import_t1(spec, yaml, &d), 0);
+	config cfg;
+	int rc = config_load(yaml, &cfg, &d);
+	diags_print(&d);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(cfg.args[0].fill, FILL_FILE);
+	CU_ASSERT_PTR_NOT_NULL(cfg.args[1].expected.path);
+	CU_ASSERT_PTR_NOT_NULL(cfg.args[2].expect.e);
+	config_free(&cfg);
+	diags_free(&d);
+	/* a fill of another kind is refused with its field */
+	char *text = read_text(spec);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	char *at = strstr(text, "\"BinaryRaw\", \"DataSource\": \"in.bin\"");
+	memcpy(at, "\"BinaryHDF\"", 11);
+	put_file(spec, text);
+	free(text);
+	CU_ASSERT_EQUAL(import_t1(spec, yaml, &d), -1);
+	CU_ASSERT(d.n >= 1 && strstr(d.msgs[0], "KernelSpecification.Arguments[0].FillType: 'BinaryHDF' is not imported"));
+	diags_free(&d);
+	unlink(spec);
+	unlink(yaml);
+	unlink(in);
+	unlink(ref);
+}
+
 /* Written to another directory (import -o), the config still finds the spec's kernel. */
 static void test_a_config_written_elsewhere_finds_the_kernel(void)
 {
@@ -243,6 +298,7 @@ int add_import_suite(void)
 		return -1;
 	CU_add_test(s, "vector_add spec imports, loads and enumerates", test_vector_add_spec_imports_loads_and_enumerates);
 	CU_add_test(s, "not binds looser than comparison", test_not_binds_looser_than_comparison);
+	CU_add_test(s, "data files and references import", test_data_files_and_references_import);
 	CU_add_test(s, "a spec of every supported field imports, loads and compiles",
 		    test_a_spec_of_every_supported_field_imports_loads_and_compiles);
 	CU_add_test(s, "chained comparisons are Python's", test_chained_comparisons_are_pythons);

@@ -136,6 +136,19 @@ static const char *our_type(const char *t1)
 	return NULL;
 }
 
+/* A file the spec names relative to itself (KernelFile, DataSource), quoted, as the config finds
+ * it: relative to the config, so written elsewhere, by its absolute path. */
+static void put_spec_file(reader *R, FILE *f, const char *file)
+{
+	char *spec_dir = dir_of(R->file), *out_dir = dir_of(R->out), *path = NULL;
+	if (file && *file != '/' && *spec_dir == '/' && strcmp(spec_dir, out_dir))
+		path = xasprintf("%s/%s", spec_dir, file);
+	quoted(f, path ? path : file ? file : "");
+	free(path);
+	free(spec_dir);
+	free(out_dir);
+}
+
 /* FillType and its companions: what fills an array. */
 static void put_fill(reader *R, FILE *f, const yaml_node_t *a, const char *path, int out)
 {
@@ -157,9 +170,16 @@ static void put_fill(reader *R, FILE *f, const yaml_node_t *a, const char *path,
 		fputs("}", f);
 	} else if (!strcmp(fill, "Generator"))
 		err_at(R, a, "%s.FillType Generator needs a DataSource: an expression of the element index i", path);
+	else if (!strcmp(fill, "BinaryRaw") && source) {
+		/* raw or .npy: the loader checks the file against the argument's type and count */
+		fputs(", fill: {file: ", f);
+		put_spec_file(R, f, source);
+		fputs("}", f);
+	} else if (!strcmp(fill, "BinaryRaw"))
+		err_at(R, a, "%s.FillType BinaryRaw needs a DataSource: the data file", path);
 	else {
-		char *msg = xasprintf("%s.FillType: '%s' is not imported (Constant, Random and Generator are; data of "
-				      "BinaryRaw, BinaryHDF or Script must be written into the config by hand)", path, fill);
+		char *msg = xasprintf("%s.FillType: '%s' is not imported (Constant, Random, Generator and BinaryRaw are; "
+				      "HDF5 or Script data must be converted to a raw or .npy file by hand)", path, fill);
 		err_at(R, a, "%s", msg);
 		free(msg);
 	}
@@ -296,13 +316,8 @@ static void put_kernel(reader *R, FILE *f, const yaml_node_t *kernel, const char
 	const char *file = str(R, kernel, "KernelFile", "KernelSpecification needs a KernelFile");
 	/* KernelFile is the spec's, relative to it; the config finds its source relative to itself:
 	 * written elsewhere, it names the file by its absolute path */
-	char *spec_dir = dir_of(json_path), *out_dir = dir_of(R->out), *path = NULL;
-	if (file && *file != '/' && *spec_dir == '/' && strcmp(spec_dir, out_dir))
-		path = xasprintf("%s/%s", spec_dir, file);
-	quoted(f, path ? path : file ? file : "");
-	free(path);
-	free(spec_dir);
-	free(out_dir);
+	(void)json_path;
+	put_spec_file(R, f, file);
 	fputs("\n  entry: ", f);
 	const char *entry = str(R, kernel, "KernelName", "KernelSpecification needs a KernelName");
 	quoted(f, entry ? entry : "");
@@ -452,6 +467,52 @@ static void put_build(reader *R, FILE *f, const yaml_node_t *kernel)
 	fputs("]\n", f);
 }
 
+/* ReferenceArguments: an output's expected contents. From a data file (BinaryRaw) they are
+ * verify.expected; a constant (Constant) is verify.expect; outputs without one are checked
+ * against the first configuration's. Pass 0 checks them, 1 and 2 write each kind. */
+static void put_references(reader *R, FILE *f, const yaml_node_t *refs)
+{
+	if (!refs)
+		return;
+	if (refs->type != YAML_SEQUENCE_NODE) {
+		err_at(R, refs, "%s", "KernelSpecification.ReferenceArguments must be a list");
+		return;
+	}
+	int counts[3] = {0, 0, 0};
+	for (int pass = 0; pass < 3; pass++) {
+		int index = 0, written = 0;
+		for (yaml_node_item_t *it = refs->data.sequence.items.start; it < refs->data.sequence.items.top; it++, index++) {
+			yaml_node_t *r = node(R, *it);
+			const char *what = pass ? NULL : "a reference argument needs a TargetName and a FillType";
+			const char *target = str(R, r, "TargetName", what), *fill = target ? str(R, r, "FillType", what) : NULL;
+			const char *source = str(R, r, "DataSource", NULL), *value = str(R, r, "FillValue", NULL);
+			if (!target || !fill)
+				continue;
+			int kind = !strcmp(fill, "BinaryRaw") && source ? 1 : !strcmp(fill, "Constant") && value ? 2 : 0;
+			if (pass == 0 && kind == 0) {
+				char *msg = xasprintf("KernelSpecification.ReferenceArguments[%d].FillType: '%s'%s is not "
+						      "imported (BinaryRaw with a DataSource and Constant with a FillValue are)",
+						      index, fill, source || value ? "" : " without data");
+				err_at(R, r, "%s", msg);
+				free(msg);
+			}
+			if (pass == 0)
+				counts[kind]++;
+			if (pass == 0 || kind != pass)
+				continue;
+			if (!written++)
+				fprintf(f, "%s  %s:\n", counts[1] + counts[2] && (pass == 1 || !counts[1]) ? "verify:\n" : "",
+					pass == 1 ? "expected" : "expect");
+			fprintf(f, "    %s: ", target);
+			if (pass == 1)
+				put_spec_file(R, f, source);
+			else
+				quoted(f, value);
+			fputc('\n', f);
+		}
+	}
+}
+
 /* The config, its sections in the order the mapping above lists them; -1 when anything could
  * not be imported (each said in R's diags). */
 static int convert(reader *R, FILE *f, const char *json_path)
@@ -477,8 +538,7 @@ static int convert(reader *R, FILE *f, const char *json_path)
 		err_at(R, kernel, "%s", "KernelSpecification needs Arguments (a list)");
 	put_launch(R, f, kernel);
 	put_build(R, f, kernel);
-	if (get(R, kernel, "ReferenceArguments"))
-		fputs("# ReferenceArguments are not imported: outputs are checked against the first configuration.\n", f);
+	put_references(R, f, get(R, kernel, "ReferenceArguments"));
 	return R->errors ? -1 : 0;
 }
 
