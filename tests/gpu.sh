@@ -177,6 +177,11 @@ echo "== a hand-written T1 spec imports and tunes"
 ./autotune import tests/t1/vector_add.json -o tests/t1/vector_add.yaml || fail "import"
 ./autotune --fresh tests/t1/vector_add.yaml || fail "the imported spec did not tune"
 "$B/csvcheck" results/vector_add.csv 5 ok=5 || fail "vector_add CSV"
+# every field the import supports: Python value lists, ProblemSize over GridDivX, __constant__
+# arrays from a generator and a constant, a read-write array, a bool scalar; all 79 verified
+./autotune import tests/t1/everything.json -o tests/t1/everything.yaml || fail "import everything.json"
+./autotune --fresh -q tests/t1/everything.yaml || fail "the imported everything.json did not tune"
+"$B/csvcheck" results/everything.csv 79 ok=79 || fail "everything CSV"
 
 echo "== the report of a real run"
 ./autotune -q configs/summatrix.yaml || fail "summatrix (resumed) exited $?"
