@@ -581,22 +581,26 @@ static void load_verify_kernel(loader *L, const yaml_node_t *n, const yaml_node_
 		ld_error(L, ld_mark(rk), "verify kernel replaces the reference configuration: not with 'reference' or 'reference_per'");
 }
 
+/* The output array argument key k names (a key of verify.expect or verify.expected), or NULL
+ * after saying that it is none. */
+static kernel_arg *output_named(loader *L, const yaml_node_t *k, const char *what)
+{
+	config *cfg = L->cfg;
+	for (size_t i = 0; k->type == YAML_SCALAR_NODE && i < cfg->nargs; i++)
+		if (cfg->args[i].name && !strcmp(cfg->args[i].name, ld_scalar(k)) && cfg->args[i].is_array &&
+		    cfg->args[i].output)
+			return &cfg->args[i];
+	ld_error(L, ld_mark(k), "%s: '%s' is not an output array argument", what,
+		 k->type == YAML_SCALAR_NODE ? ld_scalar(k) : "?");
+	return NULL;
+}
+
 /* verify.expect: output: expression of the element index, exact values. */
 static void load_verify_expect(loader *L, const yaml_node_t *exp)
 {
-	config *cfg = L->cfg;
 	for (yaml_node_pair_t *p = exp->data.mapping.pairs.start; p < exp->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = ld_node(L, p->key);
-		kernel_arg *a = NULL;
-		for (size_t i = 0; k->type == YAML_SCALAR_NODE && i < cfg->nargs; i++)
-			if (cfg->args[i].name && !strcmp(cfg->args[i].name, ld_scalar(k)))
-				a = &cfg->args[i];
-		if (!a || !a->is_array || !a->output) {
-			ld_error(L, ld_mark(k), "verify expect: '%s' is not an output array argument",
-			       k->type == YAML_SCALAR_NODE ? ld_scalar(k) : "?");
-			continue;
-		}
-		if (ld_expr(L, ld_node(L, p->value), "verify expect", &a->expect) == 0)
+		kernel_arg *a = output_named(L, ld_node(L, p->key), "verify expect");
+		if (a && ld_expr(L, ld_node(L, p->value), "verify expect", &a->expect) == 0)
 			ld_check_element_names(L, &a->expect, "verify expect");
 	}
 }
@@ -604,20 +608,13 @@ static void load_verify_expect(loader *L, const yaml_node_t *exp)
 /* verify.expected: output: a data file of what it must equal, as verify.expect's values. */
 static void load_verify_expected(loader *L, const yaml_node_t *exp)
 {
-	config *cfg = L->cfg;
 	for (yaml_node_pair_t *p = exp->data.mapping.pairs.start; p < exp->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = ld_node(L, p->key);
-		kernel_arg *a = NULL;
-		for (size_t i = 0; k->type == YAML_SCALAR_NODE && i < cfg->nargs; i++)
-			if (cfg->args[i].name && !strcmp(cfg->args[i].name, ld_scalar(k)))
-				a = &cfg->args[i];
-		if (!a || !a->is_array || !a->output)
-			ld_error(L, ld_mark(k), "verify expected: '%s' is not an output array argument",
-				 k->type == YAML_SCALAR_NODE ? ld_scalar(k) : "?");
-		else if (a->expect.e)
+		kernel_arg *a = output_named(L, k, "verify expected");
+		if (a && a->expect.e)
 			/* the worker holds one set of values an output must equal */
 			ld_error(L, ld_mark(k), "verify: '%s' has both expect and expected: give one", a->name);
-		else
+		else if (a)
 			ld_data_file(L, ld_node(L, p->value), a, "verify expected", &a->expected);
 	}
 }
