@@ -25,9 +25,16 @@ static const char *unroll_name(const char *line)
 
 static void test_pragma_unroll_names_are_found_however_spaced(void)
 {
+	size_t start0, len0;
 	CU_ASSERT_STRING_EQUAL(unroll_name("#pragma unroll UNROLL"), "UNROLL");
 	CU_ASSERT_STRING_EQUAL(unroll_name("\t  #  pragma \t unroll   _u2 // how far"), "_u2");
 	CU_ASSERT_STRING_EQUAL(unroll_name("#pragma unroll N)"), "N");
+	/* the parenthesised forms: the name is replaced where it stands */
+	CU_ASSERT_STRING_EQUAL(unroll_name("#pragma unroll(UNROLL)"), "UNROLL");
+	CU_ASSERT_STRING_EQUAL(unroll_name("#pragma unroll ( K )"), "K");
+	CU_ASSERT_EQUAL(pragma_unroll_name("#pragma unroll(K * 2)", &start0, &len0), 1);
+	CU_ASSERT_EQUAL(start0, 15);
+	CU_ASSERT_EQUAL(len0, 1);
 	size_t start, len;
 	CU_ASSERT_EQUAL(pragma_unroll_name("    #pragma unroll K", &start, &len), 1);
 	CU_ASSERT_EQUAL(start, 19);
@@ -35,7 +42,7 @@ static void test_pragma_unroll_names_are_found_however_spaced(void)
 	/* a number or nothing is nvcc's to handle; other pragmas, comments and near misses are not ours */
 	static const char *const not_ours[] = {"#pragma unroll 4", "#pragma unroll", "#pragma unroll ", "#pragma unrollX N",
 					       "#pragmaunroll N", "#pragma once", "// #pragma unroll N", "x = 1; #pragma unroll N",
-					       "#pragma unroll (N)", "pragma unroll N", ""};
+					       "#pragma unroll (4)", "#pragma unroll()", "pragma unroll N", ""};
 	for (size_t i = 0; i < sizeof not_ours / sizeof *not_ours; i++) {
 		if (*unroll_name(not_ours[i]))
 			fprintf(stderr, "\n  '%s' read as naming '%s'\n", not_ours[i], unroll_name(not_ours[i]));

@@ -24,10 +24,11 @@ int pragma_unroll_name(const char *line, size_t *start, size_t *len)
 	p += 6;
 	while (*p == ' ' || *p == '\t')
 		p++;
-	if (strncmp(p, "unroll", 6) || (p[6] != ' ' && p[6] != '\t'))
+	if (strncmp(p, "unroll", 6) || (p[6] != ' ' && p[6] != '\t' && p[6] != '('))
 		return 0;
 	p += 6;
-	while (*p == ' ' || *p == '\t')
+	/* `unroll NAME` or `unroll(NAME)`, `unroll (NAME * 2)`: the name is replaced where it stands */
+	while (*p == ' ' || *p == '\t' || *p == '(')
 		p++;
 	const char *q = p;
 	if (!(*q == '_' || (*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z')))
