@@ -114,14 +114,14 @@ int main(void)
 	int nqueued = 0, decide_only = 0;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* the set-up commands it accepts without looking further */
-	const proto_msg *const accepted[] = {&PROTO_MEASURE, &PROTO_ARRAY, &PROTO_CONSTANT, &PROTO_COPY,
-					     &PROTO_SUMCHECK};
+	const proto_msg *const accepted[] = {&PROTO_MEASURE, &PROTO_ARRAY, &PROTO_CONSTANT, &PROTO_SUMCHECK};
 	while ((n = getline(&line, &cap, stdin)) > 0) {
 		line[strcspn(line, "\n")] = 0;
 		proto_device dev;
 		proto_profile prof;
 		proto_counters ctr;
 		proto_let let;
+		proto_copy copy;
 		proto_fillexpr fill;
 		proto_fillfile file;
 		proto_run ask;
@@ -140,6 +140,9 @@ int main(void)
 			proto_device_info info = {90, 132, 52428800, (unsigned long long)env_long("FAKE_MEM_BYTES", 80LL << 30),
 						  1980000, 13000, uuid, name};
 			reply(&PROTO_DEVICE_INFO, &info);
+		} else if (proto_decode(&PROTO_COPY, line, &copy) == 0) {
+			log_line("copy %lld %lld\n", copy.to, copy.from);
+			reply(&PROTO_OK, NULL);
 		} else if (proto_decode(&PROTO_LET, line, &let) == 0) {
 			log_line("let %s %s %s\n", let.name, let.kind, let.value);
 			reply(&PROTO_OK, NULL);

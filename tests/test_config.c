@@ -241,11 +241,34 @@ static void test_an_array_count_past_any_gpu_is_refused(void)
 	diags_free(&d);
 }
 
+/* fill: {copy} of an argument listed after it loads (a stencil's x_new before x_old); a copy
+ * of itself, directly or through others, and one of another type are refused where named. */
+static void test_copies_name_any_other_array_but_never_themselves(void)
+{
+	config cfg;
+	char *first = NULL;
+	const char *later = "  - {name: a, type: float, count: n, fill: {copy: b}}\n  - {name: b, type: float, count: n}";
+	CU_ASSERT_EQUAL(config_load_text(config_with_line(8, later), &cfg, &first), 0);
+	free(first);
+	if (cfg.nargs >= 2)
+		CU_ASSERT_EQUAL(cfg.args[0].copy_of, 1);
+	config_free(&cfg);
+	config_expect_error(config_with_line(8, "  - {name: a, type: float, count: n, fill: {copy: a}}"), 8, 51,
+			    "fill copy: 'a' is not another array argument");
+	config_expect_error(config_with_line(8, "  - {name: a, type: float, count: n, fill: {copy: b}}\n"
+						"  - {name: b, type: float, count: n, fill: {copy: a}}"),
+			    8, 51, "fill copy: 'a' is a copy of itself, through the arguments it copies");
+	config_expect_error(config_with_line(8, "  - {name: a, type: float, count: n, fill: {copy: b}}\n"
+						"  - {name: b, type: int32, count: n}"),
+			    8, 51, "fill copy: 'b' has another element type");
+}
+
 int add_config_suite(void)
 {
 	CU_pSuite s = CU_add_suite("config", NULL, NULL);
 	if (!s)
 		return -1;
+	CU_add_test(s, "copies name any other array but never themselves", test_copies_name_any_other_array_but_never_themselves);
 	CU_add_test(s, "good config loads with defaults", test_good_config_loads_with_defaults);
 	CU_add_test(s, "summatrix config loads", test_summatrix_config_loads);
 	CU_add_test(s, "YAML syntax error has a position", test_yaml_syntax_error_has_position);

@@ -273,11 +273,10 @@ static void load_scalar_argument(loader *L, kernel_arg *arg, yaml_node_t *val, y
 			 elem_name(arg->type));
 }
 
-/* An array's fill: a name, {copy: NAME} of an earlier array, {expr: ...} per element or
+/* An array's fill: a name, {copy: NAME} of another array, {expr: ...} per element or
  * {file: PATH}. */
 static void load_fill(loader *L, kernel_arg *arg, yaml_node_t *fill)
 {
-	config *cfg = L->cfg;
 	if (fill->type == YAML_MAPPING_NODE && ld_get(L, fill, "file")) {
 		/* fill: {file: PATH}: the elements of an .npy or raw file, read by the worker */
 		static const char *const file_keys[] = {"file", NULL};
@@ -292,19 +291,13 @@ static void load_fill(loader *L, kernel_arg *arg, yaml_node_t *fill)
 		    ld_expr(L, ld_get(L, fill, "expr"), "fill expr", &arg->fill_expr) == 0)
 			ld_check_element_names(L, &arg->fill_expr, "fill expr");
 	} else if (fill->type == YAML_MAPPING_NODE) {
-		/* fill: {copy: NAME}: starts as a copy of an earlier array of the same type */
+		/* fill: {copy: NAME}: starts as a copy of another array of the same type, resolved once
+		 * every argument is known (resolve_copies) */
 		static const char *const copy_keys[] = {"copy", NULL};
 		yaml_node_t *from = ld_check_keys(L, fill, "fill", copy_keys) == 0 ? ld_require(L, fill, "copy", "fill") : NULL;
 		arg->fill = FILL_COPY;
-		if (from && ld_expect(L, from, YAML_SCALAR_NODE, "fill copy") == 0) {
-			for (size_t i = 0; i + 1 < cfg->nargs; i++)
-				if (cfg->args[i].name && !strcmp(cfg->args[i].name, ld_scalar(from)) && cfg->args[i].is_array)
-					arg->copy_of = (int)i;
-			if (arg->copy_of < 0)
-				ld_error(L, ld_mark(from), "fill copy: '%s' is not an array argument listed before this one", ld_scalar(from));
-			else if (cfg->args[arg->copy_of].type != arg->type)
-				ld_error(L, ld_mark(from), "fill copy: '%s' has another element type", ld_scalar(from));
-		}
+		if (from)
+			ld_expect(L, from, YAML_SCALAR_NODE, "fill copy");
 	} else if (ld_expect(L, fill, YAML_SCALAR_NODE, "fill") == 0) {
 		int found = 0;
 		for (int f = 0; f < 5; f++)
@@ -318,6 +311,36 @@ static void load_fill(loader *L, kernel_arg *arg, yaml_node_t *fill)
 	}
 }
 
+/* fill: {copy: NAME} of any other array argument, before or after it (a stencil's x_new and x_old
+ * come in either order); the worker makes the copies once every array is filled, sources first,
+ * so copies may not go round in a circle. from[i]: argument i's copy key, or NULL. */
+static void resolve_copies(loader *L, yaml_node_t *const *from)
+{
+	config *cfg = L->cfg;
+	for (size_t a = 0; a < cfg->nargs; a++) {
+		kernel_arg *arg = &cfg->args[a];
+		if (!from[a] || from[a]->type != YAML_SCALAR_NODE)
+			continue;
+		for (size_t i = 0; i < cfg->nargs; i++)
+			if (i != a && cfg->args[i].name && !strcmp(cfg->args[i].name, ld_scalar(from[a])) && cfg->args[i].is_array)
+				arg->copy_of = (int)i;
+		if (arg->copy_of < 0)
+			ld_error(L, ld_mark(from[a]), "fill copy: '%s' is not another array argument", ld_scalar(from[a]));
+		else if (cfg->args[arg->copy_of].type != arg->type)
+			ld_error(L, ld_mark(from[a]), "fill copy: '%s' has another element type", ld_scalar(from[a]));
+	}
+	for (size_t a = 0; a < cfg->nargs; a++) {
+		size_t steps = 0;
+		for (int c = cfg->args[a].copy_of; c >= 0 && steps <= cfg->nargs; c = cfg->args[c].copy_of)
+			steps++;
+		if (steps > cfg->nargs && from[a]) {
+			ld_error(L, ld_mark(from[a]), "fill copy: '%s' is a copy of itself, through the arguments it copies",
+				 cfg->args[a].name ? cfg->args[a].name : "?");
+			cfg->args[a].copy_of = -1;
+		}
+	}
+}
+
 static void load_arguments(loader *L, const yaml_node_t *n)
 {
 	static const char *const keys[] = {"name", "type", "count", "fill", "value", "seed", "output", "restore",
@@ -327,6 +350,7 @@ static void load_arguments(loader *L, const yaml_node_t *n)
 		return;
 	size_t count = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
 	cfg->args = xcalloc(count, sizeof *cfg->args);
+	yaml_node_t **copy_from = xcalloc(count + 1, sizeof *copy_from);
 	size_t index = 0;
 	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
 		yaml_node_t *a = ld_node(L, *it);
@@ -370,6 +394,8 @@ static void load_arguments(loader *L, const yaml_node_t *n)
 		arg->copy_of = -1;
 		if (fill)
 			load_fill(L, arg, fill);
+		if (arg->fill == FILL_COPY && fill->type == YAML_MAPPING_NODE)
+			copy_from[cfg->nargs - 1] = ld_get(L, fill, "copy");
 		if (arg->fill == FILL_CONSTANT) {
 			if (!val)
 				ld_error(L, ld_mark(fill), "fill: constant needs 'value'");
@@ -384,6 +410,8 @@ static void load_arguments(loader *L, const yaml_node_t *n)
 	}
 	if (cfg->nargs == 0)
 		ld_error(L, ld_mark(n), "'arguments' is empty; list the kernel's arguments in order");
+	resolve_copies(L, copy_from);
+	free(copy_from);
 	warn_unrestored_inputs(L, n);
 }
 

@@ -275,6 +275,27 @@ runner *runner_start(const char *worker_path, int ordinal, const config *cfg, de
 	return r;
 }
 
+/* fill: {copy}: once every array is filled, each copy after the copy it copies (the loader
+ * refused circles), so a source listed after its copy is filled first. */
+static void copy_lines(runner *r, const config *cfg)
+{
+	char *sent = xcalloc(cfg->nargs + 1, 1);
+	for (int more = 1; more;) {
+		more = 0;
+		for (size_t i = 0; i < cfg->nargs; i++) {
+			const kernel_arg *a = &cfg->args[i];
+			if (a->fill != FILL_COPY || a->copy_of < 0 || sent[i])
+				continue;
+			const kernel_arg *from = &cfg->args[a->copy_of];
+			if (from->fill == FILL_COPY && from->copy_of >= 0 && !sent[a->copy_of])
+				continue; /* its source is a copy still to be made */
+			remember(r, encode(&PROTO_COPY, &(proto_copy){(long long)i, a->copy_of}));
+			sent[i] = more = 1;
+		}
+	}
+	free(sent);
+}
+
 int runner_prepare(runner *r, const config *cfg, const device_info *info, int profiler, diags *d)
 {
 	remember(r, encode(&PROTO_MEASURE, &(proto_measure){cfg->cache_warm ? "warm" : "cold", cfg->verify_every,
@@ -299,8 +320,6 @@ int runner_prepare(runner *r, const config *cfg, const device_info *info, int pr
 		remember(r, encode(&PROTO_ARRAY, &array));
 		if (a->constant)
 			remember(r, encode(&PROTO_CONSTANT, &(proto_constant){(long long)i, a->name}));
-		if (a->fill == FILL_COPY && a->copy_of >= 0)
-			remember(r, encode(&PROTO_COPY, &(proto_copy){(long long)i, a->copy_of}));
 		if (a->fill == FILL_EXPR && element_lines(r, cfg, i, "fill", &a->fill_expr, d))
 			return -1;
 		if (a->fill == FILL_FILE && a->fill_file.path)
@@ -310,6 +329,7 @@ int runner_prepare(runner *r, const config *cfg, const device_info *info, int pr
 		if (a->expected.path)
 			file_line(r, cfg, i, "expect", &a->expected);
 	}
+	copy_lines(r, cfg);
 	if (cfg->sum_out >= 0)
 		remember(r, encode(&PROTO_SUMCHECK, &(proto_sumcheck){cfg->sum_out, cfg->sum_equals.e ? -1 : cfg->sum_in,
 								       cfg->sum_max ? "max" : "sum"}));
