@@ -74,8 +74,9 @@ typedef struct { unsigned long long count; const char *expected; } proto_sumcoun
 /* "sumcheck": verify.sum of output argument out against input in (-1: a fixed value); op "sum"
  * or "max". Answer: ok or error. */
 typedef struct { long long out, in; const char *op; } proto_sumcheck;
-/* "measure": L2 "cold" or "warm", verify every sample or not, compare `sample` elements. */
-typedef struct { const char *cache; long long every; unsigned long long sample; } proto_measure;
+/* "measure": L2 "cold" or "warm", verify every sample or not, compare `sample` elements, pass an
+ * integer output with at most `mismatches` elements off the reference. */
+typedef struct { const char *cache; long long every; unsigned long long sample; long long mismatches; } proto_measure;
 /* "constant": argument idx is copied into the module's __constant__ symbol `name`. */
 typedef struct { long long idx; const char *name; } proto_constant;
 /* "copy": argument `to` starts as a copy of argument `from`. */

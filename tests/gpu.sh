@@ -170,6 +170,15 @@ set -e
 grep -q 'first at index 1000: got 0, expected 7' "$X/out" "$X/expect.csv" || fail "a wrong expected output: $(cat "$X/out")"
 rm -rf "$X"
 
+echo "== verify.max_mismatches: an integer output a few elements off passes, more is a wrong result"
+set +e
+./autotune --fresh -q tests/gpu/mismatch.yaml
+rc=$?
+set -e
+[ "$rc" -eq 0 ] || fail "mismatch exited $rc"
+"$B/csvcheck" results/mismatch.csv 3 ok=2 wrong-result=1 || fail "mismatch CSV"
+grep -q "5 of 1048576 values differ" results/mismatch.csv || fail "the wrong result does not say how many differ"
+
 echo "== every config of configs/ and every feature kernel of tests/kernels, all verified"
 bench/catalogue.sh || fail "a config did not tune cleanly (see ${OUT:-/tmp}/catalogue.log)"
 

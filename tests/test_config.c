@@ -263,11 +263,28 @@ static void test_copies_name_any_other_array_but_never_themselves(void)
 			    8, 51, "fill copy: 'b' has another element type");
 }
 
+/* verify.max_mismatches: a count of elements, 0 or more, that reaches the worker's settings. */
+static void test_max_mismatches_is_a_count(void)
+{
+	config cfg;
+	char *first = NULL;
+	char *text = xasprintf("%sverify: {max_mismatches: 3}\n", config_good);
+	CU_ASSERT_EQUAL(config_load_text(text, &cfg, &first), 0);
+	CU_ASSERT_EQUAL(cfg.max_mismatches, 3);
+	free(first);
+	config_free(&cfg);
+	free(text);
+	text = xasprintf("%sverify: {max_mismatches: -1}\n", config_good);
+	config_expect_error(text, 15, 26, "verify max_mismatches");
+	free(text);
+}
+
 int add_config_suite(void)
 {
 	CU_pSuite s = CU_add_suite("config", NULL, NULL);
 	if (!s)
 		return -1;
+	CU_add_test(s, "max_mismatches is a count", test_max_mismatches_is_a_count);
 	CU_add_test(s, "copies name any other array but never themselves", test_copies_name_any_other_array_but_never_themselves);
 	CU_add_test(s, "good config loads with defaults", test_good_config_loads_with_defaults);
 	CU_add_test(s, "summatrix config loads", test_summatrix_config_loads);

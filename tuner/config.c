@@ -291,8 +291,7 @@ static void load_fill(loader *L, kernel_arg *arg, yaml_node_t *fill)
 		    ld_expr(L, ld_get(L, fill, "expr"), "fill expr", &arg->fill_expr) == 0)
 			ld_check_element_names(L, &arg->fill_expr, "fill expr");
 	} else if (fill->type == YAML_MAPPING_NODE) {
-		/* fill: {copy: NAME}: starts as a copy of another array of the same type, resolved once
-		 * every argument is known (resolve_copies) */
+		/* fill: {copy: NAME}: resolved once every argument is known (resolve_copies) */
 		static const char *const copy_keys[] = {"copy", NULL};
 		yaml_node_t *from = ld_check_keys(L, fill, "fill", copy_keys) == 0 ? ld_require(L, fill, "copy", "fill") : NULL;
 		arg->fill = FILL_COPY;
@@ -670,7 +669,7 @@ static void load_verify_reference(loader *L, const yaml_node_t *r)
 static void load_verify(loader *L, const yaml_node_t *n)
 {
 	static const char *const keys[] = {"reference", "reference_per", "kernel", "sum", "sample", "expect", "expected", "rtol",
-					   "atol", NULL};
+					   "atol", "max_mismatches", NULL};
 	static const char *const kernel_keys[] = {"entry", "block", "grid", "shared_mem", NULL};
 	static const char *const sum_keys[] = {"output", "input", "equals", "count", "op", NULL};
 	config *cfg = L->cfg;
@@ -701,9 +700,11 @@ static void load_verify(loader *L, const yaml_node_t *n)
 	yaml_node_t *expd = ld_get(L, n, "expected");
 	if (expd && ld_check_keys(L, expd, "verify expected", NULL) == 0)
 		load_verify_expected(L, expd);
-	yaml_node_t *smp = ld_get(L, n, "sample");
+	yaml_node_t *smp = ld_get(L, n, "sample"), *mm = ld_get(L, n, "max_mismatches");
 	if (smp)
 		ld_int(L, smp, "verify sample", 1, LLONG_MAX, &cfg->sample);
+	if (mm)
+		ld_int(L, mm, "verify max_mismatches", 0, LLONG_MAX, &cfg->max_mismatches);
 	if (rt && ld_double(L, rt, "rtol", &cfg->rtol) == 0 && cfg->rtol < 0)
 		ld_error(L, ld_mark(rt), "rtol must not be negative");
 	if (at && ld_double(L, at, "atol", &cfg->atol) == 0 && cfg->atol < 0)

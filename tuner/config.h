@@ -112,6 +112,7 @@ typedef struct {
 	cexpr sum_count;       /* how many elements of the output count (may use parameters) */
 	cexpr sum_equals;      /* or the value the sum must equal, instead of an input's sum */
 	long long sample;      /* verify.sample: compare about this many evenly spaced elements; 0: all */
+	long long max_mismatches; /* verify.max_mismatches: integer outputs may differ in this many elements */
 	char *ref_entry;       /* verify.kernel: a reference kernel in the same source, or NULL */
 	cexpr ref_block[3], ref_grid[3], ref_smem; /* its launch (constants only) */
 	size_t *ref_per;       /* verify.reference_per: parameter indexes; a reference per group */

@@ -398,7 +398,7 @@ static void cmd_measure(char *line)
 		reply_error("protocol", "bad measure command");
 		return;
 	}
-	args_set_sample(ask.sample);
+	args_set_sample(ask.sample, ask.mismatches);
 	local.cold = !strcmp(ask.cache, "cold");
 	local.verify_every = ask.every != 0;
 	if (local.cold && !local.flush) {

@@ -50,7 +50,7 @@ void cmd_copy(char *line);
 void cmd_constant(char *line);
 void cmd_sumcheck(char *line);
 void cmd_sumcount(const proto_sumcount *sc);
-void args_set_sample(unsigned long long sample);
+void args_set_sample(unsigned long long sample, long long mismatches);
 /* args.c: the arguments around a launch */
 CUresult fill_constants(CUmodule mod, char *msg, size_t len);
 /* Kernel parameters in order, leaving out the arguments that go to __constant__ memory; the
