@@ -168,6 +168,13 @@ static void remember(runner *r, char *line)
 	r->setup[r->nsetup++] = line;
 }
 
+/* remember, for a line whose failure is argument i's, written at `at` in the config */
+static void remember_at(runner *r, char *line, const config *cfg, size_t i, mark at)
+{
+	remember(r, line);
+	r->where[r->nsetup - 1] = (struct where){xstrdup(cfg->path), xstrdup(cfg->args[i].name), at};
+}
+
 typedef struct {
 	runner *r;
 	const config *cfg;
@@ -217,9 +224,8 @@ static int element_lines(runner *r, const config *cfg, size_t i, const char *rol
 	for (char *p = text; *p; p++)
 		if (*p == '\n' || *p == '\r' || *p == '\t')
 			*p = ' ';
-	remember(r, encode(&PROTO_FILLEXPR, &(proto_fillexpr){(long long)i, role, text}));
+	remember_at(r, encode(&PROTO_FILLEXPR, &(proto_fillexpr){(long long)i, role, text}), cfg, i, x->at);
 	free(text);
-	r->where[r->nsetup - 1] = (struct where){xstrdup(cfg->path), xstrdup(a->name), x->at};
 	return 0;
 }
 
@@ -227,8 +233,7 @@ static int element_lines(runner *r, const config *cfg, size_t i, const char *rol
  * (expect: verify.expected) from a data file, which the loader checked holds them. */
 static void file_line(runner *r, const config *cfg, size_t i, const char *role, const data_file *f)
 {
-	remember(r, encode(&PROTO_FILLFILE, &(proto_fillfile){(long long)i, role, f->offset, f->path}));
-	r->where[r->nsetup - 1] = (struct where){xstrdup(cfg->path), xstrdup(cfg->args[i].name), f->at};
+	remember_at(r, encode(&PROTO_FILLFILE, &(proto_fillfile){(long long)i, role, f->offset, f->path}), cfg, i, f->at);
 }
 
 /* Replays setup lines [from, to): measurement settings, arrays, warm-up. */
