@@ -285,22 +285,49 @@ static CUresult fill_from(const expr *e, const arg *a, CUdeviceptr dst, char *wh
 	return r;
 }
 
-/* fillexpr: the array's contents (and its pristine copy), or with role expect what the output
- * must equal, from an expression of each element's index. */
+/* The argument a fillexpr or fillfile fills (role fill) or gives the expected values of (role
+ * expect), *expect set; NULL once the error is answered. */
+static arg *fill_target(long long idx, const char *role, const char *what, int *expect)
+{
+	if (idx < 0 || idx >= A.nargs || !A.args[idx].is_array || (strcmp(role, "fill") && strcmp(role, "expect"))) {
+		reply_error("protocol", "bad %s command", what);
+		return NULL;
+	}
+	*expect = !strcmp(role, "expect");
+	if (*expect && !A.args[idx].output) {
+		reply_error("protocol", "%s expect of an argument that is not an output", what);
+		return NULL;
+	}
+	return &A.args[idx];
+}
+
+/* Answers a fill done: its pristine copy (restored inputs) takes it too; an expectation becomes
+ * the reference the output is checked against. */
+static void filled(arg *a, int expect)
+{
+	CUresult r;
+	if (!expect && a->pristine && (r = cuMemcpyDtoD(a->pristine, a->ptr, a->count * elem_size(a->type)))) {
+		reply_error(err_name(r), "copying the argument to its pristine copy");
+		return;
+	}
+	if (expect)
+		a->ref_valid = a->fixed_ref = 1;
+	reply_ok();
+}
+
+/* fillexpr: the array's contents, or with role expect what the output must equal, from an
+ * expression of each element's index. */
 void cmd_fillexpr(char *line)
 {
 	proto_fillexpr ask;
-	if (proto_decode(&PROTO_FILLEXPR, line, &ask) || ask.idx < 0 || ask.idx >= A.nargs ||
-	    !A.args[ask.idx].is_array || (strcmp(ask.role, "fill") && strcmp(ask.role, "expect"))) {
+	int expect;
+	arg *a;
+	if (proto_decode(&PROTO_FILLEXPR, line, &ask)) {
 		reply_error("protocol", "bad fillexpr command");
 		return;
 	}
-	int expect = !strcmp(ask.role, "expect");
-	arg *a = &A.args[ask.idx];
-	if (expect && !a->output) {
-		reply_error("protocol", "fillexpr expect of an argument that is not an output");
+	if (!(a = fill_target(ask.idx, ask.role, "fillexpr", &expect)))
 		return;
-	}
 	expr_error ee;
 	expr *e = expr_parse(ask.expr, &ee);
 	if (!e) {
@@ -310,15 +337,10 @@ void cmd_fillexpr(char *line)
 	char why[256] = "";
 	CUresult r = fill_from(e, a, expect ? a->ref : a->ptr, why, sizeof why);
 	expr_free(e);
-	if (!r && !expect && a->pristine)
-		r = cuMemcpyDtoD(a->pristine, a->ptr, a->count * elem_size(a->type));
-	if (r) {
+	if (r)
 		reply_error(r == CUDA_ERROR_INVALID_VALUE ? "eval" : err_name(r), "%s", why);
-		return;
-	}
-	if (expect)
-		a->ref_valid = a->fixed_ref = 1;
-	reply_ok();
+	else
+		filled(a, expect);
 }
 
 /* Copies `bytes` bytes of the file at path, from offset on, to dst, a slice of 4 MiB at a time:
@@ -362,31 +384,20 @@ static int copy_file(const char *path, unsigned long long offset, size_t bytes, 
 void cmd_fillfile(char *line)
 {
 	proto_fillfile ask;
-	if (proto_decode(&PROTO_FILLFILE, line, &ask) || ask.idx < 0 || ask.idx >= A.nargs ||
-	    !A.args[ask.idx].is_array || (strcmp(ask.role, "fill") && strcmp(ask.role, "expect")) || ask.path[0] != '/') {
+	int expect;
+	arg *a;
+	if (proto_decode(&PROTO_FILLFILE, line, &ask) || ask.path[0] != '/') {
 		reply_error("protocol", "bad fillfile command");
 		return;
 	}
-	int expect = !strcmp(ask.role, "expect");
-	arg *a = &A.args[ask.idx];
-	if (expect && !a->output) {
-		reply_error("protocol", "fillfile expect of an argument that is not an output");
+	if (!(a = fill_target(ask.idx, ask.role, "fillfile", &expect)))
 		return;
-	}
 	char why[512] = "";
 	CUresult r;
-	size_t bytes = a->count * elem_size(a->type);
-	if (copy_file(ask.path, ask.offset, bytes, expect ? a->ref : a->ptr, &r, why, sizeof why)) {
+	if (copy_file(ask.path, ask.offset, a->count * elem_size(a->type), expect ? a->ref : a->ptr, &r, why, sizeof why))
 		reply_error(r ? err_name(r) : "file", "%s", why);
-		return;
-	}
-	if (!expect && a->pristine && (r = cuMemcpyDtoD(a->pristine, a->ptr, bytes))) {
-		reply_error(err_name(r), "copying argument %d to its pristine copy", (int)ask.idx + 1);
-		return;
-	}
-	if (expect)
-		a->ref_valid = a->fixed_ref = 1;
-	reply_ok();
+	else
+		filled(a, expect);
 }
 
 /* copy: an array that starts as a copy of another (fill: {copy: NAME}); its pristine copy, if
