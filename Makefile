@@ -16,14 +16,14 @@ vpath %.c $(SRC_DIRS)
 LDLIBS = -lyaml -lxxhash -lm
 # The worker alone links the driver. At build time the toolkit's stub satisfies the linker; at run
 # time the real libcuda.so.1 of the installed driver is loaded.
-WORKER_LDLIBS = -L$(CUDA_HOME)/lib64/stubs -L$(CUDA_HOME)/lib64 -lcuda -lcupti -lm \
+WORKER_LDLIBS = -L$(CUDA_HOME)/lib64/stubs -L$(CUDA_HOME)/lib64 -lcuda -lcupti -lm -ldl \
 	-Wl,-rpath,$(CUDA_HOME)/lib64
 # Helper kernels as SASS for common GPUs plus PTX that the driver compiles for newer ones.
 HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80,code=sm_80 \
 	-gencode arch=compute_90,code=sm_90
 
 B = build
-ENGINE = cache chart cli compile config config_data config_expr config_keys config_source config_yaml devices diag expr expr_eval finish hash header import import_py journal measure merge occupancy output plan proc progress protocol replay report runner search select show space stats summary table tune view
+ENGINE = cache chart cli compile config config_data config_expr config_keys config_source config_yaml devices diag expr expr_eval finish hash header hostref import import_py journal measure merge occupancy output plan proc progress protocol replay report runner search select show space stats summary table tune view
 ENGINE_OBJS = $(ENGINE:%=$(B)/%.o)
 TESTS = $(patsubst tests/%.c,$(B)/tests/%.o,$(filter-out tests/fake_worker.c,$(wildcard tests/*.c)))
 
@@ -62,11 +62,11 @@ $(B):
 	@mkdir -p $(B)
 
 $(B)/run_tests: $(TESTS) $(ENGINE_OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcunit
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcunit -ldl
 
 # A stand-in for autotune-worker that speaks its protocol without a GPU (tests/fake_worker.c).
 $(B)/fake_worker: tests/fake_worker.c $(B)/protocol.o $(B)/stats.o | $(B)
-	$(CC) -Ilib $(CFLAGS) -o $@ $^ -lm
+	$(CC) -Ilib $(CFLAGS) -o $@ $^ -lm -ldl
 
 # The report is also checked as a browser renders it, where Chromium is installed (.ci/run installs it).
 test: deps

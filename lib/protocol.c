@@ -57,6 +57,9 @@ static const proto_field fillfile_f[] = {LL(proto_fillfile, idx), WORD(proto_fil
 					 TEXT(proto_fillfile, path)};
 MSG(PROTO_FILLFILE, "fillfile", fillfile_f);
 
+static const proto_field hostref_f[] = {TEXT(proto_hostref, path)};
+MSG(PROTO_HOSTREF, "hostref", hostref_f);
+
 #define LAUNCH(s, l)                                                                                           \
 	LL(s, l.grid[0]), LL(s, l.grid[1]), LL(s, l.grid[2]), LL(s, l.block[0]), LL(s, l.block[1]), LL(s, l.block[2]), \
 		LL(s, l.smem)
@@ -133,7 +136,7 @@ MSG(PROTO_UNAVAILABLE, "unavailable", unavailable_f);
 
 const proto_msg *const proto_messages[] = {
 	&PROTO_DEVICE,	    &PROTO_ARRAY,	&PROTO_SCALAR,	    &PROTO_SUMCOUNT,	&PROTO_SUMCHECK,    &PROTO_MEASURE,
-	&PROTO_CONSTANT,    &PROTO_COPY,	&PROTO_LET,	    &PROTO_FILLEXPR,	&PROTO_FILLFILE,    &PROTO_RUN,
+	&PROTO_CONSTANT,    &PROTO_COPY,	&PROTO_LET,	    &PROTO_FILLEXPR,	&PROTO_FILLFILE,    &PROTO_HOSTREF, &PROTO_RUN,
 	&PROTO_PROFILE,	    &PROTO_COUNT_ASK,	&PROTO_COUNTERS,    &PROTO_WARMUP,	&PROTO_COPYBW_ASK,  &PROTO_PROFILES,
 	&PROTO_QUIT,	    &PROTO_OK,		&PROTO_ERROR,	    &PROTO_DEVICE_INFO, &PROTO_COUNT,	    &PROTO_WARM,
 	&PROTO_COPYBW,	    &PROTO_RESULT,	&PROTO_METRICS,	    &PROTO_UNAVAILABLE, &PROTO_DONE,	    &PROTO_METRICS_OF,

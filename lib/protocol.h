@@ -93,6 +93,13 @@ typedef struct { long long idx; const char *role, *expr; } proto_fillexpr;
  * array's bytes start OFFSET bytes into the file at PATH (absolute), which the tuner checked
  * holds them; the worker reads it a slice at a time. Answer: ok, or error "file" and why. */
 typedef struct { long long idx; const char *role; unsigned long long offset; const char *path; } proto_fillfile;
+/* "hostref PATH": once the arrays are filled, call verify.host (the shared object at PATH,
+ * absolute) on host copies of them; the outputs it writes become what every run must equal.
+ * Answer: ok, or error "host" and why. */
+typedef struct { const char *path; } proto_hostref;
+/* What the shared object exports: void PROTO_HOSTREF_SYMBOL(void **arrays), arrays[i] argument
+ * i's host copy (NULL for a scalar, whose value it was built with). */
+#define PROTO_HOSTREF_SYMBOL "autotune_host_reference"
 typedef struct { long long grid[3], block[3], smem; } proto_launch;
 /* "run": warm up, sample and, by role, keep ("ref"), compare ("check") or only time ("time").
  * Answer: PROTO_RESULT. */
@@ -114,7 +121,7 @@ typedef struct { proto_launch launch; const char *symbol, *cubin; } proto_profil
 typedef struct { const char *set; } proto_counters;
 
 extern const proto_msg PROTO_DEVICE, PROTO_ARRAY, PROTO_SCALAR, PROTO_SUMCOUNT, PROTO_SUMCHECK, PROTO_MEASURE,
-	PROTO_CONSTANT, PROTO_COPY, PROTO_LET, PROTO_FILLEXPR, PROTO_FILLFILE, PROTO_RUN, PROTO_PROFILE, PROTO_COUNTERS;
+	PROTO_CONSTANT, PROTO_COPY, PROTO_LET, PROTO_FILLEXPR, PROTO_FILLFILE, PROTO_HOSTREF, PROTO_RUN, PROTO_PROFILE, PROTO_COUNTERS;
 /* Requests without fields: "count" (answer PROTO_COUNT), "warmup" (PROTO_WARM), "copybw" (PROTO_COPYBW), "profiles" (one PROTO_METRICS or
  * PROTO_UNAVAILABLE per queued profile), "quit" (no answer). */
 extern const proto_msg PROTO_COUNT_ASK, PROTO_WARMUP, PROTO_COPYBW_ASK, PROTO_PROFILES, PROTO_QUIT;

@@ -13,12 +13,15 @@
  *   FAKE_PROFILE_FAIL_BX  the configuration with this blockDim.x cannot be profiled
  *   FAKE_EVAL_ERROR  answer fillexpr with this "eval" error (else ok; let and fillexpr are logged)
  *   FAKE_FILE_ERROR  answer fillfile with this "file" error (else ok; fillfile is logged)
+ * hostref loads the shared object and calls it as the worker does, with every array NULL: a
+ * reference that touches its arrays ends the fake worker as it would a real one (logged).
  *   FAKE_SLOW_GPU    this GPU ordinal times every first-pass run 2% slower (finalist runs, role
  *                    "time", are timed alike on any GPU)
  *   FAKE_PER_MS      a configuration takes 1 + blockDim.x / FAKE_PER_MS ms (default 1000)
  * FAKE_LOG also gets "profiles N GPU" per profiling session of N launches, and "counters GPU"
  * when asked to get its profiler ready. */
 #define _POSIX_C_SOURCE 200809L
+#include <dlfcn.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -62,6 +65,23 @@ static void reply(const proto_msg *m, const void *msg)
 }
 
 static void error_reply(const char *code, const char *message) { reply(&PROTO_ERROR, &(proto_error){code, message}); }
+
+/* hostref: the shared object's function, called on NULL arrays */
+static void call_host(const char *path)
+{
+	void *so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	void (*fn)(void **) = NULL;
+	if (so)
+		*(void **)&fn = dlsym(so, PROTO_HOSTREF_SYMBOL);
+	if (!fn) {
+		error_reply("host", dlerror());
+		return;
+	}
+	void *arrays[64] = {0};
+	fn(arrays);
+	dlclose(so);
+	reply(&PROTO_OK, NULL);
+}
 
 /* Answers "profiles": counters or why not, per queued launch. */
 static void profiles(const unsigned *queued, int n, int gpu, int decide_only)
@@ -124,6 +144,7 @@ int main(void)
 		proto_copy copy;
 		proto_fillexpr fill;
 		proto_fillfile file;
+		proto_hostref host;
 		proto_run ask;
 		int setup = 0;
 		for (size_t i = 0; i < sizeof accepted / sizeof *accepted; i++)
@@ -158,6 +179,9 @@ int main(void)
 				error_reply("file", getenv("FAKE_FILE_ERROR"));
 			else
 				reply(&PROTO_OK, NULL);
+		} else if (proto_decode(&PROTO_HOSTREF, line, &host) == 0) {
+			log_line("hostref %s\n", host.path);
+			call_host(host.path);
 		} else if (proto_is(&PROTO_COUNT_ASK, line))
 			reply(&PROTO_COUNT, &(proto_count){env_long("FAKE_GPUS", 1)});
 		else if (setup)

@@ -179,6 +179,18 @@ set -e
 "$B/csvcheck" results/mismatch.csv 3 ok=2 wrong-result=1 || fail "mismatch CSV"
 grep -q "5 of 1048576 values differ" results/mismatch.csv || fail "the wrong result does not say how many differ"
 
+echo "== verify.host: a C reference on the host; a wrong one makes every configuration a wrong result"
+./autotune --fresh -q tests/gpu/hostref.yaml || fail "hostref exited $?"
+"$B/csvcheck" results/hostref.csv 32 ok=32 || fail "hostref CSV"
+set +e
+./autotune --fresh -q tests/gpu/hostref_wrong.yaml
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || fail "hostref_wrong exited $rc, not 1 (none passed)"
+"$B/csvcheck" results/hostref_wrong.csv 32 wrong-result=32 || fail "hostref_wrong CSV"
+[ "$(grep -c 'values differ from the reference (first at index' results/hostref_wrong.csv)" -eq 32 ] ||
+	fail "a wrong result does not name its first mismatch"
+
 echo "== every config of configs/ and every feature kernel of tests/kernels, all verified"
 bench/catalogue.sh || fail "a config did not tune cleanly (see ${OUT:-/tmp}/catalogue.log)"
 

@@ -20,10 +20,8 @@
 #include "config_load.h"
 #include "banned.h"
 
-
 static const char *const fill_names[] = {"random", "constant", "zeros", "normal", "index", "copy", "expr", "file"};
 const char *fill_name(fill_kind f) { return fill_names[f]; }
-
 
 static int parse_elem(loader *L, const yaml_node_t *n, elem_type *out)
 {
@@ -669,7 +667,7 @@ static void load_verify_reference(loader *L, const yaml_node_t *r)
 static void load_verify(loader *L, const yaml_node_t *n)
 {
 	static const char *const keys[] = {"reference", "reference_per", "kernel", "sum", "sample", "expect", "expected", "rtol",
-					   "atol", "max_mismatches", NULL};
+					   "atol", "max_mismatches", "host", NULL};
 	static const char *const kernel_keys[] = {"entry", "block", "grid", "shared_mem", NULL};
 	static const char *const sum_keys[] = {"output", "input", "equals", "count", "op", NULL};
 	config *cfg = L->cfg;
@@ -700,6 +698,8 @@ static void load_verify(loader *L, const yaml_node_t *n)
 	yaml_node_t *expd = ld_get(L, n, "expected");
 	if (expd && ld_check_keys(L, expd, "verify expected", NULL) == 0)
 		load_verify_expected(L, expd);
+	if (ld_get(L, n, "host")) /* after expect and expected: it gives the outputs they leave */
+		ld_load_verify_host(L, n, ld_get(L, n, "host"));
 	yaml_node_t *smp = ld_get(L, n, "sample"), *mm = ld_get(L, n, "max_mismatches");
 	if (smp)
 		ld_int(L, smp, "verify sample", 1, LLONG_MAX, &cfg->sample);
@@ -860,9 +860,8 @@ void config_free(config *cfg)
 		cexpr_free(&cfg->args[i].value);
 		cexpr_free(&cfg->args[i].fill_expr);
 		cexpr_free(&cfg->args[i].expect);
-		free(cfg->args[i].fill_file.path);
-		free(cfg->args[i].expected.path);
 	}
+	config_data_free(cfg);
 	free(cfg->args);
 	for (size_t i = 0; i < cfg->nparams; i++) {
 		free(cfg->params[i].name);

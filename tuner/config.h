@@ -118,6 +118,17 @@ typedef struct {
 	size_t *ref_per;       /* verify.reference_per: parameter indexes; a reference per group */
 	size_t nref_per;
 	double rtol, atol;
+	/* verify.host: a C function of the kernel's arguments, built with the host compiler and
+	 * called once on the inputs: the outputs it writes are what every configuration must equal */
+	struct {
+		char *source;   /* absolute; NULL: none */
+		char *function;
+		char **flags;   /* more host compiler arguments */
+		size_t nflags;
+		value *scalars; /* per argument: a scalar's value (constants only: one call serves the run) */
+		mark at;
+		char *so;       /* the shared object this run built (hostref_build), for the workers */
+	} host;
 
 	/* measure */
 	int warmup;
@@ -184,8 +195,11 @@ int config_load(const char *path, config *cfg, diags *d);
 void config_free(config *cfg);
 
 /* The spec hash (hash_spec) of a loaded config: the config file, the kernel source and the
- * contents of its data files. */
+ * contents of its data files and host reference. */
 void config_spec_hash(const config *cfg, char out[17]);
+
+/* Whether verify.host gives output argument i: an output no expect, expected or sum check gives. */
+int config_host_gives(const config *cfg, size_t i);
 
 /* If line is `#pragma unroll NAME` (any spacing), the offsets of NAME in it; else 0. */
 int pragma_unroll_name(const char *line, size_t *start, size_t *len);

@@ -1,8 +1,9 @@
-/* config_data.c: the data files a config names (fill: {file: PATH}, verify.expected), an .npy
- * file or raw bytes, checked at load against the argument they are for (element type, count): a
- * file that does not fit is said at its place in the config before any worker starts, and the
- * worker only copies bytes from a known offset. Also the spec hash, which covers their contents:
- * a changed input must be measured again, as a changed kernel is. */
+/* config_data.c: what a config takes from outside the kernel: data files (fill: {file: PATH},
+ * verify.expected), an .npy file or raw bytes, checked at load against the argument they are for
+ * (element type, count), so a file that does not fit is said at its place in the config before
+ * any worker starts and the worker only copies bytes from a known offset; and the host reference
+ * (verify.host). Also the spec hash, which covers their contents: a changed input or reference
+ * must be measured again, as a changed kernel is. */
 /* realpath is XSI */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
@@ -267,6 +268,13 @@ static FILE *open_data(loader *L, mark m, const char *path, const char *name, lo
 	return f;
 }
 
+/* A file the config names, relative to the config file like the kernel source. Caller frees. */
+static char *beside_config(const config *cfg, const char *name)
+{
+	const char *slash = strrchr(cfg->path, '/');
+	return name[0] == '/' || !slash ? xstrdup(name) : xasprintf("%.*s/%s", (int)(slash - cfg->path), cfg->path, name);
+}
+
 void ld_data_file(loader *L, const yaml_node_t *n, const kernel_arg *a, const char *what, data_file *out)
 {
 	config *cfg = L->cfg;
@@ -274,9 +282,7 @@ void ld_data_file(loader *L, const yaml_node_t *n, const kernel_arg *a, const ch
 	if (!name)
 		return;
 	mark m = ld_mark(n);
-	const char *slash = strrchr(cfg->path, '/');
-	/* relative to the config file, like the kernel source */
-	char *path = name[0] == '/' || !slash ? xstrdup(name) : xasprintf("%.*s/%s", (int)(slash - cfg->path), cfg->path, name);
+	char *path = beside_config(cfg, name);
 	long long size = 0;
 	FILE *f = NULL;
 	if (strpbrk(name, "\n\r"))
@@ -308,10 +314,95 @@ void ld_data_file(loader *L, const yaml_node_t *n, const kernel_arg *a, const ch
 	free(name);
 }
 
+/* The outputs verify.host gives: those no expect, expected or sum check gives. */
+static int host_gives(const config *cfg, size_t i)
+{
+	const kernel_arg *a = &cfg->args[i];
+	return a->is_array && a->output && !a->expect.e && !a->expected.path && (int)i != cfg->sum_out;
+}
+
+/* verify.host's source: a regular file (a pipe would hang the compiler), by its absolute path. */
+static void host_source(loader *L, const yaml_node_t *s)
+{
+	config *cfg = L->cfg;
+	char *name = ld_string(L, s, "verify host source");
+	if (!name)
+		return;
+	char *path = beside_config(cfg, name);
+	struct stat st;
+	if (stat(path, &st))
+		ld_error(L, ld_mark(s), "cannot read host reference '%s': %s", name, strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		ld_error(L, ld_mark(s), "host reference '%s' is %s, not a file", name, S_ISDIR(st.st_mode) ? "a directory" : "a pipe, socket or device");
+	else if (strpbrk(path, "\n\r"))
+		ld_error(L, ld_mark(s), "host reference '%s': its path may not hold a line break", name);
+	else if (!(cfg->host.source = realpath(path, NULL)))
+		ld_error(L, ld_mark(s), "cannot resolve host reference '%s': %s", name, strerror(errno));
+	free(path);
+	free(name);
+}
+
+void ld_load_verify_host(loader *L, const yaml_node_t *v, const yaml_node_t *n)
+{
+	static const char *const keys[] = {"source", "function", "flags", NULL};
+	config *cfg = L->cfg;
+	if (ld_check_keys(L, n, "verify host", keys))
+		return;
+	cfg->host.at = ld_mark(n);
+	static const char *const others[] = {"kernel", "reference", "reference_per"};
+	for (size_t k = 0; k < 3; k++)
+		if (ld_get(L, v, others[k]))
+			ld_error(L, ld_mark(n), "verify host gives the expected outputs: not with '%s', which names a reference run", others[k]);
+	yaml_node_t *s = ld_require(L, n, "source", "verify host"), *f = ld_require(L, n, "function", "verify host");
+	if (s)
+		host_source(L, s);
+	if (f && (cfg->host.function = ld_string(L, f, "verify host function")) && !ld_is_identifier(cfg->host.function))
+		ld_error(L, ld_mark(f), "verify host function '%s' is not a C identifier", cfg->host.function);
+	yaml_node_t *fl = ld_get(L, n, "flags");
+	if (fl && ld_expect(L, fl, YAML_SEQUENCE_NODE, "verify host flags") == 0) {
+		size_t count = (size_t)(fl->data.sequence.items.top - fl->data.sequence.items.start);
+		cfg->host.flags = xcalloc(count + 1, sizeof *cfg->host.flags);
+		for (yaml_node_item_t *it = fl->data.sequence.items.start; it < fl->data.sequence.items.top; it++) {
+			char *flag = ld_string(L, ld_node(L, *it), "verify host flag");
+			if (flag)
+				cfg->host.flags[cfg->host.nflags++] = flag;
+		}
+	}
+	/* one call for the whole run: scalars must not depend on the configuration */
+	cfg->host.scalars = xcalloc(cfg->nargs + 1, sizeof *cfg->host.scalars);
+	int gives = 0;
+	for (size_t i = 0; i < cfg->nargs; i++) {
+		if (!cfg->args[i].is_array && cfg->args[i].value.e)
+			ld_eval_const(L, &cfg->args[i].value, "a scalar argument passed to verify host", &cfg->host.scalars[i]);
+		gives |= host_gives(cfg, i);
+	}
+	if (!gives)
+		ld_error(L, ld_mark(n), "verify host: no output is left for it to give (each has expect, expected or sum)");
+}
+
+void config_data_free(config *cfg)
+{
+	for (size_t i = 0; i < cfg->nargs; i++) {
+		free(cfg->args[i].fill_file.path);
+		free(cfg->args[i].expected.path);
+	}
+	free(cfg->host.source);
+	free(cfg->host.function);
+	for (size_t i = 0; i < cfg->host.nflags; i++)
+		free(cfg->host.flags[i]);
+	free(cfg->host.flags);
+	free(cfg->host.scalars);
+	free(cfg->host.so);
+}
+
+int config_host_gives(const config *cfg, size_t i) { return cfg->host.source && host_gives(cfg, i); }
+
 void config_spec_hash(const config *cfg, char out[17])
 {
-	const char **data = xcalloc(2 * cfg->nargs + 1, sizeof *data);
+	const char **data = xcalloc(2 * cfg->nargs + 2, sizeof *data);
 	size_t n = 0;
+	if (cfg->host.source)
+		data[n++] = cfg->host.source;
 	for (size_t i = 0; i < cfg->nargs; i++) {
 		if (cfg->args[i].fill_file.path)
 			data[n++] = cfg->args[i].fill_file.path;

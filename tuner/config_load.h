@@ -53,10 +53,14 @@ void ld_load_select(loader *L, const yaml_node_t *n);
 void ld_load_search(loader *L, const yaml_node_t *n);
 void ld_load_output(loader *L, const yaml_node_t *n);
 
-/* ---- config_data.c: data files (fill: {file}, verify.expected) ---- */
+/* ---- config_data.c: data files (fill: {file}, verify.expected) and verify.host ---- */
 /* The file named by n (relative to the config) for argument a, checked against its type and
  * count, into *out (its absolute path, NULL on an error said at n; the data's offset). */
 void ld_data_file(loader *L, const yaml_node_t *n, const kernel_arg *a, const char *what, data_file *out);
+/* verify.host (n) of the verify section v: after expect and expected, whose outputs it leaves. */
+void ld_load_verify_host(loader *L, const yaml_node_t *v, const yaml_node_t *n);
+/* Frees what this file put in cfg. */
+void config_data_free(config *cfg);
 
 /* ---- config_source.c: the kernel source's `#pragma unroll NAME` and the entry's ${param} ---- */
 void ld_scan_pragmas(loader *L);

@@ -169,10 +169,10 @@ static void remember(runner *r, char *line)
 }
 
 /* remember, for a line whose failure is argument i's, written at `at` in the config */
-static void remember_at(runner *r, char *line, const config *cfg, size_t i, mark at)
+static void remember_at(runner *r, char *line, const config *cfg, const char *name, mark at)
 {
 	remember(r, line);
-	r->where[r->nsetup - 1] = (struct where){xstrdup(cfg->path), xstrdup(cfg->args[i].name), at};
+	r->where[r->nsetup - 1] = (struct where){xstrdup(cfg->path), xstrdup(name), at};
 }
 
 typedef struct {
@@ -224,7 +224,7 @@ static int element_lines(runner *r, const config *cfg, size_t i, const char *rol
 	for (char *p = text; *p; p++)
 		if (*p == '\n' || *p == '\r' || *p == '\t')
 			*p = ' ';
-	remember_at(r, encode(&PROTO_FILLEXPR, &(proto_fillexpr){(long long)i, role, text}), cfg, i, x->at);
+	remember_at(r, encode(&PROTO_FILLEXPR, &(proto_fillexpr){(long long)i, role, text}), cfg, a->name, x->at);
 	free(text);
 	return 0;
 }
@@ -233,30 +233,58 @@ static int element_lines(runner *r, const config *cfg, size_t i, const char *rol
  * (expect: verify.expected) from a data file, which the loader checked holds them. */
 static void file_line(runner *r, const config *cfg, size_t i, const char *role, const data_file *f)
 {
-	remember_at(r, encode(&PROTO_FILLFILE, &(proto_fillfile){(long long)i, role, f->offset, f->path}), cfg, i, f->at);
+	remember_at(r, encode(&PROTO_FILLFILE, &(proto_fillfile){(long long)i, role, f->offset, f->path}), cfg, cfg->args[i].name,
+		    f->at);
 }
 
-/* Replays setup lines [from, to): measurement settings, arrays, warm-up. */
+/* verify.host's function ended or stalled the worker: said at the config's verify.host. */
+static void host_death(runner *r, int rc, const struct where *w, diags *d)
+{
+	if (rc == LINE_TIMEOUT) {
+		proc_kill(&r->p);
+		r->alive = 0;
+		diags_at(d, w->path, w->at.line, w->at.col, "verify host '%s' did not return within %.0f s", w->arg, SETUP_TIMEOUT);
+		return;
+	}
+	char *why = worker_death(r, NULL);
+	diags_at(d, w->path, w->at.line, w->at.col, "verify host '%s' ended the GPU worker: %s", w->arg, why);
+	free(why);
+}
+
+/* Says why setup line i failed: at the config's place for an expression, a data file or the
+ * host reference; else as the worker said it. */
+static void setup_failed(runner *r, size_t i, int rc, char *ans, diags *d)
+{
+	const struct where *w = &r->where[i];
+	proto_error e;
+	int host = proto_is(&PROTO_HOSTREF, r->setup[i]);
+	int placed = rc == LINE_OK && w->path && !proto_decode(&PROTO_ERROR, ans, &e) &&
+		     (!strcmp(e.code, "eval") || !strcmp(e.code, "file") || !strcmp(e.code, "host"));
+	if (placed && host)
+		diags_at(d, w->path, w->at.line, w->at.col, "verify host '%s': %s", w->arg, e.message);
+	else if (placed)
+		diags_at(d, w->path, w->at.line, w->at.col, "cannot %s this for '%s': %s",
+			 !strcmp(e.code, "eval") ? "evaluate" : "read", w->arg, e.message);
+	else if (rc == LINE_OK)
+		diags_add(d, "setting up the kernel's arguments failed: %s", ans);
+	else if (host) /* the user's own code runs in the worker */
+		host_death(r, rc, w, d);
+	else
+		diags_add(d, "the GPU worker died while setting up the kernel's arguments");
+}
+
+/* Replays setup lines [from, to): measurement settings, arrays, the host reference, warm-up. */
 static int setup_lines(runner *r, size_t from, size_t to, diags *d)
 {
 	for (size_t i = from; i < to; i++) {
 		char *ans = NULL;
 		int rc = ask(r, r->setup[i], SETUP_TIMEOUT, &ans);
-		if (rc != LINE_OK || !proto_is(&PROTO_OK, ans)) {
-			const struct where *w = &r->where[i];
-			proto_error e;
-			if (rc == LINE_OK && w->path && !proto_decode(&PROTO_ERROR, ans, &e) &&
-			    (!strcmp(e.code, "eval") || !strcmp(e.code, "file")))
-				diags_at(d, w->path, w->at.line, w->at.col, "cannot %s this for '%s': %s",
-					 !strcmp(e.code, "eval") ? "evaluate" : "read", w->arg, e.message);
-			else if (rc == LINE_OK)
-				diags_add(d, "setting up the kernel's arguments failed: %s", ans);
-			else
-				diags_add(d, "the GPU worker died while setting up the kernel's arguments");
-			free(ans);
-			return -1;
-		}
+		int ok = rc == LINE_OK && proto_is(&PROTO_OK, ans);
+		if (!ok)
+			setup_failed(r, i, rc, ans, d);
 		free(ans);
+		if (!ok)
+			return -1;
 	}
 	return 0;
 }
@@ -338,6 +366,8 @@ int runner_prepare(runner *r, const config *cfg, const device_info *info, int pr
 	if (cfg->sum_out >= 0)
 		remember(r, encode(&PROTO_SUMCHECK, &(proto_sumcheck){cfg->sum_out, cfg->sum_equals.e ? -1 : cfg->sum_in,
 								       cfg->sum_max ? "max" : "sum"}));
+	if (cfg->host.so) /* the inputs are all there now, and the worker knows which output is summed */
+		remember_at(r, encode(&PROTO_HOSTREF, &(proto_hostref){cfg->host.so}), cfg, cfg->host.function, cfg->host.at);
 	if (profiler && cfg->metrics != METRICS_NONE)
 		/* auto reads only the counters that can change the winner */
 		remember(r, encode(&PROTO_COUNTERS, &(proto_counters){cfg->metrics == METRICS_AUTO ? "decide" : "all"}));

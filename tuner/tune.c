@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "hostref.h"
 #include "compile.h"
 #include "config.h"
 #include "devices.h"
@@ -438,11 +439,22 @@ static int start_gpus(tuning *t)
 	return 0;
 }
 
-/* The target: --arch, else the config's, else the GPU's (asked of a worker, so this process
- * never loads the driver); then a work directory. */
+/* A work directory, with verify.host built in it; the target: --arch, else the config's, else
+ * the GPU's (asked of a worker, so this process never loads the driver). */
 static int find_target(tuning *t)
 {
 	const options *o = t->o;
+	const char *tmp = getenv("TMPDIR");
+	reclaim_stale(tmp && *tmp ? tmp : "/tmp");
+	snprintf(t->workdir, sizeof t->workdir, "%s/autotune-%ld-XXXXXX", tmp && *tmp ? tmp : "/tmp", (long)getpid());
+	if (!mkdtemp(t->workdir)) {
+		diags_add(&t->d, "autotune: cannot create a work directory '%s': %s", t->workdir, strerror(errno));
+		return stop(t, EXIT_USAGE);
+	}
+	t->have_workdir = 1;
+	/* before the workers start: they call it once the arrays are filled */
+	if (t->cfg.host.source && hostref_build(&t->cfg, t->workdir, &t->d))
+		return stop(t, EXIT_USAGE);
 	t->arch = o->arch ? o->arch : t->cfg.arch;
 	if (!o->dry_run || !t->arch) {
 		if (start_gpus(t))
@@ -465,14 +477,6 @@ static int find_target(tuning *t)
 	}
 	if (!arch_known(t->cc))
 		fprintf(stderr, "autotune: warning: no occupancy table for %s; occupancy is left empty\n", t->arch);
-	const char *tmp = getenv("TMPDIR");
-	reclaim_stale(tmp && *tmp ? tmp : "/tmp");
-	snprintf(t->workdir, sizeof t->workdir, "%s/autotune-%ld-XXXXXX", tmp && *tmp ? tmp : "/tmp", (long)getpid());
-	if (!mkdtemp(t->workdir)) {
-		diags_add(&t->d, "autotune: cannot create a work directory '%s': %s", t->workdir, strerror(errno));
-		return stop(t, EXIT_USAGE);
-	}
-	t->have_workdir = 1;
 	t->b.cache = t->cache;
 	t->b.identity = t->identity;
 	return 0;

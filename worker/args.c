@@ -5,6 +5,7 @@
  * worker.c, because everything about them (fills, parameters, restoring inputs, poisoning and
  * verifying outputs) works on one table, which no other file needs to see. */
 #include <cuda.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -419,6 +420,68 @@ void cmd_copy(char *line)
 	if (r)
 		reply_error(err_name(r), "copying argument %d into %d", from + 1, to + 1);
 	else
+		reply_ok();
+}
+
+/* Host copies of every array as filled (inputs as restored), into host[]; 0, or -1 answered. */
+static int host_copies(void **host)
+{
+	for (int i = 0; i < A.nargs; i++) {
+		arg *a = &A.args[i];
+		size_t bytes = a->count * elem_size(a->type);
+		if (!a->is_array)
+			continue;
+		if (!(host[i] = malloc(bytes ? bytes : 1))) {
+			reply_error("host", "out of host memory for a copy of argument %d (%zu bytes)", i + 1, bytes);
+			return -1;
+		}
+		CUresult r = cuMemcpyDtoH(host[i], a->pristine ? a->pristine : a->ptr, bytes);
+		if (r) {
+			reply_error(err_name(r), "copying argument %d to the host", i + 1);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* hostref: verify.host's function, called once on host copies of the arrays; the outputs it
+ * writes (those no expectation or sum check covers) are what every run must equal. */
+void cmd_hostref(char *line)
+{
+	proto_hostref ask;
+	if (proto_decode(&PROTO_HOSTREF, line, &ask) || ask.path[0] != '/') {
+		reply_error("protocol", "bad hostref command");
+		return;
+	}
+	void *so = dlopen(ask.path, RTLD_NOW | RTLD_LOCAL);
+	void (*fn)(void **) = NULL;
+	if (so)
+		*(void **)&fn = dlsym(so, PROTO_HOSTREF_SYMBOL);
+	if (!fn) {
+		reply_error("host", "cannot load %s: %s", ask.path, dlerror());
+		if (so)
+			dlclose(so);
+		return;
+	}
+	void *host[MAX_ARGS] = {0};
+	int rc = host_copies(host);
+	if (rc == 0)
+		fn(host);
+	for (int i = 0; i < A.nargs && rc == 0; i++) {
+		arg *a = &A.args[i];
+		if (!a->is_array || !a->output || a->fixed_ref || a->summed)
+			continue;
+		CUresult r = cuMemcpyHtoD(a->ref, host[i], a->count * elem_size(a->type));
+		if (r) {
+			reply_error(err_name(r), "copying the host reference's argument %d to the GPU", i + 1);
+			rc = -1;
+		}
+		a->ref_valid = a->fixed_ref = !r;
+	}
+	for (int i = 0; i < MAX_ARGS; i++)
+		free(host[i]);
+	dlclose(so);
+	if (rc == 0)
 		reply_ok();
 }
 

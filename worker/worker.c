@@ -737,6 +737,8 @@ static int dispatch(char *line, double t0)
 		cmd_fillexpr(line);
 	else if (proto_is(&PROTO_FILLFILE, line))
 		cmd_fillfile(line);
+	else if (proto_is(&PROTO_HOSTREF, line))
+		cmd_hostref(line);
 	else if (proto_is(&PROTO_WARMUP, line))
 		cmd_warmup();
 	else if (proto_is(&PROTO_COPYBW_ASK, line))

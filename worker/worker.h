@@ -47,6 +47,7 @@ void cmd_let(char *line);
 void cmd_fillexpr(char *line);
 void cmd_fillfile(char *line);
 void cmd_copy(char *line);
+void cmd_hostref(char *line);
 void cmd_constant(char *line);
 void cmd_sumcheck(char *line);
 void cmd_sumcount(const proto_sumcount *sc);
