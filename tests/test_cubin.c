@@ -1,5 +1,6 @@
 /* test_cubin.c: what is known of a binary: the entry point's resources in ptxas's report (real
- * nvcc 13 output), found by its plain or mangled name, and the hash of what the GPU executes. */
+ * nvcc 13 output), found by its plain or mangled name, and for a linked one (build.rdc) in
+ * nvlink's; and the hash of what the GPU executes. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +80,52 @@ static void test_ptxas_ambiguous_overloads(void)
 	free(cands);
 }
 
+/* build.rdc: `nvcc -cubin -rdc=true -arch=sm_90 -Xptxas -v -maxrregcount=24` on a template kernel
+ * that launches itself, then `nvcc -dlink -cubin -arch=sm_90 -Xnvlink -v` of that with the device
+ * runtime (one of the runtime's own kernels kept, which the pool drops from its logs). ptxas,
+ * compiling a relocatable kernel, reports neither the shared memory nor the stack of the calls
+ * into the runtime; nvlink reports what the loaded image has. */
+static const char *log_linked =
+	"ptxas info    : Overriding maximum register limit 256 for '_Z2tkILi128EEvPf' with  24 of maxrregcount option\n"
+	"ptxas info    : 0 bytes gmem\n"
+	"ptxas info    : Compiling entry function '_Z2tkILi128EEvPf' for 'sm_90'\n"
+	"ptxas info    : Function properties for _Z2tkILi128EEvPf\n"
+	"    256 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+	"ptxas info    : Used 24 registers, used 1 barriers\n"
+	"ptxas info    : Compile time = 20.087 ms\n"
+	"nvlink info    : 13181 bytes gmem\n"
+	"nvlink info    : Function properties for '__nv_static_52__f4510a67_22_cuda_device_runtime_cu_3ecce0c0_2317245__Z16memset_3d_deviceIjLi0ELi0ELi0EEv12MemsetParamsIT_E':\n"
+	"nvlink info    : used 12 registers, used 0 barriers, 0 stack, 0 bytes smem, 608 bytes cmem[0], 0 bytes lmem\n"
+	"nvlink info    : Function properties for '_Z2tkILi128EEvPf':\n"
+	"nvlink info    : used 24 registers, used 1 barriers, 272 stack, 1536 bytes smem, 536 bytes cmem[0], 0 bytes lmem\n";
+
+/* The linked kernel's registers, barriers, stack and shared memory are nvlink's, the spills
+ * ptxas's; without nvlink's report of the entry, ptxas's numbers stand. */
+static void test_linked_resources_are_nvlinks(void)
+{
+	kernel_resources r;
+	char *cands;
+	CU_ASSERT_EQUAL_FATAL(ptxas_parse(log_linked, "tk", &r, &cands), 0);
+	CU_ASSERT_STRING_EQUAL(r.symbol, "_Z2tkILi128EEvPf");
+	CU_ASSERT_EQUAL(r.registers, 24);
+	CU_ASSERT_EQUAL(r.barriers, 1);
+	CU_ASSERT_EQUAL(r.stack, 272);
+	CU_ASSERT_EQUAL(r.static_smem, 1536);
+	CU_ASSERT_EQUAL(r.spill_stores, 0);
+	free(r.symbol);
+	free(cands);
+	/* the report cut before the entry's lines: only the runtime's kernel, which is not the entry */
+	char *cut = strdup(log_linked);
+	*strstr(cut, "nvlink info    : Function properties for '_Z2tk") = 0;
+	CU_ASSERT_EQUAL_FATAL(ptxas_parse(cut, "tk", &r, &cands), 0);
+	CU_ASSERT_EQUAL(r.registers, 24);
+	CU_ASSERT_EQUAL(r.stack, 256);
+	CU_ASSERT_EQUAL(r.static_smem, 0);
+	free(r.symbol);
+	free(cands);
+	free(cut);
+}
+
 /* The kernel of k.cu compiled for sm_90 with these flags into dir/name.cubin; its path. */
 static const char *compiled(const char *name, const char *flag)
 {
@@ -128,6 +175,7 @@ int add_cubin_suite(void)
 	CU_add_test(s, "ptxas: mangled entry with spills and smem", test_ptxas_mangled_entry_with_spills_and_smem);
 	CU_add_test(s, "ptxas: missing entry lists functions", test_ptxas_missing_entry_lists_the_functions);
 	CU_add_test(s, "ptxas: ambiguous overloads", test_ptxas_ambiguous_overloads);
+	CU_add_test(s, "nvlink: a linked kernel's resources", test_linked_resources_are_nvlinks);
 	CU_add_test(s, "the code hash ignores an unused register cap", test_the_code_hash_ignores_an_unused_register_cap);
 	return 0;
 }

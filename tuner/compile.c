@@ -1,8 +1,12 @@
 /* compile.c: a pool of nvcc processes (argv arrays, own process groups, deadlines) that turns
  * the space into binaries; what a binary's report and code say is cubin.c's. */
+/* realpath is XSI */
+#define _XOPEN_SOURCE 700
 #include "compile.h"
 
 #include <errno.h>
+#include <glob.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -140,6 +144,31 @@ char *find_nvcc(void)
 	return NULL;
 }
 
+/* build.rdc's device runtime, libcudadevrt.a, in the toolkit nvcc belongs to: lib64/ or lib/ beside
+ * its bin/, or targets/<platform>/lib/. Named by its path in the link, the library is part of the
+ * cache key and its contents part of the entry's validity. NULL when none is there: the link
+ * then asks nvcc for -lcudadevrt. */
+static char *find_devrt(const char *nvcc)
+{
+	char real[PATH_MAX];
+	if (!realpath(nvcc, real) || !strrchr(real, '/'))
+		return NULL;
+	*strrchr(real, '/') = 0;
+	char *pattern[] = {"%s/../lib64/libcudadevrt.a", "%s/../lib/libcudadevrt.a", "%s/../targets/*/lib/libcudadevrt.a"};
+	for (size_t i = 0; i < sizeof pattern / sizeof *pattern; i++) {
+		char *want = xasprintf(pattern[i], real), lib[PATH_MAX];
+		glob_t g;
+		int rc = glob(want, 0, NULL, &g);
+		int found = rc == 0 && g.gl_pathc > 0 && realpath(g.gl_pathv[0], lib);
+		if (rc == 0)
+			globfree(&g);
+		free(want);
+		if (found)
+			return xstrdup(lib);
+	}
+	return NULL;
+}
+
 /* The source with every `#pragma unroll NAME` (NAME a parameter or constant) given its value, or
  * dropped for 0 ("no pragma"), written to dir under a name derived from its contents (so cache
  * keys stay stable) and starting with a #line directive (so messages name the original). NULL
@@ -201,6 +230,8 @@ static char **nvcc_argv(const config *cfg, const value *vals, const char *nvcc, 
 	char **argv = xcalloc(cap, sizeof *argv);
 	argv[n++] = xstrdup(nvcc);
 	argv[n++] = xstrdup("-cubin");
+	if (cfg->rdc)
+		argv[n++] = xstrdup("-rdc=true"); /* a relocatable cubin, which link_argv's step links */
 	argv[n++] = xasprintf("-arch=%s", arch);
 	argv[n++] = xstrdup("-Xptxas");
 	argv[n++] = xstrdup("-v");
@@ -238,6 +269,38 @@ static void free_argv(char **argv)
 	free(argv);
 }
 
+/* build.rdc's second step: the relocatable cubin `obj` linked with the device runtime (`devrt`,
+ * or NULL: nvcc's own -lcudadevrt) into `out`, an image the driver loads as it is. nvlink's report
+ * (-v) gives the resources of the kernels as linked. */
+static char **link_argv(const char *nvcc, const char *arch, const char *devrt, const char *obj, const char *out)
+{
+	char *list[] = {(char *)nvcc, "-dlink", "-cubin", NULL, "-Xnvlink", "-v", (char *)obj,
+			devrt ? (char *)devrt : "-lcudadevrt", "-o", (char *)out, NULL};
+	size_t n = sizeof list / sizeof *list;
+	char **argv = xcalloc(n, sizeof *argv);
+	for (size_t i = 0; i + 1 < n; i++)
+		argv[i] = i == 3 ? xasprintf("-arch=%s", arch) : xstrdup(list[i]);
+	return argv;
+}
+
+/* The compile's arguments followed by the link's (NULL: none), for the cache key: the same
+ * compile linked otherwise is another entry. The strings stay the callers'. */
+static char **keyed_argv(char **compile, char **link)
+{
+	size_t n = 0, m = 0;
+	while (compile[n])
+		n++;
+	while (link && link[m])
+		m++;
+	char **all = xcalloc(n + m + 2, sizeof *all);
+	memcpy(all, compile, n * sizeof *all);
+	if (link) {
+		all[n] = "--then-link:";
+		memcpy(all + n + 1, link, m * sizeof *all);
+	}
+	return all;
+}
+
 static char *join_argv(char **argv)
 {
 	size_t len = 1;
@@ -262,6 +325,10 @@ typedef struct {
 	char *cmdline;
 	char key[17];
 	char *tmp_base; /* cache entry in the making, or NULL without a cache */
+	/* build.rdc: the relocatable cubin the compile writes and the link reads (removed once
+	 * linked), what the compile said, and whether the link is what runs now */
+	char *obj, *compile_log;
+	int linking;
 } job;
 
 /* The entry point's resources from the ptxas report; a missing entry fails the binary. */
@@ -286,7 +353,35 @@ static void resources_from_log(binary *bin)
 		cubin_code_hash(bin->cubin, bin->code);
 }
 
-static void finish_job(build *b, job *j, double timeout_s)
+/* nvlink's output without the resources of the device runtime's own kernels (a pair of lines
+ * each, some fifty in all), which would bury what matters in a log or a compile error. */
+static char *link_report(const char *out)
+{
+	size_t n = strlen(out);
+	char *kept = xmalloc(n + 1), *k = kept;
+	int skip = 0;
+	for (const char *line = out; *line;) {
+		const char *eol = strchr(line, '\n');
+		size_t len = eol ? (size_t)(eol - line) + 1 : strlen(line);
+		const char *props = strstr(line, "Function properties for '__nv_static");
+		if (props && props < line + len)
+			skip = 2;
+		if (skip)
+			skip--;
+		else {
+			memcpy(k, line, len);
+			k += len;
+		}
+		line += len;
+	}
+	*k = 0;
+	return kept;
+}
+
+/* Ends the job's process. 1 when it was build.rdc's compile and wrote its relocatable cubin: the
+ * link is to follow (bin->log holds what the compile said); else 0, the binary done: stored in
+ * the cache, its resources read, or failed with the reason. */
+static int finish_job(build *b, job *j, double timeout_s, const char *devrt)
 {
 	binary *bin = &b->bins[j->bin];
 	int timed_out;
@@ -295,11 +390,23 @@ static void finish_job(build *b, job *j, double timeout_s)
 	bin->seconds = now_seconds() - j->started;
 	trace_event("nvcc done %zu in %.3f s", j->bin, bin->seconds);
 	/* a wrapper or a broken install can exit 0 without the cubin: a compile error, said so */
+	const char *target = j->obj && !j->linking ? j->obj : bin->cubin;
 	struct stat out;
 	int exited_0 = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-	int wrote = exited_0 && stat(bin->cubin, &out) == 0 && out.st_size > 0;
+	int wrote = exited_0 && stat(target, &out) == 0 && out.st_size > 0;
+	if (wrote && target == j->obj)
+		return 1;
+	if (j->linking) {
+		/* the entry's log is both steps' reports: ptxas's, then nvlink's */
+		char *linked = link_report(bin->log ? bin->log : ""), *both = xasprintf("%s%s", j->compile_log, linked);
+		free(linked);
+		free(bin->log);
+		bin->log = both;
+	}
+	if (j->obj)
+		unlink(j->obj);
 	if (wrote && j->tmp_base) {
-		char *stored = cache_store(b->cache, j->key, j->tmp_base, bin->log);
+		char *stored = cache_store(b->cache, j->key, j->tmp_base, bin->log, j->linking ? devrt : NULL);
 		if (stored) {
 			free(bin->cubin);
 			bin->cubin = stored;
@@ -316,8 +423,9 @@ static void finish_job(build *b, job *j, double timeout_s)
 		 * kernel's OOM killer (SIGKILL) is */
 		int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 		bin->killed = !timed_out && (sig == SIGTERM || sig == SIGINT || sig == SIGHUP);
-		char *old = bin->log, *said = exited_0 ? xasprintf("nvcc exited 0 but wrote no cubin ('%s')", bin->cubin)
-							  : xasprintf("%s %s", timed_out ? "nvcc timed out and was killed;" : "nvcc",
+		const char *who = j->linking ? "nvcc -dlink (the device runtime's link)" : "nvcc";
+		char *old = bin->log, *said = exited_0 ? xasprintf("%s exited 0 but wrote no cubin ('%s')", who, target)
+							  : xasprintf("%s%s %s", who, timed_out ? " timed out and was killed;" : "",
 								      proc_describe_status(status));
 		bin->log = xasprintf("%s\n$ %s\n%s", said, j->cmdline, old ? old : "");
 		free(said);
@@ -325,12 +433,17 @@ static void finish_job(build *b, job *j, double timeout_s)
 	}
 	free(j->cmdline);
 	j->cmdline = NULL;
+	free(j->obj);
+	j->obj = NULL;
+	free(j->compile_log);
+	j->compile_log = NULL;
+	return 0;
 }
 
-/* Looks the binary up in the cache; on a miss starts nvcc for it. 1: a job started, 0: done
- * without one (a hit), -1: nvcc cannot be run. */
+/* Looks the binary up in the cache; on a miss starts nvcc for it (build.rdc: its compile step).
+ * 1: a job started, 0: done without one (a hit), -1: nvcc cannot be run. */
 static int start_binary(const config *cfg, const space *s, build *b, size_t k, const char *nvcc, const char *arch,
-			const char *workdir, job *j, diags *d)
+			const char *devrt, const char *workdir, job *j, diags *d)
 {
 	binary *bin = &b->bins[k];
 	size_t n;
@@ -338,7 +451,10 @@ static int start_binary(const config *cfg, const space *s, build *b, size_t k, c
 				b->cache ? cache_dir(b->cache) : workdir, &n);
 	memset(j, 0, sizeof *j);
 	if (b->cache) {
-		cache_key(b->identity, argv, cfg->source, j->key);
+		char **link = cfg->rdc ? link_argv(nvcc, arch, devrt, "", "") : NULL, **keyed = keyed_argv(argv, link);
+		cache_key(b->identity, keyed, cfg->source, j->key);
+		free(keyed);
+		free_argv(link);
 		char *log = NULL;
 		if (cache_lookup(b->cache, j->key, &bin->cubin, &log)) {
 			bin->log = log;
@@ -357,16 +473,23 @@ static int start_binary(const config *cfg, const space *s, build *b, size_t k, c
 		argv[n++] = xstrdup("-MF");
 		argv[n++] = xasprintf("%s.d", j->tmp_base);
 		bin->cubin = xasprintf("%s.cubin", j->tmp_base);
-	} else
+		if (cfg->rdc)
+			j->obj = xasprintf("%s.rdc.cubin", j->tmp_base);
+	} else {
 		bin->cubin = xasprintf("%s/%s_%zu.cubin", workdir, cfg->name, k);
+		if (cfg->rdc)
+			j->obj = xasprintf("%s/%s_%zu.rdc.cubin", workdir, cfg->name, k);
+	}
 	argv[n++] = xstrdup("-o");
-	argv[n++] = xstrdup(bin->cubin);
+	argv[n++] = xstrdup(j->obj ? j->obj : bin->cubin);
 	argv[n] = NULL;
 	if (proc_start(&j->p, argv, PROC_STDOUT | PROC_MERGE_STDERR)) {
 		diags_add(d, "cannot run %s: %s", nvcc, strerror(errno));
 		free_argv(argv);
 		free(j->tmp_base);
 		j->tmp_base = NULL;
+		free(j->obj);
+		j->obj = NULL;
 		return -1;
 	}
 	b->nvcc_runs++;
@@ -377,12 +500,45 @@ static int start_binary(const config *cfg, const space *s, build *b, size_t k, c
 	return 1;
 }
 
+/* build.rdc: the compile of job j wrote its relocatable cubin; the link takes its place in the
+ * pool: 1. 0 when nvcc cannot be started again: the binary failed, saying why, and is done. */
+static int start_link(build *b, job *j, const char *nvcc, const char *arch, const char *devrt)
+{
+	binary *bin = &b->bins[j->bin];
+	j->compile_log = bin->log ? bin->log : xstrdup("");
+	bin->log = NULL;
+	j->linking = 1;
+	free(j->cmdline);
+	char **argv = link_argv(nvcc, arch, devrt, j->obj, bin->cubin);
+	j->cmdline = join_argv(argv);
+	int rc = proc_start(&j->p, argv, PROC_STDOUT | PROC_MERGE_STDERR);
+	free_argv(argv);
+	if (rc == 0)
+		return 1;
+	bin->failed = 1;
+	bin->log = xasprintf("cannot run nvcc to link the device runtime: %s\n$ %s\n%s", strerror(errno), j->cmdline,
+			     j->compile_log);
+	unlink(j->obj);
+	if (j->tmp_base) {
+		char *deps = xasprintf("%s.d", j->tmp_base);
+		unlink(deps);
+		free(deps);
+	}
+	free(j->obj);
+	free(j->compile_log);
+	free(j->cmdline);
+	free(j->tmp_base);
+	j->obj = j->compile_log = j->cmdline = j->tmp_base = NULL;
+	return 0;
+}
+
 /* The pool in flight: jobs running, which binaries have started and finished. */
 struct builder {
 	const config *cfg;
 	const space *s;
 	build *b;
 	const char *nvcc, *arch, *workdir;
+	char *devrt;      /* build.rdc: the device runtime library found beside nvcc, or NULL */
 	double timeout_s;
 	build_progress_fn progress;
 	void *ctx;
@@ -405,7 +561,8 @@ struct builder {
 static void launch(builder *bd, size_t k)
 {
 	bd->started[k] = 1;
-	int r = start_binary(bd->cfg, bd->s, bd->b, k, bd->nvcc, bd->arch, bd->workdir, &bd->running[bd->nrun], bd->d);
+	int r = start_binary(bd->cfg, bd->s, bd->b, k, bd->nvcc, bd->arch, bd->devrt, bd->workdir, &bd->running[bd->nrun],
+			     bd->d);
 	if (r < 0) {
 		bd->rc = -1;
 		bd->finished[k] = 1;
@@ -478,7 +635,10 @@ static void step(builder *bd, long long want, int wait_ms)
 		binary *bin = &bd->b->bins[j->bin];
 		bin->log = j->p.dropped ? xasprintf("%s\n[%zu more bytes of nvcc's output not kept]", j->p.buf, j->p.dropped)
 					: xstrdup(j->p.buf ? j->p.buf : "");
-		finish_job(bd->b, j, late ? 0 : -1);
+		if (finish_job(bd->b, j, late ? 0 : -1, bd->devrt) && start_link(bd->b, j, bd->nvcc, bd->arch, bd->devrt)) {
+			i++;
+			continue;
+		}
 		bd->finished[j->bin] = 1;
 		bd->done++;
 		bd->t_last = now_seconds();
@@ -501,6 +661,7 @@ static builder *new_builder(const config *cfg, const space *s, build *b, const c
 	bd->nvcc = nvcc;
 	bd->arch = arch;
 	bd->workdir = workdir;
+	bd->devrt = cfg->rdc ? find_devrt(nvcc) : NULL;
 	bd->timeout_s = timeout_s;
 	bd->progress = progress;
 	bd->ctx = ctx;
@@ -542,6 +703,19 @@ void build_hint(builder *bd, const size_t *bins, size_t n)
 	step(bd, -1, 0); /* start them now; the caller goes on at once */
 }
 
+/* A job killed: its relocatable cubin removed (a work directory must be empty to go), what it
+ * holds freed. */
+static void forget_job(job *j)
+{
+	if (j->obj)
+		unlink(j->obj);
+	free(j->obj);
+	free(j->compile_log);
+	free(j->cmdline);
+	free(j->tmp_base);
+	j->obj = j->compile_log = j->cmdline = j->tmp_base = NULL;
+}
+
 /* The run stops (or a search is done): compiles in flight are killed, and every binary not built
  * is failed and killed (skipped too, when only a search's end stops it), so that its
  * configurations read as not run rather than as compile errors. */
@@ -557,8 +731,7 @@ static void stop_all(builder *bd, int skipped)
 			unlink(deps);
 			free(deps);
 		}
-		free(j->cmdline);
-		free(j->tmp_base);
+		forget_job(j);
 	}
 	bd->nrun = 0;
 	for (size_t k = 0; k < bd->b->nbins; k++)
@@ -603,9 +776,9 @@ int build_end(builder *bd, double *seconds)
 		*seconds = (bd->t_last > 0 ? bd->t_last : now_seconds()) - bd->t0;
 	for (size_t i = 0; i < bd->nrun; i++) {
 		proc_kill(&bd->running[i].p);
-		free(bd->running[i].cmdline);
-		free(bd->running[i].tmp_base);
+		forget_job(&bd->running[i]);
 	}
+	free(bd->devrt);
 	free(bd->running);
 	free(bd->pfds);
 	free(bd->hint);

@@ -102,6 +102,7 @@ typedef struct {
 
 	char **nvcc_flags;        /* build.flags, then -I for build.include, -D for constants in build.defines */
 	size_t nflags;
+	int rdc;                  /* build.rdc: relocatable device code, linked with the device runtime */
 
 	/* verify */
 	int has_reference;

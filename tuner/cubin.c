@@ -1,5 +1,5 @@
-/* cubin.c: what is known of a compiled binary: the resources its compile reported for the
- * entry point, and a hash of the code the GPU executes. */
+/* cubin.c: what is known of a compiled binary: the resources its compile (and link) reported for
+ * the entry point, and a hash of the code the GPU executes. */
 #include "cubin.h"
 
 #include <elf.h>
@@ -88,11 +88,51 @@ static int entry_matches(const char *fn, const char *entry, int *mangled)
 	return 0;
 }
 
+/* The decimal number that ends just before `at` in line (0 when none does). */
+static long number_before(const char *line, const char *at)
+{
+	const char *num = at;
+	while (num > line && num[-1] >= '0' && num[-1] <= '9')
+		num--;
+	return strtol(num, NULL, 10);
+}
+
 static void append_name(char **list, const char *name)
 {
 	char *old = *list;
 	*list = old ? xasprintf("%s, %s", old, name) : xstrdup(name);
 	free(old);
+}
+
+/* nvlink's -v report (build.rdc's link) of the entry `out->symbol`, when the log has one: the
+ * registers, barriers, stack (the call graph's) and static shared memory of the kernel as
+ * linked, which is what the driver loads; ptxas's numbers for a relocatable kernel lack what its
+ * callees in other objects add. The report names a function on one line and its resources, as
+ * "used N registers, used N barriers, N stack, N bytes smem, ...", on the next. */
+static void linked_resources(const char *log, kernel_resources *out)
+{
+	char *head = xasprintf("Function properties for '%s':", out->symbol);
+	for (const char *p = log; (p = strstr(p, "nvlink info")); p++) {
+		const char *eol = strchr(p, '\n'), *at = strstr(p, head);
+		if (!eol || !at || at > eol)
+			continue;
+		const char *next = eol + 1, *end = strchr(next, '\n');
+		char line[512];
+		snprintf(line, sizeof line, "%.*s", (int)(end ? end - next : (long)strlen(next)), next);
+		const char *q;
+		int v;
+		if (!strstr(line, "nvlink info") || !(q = strstr(line, "used ")) || sscanf(q, "used %d registers", &v) != 1)
+			continue;
+		out->registers = v;
+		if ((q = strstr(line, ", used ")) && sscanf(q, ", used %d barriers", &v) == 1)
+			out->barriers = v;
+		if ((q = strstr(line, " stack")))
+			out->stack = number_before(line, q);
+		if ((q = strstr(line, " bytes smem")))
+			out->static_smem = (size_t)number_before(line, q);
+		break;
+	}
+	free(head);
 }
 
 int ptxas_parse(const char *log, const char *entry, kernel_resources *out, char **candidates)
@@ -154,6 +194,8 @@ int ptxas_parse(const char *log, const char *entry, kernel_resources *out, char 
 		}
 	}
 	int rc = 0;
+	if (nmatch == 1)
+		linked_resources(log, out);
 	if (nmatch == 0) {
 		rc = -1;
 		*candidates = all;
