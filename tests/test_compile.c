@@ -108,14 +108,14 @@ static void test_shell_metacharacters_stay_literal(void)
 
 /* Every shipped config and the feature kernels of tests/kernels compile with the real nvcc, with
  * no compile error: the pragma rewriting, the templated entry point, the __constant__ table,
- * entry points named by a parameter. */
+ * entry points named by a parameter, kernels that launch kernels (build.rdc). */
 static void test_every_config_compiles(void)
 {
 	const char *configs[] = {"configs/summatrix.yaml", "configs/summatrix1d.yaml", "configs/divergence.yaml",
 				 "configs/regpressure.yaml", "configs/transpose.yaml", "configs/reduce.yaml",
 				 "configs/reduce_template.yaml", "tests/kernels/unroll.yaml", "tests/kernels/lookup.yaml",
 				 "tests/kernels/scaled.yaml", "tests/kernels/features.yaml", "tests/kernels/vectors.yaml",
-				 "tests/kernels/expect.yaml", "tests/kernels/refkernel.yaml"};
+				 "tests/kernels/expect.yaml", "tests/kernels/refkernel.yaml", "tests/gpu/nested_faults.yaml"};
 	for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++) {
 		char *out;
 		int rc = run_autotune((char *[]){"--dry-run", "--arch", "sm_90", (char *)configs[i], NULL}, &out);
