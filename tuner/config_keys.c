@@ -25,6 +25,7 @@ static const plain_key measure_keys[] = {
 	{"finalists", KEY_INT, 0, 100, "3", offsetof(config, finalists)},
 	{"timeout", KEY_SECONDS, 0, 0, "20", offsetof(config, timeout)},
 	{"verify_every_sample", KEY_BOOL, 0, 0, "false", offsetof(config, verify_every)},
+	{"pending_launches", KEY_INT, 0, 1 << 24, "0", offsetof(config, pending_launches)},
 };
 static const size_t nmeasure_keys = sizeof measure_keys / sizeof measure_keys[0];
 

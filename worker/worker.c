@@ -400,6 +400,12 @@ static void cmd_measure(char *line)
 		return;
 	}
 	args_set_sample(ask.sample, ask.mismatches);
+	/* before any kernel of the run: the device runtime sizes its launch pool once */
+	CUresult r;
+	if (ask.pending > 0 && (r = cuCtxSetLimit(CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT, (size_t)ask.pending))) {
+		reply_error(err_name(r), "setting measure.pending_launches to %lld", ask.pending);
+		return;
+	}
 	local.cold = !strcmp(ask.cache, "cold");
 	local.verify_every = ask.every != 0;
 	if (local.cold && !local.flush) {
