@@ -51,6 +51,14 @@ grep -q 'crashed,CUDA_ERROR_ASSERT' results/faults.csv || fail "assert reason mi
 grep -q 'CUDA_ERROR_INVALID_VALUE' results/faults.csv || fail "launch-error reason missing"
 grep -Eq 'first at index 0: got -?nan' results/faults.csv || fail "unwritten element not reported"
 
+echo "== kernels that launch kernels (build.rdc): every nested reduction verified"
+rm -f results/nested_reduce.csv results/nested_reduce.journal
+t0=$(date +%s)
+./autotune --fresh configs/nested_reduce.yaml || fail "autotune configs/nested_reduce.yaml exited $?"
+echo "nested_reduce space took $(( $(date +%s) - t0 )) s"
+# ok rows: a theoretical occupancy from the linked image's registers that the driver agrees with
+"$B/csvcheck" results/nested_reduce.csv 30 ok=30 || fail "nested_reduce CSV"
+
 echo "== nested launches that fail: a refused device-side launch and a trap in a child grid are statuses"
 rm -f results/nested_faults.csv results/nested_faults.journal
 ./autotune --fresh tests/gpu/nested_faults.yaml || fail "nested_faults run exited $?"

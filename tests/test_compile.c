@@ -1,6 +1,7 @@
 /* test_compile.c: binary planning, and compiling with the real nvcc: every shipped config builds,
- * a compile error costs its configurations only, no shell sees a flag, and `#pragma unroll PARAM`
- * is rewritten per value. */
+ * a compile error costs its configurations only, no shell sees a flag, `#pragma unroll PARAM` is
+ * rewritten per value, and kernels that launch kernels (build.rdc) are linked, their registers
+ * and occupancy known. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,9 +114,10 @@ static void test_every_config_compiles(void)
 {
 	const char *configs[] = {"configs/summatrix.yaml", "configs/summatrix1d.yaml", "configs/divergence.yaml",
 				 "configs/regpressure.yaml", "configs/transpose.yaml", "configs/reduce.yaml",
-				 "configs/reduce_template.yaml", "tests/kernels/unroll.yaml", "tests/kernels/lookup.yaml",
-				 "tests/kernels/scaled.yaml", "tests/kernels/features.yaml", "tests/kernels/vectors.yaml",
-				 "tests/kernels/expect.yaml", "tests/kernels/refkernel.yaml", "tests/gpu/nested_faults.yaml"};
+				 "configs/reduce_template.yaml", "configs/nested_reduce.yaml", "tests/kernels/unroll.yaml",
+				 "tests/kernels/lookup.yaml", "tests/kernels/scaled.yaml", "tests/kernels/features.yaml",
+				 "tests/kernels/vectors.yaml", "tests/kernels/expect.yaml", "tests/kernels/refkernel.yaml",
+				 "tests/gpu/nested_faults.yaml"};
 	for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++) {
 		char *out;
 		int rc = run_autotune((char *[]){"--dry-run", "--arch", "sm_90", (char *)configs[i], NULL}, &out);
@@ -126,6 +128,43 @@ static void test_every_config_compiles(void)
 		CU_ASSERT_PTR_NULL(strstr(out, "compile-error"));
 		free(out);
 	}
+}
+
+/* configs/nested_reduce.yaml (build.rdc) in a dry run: every configuration's binary linked, with
+ * its registers, and so its occupancy, known without a GPU. */
+static void test_a_linked_dry_run_knows_registers_and_occupancy(void)
+{
+	char *out;
+	int rc = run_autotune((char *[]){"--dry-run", "--arch", "sm_90", "configs/nested_reduce.yaml", NULL}, &out);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "(0 failed;"));
+	free(out);
+	FILE *f = fopen("results/nested_reduce.csv", "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	char line[8192];
+	int cols[3] = {-1, -1, -1}, rows = 0, known = 0;
+	const char *names[3] = {"registers", "theoretical_occupancy", "active_blocks_per_sm"};
+	while (fgets(line, sizeof line, f)) {
+		/* the columns wanted come before any quoted field */
+		char *field = line;
+		for (int c = 0; field; c++) {
+			char *comma = strchr(field, ',');
+			if (comma)
+				*comma = 0;
+			for (int k = 0; k < 3; k++) {
+				if (!rows && !strcmp(field, names[k]))
+					cols[k] = c;
+				else if (rows && c == cols[k] && atof(field) > 0)
+					known++;
+			}
+			field = comma ? comma + 1 : NULL;
+		}
+		rows++;
+	}
+	fclose(f);
+	CU_ASSERT(cols[0] >= 0 && cols[1] >= 0 && cols[2] >= 0);
+	CU_ASSERT(rows > 1);
+	CU_ASSERT_EQUAL(known, 3 * (rows - 1));
 }
 
 /* `#pragma unroll UNROLL`: one binary per value, each from a rewritten copy that still names the
@@ -160,5 +199,6 @@ int add_compile_suite(void)
 	CU_add_test(s, "shell metacharacters stay literal", test_shell_metacharacters_stay_literal);
 	CU_add_test(s, "every config compiles", test_every_config_compiles);
 	CU_add_test(s, "#pragma unroll PARAM is rewritten", test_pragma_unroll_parameter_is_rewritten);
+	CU_add_test(s, "a linked dry run knows registers and occupancy", test_a_linked_dry_run_knows_registers_and_occupancy);
 	return 0;
 }
