@@ -6,6 +6,7 @@
  * the kernel's arguments are in args.c, profiling in profile.c. */
 #include <cuda.h>
 #include <dirent.h>
+#include <driver_types.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
@@ -399,6 +400,12 @@ static void cmd_measure(char *line)
 		return;
 	}
 	args_set_sample(ask.sample, ask.mismatches);
+	/* before any kernel of the run: the device runtime sizes its launch pool once */
+	CUresult r;
+	if (ask.pending > 0 && (r = cuCtxSetLimit(CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT, (size_t)ask.pending))) {
+		reply_error(err_name(r), "setting measure.pending_launches to %lld", ask.pending);
+		return;
+	}
 	local.cold = !strcmp(ask.cache, "cold");
 	local.verify_every = ask.every != 0;
 	if (local.cold && !local.flush) {
@@ -512,6 +519,8 @@ typedef struct {
 	stop_rule rule;
 	launch L;
 	int driver_blocks;  /* the driver's occupancy (blocks per SM), or -1 */
+	CUdeviceptr device_error; /* the module's autotune_device_error, or 0 when it has none */
+	int device_failed;  /* the kernel recorded a failed device-side launch: this cudaError_t */
 	int wrong;          /* the result was wrong: msg says how */
 	char msg[512];
 	CUresult r;         /* else the CUDA error that ended it, while doing `what` */
@@ -547,18 +556,62 @@ static int run_error(run *R, CUresult r, const char *what)
 	return 1;
 }
 
+/* The device runtime's errors that a failed device-side launch gives, by name (the worker has
+ * no runtime library to ask); others are said by number. */
+static const char *runtime_error_name(int e)
+{
+#define E(x) {x, #x}
+	static const struct {
+		int code;
+		const char *name;
+	} known[] = {E(cudaErrorLaunchMaxDepthExceeded), E(cudaErrorLaunchPendingCountExceeded),
+		     E(cudaErrorLaunchOutOfResources), E(cudaErrorSyncDepthExceeded), E(cudaErrorInvalidConfiguration),
+		     E(cudaErrorInvalidValue), E(cudaErrorMemoryAllocation), E(cudaErrorNotSupported),
+		     E(cudaErrorInvalidDeviceFunction), E(cudaErrorLaunchFailure)};
+#undef E
+	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+		if (known[i].code == e)
+			return known[i].name;
+	return NULL;
+}
+
+/* A kernel that launches kernels (build.rdc) reports a device-side launch that failed by writing
+ * its cudaError_t to its `__device__ int autotune_device_error` (docs/config.md): the result
+ * is then incomplete, and the configuration a launch-error naming the error, not a wrong result.
+ * 1 (the run ends) when the kernels since the last clearing wrote one. */
+static int device_launch_failed(run *R, const char *when)
+{
+	int e = 0;
+	CUresult r;
+	if (!R->device_error)
+		return 0;
+	if ((r = cuMemcpyDtoH(&e, R->device_error, sizeof e)))
+		return run_error(R, r, " reading autotune_device_error");
+	if (!e)
+		return 0;
+	R->device_failed = e;
+	R->what = when;
+	return 1;
+}
+
 /* The run's kernel: its module loaded, its __constant__ arguments filled, its parameters set,
- * and the driver's occupancy for its shape. 0, or 1 when the run ends. */
+ * its device-side launch errors cleared, and the driver's occupancy for its shape. 0, or 1 when
+ * the run ends. */
 static int load_kernel(run *R)
 {
 	CUmodule mod;
 	CUresult r;
+	size_t bytes;
 	if ((r = get_module(R->cubin, &mod)))
 		return run_error(R, r, " loading the module");
 	if ((r = cuModuleGetFunction(&R->L.f, mod, R->symbol)))
 		return run_error(R, r, ": no such function in the module");
 	if ((r = fill_constants(mod, R->where, sizeof R->where)))
 		return run_error(R, r, R->where);
+	if (cuModuleGetGlobal(&R->device_error, &bytes, mod, "autotune_device_error") || bytes != sizeof(int))
+		R->device_error = 0;
+	else if ((r = cuMemsetD32(R->device_error, 0, 1)))
+		return run_error(R, r, " clearing autotune_device_error");
 	launch *L = &R->L;
 	if (L->smem > 48 * 1024)
 		cuFuncSetAttribute(L->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)L->smem);
@@ -577,6 +630,8 @@ static int verify_run(run *R)
 	/* outputs poisoned first, so an element the kernel never writes fails */
 	if ((r = poison_outputs()) || (r = restore_inputs()) || (r = launch_n(&R->L, 1)) || (r = cuCtxSynchronize()))
 		return run_error(R, r, "");
+	if (device_launch_failed(R, " in the verification run"))
+		return 1;
 	if (R->ref && verify_sum(R->rtol, R->atol, R->msg, sizeof R->msg, &r))
 		return R->wrong = 1;
 	if (R->ref) {
@@ -602,6 +657,8 @@ static int first_launch(run *R)
 			return 1;
 	} else if (!launched_before(R->L.f) && ((r = restore_inputs()) || (r = launch_n(&R->L, 1)) || (r = cuCtxSynchronize())))
 		return run_error(R, r, "");
+	else if (device_launch_failed(R, " in the first launch"))
+		return 1;
 	note_launched(R->L.f);
 	return 0;
 }
@@ -659,6 +716,8 @@ static int time_run(run *R, sampling *S)
 		return 1;
 	if (r)
 		return run_error(R, r, " while timing");
+	if (device_launch_failed(R, " while timing"))
+		return 1;
 	S->mhz_after = R->timing ? 0 : clock_mhz();
 	return 0;
 }
@@ -672,6 +731,13 @@ static int run_ended(const run *R)
 		return 0;
 	}
 	char msg[512];
+	if (R->device_failed) {
+		const char *name = runtime_error_name(R->device_failed);
+		snprintf(msg, sizeof msg, "a device-side launch failed%s: %s%s(cudaError_t %d in autotune_device_error)", R->what,
+			 name ? name : "", name ? " " : "", R->device_failed);
+		reply_result(R->id, ST_LAUNCH_ERROR, NULL, R->driver_blocks, msg);
+		return 0;
+	}
 	snprintf(msg, sizeof msg, "%s%s", err_name(R->r), R->what);
 	reply_result(R->id, is_sticky(R->r) ? ST_CRASHED : ST_LAUNCH_ERROR, NULL, R->driver_blocks, msg);
 	return is_sticky(R->r) ? -1 : 0;
