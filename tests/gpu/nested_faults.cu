@@ -3,9 +3,11 @@
 // own and the run goes on:
 //   MODE 0: each block's thread 0 launches a child grid that doubles the block's part of in
 //           into out (ok)
-//   MODE 1: as 0, and block 0 also starts a chain of one-thread grids, each launching the next,
-//           deeper than the device allows: the refused launch is recorded in
-//           autotune_device_error (launch-error, naming the device runtime's error)
+//   MODE 1: as 0, and block 0's thread 0 also queues 4096 short grids in its stream, more than
+//           the device runtime's 2048 pending launches (the config leaves the default): the
+//           refused launch is recorded in autotune_device_error (launch-error, naming the
+//           device runtime's error). Nesting past 24 levels does not fail this way on an H100
+//           (CUDA 13): a chain of 40 fire-and-forget levels ran.
 //   MODE 2: as 0, but the child grids trap (crashed: the context is lost)
 
 __device__ int autotune_device_error;
@@ -18,12 +20,12 @@ __device__ static void check_launch(void)
 		atomicCAS(&autotune_device_error, 0, (int)e);
 }
 
-__global__ void deeper(int depth)
+// A few microseconds of work, so that the queued grids are still waiting when the pool fills.
+__global__ void idle(void)
 {
-	if (depth < 40) {
-		deeper<<<1, 1>>>(depth + 1);
-		check_launch();
-	}
+	long long t0 = clock64();
+	while (clock64() - t0 < 10000)
+		;
 }
 
 __global__ void twice(const float *in, float *out, int n)
@@ -44,9 +46,10 @@ extern "C" __global__ void parent(const float *in, float *out, int n)
 	twice<<<1, blockDim.x>>>(in + base, out + base, n - base);
 	check_launch();
 #if MODE == 1
-	if (blockIdx.x == 0) {
-		deeper<<<1, 1>>>(1);
-		check_launch();
-	}
+	if (blockIdx.x == 0)
+		for (int k = 0; k < 4096; k++) {
+			idle<<<1, 1>>>();
+			check_launch();
+		}
 #endif
 }
