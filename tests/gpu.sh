@@ -62,7 +62,7 @@ echo "nested_reduce space took $(( $(date +%s) - t0 )) s"
 echo "== nested launches that fail: a refused device-side launch and a trap in a child grid are statuses"
 rm -f results/nested_faults.csv results/nested_faults.journal
 ./autotune --fresh tests/gpu/nested_faults.yaml || fail "nested_faults run exited $?"
-# MODE 0 ok x2; MODE 1 (past the pending-launch pool) launch-error x2; MODE 2 (trap) crashed x2
+# MODE 0 ok x2; MODE 1 (a child block of 2048 threads) launch-error x2; MODE 2 (trap) crashed x2
 "$B/csvcheck" results/nested_faults.csv 6 ok=2 launch-error=2 crashed=2 || fail "nested_faults CSV"
 grep -Eq '^1,[0-9]+,.*launch-error,a device-side launch failed' results/nested_faults.csv ||
 	fail "the refused device-side launch is not reported as such"
