@@ -48,7 +48,7 @@ $(B)/tests/%.o: tests/%.c | $(B)
 # The runner's list of suites: every add_*_suite that a tests/test_*.c defines, none kept by hand.
 $(B)/tests/suites.h: $(wildcard tests/test_*.c) | $(B)
 	@mkdir -p $(B)/tests
-	sed -n 's/^int \(add_[a-z_]*_suite\)(void)$$/SUITE(\1)/p' $^ > $@
+	sed -n 's/^int \(add_[a-z0-9_]*_suite\)(void)$$/SUITE(\1)/p' $^ > $@
 $(B)/tests/main.o: $(B)/tests/suites.h
 
 $(B)/worker_kernels.fatbin: worker/worker_kernels.cu | $(B)
