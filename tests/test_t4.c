@@ -1,8 +1,9 @@
 /* test_t4.c: results interchange (t4.c). The T4 file of a recorded H100 run (tests/data) has what
  * the published schema requires, round-trips through libyaml and gives the CSV's rows back; a
- * Kernel Tuner cache file made here from the same CSV is read, closed or left open as an
- * interrupted run leaves it; bad files are refused at their file:line:col. What the files should
- * hold is computed from the CSVs, not written down. */
+ * replay from it, and from a Kernel Tuner cache file made here from the same CSV (closed, or left
+ * open as an interrupted run leaves it), proposes exactly what a replay from the CSV proposes;
+ * bad files are refused at their file:line:col. What the files should hold is computed from the
+ * CSVs, not written down. */
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "replay.h"
 #include "t4.h"
 #include "table.h"
 #include "tests.h"
@@ -258,6 +260,62 @@ static void write_cache(const char *csv, const char *path, int open, int torn)
 	diags_free(&d);
 }
 
+/* The sequence a replay of `path` wrote (caller frees), NULL when it failed. */
+static char *replayed(const config *cfg, const space *sp, const char *path, strategy s, size_t budget,
+		      unsigned long long seed, replay_result *r)
+{
+	char *out = in_dir("seq.csv");
+	diags d = {0};
+	int rc = replay_run(cfg, sp, path, s, budget, seed, 4, out, r, &d);
+	diags_print(&d);
+	diags_free(&d);
+	char *seq = rc ? NULL : slurp(out);
+	unlink(out);
+	free(out);
+	return seq;
+}
+
+/* A replay from the T4 file of a run and from a cache file of the same times proposes exactly
+ * what a replay from the CSV proposes, and finds the same: strategies and seeds, and a space with
+ * failures (convolution) as well as one without. */
+static void test_replay_from_t4_and_cache_is_the_csvs(void)
+{
+	static const strategy strategies[] = {STRAT_RANDOM, STRAT_GENETIC, STRAT_MODEL, STRAT_ANNEAL};
+	for (size_t k = 0; k < 2; k++) {
+		config cfg;
+		space sp;
+		diags d = {0};
+		CU_ASSERT_EQUAL_FATAL(config_load(runs[k][0], &cfg, &d) || space_enumerate(&cfg, &sp, &d), 0);
+		char *t4 = in_dir("replay.t4.json"), *cache = in_dir("replay.cache.json");
+		CU_ASSERT_EQUAL_FATAL(t4_write(runs[k][1], t4, &d), 0);
+		write_cache(runs[k][1], cache, 0, 0);
+		for (size_t s = 0; s < sizeof strategies / sizeof *strategies; s++)
+			for (unsigned long long seed = 1; seed <= 7; seed += 6) {
+				replay_result a, b, c;
+				size_t budget = sp.count / 5;
+				char *from_csv = replayed(&cfg, &sp, runs[k][1], strategies[s], budget, seed, &a);
+				char *from_t4 = replayed(&cfg, &sp, t4, strategies[s], budget, seed, &b);
+				char *from_cache = replayed(&cfg, &sp, cache, strategies[s], budget, seed, &c);
+				CU_ASSERT_PTR_NOT_NULL_FATAL(from_csv);
+				CU_ASSERT_STRING_EQUAL(from_t4 ? from_t4 : "", from_csv);
+				CU_ASSERT_STRING_EQUAL(from_cache ? from_cache : "", from_csv);
+				CU_ASSERT(a.evaluations == budget && b.evaluations == budget && c.evaluations == budget);
+				CU_ASSERT(a.best_found == b.best_found && a.best_found == c.best_found && a.optimum == c.optimum);
+				CU_ASSERT(isfinite(a.optimum));
+				free(from_csv);
+				free(from_t4);
+				free(from_cache);
+			}
+		unlink(t4);
+		unlink(cache);
+		free(t4);
+		free(cache);
+		space_free(&sp);
+		config_free(&cfg);
+		diags_free(&d);
+	}
+}
+
 /* A cache file that an interrupted run left open (no closing braces, a comma after its last
  * entry; or half an entry after it) is read, with a note, as the closed one is; the torn entry is
  * left out. */
@@ -381,7 +439,7 @@ static void test_bad_files_are_refused_where_they_are_wrong(void)
 }
 
 /* The strings Kernel Tuner records instead of a time are failures of their kind, with the string
- * as the message. */
+ * as the message; a replay counts them failed. */
 static void test_a_time_that_is_an_error_string_is_a_failure(void)
 {
 	const char *text = "{\"tune_params_keys\": [\"block_x\", \"block_y\", \"maxrreg\"], \"device_name\": \"GPU X\", \"cache\": {\n"
@@ -413,6 +471,19 @@ static void test_a_time_that_is_an_error_string_is_a_failure(void)
 	CU_ASSERT_STRING_EQUAL(table_field(&t, 4, "blockDim.y"), "2");
 	CU_ASSERT_STRING_EQUAL(table_field(&t, 4, "gridDim.y"), "8192");
 	table_free(&t);
+	config cfg;
+	space sp;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(config_load(runs[1][0], &cfg, &d) || space_enumerate(&cfg, &sp, &d), 0);
+	replay_result r;
+	char *seq = replayed(&cfg, &sp, write_temp(1, "errors.json", text), STRAT_EXHAUSTIVE, sp.count, 1, &r);
+	CU_ASSERT_PTR_NOT_NULL(seq);
+	CU_ASSERT_DOUBLE_EQUAL(r.optimum, 1.25, 0);
+	CU_ASSERT_EQUAL(occurrences(seq ? seq : "", ",\r\n"), sp.count - 1); /* every other one failed or absent */
+	free(seq);
+	space_free(&sp);
+	config_free(&cfg);
+	diags_free(&d);
 }
 
 int add_t4_suite(void)
@@ -424,6 +495,7 @@ int add_t4_suite(void)
 		    test_the_t4_of_a_recorded_run_holds_what_the_schema_requires);
 	CU_add_test(s, "a T4 file gives the CSV's rows back", test_a_t4_file_gives_the_csvs_rows_back);
 	CU_add_test(s, "strings are escaped as JSON wants", test_strings_are_escaped_as_json_wants);
+	CU_add_test(s, "replay from T4 and cache files is the CSV's", test_replay_from_t4_and_cache_is_the_csvs);
 	CU_add_test(s, "an unterminated cache file is read", test_an_unterminated_cache_file_is_read);
 	CU_add_test(s, "bad files are refused where they are wrong", test_bad_files_are_refused_where_they_are_wrong);
 	CU_add_test(s, "a time that is an error string is a failure", test_a_time_that_is_an_error_string_is_a_failure);

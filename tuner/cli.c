@@ -38,7 +38,7 @@ static const char *const help_texts[CMD_COUNT_] = {
 	"      --strategy S   exhaustive, random, local, anneal, genetic or model\n"
 	"      --budget B     at most N configurations, N% of the space, or Ns seconds\n"
 	"      --seed N       the search's seed\n"
-	"      --replay CSV   search a recorded run instead of the GPU\n"
+	"      --replay F     search a recorded run (CSV, T4, Kernel Tuner cache)\n"
 	"      --cache-dir D  cubin cache (default ${XDG_CACHE_HOME:-~/.cache}/autotune)\n"
 	"      --no-cache     compile everything, keep nothing\n"
 	"  -q, --quiet        no progress or summary   -h, --help  this text\n"
