@@ -2,8 +2,8 @@
  * the published schema requires, round-trips through libyaml and gives the CSV's rows back; a
  * replay from it, and from a Kernel Tuner cache file made here from the same CSV (closed, or left
  * open as an interrupted run leaves it), proposes exactly what a replay from the CSV proposes;
- * bad files are refused at their file:line:col. What the files should hold is computed from the
- * CSVs, not written down. */
+ * `autotune header` reads both; bad files are refused at their file:line:col. What the files
+ * should hold is computed from the CSVs, not written down. */
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "header.h"
 #include "replay.h"
 #include "t4.h"
 #include "table.h"
@@ -486,6 +487,76 @@ static void test_a_time_that_is_an_error_string_is_a_failure(void)
 	diags_free(&d);
 }
 
+/* The header without the lines that name the results it was written from. */
+static char *without_lines_naming(const char *path, const char *name)
+{
+	char *text = slurp(path), *out = xstrdup("");
+	for (char *line = text, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		next = next ? next + 1 : line + strlen(line);
+		if (!strstr(line, name) || next - line > 4000) {
+			char *more = xasprintf("%s%.*s", out, (int)(next - line), line);
+			free(out);
+			out = more;
+		}
+	}
+	free(text);
+	return out;
+}
+
+/* `autotune header` of a run's T4 file writes the header the CSV gives (the config from the file);
+ * of a cache file, with --config: the fastest configuration, the register cap the config makes of
+ * it, the cache's device; without --config, refused with what to do. */
+static void test_header_reads_t4_and_cache_files(void)
+{
+	char *t4 = in_dir("hdr.t4.json"), *cache = in_dir("hdr.cache.json"), *h1 = in_dir("a/conv_tuned.h"),
+	     *h2 = in_dir("b/conv_tuned.h");
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(t4_write(runs[0][1], t4, &d), 0);
+	char *from_csv[] = {(char *)runs[0][1]}, *from_t4[] = {t4};
+	CU_ASSERT_EQUAL_FATAL(header_write_results(from_csv, 1, NULL, NULL, h1, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(header_write_results(from_t4, 1, NULL, NULL, h2, &d), 0);
+	char *a = without_lines_naming(h1, runs[0][1]), *b = without_lines_naming(h2, t4);
+	CU_ASSERT(strlen(a) > 1000);
+	CU_ASSERT_STRING_EQUAL(a, b);
+	free(a);
+	free(b);
+
+	write_cache(runs[1][1], cache, 0, 0);
+	char *h3 = in_dir("c/summatrix_tuned.h"), *out;
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"header", cache, "-o", h3, NULL}, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "does not name its config: give --config CONFIG.yaml"));
+	free(out);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"header", cache, "--config", (char *)runs[1][0], "-o", h3, NULL}, &out), 0);
+	free(out);
+	table t;
+	CU_ASSERT_EQUAL_FATAL(table_load(runs[1][1], &t, &d), 0);
+	double fastest = INFINITY;
+	for (size_t r = 0; r < t.nrows; r++)
+		if (!strcmp(table_field(&t, r, "status"), "ok"))
+			fastest = fmin(fastest, strtod(decided(&t, r), NULL));
+	char *text = slurp(h3);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	const char *tm = strstr(text, "#define SUMMATRIX_TIME_MS "), *cap = strstr(text, "#define SUMMATRIX_MAXRREG ");
+	CU_ASSERT_FATAL(tm && cap);
+	CU_ASSERT(strtod(tm + 26, NULL) <= fastest * 1.0025 + 1e-6);
+	long m = strtol(cap + 26, NULL, 10);
+	char flags[64];
+	snprintf(flags, sizeof flags, m ? "#define SUMMATRIX_NVCC_FLAGS \"-maxrregcount=%ld\"\n" : "#define SUMMATRIX_NVCC_FLAGS \"\"\n", m);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, flags));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "#define SUMMATRIX_TUNED_DEVICE \"NVIDIA H100 80GB HBM3\"\n"));
+	free(text);
+	table_free(&t);
+	unlink(t4);
+	unlink(cache);
+	free(t4);
+	free(cache);
+	free(h1);
+	free(h2);
+	free(h3);
+	diags_free(&d);
+}
+
 int add_t4_suite(void)
 {
 	CU_pSuite s = CU_add_suite("t4", NULL, NULL);
@@ -499,5 +570,6 @@ int add_t4_suite(void)
 	CU_add_test(s, "an unterminated cache file is read", test_an_unterminated_cache_file_is_read);
 	CU_add_test(s, "bad files are refused where they are wrong", test_bad_files_are_refused_where_they_are_wrong);
 	CU_add_test(s, "a time that is an error string is a failure", test_a_time_that_is_an_error_string_is_a_failure);
+	CU_add_test(s, "header reads T4 and cache files", test_header_reads_t4_and_cache_files);
 	return CU_get_error() == CUE_SUCCESS ? 0 : -1;
 }
