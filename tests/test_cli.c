@@ -196,7 +196,7 @@ static void test_a_mistyped_command_is_named(void)
 }
 
 /* Options of one command only are refused with the others, saying which command takes them:
- * header's --config (the config of T4 and cache files). */
+ * header's --config (the config of T4 and cache files), --t4 of tuning and merge. */
 static void test_options_of_one_command_stay_with_it(void)
 {
 	options o;
@@ -207,6 +207,13 @@ static void test_options_of_one_command_stay_with_it(void)
 	CU_ASSERT_STRING_EQUAL(o.inputs[0], "r.t4.json");
 	CU_ASSERT_EQUAL(parse((char *[]){"autotune", "--config", "c.yaml", "x.yaml", NULL}, &o, &said), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(said, "--config goes with header"));
+	free(said);
+	CU_ASSERT_EQUAL_FATAL(parse((char *[]){"autotune", "--t4", "x.yaml", NULL}, &o, NULL), 0);
+	CU_ASSERT(o.t4 && o.cmd == CMD_TUNE);
+	CU_ASSERT_EQUAL_FATAL(parse((char *[]){"autotune", "merge", "x.yaml", "a.csv", "--t4", NULL}, &o, NULL), 0);
+	CU_ASSERT(o.t4 && o.cmd == CMD_MERGE);
+	CU_ASSERT_EQUAL(parse((char *[]){"autotune", "show", "a.csv", "--t4", NULL}, &o, &said), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(said, "--t4 goes with tuning or merge"));
 	free(said);
 }
 

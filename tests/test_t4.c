@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "header.h"
+#include "proc.h"
 #include "replay.h"
 #include "t4.h"
 #include "table.h"
@@ -557,6 +558,82 @@ static void test_header_reads_t4_and_cache_files(void)
 	diags_free(&d);
 }
 
+#define RUN_DIR "/tmp/autotune-t4-test"
+
+/* The rows of the CSV at csv and those the T4 file at t4 gives back through config cfg_path:
+ * whether they are the same, field by field (the T4 file's fields that the CSV has). */
+static int same_rows(const char *cfg_path, const char *csv, const char *t4)
+{
+	config cfg;
+	space sp;
+	table a, b;
+	diags d = {0};
+	int same = config_load(cfg_path, &cfg, &d) == 0 && space_enumerate(&cfg, &sp, &d) == 0;
+	if (same && (same = table_load(csv, &a, &d) == 0)) {
+		if ((same = t4_load(t4, &cfg, &sp, &b, &d) == 0 && a.nrows == b.nrows && a.nrows > 0)) {
+			for (size_t r = 0; r < a.nrows; r++)
+				for (size_t i = 0; i < a.ncols; i++)
+					same &= !strcmp(table_get(&a, r, (int)i), table_field(&b, r, a.names[i]));
+			table_free(&b);
+		}
+		table_free(&a);
+	}
+	if (cfg.path) {
+		space_free(&sp);
+		config_free(&cfg);
+	}
+	diags_print(&d);
+	diags_free(&d);
+	return same;
+}
+
+/* A tuning run with --t4, or with output.t4 in its config, writes NAME.t4.json beside the CSV
+ * with the CSV's rows and says where; a T4 path that cannot be written stops the run before
+ * anything is measured; --t4 and --config go with their commands only. */
+static void test_a_tuning_run_writes_the_t4_file(void)
+{
+	char *cfg = write_space_config(RUN_DIR, "tf", NULL), *out;
+	const char *t4 = RUN_DIR "/tf.t4.json", *csv = RUN_DIR "/tf.csv";
+	unlink(t4);
+	fake_worker_reset(RUN_DIR, "tf");
+	CU_ASSERT_EQUAL(run_autotune_on(cfg, (char *[]){"--t4", NULL}, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "  T4:      " RUN_DIR "/tf.t4.json\n"));
+	free(out);
+	CU_ASSERT(each_row_once(csv, 20));
+	CU_ASSERT(same_rows(cfg, csv, t4));
+
+	unlink(t4);
+	fake_worker_reset(RUN_DIR, "tf");
+	char *text = slurp(cfg), *at = strstr(text, "output: {");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+	char *with_key = xasprintf("%.*soutput: {t4: true, %s", (int)(at - text), text, at + 9);
+	put_file(cfg, with_key);
+	CU_ASSERT_EQUAL(run_autotune_on(cfg, (char *[]){"-q", NULL}, &out), 0);
+	free(out);
+	CU_ASSERT(same_rows(cfg, csv, t4));
+
+	unlink(t4);
+	fake_worker_reset(RUN_DIR, "tf");
+	CU_ASSERT_EQUAL_FATAL(mkdir(t4, 0700), 0);
+	CU_ASSERT_EQUAL(run_autotune_on(cfg, (char *[]){"-q", NULL}, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "cannot write '" RUN_DIR "/tf.t4.json'"));
+	CU_ASSERT_NOT_EQUAL(access(csv, F_OK), 0); /* refused before anything was measured */
+	free(out);
+	rmdir(t4);
+
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"header", (char *)csv, "--t4", NULL}, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "--t4 goes with tuning or merge"));
+	free(out);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"--config", cfg, cfg, NULL}, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "--config goes with header"));
+	free(out);
+	free(text);
+	free(with_key);
+	fake_worker_forget();
+	proc_capture((char *[]){"rm", "-rf", RUN_DIR, NULL}, 30, &out);
+	free(out);
+}
+
 int add_t4_suite(void)
 {
 	CU_pSuite s = CU_add_suite("t4", NULL, NULL);
@@ -571,5 +648,6 @@ int add_t4_suite(void)
 	CU_add_test(s, "bad files are refused where they are wrong", test_bad_files_are_refused_where_they_are_wrong);
 	CU_add_test(s, "a time that is an error string is a failure", test_a_time_that_is_an_error_string_is_a_failure);
 	CU_add_test(s, "header reads T4 and cache files", test_header_reads_t4_and_cache_files);
+	CU_add_test(s, "a tuning run writes the T4 file", test_a_tuning_run_writes_the_t4_file);
 	return CU_get_error() == CUE_SUCCESS ? 0 : -1;
 }

@@ -39,10 +39,10 @@ static const char *const help_texts[CMD_COUNT_] = {
 	"      --budget B     at most N configurations, N% of the space, or Ns seconds\n"
 	"      --seed N       the search's seed\n"
 	"      --replay F     search a recorded run (CSV, T4, Kernel Tuner cache)\n"
+	"      --t4           also write the results as T4 JSON (NAME.t4.json)\n"
 	"      --cache-dir D  cubin cache (default ${XDG_CACHE_HOME:-~/.cache}/autotune)\n"
 	"      --no-cache     compile everything, keep nothing\n"
-	"  -q, --quiet        no progress or summary   -h, --help  this text\n"
-	"      --version      the version\n"
+	"  -q, --quiet        no progress or summary   -h, --help   --version\n"
 	"exit: 0 winner written, 1 none passed, 2 bad input, 3 GPU worker lost or out\n"
 	"      of memory, 4 measured but unwritten (in the journal), 130 interrupted,\n"
 	"      143 SIGTERM (results so far kept). More: man autotune\n",
@@ -79,9 +79,10 @@ static const char *const help_texts[CMD_COUNT_] = {
 	"Lists the GPUs: compute capability, SMs, memory, L2, copy bandwidth.\n"
 	"exit: 0 listed, 2 no GPU or no driver\n",
 	[CMD_MERGE] =
-	"usage: autotune merge CONFIG.yaml SHARD.csv [SHARD.csv ...]\n"
+	"usage: autotune merge CONFIG.yaml SHARD.csv [SHARD.csv ...] [--t4]\n"
 	"Joins the CSVs of `autotune --shard I/N CONFIG.yaml` runs into the config's\n"
-	"results CSV and header, as one run would have written them.\n"
+	"results CSV and header, as one run would have written them (--t4: and the\n"
+	"T4 file, NAME.t4.json).\n"
 	"exit: 0 winner written, 1 none passed, 2 bad input\n",
 };
 
@@ -160,7 +161,8 @@ static int parse_options(int argc, char **argv, options *o, int *help)
 		{"seed", required_argument, NULL, 's'}, {"devices", required_argument, NULL, 'D'},
 		{"shard", required_argument, NULL, 'H'}, {"top", required_argument, NULL, 'T'},
 		{"sort", required_argument, NULL, 'O'}, {"params", required_argument, NULL, 'X'},
-		{"print-spec-hash", no_argument, NULL, 'Y'}, {"config", required_argument, NULL, 'G'},
+		{"print-spec-hash", no_argument, NULL, 'Y'}, {"t4", no_argument, NULL, '4'},
+		{"config", required_argument, NULL, 'G'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -188,6 +190,7 @@ static int parse_options(int argc, char **argv, options *o, int *help)
 		case 'O': o->sort = optarg; break;
 		case 'X': o->params = optarg; break;
 		case 'Y': o->print_spec_hash = 1; break;
+		case '4': o->t4 = 1; break;
 		case 'G': o->results_config = optarg; break;
 		case 's': if (parse_seed(optarg, o)) return -1; break;
 		case 'h': *help = 1; break;
@@ -232,8 +235,9 @@ static int check_operands(const options *o, int rest)
 		fputs("autotune: --print-spec-hash goes with validate (see autotune validate --help)\n", stderr);
 		return -1;
 	}
-	if (o->results_config && o->cmd != CMD_HEADER) {
-		fputs("autotune: --config goes with header (see autotune header --help)\n", stderr);
+	if ((o->t4 && o->cmd != CMD_TUNE && o->cmd != CMD_MERGE) || (o->results_config && o->cmd != CMD_HEADER)) {
+		fprintf(stderr, "autotune: %s goes with %s (see autotune %s --help)\n", o->t4 ? "--t4" : "--config",
+			o->t4 ? "tuning or merge" : "header", o->t4 ? "tune" : "header");
 		return -1;
 	}
 	return 0;

@@ -146,6 +146,7 @@ typedef struct {
 	cexpr bytes, flops;
 
 	char *csv_path, *header_path;
+	int write_t4;          /* output.t4: the results also as a T4 file beside the CSV (NAME.t4.json) */
 } config;
 
 /* The search strategies (search.strategy, --strategy; search.c runs them). */
