@@ -23,7 +23,7 @@ HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80
 	-gencode arch=compute_90,code=sm_90
 
 B = build
-ENGINE = cache chart cli compile cubin config config_data config_expr config_keys config_source config_yaml devices diag expr expr_eval finish hash header hostref import import_py journal measure merge occupancy output plan proc progress protocol replay report runner search select show space stats summary table tune view
+ENGINE = cache chart cli compile cubin config config_data config_expr config_keys config_source config_yaml devices diag expr expr_eval finish hash header hostref import import_py journal measure merge occupancy output plan proc progress protocol replay report runner search select show space stats summary t4 table tune view
 ENGINE_OBJS = $(ENGINE:%=$(B)/%.o)
 TESTS = $(patsubst tests/%.c,$(B)/tests/%.o,$(filter-out tests/fake_worker.c,$(wildcard tests/*.c)))
 
@@ -48,7 +48,7 @@ $(B)/tests/%.o: tests/%.c | $(B)
 # The runner's list of suites: every add_*_suite that a tests/test_*.c defines, none kept by hand.
 $(B)/tests/suites.h: $(wildcard tests/test_*.c) | $(B)
 	@mkdir -p $(B)/tests
-	sed -n 's/^int \(add_[a-z_]*_suite\)(void)$$/SUITE(\1)/p' $^ > $@
+	sed -n 's/^int \(add_[a-z0-9_]*_suite\)(void)$$/SUITE(\1)/p' $^ > $@
 $(B)/tests/main.o: $(B)/tests/suites.h
 
 $(B)/worker_kernels.fatbin: worker/worker_kernels.cu | $(B)
@@ -136,37 +136,45 @@ clean:
 
 # libFuzzer with ASan and UBSan over what autotune reads from disk: configs (the loader and the
 # expression language; the corpus starts from the shipped configs), results files (the CSV reader
-# behind header, report, show and merge), journals (a resumed run's replay) and T1 specs (`autotune
-# import`). Each fuzzer runs FUZZ_SECONDS.
+# behind header, report, show and merge; the T4 and Kernel Tuner cache reader behind --replay and
+# header), journals (a resumed run's replay) and T1 specs (`autotune import`). Each fuzzer runs
+# FUZZ_SECONDS.
 FUZZ_SECONDS ?= 60
 FUZZ_CC = clang -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L $(SRC_DIRS:%=-I%) -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined
 # the config loader and what it evaluates with
 FUZZ_LOADER_SRCS = tuner/config.c tuner/config_yaml.c tuner/config_expr.c tuner/config_keys.c tuner/config_source.c \
-	lib/expr.c lib/expr_eval.c tuner/space.c lib/diag.c
+	tuner/config_data.c lib/expr.c lib/expr_eval.c tuner/space.c lib/diag.c lib/hash.c
 FUZZ_CONFIG_SRCS = $(FUZZ_LOADER_SRCS) tests/fuzz/fuzz_config.c
 FUZZ_TABLE_SRCS = tuner/results/table.c tuner/select.c lib/stats.c lib/diag.c tests/fuzz/fuzz_table.c
 FUZZ_JOURNAL_SRCS = tuner/journal.c lib/protocol.c lib/hash.c lib/diag.c tests/fuzz/fuzz_journal.c
-FUZZ_IMPORT_SRCS = tuner/import.c $(FUZZ_LOADER_SRCS) tests/fuzz/fuzz_import.c
+FUZZ_IMPORT_SRCS = tuner/import.c tuner/import_py.c $(FUZZ_LOADER_SRCS) tests/fuzz/fuzz_import.c
+FUZZ_T4_SRCS = tuner/results/t4.c tuner/results/table.c tuner/results/output.c tuner/select.c lib/stats.c \
+	$(FUZZ_LOADER_SRCS) tests/fuzz/fuzz_t4.c
 $(B)/fuzz_config: $(FUZZ_CONFIG_SRCS) tests/fuzz/fuzz_file.h | $(B)
-	$(FUZZ_CC) -o $@ $(FUZZ_CONFIG_SRCS) -lyaml -lm
+	$(FUZZ_CC) -o $@ $(FUZZ_CONFIG_SRCS) -lyaml -lxxhash -lm
 $(B)/fuzz_table: $(FUZZ_TABLE_SRCS) tests/fuzz/fuzz_file.h | $(B)
 	$(FUZZ_CC) -o $@ $(FUZZ_TABLE_SRCS) -lm
 $(B)/fuzz_journal: $(FUZZ_JOURNAL_SRCS) tests/fuzz/fuzz_file.h | $(B)
 	$(FUZZ_CC) -o $@ $(FUZZ_JOURNAL_SRCS) -lxxhash -lm
 $(B)/fuzz_import: $(FUZZ_IMPORT_SRCS) tests/fuzz/fuzz_file.h | $(B)
-	$(FUZZ_CC) -o $@ $(FUZZ_IMPORT_SRCS) -lyaml -lm
+	$(FUZZ_CC) -o $@ $(FUZZ_IMPORT_SRCS) -lyaml -lxxhash -lm
+$(B)/fuzz_t4: $(FUZZ_T4_SRCS) tests/fuzz/fuzz_file.h | $(B)
+	$(FUZZ_CC) -o $@ $(FUZZ_T4_SRCS) -lyaml -lxxhash -lm
 
-fuzz: $(B)/fuzz_config $(B)/fuzz_table $(B)/fuzz_journal $(B)/fuzz_import
-	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-csv-corpus $(B)/fuzz-journal-corpus $(B)/fuzz-import-corpus
+fuzz: $(B)/fuzz_config $(B)/fuzz_table $(B)/fuzz_journal $(B)/fuzz_import $(B)/fuzz_t4
+	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-csv-corpus $(B)/fuzz-journal-corpus $(B)/fuzz-import-corpus \
+		$(B)/fuzz-t4-corpus
 	@cp -n tests/fuzz/corpus/* $(B)/fuzz-corpus/ 2>/dev/null || true
 	@cp -n tests/fuzz/csv-corpus/* $(B)/fuzz-csv-corpus/ 2>/dev/null || true
 	@cp -n tests/fuzz/journal-corpus/* $(B)/fuzz-journal-corpus/ 2>/dev/null || true
 	@cp -n tests/fuzz/import-corpus/* $(B)/fuzz-import-corpus/ 2>/dev/null || true
+	@cp -n tests/fuzz/t4-corpus/* $(B)/fuzz-t4-corpus/ 2>/dev/null || true
 	$(B)/fuzz_config -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-corpus
 	$(B)/fuzz_table -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-csv-corpus
 	$(B)/fuzz_journal -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-journal-corpus
 	$(B)/fuzz_import -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-import-corpus
+	$(B)/fuzz_t4 -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-t4-corpus
 
 .PHONY: all deps demo test test-gpu fuzz install uninstall clean
 

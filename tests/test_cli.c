@@ -195,6 +195,28 @@ static void test_a_mistyped_command_is_named(void)
 	CU_ASSERT(o.cmd == CMD_TUNE && !strcmp(o.config, "shwo"));
 }
 
+/* Options of one command only are refused with the others, saying which command takes them:
+ * header's --config (the config of T4 and cache files), --t4 of tuning and merge. */
+static void test_options_of_one_command_stay_with_it(void)
+{
+	options o;
+	char *said;
+	CU_ASSERT_EQUAL_FATAL(parse((char *[]){"autotune", "header", "r.t4.json", "--config", "c.yaml", NULL}, &o, NULL), 0);
+	CU_ASSERT_EQUAL(o.cmd, CMD_HEADER);
+	CU_ASSERT_STRING_EQUAL(o.results_config, "c.yaml");
+	CU_ASSERT_STRING_EQUAL(o.inputs[0], "r.t4.json");
+	CU_ASSERT_EQUAL(parse((char *[]){"autotune", "--config", "c.yaml", "x.yaml", NULL}, &o, &said), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(said, "--config goes with header"));
+	free(said);
+	CU_ASSERT_EQUAL_FATAL(parse((char *[]){"autotune", "--t4", "x.yaml", NULL}, &o, NULL), 0);
+	CU_ASSERT(o.t4 && o.cmd == CMD_TUNE);
+	CU_ASSERT_EQUAL_FATAL(parse((char *[]){"autotune", "merge", "x.yaml", "a.csv", "--t4", NULL}, &o, NULL), 0);
+	CU_ASSERT(o.t4 && o.cmd == CMD_MERGE);
+	CU_ASSERT_EQUAL(parse((char *[]){"autotune", "show", "a.csv", "--t4", NULL}, &o, &said), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(said, "--t4 goes with tuning or merge"));
+	free(said);
+}
+
 int add_cli_suite(void)
 {
 	CU_pSuite s = CU_add_suite("cli", NULL, NULL);
@@ -207,5 +229,6 @@ int add_cli_suite(void)
 	CU_add_test(s, "the forms of help", test_the_forms_of_help);
 	CU_add_test(s, "bad values name the option", test_bad_values_name_the_option);
 	CU_add_test(s, "a mistyped command is named", test_a_mistyped_command_is_named);
+	CU_add_test(s, "options of one command stay with it", test_options_of_one_command_stay_with_it);
 	return 0;
 }

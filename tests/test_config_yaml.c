@@ -156,6 +156,31 @@ static void test_expression_columns_count_quotes(void)
 	config_expect_error(config_with_line(13, "  block: [bx +* 2]"), 13, 15, msg);
 }
 
+/* Text that stands for a file (a repaired copy of it) parses as the file would, its errors named
+ * by the file's path at the text's line and column; empty text is an error, not a crash. */
+static void test_text_is_read_as_the_file_it_stands_for(void)
+{
+	const char *json = "{\"a\": [1, 2],\n \"b\": {\"c\": \"x\"}}";
+	yaml_document_t doc;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(config_read_text("x.json", json, strlen(json), "JSON", &doc, &d), 0);
+	yaml_node_t *root = yaml_document_get_root_node(&doc);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	CU_ASSERT_EQUAL(root->type, YAML_MAPPING_NODE);
+	CU_ASSERT_EQUAL(root->data.mapping.pairs.top - root->data.mapping.pairs.start, 2);
+	yaml_document_delete(&doc);
+	/* only the first len bytes count: the same text cut inside the second mapping is unclosed */
+	CU_ASSERT_EQUAL(config_read_text("x.json", json, strlen(json) - 2, "JSON", &doc, &d), -1);
+	CU_ASSERT_EQUAL_FATAL(d.n, 1);
+	CU_ASSERT_EQUAL(strncmp(d.msgs[0], "x.json:", 7), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "JSON syntax error: did not find expected ',' or '}'"));
+	diags_free(&d);
+	CU_ASSERT_EQUAL(config_read_text("empty.json", "", 0, "JSON", &doc, &d), -1);
+	CU_ASSERT_EQUAL_FATAL(d.n, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "empty.json:1:1: JSON syntax error"));
+	diags_free(&d);
+}
+
 int add_config_yaml_suite(void)
 {
 	CU_pSuite s = CU_add_suite("config_yaml", NULL, NULL);
@@ -175,5 +200,6 @@ int add_config_yaml_suite(void)
 	CU_add_test(s, "a value of the wrong kind, or empty", test_a_value_of_the_wrong_kind_or_empty);
 	CU_add_test(s, "expression columns count quotes", test_expression_columns_count_quotes);
 	CU_add_test(s, "deep nesting is refused where it starts", test_deep_nesting_is_refused_where_it_starts);
+	CU_add_test(s, "text is read as the file it stands for", test_text_is_read_as_the_file_it_stands_for);
 	return 0;
 }

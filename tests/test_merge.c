@@ -96,13 +96,16 @@ static void test_shards_merged_pick_the_single_runs_winner(void)
 	unlink(DIR "/mg_tuned.h");
 	CU_ASSERT_EQUAL_FATAL(run_shards(4, 0), 0);
 	CU_ASSERT_EQUAL(access(DIR "/mg_tuned.h", F_OK), -1); /* shards write no header */
-	CU_ASSERT_EQUAL(run_autotune((char *[]){"-q", "merge", CONFIG, DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-1-of-4.csv",
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"-q", "merge", "--t4", CONFIG, DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-1-of-4.csv",
 					    DIR "/mg.shard-2-of-4.csv", DIR "/mg.shard-3-of-4.csv", NULL},
 				 NULL),
 			0);
 	CU_ASSERT_EQUAL(count_in(CSV, ",ok,"), NCONFIGS);
 	CU_ASSERT_EQUAL(count_in(CSV, "winner"), 1);
 	CU_ASSERT_STRING_EQUAL(winner_of(CSV), one);
+	/* --t4: the T4 file of the merged CSV, its winner flagged as there */
+	CU_ASSERT_EQUAL(count_in(DIR "/mg.t4.json", "\"invalidity\": \"correct\""), NCONFIGS);
+	CU_ASSERT_EQUAL(count_in(DIR "/mg.t4.json", ";winner\""), 1);
 	char *header = read_text(DIR "/mg_tuned.h");
 	CU_ASSERT_PTR_NOT_NULL(header);
 	char macro[64];

@@ -236,7 +236,7 @@ static void test_the_winners_numbers(void)
 }
 
 /* Where the outputs went, ending the screen: the make fragment beside the header, the report
- * beside the CSV, and what a dry run or a shard leaves to do. */
+ * beside the CSV, the T4 file when one was written, and what a dry run or a shard leaves to do. */
 static void test_where_the_outputs_went(void)
 {
 	fixture f;
@@ -244,16 +244,16 @@ static void test_where_the_outputs_went(void)
 	options o;
 	memset(&o, 0, sizeof o);
 	stderr_begin();
-	summary_paths(&f.cfg, 1, 1, &o);
+	summary_paths(&f.cfg, 1, 1, "out/tiny.t4.json", &o);
 	char *out = stderr_end();
 	CU_ASSERT_STRING_EQUAL(out, "  results: out/tiny.csv\n  header:  out/tiny_tuned.h (make fragment out/tiny.mk)\n"
-				    "  report:  out/tiny.html\n");
+				    "  report:  out/tiny.html\n  T4:      out/tiny.t4.json\n");
 	free(out);
 	o.dry_run = 1;
 	o.shard = 1;
 	o.nshards = 4;
 	stderr_begin();
-	summary_paths(&f.cfg, 0, 0, &o);
+	summary_paths(&f.cfg, 0, 0, NULL, &o);
 	out = stderr_end();
 	char want[512];
 	snprintf(want, sizeof want, "  dry run: nothing was measured (no GPU timings, no winner)\n  results: out/tiny.csv\n"

@@ -38,11 +38,11 @@ static const char *const help_texts[CMD_COUNT_] = {
 	"      --strategy S   exhaustive, random, local, anneal, genetic or model\n"
 	"      --budget B     at most N configurations, N% of the space, or Ns seconds\n"
 	"      --seed N       the search's seed\n"
-	"      --replay CSV   search a recorded run instead of the GPU\n"
+	"      --replay F     search a recorded run (CSV, T4, Kernel Tuner cache)\n"
+	"      --t4           also write the results as T4 JSON (NAME.t4.json)\n"
 	"      --cache-dir D  cubin cache (default ${XDG_CACHE_HOME:-~/.cache}/autotune)\n"
 	"      --no-cache     compile everything, keep nothing\n"
-	"  -q, --quiet        no progress or summary   -h, --help  this text\n"
-	"      --version      the version\n"
+	"  -q, --quiet        no progress or summary   -h, --help   --version\n"
 	"exit: 0 winner written, 1 none passed, 2 bad input, 3 GPU worker lost or out\n"
 	"      of memory, 4 measured but unwritten (in the journal), 130 interrupted,\n"
 	"      143 SIGTERM (results so far kept). More: man autotune\n",
@@ -58,11 +58,13 @@ static const char *const help_texts[CMD_COUNT_] = {
 	"Turns a Kernel Tuner/KTT T1 spec into an autotune config (default OUT:\n"
 	"SPEC.yaml beside it). Exit 0 written, 2 bad input.\n",
 	[CMD_HEADER] =
-	"usage: autotune header RESULTS.csv [MORE.csv ...] [-o TUNED.h]\n"
+	"usage: autotune header RESULTS [MORE ...] [-o TUNED.h] [--config CONFIG.yaml]\n"
 	"Writes the tuned header and make fragment (NAME_tuned.h -> NAME.mk) from\n"
-	"results (default: the config's output.header). Several CSVs from different\n"
+	"results (default: the config's output.header). Several from different\n"
 	"GPUs give one section per GPU, chosen by -DAUTOTUNE_TARGET_<GPU>, and a\n"
 	"default for others: the best on average.\n"
+	"RESULTS are CSVs, T4 files or Kernel Tuner cache files; --config names the\n"
+	"config of those that do not name theirs (autotune's CSV and T4 do).\n"
 	"exit: 0 written, 1 no winner, 2 bad input\n",
 	[CMD_REPORT] =
 	"usage: autotune report RESULTS.csv [-o REPORT.html] [--params X,Y]\n"
@@ -77,9 +79,10 @@ static const char *const help_texts[CMD_COUNT_] = {
 	"Lists the GPUs: compute capability, SMs, memory, L2, copy bandwidth.\n"
 	"exit: 0 listed, 2 no GPU or no driver\n",
 	[CMD_MERGE] =
-	"usage: autotune merge CONFIG.yaml SHARD.csv [SHARD.csv ...]\n"
+	"usage: autotune merge CONFIG.yaml SHARD.csv [SHARD.csv ...] [--t4]\n"
 	"Joins the CSVs of `autotune --shard I/N CONFIG.yaml` runs into the config's\n"
-	"results CSV and header, as one run would have written them.\n"
+	"results CSV and header, as one run would have written them (--t4: and the\n"
+	"T4 file, NAME.t4.json).\n"
 	"exit: 0 winner written, 1 none passed, 2 bad input\n",
 };
 
@@ -158,7 +161,8 @@ static int parse_options(int argc, char **argv, options *o, int *help)
 		{"seed", required_argument, NULL, 's'}, {"devices", required_argument, NULL, 'D'},
 		{"shard", required_argument, NULL, 'H'}, {"top", required_argument, NULL, 'T'},
 		{"sort", required_argument, NULL, 'O'}, {"params", required_argument, NULL, 'X'},
-		{"print-spec-hash", no_argument, NULL, 'Y'},
+		{"print-spec-hash", no_argument, NULL, 'Y'}, {"t4", no_argument, NULL, '4'},
+		{"config", required_argument, NULL, 'G'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -186,6 +190,8 @@ static int parse_options(int argc, char **argv, options *o, int *help)
 		case 'O': o->sort = optarg; break;
 		case 'X': o->params = optarg; break;
 		case 'Y': o->print_spec_hash = 1; break;
+		case '4': o->t4 = 1; break;
+		case 'G': o->results_config = optarg; break;
 		case 's': if (parse_seed(optarg, o)) return -1; break;
 		case 'h': *help = 1; break;
 		case 'V': o->cmd = CMD_VERSION; return 1;
@@ -219,7 +225,7 @@ static int check_operands(const options *o, int rest)
 				command_names[o->cmd],
 				o->cmd == CMD_DEVICES ? "no operands"
 				: o->cmd == CMD_MERGE ? "a config and the shard CSVs"
-				: o->cmd == CMD_HEADER ? "one or more results CSVs"
+				: o->cmd == CMD_HEADER ? "one or more results files"
 				: o->cmd == CMD_REPORT || o->cmd == CMD_SHOW ? "one results CSV"
 									     : "one file",
 				rest, rest == 1 ? "" : "s", command_names[o->cmd]);
@@ -227,6 +233,11 @@ static int check_operands(const options *o, int rest)
 	}
 	if (o->print_spec_hash && o->cmd != CMD_VALIDATE) {
 		fputs("autotune: --print-spec-hash goes with validate (see autotune validate --help)\n", stderr);
+		return -1;
+	}
+	if ((o->t4 && o->cmd != CMD_TUNE && o->cmd != CMD_MERGE) || (o->results_config && o->cmd != CMD_HEADER)) {
+		fprintf(stderr, "autotune: %s goes with %s (see autotune %s --help)\n", o->t4 ? "--t4" : "--config",
+			o->t4 ? "tuning or merge" : "header", o->t4 ? "tune" : "header");
 		return -1;
 	}
 	return 0;

@@ -159,6 +159,7 @@ typedef struct {
 	cexpr bytes, flops;
 
 	char *csv_path, *header_path;
+	int write_t4;          /* output.t4: the results also as a T4 file beside the CSV (NAME.t4.json) */
 } config;
 
 /* The search strategies (search.strategy, --strategy; search.c runs them). */
@@ -190,6 +191,8 @@ char *config_sibling(const config *cfg, const char *suffix);
 /* Reads a YAML (or JSON, a subset) file into doc (the caller deletes it): 0, or -1 with the
  * problem in d as "path:line:col: SYNTAX syntax error: ...". */
 int config_read_document(const char *path, const char *syntax, yaml_document_t *doc, diags *d);
+/* The same of text (len bytes) that stands for the file at path: messages name path. */
+int config_read_text(const char *path, const char *text, size_t len, const char *syntax, yaml_document_t *doc, diags *d);
 
 /* 0 on success. On failure returns -1 with every problem found in d (file:line:col: message)
  * and leaves *cfg empty; config_free is safe either way. */

@@ -37,10 +37,15 @@ static const plain_key build_keys[] = {
 	{"rdc", KEY_BOOL, 0, 0, "false", offsetof(config, rdc)},
 };
 
+static const plain_key output_keys[] = {
+	{"t4", KEY_BOOL, 0, 0, "false", offsetof(config, write_t4)},
+};
+
 const key_table config_key_tables[] = {
 	{"build", build_keys, sizeof build_keys / sizeof *build_keys},
 	{"measure", measure_keys, sizeof measure_keys / sizeof *measure_keys},
 	{"select", select_keys, sizeof select_keys / sizeof *select_keys},
+	{"output", output_keys, sizeof output_keys / sizeof *output_keys},
 	{NULL, NULL, 0},
 };
 
@@ -159,8 +164,8 @@ void ld_load_select(loader *L, const yaml_node_t *n)
 
 void ld_load_output(loader *L, const yaml_node_t *n)
 {
-	static const char *const keys[] = {"csv", "header", NULL};
-	if (ld_check_keys(L, n, "'output'", keys))
+	static const char *const others[] = {"csv", "header", NULL};
+	if (load_section(L, n, "'output'", output_keys, sizeof output_keys / sizeof *output_keys, others))
 		return;
 	yaml_node_t *c = ld_get(L, n, "csv"), *h = ld_get(L, n, "header");
 	if (c)

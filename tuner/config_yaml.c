@@ -69,16 +69,13 @@ static int too_deep(FILE *f, int *line, int *col)
 	return 0;
 }
 
-int config_read_document(const char *path, const char *syntax, yaml_document_t *doc, diags *d)
+/* The document of f, which holds the file path names (or text that stands for it). */
+static int read_document(const char *path, FILE *f, const char *syntax, yaml_document_t *doc, diags *d)
 {
-	FILE *f = open_input(path, d);
-	if (!f)
-		return -1;
 	int line, col;
 	if (too_deep(f, &line, &col)) {
 		diags_at(d, path, line, col, "%s syntax error: lists and mappings nested more than %d deep", syntax,
 			 MAX_FLOW_DEPTH);
-		fclose(f);
 		return -1;
 	}
 	yaml_parser_t parser;
@@ -99,6 +96,27 @@ int config_read_document(const char *path, const char *syntax, yaml_document_t *
 		rc = -1;
 	}
 	yaml_parser_delete(&parser);
+	return rc;
+}
+
+int config_read_document(const char *path, const char *syntax, yaml_document_t *doc, diags *d)
+{
+	FILE *f = open_input(path, d);
+	if (!f)
+		return -1;
+	int rc = read_document(path, f, syntax, doc, d);
+	fclose(f);
+	return rc;
+}
+
+int config_read_text(const char *path, const char *text, size_t len, const char *syntax, yaml_document_t *doc, diags *d)
+{
+	FILE *f = len ? fmemopen((void *)text, len, "r") : NULL;
+	if (!f) {
+		diags_at(d, path, 1, 1, "%s syntax error: %s", syntax, len ? strerror(errno) : "the text is empty");
+		return -1;
+	}
+	int rc = read_document(path, f, syntax, doc, d);
 	fclose(f);
 	return rc;
 }

@@ -1,6 +1,6 @@
-/* replay.c: a recorded CSV as the oracle of a search. Rows are matched to the space's
- * configurations by their parameter values; a configuration the CSV lacks, or one that did not
- * pass, counts as a failed measurement. */
+/* replay.c: a recorded run (a results CSV, or a T4 or Kernel Tuner cache file, t4.h) as the
+ * oracle of a search. Rows are matched to the space's configurations by their parameter values; a
+ * configuration the recording lacks, or one that did not pass, counts as a failed measurement. */
 #include "replay.h"
 
 #include <errno.h>
@@ -13,6 +13,8 @@
 #include "occupancy.h"
 #include "output.h"
 #include "space.h"
+#include "t4.h"
+#include "table.h"
 #include "banned.h"
 
 #define MAX_FIELDS 128
@@ -131,9 +133,60 @@ static void sim_hint(void *ctx, const size_t *configs, size_t n)
 	sim_fill(o, -1);
 }
 
-/* Each configuration's recorded time into time[] (left INFINITY where it failed or is absent). */
+/* A recorded row into time[]: the configuration whose parameters are row[] gets its time t when
+ * it passed, else INFINITY. Rows are in space order when the recording is this config's, so the
+ * search for a row starts after the last row's configuration (*next). */
+static void place(const config *cfg, const space *sp, const double *row, int ok, double t, size_t *next, double *time)
+{
+	for (size_t k = 0; k < sp->count; k++) {
+		size_t c = (*next + k) % sp->count;
+		const value *v = space_config(sp, c);
+		int same = 1;
+		for (size_t p = 0; p < cfg->nparams && same; p++)
+			same = row[p] == value_as_double(v[p]);
+		if (!same)
+			continue;
+		*next = c + 1;
+		time[c] = ok && t > 0 ? t : INFINITY;
+		return;
+	}
+}
+
+/* The time the recording decided on: the interleaved finalist median where there is one. */
+static double decided(const char *final, const char *median)
+{
+	return *final ? strtod(final, NULL) : strtod(median, NULL);
+}
+
+/* A T4 or Kernel Tuner cache file (t4.h reads it as the CSV's columns) into time[]. */
+static int read_json_recording(const config *cfg, const space *sp, const char *path, double *time, diags *d)
+{
+	table t;
+	if (t4_load(path, cfg, sp, &t, d))
+		return -1;
+	double *row = xcalloc(cfg->nparams + 1, sizeof *row);
+	int st = table_col(&t, "status"), med = table_col(&t, "time_ms_median"), fin = table_col(&t, "final_ms_median");
+	size_t next = 0;
+	for (size_t r = 0; r < t.nrows; r++) {
+		for (size_t p = 0; p < cfg->nparams; p++)
+			row[p] = strtod(table_get(&t, r, (int)p), NULL);
+		place(cfg, sp, row, !strcmp(table_get(&t, r, st), "ok"), decided(table_get(&t, r, fin), table_get(&t, r, med)),
+		      &next, time);
+	}
+	free(row);
+	table_free(&t);
+	return 0;
+}
+
+/* Each configuration's recorded time into time[] (left INFINITY where it failed or is absent),
+ * from a results CSV, or a T4 or cache file. */
 static int read_recording(const config *cfg, const space *sp, const char *csv_path, double *time, diags *d)
 {
+	diags quiet = {0};
+	int json = results_is_json(csv_path, &quiet);
+	diags_free(&quiet);
+	if (json > 0)
+		return read_json_recording(cfg, sp, csv_path, time, d);
 	FILE *f = fopen(csv_path, "r");
 	if (!f) {
 		diags_add(d, "cannot read the recorded run '%s': %s", csv_path, strerror(errno));
@@ -165,27 +218,12 @@ static int read_recording(const config *cfg, const space *sp, const char *csv_pa
 		diags_add(d, "%s: no status or time_ms_median column", csv_path);
 		rc = -1;
 	}
-	/* match by values all the same; rows are in space order when the CSV is this config's, so
-	 * the search for a row starts after the last row's configuration */
 	double *row = xcalloc(cfg->nparams + 1, sizeof *row);
 	size_t next = 0;
 	while (rc == 0 && sp->count && read_record(f, buf, sizeof buf, fields) == nh) {
 		for (size_t p = 0; p < cfg->nparams; p++)
 			row[p] = strtod(fields[col[p]], NULL);
-		for (size_t k = 0; k < sp->count; k++) {
-			size_t c = (next + k) % sp->count;
-			const value *v = space_config(sp, c);
-			int same = 1;
-			for (size_t p = 0; p < cfg->nparams && same; p++)
-				same = row[p] == value_as_double(v[p]);
-			if (!same)
-				continue;
-			next = c + 1;
-			/* the time the recording decided on: the interleaved finalist median where there is one */
-			double t = fin >= 0 && *fields[fin] ? strtod(fields[fin], NULL) : strtod(fields[med], NULL);
-			time[c] = !strcmp(fields[st], "ok") && t > 0 ? t : INFINITY;
-			break;
-		}
+		place(cfg, sp, row, !strcmp(fields[st], "ok"), decided(fin >= 0 ? fields[fin] : "", fields[med]), &next, time);
 	}
 	fclose(f);
 	free(row);

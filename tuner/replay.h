@@ -1,5 +1,5 @@
-/* replay.h: runs a search strategy against a recorded exhaustive run (its CSV) instead of the
- * GPU: each "measurement" is looked up. Strategies become testable and comparable without a GPU. */
+/* replay.h: runs a search strategy against a recorded exhaustive run (its CSV, or a T4 or Kernel
+ * Tuner cache file) instead of the GPU: each "measurement" is looked up. Strategies become testable and comparable without a GPU. */
 #ifndef AUTOTUNE_REPLAY_H
 #define AUTOTUNE_REPLAY_H
 
@@ -17,8 +17,9 @@ typedef struct {
 	double compile_latencies;
 } replay_result;
 
-/* Loads csv_path (written by autotune for this config's space), runs the strategy with this
- * budget and seed, and writes the sequence to out_path (CSV: step, parameters, time). The model
+/* Loads csv_path (a results CSV that autotune wrote for this config's space, or a T4 or Kernel
+ * Tuner cache file: t4.h), runs the strategy with this budget and seed, and writes the sequence
+ * to out_path (CSV: step, parameters, time). The model
  * strategy ranks by the recorded static features (theoretical occupancy, block.x against the warp,
  * spills). Compiles are simulated on `jobs` slots as a live search's on-demand pool runs them.
  * -1 with the reason in d when the CSV does not fit the space. */

@@ -183,7 +183,7 @@ void summary_counts(const config *cfg, const space *sp, const build *b, const re
 }
 
 /* The last lines of the summary: where the results went. */
-void summary_paths(const config *cfg, int header, int report, const options *o)
+void summary_paths(const config *cfg, int header, int report, const char *t4, const options *o)
 {
 	if (o->dry_run)
 		fputs("  dry run: nothing was measured (no GPU timings, no winner)\n", stderr);
@@ -198,6 +198,8 @@ void summary_paths(const config *cfg, int header, int report, const options *o)
 		fprintf(stderr, "  report:  %s\n", html);
 		free(html);
 	}
+	if (t4)
+		fprintf(stderr, "  T4:      %s\n", t4);
 	if (o->nshards)
 		fprintf(stderr, "  shard %d of %d: join the shards' CSVs with `autotune merge %s CSV...`\n", o->shard,
 			o->nshards, cfg->path);

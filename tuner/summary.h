@@ -17,7 +17,8 @@ void summary_failures(const config *cfg, const space *sp, const build *b);
 void summary_counts(const config *cfg, const space *sp, const build *b, const result *res, double compile_s, int dry);
 /* One or two lines on why the winner won: its numbers, and who was tied with it and lost. */
 void summary_winner(const config *cfg, const space *sp, const result *res, const choice *c, const select_policy *p);
-/* The last lines: where the results, the header and the report went (so they end the screen). */
-void summary_paths(const config *cfg, int header, int report, const options *o);
+/* The last lines: where the results, the header, the report and the T4 file (NULL: none) went
+ * (so they end the screen). */
+void summary_paths(const config *cfg, int header, int report, const char *t4, const options *o);
 
 #endif

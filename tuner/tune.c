@@ -34,6 +34,7 @@
 #include "select.h"
 #include "space.h"
 #include "summary.h"
+#include "t4.h"
 #include "banned.h"
 
 /* the cubin cache is trimmed to this after every build (least recently used first) */
@@ -146,14 +147,23 @@ static int check_output_path(const char *path, diags *d)
 	return rc;
 }
 
+/* The T4 file beside the CSV when --t4 or output.t4 asks for one (caller frees), else NULL; a
+ * shard's CSV is a part: `autotune merge` writes the whole run's. */
+static char *t4_path(const config *cfg, const options *o)
+{
+	return (o->t4 || cfg->write_t4) && !o->nshards ? config_sibling(cfg, ".t4.json") : NULL;
+}
+
 /* Every file the run writes is one it may replace (check_output_path), none is one of its
  * inputs, and no two are one file: found before anything is measured. */
-static int check_outputs(const config *cfg, int shard, diags *d)
+static int check_outputs(const config *cfg, const options *o, diags *d)
 {
 	char *mk = header_mk_path(cfg->header_path), *report = report_default_path(cfg->csv_path);
-	char *journal = config_sibling(cfg, ".journal");
-	const char *out[] = {cfg->csv_path, cfg->header_path, mk, report, journal};
-	const char *out_name[] = {"output.csv", "output.header", "the make fragment", "the report", "the journal"};
+	char *journal = config_sibling(cfg, ".journal"), *t4 = t4_path(cfg, o);
+	const char *out[] = {cfg->csv_path, cfg->header_path, mk, report, t4, journal};
+	const char *out_name[] = {"output.csv", "output.header", "the make fragment", "the report", "the T4 file",
+				  "the journal"};
+	enum { NOUT = sizeof out / sizeof *out };
 	/* the inputs: the config, the kernel source and every data file */
 	const char **in = xcalloc(2 + 2 * cfg->nargs, sizeof *in);
 	size_t nin = 2;
@@ -167,18 +177,18 @@ static int check_outputs(const config *cfg, int shard, diags *d)
 	}
 	int rc = 0;
 	/* a shard writes its CSV alone; the journal is checked for clashes, written by journal.c */
-	size_t nout = shard ? 1 : 4;
+	size_t nout = o->nshards ? 1 : NOUT - 1;
 	for (size_t i = 0; i < nout && !rc; i++)
-		rc = check_output_path(out[i], d);
-	for (size_t i = 0; i < 5 && !rc; i++) {
-		for (size_t k = 0; k < nin && !rc; k++)
+		rc = out[i] ? check_output_path(out[i], d) : 0;
+	for (size_t i = 0; i < NOUT && !rc; i++) {
+		for (size_t k = 0; k < nin && !rc && out[i]; k++)
 			if (in[k] && same_file(out[i], in[k])) {
 				diags_add(d, "%s: %s '%s' is %s: choose another output path", cfg->path, out_name[i], out[i],
 					  k == 0 ? "the config" : k == 1 ? "the kernel source" : "a data file");
 				rc = -1;
 			}
-		for (size_t j = i + 1; j < 5 && !rc; j++)
-			if (same_file(out[i], out[j])) {
+		for (size_t j = i + 1; j < NOUT && !rc && out[i]; j++)
+			if (out[j] && same_file(out[i], out[j])) {
 				diags_add(d, "%s: %s and %s are both '%s': choose other output paths", cfg->path, out_name[i],
 					  out_name[j], out[i]);
 				rc = -1;
@@ -188,6 +198,7 @@ static int check_outputs(const config *cfg, int shard, diags *d)
 	free(mk);
 	free(report);
 	free(journal);
+	free(t4);
 	return rc;
 }
 
@@ -386,7 +397,7 @@ static int check_inputs(tuning *t)
 		return stop(t, EXIT_USAGE);
 	}
 	if (parse_budget(o, &t->cfg, t->sp.count, &t->budget, &t->seconds, &t->d) ||
-	    (o->devices && devices_check(o->devices, &t->d)) || check_outputs(&t->cfg, o->nshards > 0, &t->d))
+	    (o->devices && devices_check(o->devices, &t->d)) || check_outputs(&t->cfg, o, &t->d))
 		return stop(t, EXIT_USAGE);
 	if (!(t->nvcc = find_nvcc())) {
 		diags_add(&t->d, "autotune: nvcc not found: install the CUDA toolkit, or set NVCC or CUDA_HOME");
@@ -640,7 +651,9 @@ static void write_outputs(tuning *t)
 	int header_ok = csv_ok && !o->nshards && winner >= 0 &&
 			header_write(&t->cfg.csv_path, 1, t->cfg.name, t->cfg.header_path, &t->d) == 0;
 	int report_ok = csv_ok && !o->nshards && report_write(t->cfg.csv_path, NULL, NULL, &t->d) == 0;
-	if (!csv_ok || (!o->nshards && ((winner >= 0 && !header_ok) || !report_ok))) {
+	char *t4 = t4_path(&t->cfg, o);
+	int t4_ok = csv_ok && (!t4 || t4_write(t->cfg.csv_path, t4, &t->d) == 0);
+	if (!csv_ok || !t4_ok || (!o->nshards && ((winner >= 0 && !header_ok) || !report_ok))) {
 		/* what was measured is safe in the journal, and a run of the same command writes it */
 		char *journal = config_sibling(&t->cfg, ".journal");
 		if (!o->dry_run && t->jr && access(journal, F_OK) == 0) {
@@ -654,8 +667,10 @@ static void write_outputs(tuning *t)
 	}
 	free(gpus);
 	trace_event("outputs written");
-	if (o->quiet)
+	if (o->quiet) {
+		free(t4);
 		return;
+	}
 	if (!o->dry_run)
 		stages(t, now_seconds() - t0);
 	summary_counts(&t->cfg, &t->sp, &t->b, t->res, t->compile_s, o->dry_run);
@@ -665,7 +680,8 @@ static void write_outputs(tuning *t)
 	if (t->journal_note)
 		fprintf(stderr, "  warning: %s\n", t->journal_note);
 	if (csv_ok)
-		summary_paths(&t->cfg, header_ok, report_ok, o);
+		summary_paths(&t->cfg, header_ok, report_ok, t4_ok ? t4 : NULL, o);
+	free(t4);
 }
 
 static void tuning_free(tuning *t)

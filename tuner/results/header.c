@@ -1,6 +1,7 @@
-/* header.c: the tuned header and make fragment from one or more results CSVs. Everything comes
- * from the CSVs (read back with table.c), so a header can be rewritten, or merged across GPUs,
- * long after the run; every value is checked before it is written into C or make syntax. */
+/* header.c: the tuned header and make fragment from one or more results CSVs (or T4 and Kernel
+ * Tuner cache files, which t4.c reads as CSVs). Everything comes from the results (read back with
+ * table.c), so a header can be rewritten, or merged across GPUs, long after the run; every value
+ * is checked before it is written into C or make syntax. */
 #include "header.h"
 
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include "config.h"
 #include "output.h"
 #include "select.h"
+#include "t4.h"
 #include "table.h"
 #include "banned.h"
 
@@ -209,14 +211,15 @@ static void free_inputs(input *in, size_t n)
 	free(in);
 }
 
-/* Loads every CSV and finds its winner; checks that all are of one config and one spec. */
-static int load_inputs(char *const *csvs, size_t n, input *in, const char **spec, diags *d)
+/* Loads every results file (a T4 or cache file through config_path, or the config it names) and
+ * finds its winner; checks that all are of one config and one spec. */
+static int load_inputs(char *const *csvs, size_t n, const char *config_path, input *in, const char **spec, diags *d)
 {
 	*spec = "";
 	const char *spec_file = "";
 	for (size_t k = 0; k < n; k++) {
 		input *x = &in[k];
-		if (table_load(csvs[k], &x->t, d))
+		if (results_load(csvs[k], config_path, &x->t, d))
 			return EXIT_USAGE;
 		x->res = table_results(&x->t);
 		const table *t = &x->t, *t0 = &in[0].t;
@@ -266,7 +269,7 @@ static int load_inputs(char *const *csvs, size_t n, input *in, const char **spec
 		int flagged;
 		x->win = table_pick_winner(t, x->res, &flagged, NULL);
 		if (x->win >= 0 && !flagged)
-			fprintf(stderr, "autotune header: note: %s flags no winner (an older results file): chose one with "
+			fprintf(stderr, "autotune header: note: %s flags no winner (an older results file, or another tuner's): chose one with "
 					"the default policy (balanced)\n", t->path);
 		if (x->win < 0 || !passed(&x->res[x->win])) {
 			diags_add(d, "%s: no configuration passed (or nothing was measured: a dry run): no header written", t->path);
@@ -764,13 +767,19 @@ static int write_files(const names *nm, const section *secs, size_t nsec, int me
 
 int header_write(char *const *csvs, size_t n, const char *name, const char *out, diags *d)
 {
+	return header_write_results(csvs, n, NULL, name, out, d);
+}
+
+int header_write_results(char *const *csvs, size_t n, const char *config_path, const char *name, const char *out,
+			 diags *d)
+{
 	input *in = xcalloc(n, sizeof *in);
 	section *secs = xcalloc(n + 1, sizeof *secs);
 	size_t nsec = 0;
 	char *own_name = NULL, *path = NULL;
 	names nm = {0};
 	const char *spec;
-	int merged = n > 1, rc = load_inputs(csvs, n, in, &spec, d);
+	int merged = n > 1, rc = load_inputs(csvs, n, config_path, in, &spec, d);
 	if (rc)
 		goto out;
 	rc = EXIT_USAGE;
@@ -791,8 +800,8 @@ int header_write(char *const *csvs, size_t n, const char *name, const char *out,
 	int no_default = default_section(in, n, &secs[nsec - 1]);
 	if (all_values(secs, nsec, no_default, &nm, d))
 		goto out;
-	const char *config_path = table_field(&in[0].t, (size_t)in[0].win, "config");
-	if (!write_files(&nm, secs, nsec, merged, spec, config_path, csvs, n, path, d))
+	const char *tuned_config = table_field(&in[0].t, (size_t)in[0].win, "config");
+	if (!write_files(&nm, secs, nsec, merged, spec, tuned_config, csvs, n, path, d))
 		rc = 0;
 out:
 	for (size_t s = 0; s < nsec; s++)
@@ -808,7 +817,7 @@ out:
 int cmd_header(const options *o)
 {
 	diags d = {0};
-	int rc = header_write(o->inputs, (size_t)o->ninputs, NULL, o->output, &d);
+	int rc = header_write_results(o->inputs, (size_t)o->ninputs, o->results_config, NULL, o->output, &d);
 	diags_print(&d);
 	diags_free(&d);
 	return rc;

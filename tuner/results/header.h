@@ -17,6 +17,11 @@
  * Returns an exit status: 0 written, 1 a CSV has no winner, 2 bad input or not writable (d says). */
 int header_write(char *const *csvs, size_t n, const char *name, const char *out, diags *d);
 
+/* header_write for results files of any format: a CSV, or a T4 or Kernel Tuner cache file read
+ * through the config at config_path (NULL: the one the file names, as autotune's T4 does). */
+int header_write_results(char *const *files, size_t n, const char *config_path, const char *name, const char *out,
+			 diags *d);
+
 /* The fragment beside a header: "results/x_tuned.h" -> "results/x.mk", "t.h" -> "t.mk". Caller frees. */
 char *header_mk_path(const char *header);
 

@@ -15,6 +15,7 @@
 #include "report.h"
 #include "select.h"
 #include "space.h"
+#include "t4.h"
 #include "table.h"
 #include "banned.h"
 
@@ -255,7 +256,7 @@ static result *joined_results(join *j, size_t count)
 }
 
 /* The winner chosen again with the config's policy, then the joined CSV, the header (when
- * something passed) and the report, as a single run writes them. */
+ * something passed), the report and the T4 file (when asked for), as a single run writes them. */
 static int write_merged(const options *o, const config *cfg, const space *sp, join *j, diags *d)
 {
 	result *res = joined_results(j, sp->count);
@@ -277,9 +278,13 @@ static int write_merged(const options *o, const config *cfg, const space *sp, jo
 	}
 	if (!rc)
 		rc = report_write(cfg->csv_path, NULL, NULL, d);
+	char *t4 = o->t4 || cfg->write_t4 ? config_sibling(cfg, ".t4.json") : NULL;
+	if (!rc && t4)
+		rc = t4_write(cfg->csv_path, t4, d);
 	if (!rc && !o->quiet)
-		fprintf(stderr, "  wrote %s%s%s\n", cfg->csv_path, winner >= 0 ? ", " : "",
-			winner >= 0 ? cfg->header_path : "");
+		fprintf(stderr, "  wrote %s%s%s%s%s\n", cfg->csv_path, winner >= 0 ? ", " : "",
+			winner >= 0 ? cfg->header_path : "", t4 ? ", " : "", t4 ? t4 : "");
+	free(t4);
 	table_results_free(res, sp->count);
 	return rc;
 }

@@ -11,6 +11,17 @@
 #include "stats.h"
 #include "banned.h"
 
+const char *const output_columns[] = {
+	"blockDim.x", "blockDim.y", "blockDim.z", "gridDim.x", "gridDim.y", "gridDim.z", "dynamic_smem_bytes",
+	"registers", "spill_store_bytes", "spill_load_bytes", "stack_bytes", "static_smem_bytes", "barriers",
+	"active_blocks_per_sm", "theoretical_occupancy", "occupancy_limit", "driver_active_blocks_per_sm",
+	"time_ms_median", "time_ms_min", "time_ms_max", "samples", "noise_pct", "launches_per_sample", "sm_mhz",
+	"final_ms_median", "final_noise_pct", "final_rounds", "achieved_occupancy_pct", "gld_efficiency_pct",
+	"gld_throughput_gbps", "dram_pct", "branch_efficiency_pct", "gbps", "pct_of_copy", "gflops", "flags",
+	"shares_with", "status", "message", "gpu", "gpu_uuid", "arch", "nvcc_flags", "spec_hash", "tuned_at", "config",
+	NULL,
+};
+
 void csv_field(FILE *f, const char *s)
 {
 	if (!s)
@@ -222,13 +233,8 @@ int output_csv(const outputs *r, const char *path, diags *d)
 		csv_field(f, cfg->params[i].name);
 		fputc(',', f);
 	}
-	fputs("blockDim.x,blockDim.y,blockDim.z,gridDim.x,gridDim.y,gridDim.z,dynamic_smem_bytes,"
-	      "registers,spill_store_bytes,spill_load_bytes,stack_bytes,static_smem_bytes,barriers,"
-	      "active_blocks_per_sm,theoretical_occupancy,occupancy_limit,driver_active_blocks_per_sm,time_ms_median,time_ms_min,time_ms_max,"
-	      "samples,noise_pct,launches_per_sample,sm_mhz,final_ms_median,final_noise_pct,final_rounds,"
-	      "achieved_occupancy_pct,gld_efficiency_pct,gld_throughput_gbps,dram_pct,branch_efficiency_pct,"
-	      "gbps,pct_of_copy,gflops,flags,shares_with,status,message,"
-	      "gpu,gpu_uuid,arch,nvcc_flags,spec_hash,tuned_at,config\r\n", f);
+	for (const char *const *col = output_columns; *col; col++)
+		fprintf(f, "%s%s", *col, col[1] ? "," : "\r\n");
 	for (size_t c = 0; c < r->sp->count; c++) {
 		put_build(f, r, c);
 		fputc(',', f);

@@ -29,6 +29,10 @@ typedef struct {
 	const char *spec_hash; /* config_spec_hash: the config, the kernel source, the data files */
 } outputs;
 
+/* The CSV's columns after the parameters, in order (NULL-terminated): what its readers, and the
+ * readers of other formats that stand in for it (t4.h), name. */
+extern const char *const output_columns[];
+
 /* Writes one RFC 4180 field: quoted (with doubled quotes) when it holds a comma, quote, CR or LF. */
 void csv_field(FILE *f, const char *s);
 
