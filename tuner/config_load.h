@@ -40,6 +40,10 @@ int ld_double(loader *L, const yaml_node_t *n, const char *what, double *out);
 int ld_bool(loader *L, const yaml_node_t *n, const char *what, int *out);
 mark ld_expr_mark(const yaml_node_t *n, int offset);
 int ld_expr(loader *L, const yaml_node_t *n, const char *what, cexpr *out);
+/* Inside [ ] a bare comma ends an item: 1 (said at n) when it cut an expression of list n in two. */
+int ld_comma_cut(loader *L, const yaml_node_t *n, const char *what);
+/* A list of 1 to 3 expressions (x, y, z) into dims. */
+void ld_dims(loader *L, const yaml_node_t *n, const char *what, cexpr dims[3]);
 
 /* ---- config_expr.c: names checked at load ---- */
 void ld_check_names(loader *L, const cexpr *x, int allow_params, const char *what);
