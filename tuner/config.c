@@ -66,7 +66,7 @@ static void load_kernel(loader *L, const yaml_node_t *n)
 		else
 			L->source_ok = 1;
 	}
-	yaml_node_t *entry = ld_require(L, n, "entry", "'kernel'");
+	yaml_node_t *entry = L->has_plan ? ld_get(L, n, "entry") : ld_require(L, n, "entry", "'kernel'");
 	if (entry && (cfg->entry = ld_string(L, entry, "kernel entry"))) {
 		cfg->entry_at = ld_mark(entry);
 		/* placeholders are checked once the parameters are known */
@@ -675,7 +675,7 @@ static char *base_name(const char *path)
 static void load_root(loader *L, const yaml_node_t *root)
 {
 	static const char *const keys[] = {"name", "kernel", "constants", "arguments", "space", "constraints",
-					   "launch", "build", "verify", "measure", "select", "search", "bytes", "flops", "output", NULL};
+					   "launch", "plan", "build", "verify", "measure", "select", "search", "bytes", "flops", "output", NULL};
 	config *cfg = L->cfg;
 	if (ld_check_keys(L, root, "the config", keys))
 		return;
@@ -694,6 +694,7 @@ static void load_root(loader *L, const yaml_node_t *root)
 					       "(it starts with a digit): add name: to the config",
 				 cfg->name);
 	}
+	L->has_plan = ld_get(L, root, "plan") != NULL;
 	if ((n = ld_require(L, root, "kernel", "the config")))
 		load_kernel(L, n);
 	/* Order matters: constants before everything that uses them, the space before the
@@ -712,7 +713,7 @@ static void load_root(loader *L, const yaml_node_t *root)
 			if (ld_expr(L, ld_node(L, *it), "constraint", &cfg->constraints[cfg->nconstraints]) == 0)
 				cfg->nconstraints++;
 	}
-	if ((n = ld_require(L, root, "launch", "the config")))
+	if ((n = L->has_plan ? ld_get(L, root, "launch") : ld_require(L, root, "launch", "the config")))
 		load_launch(L, n);
 	if ((n = ld_get(L, root, "build")))
 		load_build(L, n);
@@ -730,6 +731,8 @@ static void load_root(loader *L, const yaml_node_t *root)
 		ld_expr(L, n, "flops", &cfg->flops);
 	if ((n = ld_get(L, root, "output")))
 		ld_load_output(L, n);
+	if ((n = ld_get(L, root, "plan"))) /* last: it overrides measure.metrics */
+		ld_load_plan(L, root, n);
 	ld_check_names(L, &cfg->bytes, 1, "bytes");
 	ld_check_names(L, &cfg->sum_count, 1, "verify sum count");
 	ld_check_names(L, &cfg->sum_equals, 1, "verify sum equals");
@@ -771,7 +774,7 @@ int config_load(const char *path, config *cfg, diags *d)
 	int rc = -1;
 	if (config_read_document(path, "YAML", &doc, d) == 0) {
 		yaml_node_t *root = yaml_document_get_root_node(&doc);
-		loader L = {path, &doc, d, 0, cfg, 0};
+		loader L = {path, &doc, d, 0, cfg, 0, 0};
 		if (!root)
 			diags_at(d, path, 1, 1, "the file is empty");
 		else {
@@ -808,6 +811,7 @@ void config_free(config *cfg)
 		cexpr_free(&cfg->args[i].expect);
 	}
 	config_data_free(cfg);
+	config_plan_free(cfg);
 	free(cfg->args);
 	for (size_t i = 0; i < cfg->nparams; i++) {
 		free(cfg->params[i].name);
