@@ -279,7 +279,7 @@ static void test_a_dry_runs_table(void)
 	options o;
 	memset(&o, 0, sizeof o);
 	stderr_begin();
-	summary_dry_run(&o, &f.cfg, &f.sp, &f.b, f.res);
+	summary_dry_run(&o, &f.cfg, &f.sp, &f.b, f.res, 90);
 	char *out = stderr_end();
 	CU_ASSERT_EQUAL(occurrences(out, "\n"), 1 + 6);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "V=1 bx=32                                   40     12   3072     50.0%  not-run\n"));
@@ -287,7 +287,7 @@ static void test_a_dry_runs_table(void)
 	free(out);
 	o.quiet = 1;
 	stderr_begin();
-	summary_dry_run(&o, &f.cfg, &f.sp, &f.b, f.res);
+	summary_dry_run(&o, &f.cfg, &f.sp, &f.b, f.res, 90);
 	out = stderr_end();
 	CU_ASSERT_STRING_EQUAL(out, "");
 	free(out);
