@@ -52,6 +52,9 @@ static int refresh_reference(const config *cfg, const space *sp, const build *b,
 			     diags *d)
 {
 	tmp.message = NULL;
+	/* a plan's outputs do not depend on the worker's connections: no switch of worker for them */
+	if (runner_connections(rn))
+		tmp.connections = runner_connections(rn);
 	sample_plan plan = {0, 1, 1, cfg->time_cap, 1, 0, 0};
 	int rc = runner_measure(rn, cfg, space_config(sp, ref), "ref", &b->bins[b->of_config[ref]], &plan, &tmp,
 				plan_timeout(cfg, 0), d);
@@ -596,12 +599,45 @@ void pass_join_other_lanes(pass *P)
 		}
 }
 
+/* A plan's configurations, in the queue's order within each run of the same connections and
+ * reference group: a worker has the connections it was started with (another is a switch of
+ * worker), and holds one reference's outputs (another is a run of that reference). */
+typedef struct {
+	int connections;
+	size_t group, at, c;
+} worker_key;
+
+static int by_worker_key(const void *x, const void *y)
+{
+	const worker_key *a = x, *b = y;
+	if (a->connections != b->connections)
+		return a->connections < b->connections ? -1 : 1;
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
+	return (a->at > b->at) - (a->at < b->at);
+}
+
+static void by_worker(const pass *P, size_t *queue)
+{
+	size_t n = P->sp->count;
+	worker_key *k = xcalloc(n + 1, sizeof *k);
+	for (size_t i = 0; i < n; i++)
+		k[i] = (worker_key){P->res[queue[i]].connections, P->group[queue[i]], i, queue[i]};
+	qsort(k, n, sizeof *k, by_worker_key);
+	for (size_t i = 0; i < n; i++)
+		queue[i] = k[i].c;
+	free(k);
+}
+
 /* The exhaustive pass measures the most promising first (o->prior, ties in space order; space
  * order without one): the fastest so far is soon near the best, so that the rest race out early,
- * and a run cut short holds the likely-good. Their binaries are built in the same order. */
+ * and a run cut short holds the likely-good (a plan's within each worker it needs). Their binaries
+ * are built in the same order. */
 static size_t *exhaustive_order(pass *P)
 {
 	size_t *queue = search_order(P->o->prior, P->sp->count);
+	if (P->cfg->plan.nlaunches)
+		by_worker(P, queue);
 	if (P->o->build && P->o->prior)
 		hint_binaries(P, queue, P->sp->count);
 	return queue;
