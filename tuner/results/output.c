@@ -157,6 +157,17 @@ static void put_times(FILE *f, const result *res)
 	csv_num(f, res->gflops, res->gflops > 0);
 }
 
+/* A plan's columns (config.plan): its streams, order and connections, and what it achieved. */
+static void put_plan(FILE *f, const result *res)
+{
+	fprintf(f, ",%d,%s,%d,", res->streams, res->breadth_first ? "breadth-first" : "depth-first", res->connections);
+	int timed = result_passed(res) && res->serial_ms > 0;
+	csv_num(f, res->serial_ms, timed);
+	fputc(',', f);
+	if (timed)
+		fprintf(f, "%.3f", result_concurrency(res));
+}
+
 /* How row c's numbers were obtained, the row whose measurement it repeats, its status and message. */
 static void put_outcome(FILE *f, const outputs *r, size_t c)
 {
@@ -227,12 +238,16 @@ int output_csv(const outputs *r, const char *path, diags *d)
 	      "active_blocks_per_sm,theoretical_occupancy,occupancy_limit,driver_active_blocks_per_sm,time_ms_median,time_ms_min,time_ms_max,"
 	      "samples,noise_pct,launches_per_sample,sm_mhz,final_ms_median,final_noise_pct,final_rounds,"
 	      "achieved_occupancy_pct,gld_efficiency_pct,gld_throughput_gbps,dram_pct,branch_efficiency_pct,"
-	      "gbps,pct_of_copy,gflops,flags,shares_with,status,message,"
-	      "gpu,gpu_uuid,arch,nvcc_flags,spec_hash,tuned_at,config\r\n", f);
+	      "gbps,pct_of_copy,gflops,", f);
+	if (cfg->plan.nlaunches)
+		fputs(OUTPUT_PLAN_COLUMNS ",", f);
+	fputs("flags,shares_with,status,message,gpu,gpu_uuid,arch,nvcc_flags,spec_hash,tuned_at,config\r\n", f);
 	for (size_t c = 0; c < r->sp->count; c++) {
 		put_build(f, r, c);
 		fputc(',', f);
 		put_times(f, &r->res[c]);
+		if (cfg->plan.nlaunches)
+			put_plan(f, &r->res[c]);
 		fputc(',', f);
 		put_outcome(f, r, c);
 		fputc(',', f);

@@ -152,6 +152,14 @@ int table_col(const table *t, const char *name)
 	return -1;
 }
 
+int table_fixed_col(const table *t, const char *name)
+{
+	for (size_t i = t->nparams; i < t->ncols; i++)
+		if (!strcmp(t->names[i], name))
+			return (int)i;
+	return -1;
+}
+
 const char *table_get(const table *t, size_t row, int col)
 {
 	return col < 0 || row >= t->nrows ? "" : t->cells[row * t->ncols + (size_t)col];
