@@ -184,7 +184,7 @@ static void test_every_config_compiles(void)
 {
 	const char *configs[] = {"configs/summatrix.yaml", "configs/summatrix1d.yaml", "configs/divergence.yaml",
 				 "configs/regpressure.yaml", "configs/transpose.yaml", "configs/reduce.yaml",
-				 "configs/reduce_template.yaml", "tests/kernels/unroll.yaml", "tests/kernels/lookup.yaml",
+				 "configs/reduce_template.yaml", "configs/streams.yaml", "tests/kernels/unroll.yaml", "tests/kernels/lookup.yaml",
 				 "tests/kernels/scaled.yaml", "tests/kernels/features.yaml", "tests/kernels/vectors.yaml",
 				 "tests/kernels/expect.yaml", "tests/kernels/refkernel.yaml"};
 	for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++) {
