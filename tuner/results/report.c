@@ -342,8 +342,6 @@ static void concurrency_section(FILE *f, const view *v)
 /* A run's plots of time against occupancy and load efficiency, and its fastest configurations. */
 static void run_sections(FILE *f, const view *v)
 {
-	if (table_fixed_col(&v->t, "concurrency") >= 0)
-		concurrency_section(f, v);
 	fputs("<section id=\"scatter\"><h2>Time against occupancy and load efficiency</h2>\n<div class=\"plots\">\n"
 	      "<figure><figcaption>Occupancy: achieved where counters were read, else theoretical</figcaption>\n",
 	      f);
@@ -358,6 +356,8 @@ static void run_sections(FILE *f, const view *v)
 	else if (v->winner >= 0 && isnan(chart_x_efficiency(v, (size_t)v->winner)))
 		fputs("<p class=\"note\">The winner has no counters, so it is not on this plot.</p>\n", f);
 	fputs("</figure>\n</div></section>\n", f);
+	if (table_fixed_col(&v->t, "concurrency") >= 0)
+		concurrency_section(f, v);
 
 	size_t *order = view_by_time(v);
 	fprintf(f, "<section id=\"top-section\"><h2>The %d fastest configurations</h2>\n", TOP_ROWS);
