@@ -330,7 +330,6 @@ static void test_a_plan_runs_on_a_worker_of_its_connections(void)
 	CU_ASSERT_EQUAL_FATAL(space_enumerate(&pc, &ps, &d) || space_eval_geometry(&pc, &ps, pg, &d), 0);
 	runner *r = runner_start(WORKER, 0, &pc, NULL, NULL, &d);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-	CU_ASSERT_EQUAL(runner_connections(r), 0); /* autotune's own environment until a plan runs */
 	kernel_resources kr[2] = {{.symbol = "k1"}, {.symbol = "k2"}};
 	binary bin = {0};
 	bin.cubin = "unused.cubin";
@@ -345,7 +344,6 @@ static void test_a_plan_runs_on_a_worker_of_its_connections(void)
 		res.message = NULL;
 		CU_ASSERT_EQUAL(runner_measure(r, &pc, space_config(&ps, c), roles[c], &bin, &plan, &res, 10, &d), 0);
 		CU_ASSERT_EQUAL(res.st, ST_OK);
-		CU_ASSERT_EQUAL(runner_connections(r), conns[c]);
 		/* the fake's: serial 2 launches x 4 streams x t; depth-first overlaps all 4 streams only
 		 * with a queue each */
 		double t = 1 + (c < 2 ? 32 : 64) / 1000.0;

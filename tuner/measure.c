@@ -52,9 +52,6 @@ static int refresh_reference(const config *cfg, const space *sp, const build *b,
 			     diags *d)
 {
 	tmp.message = NULL;
-	/* a plan's outputs do not depend on the worker's connections: no switch of worker for them */
-	if (runner_connections(rn))
-		tmp.connections = runner_connections(rn);
 	sample_plan plan = {0, 1, 1, cfg->time_cap, 1, 0, 0};
 	int rc = runner_measure(rn, cfg, space_config(sp, ref), "ref", &b->bins[b->of_config[ref]], &plan, &tmp,
 				plan_timeout(cfg, 0), d);
@@ -274,6 +271,10 @@ static step prelude(pass *P, lane *L, size_t c)
 		return s;
 	}
 	choose_role(P, L, g, &s);
+	/* a plan's outputs do not depend on the connections: its reference is loaded on the worker
+	 * that c runs on, not on one of the reference's own */
+	if (s.refresh >= 0 && r->connections)
+		s.ref_copy.connections = r->connections;
 	P->state[c] = IN_FLIGHT;
 	s.tmp = *r;
 	/* the lane owns the result while it measures; its message is this measurement's, not an

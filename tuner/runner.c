@@ -457,13 +457,13 @@ static int replay_reference(runner *r, diags *d)
 	return 0;
 }
 
+/* A fresh worker with the arguments set up; the reference's outputs come with the next run that
+ * checks against them (runner_measure). */
 static int restart(runner *r, diags *d)
 {
 	kill_worker(r);
-	if (spawn(r, d) || open_device(r, NULL, d) || setup_lines(r, 1, r->nsetup, d))
-		return -1;
-	r->have_gen = r->ref_gen;
-	return r->ref_run ? replay_reference(r, d) : 0;
+	r->have_gen = 0;
+	return spawn(r, d) || open_device(r, NULL, d) || setup_lines(r, 1, r->nsetup, d) ? -1 : 0;
 }
 
 /* Asks a worker to exit and waits for it. */
@@ -477,7 +477,8 @@ static void quit_and_reap(proc *p)
 
 /* A plan's configuration runs on a worker started with its connections: the one running if it
  * was, a parked one, else a new one. The worker it leaves is parked (the one started in
- * autotune's own environment no plan wants: it exits). 0, or -1 when no worker can start. */
+ * autotune's own environment no plan wants: it exits). 0, or -1 when no worker can start. A
+ * worker taken again may hold an older reference: runner_measure replays it when it matters. */
 static int use_connections(runner *r, int conns, diags *d)
 {
 	if (conns == r->conns)
@@ -501,7 +502,7 @@ static int use_connections(runner *r, int conns, diags *d)
 		r->alive = 1;
 		memmove(r->parked + i, r->parked + i + 1, (r->nparked - i - 1) * sizeof *r->parked);
 		r->nparked--;
-		return r->ref_run && r->have_gen != r->ref_gen ? replay_reference(r, d) : 0;
+		return 0;
 	}
 	return restart(r, d);
 }
@@ -651,6 +652,10 @@ int runner_measure(runner *r, const config *cfg, const value *params, const char
 		return -1;
 	if (!r->alive && restart(r, d))
 		return -1;
+	/* a new worker (after a crash, or for other connections) gets the reference's outputs before
+	 * it checks against them; a finalist's timing needs none */
+	if (!strcmp(role, "check") && r->ref_run && r->have_gen != r->ref_gen && replay_reference(r, d))
+		return -1;
 	char *scalars = scalar_lines(cfg, params, res, d);
 	if (!scalars) {
 		res->st = ST_LAUNCH_ERROR;
@@ -759,8 +764,6 @@ int runner_profile(runner *r, const config *cfg, size_t n, const value *const *p
 	free(batch);
 	return 0;
 }
-
-int runner_connections(const runner *r) { return r->conns; }
 
 int runner_device_count(runner *r)
 {

@@ -58,10 +58,6 @@ int runner_measure(runner *r, const config *cfg, const value *params, const char
 int runner_profile(runner *r, const config *cfg, size_t n, const value *const *params, const binary *const *bins,
 		   result *const *res, double timeout_s, char **why, diags *d);
 
-/* The CUDA_DEVICE_MAX_CONNECTIONS the worker was started with for a plan (runner_measure starts
- * one with each configuration's), 0 before any plan ran. */
-int runner_connections(const runner *r);
-
 /* How many GPUs the worker's process sees (CUDA_VISIBLE_DEVICES applies), or -1. */
 int runner_device_count(runner *r);
 
