@@ -80,6 +80,8 @@ test: deps
 	else echo "SKIPPED: chromium not installed (tests/report_browser.sh: the report in a headless browser)"; fi
 	# the example app from its checked-in sample result: nvcc compiles it, no GPU or tuning needed
 	$(MAKE) -C examples/summatrix_app sample
+	# examples/streams_app against a header of configs/streams.yaml tuned on the fake worker
+	NVCC="$(NVCC)" tests/streams_app.sh
 
 # Installs libyaml-dev, libcunit1-dev and libxxhash-dev on Debian/Ubuntu when they are missing.
 deps:
