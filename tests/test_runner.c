@@ -325,6 +325,7 @@ static void test_a_plan_runs_on_a_worker_of_its_connections(void)
 	config pc;
 	space ps;
 	result pg[4];
+	memset(pg, 0, sizeof pg);
 	diags d = {0};
 	CU_ASSERT_EQUAL_FATAL(config_load(write_temp(6, "rp.yaml", plan_text), &pc, &d), 0);
 	CU_ASSERT_EQUAL_FATAL(space_enumerate(&pc, &ps, &d) || space_eval_geometry(&pc, &ps, pg, &d), 0);

@@ -160,7 +160,8 @@ static int visible_gpus(const char **entries)
 
 /* Before cuInit: show CUDA only this worker's GPU, through one hardware queue. cuInit costs
  * about 0.1 s per visible GPU on an H200 host, and as much again at exit; eight queues (the
- * default) cost 45 ms to create and 30 ms to tear down, and a worker launches on one stream.
+ * default) cost 45 ms to create and 30 ms to tear down, and a worker launches on one stream (a
+ * plan's worker, which launches on several, is started with the plan's queues).
  * Returns the ordinal to open afterwards: 0 once alone, else the one asked for; -1 when no
  * such GPU is visible. */
 static int open_alone(int ordinal)
