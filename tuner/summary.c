@@ -243,6 +243,11 @@ static void print_metrics(const result *r)
 			fprintf(stderr, ", load efficiency %.0f%%", r->metrics[METRIC_GLD_EFFICIENCY]);
 	} else
 		fprintf(stderr, ", theoretical occupancy %.0f%%", 100 * r->occupancy);
+	if (r->streams)
+		fprintf(stderr, "; %d stream%s %s on %d connection%s", r->streams, r->streams == 1 ? "" : "s",
+			r->breadth_first ? "breadth-first" : "depth-first", r->connections, r->connections == 1 ? "" : "s");
+	if (result_concurrency(r) > 0)
+		fprintf(stderr, ", concurrency %.2f", result_concurrency(r));
 }
 
 /* One or two lines on why the winner won: its numbers, and who was tied with it and lost. */
