@@ -145,19 +145,20 @@ FUZZ_CC = clang -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L $(SRC_DIRS:%=-I%) -fsa
 	-fno-sanitize-recover=undefined
 # the config loader and what it evaluates with
 FUZZ_LOADER_SRCS = tuner/config.c tuner/config_yaml.c tuner/config_expr.c tuner/config_keys.c tuner/config_source.c \
-	tuner/config_plan.c lib/expr.c lib/expr_eval.c tuner/space.c tuner/launch_plan.c lib/diag.c
+	tuner/config_plan.c tuner/config_data.c lib/expr.c lib/expr_eval.c lib/hash.c tuner/space.c tuner/launch_plan.c \
+	lib/diag.c
 FUZZ_CONFIG_SRCS = $(FUZZ_LOADER_SRCS) tests/fuzz/fuzz_config.c
 FUZZ_TABLE_SRCS = tuner/results/table.c tuner/select.c lib/stats.c lib/diag.c tests/fuzz/fuzz_table.c
 FUZZ_JOURNAL_SRCS = tuner/journal.c lib/protocol.c lib/hash.c lib/diag.c tests/fuzz/fuzz_journal.c
-FUZZ_IMPORT_SRCS = tuner/import.c $(FUZZ_LOADER_SRCS) tests/fuzz/fuzz_import.c
+FUZZ_IMPORT_SRCS = tuner/import.c tuner/import_py.c $(FUZZ_LOADER_SRCS) tests/fuzz/fuzz_import.c
 $(B)/fuzz_config: $(FUZZ_CONFIG_SRCS) tests/fuzz/fuzz_file.h | $(B)
-	$(FUZZ_CC) -o $@ $(FUZZ_CONFIG_SRCS) -lyaml -lm
+	$(FUZZ_CC) -o $@ $(FUZZ_CONFIG_SRCS) -lyaml -lxxhash -lm
 $(B)/fuzz_table: $(FUZZ_TABLE_SRCS) tests/fuzz/fuzz_file.h | $(B)
 	$(FUZZ_CC) -o $@ $(FUZZ_TABLE_SRCS) -lm
 $(B)/fuzz_journal: $(FUZZ_JOURNAL_SRCS) tests/fuzz/fuzz_file.h | $(B)
 	$(FUZZ_CC) -o $@ $(FUZZ_JOURNAL_SRCS) -lxxhash -lm
 $(B)/fuzz_import: $(FUZZ_IMPORT_SRCS) tests/fuzz/fuzz_file.h | $(B)
-	$(FUZZ_CC) -o $@ $(FUZZ_IMPORT_SRCS) -lyaml -lm
+	$(FUZZ_CC) -o $@ $(FUZZ_IMPORT_SRCS) -lyaml -lxxhash -lm
 
 fuzz: $(B)/fuzz_config $(B)/fuzz_table $(B)/fuzz_journal $(B)/fuzz_import
 	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-csv-corpus $(B)/fuzz-journal-corpus $(B)/fuzz-import-corpus
