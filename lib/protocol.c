@@ -38,7 +38,7 @@ static const proto_field sumcheck_f[] = {LL(proto_sumcheck, out), LL(proto_sumch
 MSG(PROTO_SUMCHECK, "sumcheck", sumcheck_f);
 
 static const proto_field measure_f[] = {WORD(proto_measure, cache), LL(proto_measure, every), ULL(proto_measure, sample),
-					LL(proto_measure, mismatches)};
+					LL(proto_measure, mismatches), LL(proto_measure, pending)};
 MSG(PROTO_MEASURE, "measure", measure_f);
 
 static const proto_field constant_f[] = {LL(proto_constant, idx), TEXT(proto_constant, name)};

@@ -75,8 +75,14 @@ typedef struct { unsigned long long count; const char *expected; } proto_sumcoun
  * or "max". Answer: ok or error. */
 typedef struct { long long out, in; const char *op; } proto_sumcheck;
 /* "measure": L2 "cold" or "warm", verify every sample or not, compare `sample` elements, pass an
- * integer output with at most `mismatches` elements off the reference. */
-typedef struct { const char *cache; long long every; unsigned long long sample; long long mismatches; } proto_measure;
+ * integer output with at most `mismatches` elements off the reference, let the device runtime
+ * hold `pending` device-side launches (0: the driver's number). */
+typedef struct {
+	const char *cache;
+	long long every;
+	unsigned long long sample;
+	long long mismatches, pending;
+} proto_measure;
 /* "constant": argument idx is copied into the module's __constant__ symbol `name`. */
 typedef struct { long long idx; const char *name; } proto_constant;
 /* "copy": argument `to` starts as a copy of argument `from`. */

@@ -51,6 +51,24 @@ grep -q 'crashed,CUDA_ERROR_ASSERT' results/faults.csv || fail "assert reason mi
 grep -q 'CUDA_ERROR_INVALID_VALUE' results/faults.csv || fail "launch-error reason missing"
 grep -Eq 'first at index 0: got -?nan' results/faults.csv || fail "unwritten element not reported"
 
+echo "== kernels that launch kernels (build.rdc): every nested reduction verified"
+rm -f results/nested_reduce.csv results/nested_reduce.journal
+t0=$(date +%s)
+./autotune --fresh configs/nested_reduce.yaml || fail "autotune configs/nested_reduce.yaml exited $?"
+echo "nested_reduce space took $(( $(date +%s) - t0 )) s"
+# ok rows: a theoretical occupancy from the linked image's registers that the driver agrees with
+"$B/csvcheck" results/nested_reduce.csv 30 ok=30 || fail "nested_reduce CSV"
+
+echo "== nested launches that fail: a refused device-side launch and a trap in a child grid are statuses"
+rm -f results/nested_faults.csv results/nested_faults.journal
+./autotune --fresh tests/gpu/nested_faults.yaml || fail "nested_faults run exited $?"
+# MODE 0 ok x2; MODE 1 (a child block of 2048 threads) launch-error x2; MODE 2 (trap) crashed x2
+"$B/csvcheck" results/nested_faults.csv 6 ok=2 launch-error=2 crashed=2 || fail "nested_faults CSV"
+grep -Eq '^1,[0-9]+,.*launch-error,a device-side launch failed' results/nested_faults.csv ||
+	fail "the refused device-side launch is not reported as such"
+grep -Eq '^2,[0-9]+,.*crashed,CUDA_ERROR_' results/nested_faults.csv || fail "the trap in a child grid is not reported"
+grep -o 'a device-side launch failed[^,"]*' results/nested_faults.csv | sort -u
+
 echo "== kill -9 in the middle of a GPU run, then the same command again"
 rm -f results/summatrix.journal
 ./autotune -q --metrics none configs/summatrix.yaml & pid=$!

@@ -1,6 +1,7 @@
 /* test_cache.c: the cubin cache decides right: a second build runs no nvcc at all; editing the
- * kernel source, a header it includes, or a flag invalidates exactly the affected entries; and
- * eviction keeps the most recently used. nvcc is counted through a wrapper named by NVCC. */
+ * kernel source, a header it includes, a flag, or the library a link read invalidates exactly
+ * the affected entries (build.rdc's compile and link have entries of their own); and eviction
+ * keeps the most recently used. nvcc is counted through a wrapper named by NVCC. */
 #include <CUnit/CUnit.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -17,14 +18,36 @@
 
 #define CDIR "/tmp/autotune-cache-test"
 
-static void write_config(const char *flags)
+/* The config of two binaries (V 1 and 2) with these build flags; rdc: build.rdc. */
+static void write_config(const char *flags, int rdc)
 {
 	char text[1024];
 	snprintf(text, sizeof text,
 		 "name: cached\nkernel: {source: k.cu, entry: k}\narguments: [{name: a, type: float, count: 64, output: true}]\n"
-		 "space: {V: [1, 2], bx: [32, 64]}\nlaunch: {block: [bx], grid: [1]}\nbuild: {defines: [V], flags: [%s]}\n"
-		 "output: {csv: " CDIR "/cached.csv}\n", flags);
+		 "space: {V: [1, 2], bx: [32, 64]}\nlaunch: {block: [bx], grid: [1]}\nbuild: {defines: [V], flags: [%s], rdc: %s}\n"
+		 "output: {csv: " CDIR "/cached.csv}\n", flags, rdc ? "true" : "false");
 	put_file(CDIR "/cached.yaml", text);
+}
+
+/* The real nvcc's path (caller frees). */
+static char *real_nvcc(void)
+{
+	char *real = NULL;
+	char *which[] = {"sh", "-c", "command -v nvcc || echo /usr/local/cuda/bin/nvcc", NULL};
+	proc_capture(which, 30, &real);
+	real[strcspn(real, "\n")] = 0;
+	return real;
+}
+
+/* An executable at path that logs each call's arguments as a line of CDIR/nvcc.log and hands
+ * over to the real nvcc. */
+static void make_wrapper(const char *path)
+{
+	char *real = real_nvcc(), wrapper[512];
+	snprintf(wrapper, sizeof wrapper, "#!/bin/sh\necho \"$*\" >> " CDIR "/nvcc.log\nexec %s \"$@\"\n", real);
+	free(real);
+	put_file(path, wrapper);
+	chmod(path, 0755);
 }
 
 /* Runs a dry run against the test cache; returns how many times nvcc ran (from the wrapper's
@@ -61,20 +84,11 @@ static void test_cache_hits_and_invalidation(void)
 	char *out;
 	proc_capture(rm, 30, &out);
 	free(out);
-	/* the wrapper logs each call and hands over to the real nvcc */
-	char *real = NULL;
-	char *which[] = {"sh", "-c", "command -v nvcc || echo /usr/local/cuda/bin/nvcc", NULL};
-	proc_capture(which, 30, &real);
-	real[strcspn(real, "\n")] = 0;
-	char wrapper[512];
-	snprintf(wrapper, sizeof wrapper, "#!/bin/sh\necho \"$*\" >> " CDIR "/nvcc.log\nexec %s \"$@\"\n", real);
-	free(real);
-	put_file(CDIR "/nvcc-wrapper", wrapper);
-	chmod(CDIR "/nvcc-wrapper", 0755);
+	make_wrapper(CDIR "/nvcc-wrapper");
 	put_file(CDIR "/b.h", "#define SCALE 2.0f\n");
 	put_file(CDIR "/k.cu", "#if V == 2\n#include \"b.h\"\n#else\n#define SCALE 1.0f\n#endif\n"
 			  "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = SCALE * V; }\n");
-	write_config("");
+	write_config("", 0);
 
 	CU_ASSERT_EQUAL(nvcc_runs(), 2); /* cold: both binaries */
 	CU_ASSERT_EQUAL(nvcc_runs(), 0); /* warm: no nvcc at all */
@@ -84,13 +98,86 @@ static void test_cache_hits_and_invalidation(void)
 	put_file(CDIR "/k.cu", "#if V == 2\n#include \"b.h\"\n#else\n#define SCALE 1.0f\n#endif\n"
 			  "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = SCALE * V + 1; }\n");
 	CU_ASSERT_EQUAL(nvcc_runs(), 2); /* the source: both */
-	write_config("-lineinfo");
+	write_config("-lineinfo", 0);
 	CU_ASSERT_EQUAL(nvcc_runs(), 2); /* a flag: both */
-	write_config("");
+	write_config("", 0);
 	CU_ASSERT_EQUAL(nvcc_runs(), 0); /* back to the flags of before: still cached */
 }
 
-static void make_entry(cubin_cache *c, const char *key, const char *content, time_t used)
+/* A dry run of CDIR/cached.yaml with `nvcc` against the test cache: the summary's line of
+ * binaries into summary, what the wrapper logged (caller frees; "" when nothing ran). */
+static char *dry_run_with(const char *nvcc, char *summary, size_t len)
+{
+	unlink(CDIR "/nvcc.log");
+	char *argv[] = {"./autotune", "--dry-run", "--arch", "sm_90", "--cache-dir", CDIR "/cache", CDIR "/cached.yaml", NULL};
+	char *out;
+	setenv("NVCC", nvcc, 1);
+	int st = proc_capture(argv, 120, &out);
+	unsetenv("NVCC");
+	CU_ASSERT(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	const char *line = strstr(out, "binaries built");
+	snprintf(summary, len, "%.*s", line ? (int)strcspn(line, "\n") : 0, line ? line : "");
+	free(out);
+	char *log = read_text(CDIR "/nvcc.log");
+	return log ? log : strdup("");
+}
+
+/* build.rdc, with a toolkit of its own (bin/nvcc the logging wrapper, lib64/ a copy of the real
+ * device runtime): each binary is a compile with -rdc=true into a relocatable cubin, then an
+ * nvcc -dlink of that with the library found beside nvcc, named by its path; the entry is another
+ * than the same compile's without rdc, a warm run starts neither step, and the library is among
+ * the entry's dependencies. */
+static void test_rdc_compiles_then_links(void)
+{
+	mkdir(CDIR, 0777);
+	char *out;
+	char *setup[] = {"sh", "-c",
+			 "rm -rf " CDIR "/cache " CDIR "/tk && mkdir -p " CDIR "/tk/bin " CDIR "/tk/lib64 && "
+			 "d=$(dirname \"$(readlink -f \"$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)\")\") && "
+			 "for f in \"$d\"/../lib64/libcudadevrt.a \"$d\"/../lib/libcudadevrt.a \"$d\"/../targets/*/lib/libcudadevrt.a; do "
+			 "[ -f \"$f\" ] && exec cp \"$f\" " CDIR "/tk/lib64/; done; exit 1",
+			 NULL};
+	int st = proc_capture(setup, 30, &out);
+	free(out);
+	CU_ASSERT_FATAL(st == 0);
+	make_wrapper(CDIR "/tk/bin/nvcc");
+	put_file(CDIR "/k.cu", "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = V; }\n");
+	char summary[256];
+	write_config("", 0);
+	char *log = dry_run_with(CDIR "/tk/bin/nvcc", summary, sizeof summary);
+	CU_ASSERT_EQUAL(occurrences(log, "\n"), 2);
+	CU_ASSERT_PTR_NULL(strstr(log, "-rdc=true"));
+	CU_ASSERT_PTR_NULL(strstr(log, "-dlink"));
+	free(log);
+
+	write_config("", 1);
+	log = dry_run_with(CDIR "/tk/bin/nvcc", summary, sizeof summary);
+	/* not the entries of the compiles without rdc: both binaries built again, in two steps each */
+	CU_ASSERT_PTR_NOT_NULL(strstr(summary, "(0 failed; 2 nvcc runs, 0 from the cache)"));
+	CU_ASSERT_EQUAL(occurrences(log, "\n"), 4);
+	CU_ASSERT_EQUAL(occurrences(log, "-cubin -rdc=true -arch=sm_90 "), 2);
+	CU_ASSERT_EQUAL(occurrences(log, ".rdc.cubin\n"), 2);
+	CU_ASSERT_EQUAL(occurrences(log, "-dlink -cubin -arch=sm_90 -Xnvlink -v "), 2);
+	CU_ASSERT_EQUAL(occurrences(log, ".rdc.cubin " CDIR "/tk/lib64/libcudadevrt.a -o "), 2);
+	free(log);
+	char *deps[] = {"sh", "-c", "grep -l ' " CDIR "/tk/lib64/libcudadevrt.a$' " CDIR "/cache/cubins/*.deps | wc -l", NULL};
+	proc_capture(deps, 30, &out);
+	CU_ASSERT_EQUAL(atoi(out), 2);
+	free(out);
+	/* nothing of either step left behind */
+	char *tmp[] = {"sh", "-c", "ls " CDIR "/cache/cubins | grep -c tmp", NULL};
+	proc_capture(tmp, 30, &out);
+	CU_ASSERT_EQUAL(atoi(out), 0);
+	free(out);
+
+	log = dry_run_with(CDIR "/tk/bin/nvcc", summary, sizeof summary);
+	CU_ASSERT_PTR_NOT_NULL(strstr(summary, "(0 failed; 0 nvcc runs, 2 from the cache)"));
+	CU_ASSERT_STRING_EQUAL(log, "");
+	free(log);
+}
+
+/* An entry of CDIR/b.h (and of `linked`, when not NULL, as a link's library), last used then. */
+static void make_linked_entry(cubin_cache *c, const char *key, const char *content, time_t used, const char *linked)
 {
 	char *base = cache_tmp_base(c, key);
 	char *cubin = malloc(strlen(base) + 8), *d = malloc(strlen(base) + 8);
@@ -98,7 +185,7 @@ static void make_entry(cubin_cache *c, const char *key, const char *content, tim
 	snprintf(d, strlen(base) + 8, "%s.d", base);
 	put_file(cubin, content);
 	put_file(d, "x.o: " CDIR "/b.h\n");
-	char *stored = cache_store(c, key, base, "ptxas info    : Used 8 registers\n");
+	char *stored = cache_store(c, key, base, "ptxas info    : Used 8 registers\n", linked);
 	CU_ASSERT_PTR_NOT_NULL(stored);
 	char deps[256];
 	snprintf(deps, sizeof deps, CDIR "/evict/cubins/%s.deps", key);
@@ -108,6 +195,11 @@ static void make_entry(cubin_cache *c, const char *key, const char *content, tim
 	free(base);
 	free(cubin);
 	free(d);
+}
+
+static void make_entry(cubin_cache *c, const char *key, const char *content, time_t used)
+{
+	make_linked_entry(c, key, content, used, NULL);
 }
 
 /* An empty cache at dir, its entries built from CDIR/b.h. */
@@ -167,6 +259,27 @@ static void test_an_edited_entry_is_a_miss(void)
 	CU_ASSERT_EQUAL(cache_lookup(c, "00000000000000aa", &cubin, &log), 0);
 	CU_ASSERT_EQUAL(cache_lookup(c, "00000000000000bb", &cubin, &log), 0);
 	CU_ASSERT_EQUAL_FATAL(cache_lookup(c, "00000000000000cc", &cubin, &log), 1);
+	free(cubin);
+	free(log);
+	cache_close(c);
+}
+
+/* The library a link read (build.rdc's device runtime) is a dependency like the compile's: other
+ * contents are a miss, the same contents again a hit, whatever its modification time. */
+static void test_a_linked_library_is_a_dependency(void)
+{
+	cubin_cache *c = fresh_cache(CDIR "/linked");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	put_file(CDIR "/libdevrt.a", "the device runtime");
+	make_linked_entry(c, "00000000000000dd", "a linked cubin", time(NULL), CDIR "/libdevrt.a");
+	char *cubin, *log;
+	CU_ASSERT_EQUAL_FATAL(cache_lookup(c, "00000000000000dd", &cubin, &log), 1);
+	free(cubin);
+	free(log);
+	put_file(CDIR "/libdevrt.a", "another device runtime");
+	CU_ASSERT_EQUAL(cache_lookup(c, "00000000000000dd", &cubin, &log), 0);
+	put_file(CDIR "/libdevrt.a", "the device runtime");
+	CU_ASSERT_EQUAL_FATAL(cache_lookup(c, "00000000000000dd", &cubin, &log), 1);
 	free(cubin);
 	free(log);
 	cache_close(c);
@@ -234,9 +347,11 @@ int add_cache_suite(void)
 	if (!s)
 		return -1;
 	CU_add_test(s, "hits, and edits invalidate exactly the affected entries", test_cache_hits_and_invalidation);
+	CU_add_test(s, "build.rdc compiles, then links the device runtime", test_rdc_compiles_then_links);
 	CU_add_test(s, "eviction keeps the recently used", test_eviction_keeps_the_recently_used);
 	CU_add_test(s, "a dead run's temporary files are reclaimed", test_a_dead_runs_temporary_files_are_reclaimed);
 	CU_add_test(s, "an edited entry is a miss", test_an_edited_entry_is_a_miss);
+	CU_add_test(s, "a linked library is a dependency", test_a_linked_library_is_a_dependency);
 	CU_add_test(s, "the default cache is the user's own", test_the_default_cache_is_the_users_own);
 	return 0;
 }

@@ -1,6 +1,7 @@
-/* test_compile.c: ptxas report parsing (on real nvcc 13 output), binary planning, and compiling
- * with the real nvcc: every shipped config builds, a compile error costs its configurations only,
- * no shell sees a flag, and `#pragma unroll PARAM` is rewritten per value. */
+/* test_compile.c: binary planning, and compiling with the real nvcc: every shipped config builds,
+ * a compile error costs its configurations only, no shell sees a flag, `#pragma unroll PARAM` is
+ * rewritten per value, and kernels that launch kernels (build.rdc) are linked, their registers
+ * and occupancy known. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,76 +13,6 @@
 #include "proc.h"
 #include "space.h"
 #include "tests.h"
-
-/* Captured from `nvcc -cubin -arch=sm_90 -Xptxas -v -maxrregcount=24` on a file with an
- * extern "C" kernel and a template instance that spills. */
-static const char *log_two_kernels =
-	"ptxas info    : Overriding maximum register limit 256 for '_Z2tkILi128EEvPf' with  24 of maxrregcount option\n"
-	"ptxas info    : Overriding maximum register limit 256 for 'sumMatrixOnGPU2D' with  24 of maxrregcount option\n"
-	"ptxas info    : 0 bytes gmem\n"
-	"ptxas info    : Compiling entry function '_Z2tkILi128EEvPf' for 'sm_90'\n"
-	"ptxas info    : Function properties for _Z2tkILi128EEvPf\n"
-	"    640 bytes stack frame, 520 bytes spill stores, 520 bytes spill loads\n"
-	"ptxas info    : Used 24 registers, used 1 barriers, 640 bytes cumulative stack size, 512 bytes smem\n"
-	"ptxas info    : Compile time = 43.767 ms\n"
-	"ptxas info    : Compiling entry function 'sumMatrixOnGPU2D' for 'sm_90'\n"
-	"ptxas info    : Function properties for sumMatrixOnGPU2D\n"
-	"    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
-	"ptxas info    : Used 12 registers, used 0 barriers\n"
-	"ptxas info    : Compile time = 2.547 ms\n";
-
-static void test_ptxas_plain_entry(void)
-{
-	kernel_resources r;
-	char *cands;
-	CU_ASSERT_EQUAL(ptxas_parse(log_two_kernels, "sumMatrixOnGPU2D", &r, &cands), 0);
-	CU_ASSERT_STRING_EQUAL(r.symbol, "sumMatrixOnGPU2D");
-	CU_ASSERT_EQUAL(r.registers, 12);
-	CU_ASSERT_EQUAL(r.barriers, 0);
-	CU_ASSERT_EQUAL(r.spill_stores, 0);
-	CU_ASSERT_EQUAL(r.static_smem, 0);
-	free(r.symbol);
-	free(cands);
-}
-
-static void test_ptxas_mangled_entry_with_spills_and_smem(void)
-{
-	kernel_resources r;
-	char *cands;
-	CU_ASSERT_EQUAL(ptxas_parse(log_two_kernels, "tk", &r, &cands), 0);
-	CU_ASSERT_STRING_EQUAL(r.symbol, "_Z2tkILi128EEvPf");
-	CU_ASSERT_EQUAL(r.registers, 24);
-	CU_ASSERT_EQUAL(r.barriers, 1);
-	CU_ASSERT_EQUAL(r.stack, 640);
-	CU_ASSERT_EQUAL(r.spill_stores, 520);
-	CU_ASSERT_EQUAL(r.spill_loads, 520);
-	CU_ASSERT_EQUAL(r.static_smem, 512);
-	free(r.symbol);
-	free(cands);
-}
-
-static void test_ptxas_missing_entry_lists_the_functions(void)
-{
-	kernel_resources r;
-	char *cands;
-	CU_ASSERT_EQUAL(ptxas_parse(log_two_kernels, "sumMatrix", &r, &cands), -1);
-	CU_ASSERT_PTR_NULL(r.symbol);
-	CU_ASSERT_STRING_EQUAL(cands, "_Z2tkILi128EEvPf, sumMatrixOnGPU2D");
-	free(cands);
-}
-
-static void test_ptxas_ambiguous_overloads(void)
-{
-	const char *log = "ptxas info    : Compiling entry function '_Z1kPf' for 'sm_90'\n"
-			  "ptxas info    : Used 8 registers, used 0 barriers\n"
-			  "ptxas info    : Compiling entry function '_Z1kPd' for 'sm_90'\n"
-			  "ptxas info    : Used 10 registers, used 0 barriers\n";
-	kernel_resources r;
-	char *cands;
-	CU_ASSERT_EQUAL(ptxas_parse(log, "k", &r, &cands), -2);
-	CU_ASSERT_STRING_EQUAL(cands, "_Z1kPf, _Z1kPd");
-	free(cands);
-}
 
 static void test_plan_compiles_only_distinct_compile_time_values(void)
 {
@@ -179,14 +110,15 @@ static void test_shell_metacharacters_stay_literal(void)
 
 /* Every shipped config and the feature kernels of tests/kernels compile with the real nvcc, with
  * no compile error: the pragma rewriting, the templated entry point, the __constant__ table,
- * entry points named by a parameter. */
+ * entry points named by a parameter, kernels that launch kernels (build.rdc). */
 static void test_every_config_compiles(void)
 {
 	const char *configs[] = {"configs/summatrix.yaml", "configs/summatrix1d.yaml", "configs/divergence.yaml",
 				 "configs/regpressure.yaml", "configs/transpose.yaml", "configs/reduce.yaml",
-				 "configs/reduce_template.yaml", "configs/streams.yaml", "tests/kernels/unroll.yaml", "tests/kernels/lookup.yaml",
-				 "tests/kernels/scaled.yaml", "tests/kernels/features.yaml", "tests/kernels/vectors.yaml",
-				 "tests/kernels/expect.yaml", "tests/kernels/refkernel.yaml"};
+				 "configs/reduce_template.yaml", "configs/nested_reduce.yaml", "configs/streams.yaml",
+				 "tests/kernels/unroll.yaml", "tests/kernels/lookup.yaml", "tests/kernels/scaled.yaml",
+				 "tests/kernels/features.yaml", "tests/kernels/vectors.yaml", "tests/kernels/expect.yaml",
+				 "tests/kernels/refkernel.yaml", "tests/gpu/nested_faults.yaml"};
 	for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++) {
 		char *out;
 		int rc = run_autotune((char *[]){"--dry-run", "--arch", "sm_90", (char *)configs[i], NULL}, &out);
@@ -265,6 +197,43 @@ static void test_each_plan_launch_gets_its_resources(void)
 	diags_free(&d);
 }
 
+/* configs/nested_reduce.yaml (build.rdc) in a dry run: every configuration's binary linked, with
+ * its registers, and so its occupancy, known without a GPU. */
+static void test_a_linked_dry_run_knows_registers_and_occupancy(void)
+{
+	char *out;
+	int rc = run_autotune((char *[]){"--dry-run", "--arch", "sm_90", "configs/nested_reduce.yaml", NULL}, &out);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "(0 failed;"));
+	free(out);
+	FILE *f = fopen("results/nested_reduce.csv", "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	char line[8192];
+	int cols[3] = {-1, -1, -1}, rows = 0, known = 0;
+	const char *names[3] = {"registers", "theoretical_occupancy", "active_blocks_per_sm"};
+	while (fgets(line, sizeof line, f)) {
+		/* the columns wanted come before any quoted field */
+		char *field = line;
+		for (int c = 0; field; c++) {
+			char *comma = strchr(field, ',');
+			if (comma)
+				*comma = 0;
+			for (int k = 0; k < 3; k++) {
+				if (!rows && !strcmp(field, names[k]))
+					cols[k] = c;
+				else if (rows && c == cols[k] && atof(field) > 0)
+					known++;
+			}
+			field = comma ? comma + 1 : NULL;
+		}
+		rows++;
+	}
+	fclose(f);
+	CU_ASSERT(cols[0] >= 0 && cols[1] >= 0 && cols[2] >= 0);
+	CU_ASSERT(rows > 1);
+	CU_ASSERT_EQUAL(known, 3 * (rows - 1));
+}
+
 /* `#pragma unroll UNROLL`: one binary per value, each from a rewritten copy that still names the
  * original file in messages; 0 drops the pragma. */
 static void test_pragma_unroll_parameter_is_rewritten(void)
@@ -292,15 +261,12 @@ int add_compile_suite(void)
 	CU_pSuite s = CU_add_suite("compile", NULL, NULL);
 	if (!s)
 		return -1;
-	CU_add_test(s, "ptxas: plain entry", test_ptxas_plain_entry);
-	CU_add_test(s, "ptxas: mangled entry with spills and smem", test_ptxas_mangled_entry_with_spills_and_smem);
-	CU_add_test(s, "ptxas: missing entry lists functions", test_ptxas_missing_entry_lists_the_functions);
-	CU_add_test(s, "ptxas: ambiguous overloads", test_ptxas_ambiguous_overloads);
 	CU_add_test(s, "plan: only distinct compile-time values", test_plan_compiles_only_distinct_compile_time_values);
 	CU_add_test(s, "compile error marks configurations and continues", test_compile_error_marks_configurations_and_continues);
 	CU_add_test(s, "shell metacharacters stay literal", test_shell_metacharacters_stay_literal);
 	CU_add_test(s, "every config compiles", test_every_config_compiles);
 	CU_add_test(s, "each plan launch gets its resources", test_each_plan_launch_gets_its_resources);
 	CU_add_test(s, "#pragma unroll PARAM is rewritten", test_pragma_unroll_parameter_is_rewritten);
+	CU_add_test(s, "a linked dry run knows registers and occupancy", test_a_linked_dry_run_knows_registers_and_occupancy);
 	return 0;
 }

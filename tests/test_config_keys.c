@@ -1,4 +1,5 @@
-/* test_config_keys.c: the settings' sections (config_keys.c): measure, select, search and output.
+/* test_config_keys.c: the settings' sections (config_keys.c): measure, select, search, output and
+ * build's plain keys (build.rdc).
  * The plain keys are rows of a table each, so the tests walk the tables: every row's bound is
  * enforced and every row's value lands in its field; then the keys each section reads itself
  * (metrics, cache, policy, weights, strategy, budget, the output paths) and budget_parse. */
@@ -123,6 +124,27 @@ static void test_every_rows_value_lands_in_its_field(void)
 	}
 }
 
+/* build.rdc: off unless asked for, on beside build's other keys, and a value that is not a
+ * boolean (a word, a list) is refused at its own line and column. */
+static void test_build_rdc(void)
+{
+	config cfg;
+	char *first;
+	CU_ASSERT_EQUAL_FATAL(config_load_text(config_good, &cfg, &first), 0);
+	free(first);
+	CU_ASSERT_EQUAL(cfg.rdc, 0);
+	config_free(&cfg);
+	CU_ASSERT_EQUAL_FATAL(config_load_text(plus("build:\n  flags: [-O3]\n  rdc: true\n"), &cfg, &first), 0);
+	free(first);
+	CU_ASSERT_EQUAL(cfg.rdc, 1);
+	CU_ASSERT_EQUAL(cfg.nflags, 1);
+	config_free(&cfg);
+	config_expect_error(plus("build:\n  flags: [-O3]\n  rdc: relocatable\n"), 17, 8,
+			    "rdc must be true or false, not 'relocatable'");
+	config_expect_error(plus("build: {rdc: [true]}\n"), 15, 14, "rdc must be a scalar, not a list");
+	config_expect_error(plus("build: {rdcc: true}\n"), 15, 9, "unknown key 'rdcc' in 'build'; did you mean 'rdc'?");
+}
+
 static void test_max_samples_may_not_be_below_min_samples(void)
 {
 	config_expect_error(plus("measure: {min_samples: 20, max_samples: 10}\n"), 15, 10,
@@ -223,6 +245,7 @@ int add_config_keys_suite(void)
 	CU_add_test(s, "search keys", test_search_keys);
 	CU_add_test(s, "every row's bound is enforced", test_every_rows_bound_is_enforced);
 	CU_add_test(s, "every row's value lands in its field", test_every_rows_value_lands_in_its_field);
+	CU_add_test(s, "build.rdc", test_build_rdc);
 	CU_add_test(s, "max_samples may not be below min_samples", test_max_samples_may_not_be_below_min_samples);
 	CU_add_test(s, "metrics and cache", test_metrics_and_cache);
 	CU_add_test(s, "policy and weights", test_policy_and_weights);

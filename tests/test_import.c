@@ -106,6 +106,60 @@ static void test_a_spec_of_every_supported_field_imports_loads_and_compiles(void
 	unlink(yaml);
 }
 
+/* The launch geometry of configuration c: block and grid. */
+static void geometry(const config *cfg, const space *sp, size_t c, long long out[6])
+{
+	diags d = {0};
+	for (int k = 0; k < 6; k++) {
+		value v = value_int(1);
+		const cexpr *x = k < 3 ? &cfg->block[k] : &cfg->grid[k - 3];
+		if (x->e)
+			CU_ASSERT_EQUAL(cexpr_eval(cfg, x, space_config(sp, c), &v, &d, NULL), 0);
+		out[k] = v.u.i;
+	}
+	diags_free(&d);
+}
+
+/* tests/t1/gemm.json, a T1 spec of kernels/gemm.cu written as Kernel Tuner users write them
+ * (comprehensions, a chained comparison, //, `not ... or`, ProblemSize over GridDivX/Y), imports
+ * to the space of the hand-written configs/gemm.yaml: the same configurations in the same order,
+ * each with the same launch geometry. */
+static void test_a_gemm_spec_imports_to_the_hand_written_space(void)
+{
+	char yaml[200];
+	snprintf(yaml, sizeof yaml, "%s/gemm_t1.yaml", test_dir);
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(import_t1("tests/t1/gemm.json", yaml, &d), 0);
+	config a, b;
+	space sa, sb;
+	CU_ASSERT_EQUAL_FATAL(config_load(yaml, &a, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(config_load("configs/gemm.yaml", &b, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&a, &sa, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&b, &sb, &d), 0);
+	diags_print(&d);
+	CU_ASSERT_EQUAL_FATAL(a.nparams, b.nparams);
+	CU_ASSERT_EQUAL(sa.count, sb.count);
+	size_t differ = 0;
+	for (size_t c = 0; c < sa.count && c < sb.count; c++) {
+		long long ga[6], gb[6];
+		geometry(&a, &sa, c, ga);
+		geometry(&b, &sb, c, gb);
+		const value *va = space_config(&sa, c), *vb = space_config(&sb, c);
+		for (size_t p = 0; p < a.nparams; p++)
+			differ += va[p].u.i != vb[p].u.i;
+		differ += memcmp(ga, gb, sizeof ga) != 0;
+	}
+	CU_ASSERT_EQUAL(differ, 0);
+	for (size_t p = 0; p < a.nparams; p++)
+		CU_ASSERT(a.params[p].is_define && !strcmp(a.params[p].name, b.params[p].name));
+	space_free(&sa);
+	space_free(&sb);
+	config_free(&a);
+	config_free(&b);
+	diags_free(&d);
+	unlink(yaml);
+}
+
 /* Data files: a BinaryRaw fill becomes fill: {file}, BinaryRaw and Constant ReferenceArguments
  * verify.expected and verify.expect, each file named so that the config finds it (beside the spec
  * here), and the loader checks them against the arguments. */
@@ -303,6 +357,7 @@ int add_import_suite(void)
 		    test_a_spec_of_every_supported_field_imports_loads_and_compiles);
 	CU_add_test(s, "chained comparisons are Python's", test_chained_comparisons_are_pythons);
 	CU_add_test(s, "a config written elsewhere finds the kernel", test_a_config_written_elsewhere_finds_the_kernel);
+	CU_add_test(s, "a GEMM spec imports to the hand-written space", test_a_gemm_spec_imports_to_the_hand_written_space);
 	CU_add_test(s, "what cannot be imported is reported", test_what_cannot_be_imported_is_reported);
 	CU_add_test(s, "a written config that does not load is reported", test_a_written_config_that_does_not_load_is_reported);
 	return 0;

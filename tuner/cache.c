@@ -87,11 +87,12 @@ static void add_stat(hasher *h, const char *path)
 	}
 }
 
-char *cache_compiler_identity(const char *nvcc)
+char *cache_compiler_identity(const char *nvcc, int linker)
 {
 	hasher *h = hasher_new();
 	add_stat(h, nvcc);
-	/* nvcc drives cicc and ptxas from its own installation: bin/ptxas, nvvm/bin/cicc */
+	/* nvcc drives cicc, ptxas and nvlink from its own installation: bin/ptxas, nvvm/bin/cicc,
+	 * bin/nvlink (only a link's identity has it, so that the others' keys stay what they were) */
 	char real[PATH_MAX];
 	if (realpath(nvcc, real)) {
 		char *slash = strrchr(real, '/');
@@ -102,6 +103,12 @@ char *cache_compiler_identity(const char *nvcc)
 			add_stat(h, cicc);
 			free(ptxas);
 			free(cicc);
+			if (linker) {
+				char *nvlink = xasprintf("%s/nvlink", real);
+				hasher_add_str(h, "linker");
+				add_stat(h, nvlink);
+				free(nvlink);
+			}
 		}
 	}
 	char *id = xmalloc(17);
@@ -245,12 +252,19 @@ static int write_file(const char *path, const char *text)
 	return fclose(f);
 }
 
-char *cache_store(cubin_cache *c, const char *key, const char *tmp_base, const char *log)
+char *cache_store(cubin_cache *c, const char *key, const char *tmp_base, const char *log, const char *linked)
 {
 	char *tmp_cubin = xasprintf("%s.cubin", tmp_base), *tmp_d = xasprintf("%s.d", tmp_base);
 	char *tmp_log = xasprintf("%s.log", tmp_base), *tmp_deps = xasprintf("%s.deps", tmp_base);
 	char *cubin = entry(c, key, "cubin"), *logp = entry(c, key, "log"), *deps = entry(c, key, "deps");
 	char *list = deps_from_make(tmp_d);
+	if (list && linked) {
+		char h[17];
+		file_hash(linked, h);
+		char *more = xasprintf("%s%s %s\n", list, h, linked);
+		free(list);
+		list = more;
+	}
 	/* the deps file last: until it is there the entry does not exist */
 	int ok = list && write_file(tmp_log, log) == 0 && rename(tmp_cubin, cubin) == 0 && rename(tmp_log, logp) == 0;
 	if (ok) {

@@ -20,8 +20,9 @@ void cache_close(cubin_cache *c);
 char *cache_default_dir(void);
 
 /* The compiler's identity without running it: path, size and modification time of nvcc and
- * of the ptxas and cicc beside it. Caller frees. */
-char *cache_compiler_identity(const char *nvcc);
+ * of the ptxas and cicc beside it, and with `linker` (build.rdc) of the nvlink beside it too.
+ * Caller frees. */
+char *cache_compiler_identity(const char *nvcc, int linker);
 
 /* The manifest key of one compile: identity, arguments (argv without the output path) and the
  * contents of the source file. 16 hex digits into key[17]. */
@@ -35,10 +36,11 @@ int cache_lookup(cubin_cache *c, const char *key, char **cubin, char **log);
 char *cache_tmp_base(cubin_cache *c, const char *key);
 
 /* Moves a finished compile (tmp_base.cubin, tmp_base.d from nvcc -MD -MF) into the cache with
- * its log, renaming into place so a reader never sees half an entry. Returns the cached cubin's
- * path (caller frees), or NULL when the entry could not be written (the compile still stands:
- * the caller keeps the temporary cubin). */
-char *cache_store(cubin_cache *c, const char *key, const char *tmp_base, const char *log);
+ * its log, renaming into place so a reader never sees half an entry. `linked`, when not NULL, is
+ * a file the dependency list lacks that the entry depends on too (the library a link read).
+ * Returns the cached cubin's path (caller frees), or NULL when the entry could not be written
+ * (the compile still stands: the caller keeps the temporary cubin). */
+char *cache_store(cubin_cache *c, const char *key, const char *tmp_base, const char *log, const char *linked);
 
 /* The directory entries live in; rewritten sources (compile.c) are kept there too, named by
  * their contents, so that their paths, and so the cache keys of their compiles, stay stable. */

@@ -1,9 +1,12 @@
-/* compile.c: a pool of nvcc processes (argv arrays, own process groups, deadlines) and the
- * parser for ptxas's resource report. */
+/* compile.c: a pool of nvcc processes (argv arrays, own process groups, deadlines) that turns
+ * the space into binaries; what a binary's report and code say is cubin.c's. */
+/* realpath is XSI */
+#define _XOPEN_SOURCE 700
 #include "compile.h"
 
-#include <elf.h>
 #include <errno.h>
+#include <glob.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,6 +17,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "cubin.h"
 #include "hash.h"
 #include "proc.h"
 #include "banned.h"
@@ -144,6 +148,31 @@ char *find_nvcc(void)
 	return NULL;
 }
 
+/* build.rdc's device runtime, libcudadevrt.a, in the toolkit nvcc belongs to: lib64/ or lib/ beside
+ * its bin/, or targets/<platform>/lib/. Named by its path in the link, the library is part of the
+ * cache key and its contents part of the entry's validity. NULL when none is there: the link
+ * then asks nvcc for -lcudadevrt. */
+static char *find_devrt(const char *nvcc)
+{
+	char real[PATH_MAX];
+	if (!realpath(nvcc, real) || !strrchr(real, '/'))
+		return NULL;
+	*strrchr(real, '/') = 0;
+	char *pattern[] = {"%s/../lib64/libcudadevrt.a", "%s/../lib/libcudadevrt.a", "%s/../targets/*/lib/libcudadevrt.a"};
+	for (size_t i = 0; i < sizeof pattern / sizeof *pattern; i++) {
+		char *want = xasprintf(pattern[i], real), lib[PATH_MAX];
+		glob_t g;
+		int rc = glob(want, 0, NULL, &g);
+		int found = rc == 0 && g.gl_pathc > 0 && realpath(g.gl_pathv[0], lib);
+		if (rc == 0)
+			globfree(&g);
+		free(want);
+		if (found)
+			return xstrdup(lib);
+	}
+	return NULL;
+}
+
 /* The source with every `#pragma unroll NAME` (NAME a parameter or constant) given its value, or
  * dropped for 0 ("no pragma"), written to dir under a name derived from its contents (so cache
  * keys stay stable) and starting with a #line directive (so messages name the original). NULL
@@ -205,6 +234,8 @@ static char **nvcc_argv(const config *cfg, const value *vals, const char *nvcc, 
 	char **argv = xcalloc(cap, sizeof *argv);
 	argv[n++] = xstrdup(nvcc);
 	argv[n++] = xstrdup("-cubin");
+	if (cfg->rdc)
+		argv[n++] = xstrdup("-rdc=true"); /* a relocatable cubin, which link_argv's step links */
 	argv[n++] = xasprintf("-arch=%s", arch);
 	argv[n++] = xstrdup("-Xptxas");
 	argv[n++] = xstrdup("-v");
@@ -242,6 +273,38 @@ static void free_argv(char **argv)
 	free(argv);
 }
 
+/* build.rdc's second step: the relocatable cubin `obj` linked with the device runtime (`devrt`,
+ * or NULL: nvcc's own -lcudadevrt) into `out`, an image the driver loads as it is. nvlink's report
+ * (-v) gives the resources of the kernels as linked. */
+static char **link_argv(const char *nvcc, const char *arch, const char *devrt, const char *obj, const char *out)
+{
+	char *list[] = {(char *)nvcc, "-dlink", "-cubin", NULL, "-Xnvlink", "-v", (char *)obj,
+			devrt ? (char *)devrt : "-lcudadevrt", "-o", (char *)out, NULL};
+	size_t n = sizeof list / sizeof *list;
+	char **argv = xcalloc(n, sizeof *argv);
+	for (size_t i = 0; i + 1 < n; i++)
+		argv[i] = i == 3 ? xasprintf("-arch=%s", arch) : xstrdup(list[i]);
+	return argv;
+}
+
+/* The compile's arguments followed by the link's (NULL: none), for the cache key: the same
+ * compile linked otherwise is another entry. The strings stay the callers'. */
+static char **keyed_argv(char **compile, char **link)
+{
+	size_t n = 0, m = 0;
+	while (compile[n])
+		n++;
+	while (link && link[m])
+		m++;
+	char **all = xcalloc(n + m + 2, sizeof *all);
+	memcpy(all, compile, n * sizeof *all);
+	if (link) {
+		all[n] = "--then-link:";
+		memcpy(all + n + 1, link, m * sizeof *all);
+	}
+	return all;
+}
+
 static char *join_argv(char **argv)
 {
 	size_t len = 1;
@@ -266,9 +329,11 @@ typedef struct {
 	char *cmdline;
 	char key[17];
 	char *tmp_base; /* cache entry in the making, or NULL without a cache */
+	/* build.rdc: the relocatable cubin the compile writes and the link reads (removed once
+	 * linked), what the compile said, and whether the link is what runs now */
+	char *obj, *compile_log;
+	int linking;
 } job;
-
-static void code_hash(const char *path, char out[17]);
 
 /* A plan's launches: each entry's resources from the ptxas report; a missing one fails the
  * binary. */
@@ -314,10 +379,38 @@ static void resources_from_log(binary *bin)
 	if (!bin->failed && bin->plan && bin->plan->nlaunches)
 		plan_resources(bin);
 	if (!bin->failed)
-		code_hash(bin->cubin, bin->code);
+		cubin_code_hash(bin->cubin, bin->code);
 }
 
-static void finish_job(build *b, job *j, double timeout_s)
+/* nvlink's output without the resources of the device runtime's own kernels (a pair of lines
+ * each, some fifty in all), which would bury what matters in a log or a compile error. */
+static char *link_report(const char *out)
+{
+	size_t n = strlen(out);
+	char *kept = xmalloc(n + 1), *k = kept;
+	int skip = 0;
+	for (const char *line = out; *line;) {
+		const char *eol = strchr(line, '\n');
+		size_t len = eol ? (size_t)(eol - line) + 1 : strlen(line);
+		const char *props = strstr(line, "Function properties for '__nv_static");
+		if (props && props < line + len)
+			skip = 2;
+		if (skip)
+			skip--;
+		else {
+			memcpy(k, line, len);
+			k += len;
+		}
+		line += len;
+	}
+	*k = 0;
+	return kept;
+}
+
+/* Ends the job's process. 1 when it was build.rdc's compile and wrote its relocatable cubin: the
+ * link is to follow (bin->log holds what the compile said); else 0, the binary done: stored in
+ * the cache, its resources read, or failed with the reason. */
+static int finish_job(build *b, job *j, double timeout_s, const char *devrt)
 {
 	binary *bin = &b->bins[j->bin];
 	int timed_out;
@@ -326,11 +419,23 @@ static void finish_job(build *b, job *j, double timeout_s)
 	bin->seconds = now_seconds() - j->started;
 	trace_event("nvcc done %zu in %.3f s", j->bin, bin->seconds);
 	/* a wrapper or a broken install can exit 0 without the cubin: a compile error, said so */
+	const char *target = j->obj && !j->linking ? j->obj : bin->cubin;
 	struct stat out;
 	int exited_0 = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-	int wrote = exited_0 && stat(bin->cubin, &out) == 0 && out.st_size > 0;
+	int wrote = exited_0 && stat(target, &out) == 0 && out.st_size > 0;
+	if (wrote && target == j->obj)
+		return 1;
+	if (j->linking) {
+		/* the entry's log is both steps' reports: ptxas's, then nvlink's */
+		char *linked = link_report(bin->log ? bin->log : ""), *both = xasprintf("%s%s", j->compile_log, linked);
+		free(linked);
+		free(bin->log);
+		bin->log = both;
+	}
+	if (j->obj)
+		unlink(j->obj);
 	if (wrote && j->tmp_base) {
-		char *stored = cache_store(b->cache, j->key, j->tmp_base, bin->log);
+		char *stored = cache_store(b->cache, j->key, j->tmp_base, bin->log, j->linking ? devrt : NULL);
 		if (stored) {
 			free(bin->cubin);
 			bin->cubin = stored;
@@ -347,8 +452,9 @@ static void finish_job(build *b, job *j, double timeout_s)
 		 * kernel's OOM killer (SIGKILL) is */
 		int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 		bin->killed = !timed_out && (sig == SIGTERM || sig == SIGINT || sig == SIGHUP);
-		char *old = bin->log, *said = exited_0 ? xasprintf("nvcc exited 0 but wrote no cubin ('%s')", bin->cubin)
-							  : xasprintf("%s %s", timed_out ? "nvcc timed out and was killed;" : "nvcc",
+		const char *who = j->linking ? "nvcc -dlink (the device runtime's link)" : "nvcc";
+		char *old = bin->log, *said = exited_0 ? xasprintf("%s exited 0 but wrote no cubin ('%s')", who, target)
+							  : xasprintf("%s%s %s", who, timed_out ? " timed out and was killed;" : "",
 								      proc_describe_status(status));
 		bin->log = xasprintf("%s\n$ %s\n%s", said, j->cmdline, old ? old : "");
 		free(said);
@@ -356,12 +462,17 @@ static void finish_job(build *b, job *j, double timeout_s)
 	}
 	free(j->cmdline);
 	j->cmdline = NULL;
+	free(j->obj);
+	j->obj = NULL;
+	free(j->compile_log);
+	j->compile_log = NULL;
+	return 0;
 }
 
-/* Looks the binary up in the cache; on a miss starts nvcc for it. 1: a job started, 0: done
- * without one (a hit), -1: nvcc cannot be run. */
+/* Looks the binary up in the cache; on a miss starts nvcc for it (build.rdc: its compile step).
+ * 1: a job started, 0: done without one (a hit), -1: nvcc cannot be run. */
 static int start_binary(const config *cfg, const space *s, build *b, size_t k, const char *nvcc, const char *arch,
-			const char *workdir, job *j, diags *d)
+			const char *devrt, const char *workdir, job *j, diags *d)
 {
 	binary *bin = &b->bins[k];
 	size_t n;
@@ -369,7 +480,10 @@ static int start_binary(const config *cfg, const space *s, build *b, size_t k, c
 				b->cache ? cache_dir(b->cache) : workdir, &n);
 	memset(j, 0, sizeof *j);
 	if (b->cache) {
-		cache_key(b->identity, argv, cfg->source, j->key);
+		char **link = cfg->rdc ? link_argv(nvcc, arch, devrt, "", "") : NULL, **keyed = keyed_argv(argv, link);
+		cache_key(b->identity, keyed, cfg->source, j->key);
+		free(keyed);
+		free_argv(link);
 		char *log = NULL;
 		if (cache_lookup(b->cache, j->key, &bin->cubin, &log)) {
 			bin->log = log;
@@ -388,16 +502,23 @@ static int start_binary(const config *cfg, const space *s, build *b, size_t k, c
 		argv[n++] = xstrdup("-MF");
 		argv[n++] = xasprintf("%s.d", j->tmp_base);
 		bin->cubin = xasprintf("%s.cubin", j->tmp_base);
-	} else
+		if (cfg->rdc)
+			j->obj = xasprintf("%s.rdc.cubin", j->tmp_base);
+	} else {
 		bin->cubin = xasprintf("%s/%s_%zu.cubin", workdir, cfg->name, k);
+		if (cfg->rdc)
+			j->obj = xasprintf("%s/%s_%zu.rdc.cubin", workdir, cfg->name, k);
+	}
 	argv[n++] = xstrdup("-o");
-	argv[n++] = xstrdup(bin->cubin);
+	argv[n++] = xstrdup(j->obj ? j->obj : bin->cubin);
 	argv[n] = NULL;
 	if (proc_start(&j->p, argv, PROC_STDOUT | PROC_MERGE_STDERR)) {
 		diags_add(d, "cannot run %s: %s", nvcc, strerror(errno));
 		free_argv(argv);
 		free(j->tmp_base);
 		j->tmp_base = NULL;
+		free(j->obj);
+		j->obj = NULL;
 		return -1;
 	}
 	b->nvcc_runs++;
@@ -408,12 +529,45 @@ static int start_binary(const config *cfg, const space *s, build *b, size_t k, c
 	return 1;
 }
 
+/* build.rdc: the compile of job j wrote its relocatable cubin; the link takes its place in the
+ * pool: 1. 0 when nvcc cannot be started again: the binary failed, saying why, and is done. */
+static int start_link(build *b, job *j, const char *nvcc, const char *arch, const char *devrt)
+{
+	binary *bin = &b->bins[j->bin];
+	j->compile_log = bin->log ? bin->log : xstrdup("");
+	bin->log = NULL;
+	j->linking = 1;
+	free(j->cmdline);
+	char **argv = link_argv(nvcc, arch, devrt, j->obj, bin->cubin);
+	j->cmdline = join_argv(argv);
+	int rc = proc_start(&j->p, argv, PROC_STDOUT | PROC_MERGE_STDERR);
+	free_argv(argv);
+	if (rc == 0)
+		return 1;
+	bin->failed = 1;
+	bin->log = xasprintf("cannot run nvcc to link the device runtime: %s\n$ %s\n%s", strerror(errno), j->cmdline,
+			     j->compile_log);
+	unlink(j->obj);
+	if (j->tmp_base) {
+		char *deps = xasprintf("%s.d", j->tmp_base);
+		unlink(deps);
+		free(deps);
+	}
+	free(j->obj);
+	free(j->compile_log);
+	free(j->cmdline);
+	free(j->tmp_base);
+	j->obj = j->compile_log = j->cmdline = j->tmp_base = NULL;
+	return 0;
+}
+
 /* The pool in flight: jobs running, which binaries have started and finished. */
 struct builder {
 	const config *cfg;
 	const space *s;
 	build *b;
 	const char *nvcc, *arch, *workdir;
+	char *devrt;      /* build.rdc: the device runtime library found beside nvcc, or NULL */
 	double timeout_s;
 	build_progress_fn progress;
 	void *ctx;
@@ -436,7 +590,8 @@ struct builder {
 static void launch(builder *bd, size_t k)
 {
 	bd->started[k] = 1;
-	int r = start_binary(bd->cfg, bd->s, bd->b, k, bd->nvcc, bd->arch, bd->workdir, &bd->running[bd->nrun], bd->d);
+	int r = start_binary(bd->cfg, bd->s, bd->b, k, bd->nvcc, bd->arch, bd->devrt, bd->workdir, &bd->running[bd->nrun],
+			     bd->d);
 	if (r < 0) {
 		bd->rc = -1;
 		bd->finished[k] = 1;
@@ -509,7 +664,10 @@ static void step(builder *bd, long long want, int wait_ms)
 		binary *bin = &bd->b->bins[j->bin];
 		bin->log = j->p.dropped ? xasprintf("%s\n[%zu more bytes of nvcc's output not kept]", j->p.buf, j->p.dropped)
 					: xstrdup(j->p.buf ? j->p.buf : "");
-		finish_job(bd->b, j, late ? 0 : -1);
+		if (finish_job(bd->b, j, late ? 0 : -1, bd->devrt) && start_link(bd->b, j, bd->nvcc, bd->arch, bd->devrt)) {
+			i++;
+			continue;
+		}
 		bd->finished[j->bin] = 1;
 		bd->done++;
 		bd->t_last = now_seconds();
@@ -532,6 +690,7 @@ static builder *new_builder(const config *cfg, const space *s, build *b, const c
 	bd->nvcc = nvcc;
 	bd->arch = arch;
 	bd->workdir = workdir;
+	bd->devrt = cfg->rdc ? find_devrt(nvcc) : NULL;
 	bd->timeout_s = timeout_s;
 	bd->progress = progress;
 	bd->ctx = ctx;
@@ -573,6 +732,19 @@ void build_hint(builder *bd, const size_t *bins, size_t n)
 	step(bd, -1, 0); /* start them now; the caller goes on at once */
 }
 
+/* A job killed: its relocatable cubin removed (a work directory must be empty to go), what it
+ * holds freed. */
+static void forget_job(job *j)
+{
+	if (j->obj)
+		unlink(j->obj);
+	free(j->obj);
+	free(j->compile_log);
+	free(j->cmdline);
+	free(j->tmp_base);
+	j->obj = j->compile_log = j->cmdline = j->tmp_base = NULL;
+}
+
 /* The run stops (or a search is done): compiles in flight are killed, and every binary not built
  * is failed and killed (skipped too, when only a search's end stops it), so that its
  * configurations read as not run rather than as compile errors. */
@@ -588,8 +760,7 @@ static void stop_all(builder *bd, int skipped)
 			unlink(deps);
 			free(deps);
 		}
-		free(j->cmdline);
-		free(j->tmp_base);
+		forget_job(j);
 	}
 	bd->nrun = 0;
 	for (size_t k = 0; k < bd->b->nbins; k++)
@@ -634,9 +805,9 @@ int build_end(builder *bd, double *seconds)
 		*seconds = (bd->t_last > 0 ? bd->t_last : now_seconds()) - bd->t0;
 	for (size_t i = 0; i < bd->nrun; i++) {
 		proc_kill(&bd->running[i].p);
-		free(bd->running[i].cmdline);
-		free(bd->running[i].tmp_base);
+		forget_job(&bd->running[i]);
 	}
+	free(bd->devrt);
 	free(bd->running);
 	free(bd->pfds);
 	free(bd->hint);
@@ -651,165 +822,4 @@ int build_run(const config *cfg, const space *s, build *b, const char *nvcc, con
 	      const char *workdir, int jobs, double timeout_s, build_progress_fn progress, void *ctx, diags *d)
 {
 	return build_end(build_begin(cfg, s, b, nvcc, arch, workdir, jobs, timeout_s, progress, ctx, d), NULL);
-}
-
-/* What the GPU executes, for telling identical binaries apart: every ELF section of the cubin
- * except the toolkit note (which records the command line) and, in the per-kernel .nv.info
- * sections, the EIATTR_MAXREG_COUNT attribute (the -maxrregcount asked for, not what was used:
- * the register count itself stays in). Caps above a kernel's natural register count thus give
- * the same hash. A file that is not ELF is hashed whole. */
-static void code_hash(const char *path, char out[17])
-{
-	FILE *f = fopen(path, "rb");
-	hasher *h = hasher_new();
-	unsigned char *data = NULL;
-	long size = -1;
-	if (f && fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0) {
-		data = xmalloc((size_t)size);
-		if (fread(data, 1, (size_t)size, f) != (size_t)size)
-			size = -1;
-	}
-	if (f)
-		fclose(f);
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)data;
-	int elf = size >= (long)sizeof *eh && !memcmp(data, ELFMAG, SELFMAG) && data[EI_CLASS] == ELFCLASS64 &&
-		  eh->e_shoff + (unsigned long)eh->e_shnum * sizeof(Elf64_Shdr) <= (unsigned long)size &&
-		  eh->e_shstrndx < eh->e_shnum;
-	if (!elf) {
-		if (size > 0)
-			hasher_add(h, data, (size_t)size);
-	} else {
-		const Elf64_Shdr *sh = (const Elf64_Shdr *)(data + eh->e_shoff);
-		const Elf64_Shdr *names = &sh[eh->e_shstrndx];
-		for (int i = 0; i < eh->e_shnum; i++) {
-			const Elf64_Shdr *sec = &sh[i];
-			if (names->sh_offset + sec->sh_name >= (unsigned long)size)
-				continue;
-			const char *name = (const char *)data + names->sh_offset + sec->sh_name;
-			if (!memchr(name, 0, (size_t)size - (names->sh_offset + sec->sh_name)) || !strcmp(name, ".note.nv.tkinfo"))
-				continue;
-			hasher_add_str(h, name);
-			hasher_add(h, &sec->sh_size, sizeof sec->sh_size);
-			if (sec->sh_type == SHT_NOBITS || sec->sh_offset + sec->sh_size > (unsigned long)size)
-				continue;
-			const unsigned char *p = data + sec->sh_offset, *end = p + sec->sh_size;
-			if (strncmp(name, ".nv.info.", 9)) {
-				hasher_add(h, p, sec->sh_size);
-				continue;
-			}
-			/* .nv.info records: format byte, attribute byte, then by format: none (1),
-			 * 1 byte (2), 2 bytes (3) or a 2-byte size and that many bytes (4) */
-			while (p + 2 <= end) {
-				size_t len = p[0] == 1 ? 2 : p[0] == 2 ? 3 : p[0] == 3 ? 4 : p[0] == 4 && p + 4 <= end ? 4 + (size_t)(p[2] | p[3] << 8) : 0;
-				if (!len || p + len > end) {
-					hasher_add(h, p, (size_t)(end - p));
-					break;
-				}
-				if (p[1] != 0x1b) /* EIATTR_MAXREG_COUNT */
-					hasher_add(h, p, len);
-				p += len;
-			}
-		}
-	}
-	free(data);
-	hasher_finish(h, out);
-}
-
-/* Matches a plain name or its Itanium mangling: _Z <length> <name> <anything>. */
-static int entry_matches(const char *fn, const char *entry, int *mangled)
-{
-	*mangled = 0;
-	if (!strcmp(fn, entry))
-		return 1;
-	char prefix[320];
-	snprintf(prefix, sizeof prefix, "_Z%zu%s", strlen(entry), entry);
-	if (!strncmp(fn, prefix, strlen(prefix))) {
-		*mangled = 1;
-		return 1;
-	}
-	return 0;
-}
-
-static void append_name(char **list, const char *name)
-{
-	char *old = *list;
-	*list = old ? xasprintf("%s, %s", old, name) : xstrdup(name);
-	free(old);
-}
-
-int ptxas_parse(const char *log, const char *entry, kernel_resources *out, char **candidates)
-{
-	memset(out, 0, sizeof *out);
-	*candidates = NULL;
-	char *all = NULL, *matched = NULL;
-	int nmatch = 0, exact = 0, in_entry = 0;
-	for (const char *line = log; line && *line;) {
-		const char *eol = strchr(line, '\n');
-		size_t len = eol ? (size_t)(eol - line) : strlen(line);
-		char buf[1024];
-		snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), line);
-		line = eol ? eol + 1 : NULL;
-
-		const char *p;
-		char name[512];
-		if ((p = strstr(buf, "Compiling entry function '")) && sscanf(p + 26, "%511[^']", name) == 1) {
-			append_name(&all, name);
-			int mangled;
-			in_entry = entry_matches(name, entry, &mangled) && !(exact && mangled);
-			if (in_entry) {
-				/* an exact (extern "C") match wins over manglings */
-				if (!mangled && !exact) {
-					exact = 1;
-					nmatch = 0;
-					free(matched);
-					matched = NULL;
-					memset(out, 0, sizeof *out);
-				}
-				nmatch++;
-				append_name(&matched, name);
-				free(out->symbol);
-				out->symbol = xstrdup(name);
-			}
-			continue;
-		}
-		if (!in_entry)
-			continue;
-		int a, b2, c;
-		if ((p = strstr(buf, "bytes stack frame")) && sscanf(buf, " %d bytes stack frame, %d bytes spill stores, %d bytes spill loads", &a, &b2, &c) == 3) {
-			out->stack = a;
-			out->spill_stores = b2;
-			out->spill_loads = c;
-		}
-		if ((p = strstr(buf, "Used ")) && sscanf(p, "Used %d registers", &a) == 1) {
-			out->registers = a;
-			const char *q;
-			if ((q = strstr(p, "used ")) && sscanf(q, "used %d barriers", &b2) == 1)
-				out->barriers = b2;
-			/* "N bytes smem" follows the register count when the kernel has static shared memory */
-			for (q = p; (q = strstr(q, " bytes smem")); q++) {
-				const char *num = q;
-				while (num > p && num[-1] >= '0' && num[-1] <= '9')
-					num--;
-				out->static_smem = strtoul(num, NULL, 10);
-				break;
-			}
-		}
-	}
-	int rc = 0;
-	if (nmatch == 0) {
-		rc = -1;
-		*candidates = all;
-		all = NULL;
-		free(out->symbol);
-		out->symbol = NULL;
-	} else if (nmatch > 1) {
-		rc = -2;
-		*candidates = matched;
-		matched = NULL;
-		free(out->symbol);
-		memset(out, 0, sizeof *out);
-	}
-	free(all);
-	free(matched);
-	return rc;
 }

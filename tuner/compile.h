@@ -7,23 +7,15 @@
 #include <signal.h>
 
 #include "config.h"
+#include "cubin.h"
 #include "space.h"
-
-typedef struct {
-	char *symbol;       /* the entry's name in the cubin (mangled if C++) */
-	int registers;
-	int spill_stores, spill_loads; /* bytes */
-	int stack;          /* bytes of stack frame */
-	int barriers;
-	size_t static_smem; /* bytes */
-} kernel_resources;
 
 typedef struct {
 	size_t first_config; /* a configuration built by this binary, to name it in messages */
 	char *entry;         /* the entry point it is built for (the config's, placeholders filled) */
 	char *cubin;         /* path of the result */
 	int cached;          /* taken from the cache: no nvcc ran */
-	char code[17];       /* hash of what the GPU executes (see compile.c): equal means same kernel */
+	char code[17];       /* hash of what the GPU executes (cubin_code_hash): equal means same kernel */
 	int failed;          /* compile-error: log says why */
 	int killed;          /* failed because SIGTERM, SIGINT or SIGHUP stopped nvcc, or never built: not run */
 	int skipped;         /* with killed: a search never needed it, so it was never built (not run) */
@@ -91,11 +83,6 @@ builder *build_begin_on_demand(const config *cfg, const space *s, build *b, cons
 /* The binaries a search expects to wait for next, most likely first; replaces the last hint. A
  * pool that builds everything builds these first, in this order. */
 void build_hint(builder *bd, const size_t *bins, size_t n);
-
-/* Finds the entry point's resources in `nvcc -Xptxas -v` output. The entry matches a function
- * named exactly so or its C++ mangling (_Z<len><name>...). 0 on success; -1 if not found, -2 if
- * several C++ overloads match (names listed in *candidates, caller frees). */
-int ptxas_parse(const char *log, const char *entry, kernel_resources *out, char **candidates);
 
 /* The nvcc to use: $NVCC, else nvcc on PATH, else $CUDA_HOME/bin/nvcc, else
  * /usr/local/cuda/bin/nvcc. NULL if none is executable. Caller frees. */

@@ -438,7 +438,7 @@ static void load_build(loader *L, const yaml_node_t *n)
 {
 	static const char *const keys[] = {"flags", "maxrregcount", "defines", "include", NULL};
 	config *cfg = L->cfg;
-	if (ld_check_keys(L, n, "'build'", keys))
+	if (ld_load_build_keys(L, n, keys))
 		return;
 	yaml_node_t *flags = ld_get(L, n, "flags"), *inc = ld_get(L, n, "include"), *defs0 = ld_get(L, n, "defines");
 	/* room for every flag, include directory and define that may come */

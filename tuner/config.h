@@ -135,6 +135,7 @@ typedef struct {
 
 	char **nvcc_flags;        /* build.flags, then -I for build.include, -D for constants in build.defines */
 	size_t nflags;
+	int rdc;                  /* build.rdc: relocatable device code, linked with the device runtime */
 
 	/* verify */
 	int has_reference;
@@ -174,6 +175,7 @@ typedef struct {
 	int metrics_top;       /* K for METRICS_TOP */
 	int finalists;         /* re-timed interleaved at the end; 0 or 1: none */
 	int verify_every;      /* verify after every timed sample */
+	int pending_launches;  /* device-side launches the device runtime holds at once; 0: the driver's */
 	double timeout;        /* seconds: the floor of the hung-kernel timeout */
 
 	/* select */

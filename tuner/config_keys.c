@@ -1,6 +1,7 @@
-/* config_keys.c: the sections whose keys are settings (measure, select, search, output). The keys
- * that are plain values are rows of a table each (name, kind, bounds, default, field): loading,
- * checking and defaulting come from the row, and a test holds docs/config.md's key table to it. */
+/* config_keys.c: the sections whose keys are settings (measure, select, search, output, and
+ * build's plain keys). The keys that are plain values are rows of a table each (name, kind,
+ * bounds, default, field): loading, checking and defaulting come from the row, and a test holds
+ * docs/config.md's key table to it. */
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>
@@ -24,6 +25,7 @@ static const plain_key measure_keys[] = {
 	{"finalists", KEY_INT, 0, 100, "3", offsetof(config, finalists)},
 	{"timeout", KEY_SECONDS, 0, 0, "20", offsetof(config, timeout)},
 	{"verify_every_sample", KEY_BOOL, 0, 0, "false", offsetof(config, verify_every)},
+	{"pending_launches", KEY_INT, 0, 1 << 24, "0", offsetof(config, pending_launches)},
 };
 static const size_t nmeasure_keys = sizeof measure_keys / sizeof measure_keys[0];
 
@@ -31,7 +33,12 @@ static const plain_key select_keys[] = {
 	{"noise_band", KEY_NONNEGATIVE, 0, 0, "2", offsetof(config, tie_k)},
 };
 
+static const plain_key build_keys[] = {
+	{"rdc", KEY_BOOL, 0, 0, "false", offsetof(config, rdc)},
+};
+
 const key_table config_key_tables[] = {
+	{"build", build_keys, sizeof build_keys / sizeof *build_keys},
 	{"measure", measure_keys, sizeof measure_keys / sizeof *measure_keys},
 	{"select", select_keys, sizeof select_keys / sizeof *select_keys},
 	{NULL, NULL, 0},
@@ -98,6 +105,11 @@ static int load_section(loader *L, const yaml_node_t *n, const char *what, const
 	if (rc == 0)
 		load_plain(L, n, rows, count);
 	return rc;
+}
+
+int ld_load_build_keys(loader *L, const yaml_node_t *n, const char *const *others)
+{
+	return load_section(L, n, "'build'", build_keys, sizeof build_keys / sizeof *build_keys, others);
 }
 
 void ld_load_measure(loader *L, const yaml_node_t *n)

@@ -51,12 +51,15 @@ void ld_check_names(loader *L, const cexpr *x, int allow_params, const char *wha
 int ld_eval_const(loader *L, const cexpr *x, const char *what, value *out);
 void ld_check_element_names(loader *L, const cexpr *x, const char *what);
 
-/* ---- config_keys.c: the settings' sections and their tables of plain keys ---- */
+/* ---- config_keys.c: the settings' sections and their tables of plain keys (build's too) ---- */
 void ld_plain_defaults(config *cfg, const plain_key *rows, size_t n);
 void ld_load_measure(loader *L, const yaml_node_t *n);
 void ld_load_select(loader *L, const yaml_node_t *n);
 void ld_load_search(loader *L, const yaml_node_t *n);
 void ld_load_output(loader *L, const yaml_node_t *n);
+/* build's keys: its plain ones (rdc) loaded, the others (`others`, NULL-ended) only checked as
+ * names; -1 when it is not a mapping */
+int ld_load_build_keys(loader *L, const yaml_node_t *n, const char *const *others);
 
 /* ---- config_data.c: data files (fill: {file}, verify.expected) and verify.host ---- */
 /* The file named by n (relative to the config) for argument a, checked against its type and

@@ -394,7 +394,8 @@ static void copy_lines(runner *r, const config *cfg)
 int runner_prepare(runner *r, const config *cfg, const device_info *info, int profiler, diags *d)
 {
 	remember(r, encode(&PROTO_MEASURE, &(proto_measure){cfg->cache_warm ? "warm" : "cold", cfg->verify_every,
-							     (unsigned long long)cfg->sample, cfg->max_mismatches}));
+							     (unsigned long long)cfg->sample, cfg->max_mismatches,
+							     cfg->pending_launches}));
 	/* first, before any element is generated: an array too large is said at once */
 	size_t need = 0;
 	for (size_t i = 0; i < cfg->nargs; i++)

@@ -9,7 +9,8 @@ typedef enum {
 	ST_NOT_RUN,       /* --dry-run, or never reached */
 	ST_OK,            /* ran, verified, timed */
 	ST_COMPILE_ERROR, /* nvcc failed or the entry point is missing */
-	ST_LAUNCH_ERROR,  /* the driver refused the launch (too many threads, shared memory, grid) */
+	ST_LAUNCH_ERROR,  /* the driver refused the launch (too many threads, shared memory, grid), or
+	                   * the kernel recorded a device-side launch that failed (build.rdc) */
 	ST_WRONG_RESULT,  /* outputs differ from the reference run */
 	ST_CRASHED,       /* the kernel faulted and took its context (or its worker) down */
 	ST_TIMEOUT,       /* killed after running too long */

@@ -402,7 +402,7 @@ static int check_inputs(tuning *t)
 		if (!t->cache)
 			return stop(t, EXIT_USAGE);
 	}
-	t->identity = cache_compiler_identity(t->nvcc);
+	t->identity = cache_compiler_identity(t->nvcc, t->cfg.rdc);
 	return 0;
 }
 

@@ -99,8 +99,6 @@ void plan_done(void) { forget_steps(); }
 
 int plan_launches(void) { return P.nsteps * P.streams; }
 
-CUfunction plan_function(int k) { return k < P.nsteps ? P.steps[k].L.f : NULL; }
-
 CUresult plan_load(CUmodule mod, char *why, size_t len)
 {
 	if (P.expected < 0 || P.nsteps != P.expected) {

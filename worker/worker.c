@@ -6,6 +6,7 @@
  * the kernel's arguments are in args.c, profiling in profile.c. */
 #include <cuda.h>
 #include <dirent.h>
+#include <driver_types.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
@@ -400,6 +401,12 @@ static void cmd_measure(char *line)
 		return;
 	}
 	args_set_sample(ask.sample, ask.mismatches);
+	/* before any kernel of the run: the device runtime sizes its launch pool once */
+	CUresult r;
+	if (ask.pending > 0 && (r = cuCtxSetLimit(CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT, (size_t)ask.pending))) {
+		reply_error(err_name(r), "setting measure.pending_launches to %lld", ask.pending);
+		return;
+	}
 	local.cold = !strcmp(ask.cache, "cold");
 	local.verify_every = ask.every != 0;
 	if (local.cold && !local.flush) {
@@ -423,6 +430,13 @@ static void reply_result(long id, status st, const sampling *S, int driver_block
 	reply(&PROTO_RESULT, &res);
 }
 
+/* Before sample i (and each of a plan's serial launches): L2 flushed (cold mode), inputs restored. */
+static CUresult before_sample(int i)
+{
+	CUresult r = local.cold ? cuMemsetD32Async(local.flush, (unsigned)i, local.flush_bytes / 4, NULL) : CUDA_SUCCESS;
+	return r ? r : restore_inputs();
+}
+
 /* n launches of the run's kernel, or with a plan n executions of the plan (streams.c). */
 static CUresult launches(const launch *L, int plan, int n) { return plan ? plan_execute(n) : launch_n(L, n); }
 
@@ -443,10 +457,7 @@ static CUresult sample(const launch *L, int plan, const stop_rule *rule, int che
 	S->n = 0;
 	S->noise = 0;
 	while (!r && !stats_should_stop(rule, S->n, S->noise, now() - t0, fastest)) {
-		if (local.cold)
-			r = cuMemsetD32Async(local.flush, (unsigned)S->n, local.flush_bytes / 4, NULL);
-		if (!r)
-			r = restore_inputs();
+		r = before_sample((int)S->n);
 		float ms = 0;
 		if (r)
 			break;
@@ -518,6 +529,8 @@ typedef struct {
 	stop_rule rule;
 	launch L;
 	int driver_blocks;  /* the driver's occupancy (blocks per SM), or -1 */
+	CUdeviceptr device_error; /* the module's autotune_device_error, or 0 when it has none */
+	int device_failed;  /* the kernel recorded a failed device-side launch: this cudaError_t */
 	int wrong;          /* the result was wrong: msg says how */
 	char msg[512];
 	CUresult r;         /* else the CUDA error that ended it, while doing `what` */
@@ -553,12 +566,52 @@ static int run_error(run *R, CUresult r, const char *what)
 	return 1;
 }
 
+/* The device runtime's errors that a failed device-side launch gives, by name (the worker has
+ * no runtime library to ask); others are said by number. */
+static const char *runtime_error_name(int e)
+{
+#define E(x) {x, #x}
+	static const struct {
+		int code;
+		const char *name;
+	} known[] = {E(cudaErrorLaunchMaxDepthExceeded), E(cudaErrorLaunchPendingCountExceeded),
+		     E(cudaErrorLaunchOutOfResources), E(cudaErrorSyncDepthExceeded), E(cudaErrorInvalidConfiguration),
+		     E(cudaErrorInvalidValue), E(cudaErrorMemoryAllocation), E(cudaErrorNotSupported),
+		     E(cudaErrorInvalidDeviceFunction), E(cudaErrorLaunchFailure)};
+#undef E
+	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+		if (known[i].code == e)
+			return known[i].name;
+	return NULL;
+}
+
+/* A kernel that launches kernels (build.rdc) reports a device-side launch that failed by writing
+ * its cudaError_t to its `__device__ int autotune_device_error` (docs/config.md): the result
+ * is then incomplete, and the configuration a launch-error naming the error, not a wrong result.
+ * 1 (the run ends) when the kernels since the last clearing wrote one. */
+static int device_launch_failed(run *R, const char *when)
+{
+	int e = 0;
+	CUresult r;
+	if (!R->device_error)
+		return 0;
+	if ((r = cuMemcpyDtoH(&e, R->device_error, sizeof e)))
+		return run_error(R, r, " reading autotune_device_error");
+	if (!e)
+		return 0;
+	R->device_failed = e;
+	R->what = when;
+	return 1;
+}
+
 /* The run's kernel: its module loaded, its __constant__ arguments filled, its parameters set,
- * and the driver's occupancy for its shape. 0, or 1 when the run ends. */
+ * its device-side launch errors cleared, and the driver's occupancy for its shape. 0, or 1 when
+ * the run ends. */
 static int load_kernel(run *R)
 {
 	CUmodule mod;
 	CUresult r;
+	size_t bytes;
 	if ((r = get_module(R->cubin, &mod)))
 		return run_error(R, r, " loading the module");
 	if ((r = cuModuleGetFunction(&R->L.f, mod, R->symbol)))
@@ -567,6 +620,10 @@ static int load_kernel(run *R)
 		return run_error(R, r, R->where);
 	if (R->plan && (r = plan_load(mod, R->where, sizeof R->where)))
 		return run_error(R, r, R->where);
+	if (cuModuleGetGlobal(&R->device_error, &bytes, mod, "autotune_device_error") || bytes != sizeof(int))
+		R->device_error = 0;
+	else if ((r = cuMemsetD32(R->device_error, 0, 1)))
+		return run_error(R, r, " clearing autotune_device_error");
 	launch *L = &R->L;
 	if (L->smem > 48 * 1024)
 		cuFuncSetAttribute(L->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)L->smem);
@@ -585,6 +642,8 @@ static int verify_run(run *R)
 	/* outputs poisoned first, so an element the kernel never writes fails */
 	if ((r = poison_outputs()) || (r = restore_inputs()) || (r = launches(&R->L, R->plan, 1)) || (r = cuCtxSynchronize()))
 		return run_error(R, r, "");
+	if (device_launch_failed(R, " in the verification run"))
+		return 1;
 	if (R->ref && verify_sum(R->rtol, R->atol, R->msg, sizeof R->msg, &r))
 		return R->wrong = 1;
 	if (R->ref) {
@@ -600,17 +659,6 @@ static int verify_run(run *R)
 	return 0;
 }
 
-/* Whether every function the run launches was launched before (a plan's each step). */
-static int all_launched(const run *R)
-{
-	if (!R->plan)
-		return launched_before(R->L.f);
-	for (int k = 0; plan_function(k); k++)
-		if (!launched_before(plan_function(k)))
-			return 0;
-	return 1;
-}
-
 /* Before timing: the verification run, or else a function's first launch, which is never timed
  * (the function loads lazily then). 0, or 1 when the run ends. */
 static int first_launch(run *R)
@@ -619,12 +667,12 @@ static int first_launch(run *R)
 	if (R->ref || R->check) {
 		if (verify_run(R))
 			return 1;
-	} else if (!all_launched(R) &&
+	} else if ((R->plan || !launched_before(R->L.f)) && /* a plan's several functions: always */
 		   ((r = restore_inputs()) || (r = launches(&R->L, R->plan, 1)) || (r = cuCtxSynchronize())))
 		return run_error(R, r, "");
+	else if (device_launch_failed(R, " in the first launch"))
+		return 1;
 	note_launched(R->L.f);
-	for (int k = 0; R->plan && plan_function(k); k++)
-		note_launched(plan_function(k));
 	return 0;
 }
 
@@ -682,21 +730,16 @@ static int time_run(run *R, sampling *S)
 		return 1;
 	if (r)
 		return run_error(R, r, " while timing");
+	if (device_launch_failed(R, " while timing"))
+		return 1;
 	S->mhz_after = R->timing ? 0 : clock_mhz();
 	return 0;
-}
-
-/* What precedes each of a plan's serial launches as it precedes a sample: a cold L2, inputs restored. */
-static CUresult before_serial(int i)
-{
-	CUresult r = local.cold ? cuMemsetD32Async(local.flush, (unsigned)i, local.flush_bytes / 4, NULL) : CUDA_SUCCESS;
-	return r ? r : restore_inputs();
 }
 
 /* A plan's serial time: its steps one at a time, times its streams. 0, or 1 when the run ends. */
 static int serial_time(run *R, double *ms)
 {
-	CUresult r = plan_serial(before_serial, ms);
+	CUresult r = plan_serial(before_sample, ms);
 	return r ? run_error(R, r, " while timing the plan's launches one at a time") : 0;
 }
 
@@ -709,6 +752,13 @@ static int run_ended(const run *R)
 		return 0;
 	}
 	char msg[512];
+	if (R->device_failed) {
+		const char *name = runtime_error_name(R->device_failed);
+		snprintf(msg, sizeof msg, "a device-side launch failed%s: %s%s(cudaError_t %d in autotune_device_error)", R->what,
+			 name ? name : "", name ? " " : "", R->device_failed);
+		reply_result(R->id, ST_LAUNCH_ERROR, NULL, R->driver_blocks, msg);
+		return 0;
+	}
 	snprintf(msg, sizeof msg, "%s%s", err_name(R->r), R->what);
 	reply_result(R->id, is_sticky(R->r) ? ST_CRASHED : ST_LAUNCH_ERROR, NULL, R->driver_blocks, msg);
 	return is_sticky(R->r) ? -1 : 0;

@@ -76,8 +76,6 @@ int plan_pending(void);
 void plan_done(void);
 /* Launches one execution of the plan makes (steps x streams). */
 int plan_launches(void);
-/* Step k's function once loaded; NULL past the last step. */
-CUfunction plan_function(int k);
 /* The steps' functions from mod, their parameters, the streams: 0, or the CUDA error (why in why). */
 CUresult plan_load(CUmodule mod, char *why, size_t len);
 /* The plan executed `times` times back to back, dispatched in its order. */

@@ -1,0 +1,181 @@
+/* test_cubin.c: what is known of a binary: the entry point's resources in ptxas's report (real
+ * nvcc 13 output), found by its plain or mangled name, and for a linked one (build.rdc) in
+ * nvlink's; and the hash of what the GPU executes. */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cubin.h"
+#include "proc.h"
+#include "tests.h"
+
+/* Captured from `nvcc -cubin -arch=sm_90 -Xptxas -v -maxrregcount=24` on a file with an
+ * extern "C" kernel and a template instance that spills. */
+static const char *log_two_kernels =
+	"ptxas info    : Overriding maximum register limit 256 for '_Z2tkILi128EEvPf' with  24 of maxrregcount option\n"
+	"ptxas info    : Overriding maximum register limit 256 for 'sumMatrixOnGPU2D' with  24 of maxrregcount option\n"
+	"ptxas info    : 0 bytes gmem\n"
+	"ptxas info    : Compiling entry function '_Z2tkILi128EEvPf' for 'sm_90'\n"
+	"ptxas info    : Function properties for _Z2tkILi128EEvPf\n"
+	"    640 bytes stack frame, 520 bytes spill stores, 520 bytes spill loads\n"
+	"ptxas info    : Used 24 registers, used 1 barriers, 640 bytes cumulative stack size, 512 bytes smem\n"
+	"ptxas info    : Compile time = 43.767 ms\n"
+	"ptxas info    : Compiling entry function 'sumMatrixOnGPU2D' for 'sm_90'\n"
+	"ptxas info    : Function properties for sumMatrixOnGPU2D\n"
+	"    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+	"ptxas info    : Used 12 registers, used 0 barriers\n"
+	"ptxas info    : Compile time = 2.547 ms\n";
+
+static void test_ptxas_plain_entry(void)
+{
+	kernel_resources r;
+	char *cands;
+	CU_ASSERT_EQUAL(ptxas_parse(log_two_kernels, "sumMatrixOnGPU2D", &r, &cands), 0);
+	CU_ASSERT_STRING_EQUAL(r.symbol, "sumMatrixOnGPU2D");
+	CU_ASSERT_EQUAL(r.registers, 12);
+	CU_ASSERT_EQUAL(r.barriers, 0);
+	CU_ASSERT_EQUAL(r.spill_stores, 0);
+	CU_ASSERT_EQUAL(r.static_smem, 0);
+	free(r.symbol);
+	free(cands);
+}
+
+static void test_ptxas_mangled_entry_with_spills_and_smem(void)
+{
+	kernel_resources r;
+	char *cands;
+	CU_ASSERT_EQUAL(ptxas_parse(log_two_kernels, "tk", &r, &cands), 0);
+	CU_ASSERT_STRING_EQUAL(r.symbol, "_Z2tkILi128EEvPf");
+	CU_ASSERT_EQUAL(r.registers, 24);
+	CU_ASSERT_EQUAL(r.barriers, 1);
+	CU_ASSERT_EQUAL(r.stack, 640);
+	CU_ASSERT_EQUAL(r.spill_stores, 520);
+	CU_ASSERT_EQUAL(r.spill_loads, 520);
+	CU_ASSERT_EQUAL(r.static_smem, 512);
+	free(r.symbol);
+	free(cands);
+}
+
+static void test_ptxas_missing_entry_lists_the_functions(void)
+{
+	kernel_resources r;
+	char *cands;
+	CU_ASSERT_EQUAL(ptxas_parse(log_two_kernels, "sumMatrix", &r, &cands), -1);
+	CU_ASSERT_PTR_NULL(r.symbol);
+	CU_ASSERT_STRING_EQUAL(cands, "_Z2tkILi128EEvPf, sumMatrixOnGPU2D");
+	free(cands);
+}
+
+static void test_ptxas_ambiguous_overloads(void)
+{
+	const char *log = "ptxas info    : Compiling entry function '_Z1kPf' for 'sm_90'\n"
+			  "ptxas info    : Used 8 registers, used 0 barriers\n"
+			  "ptxas info    : Compiling entry function '_Z1kPd' for 'sm_90'\n"
+			  "ptxas info    : Used 10 registers, used 0 barriers\n";
+	kernel_resources r;
+	char *cands;
+	CU_ASSERT_EQUAL(ptxas_parse(log, "k", &r, &cands), -2);
+	CU_ASSERT_STRING_EQUAL(cands, "_Z1kPf, _Z1kPd");
+	free(cands);
+}
+
+/* build.rdc: `nvcc -cubin -rdc=true -arch=sm_90 -Xptxas -v -maxrregcount=24` on a template kernel
+ * that launches itself, then `nvcc -dlink -cubin -arch=sm_90 -Xnvlink -v` of that with the device
+ * runtime (one of the runtime's own kernels kept, which the pool drops from its logs). ptxas,
+ * compiling a relocatable kernel, reports neither the shared memory nor the stack of the calls
+ * into the runtime; nvlink reports what the loaded image has. */
+static const char *log_linked =
+	"ptxas info    : Overriding maximum register limit 256 for '_Z2tkILi128EEvPf' with  24 of maxrregcount option\n"
+	"ptxas info    : 0 bytes gmem\n"
+	"ptxas info    : Compiling entry function '_Z2tkILi128EEvPf' for 'sm_90'\n"
+	"ptxas info    : Function properties for _Z2tkILi128EEvPf\n"
+	"    256 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+	"ptxas info    : Used 24 registers, used 1 barriers\n"
+	"ptxas info    : Compile time = 20.087 ms\n"
+	"nvlink info    : 13181 bytes gmem\n"
+	"nvlink info    : Function properties for '__nv_static_52__f4510a67_22_cuda_device_runtime_cu_3ecce0c0_2317245__Z16memset_3d_deviceIjLi0ELi0ELi0EEv12MemsetParamsIT_E':\n"
+	"nvlink info    : used 12 registers, used 0 barriers, 0 stack, 0 bytes smem, 608 bytes cmem[0], 0 bytes lmem\n"
+	"nvlink info    : Function properties for '_Z2tkILi128EEvPf':\n"
+	"nvlink info    : used 24 registers, used 1 barriers, 272 stack, 1536 bytes smem, 536 bytes cmem[0], 0 bytes lmem\n";
+
+/* The linked kernel's registers, barriers, stack and shared memory are nvlink's, the spills
+ * ptxas's; without nvlink's report of the entry, ptxas's numbers stand. */
+static void test_linked_resources_are_nvlinks(void)
+{
+	kernel_resources r;
+	char *cands;
+	CU_ASSERT_EQUAL_FATAL(ptxas_parse(log_linked, "tk", &r, &cands), 0);
+	CU_ASSERT_STRING_EQUAL(r.symbol, "_Z2tkILi128EEvPf");
+	CU_ASSERT_EQUAL(r.registers, 24);
+	CU_ASSERT_EQUAL(r.barriers, 1);
+	CU_ASSERT_EQUAL(r.stack, 272);
+	CU_ASSERT_EQUAL(r.static_smem, 1536);
+	CU_ASSERT_EQUAL(r.spill_stores, 0);
+	free(r.symbol);
+	free(cands);
+	/* the report cut before the entry's lines: only the runtime's kernel, which is not the entry */
+	char *cut = strdup(log_linked);
+	*strstr(cut, "nvlink info    : Function properties for '_Z2tk") = 0;
+	CU_ASSERT_EQUAL_FATAL(ptxas_parse(cut, "tk", &r, &cands), 0);
+	CU_ASSERT_EQUAL(r.registers, 24);
+	CU_ASSERT_EQUAL(r.stack, 256);
+	CU_ASSERT_EQUAL(r.static_smem, 0);
+	free(r.symbol);
+	free(cands);
+	free(cut);
+}
+
+/* The kernel of k.cu compiled for sm_90 with these flags into dir/name.cubin; its path. */
+static const char *compiled(const char *name, const char *flag)
+{
+	static char path[4][256];
+	static int slot;
+	char *p = path[slot++ % 4], *out;
+	snprintf(p, 256, "%s/%s.cubin", test_dir, name);
+	char src[256];
+	snprintf(src, sizeof src, "%s/k.cu", test_dir);
+	char *argv[] = {"sh", "-c", "exec \"${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}\" -cubin -arch=sm_90 \"$@\"",
+			"sh", (char *)flag, src, "-o", p, NULL};
+	int st = proc_capture(argv, 120, &out);
+	CU_ASSERT(st == 0);
+	free(out);
+	return p;
+}
+
+/* A register cap above what the kernel uses leaves the code, and so the hash, as it was; other
+ * code hashes otherwise; a file that is not a cubin is hashed whole. */
+static void test_the_code_hash_ignores_an_unused_register_cap(void)
+{
+	char src[256];
+	snprintf(src, sizeof src, "%s/k.cu", test_dir);
+	put_file(src, "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] *= 2.0f; }\n");
+	char capped64[17], capped128[17], other[17];
+	cubin_code_hash(compiled("k64", "-maxrregcount=64"), capped64);
+	cubin_code_hash(compiled("k128", "-maxrregcount=128"), capped128);
+	CU_ASSERT_STRING_EQUAL(capped64, capped128);
+	put_file(src, "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] *= 3.0f; }\n");
+	cubin_code_hash(compiled("k3", "-maxrregcount=64"), other);
+	CU_ASSERT_STRING_NOT_EQUAL(capped64, other);
+	char plain1[17], plain2[17];
+	put_file(src, "not a cubin");
+	cubin_code_hash(src, plain1);
+	put_file(src, "not a cubin either");
+	cubin_code_hash(src, plain2);
+	CU_ASSERT_STRING_NOT_EQUAL(plain1, plain2);
+	CU_ASSERT_EQUAL(strlen(plain1), 16);
+}
+
+int add_cubin_suite(void)
+{
+	CU_pSuite s = CU_add_suite("cubin", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "ptxas: plain entry", test_ptxas_plain_entry);
+	CU_add_test(s, "ptxas: mangled entry with spills and smem", test_ptxas_mangled_entry_with_spills_and_smem);
+	CU_add_test(s, "ptxas: missing entry lists functions", test_ptxas_missing_entry_lists_the_functions);
+	CU_add_test(s, "ptxas: ambiguous overloads", test_ptxas_ambiguous_overloads);
+	CU_add_test(s, "nvlink: a linked kernel's resources", test_linked_resources_are_nvlinks);
+	CU_add_test(s, "the code hash ignores an unused register cap", test_the_code_hash_ignores_an_unused_register_cap);
+	return 0;
+}

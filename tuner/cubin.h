@@ -1,0 +1,28 @@
+/* cubin.h: what is known of a compiled binary: its entry point's resources, from the reports of
+ * the compile (and link) that made it, and a hash of what the GPU executes. */
+#ifndef AUTOTUNE_CUBIN_H
+#define AUTOTUNE_CUBIN_H
+
+#include <stddef.h>
+
+typedef struct {
+	char *symbol;       /* the entry's name in the cubin (mangled if C++) */
+	int registers;
+	int spill_stores, spill_loads; /* bytes */
+	int stack;          /* bytes of stack frame (linked: of the call graph) */
+	int barriers;
+	size_t static_smem; /* bytes */
+} kernel_resources;
+
+/* Finds the entry point's resources in `nvcc -Xptxas -v` output; when the log goes on with
+ * nvlink's -v report (build.rdc's link), its registers, barriers, stack and shared memory are
+ * the linked kernel's. The entry matches a function named exactly so or its C++ mangling
+ * (_Z<len><name>...). 0 on success; -1 if not found, -2 if several C++ overloads match (names
+ * listed in *candidates, caller frees). */
+int ptxas_parse(const char *log, const char *entry, kernel_resources *out, char **candidates);
+
+/* A hash of what the GPU executes, from the cubin at path, into out[17] (16 hex digits): equal
+ * hashes, the same kernel (a register cap above what the kernel uses makes no difference). */
+void cubin_code_hash(const char *path, char out[17]);
+
+#endif
