@@ -105,6 +105,11 @@ int proc_start(proc *p, char *const argv[], unsigned flags) { return proc_start_
 
 int proc_start_fd(proc *p, char *const argv[], unsigned flags, int stderr_fd)
 {
+	return proc_start_env(p, argv, flags, stderr_fd, environ);
+}
+
+int proc_start_env(proc *p, char *const argv[], unsigned flags, int stderr_fd, char *const envp[])
+{
 	/* Resolved here rather than by posix_spawnp, so "not found" is an error of this call on
 	 * every libc and under valgrind, not an exit status 127 of a child. */
 	char *program = proc_find_program(argv[0]);
@@ -149,7 +154,7 @@ int proc_start_fd(proc *p, char *const argv[], unsigned flags, int stderr_fd)
 	posix_spawnattr_setsigmask(&attr, &none);
 	posix_spawnattr_setsigdefault(&attr, &all);
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-	int rc = posix_spawn(&p->pid, program, &fa, &attr, argv, environ);
+	int rc = posix_spawn(&p->pid, program, &fa, &attr, argv, envp);
 	free(program);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);

@@ -29,6 +29,9 @@ char *proc_find_program(const char *name);
 int proc_start(proc *p, char *const argv[], unsigned flags);
 /* The same, with the child's stderr sent to stderr_fd (when >= 0). */
 int proc_start_fd(proc *p, char *const argv[], unsigned flags, int stderr_fd);
+/* The same, with the environment envp ("NAME=value" strings, NULL-terminated) instead of this
+ * process's. */
+int proc_start_env(proc *p, char *const argv[], unsigned flags, int stderr_fd, char *const envp[]);
 
 /* Reads whatever is available on out into p->buf (past PROC_KEEP bytes buffered, reads and
  * counts them in p->dropped); returns bytes read, 0 at end of file, -1 on error (EAGAIN when

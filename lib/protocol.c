@@ -84,6 +84,12 @@ static const proto_field profile_f[] = {LAUNCH(proto_profile, launch), WORD(prot
 					TEXT(proto_profile, cubin)};
 MSG(PROTO_PROFILE, "profile", profile_f);
 
+static const proto_field plan_f[] = {LL(proto_plan, streams), WORD(proto_plan, order), LL(proto_plan, launches)};
+MSG(PROTO_PLAN, "plan", plan_f);
+
+static const proto_field step_f[] = {LAUNCH(proto_step, launch), WORD(proto_step, args), WORD(proto_step, symbol)};
+MSG(PROTO_STEP, "step", step_f);
+
 static const proto_field counters_f[] = {WORD(proto_counters, set)};
 MSG(PROTO_COUNTERS, "counters", counters_f);
 
@@ -131,6 +137,9 @@ MSG(PROTO_METRICS, "metrics", metrics_f);
 static const proto_field metrics_of_f[] = {LL(proto_metrics, id), COUNTERS(proto_metrics)};
 MSG(PROTO_METRICS_OF, "metrics", metrics_of_f);
 
+static const proto_field serial_f[] = {DBL(proto_serial, ms, "%.6f")};
+MSG(PROTO_SERIAL, "serial", serial_f);
+
 static const proto_field unavailable_f[] = {TEXT(proto_unavailable, why)};
 MSG(PROTO_UNAVAILABLE, "unavailable", unavailable_f);
 
@@ -140,6 +149,7 @@ const proto_msg *const proto_messages[] = {
 	&PROTO_PROFILE,	    &PROTO_COUNT_ASK,	&PROTO_COUNTERS,    &PROTO_WARMUP,	&PROTO_COPYBW_ASK,  &PROTO_PROFILES,
 	&PROTO_QUIT,	    &PROTO_OK,		&PROTO_ERROR,	    &PROTO_DEVICE_INFO, &PROTO_COUNT,	    &PROTO_WARM,
 	&PROTO_COPYBW,	    &PROTO_RESULT,	&PROTO_METRICS,	    &PROTO_UNAVAILABLE, &PROTO_DONE,	    &PROTO_METRICS_OF,
+	&PROTO_PLAN,	    &PROTO_STEP,	&PROTO_SERIAL,
 };
 const size_t proto_nmessages = sizeof proto_messages / sizeof *proto_messages;
 

@@ -120,6 +120,15 @@ typedef struct {
 	double rtol, atol;
 	const char *symbol, *cubin;
 } proto_run;
+/* "plan STREAMS ORDER LAUNCHES": the next run executes a plan instead of its own launch (whose
+ * symbol and shape are the first step's): the LAUNCHES "step" lines that come next, in each of
+ * STREAMS streams, ORDER "depth" (a stream's launches, then the next stream's) or "breadth" (a
+ * launch in every stream, then the next launch). That run answers PROTO_SERIAL before its
+ * result. No answer. */
+typedef struct { long long streams; const char *order; long long launches; } proto_plan;
+/* "step GRID BLOCK SMEM ARGS SYMBOL": one launch of the plan; ARGS the arguments passed, by
+ * index, in order, separated by commas ("-": none). No answer. */
+typedef struct { proto_launch launch; const char *args, *symbol; } proto_step;
 /* "profile": queue one launch for the next "profiles" session. No answer. */
 typedef struct { proto_launch launch; const char *symbol, *cubin; } proto_profile;
 /* "counters SET": get the profiler ready for the metric set SET ("decide": those the selection
@@ -127,7 +136,8 @@ typedef struct { proto_launch launch; const char *symbol, *cubin; } proto_profil
 typedef struct { const char *set; } proto_counters;
 
 extern const proto_msg PROTO_DEVICE, PROTO_ARRAY, PROTO_SCALAR, PROTO_SUMCOUNT, PROTO_SUMCHECK, PROTO_MEASURE,
-	PROTO_CONSTANT, PROTO_COPY, PROTO_LET, PROTO_FILLEXPR, PROTO_FILLFILE, PROTO_HOSTREF, PROTO_RUN, PROTO_PROFILE, PROTO_COUNTERS;
+	PROTO_CONSTANT, PROTO_COPY, PROTO_LET, PROTO_FILLEXPR, PROTO_FILLFILE, PROTO_HOSTREF, PROTO_RUN, PROTO_PROFILE, PROTO_COUNTERS,
+	PROTO_PLAN, PROTO_STEP;
 /* Requests without fields: "count" (answer PROTO_COUNT), "warmup" (PROTO_WARM), "copybw" (PROTO_COPYBW), "profiles" (one PROTO_METRICS or
  * PROTO_UNAVAILABLE per queued profile), "quit" (no answer). */
 extern const proto_msg PROTO_COUNT_ASK, PROTO_WARMUP, PROTO_COPYBW_ASK, PROTO_PROFILES, PROTO_QUIT;
@@ -164,11 +174,14 @@ typedef struct {
 } proto_result;
 /* "metrics": one profile's counters (result.h's METRIC_ order); the journal's record adds id. */
 typedef struct { long long id; double v[5]; } proto_metrics;
+/* "serial MS": a plan's launches timed one at a time, times its streams: what the plan would take
+ * with nothing overlapping (the first answer to a plan's run; its result follows) */
+typedef struct { double ms; } proto_serial;
 /* "unavailable WHY": one profile that could not be taken */
 typedef struct { const char *why; } proto_unavailable;
 
 extern const proto_msg PROTO_ERROR, PROTO_DEVICE_INFO, PROTO_COUNT, PROTO_WARM, PROTO_COPYBW, PROTO_RESULT,
-	PROTO_METRICS, PROTO_UNAVAILABLE;
+	PROTO_METRICS, PROTO_UNAVAILABLE, PROTO_SERIAL;
 /* The journal's records of a result and of counters: "done ID CODE <result's fields>" and
  * "metrics ID <metrics' fields>", the same fields in the same formats as the replies. */
 extern const proto_msg PROTO_DONE, PROTO_METRICS_OF;

@@ -19,7 +19,13 @@
  *                    "time", are timed alike on any GPU)
  *   FAKE_PER_MS      a configuration takes 1 + blockDim.x / FAKE_PER_MS ms (default 1000)
  * FAKE_LOG also gets "profiles N GPU" per profiling session of N launches, and "counters GPU"
- * when asked to get its profiler ready. */
+ * when asked to get its profiler ready.
+ * A plan ("plan" and its "step" lines) is logged as "plan STREAMS ORDER LAUNCHES CONNECTIONS PID
+ * ARGS..." with the worker's CUDA_DEVICE_MAX_CONNECTIONS ("unset" when it has none), its process
+ * and each step's arguments; the run that follows times it as LAUNCHES x STREAMS of the configuration's
+ * time divided by the overlap the seed predicts on a GPU of CONNECTIONS queues (8 when unset):
+ * every stream breadth-first, or depth-first with a queue each; else depth-first, as many streams
+ * as there are queues. It answers its serial time (without overlap) first. */
 #define _POSIX_C_SOURCE 200809L
 #include <dlfcn.h>
 #include <math.h>
@@ -100,6 +106,24 @@ static void profiles(const unsigned *queued, int n, int gpu, int decide_only)
 	}
 }
 
+/* The plan the next run executes: streams, order, steps (0: none). */
+static struct {
+	long long streams, steps, got;
+	int breadth;
+	char args[512];
+} plan;
+
+/* The CUDA_DEVICE_MAX_CONNECTIONS this worker was started with, 0 when unset. */
+static long connections(void) { return env_long("CUDA_DEVICE_MAX_CONNECTIONS", 0); }
+
+/* A plan's time relative to its serial time: 1 / the streams that overlap. */
+static double plan_share(void)
+{
+	long conns = connections() ? connections() : 8;
+	long long overlap = plan.breadth || plan.streams <= conns ? plan.streams : conns;
+	return 1.0 / (double)overlap;
+}
+
 /* Answers "run": steered by FAKE_SLEEP_MS, FAKE_CRASH_BX, FAKE_HANG_BX and FAKE_SLOW_GPU. */
 static void run(const proto_run *ask, int gpu)
 {
@@ -115,6 +139,12 @@ static void run(const proto_run *ask, int gpu)
 			pause();
 	double t = (1.0 + (double)bx / env_long("FAKE_PER_MS", 1000)) *
 		   (gpu == env_long("FAKE_SLOW_GPU", -1) && strcmp(ask->role, "time") ? 1.02 : 1);
+	if (plan.steps) {
+		double serial = t * (double)(plan.steps * plan.streams);
+		t = serial * plan_share();
+		reply(&PROTO_SERIAL, &(proto_serial){serial});
+		plan.steps = 0;
+	}
 	/* the worker's stopping rule on samples whose fastest is t * 0.99: the minimum, or raced out */
 	stop_rule rule = {0, (size_t)ask->min_samples, (size_t)ask->max_samples, 1e9, ask->race, ask->near};
 	long long n = 0;
@@ -146,6 +176,8 @@ int main(void)
 		proto_fillfile file;
 		proto_hostref host;
 		proto_run ask;
+		proto_plan pl;
+		proto_step st;
 		int setup = 0;
 		for (size_t i = 0; i < sizeof accepted / sizeof *accepted; i++)
 			setup |= proto_is(accepted[i], line);
@@ -182,6 +214,19 @@ int main(void)
 		} else if (proto_decode(&PROTO_HOSTREF, line, &host) == 0) {
 			log_line("hostref %s\n", host.path);
 			call_host(host.path);
+		} else if (proto_decode(&PROTO_PLAN, line, &pl) == 0) {
+			plan.streams = pl.streams;
+			plan.steps = pl.launches;
+			plan.got = 0;
+			plan.breadth = !strcmp(pl.order, "breadth");
+			plan.args[0] = 0;
+		} else if (proto_decode(&PROTO_STEP, line, &st) == 0) {
+			size_t used = strlen(plan.args);
+			snprintf(plan.args + used, sizeof plan.args - used, " %s", st.args);
+			if (++plan.got == plan.steps)
+				log_line("plan %lld %s %lld %s %ld%s\n", plan.streams, plan.breadth ? "breadth" : "depth", plan.steps,
+					 getenv("CUDA_DEVICE_MAX_CONNECTIONS") ? getenv("CUDA_DEVICE_MAX_CONNECTIONS") : "unset",
+					 (long)getpid(), plan.args);
 		} else if (proto_is(&PROTO_COUNT_ASK, line))
 			reply(&PROTO_COUNT, &(proto_count){env_long("FAKE_GPUS", 1)});
 		else if (setup)

@@ -11,6 +11,7 @@
 
 #include "compile.h"
 #include "proc.h"
+#include "space.h"
 #include "tests.h"
 
 static void test_plan_compiles_only_distinct_compile_time_values(void)
@@ -114,10 +115,10 @@ static void test_every_config_compiles(void)
 {
 	const char *configs[] = {"configs/summatrix.yaml", "configs/summatrix1d.yaml", "configs/divergence.yaml",
 				 "configs/regpressure.yaml", "configs/transpose.yaml", "configs/reduce.yaml",
-				 "configs/reduce_template.yaml", "configs/nested_reduce.yaml", "tests/kernels/unroll.yaml",
-				 "tests/kernels/lookup.yaml", "tests/kernels/scaled.yaml", "tests/kernels/features.yaml",
-				 "tests/kernels/vectors.yaml", "tests/kernels/expect.yaml", "tests/kernels/refkernel.yaml",
-				 "tests/gpu/nested_faults.yaml"};
+				 "configs/reduce_template.yaml", "configs/nested_reduce.yaml", "configs/streams.yaml",
+				 "tests/kernels/unroll.yaml", "tests/kernels/lookup.yaml", "tests/kernels/scaled.yaml",
+				 "tests/kernels/features.yaml", "tests/kernels/vectors.yaml", "tests/kernels/expect.yaml",
+				 "tests/kernels/refkernel.yaml", "tests/gpu/nested_faults.yaml"};
 	for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++) {
 		char *out;
 		int rc = run_autotune((char *[]){"--dry-run", "--arch", "sm_90", (char *)configs[i], NULL}, &out);
@@ -128,6 +129,72 @@ static void test_every_config_compiles(void)
 		CU_ASSERT_PTR_NULL(strstr(out, "compile-error"));
 		free(out);
 	}
+}
+
+/* A plan's launches: each entry's own resources from the one compile, and its occupancy on its own
+ * launch in the dry run's table; an entry the module lacks fails the binary, naming it. */
+static void test_each_plan_launch_gets_its_resources(void)
+{
+	const char *kernel = write_temp(5, "pl.cu",
+					"extern \"C\" __global__ void k1(float *a) { a[threadIdx.x] = 1; }\n"
+					"extern \"C\" __global__ void k2(float *a, int n) {\n"
+					"  __shared__ float s[256]; s[threadIdx.x] = a[threadIdx.x] * n; __syncthreads();\n"
+					"  a[threadIdx.x] = s[255 - threadIdx.x]; }\n");
+	char text[1024];
+	snprintf(text, sizeof text,
+		 "name: pl\nkernel: {source: %s}\narguments:\n  - {name: a, type: float, count: 256, output: true}\n"
+		 "  - {name: n, type: int32, value: 3}\nspace: {bx: [128, 256]}\nlaunch: {block: [bx], grid: [1]}\n"
+		 "plan: {streams: 2, launches: [{entry: k1, args: [a]}, {entry: k2, block: [256]}]}\n",
+		 kernel);
+	const char *path = write_temp(6, "pl.yaml", text);
+	config cfg;
+	space sp;
+	build b;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(config_load(path, &cfg, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
+	build_plan(&cfg, &sp, &b);
+	char *nvcc = find_nvcc();
+	CU_ASSERT_EQUAL_FATAL(build_run(&cfg, &sp, &b, nvcc, "sm_90", test_dir, 1, 120, NULL, NULL, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(b.nbins, 1);
+	const binary *bin = &b.bins[0];
+	CU_ASSERT_FATAL(!bin->failed && bin->nplan == 2);
+	CU_ASSERT_STRING_EQUAL(bin->res.symbol, "k1");
+	CU_ASSERT_STRING_EQUAL(bin->plan_res[0].symbol, "k1");
+	CU_ASSERT_STRING_EQUAL(bin->plan_res[1].symbol, "k2");
+	CU_ASSERT_EQUAL(bin->plan_res[1].static_smem, 1024);
+	CU_ASSERT_EQUAL(bin->plan_res[0].static_smem, 0);
+	build_free(&b);
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out), 0);
+	/* k2's line under each configuration: its own block of 256 and its shared memory */
+	CU_ASSERT_EQUAL(occurrences(out, "  + k2 "), 2);
+	const char *k2 = strstr(out, "  + k2 ");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(k2);
+	char line[128];
+	snprintf(line, sizeof line, "%.*s", (int)strcspn(k2, "\n"), k2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, " 1024 ")); /* its static shared memory */
+	free(out);
+	/* an entry the module does not have */
+	space_free(&sp);
+	config_free(&cfg);
+	char *k9 = strstr(text, "entry: k2");
+	k9[8] = '9';
+	path = write_temp(6, "pl.yaml", text);
+	CU_ASSERT_EQUAL_FATAL(config_load(path, &cfg, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
+	build_plan(&cfg, &sp, &b);
+	CU_ASSERT_EQUAL_FATAL(build_run(&cfg, &sp, &b, nvcc, "sm_90", test_dir, 1, 120, NULL, NULL, &d), 0);
+	CU_ASSERT(b.bins[0].failed);
+	/* the entries in ptxas's order */
+	const char *has = strstr(b.bins[0].log, "plan launch entry 'k9' not found in the compiled module; it has: ");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(has);
+	CU_ASSERT(strstr(has, "k1") && strstr(has, "k2"));
+	build_free(&b);
+	space_free(&sp);
+	config_free(&cfg);
+	free(nvcc);
+	diags_free(&d);
 }
 
 /* configs/nested_reduce.yaml (build.rdc) in a dry run: every configuration's binary linked, with
@@ -198,6 +265,7 @@ int add_compile_suite(void)
 	CU_add_test(s, "compile error marks configurations and continues", test_compile_error_marks_configurations_and_continues);
 	CU_add_test(s, "shell metacharacters stay literal", test_shell_metacharacters_stay_literal);
 	CU_add_test(s, "every config compiles", test_every_config_compiles);
+	CU_add_test(s, "each plan launch gets its resources", test_each_plan_launch_gets_its_resources);
 	CU_add_test(s, "#pragma unroll PARAM is rewritten", test_pragma_unroll_parameter_is_rewritten);
 	CU_add_test(s, "a linked dry run knows registers and occupancy", test_a_linked_dry_run_knows_registers_and_occupancy);
 	return 0;

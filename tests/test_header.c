@@ -141,6 +141,67 @@ static void test_one_csv_header_compiles_with_the_winner(void)
 	free(mk);
 }
 
+#define PLAN_COLS                                                                                             \
+	"S,bx,blockDim.x,time_ms_median,samples,plan_streams,plan_order,plan_connections,serial_ms,concurrency,flags," \
+	"status,message,gpu,gpu_uuid,arch,nvcc_flags,spec_hash,tuned_at,config\n"
+
+/* A plan's results: its host-side choices become macros, make variables and members, what a
+ * program needs to repeat the plan as tuned (CUDA_DEVICE_MAX_CONNECTIONS before any CUDA call). */
+static void test_a_plans_choices_are_macros(void)
+{
+	char *csv = at("plan.csv"), *h = at("plan_tuned.h"), *mk = at("plan.mk");
+	FILE *f = fopen(csv, "w");
+	fputs(PLAN_COLS, f);
+	fputs("4,32,32,2.5,10,4,depth-first,1,10,4.000,cold,ok,,G,U,sm_90,,0123456789abcdef,,\n", f);
+	fputs("16,32,32,1.25,10,16,breadth-first,32,20,16.000,cold;winner,ok,,G,U,sm_90,,0123456789abcdef,,\n", f);
+	fclose(f);
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(header_write(&csv, 1, "plan", h, &d), 0);
+	char *text = read_text(h), *mtext = read_text(mk);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mtext);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "#define PLAN_PLAN_STREAMS 16\n#define PLAN_PLAN_ORDER \"breadth-first\"\n"
+					    "#define PLAN_PLAN_BREADTH_FIRST 1\n#define PLAN_PLAN_CONNECTIONS 32\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(mtext, "\nPLAN_PLAN_STREAMS := 16\nPLAN_PLAN_ORDER := breadth-first\n"
+					     "PLAN_PLAN_BREADTH_FIRST := 1\nPLAN_PLAN_CONNECTIONS := 32\n"));
+	const char *use = "#include <stdio.h>\n#include <stdlib.h>\n#include \"plan_tuned.h\"\n"
+			  "#define STR_(x) #x\n#define STR(x) STR_(x)\n"
+			  "int main(void) {\n"
+			  "  setenv(\"CUDA_DEVICE_MAX_CONNECTIONS\", STR(PLAN_PLAN_CONNECTIONS), 1);\n"
+			  "  printf(\"%s %d %s %d %d\\n\", getenv(\"CUDA_DEVICE_MAX_CONNECTIONS\"), plan_tuned.plan_streams,\n"
+			  "    plan_tuned.plan_order, plan_tuned.plan_breadth_first, plan_tuned.plan_connections + PLAN_S);\n"
+			  "  return 0; }\n";
+	char *c = compile_and_run("cc", use, "-D_POSIX_C_SOURCE=200809L");
+	CU_ASSERT_PTR_NOT_NULL(c);
+	if (c)
+		CU_ASSERT_STRING_EQUAL(c, "32 16 breadth-first 1 48\n");
+	free(c);
+	free(text);
+	free(mtext);
+	/* values no plan can have are refused, not written into C */
+	f = fopen(csv, "w");
+	fputs(PLAN_COLS, f);
+	fputs("16,32,32,1.25,10,16,sideways,32,20,16.000,cold;winner,ok,,G,U,sm_90,,0123456789abcdef,,\n", f);
+	fclose(f);
+	CU_ASSERT_EQUAL(header_write(&csv, 1, "plan", h, &d), EXIT_USAGE);
+	CU_ASSERT_EQUAL_FATAL(d.n, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "plan.csv: row 1: the plan's plan_streams '16', plan_order 'sideways' and "
+						 "plan_connections '32' are not 1 to 1024 streams"));
+	diags_free(&d);
+	/* a parameter whose macro would be one of the plan's */
+	f = fopen(csv, "w");
+	fputs("plan_streams", f);
+	fputs(PLAN_COLS + 1, f); /* the first parameter renamed */
+	fputs("16,32,32,1.25,10,16,breadth-first,32,20,16.000,cold;winner,ok,,G,U,sm_90,,0123456789abcdef,,\n", f);
+	fclose(f);
+	CU_ASSERT_EQUAL(header_write(&csv, 1, "plan", h, &d), EXIT_USAGE);
+	CU_ASSERT_PTR_NOT_NULL(d.n ? strstr(d.msgs[0], "parameter 'plan_streams' would define PLAN_PLAN_STREAMS") : NULL);
+	diags_free(&d);
+	free(csv);
+	free(h);
+	free(mk);
+}
+
 /* The extremes of a 64-bit parameter (and of an int) make literals that compile and keep their
  * values: INT64_MIN has no literal of its own. */
 static void test_extreme_integers_compile(void)
@@ -482,6 +543,7 @@ int add_header_suite(void)
 		return -1;
 	CU_add_test(s, "one CSV: the header compiles (C, C++) with the winner", test_one_csv_header_compiles_with_the_winner);
 	CU_add_test(s, "extreme integers compile", test_extreme_integers_compile);
+	CU_add_test(s, "a plan's choices are macros", test_a_plans_choices_are_macros);
 	CU_add_test(s, "merged: each target its winner, none the best on average",
 		    test_merged_header_selects_by_target_and_defaults_to_best_on_average);
 	CU_add_test(s, "mismatched results exit 2 naming the files", test_mismatched_results_exit_2_naming_the_files);

@@ -151,6 +151,67 @@ static void test_implausible_records_are_measured_again(void)
 	diags_free(&d);
 }
 
+/* A plan's result keeps the connections it was measured with and its serial time, written with
+ * its "done" in one write; a record of other connections than the configuration's now is not
+ * taken. The run key holds the connections a plan without its own takes from the environment. */
+static void test_a_plans_serial_time_and_connections_replay(void)
+{
+	space sp = {.nparams = 1, .count = 2};
+	result res[2];
+	journal_resume jr;
+	diags d = {0};
+	unlink(PATH);
+	fresh_results(res, 2);
+	journal *j = journal_open(PATH, "00000000000000dd", 0, &sp, res, &jr, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	result ok = {.st = ST_OK, .t_median = 1.5, .t_min = 1.4, .t_max = 1.6, .samples = 20, .noise = 0.001, .batch = 1,
+		     .streams = 8, .breadth_first = 1, .connections = 32, .serial_ms = 12.25};
+	memcpy(ok.code, "0123456789abcdef", 17);
+	journal_finished(j, 0, &ok);
+	ok.connections = 8;
+	journal_finished(j, 1, &ok);
+	journal_close(j);
+	char *text = read_text(PATH);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nplan 0 32 12.250000\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nplan 1 8 12.250000\n"));
+	free(text);
+	fresh_results(res, 2);
+	res[0].connections = 32;
+	res[1].connections = 1; /* measured with 8: not this configuration's plan */
+	j = journal_open(PATH, "00000000000000dd", 0, &sp, res, &jr, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT_EQUAL(jr.finished, 2);
+	CU_ASSERT_DOUBLE_EQUAL(res[0].serial_ms, 12.25, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(res[1].serial_ms, 0, 0);
+	journal_close(j);
+	free_results(res, 2);
+	unlink(PATH);
+	/* the key: a plan's default connections count, another config's do not */
+	config cfg;
+	char *first;
+	CU_ASSERT_EQUAL_FATAL(config_load_text(config_good, &cfg, &first), 0);
+	free(first);
+	device_info gpu = {.driver_version = 13000};
+	snprintf(gpu.name, sizeof gpu.name, "Fake GPU");
+	char *plain = journal_run_key(&cfg, "nvcc", "sm_90", &gpu, 1);
+	cfg.plan.default_connections = 4;
+	char *still = journal_run_key(&cfg, "nvcc", "sm_90", &gpu, 1);
+	cfg.plan.nlaunches = 1;
+	char *four = journal_run_key(&cfg, "nvcc", "sm_90", &gpu, 1);
+	cfg.plan.default_connections = 8;
+	char *eight = journal_run_key(&cfg, "nvcc", "sm_90", &gpu, 1);
+	cfg.plan.nlaunches = 0;
+	CU_ASSERT_STRING_EQUAL(plain, still);
+	CU_ASSERT_STRING_NOT_EQUAL(four, eight);
+	free(plain);
+	free(still);
+	free(four);
+	free(eight);
+	config_free(&cfg);
+	diags_free(&d);
+}
+
 static void test_unwritable_journal_is_reported(void)
 {
 	space sp = {.nparams = 1, .count = 1};
@@ -173,5 +234,6 @@ int add_journal_suite(void)
 	CU_add_test(s, "another key starts afresh", test_another_key_starts_afresh);
 	CU_add_test(s, "an unwritable journal is reported", test_unwritable_journal_is_reported);
 	CU_add_test(s, "implausible records are measured again", test_implausible_records_are_measured_again);
+	CU_add_test(s, "a plan's serial time and connections replay", test_a_plans_serial_time_and_connections_replay);
 	return 0;
 }

@@ -487,6 +487,109 @@ static void test_search_compiles_only_what_it_needs(void)
 	unlink(DIR "/ondemand.yaml");
 }
 
+/* configs/streams.yaml in DIR, its kernel found from there, its outputs in DIR. */
+static char *copy_streams_config(void)
+{
+	char cwd[4096], *text = read_text("configs/streams.yaml");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd));
+	char *at = strstr(text, "../kernels/streams.cu");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+	char *copy = xasprintf("%.*s%s/kernels/streams.cu%s\noutput: {csv: " DIR "/streams.csv, header: " DIR "/streams_tuned.h}\n",
+			       (int)(at - text), text, cwd, at + strlen("../kernels/streams.cu"));
+	mkdir(DIR, 0777);
+	put_file(DIR "/streams.yaml", copy);
+	free(copy);
+	free(text);
+	return DIR "/streams.yaml";
+}
+
+/* The concurrency column of every row of csv, in order (caller frees). */
+static double *concurrencies(const char *csv, size_t *n)
+{
+	table t;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(table_load(csv, &t, &d), 0);
+	double *c = calloc(t.nrows + 1, sizeof *c);
+	int col = table_col(&t, "concurrency");
+	for (size_t r = 0; r < t.nrows; r++)
+		c[r] = table_num(&t, r, col);
+	*n = t.nrows;
+	table_free(&t);
+	return c;
+}
+
+/* configs/streams.yaml on the fake worker, which times a plan as the seed predicts: every
+ * configuration passes with its concurrency; each runs on a worker of its connections, the first
+ * pass one worker after the other (three workers in all); the journal keeps the concurrency for
+ * a resumed run, and the header has the plan's choices. */
+static void test_the_streams_config_runs_each_plan_on_its_workers(void)
+{
+	char *path = copy_streams_config();
+	fake_worker_reset(DIR, "streams");
+	char *out;
+	CU_ASSERT_EQUAL_FATAL(run_autotune_on(path, (char *[]){"-q", NULL}, &out), 0);
+	free(out);
+	table t;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(table_load(DIR "/streams.csv", &t, &d), 0);
+	CU_ASSERT_EQUAL(t.nrows, 60);
+	int st = table_col(&t, "status"), ns = table_col(&t, "nstreams"), bf = table_col(&t, "breadth_first"),
+	    cn = table_col(&t, "connections"), cc = table_col(&t, "concurrency"), pc = table_col(&t, "plan_connections");
+	for (size_t r = 0; r < t.nrows; r++) {
+		double streams = table_num(&t, r, ns), conns = table_num(&t, r, cn);
+		double want = table_num(&t, r, bf) == 1 || streams <= conns ? streams : conns;
+		CU_ASSERT_STRING_EQUAL(table_get(&t, r, st), "ok");
+		CU_ASSERT_DOUBLE_EQUAL(table_num(&t, r, cc), want, 1e-3);
+		CU_ASSERT_DOUBLE_EQUAL(table_num(&t, r, pc), conns, 0);
+	}
+	table_free(&t);
+	/* the plans as the workers saw them: connections and pid, then the run's role */
+	FILE *f = fopen(DIR "/runs.log", "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	char line[512], role[16];
+	long conns = 0, pid, pids[8] = {0}, last = 0;
+	int npids = 0, ordered = 1, plans = 0;
+	while (fgets(line, sizeof line, f)) {
+		if (sscanf(line, "plan %*d %*s %*d %ld %ld", &conns, &pid) == 2) {
+			int seen = 0;
+			for (int i = 0; i < npids; i++)
+				seen |= pids[i] == pid;
+			if (!seen && npids < 8)
+				pids[npids++] = pid;
+			plans++;
+		} else if (sscanf(line, "run %*d %15s", role) == 1 && strcmp(role, "time")) {
+			/* the first pass: one worker after the other */
+			ordered &= conns >= last;
+			last = conns;
+		}
+	}
+	fclose(f);
+	CU_ASSERT(ordered);
+	CU_ASSERT_EQUAL(npids, 3);
+	CU_ASSERT(plans >= 60);
+	/* every result of a plan is journaled with its connections and serial time */
+	CU_ASSERT_EQUAL(count_in(DIR "/streams.journal", "plan "), count_in(DIR "/streams.journal", "done "));
+	char *header = read_text(DIR "/streams_tuned.h");
+	CU_ASSERT_PTR_NOT_NULL(header && strstr(header, "#define STREAMS_PLAN_CONNECTIONS "));
+	free(header);
+	/* resumed: nothing measured again, the same concurrency from the journal */
+	size_t n1, n2;
+	double *before = concurrencies(DIR "/streams.csv", &n1);
+	unlink(DIR "/runs.log");
+	CU_ASSERT_EQUAL(run_autotune_on(path, (char *[]){NULL}, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "resuming: 60 configurations"));
+	free(out);
+	CU_ASSERT(count_in(DIR "/runs.log", "run ") <= 0); /* -1: no log at all, nothing ran */
+	double *after = concurrencies(DIR "/streams.csv", &n2);
+	CU_ASSERT_EQUAL_FATAL(n1, n2);
+	for (size_t r = 0; r < n1; r++)
+		CU_ASSERT_DOUBLE_EQUAL(after[r], before[r], 1e-9);
+	free(before);
+	free(after);
+	diags_free(&d);
+}
+
 int add_measure_suite(void)
 {
 	CU_pSuite s = CU_add_suite("measure", NULL, fake_worker_forget);
@@ -505,6 +608,7 @@ int add_measure_suite(void)
 	CU_add_test(s, "a search measures its budget", test_search_measures_its_budget);
 	CU_add_test(s, "kill -9 in a search, then resume, repeats it", test_kill_9_in_a_search_then_resume_repeats_it);
 	CU_add_test(s, "a search compiles only what it needs", test_search_compiles_only_what_it_needs);
+	CU_add_test(s, "the streams config runs each plan on its workers", test_the_streams_config_runs_each_plan_on_its_workers);
 	return 0;
 }
 

@@ -121,6 +121,48 @@ static void test_csv_rows_and_columns(void)
 	drop_report(&cfg, &sp, &b, res);
 }
 
+/* A plan's rows have its columns after gflops: streams, order, connections, serial time and the
+ * concurrency it achieved (serial time over the time that decides); a failed row has no
+ * measurement of its own; a config without a plan has no such columns. */
+static void test_a_plans_columns(void)
+{
+	config cfg;
+	space sp;
+	build b;
+	result res[2];
+	outputs rep;
+	diags d = {0};
+	make_report(&cfg, &sp, &b, res, &rep);
+	const char *path = write_temp(4, "o.csv", "");
+	CU_ASSERT_EQUAL(output_csv(&rep, path, &d), 0);
+	char *csv = read_text(path);
+	CU_ASSERT_PTR_NOT_NULL(csv && !strstr(csv, "concurrency"));
+	free(csv);
+	/* the same rows as a plan's: 8 streams, breadth-first, 32 connections */
+	cfg.plan.nlaunches = 1;
+	for (int i = 0; i < 2; i++) {
+		res[i].streams = 8;
+		res[i].breadth_first = i == 0;
+		res[i].connections = 32;
+		res[i].serial_ms = 6.25;
+	}
+	res[0].final_rounds = 7;
+	res[0].final_median = 1.0; /* the time that decides: 6.25 / 1.0 */
+	res[0].final_noise = 0.001;
+	CU_ASSERT_EQUAL(output_csv(&rep, path, &d), 0);
+	cfg.plan.nlaunches = 0;
+	csv = read_text(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",gbps,pct_of_copy,gflops,plan_streams,plan_order,plan_connections,serial_ms,"
+					   "concurrency,flags,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",,,,8,breadth-first,32,6.25,6.250,cold;finalist;winner,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",,,,8,depth-first,32,,,,,wrong-result,"));
+	free(csv);
+	unlink(path);
+	drop_report(&cfg, &sp, &b, res);
+	diags_free(&d);
+}
+
 static void test_unwritable_directory_is_reported(void)
 {
 	config cfg;
@@ -145,6 +187,7 @@ int add_output_suite(void)
 	CU_add_test(s, "CSV quoting", test_csv_quoting);
 	CU_add_test(s, "macro names", test_macro_names);
 	CU_add_test(s, "CSV rows and columns", test_csv_rows_and_columns);
+	CU_add_test(s, "a plan's columns", test_a_plans_columns);
 	CU_add_test(s, "unwritable directory is reported", test_unwritable_directory_is_reported);
 	return 0;
 }

@@ -140,6 +140,46 @@ static void test_shared_and_stale_results_keep_their_launch(void)
 	free(from.message);
 }
 
+/* A plan's configurations of one binary and one first launch are twins only when they run the
+ * same plan: streams, order, connections (the scalars and the other launches' geometry alike);
+ * a plan's result forgotten as stale keeps its plan with its launch. */
+static void test_plans_are_twins_only_when_the_same(void)
+{
+	const char *text = "kernel: {source: /dev/null}\narguments: [{name: a, type: float, count: 4, output: true}]\n"
+			   "space: {S: [1, 2], C: [1, 8], G: [1, 2]}\nlaunch: {block: [32], grid: [1]}\n"
+			   "plan: {streams: S, connections: C, launches: [k1, {entry: k2, grid: [G]}]}\n";
+	config cfg;
+	space sp;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(config_load(write_temp(1, "tw.yaml", text), &cfg, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
+	result res[8];
+	memset(res, 0, sizeof res);
+	CU_ASSERT_EQUAL_FATAL(space_eval_geometry(&cfg, &sp, res, &d), 0);
+	build b;
+	build_plan(&cfg, &sp, &b);
+	strcpy(b.bins[0].code, "aaaaaaaaaaaaaaaa");
+	b.bins[0].res.symbol = strdup("k1");
+	b.bins[0].cubin = strdup("x.cubin");
+	/* S, C, G: 0 is (1, 1, 1); 1 differs in G (the second launch's grid), 2 in C, 4 in S */
+	CU_ASSERT(plan_same_launch(&cfg, &sp, &b, res, 0, 0));
+	CU_ASSERT(!plan_same_launch(&cfg, &sp, &b, res, 0, 1));
+	CU_ASSERT(!plan_same_launch(&cfg, &sp, &b, res, 0, 2));
+	CU_ASSERT(!plan_same_launch(&cfg, &sp, &b, res, 0, 4));
+	res[7].st = ST_OK;
+	res[7].samples = 10;
+	CU_ASSERT_EQUAL(plan_twin(&cfg, &sp, &b, res, 7), -1);
+	/* stale: measured other code, forgotten; its plan stays with its launch */
+	strcpy(res[7].code, "bbbbbbbbbbbbbbbb");
+	plan_forget_stale(&res[7], &b.bins[0]);
+	CU_ASSERT_EQUAL(res[7].st, ST_NOT_RUN);
+	CU_ASSERT(res[7].streams == 2 && res[7].connections == 8);
+	build_free(&b);
+	space_free(&sp);
+	config_free(&cfg);
+	diags_free(&d);
+}
+
 /* verify.reference_per: configurations alike in those parameters share a reference group, named
  * by its first configuration in space order. */
 static void test_reference_groups_follow_reference_per(void)
@@ -201,6 +241,7 @@ int add_plan_suite(void)
 	CU_add_test(s, "what still needs a run", test_what_still_needs_a_run);
 	CU_add_test(s, "the kill deadline grows with the slowest", test_the_kill_deadline_grows_with_the_slowest);
 	CU_add_test(s, "shared and stale results keep their launch", test_shared_and_stale_results_keep_their_launch);
+	CU_add_test(s, "plans are twins only when the same", test_plans_are_twins_only_when_the_same);
 	CU_add_test(s, "reference groups follow reference_per", test_reference_groups_follow_reference_per);
 	return CU_get_error() == CUE_SUCCESS ? 0 : -1;
 }

@@ -33,6 +33,27 @@ static void test_arguments_reach_the_child_verbatim(void)
 	CU_ASSERT_EQUAL(timed_out, 0);
 }
 
+/* The environment given is the child's whole environment, not this process's. */
+static void test_the_environment_given_is_the_childs(void)
+{
+	setenv("AUTOTUNE_TEST_OURS", "1", 1);
+	char *argv[] = {"env", NULL}, *envp[] = {"CUDA_DEVICE_MAX_CONNECTIONS=32", "X=a b", NULL};
+	proc p;
+	CU_ASSERT_EQUAL_FATAL(proc_start_env(&p, argv, PROC_STDOUT, -1, envp), 0);
+	char *lines[4] = {0};
+	int n = 0;
+	while (n < 4 && proc_read_line(&p, 10, &lines[n]) == LINE_OK)
+		n++;
+	CU_ASSERT_EQUAL(n, 2);
+	CU_ASSERT_STRING_EQUAL(lines[0], "CUDA_DEVICE_MAX_CONNECTIONS=32");
+	CU_ASSERT_STRING_EQUAL(n > 1 ? lines[1] : "", "X=a b");
+	for (int i = 0; i < 4; i++)
+		free(lines[i]);
+	int timed_out;
+	proc_finish(&p, 10, &timed_out);
+	unsetenv("AUTOTUNE_TEST_OURS");
+}
+
 static void test_stdin_round_trip(void)
 {
 	char *argv[] = {"cat", NULL};
@@ -95,6 +116,7 @@ int add_proc_suite(void)
 		return -1;
 	CU_add_test(s, "missing program fails with ENOENT", test_missing_program_fails_with_enoent);
 	CU_add_test(s, "arguments reach the child verbatim", test_arguments_reach_the_child_verbatim);
+	CU_add_test(s, "the environment given is the child's", test_the_environment_given_is_the_childs);
 	CU_add_test(s, "stdin round trip", test_stdin_round_trip);
 	CU_add_test(s, "deadline kills a hung child", test_deadline_kills_a_hung_child);
 	CU_add_test(s, "status descriptions", test_status_descriptions);

@@ -123,6 +123,43 @@ static void test_dry_run_reports_the_binaries(void)
 	free(html);
 }
 
+/* A plan's results: the concurrency of the fastest configuration per streams and order x
+ * connections, after the scatter plots; a column where several streams ran one after another
+ * stays near 1. A parameter named like a plan column does not stand in for it. */
+static void test_a_plans_concurrency_table(void)
+{
+	char *html = report_of(
+		"S,concurrency,blockDim.x,time_ms_median,samples,plan_streams,plan_order,plan_connections,serial_ms,"
+		"concurrency,flags,status\n"
+		"1,9,32,4,10,1,depth-first,1,4,1.000,cold,ok\n"
+		"4,9,32,16,10,4,depth-first,1,16,1.000,cold,ok\n"
+		"4,9,64,15,10,4,depth-first,1,15,1.000,cold,ok\n"
+		"4,9,32,4.2,10,4,breadth-first,1,16,3.810,cold;winner,ok\n"
+		"4,9,32,0,0,4,depth-first,8,,,,wrong-result\n",
+		NULL);
+	char *table = between(html, "<table id=\"concurrency-table\">", "</table>");
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<section id=\"scatter\">"));
+	CU_ASSERT(strstr(html, "<section id=\"scatter\">") < strstr(html, "<section id=\"concurrency\">"));
+	/* the columns: depth-first before breadth-first; none for a combination where nothing passed */
+	CU_ASSERT_PTR_NOT_NULL(strstr(table, "<th>streams</th><th>depth-first, 1 connection</th><th>breadth-first, 1 "
+					     "connection</th></tr>"));
+	/* 4 streams depth-first: the faster of 16 and 15 ms */
+	CU_ASSERT_PTR_NOT_NULL(strstr(table, "<tr><th>4</th><td class=\"num\">1.00 (15 ms)</td><td class=\"num\">3.81 "
+					     "(4.2 ms)</td></tr>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(table, "<tr><th>1</th><td class=\"num\">1.00 (4 ms)</td><td class=\"num\">&ndash;</td>"));
+	free(table);
+	/* the top table's concurrency is the plan's, not the parameter's */
+	table = between(html, "<table id=\"top\">", "</table>");
+	CU_ASSERT_PTR_NOT_NULL(strstr(table, "<th>concurrency</th><th>status</th>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(table, ">3.81<"));
+	free(table);
+	free(html);
+	/* results without a plan have no such table */
+	html = report_of(crafted_csv, NULL);
+	CU_ASSERT_PTR_NULL(strstr(html, "concurrency"));
+	free(html);
+}
+
 static void test_default_path_and_unwritable_output(void)
 {
 	char *p = report_default_path("results/summatrix.csv");
@@ -150,5 +187,6 @@ int add_report_suite(void)
 	CU_add_test(s, "failures grouped with counts", test_failures_grouped_with_counts);
 	CU_add_test(s, "older file without counters or flags", test_older_file_without_counters_or_flags);
 	CU_add_test(s, "default path and unwritable output", test_default_path_and_unwritable_output);
+	CU_add_test(s, "a plan's concurrency table", test_a_plans_concurrency_table);
 	return 0;
 }

@@ -295,6 +295,81 @@ static void test_counters_go_to_their_configurations(void)
 	diags_free(&d);
 }
 
+/* A plan of two launches in 4 streams, depth-first, on workers of 1 or 8 connections. */
+static const char *const plan_text =
+	"name: rp\nkernel: {source: /dev/null}\nconstants: {n: 1024}\n"
+	"arguments:\n  - {name: a, type: float, count: n, output: true}\n  - {name: n, type: int32, value: n}\n"
+	"space: {bx: [32, 64], C: [1, 8]}\nlaunch: {block: [bx], grid: [\"n / bx\"]}\n"
+	"plan: {streams: 4, order: depth-first, connections: C, launches: [k1, {entry: k2, args: [n, a]}]}\n";
+
+/* The fake worker's log of the plans it ran: their connections and the worker's pid, in order. */
+static int plans_logged(char conns[][16], long *pids, char args[][64], int max)
+{
+	FILE *f = fopen(runs_log, "r");
+	char line[512];
+	int n = 0;
+	while (f && n < max && fgets(line, sizeof line, f))
+		if (sscanf(line, "plan 4 depth 2 %15s %ld %63[^\n]", conns[n], &pids[n], args[n]) == 3)
+			n++;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* Each configuration runs on a worker started with its plan's CUDA_DEVICE_MAX_CONNECTIONS; a
+ * worker left for another value is kept and taken again (the reference's outputs replayed on a
+ * new one), and the plan's serial time comes back with its result. */
+static void test_a_plan_runs_on_a_worker_of_its_connections(void)
+{
+	knobs(NULL);
+	config pc;
+	space ps;
+	result pg[4];
+	memset(pg, 0, sizeof pg);
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(config_load(write_temp(6, "rp.yaml", plan_text), &pc, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&pc, &ps, &d) || space_eval_geometry(&pc, &ps, pg, &d), 0);
+	runner *r = runner_start(WORKER, 0, &pc, NULL, NULL, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	kernel_resources kr[2] = {{.symbol = "k1"}, {.symbol = "k2"}};
+	binary bin = {0};
+	bin.cubin = "unused.cubin";
+	bin.res.symbol = "k1";
+	bin.plan_res = kr;
+	bin.nplan = 2;
+	/* bx=32 C=1, bx=32 C=8, bx=64 C=1, bx=64 C=8 */
+	const char *roles[4] = {"ref", "check", "check", "check"};
+	const int conns[4] = {1, 8, 1, 8};
+	for (size_t c = 0; c < 4; c++) {
+		result res = pg[c];
+		res.message = NULL;
+		CU_ASSERT_EQUAL(runner_measure(r, &pc, space_config(&ps, c), roles[c], &bin, &plan, &res, 10, &d), 0);
+		CU_ASSERT_EQUAL(res.st, ST_OK);
+		/* the fake's: serial 2 launches x 4 streams x t; depth-first overlaps all 4 streams only
+		 * with a queue each */
+		double t = 1 + (c < 2 ? 32 : 64) / 1000.0;
+		CU_ASSERT_DOUBLE_EQUAL(res.serial_ms, 8 * t, 1e-6);
+		CU_ASSERT_DOUBLE_EQUAL(result_concurrency(&res), conns[c] == 8 ? 4 : 1, 1e-6);
+		free(res.message);
+	}
+	runner_stop(r);
+	char got[8][16], args[8][64];
+	long pid[8];
+	/* the reference on 1; on the new worker of 8 the reference again, then its own; back to the
+	 * worker of 1 (which holds the reference), and to that of 8 */
+	CU_ASSERT_EQUAL_FATAL(plans_logged(got, pid, args, 8), 5);
+	static const char *const want[5] = {"1", "8", "8", "1", "8"};
+	for (int i = 0; i < 5; i++) {
+		CU_ASSERT_STRING_EQUAL(got[i], want[i]);
+		CU_ASSERT_STRING_EQUAL(args[i], "0,1 1,0");
+	}
+	CU_ASSERT(pid[0] != pid[1] && pid[1] == pid[2] && pid[3] == pid[0] && pid[4] == pid[1]);
+	CU_ASSERT_EQUAL(count_in(runs_log, "ref 0"), 2);
+	diags_free(&d);
+	space_free(&ps);
+	config_free(&pc);
+}
+
 int add_runner_suite(void)
 {
 	CU_pSuite s = CU_add_suite("runner", setup, teardown);
@@ -308,5 +383,6 @@ int add_runner_suite(void)
 	CU_add_test(s, "arrays that do not fit are refused", test_arrays_that_do_not_fit_are_refused);
 	CU_add_test(s, "no GPU, no runner", test_no_gpu_no_runner);
 	CU_add_test(s, "counters go to their configurations", test_counters_go_to_their_configurations);
+	CU_add_test(s, "a plan runs on a worker of its connections", test_a_plan_runs_on_a_worker_of_its_connections);
 	return 0;
 }

@@ -161,6 +161,38 @@ static void test_builds_of_one_launch_shape_swap_places_a_tie(void)
 	}
 }
 
+/* Plans of one first launch that differ in streams, order or connections are other launches, not
+ * builds of one: the faster wins even within SHAPE_TIE, as two shapes of one noise band do. */
+static void test_a_plan_is_part_of_the_launch_shape(void)
+{
+	result a, b;
+	memset(&a, 0, sizeof a);
+	set_shape(&a, 32, 4);
+	a.streams = 8;
+	a.connections = 32;
+	b = a;
+	CU_ASSERT(same_shape(&a, &b));
+	b.breadth_first = 1;
+	CU_ASSERT(!same_shape(&a, &b));
+	b = a;
+	b.connections = 8;
+	CU_ASSERT(!same_shape(&a, &b));
+	b = a;
+	b.streams = 16;
+	CU_ASSERT(!same_shape(&a, &b));
+	/* 8 connections (second in the space) 0.1% faster than 32: time decides */
+	result r[2];
+	for (int i = 0; i < 2; i++) {
+		r[i] = (result){.st = ST_OK, .samples = 20, .t_median = i ? 1.000 : 1.001, .noise = 0.0001, .occupancy = 1.0,
+				.streams = 8, .connections = i ? 8 : 32};
+		set_shape(&r[i], 32, 4);
+	}
+	choice c;
+	select_winner(r, 2, &balanced, &c);
+	CU_ASSERT_EQUAL(c.winner, 1);
+	choice_free(&c);
+}
+
 static void test_balanced_never_trades_real_time_for_balance(void)
 {
 	result r[4];
@@ -232,5 +264,6 @@ int add_select_suite(void)
 	CU_add_test(s, "without counters theoretical occupancy decides", test_without_counters_theoretical_occupancy_decides);
 	CU_add_test(s, "finalist times replace first-pass times", test_finalist_times_replace_first_pass_times);
 	CU_add_test(s, "nothing passed", test_nothing_passed);
+	CU_add_test(s, "a plan is part of the launch shape", test_a_plan_is_part_of_the_launch_shape);
 	return 0;
 }

@@ -223,6 +223,21 @@ static void test_the_winners_numbers(void)
 	CU_ASSERT_STRING_EQUAL(out, "  winner: V=2 bx=64: 1.2000 ms ±1.00%, theoretical occupancy 50%\n");
 	free(out);
 	choice_free(&c);
+	/* a plan's: its streams, order and connections, and how far it overlapped */
+	for (int i = 0; i < 6; i++) {
+		f.res[i].streams = 8;
+		f.res[i].connections = 1;
+	}
+	w->breadth_first = 1;
+	w->serial_ms = 6;
+	select_winner(f.res, 6, &p, &c);
+	stderr_begin();
+	summary_winner(&f.cfg, &f.sp, f.res, &c, &p);
+	out = stderr_end();
+	CU_ASSERT_STRING_EQUAL(out, "  winner: V=2 bx=64: 1.2000 ms ±1.00%, theoretical occupancy 50%; 8 streams breadth-first on 1 "
+				    "connection, concurrency 5.00\n");
+	free(out);
+	choice_free(&c);
 	w->st = ST_CRASHED;
 	select_winner(f.res, 6, &p, &c);
 	CU_ASSERT_EQUAL(c.winner, -1);
@@ -279,7 +294,7 @@ static void test_a_dry_runs_table(void)
 	options o;
 	memset(&o, 0, sizeof o);
 	stderr_begin();
-	summary_dry_run(&o, &f.cfg, &f.sp, &f.b, f.res);
+	summary_dry_run(&o, &f.cfg, &f.sp, &f.b, f.res, 90);
 	char *out = stderr_end();
 	CU_ASSERT_EQUAL(occurrences(out, "\n"), 1 + 6);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "V=1 bx=32                                   40     12   3072     50.0%  not-run\n"));
@@ -287,7 +302,7 @@ static void test_a_dry_runs_table(void)
 	free(out);
 	o.quiet = 1;
 	stderr_begin();
-	summary_dry_run(&o, &f.cfg, &f.sp, &f.b, f.res);
+	summary_dry_run(&o, &f.cfg, &f.sp, &f.b, f.res, 90);
 	out = stderr_end();
 	CU_ASSERT_STRING_EQUAL(out, "");
 	free(out);

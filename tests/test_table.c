@@ -133,6 +133,30 @@ static void test_results_from_an_older_file(void)
 	table_free(&t);
 }
 
+/* A plan's columns come back as its launch (streams, order, connections) and serial time, found
+ * after the parameters whatever those are called; a parameter's own column does not stand in. */
+static void test_a_plans_columns_come_back(void)
+{
+	table t;
+	diags d = {0};
+	const char *csv = write_temp(0, "plan.csv",
+				     "plan_streams,blockDim.x,time_ms_median,samples,plan_streams,plan_order,plan_connections,"
+				     "serial_ms,concurrency,status\n"
+				     "99,32,2,10,8,breadth-first,32,12.5,6.250,ok\n"
+				     "99,32,2,10,4,depth-first,1,8,4.000,ok\n");
+	CU_ASSERT_EQUAL_FATAL(table_load(csv, &t, &d), 0);
+	CU_ASSERT_EQUAL(table_fixed_col(&t, "plan_streams"), 4);
+	CU_ASSERT_EQUAL(table_fixed_col(&t, "blockDim.x"), 1);
+	CU_ASSERT_EQUAL(table_fixed_col(&t, "nothing"), -1);
+	result *r = table_results(&t);
+	CU_ASSERT(r[0].streams == 8 && r[0].breadth_first == 1 && r[0].connections == 32);
+	CU_ASSERT(r[1].streams == 4 && r[1].breadth_first == 0 && r[1].connections == 1);
+	CU_ASSERT_DOUBLE_EQUAL(r[0].serial_ms, 12.5, 0);
+	CU_ASSERT_DOUBLE_EQUAL(result_concurrency(&r[0]), 6.25, 1e-12);
+	table_results_free(r, t.nrows);
+	table_free(&t);
+}
+
 /* A hand-edited file's counts and geometry that no integer holds read as absent (the fuzzer's
  * find: converting 1e34 to int is undefined behaviour); those that fit are kept. */
 static void test_numbers_no_integer_holds_read_as_absent(void)
@@ -217,6 +241,7 @@ int add_table_suite(void)
 	CU_add_test(s, "unterminated quote and empty file", test_unterminated_quote_and_empty_file);
 	CU_add_test(s, "winner flag is a whole word", test_winner_flag_is_a_whole_word);
 	CU_add_test(s, "results from an older file", test_results_from_an_older_file);
+	CU_add_test(s, "a plan's columns come back", test_a_plans_columns_come_back);
 	CU_add_test(s, "winner chosen again when no row is flagged", test_winner_chosen_again_when_no_row_is_flagged);
 	CU_add_test(s, "numbers no integer holds read as absent", test_numbers_no_integer_holds_read_as_absent);
 	CU_add_test(s, "what is no results file", test_what_is_no_results_file);

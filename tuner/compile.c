@@ -100,6 +100,7 @@ void build_plan(const config *cfg, const space *s, build *b)
 		memset(&b->bins[k], 0, sizeof b->bins[k]);
 		b->bins[k].first_config = c;
 		b->bins[k].entry = config_entry(cfg, space_config(s, c));
+		b->bins[k].plan = &cfg->plan;
 		b->nbins++;
 		b->of_config[c] = k;
 	}
@@ -122,6 +123,9 @@ void build_free(build *b)
 		free(b->bins[i].entry);
 		free(b->bins[i].log);
 		free(b->bins[i].res.symbol);
+		for (size_t k = 0; k < b->bins[i].nplan; k++)
+			free(b->bins[i].plan_res[k].symbol);
+		free(b->bins[i].plan_res);
 	}
 	free(b->bins);
 	free(b->of_config);
@@ -331,6 +335,29 @@ typedef struct {
 	int linking;
 } job;
 
+/* A plan's launches: each entry's resources from the ptxas report; a missing one fails the
+ * binary. */
+static void plan_resources(binary *bin)
+{
+	bin->plan_res = xcalloc(bin->plan->nlaunches, sizeof *bin->plan_res);
+	for (size_t k = 0; k < bin->plan->nlaunches && !bin->failed; k++) {
+		const char *entry = bin->plan->launches[k].entry;
+		char *cands = NULL;
+		int r = ptxas_parse(bin->log, entry, &bin->plan_res[bin->nplan], &cands);
+		if (r == 0)
+			bin->nplan++;
+		else {
+			bin->failed = 1;
+			char *old = bin->log;
+			bin->log = xasprintf("plan launch entry '%s' %s in the compiled module%s%s", entry,
+					     r == -1 ? "not found" : "is ambiguous", cands ? (r == -1 ? "; it has: " : ": ") : "",
+					     cands ? cands : "");
+			free(old);
+		}
+		free(cands);
+	}
+}
+
 /* The entry point's resources from the ptxas report; a missing entry fails the binary. */
 static void resources_from_log(binary *bin)
 {
@@ -349,6 +376,8 @@ static void resources_from_log(binary *bin)
 		free(old);
 	}
 	free(cands);
+	if (!bin->failed && bin->plan && bin->plan->nlaunches)
+		plan_resources(bin);
 	if (!bin->failed)
 		cubin_code_hash(bin->cubin, bin->code);
 }

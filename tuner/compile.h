@@ -22,6 +22,11 @@ typedef struct {
 	char *log;           /* nvcc's output */
 	double seconds;
 	kernel_resources res;
+	/* with a plan (config.plan): each launch's entry, as res is the first's; plan_res[k] is
+	 * launch k's (nplan of them once built) */
+	const launch_plan_cfg *plan;
+	kernel_resources *plan_res;
+	size_t nplan;
 } binary;
 
 struct cubin_cache;

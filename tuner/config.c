@@ -66,7 +66,7 @@ static void load_kernel(loader *L, const yaml_node_t *n)
 		else
 			L->source_ok = 1;
 	}
-	yaml_node_t *entry = ld_require(L, n, "entry", "'kernel'");
+	yaml_node_t *entry = L->has_plan ? ld_get(L, n, "entry") : ld_require(L, n, "entry", "'kernel'");
 	if (entry && (cfg->entry = ld_string(L, entry, "kernel entry"))) {
 		cfg->entry_at = ld_mark(entry);
 		/* placeholders are checked once the parameters are known */
@@ -412,67 +412,13 @@ static void load_arguments(loader *L, const yaml_node_t *n)
 	warn_unrestored_inputs(L, n);
 }
 
-/* Parentheses opened minus closed in a plain scalar's text (0 for a quoted one). */
-static int open_parens(const yaml_node_t *n)
-{
-	if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-		return 0;
-	int depth = 0;
-	for (const char *c = ld_scalar(n); *c; c++)
-		depth += (*c == '(') - (*c == ')');
-	return depth;
-}
-
-/* Inside [ ] a bare comma ends an item, so [ceil_div(n, B)] arrives as "ceil_div(n" and "B)":
- * the first item whose parentheses stay open is joined back to its close, and the message shows
- * the expression to quote. 1 when it found one. */
-static int comma_cut_expression(loader *L, const yaml_node_t *n, const char *what)
-{
-	if (n->data.sequence.style != YAML_FLOW_SEQUENCE_STYLE)
-		return 0;
-	yaml_node_item_t *items = n->data.sequence.items.start, *end = n->data.sequence.items.top;
-	for (yaml_node_item_t *it = items; it < end; it++) {
-		int depth = open_parens(ld_node(L, *it));
-		if (depth <= 0)
-			continue;
-		char *joined = xstrdup(ld_scalar(ld_node(L, *it)));
-		for (yaml_node_item_t *more = it + 1; more < end && depth > 0; more++) {
-			const yaml_node_t *m = ld_node(L, *more);
-			char *longer = xasprintf("%s, %s", joined, m->type == YAML_SCALAR_NODE ? ld_scalar(m) : "...");
-			free(joined);
-			joined = longer;
-			depth += open_parens(m);
-		}
-		ld_error(L, ld_mark(ld_node(L, *it)), "%s: inside [ ] a comma ends an item, which cut this expression in two: "
-			  "quote it whole, \"%s\"", what, joined);
-		free(joined);
-		return 1;
-	}
-	return 0;
-}
-
-static void load_dims(loader *L, const yaml_node_t *n, const char *what, cexpr dims[3])
-{
-	if (!n || ld_expect(L, n, YAML_SEQUENCE_NODE, what) || comma_cut_expression(L, n, what))
-		return;
-	size_t count = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
-	if (count < 1 || count > 3) {
-		ld_error(L, ld_mark(n), "%s takes 1 to 3 expressions (x, y, z), not %zu%s", what, count,
-		       n->data.sequence.style == YAML_FLOW_SEQUENCE_STYLE && count > 3
-			       ? " (inside [ ] a comma ends an item: quote expressions such as \"min(a, b)\")" : "");
-		return;
-	}
-	for (size_t i = 0; i < count; i++)
-		ld_expr(L, ld_node(L, n->data.sequence.items.start[i]), what, &dims[i]);
-}
-
 static void load_launch(loader *L, const yaml_node_t *n)
 {
 	static const char *const keys[] = {"block", "grid", "shared_mem", NULL};
 	if (ld_check_keys(L, n, "'launch'", keys))
 		return;
-	load_dims(L, ld_require(L, n, "block", "'launch'"), "launch block", L->cfg->block);
-	load_dims(L, ld_require(L, n, "grid", "'launch'"), "launch grid", L->cfg->grid);
+	ld_dims(L, ld_require(L, n, "block", "'launch'"), "launch block", L->cfg->block);
+	ld_dims(L, ld_require(L, n, "grid", "'launch'"), "launch grid", L->cfg->grid);
 	yaml_node_t *sm = ld_get(L, n, "shared_mem");
 	if (sm)
 		ld_expr(L, sm, "launch shared_mem", &L->cfg->shared_mem);
@@ -592,8 +538,8 @@ static void load_verify_kernel(loader *L, const yaml_node_t *n, const yaml_node_
 	yaml_node_t *e = ld_require(L, rk, "entry", "verify kernel");
 	if (e && (cfg->ref_entry = ld_string(L, e, "verify kernel entry")) && !ld_is_identifier(cfg->ref_entry))
 		ld_error(L, ld_mark(e), "verify kernel entry '%s' is not a C identifier", cfg->ref_entry);
-	load_dims(L, ld_require(L, rk, "block", "verify kernel"), "verify kernel block", cfg->ref_block);
-	load_dims(L, ld_require(L, rk, "grid", "verify kernel"), "verify kernel grid", cfg->ref_grid);
+	ld_dims(L, ld_require(L, rk, "block", "verify kernel"), "verify kernel block", cfg->ref_block);
+	ld_dims(L, ld_require(L, rk, "grid", "verify kernel"), "verify kernel grid", cfg->ref_grid);
 	yaml_node_t *sm = ld_get(L, rk, "shared_mem");
 	if (sm)
 		ld_expr(L, sm, "verify kernel shared_mem", &cfg->ref_smem);
@@ -729,7 +675,7 @@ static char *base_name(const char *path)
 static void load_root(loader *L, const yaml_node_t *root)
 {
 	static const char *const keys[] = {"name", "kernel", "constants", "arguments", "space", "constraints",
-					   "launch", "build", "verify", "measure", "select", "search", "bytes", "flops", "output", NULL};
+					   "launch", "plan", "build", "verify", "measure", "select", "search", "bytes", "flops", "output", NULL};
 	config *cfg = L->cfg;
 	if (ld_check_keys(L, root, "the config", keys))
 		return;
@@ -748,6 +694,7 @@ static void load_root(loader *L, const yaml_node_t *root)
 					       "(it starts with a digit): add name: to the config",
 				 cfg->name);
 	}
+	L->has_plan = ld_get(L, root, "plan") != NULL;
 	if ((n = ld_require(L, root, "kernel", "the config")))
 		load_kernel(L, n);
 	/* Order matters: constants before everything that uses them, the space before the
@@ -759,14 +706,14 @@ static void load_root(loader *L, const yaml_node_t *root)
 	if ((n = ld_require(L, root, "arguments", "the config")))
 		load_arguments(L, n);
 	if ((n = ld_get(L, root, "constraints")) && ld_expect(L, n, YAML_SEQUENCE_NODE, "'constraints'") == 0 &&
-	    !comma_cut_expression(L, n, "constraints")) {
+	    !ld_comma_cut(L, n, "constraints")) {
 		size_t count = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
 		cfg->constraints = xcalloc(count, sizeof *cfg->constraints);
 		for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++)
 			if (ld_expr(L, ld_node(L, *it), "constraint", &cfg->constraints[cfg->nconstraints]) == 0)
 				cfg->nconstraints++;
 	}
-	if ((n = ld_require(L, root, "launch", "the config")))
+	if ((n = L->has_plan ? ld_get(L, root, "launch") : ld_require(L, root, "launch", "the config")))
 		load_launch(L, n);
 	if ((n = ld_get(L, root, "build")))
 		load_build(L, n);
@@ -784,6 +731,8 @@ static void load_root(loader *L, const yaml_node_t *root)
 		ld_expr(L, n, "flops", &cfg->flops);
 	if ((n = ld_get(L, root, "output")))
 		ld_load_output(L, n);
+	if ((n = ld_get(L, root, "plan"))) /* last: it overrides measure.metrics */
+		ld_load_plan(L, root, n);
 	ld_check_names(L, &cfg->bytes, 1, "bytes");
 	ld_check_names(L, &cfg->sum_count, 1, "verify sum count");
 	ld_check_names(L, &cfg->sum_equals, 1, "verify sum equals");
@@ -825,7 +774,7 @@ int config_load(const char *path, config *cfg, diags *d)
 	int rc = -1;
 	if (config_read_document(path, "YAML", &doc, d) == 0) {
 		yaml_node_t *root = yaml_document_get_root_node(&doc);
-		loader L = {path, &doc, d, 0, cfg, 0};
+		loader L = {path, &doc, d, 0, cfg, 0, 0};
 		if (!root)
 			diags_at(d, path, 1, 1, "the file is empty");
 		else {
@@ -862,6 +811,7 @@ void config_free(config *cfg)
 		cexpr_free(&cfg->args[i].expect);
 	}
 	config_data_free(cfg);
+	config_plan_free(cfg);
 	free(cfg->args);
 	for (size_t i = 0; i < cfg->nparams; i++) {
 		free(cfg->params[i].name);

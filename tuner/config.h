@@ -75,6 +75,38 @@ typedef struct {
 	mark at;
 } constant;
 
+/* plan: a sequence of launches of one source, run in every one of `streams` streams, depth-first
+ * (each stream's launches before the next stream's) or breadth-first (each launch in every
+ * stream before the next launch), timed as a whole (config_plan.c loads it, launch_plan.c
+ * evaluates it per configuration). */
+#define PLAN_MAX_LAUNCHES 64
+#define PLAN_MAX_STREAMS 1024
+/* CUDA_DEVICE_MAX_CONNECTIONS: the hardware work queues a context gets, 1 to 32 */
+#define PLAN_MAX_CONNECTIONS 32
+/* without plan.connections and without CUDA_DEVICE_MAX_CONNECTIONS set: CUDA's own default */
+#define PLAN_DEFAULT_CONNECTIONS 8
+
+typedef struct {
+	char *entry;
+	mark at;
+	/* NULL e and has_* 0: the plan's default geometry (launch:, else the first launch's) */
+	cexpr block[3], grid[3], shared_mem;
+	int has_block, has_grid, has_smem;
+	int *args;      /* the kernel's parameters in order, as indexes of cfg->args */
+	size_t nargs;
+} plan_launch;
+
+typedef struct {
+	plan_launch *launches; /* none: no plan, one launch per configuration */
+	size_t nlaunches;
+	cexpr streams;         /* NULL e: 1 */
+	cexpr order;           /* 0 depth-first, 1 breadth-first; NULL e: order_word */
+	int order_word;        /* the order as written, when a word: 0 depth-first, 1 breadth-first */
+	cexpr connections;     /* NULL e: default_connections */
+	int default_connections; /* CUDA_DEVICE_MAX_CONNECTIONS of autotune's environment, else 8 */
+	mark at;
+} launch_plan_cfg;
+
 enum { METRICS_ALL, METRICS_NONE, METRICS_TOP, METRICS_AUTO };
 enum { POLICY_BALANCED, POLICY_FASTEST };
 
@@ -99,6 +131,7 @@ typedef struct {
 	size_t nconstraints;
 
 	cexpr block[3], grid[3], shared_mem;
+	launch_plan_cfg plan;  /* plan: several launches over several streams; none: one launch */
 
 	char **nvcc_flags;        /* build.flags, then -I for build.include, -D for constants in build.defines */
 	size_t nflags;

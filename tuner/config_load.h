@@ -1,5 +1,5 @@
 /* config_load.h: what the parts of the config loader share (config.c, config_yaml.c,
- * config_expr.c, config_keys.c, config_source.c, config_data.c); nothing outside them includes it. */
+ * config_expr.c, config_keys.c, config_source.c, config_data.c, config_plan.c); nothing outside them includes it. */
 #ifndef AUTOTUNE_CONFIG_LOAD_H
 #define AUTOTUNE_CONFIG_LOAD_H
 
@@ -18,6 +18,7 @@ typedef struct {
 	int errors;
 	config *cfg;
 	int source_ok; /* the kernel source is a file that can be read without waiting */
+	int has_plan;  /* the config has a plan: its launches name the entries and may give the geometry */
 } loader;
 
 /* ---- config_yaml.c: nodes, typed getters and key checks; each error is counted in L->errors
@@ -40,6 +41,10 @@ int ld_double(loader *L, const yaml_node_t *n, const char *what, double *out);
 int ld_bool(loader *L, const yaml_node_t *n, const char *what, int *out);
 mark ld_expr_mark(const yaml_node_t *n, int offset);
 int ld_expr(loader *L, const yaml_node_t *n, const char *what, cexpr *out);
+/* Inside [ ] a bare comma ends an item: 1 (said at n) when it cut an expression of list n in two. */
+int ld_comma_cut(loader *L, const yaml_node_t *n, const char *what);
+/* A list of 1 to 3 expressions (x, y, z) into dims. */
+void ld_dims(loader *L, const yaml_node_t *n, const char *what, cexpr dims[3]);
 
 /* ---- config_expr.c: names checked at load ---- */
 void ld_check_names(loader *L, const cexpr *x, int allow_params, const char *what);
@@ -64,6 +69,10 @@ void ld_data_file(loader *L, const yaml_node_t *n, const kernel_arg *a, const ch
 void ld_load_verify_host(loader *L, const yaml_node_t *v, const yaml_node_t *n);
 /* Frees what this file put in cfg. */
 void config_data_free(config *cfg);
+
+/* ---- config_plan.c: the plan section (root: the config, for kernel.entry, launch and measure) ---- */
+void ld_load_plan(loader *L, const yaml_node_t *root, const yaml_node_t *n);
+void config_plan_free(config *cfg);
 
 /* ---- config_source.c: the kernel source's `#pragma unroll NAME` and the entry's ${param} ---- */
 void ld_scan_pragmas(loader *L);

@@ -360,3 +360,57 @@ int ld_expr(loader *L, const yaml_node_t *n, const char *what, cexpr *out)
 	out->at = ld_expr_mark(n, 0);
 	return 0;
 }
+
+/* Parentheses opened minus closed in a plain scalar's text (0 for a quoted one). */
+static int open_parens(const yaml_node_t *n)
+{
+	if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return 0;
+	int depth = 0;
+	for (const char *c = ld_scalar(n); *c; c++)
+		depth += (*c == '(') - (*c == ')');
+	return depth;
+}
+
+/* Inside [ ] a bare comma ends an item, so [ceil_div(n, B)] arrives as "ceil_div(n" and "B)":
+ * the first item whose parentheses stay open is joined back to its close, and the message shows
+ * the expression to quote. 1 when it found one. */
+int ld_comma_cut(loader *L, const yaml_node_t *n, const char *what)
+{
+	if (n->data.sequence.style != YAML_FLOW_SEQUENCE_STYLE)
+		return 0;
+	yaml_node_item_t *items = n->data.sequence.items.start, *end = n->data.sequence.items.top;
+	for (yaml_node_item_t *it = items; it < end; it++) {
+		int depth = open_parens(ld_node(L, *it));
+		if (depth <= 0)
+			continue;
+		char *joined = xstrdup(ld_scalar(ld_node(L, *it)));
+		for (yaml_node_item_t *more = it + 1; more < end && depth > 0; more++) {
+			const yaml_node_t *m = ld_node(L, *more);
+			char *longer = xasprintf("%s, %s", joined, m->type == YAML_SCALAR_NODE ? ld_scalar(m) : "...");
+			free(joined);
+			joined = longer;
+			depth += open_parens(m);
+		}
+		ld_error(L, ld_mark(ld_node(L, *it)), "%s: inside [ ] a comma ends an item, which cut this expression in two: "
+			  "quote it whole, \"%s\"", what, joined);
+		free(joined);
+		return 1;
+	}
+	return 0;
+}
+
+void ld_dims(loader *L, const yaml_node_t *n, const char *what, cexpr dims[3])
+{
+	if (!n || ld_expect(L, n, YAML_SEQUENCE_NODE, what) || ld_comma_cut(L, n, what))
+		return;
+	size_t count = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+	if (count < 1 || count > 3) {
+		ld_error(L, ld_mark(n), "%s takes 1 to 3 expressions (x, y, z), not %zu%s", what, count,
+		       n->data.sequence.style == YAML_FLOW_SEQUENCE_STYLE && count > 3
+			       ? " (inside [ ] a comma ends an item: quote expressions such as \"min(a, b)\")" : "");
+		return;
+	}
+	for (size_t i = 0; i < count; i++)
+		ld_expr(L, ld_node(L, n->data.sequence.items.start[i]), what, &dims[i]);
+}

@@ -9,6 +9,9 @@
  *   shares I J          (I was not measured: it is the same binary and launch as J)
  *   gpu I G             (I was measured on the run's GPU G, not the first)
  *   stopped I           (I was in flight when a signal from outside stopped its worker: not run)
+ *   plan I CONNECTIONS SERIAL_MS  (after I's "done", in the same write: a plan's worker had
+ *                       CUDA_DEVICE_MAX_CONNECTIONS=CONNECTIONS; its launches one at a time took
+ *                       SERIAL_MS)
  * MESSAGE runs to the end of the line, with backslash and newline escaped. "done" and "metrics"
  * are the worker's replies with the configuration in front (protocol.h's PROTO_DONE and
  * PROTO_METRICS_OF); the other records are described here, and all of them go through the
@@ -46,6 +49,8 @@ static PROTO_MSG(STOPPED, "stopped", one_f);
 static PROTO_MSG(GPU, "gpu", two_f);
 static PROTO_MSG(SHARES, "shares", two_f);
 static PROTO_MSG(FINAL, "final", final_f); /* other: the rounds */
+static const proto_field plan_f[] = {PROTO_LL(record, config), PROTO_LL(record, other), PROTO_DBL(record, median, "%.6f")};
+static PROTO_MSG(PLAN, "plan", plan_f); /* other: the connections, median: the serial time */
 
 struct journal {
 	int fd;
@@ -164,6 +169,10 @@ static void replay_line(char *line, const space *sp, result *res, char *started)
 			r->final_noise = rec.noise;
 		} else
 			r->final_rounds = 0;
+	} else if (proto_decode(&PLAN, line, &rec) == 0 && IN_SPACE(rec.config)) {
+		/* the run's key holds the connections a plan without its own gets: they agree */
+		if (rec.other == res[rec.config].connections && isfinite(rec.median) && rec.median >= 0)
+			res[rec.config].serial_ms = rec.median;
 	} else if (proto_decode(&GPU, line, &rec) == 0 && IN_SPACE(rec.config) && rec.other >= 0 && rec.other <= INT_MAX)
 		res[rec.config].gpu = (int)rec.other;
 	else if (proto_decode(&SHARES, line, &rec) == 0 && IN_SPACE(rec.config) && IN_SPACE(rec.other)) {
@@ -311,16 +320,23 @@ journal *journal_open(const char *path, const char *key, int fresh, const space 
 	return j;
 }
 
-/* Appends one record of kind m, a line of its own. */
-static int put(journal *j, const proto_msg *m, const void *msg)
+/* One record of kind m as a line, in malloc'd memory. */
+static char *record_line(const proto_msg *m, const void *msg)
 {
 	char *body = proto_encode(m, msg);
 	if (!body)
 		diag_out_of_memory();
 	char *line = xasprintf("%s\n", body);
+	free(body);
+	return line;
+}
+
+/* Appends one record of kind m, a line of its own. */
+static int put(journal *j, const proto_msg *m, const void *msg)
+{
+	char *line = record_line(m, msg);
 	int rc = append(j, line);
 	free(line);
-	free(body);
 	return rc;
 }
 
@@ -331,7 +347,17 @@ int journal_finished(journal *j, size_t config, const result *r)
 	char *msg = escape(r->message ? r->message : "");
 	proto_result done = {(long long)config, r->code[0] ? r->code : "-", status_name(r->st), r->t_median, r->t_min,
 			     r->t_max, r->samples, r->driver_blocks, r->noise, r->batch, r->mhz_before, r->mhz_after, msg};
-	int rc = put(j, &PROTO_DONE, &done);
+	char *line = record_line(&PROTO_DONE, &done);
+	if (r->streams) {
+		/* a plan's: in the same write, so that a result is never journaled without it */
+		char *plan = record_line(&PLAN, &(record){(long long)config, r->connections, r->serial_ms, 0});
+		char *both = xasprintf("%s%s", line, plan);
+		free(plan);
+		free(line);
+		line = both;
+	}
+	int rc = append(j, line);
+	free(line);
 	free(msg);
 	return rc;
 }
@@ -387,6 +413,12 @@ char *journal_run_key(const config *cfg, const char *identity, const char *arch,
 	hasher_add_str(h, identity);
 	hasher_add_str(h, arch);
 	hasher_add_file(h, cfg->source);
+	if (cfg->plan.nlaunches) {
+		/* a plan without connections of its own takes them from the environment */
+		char conns[32];
+		snprintf(conns, sizeof conns, "connections %d", cfg->plan.default_connections);
+		hasher_add_str(h, conns);
+	}
 	for (size_t i = 0; i < cfg->nargs; i++) {
 		if (cfg->args[i].fill_file.path)
 			hasher_add_file(h, cfg->args[i].fill_file.path);

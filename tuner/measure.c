@@ -271,6 +271,10 @@ static step prelude(pass *P, lane *L, size_t c)
 		return s;
 	}
 	choose_role(P, L, g, &s);
+	/* a plan's outputs do not depend on the connections: its reference is loaded on the worker
+	 * that c runs on, not on one of the reference's own */
+	if (s.refresh >= 0 && r->connections)
+		s.ref_copy.connections = r->connections;
 	P->state[c] = IN_FLIGHT;
 	s.tmp = *r;
 	/* the lane owns the result while it measures; its message is this measurement's, not an
@@ -596,12 +600,45 @@ void pass_join_other_lanes(pass *P)
 		}
 }
 
+/* A plan's configurations, in the queue's order within each run of the same connections and
+ * reference group: a worker has the connections it was started with (another is a switch of
+ * worker), and holds one reference's outputs (another is a run of that reference). */
+typedef struct {
+	int connections;
+	size_t group, at, c;
+} worker_key;
+
+static int by_worker_key(const void *x, const void *y)
+{
+	const worker_key *a = x, *b = y;
+	if (a->connections != b->connections)
+		return a->connections < b->connections ? -1 : 1;
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
+	return (a->at > b->at) - (a->at < b->at);
+}
+
+static void by_worker(const pass *P, size_t *queue)
+{
+	size_t n = P->sp->count;
+	worker_key *k = xcalloc(n + 1, sizeof *k);
+	for (size_t i = 0; i < n; i++)
+		k[i] = (worker_key){P->res[queue[i]].connections, P->group[queue[i]], i, queue[i]};
+	qsort(k, n, sizeof *k, by_worker_key);
+	for (size_t i = 0; i < n; i++)
+		queue[i] = k[i].c;
+	free(k);
+}
+
 /* The exhaustive pass measures the most promising first (o->prior, ties in space order; space
  * order without one): the fastest so far is soon near the best, so that the rest race out early,
- * and a run cut short holds the likely-good. Their binaries are built in the same order. */
+ * and a run cut short holds the likely-good (a plan's within each worker it needs). Their binaries
+ * are built in the same order. */
 static size_t *exhaustive_order(pass *P)
 {
 	size_t *queue = search_order(P->o->prior, P->sp->count);
+	if (P->cfg->plan.nlaunches)
+		by_worker(P, queue);
 	if (P->o->build && P->o->prior)
 		hint_binaries(P, queue, P->sp->count);
 	return queue;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "launch_plan.h"
 #include "select.h"
 #include "banned.h"
 
@@ -104,7 +105,8 @@ int plan_same_launch(const config *cfg, const space *sp, const build *b, const r
 	const binary *x = &b->bins[b->of_config[a]], *y = &b->bins[b->of_config[c]];
 	if (x->failed || y->failed || strcmp(x->code, y->code) || strcmp(x->res.symbol, y->res.symbol) ||
 	    memcmp(res[a].block, res[c].block, sizeof res[a].block) ||
-	    memcmp(res[a].grid, res[c].grid, sizeof res[a].grid) || res[a].smem != res[c].smem)
+	    memcmp(res[a].grid, res[c].grid, sizeof res[a].grid) || res[a].smem != res[c].smem ||
+	    !launch_plan_same(cfg, space_config(sp, a), space_config(sp, c), &res[a], &res[c]))
 		return 0;
 	for (size_t i = 0; i < cfg->nargs; i++) {
 		if (cfg->args[i].is_array)
@@ -161,10 +163,14 @@ void plan_forget_stale(result *r, const binary *bin)
 	long long block[3], grid[3], smem = r->smem;
 	memcpy(block, r->block, sizeof block);
 	memcpy(grid, r->grid, sizeof grid);
+	int streams = r->streams, breadth_first = r->breadth_first, connections = r->connections;
 	memset(r, 0, sizeof *r);
 	memcpy(r->block, block, sizeof block);
 	memcpy(r->grid, grid, sizeof grid);
 	r->smem = smem;
+	r->streams = streams;
+	r->breadth_first = breadth_first;
+	r->connections = connections;
 	r->driver_blocks = -1;
 	r->shares_with = -1;
 	r->occ_limit = "";

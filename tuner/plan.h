@@ -36,7 +36,7 @@ int plan_same_launch(const config *cfg, const space *sp, const build *b, const r
 long long plan_twin(const config *cfg, const space *sp, const build *b, const result *res, size_t c);
 /* to takes from's measurement, keeping its own launch and occupancy; from_index names from. */
 void plan_copy_measurement(result *to, const result *from, long long from_index);
-/* An earlier result measured other code than bin's: forgotten, its launch kept. */
+/* An earlier result measured other code than bin's: forgotten, its launch (and plan) kept. */
 void plan_forget_stale(result *r, const binary *bin);
 /* group[c]: the first configuration of c's reference group (verify.reference_per) in space
  * order; every configuration is in group 0 without it. Caller frees. */

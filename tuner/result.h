@@ -39,6 +39,11 @@ typedef struct {
 	long long shares_with;   /* measured once for an identical binary and launch: that configuration, or -1 */
 	int lost_in_flight;      /* crashed only because an earlier tuner died during it: not a measurement */
 	int predicted;           /* a launch-error known from the binary and the device's limits: not launched */
+	/* a plan (config.plan): its values for this configuration, and what it measured */
+	int streams;             /* 0: no plan */
+	int breadth_first;       /* the dispatch order: 0 depth-first, 1 breadth-first */
+	int connections;         /* CUDA_DEVICE_MAX_CONNECTIONS of the worker that runs it */
+	double serial_ms;        /* its launches timed one at a time, times its streams (0: not measured) */
 	int gpu;                 /* which of the run's GPUs measured it (outputs.gpus) */
 	char code[17];           /* the code measured (compile.c's binary hash), for the journal */
 } result;
@@ -55,5 +60,13 @@ static inline int result_passed(const result *r) { return r->st == ST_OK && r->s
 /* The time that decides: the interleaved finalist median when there is one. */
 static inline double result_time(const result *r) { return r->final_rounds ? r->final_median : r->t_median; }
 static inline double result_noise(const result *r) { return r->final_rounds ? r->final_noise : r->noise; }
+
+/* A plan's achieved concurrency: the time its launches take one at a time over the time the plan
+ * took (1: nothing overlapped; at most its streams, when every stream ran side by side at full
+ * speed); 0 when not measured. */
+static inline double result_concurrency(const result *r)
+{
+	return r->serial_ms > 0 && result_time(r) > 0 ? r->serial_ms / result_time(r) : 0;
+}
 
 #endif

@@ -12,12 +12,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "launch_plan.h"
 #include "proc.h"
 #include "protocol.h"
 #include "banned.h"
 
 /* Opening a context and filling gigabytes of arguments takes seconds, not minutes. */
 #define SETUP_TIMEOUT 120.0
+/* Workers kept for other CUDA_DEVICE_MAX_CONNECTIONS values while one measures: finalist rounds
+ * alternate between configurations, and a new context each time would cost tenths of a second. */
+#define MAX_PARKED 4
+
+extern char **environ;
 
 struct runner {
 	char *worker_path;
@@ -37,6 +43,17 @@ struct runner {
 		char *path, *arg;
 		mark at;
 	} *where;
+	/* CUDA_DEVICE_MAX_CONNECTIONS the worker was started with (a plan's), 0: autotune's own
+	 * environment; workers of other values, idle, each with the reference run it last saw
+	 * (ref_gen counts reference runs) */
+	int conns;
+	unsigned ref_gen, have_gen;
+	struct parked {
+		proc p;
+		int conns;
+		unsigned gen;
+	} parked[MAX_PARKED];
+	size_t nparked;
 };
 
 static int send(runner *r, const char *line)
@@ -63,11 +80,56 @@ static int ask(runner *r, const char *line, double timeout_s, char **answer)
 	return proc_read_line(&r->p, timeout_s, answer);
 }
 
+/* This process's environment with CUDA_DEVICE_MAX_CONNECTIONS=conns: the driver reads it when
+ * the worker creates its context, so it is set before the worker starts. Free with free_env. */
+static char **env_with_connections(int conns)
+{
+	static const char name[] = "CUDA_DEVICE_MAX_CONNECTIONS=";
+	size_t n = 0;
+	while (environ[n])
+		n++;
+	char **env = xcalloc(n + 2, sizeof *env);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], name, sizeof name - 1))
+			env[k++] = environ[i];
+	env[k] = xasprintf("%s%d", name, conns);
+	return env;
+}
+
+/* Frees what env_with_connections made: the one string it wrote (the last) and the array. */
+static void free_env(char **env)
+{
+	size_t n = 0;
+	while (env[n])
+		n++;
+	free(env[n - 1]);
+	free(env);
+}
+
+/* The answer to a run: a plan's serial time first (into *serial_ms when not NULL), then the
+ * result's line. */
+static int run_answer(runner *r, double timeout_s, char **ans, double *serial_ms)
+{
+	int rc = proc_read_line(&r->p, timeout_s, ans);
+	proto_serial got;
+	if (rc == LINE_OK && proto_is(&PROTO_SERIAL, *ans)) {
+		if (serial_ms && proto_decode(&PROTO_SERIAL, *ans, &got) == 0)
+			*serial_ms = got.ms;
+		free(*ans);
+		rc = proc_read_line(&r->p, timeout_s, ans);
+	}
+	return rc;
+}
+
 static int spawn(runner *r, diags *d)
 {
 	char *argv[] = {r->worker_path, NULL};
 	int log = r->log_path ? open(r->log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666) : -1;
-	int rc = proc_start_fd(&r->p, argv, PROC_STDIN | PROC_STDOUT, log);
+	char **env = r->conns ? env_with_connections(r->conns) : NULL;
+	int rc = proc_start_env(&r->p, argv, PROC_STDIN | PROC_STDOUT, log, env ? env : environ);
+	if (env)
+		free_env(env);
 	if (log >= 0)
 		close(log);
 	if (rc) {
@@ -378,24 +440,72 @@ int runner_prepare(runner *r, const config *cfg, const device_info *info, int pr
 
 int runner_warm_up(runner *r, diags *d) { return setup_lines(r, r->nsetup - 1, r->nsetup, d); }
 
+/* The reference run again, on a worker that does not hold its outputs. */
+static int replay_reference(runner *r, diags *d)
+{
+	char *ans = NULL;
+	int rc = LINE_EOF;
+	if ((!*r->ref_scalars || send(r, r->ref_scalars) == 0) && send(r, r->ref_run) == 0)
+		rc = run_answer(r, SETUP_TIMEOUT, &ans, NULL);
+	proto_result got;
+	int ok = rc == LINE_OK && proto_decode(&PROTO_RESULT, ans, &got) == 0 && !strcmp(got.status, "ok");
+	free(ans);
+	if (!ok) {
+		diags_add(d, "the reference configuration failed on a restarted GPU worker");
+		return -1;
+	}
+	r->have_gen = r->ref_gen;
+	return 0;
+}
+
+/* A fresh worker with the arguments set up; the reference's outputs come with the next run that
+ * checks against them (runner_measure). */
 static int restart(runner *r, diags *d)
 {
 	kill_worker(r);
-	if (spawn(r, d) || open_device(r, NULL, d) || setup_lines(r, 1, r->nsetup, d))
-		return -1;
-	if (r->ref_run) {
-		char *ans = NULL;
-		send(r, r->ref_scalars);
-		int rc = ask(r, r->ref_run, SETUP_TIMEOUT, &ans);
-		proto_result got;
-		int ok = rc == LINE_OK && proto_decode(&PROTO_RESULT, ans, &got) == 0 && !strcmp(got.status, "ok");
-		free(ans);
-		if (!ok) {
-			diags_add(d, "the reference configuration failed on a restarted GPU worker");
-			return -1;
-		}
+	r->have_gen = 0;
+	return spawn(r, d) || open_device(r, NULL, d) || setup_lines(r, 1, r->nsetup, d) ? -1 : 0;
+}
+
+/* Asks a worker to exit and waits for it. */
+static void quit_and_reap(proc *p)
+{
+	int timed_out;
+	if (proc_write(p, PROTO_QUIT.keyword, strlen(PROTO_QUIT.keyword)) == 0)
+		proc_write(p, "\n", 1);
+	proc_finish(p, 10.0, &timed_out);
+}
+
+/* A plan's configuration runs on a worker started with its connections: the one running if it
+ * was, a parked one, else a new one. The worker it leaves is parked (the one started in
+ * autotune's own environment no plan wants: it exits). 0, or -1 when no worker can start. A
+ * worker taken again may hold an older reference: runner_measure replays it when it matters. */
+static int use_connections(runner *r, int conns, diags *d)
+{
+	if (conns == r->conns)
+		return 0;
+	if (r->alive && r->conns && r->nparked == MAX_PARKED) {
+		quit_and_reap(&r->parked[0].p);
+		memmove(r->parked, r->parked + 1, (MAX_PARKED - 1) * sizeof *r->parked);
+		r->nparked--;
 	}
-	return 0;
+	if (r->alive && r->conns)
+		r->parked[r->nparked++] = (struct parked){r->p, r->conns, r->have_gen};
+	else if (r->alive)
+		quit_and_reap(&r->p);
+	r->alive = 0;
+	r->conns = conns;
+	for (size_t i = 0; i < r->nparked; i++) {
+		if (r->parked[i].conns != conns)
+			continue;
+		r->p = r->parked[i].p;
+		r->have_gen = r->parked[i].gen;
+		r->alive = 1;
+		memmove(r->parked + i, r->parked + i + 1, (r->nparked - i - 1) * sizeof *r->parked);
+		r->nparked--;
+		return 0;
+	}
+	return restart(r, d);
 }
 
 /* "scalar" lines for every scalar argument, evaluated for this configuration. */
@@ -511,16 +621,49 @@ static void take_result(char *ans, result *res)
 	free(copy);
 }
 
+/* A plan's lines for the worker, after the scalars: the plan, then each launch as a step. */
+static char *with_plan_lines(char *scalars, const config *cfg, const value *params, const binary *bin, const result *res)
+{
+	char *out = scalars;
+	proto_plan pl = {res->streams, res->breadth_first ? "breadth" : "depth", (long long)cfg->plan.nlaunches};
+	char *line = encode(&PROTO_PLAN, &pl);
+	for (size_t k = 0; k <= cfg->plan.nlaunches; k++) {
+		char *old = out;
+		out = xasprintf("%s%s%s", old, *old ? "\n" : "", line);
+		free(old);
+		free(line);
+		if (k == cfg->plan.nlaunches)
+			break;
+		plan_geometry g = {{1, 1, 1}, {1, 1, 1}, 0};
+		launch_plan_geometry(cfg, params, k, &g); /* checked when the space was evaluated */
+		char *args = launch_plan_args(&cfg->plan.launches[k]);
+		proto_step st = {{{g.grid[0], g.grid[1], g.grid[2]}, {g.block[0], g.block[1], g.block[2]}, g.smem}, args,
+				 bin->plan_res[k].symbol};
+		line = encode(&PROTO_STEP, &st);
+		free(args);
+	}
+	return out;
+}
+
 int runner_measure(runner *r, const config *cfg, const value *params, const char *role, const binary *bin,
 		   const sample_plan *plan, result *res, double timeout_s, diags *d)
 {
+	int has_plan = cfg->plan.nlaunches && bin->nplan == cfg->plan.nlaunches;
+	if (has_plan && use_connections(r, res->connections, d))
+		return -1;
 	if (!r->alive && restart(r, d))
+		return -1;
+	/* a new worker (after a crash, or for other connections) gets the reference's outputs before
+	 * it checks against them; a finalist's timing needs none */
+	if (!strcmp(role, "check") && r->ref_run && r->have_gen != r->ref_gen && replay_reference(r, d))
 		return -1;
 	char *scalars = scalar_lines(cfg, params, res, d);
 	if (!scalars) {
 		res->st = ST_LAUNCH_ERROR;
 		return 0;
 	}
+	if (has_plan)
+		scalars = with_plan_lines(scalars, cfg, params, bin, res);
 	proto_run ask_run = {0,
 			     role,
 			     plan->warmup,
@@ -538,8 +681,8 @@ int runner_measure(runner *r, const config *cfg, const value *params, const char
 	char *run = encode(&PROTO_RUN, &ask_run);
 	char *ans = NULL;
 	int rc = LINE_EOF;
-	if ((!*scalars || send(r, scalars) == 0))
-		rc = ask(r, run, timeout_s, &ans);
+	if ((!*scalars || send(r, scalars) == 0) && send(r, run) == 0)
+		rc = run_answer(r, timeout_s, &ans, &res->serial_ms);
 	if (rc == LINE_OK) {
 		take_result(ans, res);
 		if (res->st == ST_OK && !strcmp(role, "ref")) {
@@ -547,6 +690,7 @@ int runner_measure(runner *r, const config *cfg, const value *params, const char
 			free(r->ref_scalars);
 			r->ref_run = xstrdup(run);
 			r->ref_scalars = xstrdup(scalars);
+			r->have_gen = ++r->ref_gen;
 		}
 		/* a worker that reported a crash exits by itself; reap it now */
 		if (res->st == ST_CRASHED)
@@ -649,17 +793,21 @@ void runner_quit(runner *r)
 {
 	if (r && r->alive && !r->quitting)
 		r->quitting = send(r, PROTO_QUIT.keyword) == 0;
+	for (size_t i = 0; r && i < r->nparked; i++)
+		if (proc_write(&r->parked[i].p, PROTO_QUIT.keyword, strlen(PROTO_QUIT.keyword)) == 0)
+			proc_write(&r->parked[i].p, "\n", 1);
 }
 
 void runner_stop(runner *r)
 {
 	if (!r)
 		return;
-	if (r->alive) {
-		int timed_out;
-		runner_quit(r);
+	int timed_out;
+	runner_quit(r); /* the parked workers too, so that they close their contexts side by side */
+	if (r->alive)
 		proc_finish(&r->p, 10.0, &timed_out);
-	}
+	for (size_t i = 0; i < r->nparked; i++)
+		proc_finish(&r->parked[i].p, 10.0, &timed_out);
 	for (size_t i = 0; i < r->nsetup; i++)
 		free(r->setup[i]);
 	for (size_t i = 0; i < r->nsetup; i++) {

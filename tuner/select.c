@@ -32,7 +32,9 @@ int same_shape(const result *a, const result *b)
 	for (int d = 0; d < 3; d++)
 		if (a->block[d] != b->block[d] || a->grid[d] != b->grid[d])
 			return 0;
-	return a->smem == b->smem;
+	/* a plan is part of the launch: its streams, order and connections */
+	return a->smem == b->smem && a->streams == b->streams && a->breadth_first == b->breadth_first &&
+	       a->connections == b->connections;
 }
 
 void select_winner(const result *res, size_t n, const select_policy *p, choice *c)

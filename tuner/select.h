@@ -20,8 +20,8 @@ typedef struct {
  * else theoretical) and global load efficiency (1 when unknown). Higher is better. */
 double balance_score(const result *r, const select_policy *p);
 
-/* The same launch geometry (block, grid, shared memory), when known: results read from elsewhere
- * may lack it. */
+/* The same launch geometry (block, grid, shared memory, and a plan's streams, order and
+ * connections), when known: results read from elsewhere may lack it. */
 int same_shape(const result *a, const result *b);
 
 typedef struct {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "launch_plan.h"
 #include "banned.h"
 
 /* Beyond this even a pruned walk is too long to wait for; narrowing the space is the answer. */
@@ -252,6 +253,8 @@ int space_eval_geometry(const config *cfg, const space *sp, result *res, diags *
 				return -1;
 			*items[i].out = v.u.i;
 		}
+		if (launch_plan_eval(cfg, vals, r, d))
+			return -1;
 	}
 	return 0;
 }

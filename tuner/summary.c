@@ -9,10 +9,33 @@
 #include <string.h>
 
 #include "header.h"
+#include "launch_plan.h"
+#include "occupancy.h"
 #include "report.h"
 #include "banned.h"
 
-void summary_dry_run(const options *o, const config *cfg, const space *sp, const build *b, const result *res)
+/* A plan's launches after the first (the configuration's own line): each entry's resources and
+ * its occupancy on its own launch. */
+static void dry_run_plan(const config *cfg, const value *params, const binary *bin, int cc)
+{
+	for (size_t k = 1; k < bin->nplan; k++) {
+		const kernel_resources *kr = &bin->plan_res[k];
+		plan_geometry g;
+		occupancy_result occ = {0, 0, ""};
+		char *what = xasprintf("  + %s", cfg->plan.launches[k].entry);
+		if (launch_plan_geometry(cfg, params, k, &g) == 0) {
+			occupancy_input in = {(int)(g.block[0] * g.block[1] * g.block[2]), kr->registers, kr->static_smem,
+					      (size_t)g.smem, kr->barriers};
+			if (occupancy_compute(cc, &in, &occ))
+				occ.occupancy = NAN;
+		}
+		fprintf(stderr, "%-40s %5d %6d %6lld %8.1f%%\n", what, kr->registers, kr->spill_stores + kr->spill_loads,
+			(long long)kr->static_smem + g.smem, 100 * occ.occupancy);
+		free(what);
+	}
+}
+
+void summary_dry_run(const options *o, const config *cfg, const space *sp, const build *b, const result *res, int cc)
 {
 	if (o->quiet)
 		return;
@@ -28,6 +51,8 @@ void summary_dry_run(const options *o, const config *cfg, const space *sp, const
 				bin->res.spill_stores + bin->res.spill_loads, (long long)bin->res.static_smem + res[c].smem,
 				100 * res[c].occupancy, status_name(res[c].st));
 		free(desc);
+		if (!bin->failed)
+			dry_run_plan(cfg, space_config(sp, c), bin, cc);
 	}
 }
 
@@ -220,6 +245,11 @@ static void print_metrics(const result *r)
 			fprintf(stderr, ", load efficiency %.0f%%", r->metrics[METRIC_GLD_EFFICIENCY]);
 	} else
 		fprintf(stderr, ", theoretical occupancy %.0f%%", 100 * r->occupancy);
+	if (r->streams)
+		fprintf(stderr, "; %d stream%s %s on %d connection%s", r->streams, r->streams == 1 ? "" : "s",
+			r->breadth_first ? "breadth-first" : "depth-first", r->connections, r->connections == 1 ? "" : "s");
+	if (result_concurrency(r) > 0)
+		fprintf(stderr, ", concurrency %.2f", result_concurrency(r));
 }
 
 /* One or two lines on why the winner won: its numbers, and who was tied with it and lost. */

@@ -9,8 +9,9 @@
 #include "select.h"
 #include "space.h"
 
-/* A dry run's table: each configuration's registers, spills, shared memory and occupancy. */
-void summary_dry_run(const options *o, const config *cfg, const space *sp, const build *b, const result *res);
+/* A dry run's table: each configuration's registers, spills, shared memory and occupancy (for
+ * compute capability cc), and with a plan each further launch's on a line of its own. */
+void summary_dry_run(const options *o, const config *cfg, const space *sp, const build *b, const result *res, int cc);
 /* One compile log per failed binary (not per configuration), the stopped ones left out. */
 void summary_failures(const config *cfg, const space *sp, const build *b);
 /* The space, the binaries and the compile time; of a run, the count per status. */

@@ -514,7 +514,7 @@ static int dry_run(tuning *t)
 	}
 	if (!o->quiet)
 		summary_failures(&t->cfg, &t->sp, &t->b);
-	summary_dry_run(o, &t->cfg, &t->sp, &t->b, t->res);
+	summary_dry_run(o, &t->cfg, &t->sp, &t->b, t->res, t->cc);
 	/* a dry run checks in CI that the space builds: none built (or none that can launch) is a
 	 * failure, as none passing is */
 	if (!compiled)

@@ -528,6 +528,17 @@ void set_params(void **params, unsigned char (*scalars)[8])
 				      scalars ? (void *)scalars[i] : (void *)A.args[i].scalar;
 }
 
+int set_params_of(void **params, const int *idx, int n)
+{
+	for (int k = 0; k < n; k++) {
+		if (idx[k] < 0 || idx[k] >= A.nargs || !A.args[idx[k]].used || A.args[idx[k]].constant)
+			return -1;
+		arg *a = &A.args[idx[k]];
+		params[k] = a->is_array ? (void *)&a->ptr : (void *)a->scalar;
+	}
+	return 0;
+}
+
 void save_scalars(unsigned char (*scalars)[8])
 {
 	for (int i = 0; i < A.nargs; i++)

@@ -161,7 +161,8 @@ static int visible_gpus(const char **entries)
 
 /* Before cuInit: show CUDA only this worker's GPU, through one hardware queue. cuInit costs
  * about 0.1 s per visible GPU on an H200 host, and as much again at exit; eight queues (the
- * default) cost 45 ms to create and 30 ms to tear down, and a worker launches on one stream.
+ * default) cost 45 ms to create and 30 ms to tear down, and a worker launches on one stream (a
+ * plan's worker, which launches on several, is started with the plan's queues).
  * Returns the ordinal to open afterwards: 0 once alone, else the one asked for; -1 when no
  * such GPU is visible. */
 static int open_alone(int ordinal)
@@ -429,10 +430,21 @@ static void reply_result(long id, status st, const sampling *S, int driver_block
 	reply(&PROTO_RESULT, &res);
 }
 
+/* Before sample i (and each of a plan's serial launches): L2 flushed (cold mode), inputs restored. */
+static CUresult before_sample(int i)
+{
+	CUresult r = local.cold ? cuMemsetD32Async(local.flush, (unsigned)i, local.flush_bytes / 4, NULL) : CUDA_SUCCESS;
+	return r ? r : restore_inputs();
+}
+
+/* n launches of the run's kernel, or with a plan n executions of the plan (streams.c). */
+static CUresult launches(const launch *L, int plan, int n) { return plan ? plan_execute(n) : launch_n(L, n); }
+
 /* Samples until the stopping rule holds. Each sample: flush L2 (cold mode) and restore
- * inputs, outside the events; then `batch` launches between two events. */
-static CUresult sample(const launch *L, const stop_rule *rule, int check, double rtol, double atol, sampling *S,
-		       char *msg, size_t msglen, int *wrong)
+ * inputs, outside the events; then `batch` launches (or executions of a plan) between two
+ * events. */
+static CUresult sample(const launch *L, int plan, const stop_rule *rule, int check, double rtol, double atol,
+		       sampling *S, char *msg, size_t msglen, int *wrong)
 {
 	CUresult r = CUDA_SUCCESS;
 	CUevent start, stop;
@@ -441,14 +453,11 @@ static CUresult sample(const launch *L, const stop_rule *rule, int check, double
 	double *t = malloc(rule->max_samples * sizeof *t), *sorted = malloc(rule->max_samples * sizeof *t),
 	       *scratch = malloc(rule->max_samples * sizeof *t);
 	double t0 = now(), fastest = INFINITY;
-	int stalls = 0;
+	int stalls = 0, per_sample = plan ? plan_launches() * S->batch : S->batch;
 	S->n = 0;
 	S->noise = 0;
 	while (!r && !stats_should_stop(rule, S->n, S->noise, now() - t0, fastest)) {
-		if (local.cold)
-			r = cuMemsetD32Async(local.flush, (unsigned)S->n, local.flush_bytes / 4, NULL);
-		if (!r)
-			r = restore_inputs();
+		r = before_sample((int)S->n);
 		float ms = 0;
 		if (r)
 			break;
@@ -458,7 +467,7 @@ static CUresult sample(const launch *L, const stop_rule *rule, int check, double
 			fprintf(stderr, "trace %d: a sample waited %.1f ms for the profiler's device queries\n", (int)getpid(),
 				1e3 * (now() - asked));
 		double queued = now(), enqueued = 0;
-		if (!(r = cuEventRecord(start, NULL)) && !(r = launch_n(L, S->batch)) && !(r = cuEventRecord(stop, NULL)) &&
+		if (!(r = cuEventRecord(start, NULL)) && !(r = launches(L, plan, S->batch)) && !(r = cuEventRecord(stop, NULL)) &&
 		    (enqueued = now(), !(r = cuEventSynchronize(stop))))
 			r = cuEventElapsedTime(&ms, start, stop);
 		pthread_mutex_unlock(&W.device_lock);
@@ -468,7 +477,7 @@ static CUresult sample(const launch *L, const stop_rule *rule, int check, double
 		 * process opening a GPU holds the driver's lock; a preempted thread), the GPU may idle after
 		 * the start event or finish before the stop event is queued, and the sample would time the
 		 * wait: it is taken again. */
-		if (enqueued - queued > STALL_S + STALL_PER_LAUNCH_S * (S->batch - 1) && stalls < MAX_STALLS) {
+		if (enqueued - queued > STALL_S + STALL_PER_LAUNCH_S * (per_sample - 1) && stalls < MAX_STALLS) {
 			stalls++;
 			if (tracing)
 				fprintf(stderr, "trace %d: queueing a sample was held up %.1f ms; sample taken again\n",
@@ -514,6 +523,7 @@ typedef struct {
 	long id;
 	const char *cubin, *symbol;
 	int ref, check, timing; /* the role */
+	int plan;               /* a plan (streams.c) runs instead of L; L is its first step */
 	int warmup;
 	double rtol, atol;
 	stop_rule rule;
@@ -608,6 +618,8 @@ static int load_kernel(run *R)
 		return run_error(R, r, ": no such function in the module");
 	if ((r = fill_constants(mod, R->where, sizeof R->where)))
 		return run_error(R, r, R->where);
+	if (R->plan && (r = plan_load(mod, R->where, sizeof R->where)))
+		return run_error(R, r, R->where);
 	if (cuModuleGetGlobal(&R->device_error, &bytes, mod, "autotune_device_error") || bytes != sizeof(int))
 		R->device_error = 0;
 	else if ((r = cuMemsetD32(R->device_error, 0, 1)))
@@ -628,7 +640,7 @@ static int verify_run(run *R)
 {
 	CUresult r;
 	/* outputs poisoned first, so an element the kernel never writes fails */
-	if ((r = poison_outputs()) || (r = restore_inputs()) || (r = launch_n(&R->L, 1)) || (r = cuCtxSynchronize()))
+	if ((r = poison_outputs()) || (r = restore_inputs()) || (r = launches(&R->L, R->plan, 1)) || (r = cuCtxSynchronize()))
 		return run_error(R, r, "");
 	if (device_launch_failed(R, " in the verification run"))
 		return 1;
@@ -655,7 +667,8 @@ static int first_launch(run *R)
 	if (R->ref || R->check) {
 		if (verify_run(R))
 			return 1;
-	} else if (!launched_before(R->L.f) && ((r = restore_inputs()) || (r = launch_n(&R->L, 1)) || (r = cuCtxSynchronize())))
+	} else if ((R->plan || !launched_before(R->L.f)) && /* a plan's several functions: always */
+		   ((r = restore_inputs()) || (r = launches(&R->L, R->plan, 1)) || (r = cuCtxSynchronize())))
 		return run_error(R, r, "");
 	else if (device_launch_failed(R, " in the first launch"))
 		return 1;
@@ -664,7 +677,7 @@ static int first_launch(run *R)
 }
 
 /* Warm-up launches, timed together: they double as the first estimate of the kernel's time. */
-static CUresult warm_up(const launch *L, int warmup, float *warm_ms)
+static CUresult warm_up(const launch *L, int plan, int warmup, float *warm_ms)
 {
 	CUresult r = CUDA_SUCCESS;
 	CUevent a, b;
@@ -675,7 +688,7 @@ static CUresult warm_up(const launch *L, int warmup, float *warm_ms)
 		pthread_mutex_lock(&W.device_lock);
 		if (!r)
 			cuEventRecord(a, NULL);
-		if (!r && !(r = launch_n(L, warmup))) {
+		if (!r && !(r = launches(L, plan, warmup))) {
 			cuEventRecord(b, NULL);
 			if (!(r = cuEventSynchronize(b)))
 				cuEventElapsedTime(warm_ms, a, b);
@@ -707,11 +720,12 @@ static int time_run(run *R, sampling *S)
 	/* a finalist's run (role time) is compared with the others by its median alone */
 	S->mhz_before = R->timing ? 0 : clock_mhz();
 	float warm_ms = 0;
-	CUresult r = warm_up(&R->L, R->warmup, &warm_ms);
+	CUresult r = warm_up(&R->L, R->plan, R->warmup, &warm_ms);
 	if (r)
 		return run_error(R, r, " during warm-up");
-	S->batch = batch_size(R->warmup, warm_ms);
-	r = sample(&R->L, &R->rule, R->check, R->rtol, R->atol, S, R->msg, sizeof R->msg, &R->wrong);
+	/* back-to-back plans would overlap one another's streams: a sample is one plan */
+	S->batch = R->plan ? 1 : batch_size(R->warmup, warm_ms);
+	r = sample(&R->L, R->plan, &R->rule, R->check, R->rtol, R->atol, S, R->msg, sizeof R->msg, &R->wrong);
 	if (R->wrong)
 		return 1;
 	if (r)
@@ -720,6 +734,13 @@ static int time_run(run *R, sampling *S)
 		return 1;
 	S->mhz_after = R->timing ? 0 : clock_mhz();
 	return 0;
+}
+
+/* A plan's serial time: its steps one at a time, times its streams. 0, or 1 when the run ends. */
+static int serial_time(run *R, double *ms)
+{
+	CUresult r = plan_serial(before_sample, ms);
+	return r ? run_error(R, r, " while timing the plan's launches one at a time") : 0;
 }
 
 /* Answers a run that ended early: a wrong result, or a CUDA error. After a sticky one the
@@ -744,18 +765,26 @@ static int run_ended(const run *R)
 }
 
 /* run: role ref (verify nothing, keep outputs as the reference), check (compare with it), time
- * (finalist re-timing: no verification run). */
+ * (finalist re-timing: no verification run). With a plan sent before it, the plan runs in place
+ * of the launch, and its serial time is answered before the result. */
 static int cmd_run(char *line)
 {
 	run R = {.driver_blocks = -1};
+	R.plan = plan_pending();
 	if (parse_run(line, &R)) {
+		plan_done();
 		reply_error("protocol", "bad run command");
 		return 0;
 	}
 	profiler_pause();
 	sampling S = {0};
-	if (load_kernel(&R) || first_launch(&R) || time_run(&R, &S))
+	double serial_ms = 0;
+	int ended = load_kernel(&R) || first_launch(&R) || time_run(&R, &S) || (R.plan && serial_time(&R, &serial_ms));
+	plan_done();
+	if (ended)
 		return run_ended(&R);
+	if (R.plan)
+		reply(&PROTO_SERIAL, &(proto_serial){serial_ms});
 	reply_result(R.id, ST_OK, &S, R.driver_blocks, local.have_reference || R.ref ? "" : "unverified");
 	return 0;
 }
@@ -813,6 +842,10 @@ static int dispatch(char *line, double t0)
 		return cmd_run(line);
 	else if (proto_is(&PROTO_PROFILE, line))
 		cmd_profile(line);
+	else if (proto_is(&PROTO_PLAN, line))
+		cmd_plan(line);
+	else if (proto_is(&PROTO_STEP, line))
+		cmd_step(line);
 	else if (proto_is(&PROTO_PROFILES, line))
 		return cmd_profiles();
 	else if (proto_is(&PROTO_QUIT, line))
@@ -860,6 +893,7 @@ int main(void)
 		fprintf(stderr, "trace %d %.3f: quit: %.1f ms\n", (int)getpid(), t0, 1e3 * (now() - t0));
 	for (int i = 0; i < local.nmodules; i++)
 		free(local.modules[i].path);
+	plan_free();
 	args_free();
 	return 0;
 }

@@ -58,6 +58,8 @@ CUresult fill_constants(CUmodule mod, char *msg, size_t len);
  * scalars from `scalars` (save_scalars) or, when NULL, as they are now. */
 void set_params(void **params, unsigned char (*scalars)[8]);
 void save_scalars(unsigned char (*scalars)[8]);
+/* params[k] for argument idx[k], k < n: 0, or -1 when one is not a passed argument. */
+int set_params_of(void **params, const int *idx, int n);
 CUresult restore_inputs(void);
 int has_restore(void);
 CUresult poison_outputs(void);
@@ -65,6 +67,22 @@ CUresult keep_reference(void);
 int verify_sum(double rtol, double atol, char *msg, size_t len, CUresult *err);
 int verify(double rtol, double atol, char *msg, size_t len, CUresult *err);
 void args_free(void);
+
+/* streams.c: a plan, run in place of a run's single launch */
+void cmd_plan(char *line);
+void cmd_step(char *line);
+/* Whether a plan was sent for the next run; plan_done forgets it once the run is over. */
+int plan_pending(void);
+void plan_done(void);
+/* Launches one execution of the plan makes (steps x streams). */
+int plan_launches(void);
+/* The steps' functions from mod, their parameters, the streams: 0, or the CUDA error (why in why). */
+CUresult plan_load(CUmodule mod, char *why, size_t len);
+/* The plan executed `times` times back to back, dispatched in its order. */
+CUresult plan_execute(int times);
+/* Each step alone (before_each(i) ahead of each launch), the medians summed, times the streams. */
+CUresult plan_serial(CUresult (*before_each)(int), double *ms);
+void plan_free(void);
 
 /* profile.c */
 void cmd_counters(char *line);

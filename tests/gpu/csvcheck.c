@@ -6,7 +6,8 @@
  * equal to the driver's (cuOccupancyMaxActiveBlocksPerMultiprocessor). counters=N: at least N ok
  * rows have an achieved occupancy, each above 0 and at most the theoretical one (+1 point).
  * spread=P: no ok row's slowest sample is more than P% above its median (a sample that timed
- * something besides the kernel). */
+ * something besides the kernel). positive=COLUMN: every ok row has a number above 0 there (a
+ * plan's concurrency). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,10 @@ int main(int argc, char **argv)
 	int occ = column(header, nh, "active_blocks_per_sm"), drv = column(header, nh, "driver_active_blocks_per_sm");
 	int achieved = column(header, nh, "achieved_occupancy_pct"), theo = column(header, nh, "theoretical_occupancy");
 	int slowest = column(header, nh, "time_ms_max");
+	int positive[8], npositive = 0;
+	for (int a = 3; a < argc && npositive < 8; a++)
+		if (!strncmp(argv[a], "positive=", 9))
+			positive[npositive++] = column(header, nh, argv[a] + 9);
 	int rows = 0, bad = 0, n, occ_checked = 0, with_counters = 0, spread_row = 0;
 	double spread = 0;
 	struct {
@@ -124,6 +129,12 @@ int main(int argc, char **argv)
 				bad = 1;
 			}
 			occ_checked++;
+			for (int p = 0; p < npositive; p++)
+				if (!(atof(row[positive[p]]) > 0)) {
+					fprintf(stderr, "csvcheck: row %d is ok but its %s is '%s'\n", rows, header[positive[p]],
+						row[positive[p]]);
+					bad = 1;
+				}
 			if (row[achieved][0]) {
 				double a = atof(row[achieved]), t = 100 * atof(row[theo]);
 				if (a <= 0 || a > t + 1) {
@@ -143,6 +154,8 @@ int main(int argc, char **argv)
 	for (int a = 3; a < argc; a++) {
 		char name[32];
 		int want, got = 0;
+		if (!strncmp(argv[a], "positive=", 9))
+			continue; /* checked row by row */
 		if (sscanf(argv[a], "%31[^=]=%d", name, &want) != 2)
 			return 2;
 		if (!strcmp(name, "spread")) {

@@ -42,12 +42,54 @@ typedef struct {
 	const char *device;  /* "default" for the default section */
 	const char *target;  /* NULL for the default section and for a single CSV */
 	number *vals;        /* nparams */
+	/* a plan's host-side choices (the plan columns), when the results have them */
+	int streams, breadth_first, connections;
 } section;
 
 /* Suffixes the header defines besides the parameters; a parameter of one of these names would
  * define the same macro twice. */
 static const char *const reserved[] = {"TIME_MS", "NVCC_FLAGS", "SPEC_HASH", "TUNED_DEVICE", "TUNED_ARCH",
 				       "TUNED_H", "TUNED_UNUSED_", "TARGETS", NULL};
+/* and with a plan, its host-side choices: what a program must repeat to run the plan as tuned */
+static const char *const plan_reserved[] = {"PLAN_STREAMS", "PLAN_ORDER", "PLAN_BREADTH_FIRST", "PLAN_CONNECTIONS", NULL};
+
+/* Whether a macro suffix is one the header defines for itself (with a plan, its choices too). */
+static int is_reserved(const char *suffix, int plan)
+{
+	for (const char *const *r = reserved; *r; r++)
+		if (!strcmp(suffix, *r))
+			return 1;
+	for (const char *const *r = plan_reserved; plan && *r; r++)
+		if (!strcmp(suffix, *r))
+			return 1;
+	return 0;
+}
+
+/* Whether the results are a plan's (output.h's plan columns follow the parameters). */
+static int has_plan(const table *t) { return table_fixed_col(t, "plan_streams") >= 0; }
+
+/* A plan's streams, order and connections in a section's row, checked to be what a plan can
+ * have: 0, or -1 with the reason in d. */
+static int plan_values(section *s, diags *d)
+{
+	const table *t = &s->in->t;
+	const char *order = table_get(t, s->row, table_fixed_col(t, "plan_order"));
+	double streams = table_num(t, s->row, table_fixed_col(t, "plan_streams")),
+	       conns = table_num(t, s->row, table_fixed_col(t, "plan_connections"));
+	if (!(streams >= 1 && streams <= PLAN_MAX_STREAMS && streams == (int)streams) ||
+	    !(conns >= 1 && conns <= PLAN_MAX_CONNECTIONS && conns == (int)conns) ||
+	    (strcmp(order, "depth-first") && strcmp(order, "breadth-first"))) {
+		diags_add(d, "%s: row %zu: the plan's plan_streams '%s', plan_order '%s' and plan_connections '%s' are not "
+			     "1 to %d streams, depth-first or breadth-first, and 1 to %d connections",
+			  t->path, s->row + 1, table_get(t, s->row, table_fixed_col(t, "plan_streams")), order,
+			  table_get(t, s->row, table_fixed_col(t, "plan_connections")), PLAN_MAX_STREAMS, PLAN_MAX_CONNECTIONS);
+		return -1;
+	}
+	s->streams = (int)streams;
+	s->connections = (int)conns;
+	s->breadth_first = !strcmp(order, "breadth-first");
+	return 0;
+}
 
 /* Struct members must not be keywords of C or C++ (the header is included by both). */
 static const char *const keywords[] = {
@@ -337,7 +379,7 @@ static int section_values(section *s, diags *d)
 			diags_add(d, "%s: row %zu: nvcc_flags hold a control character or backslash: refused", t->path, s->row + 1);
 			return -1;
 		}
-	return 0;
+	return has_plan(t) ? plan_values(s, d) : 0;
 }
 
 typedef struct {
@@ -347,6 +389,7 @@ typedef struct {
 	char **field;         /* per parameter: the struct member */
 	int *kind;            /* per parameter: the widest kind any section needs */
 	size_t nparams;
+	int plan;             /* the results are a plan's: its host-side choices are macros too */
 } names;
 
 static void free_names(names *nm)
@@ -374,6 +417,7 @@ static int make_names(const char *name, const table *t, names *nm, diags *d)
 		if (*p >= 'A' && *p <= 'Z')
 			*p = (char)(*p - 'A' + 'a');
 	nm->nparams = t->nparams;
+	nm->plan = has_plan(t);
 	nm->macro = xcalloc(t->nparams + 1, sizeof *nm->macro);
 	nm->field = xcalloc(t->nparams + 1, sizeof *nm->field);
 	nm->kind = xcalloc(t->nparams + 1, sizeof *nm->kind);
@@ -397,12 +441,11 @@ static int make_names(const char *name, const table *t, names *nm, diags *d)
 				break;
 			}
 		nm->field[i] = f;
-		for (const char *const *r = reserved; *r; r++)
-			if (!strcmp(suffix, *r)) {
-				diags_add(d, "%s: parameter '%s' would define %s, which the header defines for itself: rename it",
-					  t->path, t->names[i], nm->macro[i]);
-				return -1;
-			}
+		if (is_reserved(suffix, nm->plan)) {
+			diags_add(d, "%s: parameter '%s' would define %s, which the header defines for itself: rename it",
+				  t->path, t->names[i], nm->macro[i]);
+			return -1;
+		}
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(nm->macro[i], nm->macro[j])) {
 				diags_add(d, "%s: parameters '%s' and '%s' both become the macro %s: rename one", t->path,
@@ -428,6 +471,13 @@ static void put_section(FILE *f, const names *nm, const section *s)
 	fprintf(f, "\n#define %s_TUNED_ARCH ", nm->upper);
 	c_string(f, table_field(t, s->row, "arch"));
 	fputc('\n', f);
+	if (nm->plan)
+		/* what the program repeats: CUDA_DEVICE_MAX_CONNECTIONS before its first CUDA call, then
+		 * the streams and the order it launches in */
+		fprintf(f, "#define %s_PLAN_STREAMS %d\n#define %s_PLAN_ORDER \"%s\"\n#define %s_PLAN_BREADTH_FIRST %d\n"
+			   "#define %s_PLAN_CONNECTIONS %d\n",
+			nm->upper, s->streams, nm->upper, s->breadth_first ? "breadth-first" : "depth-first", nm->upper,
+			s->breadth_first, nm->upper, s->connections);
 }
 
 static void put_make_section(FILE *f, const names *nm, const section *s)
@@ -443,6 +493,10 @@ static void put_make_section(FILE *f, const names *nm, const section *s)
 	/* the arch is a driver's answer or a command line's: only an sm_XY-like word goes into make */
 	const char *arch = table_field(&s->in->t, s->row, "arch");
 	fprintf(f, "\n%s_TUNED_ARCH := %s\n", nm->upper, strspn(arch, "smcompute_0123456789abf") == strlen(arch) ? arch : "");
+	if (nm->plan)
+		fprintf(f, "%s_PLAN_STREAMS := %d\n%s_PLAN_ORDER := %s\n%s_PLAN_BREADTH_FIRST := %d\n%s_PLAN_CONNECTIONS := %d\n",
+			nm->upper, s->streams, nm->upper, s->breadth_first ? "breadth-first" : "depth-first", nm->upper,
+			s->breadth_first, nm->upper, s->connections);
 }
 
 /* The configuration as "block_x=32 block_y=8" (values already checked to be numbers). */
@@ -583,13 +637,18 @@ static void put_host_constant(FILE *h, const names *nm)
 	for (size_t i = 0; i < nm->nparams; i++)
 		fprintf(h, "\t%s %s;\n", ctype[nm->kind[i]], nm->field[i]);
 	fprintf(h, "\tdouble time_ms;\n\tconst char *nvcc_flags;\n\tconst char *spec_hash;\n\tconst char *tuned_device;\n"
-		   "\tconst char *tuned_arch;\n} %s_tuned %s_TUNED_UNUSED_ = {\n\t",
-		nm->lower, nm->upper);
+		   "\tconst char *tuned_arch;\n");
+	if (nm->plan)
+		fprintf(h, "\tint plan_streams;\n\tconst char *plan_order;\n\tint plan_breadth_first;\n\tint plan_connections;\n");
+	fprintf(h, "} %s_tuned %s_TUNED_UNUSED_ = {\n\t", nm->lower, nm->upper);
 	for (size_t i = 0; i < nm->nparams; i++)
 		fprintf(h, "%s,\n\t", nm->macro[i]);
-	fprintf(h, "%s_TIME_MS,\n\t%s_NVCC_FLAGS,\n\t%s_SPEC_HASH,\n\t%s_TUNED_DEVICE,\n\t%s_TUNED_ARCH,\n};\n"
-		   "#undef %s_TUNED_UNUSED_\n",
-		nm->upper, nm->upper, nm->upper, nm->upper, nm->upper, nm->upper);
+	fprintf(h, "%s_TIME_MS,\n\t%s_NVCC_FLAGS,\n\t%s_SPEC_HASH,\n\t%s_TUNED_DEVICE,\n\t%s_TUNED_ARCH,\n", nm->upper,
+		nm->upper, nm->upper, nm->upper, nm->upper);
+	if (nm->plan)
+		fprintf(h, "\t%s_PLAN_STREAMS,\n\t%s_PLAN_ORDER,\n\t%s_PLAN_BREADTH_FIRST,\n\t%s_PLAN_CONNECTIONS,\n",
+			nm->upper, nm->upper, nm->upper, nm->upper);
+	fprintf(h, "};\n#undef %s_TUNED_UNUSED_\n", nm->upper);
 }
 
 /* The header and fragment texts; atomically written by the caller. */
@@ -678,7 +737,7 @@ static int target_sections(input *in, size_t n, section *secs, diags *d)
 				return -1;
 			}
 		secs[k] = (section){&in[k], (size_t)in[k].win, result_time(&in[k].res[in[k].win]),
-				    in[k].gpu, in[k].target, NULL};
+				    in[k].gpu, in[k].target, NULL, 0, 0, 0};
 	}
 	return 0;
 }
@@ -690,12 +749,12 @@ static int default_section(const input *in, size_t n, section *def)
 {
 	if (n < 2) {
 		*def = (section){&in[0], (size_t)in[0].win, result_time(&in[0].res[in[0].win]),
-				 *in[0].gpu ? in[0].gpu : "unknown", NULL, NULL};
+				 *in[0].gpu ? in[0].gpu : "unknown", NULL, NULL, 0, 0, 0};
 		return 0;
 	}
 	double t = 0;
 	long long row = best_on_average(in, n, &t);
-	*def = (section){&in[0], row < 0 ? 0 : (size_t)row, t, "default", NULL, NULL};
+	*def = (section){&in[0], row < 0 ? 0 : (size_t)row, t, "default", NULL, NULL, 0, 0, 0};
 	if (row >= 0)
 		return 0;
 	fprintf(stderr, "autotune header: warning: no configuration passed on every GPU: without an "

@@ -168,6 +168,17 @@ static void put_times(FILE *f, const result *res)
 	csv_num(f, res->gflops, res->gflops > 0);
 }
 
+/* A plan's columns (config.plan): its streams, order and connections, and what it achieved. */
+static void put_plan(FILE *f, const result *res)
+{
+	fprintf(f, ",%d,%s,%d,", res->streams, res->breadth_first ? "breadth-first" : "depth-first", res->connections);
+	int timed = result_passed(res) && res->serial_ms > 0;
+	csv_num(f, res->serial_ms, timed);
+	fputc(',', f);
+	if (timed)
+		fprintf(f, "%.3f", result_concurrency(res));
+}
+
 /* How row c's numbers were obtained, the row whose measurement it repeats, its status and message. */
 static void put_outcome(FILE *f, const outputs *r, size_t c)
 {
@@ -233,12 +244,18 @@ int output_csv(const outputs *r, const char *path, diags *d)
 		csv_field(f, cfg->params[i].name);
 		fputc(',', f);
 	}
-	for (const char *const *col = output_columns; *col; col++)
+	/* a plan's columns go before the flags, which start the columns every file ends with */
+	for (const char *const *col = output_columns; *col; col++) {
+		if (!strcmp(*col, "flags") && cfg->plan.nlaunches)
+			fputs(OUTPUT_PLAN_COLUMNS ",", f);
 		fprintf(f, "%s%s", *col, col[1] ? "," : "\r\n");
+	}
 	for (size_t c = 0; c < r->sp->count; c++) {
 		put_build(f, r, c);
 		fputc(',', f);
 		put_times(f, &r->res[c]);
+		if (cfg->plan.nlaunches)
+			put_plan(f, &r->res[c]);
 		fputc(',', f);
 		put_outcome(f, r, c);
 		fputc(',', f);

@@ -36,6 +36,11 @@ extern const char *const output_columns[];
 /* Writes one RFC 4180 field: quoted (with doubled quotes) when it holds a comma, quote, CR or LF. */
 void csv_field(FILE *f, const char *s);
 
+/* A plan's columns, after gflops (a config without a plan has none): its streams, dispatch order
+ * (depth-first, breadth-first), the worker's CUDA_DEVICE_MAX_CONNECTIONS, its launches' serial
+ * time (ms) and the achieved concurrency (serial time / time). */
+#define OUTPUT_PLAN_COLUMNS "plan_streams,plan_order,plan_connections,serial_ms,concurrency"
+
 int output_csv(const outputs *r, const char *path, diags *d);
 
 /* NAME_PARAM in upper case, non-alphanumerics as '_': the macro for a parameter. Caller frees. */

@@ -37,13 +37,21 @@ static void param_cells(FILE *f, const table *t, size_t r)
 	}
 }
 
+/* A plan's column (output.h's) as a number, whatever the parameters are called; NAN when none. */
+static double plan_num(const view *v, size_t row, const char *column)
+{
+	return table_num(&v->t, row, table_fixed_col(&v->t, column));
+}
+
 static void top_table(FILE *f, const view *v, const size_t *order)
 {
 	const table *t = &v->t;
+	int plan = table_fixed_col(t, "concurrency") >= 0;
 	fputs("<table id=\"top\"><thead><tr><th>#</th>", f);
 	param_headers(f, t);
 	fputs("<th>time (ms)</th><th>noise (%)</th><th>occupancy (%)</th><th>load efficiency (%)</th>"
-	      "<th>GB/s</th><th>status</th></tr></thead>\n<tbody>\n", f);
+	      "<th>GB/s</th>", f);
+	fputs(plan ? "<th>concurrency</th><th>status</th></tr></thead>\n<tbody>\n" : "<th>status</th></tr></thead>\n<tbody>\n", f);
 	for (size_t i = 0; i < t->nrows && i < TOP_ROWS && view_passed(v, order[i]); i++) {
 		size_t r = order[i];
 		int win = (long long)r == v->winner;
@@ -59,6 +67,10 @@ static void top_table(FILE *f, const view *v, const size_t *order)
 		html_num(f, "%.1f", view_num(v, r, "gld_efficiency_pct"));
 		fputs("</td><td class=\"num\">", f);
 		html_num(f, "%.1f", view_num(v, r, "gbps"));
+		if (plan) {
+			fputs("</td><td class=\"num\">", f);
+			html_num(f, "%.2f", plan_num(v, r, "concurrency"));
+		}
 		fputs("</td><td>", f);
 		html_esc(f, view_status(v, r));
 		fputs("</td></tr>\n", f);
@@ -244,6 +256,89 @@ static char *render(const view *v, const int col[2])
 	return buf;
 }
 
+/* Index of x in the sorted distinct values vals[0..*n), added when new. */
+static size_t distinct_index(double *vals, size_t *n, double x)
+{
+	size_t i = 0;
+	while (i < *n && vals[i] < x)
+		i++;
+	if (i == *n || vals[i] != x) {
+		memmove(vals + i + 1, vals + i, (*n - i) * sizeof *vals);
+		vals[i] = x;
+		++*n;
+	}
+	return i;
+}
+
+/* The cell of the concurrency table that row r belongs to: its streams (rows of the table) and
+ * its order and connections (columns: depth-first first), as values to sort by. */
+static void concurrency_keys(const view *v, size_t r, double *streams, double *column)
+{
+	*streams = plan_num(v, r, "plan_streams");
+	int breadth = !strcmp(table_get(&v->t, r, table_fixed_col(&v->t, "plan_order")), "breadth-first");
+	*column = breadth * 1000.0 + plan_num(v, r, "plan_connections");
+}
+
+/* Long: one table, read in two passes (the axes, then the cells), is clearer whole.
+ * A plan's results: per streams (rows) and order x connections (columns), the achieved
+ * concurrency of the fastest configuration there and its time. False dependencies show as
+ * concurrency near 1 where there are several streams. */
+static void concurrency_section(FILE *f, const view *v)
+{
+	const table *t = &v->t;
+	size_t n = t->nrows, ns = 0, nc = 0;
+	double *srow = xcalloc(n + 1, sizeof *srow), *ccol = xcalloc(n + 1, sizeof *ccol);
+	for (size_t r = 0; r < n; r++) {
+		double a, b;
+		concurrency_keys(v, r, &a, &b);
+		if (view_passed(v, r) && !isnan(a) && !isnan(b)) {
+			distinct_index(srow, &ns, a);
+			distinct_index(ccol, &nc, b);
+		}
+	}
+	long long *best = xcalloc(ns * nc + 1, sizeof *best);
+	for (size_t i = 0; i < ns * nc; i++)
+		best[i] = -1;
+	for (size_t r = 0; r < n; r++) {
+		double a, b;
+		concurrency_keys(v, r, &a, &b);
+		if (!view_passed(v, r) || isnan(a) || isnan(b))
+			continue;
+		long long *cell = &best[distinct_index(srow, &ns, a) * nc + distinct_index(ccol, &nc, b)];
+		if (*cell < 0 || view_time(v, r) < view_time(v, (size_t)*cell))
+			*cell = (long long)r;
+	}
+	fputs("<section id=\"concurrency\"><h2>Concurrency by streams, order and connections</h2>\n<p class=\"note\">"
+	      "Each cell: the achieved concurrency (the plan's launches timed one at a time, over the plan's time) of the "
+	      "fastest configuration with those streams, dispatch order and CUDA_DEVICE_MAX_CONNECTIONS, and its time in "
+	      "ms. Near 1 with several streams: the streams ran one after another.</p>\n"
+	      "<table id=\"concurrency-table\"><thead><tr><th>streams</th>", f);
+	for (size_t c = 0; c < nc; c++)
+		fprintf(f, "<th>%s, %.0f connection%s</th>", ccol[c] >= 1000 ? "breadth-first" : "depth-first",
+			fmod(ccol[c], 1000), fmod(ccol[c], 1000) == 1 ? "" : "s");
+	fputs("</tr></thead>\n<tbody>\n", f);
+	for (size_t i = 0; i < ns; i++) {
+		fprintf(f, "<tr><th>%.0f</th>", srow[i]);
+		for (size_t c = 0; c < nc; c++) {
+			long long r = best[i * nc + c];
+			fputs("<td class=\"num\">", f);
+			if (r >= 0) {
+				html_num(f, "%.2f", plan_num(v, (size_t)r, "concurrency"));
+				fputs(" (", f);
+				html_num(f, "%.4g", view_time(v, (size_t)r));
+				fputs(" ms)", f);
+			} else
+				fputs("&ndash;", f);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table>\n</section>\n", f);
+	free(best);
+	free(srow);
+	free(ccol);
+}
+
 /* A run's plots of time against occupancy and load efficiency, and its fastest configurations. */
 static void run_sections(FILE *f, const view *v)
 {
@@ -261,6 +356,8 @@ static void run_sections(FILE *f, const view *v)
 	else if (v->winner >= 0 && isnan(chart_x_efficiency(v, (size_t)v->winner)))
 		fputs("<p class=\"note\">The winner has no counters, so it is not on this plot.</p>\n", f);
 	fputs("</figure>\n</div></section>\n", f);
+	if (table_fixed_col(&v->t, "concurrency") >= 0)
+		concurrency_section(f, v);
 
 	size_t *order = view_by_time(v);
 	fprintf(f, "<section id=\"top-section\"><h2>The %d fastest configurations</h2>\n", TOP_ROWS);

@@ -152,6 +152,14 @@ int table_col(const table *t, const char *name)
 	return -1;
 }
 
+int table_fixed_col(const table *t, const char *name)
+{
+	for (size_t i = t->nparams; i < t->ncols; i++)
+		if (!strcmp(t->names[i], name))
+			return (int)i;
+	return -1;
+}
+
 const char *table_get(const table *t, size_t row, int col)
 {
 	return col < 0 || row >= t->nrows ? "" : t->cells[row * t->ncols + (size_t)col];
@@ -203,6 +211,8 @@ result *table_results(const table *t)
 	    fnoise = table_col(t, "final_noise_pct"), frounds = table_col(t, "final_rounds"),
 	    gbps = table_col(t, "gbps"), pct = table_col(t, "pct_of_copy"), gflops = table_col(t, "gflops"),
 	    flags = table_col(t, "flags"), drv = table_col(t, "driver_active_blocks_per_sm");
+	int pstreams = table_fixed_col(t, "plan_streams"), porder = table_fixed_col(t, "plan_order"),
+	    pconns = table_fixed_col(t, "plan_connections"), serial = table_fixed_col(t, "serial_ms");
 	for (size_t r = 0; r < t->nrows; r++) {
 		result *x = &res[r];
 		long long *g[7] = {&x->block[0], &x->block[1], &x->block[2], &x->grid[0], &x->grid[1], &x->grid[2], &x->smem};
@@ -236,6 +246,11 @@ result *table_results(const table *t)
 			x->have_metrics |= !isnan(v);
 		}
 		x->throttled = strstr(table_get(t, r, flags), "throttled") != NULL;
+		/* a plan's: part of its launch shape, and its serial time */
+		x->streams = INT_OR(t, r, pstreams, 0);
+		x->breadth_first = !strcmp(table_get(t, r, porder), "breadth-first");
+		x->connections = INT_OR(t, r, pconns, 0);
+		x->serial_ms = num_or(t, r, serial, 0);
 	}
 	return res;
 }

@@ -27,6 +27,8 @@ void table_free(table *t);
 
 /* The column's index, or -1 when the file has no such column. */
 int table_col(const table *t, const char *name);
+/* The same among the columns after the parameters: autotune's own, whatever a parameter is called. */
+int table_fixed_col(const table *t, const char *name);
 /* The field, or "" when col < 0. */
 const char *table_get(const table *t, size_t row, int col);
 /* The field as a number; NAN when empty, absent or not a number. */
