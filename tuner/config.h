@@ -224,6 +224,8 @@ char *config_sibling(const config *cfg, const char *suffix);
 /* Reads a YAML (or JSON, a subset) file into doc (the caller deletes it): 0, or -1 with the
  * problem in d as "path:line:col: SYNTAX syntax error: ...". */
 int config_read_document(const char *path, const char *syntax, yaml_document_t *doc, diags *d);
+/* The value of key in mapping node map of doc, or NULL (none, or map is not a mapping). */
+yaml_node_t *config_map_get(yaml_document_t *doc, const yaml_node_t *map, const char *key);
 /* The same of text (len bytes) that stands for the file at path: messages name path. */
 int config_read_text(const char *path, const char *text, size_t len, const char *syntax, yaml_document_t *doc, diags *d);
 

@@ -241,17 +241,19 @@ int ld_check_keys(loader *L, const yaml_node_t *n, const char *what, const char 
 	return 0;
 }
 
-yaml_node_t *ld_get(loader *L, const yaml_node_t *map, const char *key)
+yaml_node_t *config_map_get(yaml_document_t *doc, const yaml_node_t *map, const char *key)
 {
 	if (!map || map->type != YAML_MAPPING_NODE)
 		return NULL;
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = ld_node(L, p->key);
-		if (k->type == YAML_SCALAR_NODE && !strcmp(ld_scalar(k), key))
-			return ld_node(L, p->value);
+		yaml_node_t *k = yaml_document_get_node(doc, p->key);
+		if (k->type == YAML_SCALAR_NODE && !strcmp((const char *)k->data.scalar.value, key))
+			return yaml_document_get_node(doc, p->value);
 	}
 	return NULL;
 }
+
+yaml_node_t *ld_get(loader *L, const yaml_node_t *map, const char *key) { return config_map_get(L->doc, map, key); }
 
 yaml_node_t *ld_require(loader *L, const yaml_node_t *map, const char *key, const char *what)
 {

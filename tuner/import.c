@@ -48,17 +48,7 @@ static void err_py(reader *R, const yaml_node_t *n, const char *path, const char
 	R->errors++;
 }
 
-static yaml_node_t *get(reader *R, const yaml_node_t *map, const char *key)
-{
-	if (!map || map->type != YAML_MAPPING_NODE)
-		return NULL;
-	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node(R, p->key);
-		if (k->type == YAML_SCALAR_NODE && !strcmp((const char *)k->data.scalar.value, key))
-			return node(R, p->value);
-	}
-	return NULL;
-}
+static yaml_node_t *get(reader *R, const yaml_node_t *map, const char *key) { return config_map_get(R->doc, map, key); }
 
 static const char *str(reader *R, const yaml_node_t *map, const char *key, const char *what)
 {

@@ -272,17 +272,7 @@ static void err(reader *R, const yaml_node_t *n, const char *fmt, ...)
 	R->errors++;
 }
 
-static yaml_node_t *get(reader *R, const yaml_node_t *map, const char *key)
-{
-	if (!map || map->type != YAML_MAPPING_NODE)
-		return NULL;
-	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node(R, p->key);
-		if (k->type == YAML_SCALAR_NODE && !strcmp((const char *)k->data.scalar.value, key))
-			return node(R, p->value);
-	}
-	return NULL;
-}
+static yaml_node_t *get(reader *R, const yaml_node_t *map, const char *key) { return config_map_get(R->doc, map, key); }
 
 /* A scalar's text, or NULL for a list, an object or nothing. */
 static const char *text_of(const yaml_node_t *n)
