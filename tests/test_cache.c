@@ -3,6 +3,7 @@
  * the affected entries (build.rdc's compile and link have entries of their own); and eviction
  * keeps the most recently used. nvcc is counted through a wrapper named by NVCC. */
 #include <CUnit/CUnit.h>
+#include <fcntl.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "compile.h"
 #include "proc.h"
 #include "tests.h"
 
@@ -44,7 +46,9 @@ static char *real_nvcc(void)
 static void make_wrapper(const char *path)
 {
 	char *real = real_nvcc(), wrapper[512];
-	snprintf(wrapper, sizeof wrapper, "#!/bin/sh\necho \"$*\" >> " CDIR "/nvcc.log\nexec %s \"$@\"\n", real);
+	/* autotune's question of where the toolkit is (nvcc_bindir's -dryrun) is no compile */
+	snprintf(wrapper, sizeof wrapper,
+		 "#!/bin/sh\n[ \"$1\" = -dryrun ] || echo \"$*\" >> " CDIR "/nvcc.log\nexec %s \"$@\"\n", real);
 	free(real);
 	put_file(path, wrapper);
 	chmod(path, 0755);
@@ -130,15 +134,21 @@ static char *dry_run_with(const char *nvcc, char *summary, size_t len)
 static void test_rdc_compiles_then_links(void)
 {
 	mkdir(CDIR, 0777);
-	char *out;
+	char *out, *real = real_nvcc(), *bin = nvcc_bindir(real);
+	free(real);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(bin);
+	/* a toolkit's bin/ is where nvcc.profile is: a link to the real one makes tk/bin one */
 	char *setup[] = {"sh", "-c",
 			 "rm -rf " CDIR "/cache " CDIR "/tk && mkdir -p " CDIR "/tk/bin " CDIR "/tk/lib64 && "
-			 "d=$(dirname \"$(readlink -f \"$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)\")\") && "
-			 "for f in \"$d\"/../lib64/libcudadevrt.a \"$d\"/../lib/libcudadevrt.a \"$d\"/../targets/*/lib/libcudadevrt.a; do "
-			 "[ -f \"$f\" ] && exec cp \"$f\" " CDIR "/tk/lib64/; done; exit 1",
-			 NULL};
+			 "ln -s \"$1/nvcc.profile\" " CDIR "/tk/bin/nvcc.profile && "
+			 "for f in \"$1\"/../lib64/libcudadevrt.a \"$1\"/../lib/libcudadevrt.a \"$1\"/../targets/*/lib/libcudadevrt.a; do "
+			 "[ -f \"$f\" ] && exec cp \"$f\" " CDIR "/tk/lib64/; done; echo no libcudadevrt.a in \"$1\"/..; exit 1",
+			 "setup", bin, NULL};
 	int st = proc_capture(setup, 30, &out);
+	if (st != 0)
+		fprintf(stderr, "\n  %s\n", out);
 	free(out);
+	free(bin);
 	CU_ASSERT_FATAL(st == 0);
 	make_wrapper(CDIR "/tk/bin/nvcc");
 	put_file(CDIR "/k.cu", "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = V; }\n");
@@ -174,6 +184,64 @@ static void test_rdc_compiles_then_links(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(summary, "(0 failed; 0 nvcc runs, 2 from the cache)"));
 	CU_ASSERT_STRING_EQUAL(log, "");
 	free(log);
+
+	/* a wrapper script outside any toolkit (as /usr/local/bin/nvcc is on some machines): the
+	 * library is still named by its path, the one of the toolkit the wrapper hands over to */
+	make_wrapper(CDIR "/nvcc-wrapper");
+	log = dry_run_with(CDIR "/nvcc-wrapper", summary, sizeof summary);
+	CU_ASSERT_EQUAL(occurrences(log, "/libcudadevrt.a -o "), 2);
+	CU_ASSERT_PTR_NULL(strstr(log, "-lcudadevrt"));
+	CU_ASSERT_PTR_NULL(strstr(log, CDIR "/tk/"));
+	free(log);
+}
+
+/* A toolkit of its own at CDIR/fake: bin/nvcc answers -dryrun as nvcc does; bin/ptxas and
+ * bin/nvcc.profile beside. */
+static void make_fake_toolkit(void)
+{
+	char *setup[] = {"sh", "-c", "rm -rf " CDIR "/fake && mkdir -p " CDIR "/fake/bin " CDIR "/fake/nvvm/bin", NULL}, *out;
+	proc_capture(setup, 30, &out);
+	free(out);
+	put_file(CDIR "/fake/bin/nvcc", "#!/bin/sh\necho '#$ _HERE_=" CDIR "/fake/bin' >&2\n");
+	put_file(CDIR "/fake/bin/ptxas", "v1\n");
+	put_file(CDIR "/fake/bin/nvcc.profile", "TOP = $(_HERE_)/..\n");
+	put_file(CDIR "/fake/nvvm/bin/cicc", "v1\n");
+	put_file(CDIR "/wrapped-nvcc", "#!/bin/sh\nexec " CDIR "/fake/bin/nvcc \"$@\"\n");
+	chmod(CDIR "/fake/bin/nvcc", 0755);
+	chmod(CDIR "/fake/bin/ptxas", 0755);
+	chmod(CDIR "/wrapped-nvcc", 0755);
+}
+
+/* An nvcc reached through a symlink or a wrapper script is known by the toolkit behind it: the
+ * directory is the toolkit's bin/, and an upgrade of its ptxas or nvcc changes the identity, as
+ * it does for the toolkit's own nvcc. */
+static void test_a_wrapped_nvcc_is_known_by_its_toolkit(void)
+{
+	mkdir(CDIR, 0777);
+	make_fake_toolkit();
+	symlink(CDIR "/fake/bin/nvcc", CDIR "/linked-nvcc");
+	const char *callers[] = {CDIR "/fake/bin/nvcc", CDIR "/linked-nvcc", CDIR "/wrapped-nvcc"};
+	for (size_t i = 0; i < sizeof callers / sizeof *callers; i++) {
+		char *bin = nvcc_bindir(callers[i]);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(bin);
+		CU_ASSERT_STRING_EQUAL(bin, CDIR "/fake/bin");
+		char *before = cache_compiler_identity(callers[i], bin, 0);
+		struct timespec later[2] = {{0, UTIME_NOW}, {2000000000 + (time_t)i, 0}};
+		CU_ASSERT_EQUAL(utimensat(AT_FDCWD, CDIR "/fake/bin/ptxas", later, 0), 0);
+		char *ptxas_upgraded = cache_compiler_identity(callers[i], bin, 0);
+		CU_ASSERT_STRING_NOT_EQUAL(before, ptxas_upgraded);
+		CU_ASSERT_EQUAL(utimensat(AT_FDCWD, CDIR "/fake/bin/nvcc", later, 0), 0);
+		char *nvcc_upgraded = cache_compiler_identity(callers[i], bin, 0);
+		CU_ASSERT_STRING_NOT_EQUAL(ptxas_upgraded, nvcc_upgraded);
+		free(before);
+		free(ptxas_upgraded);
+		free(nvcc_upgraded);
+		free(bin);
+	}
+	/* an nvcc that says nothing of itself, away from any ptxas: not known */
+	put_file(CDIR "/mute-nvcc", "#!/bin/sh\nexit 1\n");
+	chmod(CDIR "/mute-nvcc", 0755);
+	CU_ASSERT_PTR_NULL(nvcc_bindir(CDIR "/mute-nvcc"));
 }
 
 /* An entry of CDIR/b.h (and of `linked`, when not NULL, as a link's library), last used then. */
@@ -352,6 +420,7 @@ int add_cache_suite(void)
 	CU_add_test(s, "a dead run's temporary files are reclaimed", test_a_dead_runs_temporary_files_are_reclaimed);
 	CU_add_test(s, "an edited entry is a miss", test_an_edited_entry_is_a_miss);
 	CU_add_test(s, "a linked library is a dependency", test_a_linked_library_is_a_dependency);
+	CU_add_test(s, "a wrapped nvcc is known by its toolkit", test_a_wrapped_nvcc_is_known_by_its_toolkit);
 	CU_add_test(s, "the default cache is the user's own", test_the_default_cache_is_the_users_own);
 	return 0;
 }

@@ -87,28 +87,29 @@ static void add_stat(hasher *h, const char *path)
 	}
 }
 
-char *cache_compiler_identity(const char *nvcc, int linker)
+char *cache_compiler_identity(const char *nvcc, const char *bindir, int linker)
 {
 	hasher *h = hasher_new();
 	add_stat(h, nvcc);
 	/* nvcc drives cicc, ptxas and nvlink from its own installation: bin/ptxas, nvvm/bin/cicc,
-	 * bin/nvlink (only a link's identity has it, so that the others' keys stay what they were) */
-	char real[PATH_MAX];
-	if (realpath(nvcc, real)) {
-		char *slash = strrchr(real, '/');
-		if (slash) {
-			*slash = 0;
-			char *ptxas = xasprintf("%s/ptxas", real), *cicc = xasprintf("%s/../nvvm/bin/cicc", real);
-			add_stat(h, ptxas);
-			add_stat(h, cicc);
-			free(ptxas);
-			free(cicc);
-			if (linker) {
-				char *nvlink = xasprintf("%s/nvlink", real);
-				hasher_add_str(h, "linker");
-				add_stat(h, nvlink);
-				free(nvlink);
-			}
+	 * bin/nvlink (only a link's identity has it, so that the others' keys stay what they were).
+	 * Through a wrapper script the nvcc binary proper counts as well. */
+	if (bindir) {
+		char *self = xasprintf("%s/nvcc", bindir), *ptxas = xasprintf("%s/ptxas", bindir),
+		     *cicc = xasprintf("%s/../nvvm/bin/cicc", bindir);
+		char real[PATH_MAX], real_self[PATH_MAX];
+		if (!realpath(nvcc, real) || !realpath(self, real_self) || strcmp(real, real_self) != 0)
+			add_stat(h, self);
+		add_stat(h, ptxas);
+		add_stat(h, cicc);
+		free(self);
+		free(ptxas);
+		free(cicc);
+		if (linker) {
+			char *nvlink = xasprintf("%s/nvlink", bindir);
+			hasher_add_str(h, "linker");
+			add_stat(h, nvlink);
+			free(nvlink);
 		}
 	}
 	char *id = xmalloc(17);

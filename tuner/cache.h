@@ -19,10 +19,10 @@ void cache_close(cubin_cache *c);
  * account's home directory's; NULL when there is none. Caller frees. */
 char *cache_default_dir(void);
 
-/* The compiler's identity without running it: path, size and modification time of nvcc and
- * of the ptxas and cicc beside it, and with `linker` (build.rdc) of the nvlink beside it too.
- * Caller frees. */
-char *cache_compiler_identity(const char *nvcc, int linker);
+/* The compiler's identity without running it: path, size and modification time of nvcc, of the
+ * nvcc binary in `bindir` (nvcc_bindir's, NULL when unknown) when that is another file, and of the
+ * ptxas and cicc of that toolkit; with `linker` (build.rdc) of its nvlink too. Caller frees. */
+char *cache_compiler_identity(const char *nvcc, const char *bindir, int linker);
 
 /* The manifest key of one compile: identity, arguments (argv without the output path) and the
  * contents of the source file. 16 hex digits into key[17]. */

@@ -148,29 +148,60 @@ char *find_nvcc(void)
 	return NULL;
 }
 
+/* The directory of the nvcc binary proper: the one with nvcc.profile, which nvcc reads from its
+ * own directory. A symlink is followed; a wrapper script (a distribution's /usr/bin/nvcc, or a
+ * /usr/local/bin of scripts that exec the toolkit's tools) is not a path that can be resolved, so
+ * nvcc is asked: its -dryrun names its own directory as _HERE_, as CMake's FindCUDAToolkit reads
+ * it. NULL when neither tells. */
+char *nvcc_bindir(const char *nvcc)
+{
+	char real[PATH_MAX];
+	if (realpath(nvcc, real) && strrchr(real, '/')) {
+		*strrchr(real, '/') = 0;
+		char *profile = xasprintf("%s/nvcc.profile", real);
+		int beside = access(profile, R_OK) == 0;
+		free(profile);
+		if (beside)
+			return xstrdup(real);
+	}
+	char *argv[] = {(char *)nvcc, "-dryrun", "-x", "cu", "-c", "/dev/null", "-o", "/dev/null", NULL}, *out = NULL;
+	int st = proc_capture(argv, 30, &out);
+	char *here = st == 0 && out ? strstr(out, "#$ _HERE_=") : NULL, *dir = NULL;
+	if (here) {
+		here += strlen("#$ _HERE_=");
+		dir = xasprintf("%.*s", (int)strcspn(here, "\r\n"), here);
+	}
+	free(out);
+	if (dir && !*dir) {
+		free(dir);
+		dir = NULL;
+	}
+	return dir;
+}
+
 /* build.rdc's device runtime, libcudadevrt.a, in the toolkit nvcc belongs to: lib64/ or lib/ beside
  * its bin/, or targets/<platform>/lib/. Named by its path in the link, the library is part of the
  * cache key and its contents part of the entry's validity. NULL when none is there: the link
  * then asks nvcc for -lcudadevrt. */
 static char *find_devrt(const char *nvcc)
 {
-	char real[PATH_MAX];
-	if (!realpath(nvcc, real) || !strrchr(real, '/'))
+	char *bin = nvcc_bindir(nvcc);
+	if (!bin)
 		return NULL;
-	*strrchr(real, '/') = 0;
 	char *pattern[] = {"%s/../lib64/libcudadevrt.a", "%s/../lib/libcudadevrt.a", "%s/../targets/*/lib/libcudadevrt.a"};
-	for (size_t i = 0; i < sizeof pattern / sizeof *pattern; i++) {
-		char *want = xasprintf(pattern[i], real), lib[PATH_MAX];
+	char *found = NULL;
+	for (size_t i = 0; i < sizeof pattern / sizeof *pattern && !found; i++) {
+		char *want = xasprintf(pattern[i], bin), lib[PATH_MAX];
 		glob_t g;
 		int rc = glob(want, 0, NULL, &g);
-		int found = rc == 0 && g.gl_pathc > 0 && realpath(g.gl_pathv[0], lib);
+		if (rc == 0 && g.gl_pathc > 0 && realpath(g.gl_pathv[0], lib))
+			found = xstrdup(lib);
 		if (rc == 0)
 			globfree(&g);
 		free(want);
-		if (found)
-			return xstrdup(lib);
 	}
-	return NULL;
+	free(bin);
+	return found;
 }
 
 /* The source with every `#pragma unroll NAME` (NAME a parameter or constant) given its value, or

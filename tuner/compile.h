@@ -88,4 +88,8 @@ void build_hint(builder *bd, const size_t *bins, size_t n);
  * /usr/local/cuda/bin/nvcc. NULL if none is executable. Caller frees. */
 char *find_nvcc(void);
 
+/* The directory nvcc's own binary is in, beside ptxas and nvlink, through symlinks and wrapper
+ * scripts; NULL when it cannot be told. Caller frees. */
+char *nvcc_bindir(const char *nvcc);
+
 #endif

@@ -413,7 +413,9 @@ static int check_inputs(tuning *t)
 		if (!t->cache)
 			return stop(t, EXIT_USAGE);
 	}
-	t->identity = cache_compiler_identity(t->nvcc, t->cfg.rdc);
+	char *bindir = nvcc_bindir(t->nvcc);
+	t->identity = cache_compiler_identity(t->nvcc, bindir, t->cfg.rdc);
+	free(bindir);
 	return 0;
 }
 
