@@ -44,6 +44,12 @@ int main(void)
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	setvbuf(stdout, NULL, _IOLBF, 0); /* under make and CI stdout is a pipe */
 	CU_basic_run_tests();
+	/* again at the end, where a log's tail (CI's) has them */
+	if (CU_get_number_of_failures()) {
+		printf("\nFailures:");
+		CU_basic_show_failures(CU_get_failure_list());
+		printf("\n");
+	}
 	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
 	CU_cleanup_registry();
 	char *out = NULL;
