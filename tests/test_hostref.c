@@ -104,15 +104,17 @@ static void test_the_caller_passes_the_arguments_in_order(void)
  * verify.host (line 9, column 17) with the compiler's own words. */
 static void test_a_reference_that_does_not_fit_is_a_build_error(void)
 {
+	/* the compiler's own words: gcc's, or clang's where they differ (cc may be either) */
 	static const struct {
-		const char *source, *compiler_says;
+		const char *source, *compiler_says, *or_says;
 	} cases[] = {
-		{"void scale(float *out, const float *in, int n) { (void)out; (void)in; (void)n; }\n", "too many arguments"},
+		{"void scale(float *out, const float *in, int n) { (void)out; (void)in; (void)n; }\n", "too many arguments",
+		 NULL},
 		{"void scale(double *out, const float *in, int n, float s) { (void)out; (void)in; (void)n; (void)s; }\n",
-		 "incompatible pointer"},
+		 "incompatible pointer", NULL},
 		{"void scalar(float *out, const float *in, int n, float s) { (void)out; (void)in; (void)n; (void)s; }\n",
-		 "implicit declaration of function"},
-		{"void scale(float *out, const float *in, int n, float s) { syntax error }\n", "error"},
+		 "implicit declaration of function", "undeclared function"},
+		{"void scale(float *out, const float *in, int n, float s) { syntax error }\n", "error", NULL},
 	};
 	setup_dir();
 	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
@@ -126,9 +128,11 @@ static void test_a_reference_that_does_not_fit_is_a_build_error(void)
 		CU_ASSERT_EQUAL_FATAL(d.n, 1);
 		CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "h.yaml:9:16: verify host: "));
 		CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "could not build 'scale'"));
-		if (!strstr(d.msgs[0], cases[k].compiler_says))
+		int said = strstr(d.msgs[0], cases[k].compiler_says) ||
+			   (cases[k].or_says && strstr(d.msgs[0], cases[k].or_says));
+		if (!said)
 			fprintf(stderr, "\n  case %zu: %s\n", k, d.msgs[0]);
-		CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], cases[k].compiler_says));
+		CU_ASSERT(said);
 		config_free(&cfg);
 		diags_free(&d);
 	}
