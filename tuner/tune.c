@@ -20,6 +20,7 @@
 #include "config.h"
 #include "devices.h"
 #include "header.h"
+#include "inputs.h"
 #include "journal.h"
 #include "measure.h"
 #include "occupancy.h"
@@ -163,30 +164,25 @@ static int check_outputs(const config *cfg, const options *o, diags *d)
 	const char *out[] = {cfg->csv_path, cfg->header_path, mk, report, t4, journal};
 	const char *out_name[] = {"output.csv", "output.header", "the make fragment", "the report", "the T4 file",
 				  "the journal"};
+	/* what an output's file holds when autotune wrote it: anything else there is not replaced
+	 * (the journal, journal.c's own) */
+	const char *signature[] = {CSV_SIGNATURE, HEADER_SIGNATURE, HEADER_SIGNATURE, REPORT_SIGNATURE, T4_SIGNATURE, NULL};
 	enum { NOUT = sizeof out / sizeof *out };
-	/* the inputs: the config, the kernel source and every data file */
-	const char **in = xcalloc(2 + 2 * cfg->nargs, sizeof *in);
-	size_t nin = 2;
-	in[0] = cfg->path;
-	in[1] = cfg->source;
-	for (size_t i = 0; i < cfg->nargs; i++) {
-		if (cfg->args[i].fill_file.path)
-			in[nin++] = cfg->args[i].fill_file.path;
-		if (cfg->args[i].expected.path)
-			in[nin++] = cfg->args[i].expected.path;
-	}
+	inputs in;
+	inputs_of(cfg, &in);
 	int rc = 0;
 	/* a shard writes its CSV alone; the journal is checked for clashes, written by journal.c */
 	size_t nout = o->nshards ? 1 : NOUT - 1;
 	for (size_t i = 0; i < nout && !rc; i++)
 		rc = out[i] ? check_output_path(out[i], d) : 0;
 	for (size_t i = 0; i < NOUT && !rc; i++) {
-		for (size_t k = 0; k < nin && !rc && out[i]; k++)
-			if (in[k] && same_file(out[i], in[k])) {
-				diags_add(d, "%s: %s '%s' is %s: choose another output path", cfg->path, out_name[i], out[i],
-					  k == 0 ? "the config" : k == 1 ? "the kernel source" : "a data file");
-				rc = -1;
-			}
+		const input_file *clash = out[i] ? inputs_find(&in, out[i]) : NULL;
+		if (clash) {
+			diags_add(d, "%s: %s '%s' is %s: choose another output path", cfg->path, out_name[i], out[i],
+				  clash->what);
+			rc = -1;
+		} else if (i < nout && out[i])
+			rc = inputs_check_output(NULL, out[i], out_name[i], signature[i], d);
 		for (size_t j = i + 1; j < NOUT && !rc && out[i]; j++)
 			if (out[j] && same_file(out[i], out[j])) {
 				diags_add(d, "%s: %s and %s are both '%s': choose other output paths", cfg->path, out_name[i],
@@ -194,7 +190,7 @@ static int check_outputs(const config *cfg, const options *o, diags *d)
 				rc = -1;
 			}
 	}
-	free(in);
+	inputs_free(&in);
 	free(mk);
 	free(report);
 	free(journal);

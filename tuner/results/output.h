@@ -4,6 +4,9 @@
 #ifndef AUTOTUNE_OUTPUT_H
 #define AUTOTUNE_OUTPUT_H
 
+/* in the first line of every results CSV: a file a rewrite may replace */
+#define CSV_SIGNATURE ",time_ms_median,"
+
 #include <stdio.h>
 
 #include "compile.h"

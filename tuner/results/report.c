@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "chart.h"
+#include "inputs.h"
 #include "view.h"
 #include "banned.h"
 
@@ -198,7 +199,7 @@ static char *render(const view *v, const int col[2])
 	const table *t = &v->t;
 	const char *base = strrchr(t->path, '/') ? strrchr(t->path, '/') + 1 : t->path;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>autotune report: ", f);
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n" REPORT_SIGNATURE, f);
 	html_esc(f, base);
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head><body>\n<h1>autotune report: ", style);
 	html_esc(f, base);
@@ -425,7 +426,8 @@ int report_write(const char *csv_path, const char *html_path, const char *params
 	int rc = -1;
 	if (same_file(path, csv_path))
 		diags_add(d, "cannot write the report to '%s': it is the results CSV it reports on", path);
-	else
+	else if (!inputs_check_output(v.t.nrows ? table_field(&v.t, 0, "config") : NULL, path, "the report",
+				      REPORT_SIGNATURE, d))
 		rc = write_output(path, page, strlen(page), d);
 	free(path);
 	free(page);

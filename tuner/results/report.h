@@ -3,6 +3,9 @@
 #ifndef AUTOTUNE_REPORT_H
 #define AUTOTUNE_REPORT_H
 
+/* in every report's head: a file a rewrite may replace */
+#define REPORT_SIGNATURE "<title>autotune report: "
+
 #include "cli.h"
 #include "diag.h"
 

@@ -5,6 +5,9 @@
 #ifndef AUTOTUNE_T4_H
 #define AUTOTUNE_T4_H
 
+/* near the start of every T4 file (autotune's, or another tool's): a file a rewrite may replace */
+#define T4_SIGNATURE "\"schema_version\""
+
 #include "config.h"
 #include "diag.h"
 #include "space.h"
