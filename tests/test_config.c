@@ -198,6 +198,25 @@ static void test_a_file_name_that_cannot_name_the_macros(void)
 	unlink(path);
 }
 
+/* A parameter whose macro the tuned header defines for itself, or two that make one macro, are
+ * config errors at the parameter, found before anything is measured; with a plan its choices'
+ * macros too. */
+static void test_parameters_that_clash_with_the_header_macros(void)
+{
+	config_expect_error(config_with_line(11, "  time_ms: [1]"), 11, 3,
+			    "parameter 'time_ms' would define TINY_TIME_MS, which the tuned header defines for itself");
+	config_expect_error(config_with_line(11, "  {bx: [32], spec_hash: [1]}"), 11, 14,
+			    "parameter 'spec_hash' would define TINY_SPEC_HASH");
+	config_expect_error(config_with_line(11, "  {bx: [32, 64], block: [1], BLOCK: [2]}"), 11, 30,
+			    "parameters 'block' and 'BLOCK' both become the tuned header's macro TINY_BLOCK: rename one");
+	config cfg;
+	char *first = NULL;
+	/* plan_streams is only the header's with a plan */
+	CU_ASSERT_EQUAL(config_load_text(config_with_line(11, "  {bx: [32, 64], plan_streams: [1]}"), &cfg, &first), 0);
+	free(first);
+	config_free(&cfg);
+}
+
 /* A kernel source whose name starts with '-', beside a config given without a directory: nvcc
  * gets it as a path (./-v.cu), not as its -v option. */
 static void test_a_source_named_like_an_option_stays_a_path(void)
@@ -297,6 +316,7 @@ int add_config_suite(void)
 	CU_add_test(s, "reference names every parameter", test_reference_must_name_every_parameter);
 	CU_add_test(s, "an output read as input is warned about", test_output_read_as_input_is_warned_about);
 	CU_add_test(s, "a file name that cannot name the macros", test_a_file_name_that_cannot_name_the_macros);
+	CU_add_test(s, "parameters that clash with the header's macros", test_parameters_that_clash_with_the_header_macros);
 	CU_add_test(s, "a source named like an option stays a path", test_a_source_named_like_an_option_stays_a_path);
 	CU_add_test(s, "an array count past any GPU is refused", test_an_array_count_past_any_gpu_is_refused);
 	return 0;

@@ -18,6 +18,7 @@
 #include <yaml.h>
 
 #include "config_load.h"
+#include "output.h"
 #include "banned.h"
 
 static const char *const fill_names[] = {"random", "constant", "zeros", "normal", "index", "copy", "expr", "file"};
@@ -672,6 +673,43 @@ static char *base_name(const char *path)
 	return s;
 }
 
+/* The tuned header's macros: a parameter that would clash with one is said at its place now,
+ * not once everything is measured and the header cannot be written. */
+static void check_macros(loader *L)
+{
+	config *cfg = L->cfg;
+	if (!cfg->name || !cfg->nparams)
+		return;
+	char **names = xcalloc(cfg->nparams, sizeof *names);
+	for (size_t i = 0; i < cfg->nparams; i++)
+		names[i] = cfg->params[i].name;
+	size_t at, other;
+	char *why = macro_clash(cfg->name, names, cfg->nparams, L->has_plan, &at, &other);
+	if (why)
+		ld_error(L, cfg->params[at].at, "%s", why);
+	free(why);
+	free(names);
+}
+
+/* Every expression names only what is defined where it is used. */
+static void check_all_names(loader *L)
+{
+	config *cfg = L->cfg;
+	ld_check_names(L, &cfg->bytes, 1, "bytes");
+	ld_check_names(L, &cfg->sum_count, 1, "verify sum count");
+	ld_check_names(L, &cfg->sum_equals, 1, "verify sum equals");
+	ld_check_names(L, &cfg->flops, 1, "flops");
+	for (size_t i = 0; i < cfg->nargs; i++)
+		ld_check_names(L, &cfg->args[i].value, 1, "an argument value");
+	for (size_t i = 0; i < cfg->nconstraints; i++)
+		ld_check_names(L, &cfg->constraints[i], 1, "a constraint");
+	for (int i = 0; i < 3; i++) {
+		ld_check_names(L, &cfg->block[i], 1, "the launch block");
+		ld_check_names(L, &cfg->grid[i], 1, "the launch grid");
+	}
+	ld_check_names(L, &cfg->shared_mem, 1, "launch shared_mem");
+}
+
 static void load_root(loader *L, const yaml_node_t *root)
 {
 	static const char *const keys[] = {"name", "kernel", "constants", "arguments", "space", "constraints",
@@ -733,20 +771,8 @@ static void load_root(loader *L, const yaml_node_t *root)
 		ld_load_output(L, n);
 	if ((n = ld_get(L, root, "plan"))) /* last: it overrides measure.metrics */
 		ld_load_plan(L, root, n);
-	ld_check_names(L, &cfg->bytes, 1, "bytes");
-	ld_check_names(L, &cfg->sum_count, 1, "verify sum count");
-	ld_check_names(L, &cfg->sum_equals, 1, "verify sum equals");
-	ld_check_names(L, &cfg->flops, 1, "flops");
-
-	for (size_t i = 0; i < cfg->nargs; i++)
-		ld_check_names(L, &cfg->args[i].value, 1, "an argument value");
-	for (size_t i = 0; i < cfg->nconstraints; i++)
-		ld_check_names(L, &cfg->constraints[i], 1, "a constraint");
-	for (int i = 0; i < 3; i++) {
-		ld_check_names(L, &cfg->block[i], 1, "the launch block");
-		ld_check_names(L, &cfg->grid[i], 1, "the launch grid");
-	}
-	ld_check_names(L, &cfg->shared_mem, 1, "launch shared_mem");
+	check_macros(L);
+	check_all_names(L);
 	ld_check_entry(L);
 	ld_scan_pragmas(L);
 	if (!cfg->csv_path)

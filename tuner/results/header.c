@@ -47,25 +47,6 @@ typedef struct {
 	int streams, breadth_first, connections;
 } section;
 
-/* Suffixes the header defines besides the parameters; a parameter of one of these names would
- * define the same macro twice. */
-static const char *const reserved[] = {"TIME_MS", "NVCC_FLAGS", "SPEC_HASH", "TUNED_DEVICE", "TUNED_ARCH",
-				       "TUNED_H", "TUNED_UNUSED_", "TARGETS", NULL};
-/* and with a plan, its host-side choices: what a program must repeat to run the plan as tuned */
-static const char *const plan_reserved[] = {"PLAN_STREAMS", "PLAN_ORDER", "PLAN_BREADTH_FIRST", "PLAN_CONNECTIONS", NULL};
-
-/* Whether a macro suffix is one the header defines for itself (with a plan, its choices too). */
-static int is_reserved(const char *suffix, int plan)
-{
-	for (const char *const *r = reserved; *r; r++)
-		if (!strcmp(suffix, *r))
-			return 1;
-	for (const char *const *r = plan_reserved; plan && *r; r++)
-		if (!strcmp(suffix, *r))
-			return 1;
-	return 0;
-}
-
 /* Whether the results are a plan's (output.h's plan columns follow the parameters). */
 static int has_plan(const table *t) { return table_fixed_col(t, "plan_streams") >= 0; }
 
@@ -426,7 +407,13 @@ static int make_names(const char *name, const table *t, names *nm, diags *d)
 		diags_add(d, "autotune header: the name '%s' does not start a C identifier: give -o NAME_tuned.h", name);
 		return -1;
 	}
-	size_t plen = strlen(nm->upper) + 1;
+	size_t plen = strlen(nm->upper) + 1, at, other;
+	char *clash = macro_clash(name, t->names, t->nparams, nm->plan, &at, &other);
+	if (clash) {
+		diags_add(d, "%s: %s", t->path, clash);
+		free(clash);
+		return -1;
+	}
 	for (size_t i = 0; i < t->nparams; i++) {
 		nm->macro[i] = macro_name(name, t->names[i]);
 		const char *suffix = nm->macro[i] + plen;
@@ -442,17 +429,6 @@ static int make_names(const char *name, const table *t, names *nm, diags *d)
 				break;
 			}
 		nm->field[i] = f;
-		if (is_reserved(suffix, nm->plan)) {
-			diags_add(d, "%s: parameter '%s' would define %s, which the header defines for itself: rename it",
-				  t->path, t->names[i], nm->macro[i]);
-			return -1;
-		}
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(nm->macro[i], nm->macro[j])) {
-				diags_add(d, "%s: parameters '%s' and '%s' both become the macro %s: rename one", t->path,
-					  t->names[j], t->names[i], nm->macro[i]);
-				return -1;
-			}
 	}
 	return 0;
 }
