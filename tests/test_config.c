@@ -172,6 +172,24 @@ static void test_output_read_as_input_is_warned_about(void)
 	}
 }
 
+/* A config that verifies nothing says so at its arguments (it is legal: a pure timing); one
+ * output is enough to be quiet. */
+static void test_a_config_without_outputs_is_warned_about(void)
+{
+	const char *kernel = write_temp(0, "t.cu", "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = 1; }\n");
+	for (int output = 0; output < 2; output++) {
+		char text[512], *out;
+		snprintf(text, sizeof text, "name: t\nkernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 64%s}]\n"
+			 "space: {x: [32]}\nlaunch: {block: [x], grid: [1]}\n", kernel, output ? ", output: true" : "");
+		const char *path = write_temp(1, "t.yaml", text);
+		CU_ASSERT_EQUAL(run_autotune((char *[]){"validate", (char *)path, NULL}, &out), 0);
+		char want[256];
+		snprintf(want, sizeof want, "%s:3:12: warning: no argument is an output, so nothing is verified", path);
+		CU_ASSERT_EQUAL(strstr(out, want) != NULL, !output);
+		free(out);
+	}
+}
+
 /* Without name:, the file's name begins the header's macros: one that starts with a digit is
  * refused at load, before anything is compiled or measured, rather than after. */
 static void test_a_file_name_that_cannot_name_the_macros(void)
@@ -315,6 +333,7 @@ int add_config_suite(void)
 	CU_add_test(s, "all errors reported", test_every_error_is_reported_not_only_the_first);
 	CU_add_test(s, "reference names every parameter", test_reference_must_name_every_parameter);
 	CU_add_test(s, "an output read as input is warned about", test_output_read_as_input_is_warned_about);
+	CU_add_test(s, "a config without outputs is warned about", test_a_config_without_outputs_is_warned_about);
 	CU_add_test(s, "a file name that cannot name the macros", test_a_file_name_that_cannot_name_the_macros);
 	CU_add_test(s, "parameters that clash with the header's macros", test_parameters_that_clash_with_the_header_macros);
 	CU_add_test(s, "a source named like an option stays a path", test_a_source_named_like_an_option_stays_a_path);

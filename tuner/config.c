@@ -238,11 +238,20 @@ static int find_param(loader *L, const yaml_node_t *n, const char *what)
 /* An output that starts from data of its own (any fill but zeros) is an input too: without restore
  * every launch after the first starts from the last one's results, so the timed samples run on
  * other data than the verified launch, and an accumulating kernel fails verification. Legal
- * (the kernel may only write it), so a warning, printed as the loader finds it. */
+ * (the kernel may only write it), so a warning, printed as the loader finds it; as is a config
+ * with no output at all. */
 static void warn_unrestored_inputs(loader *L, const yaml_node_t *list)
 {
 	if (L->errors)
 		return; /* the config is refused anyway, and args may not line up with the list's items */
+	int outputs = 0;
+	for (size_t i = 0; i < L->cfg->nargs; i++)
+		outputs += L->cfg->args[i].output;
+	/* legal (a pure timing of a kernel), but "ok" then means timed, not verified */
+	if (!outputs && L->cfg->nargs)
+		fprintf(stderr, "%s:%d:%d: warning: no argument is an output, so nothing is verified: an 'ok' is only "
+				"timed (mark what the kernel writes with 'output: true')\n",
+			L->file, ld_mark(list).line, ld_mark(list).col);
 	for (size_t i = 0; i < L->cfg->nargs; i++) {
 		const kernel_arg *a = &L->cfg->args[i];
 		if (!a->is_array || !a->output || a->restore || a->fill == FILL_ZEROS)
