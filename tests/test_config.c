@@ -172,6 +172,14 @@ static void test_output_read_as_input_is_warned_about(void)
 	}
 }
 
+/* A value listed twice is an error at the second (an int and the same float are one value). */
+static void test_a_value_listed_twice_is_refused(void)
+{
+	config_expect_error(config_with_line(11, "  bx: [32, 64, 32]"), 11, 16, "parameter 'bx' lists the value 32 twice (items 1 and 3)");
+	config_expect_error(config_with_line(11, "  bx: [32, 64, 64.0]"), 11, 16, "parameter 'bx' lists the value 64.0 twice (items 2 and 3)");
+	config_expect_error(config_with_line(11, "  bx: [32, \"1 << 5\"]"), 11, 12, "parameter 'bx' lists the value 1 << 5 twice (items 1 and 2)");
+}
+
 /* A config that verifies nothing says so at its arguments (it is legal: a pure timing); one
  * output is enough to be quiet. */
 static void test_a_config_without_outputs_is_warned_about(void)
@@ -334,6 +342,7 @@ int add_config_suite(void)
 	CU_add_test(s, "reference names every parameter", test_reference_must_name_every_parameter);
 	CU_add_test(s, "an output read as input is warned about", test_output_read_as_input_is_warned_about);
 	CU_add_test(s, "a config without outputs is warned about", test_a_config_without_outputs_is_warned_about);
+	CU_add_test(s, "a value listed twice is refused", test_a_value_listed_twice_is_refused);
 	CU_add_test(s, "a file name that cannot name the macros", test_a_file_name_that_cannot_name_the_macros);
 	CU_add_test(s, "parameters that clash with the header's macros", test_parameters_that_clash_with_the_header_macros);
 	CU_add_test(s, "a source named like an option stays a path", test_a_source_named_like_an_option_stays_a_path);

@@ -158,6 +158,15 @@ static void load_param_values(loader *L, const yaml_node_t *v, param *p)
 			cexpr x = {0};
 			value val;
 			if (ld_expr(L, ld_node(L, *it), what, &x) == 0 && ld_eval_const(L, &x, what, &val) == 0) {
+				/* a value twice would be every configuration of it twice: measured twice, ranked twice */
+				for (size_t k = 0; k < p->nvalues; k++)
+					if (val.kind == p->values[k].kind ? (val.kind == VAL_INT ? val.u.i == p->values[k].u.i
+												: val.u.f == p->values[k].u.f)
+									  : value_as_double(val) == value_as_double(p->values[k])) {
+						ld_error(L, ld_mark(ld_node(L, *it)), "parameter '%s' lists the value %s twice (items %zu and %zu)",
+							 p->name, ld_scalar(ld_node(L, *it)), k + 1, p->nvalues + 1);
+						break;
+					}
 				grow(&p->values, &cap, p->nvalues + 1, sizeof *p->values);
 				p->values[p->nvalues++] = val;
 			}
