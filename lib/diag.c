@@ -173,6 +173,28 @@ char *dir_of(const char *path)
 	return dir;
 }
 
+char *find_from(const char *rel, const char *from)
+{
+	struct stat st;
+	if (*rel == '/' || stat(rel, &st) == 0)
+		return xstrdup(rel);
+	char *dir = dir_of(from);
+	for (;;) {
+		char *p = xasprintf("%s/%s", dir, rel);
+		if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
+			free(dir);
+			return p;
+		}
+		free(p);
+		char *slash = strrchr(dir, '/');
+		if (!slash)
+			break;
+		*slash = '\0'; /* "/a" becomes "", whose next try is the root's */
+	}
+	free(dir);
+	return xstrdup(rel);
+}
+
 /* path with its directory resolved, as dir_of resolves it */
 static char *resolved(const char *path)
 {

@@ -42,6 +42,10 @@ const char *output_refusal(const char *path);
 /* The directory of path, resolved (symbolic links, "..", "."): "." for a bare name, as written
  * when it does not exist. Caller frees. */
 char *dir_of(const char *path);
+/* A relative path recorded in the file at `from` (relative to where it was written, which holds
+ * that file): rel when it names a file here or is absolute, else the first of `from`'s directory
+ * and its ancestors under which it names a regular file, else rel. Caller frees. */
+char *find_from(const char *rel, const char *from);
 /* Whether paths a and b name one file: the same inode when both exist, else the same path once
  * their directories are resolved. */
 int same_file(const char *a, const char *b);

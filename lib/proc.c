@@ -314,6 +314,13 @@ const char *proc_describe_status(int status)
 	return buf;
 }
 
+const char *proc_describe_end(int status)
+{
+	static _Thread_local char buf[136];
+	snprintf(buf, sizeof buf, "%s%s", WIFSIGNALED(status) ? "was " : "", proc_describe_status(status));
+	return buf;
+}
+
 int proc_capture(char *const argv[], double timeout_s, char **output)
 {
 	proc p;

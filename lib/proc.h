@@ -62,6 +62,9 @@ int proc_gone(long pid);
 
 /* "exited with status 1", "killed by signal 11 (Segmentation fault)"; static storage. */
 const char *proc_describe_status(int status);
+/* The same after its subject ("the GPU worker ..."): "exited with status 1", "was killed by signal
+ * 11 (Segmentation fault)"; static storage. */
+const char *proc_describe_end(int status);
 
 /* Runs argv to completion (at most timeout_s), capturing stdout and stderr together into
  * *output (caller frees). Returns the wait status, or -1 when it could not start (errno). */

@@ -38,6 +38,8 @@ case $out in
 *"--options-file=$b/autotune/summatrix.nvcc-flags"*) ;;
 *) fail "nvcc was not given the tuned flags: $out" ;;
 esac
+# the sample's config column (configs/summatrix.yaml) is found above the CSV, not in the build
+case $out in *"cannot load"*) fail "the sample's config was not found: $out" ;; esac
 # the kernel's copy is not the code the sample was tuned on: the build says so (CMake wraps it)
 sample_spec=$(sed -n 's/^#define SUMMATRIX_SPEC_HASH "\(.*\)"$/\1/p' examples/summatrix_app/sample/summatrix_tuned.h)
 case $(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ') in

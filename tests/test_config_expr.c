@@ -45,6 +45,35 @@ static void test_constants_see_the_constants_before_them(void)
 	config_free(&cfg);
 }
 
+/* config_good with constants for line 6 and the first array's count and fill; static storage. */
+static const char *with_constants(const char *constants, const char *array)
+{
+	static char text[2048];
+	char *base = config_with_line(6, constants), *at = strstr(base, "  - {name: a, type: float, count: n}\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+	snprintf(text, sizeof text, "%.*s%s\n%s", (int)(at - base), base, array,
+		 at + strlen("  - {name: a, type: float, count: n}\n"));
+	return text;
+}
+
+/* A constant whose definition failed is said once, where it is: its uses (a count, a value, the
+ * grid, a fill expression, a constant after it) are no further errors, while other names still are. */
+static void test_a_failed_constant_is_said_once(void)
+{
+	config cfg;
+	char *first;
+	const char *fill = "  - {name: a, type: float, count: m, fill: {expr: \"i * n\"}}";
+	CU_ASSERT_EQUAL(config_load_text(with_constants("  n: 1 << 64\n  m: n * 2", fill), &cfg, &first), 1);
+	CU_ASSERT_PTR_NOT_NULL(first && strstr(first, ":6:8: shift count 64 is outside 0..63"));
+	free(first);
+	CU_ASSERT_EQUAL(config_load_text(with_constants("  n: 1 << 64\n  m: n + zz", fill), &cfg, &first), 2); /* and zz */
+	free(first);
+	/* m never defined: its uses are errors */
+	CU_ASSERT_EQUAL(config_load_text(with_constants("  n: 1 << 10", fill), &cfg, &first), 1);
+	CU_ASSERT_PTR_NOT_NULL(first && strstr(first, "unknown name 'm' in an array's count"));
+	free(first);
+}
+
 /* Element expressions use i, lane and constants; any other name is refused at its column. */
 static void test_element_expressions_use_i_lane_and_constants(void)
 {
@@ -122,6 +151,7 @@ int add_config_expr_suite(void)
 	CU_add_test(s, "division by zero in a constant", test_division_by_zero_in_constant);
 	CU_add_test(s, "constants see the constants before them", test_constants_see_the_constants_before_them);
 	CU_add_test(s, "element expressions use i, lane and constants", test_element_expressions_use_i_lane_and_constants);
+	CU_add_test(s, "a failed constant is said once", test_a_failed_constant_is_said_once);
 	CU_add_test(s, "an evaluation names its configuration", test_an_evaluation_names_its_configuration);
 	CU_add_test(s, "names resolve to constants, then parameters", test_names_resolve_to_constants_then_parameters);
 	return 0;

@@ -1,6 +1,7 @@
 /* test_diag.c: the helpers every stage uses (diag.c): messages collected in order with their
  * positions, formatting of any length, growth of arrays, whole writes, the write-then-rename that
- * never leaves half a file (a failed write keeps the old one), and inputs opened whole. */
+ * never leaves half a file (a failed write keeps the old one), inputs opened whole, and recorded
+ * relative paths found from the file that records them. */
 #include <CUnit/CUnit.h>
 #include <errno.h>
 #include <glob.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "proc.h"
 #include "tests.h"
 
 static void test_messages_are_kept_in_order_with_positions(void)
@@ -202,6 +204,41 @@ static void test_inputs_are_files(void)
 	unlink(path);
 }
 
+/* A recorded relative path: as given when it names a file here (or is absolute), else found under
+ * the recording file's directory or the nearest ancestor that has it (a directory does not
+ * count), else as given. */
+static void test_a_recorded_path_is_found_from_its_file(void)
+{
+	char base[128], deep[160], cfgs[160], cfg[192], from[192], decoy[192];
+	snprintf(base, sizeof base, "%s/findfrom", test_dir);
+	snprintf(deep, sizeof deep, "%s/a/b", base);
+	snprintf(cfgs, sizeof cfgs, "%s/configs", base);
+	snprintf(cfg, sizeof cfg, "%s/configs/x.yaml", base);
+	snprintf(from, sizeof from, "%s/a/b/r.csv", base);
+	snprintf(decoy, sizeof decoy, "%s/a/configs/x.yaml", base); /* a directory of that name */
+	char *mk[] = {"mkdir", "-p", deep, cfgs, decoy, NULL}, *out = NULL;
+	CU_ASSERT_EQUAL_FATAL(proc_capture(mk, 30, &out), 0);
+	free(out);
+	FILE *f = fopen(cfg, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fclose(f);
+	char *p = find_from("configs/x.yaml", from);
+	CU_ASSERT_STRING_EQUAL(p, cfg);
+	free(p);
+	p = find_from("x.yaml", cfg); /* beside the file itself */
+	CU_ASSERT_STRING_EQUAL(p, cfg);
+	free(p);
+	p = find_from("Makefile", from); /* here first: the repository root the tests run in */
+	CU_ASSERT_STRING_EQUAL(p, "Makefile");
+	free(p);
+	p = find_from("configs/none.yaml", from);
+	CU_ASSERT_STRING_EQUAL(p, "configs/none.yaml");
+	free(p);
+	p = find_from("/abs/none.yaml", from);
+	CU_ASSERT_STRING_EQUAL(p, "/abs/none.yaml");
+	free(p);
+}
+
 int add_diag_suite(void)
 {
 	CU_pSuite s = CU_add_suite("diag", NULL, NULL);
@@ -214,5 +251,6 @@ int add_diag_suite(void)
 	CU_add_test(s, "a failed write leaves the old file intact", test_a_failed_write_leaves_the_old_file_intact);
 	CU_add_test(s, "write_all writes everything or fails", test_write_all_writes_everything_or_fails);
 	CU_add_test(s, "inputs are files", test_inputs_are_files);
+	CU_add_test(s, "a recorded path is found from its file", test_a_recorded_path_is_found_from_its_file);
 	return 0;
 }

@@ -449,6 +449,64 @@ static void test_print_spec_hash_follows_the_kernel(void)
 	free(src);
 }
 
+/* A results file whose config is at PROJ/CFG, the path recorded as CFG, lying at PROJ/CSV: the
+ * header is named after the config's name: (not its file name), with no note that it did not load. */
+static void config_found_from(const char *proj, const char *cfg, const char *csv)
+{
+	char *root = at(proj), *cfg_at = xasprintf("%s/%s", root, cfg), *csv_at = xasprintf("%s/%s", root, csv);
+	char *h = at("found_tuned.h"), *cmd = xasprintf("mkdir -p \"$(dirname '%s')\" \"$(dirname '%s')\"", cfg_at, csv_at);
+	char *mk[] = {"sh", "-c", cmd, NULL}, *out;
+	CU_ASSERT_EQUAL_FATAL(run(mk, &out), 0);
+	free(out);
+	char *src = xasprintf("%s.cu", cfg_at);
+	small_config(cfg_at, src, "renamed", "bx");
+	FILE *f = fopen(csv_at, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("bx,blockDim.x,time_ms_median,samples,flags,status,message,gpu,gpu_uuid,arch,nvcc_flags,spec_hash,tuned_at,"
+	      "config\n", f);
+	fprintf(f, "32,32,1.5,20,cold;winner,ok,,G,GPU-1,sm_90,,0123456789abcdef,2026-01-02T03:04:05Z,%s\n", cfg);
+	fprintf(f, "64,64,2.5,20,cold,ok,,G,GPU-1,sm_90,,0123456789abcdef,2026-01-02T03:04:05Z,%s\n", cfg);
+	fclose(f);
+	unlink(h);
+	char *argv[] = {"./autotune", "header", csv_at, "-o", h, NULL};
+	CU_ASSERT_EQUAL(run(argv, &out), 0);
+	CU_ASSERT_PTR_NULL(strstr(out, "cannot load"));
+	char *text = read_text(h);
+	CU_ASSERT_PTR_NOT_NULL(text);
+	CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "#define RENAMED_BX 32\n"));
+	free(text);
+	free(out);
+	free(src);
+	free(cmd);
+	free(h);
+	free(csv_at);
+	free(cfg_at);
+	free(root);
+}
+
+/* A relative config path in the results is relative to where autotune ran, not to where the
+ * header is made: it is found above the CSV (a sample copied deeper, as the CMake example
+ * builds from) and beside it; one found nowhere is a note naming the recorded path. */
+static void test_a_relative_config_is_found_from_the_results(void)
+{
+	config_found_from("proj", "configs/p.yaml", "results/p.csv");
+	config_found_from("deep", "configs/p.yaml", "examples/app/sample/p.csv");
+	config_found_from("beside", "q.yaml", "results/q.csv");
+	char *csv = at("gone.csv"), *h = at("gone_tuned.h"), *out;
+	FILE *f = fopen(csv, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("bx,blockDim.x,time_ms_median,samples,flags,status,message,spec_hash,config\n"
+	      "32,32,1.5,20,cold;winner,ok,,0123456789abcdef,configs/nowhere_at_all.yaml\n", f);
+	fclose(f);
+	char *argv[] = {"./autotune", "header", csv, "-o", h, NULL};
+	CU_ASSERT_EQUAL(run(argv, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "note: cannot load configs/nowhere_at_all.yaml: the macros are named after "
+					 "its file name (nowhere_at_all)"));
+	free(out);
+	free(h);
+	free(csv);
+}
+
 /* validate takes several configs, checks every one, and exits with the worst status. */
 static void test_validate_checks_every_config_given(void)
 {
@@ -551,6 +609,7 @@ int add_header_suite(void)
 	CU_add_test(s, "--print-spec-hash follows the kernel", test_print_spec_hash_follows_the_kernel);
 	CU_add_test(s, "validate checks every config given", test_validate_checks_every_config_given);
 	CU_add_test(s, "a name that cannot begin macros is refused", test_a_name_that_cannot_begin_macros_is_refused);
+	CU_add_test(s, "a relative config is found from the results", test_a_relative_config_is_found_from_the_results);
 	CU_add_test(s, "the example app re-tunes only after the kernel changes",
 		    test_example_app_retunes_only_after_the_kernel_changes);
 	return 0;

@@ -90,6 +90,9 @@ static void test_status_descriptions(void)
 {
 	CU_ASSERT_STRING_EQUAL(proc_describe_status(3 << 8), "exited with status 3");
 	CU_ASSERT_PTR_NOT_NULL(strstr(proc_describe_status(SIGSEGV), "killed by signal 11"));
+	/* after a subject ("the GPU worker ..."), a verb phrase either way */
+	CU_ASSERT_STRING_EQUAL(proc_describe_end(3 << 8), "exited with status 3");
+	CU_ASSERT_PTR_NOT_NULL(strstr(proc_describe_end(SIGSEGV), "was killed by signal 11 ("));
 }
 
 /* A child that prints without end (an nvcc gone wrong once grew the tuner to 6 GB) is drained:

@@ -130,7 +130,7 @@ static void test_a_crash_is_crashed_and_the_next_gets_a_new_worker(void)
 	result ref = measure(r, 0, "ref", 10, &rc), bad = measure(r, 2, "check", 10, &rc);
 	CU_ASSERT_EQUAL(ref.st, ST_OK);
 	CU_ASSERT_EQUAL(bad.st, ST_CRASHED);
-	CU_ASSERT_PTR_NOT_NULL(bad.message ? strstr(bad.message, "the GPU worker killed by signal 11") : NULL);
+	CU_ASSERT_PTR_NOT_NULL(bad.message ? strstr(bad.message, "the GPU worker was killed by signal 11") : NULL);
 	result next = measure(r, 1, "check", 10, &rc);
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_EQUAL(next.st, ST_OK);

@@ -249,6 +249,64 @@ static void test_nothing_passed(void)
 	choice_free(&c);
 }
 
+/* Three runs of 1 ms, one launch shape each unless set, all balance 1 unless lowered. */
+static void three(result r[3])
+{
+	memset(r, 0, 3 * sizeof *r);
+	for (int i = 0; i < 3; i++) {
+		r[i] = (result){.st = ST_OK, .samples = 20, .t_median = 1.0320, .noise = 0.001, .occupancy = 1.0};
+		set_shape(&r[i], i == 1 ? 128 : 256, i == 1 ? 128 : 64 + i);
+	}
+}
+
+/* Why tied configuration i lost, as select_winner decided, and the winner. */
+static const char *why(const result *r, size_t n, const select_policy *p, size_t i, long long *winner)
+{
+	choice c;
+	select_winner(r, n, p, &c);
+	*winner = c.winner;
+	const char *s = (long long)i == c.winner ? "(the winner)" : select_why_lost(r, &c, i, p);
+	choice_free(&c);
+	return s;
+}
+
+/* The reason a tied configuration lost names what decided: equal medians are not "slower", the
+ * space's order decides them; a slower median, a lower balance and the winner's launch shape
+ * are each said as such. */
+static void test_why_a_tied_configuration_lost(void)
+{
+	result r[3];
+	long long w;
+	three(r);
+	CU_ASSERT_STRING_EQUAL(why(r, 3, &fastest, 1, &w), "equal median: the winner comes first in the space");
+	CU_ASSERT_EQUAL(w, 0);
+	CU_ASSERT_STRING_EQUAL(why(r, 3, &balanced, 1, &w),
+			       "same balance within 0.01, equal median: the winner comes first in the space");
+	CU_ASSERT_EQUAL(w, 0);
+	r[1].t_median = 1.0321;
+	CU_ASSERT_STRING_EQUAL(why(r, 3, &fastest, 1, &w), "slower median");
+	CU_ASSERT_STRING_EQUAL(why(r, 3, &balanced, 1, &w), "same balance within 0.01, slower median");
+	r[1].occupancy = 0.9;
+	CU_ASSERT_STRING_EQUAL(why(r, 3, &balanced, 1, &w), "lower balance");
+	/* 0 and 2 are builds of one launch shape (grid 64 both): the first in the space wins */
+	three(r);
+	set_shape(&r[2], 256, 64);
+	r[2].t_median = 1.0319;
+	CU_ASSERT_STRING_EQUAL(why(r, 3, &balanced, 2, &w),
+			       "the winner's launch shape: the winner comes first in the space");
+	CU_ASSERT_EQUAL(w, 0);
+	/* 2 is the fastest, 0 wins as its build earlier in the space: 1 lost to 2's time */
+	CU_ASSERT_STRING_EQUAL(why(r, 3, &balanced, 1, &w),
+			       "same balance within 0.01, slower median than the fastest (the winner has its launch shape)");
+	/* 1 the fastest, 0 its build earlier in the space, 2 another shape as fast as 1 but after it */
+	three(r);
+	set_shape(&r[1], 256, 64);
+	r[1].t_median = r[2].t_median = 1.0319;
+	CU_ASSERT_STRING_EQUAL(why(r, 3, &balanced, 2, &w), "same balance within 0.01, the fastest's median but later in "
+							    "the space (the winner has the fastest's launch shape)");
+	CU_ASSERT_EQUAL(w, 0);
+}
+
 int add_select_suite(void)
 {
 	CU_pSuite s = CU_add_suite("select", NULL, NULL);
@@ -263,6 +321,7 @@ int add_select_suite(void)
 	CU_add_test(s, "balanced never trades real time for balance", test_balanced_never_trades_real_time_for_balance);
 	CU_add_test(s, "without counters theoretical occupancy decides", test_without_counters_theoretical_occupancy_decides);
 	CU_add_test(s, "finalist times replace first-pass times", test_finalist_times_replace_first_pass_times);
+	CU_add_test(s, "why a tied configuration lost", test_why_a_tied_configuration_lost);
 	CU_add_test(s, "nothing passed", test_nothing_passed);
 	CU_add_test(s, "a plan is part of the launch shape", test_a_plan_is_part_of_the_launch_shape);
 	return 0;

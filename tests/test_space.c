@@ -83,6 +83,15 @@ static void test_constraint_division_by_zero_names_the_configuration(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[1], "x=0"));
 	diags_free(&d);
 	config_free(&cfg);
+	/* decided before the last parameter is bound (here by constants alone): still a whole
+	 * configuration, the first that meets it */
+	CU_ASSERT_EQUAL_FATAL(load(HEAD "constants: {n: 4}\nspace: {x: [32, 64], y: [2, 1]}\nconstraints: [\"n / 0 > 1\"]\n",
+				   &cfg), 0);
+	CU_ASSERT_EQUAL(space_enumerate(&cfg, &sp, &d), -1);
+	CU_ASSERT_EQUAL_FATAL(d.n, 2);
+	CU_ASSERT_STRING_EQUAL(d.msgs[1], "  (while checking the configuration x=32 y=2)");
+	diags_free(&d);
+	config_free(&cfg);
 }
 
 static void test_reference_outside_space_is_an_error(void)

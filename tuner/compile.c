@@ -485,8 +485,8 @@ static int finish_job(build *b, job *j, double timeout_s, const char *devrt)
 		bin->killed = !timed_out && (sig == SIGTERM || sig == SIGINT || sig == SIGHUP);
 		const char *who = j->linking ? "nvcc -dlink (the device runtime's link)" : "nvcc";
 		char *old = bin->log, *said = exited_0 ? xasprintf("%s exited 0 but wrote no cubin ('%s')", who, target)
-							  : xasprintf("%s%s %s", who, timed_out ? " timed out and was killed;" : "",
-								      proc_describe_status(status));
+				    : timed_out ? xasprintf("%s timed out and was killed", who)
+						: xasprintf("%s %s", who, proc_describe_end(status));
 		bin->log = xasprintf("%s\n$ %s\n%s", said, j->cmdline, old ? old : "");
 		free(said);
 		free(old);

@@ -131,7 +131,8 @@ static void load_constants(loader *L, const yaml_node_t *n)
 			c->name = xstrdup(ld_scalar(k));
 			c->v = val;
 			c->at = ld_mark(k);
-		}
+		} else
+			ld_constant_failed(L, ld_scalar(k));
 		expr_free(x.e);
 	}
 }
@@ -818,13 +819,16 @@ int config_load(const char *path, config *cfg, diags *d)
 	int rc = -1;
 	if (config_read_document(path, "YAML", &doc, d) == 0) {
 		yaml_node_t *root = yaml_document_get_root_node(&doc);
-		loader L = {path, &doc, d, 0, cfg, 0, 0};
+		loader L = {path, &doc, d, 0, cfg, 0, 0, NULL, 0};
 		if (!root)
 			diags_at(d, path, 1, 1, "the file is empty");
 		else {
 			load_root(&L, root);
 			rc = L.errors ? -1 : 0;
 		}
+		for (size_t i = 0; i < L.nfailed; i++)
+			free(L.failed[i]);
+		free(L.failed);
 		yaml_document_delete(&doc);
 	}
 	if (rc)

@@ -17,6 +17,7 @@ typedef struct {
 	const cexpr *x;
 	int allow_params;
 	const char *what;
+	int bad; /* a name reported, or a failed constant */
 } name_check;
 
 typedef struct {
@@ -24,6 +25,20 @@ typedef struct {
 	const cexpr *x;
 	const char *what;
 } element_check;
+
+void ld_constant_failed(loader *L, const char *name)
+{
+	L->failed = xrealloc(L->failed, (L->nfailed + 1) * sizeof *L->failed);
+	L->failed[L->nfailed++] = xstrdup(name);
+}
+
+static int failed_constant(const loader *L, const char *name)
+{
+	for (size_t i = 0; i < L->nfailed; i++)
+		if (!strcmp(L->failed[i], name))
+			return 1;
+	return 0;
+}
 
 typedef struct {
 	const config *cfg;
@@ -73,27 +88,30 @@ static int check_name(void *ctx, const char *name, int offset)
 				return 0;
 			mark m = {c->x->at.line, c->x->at.col + offset};
 			ld_error(c->L, m, "%s may use constants only, but '%s' is a parameter", c->what, name);
+			c->bad = 1;
 			return 0;
 		}
+	c->bad = 1;
+	if (failed_constant(c->L, name))
+		return 0;
 	mark m = {c->x->at.line, c->x->at.col + offset};
 	ld_error(c->L, m, "unknown name '%s' in %s", name, c->what);
 	return 0;
 }
 
-void ld_check_names(loader *L, const cexpr *x, int allow_params, const char *what)
+int ld_check_names(loader *L, const cexpr *x, int allow_params, const char *what)
 {
 	if (!x->e)
-		return;
-	name_check c = {L, x, allow_params, what};
+		return 0;
+	name_check c = {L, x, allow_params, what, 0};
 	expr_foreach_name(x->e, check_name, &c);
+	return c.bad ? -1 : 0;
 }
 
 /* Evaluates an expression that may use constants only, at load time. */
 int ld_eval_const(loader *L, const cexpr *x, const char *what, value *out)
 {
-	int before = L->errors;
-	ld_check_names(L, x, 0, what);
-	if (L->errors != before)
+	if (ld_check_names(L, x, 0, what))
 		return -1;
 	if (cexpr_eval(L->cfg, x, NULL, out, L->d, NULL)) {
 		L->errors++;
@@ -125,6 +143,8 @@ static int check_element_name(void *ctx, const char *name, int offset)
 	for (size_t k = 0; k < c->L->cfg->nconstants; k++)
 		if (!strcmp(c->L->cfg->constants[k].name, name))
 			return 0;
+	if (failed_constant(c->L, name))
+		return 0;
 	mark m = {c->x->at.line, c->x->at.col + offset};
 	ld_error(c->L, m, "unknown name '%s' in %s (it may use i, lane and constants)", name, c->what);
 	return 0;

@@ -19,6 +19,8 @@ typedef struct {
 	config *cfg;
 	int source_ok; /* the kernel source is a file that can be read without waiting */
 	int has_plan;  /* the config has a plan: its launches name the entries and may give the geometry */
+	char **failed; /* constants whose definitions failed, said once: their uses are not errors again */
+	size_t nfailed;
 } loader;
 
 /* ---- config_yaml.c: nodes, typed getters and key checks; each error is counted in L->errors
@@ -47,7 +49,10 @@ int ld_comma_cut(loader *L, const yaml_node_t *n, const char *what);
 void ld_dims(loader *L, const yaml_node_t *n, const char *what, cexpr dims[3]);
 
 /* ---- config_expr.c: names checked at load ---- */
-void ld_check_names(loader *L, const cexpr *x, int allow_params, const char *what);
+/* -1 when x cannot be evaluated: a name reported, or a constant whose definition failed. */
+int ld_check_names(loader *L, const cexpr *x, int allow_params, const char *what);
+/* name's definition failed (said where it is): a use of it is no further error. */
+void ld_constant_failed(loader *L, const char *name);
 int ld_eval_const(loader *L, const cexpr *x, const char *what, value *out);
 void ld_check_element_names(loader *L, const cexpr *x, const char *what);
 

@@ -25,11 +25,9 @@ static int names_param(void *ctx, const char *name, int offset)
  * constants only, its value in [lo, hi] at once. */
 static void load_count(loader *L, const yaml_node_t *n, const char *what, long long lo, long long hi, cexpr *out)
 {
-	int before = L->errors;
 	if (ld_expr(L, n, what, out))
 		return;
-	ld_check_names(L, out, 1, what);
-	if (L->errors != before || expr_foreach_name(out->e, names_param, L->cfg))
+	if (ld_check_names(L, out, 1, what) || expr_foreach_name(out->e, names_param, L->cfg))
 		return;
 	value v;
 	if (cexpr_eval(L->cfg, out, NULL, &v, L->d, NULL)) {

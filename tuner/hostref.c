@@ -81,6 +81,25 @@ char *hostref_caller(const config *cfg)
 	return text;
 }
 
+/* The call the generated caller makes, in C types: "f(float *out, float *in, int n)". Caller
+ * frees. */
+static char *call_shape(const config *cfg)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		diag_out_of_memory();
+	fprintf(f, "%s(", cfg->host.function);
+	for (size_t i = 0; i < cfg->nargs; i++)
+		fprintf(f, "%s%s %s%s", i ? ", " : "", c_type(cfg->args[i].type), cfg->args[i].is_array ? "*" : "",
+			cfg->args[i].name);
+	fputc(')', f);
+	if (fclose(f))
+		diag_out_of_memory();
+	return text;
+}
+
 /* The host compiler: $AUTOTUNE_HOST_CC (one program, no arguments), else cc. Caller frees. */
 static char *host_compiler(void)
 {
@@ -121,10 +140,15 @@ int hostref_build(config *cfg, const char *dir, diags *d)
 	free(argv);
 	if (st == -1)
 		diags_at(d, cfg->path, at.line, at.col, "verify host: cannot run %s: %s", cc, strerror(errno));
-	else if (!WIFEXITED(st) || WEXITSTATUS(st))
-		diags_at(d, cfg->path, at.line, at.col, "verify host: %s could not build '%s' from %s (%s); it is called with the kernel's arguments in order:\n%s",
-			 cc, cfg->host.function, cfg->host.source, proc_describe_status(st), out ? out : "");
-	else {
+	else if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		/* the compiler's errors point into the generated caller, a temporary file: say its call */
+		char *shape = call_shape(cfg);
+		diags_at(d, cfg->path, at.line, at.col,
+			 "verify host: %s could not build '%s' from %s (%s); autotune's generated hostref_caller.c "
+			 "calls it with the kernel's arguments in order, as %s; the compiler says:\n%s",
+			 cc, cfg->host.function, cfg->host.source, proc_describe_status(st), shape, out ? out : "");
+		free(shape);
+	} else {
 		free(cfg->host.so);
 		cfg->host.so = so;
 		so = NULL;

@@ -149,15 +149,13 @@ static void kill_worker(runner *r)
 	r->alive = 0;
 }
 
-/* Why the worker went away, for messages: its exit status once reaped (in *status too). */
-static char *worker_death(runner *r, int *status)
+/* How the worker went away, for messages: its wait status once reaped. */
+static int worker_death(runner *r)
 {
 	int timed_out;
 	int st = proc_finish(&r->p, 5.0, &timed_out);
 	r->alive = 0;
-	if (status)
-		*status = st;
-	return xstrdup(proc_describe_status(st));
+	return st;
 }
 
 /* The last non-empty line of a small text file (a worker's log), without its path prefix when it
@@ -208,14 +206,13 @@ static int open_device(runner *r, device_info *info, diags *d)
 	else if (rc == LINE_TIMEOUT)
 		diags_add(d, "the GPU worker did not answer within %.0f s", SETUP_TIMEOUT);
 	else {
-		char *why = worker_death(r, NULL);
+		const char *why = proc_describe_end(worker_death(r));
 		/* the usual cause: libcuda.so.1 is missing, so the dynamic loader stops the worker and
 		 * says so in the log, which the message quotes: the caller removes a log of no GPU */
 		char *said = r->log_path ? last_line(r->log_path) : NULL;
 		diags_add(d, "the GPU worker %s before opening the device%s%s (is the NVIDIA driver installed?)", why,
 			  said ? ": " : "", said ? said : "");
 		free(said);
-		free(why);
 	}
 	free(ans);
 	return -1;
@@ -308,9 +305,8 @@ static void host_death(runner *r, int rc, const struct where *w, diags *d)
 		diags_at(d, w->path, w->at.line, w->at.col, "verify host '%s' did not return within %.0f s", w->arg, SETUP_TIMEOUT);
 		return;
 	}
-	char *why = worker_death(r, NULL);
-	diags_at(d, w->path, w->at.line, w->at.col, "verify host '%s' ended the GPU worker: %s", w->arg, why);
-	free(why);
+	diags_at(d, w->path, w->at.line, w->at.col, "verify host '%s' ended the GPU worker: %s", w->arg,
+		 proc_describe_status(worker_death(r)));
 }
 
 /* Says why setup line i failed: at the config's place for an expression, a data file or the
@@ -578,15 +574,14 @@ static void lost_worker(runner *r, int rc, result *res, double timeout_s)
 		res->st = ST_TIMEOUT;
 		result_set_message(res, xasprintf("killed after %.1f s", timeout_s));
 	} else {
-		int st;
-		char *why = worker_death(r, &st);
+		int st = worker_death(r);
 		/* stopped from outside (kill, a batch system's time limit signalling the whole job):
 		 * that says nothing about the kernel */
 		int stopped = WIFSIGNALED(st) && (WTERMSIG(st) == SIGTERM || WTERMSIG(st) == SIGINT || WTERMSIG(st) == SIGHUP);
 		res->st = stopped ? ST_NOT_RUN : ST_CRASHED;
-		result_set_message(res, xasprintf("the GPU worker %s%s%s%s", why, r->log_path ? " (its messages: " : "",
-						  r->log_path ? r->log_path : "", r->log_path ? ")" : ""));
-		free(why);
+		result_set_message(res, xasprintf("the GPU worker %s%s%s%s", proc_describe_end(st),
+						  r->log_path ? " (its messages: " : "", r->log_path ? r->log_path : "",
+						  r->log_path ? ")" : ""));
 	}
 }
 
@@ -694,7 +689,7 @@ int runner_measure(runner *r, const config *cfg, const value *params, const char
 		}
 		/* a worker that reported a crash exits by itself; reap it now */
 		if (res->st == ST_CRASHED)
-			free(worker_death(r, NULL));
+			worker_death(r);
 	} else
 		lost_worker(r, rc, res, timeout_s);
 	free(ans);

@@ -37,6 +37,42 @@ int same_shape(const result *a, const result *b)
 	       a->connections == b->connections;
 }
 
+/* The best balance among the tied; counters differ by tenths of a percent from run to run, so
+ * scores within BALANCE_TIE of it are as good. */
+static double best_balance(const result *res, const choice *c, const select_policy *p)
+{
+	double best = -1;
+	for (size_t k = 0; k < c->ntied; k++)
+		best = fmax(best, balance_score(&res[c->tied[k]], p));
+	return best;
+}
+
+/* Of the tied with as good a balance, the fastest, the first in the space's order of equal
+ * medians: a noise band drawn from one run's samples is narrower than the spread between runs,
+ * so being inside it is a coin flip while the order of two shapes still repeats (on an H200,
+ * 128x2 trailed 256x1 by 0.04-0.3% in every run BENCHMARKS.md records, and twice fell inside the
+ * band). */
+static long long quickest(const result *res, const choice *c, const select_policy *p, double best)
+{
+	long long quick = -1;
+	for (size_t k = 0; k < c->ntied; k++) {
+		size_t i = c->tied[k];
+		if (balance_score(&res[i], p) >= best - BALANCE_TIE &&
+		    (quick < 0 || result_time(&res[i]) < result_time(&res[quick])))
+			quick = (long long)i;
+	}
+	return quick;
+}
+
+/* Whether i may stand for quick: quick itself, or a build of its launch shape with as good a
+ * balance within SHAPE_TIE of it; those swap places, so the first of them in the space wins. */
+static int shape_sibling(const result *res, const select_policy *p, double best, size_t i, long long quick)
+{
+	return (long long)i == quick ||
+	       (balance_score(&res[i], p) >= best - BALANCE_TIE && same_shape(&res[i], &res[quick]) &&
+		result_time(&res[i]) <= result_time(&res[quick]) * (1 + SHAPE_TIE));
+}
+
 void select_winner(const result *res, size_t n, const select_policy *p, choice *c)
 {
 	c->winner = c->fastest = -1;
@@ -65,32 +101,36 @@ void select_winner(const result *res, size_t n, const select_policy *p, choice *
 	c->winner = c->fastest;
 	if (!p->balanced)
 		return;
-	/* the best balance; counters differ by tenths of a percent from run to run, so scores within
-	 * BALANCE_TIE of it are as good */
-	double best = -1;
+	double best = best_balance(res, c, p);
+	long long quick = quickest(res, c, p, best);
 	for (size_t k = 0; k < c->ntied; k++)
-		best = fmax(best, balance_score(&res[c->tied[k]], p));
-	/* Of those, the fastest: a noise band drawn from one run's samples is narrower than the
-	 * spread between runs, so being inside it is a coin flip while the order of two shapes still
-	 * repeats (on an H200, 128x2 trailed 256x1 by 0.04-0.3% in every run BENCHMARKS.md records,
-	 * and twice fell inside the band). Builds of that one's launch shape within SHAPE_TIE do swap places: the
-	 * first of them in the space's order wins. */
-	long long quick = -1;
-	for (size_t k = 0; k < c->ntied; k++) {
-		size_t i = c->tied[k];
-		if (balance_score(&res[i], p) >= best - BALANCE_TIE &&
-		    (quick < 0 || result_time(&res[i]) < result_time(&res[quick])))
-			quick = (long long)i;
-	}
-	for (size_t k = 0; k < c->ntied; k++) {
-		size_t i = c->tied[k];
-		if ((long long)i == quick ||
-		    (balance_score(&res[i], p) >= best - BALANCE_TIE && same_shape(&res[i], &res[quick]) &&
-		     result_time(&res[i]) <= result_time(&res[quick]) * (1 + SHAPE_TIE))) {
-			c->winner = (long long)i;
+		if (shape_sibling(res, p, best, c->tied[k], quick)) {
+			c->winner = (long long)c->tied[k];
 			break;
 		}
+}
+
+const char *select_why_lost(const result *res, const choice *c, size_t i, const select_policy *p)
+{
+	long long quick = c->fastest;
+	if (p->balanced) {
+		double best = best_balance(res, c, p);
+		if (balance_score(&res[i], p) < best - BALANCE_TIE)
+			return "lower balance";
+		quick = quickest(res, c, p, best);
+		if (shape_sibling(res, p, best, i, quick))
+			return "the winner's launch shape: the winner comes first in the space";
 	}
+	/* the fastest eligible is the first of equal medians in the space's order */
+	int equal = result_time(&res[i]) == result_time(&res[quick]);
+	if (!p->balanced)
+		return equal ? "equal median: the winner comes first in the space" : "slower median";
+	if (quick != c->winner)
+		return equal ? "same balance within 0.01, the fastest's median but later in the space (the winner has the "
+			       "fastest's launch shape)"
+			     : "same balance within 0.01, slower median than the fastest (the winner has its launch shape)";
+	return equal ? "same balance within 0.01, equal median: the winner comes first in the space"
+		     : "same balance within 0.01, slower median";
 }
 
 void choice_free(choice *c)

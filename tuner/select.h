@@ -48,6 +48,9 @@ typedef struct {
  * of its launch shape within SHAPE_TIE of it. Fastest: the smallest time. Times are the
  * finalists' interleaved medians where there are some. Caller frees with choice_free. */
 void select_winner(const result *res, size_t n, const select_policy *p, choice *c);
+/* Why tied configuration i (not the winner) lost, as select_winner decided: "lower balance",
+ * "slower median", an equal median later in the space's order, and so on. */
+const char *select_why_lost(const result *res, const choice *c, size_t i, const select_policy *p);
 void choice_free(choice *c);
 
 #endif

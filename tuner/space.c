@@ -55,15 +55,16 @@ static int note_depth(void *ctx, const char *name, int offset)
 	return 0;
 }
 
-/* "x=1 y=2" for the first n parameters. */
-static char *describe_prefix(const config *cfg, const value *vals, size_t n)
+/* The first configuration of the product with the values bound so far (levels 0..k), the later
+ * parameters at their first values: a whole configuration to name, as other messages do. */
+static char *describe_first(const config *cfg, const value *cur, size_t k)
 {
-	char *all = space_describe(cfg, vals), *p = all;
-	for (size_t k = 0; k < n && p; k++)
-		p = strchr(p + 1, ' ');
-	if (p && n < cfg->nparams)
-		*p = 0;
-	return all;
+	value *full = xcalloc(cfg->nparams + 1, sizeof *full);
+	for (size_t j = 0; j < cfg->nparams; j++)
+		full[j] = j <= k ? cur[j] : cfg->params[j].values[0];
+	char *desc = space_describe(cfg, full);
+	free(full);
+	return desc;
 }
 
 /* Whether the constraints decided at level k hold for the values bound so far: 1, 0, or -1 when
@@ -75,7 +76,7 @@ static int holds_at(const config *cfg, const int *depth, size_t k, const value *
 			continue;
 		value v;
 		if (cexpr_eval(cfg, &cfg->constraints[c], cur, &v, d, NULL)) {
-			char *desc = describe_prefix(cfg, cur, k + 1);
+			char *desc = describe_first(cfg, cur, k);
 			diags_add(d, "  (while checking the configuration %s)", desc);
 			free(desc);
 			return -1;

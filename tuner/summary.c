@@ -274,9 +274,7 @@ void summary_winner(const config *cfg, const space *sp, const result *res, const
 		fprintf(stderr, "    tied (noise band, or launch shape within %.2g%%): %s (%.4f ms ±%.2f%%, balance %.3f vs %.3f): %s\n",
 			100 * SHAPE_TIE, other,
 			result_time(&res[i]), 100 * result_noise(&res[i]), si, sw,
-			!p->balanced ? "slower median" : si < sw - BALANCE_TIE ? "lower balance"
-			: same_shape(&res[i], w) ? "the same launch shape: the winner comes first in the space"
-			: "same balance within 0.01, slower median");
+			select_why_lost(res, c, i, p));
 		free(other);
 		shown++;
 	}

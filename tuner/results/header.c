@@ -660,8 +660,10 @@ static void render(FILE *h, FILE *mk, const names *nm, const section *secs, size
 /* The prefix and default path from the config the results name, when the caller gave none. */
 static int resolve_name(const input *in, const char *spec, const char *out, char **name, char **path, diags *d)
 {
-	const char *cfg_path = table_field(&in->t, (size_t)in->win, "config");
-	if (*cfg_path) {
+	const char *recorded = table_field(&in->t, (size_t)in->win, "config");
+	if (*recorded) {
+		/* as given to autotune, relative to where it ran, which holds the results */
+		char *cfg_path = find_from(recorded, in->t.path);
 		config cfg;
 		diags cd = {0};
 		if (config_load(cfg_path, &cfg, &cd) == 0) {
@@ -675,14 +677,16 @@ static int resolve_name(const input *in, const char *spec, const char *out, char
 					cfg_path, in->t.path, spec, now);
 			config_free(&cfg);
 			diags_free(&cd);
+			free(cfg_path);
 			return 0;
 		}
 		diags_free(&cd);
-		/* elsewhere the config may not load (another directory, a missing kernel): its file name
-		 * is what `name:` defaults to */
+		/* elsewhere the config may not load (moved away, a missing kernel): its file name is what
+		 * `name:` defaults to */
 		*name = stem(cfg_path);
 		fprintf(stderr, "autotune header: note: cannot load %s: the macros are named after its file name (%s)\n",
 			cfg_path, *name);
+		free(cfg_path);
 	} else if (out)
 		*name = stem(out);
 	else {
