@@ -157,7 +157,20 @@ static void test_bad_values_name_the_option(void)
 		{"--seed", "+1", "not '+1'"},
 		{"--seed", "9223372036854775808", "not '9223372036854775808'"},
 		{"--seed", "99999999999999999999999", "not '99999999999999999999999'"},
-		{"--frsh", NULL, "option '--frsh' is unknown or needs a value"},
+		/* getopt_long's one '?' told apart: unknown (a slip gets the nearest name), ambiguous,
+		 * a value missing or one given to an option that takes none */
+		{"--frsh", NULL, "option '--frsh' is unknown; did you mean '--fresh'? (see --help)"},
+		{"--replya=x", NULL, "option '--replya' is unknown; did you mean '--replay'?"},
+		{"--zzzzzz", NULL, "option '--zzzzzz' is unknown (see --help)"},
+		{"--re", NULL, "option '--re' is ambiguous: --retry-failed, --replay (see --help)"},
+		{"--fresh=1", NULL, "option '--fresh' takes no value"},
+		{"--budget", NULL, "option '--budget' needs a value"},
+		{"--bud", NULL, "option '--budget' needs a value"},
+		{"-a", NULL, "option '-a' needs a value"},
+		{"-qj", NULL, "option '-j' needs a value"},
+		{"-x", NULL, "option '-x' is unknown"},
+		{"-qx", NULL, "option '-x' is unknown"},
+		{"--fresh", "-xq", "option '-x' is unknown"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		options o;
