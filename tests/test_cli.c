@@ -184,16 +184,40 @@ static void test_bad_values_name_the_option(void)
 	}
 }
 
-/* A word that is no command, no file and no path reads as a mistyped command; as a file it is a
+/* A word that is no command, no file and no path reads as a mistyped command, whatever follows
+ * it, with the nearest command where it is a slip ('view' is none: show is); as a file it is a
  * config. */
 static void test_a_mistyped_command_is_named(void)
 {
 	options o;
+	static const struct {
+		char *argv[5];
+		const char *said;
+	} bad[] = {
+		{{"autotune", "shwo", NULL}, "'shwo' is not a command (nor a file); did you mean 'show'?"},
+		{{"autotune", "shwo", "results/x.csv", NULL}, "'shwo' is not a command (nor a file); did you mean 'show'?"},
+		{{"autotune", "view", "results/x.csv", NULL}, "'view' is not a command (nor a file); did you mean 'show'?"},
+		{{"autotune", "hlep", NULL}, "did you mean 'help'?"},
+		{{"autotune", "mrege", "c.yaml", "a.csv", NULL}, "did you mean 'merge'?"},
+		{{"autotune", "xyzzy", "a.csv", NULL}, "'xyzzy' is not a command (nor a file)\n"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		char *argv[5], *said;
+		memcpy(argv, bad[i].argv, sizeof argv);
+		CU_ASSERT_EQUAL(parse(argv, &o, &said), -1);
+		if (!strstr(said, bad[i].said))
+			fprintf(stderr, "\n  %s: said '%s', want '%s'\n", argv[1], said, bad[i].said);
+		CU_ASSERT_PTR_NOT_NULL(strstr(said, bad[i].said));
+		CU_ASSERT_PTR_NOT_NULL(strstr(said, "commands: tune, validate,"));
+		free(said);
+	}
+	/* a config is a file, or has a path or an extension: too many of them is still that */
 	char *said;
-	char *argv[] = {"autotune", "shwo", NULL};
-	CU_ASSERT_EQUAL(parse(argv, &o, &said), -1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(said, "'shwo' is not a command (nor a file)"));
+	CU_ASSERT_EQUAL(parse((char *[]){"autotune", "a.yaml", "b.yaml", NULL}, &o, &said), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(said, "give one config file, not 2"));
 	free(said);
+	CU_ASSERT_EQUAL(parse((char *[]){"autotune", "c/saxpy.yaml", NULL}, &o, NULL), 0);
+	CU_ASSERT(o.cmd == CMD_TUNE && !strcmp(o.config, "c/saxpy.yaml"));
 	char cwd[4096];
 	CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd));
 	CU_ASSERT_EQUAL_FATAL(chdir(test_dir), 0);

@@ -98,9 +98,19 @@ static int find_command(const char *word)
 	return -1;
 }
 
+/* The commands and the nearest to word where it looks like a slip of one. */
 static void unknown_command(const char *word)
 {
-	fprintf(stderr, "autotune: '%s' is not a command (nor a file)\n  commands:", word);
+	const char *names[CMD_COUNT_ + 2];
+	for (int k = CMD_TUNE; k < CMD_COUNT_; k++)
+		names[k] = command_names[k];
+	names[CMD_COUNT_] = "help";
+	names[CMD_COUNT_ + 1] = NULL;
+	const char *near = nearest_name(word, names);
+	fprintf(stderr, "autotune: '%s' is not a command (nor a file)", word);
+	if (near)
+		fprintf(stderr, "; did you mean '%s'?", near);
+	fputs("\n  commands:", stderr);
 	for (int k = CMD_TUNE; k < CMD_COUNT_; k++)
 		fprintf(stderr, "%s %s", k == CMD_TUNE ? "" : ",", command_names[k]);
 	fputc('\n', stderr);
@@ -327,8 +337,9 @@ int cli_parse(int argc, char **argv, options *o)
 		o->cmd = CMD_HELP;
 		return 0;
 	}
-	/* a mistyped command would otherwise read as a config file that is missing */
-	if (o->cmd == CMD_TUNE && rest == 1 && !strpbrk(args[0], "./") && access(args[0], F_OK) != 0) {
+	/* a mistyped command would otherwise read as a config file that is missing, or as one of
+	 * too many (`autotune shwo x.csv`); a config is a file, or has a path or an extension */
+	if (k < 0 && rest >= 1 && !strpbrk(args[0], "./") && access(args[0], F_OK) != 0) {
 		unknown_command(args[0]);
 		return -1;
 	}
