@@ -159,6 +159,10 @@ static void test_bad_values_name_the_option(void)
 		{"--seed", "99999999999999999999999", "not '99999999999999999999999'"},
 		/* getopt_long's one '?' told apart: unknown (a slip gets the nearest name), ambiguous,
 		 * a value missing or one given to an option that takes none */
+		/* --arch is checked here, not once a GPU is open; --dry-run's target too */
+		{"--arch", "sm_9", "--arch needs an architecture like sm_90 or sm_100, not 'sm_9'"},
+		{"-a", "90", "not '90'"},
+		{"--arch=compute_90", NULL, "not 'compute_90'"},
 		{"--frsh", NULL, "option '--frsh' is unknown; did you mean '--fresh'? (see --help)"},
 		{"--replya=x", NULL, "option '--replya' is unknown; did you mean '--replay'?"},
 		{"--zzzzzz", NULL, "option '--zzzzzz' is unknown (see --help)"},

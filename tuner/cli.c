@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "occupancy.h"
 #include "banned.h"
 
 static const char *const command_names[CMD_COUNT_] = {
@@ -223,6 +224,17 @@ static void bad_option(char **argv)
 			strchr(shortopts, optopt) && strchr(shortopts, optopt)[1] == ':' ? "needs a value" : "is unknown");
 }
 
+/* Checked here, not once a GPU is open: the target is known from the command line alone. */
+static int parse_arch(const char *s, options *o)
+{
+	if (arch_parse(s) < 0) {
+		fprintf(stderr, "autotune: --arch needs an architecture like sm_90 or sm_100, not '%s'\n", s);
+		return -1;
+	}
+	o->arch = s;
+	return 0;
+}
+
 /* The options into o, and -h into *help; optind is left at the first operand. -1 on a usage
  * error (said on stderr), 1 when nothing more is to be parsed (--version), else 0. */
 static int parse_options(int argc, char **argv, options *o, int *help)
@@ -234,7 +246,7 @@ static int parse_options(int argc, char **argv, options *o, int *help)
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n': o->dry_run = 1; break;
-		case 'a': o->arch = optarg; break;
+		case 'a': if (parse_arch(optarg, o)) return -1; break;
 		case 'j': if (parse_count("--jobs", optarg, 1, &o->jobs)) return -1; break;
 		case 'd': if (parse_count("--device", optarg, 0, &o->device)) return -1; break;
 		case 'q': o->quiet = 1; break;
