@@ -96,6 +96,51 @@ void *xrealloc(void *p, size_t n)
 
 const char *plural(size_t n, const char *one, const char *many) { return n == 1 ? one : many; }
 
+/* Edit distance (insertions, deletions, substitutions). */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t *row = xcalloc(lb + 1, sizeof *row);
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	size_t r = row[lb];
+	free(row);
+	return r;
+}
+
+const char *nearest_name(const char *word, const char *const *names)
+{
+	const char *best = NULL;
+	size_t bestd = (size_t)-1, len = strlen(word);
+	for (const char *const *a = names; *a; a++) {
+		if (!strcmp(*a, word))
+			return NULL;
+		size_t dd = distance(*a, word);
+		/* a truncated name ("shared" for "shared_mem") is as good as a near miss */
+		if (len >= 3 && !strncmp(*a, word, len))
+			dd = 1;
+		if (dd < bestd) {
+			bestd = dd;
+			best = *a;
+		}
+	}
+	return best && bestd <= 2 + len / 4 ? best : NULL;
+}
+
 char *xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;

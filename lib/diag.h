@@ -21,6 +21,10 @@ void diags_free(diags *d);
 
 /* The word for a count: plural(1, "binary", "binaries") is "binary". */
 const char *plural(size_t n, const char *one, const char *many);
+/* For "did you mean": the name of names (NULL-terminated) nearest to word, where it is near
+ * enough to be a slip (a few edits, or word cut short to 3 or more letters), else NULL; NULL
+ * too when word is one of them. */
+const char *nearest_name(const char *word, const char *const *names);
 
 /* Allocation that cannot fail politely: out of memory ends the process with a message. */
 /* "autotune: out of memory" on stderr and exit 3 (what every allocation failure ends in). */

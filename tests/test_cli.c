@@ -157,7 +157,24 @@ static void test_bad_values_name_the_option(void)
 		{"--seed", "+1", "not '+1'"},
 		{"--seed", "9223372036854775808", "not '9223372036854775808'"},
 		{"--seed", "99999999999999999999999", "not '99999999999999999999999'"},
-		{"--frsh", NULL, "option '--frsh' is unknown or needs a value"},
+		/* getopt_long's one '?' told apart: unknown (a slip gets the nearest name), ambiguous,
+		 * a value missing or one given to an option that takes none */
+		/* --arch is checked here, not once a GPU is open; --dry-run's target too */
+		{"--arch", "sm_9", "--arch needs an architecture like sm_90 or sm_100, not 'sm_9'"},
+		{"-a", "90", "not '90'"},
+		{"--arch=compute_90", NULL, "not 'compute_90'"},
+		{"--frsh", NULL, "option '--frsh' is unknown; did you mean '--fresh'? (see --help)"},
+		{"--replya=x", NULL, "option '--replya' is unknown; did you mean '--replay'?"},
+		{"--zzzzzz", NULL, "option '--zzzzzz' is unknown (see --help)"},
+		{"--re", NULL, "option '--re' is ambiguous: --retry-failed, --replay (see --help)"},
+		{"--fresh=1", NULL, "option '--fresh' takes no value"},
+		{"--budget", NULL, "option '--budget' needs a value"},
+		{"--bud", NULL, "option '--budget' needs a value"},
+		{"-a", NULL, "option '-a' needs a value"},
+		{"-qj", NULL, "option '-j' needs a value"},
+		{"-x", NULL, "option '-x' is unknown"},
+		{"-qx", NULL, "option '-x' is unknown"},
+		{"--fresh", "-xq", "option '-x' is unknown"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		options o;
@@ -171,16 +188,40 @@ static void test_bad_values_name_the_option(void)
 	}
 }
 
-/* A word that is no command, no file and no path reads as a mistyped command; as a file it is a
+/* A word that is no command, no file and no path reads as a mistyped command, whatever follows
+ * it, with the nearest command where it is a slip ('view' is none: show is); as a file it is a
  * config. */
 static void test_a_mistyped_command_is_named(void)
 {
 	options o;
+	static const struct {
+		char *argv[5];
+		const char *said;
+	} bad[] = {
+		{{"autotune", "shwo", NULL}, "'shwo' is not a command (nor a file); did you mean 'show'?"},
+		{{"autotune", "shwo", "results/x.csv", NULL}, "'shwo' is not a command (nor a file); did you mean 'show'?"},
+		{{"autotune", "view", "results/x.csv", NULL}, "'view' is not a command (nor a file); did you mean 'show'?"},
+		{{"autotune", "hlep", NULL}, "did you mean 'help'?"},
+		{{"autotune", "mrege", "c.yaml", "a.csv", NULL}, "did you mean 'merge'?"},
+		{{"autotune", "xyzzy", "a.csv", NULL}, "'xyzzy' is not a command (nor a file)\n"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		char *argv[5], *said;
+		memcpy(argv, bad[i].argv, sizeof argv);
+		CU_ASSERT_EQUAL(parse(argv, &o, &said), -1);
+		if (!strstr(said, bad[i].said))
+			fprintf(stderr, "\n  %s: said '%s', want '%s'\n", argv[1], said, bad[i].said);
+		CU_ASSERT_PTR_NOT_NULL(strstr(said, bad[i].said));
+		CU_ASSERT_PTR_NOT_NULL(strstr(said, "commands: tune, validate,"));
+		free(said);
+	}
+	/* a config is a file, or has a path or an extension: too many of them is still that */
 	char *said;
-	char *argv[] = {"autotune", "shwo", NULL};
-	CU_ASSERT_EQUAL(parse(argv, &o, &said), -1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(said, "'shwo' is not a command (nor a file)"));
+	CU_ASSERT_EQUAL(parse((char *[]){"autotune", "a.yaml", "b.yaml", NULL}, &o, &said), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(said, "give one config file, not 2"));
 	free(said);
+	CU_ASSERT_EQUAL(parse((char *[]){"autotune", "c/saxpy.yaml", NULL}, &o, NULL), 0);
+	CU_ASSERT(o.cmd == CMD_TUNE && !strcmp(o.config, "c/saxpy.yaml"));
 	char cwd[4096];
 	CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd));
 	CU_ASSERT_EQUAL_FATAL(chdir(test_dir), 0);

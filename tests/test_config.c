@@ -101,6 +101,21 @@ static void test_kernel_source_that_is_no_file(void)
 	unlink(fifo);
 }
 
+/* kernel.arch follows --arch's rule: sm_ and two or three digits. */
+static void test_kernel_arch_is_checked_as_arch_is(void)
+{
+	config cfg;
+	char *first;
+	CU_ASSERT_EQUAL(config_load_text(config_with_line(4, "  entry: k\n  arch: sm_100"), &cfg, &first), 0);
+	CU_ASSERT_STRING_EQUAL(cfg.arch, "sm_100");
+	config_free(&cfg);
+	free(first);
+	config_expect_error(config_with_line(4, "  entry: k\n  arch: sm_9"), 5, 9,
+			    "arch must look like sm_90 or sm_100, not 'sm_9'");
+	config_expect_error(config_with_line(4, "  entry: k\n  arch: compute_90"), 5, 9,
+			    "arch must look like sm_90 or sm_100, not 'compute_90'");
+}
+
 static void test_unknown_element_type(void)
 {
 	config_expect_error(config_with_line(8, "  - {name: a, type: flaot, count: n}"), 8, 21, "unknown type 'flaot'");
@@ -336,6 +351,7 @@ int add_config_suite(void)
 	CU_add_test(s, "YAML syntax error has a position", test_yaml_syntax_error_has_position);
 	CU_add_test(s, "missing kernel file", test_missing_kernel_file);
 	CU_add_test(s, "kernel source that is no file", test_kernel_source_that_is_no_file);
+	CU_add_test(s, "kernel.arch is checked as --arch is", test_kernel_arch_is_checked_as_arch_is);
 	CU_add_test(s, "unknown element type", test_unknown_element_type);
 	CU_add_test(s, "commas in a flow list get a hint", test_unquoted_commas_in_flow_list_get_a_hint);
 	CU_add_test(s, "all errors reported", test_every_error_is_reported_not_only_the_first);

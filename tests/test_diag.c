@@ -65,6 +65,22 @@ static void test_formatting_has_no_length_limit(void)
 	CU_ASSERT_STRING_EQUAL(plural(2, "binary", "binaries"), "binaries");
 }
 
+/* "Did you mean": a slip or a cut-short name gets the nearest name, an exact name or a word
+ * far from all of them gets none. */
+static void test_the_nearest_name_to_a_slip(void)
+{
+	static const char *const names[] = {"fresh", "retry-failed", "replay", "show", "shared_mem", NULL};
+	CU_ASSERT_STRING_EQUAL(nearest_name("frsh", names), "fresh");
+	CU_ASSERT_STRING_EQUAL(nearest_name("shwo", names), "show");
+	CU_ASSERT_STRING_EQUAL(nearest_name("replya", names), "replay");
+	CU_ASSERT_STRING_EQUAL(nearest_name("shared", names), "shared_mem");
+	CU_ASSERT_STRING_EQUAL(nearest_name("retry", names), "retry-failed");
+	CU_ASSERT_PTR_NULL(nearest_name("fresh", names));
+	CU_ASSERT_PTR_NULL(nearest_name("xyzzy", names));
+	CU_ASSERT_PTR_NULL(nearest_name("", names));
+	CU_ASSERT_PTR_NULL(nearest_name("fresh", (const char *const[]){NULL}));
+}
+
 /* grow() keeps what the array holds and at least doubles, from 8: n pushes cost log(n) copies. */
 static void test_arrays_grow_by_doubling(void)
 {
@@ -246,6 +262,7 @@ int add_diag_suite(void)
 		return -1;
 	CU_add_test(s, "messages are kept in order with positions", test_messages_are_kept_in_order_with_positions);
 	CU_add_test(s, "formatting has no length limit", test_formatting_has_no_length_limit);
+	CU_add_test(s, "the nearest name to a slip", test_the_nearest_name_to_a_slip);
 	CU_add_test(s, "arrays grow by doubling", test_arrays_grow_by_doubling);
 	CU_add_test(s, "write_atomically replaces the file whole", test_write_atomically_replaces_the_file_whole);
 	CU_add_test(s, "a failed write leaves the old file intact", test_a_failed_write_leaves_the_old_file_intact);

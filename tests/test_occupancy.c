@@ -113,8 +113,16 @@ static void test_arch_parsing(void)
 {
 	CU_ASSERT_EQUAL(arch_parse("sm_90"), 90);
 	CU_ASSERT_EQUAL(arch_parse("sm_100"), 100);
-	CU_ASSERT_EQUAL(arch_parse("sm_9x"), -1);
-	CU_ASSERT_EQUAL(arch_parse("compute_90"), -1);
+	CU_ASSERT_EQUAL(arch_parse("sm_120"), 120);
+	/* two or three digits, nothing else: what nvcc's -arch takes of the sm_ kind */
+	static const char *const bad[] = {"sm_9x", "compute_90", "sm_9", "sm_", "sm_1000", "sm_090", "sm_ 90",
+					  "sm_+90", "sm_90 ", "sm_-90", "SM_90", "90", ""};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		if (arch_parse(bad[i]) != -1)
+			fprintf(stderr, "\n  arch_parse(\"%s\") took it\n", bad[i]);
+		CU_ASSERT_EQUAL(arch_parse(bad[i]), -1);
+	}
+	CU_ASSERT_EQUAL(arch_parse(NULL), -1);
 	CU_ASSERT(arch_known(90));
 	CU_ASSERT(!arch_known(91));
 	occupancy_input in = {128, 16, 0, 0, 0};

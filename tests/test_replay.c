@@ -324,6 +324,50 @@ static void test_replay_of_a_recorded_run(void)
 	unlink("results/summatrix.replay.csv");
 }
 
+/* configs/summatrix.yaml in test_dir with `extra` appended, its results there too; its path. */
+static const char *summatrix_with(const char *extra)
+{
+	char *text = read_text("configs/summatrix.yaml"), cwd[4096];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd));
+	char *src = strstr(text, "../kernels/");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(src);
+	char *yaml = xasprintf("%.*s%s/kernels/%s\noutput: {csv: %s/summatrix.csv}\n%s", (int)(src - text), text, cwd,
+			       src + strlen("../kernels/"), test_dir, extra);
+	const char *path = write_temp(3, "summatrix.yaml", yaml);
+	free(yaml);
+	free(text);
+	return path;
+}
+
+/* A replay searches as the same command would live (docs/config.md): --strategy, else
+ * search.strategy, else model with a budget and exhaustive without; --seed, else search.seed. */
+static void test_a_replay_picks_the_strategy_a_run_would(void)
+{
+	static const struct {
+		const char *extra, *option, *value, *said;
+	} cases[] = {
+		{"", NULL, NULL, "replay: exhaustive, seed 0: 153 evaluations of 153"},
+		{"", "--budget", "10%", "replay: model, seed 0: 16 evaluations"},
+		{"", "--strategy", "random", "replay: random, seed 0: 153 evaluations"},
+		{"search: {strategy: anneal, seed: 5}\n", NULL, NULL, "replay: anneal, seed 5: 153 evaluations"},
+		{"search: {budget: 20, seed: 5}\n", NULL, NULL, "replay: model, seed 5: 20 evaluations"},
+		{"search: {strategy: anneal, seed: 5}\n", "--strategy", "local", "replay: local, seed 5:"},
+		{"search: {strategy: anneal, seed: 5}\n", "--seed", "9", "replay: anneal, seed 9:"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *argv[] = {"./autotune", "--replay", RECORDING, (char *)summatrix_with(cases[i].extra),
+				(char *)cases[i].option, (char *)cases[i].value, NULL};
+		char *out;
+		int st = proc_capture(argv, 60, &out);
+		CU_ASSERT(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		if (!strstr(out, cases[i].said))
+			fprintf(stderr, "\n  case %zu: said '%s', want '%s'\n", i, out, cases[i].said);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, cases[i].said));
+		free(out);
+	}
+}
+
 int add_replay_suite(void)
 {
 	CU_pSuite s = CU_add_suite("replay", setup, teardown);
@@ -336,5 +380,6 @@ int add_replay_suite(void)
 	CU_add_test(s, "compiles are simulated on a pool", test_compiles_are_simulated_on_a_pool);
 	CU_add_test(s, "the default holds on every recording", test_the_default_holds_on_every_recording);
 	CU_add_test(s, "replay of a recorded run (the binary)", test_replay_of_a_recorded_run);
+	CU_add_test(s, "a replay picks the strategy a run would", test_a_replay_picks_the_strategy_a_run_would);
 	return 0;
 }

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "diag.h"
+#include "occupancy.h"
 #include "banned.h"
 
 static const char *const command_names[CMD_COUNT_] = {
@@ -97,9 +99,19 @@ static int find_command(const char *word)
 	return -1;
 }
 
+/* The commands and the nearest to word where it looks like a slip of one. */
 static void unknown_command(const char *word)
 {
-	fprintf(stderr, "autotune: '%s' is not a command (nor a file)\n  commands:", word);
+	const char *names[CMD_COUNT_ + 2];
+	for (int k = CMD_TUNE; k < CMD_COUNT_; k++)
+		names[k] = command_names[k];
+	names[CMD_COUNT_] = "help";
+	names[CMD_COUNT_ + 1] = NULL;
+	const char *near = nearest_name(word, names);
+	fprintf(stderr, "autotune: '%s' is not a command (nor a file)", word);
+	if (near)
+		fprintf(stderr, "; did you mean '%s'?", near);
+	fputs("\n  commands:", stderr);
 	for (int k = CMD_TUNE; k < CMD_COUNT_; k++)
 		fprintf(stderr, "%s %s", k == CMD_TUNE ? "" : ",", command_names[k]);
 	fputc('\n', stderr);
@@ -145,33 +157,96 @@ static int parse_seed(const char *s, options *o)
 	return 0;
 }
 
+static const struct option longopts[] = {
+	{"dry-run", no_argument, NULL, 'n'}, {"arch", required_argument, NULL, 'a'},
+	{"jobs", required_argument, NULL, 'j'}, {"device", required_argument, NULL, 'd'},
+	{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'}, {"metrics", required_argument, NULL, 'm'},
+	{"fresh", no_argument, NULL, 'F'}, {"retry-failed", no_argument, NULL, 'R'},
+	{"cache-dir", required_argument, NULL, 'C'}, {"no-cache", no_argument, NULL, 'N'},
+	{"output", required_argument, NULL, 'o'}, {"replay", required_argument, NULL, 'P'},
+	{"strategy", required_argument, NULL, 'S'}, {"budget", required_argument, NULL, 'B'},
+	{"seed", required_argument, NULL, 's'}, {"devices", required_argument, NULL, 'D'},
+	{"shard", required_argument, NULL, 'H'}, {"top", required_argument, NULL, 'T'},
+	{"sort", required_argument, NULL, 'O'}, {"params", required_argument, NULL, 'X'},
+	{"print-spec-hash", no_argument, NULL, 'Y'}, {"t4", no_argument, NULL, '4'},
+	{"config", required_argument, NULL, 'G'},
+	{NULL, 0, NULL, 0},
+};
+static const char shortopts[] = "na:j:d:qm:o:h";
+
+/* "--NAME" for an unknown NAME, with the nearest option's name where it is a slip. */
+static void unknown_long(const char *name, size_t len)
+{
+	const char *names[sizeof longopts / sizeof *longopts];
+	for (size_t i = 0; i < sizeof longopts / sizeof *longopts; i++)
+		names[i] = longopts[i].name;
+	char *word = xasprintf("%.*s", (int)len, name);
+	const char *near = nearest_name(word, names);
+	if (near)
+		fprintf(stderr, "autotune: option '--%s' is unknown; did you mean '--%s'? (see --help)\n", word, near);
+	else
+		fprintf(stderr, "autotune: option '--%s' is unknown (see --help)\n", word);
+	free(word);
+}
+
+/* Why getopt_long refused an option, which it tells only as '?'. A long option takes its whole
+ * word, so argv[optind - 1] is that word; optopt is 0 when no long option matched, else the val
+ * of the one that did. A short option's trouble (optopt, in a word perhaps not yet passed) is
+ * optopt alone. */
+static void bad_option(char **argv)
+{
+	const char *word = argv[optind - 1];
+	const char *name = !strncmp(word, "--", 2) ? word + 2 : NULL;
+	size_t len = name ? strcspn(name, "=") : 0, matches = 0;
+	const struct option *hit = NULL;
+	for (const struct option *lo = longopts; name && lo->name; lo++)
+		if (!strncmp(lo->name, name, len) && !(hit && strlen(hit->name) == len)) {
+			hit = lo;
+			matches = strlen(lo->name) == len ? 1 : matches + 1;
+		}
+	if (hit && optopt && hit->val == optopt)
+		fprintf(stderr, "autotune: option '--%s' %s (see --help)\n", hit->name,
+			hit->has_arg == no_argument ? "takes no value" : "needs a value");
+	else if (name && !optopt && matches > 1) {
+		fprintf(stderr, "autotune: option '--%.*s' is ambiguous:", (int)len, name);
+		const char *sep = " ";
+		for (const struct option *lo = longopts; lo->name; lo++)
+			if (!strncmp(lo->name, name, len)) {
+				fprintf(stderr, "%s--%s", sep, lo->name);
+				sep = ", ";
+			}
+		fputs(" (see --help)\n", stderr);
+	} else if (name && !optopt)
+		unknown_long(name, len);
+	else
+		fprintf(stderr, "autotune: option '-%c' %s (see --help)\n", optopt,
+			strchr(shortopts, optopt) && strchr(shortopts, optopt)[1] == ':' ? "needs a value" : "is unknown");
+}
+
+/* Checked here, not once a GPU is open: the target is known from the command line alone. */
+static int parse_arch(const char *s, options *o)
+{
+	if (arch_parse(s) < 0) {
+		fprintf(stderr, "autotune: --arch needs an architecture like sm_90 or sm_100, not '%s'\n", s);
+		return -1;
+	}
+	o->arch = s;
+	return 0;
+}
+
 /* The options into o, and -h into *help; optind is left at the first operand. -1 on a usage
  * error (said on stderr), 1 when nothing more is to be parsed (--version), else 0. */
 static int parse_options(int argc, char **argv, options *o, int *help)
 {
-	static const struct option longopts[] = {
-		{"dry-run", no_argument, NULL, 'n'}, {"arch", required_argument, NULL, 'a'},
-		{"jobs", required_argument, NULL, 'j'}, {"device", required_argument, NULL, 'd'},
-		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'}, {"metrics", required_argument, NULL, 'm'},
-		{"fresh", no_argument, NULL, 'F'}, {"retry-failed", no_argument, NULL, 'R'},
-		{"cache-dir", required_argument, NULL, 'C'}, {"no-cache", no_argument, NULL, 'N'},
-		{"output", required_argument, NULL, 'o'}, {"replay", required_argument, NULL, 'P'},
-		{"strategy", required_argument, NULL, 'S'}, {"budget", required_argument, NULL, 'B'},
-		{"seed", required_argument, NULL, 's'}, {"devices", required_argument, NULL, 'D'},
-		{"shard", required_argument, NULL, 'H'}, {"top", required_argument, NULL, 'T'},
-		{"sort", required_argument, NULL, 'O'}, {"params", required_argument, NULL, 'X'},
-		{"print-spec-hash", no_argument, NULL, 'Y'}, {"t4", no_argument, NULL, '4'},
-		{"config", required_argument, NULL, 'G'},
-		{NULL, 0, NULL, 0},
-	};
 	int c;
 	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "na:j:d:qm:o:h", longopts, NULL)) != -1) {
+	/* 0, not 1: glibc then also forgets a group of short options left half read ("-xq") */
+	optind = 0;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n': o->dry_run = 1; break;
-		case 'a': o->arch = optarg; break;
+		case 'a': if (parse_arch(optarg, o)) return -1; break;
 		case 'j': if (parse_count("--jobs", optarg, 1, &o->jobs)) return -1; break;
 		case 'd': if (parse_count("--device", optarg, 0, &o->device)) return -1; break;
 		case 'q': o->quiet = 1; break;
@@ -196,10 +271,7 @@ static int parse_options(int argc, char **argv, options *o, int *help)
 		case 'h': *help = 1; break;
 		case 'V': o->cmd = CMD_VERSION; return 1;
 		default:
-			if (optopt)
-				fprintf(stderr, "autotune: option '-%c' is unknown or needs a value (see --help)\n", optopt);
-			else
-				fprintf(stderr, "autotune: option '%s' is unknown or needs a value (see --help)\n", argv[optind - 1]);
+			bad_option(argv);
 			return -1;
 		}
 	}
@@ -277,8 +349,9 @@ int cli_parse(int argc, char **argv, options *o)
 		o->cmd = CMD_HELP;
 		return 0;
 	}
-	/* a mistyped command would otherwise read as a config file that is missing */
-	if (o->cmd == CMD_TUNE && rest == 1 && !strpbrk(args[0], "./") && access(args[0], F_OK) != 0) {
+	/* a mistyped command would otherwise read as a config file that is missing, or as one of
+	 * too many (`autotune shwo x.csv`); a config is a file, or has a path or an extension */
+	if (k < 0 && rest >= 1 && !strpbrk(args[0], "./") && access(args[0], F_OK) != 0) {
 		unknown_command(args[0]);
 		return -1;
 	}

@@ -18,6 +18,7 @@
 #include <yaml.h>
 
 #include "config_load.h"
+#include "occupancy.h"
 #include "output.h"
 #include "banned.h"
 
@@ -75,12 +76,8 @@ static void load_kernel(loader *L, const yaml_node_t *n)
 			ld_error(L, cfg->entry_at, "kernel entry '%s' is not a C identifier", cfg->entry);
 	}
 	yaml_node_t *arch = ld_get(L, n, "arch");
-	if (arch && (cfg->arch = ld_string(L, arch, "kernel arch"))) {
-		int major, minor;
-		char tail;
-		if (sscanf(cfg->arch, "sm_%1d%1d%c", &major, &minor, &tail) != 2)
-			ld_error(L, ld_mark(arch), "arch must look like sm_90, not '%s'", cfg->arch);
-	}
+	if (arch && (cfg->arch = ld_string(L, arch, "kernel arch")) && arch_parse(cfg->arch) < 0)
+		ld_error(L, ld_mark(arch), "arch must look like sm_90 or sm_100, not '%s'", cfg->arch);
 }
 
 /* A name that expressions can use must be an identifier and must not shadow another. */

@@ -161,32 +161,6 @@ int ld_expect(loader *L, const yaml_node_t *n, yaml_node_type_t t, const char *w
 	return -1;
 }
 
-/* Edit distance, for "did you mean" on unknown keys. */
-static size_t distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	size_t *row = xcalloc(lb + 1, sizeof *row);
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	size_t r = row[lb];
-	free(row);
-	return r;
-}
-
 /* Reports unknown keys (with the nearest valid one) and duplicate keys, which libyaml accepts
  * silently. Returns -1 if n is not a mapping. */
 int ld_check_keys(loader *L, const yaml_node_t *n, const char *what, const char *const *allowed)
@@ -209,26 +183,13 @@ int ld_check_keys(loader *L, const yaml_node_t *n, const char *what, const char 
 		}
 		if (!allowed)
 			continue;
-		const char *best = NULL;
-		size_t bestd = (size_t)-1;
 		int known = 0;
-		for (const char *const *a = allowed; *a; a++) {
-			if (!strcmp(*a, ld_scalar(k))) {
-				known = 1;
-				break;
-			}
-			size_t dd = distance(*a, ld_scalar(k));
-			/* a truncated key ("shared" for "shared_mem") is as good as a near miss */
-			if (strlen(ld_scalar(k)) >= 3 && !strncmp(*a, ld_scalar(k), strlen(ld_scalar(k))))
-				dd = 1;
-			if (dd < bestd) {
-				bestd = dd;
-				best = *a;
-			}
-		}
+		for (const char *const *a = allowed; *a && !known; a++)
+			known = !strcmp(*a, ld_scalar(k));
 		if (known)
 			continue;
-		if (best && bestd <= 2 + strlen(ld_scalar(k)) / 4)
+		const char *best = nearest_name(ld_scalar(k), allowed);
+		if (best)
 			ld_error(L, ld_mark(k), "unknown key '%s' in %s; did you mean '%s'?", ld_scalar(k), what, best);
 		else {
 			char list[256] = "";

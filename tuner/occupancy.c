@@ -4,6 +4,7 @@
 #include "occupancy.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* cuda_occupancy.h is a C++-friendly header that also compiles as C; its static inline helpers
@@ -36,12 +37,15 @@ static const struct {
 
 int arch_parse(const char *arch)
 {
-	int cc;
-	char tail;
-	if (!arch || strncmp(arch, "sm_", 3) || sscanf(arch + 3, "%d%c", &cc, &tail) != 1 || cc < 10 || cc > 999)
+	if (!arch || strncmp(arch, "sm_", 3))
+		return -1;
+	/* digits only: sscanf's %d would also take "sm_ 90", "sm_+90" and "sm_090" */
+	const char *v = arch + 3;
+	size_t n = strspn(v, "0123456789");
+	if (n < 2 || n > 3 || v[n] || v[0] == '0')
 		return -1;
 	/* "sm_90" -> 90, "sm_100" -> 100: the last digit is the minor version */
-	return cc;
+	return (int)strtol(v, NULL, 10);
 }
 
 static int find(int cc)

@@ -5,7 +5,8 @@
 
 #include <stddef.h>
 
-/* Compute capability as major*10+minor (90 for sm_90), or -1 if the text is not "sm_XY". */
+/* Compute capability as major*10+minor (90 for sm_90, 100 for sm_100), or -1 if the text is not
+ * "sm_XY" or "sm_XYZ"; the one rule for --arch and kernel.arch. */
 int arch_parse(const char *arch);
 /* Whether the built-in table knows the SM resources of this compute capability. */
 int arch_known(int cc);

@@ -89,31 +89,47 @@ static int parse_budget(const options *o, const config *cfg, size_t count, size_
 	return 0;
 }
 
+/* The search a run makes, live or replayed alike: --strategy, else search.strategy, else model
+ * when a budget limits it, else exhaustive (docs/config.md). */
+static int pick_strategy(const options *o, const config *cfg, size_t budget, double seconds, strategy *s, diags *d)
+{
+	const char *name = o->strategy ? o->strategy : cfg->search_strategy;
+	*s = !name && (budget || seconds) ? STRAT_MODEL : STRAT_EXHAUSTIVE;
+	if (name && strategy_parse(name, s)) {
+		diags_add(d, "autotune: unknown strategy '%s' (%s)", name, strategy_list);
+		return -1;
+	}
+	return 0;
+}
+
+/* --seed, else search.seed */
+static unsigned long long seed_of(const options *o, const config *cfg)
+{
+	return o->seed_given ? o->seed : cfg->search_seed;
+}
+
 static int jobs_of(const options *o) { return o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN); }
 
 /* --replay: a strategy against a recorded run; the sequence goes to results/NAME.replay.csv. */
 static int replay(const options *o, const config *cfg, const space *sp, diags *d)
 {
-	strategy s = STRAT_MODEL;
-	if (o->strategy && strategy_parse(o->strategy, &s)) {
-		diags_add(d, "autotune: unknown strategy '%s' (%s)", o->strategy, strategy_list);
-		return EXIT_USAGE;
-	}
+	strategy s;
 	size_t budget;
 	double seconds;
-	if (parse_budget(o, cfg, sp->count, &budget, &seconds, d))
+	if (parse_budget(o, cfg, sp->count, &budget, &seconds, d) || pick_strategy(o, cfg, budget, seconds, &s, d))
 		return EXIT_USAGE;
 	if (!budget)
 		budget = sp->count; /* a replay takes no time: a time budget means all of it */
 	char *out = config_sibling(cfg, ".replay.csv");
 	replay_result r;
-	int rc = check_output_path(out, d) ? -1 : replay_run(cfg, sp, o->replay, s, budget, o->seed, jobs_of(o), out, &r, d);
+	int rc = check_output_path(out, d) ? -1
+					   : replay_run(cfg, sp, o->replay, s, budget, seed_of(o, cfg), jobs_of(o), out, &r, d);
 	if (rc == 0 && !o->quiet) {
 		char *desc = r.best_config >= 0 ? space_describe(cfg, space_config(sp, (size_t)r.best_config)) : xstrdup("none");
 		fprintf(stderr, "replay: %s, seed %llu: %zu evaluations of %zu configurations; best found %s: %.4f ms, "
 				"optimum %.4f ms (ratio %.4f)\n  compiles: %zu binaries, the wall time of %.1f compiles with %d jobs\n"
 				"  sequence in %s\n",
-			strategy_name(s), o->seed, r.evaluations, sp->count, desc, r.best_found, r.optimum,
+			strategy_name(s), seed_of(o, cfg), r.evaluations, sp->count, desc, r.best_found, r.optimum,
 			r.best_found / r.optimum, r.built, r.compile_latencies, jobs_of(o), out);
 		free(desc);
 	}
@@ -268,7 +284,6 @@ typedef struct {
 	select_policy policy;
 	/* the checks before anything slow */
 	strategy strat;
-	const char *sname;   /* the strategy asked for, or NULL */
 	size_t budget;
 	double seconds;
 	char *nvcc, *identity;
@@ -386,13 +401,8 @@ static void validate(tuning *t)
 static int check_inputs(tuning *t)
 {
 	const options *o = t->o;
-	t->strat = STRAT_EXHAUSTIVE;
-	t->sname = o->strategy ? o->strategy : t->cfg.search_strategy;
-	if (t->sname && strategy_parse(t->sname, &t->strat)) {
-		diags_add(&t->d, "autotune: unknown strategy '%s' (%s)", t->sname, strategy_list);
-		return stop(t, EXIT_USAGE);
-	}
 	if (parse_budget(o, &t->cfg, t->sp.count, &t->budget, &t->seconds, &t->d) ||
+	    pick_strategy(o, &t->cfg, t->budget, t->seconds, &t->strat, &t->d) ||
 	    (o->devices && devices_check(o->devices, &t->d)) || check_outputs(&t->cfg, o, &t->d))
 		return stop(t, EXIT_USAGE);
 	if (!(t->nvcc = find_nvcc())) {
@@ -549,8 +559,6 @@ static int compile_and_measure(tuning *t)
 	const options *o = t->o;
 	if (open_journal(t))
 		return 1;
-	if (!t->sname && (t->budget || t->seconds))
-		t->strat = STRAT_MODEL; /* a budget below the space: the default search */
 	/* from the first nvcc on: a signal stops the compiles too, and the second kills every child */
 	signal(SIGINT, on_stop_signal);
 	signal(SIGTERM, on_stop_signal);
@@ -578,7 +586,7 @@ static int compile_and_measure(tuning *t)
 	t->prior = search_model_prior(&t->cfg, &t->sp, t->res, t->cc);
 	t->mo = (measure_opts){!o->quiet, &interrupted, devices_copy_bandwidth(t->gs.runners[0], &t->dev),
 			   t->dev.clock_khz / 1000, t->jr, o->retry_failed, bd, t->cc, (int)t->strat, t->budget,
-			   t->seconds, o->seed_given ? o->seed : t->cfg.search_seed, t->prior, &t->policy, NULL, NULL, 0, 0,
+			   t->seconds, seed_of(o, &t->cfg), t->prior, &t->policy, NULL, NULL, 0, 0,
 			   0, 0, 0, 0, NULL, NULL};
 	measure_opts *mo = &t->mo;
 	mo->join = join_gpu;
