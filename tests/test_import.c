@@ -283,7 +283,11 @@ static void test_chained_comparisons_are_pythons(void)
 					      "{\"Name\": \"b\", \"Type\": \"int\", \"Values\": \"[1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]\"}",
 					      cond, "a", yaml, sizeof yaml);
 		diags d = {0};
-		CU_ASSERT_EQUAL_FATAL(import_t1(json, yaml, &d), 0);
+		/* an empty space is no config to tune: the import says so */
+		int imported = import_t1(json, yaml, &d);
+		CU_ASSERT_EQUAL(imported, cases[i].python ? 0 : -1);
+		if (!cases[i].python)
+			CU_ASSERT(d.n >= 2 && strstr(d.msgs[1], "no configuration satisfies the constraints"));
 		config cfg;
 		space sp;
 		int loaded = config_load(yaml, &cfg, &d) == 0;
@@ -326,8 +330,8 @@ static void test_what_cannot_be_imported_is_reported(void)
 }
 
 /* Names are copied as they are, so only the loader knows whether they mean something: the import
- * loads what it wrote, and a config that does not load is reported at once (and kept: the
- * messages name its lines), not at the first `autotune` run. */
+ * checks what it wrote as `validate` does, and a config that is not valid is reported at once
+ * (and kept: the messages name its lines), not at the first `autotune` run. */
 static void test_a_written_config_that_does_not_load_is_reported(void)
 {
 	char yaml[128];
@@ -337,12 +341,43 @@ static void test_a_written_config_that_does_not_load_is_reported(void)
 	CU_ASSERT_EQUAL(import_t1(json, yaml, &d), -1);
 	CU_ASSERT_FATAL(d.n >= 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "/typo.yaml: imported from "));
-	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "typo.json, but it does not load"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "typo.json, but it is not a valid config"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[1], "unknown name 'block_size_y'"));
 	CU_ASSERT_EQUAL(access(yaml, F_OK), 0);
 	diags_free(&d);
 	unlink(yaml);
 	unlink(json);
+}
+
+/* A config that loads can still fail where `validate` looks further: a constraint or a launch
+ * that cannot be evaluated for some configuration. Each is reported by import (exit 2, the
+ * config's line and column, the file kept), and `validate` agrees with it. */
+static void test_a_written_config_that_does_not_validate_is_reported(void)
+{
+	static const struct {
+		const char *condition, *local_x, *message;
+	} cases[] = {
+		{"2 ** 100 > x", "x", ".yaml:9:"},  /* the constraints' line */
+		{"x // 0 > 1", "x", ".yaml:9:"},
+		{"x > 1", "x // 0", ".yaml:13:25: division by zero (for x=2)"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char yaml[128], cond[128];
+		snprintf(cond, sizeof cond, "{\"Parameters\": [\"x\"], \"Expression\": \"%s\"}", cases[i].condition);
+		const char *json = write_spec("eval", "{\"Name\": \"x\", \"Type\": \"int\", \"Values\": \"[1, 2]\"}", cond,
+					      cases[i].local_x, yaml, sizeof yaml);
+		char *out = NULL;
+		CU_ASSERT_EQUAL(run_autotune((char *[]){"import", (char *)json, "-o", yaml, NULL}, &out), 2);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, "but it is not a valid config"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, cases[i].message));
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, i == 0 ? "integer overflow" : "division by zero"));
+		CU_ASSERT_PTR_NULL(strstr(out, "tune it with"));
+		free(out);
+		CU_ASSERT_EQUAL(access(yaml, F_OK), 0);
+		CU_ASSERT_EQUAL(run_autotune((char *[]){"validate", yaml, NULL}, NULL), 2);
+		unlink(yaml);
+		unlink(json);
+	}
 }
 
 int add_import_suite(void)
@@ -360,5 +395,7 @@ int add_import_suite(void)
 	CU_add_test(s, "a GEMM spec imports to the hand-written space", test_a_gemm_spec_imports_to_the_hand_written_space);
 	CU_add_test(s, "what cannot be imported is reported", test_what_cannot_be_imported_is_reported);
 	CU_add_test(s, "a written config that does not load is reported", test_a_written_config_that_does_not_load_is_reported);
+	CU_add_test(s, "a written config that does not validate is reported",
+		    test_a_written_config_that_does_not_validate_is_reported);
 	return 0;
 }

@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "import_py.h"
+#include "space.h"
 #include "banned.h"
 
 typedef struct {
@@ -533,18 +534,26 @@ static int convert(reader *R, FILE *f, const char *json_path)
 }
 
 /* Strings of the spec are copied as they are (a value list, an expression), so only the loader
- * can tell whether they mean something: the written config is loaded before anyone tunes it, and
- * kept when it does not load, since the loader's messages point into it. */
+ * can tell whether they mean something: the written config is checked as `validate` checks it
+ * (loaded, its space enumerated, every launch evaluated) before anyone tunes it, and kept when it
+ * fails, since the messages point into it. */
 static int check_written(const char *json_path, const char *yaml_path, diags *d)
 {
 	config cfg;
+	space sp;
 	diags ld = {0};
 	int rc = config_load(yaml_path, &cfg, &ld);
-	if (rc == 0)
+	if (rc == 0) {
+		rc = space_enumerate(&cfg, &sp, &ld);
+		if (rc == 0) {
+			rc = space_check_geometry(&cfg, &sp, &ld);
+			space_free(&sp);
+		}
 		config_free(&cfg);
-	else {
-		diags_add(d, "%s: imported from %s, but it does not load: fix the spec and import again, or fix this "
-			  "file", yaml_path, json_path);
+	}
+	if (rc) {
+		diags_add(d, "%s: imported from %s, but it is not a valid config: fix the spec and import again, or "
+			  "fix this file", yaml_path, json_path);
 		for (size_t i = 0; i < ld.n; i++)
 			diags_add(d, "%s", ld.msgs[i]);
 	}
