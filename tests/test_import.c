@@ -380,6 +380,97 @@ static void test_a_written_config_that_does_not_validate_is_reported(void)
 	}
 }
 
+/* The config is never written over what the spec reads: its kernel source and its data files
+ * (an argument's BinaryRaw fill, a reference's) are refused as -o, at their field, before anything
+ * is written; so is the spec itself. */
+static void test_the_output_is_none_of_the_specs_inputs(void)
+{
+	char dir[160], spec[200], kernel[200], in[200], ref[200];
+	snprintf(dir, sizeof dir, "%s/inputs", test_dir);
+	mkdir(dir, 0777);
+	snprintf(spec, sizeof spec, "%s/s.json", dir);
+	snprintf(kernel, sizeof kernel, "%s/k.cu", dir);
+	snprintf(in, sizeof in, "%s/in.bin", dir);
+	snprintf(ref, sizeof ref, "%s/ref.bin", dir);
+	put_file(kernel, "__global__ void k(float *x, float *out) {}\n");
+	put_file(in, "input");
+	put_file(ref, "reference");
+	put_file(spec, "{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"bs\", \"Type\": \"int\", \"Values\": \"[32]\"}]},\n"
+		       " \"KernelSpecification\": {\"Language\": \"CUDA\", \"KernelName\": \"k\", \"KernelFile\": \"k.cu\",\n"
+		       " \"GlobalSize\": {\"X\": \"1\"}, \"LocalSize\": {\"X\": \"bs\"},\n"
+		       " \"Arguments\": [{\"Name\": \"x\", \"Type\": \"float\", \"MemoryType\": \"Vector\", \"Size\": 64,\n"
+		       "   \"FillType\": \"BinaryRaw\", \"DataSource\": \"in.bin\"},\n"
+		       "  {\"Name\": \"out\", \"Type\": \"float\", \"MemoryType\": \"Vector\", \"Size\": 64, \"AccessType\": \"WriteOnly\"}],\n"
+		       " \"ReferenceArguments\": [{\"Name\": \"r\", \"TargetName\": \"out\", \"FillType\": \"BinaryRaw\",\n"
+		       "   \"DataSource\": \"ref.bin\"}]}}\n");
+	char *spec_text = read_text(spec);
+	static const struct {
+		const char *out, *want, *before;
+	} cases[] = {
+		{"k.cu", ":2:79: KernelSpecification.KernelFile 'k.cu' is the file the config would be written to",
+		 "__global__ void k(float *x, float *out) {}\n"},
+		{"in.bin", ":5:43: KernelSpecification.Arguments[0].DataSource 'in.bin' is the file the config would be", "input"},
+		{"./ref.bin", ":8:18: KernelSpecification.ReferenceArguments[0].DataSource 'ref.bin' is the file", "reference"},
+		{"s.json", "it is the spec being imported", NULL},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char out_path[256];
+		snprintf(out_path, sizeof out_path, "%s/%s", dir, cases[i].out);
+		char *out = NULL;
+		CU_ASSERT_EQUAL(run_autotune((char *[]){"import", spec, "-o", out_path, NULL}, &out), 2);
+		if (!strstr(out, cases[i].want))
+			fprintf(stderr, "\n  -o %s: %s  want: %s\n", cases[i].out, out, cases[i].want);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, cases[i].want));
+		free(out);
+		char *after = read_text(out_path);
+		const char *before = cases[i].before ? cases[i].before : spec_text;
+		CU_ASSERT(after && before && !strcmp(after, before));
+		free(after);
+	}
+	/* the kernel named by its absolute path (test_dir is one) is refused too */
+	char *text = read_text(spec), *abs_spec = xasprintf("%s/abs.json", dir);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_EQUAL_FATAL(kernel[0], '/');
+	char *at = strstr(text, "\"k.cu\"");
+	char *rewritten = xasprintf("%.*s\"%s\"%s", (int)(at - text), text, kernel, at + 6);
+	put_file(abs_spec, rewritten);
+	diags d = {0};
+	CU_ASSERT_EQUAL(import_t1(abs_spec, kernel, &d), -1);
+	CU_ASSERT(d.n >= 1 && strstr(d.msgs[0], "KernelSpecification.KernelFile"));
+	diags_free(&d);
+	free(rewritten);
+	free(text);
+	unlink(abs_spec);
+	free(abs_spec);
+	free(spec_text);
+	unlink(spec);
+	unlink(kernel);
+	unlink(in);
+	unlink(ref);
+	rmdir(dir);
+}
+
+/* An existing output is replaced only when an earlier import wrote it (its first line says so) or
+ * it is empty: another file (a hand-written config) stays as it was. */
+static void test_only_an_earlier_import_is_replaced(void)
+{
+	char yaml[200];
+	snprintf(yaml, sizeof yaml, "%s/again.yaml", test_dir);
+	put_file(yaml, "");
+	diags d = {0};
+	CU_ASSERT_EQUAL(import_t1("tests/t1/vector_add.json", yaml, &d), 0);
+	CU_ASSERT_EQUAL(import_t1("tests/t1/vector_add.json", yaml, &d), 0);
+	CU_ASSERT_EQUAL(d.n, 0);
+	put_file(yaml, "name: mine\n");
+	CU_ASSERT_EQUAL(import_t1("tests/t1/vector_add.json", yaml, &d), -1);
+	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], "the file exists and is not a config that autotune import wrote"));
+	char *after = read_text(yaml);
+	CU_ASSERT(after && !strcmp(after, "name: mine\n"));
+	free(after);
+	diags_free(&d);
+	unlink(yaml);
+}
+
 int add_import_suite(void)
 {
 	CU_pSuite s = CU_add_suite("import", NULL, NULL);
@@ -395,6 +486,8 @@ int add_import_suite(void)
 	CU_add_test(s, "a GEMM spec imports to the hand-written space", test_a_gemm_spec_imports_to_the_hand_written_space);
 	CU_add_test(s, "what cannot be imported is reported", test_what_cannot_be_imported_is_reported);
 	CU_add_test(s, "a written config that does not load is reported", test_a_written_config_that_does_not_load_is_reported);
+	CU_add_test(s, "the output is none of the spec's inputs", test_the_output_is_none_of_the_specs_inputs);
+	CU_add_test(s, "only an earlier import is replaced", test_only_an_earlier_import_is_replaced);
 	CU_add_test(s, "a written config that does not validate is reported",
 		    test_a_written_config_that_does_not_validate_is_reported);
 	return 0;

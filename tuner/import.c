@@ -18,6 +18,10 @@
 #include "space.h"
 #include "banned.h"
 
+/* The first line of every config import writes: a file that starts otherwise is not import's to
+ * replace. */
+#define IMPORT_MARK "# Imported from the T1 spec "
+
 typedef struct {
 	const char *file;
 	const char *out; /* the config being written */
@@ -127,13 +131,22 @@ static const char *our_type(const char *t1)
 	return NULL;
 }
 
-/* A file the spec names relative to itself (KernelFile, DataSource), quoted, as the config finds
- * it: relative to the config, so written elsewhere, by its absolute path. */
-static void put_spec_file(reader *R, FILE *f, const char *file)
+/* A file the spec names relative to itself (KernelFile, DataSource), at node n of field `what`,
+ * quoted, as the config finds it: relative to the config, so written elsewhere, by its absolute
+ * path. It is an input: the config must not be written over it. */
+static void put_spec_file(reader *R, FILE *f, const yaml_node_t *n, const char *what, const char *file)
 {
 	char *spec_dir = dir_of(R->file), *out_dir = dir_of(R->out), *path = NULL;
 	if (file && *file != '/' && *spec_dir == '/' && strcmp(spec_dir, out_dir))
 		path = xasprintf("%s/%s", spec_dir, file);
+	char *input = file && *file != '/' ? xasprintf("%s/%s", spec_dir, file) : xstrdup(file ? file : "");
+	if (*input && same_file(R->out, input)) {
+		char *msg = xasprintf("%s '%s' is the file the config would be written to: give the config another "
+				      "name (-o)", what, file);
+		err_at(R, n, "%s", msg);
+		free(msg);
+	}
+	free(input);
 	quoted(f, path ? path : file ? file : "");
 	free(path);
 	free(spec_dir);
@@ -164,7 +177,7 @@ static void put_fill(reader *R, FILE *f, const yaml_node_t *a, const char *path,
 	else if (!strcmp(fill, "BinaryRaw") && source) {
 		/* raw or .npy: the loader checks the file against the argument's type and count */
 		fputs(", fill: {file: ", f);
-		put_spec_file(R, f, source);
+		put_spec_file(R, f, get(R, a, "DataSource"), where, source);
 		fputs("}", f);
 	} else if (!strcmp(fill, "BinaryRaw"))
 		err_at(R, a, "%s.FillType BinaryRaw needs a DataSource: the data file", path);
@@ -297,7 +310,7 @@ static void put_kernel(reader *R, FILE *f, const yaml_node_t *kernel, const char
 		err_at(R, kernel, "Language '%s': autotune tunes CUDA kernels", lang);
 	const char *base = strrchr(json_path, '/');
 	base = base ? base + 1 : json_path;
-	fprintf(f, "# Imported from the T1 spec %s by autotune import.\nname: ", base);
+	fprintf(f, IMPORT_MARK "%s by autotune import.\nname: ", base);
 	/* the name prefixes the header's macros: a file named 2d-conv.json still needs an identifier */
 	if (!((*base >= 'a' && *base <= 'z') || (*base >= 'A' && *base <= 'Z') || *base == '_'))
 		fputs("t1_", f);
@@ -308,7 +321,7 @@ static void put_kernel(reader *R, FILE *f, const yaml_node_t *kernel, const char
 	/* KernelFile is the spec's, relative to it; the config finds its source relative to itself:
 	 * written elsewhere, it names the file by its absolute path */
 	(void)json_path;
-	put_spec_file(R, f, file);
+	put_spec_file(R, f, get(R, kernel, "KernelFile"), "KernelSpecification.KernelFile", file);
 	fputs("\n  entry: ", f);
 	const char *entry = str(R, kernel, "KernelName", "KernelSpecification needs a KernelName");
 	quoted(f, entry ? entry : "");
@@ -495,8 +508,10 @@ static void put_references(reader *R, FILE *f, const yaml_node_t *refs)
 				fprintf(f, "%s  %s:\n", counts[1] + counts[2] && (pass == 1 || !counts[1]) ? "verify:\n" : "",
 					pass == 1 ? "expected" : "expect");
 			fprintf(f, "    %s: ", target);
+			char where[96];
+			snprintf(where, sizeof where, "KernelSpecification.ReferenceArguments[%d].DataSource", index);
 			if (pass == 1)
-				put_spec_file(R, f, source);
+				put_spec_file(R, f, get(R, r, "DataSource"), where, source);
 			else
 				quoted(f, value);
 			fputc('\n', f);
@@ -561,34 +576,52 @@ static int check_written(const char *json_path, const char *yaml_path, diags *d)
 	return rc ? -1 : 0;
 }
 
+/* Whether yaml_path, which is none of the spec's inputs, may receive the config: absent, empty or a
+ * config an earlier import wrote (importing again after fixing the spec replaces it). */
+static int check_output(const char *yaml_path, diags *d)
+{
+	FILE *f = fopen(yaml_path, "rb");
+	if (!f)
+		return 0; /* absent; anything else write_output says */
+	char head[sizeof IMPORT_MARK] = "";
+	size_t n = fread(head, 1, sizeof head - 1, f);
+	fclose(f);
+	if (n == 0 || !strcmp(head, IMPORT_MARK))
+		return 0;
+	diags_add(d, "cannot write the config to '%s': the file exists and is not a config that autotune import "
+		  "wrote (whose first line says so); remove it or give another with -o", yaml_path);
+	return -1;
+}
+
 int import_t1(const char *json_path, const char *yaml_path, diags *d)
 {
 	yaml_document_t doc;
-	int rc = -1;
-	if (config_read_document(json_path, "JSON", &doc, d) == 0) {
-		char *text = NULL;
-		size_t len = 0;
-		FILE *out = open_memstream(&text, &len);
-		reader R = {.file = json_path, .out = yaml_path, .doc = &doc, .d = d};
-		rc = convert(&R, out, json_path);
-		fclose(out);
-		for (size_t k = 0; k < R.nparams; k++)
-			free(R.pvals[k]);
-		free(R.pvals);
-		free(R.npvals);
-		free(R.pnames);
-		for (int i = 0; i < 3; i++)
-			free(R.ps[i]);
-		if (rc == 0 && same_file(yaml_path, json_path)) {
-			diags_add(d, "cannot write the config to '%s': it is the spec being imported; give another with -o",
-				  yaml_path);
-			rc = -1;
-		} else if (rc == 0 && write_output(yaml_path, text, len, d))
-			rc = -1;
-		else if (rc == 0)
-			rc = check_written(json_path, yaml_path, d);
-		free(text);
-		yaml_document_delete(&doc);
+	if (same_file(yaml_path, json_path)) {
+		diags_add(d, "cannot write the config to '%s': it is the spec being imported; give another with -o",
+			  yaml_path);
+		return -1;
 	}
+	if (config_read_document(json_path, "JSON", &doc, d))
+		return -1;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	reader R = {.file = json_path, .out = yaml_path, .doc = &doc, .d = d};
+	/* the kernel and data files are refused as the output while converting, each at its field */
+	int rc = convert(&R, out, json_path);
+	fclose(out);
+	for (size_t k = 0; k < R.nparams; k++)
+		free(R.pvals[k]);
+	free(R.pvals);
+	free(R.npvals);
+	free(R.pnames);
+	for (int i = 0; i < 3; i++)
+		free(R.ps[i]);
+	if (rc == 0 && (check_output(yaml_path, d) || write_output(yaml_path, text, len, d)))
+		rc = -1;
+	else if (rc == 0)
+		rc = check_written(json_path, yaml_path, d);
+	free(text);
+	yaml_document_delete(&doc);
 	return rc;
 }
