@@ -471,6 +471,98 @@ static void test_only_an_earlier_import_is_replaced(void)
 	unlink(yaml);
 }
 
+/* text with its first `from` replaced by `to` (caller frees); NULL when from is not there. */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+	const char *at = text ? strstr(text, from) : NULL;
+	return at ? xasprintf("%.*s%s%s", (int)(at - text), text, to, at + strlen(from)) : NULL;
+}
+
+/* Every object of a spec has its keys: a misspelt or unknown one, at any depth, is refused at its
+ * line and column with the nearest known key, never left out as if it were not there. */
+static void test_unknown_keys_are_refused_with_the_nearest(void)
+{
+	static const struct {
+		const char *from, *to, *want;
+	} cases[] = {
+		{"\"AccessType\": \"WriteOnly\"", "\"AccesType\": \"WriteOnly\"",
+		 ":20:80: unknown key 'AccesType' in KernelSpecification.Arguments[0]; did you mean 'AccessType'?"},
+		{"\"CompilerOptions\"", "\"CompilerOption\"",
+		 ":18:5: unknown key 'CompilerOption' in KernelSpecification; did you mean 'CompilerOptions'?"},
+		{"\"RandomSeed\"", "\"RandomSed\"", "unknown key 'RandomSed' in KernelSpecification.Arguments[1]; did you mean 'RandomSeed'?"},
+		{"\"TimeUnit\"", "\"Timeunit\"", ":2:35: unknown key 'Timeunit' in General; did you mean 'TimeUnit'?"},
+		{"\"General\"", "\"Genral\"", ":2:3: unknown key 'Genral' in the T1 spec; did you mean 'General'?"},
+		{"\"Values\"", "\"Value\"", "unknown key 'Value' in ConfigurationSpace.TuningParameters[0]; did you mean 'Values'?"},
+		{"\"Expression\"", "\"Expresion\"", "unknown key 'Expresion' in ConfigurationSpace.Conditions[0]; did you mean"},
+		{"{\"X\": \"block_size_x\"}", "{\"X\": \"block_size_x\", \"Width\": \"1\"}",
+		 ":17:40: unknown key 'Width' in KernelSpecification.LocalSize (valid keys: X, Y, Z)"},
+		{"\"Language\": \"CUDA\",", "\"Language\": \"CUDA\", \"Language\": \"CUDA\",", "duplicate key 'Language'"},
+	};
+	char *spec = read_text("tests/t1/vector_add.json");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(spec);
+	char json[200], yaml[200];
+	snprintf(json, sizeof json, "%s/keys.json", test_dir);
+	snprintf(yaml, sizeof yaml, "%s/keys.yaml", test_dir);
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *text = replaced(spec, cases[i].from, cases[i].to);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+		put_file(json, text);
+		diags d = {0};
+		CU_ASSERT_EQUAL(import_t1(json, yaml, &d), -1);
+		int found = d.n == 1 && strstr(d.msgs[0], cases[i].want);
+		if (!found)
+			fprintf(stderr, "\n  %s: %s  want: %s\n", cases[i].to, d.n ? d.msgs[0] : "(nothing)", cases[i].want);
+		CU_ASSERT(found);
+		CU_ASSERT_NOT_EQUAL(access(yaml, F_OK), 0);
+		diags_free(&d);
+		free(text);
+	}
+	unlink(json);
+	free(spec);
+}
+
+/* The schema's fields that describe the tuning run rather than the kernel are known, and read
+ * past: a spec with all of them imports to the same config as without. */
+static void test_the_schemas_run_fields_import(void)
+{
+	char *spec = read_text("tests/t1/vector_add.json");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(spec);
+	char *a = replaced(spec, "\"TimeUnit\": \"Milliseconds\"},",
+			   "\"TimeUnit\": \"Milliseconds\", \"BenchmarkName\": \"va\", \"LoggingLevel\": \"Info\", "
+			   "\"OutputFile\": \"out\", \"OutputFormat\": \"JSON\"},\n"
+			   "  \"Search\": {\"Name\": \"random\", \"Attributes\": [{\"Name\": \"x\", \"Value\": \"1\"}]},\n"
+			   "  \"Budget\": [{\"Type\": \"ConfigurationCount\", \"BudgetValue\": 10}],");
+	char *b = replaced(a, "\"Language\": \"CUDA\",",
+			   "\"Language\": \"CUDA\", \"Device\": {\"PlatformId\": 0, \"DeviceId\": 0, \"Name\": \"GPU\"}, "
+			   "\"Profiling\": false, \"SimulationInput\": \"cache.json\",");
+	char *c = replaced(b, "\"AccessType\": \"WriteOnly\"", "\"AccessType\": \"WriteOnly\", \"TypeSize\": 4");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	char json[200], yaml[200];
+	snprintf(json, sizeof json, "tests/t1/run_fields.test.json");
+	snprintf(yaml, sizeof yaml, "%s/run_fields.yaml", test_dir);
+	put_file(json, c);
+	diags d = {0};
+	CU_ASSERT_EQUAL(import_t1(json, yaml, &d), 0);
+	diags_print(&d);
+	diags_free(&d);
+	char plain[200];
+	snprintf(plain, sizeof plain, "%s/plain.yaml", test_dir);
+	CU_ASSERT_EQUAL(import_t1("tests/t1/vector_add.json", plain, &d), 0);
+	/* the same from the kernel on (the comment and the name follow the spec's file name) */
+	char *got = read_text(yaml), *want = read_text(plain);
+	const char *g = got ? strstr(got, "\nkernel:") : NULL, *w = want ? strstr(want, "\nkernel:") : NULL;
+	CU_ASSERT(g && w && !strcmp(g, w));
+	free(got);
+	free(want);
+	unlink(plain);
+	unlink(json);
+	unlink(yaml);
+	free(a);
+	free(b);
+	free(c);
+	free(spec);
+}
+
 int add_import_suite(void)
 {
 	CU_pSuite s = CU_add_suite("import", NULL, NULL);
@@ -488,6 +580,8 @@ int add_import_suite(void)
 	CU_add_test(s, "a written config that does not load is reported", test_a_written_config_that_does_not_load_is_reported);
 	CU_add_test(s, "the output is none of the spec's inputs", test_the_output_is_none_of_the_specs_inputs);
 	CU_add_test(s, "only an earlier import is replaced", test_only_an_earlier_import_is_replaced);
+	CU_add_test(s, "unknown keys are refused with the nearest", test_unknown_keys_are_refused_with_the_nearest);
+	CU_add_test(s, "the schema's run fields import", test_the_schemas_run_fields_import);
 	CU_add_test(s, "a written config that does not validate is reported",
 		    test_a_written_config_that_does_not_validate_is_reported);
 	return 0;

@@ -519,6 +519,78 @@ static void put_references(reader *R, FILE *f, const yaml_node_t *refs)
 	}
 }
 
+/* ---- the keys a T1 spec may have: the schema's (Kernel Tuner's T1 1.0.0) and Kernel Tuner's own
+ * (ProblemSize, GridDivX..Z, MemType, BenchmarkName). Those the mapping above does not use
+ * describe the tuning run rather than the kernel (General, Search, Budget, Device, Profiling,
+ * SimulationInput) and are read past; any other key is a mistake, said with the nearest one. ---- */
+static const char *const k_root[] = {"General", "ConfigurationSpace", "KernelSpecification", "Search", "Budget", NULL};
+static const char *const k_general[] = {"FormatVersion", "BenchmarkName", "LoggingLevel", "TimeUnit",
+					"OutputFile",    "OutputFormat",  NULL};
+static const char *const k_space[] = {"TuningParameters", "Conditions", NULL};
+static const char *const k_param[] = {"Name", "Type", "Values", NULL};
+static const char *const k_condition[] = {"Parameters", "Expression", NULL};
+static const char *const k_search[] = {"Name", "Attributes", NULL};
+static const char *const k_attribute[] = {"Name", "Value", NULL};
+static const char *const k_budget[] = {"Type", "BudgetValue", NULL};
+static const char *const k_kernel[] = {"Language",   "KernelName", "KernelFile",     "ProblemSize",     "GridDivX",
+				       "GridDivY",   "GridDivZ",   "GlobalSizeType", "GlobalSize",      "LocalSize",
+				       "SharedMemory", "CompilerOptions", "Arguments", "ReferenceArguments", "Device",
+				       "Profiling",  "SimulationInput", NULL};
+static const char *const k_device[] = {"PlatformId", "DeviceId", "Id", "Name", NULL};
+static const char *const k_xyz[] = {"X", "Y", "Z", NULL};
+static const char *const k_argument[] = {"Name",      "Type",       "MemoryType", "MemType",    "Size", "TypeSize",
+					 "AccessType", "FillType", "FillValue",  "DataSource", "RandomSeed", NULL};
+static const char *const k_reference[] = {"Name",      "TargetName", "FillType",         "FillValue",
+					  "DataSource", "RandomSeed", "ValidationMethod", "ValidationThreshold", NULL};
+
+/* Which value of which object is an object (or a list of them, `list`) with which keys. */
+static const struct {
+	const char *const *in;
+	const char *key;
+	const char *const *keys;
+	int list;
+} nested[] = {
+	{k_root, "General", k_general, 0},
+	{k_root, "ConfigurationSpace", k_space, 0},
+	{k_root, "KernelSpecification", k_kernel, 0},
+	{k_root, "Search", k_search, 0},
+	{k_root, "Budget", k_budget, 1},
+	{k_space, "TuningParameters", k_param, 1},
+	{k_space, "Conditions", k_condition, 1},
+	{k_search, "Attributes", k_attribute, 1},
+	{k_kernel, "Device", k_device, 0},
+	{k_kernel, "GlobalSize", k_xyz, 0},
+	{k_kernel, "LocalSize", k_xyz, 0},
+	{k_kernel, "Arguments", k_argument, 1},
+	{k_kernel, "ReferenceArguments", k_reference, 1},
+};
+
+/* The keys of object n (`what` in messages, `keys` its table) and of the objects inside it: the
+ * number of errors. Values of the wrong kind are left to the mapping, which says what it needs. */
+static int check_keys(reader *R, const yaml_node_t *n, const char *what, const char *const *keys)
+{
+	if (!n || n->type != YAML_MAPPING_NODE)
+		return 0;
+	int errors = config_check_keys(R->doc, R->file, n, what, keys, R->d);
+	for (size_t i = 0; i < sizeof nested / sizeof *nested; i++) {
+		yaml_node_t *v = nested[i].in == keys ? get(R, n, nested[i].key) : NULL;
+		char path[128];
+		if (v && !nested[i].list) {
+			snprintf(path, sizeof path, "%s%s%s", keys == k_root ? "" : what, keys == k_root ? "" : ".",
+				 nested[i].key);
+			errors += check_keys(R, v, path, nested[i].keys);
+		}
+		for (int k = 0; v && nested[i].list && v->type == YAML_SEQUENCE_NODE &&
+				v->data.sequence.items.start + k < v->data.sequence.items.top;
+		     k++) {
+			snprintf(path, sizeof path, "%s%s%s[%d]", keys == k_root ? "" : what, keys == k_root ? "" : ".",
+				 nested[i].key, k);
+			errors += check_keys(R, node(R, v->data.sequence.items.start[k]), path, nested[i].keys);
+		}
+	}
+	return errors;
+}
+
 /* The config, its sections in the order the mapping above lists them; -1 when anything could
  * not be imported (each said in R's diags). */
 static int convert(reader *R, FILE *f, const char *json_path)
@@ -528,6 +600,9 @@ static int convert(reader *R, FILE *f, const char *json_path)
 		diags_at(R->d, R->file, 1, 1, "%s", "a T1 spec is a JSON object");
 		return -1;
 	}
+	/* a misspelt key would otherwise be a field silently left out: said first, and alone */
+	if (check_keys(R, root, "the T1 spec", k_root))
+		return -1;
 	yaml_node_t *space = get(R, root, "ConfigurationSpace"), *kernel = get(R, root, "KernelSpecification");
 	if (!space || !kernel) {
 		err_at(R, root, "%s", "a T1 spec needs ConfigurationSpace and KernelSpecification");
