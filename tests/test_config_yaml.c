@@ -181,6 +181,26 @@ static void test_text_is_read_as_the_file_it_stands_for(void)
 	diags_free(&d);
 }
 
+/* config_check_keys, the key check of other documents (a T1 spec): each unknown or duplicate key
+ * at its line and column, counted; a value that is not a mapping is one error. */
+static void test_other_documents_check_their_keys(void)
+{
+	const char *text = "{\"Alpha\": 1,\n \"Betta\": 2, \"Alpha\": 3}";
+	yaml_document_t doc;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(config_read_text("x.json", text, strlen(text), "JSON", &doc, &d), 0);
+	static const char *const keys[] = {"Alpha", "Beta", NULL};
+	yaml_node_t *root = yaml_document_get_root_node(&doc);
+	CU_ASSERT_EQUAL(config_check_keys(&doc, "x.json", root, "the spec", keys, &d), 2);
+	CU_ASSERT_EQUAL_FATAL(d.n, 2);
+	CU_ASSERT_STRING_EQUAL(d.msgs[0], "x.json:2:2: unknown key 'Betta' in the spec; did you mean 'Beta'?");
+	CU_ASSERT_STRING_EQUAL(d.msgs[1], "x.json:2:14: duplicate key 'Alpha' (first at line 1, column 2)");
+	CU_ASSERT_EQUAL(config_check_keys(&doc, "x.json", config_map_get(&doc, root, "Alpha"), "Alpha", keys, &d), 1);
+	CU_ASSERT(d.n == 3 && strstr(d.msgs[2], "Alpha must be a mapping, not a scalar"));
+	yaml_document_delete(&doc);
+	diags_free(&d);
+}
+
 int add_config_yaml_suite(void)
 {
 	CU_pSuite s = CU_add_suite("config_yaml", NULL, NULL);
@@ -201,5 +221,6 @@ int add_config_yaml_suite(void)
 	CU_add_test(s, "expression columns count quotes", test_expression_columns_count_quotes);
 	CU_add_test(s, "deep nesting is refused where it starts", test_deep_nesting_is_refused_where_it_starts);
 	CU_add_test(s, "text is read as the file it stands for", test_text_is_read_as_the_file_it_stands_for);
+	CU_add_test(s, "other documents check their keys", test_other_documents_check_their_keys);
 	return 0;
 }

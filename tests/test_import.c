@@ -283,7 +283,11 @@ static void test_chained_comparisons_are_pythons(void)
 					      "{\"Name\": \"b\", \"Type\": \"int\", \"Values\": \"[1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]\"}",
 					      cond, "a", yaml, sizeof yaml);
 		diags d = {0};
-		CU_ASSERT_EQUAL_FATAL(import_t1(json, yaml, &d), 0);
+		/* an empty space is no config to tune: the import says so */
+		int imported = import_t1(json, yaml, &d);
+		CU_ASSERT_EQUAL(imported, cases[i].python ? 0 : -1);
+		if (!cases[i].python)
+			CU_ASSERT(d.n >= 2 && strstr(d.msgs[1], "no configuration satisfies the constraints"));
 		config cfg;
 		space sp;
 		int loaded = config_load(yaml, &cfg, &d) == 0;
@@ -326,8 +330,8 @@ static void test_what_cannot_be_imported_is_reported(void)
 }
 
 /* Names are copied as they are, so only the loader knows whether they mean something: the import
- * loads what it wrote, and a config that does not load is reported at once (and kept: the
- * messages name its lines), not at the first `autotune` run. */
+ * checks what it wrote as `validate` does, and a config that is not valid is reported at once
+ * (and kept: the messages name its lines), not at the first `autotune` run. */
 static void test_a_written_config_that_does_not_load_is_reported(void)
 {
 	char yaml[128];
@@ -337,12 +341,226 @@ static void test_a_written_config_that_does_not_load_is_reported(void)
 	CU_ASSERT_EQUAL(import_t1(json, yaml, &d), -1);
 	CU_ASSERT_FATAL(d.n >= 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "/typo.yaml: imported from "));
-	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "typo.json, but it does not load"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "typo.json, but it is not a valid config"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[1], "unknown name 'block_size_y'"));
 	CU_ASSERT_EQUAL(access(yaml, F_OK), 0);
 	diags_free(&d);
 	unlink(yaml);
 	unlink(json);
+}
+
+/* A config that loads can still fail where `validate` looks further: a constraint or a launch
+ * that cannot be evaluated for some configuration. Each is reported by import (exit 2, the
+ * config's line and column, the file kept), and `validate` agrees with it. */
+static void test_a_written_config_that_does_not_validate_is_reported(void)
+{
+	static const struct {
+		const char *condition, *local_x, *message;
+	} cases[] = {
+		{"2 ** 100 > x", "x", ".yaml:9:"},  /* the constraints' line */
+		{"x // 0 > 1", "x", ".yaml:9:"},
+		{"x > 1", "x // 0", ".yaml:13:25: division by zero (for x=2)"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char yaml[128], cond[128];
+		snprintf(cond, sizeof cond, "{\"Parameters\": [\"x\"], \"Expression\": \"%s\"}", cases[i].condition);
+		const char *json = write_spec("eval", "{\"Name\": \"x\", \"Type\": \"int\", \"Values\": \"[1, 2]\"}", cond,
+					      cases[i].local_x, yaml, sizeof yaml);
+		char *out = NULL;
+		CU_ASSERT_EQUAL(run_autotune((char *[]){"import", (char *)json, "-o", yaml, NULL}, &out), 2);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, "but it is not a valid config"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, cases[i].message));
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, i == 0 ? "integer overflow" : "division by zero"));
+		CU_ASSERT_PTR_NULL(strstr(out, "tune it with"));
+		free(out);
+		CU_ASSERT_EQUAL(access(yaml, F_OK), 0);
+		CU_ASSERT_EQUAL(run_autotune((char *[]){"validate", yaml, NULL}, NULL), 2);
+		unlink(yaml);
+		unlink(json);
+	}
+}
+
+/* The config is never written over what the spec reads: its kernel source and its data files
+ * (an argument's BinaryRaw fill, a reference's) are refused as -o, at their field, before anything
+ * is written; so is the spec itself. */
+static void test_the_output_is_none_of_the_specs_inputs(void)
+{
+	char dir[160], spec[200], kernel[200], in[200], ref[200];
+	snprintf(dir, sizeof dir, "%s/inputs", test_dir);
+	mkdir(dir, 0777);
+	snprintf(spec, sizeof spec, "%s/s.json", dir);
+	snprintf(kernel, sizeof kernel, "%s/k.cu", dir);
+	snprintf(in, sizeof in, "%s/in.bin", dir);
+	snprintf(ref, sizeof ref, "%s/ref.bin", dir);
+	put_file(kernel, "__global__ void k(float *x, float *out) {}\n");
+	put_file(in, "input");
+	put_file(ref, "reference");
+	put_file(spec, "{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"bs\", \"Type\": \"int\", \"Values\": \"[32]\"}]},\n"
+		       " \"KernelSpecification\": {\"Language\": \"CUDA\", \"KernelName\": \"k\", \"KernelFile\": \"k.cu\",\n"
+		       " \"GlobalSize\": {\"X\": \"1\"}, \"LocalSize\": {\"X\": \"bs\"},\n"
+		       " \"Arguments\": [{\"Name\": \"x\", \"Type\": \"float\", \"MemoryType\": \"Vector\", \"Size\": 64,\n"
+		       "   \"FillType\": \"BinaryRaw\", \"DataSource\": \"in.bin\"},\n"
+		       "  {\"Name\": \"out\", \"Type\": \"float\", \"MemoryType\": \"Vector\", \"Size\": 64, \"AccessType\": \"WriteOnly\"}],\n"
+		       " \"ReferenceArguments\": [{\"Name\": \"r\", \"TargetName\": \"out\", \"FillType\": \"BinaryRaw\",\n"
+		       "   \"DataSource\": \"ref.bin\"}]}}\n");
+	char *spec_text = read_text(spec);
+	static const struct {
+		const char *out, *want, *before;
+	} cases[] = {
+		{"k.cu", ":2:79: KernelSpecification.KernelFile 'k.cu' is the file the config would be written to",
+		 "__global__ void k(float *x, float *out) {}\n"},
+		{"in.bin", ":5:43: KernelSpecification.Arguments[0].DataSource 'in.bin' is the file the config would be", "input"},
+		{"./ref.bin", ":8:18: KernelSpecification.ReferenceArguments[0].DataSource 'ref.bin' is the file", "reference"},
+		{"s.json", "it is the spec being imported", NULL},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char out_path[256];
+		snprintf(out_path, sizeof out_path, "%s/%s", dir, cases[i].out);
+		char *out = NULL;
+		CU_ASSERT_EQUAL(run_autotune((char *[]){"import", spec, "-o", out_path, NULL}, &out), 2);
+		if (!strstr(out, cases[i].want))
+			fprintf(stderr, "\n  -o %s: %s  want: %s\n", cases[i].out, out, cases[i].want);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, cases[i].want));
+		free(out);
+		char *after = read_text(out_path);
+		const char *before = cases[i].before ? cases[i].before : spec_text;
+		CU_ASSERT(after && before && !strcmp(after, before));
+		free(after);
+	}
+	/* the kernel named by its absolute path (test_dir is one) is refused too */
+	char *text = read_text(spec), *abs_spec = xasprintf("%s/abs.json", dir);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_EQUAL_FATAL(kernel[0], '/');
+	char *at = strstr(text, "\"k.cu\"");
+	char *rewritten = xasprintf("%.*s\"%s\"%s", (int)(at - text), text, kernel, at + 6);
+	put_file(abs_spec, rewritten);
+	diags d = {0};
+	CU_ASSERT_EQUAL(import_t1(abs_spec, kernel, &d), -1);
+	CU_ASSERT(d.n >= 1 && strstr(d.msgs[0], "KernelSpecification.KernelFile"));
+	diags_free(&d);
+	free(rewritten);
+	free(text);
+	unlink(abs_spec);
+	free(abs_spec);
+	free(spec_text);
+	unlink(spec);
+	unlink(kernel);
+	unlink(in);
+	unlink(ref);
+	rmdir(dir);
+}
+
+/* An existing output is replaced only when an earlier import wrote it (its first line says so) or
+ * it is empty: another file (a hand-written config) stays as it was. */
+static void test_only_an_earlier_import_is_replaced(void)
+{
+	char yaml[200];
+	snprintf(yaml, sizeof yaml, "%s/again.yaml", test_dir);
+	put_file(yaml, "");
+	diags d = {0};
+	CU_ASSERT_EQUAL(import_t1("tests/t1/vector_add.json", yaml, &d), 0);
+	CU_ASSERT_EQUAL(import_t1("tests/t1/vector_add.json", yaml, &d), 0);
+	CU_ASSERT_EQUAL(d.n, 0);
+	put_file(yaml, "name: mine\n");
+	CU_ASSERT_EQUAL(import_t1("tests/t1/vector_add.json", yaml, &d), -1);
+	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], "the file exists and is not a config that autotune import wrote"));
+	char *after = read_text(yaml);
+	CU_ASSERT(after && !strcmp(after, "name: mine\n"));
+	free(after);
+	diags_free(&d);
+	unlink(yaml);
+}
+
+/* text with its first `from` replaced by `to` (caller frees); NULL when from is not there. */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+	const char *at = text ? strstr(text, from) : NULL;
+	return at ? xasprintf("%.*s%s%s", (int)(at - text), text, to, at + strlen(from)) : NULL;
+}
+
+/* Every object of a spec has its keys: a misspelt or unknown one, at any depth, is refused at its
+ * line and column with the nearest known key, never left out as if it were not there. */
+static void test_unknown_keys_are_refused_with_the_nearest(void)
+{
+	static const struct {
+		const char *from, *to, *want;
+	} cases[] = {
+		{"\"AccessType\": \"WriteOnly\"", "\"AccesType\": \"WriteOnly\"",
+		 ":20:80: unknown key 'AccesType' in KernelSpecification.Arguments[0]; did you mean 'AccessType'?"},
+		{"\"CompilerOptions\"", "\"CompilerOption\"",
+		 ":18:5: unknown key 'CompilerOption' in KernelSpecification; did you mean 'CompilerOptions'?"},
+		{"\"RandomSeed\"", "\"RandomSed\"", "unknown key 'RandomSed' in KernelSpecification.Arguments[1]; did you mean 'RandomSeed'?"},
+		{"\"TimeUnit\"", "\"Timeunit\"", ":2:35: unknown key 'Timeunit' in General; did you mean 'TimeUnit'?"},
+		{"\"General\"", "\"Genral\"", ":2:3: unknown key 'Genral' in the T1 spec; did you mean 'General'?"},
+		{"\"Values\"", "\"Value\"", "unknown key 'Value' in ConfigurationSpace.TuningParameters[0]; did you mean 'Values'?"},
+		{"\"Expression\"", "\"Expresion\"", "unknown key 'Expresion' in ConfigurationSpace.Conditions[0]; did you mean"},
+		{"{\"X\": \"block_size_x\"}", "{\"X\": \"block_size_x\", \"Width\": \"1\"}",
+		 ":17:40: unknown key 'Width' in KernelSpecification.LocalSize (valid keys: X, Y, Z)"},
+		{"\"Language\": \"CUDA\",", "\"Language\": \"CUDA\", \"Language\": \"CUDA\",", "duplicate key 'Language'"},
+	};
+	char *spec = read_text("tests/t1/vector_add.json");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(spec);
+	char json[200], yaml[200];
+	snprintf(json, sizeof json, "%s/keys.json", test_dir);
+	snprintf(yaml, sizeof yaml, "%s/keys.yaml", test_dir);
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *text = replaced(spec, cases[i].from, cases[i].to);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+		put_file(json, text);
+		diags d = {0};
+		CU_ASSERT_EQUAL(import_t1(json, yaml, &d), -1);
+		int found = d.n == 1 && strstr(d.msgs[0], cases[i].want);
+		if (!found)
+			fprintf(stderr, "\n  %s: %s  want: %s\n", cases[i].to, d.n ? d.msgs[0] : "(nothing)", cases[i].want);
+		CU_ASSERT(found);
+		CU_ASSERT_NOT_EQUAL(access(yaml, F_OK), 0);
+		diags_free(&d);
+		free(text);
+	}
+	unlink(json);
+	free(spec);
+}
+
+/* The schema's fields that describe the tuning run rather than the kernel are known, and read
+ * past: a spec with all of them imports to the same config as without. */
+static void test_the_schemas_run_fields_import(void)
+{
+	char *spec = read_text("tests/t1/vector_add.json");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(spec);
+	char *a = replaced(spec, "\"TimeUnit\": \"Milliseconds\"},",
+			   "\"TimeUnit\": \"Milliseconds\", \"BenchmarkName\": \"va\", \"LoggingLevel\": \"Info\", "
+			   "\"OutputFile\": \"out\", \"OutputFormat\": \"JSON\"},\n"
+			   "  \"Search\": {\"Name\": \"random\", \"Attributes\": [{\"Name\": \"x\", \"Value\": \"1\"}]},\n"
+			   "  \"Budget\": [{\"Type\": \"ConfigurationCount\", \"BudgetValue\": 10}],");
+	char *b = replaced(a, "\"Language\": \"CUDA\",",
+			   "\"Language\": \"CUDA\", \"Device\": {\"PlatformId\": 0, \"DeviceId\": 0, \"Name\": \"GPU\"}, "
+			   "\"Profiling\": false, \"SimulationInput\": \"cache.json\",");
+	char *c = replaced(b, "\"AccessType\": \"WriteOnly\"", "\"AccessType\": \"WriteOnly\", \"TypeSize\": 4");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	char json[200], yaml[200];
+	snprintf(json, sizeof json, "tests/t1/run_fields.test.json");
+	snprintf(yaml, sizeof yaml, "%s/run_fields.yaml", test_dir);
+	put_file(json, c);
+	diags d = {0};
+	CU_ASSERT_EQUAL(import_t1(json, yaml, &d), 0);
+	diags_print(&d);
+	diags_free(&d);
+	char plain[200];
+	snprintf(plain, sizeof plain, "%s/plain.yaml", test_dir);
+	CU_ASSERT_EQUAL(import_t1("tests/t1/vector_add.json", plain, &d), 0);
+	/* the same from the kernel on (the comment and the name follow the spec's file name) */
+	char *got = read_text(yaml), *want = read_text(plain);
+	const char *g = got ? strstr(got, "\nkernel:") : NULL, *w = want ? strstr(want, "\nkernel:") : NULL;
+	CU_ASSERT(g && w && !strcmp(g, w));
+	free(got);
+	free(want);
+	unlink(plain);
+	unlink(json);
+	unlink(yaml);
+	free(a);
+	free(b);
+	free(c);
+	free(spec);
 }
 
 int add_import_suite(void)
@@ -360,5 +578,11 @@ int add_import_suite(void)
 	CU_add_test(s, "a GEMM spec imports to the hand-written space", test_a_gemm_spec_imports_to_the_hand_written_space);
 	CU_add_test(s, "what cannot be imported is reported", test_what_cannot_be_imported_is_reported);
 	CU_add_test(s, "a written config that does not load is reported", test_a_written_config_that_does_not_load_is_reported);
+	CU_add_test(s, "the output is none of the spec's inputs", test_the_output_is_none_of_the_specs_inputs);
+	CU_add_test(s, "only an earlier import is replaced", test_only_an_earlier_import_is_replaced);
+	CU_add_test(s, "unknown keys are refused with the nearest", test_unknown_keys_are_refused_with_the_nearest);
+	CU_add_test(s, "the schema's run fields import", test_the_schemas_run_fields_import);
+	CU_add_test(s, "a written config that does not validate is reported",
+		    test_a_written_config_that_does_not_validate_is_reported);
 	return 0;
 }

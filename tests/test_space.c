@@ -146,6 +146,33 @@ static void test_pruned_walk_equals_the_filtered_product(void)
 	diags_free(&d);
 }
 
+/* The geometry check walks the space in slices: a launch that fails only in a configuration past
+ * the first slice (x = 5000 of 1..6000: grid 5000 / (x - 5000)) is found, and named. */
+static void test_the_geometry_check_reaches_every_configuration(void)
+{
+	config cfg;
+	space sp;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(load("kernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4}]\n"
+				   "launch: {block: [1], grid: [\"1 + 5000 / (x - 5000) * 0\"]}\n"
+				   "space: {x: {start: 1, stop: 6000, step: 1}}\n", &cfg), 0);
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
+	CU_ASSERT_EQUAL(sp.count, 6000);
+	CU_ASSERT_EQUAL(space_check_geometry(&cfg, &sp, &d), -1);
+	CU_ASSERT_FATAL(d.n >= 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "division by zero (for x=5000)"));
+	space_free(&sp);
+	diags_free(&d);
+	/* and without one, it passes */
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
+	sp.count = 4999;
+	CU_ASSERT_EQUAL(space_check_geometry(&cfg, &sp, &d), 0);
+	CU_ASSERT_EQUAL(d.n, 0);
+	space_free(&sp);
+	diags_free(&d);
+	config_free(&cfg);
+}
+
 int add_space_suite(void)
 {
 	CU_pSuite s = CU_add_suite("space", NULL, NULL);
@@ -158,5 +185,6 @@ int add_space_suite(void)
 	CU_add_test(s, "reference outside the space", test_reference_outside_space_is_an_error);
 	CU_add_test(s, "named reference is found", test_named_reference_is_found);
 	CU_add_test(s, "pruned walk equals the filtered product", test_pruned_walk_equals_the_filtered_product);
+	CU_add_test(s, "the geometry check reaches every configuration", test_the_geometry_check_reaches_every_configuration);
 	return 0;
 }

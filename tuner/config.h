@@ -226,6 +226,11 @@ char *config_sibling(const config *cfg, const char *suffix);
 int config_read_document(const char *path, const char *syntax, yaml_document_t *doc, diags *d);
 /* The value of key in mapping node map of doc, or NULL (none, or map is not a mapping). */
 yaml_node_t *config_map_get(yaml_document_t *doc, const yaml_node_t *map, const char *key);
+/* The keys of mapping n (in file) that are not in allowed (NULL-ended), each said at its
+ * file:line:col with the nearest allowed one, and duplicates: the number of errors (a node that
+ * is not a mapping is one). `what` names n in the messages. */
+int config_check_keys(yaml_document_t *doc, const char *file, const yaml_node_t *n, const char *what,
+		      const char *const *allowed, diags *d);
 /* The same of text (len bytes) that stands for the file at path: messages name path. */
 int config_read_text(const char *path, const char *text, size_t len, const char *syntax, yaml_document_t *doc, diags *d);
 

@@ -202,6 +202,14 @@ int ld_check_keys(loader *L, const yaml_node_t *n, const char *what, const char 
 	return 0;
 }
 
+int config_check_keys(yaml_document_t *doc, const char *file, const yaml_node_t *n, const char *what,
+		      const char *const *allowed, diags *d)
+{
+	loader L = {.file = file, .doc = doc, .d = d};
+	ld_check_keys(&L, n, what, allowed);
+	return L.errors;
+}
+
 yaml_node_t *config_map_get(yaml_document_t *doc, const yaml_node_t *map, const char *key)
 {
 	if (!map || map->type != YAML_MAPPING_NODE)

@@ -15,7 +15,12 @@
 
 #include "config.h"
 #include "import_py.h"
+#include "space.h"
 #include "banned.h"
+
+/* The first line of every config import writes: a file that starts otherwise is not import's to
+ * replace. */
+#define IMPORT_MARK "# Imported from the T1 spec "
 
 typedef struct {
 	const char *file;
@@ -126,13 +131,22 @@ static const char *our_type(const char *t1)
 	return NULL;
 }
 
-/* A file the spec names relative to itself (KernelFile, DataSource), quoted, as the config finds
- * it: relative to the config, so written elsewhere, by its absolute path. */
-static void put_spec_file(reader *R, FILE *f, const char *file)
+/* A file the spec names relative to itself (KernelFile, DataSource), at node n of field `what`,
+ * quoted, as the config finds it: relative to the config, so written elsewhere, by its absolute
+ * path. It is an input: the config must not be written over it. */
+static void put_spec_file(reader *R, FILE *f, const yaml_node_t *n, const char *what, const char *file)
 {
 	char *spec_dir = dir_of(R->file), *out_dir = dir_of(R->out), *path = NULL;
 	if (file && *file != '/' && *spec_dir == '/' && strcmp(spec_dir, out_dir))
 		path = xasprintf("%s/%s", spec_dir, file);
+	char *input = file && *file != '/' ? xasprintf("%s/%s", spec_dir, file) : xstrdup(file ? file : "");
+	if (*input && same_file(R->out, input)) {
+		char *msg = xasprintf("%s '%s' is the file the config would be written to: give the config another "
+				      "name (-o)", what, file);
+		err_at(R, n, "%s", msg);
+		free(msg);
+	}
+	free(input);
 	quoted(f, path ? path : file ? file : "");
 	free(path);
 	free(spec_dir);
@@ -163,7 +177,7 @@ static void put_fill(reader *R, FILE *f, const yaml_node_t *a, const char *path,
 	else if (!strcmp(fill, "BinaryRaw") && source) {
 		/* raw or .npy: the loader checks the file against the argument's type and count */
 		fputs(", fill: {file: ", f);
-		put_spec_file(R, f, source);
+		put_spec_file(R, f, get(R, a, "DataSource"), where, source);
 		fputs("}", f);
 	} else if (!strcmp(fill, "BinaryRaw"))
 		err_at(R, a, "%s.FillType BinaryRaw needs a DataSource: the data file", path);
@@ -296,7 +310,7 @@ static void put_kernel(reader *R, FILE *f, const yaml_node_t *kernel, const char
 		err_at(R, kernel, "Language '%s': autotune tunes CUDA kernels", lang);
 	const char *base = strrchr(json_path, '/');
 	base = base ? base + 1 : json_path;
-	fprintf(f, "# Imported from the T1 spec %s by autotune import.\nname: ", base);
+	fprintf(f, IMPORT_MARK "%s by autotune import.\nname: ", base);
 	/* the name prefixes the header's macros: a file named 2d-conv.json still needs an identifier */
 	if (!((*base >= 'a' && *base <= 'z') || (*base >= 'A' && *base <= 'Z') || *base == '_'))
 		fputs("t1_", f);
@@ -307,7 +321,7 @@ static void put_kernel(reader *R, FILE *f, const yaml_node_t *kernel, const char
 	/* KernelFile is the spec's, relative to it; the config finds its source relative to itself:
 	 * written elsewhere, it names the file by its absolute path */
 	(void)json_path;
-	put_spec_file(R, f, file);
+	put_spec_file(R, f, get(R, kernel, "KernelFile"), "KernelSpecification.KernelFile", file);
 	fputs("\n  entry: ", f);
 	const char *entry = str(R, kernel, "KernelName", "KernelSpecification needs a KernelName");
 	quoted(f, entry ? entry : "");
@@ -494,13 +508,87 @@ static void put_references(reader *R, FILE *f, const yaml_node_t *refs)
 				fprintf(f, "%s  %s:\n", counts[1] + counts[2] && (pass == 1 || !counts[1]) ? "verify:\n" : "",
 					pass == 1 ? "expected" : "expect");
 			fprintf(f, "    %s: ", target);
+			char where[96];
+			snprintf(where, sizeof where, "KernelSpecification.ReferenceArguments[%d].DataSource", index);
 			if (pass == 1)
-				put_spec_file(R, f, source);
+				put_spec_file(R, f, get(R, r, "DataSource"), where, source);
 			else
 				quoted(f, value);
 			fputc('\n', f);
 		}
 	}
+}
+
+/* ---- the keys a T1 spec may have: the schema's (Kernel Tuner's T1 1.0.0) and Kernel Tuner's own
+ * (ProblemSize, GridDivX..Z, MemType, BenchmarkName). Those the mapping above does not use
+ * describe the tuning run rather than the kernel (General, Search, Budget, Device, Profiling,
+ * SimulationInput) and are read past; any other key is a mistake, said with the nearest one. ---- */
+static const char *const k_root[] = {"General", "ConfigurationSpace", "KernelSpecification", "Search", "Budget", NULL};
+static const char *const k_general[] = {"FormatVersion", "BenchmarkName", "LoggingLevel", "TimeUnit",
+					"OutputFile",    "OutputFormat",  NULL};
+static const char *const k_space[] = {"TuningParameters", "Conditions", NULL};
+static const char *const k_param[] = {"Name", "Type", "Values", NULL};
+static const char *const k_condition[] = {"Parameters", "Expression", NULL};
+static const char *const k_search[] = {"Name", "Attributes", NULL};
+static const char *const k_attribute[] = {"Name", "Value", NULL};
+static const char *const k_budget[] = {"Type", "BudgetValue", NULL};
+static const char *const k_kernel[] = {"Language",   "KernelName", "KernelFile",     "ProblemSize",     "GridDivX",
+				       "GridDivY",   "GridDivZ",   "GlobalSizeType", "GlobalSize",      "LocalSize",
+				       "SharedMemory", "CompilerOptions", "Arguments", "ReferenceArguments", "Device",
+				       "Profiling",  "SimulationInput", NULL};
+static const char *const k_device[] = {"PlatformId", "DeviceId", "Id", "Name", NULL};
+static const char *const k_xyz[] = {"X", "Y", "Z", NULL};
+static const char *const k_argument[] = {"Name",      "Type",       "MemoryType", "MemType",    "Size", "TypeSize",
+					 "AccessType", "FillType", "FillValue",  "DataSource", "RandomSeed", NULL};
+static const char *const k_reference[] = {"Name",      "TargetName", "FillType",         "FillValue",
+					  "DataSource", "RandomSeed", "ValidationMethod", "ValidationThreshold", NULL};
+
+/* Which value of which object is an object (or a list of them, `list`) with which keys. */
+static const struct {
+	const char *const *in;
+	const char *key;
+	const char *const *keys;
+	int list;
+} nested[] = {
+	{k_root, "General", k_general, 0},
+	{k_root, "ConfigurationSpace", k_space, 0},
+	{k_root, "KernelSpecification", k_kernel, 0},
+	{k_root, "Search", k_search, 0},
+	{k_root, "Budget", k_budget, 1},
+	{k_space, "TuningParameters", k_param, 1},
+	{k_space, "Conditions", k_condition, 1},
+	{k_search, "Attributes", k_attribute, 1},
+	{k_kernel, "Device", k_device, 0},
+	{k_kernel, "GlobalSize", k_xyz, 0},
+	{k_kernel, "LocalSize", k_xyz, 0},
+	{k_kernel, "Arguments", k_argument, 1},
+	{k_kernel, "ReferenceArguments", k_reference, 1},
+};
+
+/* The keys of object n (`what` in messages, `keys` its table) and of the objects inside it: the
+ * number of errors. Values of the wrong kind are left to the mapping, which says what it needs. */
+static int check_keys(reader *R, const yaml_node_t *n, const char *what, const char *const *keys)
+{
+	if (!n || n->type != YAML_MAPPING_NODE)
+		return 0;
+	int errors = config_check_keys(R->doc, R->file, n, what, keys, R->d);
+	for (size_t i = 0; i < sizeof nested / sizeof *nested; i++) {
+		yaml_node_t *v = nested[i].in == keys ? get(R, n, nested[i].key) : NULL;
+		char path[128];
+		if (v && !nested[i].list) {
+			snprintf(path, sizeof path, "%s%s%s", keys == k_root ? "" : what, keys == k_root ? "" : ".",
+				 nested[i].key);
+			errors += check_keys(R, v, path, nested[i].keys);
+		}
+		for (int k = 0; v && nested[i].list && v->type == YAML_SEQUENCE_NODE &&
+				v->data.sequence.items.start + k < v->data.sequence.items.top;
+		     k++) {
+			snprintf(path, sizeof path, "%s%s%s[%d]", keys == k_root ? "" : what, keys == k_root ? "" : ".",
+				 nested[i].key, k);
+			errors += check_keys(R, node(R, v->data.sequence.items.start[k]), path, nested[i].keys);
+		}
+	}
+	return errors;
 }
 
 /* The config, its sections in the order the mapping above lists them; -1 when anything could
@@ -512,6 +600,9 @@ static int convert(reader *R, FILE *f, const char *json_path)
 		diags_at(R->d, R->file, 1, 1, "%s", "a T1 spec is a JSON object");
 		return -1;
 	}
+	/* a misspelt key would otherwise be a field silently left out: said first, and alone */
+	if (check_keys(R, root, "the T1 spec", k_root))
+		return -1;
 	yaml_node_t *space = get(R, root, "ConfigurationSpace"), *kernel = get(R, root, "KernelSpecification");
 	if (!space || !kernel) {
 		err_at(R, root, "%s", "a T1 spec needs ConfigurationSpace and KernelSpecification");
@@ -533,18 +624,26 @@ static int convert(reader *R, FILE *f, const char *json_path)
 }
 
 /* Strings of the spec are copied as they are (a value list, an expression), so only the loader
- * can tell whether they mean something: the written config is loaded before anyone tunes it, and
- * kept when it does not load, since the loader's messages point into it. */
+ * can tell whether they mean something: the written config is checked as `validate` checks it
+ * (loaded, its space enumerated, every launch evaluated) before anyone tunes it, and kept when it
+ * fails, since the messages point into it. */
 static int check_written(const char *json_path, const char *yaml_path, diags *d)
 {
 	config cfg;
+	space sp;
 	diags ld = {0};
 	int rc = config_load(yaml_path, &cfg, &ld);
-	if (rc == 0)
+	if (rc == 0) {
+		rc = space_enumerate(&cfg, &sp, &ld);
+		if (rc == 0) {
+			rc = space_check_geometry(&cfg, &sp, &ld);
+			space_free(&sp);
+		}
 		config_free(&cfg);
-	else {
-		diags_add(d, "%s: imported from %s, but it does not load: fix the spec and import again, or fix this "
-			  "file", yaml_path, json_path);
+	}
+	if (rc) {
+		diags_add(d, "%s: imported from %s, but it is not a valid config: fix the spec and import again, or "
+			  "fix this file", yaml_path, json_path);
 		for (size_t i = 0; i < ld.n; i++)
 			diags_add(d, "%s", ld.msgs[i]);
 	}
@@ -552,34 +651,52 @@ static int check_written(const char *json_path, const char *yaml_path, diags *d)
 	return rc ? -1 : 0;
 }
 
+/* Whether yaml_path, which is none of the spec's inputs, may receive the config: absent, empty or a
+ * config an earlier import wrote (importing again after fixing the spec replaces it). */
+static int check_output(const char *yaml_path, diags *d)
+{
+	FILE *f = fopen(yaml_path, "rb");
+	if (!f)
+		return 0; /* absent; anything else write_output says */
+	char head[sizeof IMPORT_MARK] = "";
+	size_t n = fread(head, 1, sizeof head - 1, f);
+	fclose(f);
+	if (n == 0 || !strcmp(head, IMPORT_MARK))
+		return 0;
+	diags_add(d, "cannot write the config to '%s': the file exists and is not a config that autotune import "
+		  "wrote (whose first line says so); remove it or give another with -o", yaml_path);
+	return -1;
+}
+
 int import_t1(const char *json_path, const char *yaml_path, diags *d)
 {
 	yaml_document_t doc;
-	int rc = -1;
-	if (config_read_document(json_path, "JSON", &doc, d) == 0) {
-		char *text = NULL;
-		size_t len = 0;
-		FILE *out = open_memstream(&text, &len);
-		reader R = {.file = json_path, .out = yaml_path, .doc = &doc, .d = d};
-		rc = convert(&R, out, json_path);
-		fclose(out);
-		for (size_t k = 0; k < R.nparams; k++)
-			free(R.pvals[k]);
-		free(R.pvals);
-		free(R.npvals);
-		free(R.pnames);
-		for (int i = 0; i < 3; i++)
-			free(R.ps[i]);
-		if (rc == 0 && same_file(yaml_path, json_path)) {
-			diags_add(d, "cannot write the config to '%s': it is the spec being imported; give another with -o",
-				  yaml_path);
-			rc = -1;
-		} else if (rc == 0 && write_output(yaml_path, text, len, d))
-			rc = -1;
-		else if (rc == 0)
-			rc = check_written(json_path, yaml_path, d);
-		free(text);
-		yaml_document_delete(&doc);
+	if (same_file(yaml_path, json_path)) {
+		diags_add(d, "cannot write the config to '%s': it is the spec being imported; give another with -o",
+			  yaml_path);
+		return -1;
 	}
+	if (config_read_document(json_path, "JSON", &doc, d))
+		return -1;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	reader R = {.file = json_path, .out = yaml_path, .doc = &doc, .d = d};
+	/* the kernel and data files are refused as the output while converting, each at its field */
+	int rc = convert(&R, out, json_path);
+	fclose(out);
+	for (size_t k = 0; k < R.nparams; k++)
+		free(R.pvals[k]);
+	free(R.pvals);
+	free(R.npvals);
+	free(R.pnames);
+	for (int i = 0; i < 3; i++)
+		free(R.ps[i]);
+	if (rc == 0 && (check_output(yaml_path, d) || write_output(yaml_path, text, len, d)))
+		rc = -1;
+	else if (rc == 0)
+		rc = check_written(json_path, yaml_path, d);
+	free(text);
+	yaml_document_delete(&doc);
 	return rc;
 }

@@ -6,10 +6,10 @@
 #include "diag.h"
 
 /* Reads the T1 JSON at json_path and writes the equivalent YAML config to yaml_path (next to it,
- * so relative kernel paths keep working), then loads it as `autotune` would. 0 on success; -1
- * with every problem in d, as file:line:col where it has one. A spec that cannot be converted
- * writes nothing; a config that was written but does not load (a malformed value list, a kernel
- * file that is not there) stays, for the loader's messages name its lines. */
+ * so relative kernel paths keep working), then checks it as `autotune validate` does. 0 on
+ * success; -1 with every problem in d, as file:line:col where it has one. A spec that cannot be
+ * converted writes nothing; a config that was written but is not valid (a kernel file that is not
+ * there, a constraint that overflows) stays, for the messages name its lines. */
 int import_t1(const char *json_path, const char *yaml_path, diags *d);
 
 #endif

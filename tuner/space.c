@@ -259,3 +259,21 @@ int space_eval_geometry(const config *cfg, const space *sp, result *res, diags *
 	}
 	return 0;
 }
+
+/* GEOMETRY_SLICE configurations at a time: a result is 300 bytes, twice what the space holds of
+ * a configuration. */
+#define GEOMETRY_SLICE 4096
+int space_check_geometry(const config *cfg, const space *sp, diags *d)
+{
+	result *scratch = xcalloc(GEOMETRY_SLICE, sizeof *scratch);
+	int rc = 0;
+	for (size_t from = 0; from < sp->count && !rc; from += GEOMETRY_SLICE) {
+		space slice = *sp;
+		slice.vals = sp->vals + from * sp->nparams;
+		slice.count = sp->count - from < GEOMETRY_SLICE ? sp->count - from : GEOMETRY_SLICE;
+		memset(scratch, 0, GEOMETRY_SLICE * sizeof *scratch);
+		rc = space_eval_geometry(cfg, &slice, scratch, d);
+	}
+	free(scratch);
+	return rc;
+}

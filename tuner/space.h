@@ -33,5 +33,8 @@ char *space_describe(const config *cfg, const value *params);
  * expression that cannot be evaluated for some configuration is a config error, reported with
  * that configuration; -1 then. */
 int space_eval_geometry(const config *cfg, const space *sp, result *res, diags *d);
+/* The same check without keeping the geometry (what `validate` and `import` need): 0, or -1
+ * with the first configuration whose launch does not evaluate. */
+int space_check_geometry(const config *cfg, const space *sp, diags *d);
 
 #endif

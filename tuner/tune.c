@@ -319,23 +319,6 @@ static int stop(tuning *t, int code)
 	return 1;
 }
 
-/* Every configuration's launch geometry evaluates, checked GEOMETRY_SLICE at a time. */
-#define GEOMETRY_SLICE 4096
-static int check_geometry(const config *cfg, const space *sp, diags *d)
-{
-	result *scratch = xcalloc(GEOMETRY_SLICE, sizeof *scratch);
-	int rc = 0;
-	for (size_t from = 0; from < sp->count && !rc; from += GEOMETRY_SLICE) {
-		space slice = *sp;
-		slice.vals = sp->vals + from * sp->nparams;
-		slice.count = sp->count - from < GEOMETRY_SLICE ? sp->count - from : GEOMETRY_SLICE;
-		memset(scratch, 0, GEOMETRY_SLICE * sizeof *scratch);
-		rc = space_eval_geometry(cfg, &slice, scratch, d);
-	}
-	free(scratch);
-	return rc;
-}
-
 /* The config, its space (a shard's slice), each configuration's launch geometry and the plan of
  * binaries. */
 static int load(tuning *t)
@@ -364,9 +347,8 @@ static int load(tuning *t)
 		}
 	}
 	if (o->cmd == CMD_VALIDATE && !o->replay) {
-		/* validate keeps no results: each launch is checked, a slice at a time (a result is
-		 * 300 bytes, twice what the space itself holds of a configuration) */
-		if (check_geometry(&t->cfg, &t->sp, &t->d))
+		/* validate keeps no results: each launch is checked, a slice at a time */
+		if (space_check_geometry(&t->cfg, &t->sp, &t->d))
 			return stop(t, EXIT_USAGE);
 	} else {
 		t->res = xcalloc(t->sp.count, sizeof *t->res);
