@@ -426,6 +426,28 @@ static void test_bad_files_are_refused_where_they_are_wrong(void)
 		{"{\"cache\": {\"32,1,0\": {\"block_x\": 32, \"block_y\": 1, \"maxrreg\": 0}}}", "{\"block_x",
 		 "the cache entry '32,1,0' has no \"time\""},
 		{"{\"runs\": []}", "{", "neither a T4 results file (a \"results\" list) nor a Kernel Tuner cache file"},
+		/* two results for one configuration: which counts would be a guess */
+		{"{\"results\": [{\"configuration\": {\"block_x\": 32, \"block_y\": 1, \"maxrreg\": 0}, \"invalidity\": \"compile\"},\n"
+		 " {\"configuration\": {\"maxrreg\": 0, \"block_y\": 1, \"block_x\": 32}, \"invalidity\": \"compile\"}]}",
+		 "{\"maxrreg", "a second result for block_x=32 block_y=1 maxrreg=0 (the first is at line 1, column 32)"},
+		{"{\"cache\": {\"32,1,0\": {\"block_x\": 32, \"block_y\": 1, \"maxrreg\": 0, \"time\": 1.5},\n"
+		 " \"32,1,0.0\": {\"block_x\": 32, \"block_y\": 1, \"maxrreg\": 0.0, \"time\": 1.2}}}",
+		 "{\"block_x\": 32, \"block_y\": 1, \"maxrreg\": 0.0", "a second result for block_x=32 block_y=1 maxrreg=0"},
+		/* a status autotune does not have is not read as the invalidity's */
+		{"{\"results\": [{\"configuration\": {\"block_x\": 32, \"block_y\": 1, \"maxrreg\": 0}, \"invalidity\": \"correct\",\n"
+		 "  \"times\": {\"runtimes\": [1.5]}, \"autotune\": {\"status\": \"bogus\"}}]}",
+		 "\"bogus\"", "autotune status 'bogus' is none of not-run, ok, compile-error, launch-error, wrong-result, crashed, timeout"},
+		/* a time that passed is a positive number of ms, and there is one */
+		{"{\"results\": [{\"configuration\": {\"block_x\": 32, \"block_y\": 1, \"maxrreg\": 0}, \"invalidity\": \"correct\",\n"
+		 "  \"times\": {\"runtimes\": [-1.5]}}]}",
+		 "{\"configuration", "a correct result's time is '-1.5', not a positive number of milliseconds"},
+		{"{\"results\": [{\"configuration\": {\"block_x\": 32, \"block_y\": 1, \"maxrreg\": 0}, \"invalidity\": \"correct\",\n"
+		 "  \"measurements\": [{\"name\": \"time\", \"value\": 0}]}]}",
+		 "{\"configuration", "a correct result's time is '0', not a positive"},
+		{"{\"results\": [{\"configuration\": {\"block_x\": 32, \"block_y\": 1, \"maxrreg\": 0}, \"invalidity\": \"correct\"}]}",
+		 "{\"configuration", "a correct result without a time (no \"time\" measurement, no runtimes)"},
+		{"{\"cache\": {\"32,1,0\": {\"block_x\": 32, \"block_y\": 1, \"maxrreg\": 0, \"time\": -2}}}", "-2",
+		 "the cache entry '32,1,0' has a time of -2, not a positive number of milliseconds"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		table t;

@@ -254,6 +254,7 @@ typedef struct {
 	size_t cap;        /* of t->cells */
 	double *vals;      /* the parameters of the result being read */
 	size_t hint;       /* where the search for the next configuration starts: files come in space order */
+	const yaml_node_t **first; /* per configuration of sp: where its result is, NULL before one is read */
 	size_t results, outside; /* results read, and those whose configuration is not in the space */
 	int errors;
 } reader;
@@ -363,6 +364,34 @@ static long long find_config(reader *R, const yaml_node_t *m)
 		}
 	}
 	R->outside++;
+	return -1;
+}
+
+/* Configuration c's result is at n: -1, said at n, when c had one already (two times for one
+ * configuration: which one counts would be a guess). */
+static int claim(reader *R, long long c, const yaml_node_t *n)
+{
+	const yaml_node_t *was = R->first[c];
+	if (!was) {
+		R->first[c] = n;
+		return 0;
+	}
+	char *desc = space_describe(R->cfg, space_config(R->sp, (size_t)c));
+	err(R, n, "a second result for %s (the first is at line %d, column %d)", desc, (int)was->start_mark.line + 1,
+	    (int)was->start_mark.column + 1);
+	free(desc);
+	return -1;
+}
+
+/* A status's name into *st; -1, said at n, for a name status.h does not have. */
+static int known_status(reader *R, const yaml_node_t *n, const char *name, status *st)
+{
+	if (status_parse(name, st) == 0)
+		return 0;
+	char list[256] = "";
+	for (int i = 0; i < ST_COUNT_; i++)
+		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", status_names[i]);
+	err(R, n, "autotune status '%s' is none of %s", name, list);
 	return -1;
 }
 
@@ -520,6 +549,21 @@ static void t4_fields(reader *R, const yaml_node_t *res, const char **time)
 	set_cell(R, "tuned_at", text_of(get(R, res, "timestamp")), 1);
 }
 
+/* A result that passed has a time that decides (the finalists' median where re-timed) and it is a
+ * positive number of ms: -1, said at n, when not. */
+static int timed(reader *R, const yaml_node_t *n)
+{
+	const char *t = *cell(R, "final_ms_median") ? cell(R, "final_ms_median") : cell(R, "time_ms_median");
+	double x;
+	if (!*t)
+		err(R, n, "a correct result without a time (no \"time\" measurement, no runtimes)");
+	else if (number(t, &x) || x <= 0)
+		err(R, n, "a correct result's time is '%s', not a positive number of milliseconds", t);
+	else
+		return 0;
+	return -1;
+}
+
 /* One result of a T4 file as a row: autotune's own fields where the file has them (an autotune
  * T4 gives its CSV row back), else the status from the invalidity and the time from the "time"
  * measurement or the runtimes' median. */
@@ -531,14 +575,19 @@ static void t4_result(reader *R, const yaml_node_t *res)
 		return;
 	}
 	long long c = only_params(R, conf) ? -2 : find_config(R, conf);
-	if (c < 0)
+	if (c < 0 || claim(R, c, conf))
 		return;
 	row_begin(R, (size_t)c);
 	const char *time = NULL;
 	double x;
 	t4_fields(R, res, &time);
 	status st;
-	if (status_parse(cell(R, "status"), &st)) {
+	yaml_node_t *said = get(R, get(R, res, "autotune"), "status");
+	if (*cell(R, "status") && known_status(R, said ? said : res, cell(R, "status"), &st)) {
+		row_drop(R);
+		return;
+	}
+	if (!*cell(R, "status")) {
 		yaml_node_t *inv = get(R, res, "invalidity");
 		if (invalidity_status(text_of(inv), &st)) {
 			err(R, inv ? inv : res, "invalidity '%s' is none of correct, compile, runtime, timeout, correctness, constraints",
@@ -557,6 +606,10 @@ static void t4_result(reader *R, const yaml_node_t *res)
 		}
 		if (*cell(R, "time_ms_median"))
 			set_cell(R, "samples", "1", 1);
+		if (timed(R, res)) {
+			row_drop(R);
+			return;
+		}
 	}
 	row_end(R, (size_t)c);
 }
@@ -580,7 +633,7 @@ static void cache_entry(reader *R, const yaml_node_t *key, const yaml_node_t *e,
 		return;
 	}
 	long long c = find_config(R, e);
-	if (c < 0)
+	if (c < 0 || claim(R, c, e))
 		return;
 	yaml_node_t *time = get(R, e, "time");
 	const char *tt = text_of(time);
@@ -593,6 +646,11 @@ static void cache_entry(reader *R, const yaml_node_t *key, const yaml_node_t *e,
 	set_cell(R, "gpu", device, 0);
 	set_cell(R, "tuned_at", text_of(get(R, e, "timestamp")), 0);
 	if (time->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && number(tt, &x) == 0) {
+		if (x <= 0) {
+			err(R, time, "the cache entry '%s' has a time of %s, not a positive number of milliseconds", name, tt);
+			row_drop(R);
+			return;
+		}
 		set_cell(R, "status", "ok", 0);
 		set_cell(R, "time_ms_median", tt, 0);
 		if (put_runtimes(R, get(R, e, "times"))) {
@@ -676,10 +734,12 @@ static int to_table(const char *path, yaml_document_t *doc, const config *cfg, c
 	reader R = {.path = path, .doc = doc, .cfg = cfg, .sp = sp, .t = t, .d = d};
 	R.geometry = xcalloc(sp->count + 1, sizeof *R.geometry);
 	R.vals = xcalloc(cfg->nparams + 1, sizeof *R.vals);
+	R.first = xcalloc(sp->count + 1, sizeof *R.first);
 	int rc = space_eval_geometry(cfg, sp, R.geometry, d) ? -1 : read_doc(&R);
 	row_drop(&R);
 	free(R.geometry);
 	free(R.vals);
+	free(R.first);
 	if (rc)
 		table_free(t);
 	return rc;
