@@ -435,6 +435,22 @@ static void test_devices_lists_every_gpu(void)
 	CU_ASSERT_EQUAL(run_autotune((char *[]){"devices", NULL}, &out), 2);
 	CU_ASSERT_PTR_NULL(strstr(out, "gpu "));
 	free(out);
+	/* a worker the dynamic loader stops (no driver): its words once, in the message */
+	char script[128];
+	snprintf(script, sizeof script, "%s/noloader", test_dir);
+	mkdir(script, 0755);
+	strcat(script, "/autotune-worker");
+	put_file(script, "#!/bin/sh\necho \"$0: error while loading shared libraries: libcuda.so.1: cannot open\" >&2\n"
+			 "exit 127\n");
+	chmod(script, 0755);
+	setenv("AUTOTUNE_WORKER", script, 1);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"devices", NULL}, &out), 2);
+	const char *said = strstr(out, "error while loading shared libraries");
+	CU_ASSERT_PTR_NOT_NULL(said);
+	CU_ASSERT(said && !strstr(said + 1, "error while loading shared libraries"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "the GPU worker exited with status 127 before opening the device: error while "
+					   "loading shared libraries: libcuda.so.1: cannot open (is the NVIDIA driver installed?)"));
+	free(out);
 	fake_worker_forget();
 }
 

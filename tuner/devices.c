@@ -248,13 +248,43 @@ double devices_copy_bandwidth(runner *rn, const device_info *dev)
 	return gbps;
 }
 
+/* A log for the workers of `autotune devices`: a worker that cannot start (no driver) is then said
+ * once, its loader's words quoted in the message, not also raw on the terminal. NULL when none
+ * can be made: the worker's stderr is the terminal's. Named as the run's temporary files, so one
+ * a killed run leaves is reclaimed. Caller unlinks and frees. */
+static char *devices_log(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *path = xasprintf("%s/autotune-%ld-XXXXXX", tmp && *tmp ? tmp : "/tmp", (long)getpid());
+	int fd = mkstemp(path);
+	if (fd < 0) {
+		free(path);
+		return NULL;
+	}
+	close(fd);
+	return path;
+}
+
+/* What the workers said, on stderr: a listing that worked keeps their warnings. */
+static void pass_on(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char buf[4096];
+	size_t n;
+	while (f && (n = fread(buf, 1, sizeof buf, f)) > 0)
+		fwrite(buf, 1, n, stderr);
+	if (f)
+		fclose(f);
+}
+
 int cmd_devices(const options *o, const char *worker_path)
 {
 	(void)o;
 	diags d = {0};
 	/* every GPU, whatever its model: this lists them all */
 	int rc = 0, count = 0;
-	runner *probe = runner_start(worker_path, 0, NULL, NULL, NULL, &d);
+	char *log = devices_log();
+	runner *probe = runner_start(worker_path, 0, NULL, NULL, log, &d);
 	if (!probe || (count = runner_device_count(probe)) < 1) {
 		if (!d.n)
 			diags_add(&d, "autotune devices: the GPU worker could not count the GPUs");
@@ -266,7 +296,7 @@ int cmd_devices(const options *o, const char *worker_path)
 		       "copy", "uuid");
 	for (int i = 0; !rc && i < count; i++) {
 		device_info info;
-		runner *rn = runner_start(worker_path, i, NULL, &info, NULL, &d);
+		runner *rn = runner_start(worker_path, i, NULL, &info, log, &d);
 		if (!rn) {
 			rc = -1;
 			break;
@@ -278,6 +308,12 @@ int cmd_devices(const options *o, const char *worker_path)
 		printf("%-3d %-28.28s sm_%-2d %4d %5.1f GiB %3d MiB %4d MHz %9s  %s\n", i, info.name, info.cc, info.sms,
 		       info.mem_bytes / 1073741824.0, info.l2_bytes >> 20, info.clock_khz / 1000, bw, info.uuid);
 		runner_stop(rn);
+	}
+	if (log) {
+		if (!rc)
+			pass_on(log);
+		unlink(log);
+		free(log);
 	}
 	if (d.n)
 		diags_print(&d);
