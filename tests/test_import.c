@@ -599,6 +599,28 @@ static void test_only_json_is_read(void)
 	}
 }
 
+/* A character outside the Python that is translated is named whole in the spec's message, at its
+ * character: '≥', not its first byte. */
+static void test_a_foreign_character_is_named_whole(void)
+{
+	char *spec = read_text("tests/t1/vector_add.json");
+	char *text = replaced(spec, "block_size_x >= 64", "block_size_x \u2265 64");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	char json[200], yaml[200];
+	snprintf(json, sizeof json, "%s/ge.json", test_dir);
+	snprintf(yaml, sizeof yaml, "%s/ge.yaml", test_dir);
+	put_file(json, text);
+	diags d = {0};
+	CU_ASSERT_EQUAL(import_t1(json, yaml, &d), -1);
+	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], ":8:54: ConfigurationSpace.Conditions[0].Expression: "));
+	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], ": '\u2265' is not part of the Python that autotune translates (at "
+						 "character 14)"));
+	diags_free(&d);
+	unlink(json);
+	free(text);
+	free(spec);
+}
+
 int add_import_suite(void)
 {
 	CU_pSuite s = CU_add_suite("import", NULL, NULL);
@@ -619,6 +641,7 @@ int add_import_suite(void)
 	CU_add_test(s, "unknown keys are refused with the nearest", test_unknown_keys_are_refused_with_the_nearest);
 	CU_add_test(s, "the schema's run fields import", test_the_schemas_run_fields_import);
 	CU_add_test(s, "only JSON is read", test_only_json_is_read);
+	CU_add_test(s, "a foreign character is named whole", test_a_foreign_character_is_named_whole);
 	CU_add_test(s, "a written config that does not validate is reported",
 		    test_a_written_config_that_does_not_validate_is_reported);
 	return 0;
