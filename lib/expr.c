@@ -52,6 +52,20 @@ void expr_set_err(expr_error *err, int offset, const char *fmt, ...)
 	va_end(ap);
 }
 
+int utf8_char_len(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	int n = u[0] < 0xC2 ? 1 : u[0] < 0xE0 ? 2 : u[0] < 0xF0 ? 3 : u[0] < 0xF5 ? 4 : 1;
+	for (int k = 1; k < n; k++)
+		if ((u[k] & 0xC0) != 0x80)
+			return 1;
+	/* no overlong three- or four-byte forms, surrogates or code points past U+10FFFF */
+	if ((u[0] == 0xE0 && u[1] < 0xA0) || (u[0] == 0xED && u[1] >= 0xA0) || (u[0] == 0xF0 && u[1] < 0x90) ||
+	    (u[0] == 0xF4 && u[1] >= 0x90))
+		return 1;
+	return n;
+}
+
 double value_as_double(value v)
 {
 	return v.kind == VAL_INT ? (double)v.u.i : v.u.f;
@@ -306,7 +320,9 @@ static int next(parser *p)
 				hint = " (did you mean '&&'?)";
 			else if (c == '|')
 				hint = " (did you mean '||'?)";
-			if ((unsigned char)c < 0x20 || (unsigned char)c >= 0x7f)
+			if (utf8_char_len(s + i) > 1)
+				expr_set_err(p->err, i, "unexpected character '%.*s'", utf8_char_len(s + i), s + i);
+			else if ((unsigned char)c < 0x20 || (unsigned char)c >= 0x7f)
 				expr_set_err(p->err, i, "unexpected character '\\x%02x'", (unsigned char)c);
 			else
 				expr_set_err(p->err, i, "unexpected character '%c'%s", c, hint ? hint : "");

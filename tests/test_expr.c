@@ -243,6 +243,28 @@ static void test_value_helpers(void)
 	CU_ASSERT_NOT_EQUAL(value_truth(value_float(0.25)), 0);
 }
 
+/* A character outside the language is quoted whole: a multi-byte UTF-8 one as itself, never its
+ * first byte; a byte that starts no character (invalid, truncated, overlong, a surrogate) as \\x. */
+static void test_unexpected_characters_are_quoted_whole(void)
+{
+	check_parse_error("a \u2265 1", 2, "unexpected character '\u2265'");
+	check_parse_error("1 + \u00e9", 4, "unexpected character '\u00e9'");
+	check_parse_error("1 \U0001F600", 2, "unexpected character '\U0001F600'");
+	check_parse_error("1 \xff", 2, "unexpected character '\\xff'");
+	check_parse_error("1 \xe2\x89", 2, "unexpected character '\\xe2'");
+	check_parse_error("1 \xe0\x80\x80", 2, "unexpected character '\\xe0'");
+	check_parse_error("1 \xed\xa0\x80", 2, "unexpected character '\\xed'");
+	check_parse_error("1 \xf4\x90\x80\x80", 2, "unexpected character '\\xf4'");
+	check_parse_error("1 \x01", 2, "unexpected character '\\x01'");
+	CU_ASSERT_EQUAL(utf8_char_len("a"), 1);
+	CU_ASSERT_EQUAL(utf8_char_len("\u00e9"), 2);
+	CU_ASSERT_EQUAL(utf8_char_len("\u2265"), 3);
+	CU_ASSERT_EQUAL(utf8_char_len("\U0010FFFF"), 4);
+	CU_ASSERT_EQUAL(utf8_char_len("\xc0\x80"), 1); /* overlong NUL */
+	CU_ASSERT_EQUAL(utf8_char_len("\xf5\x80\x80\x80"), 1);
+	CU_ASSERT_EQUAL(utf8_char_len("\xe2"), 1);
+}
+
 int add_expr_suite(void)
 {
 	CU_pSuite s = CU_add_suite("expr", NULL, NULL);
@@ -256,6 +278,7 @@ int add_expr_suite(void)
 		T(test_multiplication_binds_tighter_than_addition),
 		T(test_literal_forms_decimal_hex_and_float),
 		T(test_syntax_errors_report_exact_offset),
+		T(test_unexpected_characters_are_quoted_whole),
 		T(test_empty_expression_is_an_error),
 		T(test_malformed_numbers_are_rejected),
 		T(test_integer_literal_overflow_is_parse_error),

@@ -563,6 +563,64 @@ static void test_the_schemas_run_fields_import(void)
 	free(spec);
 }
 
+/* libyaml reads JSON as YAML's flow style, which also takes what JSON forbids and what would
+ * import as something the spec did not mean; each is a syntax error at its line and column
+ * (counted in characters, past a multi-byte one), and JSON itself still reads. */
+static void test_only_json_is_read(void)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{"{\"a\": [1, 2,]}", ":1:12: JSON syntax error: a comma before ']': JSON has none after the last item"},
+		{"{\"a\": 1,\n}", ":1:8: JSON syntax error: a comma before '}'"},
+		{"{\"s\": \"\u2265,]\", \"a\": [1,]}", ":1:21: JSON syntax error: a comma before ']'"},
+		{"{\"a\": True}", ":1:7: JSON syntax error: 'True' is not JSON (a \"string\", a number, true, false or null)"},
+		{"{'a': 1}", ":1:2: JSON syntax error: ''a'' is not JSON"},
+		{"{\"a\": 1 # a comment\n}", ":1:9: JSON syntax error: '#' is not JSON"},
+		{"{\"a\": 01}", ":1:7: JSON syntax error: '01' is not JSON"},
+		{"{\"a\": 1.}", ":1:7: JSON syntax error: '1.' is not JSON"},
+		{"{\"a\": +1}", ":1:7: JSON syntax error: '+1' is not JSON"},
+		{"{\"a\": 2e}", ":1:7: JSON syntax error: '2e' is not JSON"},
+		{"{\"General\": {\"BenchmarkName\": \"x\\\",]\", \"TimeUnit\": [-0.5e+3, true, false, null, 0, 1E2, 10.25, -7]}}",
+		 ":1:1: a T1 spec needs ConfigurationSpace and KernelSpecification"},
+	};
+	char yaml[200];
+	snprintf(yaml, sizeof yaml, "%s/json.yaml", test_dir);
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		const char *json = write_temp(4, "json.json", cases[i].text);
+		diags d = {0};
+		CU_ASSERT_EQUAL(import_t1(json, yaml, &d), -1);
+		int found = d.n == 1 && strstr(d.msgs[0], cases[i].want);
+		if (!found)
+			fprintf(stderr, "\n  %s: %s  want: %s\n", cases[i].text, d.n ? d.msgs[0] : "(nothing)", cases[i].want);
+		CU_ASSERT(found);
+		diags_free(&d);
+		unlink(json);
+	}
+}
+
+/* A character outside the Python that is translated is named whole in the spec's message, at its
+ * character: '≥', not its first byte. */
+static void test_a_foreign_character_is_named_whole(void)
+{
+	char *spec = read_text("tests/t1/vector_add.json");
+	char *text = replaced(spec, "block_size_x >= 64", "block_size_x \u2265 64");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	char json[200], yaml[200];
+	snprintf(json, sizeof json, "%s/ge.json", test_dir);
+	snprintf(yaml, sizeof yaml, "%s/ge.yaml", test_dir);
+	put_file(json, text);
+	diags d = {0};
+	CU_ASSERT_EQUAL(import_t1(json, yaml, &d), -1);
+	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], ":8:54: ConfigurationSpace.Conditions[0].Expression: "));
+	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], ": '\u2265' is not part of the Python that autotune translates (at "
+						 "character 14)"));
+	diags_free(&d);
+	unlink(json);
+	free(text);
+	free(spec);
+}
+
 int add_import_suite(void)
 {
 	CU_pSuite s = CU_add_suite("import", NULL, NULL);
@@ -582,6 +640,8 @@ int add_import_suite(void)
 	CU_add_test(s, "only an earlier import is replaced", test_only_an_earlier_import_is_replaced);
 	CU_add_test(s, "unknown keys are refused with the nearest", test_unknown_keys_are_refused_with_the_nearest);
 	CU_add_test(s, "the schema's run fields import", test_the_schemas_run_fields_import);
+	CU_add_test(s, "only JSON is read", test_only_json_is_read);
+	CU_add_test(s, "a foreign character is named whole", test_a_foreign_character_is_named_whole);
 	CU_add_test(s, "a written config that does not validate is reported",
 		    test_a_written_config_that_does_not_validate_is_reported);
 	return 0;

@@ -98,6 +98,10 @@ static void test_what_has_no_translation_is_refused_at_its_offset(void)
 	refused("a & b", 2, "bitwise '&'");
 	refused("a is b", 2, "'is'");
 	refused("len(a)", 0, "the function 'len' has no translation");
+	/* a character outside the language is quoted whole, a byte that starts none as \\x */
+	refused("a \u2265 1", 2, "'\u2265' is not part of the Python that autotune translates");
+	refused("a > 1 and \U0001F600", 10, "'\U0001F600' is not part");
+	refused("a \xe2\x89 1", 2, "'\\xe2' is not part");
 	refused("math.ceil(a)", 0, "'math.' (an attribute)");
 	refused("a in range(4)", 5, "before a list or tuple literal");
 	refused("a in []", 5, "an empty list is always false");

@@ -6,6 +6,7 @@
  * shared_mem. Python expressions go through import_py.c, which translates exactly or refuses. */
 #include "import.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -651,6 +652,105 @@ static int check_written(const char *json_path, const char *yaml_path, diags *d)
 	return rc ? -1 : 0;
 }
 
+/* ---- JSON, not the YAML that libyaml also reads into the same document ---- */
+
+/* Whether word is a JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+static int json_number(const char *s)
+{
+	s += *s == '-';
+	if (!isdigit((unsigned char)*s))
+		return 0;
+	if (*s == '0')
+		s++;
+	else
+		while (isdigit((unsigned char)*s))
+			s++;
+	if (*s == '.') {
+		if (!isdigit((unsigned char)*++s))
+			return 0;
+		while (isdigit((unsigned char)*s))
+			s++;
+	}
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		s += *s == '+' || *s == '-';
+		if (!isdigit((unsigned char)*s))
+			return 0;
+		while (isdigit((unsigned char)*s))
+			s++;
+	}
+	return !*s;
+}
+
+typedef struct {
+	FILE *f;
+	int c, line, col; /* the character read last, where it is */
+} json_scan;
+
+static int scan_next(json_scan *S)
+{
+	if (S->c == '\n') {
+		S->line++;
+		S->col = 0;
+	}
+	S->c = getc(S->f);
+	if ((S->c & 0xC0) != 0x80) /* a UTF-8 continuation byte is no column of its own */
+		S->col++;
+	return S->c;
+}
+
+static int is_json_delimiter(int c)
+{
+	return c == EOF || c == '"' || strchr("{}[]:, \t\r\n", c) != NULL;
+}
+
+/* A YAML flow document that JSON forbids (a comma before ']' or '}', a bare word other than
+ * true, false, null or a number: Python's True, a 'single-quoted' string, a # comment) would
+ * import as something else than the spec means; the first is said at its line and column. */
+static int check_json(const char *path, diags *d)
+{
+	json_scan S = {open_input(path, d), '\0', 1, 0};
+	if (!S.f)
+		return -1;
+	int comma_line = 0, comma_col = 0, rc = 0;
+	scan_next(&S);
+	while (S.c != EOF && !rc) {
+		if (S.c == '"') {
+			while (scan_next(&S) != EOF && S.c != '"')
+				if (S.c == '\\')
+					scan_next(&S);
+			comma_line = 0;
+			scan_next(&S);
+		} else if ((S.c == ']' || S.c == '}') && comma_line) {
+			diags_at(d, path, comma_line, comma_col, "JSON syntax error: a comma before '%c': JSON has none after "
+				 "the last item", S.c);
+			rc = -1;
+		} else if (is_json_delimiter(S.c)) {
+			if (S.c == ',')
+				comma_line = S.line, comma_col = S.col;
+			else if (!strchr(" \t\r\n", S.c))
+				comma_line = 0;
+			scan_next(&S);
+		} else {
+			char word[40];
+			size_t n = 0;
+			int line = S.line, col = S.col;
+			for (; !is_json_delimiter(S.c); scan_next(&S))
+				if (n < sizeof word - 1)
+					word[n++] = (char)S.c;
+			word[n] = 0;
+			if (strcmp(word, "true") && strcmp(word, "false") && strcmp(word, "null") && !json_number(word)) {
+				diags_at(d, path, line, col, "JSON syntax error: '%s' is not JSON (a \"string\", a number, true, "
+					 "false or null)", word);
+				rc = -1;
+			}
+			comma_line = 0;
+		}
+	}
+	fclose(S.f);
+	return rc;
+}
+
 /* Whether yaml_path, which is none of the spec's inputs, may receive the config: absent, empty or a
  * config an earlier import wrote (importing again after fixing the spec replaces it). */
 static int check_output(const char *yaml_path, diags *d)
@@ -678,6 +778,10 @@ int import_t1(const char *json_path, const char *yaml_path, diags *d)
 	}
 	if (config_read_document(json_path, "JSON", &doc, d))
 		return -1;
+	if (check_json(json_path, d)) {
+		yaml_document_delete(&doc);
+		return -1;
+	}
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);

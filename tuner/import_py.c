@@ -86,8 +86,11 @@ static int tokenize(reader *R)
 					break;
 			if (k == sizeof ops / sizeof *ops && (s[i] == '\'' || s[i] == '"'))
 				return fail(R, i, "a string: autotune's parameters and expressions are numbers");
+			if (k == sizeof ops / sizeof *ops && utf8_char_len(s + i) == 1 && (unsigned char)s[i] >= 0x7f)
+				return fail(R, i, "'\\x%02x' is not part of the Python that autotune translates", (unsigned char)s[i]);
 			if (k == sizeof ops / sizeof *ops)
-				return fail(R, i, "'%c' is not part of the Python that autotune translates", s[i]);
+				return fail(R, i, "'%.*s' is not part of the Python that autotune translates", utf8_char_len(s + i),
+					    s + i);
 			*t = (token){K_OP, i, (int)strlen(ops[k])};
 			i += t->len;
 		}
