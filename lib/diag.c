@@ -202,6 +202,38 @@ const char *output_refusal(const char *path)
 	return NULL;
 }
 
+/* One directory: made, or already one. */
+static int make_dir(const char *path)
+{
+	struct stat st;
+	if (mkdir(path, 0777) == 0)
+		return 0;
+	int e = errno;
+	/* a directory there already, whatever mkdir says of it (EEXIST, or EACCES on some mounts) */
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return 0;
+	errno = e == EEXIST ? ENOTDIR : e;
+	return -1;
+}
+
+int make_dirs(const char *path)
+{
+	char *p = xstrdup(path);
+	int rc = 0;
+	for (char *s = p + 1; *s && !rc; s++)
+		if (*s == '/' && s[-1] != '/') {
+			*s = 0;
+			rc = make_dir(p);
+			*s = '/';
+		}
+	if (!rc)
+		rc = make_dir(p);
+	int e = errno;
+	free(p);
+	errno = e;
+	return rc;
+}
+
 char *dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');

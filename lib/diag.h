@@ -43,6 +43,10 @@ int write_atomically(const char *path, const void *data, size_t len);
  * file): a write-then-rename replaces whatever is there, so a symbolic link would be replaced
  * instead of its target, and a device node, FIFO or directory by a file. */
 const char *output_refusal(const char *path);
+/* mkdir -p: path and each missing directory above it, mode 0777 less the umask; 0 when path is
+ * a directory at the end, else -1 with errno of the first that could not be made (EACCES under a
+ * read-only parent, not the ENOENT of the ones below it). */
+int make_dirs(const char *path);
 /* The directory of path, resolved (symbolic links, "..", "."): "." for a bare name, as written
  * when it does not exist. Caller frees. */
 char *dir_of(const char *path);

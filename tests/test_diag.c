@@ -1,7 +1,7 @@
 /* test_diag.c: the helpers every stage uses (diag.c): messages collected in order with their
  * positions, formatting of any length, growth of arrays, whole writes, the write-then-rename that
- * never leaves half a file (a failed write keeps the old one), inputs opened whole, and recorded
- * relative paths found from the file that records them. */
+ * never leaves half a file (a failed write keeps the old one), inputs opened whole, recorded
+ * relative paths found from the file that records them, and directories made with their parents. */
 #include <CUnit/CUnit.h>
 #include <errno.h>
 #include <glob.h>
@@ -255,6 +255,61 @@ static void test_a_recorded_path_is_found_from_its_file(void)
 	free(p);
 }
 
+/* mkdir -p: every missing directory made, mode 0777 less the umask; an existing one is fine; a
+ * failure says why the first one could not be made, not the ENOENT of those below it. */
+static void test_make_dirs_makes_parents_and_says_why_not(void)
+{
+	char top[128], deep[192], file[192], under_file[224];
+	snprintf(top, sizeof top, "%s/mkdirs", test_dir);
+	snprintf(deep, sizeof deep, "%s/a//b/c/", top);
+	snprintf(file, sizeof file, "%s/plain", top);
+	snprintf(under_file, sizeof under_file, "%s/plain/x/y", top);
+	char *rm[] = {"rm", "-rf", top, NULL}, *out = NULL;
+	proc_capture(rm, 30, &out);
+	free(out);
+	mode_t mask = umask(022);
+	CU_ASSERT_EQUAL(make_dirs(deep), 0);
+	umask(mask);
+	struct stat st;
+	CU_ASSERT_EQUAL_FATAL(stat(deep, &st), 0);
+	CU_ASSERT(S_ISDIR(st.st_mode));
+	CU_ASSERT_EQUAL(st.st_mode & 0777, 0755);
+	CU_ASSERT_EQUAL_FATAL(stat(top, &st), 0);
+	CU_ASSERT_EQUAL(st.st_mode & 0777, 0755);
+	CU_ASSERT_EQUAL(make_dirs(deep), 0); /* there already */
+	FILE *f = fopen(file, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fclose(f);
+	errno = 0;
+	CU_ASSERT_EQUAL(make_dirs(file), -1);
+	CU_ASSERT_EQUAL(errno, ENOTDIR);
+	errno = 0;
+	CU_ASSERT_EQUAL(make_dirs(under_file), -1);
+	CU_ASSERT_EQUAL(errno, ENOTDIR);
+	/* where a directory cannot be made for another reason than a missing parent (sysfs: EPERM or
+	 * EROFS), that reason, also for those below it */
+	if (mkdir("/sys/autotune-probe", 0777) != 0 && errno != ENOENT) {
+		int why = errno;
+		errno = 0;
+		CU_ASSERT_EQUAL(make_dirs("/sys/autotune-probe/cache/cubins"), -1);
+		CU_ASSERT_EQUAL(errno, why);
+	} else
+		rmdir("/sys/autotune-probe");
+	/* a read-only parent: EACCES, where permissions bind (not root) */
+	if (getuid() != 0) {
+		char ro[160], below[192];
+		snprintf(ro, sizeof ro, "%s/ro", top);
+		snprintf(below, sizeof below, "%s/ro/cache/cubins", top);
+		CU_ASSERT_EQUAL_FATAL(mkdir(ro, 0555), 0);
+		errno = 0;
+		CU_ASSERT_EQUAL(make_dirs(below), -1);
+		CU_ASSERT_EQUAL(errno, EACCES);
+		chmod(ro, 0755);
+	}
+	proc_capture(rm, 30, &out);
+	free(out);
+}
+
 int add_diag_suite(void)
 {
 	CU_pSuite s = CU_add_suite("diag", NULL, NULL);
@@ -269,5 +324,6 @@ int add_diag_suite(void)
 	CU_add_test(s, "write_all writes everything or fails", test_write_all_writes_everything_or_fails);
 	CU_add_test(s, "inputs are files", test_inputs_are_files);
 	CU_add_test(s, "a recorded path is found from its file", test_a_recorded_path_is_found_from_its_file);
+	CU_add_test(s, "make_dirs makes parents and says why not", test_make_dirs_makes_parents_and_says_why_not);
 	return 0;
 }

@@ -744,6 +744,32 @@ static void test_the_summary_says_where_the_time_went(void)
 	free(out);
 }
 
+/* Results in a directory two levels below any that exists: made with its parents, and the run
+ * writes there. */
+static void test_a_nested_results_directory_is_made(void)
+{
+	char *rm[] = {"rm", "-rf", DIR "/made", NULL}, *out;
+	proc_capture(rm, 30, &out);
+	free(out);
+	mkdir(DIR, 0777);
+	put_file(DIR "/k.cu", "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = 1; }\n");
+	put_file(DIR "/nested.yaml", "name: nested\nkernel: {source: k.cu, entry: k}\n"
+				     "arguments: [{name: a, type: float, count: 64, output: true}]\nspace: {bx: [32]}\n"
+				     "launch: {block: [bx], grid: [1]}\nmeasure: {finalists: 0, metrics: none}\n"
+				     "output: {csv: " DIR "/made/a/b/nested.csv, header: " DIR "/made/a/b/nested_tuned.h}\n");
+	setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
+	int rc = run_autotune_on(DIR "/nested.yaml", (char *[]){"--no-cache", NULL}, &out);
+	unsetenv("AUTOTUNE_WORKER");
+	if (rc != 0)
+		fprintf(stderr, "\n  %s\n", out);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_EQUAL(access(DIR "/made/a/b/nested.csv", F_OK), 0);
+	CU_ASSERT_EQUAL(access(DIR "/made/a/b/nested_tuned.h", F_OK), 0);
+	free(out);
+	proc_capture(rm, 30, &out);
+	free(out);
+}
+
 /* Outputs that would replace what is not theirs (a device node, a link's target, an input, another
  * output) are refused before anything runs: exit 2, a message naming the path, and the victim as
  * it was. With the fake worker, so that a case that slipped through would write. */
@@ -1064,6 +1090,7 @@ int add_tune_suite(void)
 	CU_add_test(s, "option values are checked first", test_option_values_are_checked_first);
 	CU_add_test(s, "bad input table: exit 2 and a message", test_bad_input_table);
 	CU_add_test(s, "the summary says where the time went", test_the_summary_says_where_the_time_went);
+	CU_add_test(s, "a nested results directory is made", test_a_nested_results_directory_is_made);
 	CU_add_test(s, "outputs that would destroy files are refused", test_outputs_that_would_destroy_files_are_refused);
 	CU_add_test(s, "command outputs over their inputs are refused", test_command_outputs_over_their_inputs_are_refused);
 	CU_add_test(s, "SIGTERM while compiling stops nvcc too", test_sigterm_while_compiling_stops_nvcc_too);

@@ -26,20 +26,6 @@ struct cubin_cache {
 	char *dir;
 };
 
-static int mkdir_p(const char *path)
-{
-	char *p = xstrdup(path);
-	for (char *s = p + 1; *s; s++)
-		if (*s == '/') {
-			*s = 0;
-			mkdir(p, 0777);
-			*s = '/';
-		}
-	int rc = mkdir(p, 0777) == 0 || errno == EEXIST ? 0 : -1;
-	free(p);
-	return rc;
-}
-
 char *cache_default_dir(void)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
@@ -55,7 +41,7 @@ char *cache_default_dir(void)
 cubin_cache *cache_open(const char *dir, diags *d)
 {
 	char *cubins = xasprintf("%s/cubins", dir);
-	if (mkdir_p(cubins) || access(cubins, W_OK)) {
+	if (make_dirs(cubins) || access(cubins, W_OK)) {
 		diags_add(d, "cannot use the cache directory '%s': %s (--no-cache runs without one)", cubins, strerror(errno));
 		free(cubins);
 		return NULL;

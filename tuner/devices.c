@@ -235,13 +235,11 @@ double devices_copy_bandwidth(runner *rn, const device_info *dev)
 		fclose(f);
 	}
 	if (gbps <= 0 && (gbps = runner_copy_bandwidth(rn)) > 0 && dir) {
-		char *parent = xasprintf("%.*s", (int)(strrchr(dir, '/') - dir), dir);
-		mkdir(parent, 0777);
-		mkdir(dir, 0777);
 		char text[32];
 		int n = snprintf(text, sizeof text, "%.1f\n", gbps);
-		write_atomically(path, text, (size_t)n); /* a note for next time: failing to keep it is harmless */
-		free(parent);
+		/* a note for next time: failing to keep it is harmless */
+		if (make_dirs(dir) == 0)
+			write_atomically(path, text, (size_t)n);
 	}
 	free(path);
 	free(dir);

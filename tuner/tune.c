@@ -153,7 +153,7 @@ static int check_output_path(const char *path, diags *d)
 		return 0;
 	char *dir = xasprintf("%.*s", (int)(slash - path), path);
 	int rc = 0;
-	if (stat(dir, &st) != 0 && mkdir(dir, 0777) != 0 && errno != EEXIST) {
+	if (stat(dir, &st) != 0 && make_dirs(dir) != 0) {
 		diags_add(d, "cannot create the results directory '%s': %s", dir, strerror(errno));
 		rc = -1;
 	} else if (access(dir, W_OK) != 0) {
