@@ -37,33 +37,6 @@ static int listed(const char *const *list, const char *s)
 	return 0;
 }
 
-/* Whether s is a number as JSON spells it: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
-static int json_number(const char *s)
-{
-	s += *s == '-';
-	if (*s == '0')
-		s++;
-	else if (*s >= '1' && *s <= '9')
-		while (isdigit((unsigned char)*s))
-			s++;
-	else
-		return 0;
-	if (*s == '.') {
-		if (!isdigit((unsigned char)*++s))
-			return 0;
-		while (isdigit((unsigned char)*s))
-			s++;
-	}
-	if (*s == 'e' || *s == 'E') {
-		s += s[1] == '+' || s[1] == '-';
-		if (!isdigit((unsigned char)*++s))
-			return 0;
-		while (isdigit((unsigned char)*s))
-			s++;
-	}
-	return !*s;
-}
-
 /* The length of the UTF-8 sequence at s and its code point; 0 when it is none (a stray byte, an
  * overlong form, a surrogate, past U+10FFFF). */
 static int utf8_char(const unsigned char *s, unsigned *cp)
@@ -109,7 +82,7 @@ static void json_string(FILE *f, const char *s)
 /* A field as a JSON value: the number as written when it is one, else a string. */
 static void json_value(FILE *f, const char *s)
 {
-	if (json_number(s))
+	if (config_json_number(s))
 		fputs(s, f);
 	else
 		json_string(f, s);
@@ -138,7 +111,7 @@ static const char *unit_of(const char *col)
  * "autotune" object; tuned_at is the timestamp). */
 static int measured(const table *t, size_t i, const char *v)
 {
-	return !listed(word_columns, t->names[i]) && strcmp(t->names[i], "tuned_at") && json_number(v);
+	return !listed(word_columns, t->names[i]) && strcmp(t->names[i], "tuned_at") && config_json_number(v);
 }
 
 static void put_measurement(FILE *f, int *first, const char *name, const char *number)
@@ -185,7 +158,7 @@ static void put_result(FILE *f, const table *t, size_t r, status st)
 {
 	const char *when = table_field(t, r, "tuned_at"), *fin = table_field(t, r, "final_ms_median");
 	const char *time = *fin ? fin : table_field(t, r, "time_ms_median");
-	if (st != ST_OK || !json_number(time))
+	if (st != ST_OK || !config_json_number(time))
 		time = NULL;
 	fputs("    {", f);
 	if (*when) {
