@@ -37,24 +37,6 @@ static int listed(const char *const *list, const char *s)
 	return 0;
 }
 
-/* The length of the UTF-8 sequence at s and its code point; 0 when it is none (a stray byte, an
- * overlong form, a surrogate, past U+10FFFF). */
-static int utf8_char(const unsigned char *s, unsigned *cp)
-{
-	unsigned c = s[0];
-	int n = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-	*cp = n == 1 ? c : c & (0x7F >> n);
-	for (int i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		*cp = *cp << 6 | (s[i] & 0x3F);
-	}
-	if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] >= 0xA0) || (c == 0xF0 && s[1] < 0x90) ||
-	    (c == 0xF4 && s[1] >= 0x90))
-		return 0;
-	return n;
-}
-
 /* A JSON string of any bytes. Control characters, and the ones YAML does not allow unescaped (DEL,
  * C1 controls, U+FFFE, U+FFFF), are escaped, so that libyaml reads the file back; a byte that is
  * not UTF-8 becomes U+FFFD. */
@@ -63,7 +45,7 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
 		unsigned cp;
-		int n = utf8_char(p, &cp);
+		int n = utf8_char((const char *)p, &cp);
 		if (!n)
 			fputs("\\ufffd", f);
 		else if (cp == '"' || cp == '\\')
