@@ -52,17 +52,20 @@ void expr_set_err(expr_error *err, int offset, const char *fmt, ...)
 	va_end(ap);
 }
 
-int utf8_char_len(const char *s)
+int utf8_char(const char *s, unsigned *cp)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	int n = u[0] < 0xC2 ? 1 : u[0] < 0xE0 ? 2 : u[0] < 0xF0 ? 3 : u[0] < 0xF5 ? 4 : 1;
-	for (int k = 1; k < n; k++)
-		if ((u[k] & 0xC0) != 0x80)
-			return 1;
-	/* no overlong three- or four-byte forms, surrogates or code points past U+10FFFF */
-	if ((u[0] == 0xE0 && u[1] < 0xA0) || (u[0] == 0xED && u[1] >= 0xA0) || (u[0] == 0xF0 && u[1] < 0x90) ||
-	    (u[0] == 0xF4 && u[1] >= 0x90))
-		return 1;
+	unsigned c = u[0];
+	int n = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+	*cp = n == 1 ? c : c & (0x7F >> n);
+	for (int i = 1; i < n; i++) {
+		if ((u[i] & 0xC0) != 0x80)
+			return 0;
+		*cp = *cp << 6 | (u[i] & 0x3F);
+	}
+	if ((c == 0xE0 && u[1] < 0xA0) || (c == 0xED && u[1] >= 0xA0) || (c == 0xF0 && u[1] < 0x90) ||
+	    (c == 0xF4 && u[1] >= 0x90))
+		return 0;
 	return n;
 }
 
@@ -251,6 +254,23 @@ static int lex_number(parser *p, int start)
 	return 0;
 }
 
+/* The character at i starts no token: said whole (a multi-byte one as itself, a byte that starts
+ * none or a control as \\x), with the operator it may stand for. */
+static void unexpected(parser *p, int i)
+{
+	const char *s = p->src + i;
+	const char *hint = *s == '=' ? " (did you mean '=='?)" : *s == '&' ? " (did you mean '&&'?)"
+			 : *s == '|' ? " (did you mean '||'?)" : "";
+	unsigned cp;
+	int n = utf8_char(s, &cp);
+	if (n > 1)
+		expr_set_err(p->err, i, "unexpected character '%.*s'", n, s);
+	else if (n == 0 || cp < 0x20 || cp == 0x7f)
+		expr_set_err(p->err, i, "unexpected character '\\x%02x'", (unsigned char)*s);
+	else
+		expr_set_err(p->err, i, "unexpected character '%c'%s", *s, hint);
+}
+
 /* Reads the next token into p->tok; -1 with the error set on a character that starts none. */
 static int next(parser *p)
 {
@@ -282,7 +302,6 @@ static int next(parser *p)
 	char c2 = s[i + 1];
 	tok_kind k;
 	int len = 2;
-	const char *hint = NULL;
 	if (c == '|' && c2 == '|')
 		k = T_OR;
 	else if (c == '&' && c2 == '&')
@@ -314,18 +333,7 @@ static int next(parser *p)
 		case ')': k = T_RPAREN; break;
 		case ',': k = T_COMMA; break;
 		default:
-			if (c == '=')
-				hint = " (did you mean '=='?)";
-			else if (c == '&')
-				hint = " (did you mean '&&'?)";
-			else if (c == '|')
-				hint = " (did you mean '||'?)";
-			if (utf8_char_len(s + i) > 1)
-				expr_set_err(p->err, i, "unexpected character '%.*s'", utf8_char_len(s + i), s + i);
-			else if ((unsigned char)c < 0x20 || (unsigned char)c >= 0x7f)
-				expr_set_err(p->err, i, "unexpected character '\\x%02x'", (unsigned char)c);
-			else
-				expr_set_err(p->err, i, "unexpected character '%c'%s", c, hint ? hint : "");
+			unexpected(p, i);
 			return -1;
 		}
 	}

@@ -37,9 +37,10 @@ typedef int (*expr_lookup_fn)(void *ctx, const char *name, value *out);
 /* Called once per name occurrence; a non-zero return stops the walk and is returned. */
 typedef int (*expr_name_fn)(void *ctx, const char *name, int offset);
 
-/* The bytes of the UTF-8 character at s: 2 to 4 for a well-formed multi-byte one, else 1 (ASCII,
- * or a byte that starts none), so that a message quotes a whole character, never its first byte. */
-int utf8_char_len(const char *s);
+/* The length of the UTF-8 character at s (1 to 4) and its code point in *cp; 0 when s starts none
+ * (a stray byte, an overlong form, a surrogate, past U+10FFFF). Messages quote a whole character
+ * with it, never its first byte. */
+int utf8_char(const char *s, unsigned *cp);
 
 /* NULL on a syntax error, with err filled. The caller owns the result (expr_free). */
 expr *expr_parse(const char *src, expr_error *err);

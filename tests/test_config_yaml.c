@@ -201,6 +201,17 @@ static void test_other_documents_check_their_keys(void)
 	diags_free(&d);
 }
 
+/* JSON's numbers, not YAML's wider set (which would read +1 or 0x10 as numbers). */
+static void test_json_numbers_are_jsons(void)
+{
+	static const char *const yes[] = {"0", "-0", "7", "-12", "1.5", "0.25", "1e3", "1E+3", "-2.5e-3", NULL};
+	static const char *const no[] = {"", "-", "01", "+1", "1.", ".5", "1e", "1e+", "0x10", "1_000", "NaN", "1 ", NULL};
+	for (const char *const *s = yes; *s; s++)
+		CU_ASSERT(config_json_number(*s));
+	for (const char *const *s = no; *s; s++)
+		CU_ASSERT(!config_json_number(*s));
+}
+
 int add_config_yaml_suite(void)
 {
 	CU_pSuite s = CU_add_suite("config_yaml", NULL, NULL);
@@ -222,5 +233,6 @@ int add_config_yaml_suite(void)
 	CU_add_test(s, "deep nesting is refused where it starts", test_deep_nesting_is_refused_where_it_starts);
 	CU_add_test(s, "text is read as the file it stands for", test_text_is_read_as_the_file_it_stands_for);
 	CU_add_test(s, "other documents check their keys", test_other_documents_check_their_keys);
+	CU_add_test(s, "JSON numbers are JSON's", test_json_numbers_are_jsons);
 	return 0;
 }

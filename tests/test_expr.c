@@ -256,13 +256,14 @@ static void test_unexpected_characters_are_quoted_whole(void)
 	check_parse_error("1 \xed\xa0\x80", 2, "unexpected character '\\xed'");
 	check_parse_error("1 \xf4\x90\x80\x80", 2, "unexpected character '\\xf4'");
 	check_parse_error("1 \x01", 2, "unexpected character '\\x01'");
-	CU_ASSERT_EQUAL(utf8_char_len("a"), 1);
-	CU_ASSERT_EQUAL(utf8_char_len("\u00e9"), 2);
-	CU_ASSERT_EQUAL(utf8_char_len("\u2265"), 3);
-	CU_ASSERT_EQUAL(utf8_char_len("\U0010FFFF"), 4);
-	CU_ASSERT_EQUAL(utf8_char_len("\xc0\x80"), 1); /* overlong NUL */
-	CU_ASSERT_EQUAL(utf8_char_len("\xf5\x80\x80\x80"), 1);
-	CU_ASSERT_EQUAL(utf8_char_len("\xe2"), 1);
+	unsigned cp;
+	CU_ASSERT(utf8_char("a", &cp) == 1 && cp == 'a');
+	CU_ASSERT(utf8_char("\u00e9", &cp) == 2 && cp == 0xE9);
+	CU_ASSERT(utf8_char("\u2265", &cp) == 3 && cp == 0x2265);
+	CU_ASSERT(utf8_char("\U0010FFFF", &cp) == 4 && cp == 0x10FFFF);
+	CU_ASSERT_EQUAL(utf8_char("\xc0\x80", &cp), 0); /* overlong NUL */
+	CU_ASSERT_EQUAL(utf8_char("\xf5\x80\x80\x80", &cp), 0);
+	CU_ASSERT_EQUAL(utf8_char("\xe2", &cp), 0);
 }
 
 int add_expr_suite(void)

@@ -226,6 +226,9 @@ char *config_sibling(const config *cfg, const char *suffix);
 int config_read_document(const char *path, const char *syntax, yaml_document_t *doc, diags *d);
 /* The value of key in mapping node map of doc, or NULL (none, or map is not a mapping). */
 yaml_node_t *config_map_get(yaml_document_t *doc, const yaml_node_t *map, const char *key);
+/* Whether s is a number as JSON spells it: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? (YAML,
+ * which reads JSON files here, takes more: +1, 1., .5, 0x10). */
+int config_json_number(const char *s);
 /* The keys of mapping n (in file) that are not in allowed (NULL-ended), each said at its
  * file:line:col with the nearest allowed one, and duplicates: the number of errors (a node that
  * is not a mapping is one). `what` names n in the messages. */

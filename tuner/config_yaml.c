@@ -1,5 +1,6 @@
 /* config_yaml.c: the config loader's view of libyaml's document: nodes, typed getters that
  * report file:line:col, and key checks with a did-you-mean for unknown keys. */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -200,6 +201,32 @@ int ld_check_keys(loader *L, const yaml_node_t *n, const char *what, const char 
 		}
 	}
 	return 0;
+}
+
+int config_json_number(const char *s)
+{
+	s += *s == '-';
+	if (*s == '0')
+		s++;
+	else if (*s >= '1' && *s <= '9')
+		while (isdigit((unsigned char)*s))
+			s++;
+	else
+		return 0;
+	if (*s == '.') {
+		if (!isdigit((unsigned char)*++s))
+			return 0;
+		while (isdigit((unsigned char)*s))
+			s++;
+	}
+	if (*s == 'e' || *s == 'E') {
+		s += s[1] == '+' || s[1] == '-';
+		if (!isdigit((unsigned char)*++s))
+			return 0;
+		while (isdigit((unsigned char)*s))
+			s++;
+	}
+	return !*s;
 }
 
 int config_check_keys(yaml_document_t *doc, const char *file, const yaml_node_t *n, const char *what,

@@ -6,7 +6,6 @@
  * shared_mem. Python expressions go through import_py.c, which translates exactly or refuses. */
 #include "import.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -654,34 +653,6 @@ static int check_written(const char *json_path, const char *yaml_path, diags *d)
 
 /* ---- JSON, not the YAML that libyaml also reads into the same document ---- */
 
-/* Whether word is a JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
-static int json_number(const char *s)
-{
-	s += *s == '-';
-	if (!isdigit((unsigned char)*s))
-		return 0;
-	if (*s == '0')
-		s++;
-	else
-		while (isdigit((unsigned char)*s))
-			s++;
-	if (*s == '.') {
-		if (!isdigit((unsigned char)*++s))
-			return 0;
-		while (isdigit((unsigned char)*s))
-			s++;
-	}
-	if (*s == 'e' || *s == 'E') {
-		s++;
-		s += *s == '+' || *s == '-';
-		if (!isdigit((unsigned char)*s))
-			return 0;
-		while (isdigit((unsigned char)*s))
-			s++;
-	}
-	return !*s;
-}
-
 typedef struct {
 	FILE *f;
 	int c, line, col; /* the character read last, where it is */
@@ -739,7 +710,7 @@ static int check_json(const char *path, diags *d)
 				if (n < sizeof word - 1)
 					word[n++] = (char)S.c;
 			word[n] = 0;
-			if (strcmp(word, "true") && strcmp(word, "false") && strcmp(word, "null") && !json_number(word)) {
+			if (strcmp(word, "true") && strcmp(word, "false") && strcmp(word, "null") && !config_json_number(word)) {
 				diags_at(d, path, line, col, "JSON syntax error: '%s' is not JSON (a \"string\", a number, true, "
 					 "false or null)", word);
 				rc = -1;

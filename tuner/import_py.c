@@ -86,11 +86,12 @@ static int tokenize(reader *R)
 					break;
 			if (k == sizeof ops / sizeof *ops && (s[i] == '\'' || s[i] == '"'))
 				return fail(R, i, "a string: autotune's parameters and expressions are numbers");
-			if (k == sizeof ops / sizeof *ops && utf8_char_len(s + i) == 1 && (unsigned char)s[i] >= 0x7f)
+			unsigned cp;
+			int n = k == sizeof ops / sizeof *ops ? utf8_char(s + i, &cp) : 0;
+			if (k == sizeof ops / sizeof *ops && (n == 0 || cp < 0x20 || cp == 0x7f))
 				return fail(R, i, "'\\x%02x' is not part of the Python that autotune translates", (unsigned char)s[i]);
 			if (k == sizeof ops / sizeof *ops)
-				return fail(R, i, "'%.*s' is not part of the Python that autotune translates", utf8_char_len(s + i),
-					    s + i);
+				return fail(R, i, "'%.*s' is not part of the Python that autotune translates", n, s + i);
 			*t = (token){K_OP, i, (int)strlen(ops[k])};
 			i += t->len;
 		}

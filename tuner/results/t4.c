@@ -37,51 +37,6 @@ static int listed(const char *const *list, const char *s)
 	return 0;
 }
 
-/* Whether s is a number as JSON spells it: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
-static int json_number(const char *s)
-{
-	s += *s == '-';
-	if (*s == '0')
-		s++;
-	else if (*s >= '1' && *s <= '9')
-		while (isdigit((unsigned char)*s))
-			s++;
-	else
-		return 0;
-	if (*s == '.') {
-		if (!isdigit((unsigned char)*++s))
-			return 0;
-		while (isdigit((unsigned char)*s))
-			s++;
-	}
-	if (*s == 'e' || *s == 'E') {
-		s += s[1] == '+' || s[1] == '-';
-		if (!isdigit((unsigned char)*++s))
-			return 0;
-		while (isdigit((unsigned char)*s))
-			s++;
-	}
-	return !*s;
-}
-
-/* The length of the UTF-8 sequence at s and its code point; 0 when it is none (a stray byte, an
- * overlong form, a surrogate, past U+10FFFF). */
-static int utf8_char(const unsigned char *s, unsigned *cp)
-{
-	unsigned c = s[0];
-	int n = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-	*cp = n == 1 ? c : c & (0x7F >> n);
-	for (int i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		*cp = *cp << 6 | (s[i] & 0x3F);
-	}
-	if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] >= 0xA0) || (c == 0xF0 && s[1] < 0x90) ||
-	    (c == 0xF4 && s[1] >= 0x90))
-		return 0;
-	return n;
-}
-
 /* A JSON string of any bytes. Control characters, and the ones YAML does not allow unescaped (DEL,
  * C1 controls, U+FFFE, U+FFFF), are escaped, so that libyaml reads the file back; a byte that is
  * not UTF-8 becomes U+FFFD. */
@@ -90,7 +45,7 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
 		unsigned cp;
-		int n = utf8_char(p, &cp);
+		int n = utf8_char((const char *)p, &cp);
 		if (!n)
 			fputs("\\ufffd", f);
 		else if (cp == '"' || cp == '\\')
@@ -109,7 +64,7 @@ static void json_string(FILE *f, const char *s)
 /* A field as a JSON value: the number as written when it is one, else a string. */
 static void json_value(FILE *f, const char *s)
 {
-	if (json_number(s))
+	if (config_json_number(s))
 		fputs(s, f);
 	else
 		json_string(f, s);
@@ -138,7 +93,7 @@ static const char *unit_of(const char *col)
  * "autotune" object; tuned_at is the timestamp). */
 static int measured(const table *t, size_t i, const char *v)
 {
-	return !listed(word_columns, t->names[i]) && strcmp(t->names[i], "tuned_at") && json_number(v);
+	return !listed(word_columns, t->names[i]) && strcmp(t->names[i], "tuned_at") && config_json_number(v);
 }
 
 static void put_measurement(FILE *f, int *first, const char *name, const char *number)
@@ -185,7 +140,7 @@ static void put_result(FILE *f, const table *t, size_t r, status st)
 {
 	const char *when = table_field(t, r, "tuned_at"), *fin = table_field(t, r, "final_ms_median");
 	const char *time = *fin ? fin : table_field(t, r, "time_ms_median");
-	if (st != ST_OK || !json_number(time))
+	if (st != ST_OK || !config_json_number(time))
 		time = NULL;
 	fputs("    {", f);
 	if (*when) {
