@@ -14,7 +14,7 @@
 
 char test_dir[64];
 
-int main(void)
+int main(int argc, char **argv)
 {
 	/* the runs under test keep their cubin cache, copy-bandwidth note and files to themselves,
 	 * in one directory removed at the end */
@@ -43,14 +43,30 @@ int main(void)
 	/* each test is named as it starts: the suites run for half a minute, some tests for seconds */
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	setvbuf(stdout, NULL, _IOLBF, 0); /* under make and CI stdout is a pipe */
-	CU_basic_run_tests();
+	/* `run_tests SUITE...` runs only those suites (their names as CU_add_suite gives them) */
+	unsigned earlier = 0; /* each run counts only its own failures */
+	if (argc > 1)
+		for (int a = 1; a < argc; a++) {
+			if (a > 1)
+				earlier += CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+			CU_pSuite s = CU_get_suite(argv[a]);
+			if (!s) {
+				fprintf(stderr, "run_tests: no suite named '%s'\n", argv[a]);
+				CU_cleanup_registry();
+				rmdir(test_dir);
+				return 2;
+			}
+			CU_basic_run_suite(s);
+		}
+	else
+		CU_basic_run_tests();
 	/* again at the end, where a log's tail (CI's) has them */
 	if (CU_get_number_of_failures()) {
 		printf("\nFailures:");
 		CU_basic_show_failures(CU_get_failure_list());
 		printf("\n");
 	}
-	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	unsigned failed = earlier + CU_get_number_of_failures() + CU_get_number_of_tests_failed();
 	CU_cleanup_registry();
 	char *out = NULL;
 	proc_capture((char *[]){"rm", "-rf", test_dir, NULL}, 30, &out);
