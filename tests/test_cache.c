@@ -165,7 +165,7 @@ static void test_rdc_compiles_then_links(void)
 	/* not the entries of the compiles without rdc: both binaries built again, in two steps each */
 	CU_ASSERT_PTR_NOT_NULL(strstr(summary, "(0 failed; 2 nvcc runs, 0 from the cache)"));
 	CU_ASSERT_EQUAL(occurrences(log, "\n"), 4);
-	CU_ASSERT_EQUAL(occurrences(log, "-cubin -rdc=true -arch=sm_90 "), 2);
+	CU_ASSERT_EQUAL(occurrences(log, "-cubin -arch=sm_90 -Xptxas -v -rdc=true "), 2);
 	CU_ASSERT_EQUAL(occurrences(log, ".rdc.cubin\n"), 2);
 	CU_ASSERT_EQUAL(occurrences(log, "-dlink -cubin -arch=sm_90 -Xnvlink -v "), 2);
 	CU_ASSERT_EQUAL(occurrences(log, ".rdc.cubin " CDIR "/tk/lib64/libcudadevrt.a -o "), 2);

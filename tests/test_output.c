@@ -58,6 +58,7 @@ static void make_report(config *cfg, space *sp, build *b, result *res, outputs *
 	CU_ASSERT_EQUAL_FATAL(space_enumerate(cfg, sp, &d), 0);
 	build_plan(cfg, sp, b);
 	b->bins[0].cubin = strdup("/tmp/x.cubin");
+	memcpy(b->bins[0].code, "fedcba9876543210", 17);
 	b->bins[0].res.registers = 16;
 	memset(res, 0, 2 * sizeof *res);
 	for (int i = 0; i < 2; i++) {
@@ -111,10 +112,11 @@ static void test_csv_rows_and_columns(void)
 	CU_ASSERT(!strncmp(csv, "bx,f,blockDim.x,", 16));
 	CU_ASSERT_PTR_NOT_NULL(strstr(csv, "\r\n64,0.5,64,1,1,1,1,1,0,16,"));
 	/* timing, then 3 empty finalist, 5 counter and 3 throughput fields, how it was measured (the
-	 * winner marked), no twin; then where and from what: GPU, UUID, target, flags, spec, date */
-	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",message,gpu,gpu_uuid,arch,nvcc_flags,spec_hash,tuned_at,config\r\n"));
+	 * winner marked), no twin; then where and from what: GPU, UUID, target, flags, the binary's
+	 * code hash, spec, date */
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",message,gpu,gpu_uuid,arch,nvcc_flags,code_hash,spec_hash,tuned_at,config\r\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",1.25,1,2,20,0.1000,1,1980,,,,,,,,,,,,cold;winner,,ok,,Test GPU */ evil,"
-					   "GPU-0000,sm_90,,0123456789abcdef,2026-11-22T00:00:00Z,"));
+					   "GPU-0000,sm_90,,fedcba9876543210,0123456789abcdef,2026-11-22T00:00:00Z,"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",wrong-result,\"argument 1: 3 of 4 differ, \"\"badly\"\"\",Test GPU */ evil,"));
 	free(csv);
 	unlink(path);

@@ -491,7 +491,7 @@ static void test_a_time_that_is_an_error_string_is_a_failure(void)
 	CU_ASSERT_STRING_EQUAL(table_field(&t, 4, "time_ms_min"), "1");
 	CU_ASSERT_STRING_EQUAL(table_field(&t, 4, "time_ms_max"), "9");
 	CU_ASSERT_STRING_EQUAL(table_field(&t, 4, "samples"), "4");
-	CU_ASSERT_STRING_EQUAL(table_field(&t, 4, "nvcc_flags"), "-maxrregcount=32");
+	CU_ASSERT_STRING_EQUAL(table_field(&t, 4, "nvcc_flags"), "-maxrregcount=32 -O3"); /* and build.flags */
 	CU_ASSERT_STRING_EQUAL(table_field(&t, 4, "blockDim.y"), "2");
 	CU_ASSERT_STRING_EQUAL(table_field(&t, 4, "gridDim.y"), "8192");
 	table_free(&t);
@@ -565,7 +565,7 @@ static void test_header_reads_t4_and_cache_files(void)
 	CU_ASSERT(strtod(tm + 26, NULL) <= fastest * 1.0025 + 1e-6);
 	long m = strtol(cap + 26, NULL, 10);
 	char flags[64];
-	snprintf(flags, sizeof flags, m ? "#define SUMMATRIX_NVCC_FLAGS \"-maxrregcount=%ld\"\n" : "#define SUMMATRIX_NVCC_FLAGS \"\"\n", m);
+	snprintf(flags, sizeof flags, m ? "#define SUMMATRIX_NVCC_FLAGS \"-maxrregcount=%ld -O3\"\n" : "#define SUMMATRIX_NVCC_FLAGS \"-O3\"\n", m);
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, flags));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "#define SUMMATRIX_TUNED_DEVICE \"NVIDIA H100 80GB HBM3\"\n"));
 	free(text);

@@ -204,27 +204,48 @@ static char *find_devrt(const char *nvcc)
 	return found;
 }
 
-/* The source with every `#pragma unroll NAME` (NAME a parameter or constant) given its value, or
- * dropped for 0 ("no pragma"), written to dir under a name derived from its contents (so cache
- * keys stay stable) and starting with a #line directive (so messages name the original). NULL
- * when it cannot be written. */
-static char *rewritten_source(const config *cfg, const value *vals, const char *dir)
+char **compile_recipe(const config *cfg, const value *vals, int with_includes, size_t *n)
+{
+	char **flags = xcalloc(2 + 2 * cfg->nparams + cfg->nflags, sizeof *flags);
+	size_t k = 0;
+	if (cfg->rdc)
+		flags[k++] = xstrdup("-rdc=true");
+	for (size_t i = 0; i < cfg->nparams; i++) {
+		char flag[96];
+		if (config_maxreg_flag(cfg, i, vals[i], flag, sizeof flag))
+			flags[k++] = xstrdup(flag);
+		if (cfg->params[i].is_define) {
+			char v[64];
+			value_format(vals[i], v, sizeof v);
+			flags[k++] = xasprintf("-D%s=%s", cfg->params[i].name, v);
+		}
+	}
+	for (size_t i = with_includes ? 0 : cfg->nincludes; i < cfg->nflags; i++)
+		flags[k++] = xstrdup(cfg->nvcc_flags[i]);
+	*n = k;
+	return flags;
+}
+
+char *compile_rewrite_pragmas(const config *cfg, const value *vals, size_t *len)
 {
 	FILE *in = fopen(cfg->source, "r");
 	if (!in)
 		return NULL;
 	char *text = NULL;
-	size_t tlen = 0;
-	FILE *out = open_memstream(&text, &tlen);
+	FILE *out = open_memstream(&text, len);
+	if (!out) {
+		fclose(in);
+		return NULL;
+	}
 	fprintf(out, "#line 1 \"%s\"\n", cfg->source);
 	char *line = NULL;
-	size_t cap = 0, start, len;
+	size_t cap = 0, start, n;
 	while (getline(&line, &cap, in) > 0) {
 		value v;
 		int known = 0;
-		if (pragma_unroll_name(line, &start, &len)) {
+		if (pragma_unroll_name(line, &start, &n)) {
 			char name[128];
-			snprintf(name, sizeof name, "%.*s", (int)len, line + start);
+			snprintf(name, sizeof name, "%.*s", (int)n, line + start);
 			scope sc = {cfg, vals};
 			known = scope_lookup(&sc, name, &v) == 0;
 		}
@@ -237,11 +258,22 @@ static char *rewritten_source(const config *cfg, const value *vals, const char *
 		if (v.kind == VAL_INT && v.u.i == 0)
 			fputs("\n", out); /* 0: no pragma; the line stays so line numbers do */
 		else
-			fprintf(out, "%.*s%s%s", (int)start, line, num, line + start + len);
+			fprintf(out, "%.*s%s%s", (int)start, line, num, line + start + n);
 	}
 	free(line);
 	fclose(in);
 	fclose(out);
+	return text;
+}
+
+/* The rewritten source (compile_rewrite_pragmas) written to dir under a name derived from its
+ * contents, so cache keys stay stable. NULL when it cannot be written. */
+static char *rewritten_source(const config *cfg, const value *vals, const char *dir)
+{
+	size_t tlen;
+	char *text = compile_rewrite_pragmas(cfg, vals, &tlen);
+	if (!text)
+		return NULL;
 	hasher *h = hasher_new();
 	hasher_add(h, text, tlen);
 	char key[17];
@@ -261,26 +293,19 @@ static char *rewritten_source(const config *cfg, const value *vals, const char *
 static char **nvcc_argv(const config *cfg, const value *vals, const char *nvcc, const char *arch, const char *srcdir,
 			size_t *count)
 {
-	size_t n = 0, cap = 20 + cfg->nflags + cfg->nparams;
-	char **argv = xcalloc(cap, sizeof *argv);
+	size_t nrecipe;
+	char **recipe = compile_recipe(cfg, vals, 1, &nrecipe);
+	size_t n = 0;
+	char **argv = xcalloc(nrecipe + 16, sizeof *argv);
 	argv[n++] = xstrdup(nvcc);
 	argv[n++] = xstrdup("-cubin");
-	if (cfg->rdc)
-		argv[n++] = xstrdup("-rdc=true"); /* a relocatable cubin, which link_argv's step links */
 	argv[n++] = xasprintf("-arch=%s", arch);
 	argv[n++] = xstrdup("-Xptxas");
 	argv[n++] = xstrdup("-v");
-	for (size_t i = 0; i < cfg->nparams; i++) {
-		char v[64];
-		value_format(vals[i], v, sizeof v);
-		char flag[96];
-		if (config_maxreg_flag(cfg, i, vals[i], flag, sizeof flag))
-			argv[n++] = xstrdup(flag);
-		if (cfg->params[i].is_define)
-			argv[n++] = xasprintf("-D%s=%s", cfg->params[i].name, v);
-	}
-	for (size_t i = 0; i < cfg->nflags; i++)
-		argv[n++] = xstrdup(cfg->nvcc_flags[i]);
+	/* what the tuned header's recipe repeats: one list, so a user's build cannot drift from it */
+	for (size_t i = 0; i < nrecipe; i++)
+		argv[n++] = recipe[i];
+	free(recipe);
 	/* compiled as CUDA whatever its extension (a .h or .cuh file, say) */
 	argv[n++] = xstrdup("-x");
 	argv[n++] = xstrdup("cu");

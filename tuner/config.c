@@ -476,6 +476,7 @@ static void load_build(loader *L, const yaml_node_t *n)
 				cfg->nvcc_flags[cfg->nflags++] = xasprintf("-I%.*s/%s", (int)(slash - cfg->path), cfg->path, dir);
 			free(dir);
 		}
+	cfg->nincludes = cfg->nflags;
 	if (flags && ld_expect(L, flags, YAML_SEQUENCE_NODE, "build flags") == 0) {
 		size_t count = (size_t)(flags->data.sequence.items.top - flags->data.sequence.items.start);
 		for (size_t i = 0; i < count; i++) {

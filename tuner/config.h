@@ -133,8 +133,9 @@ typedef struct {
 	cexpr block[3], grid[3], shared_mem;
 	launch_plan_cfg plan;  /* plan: several launches over several streams; none: one launch */
 
-	char **nvcc_flags;        /* build.flags, then -I for build.include, -D for constants in build.defines */
+	char **nvcc_flags;        /* -I for build.include, then build.flags, -D for constants in build.defines */
 	size_t nflags;
+	size_t nincludes;         /* the first nincludes of nvcc_flags are build.include's -I */
 	int rdc;                  /* build.rdc: relocatable device code, linked with the device runtime */
 
 	/* verify */

@@ -12,7 +12,8 @@
 #include "banned.h"
 
 /* What the GPU executes, for telling identical binaries apart: every ELF section of the cubin
- * except the toolkit note (which records the command line) and, in the per-kernel .nv.info
+ * except the toolkit note (which records the command line), the debug sections (which hold the
+ * source's path as it was given) and, in the per-kernel .nv.info
  * sections, the EIATTR_MAXREG_COUNT attribute (the -maxrregcount asked for, not what was used:
  * the register count itself stays in). Caps above a kernel's natural register count thus give
  * the same hash. A file that is not ELF is hashed whole. */
@@ -44,7 +45,10 @@ void cubin_code_hash(const char *path, char out[17])
 			if (names->sh_offset + sec->sh_name >= (unsigned long)size)
 				continue;
 			const char *name = (const char *)data + names->sh_offset + sec->sh_name;
-			if (!memchr(name, 0, (size_t)size - (names->sh_offset + sec->sh_name)) || !strcmp(name, ".note.nv.tkinfo"))
+			/* the toolkit's note holds the command line, and debug sections (-G, -lineinfo) the
+			 * source's path as given: neither is what the GPU executes */
+			if (!memchr(name, 0, (size_t)size - (names->sh_offset + sec->sh_name)) || !strcmp(name, ".note.nv.tkinfo") ||
+			    !strncmp(name, ".debug_", 7) || !strncmp(name, ".rela.debug_", 12) || !strncmp(name, ".nv_debug", 9))
 				continue;
 			hasher_add_str(h, name);
 			hasher_add(h, &sec->sh_size, sizeof sec->sh_size);

@@ -19,7 +19,7 @@ const char *const output_columns[] = {
 	"time_ms_median", "time_ms_min", "time_ms_max", "samples", "noise_pct", "launches_per_sample", "sm_mhz",
 	"final_ms_median", "final_noise_pct", "final_rounds", "achieved_occupancy_pct", "gld_efficiency_pct",
 	"gld_throughput_gbps", "dram_pct", "branch_efficiency_pct", "gbps", "pct_of_copy", "gflops", "flags",
-	"shares_with", "status", "message", "gpu", "gpu_uuid", "arch", "nvcc_flags", "spec_hash", "tuned_at", "config",
+	"shares_with", "status", "message", "gpu", "gpu_uuid", "arch", "nvcc_flags", "code_hash", "spec_hash", "tuned_at", "config",
 	NULL,
 };
 
@@ -51,7 +51,9 @@ char *macro_name(const char *config_name, const char *param)
 /* Suffixes the header defines besides the parameters; a parameter of one of these names would
  * define the same macro twice. */
 static const char *const reserved[] = {"TIME_MS", "NVCC_FLAGS", "SPEC_HASH", "TUNED_DEVICE", "TUNED_ARCH",
-				       "TUNED_H", "TUNED_UNUSED_", "TARGETS", NULL};
+				       "TUNED_H", "TUNED_UNUSED_", "TARGETS", "LINK_FLAGS", "KERNEL_SOURCE",
+				       "CODE_HASH", "TUNED_REGISTERS", "TUNED_STATIC_SMEM", "INCLUDE_FLAGS",
+				       "FRAGMENT_DIR", NULL};
 /* and with a plan, its host-side choices: what a program must repeat to run the plan as tuned */
 static const char *const plan_reserved[] = {"PLAN_STREAMS", "PLAN_ORDER", "PLAN_BREADTH_FIRST", "PLAN_CONNECTIONS", NULL};
 
@@ -129,16 +131,17 @@ static int commit(FILE *f, char *tmp, const char *path, diags *d)
 
 char *config_build_flags(const config *cfg, const value *vals)
 {
-	char *flags = xstrdup("");
-	for (size_t i = 0; i < cfg->nparams; i++) {
-		char flag[96];
-		if (config_maxreg_flag(cfg, i, vals[i], flag, sizeof flag)) {
-			char *more = xasprintf("%s%s%s", flags, *flags ? " " : "", flag);
-			free(flags);
-			flags = more;
-		}
+	size_t n;
+	char **flags = compile_recipe(cfg, vals, 0, &n);
+	char *text = xstrdup("");
+	for (size_t i = 0; i < n; i++) {
+		char *more = xasprintf("%s%s%s", text, i ? " " : "", flags[i]);
+		free(text);
+		text = more;
+		free(flags[i]);
 	}
-	return flags;
+	free(flags);
+	return text;
 }
 
 /* A row that met a GPU: measured, or refused or killed by it. */
@@ -266,6 +269,10 @@ static void put_origin(FILE *f, const outputs *r, size_t c)
 	char *flags = config_build_flags(r->cfg, space_config(r->sp, c));
 	csv_field(f, flags);
 	free(flags);
+	fputc(',', f);
+	/* what the GPU executes: a build from the tuned header's recipe hashes the same */
+	const binary *bin = &r->b->bins[r->b->of_config[c]];
+	csv_field(f, bin->cubin && !bin->failed ? bin->code : "");
 	fputc(',', f);
 	csv_field(f, r->spec_hash);
 	fputc(',', f);
