@@ -23,9 +23,9 @@ HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80
 	-gencode arch=compute_90,code=sm_90
 
 B = build
-ENGINE = cache chart cli compile cubin config config_data config_expr config_keys config_plan config_source config_yaml devices diag expr expr_eval finish hash header hostref import import_py inputs journal launch_plan measure merge occupancy output plan proc progress protocol replay report runner search select show space stats summary t4 table tune view
+ENGINE = cache chart cli compile cubin config config_data config_expr config_keys config_plan config_source config_yaml devices diag expr expr_eval finish hash header hostref import import_py inputs journal launch_plan literal measure merge occupancy output plan proc progress protocol recipe replay report runner search select show space stats summary t4 table tune view
 ENGINE_OBJS = $(ENGINE:%=$(B)/%.o)
-TESTS = $(patsubst tests/%.c,$(B)/tests/%.o,$(filter-out tests/fake_worker.c,$(wildcard tests/*.c)))
+TESTS = $(patsubst tests/%.c,$(B)/tests/%.o,$(filter-out tests/fake_worker.c tests/cubin_hash.c,$(wildcard tests/*.c)))
 
 all: autotune autotune-worker
 
@@ -68,9 +68,13 @@ $(B)/run_tests: $(TESTS) $(ENGINE_OBJS)
 $(B)/fake_worker: tests/fake_worker.c $(B)/protocol.o $(B)/stats.o | $(B)
 	$(CC) -Ilib $(CFLAGS) -o $@ $^ -lm -ldl
 
+# What the GPU executes of a cubin (tests/recipe.sh compares a recipe's build with the tuned binary).
+$(B)/cubin_hash: tests/cubin_hash.c $(B)/cubin.o $(B)/hash.o $(B)/diag.o $(B)/proc.o | $(B)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -lxxhash
+
 # The report is also checked as a browser renders it, where Chromium is installed (.ci/run installs it).
 test: deps
-	$(MAKE) all $(B)/run_tests $(B)/fake_worker
+	$(MAKE) all $(B)/run_tests $(B)/fake_worker $(B)/cubin_hash
 	# the suites use fixed directories under /tmp: two checkouts testing at once take turns
 	flock /tmp/autotune-tests.lock $(B)/run_tests
 	MAKE="$(MAKE)" tests/install.sh
@@ -82,6 +86,8 @@ test: deps
 	$(MAKE) -C examples/summatrix_app sample
 	# examples/streams_app against a header of configs/streams.yaml tuned on the fake worker
 	NVCC="$(NVCC)" tests/streams_app.sh
+	# every shipped config's winner built from the header's recipe (make and CMake): the tuned binary
+	NVCC="$(NVCC)" tests/recipe.sh
 
 # Installs libyaml-dev, libcunit1-dev and libxxhash-dev on Debian/Ubuntu when they are missing.
 deps:

@@ -3,7 +3,14 @@
 #
 #   find_package(Autotune 0.1 CONFIG REQUIRED)
 #   autotune_tuned_header(TARGET app CONFIG configs/x.yaml [ARCH sm_XY] [OUTPUT_DIR dir]
-#                         [RESULTS x.csv ...])
+#                         [RESULTS x.csv ...] [SOURCES a.cu ...])
+#
+# The target's CUDA sources (or only SOURCES, where the target holds kernels of other configs)
+# are compiled with the winner's recipe: its nvcc flags (every -D, build.flags, the register cap)
+# and the include directories its kernel needs; a config with build.rdc makes the target
+# separable (-rdc=true, linked with the device runtime). A source that includes NAME_tuned.h and
+# then `#include NAME_KERNEL_SOURCE` compiles the tuned kernel, also one with `#pragma unroll
+# PARAM` (the header's directory holds the copy with the winner's factors written in).
 #
 # Installed in PREFIX/lib/cmake/autotune/ (autotune is PREFIX/bin/autotune), or used from a source
 # checkout with find_package(Autotune CONFIG PATHS <checkout>/cmake) after `make` there.
@@ -73,7 +80,7 @@ function(_autotune_yaml_value file section key out)
 endfunction()
 
 function(autotune_tuned_header)
-  cmake_parse_arguments(PARSE_ARGV 0 AT "" "TARGET;CONFIG;ARCH;OUTPUT_DIR" "RESULTS")
+  cmake_parse_arguments(PARSE_ARGV 0 AT "" "TARGET;CONFIG;ARCH;OUTPUT_DIR" "RESULTS;SOURCES")
   if(AT_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "autotune_tuned_header: unknown arguments: ${AT_UNPARSED_ARGUMENTS}")
   endif()
@@ -171,6 +178,7 @@ function(autotune_tuned_header)
     COMMAND "${AUTOTUNE_EXECUTABLE}" header ${csvs} -o "${header}"
     COMMAND "${CMAKE_COMMAND}" "-DMK=${dir}/${name}.mk" "-DFLAGS=${flags}" "-DNVCC=${nvcc}"
       "-DKERNEL=${kernel}" "-DINCLUDES=${includes}" "-DHEADER=${header}"
+      "-DARCHS=$<TARGET_PROPERTY:${AT_TARGET},CUDA_ARCHITECTURES>"
       "-DDEPFILE=${dir}/${name}.d" ${stale_check} -P "${_AUTOTUNE_FINISH}"
     DEPENDS "${config}" "${kernel}" ${depends}
     DEPFILE "${dir}/${name}.d"
@@ -180,12 +188,29 @@ function(autotune_tuned_header)
     VERBATIM)
 
   # As a source of the target, the header is generated before the target compiles. The CUDA
-  # sources recompile when it or the flags change, also those that do not include it.
+  # sources recompile when it or the flags change, also those that do not include it. The
+  # kernel's directory comes after the target's own: `#include NAME_KERNEL_SOURCE` finds it.
   target_sources(${AT_TARGET} PRIVATE "${header}")
-  target_include_directories(${AT_TARGET} PRIVATE "${dir}")
-  target_compile_options(${AT_TARGET} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:--options-file=${flags}>")
-  get_target_property(sources ${AT_TARGET} SOURCES)
-  list(FILTER sources INCLUDE REGEX "\\.cu$")
+  get_filename_component(kernel_dir "${kernel}" DIRECTORY)
+  target_include_directories(${AT_TARGET} PRIVATE "${dir}" "${kernel_dir}")
+  _autotune_yaml_value("${config}" build rdc rdc)
+  if(rdc MATCHES "^(true|True|TRUE|yes|on|1)$")
+    # the tuned binary was relocatable device code linked with the device runtime
+    set_target_properties(${AT_TARGET} PROPERTIES CUDA_SEPARABLE_COMPILATION ON)
+  endif()
+  if(AT_SOURCES)
+    set(sources "")
+    foreach(src IN LISTS AT_SOURCES)
+      get_filename_component(src "${src}" ABSOLUTE)
+      list(APPEND sources "${src}")
+    endforeach()
+    set_property(SOURCE ${sources} TARGET_DIRECTORY ${AT_TARGET} APPEND PROPERTY COMPILE_OPTIONS
+      "--options-file=${flags}")
+  else()
+    target_compile_options(${AT_TARGET} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:--options-file=${flags}>")
+    get_target_property(sources ${AT_TARGET} SOURCES)
+    list(FILTER sources INCLUDE REGEX "\\.cu$")
+  endif()
   if(sources)
     set_property(SOURCE ${sources} TARGET_DIRECTORY ${AT_TARGET} APPEND PROPERTY OBJECT_DEPENDS
       "${header}" "${flags}")

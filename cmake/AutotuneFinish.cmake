@@ -6,25 +6,51 @@
 # on through the kernel's includes. With -DAUTOTUNE=autotune -DCONFIG=x.yaml (a header from
 # recorded results), a spec that changed since they were tuned is warned about.
 
-# The flags are only known once tuned, hence a file the compile reads. From the fragment's first
-# NAME_NVCC_FLAGS outside an ifeq block: the default of a header tuned on several GPUs. make's
-# escapes undone ($$ is $, \# is #).
+# The recipe is only known once tuned, hence a file the compile reads: the fragment's first
+# NAME_NVCC_FLAGS and NAME_INCLUDE_FLAGS outside an ifeq block (the default of a header tuned on
+# several GPUs), with the fragment's own directory for $(NAME_FRAGMENT_DIR) and make's escapes
+# undone ($$ is $, \# is #).
 file(STRINGS "${MK}" lines)
-set(flags "")
-set(depth 0)
-foreach(line IN LISTS lines)
-  if(line MATCHES "^ifeq ")
-    math(EXPR depth "${depth} + 1")
-  elseif(line MATCHES "^endif")
-    math(EXPR depth "${depth} - 1")
-  elseif(depth EQUAL 0 AND line MATCHES "^[A-Za-z0-9_]+_NVCC_FLAGS :=[ \t]*(.*)$")
-    set(flags "${CMAKE_MATCH_1}")
-    break()
-  endif()
-endforeach()
-string(REPLACE "$$" "$" flags "${flags}")
-string(REPLACE "\\#" "#" flags "${flags}")
+get_filename_component(mk_dir "${MK}" DIRECTORY)
+function(_autotune_mk_value key out)
+  set(depth 0)
+  foreach(line IN LISTS lines)
+    if(line MATCHES "^ifeq ")
+      math(EXPR depth "${depth} + 1")
+    elseif(line MATCHES "^endif")
+      math(EXPR depth "${depth} - 1")
+    elseif(depth EQUAL 0 AND line MATCHES "^[A-Za-z0-9_]+_${key} :=[ \t]*(.*)$")
+      set(value "${CMAKE_MATCH_1}")
+      string(REGEX REPLACE "\\$\\([A-Za-z0-9_]+_FRAGMENT_DIR\\)" "${mk_dir}/" value "${value}")
+      string(REPLACE "$$" "$" value "${value}")
+      string(REPLACE "\\#" "#" value "${value}")
+      set(${out} "${value}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  set(${out} "" PARENT_SCOPE)
+endfunction()
+_autotune_mk_value(NVCC_FLAGS flags)
+_autotune_mk_value(INCLUDE_FLAGS include_flags)
+_autotune_mk_value(TUNED_ARCH tuned_arch)
+string(STRIP "${flags} ${include_flags}" flags)
 file(WRITE "${FLAGS}" "${flags}\n")
+
+# The arch is part of the recipe: a target built for other GPUs compiles another binary.
+if(ARCHS AND tuned_arch MATCHES "^sm_([0-9]+[a-z]?)$")
+  set(want "${CMAKE_MATCH_1}")
+  set(found FALSE)
+  foreach(a IN LISTS ARCHS)
+    string(REGEX REPLACE "-(real|virtual)$" "" a "${a}")
+    if(a STREQUAL want)
+      set(found TRUE)
+    endif()
+  endforeach()
+  if(NOT found)
+    message(WARNING "autotune: ${HEADER} was tuned for ${tuned_arch}, but the target builds for "
+      "CUDA_ARCHITECTURES '${ARCHS}': its kernel is not the binary that was tuned (add ${want})")
+  endif()
+endif()
 
 # Where nvcc cannot list the includes (a missing include directory or define that only the
 # tuning passes), the kernel alone: re-tuning then follows the config and the kernel.

@@ -15,6 +15,8 @@
 #include "config.h"
 #include "inputs.h"
 #include "output.h"
+#include "literal.h"
+#include "recipe.h"
 #include "select.h"
 #include "t4.h"
 #include "table.h"
@@ -29,12 +31,6 @@ typedef struct {
 	char *target;        /* the GPU as a macro suffix (merged headers) */
 } input;
 
-/* A parameter value, checked to be a number: as make and as C should spell it. */
-typedef struct {
-	char num[48]; /* "-3", "0.5" */
-	int kind;     /* 0 int, 1 long long, 2 double */
-} number;
-
 /* What one section of the header defines. */
 typedef struct {
 	const input *in;     /* the file its values come from */
@@ -45,6 +41,7 @@ typedef struct {
 	number *vals;        /* nparams */
 	/* a plan's host-side choices (the plan columns), when the results have them */
 	int streams, breadth_first, connections;
+	recipe rc;           /* what a build repeats to compile this section's binary */
 } section;
 
 /* Whether the results are a plan's (output.h's plan columns follow the parameters). */
@@ -126,92 +123,6 @@ static char *target_name(const char *gpu)
 		o--;
 	*o = 0;
 	return t;
-}
-
-/* Device names, paths and commands come from users and drivers: quoted inside a comment they
- * must stay on one line (a make comment also continues after a backslash) and must not close a
- * C comment. */
-static char *one_line(const char *s)
-{
-	char *c = xstrdup(s);
-	for (char *p = c; *p; p++) {
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = ' ';
-		if (*p == '\\')
-			*p = '/';
-		if (p[0] == '*' && p[1] == '/')
-			p[1] = '_';
-	}
-	return c;
-}
-
-/* A C string literal of any bytes: quotes, backslashes and '?' (no trigraphs in ISO C modes)
- * escaped, anything not printable ASCII in octal. */
-static void c_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\' || *p == '?')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p >= 0x7f)
-			fprintf(f, "\\%03o", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
-
-/* Flags go into make unquoted: '$' and '#' are escaped; control characters and backslashes,
- * which could end or continue the line, are refused before this. */
-static void make_value(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '$')
-			fputc('$', f);
-		else if (*s == '#')
-			fputc('\\', f);
-		fputc(*s, f);
-	}
-}
-
-static int parse_number(const char *s, number *v)
-{
-	if (!*s || strlen(s) >= sizeof v->num || !(*s == '-' || *s == '.' || (*s >= '0' && *s <= '9')))
-		return -1;
-	char *end;
-	errno = 0;
-	long long i = strtoll(s, &end, 10);
-	if (!*end && !errno) {
-		snprintf(v->num, sizeof v->num, "%lld", i);
-		v->kind = i >= INT_MIN && i <= INT_MAX ? 0 : 1;
-		return 0;
-	}
-	double x = strtod(s, &end);
-	if (*end || !isfinite(x) || strpbrk(s, "xXpP"))
-		return -1;
-	/* the shortest text that reads back as the same double */
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(v->num, sizeof v->num, "%.*g", prec, x);
-		if (strtod(v->num, NULL) == x)
-			break;
-	}
-	v->kind = 2;
-	return 0;
-}
-
-/* The number as a C literal of its kind: negatives in parentheses, so that `-MACRO` and `a-MACRO`
- * stay what they look like; a double always looks like one. */
-static void c_number(FILE *f, const number *v, int kind)
-{
-	/* 9223372036854775808 is no long long: the literal `-9223372036854775808LL` is the negation
-	 * of a constant too large for its type, and does not compile */
-	if (kind == 1 && !strcmp(v->num, "-9223372036854775808")) {
-		fputs("(-9223372036854775807LL - 1)", f);
-		return;
-	}
-	int neg = v->num[0] == '-';
-	fprintf(f, "%s%s%s%s", neg ? "(" : "", v->num,
-		kind == 1 ? "LL" : kind == 2 && !strpbrk(v->num, ".e") ? ".0" : "", neg ? ")" : "");
 }
 
 static int passed(const result *r) { return result_passed(r) && r->t_median > 0; }
@@ -441,9 +352,9 @@ static void put_section(FILE *f, const names *nm, const section *s)
 		c_number(f, &s->vals[i], nm->kind[i]);
 		fputc('\n', f);
 	}
-	fprintf(f, "#define %s_TIME_MS %.6f\n#define %s_NVCC_FLAGS ", nm->upper, s->time_ms, nm->upper);
-	c_string(f, table_field(t, s->row, "nvcc_flags"));
-	fprintf(f, "\n#define %s_TUNED_DEVICE ", nm->upper);
+	fprintf(f, "#define %s_TIME_MS %.6f\n", nm->upper, s->time_ms);
+	recipe_put_c(f, nm->upper, &s->rc);
+	fprintf(f, "#define %s_TUNED_DEVICE ", nm->upper);
 	c_string(f, s->device);
 	fprintf(f, "\n#define %s_TUNED_ARCH ", nm->upper);
 	c_string(f, table_field(t, s->row, "arch"));
@@ -461,9 +372,9 @@ static void put_make_section(FILE *f, const names *nm, const section *s)
 {
 	for (size_t i = 0; i < nm->nparams; i++)
 		fprintf(f, "%s := %s\n", nm->macro[i], s->vals[i].num);
-	fprintf(f, "%s_TIME_MS := %.6f\n%s_NVCC_FLAGS := ", nm->upper, s->time_ms, nm->upper);
-	make_value(f, table_field(&s->in->t, s->row, "nvcc_flags"));
-	fprintf(f, "\n%s_TUNED_DEVICE := ", nm->upper);
+	fprintf(f, "%s_TIME_MS := %.6f\n", nm->upper, s->time_ms);
+	recipe_put_make(f, nm->upper, &s->rc);
+	fprintf(f, "%s_TUNED_DEVICE := ", nm->upper);
 	char *device = one_line(s->device);
 	make_value(f, device);
 	free(device);
@@ -613,15 +524,17 @@ static void put_host_constant(FILE *h, const names *nm)
 	static const char *const ctype[] = {"int", "long long", "double"};
 	for (size_t i = 0; i < nm->nparams; i++)
 		fprintf(h, "\t%s %s;\n", ctype[nm->kind[i]], nm->field[i]);
-	fprintf(h, "\tdouble time_ms;\n\tconst char *nvcc_flags;\n\tconst char *spec_hash;\n\tconst char *tuned_device;\n"
-		   "\tconst char *tuned_arch;\n");
+	fprintf(h, "\tdouble time_ms;\n\tconst char *nvcc_flags;\n\tconst char *link_flags;\n\tconst char *kernel_source;\n"
+		   "\tconst char *code_hash;\n\tint tuned_registers;\n\tint tuned_static_smem;\n\tconst char *spec_hash;\n"
+		   "\tconst char *tuned_device;\n\tconst char *tuned_arch;\n");
 	if (nm->plan)
 		fprintf(h, "\tint plan_streams;\n\tconst char *plan_order;\n\tint plan_breadth_first;\n\tint plan_connections;\n");
 	fprintf(h, "} %s_tuned %s_TUNED_UNUSED_ = {\n\t", nm->lower, nm->upper);
 	for (size_t i = 0; i < nm->nparams; i++)
 		fprintf(h, "%s,\n\t", nm->macro[i]);
-	fprintf(h, "%s_TIME_MS,\n\t%s_NVCC_FLAGS,\n\t%s_SPEC_HASH,\n\t%s_TUNED_DEVICE,\n\t%s_TUNED_ARCH,\n", nm->upper,
-		nm->upper, nm->upper, nm->upper, nm->upper);
+	fprintf(h, "%s_TIME_MS,\n\t%s_NVCC_FLAGS,\n\t%s_LINK_FLAGS,\n\t%s_KERNEL_SOURCE,\n\t%s_CODE_HASH,\n\t"
+		   "%s_TUNED_REGISTERS,\n\t%s_TUNED_STATIC_SMEM,\n\t%s_SPEC_HASH,\n\t%s_TUNED_DEVICE,\n\t%s_TUNED_ARCH,\n",
+		nm->upper, nm->upper, nm->upper, nm->upper, nm->upper, nm->upper, nm->upper, nm->upper, nm->upper, nm->upper);
 	if (nm->plan)
 		fprintf(h, "\t%s_PLAN_STREAMS,\n\t%s_PLAN_ORDER,\n\t%s_PLAN_BREADTH_FIRST,\n\t%s_PLAN_CONNECTIONS,\n",
 			nm->upper, nm->upper, nm->upper, nm->upper);
@@ -641,6 +554,11 @@ static void render(FILE *h, FILE *mk, const names *nm, const section *secs, size
 	if (o.cfg)
 		fprintf(mk, "# Re-tune: autotune %s\n", o.cfg);
 	fprintf(mk, "# Rewrite from the results: %s\n", o.cmd);
+	fprintf(mk, "# Build the tuned binary as it was compiled: $(NVCC) -arch=$(%s_TUNED_ARCH) $(%s_NVCC_FLAGS)\n"
+		    "#   $(%s_INCLUDE_FLAGS) $(%s_KERNEL_SOURCE) (or a program that #includes it), linked with $(%s_LINK_FLAGS).\n",
+		nm->upper, nm->upper, nm->upper, nm->upper, nm->upper);
+	/* paths below are relative to this file, wherever a Makefile includes it from */
+	fprintf(mk, "%s_FRAGMENT_DIR := $(dir $(lastword $(MAKEFILE_LIST)))\n", nm->upper);
 	if (!merged) {
 		put_section(h, nm, def);
 		put_make_section(mk, nm, def);
@@ -657,8 +575,10 @@ static void render(FILE *h, FILE *mk, const names *nm, const section *secs, size
 	free(o.mk_base);
 }
 
-/* The prefix and default path from the config the results name, when the caller gave none. */
-static int resolve_name(const input *in, const char *spec, const char *out, char **name, char **path, diags *d)
+/* The prefix and default path from the config the results name, when the caller gave none; that
+ * config, loaded, in *loaded (the recipe's source and include directories come from it). */
+static int resolve_name(const input *in, const char *spec, const char *out, char **name, char **path, config **loaded,
+			diags *d)
 {
 	const char *recorded = table_field(&in->t, (size_t)in->win, "config");
 	if (*recorded) {
@@ -675,7 +595,8 @@ static int resolve_name(const input *in, const char *spec, const char *out, char
 				fprintf(stderr, "autotune header: warning: %s changed since %s was tuned (spec_hash %s, now %s): "
 						"a build that checks the hash will refuse this header until it is re-tuned\n",
 					cfg_path, in->t.path, spec, now);
-			config_free(&cfg);
+			*loaded = xmalloc(sizeof **loaded);
+			**loaded = cfg;
 			diags_free(&cd);
 			free(cfg_path);
 			return 0;
@@ -718,7 +639,7 @@ static int target_sections(input *in, size_t n, section *secs, diags *d)
 				return -1;
 			}
 		secs[k] = (section){&in[k], (size_t)in[k].win, result_time(&in[k].res[in[k].win]),
-				    in[k].gpu, in[k].target, NULL, 0, 0, 0};
+				    in[k].gpu, in[k].target, NULL, 0, 0, 0, {0}};
 	}
 	return 0;
 }
@@ -730,12 +651,12 @@ static int default_section(const input *in, size_t n, section *def)
 {
 	if (n < 2) {
 		*def = (section){&in[0], (size_t)in[0].win, result_time(&in[0].res[in[0].win]),
-				 *in[0].gpu ? in[0].gpu : "unknown", NULL, NULL, 0, 0, 0};
+				 *in[0].gpu ? in[0].gpu : "unknown", NULL, NULL, 0, 0, 0, {0}};
 		return 0;
 	}
 	double t = 0;
 	long long row = best_on_average(in, n, &t);
-	*def = (section){&in[0], row < 0 ? 0 : (size_t)row, t, "default", NULL, NULL, 0, 0, 0};
+	*def = (section){&in[0], row < 0 ? 0 : (size_t)row, t, "default", NULL, NULL, 0, 0, 0, {0}};
 	if (row >= 0)
 		return 0;
 	fprintf(stderr, "autotune header: warning: no configuration passed on every GPU: without an "
@@ -800,12 +721,32 @@ static int write_files(const names *nm, const section *secs, size_t nsec, int me
 		rc = -2;
 	if (rc == -2)
 		rc = -1;
-	else if (write_output(mk_path, mtext, mlen, d) == 0 && write_output(path, htext, hlen, d) == 0)
+	else {
 		rc = 0;
+		for (size_t s = 0; s < nsec && !rc; s++)
+			rc = recipe_write_copy(&secs[s].rc, config_path, path, d);
+		if (!rc && (write_output(mk_path, mtext, mlen, d) || write_output(path, htext, hlen, d)))
+			rc = -1;
+	}
 	free(htext);
 	free(mtext);
 	free(mk_path);
 	return rc;
+}
+
+/* Each section's recipe; a kernel that needs rewriting gets a copy per section. */
+static int recipes(section *secs, size_t nsec, int no_default, const config *cfg, const char *path, diags *d)
+{
+	for (size_t s = 0; s < nsec; s++) {
+		if (s + 1 == nsec && no_default)
+			continue;
+		char *copy = recipe_copy_name(path, secs[s].target);
+		int rc = recipe_of_row(cfg, &secs[s].in->t, secs[s].row, path, copy, &secs[s].rc, d);
+		free(copy);
+		if (rc)
+			return -1;
+	}
+	return 0;
 }
 
 int header_write(char *const *csvs, size_t n, const char *name, const char *out, diags *d)
@@ -820,6 +761,7 @@ int header_write_results(char *const *csvs, size_t n, const char *config_path, c
 	section *secs = xcalloc(n + 1, sizeof *secs);
 	size_t nsec = 0;
 	char *own_name = NULL, *path = NULL;
+	config *cfg = NULL;
 	names nm = {0};
 	const char *spec;
 	int merged = n > 1, rc = load_inputs(csvs, n, config_path, in, &spec, d);
@@ -827,11 +769,13 @@ int header_write_results(char *const *csvs, size_t n, const char *config_path, c
 		goto out;
 	rc = EXIT_USAGE;
 	if (!name) {
-		if (resolve_name(&in[0], spec, out, &own_name, &path, d))
+		if (resolve_name(&in[0], spec, out, &own_name, &path, &cfg, d))
 			goto out;
 		name = own_name;
-	} else
+	} else {
 		path = xstrdup(out);
+		cfg = recipe_config(&in[0].t, (size_t)in[0].win);
+	}
 	if (!*name || make_names(name, &in[0].t, &nm, d)) {
 		if (!*name)
 			diags_add(d, "autotune header: no name for the macros: give -o NAME_tuned.h");
@@ -841,15 +785,21 @@ int header_write_results(char *const *csvs, size_t n, const char *config_path, c
 		goto out;
 	nsec = merged ? n + 1 : 1; /* the default last */
 	int no_default = default_section(in, n, &secs[nsec - 1]);
-	if (all_values(secs, nsec, no_default, &nm, d))
+	make_parent(path);
+	if (all_values(secs, nsec, no_default, &nm, d) || recipes(secs, nsec, no_default, cfg, path, d))
 		goto out;
 	const char *tuned_config = table_field(&in[0].t, (size_t)in[0].win, "config");
 	if (!write_files(&nm, secs, nsec, merged, spec, tuned_config, csvs, n, path, d))
 		rc = 0;
 out:
-	for (size_t s = 0; s < nsec; s++)
+	for (size_t s = 0; s < nsec; s++) {
 		free(secs[s].vals);
+		recipe_free(&secs[s].rc);
+	}
 	free(secs);
+	if (cfg)
+		config_free(cfg);
+	free(cfg);
 	free_names(&nm);
 	free_inputs(in, n);
 	free(own_name);
