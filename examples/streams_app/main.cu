@@ -28,6 +28,20 @@ static const int threads = 128, total_iters = 1 << 20;
 static_assert(STREAMS_PLAN_STREAMS >= 1 && STREAMS_PLAN_CONNECTIONS >= 1 && STREAMS_PLAN_CONNECTIONS <= 32,
 	      "the tuned plan must be one a program can run");
 
+// The build applied the header's recipe (STREAMS_NVCC_FLAGS) when the plan's first kernel got
+// what the tuned binary's had: its registers and static shared memory (-1: the results did not say).
+static bool built_as_tuned(const void *kernel)
+{
+	cudaFuncAttributes a;
+	CHECK(cudaFuncGetAttributes(&a, kernel));
+	bool same = (STREAMS_TUNED_REGISTERS < 0 || a.numRegs == STREAMS_TUNED_REGISTERS) &&
+		    (STREAMS_TUNED_STATIC_SMEM < 0 || (int)a.sharedSizeBytes == STREAMS_TUNED_STATIC_SMEM);
+	std::printf("build check: %d registers, %zu B static shared memory; tuned: %d, %d: %s\n", a.numRegs,
+		    a.sharedSizeBytes, STREAMS_TUNED_REGISTERS, STREAMS_TUNED_STATIC_SMEM,
+		    same ? "the tuned kernel" : "NOT the tuned kernel (build with the header's recipe)");
+	return same;
+}
+
 int main()
 {
 	// Read when the context is created: before the first CUDA call, as the tuned worker had it.
@@ -82,8 +96,9 @@ int main()
 		    STREAMS_PLAN_ORDER, std::getenv("CUDA_DEVICE_MAX_CONNECTIONS"), STREAMS_BLOCK, STREAMS_TIME_MS);
 	std::printf("%d streams x 4 kernels: %.4f ms here, %s\n", nstreams, ms,
 		    bad ? "WRONG" : "result checked on the CPU: correct");
+	bool as_tuned = built_as_tuned((const void *)kernel_1);
 	for (auto &s : streams)
 		CHECK(cudaStreamDestroy(s));
 	CHECK(cudaFree(out));
-	return bad ? 1 : 0;
+	return bad || !as_tuned ? 1 : 0;
 }

@@ -1,5 +1,6 @@
 // main.cu: summatrix (C = A + B) launched with the block shape autotune chose, from
-// summatrix_tuned.h; checks the result on the CPU and prints the time next to the tuned one.
+// summatrix_tuned.h; checks that this build compiled the tuned kernel, checks the result on the
+// CPU and prints the time next to the tuned one.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -19,6 +20,20 @@
 // The macros are compile-time constants: a launch bound, a static check, a template argument.
 static_assert(SUMMATRIX_BLOCK_X * SUMMATRIX_BLOCK_Y >= 32 && SUMMATRIX_BLOCK_X * SUMMATRIX_BLOCK_Y <= 1024,
 	      "the tuned block must be a legal block");
+
+// The build applied the header's recipe (SUMMATRIX_NVCC_FLAGS) when the kernel got what the tuned
+// binary had: its registers and static shared memory (-1: the results did not say).
+static bool built_as_tuned(const void *kernel)
+{
+	cudaFuncAttributes a;
+	CHECK(cudaFuncGetAttributes(&a, kernel));
+	bool same = (SUMMATRIX_TUNED_REGISTERS < 0 || a.numRegs == SUMMATRIX_TUNED_REGISTERS) &&
+		    (SUMMATRIX_TUNED_STATIC_SMEM < 0 || (int)a.sharedSizeBytes == SUMMATRIX_TUNED_STATIC_SMEM);
+	std::printf("build check: %d registers, %zu B static shared memory; tuned: %d, %d: %s\n", a.numRegs,
+		    a.sharedSizeBytes, SUMMATRIX_TUNED_REGISTERS, SUMMATRIX_TUNED_STATIC_SMEM,
+		    same ? "the tuned kernel" : "NOT the tuned kernel (build with the header's recipe)");
+	return same;
+}
 
 int main(int argc, char **argv)
 {
@@ -64,8 +79,9 @@ int main(int argc, char **argv)
 		    bad ? "WRONG" : "result checked on the CPU: correct");
 	if (bad)
 		std::fprintf(stderr, "%zu of %zu elements differ\n", bad, n);
+	bool as_tuned = built_as_tuned((const void *)sumMatrixOnGPU2D);
 	CHECK(cudaFree(da));
 	CHECK(cudaFree(db));
 	CHECK(cudaFree(dc));
-	return bad ? 1 : 0;
+	return bad || !as_tuned ? 1 : 0;
 }

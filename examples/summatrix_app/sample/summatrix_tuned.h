@@ -15,7 +15,12 @@
 #define SUMMATRIX_BLOCK_Y 1
 #define SUMMATRIX_MAXRREG 0
 #define SUMMATRIX_TIME_MS 0.935680
-#define SUMMATRIX_NVCC_FLAGS ""
+#define SUMMATRIX_NVCC_FLAGS "-O3"
+#define SUMMATRIX_LINK_FLAGS ""
+#define SUMMATRIX_KERNEL_SOURCE "summatrix.cu"
+#define SUMMATRIX_CODE_HASH ""
+#define SUMMATRIX_TUNED_REGISTERS 12
+#define SUMMATRIX_TUNED_STATIC_SMEM 0
 #define SUMMATRIX_TUNED_DEVICE "NVIDIA H200"
 #define SUMMATRIX_TUNED_ARCH "sm_90"
 #define SUMMATRIX_SPEC_HASH "7ab584b14de1ca21"
@@ -32,6 +37,11 @@ static const struct summatrix_tuned {
 	int maxrreg;
 	double time_ms;
 	const char *nvcc_flags;
+	const char *link_flags;
+	const char *kernel_source;
+	const char *code_hash;
+	int tuned_registers;
+	int tuned_static_smem;
 	const char *spec_hash;
 	const char *tuned_device;
 	const char *tuned_arch;
@@ -41,6 +51,11 @@ static const struct summatrix_tuned {
 	SUMMATRIX_MAXRREG,
 	SUMMATRIX_TIME_MS,
 	SUMMATRIX_NVCC_FLAGS,
+	SUMMATRIX_LINK_FLAGS,
+	SUMMATRIX_KERNEL_SOURCE,
+	SUMMATRIX_CODE_HASH,
+	SUMMATRIX_TUNED_REGISTERS,
+	SUMMATRIX_TUNED_STATIC_SMEM,
 	SUMMATRIX_SPEC_HASH,
 	SUMMATRIX_TUNED_DEVICE,
 	SUMMATRIX_TUNED_ARCH,
