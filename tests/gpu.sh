@@ -231,6 +231,7 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 make -C examples/streams_app run > "$B/streams_app.log" 2>&1 || { cat "$B/streams_app.log"; fail "examples/streams_app"; }
 tail -2 "$B/streams_app.log"
 grep -q 'result checked on the CPU: correct' "$B/streams_app.log" || fail "examples/streams_app computed a wrong result"
+grep -q 'build check: .*: the tuned kernel' "$B/streams_app.log" || fail "examples/streams_app does not run the tuned kernel"
 
 echo "== every config of configs/ and every feature kernel of tests/kernels, all verified"
 bench/catalogue.sh || fail "a config did not tune cleanly (see ${OUT:-/tmp}/catalogue.log)"
@@ -275,6 +276,9 @@ grep -q 'autotune configs/summatrix.yaml' "$B/app3.log" || fail "example app doe
 make -C examples/summatrix_app run > "$B/app4.log" 2>&1 || { cat "$B/app4.log"; fail "example app (after touch)"; }
 grep -q 'autotune configs/summatrix.yaml' "$B/app4.log" || fail "example app did not re-tune"
 tail -3 "$B/app4.log"
+for log in "$B/app1.log" "$B/app4.log"; do
+	grep -q 'build check: .*: the tuned kernel' "$log" || fail "the example app does not run the tuned kernel ($log)"
+done
 
 echo "== a header merged from two GPUs' results compiles and runs with each target and with none"
 # A recording of another model than this GPU (the header refuses two CSVs of one model): the H100
@@ -308,6 +312,7 @@ if command -v cmake >/dev/null 2>&1; then
 	grep -q 'SUMMATRIX_TUNED_DEVICE "'"$here"'"' "$B/cmake/autotune/summatrix_tuned.h" || fail "the CMake header was not tuned on $here"
 	"$B/cmake/summatrix_app" > "$B/cmake-run.log" 2>&1 || { cat "$B/cmake-run.log"; fail "the CMake-built app"; }
 	cat "$B/cmake-run.log"
+	grep -q 'build check: .*: the tuned kernel' "$B/cmake-run.log" || fail "the CMake-built app does not run the tuned kernel"
 	cmake --build "$B/cmake" > "$B/cmake2.log" 2>&1
 	grep -q 'autotune: tuning' "$B/cmake2.log" && fail "the CMake build re-tuned with nothing changed"
 else
