@@ -256,11 +256,33 @@ static void test_pragma_unroll_parameter_is_rewritten(void)
 	free(out);
 }
 
+/* NVCC as make takes it: a path, or a bare name found on PATH. */
+static void test_nvcc_may_be_a_name_on_path(void)
+{
+	const char *saved = getenv("NVCC");
+	char *keep = saved ? xstrdup(saved) : NULL;
+	setenv("NVCC", "sh", 1);
+	char *found = find_nvcc();
+	CU_ASSERT_PTR_NOT_NULL(found && strchr(found, '/') ? found : NULL);
+	CU_ASSERT(found && !strcmp(strrchr(found, '/'), "/sh"));
+	free(found);
+	setenv("NVCC", "no-such-program-here", 1);
+	CU_ASSERT_PTR_NULL(find_nvcc());
+	setenv("NVCC", "/nonexistent/nvcc", 1);
+	CU_ASSERT_PTR_NULL(find_nvcc());
+	if (keep)
+		setenv("NVCC", keep, 1);
+	else
+		unsetenv("NVCC");
+	free(keep);
+}
+
 int add_compile_suite(void)
 {
 	CU_pSuite s = CU_add_suite("compile", NULL, NULL);
 	if (!s)
 		return -1;
+	CU_add_test(s, "NVCC may be a name on PATH", test_nvcc_may_be_a_name_on_path);
 	CU_add_test(s, "plan: only distinct compile-time values", test_plan_compiles_only_distinct_compile_time_values);
 	CU_add_test(s, "compile error marks configurations and continues", test_compile_error_marks_configurations_and_continues);
 	CU_add_test(s, "shell metacharacters stay literal", test_shell_metacharacters_stay_literal);

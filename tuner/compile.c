@@ -135,8 +135,9 @@ void build_free(build *b)
 char *find_nvcc(void)
 {
 	const char *env = getenv("NVCC");
+	/* a bare name is a program on PATH, as make and the shell take NVCC=nvcc */
 	if (env && *env)
-		return access(env, X_OK) == 0 ? xstrdup(env) : NULL;
+		return strchr(env, '/') ? (access(env, X_OK) == 0 ? xstrdup(env) : NULL) : proc_find_program(env);
 	char *found = proc_find_program("nvcc");
 	if (found)
 		return found;

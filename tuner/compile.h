@@ -97,8 +97,8 @@ builder *build_begin_on_demand(const config *cfg, const space *s, build *b, cons
  * pool that builds everything builds these first, in this order. */
 void build_hint(builder *bd, const size_t *bins, size_t n);
 
-/* The nvcc to use: $NVCC, else nvcc on PATH, else $CUDA_HOME/bin/nvcc, else
- * /usr/local/cuda/bin/nvcc. NULL if none is executable. Caller frees. */
+/* The nvcc to use: $NVCC (a path, or a bare name looked up on PATH), else nvcc on PATH, else
+ * $CUDA_HOME/bin/nvcc, else /usr/local/cuda/bin/nvcc. NULL if none is executable. Caller frees. */
 char *find_nvcc(void);
 
 /* The directory nvcc's own binary is in, beside ptxas and nvlink, through symlinks and wrapper

@@ -388,7 +388,12 @@ static int check_inputs(tuning *t)
 	    (o->devices && devices_check(o->devices, &t->d)) || check_outputs(&t->cfg, o, &t->d))
 		return stop(t, EXIT_USAGE);
 	if (!(t->nvcc = find_nvcc())) {
-		diags_add(&t->d, "autotune: nvcc not found: install the CUDA toolkit, or set NVCC or CUDA_HOME");
+		const char *env = getenv("NVCC");
+		if (env && *env)
+			diags_add(&t->d, "autotune: NVCC='%s' is not an executable file%s: set NVCC to nvcc's path, or unset it",
+				  env, strchr(env, '/') ? "" : " nor a program on PATH");
+		else
+			diags_add(&t->d, "autotune: nvcc not found: install the CUDA toolkit, or set NVCC or CUDA_HOME");
 		return stop(t, EXIT_USAGE);
 	}
 	if (!o->no_cache) {
