@@ -332,3 +332,29 @@ FILE *open_input(const char *path, diags *d)
 		diags_add(d, "%s: cannot open: %s", path, strerror(errno));
 	return f;
 }
+
+char *read_input(const char *path, size_t max, const char *what, size_t *len, diags *d)
+{
+	FILE *f = open_input(path, d);
+	if (!f)
+		return NULL;
+	size_t n = 0, cap = 1 << 16, got;
+	char *text = xmalloc(cap + 1);
+	/* one byte past max tells an input over it */
+	while ((got = fread(text + n, 1, cap - n, f)) > 0 && (n += got) <= max)
+		if (n == cap)
+			text = xrealloc(text, (cap = cap * 2 > max ? max + 1 : cap * 2) + 1);
+	int err = ferror(f) ? errno : 0;
+	fclose(f);
+	if (err || n > max) {
+		if (err)
+			diags_add(d, "%s: cannot read: %s", path, strerror(err));
+		else
+			diags_add(d, "%s: over %zu MiB: not %s", path, max >> 20, what);
+		free(text);
+		return NULL;
+	}
+	text[n] = 0;
+	*len = n;
+	return text;
+}

@@ -65,6 +65,12 @@ int write_output(const char *path, const void *data, size_t len, diags *d);
  * "<path>: cannot open: <reason>" in d, for a directory too (it would read as an empty file). */
 FILE *open_input(const char *path, diags *d);
 
+/* The whole of the input at path (a regular file, a pipe or a device alike), NUL-terminated, its
+ * length in *len: NULL with the reason in d when it cannot be opened or read, or holds more than
+ * max bytes ("over N MiB: not WHAT"), which also ends a device that never does (/dev/zero).
+ * Caller frees. */
+char *read_input(const char *path, size_t max, const char *what, size_t *len, diags *d);
+
 /* Grows *v so that it holds at least n elements of the given size, doubling *cap. */
 void grow(void *v, size_t *cap, size_t n, size_t size);
 

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "tests.h"
@@ -212,6 +215,47 @@ static void test_json_numbers_are_jsons(void)
 		CU_ASSERT(!config_json_number(*s));
 }
 
+/* Every file autotune reads goes through one bounded reader: a device that never ends is refused
+ * at the bound (these commands never returned), and a config read through a pipe is read, not
+ * taken for an empty file. */
+static void test_endless_and_piped_inputs(void)
+{
+	char *cases[][5] = {{"validate", "/dev/zero", NULL},
+			    {"import", "/dev/zero", NULL},
+			    {"--replay", "/dev/zero", "--budget", "4", "configs/summatrix.yaml"}};
+	const char *want[] = {"/dev/zero: over 64 MiB: not a config", "/dev/zero: over 64 MiB: not a T1 spec",
+			      "/dev/zero:1: a field over 1 MiB: not an autotune results CSV"};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *out;
+		char *argv[6] = {cases[i][0], cases[i][1], cases[i][2], cases[i][3], cases[i][4], NULL};
+		CU_ASSERT_EQUAL(run_autotune(argv, &out), 2);
+		if (!strstr(out, want[i]))
+			fprintf(stderr, "\n  %s %s: %s", cases[i][0], cases[i][1], out);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, want[i]));
+		free(out);
+	}
+	/* a named pipe that a writer fills: the whole config, its error at its place */
+	char fifo[128];
+	snprintf(fifo, sizeof fifo, "%s/piped.yaml", test_dir);
+	CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0600), 0);
+	char *text = config_with_line(1, "kernel: {source: /nonexistent/k.cu, entry: k}");
+	pid_t w = fork();
+	if (w == 0) {
+		FILE *f = fopen(fifo, "w");
+		if (f)
+			fputs(text, f);
+		_exit(f && fclose(f) == 0 ? 0 : 1);
+	}
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"validate", fifo, NULL}, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "/nonexistent/k.cu"));
+	CU_ASSERT_PTR_NULL(strstr(out, "empty"));
+	free(out);
+	int status;
+	waitpid(w, &status, 0);
+	unlink(fifo);
+}
+
 int add_config_yaml_suite(void)
 {
 	CU_pSuite s = CU_add_suite("config_yaml", NULL, NULL);
@@ -234,5 +278,6 @@ int add_config_yaml_suite(void)
 	CU_add_test(s, "text is read as the file it stands for", test_text_is_read_as_the_file_it_stands_for);
 	CU_add_test(s, "other documents check their keys", test_other_documents_check_their_keys);
 	CU_add_test(s, "JSON numbers are JSON's", test_json_numbers_are_jsons);
+	CU_add_test(s, "endless and piped inputs", test_endless_and_piped_inputs);
 	return 0;
 }

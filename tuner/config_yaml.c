@@ -35,6 +35,9 @@ static int offset_position(FILE *f, size_t offset, int *line, int *col)
  * more than a handful. */
 #define MAX_FLOW_DEPTH 64
 
+/* A config or spec is a few kilobytes; long value lists stay far below this. */
+#define MAX_DOCUMENT_BYTES (64ul << 20)
+
 /* Whether f opens more than MAX_FLOW_DEPTH brackets and braces at once (outside quotes and
  * comments), and where the first one too many is. */
 static int too_deep(FILE *f, int *line, int *col)
@@ -102,11 +105,19 @@ static int read_document(const char *path, FILE *f, const char *syntax, yaml_doc
 
 int config_read_document(const char *path, const char *syntax, yaml_document_t *doc, diags *d)
 {
-	FILE *f = open_input(path, d);
-	if (!f)
+	/* read whole first: a pipe cannot be rewound, and a device may never end */
+	size_t len;
+	char *text = read_input(path, MAX_DOCUMENT_BYTES, syntax[0] == 'J' ? "a T1 spec" : "a config", &len, d);
+	if (!text)
 		return -1;
-	int rc = read_document(path, f, syntax, doc, d);
-	fclose(f);
+	/* an empty file is an empty document, which the loader names as such */
+	FILE *f = len ? fmemopen(text, len, "r") : fopen("/dev/null", "r");
+	int rc = f ? read_document(path, f, syntax, doc, d) : -1;
+	if (!f)
+		diags_add(d, "%s: cannot read: %s", path, strerror(errno));
+	else
+		fclose(f);
+	free(text);
 	return rc;
 }
 

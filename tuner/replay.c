@@ -17,43 +17,6 @@
 #include "table.h"
 #include "banned.h"
 
-#define MAX_FIELDS 128
-
-/* One RFC 4180 record into fields (owned by the caller's buffer); the count, 0 at end of file. */
-static int read_record(FILE *f, char *buf, size_t len, char **fields)
-{
-	int n = 0, c = fgetc(f);
-	size_t used = 0;
-	if (c == EOF)
-		return 0;
-	for (;;) {
-		fields[n] = buf + used;
-		if (c == '"') {
-			while ((c = fgetc(f)) != EOF) {
-				if (c == '"' && (c = fgetc(f)) != '"')
-					break;
-				if (used + 1 < len)
-					buf[used++] = (char)c;
-			}
-		} else
-			while (c != ',' && c != '\r' && c != '\n' && c != EOF) {
-				if (used + 1 < len)
-					buf[used++] = (char)c;
-				c = fgetc(f);
-			}
-		if (used < len)
-			buf[used++] = 0;
-		else
-			buf[len - 1] = 0;
-		if (++n == MAX_FIELDS || c != ',')
-			break;
-		c = fgetc(f);
-	}
-	if (c == '\r')
-		c = fgetc(f);
-	return n;
-}
-
 /* The recorded times, and compile.c's on-demand pool on a simulated clock: every binary takes
  * one unit (one compile's latency) on one of `jobs` slots, a wanted binary starts before hinted
  * ones, and hinted ones start in free slots while no more than `jobs` are ahead of those waited
@@ -158,76 +121,51 @@ static double decided(const char *final, const char *median)
 	return *final ? strtod(final, NULL) : strtod(median, NULL);
 }
 
-/* A T4 or Kernel Tuner cache file (t4.h reads it as the CSV's columns) into time[]. */
-static int read_json_recording(const config *cfg, const space *sp, const char *path, double *time, diags *d)
-{
-	table t;
-	if (t4_load(path, cfg, sp, &t, d))
-		return -1;
-	double *row = xcalloc(cfg->nparams + 1, sizeof *row);
-	int st = table_col(&t, "status"), med = table_col(&t, "time_ms_median"), fin = table_col(&t, "final_ms_median");
-	size_t next = 0;
-	for (size_t r = 0; r < t.nrows; r++) {
-		for (size_t p = 0; p < cfg->nparams; p++)
-			row[p] = strtod(table_get(&t, r, (int)p), NULL);
-		place(cfg, sp, row, !strcmp(table_get(&t, r, st), "ok"), decided(table_get(&t, r, fin), table_get(&t, r, med)),
-		      &next, time);
-	}
-	free(row);
-	table_free(&t);
-	return 0;
-}
-
 /* Each configuration's recorded time into time[] (left INFINITY where it failed or is absent),
- * from a results CSV, or a T4 or cache file. */
-static int read_recording(const config *cfg, const space *sp, const char *csv_path, double *time, diags *d)
+ * from a results CSV, or a T4 or cache file (t4.h reads it as the CSV's columns); both are read
+ * by the bounded readers of table.c and t4.c, so a file that never ends is refused, not waited
+ * for. */
+static int read_recording(const config *cfg, const space *sp, const char *path, double *time, diags *d)
 {
 	diags quiet = {0};
-	int json = results_is_json(csv_path, &quiet);
+	int json = results_is_json(path, &quiet);
 	diags_free(&quiet);
-	if (json > 0)
-		return read_json_recording(cfg, sp, csv_path, time, d);
-	FILE *f = fopen(csv_path, "r");
-	if (!f) {
-		diags_add(d, "cannot read the recorded run '%s': %s", csv_path, strerror(errno));
+	table t;
+	diags why = {0};
+	if (json > 0 ? t4_load(path, cfg, sp, &t, &why) : table_read(path, 0, &t, &why)) {
+		diags_add(d, "cannot read the recorded run '%s': %s", path, why.n ? why.msgs[0] : "unreadable");
+		diags_free(&why);
 		return -1;
 	}
-	static char buf[65536];
-	char *fields[MAX_FIELDS];
-	int nh = read_record(f, buf, sizeof buf, fields);
-	int *col = xcalloc(cfg->nparams + 1, sizeof *col);
-	int st = -1, med = -1, fin = -1;
-	for (size_t p = 0; p < cfg->nparams; p++) {
+	int *col = xcalloc(cfg->nparams + 1, sizeof *col), rc = 0;
+	for (size_t p = 0; p < cfg->nparams && rc == 0; p++) {
+		/* the parameters lead an autotune CSV; another tool's recording may have them anywhere */
 		col[p] = -1;
-		for (int i = 0; i < nh; i++)
-			if (!strcmp(fields[i], cfg->params[p].name))
-				col[p] = i;
-	}
-	for (int i = 0; i < nh; i++) {
-		st = !strcmp(fields[i], "status") ? i : st;
-		med = !strcmp(fields[i], "time_ms_median") ? i : med;
-		fin = !strcmp(fields[i], "final_ms_median") ? i : fin;
-	}
-	int rc = 0;
-	for (size_t p = 0; p < cfg->nparams && rc == 0; p++)
+		for (size_t i = 0; i < (t.nparams ? t.nparams : t.ncols) && col[p] < 0; i++)
+			if (!strcmp(t.names[i], cfg->params[p].name))
+				col[p] = (int)i;
 		if (col[p] < 0) {
-			diags_add(d, "%s: no column for parameter '%s': not a run of this config", csv_path, cfg->params[p].name);
+			diags_add(d, "%s: no column for parameter '%s': not a run of this config", path, cfg->params[p].name);
 			rc = -1;
 		}
+	}
+	int st = table_fixed_col(&t, "status"), med = table_fixed_col(&t, "time_ms_median"),
+	    fin = table_fixed_col(&t, "final_ms_median");
 	if (rc == 0 && (st < 0 || med < 0)) {
-		diags_add(d, "%s: no status or time_ms_median column", csv_path);
+		diags_add(d, "%s: no status or time_ms_median column", path);
 		rc = -1;
 	}
 	double *row = xcalloc(cfg->nparams + 1, sizeof *row);
 	size_t next = 0;
-	while (rc == 0 && sp->count && read_record(f, buf, sizeof buf, fields) == nh) {
+	for (size_t r = 0; rc == 0 && sp->count && r < t.nrows; r++) {
 		for (size_t p = 0; p < cfg->nparams; p++)
-			row[p] = strtod(fields[col[p]], NULL);
-		place(cfg, sp, row, !strcmp(fields[st], "ok"), decided(fin >= 0 ? fields[fin] : "", fields[med]), &next, time);
+			row[p] = strtod(table_get(&t, r, col[p]), NULL);
+		place(cfg, sp, row, !strcmp(table_get(&t, r, st), "ok"), decided(table_get(&t, r, fin), table_get(&t, r, med)),
+		      &next, time);
 	}
-	fclose(f);
 	free(row);
 	free(col);
+	table_free(&t);
 	return rc;
 }
 

@@ -78,7 +78,9 @@ static int read_record(FILE *f, char ***fields, size_t *nf, size_t *cap, int *li
 	return n;
 }
 
-int table_load(const char *path, table *t, diags *d)
+int table_load(const char *path, table *t, diags *d) { return table_read(path, 1, t, d); }
+
+int table_read(const char *path, int autotune_csv, table *t, diags *d)
 {
 	memset(t, 0, sizeof *t);
 	FILE *f = open_input(path, d);
@@ -120,7 +122,7 @@ int table_load(const char *path, table *t, diags *d)
 	}
 	fclose(f);
 	int bx = rc ? -1 : table_col(t, "blockDim.x");
-	if (rc == 0 && bx < 0) {
+	if (rc == 0 && bx < 0 && autotune_csv) {
 		diags_add(d, "%s:1: no blockDim.x column: not an autotune results CSV", path);
 		rc = -1;
 	}
@@ -128,7 +130,7 @@ int table_load(const char *path, table *t, diags *d)
 		table_free(t);
 		return -1;
 	}
-	t->nparams = (size_t)bx;
+	t->nparams = bx < 0 ? 0 : (size_t)bx;
 	return 0;
 }
 

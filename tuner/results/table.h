@@ -23,6 +23,9 @@ typedef struct {
  * -1 with "file:line: reason" in d when it cannot be read, has no blockDim.x column or a row's
  * field count differs from the header's. */
 int table_load(const char *path, table *t, diags *d);
+/* The same, and with autotune_csv 0 also a CSV of other columns (no blockDim.x: nparams 0), as a
+ * recording for --replay may be. */
+int table_read(const char *path, int autotune_csv, table *t, diags *d);
 void table_free(table *t);
 
 /* The column's index, or -1 when the file has no such column. */
