@@ -256,6 +256,31 @@ static void test_endless_and_piped_inputs(void)
 	unlink(fifo);
 }
 
+/* A config is one document: a second one, or text after the first (a second JSON object), was
+ * silently dropped; now an error where it starts. */
+static void test_one_document_only(void)
+{
+	config cfg;
+	char *first = NULL;
+	char *text = xasprintf("%s---\nname: other\n", config_good);
+	CU_ASSERT(config_load_text(text, &cfg, &first) > 0);
+	CU_ASSERT_PTR_NOT_NULL(first && strstr(first, ":15:1: YAML syntax error: a second document: the file must hold one"));
+	free(first);
+	free(text);
+	yaml_document_t doc;
+	diags d = {0};
+	const char *json = "{\"a\": 1}\n{\"b\": 2}\n";
+	CU_ASSERT_EQUAL(config_read_text("spec.json", json, strlen(json), "JSON", &doc, &d), -1);
+	CU_ASSERT_PTR_NOT_NULL(d.n ? strstr(d.msgs[0], "spec.json:2:1: JSON syntax error: text after the document") : NULL);
+	diags_free(&d);
+	/* a document end marker alone is no second document */
+	text = xasprintf("%s...\n", config_good);
+	CU_ASSERT_EQUAL(config_load_text(text, &cfg, &first), 0);
+	config_free(&cfg);
+	free(first);
+	free(text);
+}
+
 int add_config_yaml_suite(void)
 {
 	CU_pSuite s = CU_add_suite("config_yaml", NULL, NULL);
@@ -279,5 +304,6 @@ int add_config_yaml_suite(void)
 	CU_add_test(s, "other documents check their keys", test_other_documents_check_their_keys);
 	CU_add_test(s, "JSON numbers are JSON's", test_json_numbers_are_jsons);
 	CU_add_test(s, "endless and piped inputs", test_endless_and_piped_inputs);
+	CU_add_test(s, "one document only", test_one_document_only);
 	return 0;
 }

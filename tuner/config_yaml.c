@@ -98,6 +98,25 @@ static int read_document(const char *path, FILE *f, const char *syntax, yaml_doc
 			 parser.problem ? parser.problem : "unknown problem", parser.context ? " " : "",
 			 parser.context ? parser.context : "");
 		rc = -1;
+	} else {
+		/* a second document would be silently dropped: said where it starts */
+		yaml_document_t next;
+		if (yaml_parser_load(&parser, &next)) {
+			if (yaml_document_get_root_node(&next)) {
+				diags_at(d, path, (int)next.start_mark.line + 1, (int)next.start_mark.column + 1,
+					 "%s syntax error: a second document: the file must hold one", syntax);
+				rc = -1;
+			}
+			yaml_document_delete(&next);
+		} else {
+			/* text after the document that starts none (a second JSON object, say) */
+			const yaml_mark_t *m = parser.problem ? &parser.problem_mark : &parser.context_mark;
+			diags_at(d, path, (int)m->line + 1, (int)m->column + 1, "%s syntax error: text after the document: %s",
+				 syntax, parser.problem ? parser.problem : "unknown problem");
+			rc = -1;
+		}
+		if (rc)
+			yaml_document_delete(doc);
 	}
 	yaml_parser_delete(&parser);
 	return rc;
