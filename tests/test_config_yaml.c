@@ -273,6 +273,11 @@ static void test_one_document_only(void)
 	CU_ASSERT_EQUAL(config_read_text("spec.json", json, strlen(json), "JSON", &doc, &d), -1);
 	CU_ASSERT_PTR_NOT_NULL(d.n ? strstr(d.msgs[0], "spec.json:2:1: JSON syntax error: text after the document") : NULL);
 	diags_free(&d);
+	/* a NUL escape would cut a name or a path short: refused where the string is, key or value */
+	text = config_with_line(3, "  source: \"/dev/null\\0.cu\"");
+	CU_ASSERT(config_load_text(text, &cfg, &first) > 0);
+	CU_ASSERT_PTR_NOT_NULL(first && strstr(first, ":3:11: YAML: a NUL character (\\0) in a string: not allowed"));
+	free(first);
 	/* a document end marker alone is no second document */
 	text = xasprintf("%s...\n", config_good);
 	CU_ASSERT_EQUAL(config_load_text(text, &cfg, &first), 0);

@@ -73,6 +73,19 @@ static int too_deep(FILE *f, int *line, int *col)
 	return 0;
 }
 
+/* A scalar with a NUL in it ("\0" in a double-quoted string) would be cut there wherever it is
+ * used as C text (a name, a path): refused wherever it is, key or value. */
+static int has_nul(const char *path, const char *syntax, yaml_document_t *doc, diags *d)
+{
+	for (yaml_node_t *n = doc->nodes.start; n < doc->nodes.top; n++)
+		if (n->type == YAML_SCALAR_NODE && memchr(n->data.scalar.value, 0, n->data.scalar.length)) {
+			diags_at(d, path, (int)n->start_mark.line + 1, (int)n->start_mark.column + 1,
+				 "%s: a NUL character (\\0) in a string: not allowed", syntax);
+			return 1;
+		}
+	return 0;
+}
+
 /* The document of f, which holds the file path names (or text that stands for it). */
 static int read_document(const char *path, FILE *f, const char *syntax, yaml_document_t *doc, diags *d)
 {
@@ -115,6 +128,8 @@ static int read_document(const char *path, FILE *f, const char *syntax, yaml_doc
 				 syntax, parser.problem ? parser.problem : "unknown problem");
 			rc = -1;
 		}
+		if (!rc && has_nul(path, syntax, doc, d))
+			rc = -1;
 		if (rc)
 			yaml_document_delete(doc);
 	}
