@@ -192,6 +192,24 @@ static void test_failures_and_gaps_count_as_failed(void)
 	diags_free(&d);
 }
 
+/* A recording where nothing passed: exit 1 and said so, not a ratio of two infinities. */
+static void test_nothing_passed_is_said(void)
+{
+	const char *yaml = write_temp(1, "failed.yaml", "kernel: {source: /dev/null, entry: k}\n"
+						       "arguments: [{name: a, type: float, count: 4, output: true}]\n"
+						       "space: {x: [32, 64]}\nlaunch: {block: [x], grid: [1]}\n"
+						       "output: {csv: /tmp/autotune-replay-failed/failed.csv}\n");
+	const char *csv = write_temp(2, "failed.csv", "x,time_ms_median,status\r\n32,5.0,crashed\r\n64,1,timeout\r\n");
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"--replay", (char *)csv, (char *)yaml, NULL}, &out), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "2 evaluations of 2 configurations; none passed, nor did any configuration of"));
+	CU_ASSERT_PTR_NULL(strstr(out, "nan"));
+	free(out);
+	char *rm[] = {"rm", "-rf", "/tmp/autotune-replay-failed", NULL};
+	proc_capture(rm, 30, &out);
+	free(out);
+}
+
 /* The simulated compile pool: each binary takes one latency on one of `jobs` slots. Exhaustive
  * over 8 binaries takes 8 latencies on one slot and about one on 8 (all hinted at once); a random
  * search builds only what it draws; and no search waits less than one latency per binary on
@@ -373,6 +391,7 @@ int add_replay_suite(void)
 	CU_pSuite s = CU_add_suite("replay", setup, teardown);
 	if (!s)
 		return -1;
+	CU_add_test(s, "nothing passed is said", test_nothing_passed_is_said);
 	CU_add_test(s, "exhaustive finds the recording's optimum", test_exhaustive_finds_the_recordings_optimum);
 	CU_add_test(s, "every strategy sees the recorded times", test_every_strategy_sees_the_recorded_times);
 	CU_add_test(s, "a recording that does not fit is refused", test_a_recording_that_does_not_fit_is_refused);

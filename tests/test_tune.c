@@ -651,6 +651,8 @@ static void test_bad_input_table(void)
 		{"missing key", "launch: {block: [x]}\n", ":5:9: 'launch' is missing the required key 'grid'", NULL, NULL},
 		{"unknown name", "launch: {block: [y], grid: [1]}\n", ":5:18: unknown name 'y' in the launch block", NULL, NULL},
 		{"division by zero", "launch: {block: [x], grid: [\"x / 0\"]}\n", ":5:32: division by zero (for x=32)", NULL, NULL},
+		{"grid over 32 bits", "launch: {block: [x], grid: [\"x * 1000000000\"]}\n",
+		 ":5:30: launch grid x must be at most 4294967295 (CUDA's 32-bit launch dimensions), but is 32000000000", NULL, NULL},
 		{"empty space", "launch: {block: [x], grid: [1]}\nconstraints: [x > 64]\n", "no configuration satisfies the constraints (1 combination tried)", NULL, NULL},
 		{"entry not in module", "launch: {block: [x], grid: [1]}\n", "entry point 'kk' not found in the compiled module; it has: k", NULL, NULL},
 		{"nvcc not found", "launch: {block: [x], grid: [1]}\n", "NVCC='/nonexistent/nvcc' is not an executable file: set",

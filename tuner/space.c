@@ -244,9 +244,15 @@ int space_eval_geometry(const config *cfg, const space *sp, result *res, diags *
 				desc = space_describe(cfg, vals);
 				char text[64];
 				value_format(v, text, sizeof text);
-				diags_at(d, cfg->path, items[i].x->at.line, items[i].x->at.col,
-					 "launch %s must be a %s integer, but is %s (for %s)", items[i].what,
-					 i == 6 ? "non-negative" : "positive", text, desc);
+				/* a whole number too large is said as such, not as one that is not positive */
+				if (v.kind == VAL_INT && v.u.i > UINT_MAX)
+					diags_at(d, cfg->path, items[i].x->at.line, items[i].x->at.col,
+						 "launch %s must be at most %u (CUDA's 32-bit launch dimensions), but is %s (for %s)",
+						 items[i].what, UINT_MAX, text, desc);
+				else
+					diags_at(d, cfg->path, items[i].x->at.line, items[i].x->at.col,
+						 "launch %s must be a %s integer, but is %s (for %s)", items[i].what,
+						 i == 6 ? "non-negative" : "positive", text, desc);
 				bad = 1;
 			}
 			free(desc);

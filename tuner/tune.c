@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -124,6 +125,20 @@ static int replay(const options *o, const config *cfg, const space *sp, diags *d
 	replay_result r;
 	int rc = check_output_path(out, d) ? -1
 					   : replay_run(cfg, sp, o->replay, s, budget, seed_of(o, cfg), jobs_of(o), out, &r, d);
+	if (rc == 0 && r.best_config < 0) {
+		/* no ratio to give: the search found nothing that passed */
+		if (!o->quiet) {
+			fprintf(stderr, "replay: %s, seed %llu: %zu evaluations of %zu configurations; none passed", strategy_name(s),
+				seed_of(o, cfg), r.evaluations, sp->count);
+			if (isinf(r.optimum))
+				fprintf(stderr, ", nor did any configuration of %s\n", o->replay);
+			else
+				fprintf(stderr, " (the recording's optimum: %.4f ms)\n", r.optimum);
+			fprintf(stderr, "  sequence in %s\n", out);
+		}
+		free(out);
+		return EXIT_NONE_PASSED;
+	}
 	if (rc == 0 && !o->quiet) {
 		char *desc = r.best_config >= 0 ? space_describe(cfg, space_config(sp, (size_t)r.best_config)) : xstrdup("none");
 		fprintf(stderr, "replay: %s, seed %llu: %zu evaluations of %zu configurations; best found %s: %.4f ms, "
