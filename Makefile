@@ -71,6 +71,9 @@ $(B)/fake_worker: tests/fake_worker.c $(B)/protocol.o $(B)/stats.o | $(B)
 # The report is also checked as a browser renders it, where Chromium is installed (.ci/run installs it).
 test: deps
 	$(MAKE) all $(B)/run_tests $(B)/fake_worker
+	# the tests write only under temporary directories: the checkout (its results/ above all) is
+	# the same after them, checked at the end
+	tests/checkout_unchanged.sh save $(B)/checkout.before
 	# the suites use fixed directories under /tmp: two checkouts testing at once take turns
 	flock /tmp/autotune-tests.lock $(B)/run_tests
 	MAKE="$(MAKE)" tests/install.sh
@@ -79,9 +82,11 @@ test: deps
 	@if command -v chromium >/dev/null 2>&1; then tests/report_browser.sh; \
 	else echo "SKIPPED: chromium not installed (tests/report_browser.sh: the report in a headless browser)"; fi
 	# the example app from its checked-in sample result: nvcc compiles it, no GPU or tuning needed
-	$(MAKE) -C examples/summatrix_app sample
+	app=$$(mktemp -d "$${TMPDIR:-/tmp}/autotune-app-XXXXXX") && \
+	$(MAKE) -C examples/summatrix_app sample APP=$$app/summatrix_app; rc=$$?; rm -rf "$$app"; exit $$rc
 	# examples/streams_app against a header of configs/streams.yaml tuned on the fake worker
 	NVCC="$(NVCC)" tests/streams_app.sh
+	tests/checkout_unchanged.sh check $(B)/checkout.before
 
 # Installs libyaml-dev, libcunit1-dev and libxxhash-dev on Debian/Ubuntu when they are missing.
 deps:
