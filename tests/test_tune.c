@@ -7,10 +7,12 @@
  * too large for the device stops the run before anything is written. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <CUnit/CUnit.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -93,6 +95,54 @@ static void test_sigterm_to_the_whole_job_writes_results_and_resumes(void)
 	free(out);
 	CU_ASSERT(each_row_once(DIR "/stop.csv", NCONFIGS));
 	CU_ASSERT_EQUAL(count_in(DIR "/stop.csv", ",ok,"), NCONFIGS);
+}
+
+/* A dry run after a measured run writes files of its own: the measured CSV, header, fragment and
+ * report stay byte for byte as they were (a dry run's CSV used to replace the measured one). */
+static void test_a_dry_run_leaves_the_measured_results(void)
+{
+	config_path = write_space_config(DIR, "kept", NULL);
+	fake_worker_reset(DIR, "kept");
+	unlink(DIR "/kept.dry-run.csv");
+	CU_ASSERT_EQUAL_FATAL(run_autotune_on(config_path, (char *[]){"-q", NULL}, NULL), 0);
+	static const char *const files[] = {DIR "/kept.csv", DIR "/kept_tuned.h", DIR "/kept.mk", DIR "/kept.html"};
+	char *before[4];
+	for (int i = 0; i < 4; i++)
+		CU_ASSERT_PTR_NOT_NULL_FATAL(before[i] = slurp(files[i]));
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"--dry-run", "--arch", "sm_90", NULL}, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "  results: " DIR "/kept.dry-run.csv\n"));
+	free(out);
+	for (int i = 0; i < 4; i++) {
+		char *after = slurp(files[i]);
+		CU_ASSERT(after && !strcmp(after, before[i]));
+		free(after);
+		free(before[i]);
+	}
+	CU_ASSERT_EQUAL(count_in(DIR "/kept.dry-run.csv", ",not-run,"), NCONFIGS);
+	CU_ASSERT_EQUAL(access(DIR "/kept.dry-run.html", F_OK), 0);
+}
+
+/* A dry run takes the lock of the results as a real run does: while one holds it, the dry run is
+ * refused, naming the holder, before anything is written. */
+static void test_a_dry_run_takes_the_results_lock(void)
+{
+	config_path = write_space_config(DIR, "locked", NULL);
+	fake_worker_reset(DIR, "locked");
+	unlink(DIR "/locked.dry-run.csv");
+	int fd = open(DIR "/locked.journal.lock", O_RDWR | O_CREAT, 0666);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(flock(fd, LOCK_EX), 0);
+	CU_ASSERT_EQUAL(write(fd, "4242\n", 5), 5);
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"--dry-run", "--arch", "sm_90", NULL}, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "another autotune run (pid 4242) is measuring into these results"));
+	free(out);
+	CU_ASSERT_NOT_EQUAL(access(DIR "/locked.dry-run.csv", F_OK), 0);
+	close(fd);
+	unlink(DIR "/locked.journal.lock");
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"-q", "--dry-run", "--arch", "sm_90", NULL}, NULL), 0);
+	CU_ASSERT_EQUAL(access(DIR "/locked.journal.lock", F_OK), -1); /* let go at the end */
 }
 
 /* NVCC set to a wrapper at path that, for the builds capped at 64 registers, runs `action`
@@ -541,7 +591,7 @@ static int count_lines(const char *path, int *ok_rows, int *not_run, int *with_r
 static void test_dry_run_of_summatrix_with_real_nvcc(void)
 {
 	char *out;
-	unlink("results/summatrix.csv");
+	unlink("results/summatrix.dry-run.csv");
 	int rc = run_autotune((char *[]){"--dry-run", "--arch", "sm_90", "configs/summatrix.yaml", NULL}, &out);
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "153 valid configurations (of 363 combinations); 3 binaries built"));
@@ -550,7 +600,7 @@ static void test_dry_run_of_summatrix_with_real_nvcc(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "100.0%"));
 	free(out);
 	int ok, not_run, with_regs;
-	CU_ASSERT_EQUAL(count_lines("results/summatrix.csv", &ok, &not_run, &with_regs), 154);
+	CU_ASSERT_EQUAL(count_lines("results/summatrix.dry-run.csv", &ok, &not_run, &with_regs), 154);
 	CU_ASSERT_EQUAL(not_run, 153);
 	CU_ASSERT_EQUAL(with_regs, 153);
 	/* a dry run measures nothing, so it leaves no tuned header behind it */
@@ -711,8 +761,8 @@ static void test_nvcc_that_writes_no_cubin_is_a_compile_error(void)
 	unsetenv("NVCC");
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "nvcc exited 0 but wrote no cubin"));
-	CU_ASSERT_EQUAL(count_in(DIR "/nocubin.csv", ",compile-error,"), 2);
-	CU_ASSERT_EQUAL(count_in(DIR "/nocubin.csv", ",not-run,"), 2);
+	CU_ASSERT_EQUAL(count_in(DIR "/nocubin.dry-run.csv", ",compile-error,"), 2);
+	CU_ASSERT_EQUAL(count_in(DIR "/nocubin.dry-run.csv", ",not-run,"), 2);
 	free(out);
 	unlink(DIR "/quiet_nvcc");
 }
@@ -1076,6 +1126,8 @@ int add_tune_suite(void)
 	CU_add_test(s, "data files that do not fit exit 2", test_data_files_that_do_not_fit_exit_2);
 	CU_add_test(s, "a changed data file is another spec", test_a_changed_data_file_is_another_spec);
 	CU_add_test(s, "SIGINT writes what was measured and exits 130", test_sigint_writes_what_was_measured_and_exits_130);
+	CU_add_test(s, "a dry run leaves the measured results", test_a_dry_run_leaves_the_measured_results);
+	CU_add_test(s, "a dry run takes the results lock", test_a_dry_run_takes_the_results_lock);
 	CU_add_test(s, "an nvcc that writes no cubin is a compile error", test_nvcc_that_writes_no_cubin_is_a_compile_error);
 	CU_add_test(s, "SIGTERM to the whole job writes results, exits 143 and resumes", test_sigterm_to_the_whole_job_writes_results_and_resumes);
 	CU_add_test(s, "SIGTERM to the whole job leaves an unfinished compile not run",

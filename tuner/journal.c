@@ -281,10 +281,8 @@ static int take_lock(journal *j, diags *d)
 	return -1;
 }
 
-journal *journal_open(const char *path, const char *key, int fresh, const space *sp, result *res,
-		      journal_resume *resume, diags *d)
+journal *journal_lock(const char *path, diags *d)
 {
-	memset(resume, 0, sizeof *resume);
 	journal *j = xcalloc(1, sizeof *j);
 	j->path = xstrdup(path);
 	j->fd = j->lock_fd = -1;
@@ -292,24 +290,26 @@ journal *journal_open(const char *path, const char *key, int fresh, const space 
 		journal_close(j);
 		return NULL;
 	}
-	char *started = xcalloc(sp->count, 1);
+	return j;
+}
+
+int journal_start(journal *j, const char *key, int fresh, const space *sp, result *res, journal_resume *resume,
+		   diags *d)
+{
+	memset(resume, 0, sizeof *resume);
+	const char *path = j->path;
+	char *started = xcalloc(sp->count + 1, 1);
 	long good = fresh ? -1 : replay(path, key, sp, res, started, resume);
 	if (fresh)
 		resume->key_changed = access(path, F_OK) == 0;
 	j->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (good < 0 ? O_TRUNC : 0), 0666);
-	if (j->fd < 0 || (good >= 0 && (ftruncate(j->fd, good) || lseek(j->fd, 0, SEEK_END) < 0))) {
-		diags_add(d, "cannot write the journal '%s': %s", path, strerror(errno));
-		journal_close(j);
-		free(started);
-		return NULL;
-	}
 	char header[128];
 	snprintf(header, sizeof header, "%s%s\n", MAGIC, key);
-	if (good < 0 && append(j, header)) {
+	if (j->fd < 0 || (good >= 0 && (ftruncate(j->fd, good) || lseek(j->fd, 0, SEEK_END) < 0)) ||
+	    (good < 0 && append(j, header))) {
 		diags_add(d, "cannot write the journal '%s': %s", path, strerror(errno));
-		journal_close(j);
 		free(started);
-		return NULL;
+		return -1;
 	}
 	j->header_end = (off_t)strlen(header);
 	/* the crashes found on replay become records, so the next resume agrees */
@@ -317,6 +317,18 @@ journal *journal_open(const char *path, const char *key, int fresh, const space 
 		if (started[i] == 1)
 			journal_finished(j, i, &res[i]);
 	free(started);
+	return 0;
+}
+
+journal *journal_open(const char *path, const char *key, int fresh, const space *sp, result *res,
+		      journal_resume *resume, diags *d)
+{
+	memset(resume, 0, sizeof *resume);
+	journal *j = journal_lock(path, d);
+	if (j && journal_start(j, key, fresh, sp, res, resume, d)) {
+		journal_close(j);
+		j = NULL;
+	}
 	return j;
 }
 

@@ -21,7 +21,19 @@ typedef struct {
  * (identity), target, kernel source, first GPU and driver, and number of GPUs. Caller frees. */
 char *journal_run_key(const config *cfg, const char *identity, const char *arch, const device_info *gpu0, size_t ngpus);
 
-/* Opens (creates) the journal at path for results identified by key. Unless fresh, a journal
+/* Takes the lock of the results whose journal is at path (PATH.lock, holding this process's id)
+ * for as long as the journal is open: one run at a time, real or dry, writes a set of results.
+ * NULL with the reason (the other run's pid) in d when another run holds it. The journal itself
+ * is not opened: journal_start does that. */
+journal *journal_lock(const char *path, diags *d);
+
+/* Opens (creates) the locked journal j for results identified by key, as journal_open does: 0, or
+ * -1 with the reason in d (j stays locked; journal_close lets go of it). */
+int journal_start(journal *j, const char *key, int fresh, const space *sp, result *res, journal_resume *resume,
+		   diags *d);
+
+/* journal_lock, then journal_start. Opens (creates) the journal at path for results identified by
+ * key. Unless fresh, a journal
  * with the same key is replayed into res: finished results are restored and a configuration that
  * was in flight is marked crashed (and journaled so). NULL with the reason in d when the file
  * cannot be written. */

@@ -327,8 +327,21 @@ static int load(tuning *t)
 	if (config_load(o->config, &t->cfg, &t->d))
 		return stop(t, EXIT_USAGE);
 	t->loaded = 1;
+	/* a dry run's results are files of their own (NAME.dry-run.csv, a shard's
+	 * NAME.dry-run.shard-I-of-N.csv): it never replaces what a run measured */
+	char *dry = o->dry_run && o->cmd != CMD_VALIDATE && !o->replay ? config_sibling(&t->cfg, DRY_RUN_SUFFIX) : NULL;
 	/* before the workers start: whether they prepare the profiler depends on the metrics */
-	if (config_override(&t->cfg, &(config_overrides){o->metrics, o->shard, o->nshards}, &t->d))
+	int rc = config_override(&t->cfg, &(config_overrides){o->metrics, o->shard, o->nshards}, &t->d);
+	/* the journal, and its lock, of the results the config names: a dry run takes that lock too */
+	t->jpath = config_sibling(&t->cfg, ".journal");
+	if (dry && rc == 0) {
+		free(t->cfg.csv_path);
+		t->cfg.csv_path = dry;
+		dry = NULL;
+		rc = config_override(&t->cfg, &(config_overrides){NULL, o->shard, o->nshards}, &t->d);
+	}
+	free(dry);
+	if (rc)
 		return stop(t, EXIT_USAGE);
 	t->policy = (select_policy){t->cfg.policy == POLICY_BALANCED, t->cfg.w_occupancy, t->cfg.w_load_efficiency,
 				    t->cfg.tie_k};
@@ -386,6 +399,9 @@ static int check_inputs(tuning *t)
 	if (parse_budget(o, &t->cfg, t->sp.count, &t->budget, &t->seconds, &t->d) ||
 	    pick_strategy(o, &t->cfg, t->budget, t->seconds, &t->strat, &t->d) ||
 	    (o->devices && devices_check(o->devices, &t->d)) || check_outputs(&t->cfg, o, &t->d))
+		return stop(t, EXIT_USAGE);
+	/* before anything is started or written (a worker log, a work directory): one run at a time */
+	if (!(t->jr = journal_lock(t->jpath, &t->d)))
 		return stop(t, EXIT_USAGE);
 	if (!(t->nvcc = find_nvcc())) {
 		diags_add(&t->d, "autotune: nvcc not found: install the CUDA toolkit, or set NVCC or CUDA_HOME");
@@ -518,10 +534,9 @@ static int open_journal(tuning *t)
 	const options *o = t->o;
 	journal_resume resume;
 	char *key = journal_run_key(&t->cfg, t->identity, t->arch, &t->gs.info[0], t->gs.n);
-	t->jpath = config_sibling(&t->cfg, ".journal");
-	t->jr = journal_open(t->jpath, key, o->fresh, &t->sp, t->res, &resume, &t->d);
+	int rc = journal_start(t->jr, key, o->fresh, &t->sp, t->res, &resume, &t->d);
 	free(key);
-	if (!t->jr)
+	if (rc)
 		return stop(t, EXIT_USAGE);
 	if (!o->quiet && resume.finished)
 		fprintf(stderr, "%s: resuming: %zu %s measured before%s (--fresh measures all again)\n", t->jpath,
