@@ -34,8 +34,42 @@ static void start_slow_run(proc *p)
 	config_path = write_space_config(DIR, "stop", NULL);
 	fake_worker_reset(DIR, "stop");
 	setenv("FAKE_SLEEP_MS", "150", 1);
-	char *argv[] = {"./autotune", "-q", config_path, NULL};
-	CU_ASSERT_EQUAL_FATAL(proc_start(p, argv, PROC_STDOUT | PROC_MERGE_STDERR), 0);
+	/* not quiet: the summary goes to stop.err */
+	char *argv[] = {"./autotune", config_path, NULL};
+	FILE *err = fopen(DIR "/stop.err", "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+	CU_ASSERT_EQUAL_FATAL(proc_start_fd(p, argv, PROC_STDOUT, fileno(err)), 0);
+	fclose(err);
+}
+
+/* The header, make fragment, report and summary of a run stopped by sig after `done` of the
+ * NCONFIGS configurations say that it is incomplete, why, and how to go on. */
+static void assert_said_incomplete(int sig, int done)
+{
+	const char *why = sig == SIGTERM ? "stopped by SIGTERM" : "interrupted";
+	char note[160], want[256];
+	snprintf(note, sizeof note, "%d of %d configurations measured, %s: resume with the same command", done, NCONFIGS, why);
+	char *header = slurp(DIR "/stop_tuned.h"), *mk = slurp(DIR "/stop.mk"), *html = slurp(DIR "/stop.html"),
+	     *err = slurp(DIR "/stop.err");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(header);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mk);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+	snprintf(want, sizeof want, "#define STOP_COMPLETE 0\n#define STOP_RUN \"%s\"\n#define STOP_MEASURED %d\n"
+		 "#define STOP_CONFIGURATIONS %d\n", sig == SIGTERM ? "terminated" : "interrupted", done, NCONFIGS);
+	CU_ASSERT_PTR_NOT_NULL(strstr(header, want));
+	snprintf(want, sizeof want, " * INCOMPLETE: %s/stop.csv: %s.\n", DIR, note);
+	CU_ASSERT_PTR_NOT_NULL(strstr(header, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(mk, "STOP_COMPLETE := 0\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(mk, note));
+	snprintf(want, sizeof want, "<strong>Incomplete</strong>: %s.", note);
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, want));
+	snprintf(want, sizeof want, "  incomplete: %s\n", note);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, want));
+	free(header);
+	free(mk);
+	free(html);
+	free(err);
 }
 
 /* A run stopped by signal sig exited 128 + sig with every journaled result in the CSV and the
@@ -61,7 +95,7 @@ static void test_sigint_writes_what_was_measured_and_exits_130(void)
 	while (count_in(DIR "/stop.journal", "done ") < 3 && now_seconds() - t0 < 60)
 		nap();
 	kill(p.pid, SIGINT);
-	assert_stopped_run(&p, SIGINT);
+	assert_said_incomplete(SIGINT, assert_stopped_run(&p, SIGINT));
 }
 
 /* A batch system's time limit (Slurm) sends SIGTERM to every process of the job, in no known
@@ -83,6 +117,7 @@ static void test_sigterm_to_the_whole_job_writes_results_and_resumes(void)
 		kill(worker, SIGTERM); /* the worker first, the harder order */
 	kill(p.pid, SIGTERM);
 	int done = assert_stopped_run(&p, SIGTERM);
+	assert_said_incomplete(SIGTERM, done);
 	CU_ASSERT_EQUAL(count_in(j, "stopped "), 1);
 	CU_ASSERT_EQUAL(count_in(DIR "/stop.csv", ",crashed,"), 0);
 	/* the resumed run measures the stopped one with the rest, and counts nothing crashed */
@@ -95,6 +130,33 @@ static void test_sigterm_to_the_whole_job_writes_results_and_resumes(void)
 	free(out);
 	CU_ASSERT(each_row_once(DIR "/stop.csv", NCONFIGS));
 	CU_ASSERT_EQUAL(count_in(DIR "/stop.csv", ",ok,"), NCONFIGS);
+	/* resumed to the end: complete */
+	CU_ASSERT_EQUAL(count_in(DIR "/stop_tuned.h", "#define STOP_COMPLETE 1"), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/stop_tuned.h", "INCOMPLETE"), 0);
+	CU_ASSERT_EQUAL(count_in(DIR "/stop.html", "Incomplete"), 0);
+}
+
+/* A search under a budget measured what it chose: its header, report and summary say it was a
+ * search of 5 of the 20, not a complete run. */
+static void test_a_budget_search_is_said_incomplete(void)
+{
+	config_path = write_space_config(DIR, "stop", NULL);
+	fake_worker_reset(DIR, "stop");
+	char *out;
+	CU_ASSERT_EQUAL_FATAL(run_autotune_on(config_path, (char *[]){"--budget", "5", NULL}, &out), 0);
+	const char *note = "a search (--budget) of 5 of 20 configurations: the best found, not necessarily the best";
+	char want[256];
+	snprintf(want, sizeof want, "  incomplete: %s\n", note);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	free(out);
+	CU_ASSERT_EQUAL(count_in(DIR "/stop_tuned.h", "#define STOP_COMPLETE 0"), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/stop_tuned.h", "#define STOP_RUN \"search\""), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/stop_tuned.h", "#define STOP_MEASURED 5"), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/stop_tuned.h", "a search measured what it chose"), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/stop.mk", "STOP_COMPLETE := 0"), 1);
+	snprintf(want, sizeof want, "<strong>Incomplete</strong>: %s.", note);
+	CU_ASSERT_EQUAL(count_in(DIR "/stop.html", want), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/stop.csv", ",search\r"), NCONFIGS);
 }
 
 /* A dry run after a measured run writes files of its own: the measured CSV, header, fragment and
@@ -120,6 +182,7 @@ static void test_a_dry_run_leaves_the_measured_results(void)
 		free(before[i]);
 	}
 	CU_ASSERT_EQUAL(count_in(DIR "/kept.dry-run.csv", ",not-run,"), NCONFIGS);
+	CU_ASSERT_EQUAL(count_in(DIR "/kept.dry-run.csv", ",dry-run\r"), NCONFIGS);
 	CU_ASSERT_EQUAL(access(DIR "/kept.dry-run.html", F_OK), 0);
 }
 
@@ -952,15 +1015,9 @@ static void test_measured_but_unwritable_exits_4_and_keeps_the_journal(void)
 	while (now_seconds() - t0 < 60 && count_in(DIR "/stop.journal", "done ") < 2)
 		nap();
 	CU_ASSERT_EQUAL(mkdir(DIR "/stop.csv", 0777), 0);
-	char *said = NULL, *line;
-	size_t len = 0;
-	while (proc_read_line(&p, 60, &line) == LINE_OK) {
-		said = xrealloc(said, len + strlen(line) + 2);
-		len += (size_t)sprintf(said + len, "%s\n", line);
-		free(line);
-	}
 	int timed_out;
 	int st = proc_finish(&p, 60, &timed_out);
+	char *said = slurp(DIR "/stop.err");
 	unsetenv("FAKE_SLEEP_MS");
 	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == EXIT_UNWRITTEN);
 	CU_ASSERT_PTR_NOT_NULL(strstr(said ? said : "", "the measurements are kept in " DIR "/stop.journal"));
@@ -1126,6 +1183,7 @@ int add_tune_suite(void)
 	CU_add_test(s, "data files that do not fit exit 2", test_data_files_that_do_not_fit_exit_2);
 	CU_add_test(s, "a changed data file is another spec", test_a_changed_data_file_is_another_spec);
 	CU_add_test(s, "SIGINT writes what was measured and exits 130", test_sigint_writes_what_was_measured_and_exits_130);
+	CU_add_test(s, "a budget search is said incomplete", test_a_budget_search_is_said_incomplete);
 	CU_add_test(s, "a dry run leaves the measured results", test_a_dry_run_leaves_the_measured_results);
 	CU_add_test(s, "a dry run takes the results lock", test_a_dry_run_takes_the_results_lock);
 	CU_add_test(s, "an nvcc that writes no cubin is a compile error", test_nvcc_that_writes_no_cubin_is_a_compile_error);

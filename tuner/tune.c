@@ -36,6 +36,7 @@
 #include "space.h"
 #include "summary.h"
 #include "t4.h"
+#include "completeness.h"
 #include "banned.h"
 
 /* the cubin cache is trimmed to this after every build (least recently used first) */
@@ -632,6 +633,21 @@ static void stages(const tuning *t, double write_s)
 	fprintf(stderr, other >= 0.05 ? ", %.1f s other\n" : "\n", other);
 }
 
+/* How far a run that measured `measured` configurations got (a RUN_ word of table.h), as its
+ * results record it. */
+static const char *run_state(const tuning *t, size_t measured)
+{
+	if (t->o->dry_run)
+		return RUN_DRY;
+	if (interrupted)
+		return interrupted == SIGTERM ? RUN_TERMINATED : RUN_INTERRUPTED;
+	if (t->code == EXIT_ENV)
+		return RUN_STOPPED;
+	if (measured == t->sp.count)
+		return RUN_COMPLETE;
+	return measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count) ? RUN_SEARCH : RUN_PARTIAL;
+}
+
 /* The CSV, then the header, make fragment and report from it (one writer for this and `autotune
  * header`; a shard's CSV is a part: `autotune merge` writes the header and report of the whole),
  * then the summary. */
@@ -649,7 +665,11 @@ static void write_outputs(tuning *t)
 	for (size_t i = 0; i < t->gs.n; i++)
 		gpus[i] = (gpu_id){t->gs.info[i].name, t->gs.info[i].uuid};
 	long long winner = t->pick.winner;
-	outputs rep = {&t->cfg, &t->sp, &t->b, t->res, winner, t->arch, date, gpus, t->gs.n, spec};
+	run_extent run = {NULL, 0, t->sp.count};
+	for (size_t c = 0; c < t->sp.count; c++)
+		run.measured += t->res[c].st != ST_NOT_RUN;
+	run.state = run_state(t, run.measured);
+	outputs rep = {&t->cfg, &t->sp, &t->b, t->res, winner, t->arch, date, gpus, t->gs.n, spec, run.state};
 	int csv_ok = output_csv(&rep, t->cfg.csv_path, &t->d) == 0;
 	int header_ok = csv_ok && !o->nshards && winner >= 0 &&
 			header_write(&t->cfg.csv_path, 1, t->cfg.name, t->cfg.header_path, &t->d) == 0;
@@ -678,6 +698,7 @@ static void write_outputs(tuning *t)
 		stages(t, now_seconds() - t0);
 	summary_counts(&t->cfg, &t->sp, &t->b, t->res, t->compile_s, o->dry_run);
 	summary_winner(&t->cfg, &t->sp, t->res, &t->pick, &t->policy);
+	summary_run(&run);
 	if (t->counters_note)
 		fprintf(stderr, "  no hardware counters: %s\n", t->counters_note);
 	if (t->journal_note)

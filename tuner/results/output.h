@@ -33,6 +33,7 @@ typedef struct {
 	const gpu_id *gpus;  /* the GPUs rows were measured on (none on a dry run) */
 	size_t ngpus;
 	const char *spec_hash; /* config_spec_hash: the config, the kernel source, the data files */
+	const char *run;     /* how far the run got, a RUN_ word of table.h (NULL: complete) */
 } outputs;
 
 /* The CSV's columns after the parameters, in order (NULL-terminated): what its readers, and the

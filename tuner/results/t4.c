@@ -21,7 +21,8 @@
 
 /* Columns of words, not numbers: the "autotune" object holds them (tuned_at is the timestamp). */
 static const char *const word_columns[] = {"occupancy_limit", "flags", "shares_with", "status", "message",
-					   "gpu", "gpu_uuid", "arch", "nvcc_flags", "spec_hash", "config", NULL};
+					   "gpu", "gpu_uuid", "arch", "nvcc_flags", "spec_hash", "config", "run",
+					   NULL};
 
 /* The schema's invalidity per status; not-run rows are not written. */
 static const char *const invalidity_of[ST_COUNT_] = {
