@@ -208,6 +208,66 @@ static void test_a_dry_run_takes_the_results_lock(void)
 	CU_ASSERT_EQUAL(access(DIR "/locked.journal.lock", F_OK), -1); /* let go at the end */
 }
 
+/* Two configs of one name share their outputs: the second refuses to run, naming both files and
+ * how to part them, and the first's results stay as they were. */
+static void test_configs_of_one_name_are_refused(void)
+{
+	config_path = write_space_config(DIR, "twin", NULL);
+	fake_worker_reset(DIR, "twin");
+	CU_ASSERT_EQUAL_FATAL(run_autotune_on(config_path, (char *[]){"-q", NULL}, NULL), 0);
+	char *csv = slurp(DIR "/twin.csv"), *journal = slurp(DIR "/twin.journal");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(journal);
+	/* another file, the same name: and outputs */
+	char *text = slurp(config_path);
+	mkdir(DIR "/other", 0777);
+	put_file(DIR "/other/k.cu", "extern \"C\" __global__ void k(float *a, int n) { if (n) a[0] = 1; }\n");
+	put_file(DIR "/other/twin.yaml", text);
+	free(text);
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune_on(DIR "/other/twin.yaml", NULL, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, DIR "/twin.csv: these results belong to " DIR "/twin.yaml, and " DIR
+					   "/other/twin.yaml would write over them"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "give one of the two configs another name: or output: {csv: ...}"));
+	free(out);
+	char *csv_after = slurp(DIR "/twin.csv"), *journal_after = slurp(DIR "/twin.journal");
+	CU_ASSERT(csv_after && !strcmp(csv_after, csv));
+	CU_ASSERT(journal_after && !strcmp(journal_after, journal));
+	free(csv_after);
+	free(journal_after);
+	/* the journal alone (its CSV not yet written) says the same */
+	unlink(DIR "/twin.csv");
+	CU_ASSERT_EQUAL(run_autotune_on(DIR "/other/twin.yaml", NULL, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, DIR "/twin.journal: these results belong to "));
+	free(out);
+	journal_after = slurp(DIR "/twin.journal");
+	CU_ASSERT(journal_after && !strcmp(journal_after, journal));
+	free(journal_after);
+	free(csv);
+	free(journal);
+}
+
+/* Starting afresh says which of the inputs changed. */
+static void test_starting_afresh_says_what_changed(void)
+{
+	config_path = write_space_config(DIR, "edited", NULL);
+	fake_worker_reset(DIR, "edited");
+	CU_ASSERT_EQUAL_FATAL(run_autotune_on(config_path, (char *[]){"-q", NULL}, NULL), 0);
+	FILE *f = fopen(DIR "/k.cu", "a");
+	fputs("// edited\n", f);
+	fclose(f);
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, NULL, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "edited.journal: the kernel source changed since the last run: starting afresh"));
+	free(out);
+	f = fopen(config_path, "a");
+	fputs("# a comment\n", f);
+	fclose(f);
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, NULL, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "edited.journal: the config file changed since the last run: starting afresh"));
+	free(out);
+}
+
 /* NVCC set to a wrapper at path that, for the builds capped at 64 registers, runs `action`
  * instead of nvcc (a shell command: sleep 60, exit 0), and runs the real nvcc otherwise. */
 static void set_nvcc_wrapper(const char *path, const char *action)
@@ -517,7 +577,7 @@ static void test_a_changed_data_file_is_another_spec(void)
 	free(after);
 	unlink(DIR "/runs.log");
 	CU_ASSERT_EQUAL(run_autotune_on(config_path, NULL, &out), 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "data files, compiler or GPU changed since the last run: starting afresh"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "fd.journal: the data files changed since the last run: starting afresh"));
 	CU_ASSERT_PTR_NULL(strstr(out, "resuming"));
 	free(out);
 	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", " ref "), 1); /* measured again, from the reference on */
@@ -1186,6 +1246,8 @@ int add_tune_suite(void)
 	CU_add_test(s, "a budget search is said incomplete", test_a_budget_search_is_said_incomplete);
 	CU_add_test(s, "a dry run leaves the measured results", test_a_dry_run_leaves_the_measured_results);
 	CU_add_test(s, "a dry run takes the results lock", test_a_dry_run_takes_the_results_lock);
+	CU_add_test(s, "configs of one name are refused", test_configs_of_one_name_are_refused);
+	CU_add_test(s, "starting afresh says what changed", test_starting_afresh_says_what_changed);
 	CU_add_test(s, "an nvcc that writes no cubin is a compile error", test_nvcc_that_writes_no_cubin_is_a_compile_error);
 	CU_add_test(s, "SIGTERM to the whole job writes results, exits 143 and resumes", test_sigterm_to_the_whole_job_writes_results_and_resumes);
 	CU_add_test(s, "SIGTERM to the whole job leaves an unfinished compile not run",

@@ -172,6 +172,32 @@ static char *t4_path(const config *cfg, const options *o)
 	return (o->t4 || cfg->write_t4) && !o->nshards ? config_sibling(cfg, ".t4.json") : NULL;
 }
 
+/* The results CSV there, when its rows name another config that still exists: two configs of one
+ * name (or one output.csv) would take turns replacing each other's measurements. -1 with both
+ * named in d. */
+static int check_csv_owner(const config *cfg, diags *d)
+{
+	table t;
+	diags quiet = {0};
+	int loaded = access(cfg->csv_path, F_OK) == 0 && table_load(cfg->csv_path, &t, &quiet) == 0;
+	diags_free(&quiet);
+	if (!loaded)
+		return 0;
+	const char *recorded = t.nrows ? table_field(&t, 0, "config") : "";
+	/* as given to that run, relative to where it ran, which holds the results */
+	char *owner = *recorded ? find_from(recorded, cfg->csv_path) : NULL;
+	int rc = 0;
+	if (owner && access(owner, F_OK) == 0 && !same_file(owner, cfg->path)) {
+		diags_add(d, "%s: these results belong to %s, and %s would write over them (the same name:, or the same "
+			     "output.csv): give one of the two configs another name: or output: {csv: ...}",
+			  cfg->csv_path, owner, cfg->path);
+		rc = -1;
+	}
+	free(owner);
+	table_free(&t);
+	return rc;
+}
+
 /* Every file the run writes is one it may replace (check_output_path), none is one of its
  * inputs, and no two are one file: found before anything is measured. */
 static int check_outputs(const config *cfg, const options *o, diags *d)
@@ -212,7 +238,7 @@ static int check_outputs(const config *cfg, const options *o, diags *d)
 	free(report);
 	free(journal);
 	free(t4);
-	return rc;
+	return rc ? rc : check_csv_owner(cfg, d);
 }
 
 /* Only the work directory's own cubins go; cached ones stay. */
@@ -402,7 +428,7 @@ static int check_inputs(tuning *t)
 	    (o->devices && devices_check(o->devices, &t->d)) || check_outputs(&t->cfg, o, &t->d))
 		return stop(t, EXIT_USAGE);
 	/* before anything is started or written (a worker log, a work directory): one run at a time */
-	if (!(t->jr = journal_lock(t->jpath, &t->d)))
+	if (!(t->jr = journal_lock(t->jpath, &t->d)) || journal_check_owner(t->jr, t->cfg.path, &t->d))
 		return stop(t, EXIT_USAGE);
 	if (!(t->nvcc = find_nvcc())) {
 		diags_add(&t->d, "autotune: nvcc not found: install the CUDA toolkit, or set NVCC or CUDA_HOME");
@@ -534,18 +560,24 @@ static int open_journal(tuning *t)
 {
 	const options *o = t->o;
 	journal_resume resume;
-	char *key = journal_run_key(&t->cfg, t->identity, t->arch, &t->gs.info[0], t->gs.n);
-	int rc = journal_start(t->jr, key, o->fresh, &t->sp, t->res, &resume, &t->d);
+	char *inputs = journal_run_inputs(&t->cfg, t->identity, t->arch, &t->gs.info[0], t->gs.n);
+	char *key = journal_key_of(inputs);
+	int rc = journal_start(t->jr, key, inputs, t->cfg.path, o->fresh, &t->sp, t->res, &resume, &t->d);
 	free(key);
+	free(inputs);
 	if (rc)
 		return stop(t, EXIT_USAGE);
 	if (!o->quiet && resume.finished)
 		fprintf(stderr, "%s: resuming: %zu %s measured before%s (--fresh measures all again)\n", t->jpath,
 			resume.finished, plural(resume.finished, "configuration", "configurations"),
 			resume.in_flight ? ", 1 was in flight and is marked crashed" : "");
+	else if (!o->quiet && resume.key_changed && o->fresh)
+		fprintf(stderr, "%s: --fresh: starting afresh\n", t->jpath);
+	else if (!o->quiet && resume.key_changed && *resume.changed)
+		fprintf(stderr, "%s: %s changed since the last run: starting afresh\n", t->jpath, resume.changed);
 	else if (!o->quiet && resume.key_changed)
-		fprintf(stderr, "%s: %s: starting afresh\n", t->jpath,
-			o->fresh ? "--fresh" : "the kernel, config, data files, compiler or GPU changed since the last run");
+		fprintf(stderr, "%s: the journal does not say what it was measured from (an older autotune): starting "
+				"afresh\n", t->jpath);
 	return 0;
 }
 
