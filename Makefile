@@ -23,7 +23,7 @@ HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80
 	-gencode arch=compute_90,code=sm_90
 
 B = build
-ENGINE = cache chart cli compile cubin config config_data config_expr config_keys config_plan config_source config_yaml devices diag expr expr_eval finish hash header hostref import import_py inputs journal launch_plan literal measure merge occupancy output plan proc progress protocol recipe replay report runner search select show space stats summary t4 table tune view
+ENGINE = cache chart cli compile completeness cubin config config_data config_expr config_keys config_plan config_source config_yaml devices diag expr expr_eval finish hash header hostref import import_py inputs journal launch_plan literal measure merge occupancy output plan proc progress protocol recipe replay report runner search select show space stats summary t4 table tune view
 ENGINE_OBJS = $(ENGINE:%=$(B)/%.o)
 TESTS = $(patsubst tests/%.c,$(B)/tests/%.o,$(filter-out tests/fake_worker.c tests/cubin_hash.c,$(wildcard tests/*.c)))
 
@@ -75,6 +75,9 @@ $(B)/cubin_hash: tests/cubin_hash.c $(B)/cubin.o $(B)/hash.o $(B)/diag.o $(B)/pr
 # The report is also checked as a browser renders it, where Chromium is installed (.ci/run installs it).
 test: deps
 	$(MAKE) all $(B)/run_tests $(B)/fake_worker $(B)/cubin_hash
+	# the tests write only under temporary directories: the checkout (its results/ above all) is
+	# the same after them, checked at the end
+	tests/checkout_unchanged.sh save $(B)/checkout.before
 	# the suites use fixed directories under /tmp: two checkouts testing at once take turns
 	flock /tmp/autotune-tests.lock $(B)/run_tests
 	MAKE="$(MAKE)" tests/install.sh
@@ -83,11 +86,13 @@ test: deps
 	@if command -v chromium >/dev/null 2>&1; then tests/report_browser.sh; \
 	else echo "SKIPPED: chromium not installed (tests/report_browser.sh: the report in a headless browser)"; fi
 	# the example app from its checked-in sample result: nvcc compiles it, no GPU or tuning needed
-	$(MAKE) -C examples/summatrix_app sample
+	app=$$(mktemp -d "$${TMPDIR:-/tmp}/autotune-app-XXXXXX") && \
+	$(MAKE) -C examples/summatrix_app sample APP=$$app/summatrix_app; rc=$$?; rm -rf "$$app"; exit $$rc
 	# examples/streams_app against a header of configs/streams.yaml tuned on the fake worker
 	NVCC="$(NVCC)" tests/streams_app.sh
 	# every shipped config's winner built from the header's recipe (make and CMake): the tuned binary
 	NVCC="$(NVCC)" tests/recipe.sh
+	tests/checkout_unchanged.sh check $(B)/checkout.before
 
 # Installs libyaml-dev, libcunit1-dev and libxxhash-dev on Debian/Ubuntu when they are missing.
 deps:

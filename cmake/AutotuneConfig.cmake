@@ -3,7 +3,7 @@
 #
 #   find_package(Autotune 0.1 CONFIG REQUIRED)
 #   autotune_tuned_header(TARGET app CONFIG configs/x.yaml [ARCH sm_XY] [OUTPUT_DIR dir]
-#                         [RESULTS x.csv ...] [SOURCES a.cu ...])
+#                         [RESULTS x.csv ...] [SOURCES a.cu ...] [REQUIRE_COMPLETE])
 #
 # The target's CUDA sources (or only SOURCES, where the target holds kernels of other configs)
 # are compiled with the winner's recipe: its nvcc flags (every -D, build.flags, the register cap)
@@ -16,7 +16,8 @@
 # checkout with find_package(Autotune CONFIG PATHS <checkout>/cmake) after `make` there.
 # -DAUTOTUNE_EXECUTABLE=/path/to/autotune overrides either. CONFIG and RESULTS are relative to the
 # current source directory, OUTPUT_DIR (default: autotune) to the current binary directory; ARCH
-# is autotune's --arch when it tunes.
+# is autotune's --arch when it tunes. A header of an incomplete run (interrupted, stopped, or a
+# search under a budget: NAME_COMPLETE 0) is warned about; REQUIRE_COMPLETE makes it an error.
 
 # 3.20: DEPFILE in add_custom_command for the Makefile generators too. find_package gives this
 # file its own policy scope, and the function keeps these policies wherever it is called from.
@@ -80,7 +81,7 @@ function(_autotune_yaml_value file section key out)
 endfunction()
 
 function(autotune_tuned_header)
-  cmake_parse_arguments(PARSE_ARGV 0 AT "" "TARGET;CONFIG;ARCH;OUTPUT_DIR" "RESULTS;SOURCES")
+  cmake_parse_arguments(PARSE_ARGV 0 AT "REQUIRE_COMPLETE" "TARGET;CONFIG;ARCH;OUTPUT_DIR" "RESULTS;SOURCES")
   if(AT_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "autotune_tuned_header: unknown arguments: ${AT_UNPARSED_ARGUMENTS}")
   endif()
@@ -179,7 +180,8 @@ function(autotune_tuned_header)
     COMMAND "${CMAKE_COMMAND}" "-DMK=${dir}/${name}.mk" "-DFLAGS=${flags}" "-DNVCC=${nvcc}"
       "-DKERNEL=${kernel}" "-DINCLUDES=${includes}" "-DHEADER=${header}"
       "-DARCHS=$<TARGET_PROPERTY:${AT_TARGET},CUDA_ARCHITECTURES>"
-      "-DDEPFILE=${dir}/${name}.d" ${stale_check} -P "${_AUTOTUNE_FINISH}"
+      "-DDEPFILE=${dir}/${name}.d" "-DREQUIRE_COMPLETE=${AT_REQUIRE_COMPLETE}" ${stale_check}
+      -P "${_AUTOTUNE_FINISH}"
     DEPENDS "${config}" "${kernel}" ${depends}
     DEPFILE "${dir}/${name}.d"
     WORKING_DIRECTORY "${dir}"

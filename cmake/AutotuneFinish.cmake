@@ -4,7 +4,9 @@
 #         -DHEADER=NAME_tuned.h -DDEPFILE=out -P AutotuneFinish.cmake
 # FLAGS gets the winner's nvcc flags as an nvcc --options-file; DEPFILE what the header depends
 # on through the kernel's includes. With -DAUTOTUNE=autotune -DCONFIG=x.yaml (a header from
-# recorded results), a spec that changed since they were tuned is warned about.
+# recorded results), a spec that changed since they were tuned is warned about. A header of an
+# incomplete run (NAME_COMPLETE := 0: interrupted, stopped, or a search) is warned about, or with
+# -DREQUIRE_COMPLETE=ON refused: the header is removed, so that the next build runs this again.
 
 # The recipe is only known once tuned, hence a file the compile reads: the fragment's first
 # NAME_NVCC_FLAGS and NAME_INCLUDE_FLAGS outside an ifeq block (the default of a header tuned on
@@ -83,5 +85,33 @@ if(CONFIG)
   elseif(NOT now STREQUAL tuned)
     message(WARNING "autotune: ${HEADER} comes from results tuned for spec '${tuned}', but ${CONFIG} and "
       "its kernel are now '${now}': its values were measured on other code (tune again: drop RESULTS)")
+  endif()
+endif()
+
+# An interrupted or stopped run's header holds the best of what was measured, not the best: said,
+# and refused when asked. A search chose what to measure: said, refused only when asked.
+set(complete "")
+set(run "")
+set(note "")
+foreach(line IN LISTS lines)
+  if(line MATCHES "^# INCOMPLETE: (.*)$")
+    set(note "${CMAKE_MATCH_1}")
+  elseif(line MATCHES "^[A-Za-z0-9_]+_COMPLETE := (.*)$")
+    set(complete "${CMAKE_MATCH_1}")
+  elseif(line MATCHES "^[A-Za-z0-9_]+_RUN := (.*)$")
+    set(run "${CMAKE_MATCH_1}")
+  endif()
+endforeach()
+if(complete STREQUAL "0")
+  if(REQUIRE_COMPLETE)
+    file(REMOVE "${HEADER}")
+    message(FATAL_ERROR "autotune: ${HEADER} is of an incomplete run (${note}), and REQUIRE_COMPLETE refuses "
+      "it: complete the run (the same command resumes it; a search: tune without --budget), or drop "
+      "REQUIRE_COMPLETE")
+  elseif(run STREQUAL "search")
+    message(STATUS "autotune: ${HEADER}: ${note}")
+  else()
+    message(WARNING "autotune: ${HEADER} is of an incomplete run: ${note} (REQUIRE_COMPLETE refuses "
+      "such a header)")
   endif()
 endif()

@@ -3,7 +3,7 @@
 # compiles it; no GPU, no tuning): the header and the binary are there, nvcc reads the tuned
 # flags, a second build runs nothing, and touching the config or a file the kernel includes
 # writes the header again. On copies of the config and kernel, so the checkout is not touched.
-# Then AutotuneFinish.cmake on a fragment of several GPUs. Run from the repository root after
+# Then AutotuneFinish.cmake on a fragment of several GPUs, and on one of an incomplete run. Run from the repository root after
 # `make` (`make test` does).
 set -eu
 if ! command -v cmake >/dev/null 2>&1; then
@@ -72,4 +72,28 @@ cmake -DMK="$tmp/x.mk" -DFLAGS="$tmp/x.flags" -DNVCC= -DKERNEL=k.cu -DINCLUDES= 
 	-DDEPFILE="$tmp/x.d" -P cmake/AutotuneFinish.cmake 2>/dev/null || fail "AutotuneFinish.cmake"
 [ "$(cat "$tmp/x.flags")" = '-maxrregcount=32 -DQ=$#' ] || fail "flags file: $(cat "$tmp/x.flags")"
 [ "$(cat "$tmp/x.d")" = 'x_tuned.h: k.cu' ] || fail "fallback depfile: $(cat "$tmp/x.d")"
-echo "cmake test: ok (sample header, binary, flags to nvcc, no-op rebuild, re-run on config and include)"
+# A header of an incomplete run: a warning, and with REQUIRE_COMPLETE an error that removes the
+# header, so that the next build runs the step again.
+printf '%s\n' '# INCOMPLETE: 2 of 52 configurations measured, interrupted: resume with the same command' \
+	'X_NVCC_FLAGS :=' 'X_COMPLETE := 0' 'X_RUN := interrupted' >"$tmp/p.mk"
+finish() {
+	cmake -DMK="$tmp/p.mk" -DFLAGS="$tmp/p.flags" -DNVCC= -DKERNEL=k.cu -DINCLUDES= -DHEADER="$tmp/p_tuned.h" \
+		-DDEPFILE="$tmp/p.d" "$@" -P cmake/AutotuneFinish.cmake 2>&1
+}
+touch "$tmp/p_tuned.h"
+out=$(finish) || fail "an incomplete run's header without REQUIRE_COMPLETE: $out"
+case $(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ') in
+*"is of an incomplete run: 2 of 52 configurations measured, interrupted: resume with the same command"*) ;;
+*) fail "no warning about an incomplete run: $out" ;;
+esac
+[ -f "$tmp/p_tuned.h" ] || fail "the header of an incomplete run was removed without REQUIRE_COMPLETE"
+out=$(finish -DREQUIRE_COMPLETE=ON) && fail "REQUIRE_COMPLETE took an incomplete run's header: $out"
+case $(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ') in
+*"REQUIRE_COMPLETE refuses it"*) ;;
+*) fail "REQUIRE_COMPLETE does not say why: $out" ;;
+esac
+[ ! -e "$tmp/p_tuned.h" ] || fail "the refused header is left for the next build to take"
+sed -i 's/^X_COMPLETE := 0$/X_COMPLETE := 1/; /^# INCOMPLETE/d' "$tmp/p.mk"
+touch "$tmp/p_tuned.h"
+out=$(finish -DREQUIRE_COMPLETE=ON) || fail "REQUIRE_COMPLETE refused a complete run's header: $out"
+echo "cmake test: ok (sample header, binary, flags to nvcc, no-op rebuild, re-run on config and include, incomplete runs)"

@@ -12,6 +12,17 @@ wait_journaled() {
 }
 B=build/tests
 mkdir -p "$B"
+# Everything runs in a mirror of the checkout (each top-level entry a symbolic link) with a
+# results/ of its own: the runs write their default outputs there, never over the checkout's
+# measured results.
+top=$(pwd)
+mirror=$(mktemp -d "${TMPDIR:-/tmp}/autotune-gpu-XXXXXX")
+trap 'rm -rf "$mirror"' EXIT
+for entry in "$top"/* "$top"/.[!.]*; do
+	[ -e "$entry" ] && [ "$(basename "$entry")" != results ] && ln -s "$entry" "$mirror/"
+done
+mkdir "$mirror/results"
+cd "$mirror"
 NGPUS=$(nvidia-smi -L | grep -c '^GPU ' || true)
 echo "GPUs: $NGPUS"
 cc -std=c11 -O2 -Wall -Wextra -Werror -o "$B/csvcheck" tests/gpu/csvcheck.c

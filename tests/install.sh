@@ -41,7 +41,7 @@ esac
 if command -v "${NVCC:-nvcc}" >/dev/null 2>&1 || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
 	"$prefix/bin/autotune" -q --dry-run --no-cache --arch sm_90 "$prefix/share/autotune/configs/summatrix.yaml" ||
 		fail "a dry run of the installed summatrix"
-	[ -s results/summatrix.csv ] || fail "no results/summatrix.csv"
+	[ -s results/summatrix.dry-run.csv ] || fail "no results/summatrix.dry-run.csv (a dry run's CSV)"
 fi
 MANWIDTH=80 man -l "$prefix/share/man/man1/autotune.1" >/dev/null 2>&1 ||
 	! command -v man >/dev/null || fail "man -l of the installed page"

@@ -1,7 +1,10 @@
 /* main.c: the CUnit runner for everything that needs no GPU (`make test`). */
 #include <CUnit/Basic.h>
+#include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,6 +16,37 @@
 #undef SUITE
 
 char test_dir[64];
+
+/* The suites run in a mirror of the checkout: each of its top-level entries a symbolic link, but
+ * results/ a directory of its own. A run under test that writes its default outputs
+ * (results/NAME.csv, relative to where it runs) writes them there, never over the measured results
+ * of the checkout. 0, or -1 with the reason on stderr. */
+static int enter_mirror(void)
+{
+	char root[PATH_MAX], mirror[128], link[PATH_MAX + 300], target[PATH_MAX + 300];
+	snprintf(mirror, sizeof mirror, "%s/checkout", test_dir);
+	DIR *dir = getcwd(root, sizeof root) && mkdir(mirror, 0700) == 0 ? opendir(root) : NULL;
+	if (!dir) {
+		perror(mirror);
+		return -1;
+	}
+	int rc = 0;
+	for (struct dirent *e; rc == 0 && (e = readdir(dir));) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, "results"))
+			continue;
+		snprintf(link, sizeof link, "%s/%s", mirror, e->d_name);
+		snprintf(target, sizeof target, "%s/%s", root, e->d_name);
+		if ((rc = symlink(target, link)))
+			perror(link);
+	}
+	closedir(dir);
+	snprintf(link, sizeof link, "%s/results", mirror);
+	if (rc == 0 && (mkdir(link, 0700) || chdir(mirror))) {
+		perror(link);
+		rc = -1;
+	}
+	return rc;
+}
 
 int main(int argc, char **argv)
 {
@@ -26,6 +60,12 @@ int main(int argc, char **argv)
 	char cache[96];
 	snprintf(cache, sizeof cache, "%s/cache", test_dir);
 	setenv("XDG_CACHE_HOME", cache, 1);
+	if (enter_mirror()) {
+		char *out = NULL;
+		proc_capture((char *[]){"rm", "-rf", test_dir, NULL}, 30, &out);
+		free(out);
+		return 1;
+	}
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 1;
 	/* every tests/test_*.c's add_*_suite, as the Makefile finds them (suites.h) */

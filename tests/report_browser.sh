@@ -5,22 +5,23 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CSV=tests/data/summatrix_h100.csv
-HTML=build/report.html
-PNG=build/report.png
-DOM=build/report.dom.html
-mkdir -p build
-rm -f "$HTML" "$PNG" "$DOM"
+# everything it writes goes to a scratch directory, none of it into the checkout
+work=$(mktemp -d "${TMPDIR:-/tmp}/autotune-report-browser-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+HTML=$work/report.html
+PNG=$work/report.png
+DOM=$work/report.dom.html
+LOG=$work/report_browser.log
 ./autotune report -q "$CSV" -o "$HTML"
 
-profile=$(mktemp -d)
-trap 'rm -rf "$profile"' EXIT
+profile=$work/profile
 chrome() {
 	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$profile" "$@" "file://$PWD/$HTML"
+		--user-data-dir="$profile" "$@" "file://$HTML"
 }
-chrome --screenshot="$PWD/$PNG" --window-size=1280,2400 >build/report_browser.log 2>&1
-chrome --dump-dom >"$DOM" 2>>build/report_browser.log
+chrome --screenshot="$PNG" --window-size=1280,2400 >"$LOG" 2>&1
+chrome --dump-dom >"$DOM" 2>>"$LOG"
 
 fail=0
 check() { # check WHAT EXPECTED ACTUAL
@@ -65,7 +66,8 @@ size=$(stat -c %s "$PNG" 2>/dev/null || echo 0)
 if [ "$size" -gt 40000 ] && [ "$(head -c 8 "$PNG" | od -An -c | tr -d ' ')" = "211PNG\r\n032\n" ]; then
 	echo "ok: screenshot $PNG ($size bytes)"
 else
-	echo "FAIL: screenshot $PNG missing, not a PNG or blank ($size bytes; see build/report_browser.log)"
+	echo "FAIL: screenshot $PNG missing, not a PNG or blank ($size bytes); the browser said:"
+	tail -20 "$LOG"
 	fail=1
 fi
 [ "$fail" -eq 0 ] && echo "report_browser: all checks passed" || echo "report_browser: FAILED"

@@ -206,7 +206,7 @@ static void test_a_linked_dry_run_knows_registers_and_occupancy(void)
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "(0 failed;"));
 	free(out);
-	FILE *f = fopen("results/nested_reduce.csv", "r");
+	FILE *f = fopen("results/nested_reduce.dry-run.csv", "r");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	char line[8192];
 	int cols[3] = {-1, -1, -1}, rows = 0, known = 0;

@@ -594,12 +594,55 @@ static void test_a_name_that_cannot_begin_macros_is_refused(void)
 	free(out);
 }
 
+/* `autotune header` long after an interrupted run: the CSV's run column makes the header and
+ * fragment say so, and examples/summatrix_app's Makefile warns about it, or refuses it with
+ * REQUIRE_COMPLETE=1. */
+static void test_an_incomplete_run_is_warned_about_or_refused(void)
+{
+	char *part = at("part"), *csv = at("part/interrupted.csv"), *header = at("part/summatrix_tuned.h");
+	mkdir(part, 0777);
+	put_file(csv, "bx,blockDim.x,time_ms_median,samples,flags,status,run\n32,32,1.5,10,cold;winner,ok,interrupted\n"
+		      "64,64,,,,not-run,interrupted\n");
+	char *out;
+	CU_ASSERT_EQUAL(run((char *[]){"./autotune", "header", csv, "-o", header, NULL}, &out), 0);
+	free(out);
+	char *text = slurp(header);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "#define SUMMATRIX_COMPLETE 0\n#define SUMMATRIX_RUN \"interrupted\"\n"
+					    "#define SUMMATRIX_MEASURED 1\n#define SUMMATRIX_CONFIGURATIONS 2\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "1 of 2 configurations measured, interrupted: resume with the same command"));
+	free(text);
+	char *tuned = xasprintf("TUNED=%s", part);
+	char *warn = xasprintf("warning: %s is of an incomplete run (interrupted: 1 of 2 configurations measured)", header);
+	CU_ASSERT_EQUAL(run((char *[]){"make", "-s", "-C", "examples/summatrix_app", tuned, "check-complete", NULL}, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, warn));
+	free(out);
+	CU_ASSERT_NOT_EQUAL(run((char *[]){"make", "-s", "-C", "examples/summatrix_app", tuned, "REQUIRE_COMPLETE=1",
+					    "check-complete", NULL},
+				&out),
+			    0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "REQUIRE_COMPLETE refuses it"));
+	free(out);
+	/* the sample, a complete run's, passes either way */
+	CU_ASSERT_EQUAL(run((char *[]){"make", "-s", "-C", "examples/summatrix_app", "TUNED=sample", "REQUIRE_COMPLETE=1",
+					"check-complete", NULL},
+				&out),
+			0);
+	free(out);
+	free(warn);
+	free(tuned);
+	free(part);
+	free(csv);
+	free(header);
+}
+
 int add_header_suite(void)
 {
 	CU_pSuite s = CU_add_suite("header", setup, teardown);
 	if (!s)
 		return -1;
 	CU_add_test(s, "one CSV: the header compiles (C, C++) with the winner", test_one_csv_header_compiles_with_the_winner);
+	CU_add_test(s, "an incomplete run is warned about or refused", test_an_incomplete_run_is_warned_about_or_refused);
 	CU_add_test(s, "extreme integers compile", test_extreme_integers_compile);
 	CU_add_test(s, "a plan's choices are macros", test_a_plans_choices_are_macros);
 	CU_add_test(s, "merged: each target its winner, none the best on average",

@@ -15,14 +15,16 @@
 static void test_vector_add_spec_imports_loads_and_enumerates(void)
 {
 	diags d = {0};
-	const char *yaml = "tests/t1/vector_add.test.yaml";
+	char yaml[200];
+	snprintf(yaml, sizeof yaml, "%s/vector_add.test.yaml", test_dir);
 	CU_ASSERT_EQUAL_FATAL(import_t1("tests/t1/vector_add.json", yaml, &d), 0);
 	config cfg;
 	int rc = config_load(yaml, &cfg, &d);
 	diags_print(&d);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_STRING_EQUAL(cfg.entry, "vector_add");
-	CU_ASSERT_STRING_EQUAL(cfg.source, "tests/t1/vector_add.cu");
+	/* the kernel beside the spec, found from the config written elsewhere */
+	CU_ASSERT(access(cfg.source, R_OK) == 0 && strstr(cfg.source, "tests/t1/vector_add.cu"));
 	CU_ASSERT_EQUAL(cfg.nargs, 4);
 	CU_ASSERT(cfg.args[0].output);
 	CU_ASSERT_EQUAL(cfg.args[1].seed, 7);

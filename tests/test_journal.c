@@ -225,6 +225,75 @@ static void test_unwritable_journal_is_reported(void)
 	diags_free(&d);
 }
 
+/* A journal records the config it belongs to: another config that opens it is refused, naming
+ * both, and the journal stays as it was; the same config (by another path) resumes. */
+static void test_a_journal_belongs_to_one_config(void)
+{
+	space sp = {.nparams = 1, .count = 2};
+	result res[2];
+	journal_resume jr;
+	diags d = {0};
+	unlink(PATH);
+	const char *a = write_temp(4, "a.yaml", "name: x\n"), *b = write_temp(5, "b.yaml", "name: x\n");
+	fresh_results(res, 2);
+	journal *j = journal_lock(PATH, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT_EQUAL(journal_start(j, "00000000000000ee", "config=1 kernel=2", a, 0, &sp, res, &jr, &d), 0);
+	CU_ASSERT_EQUAL(journal_started(j, 0), 0);
+	journal_close(j);
+	char *before = slurp(PATH);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(before);
+	j = journal_lock(PATH, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT_EQUAL(journal_check_owner(j, b, &d), -1);
+	CU_ASSERT_EQUAL(journal_start(j, "00000000000000ee", "config=1 kernel=2", b, 0, &sp, res, &jr, &d), -1);
+	CU_ASSERT(d.n == 2 && strstr(d.msgs[0], "these results belong to ") && strstr(d.msgs[0], a) &&
+		  strstr(d.msgs[0], b) && strstr(d.msgs[0], "another name: or output: {csv: ...}"));
+	journal_close(j);
+	char *after = slurp(PATH);
+	CU_ASSERT(after && !strcmp(after, before));
+	free(after);
+	/* the same file, by another path: its own journal; another key says what changed */
+	char *other_path = xasprintf("%s/../%s/%s", test_dir, strrchr(test_dir, '/') + 1, strrchr(a, '/') + 1);
+	j = journal_open(PATH, "00000000000000ff", 0, &sp, res, &jr, &d);
+	journal_close(j);
+	j = journal_lock(PATH, &d);
+	CU_ASSERT_EQUAL(journal_check_owner(j, other_path, &d), 0);
+	journal_close(j);
+	free(other_path);
+	free(before);
+	free_results(res, 2);
+	diags_free(&d);
+	unlink(PATH);
+}
+
+/* A journal started afresh under another key says which part of the inputs changed. */
+static void test_another_key_says_what_changed(void)
+{
+	space sp = {.nparams = 1, .count = 2};
+	result res[2];
+	journal_resume jr;
+	diags d = {0};
+	unlink(PATH);
+	fresh_results(res, 2);
+	const char *was = "config=0000000000000001 kernel=0000000000000002 data=0000000000000003 compiler=0000000000000004 "
+			  "target=0000000000000005 gpu=0000000000000006";
+	const char *now = "config=0000000000000001 kernel=00000000000000aa data=0000000000000003 compiler=0000000000000004 "
+			  "target=0000000000000005 gpu=00000000000000bb";
+	journal *j = journal_lock(PATH, &d);
+	CU_ASSERT_EQUAL(journal_start(j, "0000000000000011", was, NULL, 0, &sp, res, &jr, &d), 0);
+	CU_ASSERT_EQUAL(journal_started(j, 0), 0);
+	journal_close(j);
+	j = journal_lock(PATH, &d);
+	CU_ASSERT_EQUAL(journal_start(j, "0000000000000022", now, NULL, 0, &sp, res, &jr, &d), 0);
+	CU_ASSERT(jr.key_changed);
+	CU_ASSERT_STRING_EQUAL(jr.changed, "the kernel source, the GPU or its driver");
+	journal_close(j);
+	free_results(res, 2);
+	diags_free(&d);
+	unlink(PATH);
+}
+
 int add_journal_suite(void)
 {
 	CU_pSuite s = CU_add_suite("journal", NULL, NULL);
@@ -232,6 +301,8 @@ int add_journal_suite(void)
 		return -1;
 	CU_add_test(s, "records replay and a torn line is cut", test_records_replay_and_a_torn_line_is_cut);
 	CU_add_test(s, "another key starts afresh", test_another_key_starts_afresh);
+	CU_add_test(s, "a journal belongs to one config", test_a_journal_belongs_to_one_config);
+	CU_add_test(s, "another key says what changed", test_another_key_says_what_changed);
 	CU_add_test(s, "an unwritable journal is reported", test_unwritable_journal_is_reported);
 	CU_add_test(s, "implausible records are measured again", test_implausible_records_are_measured_again);
 	CU_add_test(s, "a plan's serial time and connections replay", test_a_plans_serial_time_and_connections_replay);

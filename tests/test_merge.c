@@ -17,6 +17,8 @@
 #define DIR "/tmp/autotune-merge-test"
 #define CONFIG DIR "/mg.yaml"
 #define CSV DIR "/mg.csv"
+/* a dry run's, and the shards' of dry runs are mg.dry-run.shard-I-of-N.csv */
+#define DRY_CSV DIR "/mg.dry-run.csv"
 #define NCONFIGS 60
 
 static const char *const kernel =
@@ -69,15 +71,15 @@ static void test_shards_merged_equal_one_dry_run(void)
 {
 	setup_space();
 	CU_ASSERT_EQUAL_FATAL(run_autotune((char *[]){"-q", "--dry-run", "--arch", "sm_90", CONFIG, NULL}, NULL), 0);
-	CU_ASSERT_EQUAL_FATAL(rename(CSV, DIR "/one.csv"), 0);
+	CU_ASSERT_EQUAL_FATAL(rename(DRY_CSV, DIR "/one.csv"), 0);
 	CU_ASSERT_EQUAL_FATAL(run_shards(4, 1), 0);
 	/* the shards' CSVs hold a quarter each, given in any order */
-	CU_ASSERT_EQUAL(count_in(DIR "/mg.shard-2-of-4.csv", "\n"), NCONFIGS / 4 + 1);
-	CU_ASSERT_EQUAL(run_autotune((char *[]){"-q", "merge", CONFIG, DIR "/mg.shard-3-of-4.csv", DIR "/mg.shard-1-of-4.csv",
-					    DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-2-of-4.csv", NULL},
+	CU_ASSERT_EQUAL(count_in(DIR "/mg.dry-run.shard-2-of-4.csv", "\n"), NCONFIGS / 4 + 1);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"-q", "merge", CONFIG, DIR "/mg.dry-run.shard-3-of-4.csv", DIR "/mg.dry-run.shard-1-of-4.csv",
+					    DIR "/mg.dry-run.shard-0-of-4.csv", DIR "/mg.dry-run.shard-2-of-4.csv", NULL},
 				 NULL),
 			0);
-	char *one = read_text(DIR "/one.csv"), *merged = read_text(CSV);
+	char *one = read_text(DIR "/one.csv"), *merged = read_text(DRY_CSV);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(one);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(merged);
 	CU_ASSERT(strlen(one) > 1000);
@@ -120,31 +122,31 @@ static void test_merge_refuses_missing_or_foreign_shards(void)
 	setup_space();
 	CU_ASSERT_EQUAL_FATAL(run_shards(4, 1), 0);
 	char *out;
-	CU_ASSERT_EQUAL(run_autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-1-of-4.csv",
-					    DIR "/mg.shard-3-of-4.csv", NULL},
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"merge", CONFIG, DIR "/mg.dry-run.shard-0-of-4.csv", DIR "/mg.dry-run.shard-1-of-4.csv",
+					    DIR "/mg.dry-run.shard-3-of-4.csv", NULL},
 				 &out),
 			2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "shard 2 of 4 is missing (" DIR "/mg.shard-2-of-4.csv)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "shard 2 of 4 is missing (" DIR "/mg.dry-run.shard-2-of-4.csv)"));
 	free(out);
-	CU_ASSERT_EQUAL(run_autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-1-of-4.csv",
-					    DIR "/mg.shard-2-of-4.csv", DIR "/mg.shard-1-of-4.csv", NULL},
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"merge", CONFIG, DIR "/mg.dry-run.shard-0-of-4.csv", DIR "/mg.dry-run.shard-1-of-4.csv",
+					    DIR "/mg.dry-run.shard-2-of-4.csv", DIR "/mg.dry-run.shard-1-of-4.csv", NULL},
 				 &out),
 			2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "are both shard 1 of 4: give each shard once"));
 	CU_ASSERT_PTR_NULL(strstr(out, "no shard has"));
 	free(out);
 	/* files renamed by hand: the rows tell what is missing (configuration 2 is shard 2's) */
-	CU_ASSERT_EQUAL(rename(DIR "/mg.shard-0-of-4.csv", DIR "/part0.csv"), 0);
-	CU_ASSERT_EQUAL(run_autotune((char *[]){"merge", CONFIG, DIR "/part0.csv", DIR "/mg.shard-1-of-4.csv",
-					    DIR "/mg.shard-3-of-4.csv", NULL},
+	CU_ASSERT_EQUAL(rename(DIR "/mg.dry-run.shard-0-of-4.csv", DIR "/part0.csv"), 0);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"merge", CONFIG, DIR "/part0.csv", DIR "/mg.dry-run.shard-1-of-4.csv",
+					    DIR "/mg.dry-run.shard-3-of-4.csv", NULL},
 				 &out),
 			2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "no shard has bx=32 cap=128"));
-	CU_ASSERT_EQUAL(rename(DIR "/part0.csv", DIR "/mg.shard-0-of-4.csv"), 0);
+	CU_ASSERT_EQUAL(rename(DIR "/part0.csv", DIR "/mg.dry-run.shard-0-of-4.csv"), 0);
 	free(out);
 	/* a results file of another config */
 	const char *other = write_temp(5, "other.csv", "x,blockDim.x,status\r\n1,32,ok\r\n");
-	CU_ASSERT_EQUAL(run_autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-4.csv", (char *)other, NULL}, &out), 2);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"merge", CONFIG, DIR "/mg.dry-run.shard-0-of-4.csv", (char *)other, NULL}, &out), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "columns differ"));
 	free(out);
 	CU_ASSERT_EQUAL(run_autotune((char *[]){"--shard", "4/4", CONFIG, NULL}, &out), 2);
@@ -162,22 +164,22 @@ static void test_shards_of_different_splits_are_refused(void)
 	CU_ASSERT_EQUAL_FATAL(run_shards(4, 1), 0);
 	CU_ASSERT_EQUAL_FATAL(run_shards(2, 1), 0);
 	char *out;
-	CU_ASSERT_EQUAL(run_autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-4.csv", DIR "/mg.shard-1-of-2.csv",
-					    DIR "/mg.shard-2-of-4.csv", DIR "/mg.shard-3-of-4.csv", NULL},
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"merge", CONFIG, DIR "/mg.dry-run.shard-0-of-4.csv", DIR "/mg.dry-run.shard-1-of-2.csv",
+					    DIR "/mg.dry-run.shard-2-of-4.csv", DIR "/mg.dry-run.shard-3-of-4.csv", NULL},
 				 &out),
 			2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, DIR "/mg.shard-1-of-2.csv is a shard of 2, but " DIR
-					   "/mg.shard-0-of-4.csv one of 4: give the shards of one run"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, DIR "/mg.dry-run.shard-1-of-2.csv is a shard of 2, but " DIR
+					   "/mg.dry-run.shard-0-of-4.csv one of 4: give the shards of one run"));
 	free(out);
-	CU_ASSERT_NOT_EQUAL(access(CSV, F_OK), 0); /* nothing written */
+	CU_ASSERT_NOT_EQUAL(access(DRY_CSV, F_OK), 0); /* nothing written */
 	/* the two-way split alone is whole */
-	CU_ASSERT_EQUAL(run_autotune((char *[]){"-q", "merge", CONFIG, DIR "/mg.shard-1-of-2.csv", DIR "/mg.shard-0-of-2.csv", NULL},
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"-q", "merge", CONFIG, DIR "/mg.dry-run.shard-1-of-2.csv", DIR "/mg.dry-run.shard-0-of-2.csv", NULL},
 				 NULL),
 			0);
-	CU_ASSERT_EQUAL(count_in(CSV, ",not-run,"), NCONFIGS);
-	unlink(CSV);
+	CU_ASSERT_EQUAL(count_in(DRY_CSV, ",not-run,"), NCONFIGS);
+	unlink(DRY_CSV);
 	/* renamed by hand, names say nothing: the rows held twice tell, whatever the order */
-	static const char *const from[] = {DIR "/mg.shard-0-of-2.csv", DIR "/mg.shard-1-of-2.csv", DIR "/mg.shard-0-of-4.csv"};
+	static const char *const from[] = {DIR "/mg.dry-run.shard-0-of-2.csv", DIR "/mg.dry-run.shard-1-of-2.csv", DIR "/mg.dry-run.shard-0-of-4.csv"};
 	static const char *const to[] = {DIR "/part_a.csv", DIR "/part_b.csv", DIR "/part_c.csv"};
 	for (int i = 0; i < 3; i++)
 		CU_ASSERT_EQUAL(rename(from[i], to[i]), 0);
@@ -187,7 +189,7 @@ static void test_shards_of_different_splits_are_refused(void)
 	CU_ASSERT_EQUAL(run_autotune((char *[]){"merge", CONFIG, (char *)to[2], (char *)to[1], (char *)to[0], NULL}, &out), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "a configuration another shard also has"));
 	free(out);
-	CU_ASSERT_NOT_EQUAL(access(CSV, F_OK), 0);
+	CU_ASSERT_NOT_EQUAL(access(DRY_CSV, F_OK), 0);
 	for (int i = 0; i < 3; i++)
 		unlink(to[i]);
 }
@@ -202,11 +204,11 @@ static void test_shards_of_another_kernel_source_are_refused(void)
 	put_file(DIR "/k.cu", edited);
 	CU_ASSERT_EQUAL_FATAL(run_autotune((char *[]){"-q", "--dry-run", "--arch", "sm_90", "--shard", "1/2", CONFIG, NULL}, NULL), 0);
 	char *out;
-	CU_ASSERT_EQUAL(run_autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-2.csv", DIR "/mg.shard-1-of-2.csv", NULL}, &out),
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"merge", CONFIG, DIR "/mg.dry-run.shard-0-of-2.csv", DIR "/mg.dry-run.shard-1-of-2.csv", NULL}, &out),
 			2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "shards of different configs or kernel sources"));
 	free(out);
-	CU_ASSERT_NOT_EQUAL(access(CSV, F_OK), 0);
+	CU_ASSERT_NOT_EQUAL(access(DRY_CSV, F_OK), 0);
 }
 
 /* Files with the right columns but none for the config's parameters: a run of another config. */

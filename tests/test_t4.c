@@ -580,6 +580,50 @@ static void test_header_reads_t4_and_cache_files(void)
 	diags_free(&d);
 }
 
+/* The T4 file of an interrupted run says so on every result, and leaves out what was not measured:
+ * read back, those come back as not-run, and the header from it says what the CSV's says. */
+static void test_an_interrupted_runs_t4_says_how_far_it_got(void)
+{
+	char *csv = in_dir("cut.csv"), *t4 = in_dir("cut.t4.json"), *h1 = in_dir("cut_a/reduce_tuned.h"),
+	     *h2 = in_dir("cut_b/reduce_tuned.h");
+	FILE *in = fopen(runs[2][1], "r"), *out = fopen(csv, "w");
+	CU_ASSERT_FATAL(in && out);
+	char line[8192];
+	int n = 0, cut = 0;
+	for (; fgets(line, sizeof line, in); n++) {
+		line[strcspn(line, "\r\n")] = 0;
+		char *ok = strstr(line, ",ok,");
+		/* every other row after the head was not reached, the winner aside */
+		if (n && n % 2 && ok && !strstr(line, "winner")) {
+			fprintf(out, "%.*s,not-run,%s,interrupted\r\n", (int)(ok - line), line, ok + 4);
+			cut++;
+		} else
+			fprintf(out, "%s,%s\r\n", line, n ? "interrupted" : "run");
+	}
+	fclose(in);
+	fclose(out);
+	CU_ASSERT(cut > 2);
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(t4_write(csv, t4, &d), 0);
+	CU_ASSERT_EQUAL(count_in(t4, "\"run\": \"interrupted\""), n - 1 - cut);
+	char *from_csv[] = {csv}, *from_t4[] = {t4};
+	CU_ASSERT_EQUAL_FATAL(header_write_results(from_csv, 1, runs[2][0], "reduce", h1, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(header_write_results(from_t4, 1, runs[2][0], "reduce", h2, &d), 0);
+	char want[160];
+	snprintf(want, sizeof want, "#define REDUCE_COMPLETE 0\n#define REDUCE_RUN \"interrupted\"\n#define REDUCE_MEASURED %d\n"
+		 "#define REDUCE_CONFIGURATIONS %d\n", n - 1 - cut, n - 1);
+	char *a = slurp(h1), *b = slurp(h2);
+	CU_ASSERT_PTR_NOT_NULL(a ? strstr(a, want) : NULL);
+	CU_ASSERT_PTR_NOT_NULL(b ? strstr(b, want) : NULL);
+	free(a);
+	free(b);
+	diags_free(&d);
+	free(csv);
+	free(t4);
+	free(h1);
+	free(h2);
+}
+
 #define RUN_DIR "/tmp/autotune-t4-test"
 
 /* The rows of the CSV at csv and those the T4 file at t4 gives back through config cfg_path:
@@ -661,6 +705,7 @@ int add_t4_suite(void)
 	CU_pSuite s = CU_add_suite("t4", NULL, NULL);
 	if (!s)
 		return -1;
+	CU_add_test(s, "an interrupted run's T4 says how far it got", test_an_interrupted_runs_t4_says_how_far_it_got);
 	CU_add_test(s, "the T4 of a recorded run holds what the schema requires",
 		    test_the_t4_of_a_recorded_run_holds_what_the_schema_requires);
 	CU_add_test(s, "a T4 file gives the CSV's rows back", test_a_t4_file_gives_the_csvs_rows_back);

@@ -7,10 +7,12 @@
  * too large for the device stops the run before anything is written. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <CUnit/CUnit.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -32,8 +34,42 @@ static void start_slow_run(proc *p)
 	config_path = write_space_config(DIR, "stop", NULL);
 	fake_worker_reset(DIR, "stop");
 	setenv("FAKE_SLEEP_MS", "150", 1);
-	char *argv[] = {"./autotune", "-q", config_path, NULL};
-	CU_ASSERT_EQUAL_FATAL(proc_start(p, argv, PROC_STDOUT | PROC_MERGE_STDERR), 0);
+	/* not quiet: the summary goes to stop.err */
+	char *argv[] = {"./autotune", config_path, NULL};
+	FILE *err = fopen(DIR "/stop.err", "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+	CU_ASSERT_EQUAL_FATAL(proc_start_fd(p, argv, PROC_STDOUT, fileno(err)), 0);
+	fclose(err);
+}
+
+/* The header, make fragment, report and summary of a run stopped by sig after `done` of the
+ * NCONFIGS configurations say that it is incomplete, why, and how to go on. */
+static void assert_said_incomplete(int sig, int done)
+{
+	const char *why = sig == SIGTERM ? "stopped by SIGTERM" : "interrupted";
+	char note[160], want[256];
+	snprintf(note, sizeof note, "%d of %d configurations measured, %s: resume with the same command", done, NCONFIGS, why);
+	char *header = slurp(DIR "/stop_tuned.h"), *mk = slurp(DIR "/stop.mk"), *html = slurp(DIR "/stop.html"),
+	     *err = slurp(DIR "/stop.err");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(header);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mk);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+	snprintf(want, sizeof want, "#define STOP_COMPLETE 0\n#define STOP_RUN \"%s\"\n#define STOP_MEASURED %d\n"
+		 "#define STOP_CONFIGURATIONS %d\n", sig == SIGTERM ? "terminated" : "interrupted", done, NCONFIGS);
+	CU_ASSERT_PTR_NOT_NULL(strstr(header, want));
+	snprintf(want, sizeof want, " * INCOMPLETE: %s/stop.csv: %s.\n", DIR, note);
+	CU_ASSERT_PTR_NOT_NULL(strstr(header, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(mk, "STOP_COMPLETE := 0\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(mk, note));
+	snprintf(want, sizeof want, "<strong>Incomplete</strong>: %s.", note);
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, want));
+	snprintf(want, sizeof want, "  incomplete: %s\n", note);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, want));
+	free(header);
+	free(mk);
+	free(html);
+	free(err);
 }
 
 /* A run stopped by signal sig exited 128 + sig with every journaled result in the CSV and the
@@ -59,7 +95,7 @@ static void test_sigint_writes_what_was_measured_and_exits_130(void)
 	while (count_in(DIR "/stop.journal", "done ") < 3 && now_seconds() - t0 < 60)
 		nap();
 	kill(p.pid, SIGINT);
-	assert_stopped_run(&p, SIGINT);
+	assert_said_incomplete(SIGINT, assert_stopped_run(&p, SIGINT));
 }
 
 /* A batch system's time limit (Slurm) sends SIGTERM to every process of the job, in no known
@@ -81,6 +117,7 @@ static void test_sigterm_to_the_whole_job_writes_results_and_resumes(void)
 		kill(worker, SIGTERM); /* the worker first, the harder order */
 	kill(p.pid, SIGTERM);
 	int done = assert_stopped_run(&p, SIGTERM);
+	assert_said_incomplete(SIGTERM, done);
 	CU_ASSERT_EQUAL(count_in(j, "stopped "), 1);
 	CU_ASSERT_EQUAL(count_in(DIR "/stop.csv", ",crashed,"), 0);
 	/* the resumed run measures the stopped one with the rest, and counts nothing crashed */
@@ -93,6 +130,142 @@ static void test_sigterm_to_the_whole_job_writes_results_and_resumes(void)
 	free(out);
 	CU_ASSERT(each_row_once(DIR "/stop.csv", NCONFIGS));
 	CU_ASSERT_EQUAL(count_in(DIR "/stop.csv", ",ok,"), NCONFIGS);
+	/* resumed to the end: complete */
+	CU_ASSERT_EQUAL(count_in(DIR "/stop_tuned.h", "#define STOP_COMPLETE 1"), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/stop_tuned.h", "INCOMPLETE"), 0);
+	CU_ASSERT_EQUAL(count_in(DIR "/stop.html", "Incomplete"), 0);
+}
+
+/* A search under a budget measured what it chose: its header, report and summary say it was a
+ * search of 5 of the 20, not a complete run. */
+static void test_a_budget_search_is_said_incomplete(void)
+{
+	config_path = write_space_config(DIR, "stop", NULL);
+	fake_worker_reset(DIR, "stop");
+	char *out;
+	CU_ASSERT_EQUAL_FATAL(run_autotune_on(config_path, (char *[]){"--budget", "5", NULL}, &out), 0);
+	const char *note = "a search (--budget) of 5 of 20 configurations: the best found, not necessarily the best";
+	char want[256];
+	snprintf(want, sizeof want, "  incomplete: %s\n", note);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	free(out);
+	CU_ASSERT_EQUAL(count_in(DIR "/stop_tuned.h", "#define STOP_COMPLETE 0"), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/stop_tuned.h", "#define STOP_RUN \"search\""), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/stop_tuned.h", "#define STOP_MEASURED 5"), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/stop_tuned.h", "a search measured what it chose"), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/stop.mk", "STOP_COMPLETE := 0"), 1);
+	snprintf(want, sizeof want, "<strong>Incomplete</strong>: %s.", note);
+	CU_ASSERT_EQUAL(count_in(DIR "/stop.html", want), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/stop.csv", ",search\r"), NCONFIGS);
+}
+
+/* A dry run after a measured run writes files of its own: the measured CSV, header, fragment and
+ * report stay byte for byte as they were (a dry run's CSV used to replace the measured one). */
+static void test_a_dry_run_leaves_the_measured_results(void)
+{
+	config_path = write_space_config(DIR, "kept", NULL);
+	fake_worker_reset(DIR, "kept");
+	unlink(DIR "/kept.dry-run.csv");
+	CU_ASSERT_EQUAL_FATAL(run_autotune_on(config_path, (char *[]){"-q", NULL}, NULL), 0);
+	static const char *const files[] = {DIR "/kept.csv", DIR "/kept_tuned.h", DIR "/kept.mk", DIR "/kept.html"};
+	char *before[4];
+	for (int i = 0; i < 4; i++)
+		CU_ASSERT_PTR_NOT_NULL_FATAL(before[i] = slurp(files[i]));
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"--dry-run", "--arch", "sm_90", NULL}, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "  results: " DIR "/kept.dry-run.csv\n"));
+	free(out);
+	for (int i = 0; i < 4; i++) {
+		char *after = slurp(files[i]);
+		CU_ASSERT(after && !strcmp(after, before[i]));
+		free(after);
+		free(before[i]);
+	}
+	CU_ASSERT_EQUAL(count_in(DIR "/kept.dry-run.csv", ",not-run,"), NCONFIGS);
+	CU_ASSERT_EQUAL(count_in(DIR "/kept.dry-run.csv", ",dry-run\r"), NCONFIGS);
+	CU_ASSERT_EQUAL(access(DIR "/kept.dry-run.html", F_OK), 0);
+}
+
+/* A dry run takes the lock of the results as a real run does: while one holds it, the dry run is
+ * refused, naming the holder, before anything is written. */
+static void test_a_dry_run_takes_the_results_lock(void)
+{
+	config_path = write_space_config(DIR, "locked", NULL);
+	fake_worker_reset(DIR, "locked");
+	unlink(DIR "/locked.dry-run.csv");
+	int fd = open(DIR "/locked.journal.lock", O_RDWR | O_CREAT, 0666);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(flock(fd, LOCK_EX), 0);
+	CU_ASSERT_EQUAL(write(fd, "4242\n", 5), 5);
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"--dry-run", "--arch", "sm_90", NULL}, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "another autotune run (pid 4242) is measuring into these results"));
+	free(out);
+	CU_ASSERT_NOT_EQUAL(access(DIR "/locked.dry-run.csv", F_OK), 0);
+	close(fd);
+	unlink(DIR "/locked.journal.lock");
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"-q", "--dry-run", "--arch", "sm_90", NULL}, NULL), 0);
+	CU_ASSERT_EQUAL(access(DIR "/locked.journal.lock", F_OK), -1); /* let go at the end */
+}
+
+/* Two configs of one name share their outputs: the second refuses to run, naming both files and
+ * how to part them, and the first's results stay as they were. */
+static void test_configs_of_one_name_are_refused(void)
+{
+	config_path = write_space_config(DIR, "twin", NULL);
+	fake_worker_reset(DIR, "twin");
+	CU_ASSERT_EQUAL_FATAL(run_autotune_on(config_path, (char *[]){"-q", NULL}, NULL), 0);
+	char *csv = slurp(DIR "/twin.csv"), *journal = slurp(DIR "/twin.journal");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(journal);
+	/* another file, the same name: and outputs */
+	char *text = slurp(config_path);
+	mkdir(DIR "/other", 0777);
+	put_file(DIR "/other/k.cu", "extern \"C\" __global__ void k(float *a, int n) { if (n) a[0] = 1; }\n");
+	put_file(DIR "/other/twin.yaml", text);
+	free(text);
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune_on(DIR "/other/twin.yaml", NULL, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, DIR "/twin.csv: these results belong to " DIR "/twin.yaml, and " DIR
+					   "/other/twin.yaml would write over them"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "give one of the two configs another name: or output: {csv: ...}"));
+	free(out);
+	char *csv_after = slurp(DIR "/twin.csv"), *journal_after = slurp(DIR "/twin.journal");
+	CU_ASSERT(csv_after && !strcmp(csv_after, csv));
+	CU_ASSERT(journal_after && !strcmp(journal_after, journal));
+	free(csv_after);
+	free(journal_after);
+	/* the journal alone (its CSV not yet written) says the same */
+	unlink(DIR "/twin.csv");
+	CU_ASSERT_EQUAL(run_autotune_on(DIR "/other/twin.yaml", NULL, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, DIR "/twin.journal: these results belong to "));
+	free(out);
+	journal_after = slurp(DIR "/twin.journal");
+	CU_ASSERT(journal_after && !strcmp(journal_after, journal));
+	free(journal_after);
+	free(csv);
+	free(journal);
+}
+
+/* Starting afresh says which of the inputs changed. */
+static void test_starting_afresh_says_what_changed(void)
+{
+	config_path = write_space_config(DIR, "edited", NULL);
+	fake_worker_reset(DIR, "edited");
+	CU_ASSERT_EQUAL_FATAL(run_autotune_on(config_path, (char *[]){"-q", NULL}, NULL), 0);
+	FILE *f = fopen(DIR "/k.cu", "a");
+	fputs("// edited\n", f);
+	fclose(f);
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, NULL, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "edited.journal: the kernel source changed since the last run: starting afresh"));
+	free(out);
+	f = fopen(config_path, "a");
+	fputs("# a comment\n", f);
+	fclose(f);
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, NULL, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "edited.journal: the config file changed since the last run: starting afresh"));
+	free(out);
 }
 
 /* NVCC set to a wrapper at path that, for the builds capped at 64 registers, runs `action`
@@ -404,7 +577,7 @@ static void test_a_changed_data_file_is_another_spec(void)
 	free(after);
 	unlink(DIR "/runs.log");
 	CU_ASSERT_EQUAL(run_autotune_on(config_path, NULL, &out), 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "data files, compiler or GPU changed since the last run: starting afresh"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "fd.journal: the data files changed since the last run: starting afresh"));
 	CU_ASSERT_PTR_NULL(strstr(out, "resuming"));
 	free(out);
 	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", " ref "), 1); /* measured again, from the reference on */
@@ -541,7 +714,7 @@ static int count_lines(const char *path, int *ok_rows, int *not_run, int *with_r
 static void test_dry_run_of_summatrix_with_real_nvcc(void)
 {
 	char *out;
-	unlink("results/summatrix.csv");
+	unlink("results/summatrix.dry-run.csv");
 	int rc = run_autotune((char *[]){"--dry-run", "--arch", "sm_90", "configs/summatrix.yaml", NULL}, &out);
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "153 valid configurations (of 363 combinations); 3 binaries built"));
@@ -550,7 +723,7 @@ static void test_dry_run_of_summatrix_with_real_nvcc(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "100.0%"));
 	free(out);
 	int ok, not_run, with_regs;
-	CU_ASSERT_EQUAL(count_lines("results/summatrix.csv", &ok, &not_run, &with_regs), 154);
+	CU_ASSERT_EQUAL(count_lines("results/summatrix.dry-run.csv", &ok, &not_run, &with_regs), 154);
 	CU_ASSERT_EQUAL(not_run, 153);
 	CU_ASSERT_EQUAL(with_regs, 153);
 	/* a dry run measures nothing, so it leaves no tuned header behind it */
@@ -716,8 +889,8 @@ static void test_nvcc_that_writes_no_cubin_is_a_compile_error(void)
 	unsetenv("NVCC");
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "nvcc exited 0 but wrote no cubin"));
-	CU_ASSERT_EQUAL(count_in(DIR "/nocubin.csv", ",compile-error,"), 2);
-	CU_ASSERT_EQUAL(count_in(DIR "/nocubin.csv", ",not-run,"), 2);
+	CU_ASSERT_EQUAL(count_in(DIR "/nocubin.dry-run.csv", ",compile-error,"), 2);
+	CU_ASSERT_EQUAL(count_in(DIR "/nocubin.dry-run.csv", ",not-run,"), 2);
 	free(out);
 	unlink(DIR "/quiet_nvcc");
 }
@@ -907,15 +1080,9 @@ static void test_measured_but_unwritable_exits_4_and_keeps_the_journal(void)
 	while (now_seconds() - t0 < 60 && count_in(DIR "/stop.journal", "done ") < 2)
 		nap();
 	CU_ASSERT_EQUAL(mkdir(DIR "/stop.csv", 0777), 0);
-	char *said = NULL, *line;
-	size_t len = 0;
-	while (proc_read_line(&p, 60, &line) == LINE_OK) {
-		said = xrealloc(said, len + strlen(line) + 2);
-		len += (size_t)sprintf(said + len, "%s\n", line);
-		free(line);
-	}
 	int timed_out;
 	int st = proc_finish(&p, 60, &timed_out);
+	char *said = slurp(DIR "/stop.err");
 	unsetenv("FAKE_SLEEP_MS");
 	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == EXIT_UNWRITTEN);
 	CU_ASSERT_PTR_NOT_NULL(strstr(said ? said : "", "the measurements are kept in " DIR "/stop.journal"));
@@ -1081,6 +1248,11 @@ int add_tune_suite(void)
 	CU_add_test(s, "data files that do not fit exit 2", test_data_files_that_do_not_fit_exit_2);
 	CU_add_test(s, "a changed data file is another spec", test_a_changed_data_file_is_another_spec);
 	CU_add_test(s, "SIGINT writes what was measured and exits 130", test_sigint_writes_what_was_measured_and_exits_130);
+	CU_add_test(s, "a budget search is said incomplete", test_a_budget_search_is_said_incomplete);
+	CU_add_test(s, "a dry run leaves the measured results", test_a_dry_run_leaves_the_measured_results);
+	CU_add_test(s, "a dry run takes the results lock", test_a_dry_run_takes_the_results_lock);
+	CU_add_test(s, "configs of one name are refused", test_configs_of_one_name_are_refused);
+	CU_add_test(s, "starting afresh says what changed", test_starting_afresh_says_what_changed);
 	CU_add_test(s, "an nvcc that writes no cubin is a compile error", test_nvcc_that_writes_no_cubin_is_a_compile_error);
 	CU_add_test(s, "SIGTERM to the whole job writes results, exits 143 and resumes", test_sigterm_to_the_whole_job_writes_results_and_resumes);
 	CU_add_test(s, "SIGTERM to the whole job leaves an unfinished compile not run",

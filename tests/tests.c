@@ -392,11 +392,11 @@ const char *defines_config(const char *name, const char *kernel_text, const char
 	char file[64], text[1024];
 	snprintf(file, sizeof file, "%s.cu", name);
 	const char *kernel = write_temp(0, file, kernel_text);
-	snprintf(csv, csvlen, "%s/%s.csv", test_dir, name);
+	snprintf(csv, csvlen, "%s/%s.dry-run.csv", test_dir, name);
 	snprintf(text, sizeof text,
 		 "name: %s\nkernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 1024, output: true}]\n"
-		 "space: %s\nlaunch: {block: [bx], grid: [1]}\nbuild: {defines: %s}\noutput: {csv: %s}\n",
-		 name, kernel, space, defines, csv);
+		 "space: %s\nlaunch: {block: [bx], grid: [1]}\nbuild: {defines: %s}\noutput: {csv: %s/%s.csv}\n",
+		 name, kernel, space, defines, test_dir, name);
 	snprintf(file, sizeof file, "%s.yaml", name);
 	return write_temp(1, file, text);
 }

@@ -78,7 +78,8 @@ void fake_worker_reset(const char *dir, const char *name);
 int each_row_once(const char *csv, int nconfigs);
 /* The CSV's winning row's first two fields ("bx,cap"), or "" (static storage). */
 const char *winner_of(const char *path);
-/* Writes config NAME of kernel_text, space and defines (slots 0, 1); its CSV in csv; the config's path. */
+/* Writes config NAME of kernel_text, space and defines (slots 0, 1); its dry run's CSV in csv; the
+ * config's path. */
 const char *defines_config(const char *name, const char *kernel_text, const char *space, const char *defines,
 			   char *csv, size_t csvlen);
 

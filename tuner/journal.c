@@ -1,6 +1,8 @@
 /* journal.c: an append-only text file, one record per line, each written with a single write()
  * and fsync'd. A torn last line (the process died inside write) is cut off on the next open.
  *   autotune-journal 1 KEY
+ *   inputs config=H kernel=H data=H compiler=H target=H gpu=H   (what KEY is the hash of, part by part)
+ *   config PATH         (the config file the results belong to, absolute)
  *   start I
  *   done I CODE STATUS MEDIAN MIN MAX SAMPLES DRIVER_BLOCKS NOISE BATCH MHZ_BEFORE MHZ_AFTER MESSAGE
  * CODE is the hash of the binary measured: a result is reused only for the same code.
@@ -16,6 +18,7 @@
  * are the worker's replies with the configuration in front (protocol.h's PROTO_DONE and
  * PROTO_METRICS_OF); the other records are described here, and all of them go through the
  * protocol's one encoder and decoder. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "journal.h"
 
 #include <errno.h>
@@ -281,10 +284,8 @@ static int take_lock(journal *j, diags *d)
 	return -1;
 }
 
-journal *journal_open(const char *path, const char *key, int fresh, const space *sp, result *res,
-		      journal_resume *resume, diags *d)
+journal *journal_lock(const char *path, diags *d)
 {
-	memset(resume, 0, sizeof *resume);
 	journal *j = xcalloc(1, sizeof *j);
 	j->path = xstrdup(path);
 	j->fd = j->lock_fd = -1;
@@ -292,31 +293,126 @@ journal *journal_open(const char *path, const char *key, int fresh, const space 
 		journal_close(j);
 		return NULL;
 	}
-	char *started = xcalloc(sp->count, 1);
+	return j;
+}
+
+/* The head of the journal at path: its key, and (journals since they recorded them) what it was
+ * measured from and the config it belongs to; each NULL when absent. Caller frees. */
+static void read_head(const char *path, char **key, char **inputs, char **config)
+{
+	*key = *inputs = *config = NULL;
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	for (int k = 0; f && k < 3 && (n = getline(&line, &cap, f)) > 0 && line[n - 1] == '\n'; k++) {
+		line[n - 1] = 0;
+		if (k == 0 && !strncmp(line, MAGIC, strlen(MAGIC)))
+			*key = xstrdup(line + strlen(MAGIC));
+		else if (k > 0 && !strncmp(line, "inputs ", 7))
+			*inputs = xstrdup(line + 7);
+		else if (k > 0 && !strncmp(line, "config ", 7))
+			*config = xstrdup(line + 7);
+	}
+	free(line);
+	if (f)
+		fclose(f);
+}
+
+/* Which parts of what the run is measured from differ between two "NAME=HASH ..." lists, in
+ * words, into out. */
+static void changed_parts(const char *was, const char *now, char *out, size_t len)
+{
+	static const char *const part[][2] = {{"config=", "the config file"}, {"kernel=", "the kernel source"},
+					      {"data=", "the data files"},    {"compiler=", "the compiler"},
+					      {"target=", "the target"},      {"gpu=", "the GPU or its driver"}};
+	size_t used = 0;
+	*out = 0;
+	for (size_t i = 0; i < sizeof part / sizeof *part; i++) {
+		const char *a = strstr(was, part[i][0]), *b = strstr(now, part[i][0]);
+		size_t n = strlen(part[i][0]) + 16;
+		if (a && b && !strncmp(a, b, n))
+			continue;
+		used += (size_t)snprintf(out + used, used < len ? len - used : 0, "%s%s", used ? ", " : "", part[i][1]);
+	}
+}
+
+/* The config the journal at path belongs to, when it is another file than config_path that still
+ * exists: two configs of one name (or one output.csv) would take turns throwing away each other's
+ * measurements. -1 with the reason in d. */
+static int check_owner(const char *path, const char *owner, const char *config_path, diags *d)
+{
+	if (!owner || !config_path || access(owner, F_OK) || same_file(owner, config_path))
+		return 0;
+	diags_add(d, "%s: these results belong to %s, and %s would write over them (the same name:, or the same "
+		     "output.csv): give one of the two configs another name: or output: {csv: ...}, or remove %s and "
+		     "its results to start over",
+		  path, owner, config_path, path);
+	return -1;
+}
+
+int journal_check_owner(const journal *j, const char *config_path, diags *d)
+{
+	char *key, *inputs, *owner;
+	read_head(j->path, &key, &inputs, &owner);
+	int rc = check_owner(j->path, owner, config_path, d);
+	free(key);
+	free(inputs);
+	free(owner);
+	return rc;
+}
+
+int journal_start(journal *j, const char *key, const char *inputs, const char *config_path, int fresh, const space *sp,
+		  result *res, journal_resume *resume, diags *d)
+{
+	memset(resume, 0, sizeof *resume);
+	const char *path = j->path;
+	char *old_key, *old_inputs, *owner;
+	read_head(path, &old_key, &old_inputs, &owner);
+	int refused = check_owner(path, owner, config_path, d);
+	if (old_key && strcmp(old_key, key) && inputs)
+		changed_parts(old_inputs ? old_inputs : "", inputs, resume->changed, sizeof resume->changed);
+	free(old_key);
+	free(old_inputs);
+	free(owner);
+	if (refused)
+		return -1;
+	char *started = xcalloc(sp->count + 1, 1);
 	long good = fresh ? -1 : replay(path, key, sp, res, started, resume);
 	if (fresh)
 		resume->key_changed = access(path, F_OK) == 0;
 	j->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (good < 0 ? O_TRUNC : 0), 0666);
-	if (j->fd < 0 || (good >= 0 && (ftruncate(j->fd, good) || lseek(j->fd, 0, SEEK_END) < 0))) {
+	/* the key, then what it was measured from and the config (absolute) it belongs to */
+	char *abs = config_path ? realpath(config_path, NULL) : NULL;
+	char *header = xasprintf("%s%s\n%s%s%s%s%s%s", MAGIC, key, inputs ? "inputs " : "", inputs ? inputs : "",
+				 inputs ? "\n" : "", config_path ? "config " : "",
+				 config_path ? (abs ? abs : config_path) : "", config_path ? "\n" : "");
+	free(abs);
+	int rc = 0;
+	if (j->fd < 0 || (good >= 0 && (ftruncate(j->fd, good) || lseek(j->fd, 0, SEEK_END) < 0)) ||
+	    (good < 0 && append(j, header))) {
 		diags_add(d, "cannot write the journal '%s': %s", path, strerror(errno));
-		journal_close(j);
-		free(started);
-		return NULL;
-	}
-	char header[128];
-	snprintf(header, sizeof header, "%s%s\n", MAGIC, key);
-	if (good < 0 && append(j, header)) {
-		diags_add(d, "cannot write the journal '%s': %s", path, strerror(errno));
-		journal_close(j);
-		free(started);
-		return NULL;
-	}
-	j->header_end = (off_t)strlen(header);
+		rc = -1;
+	} else
+		j->header_end = (off_t)strlen(header);
 	/* the crashes found on replay become records, so the next resume agrees */
-	for (size_t i = 0; good >= 0 && i < sp->count; i++)
+	for (size_t i = 0; rc == 0 && good >= 0 && i < sp->count; i++)
 		if (started[i] == 1)
 			journal_finished(j, i, &res[i]);
+	free(header);
 	free(started);
+	return rc;
+}
+
+journal *journal_open(const char *path, const char *key, int fresh, const space *sp, result *res,
+		      journal_resume *resume, diags *d)
+{
+	memset(resume, 0, sizeof *resume);
+	journal *j = journal_lock(path, d);
+	if (j && journal_start(j, key, NULL, NULL, fresh, sp, res, resume, d)) {
+		journal_close(j);
+		j = NULL;
+	}
 	return j;
 }
 
@@ -401,38 +497,74 @@ void journal_close(journal *j)
 	free(j);
 }
 
-/* What decides whether earlier results are this run's too: the config file (sizes, flags,
- * arguments), the compiler, the target, the kernel source, the data files the arguments are filled
- * from or checked against, and the GPU with its driver. Headers
+/* A part of what a run is measured from, as "NAME=HASH". */
+static void add_part(char **parts, const char *name, hasher *h)
+{
+	char hex[17];
+	hasher_finish(h, hex);
+	char *more = xasprintf("%s%s%s=%s", *parts, **parts ? " " : "", name, hex);
+	free(*parts);
+	*parts = more;
+}
+
+/* What decides whether earlier results are this run's too, part by part, so that a journal
+ * started afresh can say which changed: the config file (sizes, flags, arguments; with a plan the
+ * connections a plan without its own gets from the environment), the kernel source, the data
+ * files the arguments are filled from or checked against, the compiler, the target, and the GPU
+ * with its driver and how many GPUs of its model (a result names its GPU by position). Headers
  * the source includes are covered per result: each journaled result names the code it measured
  * (compile.c's hash of the binary) and is reused only for that same code. */
-char *journal_run_key(const config *cfg, const char *identity, const char *arch, const device_info *gpu0, size_t ngpus)
+char *journal_run_inputs(const config *cfg, const char *identity, const char *arch, const device_info *gpu0,
+			 size_t ngpus)
 {
+	char *parts = xstrdup("");
 	hasher *h = hasher_new();
 	hasher_add_file(h, cfg->path);
-	hasher_add_str(h, identity);
-	hasher_add_str(h, arch);
-	hasher_add_file(h, cfg->source);
 	if (cfg->plan.nlaunches) {
-		/* a plan without connections of its own takes them from the environment */
 		char conns[32];
 		snprintf(conns, sizeof conns, "connections %d", cfg->plan.default_connections);
 		hasher_add_str(h, conns);
 	}
+	add_part(&parts, "config", h);
+	h = hasher_new();
+	hasher_add_file(h, cfg->source);
+	add_part(&parts, "kernel", h);
+	h = hasher_new();
 	for (size_t i = 0; i < cfg->nargs; i++) {
 		if (cfg->args[i].fill_file.path)
 			hasher_add_file(h, cfg->args[i].fill_file.path);
 		if (cfg->args[i].expected.path)
 			hasher_add_file(h, cfg->args[i].expected.path);
 	}
-	/* the first GPU, the driver, and how many GPUs of that model (a result names its GPU by
-	 * position; the others are still starting, and must be the first one's model) */
+	add_part(&parts, "data", h);
+	h = hasher_new();
+	hasher_add_str(h, identity);
+	add_part(&parts, "compiler", h);
+	h = hasher_new();
+	hasher_add_str(h, arch);
+	add_part(&parts, "target", h);
 	char drv[64];
 	snprintf(drv, sizeof drv, "%d %zu", gpu0->driver_version, ngpus);
+	h = hasher_new();
 	hasher_add_str(h, gpu0->name);
 	hasher_add_str(h, gpu0->uuid);
 	hasher_add_str(h, drv);
+	add_part(&parts, "gpu", h);
+	return parts;
+}
+
+char *journal_key_of(const char *inputs)
+{
+	hasher *h = hasher_new();
+	hasher_add_str(h, inputs);
 	char *key = xmalloc(17);
 	hasher_finish(h, key);
+	return key;
+}
+
+char *journal_run_key(const config *cfg, const char *identity, const char *arch, const device_info *gpu0, size_t ngpus)
+{
+	char *inputs = journal_run_inputs(cfg, identity, arch, gpu0, ngpus), *key = journal_key_of(inputs);
+	free(inputs);
 	return key;
 }

@@ -15,13 +15,39 @@ typedef struct {
 	size_t finished;    /* configurations whose result was taken from the journal */
 	size_t in_flight;   /* started but never finished: marked crashed */
 	int key_changed;    /* a journal existed for other inputs and was started afresh */
+	char changed[200];  /* then which, in words ("the kernel source, the GPU or its driver"); "" when
+			     * unknown (a journal of an older autotune) */
 } journal_resume;
 
-/* The key of a run's journal: earlier results count only under the same config file, compiler
- * (identity), target, kernel source, first GPU and driver, and number of GPUs. Caller frees. */
+/* What a run is measured from, part by part ("config=H kernel=H data=H compiler=H target=H gpu=H"):
+ * earlier results count only under the same config file, kernel source, data files, compiler
+ * (identity), target, first GPU and driver, and number of GPUs. Caller frees. */
+char *journal_run_inputs(const config *cfg, const char *identity, const char *arch, const device_info *gpu0,
+			 size_t ngpus);
+/* The key of a run's journal: the hash of its inputs. Caller frees. */
+char *journal_key_of(const char *inputs);
+/* journal_key_of(journal_run_inputs(...)). Caller frees. */
 char *journal_run_key(const config *cfg, const char *identity, const char *arch, const device_info *gpu0, size_t ngpus);
 
-/* Opens (creates) the journal at path for results identified by key. Unless fresh, a journal
+/* Takes the lock of the results whose journal is at path (PATH.lock, holding this process's id)
+ * for as long as the journal is open: one run at a time, real or dry, writes a set of results.
+ * NULL with the reason (the other run's pid) in d when another run holds it. The journal itself
+ * is not opened: journal_start does that. */
+journal *journal_lock(const char *path, diags *d);
+
+/* -1 with both named in d when the locked journal j belongs to another config than config_path
+ * that still exists (two configs of one name, or one output.csv); else 0. */
+int journal_check_owner(const journal *j, const char *config_path, diags *d);
+
+/* Opens (creates) the locked journal j for results identified by key, as journal_open does, and
+ * records inputs (journal_run_inputs) and the config at config_path it belongs to (each may be
+ * NULL); a journal of another config that still exists is refused, naming both. 0, or -1 with the
+ * reason in d (j stays locked; journal_close lets go of it). */
+int journal_start(journal *j, const char *key, const char *inputs, const char *config_path, int fresh, const space *sp,
+		  result *res, journal_resume *resume, diags *d);
+
+/* journal_lock, then journal_start. Opens (creates) the journal at path for results identified by
+ * key. Unless fresh, a journal
  * with the same key is replayed into res: finished results are restored and a configuration that
  * was in flight is marked crashed (and journaled so). NULL with the reason in d when the file
  * cannot be written. */

@@ -207,6 +207,14 @@ void summary_counts(const config *cfg, const space *sp, const build *b, const re
 			predicted == 1 ? "it" : "them");
 }
 
+void summary_run(const run_extent *run)
+{
+	char *note = strcmp(run->state, RUN_DRY) ? run_note(run) : NULL;
+	if (note)
+		fprintf(stderr, "  incomplete: %s\n", note);
+	free(note);
+}
+
 /* The last lines of the summary: where the results went. */
 void summary_paths(const config *cfg, int header, int report, const char *t4, const options *o)
 {

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "result.h"
 #include "select.h"
+#include "completeness.h"
 #include "space.h"
 
 /* A dry run's table: each configuration's registers, spills, shared memory and occupancy (for
@@ -18,6 +19,9 @@ void summary_failures(const config *cfg, const space *sp, const build *b);
 void summary_counts(const config *cfg, const space *sp, const build *b, const result *res, double compile_s, int dry);
 /* One or two lines on why the winner won: its numbers, and who was tied with it and lost. */
 void summary_winner(const config *cfg, const space *sp, const result *res, const choice *c, const select_policy *p);
+/* A run that did not measure its whole space says so, and how to go on: "2 of 52 configurations
+ * measured, interrupted: resume with the same command" (nothing for a complete or dry run). */
+void summary_run(const run_extent *run);
 /* The last lines: where the results, the header, the report and the T4 file (NULL: none) went
  * (so they end the screen). */
 void summary_paths(const config *cfg, int header, int report, const char *t4, const options *o);

@@ -37,6 +37,7 @@
 #include "space.h"
 #include "summary.h"
 #include "t4.h"
+#include "completeness.h"
 #include "banned.h"
 
 /* the cubin cache is trimmed to this after every build (least recently used first) */
@@ -186,6 +187,32 @@ static char *t4_path(const config *cfg, const options *o)
 	return (o->t4 || cfg->write_t4) && !o->nshards ? config_sibling(cfg, ".t4.json") : NULL;
 }
 
+/* The results CSV there, when its rows name another config that still exists: two configs of one
+ * name (or one output.csv) would take turns replacing each other's measurements. -1 with both
+ * named in d. */
+static int check_csv_owner(const config *cfg, diags *d)
+{
+	table t;
+	diags quiet = {0};
+	int loaded = access(cfg->csv_path, F_OK) == 0 && table_load(cfg->csv_path, &t, &quiet) == 0;
+	diags_free(&quiet);
+	if (!loaded)
+		return 0;
+	const char *recorded = t.nrows ? table_field(&t, 0, "config") : "";
+	/* as given to that run, relative to where it ran, which holds the results */
+	char *owner = *recorded ? find_from(recorded, cfg->csv_path) : NULL;
+	int rc = 0;
+	if (owner && access(owner, F_OK) == 0 && !same_file(owner, cfg->path)) {
+		diags_add(d, "%s: these results belong to %s, and %s would write over them (the same name:, or the same "
+			     "output.csv): give one of the two configs another name: or output: {csv: ...}",
+			  cfg->csv_path, owner, cfg->path);
+		rc = -1;
+	}
+	free(owner);
+	table_free(&t);
+	return rc;
+}
+
 /* Every file the run writes is one it may replace (check_output_path), none is one of its
  * inputs, and no two are one file: found before anything is measured. */
 static int check_outputs(const config *cfg, const options *o, diags *d)
@@ -226,7 +253,7 @@ static int check_outputs(const config *cfg, const options *o, diags *d)
 	free(report);
 	free(journal);
 	free(t4);
-	return rc;
+	return rc ? rc : check_csv_owner(cfg, d);
 }
 
 /* Only the work directory's own cubins go; cached ones stay. */
@@ -342,8 +369,21 @@ static int load(tuning *t)
 	if (config_load(o->config, &t->cfg, &t->d))
 		return stop(t, EXIT_USAGE);
 	t->loaded = 1;
+	/* a dry run's results are files of their own (NAME.dry-run.csv, a shard's
+	 * NAME.dry-run.shard-I-of-N.csv): it never replaces what a run measured */
+	char *dry = o->dry_run && o->cmd != CMD_VALIDATE && !o->replay ? config_sibling(&t->cfg, DRY_RUN_SUFFIX) : NULL;
 	/* before the workers start: whether they prepare the profiler depends on the metrics */
-	if (config_override(&t->cfg, &(config_overrides){o->metrics, o->shard, o->nshards}, &t->d))
+	int rc = config_override(&t->cfg, &(config_overrides){o->metrics, o->shard, o->nshards}, &t->d);
+	/* the journal, and its lock, of the results the config names: a dry run takes that lock too */
+	t->jpath = config_sibling(&t->cfg, ".journal");
+	if (dry && rc == 0) {
+		free(t->cfg.csv_path);
+		t->cfg.csv_path = dry;
+		dry = NULL;
+		rc = config_override(&t->cfg, &(config_overrides){NULL, o->shard, o->nshards}, &t->d);
+	}
+	free(dry);
+	if (rc)
 		return stop(t, EXIT_USAGE);
 	t->policy = (select_policy){t->cfg.policy == POLICY_BALANCED, t->cfg.w_occupancy, t->cfg.w_load_efficiency,
 				    t->cfg.tie_k};
@@ -401,6 +441,9 @@ static int check_inputs(tuning *t)
 	if (parse_budget(o, &t->cfg, t->sp.count, &t->budget, &t->seconds, &t->d) ||
 	    pick_strategy(o, &t->cfg, t->budget, t->seconds, &t->strat, &t->d) ||
 	    (o->devices && devices_check(o->devices, &t->d)) || check_outputs(&t->cfg, o, &t->d))
+		return stop(t, EXIT_USAGE);
+	/* before anything is started or written (a worker log, a work directory): one run at a time */
+	if (!(t->jr = journal_lock(t->jpath, &t->d)) || journal_check_owner(t->jr, t->cfg.path, &t->d))
 		return stop(t, EXIT_USAGE);
 	if (!(t->nvcc = find_nvcc())) {
 		const char *env = getenv("NVCC");
@@ -537,19 +580,24 @@ static int open_journal(tuning *t)
 {
 	const options *o = t->o;
 	journal_resume resume;
-	char *key = journal_run_key(&t->cfg, t->identity, t->arch, &t->gs.info[0], t->gs.n);
-	t->jpath = config_sibling(&t->cfg, ".journal");
-	t->jr = journal_open(t->jpath, key, o->fresh, &t->sp, t->res, &resume, &t->d);
+	char *inputs = journal_run_inputs(&t->cfg, t->identity, t->arch, &t->gs.info[0], t->gs.n);
+	char *key = journal_key_of(inputs);
+	int rc = journal_start(t->jr, key, inputs, t->cfg.path, o->fresh, &t->sp, t->res, &resume, &t->d);
 	free(key);
-	if (!t->jr)
+	free(inputs);
+	if (rc)
 		return stop(t, EXIT_USAGE);
 	if (!o->quiet && resume.finished)
 		fprintf(stderr, "%s: resuming: %zu %s measured before%s (--fresh measures all again)\n", t->jpath,
 			resume.finished, plural(resume.finished, "configuration", "configurations"),
 			resume.in_flight ? ", 1 was in flight and is marked crashed" : "");
+	else if (!o->quiet && resume.key_changed && o->fresh)
+		fprintf(stderr, "%s: --fresh: starting afresh\n", t->jpath);
+	else if (!o->quiet && resume.key_changed && *resume.changed)
+		fprintf(stderr, "%s: %s changed since the last run: starting afresh\n", t->jpath, resume.changed);
 	else if (!o->quiet && resume.key_changed)
-		fprintf(stderr, "%s: %s: starting afresh\n", t->jpath,
-			o->fresh ? "--fresh" : "the kernel, config, data files, compiler or GPU changed since the last run");
+		fprintf(stderr, "%s: the journal does not say what it was measured from (an older autotune): starting "
+				"afresh\n", t->jpath);
 	return 0;
 }
 
@@ -637,6 +685,21 @@ static void stages(const tuning *t, double write_s)
 	fprintf(stderr, other >= 0.05 ? ", %.1f s other\n" : "\n", other);
 }
 
+/* How far a run that measured `measured` configurations got (a RUN_ word of table.h), as its
+ * results record it. */
+static const char *run_state(const tuning *t, size_t measured)
+{
+	if (t->o->dry_run)
+		return RUN_DRY;
+	if (interrupted)
+		return interrupted == SIGTERM ? RUN_TERMINATED : RUN_INTERRUPTED;
+	if (t->code == EXIT_ENV)
+		return RUN_STOPPED;
+	if (measured == t->sp.count)
+		return RUN_COMPLETE;
+	return measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count) ? RUN_SEARCH : RUN_PARTIAL;
+}
+
 /* The CSV, then the header, make fragment and report from it (one writer for this and `autotune
  * header`; a shard's CSV is a part: `autotune merge` writes the header and report of the whole),
  * then the summary. */
@@ -654,7 +717,11 @@ static void write_outputs(tuning *t)
 	for (size_t i = 0; i < t->gs.n; i++)
 		gpus[i] = (gpu_id){t->gs.info[i].name, t->gs.info[i].uuid};
 	long long winner = t->pick.winner;
-	outputs rep = {&t->cfg, &t->sp, &t->b, t->res, winner, t->arch, date, gpus, t->gs.n, spec};
+	run_extent run = {NULL, 0, t->sp.count};
+	for (size_t c = 0; c < t->sp.count; c++)
+		run.measured += t->res[c].st != ST_NOT_RUN;
+	run.state = run_state(t, run.measured);
+	outputs rep = {&t->cfg, &t->sp, &t->b, t->res, winner, t->arch, date, gpus, t->gs.n, spec, run.state};
 	int csv_ok = output_csv(&rep, t->cfg.csv_path, &t->d) == 0;
 	int header_ok = csv_ok && !o->nshards && winner >= 0 &&
 			header_write(&t->cfg.csv_path, 1, t->cfg.name, t->cfg.header_path, &t->d) == 0;
@@ -683,6 +750,7 @@ static void write_outputs(tuning *t)
 		stages(t, now_seconds() - t0);
 	summary_counts(&t->cfg, &t->sp, &t->b, t->res, t->compile_s, o->dry_run);
 	summary_winner(&t->cfg, &t->sp, t->res, &t->pick, &t->policy);
+	summary_run(&run);
 	if (t->counters_note)
 		fprintf(stderr, "  no hardware counters: %s\n", t->counters_note);
 	if (t->journal_note)

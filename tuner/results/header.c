@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "completeness.h"
 #include "config.h"
 #include "inputs.h"
 #include "output.h"
@@ -446,6 +447,29 @@ typedef struct {
 	char *mk_base; /* the fragment's */
 } origin;
 
+/* In the opening comment: whether the runs measured their whole space, and if not, per results
+ * file, why not and what to do; as macros: NAME_COMPLETE and the counts. */
+static void put_run(FILE *h, FILE *mk, const names *nm, const section *secs, size_t nsec, int merged)
+{
+	run_extent all, r;
+	table_run(&secs[0].in->t, &all);
+	for (size_t s = 1; merged && s + 1 < nsec; s++) {
+		table_run(&secs[s].in->t, &r);
+		run_extent_join(&all, &r);
+	}
+	if (mk) {
+		completeness_put_macros(h, mk, nm->upper, &all);
+		return;
+	}
+	for (size_t s = 0; !run_complete(&all) && s < (merged ? nsec - 1 : 1); s++) {
+		char *path = one_line(secs[s].in->t.path);
+		table_run(&secs[s].in->t, &r);
+		completeness_put_file_note(h, " * ", path, &r);
+		free(path);
+	}
+	completeness_put_comment(h, " * ", nm->upper, &all);
+}
+
 /* The header's opening comment (what it holds and how to remake it) and its include guard. */
 static void put_head(FILE *h, const names *nm, const section *secs, size_t nsec, int merged, const char *spec,
 		     const origin *o)
@@ -465,6 +489,7 @@ static void put_head(FILE *h, const names *nm, const section *secs, size_t nsec,
 			   " * (its time / the fastest time on that GPU), first-pass medians; its TIME_MS is the\n"
 			   " * geometric mean of its times.\n");
 	}
+	put_run(h, NULL, nm, secs, nsec, merged);
 	fprintf(h, " * %s_SPEC_HASH: the config file and kernel source tuned%s; a build refuses\n"
 		   " * stale tuning by comparing it with `autotune validate --print-spec-hash CONFIG`.\n",
 		nm->upper, *spec ? "" : " (empty: older results)");
@@ -567,6 +592,8 @@ static void render(FILE *h, FILE *mk, const names *nm, const section *secs, size
 	fprintf(h, "#define %s_SPEC_HASH ", nm->upper);
 	c_string(h, spec);
 	fprintf(mk, "%s_SPEC_HASH := %s\n", nm->upper, spec);
+	fputc('\n', h);
+	put_run(h, mk, nm, secs, nsec, merged);
 	put_host_constant(h, nm);
 	fprintf(h, "\n#endif /* %s_TUNED_H */\n", nm->upper);
 	free(o.cmd);

@@ -265,7 +265,9 @@ static int write_merged(const options *o, const config *cfg, const space *sp, jo
 	select_winner(res, sp->count, &policy, &pick);
 	long long winner = j->winner = pick.winner;
 	choice_free(&pick);
-	int rc = write_joined(cfg->csv_path, &j->tables[0], j->in, j->of, sp->count, winner, d);
+	/* dry runs' shards join into a dry run's results, beside the measured ones, not over them */
+	char *csv = j->ran ? xstrdup(cfg->csv_path) : config_sibling(cfg, DRY_RUN_SUFFIX);
+	int rc = write_joined(csv, &j->tables[0], j->in, j->of, sp->count, winner, d);
 	if (!rc && winner >= 0) {
 		const result *w = &res[winner];
 		char *desc = space_describe(cfg, space_config(sp, (size_t)winner));
@@ -274,17 +276,18 @@ static int write_merged(const options *o, const config *cfg, const space *sp, jo
 				j->nt, desc, result_time(w));
 		free(desc);
 		/* from the joined CSV, as a single run does */
-		rc = header_write(&cfg->csv_path, 1, cfg->name, cfg->header_path, d);
+		rc = header_write(&csv, 1, cfg->name, cfg->header_path, d);
 	}
 	if (!rc)
-		rc = report_write(cfg->csv_path, NULL, NULL, d);
-	char *t4 = o->t4 || cfg->write_t4 ? config_sibling(cfg, ".t4.json") : NULL;
+		rc = report_write(csv, NULL, NULL, d);
+	char *t4 = o->t4 || cfg->write_t4 ? config_sibling(cfg, j->ran ? ".t4.json" : ".dry-run.t4.json") : NULL;
 	if (!rc && t4)
-		rc = t4_write(cfg->csv_path, t4, d);
+		rc = t4_write(csv, t4, d);
 	if (!rc && !o->quiet)
-		fprintf(stderr, "  wrote %s%s%s%s%s\n", cfg->csv_path, winner >= 0 ? ", " : "",
-			winner >= 0 ? cfg->header_path : "", t4 ? ", " : "", t4 ? t4 : "");
+		fprintf(stderr, "  wrote %s%s%s%s%s\n", csv, winner >= 0 ? ", " : "", winner >= 0 ? cfg->header_path : "",
+			t4 ? ", " : "", t4 ? t4 : "");
 	free(t4);
+	free(csv);
 	table_results_free(res, sp->count);
 	return rc;
 }

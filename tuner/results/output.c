@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "stats.h"
+#include "completeness.h"
 #include "banned.h"
 
 const char *const output_columns[] = {
@@ -20,7 +21,7 @@ const char *const output_columns[] = {
 	"final_ms_median", "final_noise_pct", "final_rounds", "achieved_occupancy_pct", "gld_efficiency_pct",
 	"gld_throughput_gbps", "dram_pct", "branch_efficiency_pct", "gbps", "pct_of_copy", "gflops", "flags",
 	"shares_with", "status", "message", "gpu", "gpu_uuid", "arch", "nvcc_flags", "code_hash", "spec_hash", "tuned_at", "config",
-	NULL,
+	"run", NULL,
 };
 
 void csv_field(FILE *f, const char *s)
@@ -53,7 +54,7 @@ char *macro_name(const char *config_name, const char *param)
 static const char *const reserved[] = {"TIME_MS", "NVCC_FLAGS", "SPEC_HASH", "TUNED_DEVICE", "TUNED_ARCH",
 				       "TUNED_H", "TUNED_UNUSED_", "TARGETS", "LINK_FLAGS", "KERNEL_SOURCE",
 				       "CODE_HASH", "TUNED_REGISTERS", "TUNED_STATIC_SMEM", "INCLUDE_FLAGS",
-				       "FRAGMENT_DIR", NULL};
+				       "FRAGMENT_DIR", "COMPLETE", "RUN", "MEASURED", "CONFIGURATIONS", NULL};
 /* and with a plan, its host-side choices: what a program must repeat to run the plan as tuned */
 static const char *const plan_reserved[] = {"PLAN_STREAMS", "PLAN_ORDER", "PLAN_BREADTH_FIRST", "PLAN_CONNECTIONS", NULL};
 
@@ -279,6 +280,10 @@ static void put_origin(FILE *f, const outputs *r, size_t c)
 	csv_field(f, r->ngpus ? r->date : "");
 	fputc(',', f);
 	csv_field(f, r->cfg->path);
+	fputc(',', f);
+	/* on every row: shards keep their own when merged, and a header made long after the run tells
+	 * a complete run from one that stopped */
+	csv_field(f, r->run ? r->run : RUN_COMPLETE);
 }
 
 /* One row per configuration, in the space's order, its columns in four groups as the head

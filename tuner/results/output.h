@@ -6,6 +6,9 @@
 
 /* in the first line of every results CSV: a file a rewrite may replace */
 #define CSV_SIGNATURE ",time_ms_median,"
+/* what a dry run's CSV is called instead of output.csv's NAME.csv (NAME.dry-run.csv): a dry run
+ * measures nothing, and never replaces a file of measurements */
+#define DRY_RUN_SUFFIX ".dry-run.csv"
 
 #include <stdio.h>
 
@@ -30,6 +33,7 @@ typedef struct {
 	const gpu_id *gpus;  /* the GPUs rows were measured on (none on a dry run) */
 	size_t ngpus;
 	const char *spec_hash; /* config_spec_hash: the config, the kernel source, the data files */
+	const char *run;     /* how far the run got, a RUN_ word of table.h (NULL: complete) */
 } outputs;
 
 /* The CSV's columns after the parameters, in order (NULL-terminated): what its readers, and the

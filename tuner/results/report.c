@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "chart.h"
+#include "completeness.h"
 #include "inputs.h"
 #include "view.h"
 #include "banned.h"
@@ -121,6 +122,28 @@ static void fact(FILE *f, const view *v, const char *label, const char *column, 
 	fputs("</td></tr>\n", f);
 }
 
+/* A run that did not measure its whole space, said where a reader starts (the lead) and among the
+ * facts: "2 of 52 configurations measured, interrupted: resume with the same command". */
+static void run_extent_note(FILE *f, const view *v, int lead)
+{
+	run_extent r;
+	table_run(&v->t, &r);
+	char *note = v->dry ? NULL : run_note(&r);
+	if (lead && note) {
+		fputs("<p class=\"incomplete\" id=\"incomplete\"><strong>Incomplete</strong>: ", f);
+		html_esc(f, note);
+		fputs(".</p>\n", f);
+	} else if (!lead && !v->dry) {
+		fputs("<tr><th>run</th><td>", f);
+		if (note)
+			html_esc(f, note);
+		else
+			fprintf(f, "complete: every one of the %zu configurations measured", r.configurations);
+		fputs("</td></tr>\n", f);
+	}
+	free(note);
+}
+
 static void facts(FILE *f, const view *v)
 {
 	static const char *const cols[][2] = {{"gpu", "GPU"}, {"gpu_uuid", "GPU UUID"}, {"arch", "architecture"},
@@ -143,6 +166,7 @@ static void facts(FILE *f, const view *v)
 	if (v->unknown_status)
 		fprintf(f, "%s%zu of unknown status", sep, v->unknown_status);
 	fputs("</td></tr>\n", f);
+	run_extent_note(f, v, 0);
 	if (v->winner >= 0) {
 		size_t w = (size_t)v->winner;
 		char *d = view_describe(v, w), *why = view_why(v);
@@ -182,7 +206,8 @@ static const char style[] =
 	"stroke-width:3px}\n"
 	"svg .winner-mark{fill:none;stroke:#e4002b;stroke-width:2.5}\n"
 	"svg rect.cell:hover{stroke:#000;stroke-width:1.5}\n"
-	".count{background:#e8e8ec;border-radius:9px;padding:0 8px;font-weight:500}\n";
+	".count{background:#e8e8ec;border-radius:9px;padding:0 8px;font-weight:500}\n"
+	"p.incomplete{background:#fff4e5;border-left:4px solid #e08a00;padding:8px 12px;font-size:14px}\n";
 
 static void run_sections(FILE *f, const view *v);
 static void dry_sections(FILE *f, const view *v);
@@ -221,6 +246,7 @@ static char *render(const view *v, const int col[2])
 		      "one). Hover over a cell or point for its configuration.</p>\n",
 		      f);
 
+	run_extent_note(f, v, 1);
 	fprintf(f, "<section id=\"heatmap-section\"><h2>%s by ", v->dry ? "Theoretical occupancy" : "Time");
 	html_esc(f, t->names[col[0]]);
 	fputs(" and ", f);

@@ -21,7 +21,8 @@
 
 /* Columns of words, not numbers: the "autotune" object holds them (tuned_at is the timestamp). */
 static const char *const word_columns[] = {"occupancy_limit", "flags", "shares_with", "status", "message",
-					   "gpu", "gpu_uuid", "arch", "nvcc_flags", "code_hash", "spec_hash", "config", NULL};
+					   "gpu", "gpu_uuid", "arch", "nvcc_flags", "code_hash", "spec_hash", "config", "run",
+					   NULL};
 
 /* The schema's invalidity per status; not-run rows are not written. */
 static const char *const invalidity_of[ST_COUNT_] = {
@@ -673,6 +674,28 @@ static int read_doc(reader *R)
 	return R->errors ? -1 : 0;
 }
 
+/* autotune's T4 file of a run that did not measure everything (its results' run is interrupted,
+ * search, ...) leaves out what was not measured: those configurations come back as not-run rows,
+ * so that how far the run got (completeness.h) reads as from its CSV. */
+static void unmeasured_rows(reader *R)
+{
+	int run = column(R, "run");
+	char *word = NULL;
+	for (size_t r = 0; r < R->t->nrows && !word; r++) {
+		const char *w = table_get(R->t, r, run);
+		if (*w && strcmp(w, "complete"))
+			word = xstrdup(w);
+	}
+	for (size_t c = 0; word && c < R->sp->count; c++)
+		if (!R->first[c]) {
+			row_begin(R, c);
+			set_cell(R, "status", "not-run", 0);
+			set_cell(R, "run", word, 0);
+			row_end(R, c);
+		}
+	free(word);
+}
+
 /* The document as cfg's results table (t4_load). */
 static int to_table(const char *path, yaml_document_t *doc, const config *cfg, const space *sp, table *t, diags *d)
 {
@@ -691,6 +714,8 @@ static int to_table(const char *path, yaml_document_t *doc, const config *cfg, c
 	R.vals = xcalloc(cfg->nparams + 1, sizeof *R.vals);
 	R.first = xcalloc(sp->count + 1, sizeof *R.first);
 	int rc = space_eval_geometry(cfg, sp, R.geometry, d) ? -1 : read_doc(&R);
+	if (rc == 0)
+		unmeasured_rows(&R);
 	row_drop(&R);
 	free(R.geometry);
 	free(R.vals);

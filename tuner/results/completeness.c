@@ -1,0 +1,114 @@
+/* completeness.c: how far a run got, from a results file's run column and statuses, and how the
+ * header, make fragment, report and summary say it. */
+#include "completeness.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "banned.h"
+
+/* The words of the run column, in the order a reader must hear them: the first one any row has
+ * stands for the whole file. */
+static const char *const run_order[] = {RUN_INTERRUPTED, RUN_TERMINATED, RUN_STOPPED, RUN_SEARCH, RUN_PARTIAL,
+					RUN_COMPLETE, RUN_DRY, NULL};
+
+static int run_rank(const char *state)
+{
+	int k = 0;
+	while (run_order[k] && strcmp(run_order[k], state))
+		k++;
+	return k;
+}
+
+void table_run(const table *t, run_extent *r)
+{
+	int st = table_col(t, "status"), run = table_fixed_col(t, "run"), best = run_rank(RUN_COMPLETE);
+	size_t dry = 0;
+	r->measured = 0;
+	r->configurations = t->nrows;
+	for (size_t row = 0; row < t->nrows; row++) {
+		const char *word = table_get(t, row, run);
+		r->measured += strcmp(table_get(t, row, st), "not-run") != 0;
+		dry += !strcmp(word, RUN_DRY);
+		if (run_rank(word) < best && run_rank(word) < run_rank(RUN_PARTIAL))
+			best = run_rank(word);
+	}
+	if (t->nrows && dry == t->nrows)
+		r->state = RUN_DRY;
+	else if (best < run_rank(RUN_PARTIAL))
+		r->state = run_order[best];
+	else
+		r->state = r->measured < r->configurations ? RUN_PARTIAL : RUN_COMPLETE;
+}
+
+void run_extent_join(run_extent *a, const run_extent *b)
+{
+	a->measured += b->measured;
+	a->configurations += b->configurations;
+	if (run_rank(b->state) < run_rank(a->state))
+		a->state = b->state;
+}
+
+int run_complete(const run_extent *r)
+{
+	return !strcmp(r->state, RUN_COMPLETE) && r->measured == r->configurations;
+}
+
+char *run_note(const run_extent *r)
+{
+	if (run_complete(r))
+		return NULL;
+	const char *s = r->state;
+	if (!strcmp(s, RUN_SEARCH))
+		return xasprintf("a search (--budget) of %zu of %zu configurations: the best found, not necessarily the best",
+				 r->measured, r->configurations);
+	if (!strcmp(s, RUN_DRY))
+		return xasprintf("a dry run: none of %zu configurations measured", r->configurations);
+	const char *why = !strcmp(s, RUN_INTERRUPTED)  ? "interrupted"
+			  : !strcmp(s, RUN_TERMINATED) ? "stopped by SIGTERM"
+			  : !strcmp(s, RUN_STOPPED)    ? "stopped: the GPU worker could not be restarted"
+						       : NULL;
+	if (why)
+		return xasprintf("%zu of %zu configurations measured, %s: resume with the same command", r->measured,
+				 r->configurations, why);
+	return xasprintf("%zu of %zu configurations measured (the results do not say why: an older file?)", r->measured,
+			 r->configurations);
+}
+
+void completeness_put_file_note(FILE *h, const char *lead, const char *path, const run_extent *r)
+{
+	char *note = run_note(r);
+	if (note)
+		fprintf(h, "%sINCOMPLETE: %s: %s.\n", lead, path, note);
+	free(note);
+}
+
+void completeness_put_comment(FILE *h, const char *lead, const char *upper, const run_extent *all)
+{
+	if (run_complete(all))
+		fprintf(h, "%sComplete: every one of the %zu configurations was measured (%s_COMPLETE 1).\n", lead,
+			all->configurations, upper);
+	else if (!strcmp(all->state, RUN_SEARCH))
+		fprintf(h, "%s%s_COMPLETE is 0: a search measured what it chose; re-tune without --budget for\n"
+			   "%sa complete run.\n",
+			lead, upper, lead);
+	else
+		fprintf(h, "%s%s_COMPLETE is 0: these values are the best of what was measured; once the\n"
+			   "%srun is complete, rewrite this header from its results (the command below).\n",
+			lead, upper, lead);
+}
+
+void completeness_put_macros(FILE *h, FILE *mk, const char *upper, const run_extent *r)
+{
+	int complete = run_complete(r);
+	char *note = run_note(r);
+	if (note)
+		fprintf(mk, "# INCOMPLETE: %s\n", note);
+	free(note);
+	fprintf(h, "/* 1 when every configuration was measured by a run that finished; 0 for a run stopped early\n"
+		   " * (RUN \"interrupted\", \"terminated\", \"stopped\") or a search (RUN \"search\") */\n"
+		   "#define %s_COMPLETE %d\n#define %s_RUN \"%s\"\n#define %s_MEASURED %zu\n#define %s_CONFIGURATIONS %zu\n",
+		upper, complete, upper, r->state, upper, r->measured, upper, r->configurations);
+	fprintf(mk, "%s_COMPLETE := %d\n%s_RUN := %s\n%s_MEASURED := %zu\n%s_CONFIGURATIONS := %zu\n", upper, complete,
+		upper, r->state, upper, r->measured, upper, r->configurations);
+}
