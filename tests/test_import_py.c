@@ -175,7 +175,11 @@ static void test_value_lists_are_pythons(void)
 	values_are("range(1, 2, 0)", "error at 0: range() with a step of 0");
 	values_are("['a', 'b']", "error at 1: a string: autotune's parameters and expressions are numbers");
 	values_are("np.arange(4)", "error at 0: Values must be a list, range(...), list(...) or a list comprehension");
-	values_are("[x for x in range(3)] + [7]", "error at 22: unexpected '+' after the list");
+	/* lists joined by +, as BAT's hotspot and pnpoly write them */
+	values_are("[x for x in range(3)] + [7]", "0 1 2 7");
+	values_are("[1] + [2*i for i in range(1,4)] + list(range(32, 97, 32))", "1 2 4 6 32 64 96");
+	values_are("[1, 2] +", "error at 8: Values must be a list, range(...), list(...) or a list comprehension");
+	values_are("[1, 2] - [1]", "error at 7: unexpected '-' after the list");
 }
 
 int add_import_py_suite(void)

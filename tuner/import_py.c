@@ -598,7 +598,8 @@ int py_values(const char *src, value **vals, size_t *n, py_error *err)
 	reader R;
 	reader_init(&R, src, NULL, err);
 	values out = {0};
-	if (!R.failed) {
+	/* lists joined by +, as Python concatenates them ([1, 2] + list(range(32, 1025, 32))) */
+	for (int more = !R.failed; more && !R.failed; more = accept(&R, "+")) {
 		if (is(&R, "[") && is_comprehension(&R))
 			comprehension(&R, &out);
 		else
