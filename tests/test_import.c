@@ -187,9 +187,11 @@ static void test_data_files_and_references_import(void)
 		       " \"Arguments\": [{\"Name\": \"x\", \"Type\": \"float\", \"MemoryType\": \"Vector\", \"Size\": 64,"
 		       " \"FillType\": \"BinaryRaw\", \"DataSource\": \"in.bin\"},"
 		       " {\"Name\": \"out\", \"Type\": \"float\", \"MemoryType\": \"Vector\", \"Size\": 64, \"AccessType\": \"WriteOnly\"},"
-		       " {\"Name\": \"c\", \"Type\": \"int32\", \"MemoryType\": \"Vector\", \"Size\": 4, \"AccessType\": \"WriteOnly\"}],"
+		       " {\"Name\": \"c\", \"Type\": \"int32\", \"MemoryType\": \"Vector\", \"Size\": 4, \"AccessType\": \"WriteOnly\"},"
+		       " {\"Name\": \"g\", \"Type\": \"float\", \"MemoryType\": \"Vector\", \"Size\": 4, \"AccessType\": \"WriteOnly\"}],"
 		       " \"ReferenceArguments\": [{\"Name\": \"r\", \"TargetName\": \"out\", \"FillType\": \"BinaryRaw\", \"DataSource\": \"out.bin\"},"
-		       " {\"Name\": \"s\", \"TargetName\": \"c\", \"FillType\": \"Constant\", \"FillValue\": 2}]}}");
+		       " {\"Name\": \"s\", \"TargetName\": \"c\", \"FillType\": \"Constant\", \"FillValue\": 2},"
+		       " {\"Name\": \"t\", \"TargetName\": \"g\", \"FillType\": \"Generator\", \"DataSource\": \"2 * i + 3 if i < 2 else i\"}]}}");
 	diags d = {0};
 	CU_ASSERT_EQUAL_FATAL(import_t1(spec, yaml, &d), 0);
 	config cfg;
@@ -199,6 +201,8 @@ static void test_data_files_and_references_import(void)
 	CU_ASSERT_EQUAL(cfg.args[0].fill, FILL_FILE);
 	CU_ASSERT_PTR_NOT_NULL(cfg.args[1].expected.path);
 	CU_ASSERT_PTR_NOT_NULL(cfg.args[2].expect.e);
+	/* KTT's Generator reference: an expression of the index, as the spec writes it */
+	CU_ASSERT(cfg.args[3].expect.e && !strcmp(expr_source(cfg.args[3].expect.e), "select(((i < 2)), ((2 * i) + 3), i)"));
 	config_free(&cfg);
 	diags_free(&d);
 	/* a fill of another kind is refused with its field */

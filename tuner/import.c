@@ -671,7 +671,7 @@ static void put_build(reader *R, FILE *f, const yaml_node_t *kernel, const yaml_
 }
 
 /* ReferenceArguments: an output's expected contents. From a data file (BinaryRaw) they are
- * verify.expected; a constant (Constant) is verify.expect; outputs without one are checked
+ * verify.expected; a constant (Constant) or an expression of the index (Generator) is verify.expect; outputs without one are checked
  * against the first configuration's. Pass 0 checks them, 1 and 2 write each kind. */
 static void put_references(reader *R, FILE *f, const yaml_node_t *refs)
 {
@@ -693,10 +693,11 @@ static void put_references(reader *R, FILE *f, const yaml_node_t *refs)
 			const char *source = str(R, r, "DataSource", NULL), *value = str(R, r, "FillValue", NULL);
 			if (!target || !fill)
 				continue;
-			int kind = !strcmp(fill, "BinaryRaw") && source ? 1 : !strcmp(fill, "Constant") && value ? 2 : 0;
+			int gen = !strcmp(fill, "Generator") && source; /* an expression of the index i */
+			int kind = !strcmp(fill, "BinaryRaw") && source ? 1 : (!strcmp(fill, "Constant") && value) || gen ? 2 : 0;
 			if (pass == 0 && kind == 0) {
 				char *msg = xasprintf("KernelSpecification.ReferenceArguments[%d].FillType: '%s'%s is not "
-						      "imported (BinaryRaw with a DataSource and Constant with a FillValue are)",
+						      "imported (BinaryRaw and Generator with a DataSource, Constant with a FillValue are)",
 						      index, fill, source || value ? "" : " without data");
 				err_at(R, r, "%s", msg);
 				free(msg);
@@ -713,6 +714,8 @@ static void put_references(reader *R, FILE *f, const yaml_node_t *refs)
 			snprintf(where, sizeof where, "KernelSpecification.ReferenceArguments[%d].DataSource", index);
 			if (pass == 1)
 				put_spec_file(R, f, get(R, r, "DataSource"), where, source);
+			else if (gen)
+				expression(R, f, get(R, r, "DataSource"), where, source);
 			else
 				quoted(f, value);
 			fputc('\n', f);
