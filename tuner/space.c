@@ -15,7 +15,7 @@
  * bound, so a large space that they make small is walked quickly. What is kept is bounded (a
  * configuration is a row of values in memory), and so is the walk, for constraints that decide
  * only at the last parameters. */
-size_t space_max_values = (size_t)1 << 26; /* 1 GiB of values */
+size_t space_max_values = (size_t)1 << 25; /* 512 MiB of values */
 #define SPACE_MAX_CHECKS 20000000000ULL
 
 char *space_describe(const config *cfg, const value *params)
@@ -101,11 +101,18 @@ int space_enumerate(const config *cfg, space *s, diags *d)
 	s->nparams = cfg->nparams;
 	s->reference = -1;
 	unsigned long long total = 1, checks = 0;
+	size_t np = cfg->nparams;
 	for (size_t i = 0; i < cfg->nparams; i++)
 		if (__builtin_mul_overflow(total, (unsigned long long)cfg->params[i].nvalues, &total))
 			total = ULLONG_MAX;
 	s->total = total > SIZE_MAX ? SIZE_MAX : (size_t)total;
-	size_t cap = 0, np = cfg->nparams;
+	if (cfg->nconstraints == 0 && np && total > space_max_values / np) { /* all of it valid: said at once */
+		diags_at(d, cfg->path, cfg->params[0].at.line, cfg->params[0].at.col,
+			 "the space has %llu%s valid configurations (no constraints), over the %zu this can hold; narrow "
+			 "it or add constraints", total, total == ULLONG_MAX ? " or more" : "", space_max_values / np);
+		return -1;
+	}
+	size_t cap = 0;
 	/* constraints by the depth at which they can be decided; depth -1 (constants only) goes to 0 */
 	int *depth = xcalloc(cfg->nconstraints + 1, sizeof *depth);
 	for (size_t c = 0; c < cfg->nconstraints; c++) {
