@@ -40,6 +40,7 @@ typedef struct {
 	char **cons;          /* the constraints as written, for checking Default */
 	size_t ncons, cons_cap;
 	char *reference;      /* Default as verify.reference ("{A: 1, B: 2}"), NULL: none */
+	char *kernel_text;    /* the kernel's source (its first MiB), NULL: unreadable */
 	diags *notes;         /* what was read past or not honoured, said once each */
 } reader;
 
@@ -368,6 +369,7 @@ static void put_kernel(reader *R, FILE *f, const yaml_node_t *kernel, const char
 	 * written elsewhere, it names the file by its absolute path */
 	(void)json_path;
 	put_spec_file(R, f, get(R, kernel, "KernelFile"), "KernelSpecification.KernelFile", file);
+	R->kernel_text = import_kernel_text(R->file, file);
 	fputs("\n  entry: ", f);
 	const char *entry = str(R, kernel, "KernelName", "KernelSpecification needs a KernelName");
 	quoted(f, entry ? entry : "");
@@ -624,11 +626,14 @@ static int is_param(const reader *R, const char *name)
 }
 
 /* BenchmarkConfig: BAT's runner passes each key as -DKEY=VALUE; a key that is also a tuning
- * parameter is the parameter's. */
+ * parameter is the parameter's. BAT compiles with NVRTC, while nvcc also reads CUDA's headers,
+ * whose parameter names (dataSize) a define would rewrite: a key the kernel does not name is left
+ * out, and said. */
 static void benchmark_config(reader *R, FILE *f, const yaml_node_t *bc)
 {
 	if (!bc || bc->type != YAML_MAPPING_NODE)
 		return;
+	char *unused = NULL;
 	for (yaml_node_pair_t *p = bc->data.mapping.pairs.start; p < bc->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = node(R, p->key), *v = node(R, p->value);
 		const char *key = (const char *)k->data.scalar.value;
@@ -637,11 +642,20 @@ static void benchmark_config(reader *R, FILE *f, const yaml_node_t *bc)
 			     v->type != YAML_SCALAR_NODE ? "not a number or a name" : "also a tuning parameter, whose values it takes");
 			continue;
 		}
+		if (!import_names_word(R->kernel_text, key)) {
+			char *prev = unused;
+			unused = xasprintf("%s%s%s", prev ? prev : "", prev ? ", " : "", key);
+			free(prev);
+			continue;
+		}
 		char *flag = xasprintf("-D%s=%s", key, (const char *)v->data.scalar.value);
 		fputs(", ", f);
 		quoted(f, flag);
 		free(flag);
 	}
+	if (unused)
+		note(R, "BenchmarkConfig keys the kernel does not name are not defined: %s%s", unused, "");
+	free(unused);
 }
 
 /* Every parameter as a define; CompilerOptions, kernel_tuner (which Kernel Tuner always defines,
@@ -861,6 +875,7 @@ int import_t1(const char *json_path, const char *yaml_path, diags *d)
 		free(R.cons[k]);
 	free(R.cons);
 	free(R.reference);
+	free(R.kernel_text);
 	for (size_t k = 0; k < R.nparams; k++)
 		free(R.pvals[k]);
 	free(R.pvals);

@@ -1,5 +1,5 @@
 /* import_keys.c: what a T1 spec's keys are, and what is no T1 spec of a CUDA kernel at all (not
- * JSON, another format, another language). */
+ * JSON, another format, another language), and what the kernel names. */
 #include "import_keys.h"
 
 #include <ctype.h>
@@ -281,4 +281,36 @@ int import_check_json(const char *path, diags *d)
 	}
 	fclose(S.f);
 	return rc;
+}
+
+/* The kernel's source, relative to the spec (its first MiB; NULL when it cannot be read). */
+char *import_kernel_text(const char *spec, const char *file)
+{
+	if (!file)
+		return NULL;
+	char *dir = dir_of(spec), *path = *file == '/' ? xstrdup(file) : xasprintf("%s/%s", dir, file);
+	FILE *in = fopen(path, "rb");
+	free(dir);
+	free(path);
+	if (!in)
+		return NULL;
+	size_t cap = 1 << 20;
+	char *text = xmalloc(cap + 1);
+	size_t n = fread(text, 1, cap, in);
+	fclose(in);
+	text[n] = 0;
+	return text;
+}
+
+/* Whether text has word as a whole identifier. */
+int import_names_word(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = text ? strstr(text, word) : NULL; p; p = strstr(p + 1, word)) {
+		int before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+		int after = isalnum((unsigned char)p[n]) || p[n] == '_';
+		if (!before && !after)
+			return 1;
+	}
+	return 0;
 }

@@ -25,5 +25,10 @@ void import_keys_free(import_keys *K);
 /* A YAML flow document that JSON forbids (a trailing comma, Python's True, a comment): -1 with
  * the first said at its line and column. */
 int import_check_json(const char *path, diags *d);
+/* The kernel file, relative to the spec: its first MiB as a string (caller frees), NULL when it
+ * cannot be read. */
+char *import_kernel_text(const char *spec, const char *file);
+/* Whether text (NULL: none) has word as a whole identifier. */
+int import_names_word(const char *text, const char *word);
 
 #endif
