@@ -640,6 +640,93 @@ static void test_a_foreign_character_is_named_whole(void)
 	free(spec);
 }
 
+/* The flag of cfg's build, or NULL. */
+static const char *flag(const config *cfg, const char *want)
+{
+	for (size_t i = 0; i < cfg->nflags; i++)
+		if (!strcmp(cfg->nvcc_flags[i], want))
+			return cfg->nvcc_flags[i];
+	return NULL;
+}
+
+/* tests/t1/tuners.json is written as Kernel Tuner's and BAT's users write specs, and imports to
+ * what those tuners do with it: the constant-memory filter both __constant__ and argument,
+ * kernel_tuner defined, BenchmarkConfig's SCALE a define (dataSize, which the kernel does not
+ * name, left out), Default the reference, Output the outputs, Random normal, SharedMemory null
+ * none, double3 an argument type, lists joined by +, and Kernel Tuner's 1,024-thread limit: 52
+ * valid configurations where Python's conditions alone keep 54 (block_size_x 2048 with a tile of
+ * 1, twice). It compiles in a dry run, the kernel's own parameters unused. */
+static void test_a_spec_imports_to_what_the_tuners_do(void)
+{
+	char yaml[200];
+	snprintf(yaml, sizeof yaml, "%s/tuners.yaml", test_dir);
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(import_t1("tests/t1/tuners.json", yaml, &d), 0);
+	CU_ASSERT_EQUAL(d.n, 2); /* the keys read past; the BenchmarkConfig keys left out */
+	CU_ASSERT(d.n == 2 && strstr(d.msgs[0], "General.Objective, General.Minimize, KernelSpecification.Stream"));
+	CU_ASSERT(d.n == 2 && strstr(d.msgs[1], "BenchmarkConfig keys the kernel does not name are not defined: dataSize, "
+						"iterations"));
+	diags_free(&d);
+	config cfg;
+	int rc = config_load(yaml, &cfg, &d);
+	diags_print(&d);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.nargs, 6);
+	CU_ASSERT(cfg.args[0].output && !cfg.args[1].output && !cfg.args[4].output); /* Output, not AccessType */
+	CU_ASSERT_EQUAL(cfg.args[1].fill, FILL_NORMAL);
+	CU_ASSERT_EQUAL(cfg.args[1].seed, 5);
+	CU_ASSERT(!strcmp(cfg.args[2].name, "filter_arg") && !cfg.args[2].constant && cfg.args[2].fill == FILL_NORMAL);
+	CU_ASSERT(!strcmp(cfg.args[3].name, "filter") && cfg.args[3].constant && cfg.args[3].copy_of == 2);
+	CU_ASSERT_PTR_NULL(cfg.shared_mem.e);
+	CU_ASSERT_PTR_NOT_NULL(flag(&cfg, "-Dkernel_tuner=1"));
+	CU_ASSERT_PTR_NOT_NULL(flag(&cfg, "-DSCALE=2"));
+	CU_ASSERT_PTR_NULL(flag(&cfg, "-DdataSize=4096"));
+	CU_ASSERT_FATAL(cfg.has_reference);
+	CU_ASSERT(cfg.reference[0].u.i == 128 && cfg.reference[1].u.i == 1 && cfg.reference[2].u.i == 1);
+	space sp;
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
+	CU_ASSERT_EQUAL(sp.total, 66);
+	CU_ASSERT_EQUAL(sp.count, 52);
+	space_free(&sp);
+	config_free(&cfg);
+	diags_free(&d);
+	char *out = NULL;
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"--dry-run", "--arch", "sm_90", "--shard", "0/26", yaml, NULL}, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "(0 failed"));
+	free(out);
+	unlink("results/tuners.shard-0-of-26.csv");
+	unlink("results/tuners.shard-0-of-26.journal");
+	unlink(yaml);
+}
+
+/* Default that is not a configuration of the space is no reference, and said. */
+static void test_a_default_outside_the_space_is_said(void)
+{
+	char *spec = read_text("tests/t1/tuners.json");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(spec);
+	char *text = replaced(spec, "\"Values\": \"[1, 2, 4]\", \"Default\": 1", "\"Values\": \"[1, 2, 4]\", \"Default\": 3");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	FILE *f = fopen("tests/t1/default.test.json", "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+	char yaml[200];
+	snprintf(yaml, sizeof yaml, "%s/default.yaml", test_dir);
+	diags d = {0};
+	CU_ASSERT_EQUAL(import_t1("tests/t1/default.test.json", yaml, &d), 0);
+	int said = 0;
+	for (size_t i = 0; i < d.n; i++)
+		said |= strstr(d.msgs[i], "note: Default is not a valid configuration (tile_size_x=3 is not among its "
+					  "Values): outputs are checked against the first configuration's") != NULL;
+	CU_ASSERT(said);
+	CU_ASSERT_EQUAL(count_in(yaml, "reference:"), 0);
+	diags_free(&d);
+	unlink("tests/t1/default.test.json");
+	unlink(yaml);
+	free(text);
+	free(spec);
+}
+
 int add_import_suite(void)
 {
 	CU_pSuite s = CU_add_suite("import", NULL, NULL);
@@ -661,6 +748,8 @@ int add_import_suite(void)
 	CU_add_test(s, "the schema's run fields import", test_the_schemas_run_fields_import);
 	CU_add_test(s, "only JSON is read", test_only_json_is_read);
 	CU_add_test(s, "a foreign character is named whole", test_a_foreign_character_is_named_whole);
+	CU_add_test(s, "a spec imports to what the tuners do", test_a_spec_imports_to_what_the_tuners_do);
+	CU_add_test(s, "a default outside the space is said", test_a_default_outside_the_space_is_said);
 	CU_add_test(s, "a written config that does not validate is reported",
 		    test_a_written_config_that_does_not_validate_is_reported);
 	return 0;
