@@ -727,6 +727,116 @@ static void test_a_default_outside_the_space_is_said(void)
 	free(spec);
 }
 
+/* Copies tests/t1/published/DIR/SPEC into test_dir/published/DIR/, with its KernelFile (the copy
+ * in tests/ where there is one, else empty) and KTT's tutorial's data file (zeros): the path of
+ * the copy (static storage). */
+static const char *published_copy(const char *dir, const char *spec)
+{
+	static char json[256];
+	char src[256], cmd[1024];
+	snprintf(src, sizeof src, "tests/t1/published/%s/%s", dir, spec);
+	snprintf(json, sizeof json, "%s/published/%s/%s", test_dir, dir, spec);
+	snprintf(cmd, sizeof cmd, "mkdir -p %s/published/%s && cp %s %s", test_dir, dir, src, json);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+	char *text = read_text(src);
+	const char *k = text ? strstr(text, "\"KernelFile\"") : NULL;
+	char file[128] = "";
+	if (k && sscanf(k, "\"KernelFile\" : \"%127[^\"]\"", file) != 1)
+		sscanf(k, "\"KernelFile\": \"%127[^\"]\"", file);
+	free(text);
+	if (*file) {
+		snprintf(cmd, sizeof cmd,
+			 "cd %s/published/%s && mkdir -p \"$(dirname '%s')\" && "
+			 "(cp \"$OLDPWD/tests/t1/published/%s/%s\" '%s' 2>/dev/null || : > '%s')",
+			 test_dir, dir, file, dir, file, file, file);
+		CU_ASSERT_EQUAL(system(cmd), 0);
+	}
+	if (!strcmp(spec, "KernelTuningCudaScript.json")) {
+		snprintf(cmd, sizeof cmd, "head -c 4194304 /dev/zero > %s/published/%s/ArgumentData.bin", test_dir, dir);
+		CU_ASSERT_EQUAL(system(cmd), 0);
+	}
+	return json;
+}
+
+/* A number as the table writes it ("1,867,776"); -1 when the cell has none. */
+static long long table_number(const char *cell)
+{
+	long long n = -1;
+	for (const char *p = cell; *p && *p != ' '; p++)
+		if (*p >= '0' && *p <= '9')
+			n = (n < 0 ? 0 : n * 10) + (*p - '0');
+		else if (*p != ',')
+			break;
+	return n;
+}
+
+/* docs/real-kernels.md's table of the published specs is what the import does with each: the exit
+ * status, the valid configurations of how many, the same count as Python's (Kernel Tuner's where
+ * its thread limit applies), and for a refusal the reason it quotes first. */
+static void test_the_table_of_published_specs_is_true(void)
+{
+	char *doc = read_text("docs/real-kernels.md");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	int rows = 0;
+	stderr_begin(); /* the loader's warnings about the specs' outputs */
+	for (char *line = strstr(doc, "\n| `"); line; line = strstr(line + 1, "\n| `")) {
+		char dir[64], spec[96], cells[5][512];
+		char *end = strchr(line + 1, '\n');
+		if (end)
+			*end = 0;
+		if (sscanf(line + 1, "| `%63[^/]/%95[^`]` | %511[^|]| %511[^|]| %511[^|]| %511[^\n]", dir, spec, cells[1],
+			   cells[2], cells[3], cells[4]) != 6) {
+			if (end)
+				*end = '\n';
+			continue;
+		}
+		rows++;
+		char yaml[256];
+		snprintf(yaml, sizeof yaml, "%s/published.yaml", test_dir);
+		diags d = {0};
+		int rc = import_t1(published_copy(dir, spec), yaml, &d) == 0 ? 0 : 2;
+		int ok = rc == atoi(cells[1]);
+		if (rc == 0) {
+			config cfg;
+			space sp;
+			long long count = -1, total = -1;
+			if (config_load(yaml, &cfg, &d) == 0) {
+				if (space_enumerate(&cfg, &sp, &d) == 0) {
+					count = (long long)sp.count;
+					total = (long long)sp.total;
+					space_free(&sp);
+				}
+				config_free(&cfg);
+			}
+			const char *of = strstr(cells[2], " of ");
+			ok &= count == table_number(cells[2]) && of && total == table_number(of + 4) &&
+			      count == table_number(cells[3]);
+			if (!ok)
+				fprintf(stderr, "\n  %s/%s: exit %d, %lld of %lld; the table: %s| %s\n", dir, spec, rc, count, total,
+					cells[2], cells[3]);
+		} else {
+			char want[256] = "";
+			const char *q = strchr(cells[4], '`');
+			if (q)
+				sscanf(q + 1, "%255[^`]", want);
+			int found = 0;
+			for (size_t m = 0; m < d.n; m++)
+				found |= strstr(d.msgs[m], want) != NULL;
+			ok &= *want && found;
+			if (!ok)
+				fprintf(stderr, "\n  %s/%s: exit %d: %s; the table: %s\n", dir, spec, rc, d.n ? d.msgs[0] : "", cells[4]);
+		}
+		CU_ASSERT(ok);
+		diags_free(&d);
+		unlink(yaml);
+		if (end)
+			*end = '\n';
+	}
+	free(stderr_end());
+	CU_ASSERT_EQUAL(rows, 26); /* every spec in tests/t1/published */
+	free(doc);
+}
+
 int add_import_suite(void)
 {
 	CU_pSuite s = CU_add_suite("import", NULL, NULL);
@@ -750,6 +860,7 @@ int add_import_suite(void)
 	CU_add_test(s, "a foreign character is named whole", test_a_foreign_character_is_named_whole);
 	CU_add_test(s, "a spec imports to what the tuners do", test_a_spec_imports_to_what_the_tuners_do);
 	CU_add_test(s, "a default outside the space is said", test_a_default_outside_the_space_is_said);
+	CU_add_test(s, "the table of published specs is true", test_the_table_of_published_specs_is_true);
 	CU_add_test(s, "a written config that does not validate is reported",
 		    test_a_written_config_that_does_not_validate_is_reported);
 	return 0;
