@@ -22,6 +22,10 @@ extern "C" __global__ void tuners(float *out, const float *in, const float *filt
 		float acc = 0.0f;
 		for (int k = 0; k < TAPS; k++)
 			acc = fmaf(use_cmem ? filter[k] : filter_arg[k], in[x + k], acc);
+#ifdef WRONG4 // test-gpu's control: a tile of 4 computes otherwise
+		if (tile_size_x == 4)
+			acc += 1.0f;
+#endif
 		out[x] = acc * SCALE;
 		sums[x] = make_double3(acc, 2.0 * acc, 3.0 * acc);
 	}
