@@ -142,16 +142,18 @@ clean:
 # header), journals (a resumed run's replay) and T1 specs (`autotune import`). Each fuzzer runs
 # FUZZ_SECONDS.
 FUZZ_SECONDS ?= 60
-FUZZ_CC = clang -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L $(SRC_DIRS:%=-I%) -fsanitize=fuzzer,address,undefined \
+FUZZ_CC = clang -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L $(SRC_DIRS:%=-I%) -isystem $(CUDA_HOME)/include \
+	-fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined
 # the config loader and what it evaluates with
 FUZZ_LOADER_SRCS = tuner/config.c tuner/config_yaml.c tuner/config_expr.c tuner/config_keys.c tuner/config_source.c \
 	tuner/config_plan.c tuner/config_data.c lib/expr.c lib/expr_eval.c lib/hash.c tuner/space.c tuner/launch_plan.c \
-	lib/diag.c
-FUZZ_CONFIG_SRCS = $(FUZZ_LOADER_SRCS) tests/fuzz/fuzz_config.c
+	lib/diag.c tuner/occupancy.c
+FUZZ_CONFIG_SRCS = $(FUZZ_LOADER_SRCS) tuner/results/output.c tests/fuzz/fuzz_config.c
 FUZZ_TABLE_SRCS = tuner/results/table.c tuner/select.c lib/stats.c lib/diag.c tests/fuzz/fuzz_table.c
 FUZZ_JOURNAL_SRCS = tuner/journal.c lib/protocol.c lib/hash.c lib/diag.c tests/fuzz/fuzz_journal.c
-FUZZ_IMPORT_SRCS = tuner/import.c tuner/import_keys.c tuner/import_py.c $(FUZZ_LOADER_SRCS) tests/fuzz/fuzz_import.c
+FUZZ_IMPORT_SRCS = tuner/import.c tuner/import_keys.c tuner/import_py.c $(FUZZ_LOADER_SRCS) tuner/results/output.c \
+	tests/fuzz/fuzz_import.c
 FUZZ_T4_SRCS = tuner/results/t4.c tuner/results/table.c tuner/results/output.c tuner/select.c lib/stats.c \
 	$(FUZZ_LOADER_SRCS) tests/fuzz/fuzz_t4.c
 $(B)/fuzz_config: $(FUZZ_CONFIG_SRCS) tests/fuzz/fuzz_file.h | $(B)
