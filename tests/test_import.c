@@ -673,6 +673,7 @@ static void test_a_spec_imports_to_what_the_tuners_do(void)
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_EQUAL_FATAL(cfg.nargs, 6);
 	CU_ASSERT(cfg.args[0].output && !cfg.args[1].output && !cfg.args[4].output); /* Output, not AccessType */
+	CU_ASSERT_EQUAL(cfg.args[4].type, ELEM_DOUBLE3);
 	CU_ASSERT_EQUAL(cfg.args[1].fill, FILL_NORMAL);
 	CU_ASSERT_EQUAL(cfg.args[1].seed, 5);
 	CU_ASSERT(!strcmp(cfg.args[2].name, "filter_arg") && !cfg.args[2].constant && cfg.args[2].fill == FILL_NORMAL);
