@@ -707,14 +707,14 @@ static void test_a_default_outside_the_space_is_said(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(spec);
 	char *text = replaced(spec, "\"Values\": \"[1, 2, 4]\", \"Default\": 1", "\"Values\": \"[1, 2, 4]\", \"Default\": 3");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-	FILE *f = fopen("tests/t1/default.test.json", "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs(text, f);
-	fclose(f);
-	char yaml[200];
+	char json[200], kernel[200], yaml[200];
+	snprintf(json, sizeof json, "%s/default.json", test_dir);
+	snprintf(kernel, sizeof kernel, "%s/tuners.cu", test_dir);
 	snprintf(yaml, sizeof yaml, "%s/default.yaml", test_dir);
+	put_file(json, text);
+	put_file(kernel, ""); /* import reads no more of it */
 	diags d = {0};
-	CU_ASSERT_EQUAL(import_t1("tests/t1/default.test.json", yaml, &d), 0);
+	CU_ASSERT_EQUAL(import_t1(json, yaml, &d), 0);
 	int said = 0;
 	for (size_t i = 0; i < d.n; i++)
 		said |= strstr(d.msgs[i], "note: Default is not a valid configuration (tile_size_x=3 is not among its "
@@ -722,7 +722,8 @@ static void test_a_default_outside_the_space_is_said(void)
 	CU_ASSERT(said);
 	CU_ASSERT_EQUAL(count_in(yaml, "reference:"), 0);
 	diags_free(&d);
-	unlink("tests/t1/default.test.json");
+	unlink(json);
+	unlink(kernel);
 	unlink(yaml);
 	free(text);
 	free(spec);

@@ -10,15 +10,20 @@
 #include "import.h"
 #include "tests.h"
 
-/* tests/t1/vector_add.json with `from` replaced by `to`, imported into test_dir: the status, the
- * messages in *d. The spec lies beside the kernel, as the published ones do. */
+/* tests/t1/vector_add.json with `from` replaced by `to`, written and imported in test_dir beside
+ * an empty kernel file: the status, the messages in *d. */
 static int import_edited(const char *from, const char *to, diags *d, char *yaml, size_t size)
 {
 	char *spec = read_text("tests/t1/vector_add.json");
 	const char *at = spec ? strstr(spec, from) : NULL;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
 	char *text = xasprintf("%.*s%s%s", (int)(at - spec), spec, to, at + strlen(from));
-	const char *json = "tests/t1/keys.test.json";
+	char json[200], kernel[200];
+	snprintf(json, sizeof json, "%s/keys.json", test_dir);
+	snprintf(kernel, sizeof kernel, "%s/vector_add.cu", test_dir); /* import reads no more of it */
+	FILE *k = fopen(kernel, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+	fclose(k);
 	FILE *f = fopen(json, "w");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	fputs(text, f);
@@ -49,7 +54,7 @@ static void test_keys_outside_t1_are_read_past_with_one_note(void)
 			   sizeof yaml);
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_EQUAL_FATAL(d.n, 1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "keys.test.json: note: read past keys outside T1 that autotune does not "
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "keys.json: note: read past keys outside T1 that autotune does not "
 						 "use: KernelSpecification.Stream, KernelSpecification.Misc, "
 						 "KernelSpecification.General"));
 	CU_ASSERT_EQUAL(count_in(yaml, "# note: read past keys outside T1"), 1);
