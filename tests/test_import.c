@@ -682,6 +682,7 @@ static void test_a_spec_imports_to_what_the_tuners_do(void)
 	CU_ASSERT_PTR_NOT_NULL(flag(&cfg, "-Dkernel_tuner=1"));
 	CU_ASSERT_PTR_NOT_NULL(flag(&cfg, "-DSCALE=2"));
 	CU_ASSERT_PTR_NULL(flag(&cfg, "-DdataSize=4096"));
+	CU_ASSERT(cfg.rtol == 1e-5 && cfg.atol == 1e-6); /* numpy.allclose as Kernel Tuner and BAT call it */
 	CU_ASSERT_FATAL(cfg.has_reference);
 	CU_ASSERT(cfg.reference[0].u.i == 128 && cfg.reference[1].u.i == 1 && cfg.reference[2].u.i == 1);
 	space sp;
