@@ -191,9 +191,13 @@ static void test_data_files_and_references_import(void)
 		       " {\"Name\": \"g\", \"Type\": \"float\", \"MemoryType\": \"Vector\", \"Size\": 4, \"AccessType\": \"WriteOnly\"}],"
 		       " \"ReferenceArguments\": [{\"Name\": \"r\", \"TargetName\": \"out\", \"FillType\": \"BinaryRaw\", \"DataSource\": \"out.bin\"},"
 		       " {\"Name\": \"s\", \"TargetName\": \"c\", \"FillType\": \"Constant\", \"FillValue\": 2},"
-		       " {\"Name\": \"t\", \"TargetName\": \"g\", \"FillType\": \"Generator\", \"DataSource\": \"2 * i + 3 if i < 2 else i\"}]}}");
+		       " {\"Name\": \"t\", \"TargetName\": \"g\", \"FillType\": \"Generator\", \"DataSource\": \"2 * i + 3 if i < 2 else i\","
+		       " \"ValidationMethod\": \"SideBySideComparison\", \"ValidationThreshold\": 0.1}]}}");
 	diags d = {0};
 	CU_ASSERT_EQUAL_FATAL(import_t1(spec, yaml, &d), 0);
+	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], "note: ReferenceArguments' ValidationMethod and ValidationThreshold are "
+						"not honoured"));
+	diags_free(&d);
 	config cfg;
 	int rc = config_load(yaml, &cfg, &d);
 	diags_print(&d);

@@ -558,16 +558,13 @@ static void read_default(reader *R, const yaml_node_t *space)
 			why = xasprintf("it fails the constraint %s", R->cons[c]);
 		expr_free(e);
 	}
-	if (have == 0)
-		;
-	else if (have < R->nparams)
+	if (have > 0 && have < R->nparams)
 		note(R, "%s%s", "not every parameter has a Default: outputs are checked against the first configuration's", "");
-	else if (why)
+	else if (have > 0 && why)
 		note(R, "Default is not a valid configuration (%s): outputs are checked against the first "
 		     "configuration's%s", why, "");
-	else {
+	else if (have > 0)
 		R->reference = xasprintf("%s}", ref);
-	}
 	free(ref);
 	free(why);
 }
@@ -756,6 +753,14 @@ static void note_unused(reader *R, const yaml_node_t *root)
 	yaml_node_t *kernel = get(R, root, "KernelSpecification");
 	if (get(R, kernel, "Device"))
 		note(R, "KernelSpecification.Device is not honoured: %s%s", "give autotune --device", "");
+	yaml_node_t *refs = get(R, kernel, "ReferenceArguments");
+	int threshold = 0;
+	for (yaml_node_item_t *it = refs && refs->type == YAML_SEQUENCE_NODE ? refs->data.sequence.items.start : NULL;
+	     it && it < refs->data.sequence.items.top; it++)
+		threshold |= get(R, node(R, *it), "ValidationThreshold") != NULL;
+	if (threshold)
+		note(R, "ReferenceArguments' ValidationMethod and ValidationThreshold are not honoured: %s%s",
+		     "outputs are compared with rtol 1e-5, atol 1e-6 (set verify.rtol and verify.atol)", "");
 }
 
 /* The config, its sections in the order the mapping above lists them; -1 when anything could
