@@ -23,7 +23,7 @@ HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80
 	-gencode arch=compute_90,code=sm_90
 
 B = build
-ENGINE = cache chart cli compile completeness cubin config config_data config_expr config_keys config_plan config_source config_yaml devices diag expr expr_eval finish hash header hostref import import_py inputs journal launch_plan literal measure merge occupancy output plan proc progress protocol recipe replay report runner search select show space stats summary t4 table tune view
+ENGINE = cache chart cli compile completeness cubin config config_data config_expr config_keys config_plan config_source config_yaml devices diag expr expr_eval finish hash header hostref import import_keys import_py inputs journal launch_plan literal measure merge occupancy output plan proc progress protocol recipe replay report runner search select show space stats summary t4 table tune view
 ENGINE_OBJS = $(ENGINE:%=$(B)/%.o)
 TESTS = $(patsubst tests/%.c,$(B)/tests/%.o,$(filter-out tests/fake_worker.c tests/cubin_hash.c,$(wildcard tests/*.c)))
 
@@ -153,16 +153,18 @@ clean:
 # header), journals (a resumed run's replay) and T1 specs (`autotune import`). Each fuzzer runs
 # FUZZ_SECONDS.
 FUZZ_SECONDS ?= 60
-FUZZ_CC = clang -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L $(SRC_DIRS:%=-I%) -fsanitize=fuzzer,address,undefined \
+FUZZ_CC = clang -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L $(SRC_DIRS:%=-I%) -isystem $(CUDA_HOME)/include \
+	-fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined
 # the config loader and what it evaluates with
 FUZZ_LOADER_SRCS = tuner/config.c tuner/config_yaml.c tuner/config_expr.c tuner/config_keys.c tuner/config_source.c \
 	tuner/config_plan.c tuner/config_data.c lib/expr.c lib/expr_eval.c lib/hash.c tuner/space.c tuner/launch_plan.c \
-	lib/diag.c
-FUZZ_CONFIG_SRCS = $(FUZZ_LOADER_SRCS) tests/fuzz/fuzz_config.c
+	lib/diag.c tuner/occupancy.c
+FUZZ_CONFIG_SRCS = $(FUZZ_LOADER_SRCS) tuner/results/output.c tests/fuzz/fuzz_config.c
 FUZZ_TABLE_SRCS = tuner/results/table.c tuner/select.c lib/stats.c lib/diag.c tests/fuzz/fuzz_table.c
 FUZZ_JOURNAL_SRCS = tuner/journal.c lib/protocol.c lib/hash.c lib/diag.c tests/fuzz/fuzz_journal.c
-FUZZ_IMPORT_SRCS = tuner/import.c tuner/import_py.c $(FUZZ_LOADER_SRCS) tests/fuzz/fuzz_import.c
+FUZZ_IMPORT_SRCS = tuner/import.c tuner/import_keys.c tuner/import_py.c $(FUZZ_LOADER_SRCS) tuner/results/output.c \
+	tests/fuzz/fuzz_import.c
 FUZZ_T4_SRCS = tuner/results/t4.c tuner/results/table.c tuner/results/output.c tuner/select.c lib/stats.c \
 	$(FUZZ_LOADER_SRCS) tests/fuzz/fuzz_t4.c
 $(B)/fuzz_config: $(FUZZ_CONFIG_SRCS) tests/fuzz/fuzz_file.h | $(B)
@@ -183,6 +185,7 @@ fuzz: $(B)/fuzz_config $(B)/fuzz_table $(B)/fuzz_journal $(B)/fuzz_import $(B)/f
 	@cp -n tests/fuzz/csv-corpus/* $(B)/fuzz-csv-corpus/ 2>/dev/null || true
 	@cp -n tests/fuzz/journal-corpus/* $(B)/fuzz-journal-corpus/ 2>/dev/null || true
 	@cp -n tests/fuzz/import-corpus/* $(B)/fuzz-import-corpus/ 2>/dev/null || true
+	@for f in tests/t1/published/*/*.json; do cp -n $$f $(B)/fuzz-import-corpus/published-$$(basename $$f); done
 	@cp -n tests/fuzz/t4-corpus/* $(B)/fuzz-t4-corpus/ 2>/dev/null || true
 	$(B)/fuzz_config -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-corpus
 	$(B)/fuzz_table -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-csv-corpus

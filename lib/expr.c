@@ -38,6 +38,7 @@ static const struct {
 	[F_POW] = {"pow", 2, 2},
 	[F_FLOOR_DIV] = {"floor_div", 2, 2},
 	[F_MOD] = {"mod", 2, 2},
+	[F_SELECT] = {"select", 3, 3},
 };
 #define NFUNCS ((int)(sizeof funcs / sizeof funcs[0]))
 
@@ -410,7 +411,7 @@ static int parse_call(parser *p, token name)
 	int f = find_func(p->src + name.offset, name.len);
 	if (f < 0) {
 		int n = name.len > QUOTE_MAX ? QUOTE_MAX : name.len;
-		expr_set_err(p->err, name.offset, "unknown function '%.*s%s' (known: min, max, ceil_div, abs, pow, floor_div, mod)", n,
+		expr_set_err(p->err, name.offset, "unknown function '%.*s%s' (known: min, max, ceil_div, abs, pow, floor_div, mod, select)", n,
 			p->src + name.offset, name.len > QUOTE_MAX ? "..." : "");
 		return -1;
 	}

@@ -245,6 +245,15 @@ static int eval_call(const evaluator *ev, const node *nd, value *out)
 		*out = all_ints ? best : value_float(value_as_double(best));
 		return 0;
 	}
+	if (nd->op == F_SELECT) { /* select(c, a, b): a where c holds, else b; only that one evaluated */
+		value c;
+		if (eval(ev, arg, &c))
+			return -1;
+		int chosen = ev->e->nodes[arg].next;
+		if (!value_truth(c))
+			chosen = ev->e->nodes[chosen].next;
+		return eval(ev, chosen, out);
+	}
 	for (int k = 0; k < nd->b && k < 2; arg = ev->e->nodes[arg].next, k++) {
 		argn[k] = &ev->e->nodes[arg];
 		if (eval(ev, arg, &args[k]))

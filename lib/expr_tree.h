@@ -31,7 +31,7 @@ typedef enum {
 	T_COMMA,
 } tok_kind;
 
-typedef enum { F_MIN, F_MAX, F_CEIL_DIV, F_ABS, F_POW, F_FLOOR_DIV, F_MOD } func_id;
+typedef enum { F_MIN, F_MAX, F_CEIL_DIV, F_ABS, F_POW, F_FLOOR_DIV, F_MOD, F_SELECT } func_id;
 
 typedef enum { N_INT, N_FLOAT, N_NAME, N_UNARY, N_BINARY, N_CALL } node_kind;
 

@@ -257,6 +257,24 @@ echo "== a hand-written T1 spec imports and tunes"
 ./autotune --fresh -q tests/t1/everything.yaml || fail "the imported everything.json did not tune"
 "$B/csvcheck" results/everything.csv 79 ok=79 || fail "everything CSV"
 
+echo "== a spec as Kernel Tuner and BAT users write them: constant memory, kernel_tuner, Default, Output"
+# the filter both __constant__ and argument, the kernel's own parameters unless kernel_tuner is
+# defined: all 52 configurations equal Default's outputs bit for bit (the double3 'sums' is no Output)
+./autotune import tests/t1/tuners.json -o tests/t1/tuners.yaml || fail "import tuners.json"
+./autotune --fresh -q tests/t1/tuners.yaml || fail "the imported tuners.json did not tune"
+"$B/csvcheck" results/tuners.csv 52 ok=52 || fail "tuners CSV"
+# the control: with WRONG4 a tile of 4 computes otherwise, and Default has a tile of 4: the 12
+# configurations of tile 4 pass and the 40 others fail, so the reference is Default's and each
+# configuration compiled its own parameters (without kernel_tuner all would be the kernel's)
+sed -e 's/"Values": "\[1, 2, 4\]", "Default": 1/"Values": "[1, 2, 4]", "Default": 4/' \
+    -e 's/"BenchmarkConfig": {/"BenchmarkConfig": {"WRONG4": 1, /' tests/t1/tuners.json >tests/t1/tuners_wrong4.json
+./autotune import tests/t1/tuners_wrong4.json -o tests/t1/tuners_wrong4.yaml || fail "import tuners_wrong4.json"
+./autotune --fresh -q tests/t1/tuners_wrong4.yaml
+rc=$?
+[ "$rc" -eq 0 ] || fail "tuners_wrong4 exited $rc, not 0 (the tile-4 ones pass)"
+"$B/csvcheck" results/tuners_wrong4.csv 52 ok=12 wrong-result=40 || fail "tuners_wrong4 CSV"
+rm -f tests/t1/tuners_wrong4.json tests/t1/tuners_wrong4.yaml tests/t1/tuners.yaml
+
 echo "== the report of a real run"
 ./autotune -q configs/summatrix.yaml || fail "summatrix (resumed) exited $?"
 grep -q '<svg id="heatmap"' results/summatrix.html || fail "results/summatrix.html has no heat map"

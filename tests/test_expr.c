@@ -77,7 +77,7 @@ static void test_integer_literal_overflow_is_parse_error(void)
 
 static void test_unknown_function_lists_known_ones(void)
 {
-	check_parse_error("1 + floor(2)", 4, "unknown function 'floor' (known: min, max, ceil_div, abs, pow, floor_div, mod)");
+	check_parse_error("1 + floor(2)", 4, "unknown function 'floor' (known: min, max, ceil_div, abs, pow, floor_div, mod, select)");
 }
 
 static void test_deep_nesting_is_rejected_not_crashing(void)

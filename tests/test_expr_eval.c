@@ -57,6 +57,9 @@ static void test_int_division_truncates_towards_zero(void)
 /* Python's **, // and % for the T1 import: exact on integers, rounding down (not toward zero). */
 static void test_pow_floor_div_and_mod_are_pythons(void)
 {
+	/* select evaluates only the branch taken: the other divides by zero */
+	CU_ASSERT_EQUAL(eval_int("select(1 > 2, 1 / 0, 7)"), 7);
+	CU_ASSERT_EQUAL(eval_int("select(2, 5, 1 / 0)"), 5);
 	CU_ASSERT_EQUAL(eval_int("pow(2, 10)"), 1024);
 	CU_ASSERT_EQUAL(eval_int("pow(-3, 3)"), -27);
 	CU_ASSERT_EQUAL(eval_int("pow(7, 0)"), 1);

@@ -80,10 +80,12 @@ static void test_a_spec_of_every_supported_field_imports_loads_and_compiles(void
 	int rc = config_load(yaml, &cfg, &d);
 	diags_print(&d);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
-	CU_ASSERT_EQUAL(cfg.nargs, 7);
+	CU_ASSERT_EQUAL(cfg.nargs, 8);
 	CU_ASSERT(cfg.args[2].constant && cfg.args[2].fill == FILL_EXPR);
-	CU_ASSERT(cfg.args[3].constant && cfg.args[3].fill == FILL_CONSTANT);
-	CU_ASSERT(cfg.args[4].output && cfg.args[4].restore);
+	/* MemType Constant: the kernel's argument, and the __constant__ a copy of it */
+	CU_ASSERT(!cfg.args[3].constant && cfg.args[3].fill == FILL_CONSTANT && !strcmp(cfg.args[3].name, "lut_arg"));
+	CU_ASSERT(cfg.args[4].constant && cfg.args[4].copy_of == 3 && !strcmp(cfg.args[4].name, "lut"));
+	CU_ASSERT(cfg.args[5].output && cfg.args[5].restore);
 	space sp;
 	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
 	CU_ASSERT_EQUAL(sp.count, 79);
@@ -187,11 +189,17 @@ static void test_data_files_and_references_import(void)
 		       " \"Arguments\": [{\"Name\": \"x\", \"Type\": \"float\", \"MemoryType\": \"Vector\", \"Size\": 64,"
 		       " \"FillType\": \"BinaryRaw\", \"DataSource\": \"in.bin\"},"
 		       " {\"Name\": \"out\", \"Type\": \"float\", \"MemoryType\": \"Vector\", \"Size\": 64, \"AccessType\": \"WriteOnly\"},"
-		       " {\"Name\": \"c\", \"Type\": \"int32\", \"MemoryType\": \"Vector\", \"Size\": 4, \"AccessType\": \"WriteOnly\"}],"
+		       " {\"Name\": \"c\", \"Type\": \"int32\", \"MemoryType\": \"Vector\", \"Size\": 4, \"AccessType\": \"WriteOnly\"},"
+		       " {\"Name\": \"g\", \"Type\": \"float\", \"MemoryType\": \"Vector\", \"Size\": 4, \"AccessType\": \"WriteOnly\"}],"
 		       " \"ReferenceArguments\": [{\"Name\": \"r\", \"TargetName\": \"out\", \"FillType\": \"BinaryRaw\", \"DataSource\": \"out.bin\"},"
-		       " {\"Name\": \"s\", \"TargetName\": \"c\", \"FillType\": \"Constant\", \"FillValue\": 2}]}}");
+		       " {\"Name\": \"s\", \"TargetName\": \"c\", \"FillType\": \"Constant\", \"FillValue\": 2},"
+		       " {\"Name\": \"t\", \"TargetName\": \"g\", \"FillType\": \"Generator\", \"DataSource\": \"2 * i + 3 if i < 2 else i\","
+		       " \"ValidationMethod\": \"SideBySideComparison\", \"ValidationThreshold\": 0.1}]}}");
 	diags d = {0};
 	CU_ASSERT_EQUAL_FATAL(import_t1(spec, yaml, &d), 0);
+	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], "note: ReferenceArguments' ValidationMethod and ValidationThreshold are "
+						"not honoured"));
+	diags_free(&d);
 	config cfg;
 	int rc = config_load(yaml, &cfg, &d);
 	diags_print(&d);
@@ -199,6 +207,8 @@ static void test_data_files_and_references_import(void)
 	CU_ASSERT_EQUAL(cfg.args[0].fill, FILL_FILE);
 	CU_ASSERT_PTR_NOT_NULL(cfg.args[1].expected.path);
 	CU_ASSERT_PTR_NOT_NULL(cfg.args[2].expect.e);
+	/* KTT's Generator reference: an expression of the index, as the spec writes it */
+	CU_ASSERT(cfg.args[3].expect.e && !strcmp(expr_source(cfg.args[3].expect.e), "select(((i < 2)), ((2 * i) + 3), i)"));
 	config_free(&cfg);
 	diags_free(&d);
 	/* a fill of another kind is refused with its field */
@@ -309,6 +319,13 @@ static void test_chained_comparisons_are_pythons(void)
 	}
 }
 
+/* text with its first `from` replaced by `to` (caller frees); NULL when from is not there. */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+	const char *at = text ? strstr(text, from) : NULL;
+	return at ? xasprintf("%.*s%s%s", (int)(at - text), text, to, at + strlen(from)) : NULL;
+}
+
 static void test_what_cannot_be_imported_is_reported(void)
 {
 	const char *spec = "{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"s\", \"Type\": \"string\", \"Values\": \"['a']\"}]},\n"
@@ -319,9 +336,16 @@ static void test_what_cannot_be_imported_is_reported(void)
 	snprintf(yaml, sizeof yaml, "%s/bad.yaml", test_dir);
 	diags d = {0};
 	CU_ASSERT_EQUAL(import_t1(json, yaml, &d), -1);
-	CU_ASSERT_EQUAL_FATAL(d.n, 2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], ":2:25: Language 'OpenCL': autotune tunes CUDA kernels"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[1], ":1:46: ConfigurationSpace.TuningParameters[0].Type: 'string' is not supported"));
+	/* another language is said alone, in one line */
+	CU_ASSERT_EQUAL_FATAL(d.n, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], ":2:38: KernelSpecification.Language 'OpenCL': autotune tunes CUDA kernels"));
+	diags_free(&d);
+	char *cuda = replaced(spec, "OpenCL", "CUDA");
+	json = write_temp(4, "bad.json", cuda);
+	free(cuda);
+	CU_ASSERT_EQUAL(import_t1(json, yaml, &d), -1);
+	CU_ASSERT_EQUAL_FATAL(d.n, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], ":1:46: ConfigurationSpace.TuningParameters[0].Type: 'string' is not supported"));
 	CU_ASSERT_NOT_EQUAL(access(yaml, F_OK), 0);
 	diags_free(&d);
 	json = write_temp(4, "broken.json", "{\"a\": [1, 2}\n");
@@ -473,13 +497,6 @@ static void test_only_an_earlier_import_is_replaced(void)
 	unlink(yaml);
 }
 
-/* text with its first `from` replaced by `to` (caller frees); NULL when from is not there. */
-static char *replaced(const char *text, const char *from, const char *to)
-{
-	const char *at = text ? strstr(text, from) : NULL;
-	return at ? xasprintf("%.*s%s%s", (int)(at - text), text, to, at + strlen(from)) : NULL;
-}
-
 /* Every object of a spec has its keys: a misspelt or unknown one, at any depth, is refused at its
  * line and column with the nearest known key, never left out as if it were not there. */
 static void test_unknown_keys_are_refused_with_the_nearest(void)
@@ -496,8 +513,10 @@ static void test_unknown_keys_are_refused_with_the_nearest(void)
 		{"\"General\"", "\"Genral\"", ":2:3: unknown key 'Genral' in the T1 spec; did you mean 'General'?"},
 		{"\"Values\"", "\"Value\"", "unknown key 'Value' in ConfigurationSpace.TuningParameters[0]; did you mean 'Values'?"},
 		{"\"Expression\"", "\"Expresion\"", "unknown key 'Expresion' in ConfigurationSpace.Conditions[0]; did you mean"},
-		{"{\"X\": \"block_size_x\"}", "{\"X\": \"block_size_x\", \"Width\": \"1\"}",
-		 ":17:40: unknown key 'Width' in KernelSpecification.LocalSize (valid keys: X, Y, Z)"},
+		{"\"KernelSpecification\"", "\"kernelSpecification\"",
+		 "unknown key 'kernelSpecification' in the T1 spec; did you mean 'KernelSpecification'?"},
+		{"\"Conditions\"", "\"constraints\"",
+		 "unknown key 'constraints' in ConfigurationSpace; did you mean 'Conditions'?"},
 		{"\"Language\": \"CUDA\",", "\"Language\": \"CUDA\", \"Language\": \"CUDA\",", "duplicate key 'Language'"},
 	};
 	char *spec = read_text("tests/t1/vector_add.json");
@@ -553,6 +572,10 @@ static void test_the_schemas_run_fields_import(void)
 	/* the same from the kernel on (the comment and the name follow the spec's file name) */
 	char *got = read_text(yaml), *want = read_text(plain);
 	const char *g = got ? strstr(got, "\nkernel:") : NULL, *w = want ? strstr(want, "\nkernel:") : NULL;
+	char *notes = g ? strstr(g, "\n# note: Budget is not honoured") : NULL;
+	CU_ASSERT_PTR_NOT_NULL(notes);
+	if (notes)
+		notes[1] = 0; /* the notes of what is not honoured follow the config */
 	CU_ASSERT(g && w && !strcmp(g, w));
 	free(got);
 	free(want);
@@ -584,7 +607,7 @@ static void test_only_json_is_read(void)
 		{"{\"a\": +1}", ":1:7: JSON syntax error: '+1' is not JSON"},
 		{"{\"a\": 2e}", ":1:7: JSON syntax error: '2e' is not JSON"},
 		{"{\"General\": {\"BenchmarkName\": \"x\\\",]\", \"TimeUnit\": [-0.5e+3, true, false, null, 0, 1E2, 10.25, -7]}}",
-		 ":1:1: a T1 spec needs ConfigurationSpace and KernelSpecification"},
+		 ":1:1: not a T1 spec: it has neither ConfigurationSpace nor KernelSpecification"},
 	};
 	char yaml[200];
 	snprintf(yaml, sizeof yaml, "%s/json.yaml", test_dir);
@@ -623,6 +646,206 @@ static void test_a_foreign_character_is_named_whole(void)
 	free(spec);
 }
 
+/* The flag of cfg's build, or NULL. */
+static const char *flag(const config *cfg, const char *want)
+{
+	for (size_t i = 0; i < cfg->nflags; i++)
+		if (!strcmp(cfg->nvcc_flags[i], want))
+			return cfg->nvcc_flags[i];
+	return NULL;
+}
+
+/* tests/t1/tuners.json is written as Kernel Tuner's and BAT's users write specs, and imports to
+ * what those tuners do with it: the constant-memory filter both __constant__ and argument,
+ * kernel_tuner defined, BenchmarkConfig's SCALE a define (dataSize, which the kernel does not
+ * name, left out), Default the reference, Output the outputs, Random normal, SharedMemory null
+ * none, double3 an argument type, lists joined by +, and Kernel Tuner's 1,024-thread limit: 52
+ * valid configurations where Python's conditions alone keep 54 (block_size_x 2048 with a tile of
+ * 1, twice). It compiles in a dry run, the kernel's own parameters unused. */
+static void test_a_spec_imports_to_what_the_tuners_do(void)
+{
+	char yaml[200];
+	snprintf(yaml, sizeof yaml, "%s/tuners.yaml", test_dir);
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(import_t1("tests/t1/tuners.json", yaml, &d), 0);
+	CU_ASSERT_EQUAL(d.n, 2); /* the keys read past; the BenchmarkConfig keys left out */
+	CU_ASSERT(d.n == 2 && strstr(d.msgs[0], "General.Objective, General.Minimize, KernelSpecification.Stream"));
+	CU_ASSERT(d.n == 2 && strstr(d.msgs[1], "BenchmarkConfig keys the kernel does not name are not defined: dataSize, "
+						"iterations"));
+	diags_free(&d);
+	config cfg;
+	int rc = config_load(yaml, &cfg, &d);
+	diags_print(&d);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.nargs, 6);
+	CU_ASSERT(cfg.args[0].output && !cfg.args[1].output && !cfg.args[4].output); /* Output, not AccessType */
+	CU_ASSERT_EQUAL(cfg.args[4].type, ELEM_DOUBLE3);
+	CU_ASSERT_EQUAL(cfg.args[1].fill, FILL_NORMAL);
+	CU_ASSERT_EQUAL(cfg.args[1].seed, 5);
+	CU_ASSERT(!strcmp(cfg.args[2].name, "filter_arg") && !cfg.args[2].constant && cfg.args[2].fill == FILL_NORMAL);
+	CU_ASSERT(!strcmp(cfg.args[3].name, "filter") && cfg.args[3].constant && cfg.args[3].copy_of == 2);
+	CU_ASSERT_PTR_NULL(cfg.shared_mem.e);
+	CU_ASSERT_PTR_NOT_NULL(flag(&cfg, "-Dkernel_tuner=1"));
+	CU_ASSERT_PTR_NOT_NULL(flag(&cfg, "-DSCALE=2"));
+	CU_ASSERT_PTR_NULL(flag(&cfg, "-DdataSize=4096"));
+	CU_ASSERT(cfg.rtol == 1e-5 && cfg.atol == 1e-6); /* numpy.allclose as Kernel Tuner and BAT call it */
+	CU_ASSERT_FATAL(cfg.has_reference);
+	CU_ASSERT(cfg.reference[0].u.i == 128 && cfg.reference[1].u.i == 1 && cfg.reference[2].u.i == 1);
+	space sp;
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
+	CU_ASSERT_EQUAL(sp.total, 66);
+	CU_ASSERT_EQUAL(sp.count, 52);
+	space_free(&sp);
+	config_free(&cfg);
+	diags_free(&d);
+	char *out = NULL;
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"--dry-run", "--arch", "sm_90", "--shard", "0/26", yaml, NULL}, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "(0 failed"));
+	free(out);
+	unlink("results/tuners.shard-0-of-26.csv");
+	unlink("results/tuners.shard-0-of-26.journal");
+	unlink(yaml);
+}
+
+/* Default that is not a configuration of the space is no reference, and said. */
+static void test_a_default_outside_the_space_is_said(void)
+{
+	char *spec = read_text("tests/t1/tuners.json");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(spec);
+	char *text = replaced(spec, "\"Values\": \"[1, 2, 4]\", \"Default\": 1", "\"Values\": \"[1, 2, 4]\", \"Default\": 3");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	char json[200], kernel[200], yaml[200];
+	snprintf(json, sizeof json, "%s/default.json", test_dir);
+	snprintf(kernel, sizeof kernel, "%s/tuners.cu", test_dir);
+	snprintf(yaml, sizeof yaml, "%s/default.yaml", test_dir);
+	put_file(json, text);
+	put_file(kernel, ""); /* import reads no more of it */
+	diags d = {0};
+	CU_ASSERT_EQUAL(import_t1(json, yaml, &d), 0);
+	int said = 0;
+	for (size_t i = 0; i < d.n; i++)
+		said |= strstr(d.msgs[i], "note: Default is not a valid configuration (tile_size_x=3 is not among its "
+					  "Values): outputs are checked against the first configuration's") != NULL;
+	CU_ASSERT(said);
+	CU_ASSERT_EQUAL(count_in(yaml, "reference:"), 0);
+	diags_free(&d);
+	unlink(json);
+	unlink(kernel);
+	unlink(yaml);
+	free(text);
+	free(spec);
+}
+
+/* Copies tests/t1/published/DIR/SPEC into test_dir/published/DIR/, with its KernelFile (the copy
+ * in tests/ where there is one, else empty) and KTT's tutorial's data file (zeros): the path of
+ * the copy (static storage). */
+static const char *published_copy(const char *dir, const char *spec)
+{
+	static char json[256];
+	char src[256], cmd[1024];
+	snprintf(src, sizeof src, "tests/t1/published/%s/%s", dir, spec);
+	snprintf(json, sizeof json, "%s/published/%s/%s", test_dir, dir, spec);
+	snprintf(cmd, sizeof cmd, "mkdir -p %s/published/%s && cp %s %s", test_dir, dir, src, json);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+	char *text = read_text(src);
+	const char *k = text ? strstr(text, "\"KernelFile\"") : NULL;
+	char file[128] = "";
+	if (k && sscanf(k, "\"KernelFile\" : \"%127[^\"]\"", file) != 1)
+		sscanf(k, "\"KernelFile\": \"%127[^\"]\"", file);
+	free(text);
+	if (*file) {
+		snprintf(cmd, sizeof cmd,
+			 "cd %s/published/%s && mkdir -p \"$(dirname '%s')\" && "
+			 "(cp \"$OLDPWD/tests/t1/published/%s/%s\" '%s' 2>/dev/null || : > '%s')",
+			 test_dir, dir, file, dir, file, file, file);
+		CU_ASSERT_EQUAL(system(cmd), 0);
+	}
+	if (!strcmp(spec, "KernelTuningCudaScript.json")) {
+		snprintf(cmd, sizeof cmd, "head -c 4194304 /dev/zero > %s/published/%s/ArgumentData.bin", test_dir, dir);
+		CU_ASSERT_EQUAL(system(cmd), 0);
+	}
+	return json;
+}
+
+/* A number as the table writes it ("1,867,776"); -1 when the cell has none. */
+static long long table_number(const char *cell)
+{
+	long long n = -1;
+	for (const char *p = cell; *p && *p != ' '; p++)
+		if (*p >= '0' && *p <= '9')
+			n = (n < 0 ? 0 : n * 10) + (*p - '0');
+		else if (*p != ',')
+			break;
+	return n;
+}
+
+/* docs/real-kernels.md's table of the published specs is what the import does with each: the exit
+ * status, the valid configurations of how many, the same count as Python's (Kernel Tuner's where
+ * its thread limit applies), and for a refusal the reason it quotes first. */
+static void test_the_table_of_published_specs_is_true(void)
+{
+	char *doc = read_text("docs/real-kernels.md");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	int rows = 0;
+	stderr_begin(); /* the loader's warnings about the specs' outputs */
+	for (char *line = strstr(doc, "\n| `"); line; line = strstr(line + 1, "\n| `")) {
+		char dir[64], spec[96], cells[5][512];
+		char *end = strchr(line + 1, '\n');
+		if (end)
+			*end = 0;
+		if (sscanf(line + 1, "| `%63[^/]/%95[^`]` | %511[^|]| %511[^|]| %511[^|]| %511[^\n]", dir, spec, cells[1],
+			   cells[2], cells[3], cells[4]) != 6) {
+			if (end)
+				*end = '\n';
+			continue;
+		}
+		rows++;
+		char yaml[256];
+		snprintf(yaml, sizeof yaml, "%s/published.yaml", test_dir);
+		diags d = {0};
+		int rc = import_t1(published_copy(dir, spec), yaml, &d) == 0 ? 0 : 2;
+		int ok = rc == atoi(cells[1]);
+		if (rc == 0) {
+			config cfg;
+			space sp;
+			long long count = -1, total = -1;
+			if (config_load(yaml, &cfg, &d) == 0) {
+				if (space_enumerate(&cfg, &sp, &d) == 0) {
+					count = (long long)sp.count;
+					total = (long long)sp.total;
+					space_free(&sp);
+				}
+				config_free(&cfg);
+			}
+			const char *of = strstr(cells[2], " of ");
+			ok &= count == table_number(cells[2]) && of && total == table_number(of + 4) &&
+			      count == table_number(cells[3]);
+			if (!ok)
+				fprintf(stderr, "\n  %s/%s: exit %d, %lld of %lld; the table: %s| %s\n", dir, spec, rc, count, total,
+					cells[2], cells[3]);
+		} else {
+			char want[256] = "";
+			const char *q = strchr(cells[4], '`');
+			if (q)
+				sscanf(q + 1, "%255[^`]", want);
+			int found = 0;
+			for (size_t m = 0; m < d.n; m++)
+				found |= strstr(d.msgs[m], want) != NULL;
+			ok &= *want && found;
+			if (!ok)
+				fprintf(stderr, "\n  %s/%s: exit %d: %s; the table: %s\n", dir, spec, rc, d.n ? d.msgs[0] : "", cells[4]);
+		}
+		CU_ASSERT(ok);
+		diags_free(&d);
+		unlink(yaml);
+		if (end)
+			*end = '\n';
+	}
+	free(stderr_end());
+	CU_ASSERT_EQUAL(rows, 26); /* every spec in tests/t1/published */
+	free(doc);
+}
+
 int add_import_suite(void)
 {
 	CU_pSuite s = CU_add_suite("import", NULL, NULL);
@@ -644,6 +867,9 @@ int add_import_suite(void)
 	CU_add_test(s, "the schema's run fields import", test_the_schemas_run_fields_import);
 	CU_add_test(s, "only JSON is read", test_only_json_is_read);
 	CU_add_test(s, "a foreign character is named whole", test_a_foreign_character_is_named_whole);
+	CU_add_test(s, "a spec imports to what the tuners do", test_a_spec_imports_to_what_the_tuners_do);
+	CU_add_test(s, "a default outside the space is said", test_a_default_outside_the_space_is_said);
+	CU_add_test(s, "the table of published specs is true", test_the_table_of_published_specs_is_true);
 	CU_add_test(s, "a written config that does not validate is reported",
 		    test_a_written_config_that_does_not_validate_is_reported);
 	return 0;

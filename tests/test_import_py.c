@@ -56,6 +56,13 @@ static void test_translations_mean_what_python_means(void)
 	/* not binds looser than comparison, and looser than and's operands */
 	CU_ASSERT_EQUAL(iat("not a > 2 or b", 3, 0, 0), 0);
 	CU_ASSERT_EQUAL(iat("not a > 2 and b == 1", 1, 1, 0), 1);
+	/* x if c else y: only the branch taken is evaluated (the other divides by zero); it binds
+	 * looser than or, and nests to the right (KTT's CoulombSum3d generator) */
+	CU_ASSERT_EQUAL(iat("a // b if b != 0 else -1", 7, 0, 0), -1);
+	CU_ASSERT_EQUAL(iat("a // b if b != 0 else -1", 7, 2, 0), 3);
+	CU_ASSERT_EQUAL(iat("a if b or c else 5", 1, 0, 0), 5);
+	CU_ASSERT_EQUAL(iat("1 if a < 3 else 2 if a < 5 else 3", 4, 0, 0), 2);
+	CU_ASSERT_EQUAL(iat("(a // 4) * 10 if a % 4 < 3 else a % 4", 7, 0, 0), 3);
 	/* floor division and modulo round down */
 	CU_ASSERT_EQUAL(iat("a // b", -7, 2, 0), -4);
 	CU_ASSERT_EQUAL(iat("a % b", -7, 3, 0), 2);
@@ -94,7 +101,7 @@ static void refused(const char *python, int offset, const char *msg)
 
 static void test_what_has_no_translation_is_refused_at_its_offset(void)
 {
-	refused("a if b else c", 2, "conditional expression");
+	refused("a if b", 6, "expected 'else' but the expression ended");
 	refused("a & b", 2, "bitwise '&'");
 	refused("a is b", 2, "'is'");
 	refused("len(a)", 0, "the function 'len' has no translation");
@@ -175,7 +182,11 @@ static void test_value_lists_are_pythons(void)
 	values_are("range(1, 2, 0)", "error at 0: range() with a step of 0");
 	values_are("['a', 'b']", "error at 1: a string: autotune's parameters and expressions are numbers");
 	values_are("np.arange(4)", "error at 0: Values must be a list, range(...), list(...) or a list comprehension");
-	values_are("[x for x in range(3)] + [7]", "error at 22: unexpected '+' after the list");
+	/* lists joined by +, as BAT's hotspot and pnpoly write them */
+	values_are("[x for x in range(3)] + [7]", "0 1 2 7");
+	values_are("[1] + [2*i for i in range(1,4)] + list(range(32, 97, 32))", "1 2 4 6 32 64 96");
+	values_are("[1, 2] +", "error at 8: Values must be a list, range(...), list(...) or a list comprehension");
+	values_are("[1, 2] - [1]", "error at 7: unexpected '-' after the list");
 }
 
 int add_import_py_suite(void)

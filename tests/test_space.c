@@ -173,6 +173,46 @@ static void test_the_geometry_check_reaches_every_configuration(void)
 	config_free(&cfg);
 }
 
+/* No ceiling on the product: 10^12 combinations that constraints on the first parameters make
+ * 10 (the first 11 parameters at 0) enumerate at once; a ceiling on what is kept, said. */
+static void test_a_huge_space_made_small_by_its_constraints_enumerates(void)
+{
+	config cfg;
+	space sp;
+	diags d = {0};
+	char text[1024] = HEAD "space: {x: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]";
+	for (int p = 0; p < 11; p++)
+		snprintf(text + strlen(text), sizeof text - strlen(text), ", p%d: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]", p);
+	strcat(text, "}\nconstraints: [p0 == 0, p1 == 0, p2 == 0, p3 + p4 == 0, p5 == p3, p6 + p7 + p8 == p0, p9 == 0, "
+		     "p10 == p9]\n");
+	CU_ASSERT_EQUAL_FATAL(load(text, &cfg), 0);
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
+	CU_ASSERT_EQUAL(sp.total, 1000000000000ULL);
+	CU_ASSERT_EQUAL(sp.count, 10);
+	space_free(&sp);
+	config_free(&cfg);
+	/* over the ceiling (lowered here to 1,000 configurations), said rather than held in memory */
+	*strstr(text, "constraints:") = 0;
+	strcat(text, "constraints: [p0 == 0]\n");
+	CU_ASSERT_EQUAL_FATAL(load(text, &cfg), 0);
+	size_t was = space_max_values;
+	space_max_values = 1000 * 12;
+	CU_ASSERT_EQUAL(space_enumerate(&cfg, &sp, &d), -1);
+	space_max_values = was;
+	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], "the space has over 1000 valid configurations (of 1000000000000 "
+						"combinations); narrow it or add constraints"));
+	diags_free(&d);
+	config_free(&cfg);
+	/* without constraints all of it is valid (BAT's FFT: 8x10^11), said before walking any */
+	*strstr(text, "constraints:") = 0;
+	CU_ASSERT_EQUAL_FATAL(load(text, &cfg), 0);
+	CU_ASSERT_EQUAL(space_enumerate(&cfg, &sp, &d), -1);
+	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], ":4:9: the space has 1000000000000 valid configurations (no constraints), "
+						"over the 2796202 this can hold"));
+	diags_free(&d);
+	config_free(&cfg);
+}
+
 int add_space_suite(void)
 {
 	CU_pSuite s = CU_add_suite("space", NULL, NULL);
@@ -186,5 +226,7 @@ int add_space_suite(void)
 	CU_add_test(s, "named reference is found", test_named_reference_is_found);
 	CU_add_test(s, "pruned walk equals the filtered product", test_pruned_walk_equals_the_filtered_product);
 	CU_add_test(s, "the geometry check reaches every configuration", test_the_geometry_check_reaches_every_configuration);
+	CU_add_test(s, "a huge space made small by its constraints enumerates",
+		    test_a_huge_space_made_small_by_its_constraints_enumerates);
 	return 0;
 }

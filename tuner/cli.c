@@ -58,7 +58,8 @@ static const char *const help_texts[CMD_COUNT_] = {
 	[CMD_IMPORT] =
 	"usage: autotune import SPEC.json [-o OUT.yaml]\n"
 	"Turns a Kernel Tuner/KTT T1 spec into an autotune config (default OUT:\n"
-	"SPEC.yaml beside it). Exit 0 written, 2 bad input.\n",
+	"SPEC.yaml beside it). Keys outside T1 are read past, listed in one note.\n"
+	"Exit 0 written, 2 bad input (not T1, not CUDA: one line).\n",
 	[CMD_HEADER] =
 	"usage: autotune header RESULTS [MORE ...] [-o TUNED.h] [--config CONFIG.yaml]\n"
 	"Writes the tuned header and make fragment (NAME_tuned.h -> NAME.mk) from\n"

@@ -10,10 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <yaml.h>
 
 #include "config.h"
+#include "import_keys.h"
 #include "import_py.h"
 #include "space.h"
 #include "banned.h"
@@ -34,6 +36,12 @@ typedef struct {
 	size_t *npvals, nparams, pcap;
 	char *ps[3];          /* ProblemSize, translated (NULL: none) */
 	const char *ps_py[3]; /* and as the spec writes it */
+	import_keys keys;     /* and the keys read past */
+	char **cons;          /* the constraints as written, for checking Default */
+	size_t ncons, cons_cap;
+	char *reference;      /* Default as verify.reference ("{A: 1, B: 2}"), NULL: none */
+	char *kernel_text;    /* the kernel's source (its first MiB), NULL: unreadable */
+	diags *notes;         /* what was read past or not honoured, said once each */
 } reader;
 
 static yaml_node_t *node(reader *R, int id) { return yaml_document_get_node(R->doc, id); }
@@ -120,7 +128,9 @@ static void expression(reader *R, FILE *f, const yaml_node_t *n, const char *pat
 static const char *const types[][2] = {
 	{"int8", "int8"},     {"uint8", "uint8"},   {"int16", "int16"},   {"uint16", "uint16"}, {"int32", "int32"},
 	{"uint32", "uint32"}, {"int64", "int64"},   {"uint64", "uint64"}, {"float", "float"},   {"double", "double"},
-	{"bool", "uint8"},    {"float2", "float2"}, {"float4", "float4"}, {"double2", "double2"}, {"double4", "double4"},
+	{"bool", "uint8"},    {"int2", "int2"},     {"int3", "int3"},     {"int4", "int4"},     {"uint2", "uint2"},
+	{"uint3", "uint3"},   {"uint4", "uint4"},   {"float2", "float2"}, {"float3", "float3"}, {"float4", "float4"},
+	{"double2", "double2"}, {"double3", "double3"}, {"double4", "double4"},
 };
 
 static const char *our_type(const char *t1)
@@ -165,8 +175,8 @@ static void put_fill(reader *R, FILE *f, const yaml_node_t *a, const char *path,
 			fputs(", fill: random", f);
 	} else if (!strcmp(fill, "Constant"))
 		fprintf(f, ", fill: constant, value: %s", value ? value : "0");
-	else if (!strcmp(fill, "Random"))
-		fprintf(f, ", fill: random%s%s", seed ? ", seed: " : "", seed ? seed : "");
+	else if (!strcmp(fill, "Random")) /* Kernel Tuner and BAT draw numpy.random.randn: normals */
+		fprintf(f, ", fill: normal%s%s", seed ? ", seed: " : "", seed ? seed : "");
 	else if (!strcmp(fill, "Generator") && source) {
 		/* a generator is an expression of the element's index i */
 		fputs(", fill: {expr: ", f);
@@ -189,62 +199,101 @@ static void put_fill(reader *R, FILE *f, const yaml_node_t *a, const char *path,
 	}
 }
 
+/* Whether a JSON value is true as Python reads it: 1, true, a non-empty string other than "0". */
+static int truthy(const yaml_node_t *v)
+{
+	const char *s = v && v->type == YAML_SCALAR_NODE ? (const char *)v->data.scalar.value : NULL;
+	return s && *s && strcmp(s, "0") && strcmp(s, "false") && strcmp(s, "null") && strcmp(s, "0.0");
+}
+
+/* Whether any argument says `Output`: then those with a true one, alone, are compared. */
+static int names_outputs(reader *R, const yaml_node_t *args)
+{
+	for (yaml_node_item_t *it = args->data.sequence.items.start; it < args->data.sequence.items.top; it++)
+		if (get(R, node(R, *it), "Output"))
+			return 1;
+	return 0;
+}
+
+/* An array's count, outputs and fill, after its name and type. */
+static void put_array(reader *R, FILE *f, const yaml_node_t *a, const char *path, int out, int written)
+{
+	const char *size = str(R, a, "Size", NULL);
+	char where[128];
+	fputs(", count: ", f);
+	snprintf(where, sizeof where, "%s.Size", path);
+	if (size)
+		expression(R, f, get(R, a, "Size"), where, size);
+	else {
+		err_at(R, a, "%s needs a Size", path);
+		fputs("1", f);
+	}
+	if (out)
+		fputs(", output: true", f);
+	if (written == 2)
+		fputs(", restore: true", f); /* read and written: each launch starts from the same input */
+	put_fill(R, f, a, path, out);
+}
+
 static void arguments(reader *R, FILE *f, const yaml_node_t *args)
 {
 	fputs("arguments:\n", f);
-	int index = 0;
+	int index = 0, by_output = names_outputs(R, args);
 	for (yaml_node_item_t *it = args->data.sequence.items.start; it < args->data.sequence.items.top; it++) {
 		yaml_node_t *a = node(R, *it);
-		char path[96], where[128];
+		char path[96];
 		snprintf(path, sizeof path, "KernelSpecification.Arguments[%d]", index);
 		index++;
 		const char *name = str(R, a, "Name", NULL), *type = str(R, a, "Type", "an argument needs a Type");
 		const char *mem = str(R, a, "MemoryType", "an argument needs a MemoryType");
-		const char *value = str(R, a, "FillValue", NULL), *size = str(R, a, "Size", NULL);
+		const char *value = str(R, a, "FillValue", NULL);
 		const char *access = str(R, a, "AccessType", NULL), *memtype = str(R, a, "MemType", NULL);
 		if (!type || !mem)
 			continue;
 		const char *ours = our_type(type);
 		if (!ours) {
-			char *msg = xasprintf("%s.Type: '%s' is not supported (int8..uint64, float, double, bool, float2, "
-					      "float4, double2, double4)", path, type);
+			char *msg = xasprintf("%s.Type: '%s' is not supported (int8..uint64, float, double, bool, and "
+					      "CUDA's vector types int2..4, uint2..4, float2..4, double2..4)", path, type);
 			err_at(R, a, "%s", msg);
 			free(msg);
 			continue;
 		}
 		char generated[32];
 		snprintf(generated, sizeof generated, "arg%d", index);
-		fprintf(f, "  - {name: %s, type: %s", name ? name : generated, ours);
+		if (!name)
+			name = generated;
+		int cmem = strcmp(mem, "Symbol") && strcmp(mem, "Constant") && memtype && !strcmp(memtype, "Constant");
+		fprintf(f, "  - {name: %s%s, type: %s", name, cmem ? "_arg" : "", ours);
 		if (!strcmp(mem, "Scalar")) {
 			fprintf(f, ", value: %s}\n", value ? value : "0");
 			continue;
 		}
-		/* Symbol, and MemType Constant beside Vector: the module's __constant__ of that name */
-		int constant = !strcmp(mem, "Symbol") || !strcmp(mem, "Constant") || (memtype && !strcmp(memtype, "Constant"));
-		if (strcmp(mem, "Vector") && !constant) {
+		/* KTT's Symbol: the module's __constant__ of that name, not passed */
+		int symbol = !strcmp(mem, "Symbol") || !strcmp(mem, "Constant");
+		if (strcmp(mem, "Vector") && !symbol) {
 			char *msg = xasprintf("%s.MemoryType: '%s' is not supported (Scalar, Vector, Symbol)", path, mem);
 			err_at(R, a, "%s", msg);
 			free(msg);
 			fputs("}\n", f);
 			continue;
 		}
-		fputs(", count: ", f);
-		snprintf(where, sizeof where, "%s.Size", path);
-		if (size)
-			expression(R, f, get(R, a, "Size"), where, size);
-		else {
-			err_at(R, a, "%s needs a Size", path);
-			fputs("1", f);
-		}
-		int out = access && (!strcmp(access, "WriteOnly") || !strcmp(access, "ReadWrite"));
-		if (out)
-			fputs(", output: true", f);
-		if (access && !strcmp(access, "ReadWrite"))
-			fputs(", restore: true", f); /* read and written: each launch starts from the same input */
-		put_fill(R, f, a, path, out);
-		if (constant)
+		int written = !access ? 0 : !strcmp(access, "WriteOnly") ? 1 : !strcmp(access, "ReadWrite") ? 2 : 0;
+		int out = by_output ? truthy(get(R, a, "Output")) : written != 0;
+		put_array(R, f, a, path, out, written);
+		if (symbol)
 			fputs(", constant: true", f);
 		fputs("}\n", f);
+		/* Kernel Tuner's and BAT's MemType Constant: the array goes both to the kernel, as every
+		 * Vector does (NAME_arg), and to the module's __constant__ NAME, a copy of it */
+		if (cmem) {
+			fprintf(f, "  - {name: %s, type: %s, count: ", name, ours);
+			const char *size = str(R, a, "Size", NULL);
+			if (size)
+				expression(R, f, get(R, a, "Size"), path, size);
+			else
+				fputs("1", f);
+			fprintf(f, ", fill: {copy: %s_arg}, constant: true}\n", name);
+		}
 	}
 }
 
@@ -305,9 +354,7 @@ static void put_dims(reader *R, FILE *f, const yaml_node_t *kernel, int cuda_glo
 /* The config's name (from the spec's file name) and its kernel: file and entry. */
 static void put_kernel(reader *R, FILE *f, const yaml_node_t *kernel, const char *json_path)
 {
-	const char *lang = str(R, kernel, "Language", "KernelSpecification needs a Language");
-	if (lang && strcmp(lang, "CUDA"))
-		err_at(R, kernel, "Language '%s': autotune tunes CUDA kernels", lang);
+	str(R, kernel, "Language", "KernelSpecification needs a Language");
 	const char *base = strrchr(json_path, '/');
 	base = base ? base + 1 : json_path;
 	fprintf(f, IMPORT_MARK "%s by autotune import.\nname: ", base);
@@ -322,6 +369,7 @@ static void put_kernel(reader *R, FILE *f, const yaml_node_t *kernel, const char
 	 * written elsewhere, it names the file by its absolute path */
 	(void)json_path;
 	put_spec_file(R, f, get(R, kernel, "KernelFile"), "KernelSpecification.KernelFile", file);
+	R->kernel_text = import_kernel_text(R->file, file);
 	fputs("\n  entry: ", f);
 	const char *entry = str(R, kernel, "KernelName", "KernelSpecification needs a KernelName");
 	quoted(f, entry ? entry : "");
@@ -365,6 +413,8 @@ static void put_space(reader *R, FILE *f, const yaml_node_t *space)
 			err_py(R, get(R, p, "Values"), where, values, &e);
 			continue;
 		}
+		v = xrealloc(v, (n + 1) * sizeof *v); /* a slot for the Default */
+		v[n] = v[0];
 		fprintf(f, "  %s: [", name);
 		for (size_t k = 0; k < n; k++) {
 			char text[64];
@@ -388,25 +438,135 @@ static int nonempty_list(const yaml_node_t *n)
 	return n && n->type == YAML_SEQUENCE_NODE && n->data.sequence.items.top > n->data.sequence.items.start;
 }
 
-/* Conditions as constraints, when there are any. */
+static void add_constraint(reader *R, FILE *f, const char *text, const char *comment)
+{
+	if (!R->ncons)
+		fputs("constraints:\n", f);
+	fputs("  - ", f);
+	quoted(f, text);
+	fprintf(f, "%s%s\n", comment ? "   # " : "", comment ? comment : "");
+	grow(&R->cons, &R->cons_cap, R->ncons + 1, sizeof *R->cons);
+	R->cons[R->ncons++] = xstrdup(text);
+}
+
+/* Kernel Tuner's own limit: the parameters named block_size_x/y/z (in any case) are the block,
+ * and configurations over 1,024 threads are dropped before any condition. */
+static void thread_limit(reader *R, FILE *f)
+{
+	static const char *const dims[] = {"block_size_x", "block_size_y", "block_size_z"};
+	char *product = NULL;
+	for (int d = 0; d < 3; d++)
+		for (size_t k = 0; k < R->nparams; k++)
+			if (!strcasecmp(R->pnames[k], dims[d])) {
+				char *prev = product;
+				product = prev ? xasprintf("%s * %s", prev, R->pnames[k]) : xstrdup(R->pnames[k]);
+				free(prev);
+			}
+	if (!product)
+		return;
+	char *limit = xasprintf("%s <= 1024", product);
+	add_constraint(R, f, limit, "Kernel Tuner's limit on threads per block");
+	free(limit);
+	free(product);
+}
+
+/* Conditions as constraints, after Kernel Tuner's thread limit. */
 static void put_constraints(reader *R, FILE *f, const yaml_node_t *space)
 {
+	thread_limit(R, f);
 	yaml_node_t *conds = get(R, space, "Conditions");
 	if (!nonempty_list(conds))
 		return;
-	fputs("constraints:\n", f);
 	int index = 0;
 	for (yaml_node_item_t *it = conds->data.sequence.items.start; it < conds->data.sequence.items.top; it++, index++) {
 		yaml_node_t *c = node(R, *it);
 		const char *e = str(R, c, "Expression", "a condition needs an Expression");
-		if (e) {
-			char path[96];
-			snprintf(path, sizeof path, "ConfigurationSpace.Conditions[%d].Expression", index);
-			fputs("  - ", f);
-			expression(R, f, get(R, c, "Expression"), path, e);
-			fputc('\n', f);
-		}
+		if (!e)
+			continue;
+		char path[96];
+		snprintf(path, sizeof path, "ConfigurationSpace.Conditions[%d].Expression", index);
+		py_env env = {param_values, problem_size, R};
+		py_error pe;
+		char *text = py_translate(e, &env, &pe);
+		if (text)
+			add_constraint(R, f, text, NULL);
+		else
+			err_py(R, get(R, c, "Expression"), path, e, &pe);
+		free(text);
 	}
+}
+
+/* The parameters bound to the defaults being checked. */
+static int default_of(void *ctx, const char *name, value *out)
+{
+	const reader *R = ctx;
+	for (size_t k = 0; k < R->nparams; k++)
+		if (!strcmp(R->pnames[k], name)) {
+			*out = R->pvals[k][R->npvals[k]]; /* the slot past the values holds the default */
+			return 0;
+		}
+	return -1;
+}
+
+static void note(reader *R, const char *fmt, const char *a, const char *b)
+{
+	char *msg = xasprintf(fmt, a, b);
+	diags_add(R->notes, "%s: note: %s", R->file, msg);
+	free(msg);
+}
+
+/* BAT's Default, one per parameter: its reference configuration, which BAT runs to check the
+ * outputs. It becomes verify.reference when it is a configuration of the space; said otherwise. */
+static void read_default(reader *R, const yaml_node_t *space)
+{
+	yaml_node_t *params = get(R, space, "TuningParameters");
+	if (R->errors || !params || params->type != YAML_SEQUENCE_NODE ||
+	    (size_t)(params->data.sequence.items.top - params->data.sequence.items.start) != R->nparams)
+		return;
+	size_t k = 0, have = 0;
+	char *why = NULL, *ref = xstrdup("{");
+	for (yaml_node_item_t *it = params->data.sequence.items.start; it < params->data.sequence.items.top; it++, k++) {
+		yaml_node_t *d = get(R, node(R, *it), "Default");
+		expr_error ee;
+		expr *e = d && d->type == YAML_SCALAR_NODE ? expr_parse((const char *)d->data.scalar.value, &ee) : NULL;
+		value v;
+		int ok = e && !expr_eval(e, NULL, NULL, &v, &ee);
+		expr_free(e);
+		have += d != NULL;
+		if (!ok) {
+			if (d && !why)
+				why = xasprintf("%s's Default is not a number", R->pnames[k]);
+			continue;
+		}
+		int among = 0;
+		for (size_t j = 0; j < R->npvals[k] && !among; j++)
+			among = value_as_double(R->pvals[k][j]) == value_as_double(v);
+		char text[64];
+		value_format(v, text, sizeof text);
+		if (!among && !why)
+			why = xasprintf("%s=%s is not among its Values", R->pnames[k], text);
+		R->pvals[k][R->npvals[k]] = v;
+		char *prev = ref;
+		ref = xasprintf("%s%s%s: %s", prev, k ? ", " : "", R->pnames[k], text);
+		free(prev);
+	}
+	for (size_t c = 0; c < R->ncons && !why && have == R->nparams; c++) {
+		expr_error ee;
+		expr *e = expr_parse(R->cons[c], &ee);
+		value v;
+		if (!e || expr_eval(e, default_of, R, &v, &ee) || !value_truth(v))
+			why = xasprintf("it fails the constraint %s", R->cons[c]);
+		expr_free(e);
+	}
+	if (have > 0 && have < R->nparams)
+		note(R, "%s%s", "not every parameter has a Default: outputs are checked against the first configuration's", "");
+	else if (have > 0 && why)
+		note(R, "Default is not a valid configuration (%s): outputs are checked against the first "
+		     "configuration's%s", why, "");
+	else if (have > 0)
+		R->reference = xasprintf("%s}", ref);
+	free(ref);
+	free(why);
 }
 
 /* ProblemSize (a number or a list of up to three, numbers or expressions), kept in R both as
@@ -446,43 +606,96 @@ static void put_launch(reader *R, FILE *f, const yaml_node_t *kernel)
 	int cuda_global = gtype ? !strcmp(gtype, "CUDA") : 1;
 	fputs("launch:\n", f);
 	put_dims(R, f, kernel, cuda_global);
+	yaml_node_t *sm = get(R, kernel, "SharedMemory");
 	const char *smem = str(R, kernel, "SharedMemory", NULL);
-	if (smem)
+	/* null is JSON's "none", as an absent key */
+	if (smem && !(sm->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && !strcmp(smem, "null")))
 		fprintf(f, "  shared_mem: %s\n", smem);
 }
 
-/* Every parameter as a define, CompilerOptions as nvcc flags. */
-static void put_build(reader *R, FILE *f, const yaml_node_t *kernel)
+/* Whether name is a tuning parameter. */
+static int is_param(const reader *R, const char *name)
+{
+	for (size_t k = 0; k < R->nparams; k++)
+		if (!strcmp(R->pnames[k], name))
+			return 1;
+	return 0;
+}
+
+/* BenchmarkConfig: BAT's runner passes each key as -DKEY=VALUE; a key that is also a tuning
+ * parameter is the parameter's. BAT compiles with NVRTC, while nvcc also reads CUDA's headers,
+ * whose parameter names (dataSize) a define would rewrite: a key the kernel does not name is left
+ * out, and said. */
+static void benchmark_config(reader *R, FILE *f, const yaml_node_t *bc)
+{
+	if (!bc || bc->type != YAML_MAPPING_NODE)
+		return;
+	char *unused = NULL;
+	for (yaml_node_pair_t *p = bc->data.mapping.pairs.start; p < bc->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node(R, p->key), *v = node(R, p->value);
+		const char *key = (const char *)k->data.scalar.value;
+		if (k->type != YAML_SCALAR_NODE || v->type != YAML_SCALAR_NODE || is_param(R, key)) {
+			note(R, "BenchmarkConfig.%s is %s: not passed as a define", key,
+			     v->type != YAML_SCALAR_NODE ? "not a number or a name" : "also a tuning parameter, whose values it takes");
+			continue;
+		}
+		if (!import_names_word(R->kernel_text, key)) {
+			char *prev = unused;
+			unused = xasprintf("%s%s%s", prev ? prev : "", prev ? ", " : "", key);
+			free(prev);
+			continue;
+		}
+		char *flag = xasprintf("-D%s=%s", key, (const char *)v->data.scalar.value);
+		fputs(", ", f);
+		quoted(f, flag);
+		free(flag);
+	}
+	if (unused)
+		note(R, "BenchmarkConfig keys the kernel does not name are not defined: %s%s", unused, "");
+	free(unused);
+}
+
+/* Every parameter as a define; CompilerOptions, kernel_tuner (which Kernel Tuner always defines,
+ * and kernels test to tell a tuning run from their own build) and BenchmarkConfig as nvcc flags. */
+static void put_build(reader *R, FILE *f, const yaml_node_t *kernel, const yaml_node_t *root)
 {
 	fputs("build:\n  defines: [", f);
 	for (size_t i = 0; i < R->nparams; i++)
 		fprintf(f, "%s%s", i ? ", " : "", R->pnames[i]);
 	fputs("]   # T1 tuners pass every parameter to the kernel as a define\n", f);
+	fputs("  flags: [\"-Dkernel_tuner=1\"", f);
 	yaml_node_t *opts = get(R, kernel, "CompilerOptions");
-	if (!nonempty_list(opts))
-		return;
-	fputs("  flags: [", f);
-	for (yaml_node_item_t *it = opts->data.sequence.items.start; it < opts->data.sequence.items.top; it++) {
-		yaml_node_t *o = node(R, *it);
-		if (it != opts->data.sequence.items.start)
-			fputs(", ", f);
-		quoted(f, o->type == YAML_SCALAR_NODE ? (const char *)o->data.scalar.value : "");
+	for (int k = 0; nonempty_list(opts) && opts->data.sequence.items.start + k < opts->data.sequence.items.top; k++) {
+		yaml_node_t *o = node(R, opts->data.sequence.items.start[k]);
+		const char *flag = o->type == YAML_SCALAR_NODE ? (const char *)o->data.scalar.value : "";
+		if (!*flag) { /* nvcc is given no empty argument */
+			char at[32];
+			snprintf(at, sizeof at, "%d", k);
+			note(R, "KernelSpecification.CompilerOptions[%s] is empty: left out%s", at, "");
+			continue;
+		}
+		fputs(", ", f);
+		quoted(f, flag);
 	}
+	benchmark_config(R, f, get(R, root, "BenchmarkConfig"));
 	fputs("]\n", f);
 }
 
 /* ReferenceArguments: an output's expected contents. From a data file (BinaryRaw) they are
- * verify.expected; a constant (Constant) is verify.expect; outputs without one are checked
+ * verify.expected; a constant (Constant) or an expression of the index (Generator) is verify.expect; outputs without one are checked
  * against the first configuration's. Pass 0 checks them, 1 and 2 write each kind. */
 static void put_references(reader *R, FILE *f, const yaml_node_t *refs)
 {
+	/* numpy.allclose's rtol and Kernel Tuner's atol, with which Kernel Tuner and BAT compare */
+	fputs("verify:\n  rtol: 1e-5\n  atol: 1e-6   # Kernel Tuner's and BAT's tolerance\n", f);
+	if (R->reference)
+		fprintf(f, "  reference: %s   # the spec's Default\n", R->reference);
 	if (!refs)
 		return;
 	if (refs->type != YAML_SEQUENCE_NODE) {
 		err_at(R, refs, "%s", "KernelSpecification.ReferenceArguments must be a list");
 		return;
 	}
-	int counts[3] = {0, 0, 0};
 	for (int pass = 0; pass < 3; pass++) {
 		int index = 0, written = 0;
 		for (yaml_node_item_t *it = refs->data.sequence.items.start; it < refs->data.sequence.items.top; it++, index++) {
@@ -492,26 +705,26 @@ static void put_references(reader *R, FILE *f, const yaml_node_t *refs)
 			const char *source = str(R, r, "DataSource", NULL), *value = str(R, r, "FillValue", NULL);
 			if (!target || !fill)
 				continue;
-			int kind = !strcmp(fill, "BinaryRaw") && source ? 1 : !strcmp(fill, "Constant") && value ? 2 : 0;
+			int gen = !strcmp(fill, "Generator") && source; /* an expression of the index i */
+			int kind = !strcmp(fill, "BinaryRaw") && source ? 1 : (!strcmp(fill, "Constant") && value) || gen ? 2 : 0;
 			if (pass == 0 && kind == 0) {
 				char *msg = xasprintf("KernelSpecification.ReferenceArguments[%d].FillType: '%s'%s is not "
-						      "imported (BinaryRaw with a DataSource and Constant with a FillValue are)",
+						      "imported (BinaryRaw and Generator with a DataSource, Constant with a FillValue are)",
 						      index, fill, source || value ? "" : " without data");
 				err_at(R, r, "%s", msg);
 				free(msg);
 			}
-			if (pass == 0)
-				counts[kind]++;
 			if (pass == 0 || kind != pass)
 				continue;
 			if (!written++)
-				fprintf(f, "%s  %s:\n", counts[1] + counts[2] && (pass == 1 || !counts[1]) ? "verify:\n" : "",
-					pass == 1 ? "expected" : "expect");
+				fprintf(f, "  %s:\n", pass == 1 ? "expected" : "expect");
 			fprintf(f, "    %s: ", target);
 			char where[96];
 			snprintf(where, sizeof where, "KernelSpecification.ReferenceArguments[%d].DataSource", index);
 			if (pass == 1)
 				put_spec_file(R, f, get(R, r, "DataSource"), where, source);
+			else if (gen)
+				expression(R, f, get(R, r, "DataSource"), where, source);
 			else
 				quoted(f, value);
 			fputc('\n', f);
@@ -519,76 +732,35 @@ static void put_references(reader *R, FILE *f, const yaml_node_t *refs)
 	}
 }
 
-/* ---- the keys a T1 spec may have: the schema's (Kernel Tuner's T1 1.0.0) and Kernel Tuner's own
- * (ProblemSize, GridDivX..Z, MemType, BenchmarkName). Those the mapping above does not use
- * describe the tuning run rather than the kernel (General, Search, Budget, Device, Profiling,
- * SimulationInput) and are read past; any other key is a mistake, said with the nearest one. ---- */
-static const char *const k_root[] = {"General", "ConfigurationSpace", "KernelSpecification", "Search", "Budget", NULL};
-static const char *const k_general[] = {"FormatVersion", "BenchmarkName", "LoggingLevel", "TimeUnit",
-					"OutputFile",    "OutputFormat",  NULL};
-static const char *const k_space[] = {"TuningParameters", "Conditions", NULL};
-static const char *const k_param[] = {"Name", "Type", "Values", NULL};
-static const char *const k_condition[] = {"Parameters", "Expression", NULL};
-static const char *const k_search[] = {"Name", "Attributes", NULL};
-static const char *const k_attribute[] = {"Name", "Value", NULL};
-static const char *const k_budget[] = {"Type", "BudgetValue", NULL};
-static const char *const k_kernel[] = {"Language",   "KernelName", "KernelFile",     "ProblemSize",     "GridDivX",
-				       "GridDivY",   "GridDivZ",   "GlobalSizeType", "GlobalSize",      "LocalSize",
-				       "SharedMemory", "CompilerOptions", "Arguments", "ReferenceArguments", "Device",
-				       "Profiling",  "SimulationInput", NULL};
-static const char *const k_device[] = {"PlatformId", "DeviceId", "Id", "Name", NULL};
-static const char *const k_xyz[] = {"X", "Y", "Z", NULL};
-static const char *const k_argument[] = {"Name",      "Type",       "MemoryType", "MemType",    "Size", "TypeSize",
-					 "AccessType", "FillType", "FillValue",  "DataSource", "RandomSeed", NULL};
-static const char *const k_reference[] = {"Name",      "TargetName", "FillType",         "FillValue",
-					  "DataSource", "RandomSeed", "ValidationMethod", "ValidationThreshold", NULL};
-
-/* Which value of which object is an object (or a list of them, `list`) with which keys. */
-static const struct {
-	const char *const *in;
-	const char *key;
-	const char *const *keys;
-	int list;
-} nested[] = {
-	{k_root, "General", k_general, 0},
-	{k_root, "ConfigurationSpace", k_space, 0},
-	{k_root, "KernelSpecification", k_kernel, 0},
-	{k_root, "Search", k_search, 0},
-	{k_root, "Budget", k_budget, 1},
-	{k_space, "TuningParameters", k_param, 1},
-	{k_space, "Conditions", k_condition, 1},
-	{k_search, "Attributes", k_attribute, 1},
-	{k_kernel, "Device", k_device, 0},
-	{k_kernel, "GlobalSize", k_xyz, 0},
-	{k_kernel, "LocalSize", k_xyz, 0},
-	{k_kernel, "Arguments", k_argument, 1},
-	{k_kernel, "ReferenceArguments", k_reference, 1},
-};
-
-/* The keys of object n (`what` in messages, `keys` its table) and of the objects inside it: the
- * number of errors. Values of the wrong kind are left to the mapping, which says what it needs. */
-static int check_keys(reader *R, const yaml_node_t *n, const char *what, const char *const *keys)
+/* One note for the keys read past, one for those known but not honoured. */
+static void note_unused(reader *R, const yaml_node_t *root)
 {
-	if (!n || n->type != YAML_MAPPING_NODE)
-		return 0;
-	int errors = config_check_keys(R->doc, R->file, n, what, keys, R->d);
-	for (size_t i = 0; i < sizeof nested / sizeof *nested; i++) {
-		yaml_node_t *v = nested[i].in == keys ? get(R, n, nested[i].key) : NULL;
-		char path[128];
-		if (v && !nested[i].list) {
-			snprintf(path, sizeof path, "%s%s%s", keys == k_root ? "" : what, keys == k_root ? "" : ".",
-				 nested[i].key);
-			errors += check_keys(R, v, path, nested[i].keys);
-		}
-		for (int k = 0; v && nested[i].list && v->type == YAML_SEQUENCE_NODE &&
-				v->data.sequence.items.start + k < v->data.sequence.items.top;
-		     k++) {
-			snprintf(path, sizeof path, "%s%s%s[%d]", keys == k_root ? "" : what, keys == k_root ? "" : ".",
-				 nested[i].key, k);
-			errors += check_keys(R, node(R, v->data.sequence.items.start[k]), path, nested[i].keys);
-		}
+	char *list = NULL;
+	for (size_t i = 0; i < R->keys.nread_past; i++) {
+		char *prev = list;
+		list = xasprintf("%s%s%s", prev ? prev : "", prev ? ", " : "", R->keys.read_past[i]);
+		free(prev);
 	}
-	return errors;
+	if (list)
+		note(R, "read past keys outside T1 that autotune does not use: %s%s", list, "");
+	free(list);
+	static const char *const unused[][2] = {
+		{"Budget", "give autotune --budget"}, {"Search", "give autotune --strategy"},
+	};
+	for (size_t i = 0; i < sizeof unused / sizeof *unused; i++)
+		if (get(R, root, unused[i][0]))
+			note(R, "%s is not honoured: %s", unused[i][0], unused[i][1]);
+	yaml_node_t *kernel = get(R, root, "KernelSpecification");
+	if (get(R, kernel, "Device"))
+		note(R, "KernelSpecification.Device is not honoured: %s%s", "give autotune --device", "");
+	yaml_node_t *refs = get(R, kernel, "ReferenceArguments");
+	int threshold = 0;
+	for (yaml_node_item_t *it = refs && refs->type == YAML_SEQUENCE_NODE ? refs->data.sequence.items.start : NULL;
+	     it && it < refs->data.sequence.items.top; it++)
+		threshold |= get(R, node(R, *it), "ValidationThreshold") != NULL;
+	if (threshold)
+		note(R, "ReferenceArguments' ValidationMethod and ValidationThreshold are not honoured: %s%s",
+		     "outputs are compared with rtol 1e-5, atol 1e-6 (set verify.rtol and verify.atol)", "");
 }
 
 /* The config, its sections in the order the mapping above lists them; -1 when anything could
@@ -600,9 +772,13 @@ static int convert(reader *R, FILE *f, const char *json_path)
 		diags_at(R->d, R->file, 1, 1, "%s", "a T1 spec is a JSON object");
 		return -1;
 	}
-	/* a misspelt key would otherwise be a field silently left out: said first, and alone */
-	if (check_keys(R, root, "the T1 spec", k_root))
+	R->keys = (import_keys){R->doc, R->file, R->d, NULL, 0, 0};
+	if (import_refuse(&R->keys, root))
 		return -1;
+	/* a misspelt key would otherwise be a field silently left out: said first, and alone */
+	if (import_check_keys(&R->keys, root))
+		return -1;
+	note_unused(R, root);
 	yaml_node_t *space = get(R, root, "ConfigurationSpace"), *kernel = get(R, root, "KernelSpecification");
 	if (!space || !kernel) {
 		err_at(R, root, "%s", "a T1 spec needs ConfigurationSpace and KernelSpecification");
@@ -612,13 +788,14 @@ static int convert(reader *R, FILE *f, const char *json_path)
 	put_space(R, f, space);
 	read_problem_size(R, kernel);
 	put_constraints(R, f, space);
+	read_default(R, space);
 	yaml_node_t *args = get(R, kernel, "Arguments");
 	if (args && args->type == YAML_SEQUENCE_NODE)
 		arguments(R, f, args);
 	else
 		err_at(R, kernel, "%s", "KernelSpecification needs Arguments (a list)");
 	put_launch(R, f, kernel);
-	put_build(R, f, kernel);
+	put_build(R, f, kernel, root);
 	put_references(R, f, get(R, kernel, "ReferenceArguments"));
 	return R->errors ? -1 : 0;
 }
@@ -651,77 +828,6 @@ static int check_written(const char *json_path, const char *yaml_path, diags *d)
 	return rc ? -1 : 0;
 }
 
-/* ---- JSON, not the YAML that libyaml also reads into the same document ---- */
-
-typedef struct {
-	FILE *f;
-	int c, line, col; /* the character read last, where it is */
-} json_scan;
-
-static int scan_next(json_scan *S)
-{
-	if (S->c == '\n') {
-		S->line++;
-		S->col = 0;
-	}
-	S->c = getc(S->f);
-	if ((S->c & 0xC0) != 0x80) /* a UTF-8 continuation byte is no column of its own */
-		S->col++;
-	return S->c;
-}
-
-static int is_json_delimiter(int c)
-{
-	return c == EOF || c == '"' || strchr("{}[]:, \t\r\n", c) != NULL;
-}
-
-/* A YAML flow document that JSON forbids (a comma before ']' or '}', a bare word other than
- * true, false, null or a number: Python's True, a 'single-quoted' string, a # comment) would
- * import as something else than the spec means; the first is said at its line and column. */
-static int check_json(const char *path, diags *d)
-{
-	json_scan S = {open_input(path, d), '\0', 1, 0};
-	if (!S.f)
-		return -1;
-	int comma_line = 0, comma_col = 0, rc = 0;
-	scan_next(&S);
-	while (S.c != EOF && !rc) {
-		if (S.c == '"') {
-			while (scan_next(&S) != EOF && S.c != '"')
-				if (S.c == '\\')
-					scan_next(&S);
-			comma_line = 0;
-			scan_next(&S);
-		} else if ((S.c == ']' || S.c == '}') && comma_line) {
-			diags_at(d, path, comma_line, comma_col, "JSON syntax error: a comma before '%c': JSON has none after "
-				 "the last item", S.c);
-			rc = -1;
-		} else if (is_json_delimiter(S.c)) {
-			if (S.c == ',')
-				comma_line = S.line, comma_col = S.col;
-			else if (!strchr(" \t\r\n", S.c))
-				comma_line = 0;
-			scan_next(&S);
-		} else {
-			char word[40];
-			size_t n = 0;
-			int line = S.line, col = S.col;
-			for (; !is_json_delimiter(S.c); scan_next(&S))
-				if (n < sizeof word - 1)
-					word[n++] = (char)S.c;
-			word[n] = 0;
-			if (strcmp(word, "true") && strcmp(word, "false") && strcmp(word, "null") && !config_json_number(word)) {
-				diags_at(d, path, line, col, "JSON syntax error: '%s' is not JSON (a \"string\", a number, true, "
-					 "false or null)", word);
-				rc = -1;
-			}
-			comma_line = 0;
-		}
-	}
-	fclose(S.f);
-	return rc;
-}
-
 /* Whether yaml_path, which is none of the spec's inputs, may receive the config: absent, empty or a
  * config an earlier import wrote (importing again after fixing the spec replaces it). */
 static int check_output(const char *yaml_path, diags *d)
@@ -749,17 +855,30 @@ int import_t1(const char *json_path, const char *yaml_path, diags *d)
 	}
 	if (config_read_document(json_path, "JSON", &doc, d))
 		return -1;
-	if (check_json(json_path, d)) {
+	if (import_check_json(json_path, d)) {
 		yaml_document_delete(&doc);
 		return -1;
 	}
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
-	reader R = {.file = json_path, .out = yaml_path, .doc = &doc, .d = d};
+	diags notes = {0};
+	reader R = {.file = json_path, .out = yaml_path, .doc = &doc, .d = d, .notes = &notes};
 	/* the kernel and data files are refused as the output while converting, each at its field */
 	int rc = convert(&R, out, json_path);
+	for (size_t i = 0; i < notes.n; i++) { /* in the config too, without the spec's name */
+		const char *msg = strstr(notes.msgs[i], ": note: ");
+		fprintf(out, "# %s\n", msg ? msg + 2 : notes.msgs[i]);
+		diags_add(d, "%s", notes.msgs[i]);
+	}
+	diags_free(&notes);
 	fclose(out);
+	import_keys_free(&R.keys);
+	for (size_t k = 0; k < R.ncons; k++)
+		free(R.cons[k]);
+	free(R.cons);
+	free(R.reference);
+	free(R.kernel_text);
 	for (size_t k = 0; k < R.nparams; k++)
 		free(R.pvals[k]);
 	free(R.pvals);

@@ -6,6 +6,7 @@
  *   a ** b           pow(a, b)                right-associative, binds tighter than unary minus
  *   a // b, a % b    floor_div(a, b), mod(a, b)   rounding down, not toward zero
  *   a / b            (1.0 * a / b)            true division
+ *   x if c else y    select(c, x, y)          only the branch taken is evaluated
  *   True, False      1, 0
  *   max(P), min(P)   the largest, smallest value of tuning parameter P
  *   ProblemSize[i]   the spec's problem size i */
@@ -417,14 +418,25 @@ static char *and_test(reader *R)
 	return a;
 }
 
-static char *test(reader *R)
+static char *or_test(reader *R)
 {
 	char *a = and_test(R);
 	while (a && accept(R, "or"))
 		a = joined("(%s || %s)", a, and_test(R));
-	if (a && is(R, "if"))
-		return free(a), fail(R, peek(R)->at, "a conditional expression (x if c else y) has no translation"), NULL;
 	return a;
+}
+
+/* x if c else y: select(c, x, y), which evaluates only the branch taken, as Python does */
+static char *test(reader *R)
+{
+	char *a = or_test(R);
+	if (!a || !accept(R, "if"))
+		return a;
+	char *c = or_test(R);
+	if (!c || expect(R, "else"))
+		return free(a), free(c), NULL;
+	char *b = test(R);
+	return b ? joined("select(%s, %s)", c, joined("%s, %s", a, b)) : (free(a), free(c), NULL);
 }
 
 static void reader_init(reader *R, const char *src, const py_env *env, py_error *err)
@@ -598,7 +610,8 @@ int py_values(const char *src, value **vals, size_t *n, py_error *err)
 	reader R;
 	reader_init(&R, src, NULL, err);
 	values out = {0};
-	if (!R.failed) {
+	/* lists joined by +, as Python concatenates them ([1, 2] + list(range(32, 1025, 32))) */
+	for (int more = !R.failed; more && !R.failed; more = accept(&R, "+")) {
 		if (is(&R, "[") && is_comprehension(&R))
 			comprehension(&R, &out);
 		else

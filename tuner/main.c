@@ -60,8 +60,12 @@ int main(int argc, char **argv)
 		char *out = o.output ? xstrdup(o.output)
 				     : xasprintf("%.*s.yaml", (int)(dot ? dot - o.config : (long)strlen(o.config)), o.config);
 		int rc = import_t1(o.config, out, &d);
-		if (rc == 0 && !o.quiet)
+		if (rc == 0 && !o.quiet) { /* the notes: what was read past or not honoured */
+			diags_print(&d);
 			fprintf(stderr, "wrote %s: tune it with `autotune %s`\n", out, out);
+		}
+		if (rc == 0)
+			diags_free(&d);
 		free(out);
 		return rc ? fail(&d, EXIT_USAGE) : 0;
 	}

@@ -3,6 +3,7 @@
 #include "space.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,8 +11,12 @@
 #include "launch_plan.h"
 #include "banned.h"
 
-/* Beyond this even a pruned walk is too long to wait for; narrowing the space is the answer. */
-#define SPACE_MAX_COMBINATIONS 10000000000ULL
+/* The product of the value lists may be any size: constraints are checked as parameters are
+ * bound, so a large space that they make small is walked quickly. What is kept is bounded (a
+ * configuration is a row of values in memory), and so is the walk, for constraints that decide
+ * only at the last parameters. */
+size_t space_max_values = (size_t)1 << 25; /* 512 MiB of values */
+#define SPACE_MAX_CHECKS 20000000000ULL
 
 char *space_describe(const config *cfg, const value *params)
 {
@@ -95,17 +100,19 @@ int space_enumerate(const config *cfg, space *s, diags *d)
 	memset(s, 0, sizeof *s);
 	s->nparams = cfg->nparams;
 	s->reference = -1;
-	unsigned long long total = 1;
-	for (size_t i = 0; i < cfg->nparams; i++) {
-		total *= cfg->params[i].nvalues;
-		if (total > SPACE_MAX_COMBINATIONS) {
-			diags_at(d, cfg->path, cfg->params[i].at.line, cfg->params[i].at.col,
-				 "the space has over %llu combinations; narrow it", SPACE_MAX_COMBINATIONS);
-			return -1;
-		}
+	unsigned long long total = 1, checks = 0;
+	size_t np = cfg->nparams;
+	for (size_t i = 0; i < cfg->nparams; i++)
+		if (__builtin_mul_overflow(total, (unsigned long long)cfg->params[i].nvalues, &total))
+			total = ULLONG_MAX;
+	s->total = total > SIZE_MAX ? SIZE_MAX : (size_t)total;
+	if (cfg->nconstraints == 0 && np && total > space_max_values / np) { /* all of it valid: said at once */
+		diags_at(d, cfg->path, cfg->params[0].at.line, cfg->params[0].at.col,
+			 "the space has %llu%s valid configurations (no constraints), over the %zu this can hold; narrow "
+			 "it or add constraints", total, total == ULLONG_MAX ? " or more" : "", space_max_values / np);
+		return -1;
 	}
-	s->total = (size_t)total;
-	size_t cap = 0, np = cfg->nparams;
+	size_t cap = 0;
 	/* constraints by the depth at which they can be decided; depth -1 (constants only) goes to 0 */
 	int *depth = xcalloc(cfg->nconstraints + 1, sizeof *depth);
 	for (size_t c = 0; c < cfg->nconstraints; c++) {
@@ -122,6 +129,12 @@ int space_enumerate(const config *cfg, space *s, diags *d)
 	size_t k = 0;
 	int done = np == 0 || total == 0;
 	while (!done && rc == 0) {
+		if (++checks > SPACE_MAX_CHECKS) {
+			diags_add(d, "%s: the constraints leave too much to check (over %llu partial configurations); "
+				  "list the parameters they name first, or narrow the space", cfg->path, SPACE_MAX_CHECKS);
+			rc = -1;
+			break;
+		}
 		cur[k] = cfg->params[k].values[idx[k]];
 		int keep = holds_at(cfg, depth, k, cur, d);
 		if (keep < 0) {
@@ -131,6 +144,13 @@ int space_enumerate(const config *cfg, space *s, diags *d)
 		if (keep && k + 1 < np) {
 			idx[++k] = 0;
 			continue;
+		}
+		if (keep && (s->count + 1) * np > space_max_values) {
+			diags_at(d, cfg->path, cfg->params[0].at.line, cfg->params[0].at.col,
+				 "the space has over %zu valid configurations (of %llu%s combinations); narrow it or "
+				 "add constraints", s->count, total, total == ULLONG_MAX ? " or more" : "");
+			rc = -1;
+			break;
 		}
 		if (keep) {
 			grow(&s->vals, &cap, (s->count + 1) * np, sizeof *s->vals);

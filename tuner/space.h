@@ -16,6 +16,10 @@ typedef struct {
 
 static inline const value *space_config(const space *s, size_t i) { return s->vals + i * s->nparams; }
 
+/* What an enumeration may keep, in parameter values (a configuration is nparams of them); the
+ * product of the value lists has no ceiling. Tests lower it. */
+extern size_t space_max_values;
+
 /* 0 on success. -1 when a constraint cannot be evaluated, the space is empty or the named
  * reference is not in it, with the reason in d. */
 int space_enumerate(const config *cfg, space *s, diags *d);
