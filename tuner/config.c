@@ -249,7 +249,7 @@ static int find_param(loader *L, const yaml_node_t *n, const char *what)
  * with no output at all. */
 static void warn_unrestored_inputs(loader *L, const yaml_node_t *list)
 {
-	if (L->errors)
+	if (L->errors || L->quiet)
 		return; /* the config is refused anyway, and args may not line up with the list's items */
 	int outputs = 0;
 	for (size_t i = 0; i < L->cfg->nargs; i++)
@@ -798,7 +798,13 @@ static void load_root(loader *L, const yaml_node_t *root)
 		cfg->header_path = xasprintf("results/%s_tuned.h", cfg->name);
 }
 
-int config_load(const char *path, config *cfg, diags *d)
+static int config_load_as(const char *path, int quiet, config *cfg, diags *d);
+
+int config_load(const char *path, config *cfg, diags *d) { return config_load_as(path, 0, cfg, d); }
+
+int config_load_quietly(const char *path, config *cfg, diags *d) { return config_load_as(path, 1, cfg, d); }
+
+static int config_load_as(const char *path, int quiet, config *cfg, diags *d)
 {
 	memset(cfg, 0, sizeof *cfg);
 	cfg->path = xstrdup(path);
@@ -817,7 +823,7 @@ int config_load(const char *path, config *cfg, diags *d)
 	int rc = -1;
 	if (config_read_document(path, "YAML", &doc, d) == 0) {
 		yaml_node_t *root = yaml_document_get_root_node(&doc);
-		loader L = {path, &doc, d, 0, cfg, 0, 0, NULL, 0};
+		loader L = {.file = path, .doc = &doc, .d = d, .cfg = cfg, .quiet = quiet};
 		if (!root)
 			diags_at(d, path, 1, 1, "the file is empty");
 		else {

@@ -241,6 +241,9 @@ int config_read_text(const char *path, const char *text, size_t len, const char 
 /* 0 on success. On failure returns -1 with every problem found in d (file:line:col: message)
  * and leaves *cfg empty; config_free is safe either way. */
 int config_load(const char *path, config *cfg, diags *d);
+/* The same without the warnings (stderr) a config's first load prints: for a later stage that
+ * loads the config again (the header, an output check), so that each is said once. */
+int config_load_quietly(const char *path, config *cfg, diags *d);
 void config_free(config *cfg);
 
 /* The spec hash (hash_spec) of a loaded config: the config file, the kernel source and the

@@ -21,6 +21,7 @@ typedef struct {
 	int has_plan;  /* the config has a plan: its launches name the entries and may give the geometry */
 	char **failed; /* constants whose definitions failed, said once: their uses are not errors again */
 	size_t nfailed;
+	int quiet;     /* warnings unsaid: a later stage loading a config the run already loaded */
 } loader;
 
 /* ---- config_yaml.c: nodes, typed getters and key checks; each error is counted in L->errors

@@ -159,7 +159,7 @@ int inputs_check_output(const char *config_path, const char *out, const char *ou
 	if (config_path && *config_path) {
 		config cfg;
 		diags ignored = {0};
-		if (config_load(config_path, &cfg, &ignored) == 0) {
+		if (config_load_quietly(config_path, &cfg, &ignored) == 0) {
 			inputs in;
 			inputs_of(&cfg, &in);
 			add(&in, config_sibling(&cfg, ".journal"), "the journal of its runs");

@@ -613,7 +613,7 @@ static int resolve_name(const input *in, const char *spec, const char *out, char
 		char *cfg_path = find_from(recorded, in->t.path);
 		config cfg;
 		diags cd = {0};
-		if (config_load(cfg_path, &cfg, &cd) == 0) {
+		if (config_load_quietly(cfg_path, &cfg, &cd) == 0) {
 			*name = xstrdup(cfg.name);
 			*path = xstrdup(out ? out : cfg.header_path);
 			char now[17];

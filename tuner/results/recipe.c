@@ -233,7 +233,7 @@ config *recipe_config(const table *t, size_t row)
 	char *cfg_path = find_from(recorded, t->path);
 	config *cfg = xmalloc(sizeof *cfg);
 	diags cd = {0};
-	int rc = config_load(cfg_path, cfg, &cd);
+	int rc = config_load_quietly(cfg_path, cfg, &cd);
 	diags_free(&cd);
 	free(cfg_path);
 	if (rc == 0)
