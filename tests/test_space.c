@@ -85,7 +85,7 @@ static void test_constraint_division_by_zero_names_the_configuration(void)
 	config_free(&cfg);
 	/* decided before the last parameter is bound (here by constants alone): still a whole
 	 * configuration, the first that meets it */
-	CU_ASSERT_EQUAL_FATAL(load(HEAD "constants: {n: 4}\nspace: {x: [32, 64], y: [2, 1]}\nconstraints: [\"n / 0 > 1\"]\n",
+	CU_ASSERT_EQUAL_FATAL(load(HEAD "constants: {n: 4}\nspace: {x: [32, 64], y: [2, 1]}\nconstraints: [\"n / 0 > 1\", y > 0]\n",
 				   &cfg), 0);
 	CU_ASSERT_EQUAL(space_enumerate(&cfg, &sp, &d), -1);
 	CU_ASSERT_EQUAL_FATAL(d.n, 2);

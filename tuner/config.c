@@ -791,6 +791,7 @@ static void load_root(loader *L, const yaml_node_t *root)
 	check_all_names(L);
 	ld_check_entry(L);
 	ld_scan_pragmas(L);
+	ld_check_params_used(L);
 	if (!cfg->csv_path)
 		cfg->csv_path = xasprintf("results/%s.csv", cfg->name);
 	if (!cfg->header_path)
