@@ -20,6 +20,7 @@
 #include "cubin.h"
 #include "hash.h"
 #include "proc.h"
+#include "signature.h"
 #include "banned.h"
 
 int param_is_compile_time(const param *p) { return p->is_define || p->is_maxreg || p->is_entry || p->is_pragma; }
@@ -592,6 +593,35 @@ static int start_link(build *b, job *j, const char *nvcc, const char *arch, cons
 	return 0;
 }
 
+/* The arguments each of the binary's entries is passed against its parameters in the cubin; a
+ * mismatch fails the binary (bad_args), its log the config's file:line:col and why. A cubin that
+ * does not say is not checked. */
+static void check_arguments(const config *cfg, const build *b, binary *bin)
+{
+	int plan = bin->plan && bin->plan->nlaunches && (long long)(bin - b->bins) != b->ref_bin;
+	size_t entries = plan ? bin->nplan : 1;
+	int *idx = xcalloc(cfg->nargs + 1, sizeof *idx);
+	for (size_t k = 0; k < entries && !bin->failed; k++) {
+		const kernel_resources *r = plan ? &bin->plan_res[k] : &bin->res;
+		size_t *sizes, nparams;
+		if (!r->symbol || cubin_params(bin->cubin, r->symbol, &sizes, &nparams))
+			continue;
+		size_t n = signature_args(cfg, plan ? (long)k : -1, idx);
+		const char *entry = plan ? cfg->plan.launches[k].entry : bin->entry;
+		mark at;
+		char *why = signature_mismatch(cfg, idx, n, entry, sizes, nparams, plan ? cfg->plan.launches[k].at : cfg->entry_at,
+					       &at);
+		if (why) {
+			bin->failed = bin->bad_args = 1;
+			free(bin->log);
+			bin->log = xasprintf("%s:%d:%d: %s", cfg->path, at.line, at.col, why);
+			free(why);
+		}
+		free(sizes);
+	}
+	free(idx);
+}
+
 /* The pool in flight: jobs running, which binaries have started and finished. */
 struct builder {
 	const config *cfg;
@@ -633,6 +663,8 @@ static void launch(builder *bd, size_t k)
 		bd->nrun++;
 		return;
 	}
+	if (!bd->b->bins[k].failed)
+		check_arguments(bd->cfg, bd->b, &bd->b->bins[k]);
 	bd->finished[k] = 1;
 	bd->done++;
 	bd->t_last = now_seconds();
@@ -699,6 +731,8 @@ static void step(builder *bd, long long want, int wait_ms)
 			i++;
 			continue;
 		}
+		if (!bin->failed)
+			check_arguments(bd->cfg, bd->b, bin);
 		bd->finished[j->bin] = 1;
 		bd->done++;
 		bd->t_last = now_seconds();

@@ -63,10 +63,15 @@ static void on_stop_signal(int sig)
  * compiles is unknown, not in error, and its configurations are not run. */
 static int stopped_compile(const binary *b) { return b->killed; }
 
-/* An entry point that the module does not have is a config error, not a space of compile
- * errors: every binary comes from the same source. */
+/* An entry point that the module does not have, or whose parameters the arguments do not fit,
+ * is a config error, not a space of compile errors: said of the reference's binary, before
+ * anything runs. (Another binary that does not fit, an entry of its own, fails alone.) */
 static int missing_entry(const config *cfg, const binary *bin, diags *d)
 {
+	if (bin->failed && bin->bad_args) {
+		diags_add(d, "%s", bin->log); /* file:line:col: why */
+		return 1;
+	}
 	if (!bin->failed || !strstr(bin->log, "' not found in the compiled module"))
 		return 0;
 	diags_at(d, cfg->path, cfg->entry_at.line, cfg->entry_at.col, "%s", bin->log);
