@@ -36,6 +36,7 @@
 #include "space.h"
 #include "summary.h"
 #include "t4.h"
+#include "unchanged.h"
 #include "banned.h"
 
 /* the cubin cache is trimmed to this after every build (least recently used first) */
@@ -502,6 +503,7 @@ static int dry_run(tuning *t)
 	t->compile_s = now_seconds() - t0;
 	if (rc || missing_entry(&t->cfg, &t->b.bins[t->b.of_config[t->sp.reference]], &t->d))
 		return stop(t, EXIT_USAGE);
+	warn_unchanged_params(&t->cfg, &t->sp, &t->b);
 	size_t compiled = 0;
 	for (size_t c = 0; c < t->sp.count; c++) {
 		measure_apply_binary(&t->b.bins[t->b.of_config[c]], t->cc, &t->res[c]);
@@ -588,6 +590,7 @@ static int compile_and_measure(tuning *t)
 	if (build_end(bd, &t->compile_s) && t->code == EXIT_WINNER)
 		t->code = EXIT_USAGE;
 	progress_end(&t->compiles);
+	warn_unchanged_params(&t->cfg, &t->sp, &t->b);
 	for (size_t c = 0; c < t->sp.count; c++)
 		if (!stopped_compile(&t->b.bins[t->b.of_config[c]]))
 			measure_apply_binary(&t->b.bins[t->b.of_config[c]], t->cc, &t->res[c]);
