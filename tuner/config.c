@@ -284,8 +284,9 @@ static void load_scalar_argument(loader *L, kernel_arg *arg, yaml_node_t *val, y
 	else
 		ld_expr(L, val, "argument value", &arg->value);
 	if (elem_lanes(arg->type) > 1)
-		ld_error(L, arg->at, "%s: a scalar of vector type %s is not supported; pass its components", what,
-			 elem_name(arg->type));
+		ld_error(L, arg->at, "%s: a scalar of vector type %s is not supported: a scalar is one value, so a kernel "
+				     "parameter of type %s cannot be given (take its components as separate parameters)",
+			 what, elem_name(arg->type), elem_name(arg->type));
 }
 
 /* An array's fill: a name, {copy: NAME} of another array, {expr: ...} per element or

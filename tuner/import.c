@@ -216,6 +216,15 @@ static void arguments(reader *R, FILE *f, const yaml_node_t *args)
 		snprintf(generated, sizeof generated, "arg%d", index);
 		fprintf(f, "  - {name: %s, type: %s", name ? name : generated, ours);
 		if (!strcmp(mem, "Scalar")) {
+			elem_type t;
+			if (elem_parse(ours, &t) == 0 && elem_lanes(t) > 1) {
+				/* the worker passes a scalar as one value: a vector by value has no config form */
+				char *msg = xasprintf("%s.Type: a Scalar of vector type '%s' is not imported: a scalar is one value of "
+						      "int8..uint64, float or double, so a kernel parameter of type %s cannot be "
+						      "given (take its components as separate parameters)", path, type, type);
+				err_at(R, get(R, a, "Type"), "%s", msg);
+				free(msg);
+			}
 			fprintf(f, ", value: %s}\n", value ? value : "0");
 			continue;
 		}
