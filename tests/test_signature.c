@@ -134,8 +134,10 @@ static void test_a_plan_launch_passes_its_own_arguments(void)
 	config_free(&cfg);
 }
 
-/* With the real nvcc: 4 arguments for a 3-parameter kernel, then a double for its float, each
- * refused at its line and column, exit 2, nothing measured; the matching config compiles. */
+/* With the real nvcc: 4 arguments for a 3-parameter kernel, then a double for its float (also
+ * built with build.rdc: the linked cubin), then a reference kernel (verify.kernel) of one
+ * parameter given all three: each refused at its line and column, exit 2, nothing measured; the
+ * matching config compiles. */
 static void test_a_config_that_does_not_fit_the_kernel_is_refused(void)
 {
 	char dir[128], src[160], cfgpath[160];
@@ -143,28 +145,36 @@ static void test_a_config_that_does_not_fit_the_kernel_is_refused(void)
 	mkdir(dir, 0777);
 	snprintf(src, sizeof src, "%s/k.cu", dir);
 	put_file(src, "extern \"C\" __global__ void k(float *a, float s, int n)\n"
-		      "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = s; }\n");
+		      "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = s; }\n"
+		      "extern \"C\" __global__ void ref(float *a) { a[threadIdx.x] = 2; }\n");
 	snprintf(cfgpath, sizeof cfgpath, "%s/sig.yaml", dir);
-	const char *args[] = {
-		"  - {name: s, type: float, value: 2}\n  - {name: n, type: int32, value: 64}\n  - {name: x, type: int32, value: 7}\n",
-		"  - {name: s, type: double, value: 2}\n  - {name: n, type: int32, value: 64}\n",
-		"  - {name: s, type: float, value: 2}\n  - {name: n, type: int32, value: 64}\n",
+	const char *const fits = "  - {name: s, type: float, value: 2}\n  - {name: n, type: int32, value: 64}\n";
+	const char *const dbl = "  - {name: s, type: double, value: 2}\n  - {name: n, type: int32, value: 64}\n";
+	const struct {
+		const char *args, *more, *says;
+	} cases[] = {
+		{"  - {name: s, type: float, value: 2}\n  - {name: n, type: int32, value: 64}\n  - {name: x, type: int32, value: 7}\n",
+		 "", ":7:5: argument 'x' has no parameter: kernel 'k' takes 3 parameters (of 8, 4 and 4 bytes) but is passed 4"},
+		{dbl, "", ":5:5: argument 's' is a scalar double (8 bytes), but parameter 2 of kernel 'k' takes 4 bytes"},
+		{dbl, "build: {rdc: true}\n", ":5:5: argument 's' is a scalar double (8 bytes), but parameter 2 of kernel 'k' takes 4"},
+		{fits, "verify: {kernel: {entry: ref, block: [64], grid: [1]}}\n",
+		 ":5:5: argument 's' has no parameter: kernel 'ref' takes 1 parameter (of 8 bytes) but is passed 3 arguments "
+		 "(the reference kernel, verify.kernel)"},
+		{fits, "", NULL},
 	};
-	const char *says[] = {":7:5: argument 'x' has no parameter: kernel 'k' takes 3 parameters (of 8, 4 and 4 bytes) but is passed 4",
-			      ":5:5: argument 's' is a scalar double (8 bytes), but parameter 2 of kernel 'k' takes 4 bytes", NULL};
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char text[1024];
 		snprintf(text, sizeof text,
 			 "name: sig\nkernel: {source: k.cu, entry: k}\narguments:\n  - {name: a, type: float, count: 64, output: true}\n"
-			 "%sspace: {bx: [32, 64]}\nlaunch: {block: [bx], grid: [\"64 / bx\"]}\noutput: {csv: %s/sig.csv}\n",
-			 args[i], dir);
+			 "%sspace: {bx: [32, 64]}\nlaunch: {block: [bx], grid: [\"64 / bx\"]}\noutput: {csv: %s/sig.csv}\n%s",
+			 cases[i].args, dir, cases[i].more);
 		put_file(cfgpath, text);
 		char *out;
 		int rc = run_autotune((char *[]){"--dry-run", "--arch", "sm_90", "--no-cache", cfgpath, NULL}, &out);
-		CU_ASSERT_EQUAL(rc, says[i] ? 2 : 0);
-		if (says[i] && !strstr(out, says[i]))
+		CU_ASSERT_EQUAL(rc, cases[i].says ? 2 : 0);
+		if (cases[i].says && !strstr(out, cases[i].says))
 			fprintf(stderr, "\n  got: %s\n", out);
-		CU_ASSERT(!says[i] || strstr(out, says[i]));
+		CU_ASSERT(!cases[i].says || strstr(out, cases[i].says));
 		free(out);
 	}
 }

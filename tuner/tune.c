@@ -503,6 +503,11 @@ static int dry_run(tuning *t)
 	t->compile_s = now_seconds() - t0;
 	if (rc || missing_entry(&t->cfg, &t->b.bins[t->b.of_config[t->sp.reference]], &t->d))
 		return stop(t, EXIT_USAGE);
+	if (t->b.ref_bin >= 0 && t->b.bins[t->b.ref_bin].bad_args) {
+		/* verify.kernel, which a run would launch first */
+		diags_add(&t->d, "%s (the reference kernel, verify.kernel)", t->b.bins[t->b.ref_bin].log);
+		return stop(t, EXIT_USAGE);
+	}
 	warn_unchanged_params(&t->cfg, &t->sp, &t->b);
 	size_t compiled = 0;
 	for (size_t c = 0; c < t->sp.count; c++) {
