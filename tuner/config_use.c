@@ -77,18 +77,11 @@ static const char *only_in(const config *cfg, size_t i)
 	return "";
 }
 
-static int ident_char(char c) { return c == '_' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z'); }
-
-/* Whether name stands in a flag as a whole identifier, or as what -D defines ("-DTILE=4"). */
-static int names_in(const char *flag, const char *name)
+/* Whether flag is "-DNAME" or "-DNAME=..." of this name. */
+static int defines(const char *flag, const char *name)
 {
 	size_t n = strlen(name);
-	for (const char *p = flag; (p = strstr(p, name)); p++) {
-		int defined = p == flag + 2 && !strncmp(flag, "-D", 2);
-		if ((defined || p == flag || !ident_char(p[-1])) && !ident_char(p[n]))
-			return 1;
-	}
-	return 0;
+	return !strncmp(flag, "-D", 2) && !strncmp(flag + 2, name, n) && (flag[2 + n] == 0 || flag[2 + n] == '=');
 }
 
 static void report_unused(loader *L, size_t i)
@@ -97,7 +90,7 @@ static void report_unused(loader *L, size_t i)
 	const param *p = &cfg->params[i];
 	const char *flag = NULL;
 	for (size_t k = 0; k < cfg->nflags && !flag; k++)
-		if (names_in(cfg->nvcc_flags[k], p->name))
+		if (defines(cfg->nvcc_flags[k], p->name))
 			flag = cfg->nvcc_flags[k];
 	const char *where = only_in(cfg, i);
 	char why[200] = "";
