@@ -154,6 +154,7 @@ FUZZ_JOURNAL_SRCS = tuner/journal.c lib/protocol.c lib/hash.c lib/diag.c tests/f
 FUZZ_IMPORT_SRCS = tuner/import.c tuner/import_py.c $(FUZZ_LOADER_SRCS) tests/fuzz/fuzz_import.c
 FUZZ_T4_SRCS = tuner/results/t4.c tuner/results/table.c tuner/results/output.c tuner/select.c lib/stats.c \
 	$(FUZZ_LOADER_SRCS) tests/fuzz/fuzz_t4.c
+FUZZ_CUBIN_SRCS = tuner/cubin.c lib/hash.c lib/diag.c tests/fuzz/fuzz_cubin.c
 $(B)/fuzz_config: $(FUZZ_CONFIG_SRCS) tests/fuzz/fuzz_file.h | $(B)
 	$(FUZZ_CC) -o $@ $(FUZZ_CONFIG_SRCS) -lyaml -lxxhash -lm
 $(B)/fuzz_table: $(FUZZ_TABLE_SRCS) tests/fuzz/fuzz_file.h | $(B)
@@ -165,9 +166,12 @@ $(B)/fuzz_import: $(FUZZ_IMPORT_SRCS) tests/fuzz/fuzz_file.h | $(B)
 $(B)/fuzz_t4: $(FUZZ_T4_SRCS) tests/fuzz/fuzz_file.h | $(B)
 	$(FUZZ_CC) -o $@ $(FUZZ_T4_SRCS) -lyaml -lxxhash -lm
 
-fuzz: $(B)/fuzz_config $(B)/fuzz_table $(B)/fuzz_journal $(B)/fuzz_import $(B)/fuzz_t4
+$(B)/fuzz_cubin: $(FUZZ_CUBIN_SRCS) tests/fuzz/fuzz_file.h | $(B)
+	$(FUZZ_CC) -o $@ $(FUZZ_CUBIN_SRCS) -lxxhash -lm
+
+fuzz: $(B)/fuzz_config $(B)/fuzz_table $(B)/fuzz_journal $(B)/fuzz_import $(B)/fuzz_t4 $(B)/fuzz_cubin
 	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-csv-corpus $(B)/fuzz-journal-corpus $(B)/fuzz-import-corpus \
-		$(B)/fuzz-t4-corpus
+		$(B)/fuzz-t4-corpus $(B)/fuzz-cubin-corpus
 	@cp -n tests/fuzz/corpus/* $(B)/fuzz-corpus/ 2>/dev/null || true
 	@cp -n tests/fuzz/csv-corpus/* $(B)/fuzz-csv-corpus/ 2>/dev/null || true
 	@cp -n tests/fuzz/journal-corpus/* $(B)/fuzz-journal-corpus/ 2>/dev/null || true
@@ -178,6 +182,10 @@ fuzz: $(B)/fuzz_config $(B)/fuzz_table $(B)/fuzz_journal $(B)/fuzz_import $(B)/f
 	$(B)/fuzz_journal -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-journal-corpus
 	$(B)/fuzz_import -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-import-corpus
 	$(B)/fuzz_t4 -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-t4-corpus
+	# the cubin corpus is compiled from its source: a cubin of this toolkit's own making
+	@[ -s $(B)/fuzz-cubin-corpus/k.cubin ] || $(NVCC) -cubin -arch=sm_90 -o $(B)/fuzz-cubin-corpus/k.cubin \
+		tests/fuzz/cubin-corpus/k.cu
+	$(B)/fuzz_cubin -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-cubin-corpus
 
 .PHONY: all deps demo test test-gpu fuzz install uninstall clean
 
