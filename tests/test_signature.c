@@ -177,6 +177,22 @@ static void test_a_config_that_does_not_fit_the_kernel_is_refused(void)
 		CU_ASSERT(!cases[i].says || strstr(out, cases[i].says));
 		free(out);
 	}
+	/* a run (the fake worker) says the reference kernel's mismatch before it starts one */
+	char text[1024], log[192];
+	snprintf(text, sizeof text,
+		 "name: sig\nkernel: {source: k.cu, entry: k}\narguments:\n  - {name: a, type: float, count: 64, output: true}\n"
+		 "%sspace: {bx: [32, 64]}\nlaunch: {block: [bx], grid: [\"64 / bx\"]}\n"
+		 "output: {csv: %s/sig.csv, header: %s/sig_tuned.h}\n%s",
+		 cases[3].args, dir, dir, cases[3].more);
+	put_file(cfgpath, text);
+	fake_worker_reset(dir, "sig");
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"--no-cache", cfgpath, NULL}, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, cases[3].says));
+	free(out);
+	snprintf(log, sizeof log, "%s/runs.log", dir);
+	CU_ASSERT(count_in(log, " ref ") <= 0);
+	fake_worker_forget();
 }
 
 int add_signature_suite(void)

@@ -490,6 +490,16 @@ static int find_target(tuning *t)
 }
 
 
+/* verify.kernel, launched first, whose arguments do not fit its parameters: said (a config error,
+ * as for the reference configuration's entry). Its binary is built by then. */
+static int reference_kernel_unfit(tuning *t)
+{
+	if (t->b.ref_bin < 0 || !t->b.bins[t->b.ref_bin].bad_args)
+		return 0;
+	diags_add(&t->d, "%s (the reference kernel, verify.kernel)", t->b.bins[t->b.ref_bin].log);
+	return 1;
+}
+
 /* A dry run: every binary, then what each says (resources, occupancy, launches known to fail). */
 static int dry_run(tuning *t)
 {
@@ -503,11 +513,8 @@ static int dry_run(tuning *t)
 	t->compile_s = now_seconds() - t0;
 	if (rc || missing_entry(&t->cfg, &t->b.bins[t->b.of_config[t->sp.reference]], &t->d))
 		return stop(t, EXIT_USAGE);
-	if (t->b.ref_bin >= 0 && t->b.bins[t->b.ref_bin].bad_args) {
-		/* verify.kernel, which a run would launch first */
-		diags_add(&t->d, "%s (the reference kernel, verify.kernel)", t->b.bins[t->b.ref_bin].log);
+	if (reference_kernel_unfit(t))
 		return stop(t, EXIT_USAGE);
-	}
 	warn_unchanged_params(&t->cfg, &t->sp, &t->b);
 	size_t compiled = 0;
 	for (size_t c = 0; c < t->sp.count; c++) {
@@ -571,8 +578,8 @@ static int compile_and_measure(tuning *t)
 		build_end(bd, NULL);
 		return stop(t, interrupted == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED);
 	}
-	if (ref_failed ||
-	    missing_entry(&t->cfg, &t->b.bins[t->b.of_config[t->sp.reference]], &t->d)) {
+	if (ref_failed || missing_entry(&t->cfg, &t->b.bins[t->b.of_config[t->sp.reference]], &t->d) ||
+	    (t->b.ref_bin >= 0 && build_wait(bd, (size_t)t->b.ref_bin)) || reference_kernel_unfit(t)) {
 		build_end(bd, NULL);
 		return stop(t, EXIT_USAGE);
 	}
