@@ -23,7 +23,7 @@ HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80
 	-gencode arch=compute_90,code=sm_90
 
 B = build
-ENGINE = cache chart cli compile completeness cubin config config_data config_expr config_keys config_plan config_source config_yaml devices diag expr expr_eval finish hash header hostref import import_keys import_py inputs journal launch_plan literal measure merge occupancy output plan proc progress protocol recipe replay report runner search select show space stats summary t4 table tune view
+ENGINE = cache chart cli compile completeness cubin config config_data config_expr config_keys config_plan config_source config_use config_yaml devices diag expr expr_eval finish hash header hostref import import_keys import_py inputs journal launch_plan literal measure merge occupancy output plan proc progress protocol recipe replay report runner search select show signature space stats summary t4 table tune unchanged view
 ENGINE_OBJS = $(ENGINE:%=$(B)/%.o)
 TESTS = $(patsubst tests/%.c,$(B)/tests/%.o,$(filter-out tests/fake_worker.c tests/cubin_hash.c,$(wildcard tests/*.c)))
 
@@ -158,8 +158,8 @@ FUZZ_CC = clang -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L $(SRC_DIRS:%=-I%) -isy
 	-fno-sanitize-recover=undefined
 # the config loader and what it evaluates with
 FUZZ_LOADER_SRCS = tuner/config.c tuner/config_yaml.c tuner/config_expr.c tuner/config_keys.c tuner/config_source.c \
-	tuner/config_plan.c tuner/config_data.c lib/expr.c lib/expr_eval.c lib/hash.c tuner/space.c tuner/launch_plan.c \
-	lib/diag.c tuner/occupancy.c
+	tuner/config_use.c tuner/config_plan.c tuner/config_data.c lib/expr.c lib/expr_eval.c lib/hash.c tuner/space.c \
+	tuner/launch_plan.c lib/diag.c tuner/occupancy.c
 FUZZ_CONFIG_SRCS = $(FUZZ_LOADER_SRCS) tuner/results/output.c tests/fuzz/fuzz_config.c
 FUZZ_TABLE_SRCS = tuner/results/table.c tuner/select.c lib/stats.c lib/diag.c tests/fuzz/fuzz_table.c
 FUZZ_JOURNAL_SRCS = tuner/journal.c lib/protocol.c lib/hash.c lib/diag.c tests/fuzz/fuzz_journal.c
@@ -167,6 +167,7 @@ FUZZ_IMPORT_SRCS = tuner/import.c tuner/import_keys.c tuner/import_py.c $(FUZZ_L
 	tests/fuzz/fuzz_import.c
 FUZZ_T4_SRCS = tuner/results/t4.c tuner/results/table.c tuner/results/output.c tuner/select.c lib/stats.c \
 	$(FUZZ_LOADER_SRCS) tests/fuzz/fuzz_t4.c
+FUZZ_CUBIN_SRCS = tuner/cubin.c lib/hash.c lib/diag.c tests/fuzz/fuzz_cubin.c
 $(B)/fuzz_config: $(FUZZ_CONFIG_SRCS) tests/fuzz/fuzz_file.h | $(B)
 	$(FUZZ_CC) -o $@ $(FUZZ_CONFIG_SRCS) -lyaml -lxxhash -lm
 $(B)/fuzz_table: $(FUZZ_TABLE_SRCS) tests/fuzz/fuzz_file.h | $(B)
@@ -178,9 +179,12 @@ $(B)/fuzz_import: $(FUZZ_IMPORT_SRCS) tests/fuzz/fuzz_file.h | $(B)
 $(B)/fuzz_t4: $(FUZZ_T4_SRCS) tests/fuzz/fuzz_file.h | $(B)
 	$(FUZZ_CC) -o $@ $(FUZZ_T4_SRCS) -lyaml -lxxhash -lm
 
-fuzz: $(B)/fuzz_config $(B)/fuzz_table $(B)/fuzz_journal $(B)/fuzz_import $(B)/fuzz_t4
+$(B)/fuzz_cubin: $(FUZZ_CUBIN_SRCS) tests/fuzz/fuzz_file.h | $(B)
+	$(FUZZ_CC) -o $@ $(FUZZ_CUBIN_SRCS) -lxxhash -lm
+
+fuzz: $(B)/fuzz_config $(B)/fuzz_table $(B)/fuzz_journal $(B)/fuzz_import $(B)/fuzz_t4 $(B)/fuzz_cubin
 	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-csv-corpus $(B)/fuzz-journal-corpus $(B)/fuzz-import-corpus \
-		$(B)/fuzz-t4-corpus
+		$(B)/fuzz-t4-corpus $(B)/fuzz-cubin-corpus
 	@cp -n tests/fuzz/corpus/* $(B)/fuzz-corpus/ 2>/dev/null || true
 	@cp -n tests/fuzz/csv-corpus/* $(B)/fuzz-csv-corpus/ 2>/dev/null || true
 	@cp -n tests/fuzz/journal-corpus/* $(B)/fuzz-journal-corpus/ 2>/dev/null || true
@@ -192,6 +196,10 @@ fuzz: $(B)/fuzz_config $(B)/fuzz_table $(B)/fuzz_journal $(B)/fuzz_import $(B)/f
 	$(B)/fuzz_journal -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-journal-corpus
 	$(B)/fuzz_import -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-import-corpus
 	$(B)/fuzz_t4 -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-t4-corpus
+	# the cubin corpus is compiled from its source: a cubin of this toolkit's own making
+	@[ -s $(B)/fuzz-cubin-corpus/k.cubin ] || $(NVCC) -cubin -arch=sm_90 -o $(B)/fuzz-cubin-corpus/k.cubin \
+		tests/fuzz/cubin-corpus/k.cu
+	$(B)/fuzz_cubin -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-cubin-corpus
 
 .PHONY: all deps demo test test-gpu fuzz install uninstall clean
 

@@ -253,7 +253,8 @@ static void test_parameters_that_clash_with_the_header_macros(void)
 	config cfg;
 	char *first = NULL;
 	/* plan_streams is only the header's with a plan */
-	CU_ASSERT_EQUAL(config_load_text(config_with_line(11, "  {bx: [32, 64], plan_streams: [1]}"), &cfg, &first), 0);
+	CU_ASSERT_EQUAL(config_load_text(config_with_line(11, "  {bx: [32, 64], plan_streams: [1]}\nconstraints: [plan_streams > 0]"),
+					&cfg, &first), 0);
 	free(first);
 	config_free(&cfg);
 }

@@ -122,7 +122,7 @@ static void test_connections_default_to_the_environment(void)
 			unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
 		config cfg;
 		char *first;
-		CU_ASSERT_EQUAL_FATAL(config_load_text(with_line(13, NULL, NULL), &cfg, &first), 0);
+		CU_ASSERT_EQUAL_FATAL(config_load_text(with_line(13, NULL, "constraints: [C > 0]\n"), &cfg, &first), 0);
 		free(first);
 		CU_ASSERT_PTR_NULL(cfg.plan.connections.e);
 		CU_ASSERT_EQUAL(cfg.plan.default_connections, atoi(values[i][1]));

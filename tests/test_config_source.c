@@ -83,12 +83,12 @@ static void test_a_pragmas_name_decides_what_is_compile_time(void)
 	CU_ASSERT(cfg.rewrite_pragmas);
 	config_free(&cfg);
 	const char *by_constant = "__global__ void k(float *a, int n) {\n  #pragma unroll n\n for (;;) ;\n}\n";
-	CU_ASSERT_EQUAL_FATAL(load_over(by_constant, "  bx: [32, 64]\n  U: [1, 2, 4]", "  entry: k", &cfg, &first), 0);
+	CU_ASSERT_EQUAL_FATAL(load_over(by_constant, "  bx: [32, 64]\n  U: [1, 2, 4]\nconstraints: [U > 0]", "  entry: k", &cfg, &first), 0);
 	CU_ASSERT(!cfg.params[1].is_pragma);
 	CU_ASSERT(cfg.rewrite_pragmas);
 	config_free(&cfg);
 	const char *neither = "#pragma unroll 4\n#pragma unroll UNKNOWN\n// #pragma unroll U\n__global__ void k() {}\n";
-	CU_ASSERT_EQUAL_FATAL(load_over(neither, "  bx: [32, 64]\n  U: [1, 2, 4]", "  entry: k", &cfg, &first), 0);
+	CU_ASSERT_EQUAL_FATAL(load_over(neither, "  bx: [32, 64]\n  U: [1, 2, 4]\nconstraints: [U > 0]", "  entry: k", &cfg, &first), 0);
 	CU_ASSERT(!cfg.params[0].is_pragma && !cfg.params[1].is_pragma);
 	CU_ASSERT(!cfg.rewrite_pragmas);
 	config_free(&cfg);

@@ -2,6 +2,7 @@
  * nvcc 13 output), found by its plain or mangled name, and for a linked one (build.rdc) in
  * nvlink's; and the hash of what the GPU executes. */
 #include <CUnit/CUnit.h>
+#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,6 +167,151 @@ static void test_the_code_hash_ignores_an_unused_register_cap(void)
 	CU_ASSERT_EQUAL(strlen(plain1), 16);
 }
 
+/* The parameters the cubin records: each one's size in order, a pointer's 8, a struct's and a
+ * vector's their own; none for a kernel without; a kernel the cubin lacks, or a file that is not
+ * one, does not say. */
+static void test_the_parameters_a_cubin_records(void)
+{
+	char src[256];
+	snprintf(src, sizeof src, "%s/k.cu", test_dir);
+	put_file(src, "extern \"C\" __global__ void k3(float *a, float b, int n) { if (threadIdx.x < n) a[threadIdx.x] = b; }\n"
+		      "extern \"C\" __global__ void k0() {}\n"
+		      "struct S { int a[5]; };\n"
+		      "__global__ void ks(S s, char c, short h, float2 v, double4 w, double *p) { p[0] = s.a[3] + c + h + v.x + w.w; }\n");
+	const char *cubin = compiled("params", "-O3");
+	const struct {
+		const char *symbol;
+		size_t n, sizes[6];
+	} want[] = {{"k3", 3, {8, 4, 4}}, {"k0", 0, {0}}, {"_Z2ks1Scs6float27double4Pd", 6, {20, 1, 2, 8, 32, 8}}};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		size_t *sizes, n;
+		CU_ASSERT_EQUAL_FATAL(cubin_params(cubin, want[i].symbol, &sizes, &n), 0);
+		CU_ASSERT_EQUAL(n, want[i].n);
+		for (size_t k = 0; k < n && k < want[i].n; k++)
+			CU_ASSERT_EQUAL(sizes[k], want[i].sizes[k]);
+		free(sizes);
+	}
+	size_t *sizes, n;
+	CU_ASSERT_EQUAL(cubin_params(cubin, "k", &sizes, &n), -1);
+	CU_ASSERT_PTR_NULL(sizes);
+	CU_ASSERT_EQUAL(cubin_params(src, "k3", &sizes, &n), -1);
+	CU_ASSERT_EQUAL(cubin_params("/nonexistent/x.cubin", "k3", &sizes, &n), -1);
+}
+
+/* A cubin cut short anywhere, or with any byte of its headers and k3's records changed, is read
+ * within its bounds: the parameters as they were, or none said; the hash never reads outside. */
+static void test_a_damaged_cubin_is_read_within_its_bounds(void)
+{
+	char path[256];
+	size_t len = 0;
+	snprintf(path, sizeof path, "%s/params.cubin", test_dir);
+	FILE *f = fopen(path, "rb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	unsigned char data[1 << 16];
+	len = fread(data, 1, sizeof data, f);
+	fclose(f);
+	CU_ASSERT_FATAL(len > 1024 && len < sizeof data);
+	char cut[256];
+	snprintf(cut, sizeof cut, "%s/cut.cubin", test_dir);
+	size_t said = 0, wrong = 0;
+	for (size_t n = 0; n < len; n += n < 128 ? 1 : 7) {
+		FILE *o = fopen(cut, "wb");
+		fwrite(data, 1, n, o);
+		fclose(o);
+		size_t *sizes, count;
+		if (cubin_params(cut, "k3", &sizes, &count) == 0) {
+			said++;
+			wrong += count != 3 || sizes[0] != 8 || sizes[1] != 4 || sizes[2] != 4;
+		}
+		free(sizes);
+		char h[17];
+		cubin_code_hash(cut, h);
+	}
+	for (size_t at = 0; at < len; at++) {
+		unsigned char was = data[at];
+		data[at] = (unsigned char)(was ^ 0xA5);
+		FILE *o = fopen(cut, "wb");
+		fwrite(data, 1, len, o);
+		fclose(o);
+		data[at] = was;
+		size_t *sizes, count;
+		if (cubin_params(cut, "k3", &sizes, &count) == 0)
+			said++;
+		free(sizes);
+		if (at % 16 == 0) {
+			char h[17];
+			cubin_code_hash(cut, h);
+		}
+	}
+	CU_ASSERT_EQUAL(wrong, 0);
+	CU_ASSERT(said > 0);
+}
+
+/* A minimal ELF file: the null section, .shstrtab and .nv.info.k holding info (len bytes). */
+static void put_elf(const char *path, const unsigned char *info, size_t len)
+{
+	static const char names[] = "\0.shstrtab\0.nv.info.k";
+	unsigned char buf[4096] = {0};
+	Elf64_Ehdr eh = {0};
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_shentsize = sizeof(Elf64_Shdr);
+	eh.e_shnum = 3;
+	eh.e_shstrndx = 1;
+	size_t at = sizeof eh;
+	memcpy(buf + at, names, sizeof names);
+	size_t names_at = at, info_at = at + sizeof names;
+	memcpy(buf + info_at, info, len);
+	eh.e_shoff = (info_at + len + 7) / 8 * 8;
+	Elf64_Shdr sh[3] = {{0}};
+	sh[1] = (Elf64_Shdr){.sh_name = 1, .sh_type = SHT_STRTAB, .sh_offset = names_at, .sh_size = sizeof names};
+	sh[2] = (Elf64_Shdr){.sh_name = 11, .sh_type = SHT_LOPROC, .sh_offset = info_at, .sh_size = len};
+	memcpy(buf, &eh, sizeof eh);
+	memcpy(buf + eh.e_shoff, sh, sizeof sh);
+	FILE *f = fopen(path, "wb");
+	fwrite(buf, 1, eh.e_shoff + sizeof sh, f);
+	fclose(f);
+}
+
+/* EIATTR_KPARAM_INFO of ordinal o at offset off, size bytes; EIATTR_CBANK_PARAM_SIZE of total. */
+#define KPARAM(o, off, size) 0x04, 0x17, 0x0c, 0x00, 0, 0, 0, 0, (o), 0, (off), 0, 0x00, 0xf0, \
+	(unsigned char)(0x01 | ((size) << 2)), (unsigned char)((size) >> 6)
+#define TOTAL(n) 0x03, 0x19, (n), 0x00
+
+/* Records that do not make one list of parameters are not taken: a repeated or missing ordinal,
+ * a parameter past the total, a total without parameters, a record cut short. */
+static void test_records_that_do_not_make_a_list_say_nothing(void)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/made.cubin", test_dir);
+	const struct {
+		unsigned char info[64];
+		size_t len;
+		int rc;
+		size_t n;
+	} cases[] = {
+		{{KPARAM(1, 8, 4), KPARAM(0, 0, 8), TOTAL(12)}, 36, 0, 2},
+		{{TOTAL(0)}, 4, 0, 0},
+		{{0}, 0, 0, 0},
+		{{KPARAM(0, 0, 8), KPARAM(0, 8, 4), TOTAL(12)}, 36, -1, 0},
+		{{KPARAM(0, 0, 8), KPARAM(2, 8, 4), TOTAL(12)}, 36, -1, 0},
+		{{KPARAM(0, 0, 8), KPARAM(1, 8, 4), TOTAL(8)}, 36, -1, 0},
+		{{TOTAL(16)}, 4, -1, 0},
+		{{KPARAM(0, 0, 8)}, 12, -1, 0},
+		{{0x04, 0x17, 0xff, 0xff}, 4, -1, 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		put_elf(path, cases[i].info, cases[i].len);
+		size_t *sizes, n;
+		CU_ASSERT_EQUAL(cubin_params(path, "k", &sizes, &n), cases[i].rc);
+		CU_ASSERT_EQUAL(n, cases[i].n);
+		if (i == 0 && sizes && n == 2)
+			CU_ASSERT(sizes[0] == 8 && sizes[1] == 4);
+		free(sizes);
+	}
+}
+
 int add_cubin_suite(void)
 {
 	CU_pSuite s = CU_add_suite("cubin", NULL, NULL);
@@ -177,5 +323,8 @@ int add_cubin_suite(void)
 	CU_add_test(s, "ptxas: ambiguous overloads", test_ptxas_ambiguous_overloads);
 	CU_add_test(s, "nvlink: a linked kernel's resources", test_linked_resources_are_nvlinks);
 	CU_add_test(s, "the code hash ignores an unused register cap", test_the_code_hash_ignores_an_unused_register_cap);
+	CU_add_test(s, "the parameters a cubin records", test_the_parameters_a_cubin_records);
+	CU_add_test(s, "a damaged cubin is read within its bounds", test_a_damaged_cubin_is_read_within_its_bounds);
+	CU_add_test(s, "records that do not make a list say nothing", test_records_that_do_not_make_a_list_say_nothing);
 	return 0;
 }

@@ -355,6 +355,28 @@ static void test_what_cannot_be_imported_is_reported(void)
 	unlink(json);
 }
 
+/* A Scalar of a vector type: a scalar is one value, so a kernel's float2 parameter has no config
+ * form; refused at its Type, not written as a config that would not load. */
+static void test_a_vector_scalar_is_refused_at_its_type(void)
+{
+	const char *spec = "{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"bx\", \"Type\": \"int\", \"Values\": \"[32]\"}]},\n"
+			   " \"KernelSpecification\": {\"Language\": \"CUDA\", \"KernelName\": \"k\", \"KernelFile\": \"/dev/null\",\n"
+			   " \"GlobalSize\": {\"X\": \"1\"}, \"LocalSize\": {\"X\": \"bx\"}, \"Arguments\": [\n"
+			   "  {\"Name\": \"a\", \"Type\": \"float\", \"MemoryType\": \"Vector\", \"Size\": 64},\n"
+			   "  {\"Name\": \"v\", \"Type\": \"float2\", \"MemoryType\": \"Scalar\", \"FillValue\": 1}]}}";
+	const char *json = write_temp(4, "vec.json", spec);
+	char yaml[128];
+	snprintf(yaml, sizeof yaml, "%s/vec.yaml", test_dir);
+	diags d = {0};
+	CU_ASSERT_EQUAL(import_t1(json, yaml, &d), -1);
+	CU_ASSERT_EQUAL_FATAL(d.n, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], ":5:25: KernelSpecification.Arguments[1].Type: a Scalar of vector type "
+						 "'float2' is not imported"));
+	CU_ASSERT_NOT_EQUAL(access(yaml, F_OK), 0);
+	diags_free(&d);
+	unlink(json);
+}
+
 /* Names are copied as they are, so only the loader knows whether they mean something: the import
  * checks what it wrote as `validate` does, and a config that is not valid is reported at once
  * (and kept: the messages name its lines), not at the first `autotune` run. */
@@ -860,6 +882,7 @@ int add_import_suite(void)
 	CU_add_test(s, "a config written elsewhere finds the kernel", test_a_config_written_elsewhere_finds_the_kernel);
 	CU_add_test(s, "a GEMM spec imports to the hand-written space", test_a_gemm_spec_imports_to_the_hand_written_space);
 	CU_add_test(s, "what cannot be imported is reported", test_what_cannot_be_imported_is_reported);
+	CU_add_test(s, "a vector scalar is refused at its type", test_a_vector_scalar_is_refused_at_its_type);
 	CU_add_test(s, "a written config that does not load is reported", test_a_written_config_that_does_not_load_is_reported);
 	CU_add_test(s, "the output is none of the spec's inputs", test_the_output_is_none_of_the_specs_inputs);
 	CU_add_test(s, "only an earlier import is replaced", test_only_an_earlier_import_is_replaced);

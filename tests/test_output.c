@@ -51,7 +51,7 @@ static void make_report(config *cfg, space *sp, build *b, result *res, outputs *
 {
 	diags d = {0};
 	const char *text = "name: demo\nkernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4}]\n"
-			   "launch: {block: [bx], grid: [1]}\nspace: {bx: [64, 128], f: [0.5]}\n";
+			   "launch: {block: [bx], grid: [1]}\nspace: {bx: [64, 128], f: [0.5]}\nconstraints: [f > 0]\n";
 	const char *path = write_temp(3, "o.yaml", text);
 	CU_ASSERT_EQUAL_FATAL(config_load(path, cfg, &d), 0);
 	unlink(path);

@@ -189,7 +189,7 @@ static void test_reference_groups_follow_reference_per(void)
 	snprintf(text, sizeof text,
 		 "kernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 4, output: true}]\n"
 		 "space: {variant: [1, 2], bx: [32, 64, 128]}\nlaunch: {block: [bx], grid: [1]}\n"
-		 "verify: {reference_per: [variant]}\n", kernel);
+		 "constraints: [variant > 0]\nverify: {reference_per: [variant]}\n", kernel);
 	const char *path = write_temp(1, "rg.yaml", text);
 	config cfg;
 	space sp;

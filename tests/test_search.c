@@ -35,7 +35,7 @@ static int setup(void)
 				      "kernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4}]\n"
 				      "launch: {block: [x], grid: [1]}\n"
 				      "space: {x: {start: 1, stop: 1024, pow2: true}, y: {start: 1, stop: 64, pow2: true}, z: [0, 1, 2, 3, 4, 5, 6, 7]}\n"
-				      "constraints: [x * y <= 1024]\n");
+				      "constraints: [x * y <= 1024, z >= 0]\n");
 	int rc = config_load(path, &cfg, &d) || space_enumerate(&cfg, &sp, &d);
 	diags_print(&d);
 	diags_free(&d);

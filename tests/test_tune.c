@@ -588,7 +588,7 @@ static void test_a_changed_data_file_is_another_spec(void)
 static void test_copies_follow_their_sources(void)
 {
 	mkdir(DIR, 0777);
-	put_file(DIR "/k.cu", "extern \"C\" __global__ void k(float *x, float *y, float *z, float *o) { o[threadIdx.x] = x[0]; }\n");
+	put_file(DIR "/k.cu", "extern \"C\" __global__ void k(float *x, float *y, float *z, float *o, int n) { o[threadIdx.x] = x[0]; }\n");
 	config_path = write_named_config(DIR, "cp", "k.cu", "space: {bx: [32]}\n");
 	char *text = read_text(config_path), *at = text ? strstr(text, "  - {name: a, type: float, count: 4096, output: true}\n") : NULL;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(at);

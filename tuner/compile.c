@@ -20,6 +20,7 @@
 #include "cubin.h"
 #include "hash.h"
 #include "proc.h"
+#include "signature.h"
 #include "banned.h"
 
 int param_is_compile_time(const param *p) { return p->is_define || p->is_maxreg || p->is_entry || p->is_pragma; }
@@ -659,6 +660,8 @@ static void launch(builder *bd, size_t k)
 		bd->nrun++;
 		return;
 	}
+	if (!bd->b->bins[k].failed)
+		signature_check_binary(bd->cfg, bd->b, &bd->b->bins[k]);
 	bd->finished[k] = 1;
 	bd->done++;
 	bd->t_last = now_seconds();
@@ -725,6 +728,8 @@ static void step(builder *bd, long long want, int wait_ms)
 			i++;
 			continue;
 		}
+		if (!bin->failed)
+			signature_check_binary(bd->cfg, bd->b, bin);
 		bd->finished[j->bin] = 1;
 		bd->done++;
 		bd->t_last = now_seconds();

@@ -284,8 +284,9 @@ static void load_scalar_argument(loader *L, kernel_arg *arg, yaml_node_t *val, y
 	else
 		ld_expr(L, val, "argument value", &arg->value);
 	if (elem_lanes(arg->type) > 1)
-		ld_error(L, arg->at, "%s: a scalar of vector type %s is not supported; pass its components", what,
-			 elem_name(arg->type));
+		ld_error(L, arg->at, "%s: a scalar of vector type %s is not supported: a scalar is one value, so a kernel "
+				     "parameter of type %s cannot be given (take its components as separate parameters)",
+			 what, elem_name(arg->type), elem_name(arg->type));
 }
 
 /* An array's fill: a name, {copy: NAME} of another array, {expr: ...} per element or
@@ -792,17 +793,12 @@ static void load_root(loader *L, const yaml_node_t *root)
 	check_all_names(L);
 	ld_check_entry(L);
 	ld_scan_pragmas(L);
+	ld_check_params_used(L);
 	if (!cfg->csv_path)
 		cfg->csv_path = xasprintf("results/%s.csv", cfg->name);
 	if (!cfg->header_path)
 		cfg->header_path = xasprintf("results/%s_tuned.h", cfg->name);
 }
-
-static int config_load_as(const char *path, int quiet, config *cfg, diags *d);
-
-int config_load(const char *path, config *cfg, diags *d) { return config_load_as(path, 0, cfg, d); }
-
-int config_load_quietly(const char *path, config *cfg, diags *d) { return config_load_as(path, 1, cfg, d); }
 
 static int config_load_as(const char *path, int quiet, config *cfg, diags *d)
 {
@@ -839,6 +835,9 @@ static int config_load_as(const char *path, int quiet, config *cfg, diags *d)
 		config_free(cfg);
 	return rc;
 }
+
+int config_load(const char *path, config *cfg, diags *d) { return config_load_as(path, 0, cfg, d); }
+int config_load_quietly(const char *path, config *cfg, diags *d) { return config_load_as(path, 1, cfg, d); }
 
 static void cexpr_free(cexpr *x)
 {

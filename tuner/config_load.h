@@ -1,5 +1,6 @@
 /* config_load.h: what the parts of the config loader share (config.c, config_yaml.c,
- * config_expr.c, config_keys.c, config_source.c, config_data.c, config_plan.c); nothing outside them includes it. */
+ * config_expr.c, config_keys.c, config_source.c, config_data.c, config_plan.c,
+ * config_use.c); nothing outside them includes it. */
 #ifndef AUTOTUNE_CONFIG_LOAD_H
 #define AUTOTUNE_CONFIG_LOAD_H
 
@@ -83,5 +84,9 @@ void config_plan_free(config *cfg);
 /* ---- config_source.c: the kernel source's `#pragma unroll NAME` and the entry's ${param} ---- */
 void ld_scan_pragmas(loader *L);
 void ld_check_entry(loader *L);
+
+/* ---- config_use.c: a parameter that reaches neither the compiler nor the launch is an error at
+ * its name (last: every use must be known) ---- */
+void ld_check_params_used(loader *L);
 
 #endif

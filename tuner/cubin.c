@@ -11,6 +11,106 @@
 #include "hash.h"
 #include "banned.h"
 
+/* The whole file, or NULL (*size 0) when it cannot be read or is empty. */
+static unsigned char *read_whole(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *data = NULL;
+	long n = -1;
+	*size = 0;
+	if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0) {
+		data = xmalloc((size_t)n);
+		if (fread(data, 1, (size_t)n, f) == (size_t)n)
+			*size = (size_t)n;
+		else {
+			free(data);
+			data = NULL;
+		}
+	}
+	if (f)
+		fclose(f);
+	return data;
+}
+
+/* A 64-bit little-endian ELF file in memory: where its section headers and section names are,
+ * each checked to lie within the file (a cubin is input like any other: a cache entry, a
+ * wrapper's output). Headers are copied out, since their offsets need not be aligned. */
+typedef struct {
+	const unsigned char *data;
+	size_t size;
+	size_t shoff, shnum;
+	size_t names, names_len; /* the section name table */
+} elf_file;
+
+typedef struct {
+	Elf64_Shdr h;
+	const char *name;        /* NULL when it is not a string within the name table */
+	const unsigned char *p;  /* the contents, or NULL (SHT_NOBITS, or not within the file) */
+	size_t len;
+} elf_section;
+
+/* Whether [off, off + len) lies within a file of size bytes, without overflowing. */
+static int within(size_t size, unsigned long long off, unsigned long long len)
+{
+	return off <= size && len <= size - off;
+}
+
+static void section_header(const elf_file *e, size_t i, Elf64_Shdr *h)
+{
+	memcpy(h, e->data + e->shoff + i * sizeof *h, sizeof *h);
+}
+
+/* 0 when data is such a file, its section table and name table within it; else -1. */
+static int elf_open(elf_file *e, const unsigned char *data, size_t size)
+{
+	Elf64_Ehdr eh;
+	memset(e, 0, sizeof *e);
+	if (!data || size < sizeof eh || memcmp(data, ELFMAG, SELFMAG) || data[EI_CLASS] != ELFCLASS64 ||
+	    data[EI_DATA] != ELFDATA2LSB)
+		return -1;
+	memcpy(&eh, data, sizeof eh);
+	if (eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum == 0 || eh.e_shstrndx >= eh.e_shnum ||
+	    !within(size, eh.e_shoff, (unsigned long long)eh.e_shnum * sizeof(Elf64_Shdr)))
+		return -1;
+	e->data = data;
+	e->size = size;
+	e->shoff = (size_t)eh.e_shoff;
+	e->shnum = eh.e_shnum;
+	Elf64_Shdr names;
+	section_header(e, eh.e_shstrndx, &names);
+	if (names.sh_type == SHT_NOBITS || !within(size, names.sh_offset, names.sh_size))
+		return -1;
+	e->names = (size_t)names.sh_offset;
+	e->names_len = (size_t)names.sh_size;
+	return 0;
+}
+
+static void elf_section_at(const elf_file *e, size_t i, elf_section *s)
+{
+	section_header(e, i, &s->h);
+	const char *table = (const char *)e->data + e->names;
+	s->name = s->h.sh_name < e->names_len && memchr(table + s->h.sh_name, 0, e->names_len - s->h.sh_name)
+			  ? table + s->h.sh_name
+			  : NULL;
+	int has = s->h.sh_type != SHT_NOBITS && within(e->size, s->h.sh_offset, s->h.sh_size);
+	s->p = has ? e->data + s->h.sh_offset : NULL;
+	s->len = has ? (size_t)s->h.sh_size : 0;
+}
+
+/* The length of the .nv.info record at p, of the `left` bytes there: a format byte, an attribute
+ * byte, then by format: nothing (1), 1 byte (2), 2 bytes (3), or a 2-byte size and that many
+ * bytes (4). 0 when it is none of those or does not fit. */
+static size_t nvinfo_record(const unsigned char *p, size_t left)
+{
+	if (left < 2)
+		return 0;
+	size_t len = p[0] == 1 ? 2 : p[0] == 2 ? 3 : p[0] == 3 ? 4 : p[0] == 4 && left >= 4 ? 4 + (size_t)(p[2] | p[3] << 8) : 0;
+	return len <= left ? len : 0;
+}
+
+/* .nv.info attributes read here */
+enum { EIATTR_PARAM_CBANK = 0x0a, EIATTR_KPARAM_INFO = 0x17, EIATTR_CBANK_PARAM_SIZE = 0x19, EIATTR_MAXREG_COUNT = 0x1b };
+
 /* What the GPU executes, for telling identical binaries apart: every ELF section of the cubin
  * except the toolkit note (which records the command line), the debug sections (which hold the
  * source's path as it was given) and, in the per-kernel .nv.info
@@ -19,62 +119,111 @@
  * the same hash. A file that is not ELF is hashed whole. */
 void cubin_code_hash(const char *path, char out[17])
 {
-	FILE *f = fopen(path, "rb");
+	size_t size;
+	unsigned char *data = read_whole(path, &size);
 	hasher *h = hasher_new();
-	unsigned char *data = NULL;
-	long size = -1;
-	if (f && fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0) {
-		data = xmalloc((size_t)size);
-		if (fread(data, 1, (size_t)size, f) != (size_t)size)
-			size = -1;
-	}
-	if (f)
-		fclose(f);
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)data;
-	int elf = size >= (long)sizeof *eh && !memcmp(data, ELFMAG, SELFMAG) && data[EI_CLASS] == ELFCLASS64 &&
-		  eh->e_shoff + (unsigned long)eh->e_shnum * sizeof(Elf64_Shdr) <= (unsigned long)size &&
-		  eh->e_shstrndx < eh->e_shnum;
-	if (!elf) {
-		if (size > 0)
-			hasher_add(h, data, (size_t)size);
-	} else {
-		const Elf64_Shdr *sh = (const Elf64_Shdr *)(data + eh->e_shoff);
-		const Elf64_Shdr *names = &sh[eh->e_shstrndx];
-		for (int i = 0; i < eh->e_shnum; i++) {
-			const Elf64_Shdr *sec = &sh[i];
-			if (names->sh_offset + sec->sh_name >= (unsigned long)size)
-				continue;
-			const char *name = (const char *)data + names->sh_offset + sec->sh_name;
+	elf_file e;
+	if (elf_open(&e, data, size)) {
+		if (size)
+			hasher_add(h, data, size);
+	} else
+		for (size_t i = 0; i < e.shnum; i++) {
+			elf_section s;
+			elf_section_at(&e, i, &s);
 			/* the toolkit's note holds the command line, and debug sections (-G, -lineinfo) the
 			 * source's path as given: neither is what the GPU executes */
-			if (!memchr(name, 0, (size_t)size - (names->sh_offset + sec->sh_name)) || !strcmp(name, ".note.nv.tkinfo") ||
-			    !strncmp(name, ".debug_", 7) || !strncmp(name, ".rela.debug_", 12) || !strncmp(name, ".nv_debug", 9))
+			if (!s.name || !strcmp(s.name, ".note.nv.tkinfo") || !strncmp(s.name, ".debug_", 7) ||
+			    !strncmp(s.name, ".rela.debug_", 12) || !strncmp(s.name, ".nv_debug", 9))
 				continue;
-			hasher_add_str(h, name);
-			hasher_add(h, &sec->sh_size, sizeof sec->sh_size);
-			if (sec->sh_type == SHT_NOBITS || sec->sh_offset + sec->sh_size > (unsigned long)size)
+			hasher_add_str(h, s.name);
+			hasher_add(h, &s.h.sh_size, sizeof s.h.sh_size);
+			if (!s.p)
 				continue;
-			const unsigned char *p = data + sec->sh_offset, *end = p + sec->sh_size;
-			if (strncmp(name, ".nv.info.", 9)) {
-				hasher_add(h, p, sec->sh_size);
+			if (strncmp(s.name, ".nv.info.", 9)) {
+				hasher_add(h, s.p, s.len);
 				continue;
 			}
-			/* .nv.info records: format byte, attribute byte, then by format: none (1),
-			 * 1 byte (2), 2 bytes (3) or a 2-byte size and that many bytes (4) */
-			while (p + 2 <= end) {
-				size_t len = p[0] == 1 ? 2 : p[0] == 2 ? 3 : p[0] == 3 ? 4 : p[0] == 4 && p + 4 <= end ? 4 + (size_t)(p[2] | p[3] << 8) : 0;
-				if (!len || p + len > end) {
-					hasher_add(h, p, (size_t)(end - p));
+			for (size_t at = 0, len; at < s.len; at += len) {
+				if (!(len = nvinfo_record(s.p + at, s.len - at))) {
+					hasher_add(h, s.p + at, s.len - at);
 					break;
 				}
-				if (p[1] != 0x1b) /* EIATTR_MAXREG_COUNT */
-					hasher_add(h, p, len);
-				p += len;
+				if (s.p[at + 1] != EIATTR_MAXREG_COUNT)
+					hasher_add(h, s.p + at, len);
+			}
+		}
+	free(data);
+	hasher_finish(h, out);
+}
+
+static unsigned read_u16(const unsigned char *p) { return (unsigned)p[0] | (unsigned)p[1] << 8; }
+static unsigned long read_u32(const unsigned char *p) { return read_u16(p) | (unsigned long)read_u16(p + 2) << 16; }
+
+/* The parameters an entry's .nv.info section records: per EIATTR_KPARAM_INFO record (12 bytes:
+ * an index, the parameter's ordinal and offset (2 bytes each), then flags whose top 14 bits are
+ * its size), and EIATTR_CBANK_PARAM_SIZE, the bytes of them all. 0 with *count and sizes[ordinal]
+ * (caller frees) when the records make one list; -1 when they do not. */
+static int kparams(const unsigned char *p, size_t len, size_t **sizes, size_t *count)
+{
+	size_t max = len / 16 + 1, n = 0, end = 0, *size = xcalloc(max, sizeof *size);
+	char *seen = xcalloc(max, 1);
+	long total = -1;
+	int bad = 0;
+	for (size_t at = 0, rl; at < len && !bad; at += rl) {
+		if (!(rl = nvinfo_record(p + at, len - at)))
+			bad = 1;
+		else if (p[at + 1] == EIATTR_CBANK_PARAM_SIZE && p[at] == 3)
+			total = (long)read_u16(p + at + 2);
+		else if (p[at + 1] == EIATTR_KPARAM_INFO && p[at] == 4 && rl >= 16) {
+			size_t ordinal = read_u16(p + at + 8), offset = read_u16(p + at + 10), bytes = read_u32(p + at + 12) >> 18;
+			if (ordinal >= max || seen[ordinal] || bytes == 0)
+				bad = 1;
+			else {
+				seen[ordinal] = 1;
+				size[ordinal] = bytes;
+				n++;
+				if (offset + bytes > end)
+					end = offset + bytes;
 			}
 		}
 	}
+	for (size_t i = 0; i < n && !bad; i++)
+		bad = !seen[i]; /* ordinals 0 to n - 1, each once */
+	/* parameters past the bytes of them all, or bytes of parameters but no record of them: a
+	 * form this reader does not know */
+	if ((total >= 0 && end > (size_t)total) || (!n && total > 0))
+		bad = 1;
+	free(seen);
+	if (bad || !n) {
+		free(size);
+		size = NULL;
+	}
+	*sizes = size;
+	*count = bad ? 0 : n;
+	return bad ? -1 : 0;
+}
+
+int cubin_params(const char *path, const char *symbol, size_t **sizes, size_t *count)
+{
+	size_t size;
+	unsigned char *data = read_whole(path, &size);
+	elf_file e;
+	int rc = -1;
+	*sizes = NULL;
+	*count = 0;
+	char *want = xasprintf(".nv.info.%s", symbol);
+	int elf = elf_open(&e, data, size) == 0;
+	for (size_t i = 0; elf && i < e.shnum; i++) {
+		elf_section s;
+		elf_section_at(&e, i, &s);
+		if (s.name && s.p && !strcmp(s.name, want)) {
+			rc = kparams(s.p, s.len, sizes, count);
+			break;
+		}
+	}
+	free(want);
 	free(data);
-	hasher_finish(h, out);
+	return rc;
 }
 
 /* Matches a plain name or its Itanium mangling: _Z <length> <name> <anything>. */

@@ -1,5 +1,5 @@
 /* cubin.h: what is known of a compiled binary: its entry point's resources, from the reports of
- * the compile (and link) that made it, and a hash of what the GPU executes. */
+ * the compile (and link) that made it, a hash of what the GPU executes, and its parameters. */
 #ifndef AUTOTUNE_CUBIN_H
 #define AUTOTUNE_CUBIN_H
 
@@ -24,5 +24,11 @@ int ptxas_parse(const char *log, const char *entry, kernel_resources *out, char 
 /* A hash of what the GPU executes, from the cubin at path, into out[17] (16 hex digits): equal
  * hashes, the same kernel (a register cap above what the kernel uses makes no difference). */
 void cubin_code_hash(const char *path, char out[17]);
+
+/* The parameters of the kernel `symbol` (its name in the cubin) as the cubin at path records them
+ * (the EIATTR_KPARAM_INFO records of its .nv.info section): 0 with *count and the bytes of each in
+ * order in *sizes (caller frees; NULL for none); -1 when the file does not say (not a cubin, no
+ * such kernel, records this reader does not know). Every offset is checked against the file. */
+int cubin_params(const char *path, const char *symbol, size_t **sizes, size_t *count);
 
 #endif

@@ -124,23 +124,6 @@ static void expression(reader *R, FILE *f, const yaml_node_t *n, const char *pat
 	free(text);
 }
 
-/* T1 element types autotune has (bool is one byte, as C++'s); the others are refused by name. */
-static const char *const types[][2] = {
-	{"int8", "int8"},     {"uint8", "uint8"},   {"int16", "int16"},   {"uint16", "uint16"}, {"int32", "int32"},
-	{"uint32", "uint32"}, {"int64", "int64"},   {"uint64", "uint64"}, {"float", "float"},   {"double", "double"},
-	{"bool", "uint8"},    {"int2", "int2"},     {"int3", "int3"},     {"int4", "int4"},     {"uint2", "uint2"},
-	{"uint3", "uint3"},   {"uint4", "uint4"},   {"float2", "float2"}, {"float3", "float3"}, {"float4", "float4"},
-	{"double2", "double2"}, {"double3", "double3"}, {"double4", "double4"},
-};
-
-static const char *our_type(const char *t1)
-{
-	for (size_t k = 0; k < sizeof types / sizeof *types; k++)
-		if (!strcmp(types[k][0], t1))
-			return types[k][1];
-	return NULL;
-}
-
 /* A file the spec names relative to itself (KernelFile, DataSource), at node n of field `what`,
  * quoted, as the config finds it: relative to the config, so written elsewhere, by its absolute
  * path. It is an input: the config must not be written over it. */
@@ -250,7 +233,7 @@ static void arguments(reader *R, FILE *f, const yaml_node_t *args)
 		const char *access = str(R, a, "AccessType", NULL), *memtype = str(R, a, "MemType", NULL);
 		if (!type || !mem)
 			continue;
-		const char *ours = our_type(type);
+		const char *ours = import_type(type);
 		if (!ours) {
 			char *msg = xasprintf("%s.Type: '%s' is not supported (int8..uint64, float, double, bool, and "
 					      "CUDA's vector types int2..4, uint2..4, float2..4, double2..4)", path, type);
@@ -265,6 +248,15 @@ static void arguments(reader *R, FILE *f, const yaml_node_t *args)
 		int cmem = strcmp(mem, "Symbol") && strcmp(mem, "Constant") && memtype && !strcmp(memtype, "Constant");
 		fprintf(f, "  - {name: %s%s, type: %s", name, cmem ? "_arg" : "", ours);
 		if (!strcmp(mem, "Scalar")) {
+			elem_type t;
+			if (elem_parse(ours, &t) == 0 && elem_lanes(t) > 1) {
+				/* the worker passes a scalar as one value: a vector by value has no config form */
+				char *msg = xasprintf("%s.Type: a Scalar of vector type '%s' is not imported: a scalar is one value of "
+						      "int8..uint64, float or double, so a kernel parameter of type %s cannot be "
+						      "given (take its components as separate parameters)", path, type, type);
+				err_at(R, get(R, a, "Type"), "%s", msg);
+				free(msg);
+			}
 			fprintf(f, ", value: %s}\n", value ? value : "0");
 			continue;
 		}

@@ -314,3 +314,20 @@ int import_names_word(const char *text, const char *word)
 	}
 	return 0;
 }
+
+/* T1 element types autotune has (bool is one byte, as C++'s); the others are refused by name. */
+static const char *const types[][2] = {
+	{"int8", "int8"},     {"uint8", "uint8"},   {"int16", "int16"},   {"uint16", "uint16"}, {"int32", "int32"},
+	{"uint32", "uint32"}, {"int64", "int64"},   {"uint64", "uint64"}, {"float", "float"},   {"double", "double"},
+	{"bool", "uint8"},    {"int2", "int2"},     {"int3", "int3"},     {"int4", "int4"},     {"uint2", "uint2"},
+	{"uint3", "uint3"},   {"uint4", "uint4"},   {"float2", "float2"}, {"float3", "float3"}, {"float4", "float4"},
+	{"double2", "double2"}, {"double3", "double3"}, {"double4", "double4"},
+};
+
+const char *import_type(const char *t1)
+{
+	for (size_t k = 0; k < sizeof types / sizeof *types; k++)
+		if (!strcmp(types[k][0], t1))
+			return types[k][1];
+	return NULL;
+}

@@ -31,4 +31,7 @@ char *import_kernel_text(const char *spec, const char *file);
 /* Whether text (NULL: none) has word as a whole identifier. */
 int import_names_word(const char *text, const char *word);
 
+/* A T1 element type as autotune's (bool is one byte, as C++'s), or NULL for one it does not have. */
+const char *import_type(const char *t1);
+
 #endif

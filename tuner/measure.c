@@ -111,6 +111,10 @@ static int run_reference_kernel(const config *cfg, const space *sp, const build 
 {
 	const binary *bin = &b->bins[b->ref_bin];
 	(void)o;
+	if (bin->failed && bin->bad_args) {
+		diags_add(d, "%s (the reference kernel, verify.kernel)", bin->log);
+		return 1;
+	}
 	if (bin->failed) {
 		diags_at(d, cfg->path, 1, 1, "the reference kernel '%s' did not compile: %s", cfg->ref_entry, bin->log);
 		return 1;

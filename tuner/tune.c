@@ -38,6 +38,7 @@
 #include "summary.h"
 #include "t4.h"
 #include "completeness.h"
+#include "unchanged.h"
 #include "banned.h"
 
 /* the cubin cache is trimmed to this after every build (least recently used first) */
@@ -65,10 +66,15 @@ static void on_stop_signal(int sig)
  * compiles is unknown, not in error, and its configurations are not run. */
 static int stopped_compile(const binary *b) { return b->killed; }
 
-/* An entry point that the module does not have is a config error, not a space of compile
- * errors: every binary comes from the same source. */
+/* An entry point that the module does not have, or whose parameters the arguments do not fit,
+ * is a config error, not a space of compile errors: said of the reference's binary, before
+ * anything runs. (Another binary that does not fit, an entry of its own, fails alone.) */
 static int missing_entry(const config *cfg, const binary *bin, diags *d)
 {
+	if (bin->failed && bin->bad_args) {
+		diags_add(d, "%s", bin->log); /* file:line:col: why */
+		return 1;
+	}
 	if (!bin->failed || !strstr(bin->log, "' not found in the compiled module"))
 		return 0;
 	diags_at(d, cfg->path, cfg->entry_at.line, cfg->entry_at.col, "%s", bin->log);
@@ -547,6 +553,16 @@ static int find_target(tuning *t)
 }
 
 
+/* verify.kernel, launched first, whose arguments do not fit its parameters: said (a config error,
+ * as for the reference configuration's entry). Its binary is built by then. */
+static int reference_kernel_unfit(tuning *t)
+{
+	if (t->b.ref_bin < 0 || !t->b.bins[t->b.ref_bin].bad_args)
+		return 0;
+	diags_add(&t->d, "%s (the reference kernel, verify.kernel)", t->b.bins[t->b.ref_bin].log);
+	return 1;
+}
+
 /* A dry run: every binary, then what each says (resources, occupancy, launches known to fail). */
 static int dry_run(tuning *t)
 {
@@ -560,6 +576,9 @@ static int dry_run(tuning *t)
 	t->compile_s = now_seconds() - t0;
 	if (rc || missing_entry(&t->cfg, &t->b.bins[t->b.of_config[t->sp.reference]], &t->d))
 		return stop(t, EXIT_USAGE);
+	if (reference_kernel_unfit(t))
+		return stop(t, EXIT_USAGE);
+	warn_unchanged_params(&t->cfg, &t->sp, &t->b);
 	size_t compiled = 0;
 	for (size_t c = 0; c < t->sp.count; c++) {
 		measure_apply_binary(&t->b.bins[t->b.of_config[c]], t->cc, &t->res[c]);
@@ -627,8 +646,8 @@ static int compile_and_measure(tuning *t)
 		build_end(bd, NULL);
 		return stop(t, interrupted == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED);
 	}
-	if (ref_failed ||
-	    missing_entry(&t->cfg, &t->b.bins[t->b.of_config[t->sp.reference]], &t->d)) {
+	if (ref_failed || missing_entry(&t->cfg, &t->b.bins[t->b.of_config[t->sp.reference]], &t->d) ||
+	    (t->b.ref_bin >= 0 && build_wait(bd, (size_t)t->b.ref_bin)) || reference_kernel_unfit(t)) {
 		build_end(bd, NULL);
 		return stop(t, EXIT_USAGE);
 	}
@@ -651,6 +670,7 @@ static int compile_and_measure(tuning *t)
 	if (build_end(bd, &t->compile_s) && t->code == EXIT_WINNER)
 		t->code = EXIT_USAGE;
 	progress_end(&t->compiles);
+	warn_unchanged_params(&t->cfg, &t->sp, &t->b);
 	for (size_t c = 0; c < t->sp.count; c++)
 		if (!stopped_compile(&t->b.bins[t->b.of_config[c]]))
 			measure_apply_binary(&t->b.bins[t->b.of_config[c]], t->cc, &t->res[c]);
