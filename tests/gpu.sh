@@ -141,6 +141,10 @@ done_before=$(grep -c '^done ' results/summatrix.journal || true)
 echo "SIGTERM after $done_before finished configurations: CSV $ok ok, $notrun not run, $crashed crashed; $stopped stopped in flight; resumed: 153 ok"
 [ "$crashed" -eq 0 ] && [ "$stopped" -le "$NGPUS" ] || fail "SIGTERM counted configurations crashed"
 
+echo "== shared memory over 48 KB only with the static part: the worker opts in, every launch runs"
+./autotune --fresh tests/gpu/smem.yaml || fail "smem run exited $?"
+"$B/csvcheck" results/smem.csv 8 ok=8 || fail "smem CSV: a launch was refused"
+
 echo "== in-place kernels: inputs restored before every sample, every sample verified"
 ./autotune --fresh tests/gpu/inplace.yaml || fail "inplace run exited $?"
 "$B/csvcheck" results/inplace.csv 4 ok=4 || fail "inplace CSV"

@@ -104,8 +104,7 @@ void cmd_profile(char *line)
 		P.sticky |= is_sticky(r);
 		return;
 	}
-	if (e->L.smem > 48 * 1024)
-		cuFuncSetAttribute(e->L.f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)e->L.smem);
+	launch_allow_smem(&e->L);
 	/* __constant__ arguments live in each module: filled now, they hold for the session */
 	char where[160] = "";
 	if ((r = fill_constants(mod, where, sizeof where))) {

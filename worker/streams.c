@@ -116,8 +116,7 @@ CUresult plan_load(CUmodule mod, char *why, size_t len)
 			snprintf(why, len, ": plan launch %d passes an argument the worker does not have", k + 1);
 			return CUDA_ERROR_INVALID_VALUE;
 		}
-		if (st->L.smem > 48 * 1024)
-			cuFuncSetAttribute(st->L.f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)st->L.smem);
+		launch_allow_smem(&st->L);
 	}
 	/* blocking streams (CU_STREAM_DEFAULT): work on the legacy default stream waits for them and
 	 * they for it, as cudaStreamCreate's streams do in the program tuned for */

@@ -506,6 +506,14 @@ static CUresult sample(const launch *L, int plan, const stop_rule *rule, int che
 }
 
 /* A launch's shape from the protocol's: 0, or -1 when a dimension does not fit. */
+void launch_allow_smem(const launch *L)
+{
+	/* the 48 KB is of static and dynamic together: 48 KB dynamic beside 2 KB static needs it too.
+	 * Past the device's limit the call fails and the launch reports why. */
+	if (L->smem > 0)
+		cuFuncSetAttribute(L->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)L->smem);
+}
+
 int launch_shape(const proto_launch *p, launch *L)
 {
 	const long long *dims[] = {&p->grid[0], &p->grid[1], &p->grid[2], &p->block[0], &p->block[1], &p->block[2], &p->smem};
@@ -625,8 +633,7 @@ static int load_kernel(run *R)
 	else if ((r = cuMemsetD32(R->device_error, 0, 1)))
 		return run_error(R, r, " clearing autotune_device_error");
 	launch *L = &R->L;
-	if (L->smem > 48 * 1024)
-		cuFuncSetAttribute(L->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)L->smem);
+	launch_allow_smem(L);
 	if (cuOccupancyMaxActiveBlocksPerMultiprocessor(&R->driver_blocks, L->f, (int)(L->block[0] * L->block[1] * L->block[2]),
 							L->smem))
 		R->driver_blocks = -1;

@@ -38,6 +38,9 @@ void reply_ok(void);
 void reply_error(const char *code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 CUresult get_module(const char *path, CUmodule *mod);
 int launch_shape(const proto_launch *p, launch *L);
+/* Lets L's function use its dynamic shared memory beyond the 48 KB a block gets without opting in
+ * (static and dynamic together): launch_predict counts with the opt-in limit. */
+void launch_allow_smem(const launch *L);
 CUresult launch_n(const launch *L, int count);
 
 /* args.c: the commands that describe the arguments */
