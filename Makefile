@@ -23,7 +23,7 @@ HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80
 	-gencode arch=compute_90,code=sm_90
 
 B = build
-ENGINE = cache chart cli compile completeness cubin config config_data config_expr config_keys config_plan config_source config_use config_yaml devices diag expr expr_eval finish hash header hostref import import_keys import_py inputs journal launch_plan literal measure merge occupancy output plan proc progress protocol recipe replay report runner search select show signature space stats summary t4 table tune unchanged view
+ENGINE = build_flags cache chart cli compile completeness cubin config config_data config_expr config_keys config_plan config_source config_use config_yaml devices diag expr expr_eval finish hash header hostref import import_keys import_py inputs journal launch_plan literal measure merge occupancy output plan proc progress protocol recipe replay report runner search select show signature space stats summary t4 table tune unchanged view
 ENGINE_OBJS = $(ENGINE:%=$(B)/%.o)
 TESTS = $(patsubst tests/%.c,$(B)/tests/%.o,$(filter-out tests/fake_worker.c tests/cubin_hash.c,$(wildcard tests/*.c)))
 
@@ -160,12 +160,12 @@ FUZZ_CC = clang -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L $(SRC_DIRS:%=-I%) -isy
 FUZZ_LOADER_SRCS = tuner/config.c tuner/config_yaml.c tuner/config_expr.c tuner/config_keys.c tuner/config_source.c \
 	tuner/config_use.c tuner/config_plan.c tuner/config_data.c lib/expr.c lib/expr_eval.c lib/hash.c tuner/space.c \
 	tuner/launch_plan.c lib/diag.c tuner/occupancy.c
-FUZZ_CONFIG_SRCS = $(FUZZ_LOADER_SRCS) tuner/results/output.c tests/fuzz/fuzz_config.c
+FUZZ_CONFIG_SRCS = $(FUZZ_LOADER_SRCS) tuner/results/output.c tuner/build_flags.c tests/fuzz/fuzz_config.c
 FUZZ_TABLE_SRCS = tuner/results/table.c tuner/select.c lib/stats.c lib/diag.c tests/fuzz/fuzz_table.c
 FUZZ_JOURNAL_SRCS = tuner/journal.c lib/protocol.c lib/hash.c lib/diag.c tests/fuzz/fuzz_journal.c
-FUZZ_IMPORT_SRCS = tuner/import.c tuner/import_keys.c tuner/import_py.c $(FUZZ_LOADER_SRCS) tuner/results/output.c \
+FUZZ_IMPORT_SRCS = tuner/import.c tuner/import_keys.c tuner/import_py.c $(FUZZ_LOADER_SRCS) tuner/results/output.c tuner/build_flags.c \
 	tests/fuzz/fuzz_import.c
-FUZZ_T4_SRCS = tuner/results/t4.c tuner/results/table.c tuner/results/output.c tuner/select.c lib/stats.c \
+FUZZ_T4_SRCS = tuner/results/t4.c tuner/results/table.c tuner/results/output.c tuner/build_flags.c tuner/select.c lib/stats.c \
 	$(FUZZ_LOADER_SRCS) tests/fuzz/fuzz_t4.c
 FUZZ_CUBIN_SRCS = tuner/cubin.c lib/hash.c lib/diag.c tests/fuzz/fuzz_cubin.c
 $(B)/fuzz_config: $(FUZZ_CONFIG_SRCS) tests/fuzz/fuzz_file.h | $(B)

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "build_flags.h"
 #include "cubin.h"
 #include "hash.h"
 #include "proc.h"
@@ -206,28 +207,6 @@ static char *find_devrt(const char *nvcc)
 	return found;
 }
 
-char **compile_recipe(const config *cfg, const value *vals, int with_includes, size_t *n)
-{
-	char **flags = xcalloc(2 + 2 * cfg->nparams + cfg->nflags, sizeof *flags);
-	size_t k = 0;
-	if (cfg->rdc)
-		flags[k++] = xstrdup("-rdc=true");
-	for (size_t i = 0; i < cfg->nparams; i++) {
-		char flag[96];
-		if (config_maxreg_flag(cfg, i, vals[i], flag, sizeof flag))
-			flags[k++] = xstrdup(flag);
-		if (cfg->params[i].is_define) {
-			char v[64];
-			value_format(vals[i], v, sizeof v);
-			flags[k++] = xasprintf("-D%s=%s", cfg->params[i].name, v);
-		}
-	}
-	for (size_t i = with_includes ? 0 : cfg->nincludes; i < cfg->nflags; i++)
-		flags[k++] = xstrdup(cfg->nvcc_flags[i]);
-	*n = k;
-	return flags;
-}
-
 char *compile_rewrite_pragmas(const config *cfg, const value *vals, size_t *len)
 {
 	FILE *in = fopen(cfg->source, "r");
@@ -296,7 +275,7 @@ static char **nvcc_argv(const config *cfg, const value *vals, const char *nvcc, 
 			size_t *count)
 {
 	size_t nrecipe;
-	char **recipe = compile_recipe(cfg, vals, 1, &nrecipe);
+	char **recipe = build_flags(cfg, vals, 1, &nrecipe);
 	size_t n = 0;
 	char **argv = xcalloc(nrecipe + 16, sizeof *argv);
 	argv[n++] = xstrdup(nvcc);

@@ -46,13 +46,6 @@ typedef struct {
  * placeholder, a `#pragma unroll` name): each distinct value is another binary. */
 int param_is_compile_time(const param *p);
 
-/* The flags that make a configuration's binary what it is, in the order nvcc gets them: -rdc=true
- * (build.rdc); per parameter its register cap and its -D (build.defines); build.include's -I when
- * with_includes; build.flags; build.defines' constants. The tuned header's recipe repeats them
- * (without the -I, which are paths of the tuning run), so a build that does compiles the same
- * binary. NULL-terminated, *n strings; caller frees each and the array. */
-char **compile_recipe(const config *cfg, const value *vals, int with_includes, size_t *n);
-
 /* The kernel source with every `#pragma unroll NAME` (NAME a parameter or constant) given its
  * value, or dropped for 0 ("no pragma"), after a #line directive so messages name the original:
  * nvcc does not macro-expand a pragma's argument. What the tuning compiled, and what the tuned

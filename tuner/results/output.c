@@ -11,6 +11,7 @@
 
 #include "stats.h"
 #include "completeness.h"
+#include "build_flags.h"
 #include "banned.h"
 
 const char *const output_columns[] = {
@@ -128,21 +129,6 @@ static int commit(FILE *f, char *tmp, const char *path, diags *d)
 	unlink(tmp);
 	free(tmp);
 	return -1;
-}
-
-char *config_build_flags(const config *cfg, const value *vals)
-{
-	size_t n;
-	char **flags = compile_recipe(cfg, vals, 0, &n);
-	char *text = xstrdup("");
-	for (size_t i = 0; i < n; i++) {
-		char *more = xasprintf("%s%s%s", text, i ? " " : "", flags[i]);
-		free(text);
-		text = more;
-		free(flags[i]);
-	}
-	free(flags);
-	return text;
 }
 
 /* A row that met a GPU: measured, or refused or killed by it. */
@@ -267,7 +253,7 @@ static void put_origin(FILE *f, const outputs *r, size_t c)
 	fputc(',', f);
 	csv_field(f, r->arch);
 	fputc(',', f);
-	char *flags = config_build_flags(r->cfg, space_config(r->sp, c));
+	char *flags = build_flags_text(r->cfg, space_config(r->sp, c));
 	csv_field(f, flags);
 	free(flags);
 	fputc(',', f);

@@ -60,9 +60,5 @@ int macro_reserved(const char *suffix, int plan);
  * *other (SIZE_MAX: none); NULL when it can. Caller frees. */
 char *macro_clash(const char *config_name, char *const *params, size_t n, int plan, size_t *at, size_t *other);
 
-/* compile_recipe's flags without the include directories, joined by spaces: what a user's build
- * must repeat to compile a configuration's binary ("-maxrregcount=64 -DTILE=16 -O3"); "" when
- * none. Caller frees. */
-char *config_build_flags(const config *cfg, const value *vals);
 
 #endif

@@ -1,6 +1,6 @@
 /* recipe.c: what a user's build repeats to compile the tuned binary (recipe.h). The flags come
  * from the results row, which the tuning wrote from the same list nvcc was given
- * (compile_recipe); the source and include directories from the config the results name. */
+ * (build_flags); the source and include directories from the config the results name. */
 /* realpath is XSI */
 #define _XOPEN_SOURCE 700
 #include "recipe.h"

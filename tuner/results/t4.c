@@ -16,6 +16,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "build_flags.h"
 #include "output.h"
 #include "banned.h"
 
@@ -396,7 +397,7 @@ static void row_end(reader *R, size_t c)
 		snprintf(text, sizeof text, "%lld", v[i]);
 		set_cell(R, geom[i], text, 1);
 	}
-	char *flags = config_build_flags(R->cfg, space_config(R->sp, c));
+	char *flags = build_flags_text(R->cfg, space_config(R->sp, c));
 	set_cell(R, "nvcc_flags", flags, 1);
 	free(flags);
 	set_cell(R, "config", R->cfg->path, 1);
