@@ -506,14 +506,6 @@ static CUresult sample(const launch *L, int plan, const stop_rule *rule, int che
 }
 
 /* A launch's shape from the protocol's: 0, or -1 when a dimension does not fit. */
-void launch_allow_smem(const launch *L)
-{
-	/* the 48 KB is of static and dynamic together: 48 KB dynamic beside 2 KB static needs it too.
-	 * Past the device's limit the call fails and the launch reports why. */
-	if (L->smem > 0)
-		cuFuncSetAttribute(L->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)L->smem);
-}
-
 int launch_shape(const proto_launch *p, launch *L)
 {
 	const long long *dims[] = {&p->grid[0], &p->grid[1], &p->grid[2], &p->block[0], &p->block[1], &p->block[2], &p->smem};

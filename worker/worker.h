@@ -40,7 +40,13 @@ CUresult get_module(const char *path, CUmodule *mod);
 int launch_shape(const proto_launch *p, launch *L);
 /* Lets L's function use its dynamic shared memory beyond the 48 KB a block gets without opting in
  * (static and dynamic together): launch_predict counts with the opt-in limit. */
-void launch_allow_smem(const launch *L);
+static inline void launch_allow_smem(const launch *L)
+{
+	/* the 48 KB is of static and dynamic together: 48 KB dynamic beside 2 KB static needs it too.
+	 * Past the device's limit the call fails and the launch reports why. */
+	if (L->smem > 0)
+		cuFuncSetAttribute(L->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)L->smem);
+}
 CUresult launch_n(const launch *L, int count);
 
 /* args.c: the commands that describe the arguments */
