@@ -309,9 +309,10 @@ static void read_head(const char *path, char **key, char **inputs, char **config
 		line[n - 1] = 0;
 		if (k == 0 && !strncmp(line, MAGIC, strlen(MAGIC)))
 			*key = xstrdup(line + strlen(MAGIC));
-		else if (k > 0 && !strncmp(line, "inputs ", 7))
+		/* the first of each counts: a damaged journal may repeat a line */
+		else if (k > 0 && !*inputs && !strncmp(line, "inputs ", 7))
 			*inputs = xstrdup(line + 7);
-		else if (k > 0 && !strncmp(line, "config ", 7))
+		else if (k > 0 && !*config && !strncmp(line, "config ", 7))
 			*config = xstrdup(line + 7);
 	}
 	free(line);
