@@ -173,6 +173,30 @@ static void test_a_csv_of_one_column_is_shown(void)
 	free(out);
 }
 
+/* Text from the file cannot drive the terminal: an escape sequence in a parameter, a status or a
+ * message is shown with '?' for its control characters, also without colour. */
+static void test_escape_sequences_are_not_passed_on(void)
+{
+	const char *path = write_temp(3, "esc.csv",
+				      "id,blockDim.x,time_ms_median,samples,status,message\n"
+				      "\033[31mred,32,1.5,10,ok,\n"
+				      "plain,64,2.0,10,crashed,\"boom \033]0;title\007 \033[2J\"\n");
+	FILE *f = tmpfile();
+	diags d = {0};
+	CU_ASSERT_EQUAL(show_print(f, path, 0, NULL, 0, &d), EXIT_WINNER);
+	long n = ftell(f);
+	rewind(f);
+	char *out = calloc(1, (size_t)n + 1);
+	CU_ASSERT_EQUAL(fread(out, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	CU_ASSERT_PTR_NULL(strchr(out, '\033'));
+	CU_ASSERT_PTR_NULL(strchr(out, '\007'));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "?[31mred"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "boom ?]0;title? ?[2J"));
+	free(out);
+	diags_free(&d);
+}
+
 int add_show_suite(void)
 {
 	CU_pSuite s = CU_add_suite("show", NULL, NULL);
@@ -184,5 +208,6 @@ int add_show_suite(void)
 	CU_add_test(s, "unknown column lists the valid ones", test_unknown_column_lists_the_valid_ones);
 	CU_add_test(s, "a dry run shows the binaries", test_dry_run_shows_the_binaries);
 	CU_add_test(s, "a CSV of one column is shown", test_a_csv_of_one_column_is_shown);
+	CU_add_test(s, "escape sequences are not passed on", test_escape_sequences_are_not_passed_on);
 	return 0;
 }

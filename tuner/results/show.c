@@ -70,13 +70,22 @@ static size_t *sorted_by(const view *v, const char *spec, diags *d)
 	return order;
 }
 
+/* The first n bytes of s, a control character (an escape sequence's ESC, say) as '?': the text
+ * comes from a file, and a terminal must not take it for a command, colour or not. */
+static int put_text(FILE *out, const char *s, int n)
+{
+	for (int i = 0; i < n; i++)
+		fputc((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i], out);
+	return n;
+}
+
 /* Writes s into a field of width w, cut with '~' when longer, padded left or right. */
 static int put_field(FILE *out, const char *s, int w, int right)
 {
 	int n = (int)strlen(s);
 	if (n > w)
-		return fprintf(out, "%.*s~", w - 1, s);
-	return fprintf(out, right ? "%*s" : "%-*s", w, s);
+		return put_text(out, s, w - 1) + fprintf(out, "~");
+	return fprintf(out, "%*s", right ? w - n : 0, "") + put_text(out, s, n) + fprintf(out, "%*s", right ? 0 : w - n, "");
 }
 
 static void fmt(char *buf, size_t n, const char *f, double x)
@@ -172,9 +181,11 @@ static void put_row(FILE *out, const view *v, const layout *L, size_t r, int col
 	int room = LINE_MAX_COLS - L->width - 1, n = (int)strcspn(m, "\r\n");
 	if (*m && room > 3) {
 		put_field(out, view_status(v, r), L->hw[5], 0);
-		fprintf(out, " %.*s%s", n > room ? room - 1 : n, m, n > room ? "~" : "");
+		fputc(' ', out);
+		put_text(out, m, n > room ? room - 1 : n);
+		fputs(n > room ? "~" : "", out);
 	} else
-		fputs(view_status(v, r), out);
+		put_text(out, view_status(v, r), (int)strlen(view_status(v, r)));
 	if (colour && (win || bad))
 		fputs("\033[0m", out);
 	fputc('\n', out);
@@ -197,7 +208,8 @@ static void put_totals(FILE *out, const view *v, size_t shown)
 		fprintf(out, "%s%zu of unknown status", sep, v->unknown_status);
 	if (v->winner >= 0) {
 		char *w = view_describe(v, (size_t)v->winner);
-		fprintf(out, "; winner (*): %s", w);
+		fputs("; winner (*): ", out);
+		put_text(out, w, (int)strlen(w));
 		free(w);
 	} else
 		fputs(v->dry ? "; a dry run: compiled, nothing measured" : "; no winner: nothing passed", out);
