@@ -156,6 +156,17 @@ static void test_impossible_launches_are_not_made(void)
 	CU_ASSERT_EQUAL(count_in(DIR "/impossible.csv",
 				 ",launch-error,\"CUDA_ERROR_INVALID_VALUE (known before launching, not launched): block.x of 2048"),
 			1);
+	/* and has no occupancy: a block.z over 64 came out at 100% */
+	char text[512];
+	snprintf(text, sizeof text,
+		 "kernel: {source: %s/k.cu, entry: k}\narguments: [{name: a, type: float, count: 256, output: true},"
+		 " {name: n, type: int32, value: 256}]\nspace: {z: [2, 128]}\nlaunch: {block: [1, 1, z], grid: [1]}\n"
+		 "output: {csv: %s/deep.csv}\n", DIR, DIR);
+	put_file(DIR "/deep.yaml", text);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"--dry-run", "-q", "--arch", "sm_90", DIR "/deep.yaml", NULL}, &out), 0);
+	free(out);
+	CU_ASSERT_EQUAL(count_in(DIR "/deep.dry-run.csv", ",0,0.0000,launch,"), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/deep.dry-run.csv", "block.z of 128: the device allows 64"), 1);
 	unlink(DIR "/impossible.csv");
 	unlink(DIR "/impossible.journal");
 	unlink(DIR "/impossible_tuned.h");

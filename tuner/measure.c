@@ -98,6 +98,11 @@ void measure_apply_binary(const binary *bin, int cc, result *r)
 	char why[200];
 	const char *error = r->st == ST_NOT_RUN ? launch_predict(cc, &in, r->block, r->grid, why, sizeof why) : NULL;
 	if (error) {
+		/* a block the device refuses has no occupancy, whatever the calculator made of it (a
+		 * block.z over 64 came out at 100%) */
+		r->occ_blocks = 0;
+		r->occupancy = 0;
+		r->occ_limit = "launch";
 		r->st = ST_LAUNCH_ERROR;
 		r->predicted = 1;
 		result_set_message(r, xasprintf("%s (known before launching, not launched): %s", error, why));
