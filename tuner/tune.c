@@ -367,6 +367,15 @@ static int stop(tuning *t, int code)
 	return 1;
 }
 
+/* Stops a run that a signal stopped before it measured anything: nothing is written. */
+static int stopped(tuning *t)
+{
+	if (!t->o->quiet)
+		fprintf(stderr, "autotune: %s before anything was measured: nothing written\n",
+			interrupted == SIGTERM ? "terminated" : "interrupted");
+	return stop(t, interrupted == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED);
+}
+
 /* The config, its space (a shard's slice), each configuration's launch geometry and the plan of
  * binaries. */
 static int load(tuning *t)
@@ -570,10 +579,15 @@ static int dry_run(tuning *t)
 	progress bar;
 	progress_begin(&bar, !o->quiet, NULL, 0);
 	double t0 = now_seconds();
-	int rc = build_run(&t->cfg, &t->sp, &t->b, t->nvcc, t->arch, t->workdir, jobs_of(o), NVCC_TIMEOUT,
-			   compile_progress, &bar, &t->d);
+	builder *bd = build_begin(&t->cfg, &t->sp, &t->b, t->nvcc, t->arch, t->workdir, jobs_of(o), NVCC_TIMEOUT,
+				  compile_progress, &bar, &t->d);
+	/* a signal stops the compiles in flight: none is left running */
+	build_stop_when(bd, &interrupted);
+	int rc = build_end(bd, NULL);
 	progress_end(&bar);
 	t->compile_s = now_seconds() - t0;
+	if (interrupted)
+		return stopped(t);
 	if (rc || missing_entry(&t->cfg, &t->b.bins[t->b.of_config[t->sp.reference]], &t->d))
 		return stop(t, EXIT_USAGE);
 	if (reference_kernel_unfit(t))
@@ -628,9 +642,6 @@ static int compile_and_measure(tuning *t)
 	const options *o = t->o;
 	if (open_journal(t))
 		return 1;
-	/* from the first nvcc on: a signal stops the compiles too, and the second kills every child */
-	signal(SIGINT, on_stop_signal);
-	signal(SIGTERM, on_stop_signal);
 	/* counts compiles until the measure bar takes the line, which then shows them too */
 	progress_begin(&t->compiles, !o->quiet, NULL, 0);
 	builder *bd = (measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count) ? build_begin_on_demand
@@ -823,13 +834,20 @@ int tune(const options *o)
 	t.pick = (choice){-1, -1, NULL, 0};
 	t.start_s = now_seconds();
 	trace_event("start");
+	/* from the start, before the first child (the toolchain's probe, a dry run's compiles): a
+	 * signal stops the run at the next step, the second kills every child at once, and no nvcc is
+	 * left behind */
+	if (!o->replay && o->cmd != CMD_VALIDATE) {
+		signal(SIGINT, on_stop_signal);
+		signal(SIGTERM, on_stop_signal);
+	}
 	if (load(&t) == 0) {
 		if (o->replay)
 			t.code = replay(o, &t.cfg, &t.sp, &t.d);
 		else if (o->cmd == CMD_VALIDATE)
 			validate(&t);
-		else if (check_inputs(&t) == 0 && find_target(&t) == 0 &&
-			 (o->dry_run ? dry_run(&t) : compile_and_measure(&t)) == 0)
+		else if (check_inputs(&t) == 0 && (!interrupted || stopped(&t) == 0) && find_target(&t) == 0 &&
+			 (!interrupted || stopped(&t) == 0) && (o->dry_run ? dry_run(&t) : compile_and_measure(&t)) == 0)
 			write_outputs(&t);
 	}
 	tuning_free(&t);
