@@ -602,35 +602,27 @@ static void render(FILE *h, FILE *mk, const names *nm, const section *secs, size
 	free(o.mk_base);
 }
 
-/* The prefix and default path from the config the results name, when the caller gave none; that
- * config, loaded, in *loaded (the recipe's source and include directories come from it). */
-static int resolve_name(const input *in, const char *spec, const char *out, char **name, char **path, config **loaded,
-			diags *d)
+/* The prefix and default path from the config the results name (cfg, loaded; NULL when it does
+ * not load), when the caller gave none. */
+static int resolve_name(const input *in, const config *cfg, const char *spec, const char *out, char **name,
+			char **path, diags *d)
 {
 	const char *recorded = table_field(&in->t, (size_t)in->win, "config");
+	if (cfg) {
+		*name = xstrdup(cfg->name);
+		*path = xstrdup(out ? out : cfg->header_path);
+		char now[17];
+		config_spec_hash(cfg, now);
+		if (*spec && strcmp(now, spec))
+			fprintf(stderr, "autotune header: warning: %s changed since %s was tuned (spec_hash %s, now %s): "
+					"a build that checks the hash will refuse this header until it is re-tuned\n",
+				cfg->path, in->t.path, spec, now);
+		return 0;
+	}
 	if (*recorded) {
-		/* as given to autotune, relative to where it ran, which holds the results */
-		char *cfg_path = find_from(recorded, in->t.path);
-		config cfg;
-		diags cd = {0};
-		if (config_load_quietly(cfg_path, &cfg, &cd) == 0) {
-			*name = xstrdup(cfg.name);
-			*path = xstrdup(out ? out : cfg.header_path);
-			char now[17];
-			config_spec_hash(&cfg, now);
-			if (*spec && strcmp(now, spec))
-				fprintf(stderr, "autotune header: warning: %s changed since %s was tuned (spec_hash %s, now %s): "
-						"a build that checks the hash will refuse this header until it is re-tuned\n",
-					cfg_path, in->t.path, spec, now);
-			*loaded = xmalloc(sizeof **loaded);
-			**loaded = cfg;
-			diags_free(&cd);
-			free(cfg_path);
-			return 0;
-		}
-		diags_free(&cd);
 		/* elsewhere the config may not load (moved away, a missing kernel): its file name is what
 		 * `name:` defaults to */
+		char *cfg_path = find_from(recorded, in->t.path);
 		*name = stem(cfg_path);
 		fprintf(stderr, "autotune header: note: cannot load %s: the macros are named after its file name (%s)\n",
 			cfg_path, *name);
@@ -795,14 +787,14 @@ int header_write_results(char *const *csvs, size_t n, const char *config_path, c
 	if (rc)
 		goto out;
 	rc = EXIT_USAGE;
+	/* the config the results name, loaded once: the name, the spec check and the recipe's source */
+	cfg = recipe_config(&in[0].t, (size_t)in[0].win);
 	if (!name) {
-		if (resolve_name(&in[0], spec, out, &own_name, &path, &cfg, d))
+		if (resolve_name(&in[0], cfg, spec, out, &own_name, &path, d))
 			goto out;
 		name = own_name;
-	} else {
+	} else
 		path = xstrdup(out);
-		cfg = recipe_config(&in[0].t, (size_t)in[0].win);
-	}
 	if (!*name || make_names(name, &in[0].t, &nm, d)) {
 		if (!*name)
 			diags_add(d, "autotune header: no name for the macros: give -o NAME_tuned.h");
