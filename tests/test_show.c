@@ -17,9 +17,11 @@ static const char *csv =
 	"rowC,8,1,0.5,,,,,,crashed,\"CUDA_ERROR_ILLEGAL_ADDRESS\nat line 2\"\n"
 	"rowD,64,1,1.0,2.0,10,0.2,200,cold,ok,\n";
 
-static char *run_show(int top, const char *sort, int *rc, diags *d)
+/* The table show_print makes of text (a CSV written to a scratch file named name), without colour;
+ * its exit status in *rc. Caller frees. */
+static char *shown(const char *text, const char *name, int top, const char *sort, int *rc, diags *d)
 {
-	const char *path = write_temp(3, "show.csv", csv);
+	const char *path = write_temp(3, name, text);
 	FILE *f = tmpfile();
 	*rc = show_print(f, path, top, sort, 0, d);
 	long n = ftell(f);
@@ -30,6 +32,8 @@ static char *run_show(int top, const char *sort, int *rc, diags *d)
 	fclose(f);
 	return s;
 }
+
+static char *run_show(int top, const char *sort, int *rc, diags *d) { return shown(csv, "show.csv", top, sort, rc, d); }
 
 /* The order in which the ids appear: "BDAC" and so on. */
 static void order_of(const char *out, char *ids, size_t n)
@@ -117,15 +121,10 @@ static const char *dry_csv =
 /* A dry run's table shows what the binaries say, by theoretical occupancy, and says it is one. */
 static void test_dry_run_shows_the_binaries(void)
 {
-	const char *path = write_temp(3, "dry.csv", dry_csv);
-	FILE *f = tmpfile();
 	diags d = {0};
-	CU_ASSERT_EQUAL(show_print(f, path, 0, NULL, 0, &d), EXIT_WINNER);
-	long n = ftell(f);
-	rewind(f);
-	char *out = calloc(1, (size_t)n + 1);
-	CU_ASSERT_EQUAL(fread(out, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
+	int rc;
+	char *out = shown(dry_csv, "dry.csv", 0, NULL, &rc, &d);
+	CU_ASSERT_EQUAL(rc, EXIT_WINNER);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "regs spills    smem   occ% blk/SM"));
 	/* rows: highest occupancy first, ties in file order, the failed compile last; b, 32 spilled 8
 	 * bytes each way; a, 32 has 1024 bytes of static and 4096 of dynamic shared memory */
@@ -177,18 +176,13 @@ static void test_a_csv_of_one_column_is_shown(void)
  * message is shown with '?' for its control characters, also without colour. */
 static void test_escape_sequences_are_not_passed_on(void)
 {
-	const char *path = write_temp(3, "esc.csv",
-				      "id,blockDim.x,time_ms_median,samples,status,message\n"
-				      "\033[31mred,32,1.5,10,ok,\n"
-				      "plain,64,2.0,10,crashed,\"boom \033]0;title\007 \033[2J\"\n");
-	FILE *f = tmpfile();
 	diags d = {0};
-	CU_ASSERT_EQUAL(show_print(f, path, 0, NULL, 0, &d), EXIT_WINNER);
-	long n = ftell(f);
-	rewind(f);
-	char *out = calloc(1, (size_t)n + 1);
-	CU_ASSERT_EQUAL(fread(out, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
+	int rc;
+	char *out = shown("id,blockDim.x,time_ms_median,samples,status,message\n"
+			  "\033[31mred,32,1.5,10,ok,\n"
+			  "plain,64,2.0,10,crashed,\"boom \033]0;title\007 \033[2J\"\n",
+			  "esc.csv", 0, NULL, &rc, &d);
+	CU_ASSERT_EQUAL(rc, EXIT_WINNER);
 	CU_ASSERT_PTR_NULL(strchr(out, '\033'));
 	CU_ASSERT_PTR_NULL(strchr(out, '\007'));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "?[31mred"));
