@@ -10,19 +10,11 @@
 
 #include "diag.h"
 #include "occupancy.h"
+#include "random.h"
 #include "banned.h"
 
-/* splitmix64: small, seeded, reproducible */
-static unsigned long long next_random(unsigned long long *state)
-{
-	unsigned long long z = (*state += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-static size_t below(unsigned long long *state, size_t n) { return n ? (size_t)(next_random(state) % n) : 0; }
-static double uniform(unsigned long long *state) { return (next_random(state) >> 11) * (1.0 / 9007199254740992.0); }
+static size_t below(unsigned long long *state, size_t n) { return (size_t)random_below(state, n); }
+static double uniform(unsigned long long *state) { return random_uniform(state); }
 
 typedef struct {
 	unsigned long long code;
