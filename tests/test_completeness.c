@@ -42,6 +42,8 @@ static void test_a_run_is_complete_only_when_it_finished_everything(void)
 		{"stopped", "1 of 3 configurations measured, stopped: the GPU worker could not be restarted: resume with "
 			    "the same command"},
 		{"search", "a search (--budget) of 1 of 3 configurations: the best found, not necessarily the best"},
+		{"sample-search", "a search (--budget) of 1 of a uniform sample of 3 configurations of a space too large "
+				  "to list: the best found, not necessarily the best"},
 	};
 	for (size_t i = 0; i < sizeof stopped / sizeof *stopped; i++) {
 		char *rows = xasprintf("32,32,ok,%s\n64,64,not-run,%s\n96,96,not-run,%s\n", stopped[i].word, stopped[i].word,

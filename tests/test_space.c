@@ -191,16 +191,17 @@ static void test_a_huge_space_made_small_by_its_constraints_enumerates(void)
 	CU_ASSERT_EQUAL(sp.count, 10);
 	space_free(&sp);
 	config_free(&cfg);
-	/* over the ceiling (lowered here to 1,000 configurations), said rather than held in memory */
+	/* over the ceiling (lowered here to 1,000 configurations), counted and said rather than held
+	 * in memory: the count stops at the last constrained parameter (p2), the rest multiplies */
 	*strstr(text, "constraints:") = 0;
-	strcat(text, "constraints: [p0 == 0, p1 + p2 + p3 + p4 + p5 + p6 + p7 + p8 + p9 + p10 >= 0]\n");
+	strcat(text, "constraints: [p0 == 0, p1 + p2 >= 1]\nbuild: {defines: [p3, p4, p5, p6, p7, p8, p9, p10]}\n");
 	CU_ASSERT_EQUAL_FATAL(load(text, &cfg), 0);
 	size_t was = space_max_values;
 	space_max_values = 1000 * 12;
 	CU_ASSERT_EQUAL(space_enumerate(&cfg, &sp, &d), -1);
 	space_max_values = was;
-	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], "the space has over 1000 valid configurations (of 1000000000000 "
-						"combinations); narrow it or add constraints"));
+	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], "the space has 99000000000 valid configurations (of 1000000000000 "
+						"combinations), more than can be listed: search a uniform sample of 1000"));
 	diags_free(&d);
 	config_free(&cfg);
 	/* without constraints all of it is valid (BAT's FFT: 8x10^11), said before walking any; the
@@ -209,10 +210,120 @@ static void test_a_huge_space_made_small_by_its_constraints_enumerates(void)
 	strcat(text, "build: {defines: [p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10]}\n");
 	CU_ASSERT_EQUAL_FATAL(load(text, &cfg), 0);
 	CU_ASSERT_EQUAL(space_enumerate(&cfg, &sp, &d), -1);
-	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], ":4:9: the space has 1000000000000 valid configurations (no constraints), "
-						"over the 2796202 this can hold"));
+	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], ":4:9: the space has 1000000000000 valid configurations (of 1000000000000 "
+						"combinations), more than can be listed: search a uniform sample of 65536"));
 	diags_free(&d);
 	config_free(&cfg);
+}
+
+/* A space too large to hold, with constraints: x of 1..10, then 11 parameters of 0..9. */
+static void load_large(config *cfg, const char *constraints, const char *more)
+{
+	char text[1536] = HEAD "space: {x: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]";
+	for (int p = 0; p < 11; p++)
+		snprintf(text + strlen(text), sizeof text - strlen(text), ", p%d: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]", p);
+	snprintf(text + strlen(text), sizeof text - strlen(text),
+		 "}\nconstraints: %s\nbuild: {defines: [p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10]}\n%s", constraints, more);
+	CU_ASSERT_EQUAL_FATAL(load(text, cfg), 0);
+}
+
+/* The sample of a space too large to list (the ceiling lowered to 1,000): that many distinct
+ * valid configurations, the same on every enumeration, spread over the values rather than the
+ * first ones of the product, with the exact count of the whole beside it. */
+static void test_a_space_too_large_to_list_is_sampled_uniformly(void)
+{
+	config cfg;
+	space a, b;
+	diags d = {0};
+	load_large(&cfg, "[p1 + p2 >= 1, p3 != 5]", "");
+	size_t was = space_max_values;
+	space_max_values = 1000 * 12;
+	CU_ASSERT_EQUAL_FATAL(space_enumerate_sampled(&cfg, &a, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(space_enumerate_sampled(&cfg, &b, &d), 0);
+	space_max_values = was;
+	CU_ASSERT(a.sampled && !a.valid_over);
+	CU_ASSERT_EQUAL(a.count, 1000);
+	CU_ASSERT_EQUAL(a.valid, 10ULL * 99 * 9 * 100000000ULL); /* x, p1 + p2, p3, the rest */
+	CU_ASSERT_EQUAL(a.reference, 0);
+	CU_ASSERT_EQUAL(memcmp(a.vals, b.vals, a.count * a.nparams * sizeof *a.vals), 0);
+	size_t low_x = 0, low_p10 = 0;
+	for (size_t c = 0; c < a.count; c++) {
+		const value *v = space_config(&a, c);
+		CU_ASSERT(v[2].u.i + v[3].u.i >= 1 && v[4].u.i != 5);
+		low_x += v[0].u.i <= 5;
+		low_p10 += v[11].u.i <= 4;
+		for (size_t e = 0; e < c; e++)
+			if (!memcmp(v, space_config(&a, e), a.nparams * sizeof *v)) {
+				CU_FAIL("a configuration sampled twice");
+				break;
+			}
+	}
+	/* half the values each; a binomial of 1,000 is within 400..600 but for 1 in 10^9 */
+	CU_ASSERT(low_x > 400 && low_x < 600);
+	CU_ASSERT(low_p10 > 400 && low_p10 < 600);
+	space_free(&a);
+	space_free(&b);
+	config_free(&cfg);
+	diags_free(&d);
+}
+
+/* A named reference is the sample's first configuration; one the constraints refuse is said as
+ * it is for a listed space. */
+static void test_a_sample_starts_with_the_reference(void)
+{
+	config cfg;
+	space sp;
+	diags d = {0};
+	const char *ref = "verify: {reference: {x: 7, p0: 1, p1: 2, p2: 3, p3: 4, p4: 5, p5: 6, p6: 7, p7: 8, p8: 9, "
+			  "p9: 0, p10: 1}}\n";
+	load_large(&cfg, "[p1 + p2 >= 1]", ref);
+	size_t was = space_max_values;
+	space_max_values = 100 * 12;
+	CU_ASSERT_EQUAL_FATAL(space_enumerate_sampled(&cfg, &sp, &d), 0);
+	CU_ASSERT_EQUAL(sp.reference, 0);
+	CU_ASSERT_EQUAL(space_config(&sp, 0)[0].u.i, 7);
+	CU_ASSERT_EQUAL(space_config(&sp, 0)[11].u.i, 1);
+	space_free(&sp);
+	config_free(&cfg);
+	load_large(&cfg, "[p1 + p2 >= 6]", ref);
+	CU_ASSERT_EQUAL(space_enumerate_sampled(&cfg, &sp, &d), -1);
+	space_max_values = was;
+	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], "is not a valid configuration of the space"));
+	config_free(&cfg);
+	diags_free(&d);
+}
+
+/* Counting stops where it would take long (lowered here): the count is then a lower bound, said
+ * as "over"; valid configurations too rare to draw are said, not searched for forever. */
+static void test_counting_and_drawing_are_bounded(void)
+{
+	config cfg;
+	space sp;
+	diags d = {0};
+	size_t was = space_max_values;
+	unsigned long long checks = space_max_count_checks, draws = space_max_draws;
+	space_max_values = 5 * 12;
+	space_max_count_checks = 100000;
+	space_max_draws = 100000;
+	/* decided only at the last parameter: counting would visit all 10^12 */
+	load_large(&cfg, "[p10 >= 0]", "");
+	CU_ASSERT_EQUAL(space_enumerate(&cfg, &sp, &d), -1);
+	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], "the space has over ") &&
+		  strstr(d.msgs[0], "valid configurations (of 1000000000000 combinations)"));
+	diags_free(&d);
+	CU_ASSERT_EQUAL(space_enumerate_sampled(&cfg, &sp, &d), 0);
+	CU_ASSERT(sp.sampled && sp.valid_over && sp.count == 5);
+	space_free(&sp);
+	config_free(&cfg);
+	/* 100 valid of 10^12: a draw finds one once in 10^10 */
+	load_large(&cfg, "[x == 1, p0 + p1 + p2 + p3 + p4 + p5 + p6 + p7 + p8 == 0]", "");
+	CU_ASSERT_EQUAL(space_enumerate_sampled(&cfg, &sp, &d), -1);
+	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], "of 1000000000000 combinations) are too rare to sample"));
+	space_max_values = was;
+	space_max_count_checks = checks;
+	space_max_draws = draws;
+	config_free(&cfg);
+	diags_free(&d);
 }
 
 int add_space_suite(void)
@@ -228,6 +339,9 @@ int add_space_suite(void)
 	CU_add_test(s, "named reference is found", test_named_reference_is_found);
 	CU_add_test(s, "pruned walk equals the filtered product", test_pruned_walk_equals_the_filtered_product);
 	CU_add_test(s, "the geometry check reaches every configuration", test_the_geometry_check_reaches_every_configuration);
+	CU_add_test(s, "a space too large to list is sampled uniformly", test_a_space_too_large_to_list_is_sampled_uniformly);
+	CU_add_test(s, "a sample starts with the reference", test_a_sample_starts_with_the_reference);
+	CU_add_test(s, "counting and drawing are bounded", test_counting_and_drawing_are_bounded);
 	CU_add_test(s, "a huge space made small by its constraints enumerates",
 		    test_a_huge_space_made_small_by_its_constraints_enumerates);
 	return 0;

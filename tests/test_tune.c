@@ -159,6 +159,55 @@ static void test_a_budget_search_is_said_incomplete(void)
 	CU_ASSERT_EQUAL(count_in(DIR "/stop.csv", ",search\r"), NCONFIGS);
 }
 
+/* A space too large to list (10^11 configurations, no constraints) is validated and searched in
+ * a sample under a budget of evaluations, and every output says it was a sample; measuring all
+ * of it, or a fraction of it, is refused before anything starts. */
+static void test_a_space_too_large_to_list_is_searched_in_a_sample(void)
+{
+	mkdir(DIR, 0777);
+	put_file(DIR "/k.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + "
+			      "threadIdx.x; if (i < n) a[i] = i; }\n");
+	char space[1024] = "space: {bx: {start: 32, stop: 320, step: 32}", sum[256] = "0";
+	for (int p = 0; p < 10; p++) {
+		snprintf(space + strlen(space), sizeof space - strlen(space), ", p%d: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]", p);
+		snprintf(sum + strlen(sum), sizeof sum - strlen(sum), " + p%d", p);
+	}
+	/* the parameters reach only an argument: one binary serves them all */
+	char text[2048];
+	snprintf(text, sizeof text,
+		 "name: huge\nkernel: {source: k.cu, entry: k}\narguments:\n"
+		 "  - {name: a, type: float, count: 4096, output: true}\n"
+		 "  - {name: n, type: int32, value: \"4096 + 0 * (%s)\"}\n%s}\n"
+		 "launch: {block: [bx], grid: [\"ceil_div(4096, bx)\"]}\nmeasure: {finalists: 0, metrics: none}\n"
+		 "output: {csv: %s/huge.csv, header: %s/huge_tuned.h}\n",
+		 sum, space, DIR, DIR);
+	put_file(DIR "/huge.yaml", text);
+	fake_worker_reset(DIR, "huge");
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"validate", DIR "/huge.yaml", NULL}, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "ok: 100000000000 valid configurations of 100000000000 combinations, more "
+					   "than can be listed: a run with --budget N (or Ns) searches a uniform sample of 65536"));
+	free(out);
+	const char *refused = "the space has 100000000000 valid configurations (of 100000000000 combinations), more "
+			      "than can be listed";
+	CU_ASSERT_EQUAL(run_autotune_on(DIR "/huge.yaml", (char *[]){NULL}, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, refused));
+	free(out);
+	CU_ASSERT_EQUAL(run_autotune_on(DIR "/huge.yaml", (char *[]){"--budget", "2%", NULL}, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, refused));
+	free(out);
+	CU_ASSERT_EQUAL(access(DIR "/huge.csv", F_OK), -1);
+	CU_ASSERT_EQUAL_FATAL(run_autotune_on(DIR "/huge.yaml", (char *[]){"--budget", "12", NULL}, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "huge: 100000000000 valid configurations, searched in a uniform sample of 65536"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "incomplete: a search (--budget) of 12 of a uniform sample of 65536 "
+					   "configurations of a space too large to list"));
+	free(out);
+	CU_ASSERT_EQUAL(count_in(DIR "/huge_tuned.h", "#define HUGE_RUN \"sample-search\""), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/huge_tuned.h", "#define HUGE_COMPLETE 0"), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/huge.csv", ",sample-search\r"), 65536);
+	CU_ASSERT_EQUAL(count_in(DIR "/huge.csv", ",ok,"), 12);
+}
+
 /* A dry run after a measured run writes files of its own: the measured CSV, header, fragment and
  * report stay byte for byte as they were (a dry run's CSV used to replace the measured one). */
 static void test_a_dry_run_leaves_the_measured_results(void)
@@ -1327,6 +1376,8 @@ int add_tune_suite(void)
 	CU_add_test(s, "a changed data file is another spec", test_a_changed_data_file_is_another_spec);
 	CU_add_test(s, "SIGINT writes what was measured and exits 130", test_sigint_writes_what_was_measured_and_exits_130);
 	CU_add_test(s, "a budget search is said incomplete", test_a_budget_search_is_said_incomplete);
+	CU_add_test(s, "a space too large to list is searched in a sample",
+		    test_a_space_too_large_to_list_is_searched_in_a_sample);
 	CU_add_test(s, "a dry run leaves the measured results", test_a_dry_run_leaves_the_measured_results);
 	CU_add_test(s, "a dry run takes the results lock", test_a_dry_run_takes_the_results_lock);
 	CU_add_test(s, "configs of one name are refused", test_configs_of_one_name_are_refused);

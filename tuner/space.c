@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "launch_plan.h"
+#include "random.h"
 #include "banned.h"
 
 /* The product of the value lists may be any size: constraints are checked as parameters are
@@ -17,6 +18,8 @@
  * only at the last parameters. */
 size_t space_max_values = (size_t)1 << 25; /* 512 MiB of values */
 #define SPACE_MAX_CHECKS 20000000000ULL
+/* A space too large to list is counted only for saying how large: a few seconds' walk at most */
+unsigned long long space_max_count_checks = 50000000ULL;
 
 char *space_describe(const config *cfg, const value *params)
 {
@@ -95,64 +98,73 @@ static int holds_at(const config *cfg, const int *depth, size_t k, const value *
 static int fail(space *s);
 static int check_result(const config *cfg, space *s, diags *d);
 
-int space_enumerate(const config *cfg, space *s, diags *d)
+/* What a walk does with each valid configuration: keep it, or only count it. */
+enum { WALK_HOLD, WALK_COUNT };
+/* walk's answer when the valid configurations are more than space_max_values can hold */
+#define TOO_MANY 1
+
+typedef struct {
+	const config *cfg;
+	const int *depth;	  /* each constraint's level */
+	int last;		  /* the deepest level any constraint is decided at, -1: none */
+	unsigned long long total; /* the product of the value lists, saturated */
+} shape;
+
+/* The combinations of the levels after k: what a prefix that passed every constraint adds to a
+ * count once no constraint is left below it. */
+static unsigned long long below_level(const config *cfg, size_t k)
 {
-	memset(s, 0, sizeof *s);
-	s->nparams = cfg->nparams;
-	s->reference = -1;
-	unsigned long long total = 1, checks = 0;
-	size_t np = cfg->nparams;
-	for (size_t i = 0; i < cfg->nparams; i++)
-		if (__builtin_mul_overflow(total, (unsigned long long)cfg->params[i].nvalues, &total))
-			total = ULLONG_MAX;
-	s->total = total > SIZE_MAX ? SIZE_MAX : (size_t)total;
-	if (cfg->nconstraints == 0 && np && total > space_max_values / np) { /* all of it valid: said at once */
-		diags_at(d, cfg->path, cfg->params[0].at.line, cfg->params[0].at.col,
-			 "the space has %llu%s valid configurations (no constraints), over the %zu this can hold; narrow "
-			 "it or add constraints", total, total == ULLONG_MAX ? " or more" : "", space_max_values / np);
-		return -1;
-	}
-	size_t cap = 0;
-	/* constraints by the depth at which they can be decided; depth -1 (constants only) goes to 0 */
-	int *depth = xcalloc(cfg->nconstraints + 1, sizeof *depth);
-	for (size_t c = 0; c < cfg->nconstraints; c++) {
-		depth_walk w = {cfg, -1};
-		expr_foreach_name(cfg->constraints[c].e, note_depth, &w);
-		depth[c] = w.deepest < 0 ? 0 : w.deepest;
-	}
+	unsigned long long n = 1;
+	for (size_t j = k + 1; j < cfg->nparams; j++)
+		if (__builtin_mul_overflow(n, (unsigned long long)cfg->params[j].nvalues, &n))
+			return ULLONG_MAX;
+	return n;
+}
+
+/* Keeps (WALK_HOLD) or counts (WALK_COUNT, into *valid) the valid configurations: 0, TOO_MANY
+ * when holding them would pass space_max_values or counting them would take more than
+ * space_max_count_checks (what was counted is then a lower bound), -1 when a constraint cannot be
+ * evaluated. */
+static int walk(const shape *sh, int mode, space *s, unsigned long long *valid, diags *d)
+{
+	const config *cfg = sh->cfg;
+	size_t np = cfg->nparams, k = 0, cap = 0;
 	size_t *idx = xcalloc(np + 1, sizeof *idx);
 	value *cur = xcalloc(np + 1, sizeof *cur);
-	int rc = 0;
+	unsigned long long checks = 0, most = mode == WALK_COUNT ? space_max_count_checks : SPACE_MAX_CHECKS;
+	int rc = 0, done = np == 0 || sh->total == 0;
 	/* depth-first over the parameters, first outermost: bind level k, check the constraints
 	 * decided there, descend on success, else try the next value; the order of the result is the
 	 * cartesian product's */
-	size_t k = 0;
-	int done = np == 0 || total == 0;
 	while (!done && rc == 0) {
-		if (++checks > SPACE_MAX_CHECKS) {
+		if (++checks > most && mode == WALK_COUNT) {
+			rc = TOO_MANY;
+			break;
+		}
+		if (checks > most) {
 			diags_add(d, "%s: the constraints leave too much to check (over %llu partial configurations); "
 				  "list the parameters they name first, or narrow the space", cfg->path, SPACE_MAX_CHECKS);
 			rc = -1;
 			break;
 		}
 		cur[k] = cfg->params[k].values[idx[k]];
-		int keep = holds_at(cfg, depth, k, cur, d);
+		int keep = holds_at(cfg, sh->depth, k, cur, d);
 		if (keep < 0) {
 			rc = -1;
 			break;
 		}
-		if (keep && k + 1 < np) {
+		/* a count needs no level below the last constraint: they all pass */
+		if (keep && k + 1 < np && (mode == WALK_HOLD || (int)k < sh->last)) {
 			idx[++k] = 0;
 			continue;
 		}
-		if (keep && (s->count + 1) * np > space_max_values) {
-			diags_at(d, cfg->path, cfg->params[0].at.line, cfg->params[0].at.col,
-				 "the space has over %zu valid configurations (of %llu%s combinations); narrow it or "
-				 "add constraints", s->count, total, total == ULLONG_MAX ? " or more" : "");
-			rc = -1;
+		if (keep && mode == WALK_COUNT) {
+			if (__builtin_add_overflow(*valid, below_level(cfg, k), valid))
+				*valid = ULLONG_MAX;
+		} else if (keep && (s->count + 1) * np > space_max_values) {
+			rc = TOO_MANY;
 			break;
-		}
-		if (keep) {
+		} else if (keep) {
 			grow(&s->vals, &cap, (s->count + 1) * np, sizeof *s->vals);
 			memcpy(s->vals + s->count * np, cur, np * sizeof *cur);
 			if (cfg->has_reference && s->reference < 0 && same_values(cur, cfg->reference, np))
@@ -168,10 +180,169 @@ int space_enumerate(const config *cfg, space *s, diags *d)
 			k--;
 		}
 	}
-	free(depth);
 	free(idx);
 	free(cur);
+	return rc;
+}
+
+static int refuse_size(const config *cfg, const space *s, diags *d);
+static int sample(const shape *sh, space *s, diags *d);
+
+static int enumerate(const config *cfg, space *s, int may_sample, diags *d)
+{
+	memset(s, 0, sizeof *s);
+	s->nparams = cfg->nparams;
+	s->reference = -1;
+	size_t np = cfg->nparams;
+	unsigned long long total = 1;
+	for (size_t i = 0; i < np; i++)
+		if (__builtin_mul_overflow(total, (unsigned long long)cfg->params[i].nvalues, &total))
+			total = ULLONG_MAX;
+	s->total = total > SIZE_MAX ? SIZE_MAX : (size_t)total;
+	/* constraints by the depth at which they can be decided; depth -1 (constants only) goes to 0 */
+	int *depth = xcalloc(cfg->nconstraints + 1, sizeof *depth);
+	shape sh = {cfg, depth, -1, total};
+	for (size_t c = 0; c < cfg->nconstraints; c++) {
+		depth_walk w = {cfg, -1};
+		expr_foreach_name(cfg->constraints[c].e, note_depth, &w);
+		depth[c] = w.deepest < 0 ? 0 : w.deepest;
+		if (depth[c] > sh.last)
+			sh.last = depth[c];
+	}
+	/* all of it valid and too much to hold: known without walking */
+	int rc = cfg->nconstraints == 0 && np && total > space_max_values / np ? TOO_MANY
+									 : walk(&sh, WALK_HOLD, s, NULL, d);
+	if (rc == TOO_MANY) {
+		space_free(s);
+		s->nparams = np;
+		s->total = total > SIZE_MAX ? SIZE_MAX : (size_t)total;
+		rc = walk(&sh, WALK_COUNT, s, &s->valid, d);
+		s->valid_over = rc == TOO_MANY || s->valid == ULLONG_MAX;
+		if (rc == TOO_MANY)
+			rc = 0;
+		if (rc == 0)
+			rc = may_sample ? sample(&sh, s, d) : refuse_size(cfg, s, d);
+	} else
+		s->valid = s->count;
+	free(depth);
 	return rc ? fail(s) : check_result(cfg, s, d);
+}
+
+int space_enumerate(const config *cfg, space *s, diags *d) { return enumerate(cfg, s, 0, d); }
+
+int space_enumerate_sampled(const config *cfg, space *s, diags *d) { return enumerate(cfg, s, 1, d); }
+
+/* The configurations a space holds: SPACE_SAMPLE, or fewer where a test lowers space_max_values. */
+static size_t sample_size(size_t np) { return np && space_max_values / np < SPACE_SAMPLE ? space_max_values / np : SPACE_SAMPLE; }
+
+static int refuse_size(const config *cfg, const space *s, diags *d)
+{
+	diags_at(d, cfg->path, cfg->params[0].at.line, cfg->params[0].at.col,
+		 "the space has %s%llu valid configurations (of %llu%s combinations), more than can be listed: "
+		 "search a uniform sample of %zu of them with --budget N or --budget Ns, or narrow the space or "
+		 "add constraints",
+		 s->valid_over ? "over " : "", s->valid, (unsigned long long)s->total, s->total == SIZE_MAX ? " or more" : "",
+		 sample_size(cfg->nparams));
+	return -1;
+}
+
+/* A sample is drawn by rejection, so each valid configuration is as likely as any other; a space
+ * whose valid configurations are rarer than this among the combinations says so instead. */
+unsigned long long space_max_draws = 20000000ULL;
+/* The same sample for every run of a spec: the journal and the results name configurations by
+ * their place in it. */
+#define SAMPLE_SEED 0x5A3D1EULL
+
+/* The position of configuration v in the product (first parameter most significant), or -1 when
+ * some value is not in its list. */
+static long long product_code(const config *cfg, const value *v)
+{
+	unsigned long long code = 0;
+	for (size_t k = 0; k < cfg->nparams; k++) {
+		size_t i = 0;
+		while (i < cfg->params[k].nvalues && !same_values(&cfg->params[k].values[i], &v[k], 1))
+			i++;
+		if (i == cfg->params[k].nvalues)
+			return -1;
+		code = code * cfg->params[k].nvalues + i;
+	}
+	return (long long)code;
+}
+
+/* An open-addressed set of product codes (stored plus one: 0 is empty); 1 when code is new. */
+static int set_add(unsigned long long *set, size_t mask, unsigned long long code)
+{
+	size_t h = (size_t)((code + 1) * 0x9E3779B97F4A7C15ull) & mask;
+	while (set[h] && set[h] != code + 1)
+		h = (h + 1) & mask;
+	if (set[h])
+		return 0;
+	set[h] = code + 1;
+	return 1;
+}
+
+/* Whether every constraint holds for a whole configuration: 1, 0, -1 (d). */
+static int holds(const shape *sh, const value *cur, diags *d)
+{
+	for (size_t k = 0; k < sh->cfg->nparams; k++) {
+		int keep = holds_at(sh->cfg, sh->depth, k, cur, d);
+		if (keep <= 0)
+			return keep;
+	}
+	return 1;
+}
+
+/* Keeps a uniform sample of the valid configurations, in the order drawn (so that ties in a
+ * search's ranking fall at random, not on the first values of the first parameters); a named
+ * reference first. s->valid is already counted, and over what the sample keeps. */
+static int sample(const shape *sh, space *s, diags *d)
+{
+	const config *cfg = sh->cfg;
+	size_t np = cfg->nparams, want = sample_size(np), mask = 1;
+	if (sh->total == ULLONG_MAX) {
+		diags_at(d, cfg->path, cfg->params[0].at.line, cfg->params[0].at.col,
+			 "the space has over 2^64 combinations: narrow it or add constraints");
+		return -1;
+	}
+	while (mask < 2 * want)
+		mask <<= 1;
+	unsigned long long *set = xcalloc(mask, sizeof *set), rng = SAMPLE_SEED, draws = 0;
+	value *cur = xcalloc(np + 1, sizeof *cur);
+	s->vals = xcalloc(want * np + 1, sizeof *s->vals);
+	mask--;
+	long long ref = cfg->has_reference ? product_code(cfg, cfg->reference) : -1;
+	int rc = ref >= 0 ? holds(sh, cfg->reference, d) : 0;
+	if (rc > 0) {
+		set_add(set, mask, (unsigned long long)ref);
+		memcpy(s->vals, cfg->reference, np * sizeof *cur);
+		s->reference = 0;
+		s->count = 1;
+	}
+	for (rc = rc < 0 ? -1 : 0; rc == 0 && s->count < want;) {
+		if (++draws > space_max_draws) {
+			diags_at(d, cfg->path, cfg->params[0].at.line, cfg->params[0].at.col,
+				 "the space's valid configurations (%s%llu of %llu combinations) are too rare to sample: "
+				 "narrow the space, or add constraints on its first parameters",
+				 s->valid_over ? "over " : "", s->valid, sh->total);
+			rc = -1;
+			break;
+		}
+		unsigned long long code = 0;
+		for (size_t k = 0; k < np; k++) {
+			size_t i = (size_t)random_below(&rng, cfg->params[k].nvalues);
+			cur[k] = cfg->params[k].values[i];
+			code = code * cfg->params[k].nvalues + i;
+		}
+		int keep = holds(sh, cur, d);
+		if (keep < 0)
+			rc = -1;
+		else if (keep && set_add(set, mask, code))
+			memcpy(s->vals + s->count++ * np, cur, np * sizeof *cur);
+	}
+	s->sampled = rc == 0;
+	free(set);
+	free(cur);
+	return rc;
 }
 
 /* Frees what a failed enumeration holds: -1. */

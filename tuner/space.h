@@ -8,8 +8,11 @@
 
 typedef struct {
 	size_t nparams;
-	size_t count;      /* valid configurations */
+	size_t count;      /* configurations held: the valid ones, or a sample of them */
 	size_t total;      /* combinations before constraints */
+	unsigned long long valid; /* valid configurations: count, unless sampled */
+	int valid_over;    /* valid is a lower bound: there were too many to count */
+	int sampled;       /* vals is a uniform sample of the valid configurations (space_enumerate_sampled) */
 	value *vals;       /* count x nparams */
 	long long reference; /* index of the verification reference, -1 if none */
 } space;
@@ -19,10 +22,21 @@ static inline const value *space_config(const space *s, size_t i) { return s->va
 /* What an enumeration may keep, in parameter values (a configuration is nparams of them); the
  * product of the value lists has no ceiling. Tests lower it. */
 extern size_t space_max_values;
+/* How far a space too large to hold is walked to count it (past that, its count is a lower
+ * bound), and how many draws its sample may take; tests lower them. */
+extern unsigned long long space_max_count_checks, space_max_draws;
 
 /* 0 on success. -1 when a constraint cannot be evaluated, the space is empty or the named
- * reference is not in it, with the reason in d. */
+ * reference is not in it, or its valid configurations are more than can be held, with the reason
+ * in d. */
 int space_enumerate(const config *cfg, space *s, diags *d);
+
+/* A space with more valid configurations than can be held is searched in a sample of them. */
+#define SPACE_SAMPLE 65536
+/* space_enumerate, except that a space too large to hold keeps a uniform sample of SPACE_SAMPLE of
+ * its valid configurations (counted in valid), the same for every run of the config, the verify
+ * reference first; sampled says so. */
+int space_enumerate_sampled(const config *cfg, space *s, diags *d);
 void space_free(space *s);
 
 /* Keeps shard `shard` of `nshards`: the configurations whose index in the whole space is

@@ -180,9 +180,15 @@ void summary_counts(const config *cfg, const space *sp, const build *b, const re
 		failed_bins += b->bins[i].failed && !stopped;
 	}
 	size_t built = b->nbins - stopped_bins - skipped_bins;
-	fprintf(stderr, "%s: %zu valid %s (of %zu %s); %zu %s built in %.1f s (%zu failed; ", cfg->name, sp->count,
-		plural(sp->count, "configuration", "configurations"), sp->total, plural(sp->total, "combination", "combinations"),
-		built, plural(built, "binary", "binaries"), compile_s, failed_bins);
+	if (sp->sampled)
+		fprintf(stderr, "%s: %s%llu valid configurations, searched in a uniform sample of %zu", cfg->name,
+			sp->valid_over ? "over " : "", sp->valid,
+			sp->count);
+	else
+		fprintf(stderr, "%s: %zu valid %s", cfg->name, sp->count, plural(sp->count, "configuration", "configurations"));
+	fprintf(stderr, " (of %zu %s); %zu %s built in %.1f s (%zu failed; ", sp->total,
+		plural(sp->total, "combination", "combinations"), built, plural(built, "binary", "binaries"), compile_s,
+		failed_bins);
 	if (skipped_bins)
 		fprintf(stderr, "%zu not, the search did not need them; ", skipped_bins);
 	if (stopped_bins)

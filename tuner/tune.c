@@ -376,6 +376,15 @@ static int stopped(tuning *t)
 	return stop(t, interrupted == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED);
 }
 
+/* Whether a space too large to list may be searched in a sample of it: by `validate` (which checks
+ * the sample a run would search) and by a budget of evaluations or seconds, not by a fraction of
+ * a space whose whole is out of reach, nor by measuring everything. */
+static int may_sample(const options *o, const config *cfg)
+{
+	const char *b = o->budget ? o->budget : cfg->search_budget;
+	return o->cmd == CMD_VALIDATE || (b && !strchr(b, '%'));
+}
+
 /* The config, its space (a shard's slice), each configuration's launch geometry and the plan of
  * binaries. */
 static int load(tuning *t)
@@ -402,7 +411,7 @@ static int load(tuning *t)
 		return stop(t, EXIT_USAGE);
 	t->policy = (select_policy){t->cfg.policy == POLICY_BALANCED, t->cfg.w_occupancy, t->cfg.w_load_efficiency,
 				    t->cfg.tie_k};
-	if (space_enumerate(&t->cfg, &t->sp, &t->d))
+	if ((may_sample(o, &t->cfg) ? space_enumerate_sampled : space_enumerate)(&t->cfg, &t->sp, &t->d))
 		return stop(t, EXIT_USAGE);
 	t->enumerated = 1;
 	if (o->nshards) {
@@ -441,6 +450,12 @@ static void validate(tuning *t)
 			printf("%s  %s\n", spec, o->config);
 		else
 			printf("%s\n", spec);
+		return;
+	}
+	if (t->sp.sampled) {
+		printf("%s: ok: %s%llu valid configurations of %zu combinations, more than can be listed: a run with "
+		       "--budget N (or Ns) searches a uniform sample of %zu of them (%zu distinct %s, each launch checked)\n",
+		       o->config, t->sp.valid_over ? "over " : "", t->sp.valid, t->sp.total, t->sp.count, t->b.nbins, plural(t->b.nbins, "binary", "binaries"));
 		return;
 	}
 	printf("%s: ok: %zu valid %s of %zu %s, %zu distinct %s\n", o->config, t->sp.count,
@@ -726,6 +741,8 @@ static const char *run_state(const tuning *t, size_t measured)
 		return interrupted == SIGTERM ? RUN_TERMINATED : RUN_INTERRUPTED;
 	if (t->code == EXIT_ENV)
 		return RUN_STOPPED;
+	if (t->sp.sampled) /* however much of the sample was measured, the space was not */
+		return RUN_SAMPLE;
 	if (measured == t->sp.count)
 		return RUN_COMPLETE;
 	return measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count) ? RUN_SEARCH : RUN_PARTIAL;

@@ -9,8 +9,8 @@
 
 /* The words of the run column, in the order a reader must hear them: the first one any row has
  * stands for the whole file. */
-static const char *const run_order[] = {RUN_INTERRUPTED, RUN_TERMINATED, RUN_STOPPED, RUN_SEARCH, RUN_PARTIAL,
-					RUN_COMPLETE, RUN_DRY, NULL};
+static const char *const run_order[] = {RUN_INTERRUPTED, RUN_TERMINATED, RUN_STOPPED, RUN_SAMPLE,
+					RUN_SEARCH,	 RUN_PARTIAL,	 RUN_COMPLETE, RUN_DRY, NULL};
 
 static int run_rank(const char *state)
 {
@@ -62,6 +62,9 @@ char *run_note(const run_extent *r)
 	if (!strcmp(s, RUN_SEARCH))
 		return xasprintf("a search (--budget) of %zu of %zu configurations: the best found, not necessarily the best",
 				 r->measured, r->configurations);
+	if (!strcmp(s, RUN_SAMPLE))
+		return xasprintf("a search (--budget) of %zu of a uniform sample of %zu configurations of a space too "
+				 "large to list: the best found, not necessarily the best", r->measured, r->configurations);
 	if (!strcmp(s, RUN_DRY))
 		return xasprintf("a dry run: none of %zu configurations measured", r->configurations);
 	const char *why = !strcmp(s, RUN_INTERRUPTED)  ? "interrupted"
@@ -88,6 +91,10 @@ void completeness_put_comment(FILE *h, const char *lead, const char *upper, cons
 	if (run_complete(all))
 		fprintf(h, "%sComplete: every one of the %zu configurations was measured (%s_COMPLETE 1).\n", lead,
 			all->configurations, upper);
+	else if (!strcmp(all->state, RUN_SAMPLE))
+		fprintf(h, "%s%s_COMPLETE is 0: a search measured what it chose, in a sample of a space too large\n"
+			   "%sto list; narrow the space to measure it whole.\n",
+			lead, upper, lead);
 	else if (!strcmp(all->state, RUN_SEARCH))
 		fprintf(h, "%s%s_COMPLETE is 0: a search measured what it chose; re-tune without --budget for\n"
 			   "%sa complete run.\n",

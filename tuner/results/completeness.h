@@ -22,6 +22,7 @@ typedef struct {
 #define RUN_TERMINATED "terminated"   /* SIGTERM (exit 143) */
 #define RUN_STOPPED "stopped"         /* the GPU worker could not be restarted (exit 3) */
 #define RUN_SEARCH "search"           /* a search (--budget) measured what it chose */
+#define RUN_SAMPLE "sample-search"    /* a search in a sample of a space too large to list */
 #define RUN_DRY "dry-run"             /* nothing measured */
 #define RUN_PARTIAL "partial"         /* not every configuration measured; the file does not say why */
 
