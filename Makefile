@@ -23,7 +23,7 @@ HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80
 	-gencode arch=compute_90,code=sm_90
 
 B = build
-ENGINE = build_flags cache chart cli compile completeness cubin config config_data config_expr config_keys config_plan config_source config_use config_yaml devices diag expr expr_eval finish hash header hostref import import_keys import_py inputs journal launch_plan literal measure merge occupancy output plan proc progress protocol recipe replay report runner search select show signature space stats summary t4 table tune unchanged view
+ENGINE = build_flags cache chart cli compile completeness cubin config config_data config_expr config_keys config_plan config_source config_use config_yaml devices diag expr expr_eval finish hash header hostref import import_keys import_out import_py inputs journal launch_plan literal measure merge occupancy output plan proc progress protocol recipe replay report runner search select show signature space stats summary t4 table tune unchanged view
 ENGINE_OBJS = $(ENGINE:%=$(B)/%.o)
 TESTS = $(patsubst tests/%.c,$(B)/tests/%.o,$(filter-out tests/fake_worker.c tests/cubin_hash.c,$(wildcard tests/*.c)))
 
@@ -163,7 +163,7 @@ FUZZ_LOADER_SRCS = tuner/config.c tuner/config_yaml.c tuner/config_expr.c tuner/
 FUZZ_CONFIG_SRCS = $(FUZZ_LOADER_SRCS) tuner/results/output.c tuner/build_flags.c tests/fuzz/fuzz_config.c
 FUZZ_TABLE_SRCS = tuner/results/table.c tuner/select.c lib/stats.c lib/diag.c tests/fuzz/fuzz_table.c
 FUZZ_JOURNAL_SRCS = tuner/journal.c lib/protocol.c lib/hash.c lib/diag.c tests/fuzz/fuzz_journal.c
-FUZZ_IMPORT_SRCS = tuner/import.c tuner/import_keys.c tuner/import_py.c $(FUZZ_LOADER_SRCS) tuner/results/output.c tuner/build_flags.c \
+FUZZ_IMPORT_SRCS = tuner/import.c tuner/import_keys.c tuner/import_out.c tuner/import_py.c $(FUZZ_LOADER_SRCS) tuner/results/output.c tuner/build_flags.c \
 	tests/fuzz/fuzz_import.c
 FUZZ_T4_SRCS = tuner/results/t4.c tuner/results/table.c tuner/results/output.c tuner/build_flags.c tuner/select.c lib/stats.c \
 	$(FUZZ_LOADER_SRCS) tests/fuzz/fuzz_t4.c
