@@ -248,6 +248,9 @@ tail -2 "$B/streams_app.log"
 grep -q 'result checked on the CPU: correct' "$B/streams_app.log" || fail "examples/streams_app computed a wrong result"
 grep -q 'build check: .*: the tuned kernel' "$B/streams_app.log" || fail "examples/streams_app does not run the tuned kernel"
 
+echo "== the README's five-minute example: examples/saxpy tuned, built with its recipe, run"
+RUN=1 sh tests/saxpy_example.sh || fail "examples/saxpy"
+
 echo "== every config of configs/ and every feature kernel of tests/kernels, all verified"
 bench/catalogue.sh || fail "a config did not tune cleanly (see ${OUT:-/tmp}/catalogue.log)"
 

@@ -26,7 +26,9 @@ static char *named_config(const char *doc, const char *fence)
 		for (para -= 2; para > doc + 1 && !(para[-1] == '\n' && para[-2] == '\n'); para--)
 			;
 	char *found = NULL;
-	for (const char *p = para; (p = strstr(p, "`configs/")) && p < fence; p++) {
+	for (const char *p = para; p < fence && *p; p++) {
+		if (strncmp(p, "`configs/", 9) && strncmp(p, "`examples/", 10))
+			continue;
 		const char *end = strchr(p + 1, '`');
 		if (end && end < fence && end - p > 14 && !strncmp(end - 5, ".yaml", 5)) {
 			free(found);
@@ -100,6 +102,13 @@ static void test_every_yaml_example_loads(void)
 	mkdir(sub, 0700);
 	unlink(link);
 	CU_ASSERT_EQUAL_FATAL(symlink(kernels, link), 0);
+	/* an example's kernel is beside its config (examples/saxpy) */
+	char kernel[4200];
+	snprintf(kernel, sizeof kernel, "%.*s/examples/saxpy/saxpy.cu", (int)(strlen(kernels) - 8), kernels);
+	char beside[320];
+	snprintf(beside, sizeof beside, "%s/saxpy.cu", sub);
+	unlink(beside);
+	CU_ASSERT_EQUAL(symlink(kernel, beside), 0);
 	int n = check_file("README.md", dir);
 	DIR *docs = opendir("docs");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(docs);
