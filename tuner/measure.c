@@ -703,8 +703,8 @@ static int first_pass(pass *P)
 		/* a search: the strategy proposes, each proposal is measured as it comes, on one GPU
 		 * (the next proposal depends on this one's result) */
 		size_t *order = xcalloc(budget + 1, sizeof *order);
-		search_run_hinted(o->strategy, cfg, sp, o->prior, budget, o->seed, visit_for_search, hint_binaries, P,
-				  order);
+		search_run(cfg, sp, &(search_opts){.strategy = o->strategy, .prior = o->prior, .budget = budget,
+			   .seed = o->seed, .eval = visit_for_search, .hint = hint_binaries, .ctx = P}, order);
 		free(order);
 	}
 	progress_end(&P->bar);

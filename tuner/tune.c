@@ -579,8 +579,9 @@ static int dry_run(tuning *t)
 	progress bar;
 	progress_begin(&bar, !o->quiet, NULL, 0);
 	double t0 = now_seconds();
-	builder *bd = build_begin(&t->cfg, &t->sp, &t->b, t->nvcc, t->arch, t->workdir, jobs_of(o), NVCC_TIMEOUT,
-				  compile_progress, &bar, &t->d);
+	builder *bd = build_begin(&t->cfg, &t->sp, &t->b, &(build_opts){.nvcc = t->nvcc, .arch = t->arch,
+		.workdir = t->workdir, .jobs = jobs_of(o), .timeout_s = NVCC_TIMEOUT, .progress = compile_progress,
+		.ctx = &bar, .d = &t->d});
 	/* a signal stops the compiles in flight: none is left running */
 	build_stop_when(bd, &interrupted);
 	int rc = build_end(bd, NULL);
@@ -644,10 +645,11 @@ static int compile_and_measure(tuning *t)
 		return 1;
 	/* counts compiles until the measure bar takes the line, which then shows them too */
 	progress_begin(&t->compiles, !o->quiet, NULL, 0);
-	builder *bd = (measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count) ? build_begin_on_demand
-												       : build_begin)(&t->cfg, &t->sp, &t->b, t->nvcc, t->arch,
-									     t->workdir, jobs_of(o), NVCC_TIMEOUT,
-									     compile_progress, &t->compiles, &t->d);
+	build_opts bo = {.nvcc = t->nvcc, .arch = t->arch, .workdir = t->workdir, .jobs = jobs_of(o),
+			 .timeout_s = NVCC_TIMEOUT, .progress = compile_progress, .ctx = &t->compiles, .d = &t->d};
+	builder *bd = measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count)
+			      ? build_begin_on_demand(&t->cfg, &t->sp, &t->b, &bo)
+			      : build_begin(&t->cfg, &t->sp, &t->b, &bo);
 	build_stop_when(bd, &interrupted);
 	double t0 = now_seconds();
 	int ref_failed = build_wait(bd, t->b.of_config[t->sp.reference]);
