@@ -36,16 +36,6 @@ static void test_csv_quoting(void)
 	}
 }
 
-static void test_macro_names(void)
-{
-	char *m = macro_name("summatrix", "block_x");
-	CU_ASSERT_STRING_EQUAL(m, "SUMMATRIX_BLOCK_X");
-	free(m);
-	m = macro_name("my-kernel", "tile.w");
-	CU_ASSERT_STRING_EQUAL(m, "MY_KERNEL_TILE_W");
-	free(m);
-}
-
 /* A two-configuration report: one winner, one failure with an awkward message. */
 static void make_report(config *cfg, space *sp, build *b, result *res, outputs *rep)
 {
@@ -187,7 +177,6 @@ int add_output_suite(void)
 	if (!s)
 		return -1;
 	CU_add_test(s, "CSV quoting", test_csv_quoting);
-	CU_add_test(s, "macro names", test_macro_names);
 	CU_add_test(s, "CSV rows and columns", test_csv_rows_and_columns);
 	CU_add_test(s, "a plan's columns", test_a_plans_columns);
 	CU_add_test(s, "unwritable directory is reported", test_unwritable_directory_is_reported);

@@ -17,6 +17,7 @@
 #include "inputs.h"
 #include "output.h"
 #include "literal.h"
+#include "macros.h"
 #include "recipe.h"
 #include "select.h"
 #include "t4.h"
