@@ -32,7 +32,7 @@ all: autotune autotune-worker
 autotune: $(B)/main.o $(ENGINE_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-autotune-worker: $(B)/worker.o $(B)/args.o $(B)/streams.o $(B)/profile.o $(B)/counters.o $(B)/protocol.o $(B)/stats.o $(B)/expr.o $(B)/expr_eval.o $(B)/worker_kernels.o
+autotune-worker: $(B)/worker.o $(B)/device.o $(B)/args.o $(B)/streams.o $(B)/profile.o $(B)/counters.o $(B)/protocol.o $(B)/stats.o $(B)/expr.o $(B)/expr_eval.o $(B)/worker_kernels.o
 	$(CC) $(CFLAGS) -z noexecstack -o $@ $^ $(WORKER_LDLIBS)
 
 # cupti_profiler_host.h includes the C++ header <string>: an empty file of that name comes first.
