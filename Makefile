@@ -11,7 +11,13 @@ CFLAGS += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -pthread
 # The wings (README, Layout): lib/ the helpers, tuner/ the pipeline, tuner/results/ the readers
 # and writers of results files, worker/ the GPU process.
 SRC_DIRS = lib tuner tuner/results worker
-CPPFLAGS += $(SRC_DIRS:%=-I%) -isystem $(CUDA_HOME)/include -MMD -MP
+# Each folder compiles with only the include paths it may use, so an include the wrong way fails
+# the build (a file's own folder is searched first without one). tests/test_layers.c reads these.
+INC_lib =
+INC_worker = -Ilib
+INC_tuner = -Ituner -Ituner/results -Ilib
+INC_tuner/results = -Ituner/results -Ituner -Ilib
+CPPFLAGS += -isystem $(CUDA_HOME)/include -MMD -MP
 vpath %.c $(SRC_DIRS)
 LDLIBS = -lyaml -lxxhash -lm
 # The worker alone links the driver. At build time the toolkit's stub satisfies the linker; at run
@@ -39,11 +45,11 @@ autotune-worker: $(B)/worker.o $(B)/device.o $(B)/args.o $(B)/streams.o $(B)/pro
 $(B)/counters.o: CPPFLAGS := -Iworker/cupti_shim $(CPPFLAGS)
 
 $(B)/%.o: %.c | $(B)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(INC_$(patsubst %/,%,$(dir $<))) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(B)/tests/%.o: tests/%.c | $(B)
 	@mkdir -p $(B)/tests
-	$(CC) $(CPPFLAGS) -I$(B)/tests $(CFLAGS) -c -o $@ $<
+	$(CC) $(SRC_DIRS:%=-I%) $(CPPFLAGS) -I$(B)/tests $(CFLAGS) -c -o $@ $<
 
 # The runner's list of suites: every add_*_suite that a tests/test_*.c defines, none kept by hand.
 $(B)/tests/suites.h: $(wildcard tests/test_*.c) | $(B)
@@ -70,7 +76,7 @@ $(B)/fake_worker: tests/fake_worker.c $(B)/protocol.o $(B)/stats.o | $(B)
 
 # What the GPU executes of a cubin (tests/recipe.sh compares a recipe's build with the tuned binary).
 $(B)/cubin_hash: tests/cubin_hash.c $(B)/cubin.o $(B)/hash.o $(B)/diag.o $(B)/proc.o | $(B)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -lxxhash
+	$(CC) $(INC_tuner) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -lxxhash
 
 # The report is also checked as a browser renders it, where Chromium is installed (.ci/run installs it).
 test: deps
