@@ -286,6 +286,7 @@ static const char *const exempt[][2] = {
 static const char *const cross_cutting[][2] = {
 	{"docs", "the documents and the house rules, across every module"},
 	{"help", "every command's --help, the man page and README.md agreeing"},
+	{"layers", "README's layers: the include paths, no include or call circles"},
 };
 
 static int listed(const char *const list[][2], size_t n, const char *name)
