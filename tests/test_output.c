@@ -69,7 +69,8 @@ static void make_report(config *cfg, space *sp, build *b, result *res, outputs *
 	res[1].st = ST_WRONG_RESULT;
 	res[1].message = strdup("argument 1: 3 of 4 differ, \"badly\"");
 	static const gpu_id gpu = {"Test GPU */ evil", "GPU-0000"};
-	*rep = (outputs){cfg, sp, b, res, 0, "sm_90", "2026-11-22T00:00:00Z", &gpu, 1, "0123456789abcdef", NULL};
+	*rep = (outputs){.cfg = cfg, .sp = sp, .b = b, .res = res, .winner = 0, .arch = "sm_90", .date = "2026-11-22T00:00:00Z",
+			 .gpus = &gpu, .ngpus = 1, .spec_hash = "0123456789abcdef"};
 	diags_free(&d);
 }
 

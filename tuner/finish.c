@@ -53,7 +53,8 @@ static int finalists(pass *P)
 			double timeout = plan_timeout(cfg, res[idx[f]].t_max * res[idx[f]].batch);
 			int warm, n = plan_final_samples(res[idx[f]].t_median * (res[idx[f]].batch > 0 ? res[idx[f]].batch : 1),
 							 FINAL_SAMPLES, FINAL_ROUND_MS, &warm);
-			sample_plan plan = {warm, n, n, cfg->time_cap, cfg->noise_target, 0, 0};
+			sample_plan plan = {.warmup = warm, .min_samples = n, .max_samples = n, .time_cap = cfg->time_cap,
+					    .noise_target = cfg->noise_target};
 			pthread_mutex_unlock(&P->lock);
 			if (runner_measure(L->rn, cfg, space_config(sp, idx[f]), "time", &b->bins[b->of_config[idx[f]]], &plan,
 					   &tmp, timeout, &L->d))

@@ -41,7 +41,7 @@ static int refresh_reference(const config *cfg, const space *sp, const build *b,
 			     diags *d)
 {
 	tmp.message = NULL;
-	sample_plan plan = {0, 1, 1, cfg->time_cap, 1, 0, 0};
+	sample_plan plan = {.warmup = 0, .min_samples = 1, .max_samples = 1, .time_cap = cfg->time_cap, .noise_target = 1};
 	int rc = runner_measure(rn, cfg, space_config(sp, ref), "ref", &b->bins[b->of_config[ref]], &plan, &tmp,
 				plan_timeout(cfg, 0), d);
 	if (rc == 0 && tmp.st != ST_OK) {
@@ -124,7 +124,7 @@ static int run_reference_kernel(const config *cfg, const space *sp, const build 
 		if (dims[i]->e && cexpr_eval(cfg, dims[i], space_config(sp, 0), &v, d, NULL) == 0 && v.kind == VAL_INT)
 			*out[i] = v.u.i;
 	}
-	sample_plan plan = {0, 1, 1, cfg->time_cap, 1, 0, 0};
+	sample_plan plan = {.warmup = 0, .min_samples = 1, .max_samples = 1, .time_cap = cfg->time_cap, .noise_target = 1};
 	int rc = runner_measure(rn, cfg, space_config(sp, 0), "ref", bin, &plan, &tmp, plan_timeout(cfg, 0), d);
 	if (rc == 0 && tmp.st != ST_OK) {
 		diags_add(d, "%s: the reference kernel '%s' failed: %s%s%s", cfg->path, cfg->ref_entry, status_name(tmp.st),
@@ -739,7 +739,8 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	P.res = res;
 	P.o = o;
 	P.d = d;
-	P.plan = (sample_plan){cfg->warmup, cfg->min_samples, cfg->max_samples, cfg->time_cap, cfg->noise_target, 0, 0};
+	P.plan = (sample_plan){.warmup = cfg->warmup, .min_samples = cfg->min_samples, .max_samples = cfg->max_samples,
+			       .time_cap = cfg->time_cap, .noise_target = cfg->noise_target};
 	P.ref_kernel = b->ref_bin >= 0;
 	P.nlanes = nrunners;
 	P.lanes = xcalloc(nrunners, sizeof *P.lanes);

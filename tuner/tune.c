@@ -666,13 +666,25 @@ static int compile_and_measure(tuning *t)
 	}
 	/* the model's ranking, and the order of an exhaustive pass */
 	t->prior = search_model_prior(&t->cfg, &t->sp, t->res, t->cc);
-	t->mo = (measure_opts){!o->quiet, &interrupted, devices_copy_bandwidth(t->gs.runners[0], &t->dev),
-			   t->dev.clock_khz / 1000, t->jr, o->retry_failed, bd, t->cc, (int)t->strat, t->budget,
-			   t->seconds, seed_of(o, &t->cfg), t->prior, &t->policy, NULL, NULL, 0, 0,
-			   0, 0, 0, 0, NULL, NULL};
+	t->mo = (measure_opts){
+		.progress = !o->quiet,
+		.interrupted = &interrupted,
+		.copy_gbps = devices_copy_bandwidth(t->gs.runners[0], &t->dev),
+		.max_mhz = t->dev.clock_khz / 1000,
+		.journal = t->jr,
+		.retry_failed = o->retry_failed,
+		.build = bd,
+		.cc = t->cc,
+		.strategy = (int)t->strat,
+		.budget = t->budget,
+		.seconds = t->seconds,
+		.seed = seed_of(o, &t->cfg),
+		.prior = t->prior,
+		.policy = &t->policy,
+		.join = join_gpu,
+		.join_ctx = &t->gs,
+	};
 	measure_opts *mo = &t->mo;
-	mo->join = join_gpu;
-	mo->join_ctx = &t->gs;
 	if (!o->quiet && t->gs.n > 1)
 		fprintf(stderr, "%s: measuring on %zu GPUs (%s), each from when it is ready\n", t->cfg.name, t->gs.n,
 			t->dev.name);
@@ -754,7 +766,8 @@ static void write_outputs(tuning *t)
 	for (size_t c = 0; c < t->sp.count; c++)
 		run.measured += t->res[c].st != ST_NOT_RUN;
 	run.state = run_state(t, run.measured);
-	outputs rep = {&t->cfg, &t->sp, &t->b, t->res, winner, t->arch, date, gpus, t->gs.n, spec, run.state};
+	outputs rep = {.cfg = &t->cfg, .sp = &t->sp, .b = &t->b, .res = t->res, .winner = winner, .arch = t->arch,
+		       .date = date, .gpus = gpus, .ngpus = t->gs.n, .spec_hash = spec, .run = run.state};
 	int csv_ok = output_csv(&rep, t->cfg.csv_path, &t->d) == 0;
 	int header_ok = csv_ok && !o->nshards && winner >= 0 &&
 			header_write(&t->cfg.csv_path, 1, t->cfg.name, t->cfg.header_path, &t->d) == 0;

@@ -158,7 +158,8 @@ static int cmd_device(int ordinal)
 	if (cuDeviceGetUuid(&uuid, W.dev) == CUDA_SUCCESS)
 		for (int i = 0; i < 16; i++)
 			snprintf(hex + 2 * i, 3, "%02x", (unsigned char)uuid.bytes[i]);
-	reply(&PROTO_DEVICE_INFO, &(proto_device_info){major * 10 + minor, sms, l2, mem, clock, driver, hex, name});
+	reply(&PROTO_DEVICE_INFO, &(proto_device_info){.cc = major * 10 + minor, .sms = sms, .l2_bytes = l2, .mem_bytes = mem,
+						      .clock_khz = clock, .driver_version = driver, .uuid = hex, .name = name});
 	return 0;
 }
 
@@ -305,9 +306,17 @@ static void cmd_measure(char *line)
 
 static void reply_result(long id, status st, const sampling *S, int driver_blocks, const char *msg)
 {
-	proto_result res = {id, NULL, status_name(st), S ? S->median : 0, S ? S->min : 0, S ? S->max : 0,
-			    S ? (long long)S->n : 0, driver_blocks, S ? S->noise : 0, S ? S->batch : 0,
-			    S ? S->mhz_before : 0, S ? S->mhz_after : 0, msg ? msg : ""};
+	proto_result res = {.id = id, .status = status_name(st), .driver_blocks = driver_blocks, .message = msg ? msg : ""};
+	if (S) {
+		res.median = S->median;
+		res.min = S->min;
+		res.max = S->max;
+		res.samples = (long long)S->n;
+		res.noise = S->noise;
+		res.batch = S->batch;
+		res.mhz_before = S->mhz_before;
+		res.mhz_after = S->mhz_after;
+	}
 	reply(&PROTO_RESULT, &res);
 }
 
