@@ -537,7 +537,7 @@ static void *lane_main(void *arg)
 	}
 	if (L->left && !P->counted) {
 		double session;
-		pass_choose_counters(P, speculative_share(P, &session)); /* pass_finish() plans again on the final times */
+		pass_choose_counters(P, speculative_share(P, &session)); /* the finish plans again on the final times */
 	}
 	P->measuring--;
 	pthread_cond_broadcast(&P->changed);
