@@ -11,7 +11,13 @@ CFLAGS += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -pthread
 # The wings (README, Layout): lib/ the helpers, tuner/ the pipeline, tuner/results/ the readers
 # and writers of results files, worker/ the GPU process.
 SRC_DIRS = lib tuner tuner/results worker
-CPPFLAGS += $(SRC_DIRS:%=-I%) -isystem $(CUDA_HOME)/include -MMD -MP
+# Each folder compiles with only the include paths it may use, so an include the wrong way fails
+# the build (a file's own folder is searched first without one). tests/test_layers.c reads these.
+INC_lib =
+INC_worker = -Ilib
+INC_tuner = -Ituner -Ituner/results -Ilib
+INC_tuner/results = -Ituner/results -Ituner -Ilib
+CPPFLAGS += -isystem $(CUDA_HOME)/include -MMD -MP
 vpath %.c $(SRC_DIRS)
 LDLIBS = -lyaml -lxxhash -lm
 # The worker alone links the driver. At build time the toolkit's stub satisfies the linker; at run
@@ -23,7 +29,7 @@ HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80
 	-gencode arch=compute_90,code=sm_90
 
 B = build
-ENGINE = build_flags cache chart cli compile completeness cubin config config_data config_expr config_keys config_plan config_source config_use config_yaml devices diag expr expr_eval finish hash header hostref import import_keys import_out import_py inputs journal launch_plan literal measure merge occupancy output plan proc progress protocol recipe replay report runner search select show signature space stats summary t4 table tune unchanged view
+ENGINE = build_flags cache chart cli compile completeness cubin config config_data config_expr config_keys config_plan config_source config_use config_yaml devices diag expr expr_eval finish hash header hostref import import_keys import_out import_py inputs journal launch_plan literal measure macros merge names occupancy output plan proc progress protocol recipe replay report runner search select show signature space stats summary t4 table tune unchanged view
 ENGINE_OBJS = $(ENGINE:%=$(B)/%.o)
 TESTS = $(patsubst tests/%.c,$(B)/tests/%.o,$(filter-out tests/fake_worker.c tests/cubin_hash.c,$(wildcard tests/*.c)))
 
@@ -32,18 +38,18 @@ all: autotune autotune-worker
 autotune: $(B)/main.o $(ENGINE_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-autotune-worker: $(B)/worker.o $(B)/args.o $(B)/streams.o $(B)/profile.o $(B)/counters.o $(B)/protocol.o $(B)/stats.o $(B)/expr.o $(B)/expr_eval.o $(B)/worker_kernels.o
+autotune-worker: $(B)/worker.o $(B)/device.o $(B)/args.o $(B)/streams.o $(B)/profile.o $(B)/counters.o $(B)/protocol.o $(B)/stats.o $(B)/expr.o $(B)/expr_eval.o $(B)/worker_kernels.o
 	$(CC) $(CFLAGS) -z noexecstack -o $@ $^ $(WORKER_LDLIBS)
 
 # cupti_profiler_host.h includes the C++ header <string>: an empty file of that name comes first.
 $(B)/counters.o: CPPFLAGS := -Iworker/cupti_shim $(CPPFLAGS)
 
 $(B)/%.o: %.c | $(B)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(INC_$(patsubst %/,%,$(dir $<))) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(B)/tests/%.o: tests/%.c | $(B)
 	@mkdir -p $(B)/tests
-	$(CC) $(CPPFLAGS) -I$(B)/tests $(CFLAGS) -c -o $@ $<
+	$(CC) $(SRC_DIRS:%=-I%) $(CPPFLAGS) -I$(B)/tests $(CFLAGS) -c -o $@ $<
 
 # The runner's list of suites: every add_*_suite that a tests/test_*.c defines, none kept by hand.
 $(B)/tests/suites.h: $(wildcard tests/test_*.c) | $(B)
@@ -70,7 +76,7 @@ $(B)/fake_worker: tests/fake_worker.c $(B)/protocol.o $(B)/stats.o | $(B)
 
 # What the GPU executes of a cubin (tests/recipe.sh compares a recipe's build with the tuned binary).
 $(B)/cubin_hash: tests/cubin_hash.c $(B)/cubin.o $(B)/hash.o $(B)/diag.o $(B)/proc.o | $(B)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -lxxhash
+	$(CC) $(INC_tuner) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -lxxhash
 
 # The report is also checked as a browser renders it, where Chromium is installed (.ci/run installs it).
 test: deps
@@ -161,7 +167,7 @@ FUZZ_CC = clang -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L $(SRC_DIRS:%=-I%) -isy
 # the config loader and what it evaluates with
 FUZZ_LOADER_SRCS = tuner/config.c tuner/config_yaml.c tuner/config_expr.c tuner/config_keys.c tuner/config_source.c \
 	tuner/config_use.c tuner/config_plan.c tuner/config_data.c lib/expr.c lib/expr_eval.c lib/hash.c tuner/space.c \
-	tuner/launch_plan.c lib/diag.c tuner/occupancy.c
+	tuner/launch_plan.c tuner/names.c tuner/macros.c lib/diag.c tuner/occupancy.c
 FUZZ_CONFIG_SRCS = $(FUZZ_LOADER_SRCS) tuner/results/output.c tuner/build_flags.c tests/fuzz/fuzz_config.c
 FUZZ_TABLE_SRCS = tuner/results/table.c tuner/select.c lib/stats.c lib/diag.c tests/fuzz/fuzz_table.c
 FUZZ_JOURNAL_SRCS = tuner/journal.c lib/protocol.c lib/hash.c lib/diag.c tests/fuzz/fuzz_journal.c

@@ -150,7 +150,7 @@ int progress_format(char *buf, size_t len, const progress_view *v, int width, in
 	buf[0] = 0;
 	if (width > MAX_WIDTH)
 		width = MAX_WIDTH;
-	line_writer w = {buf, 0, len, 0, width > 1 ? width - 1 : 0, 0, colour, 0};
+	line_writer w = {.buf = buf, .cap = len, .max = width > 1 ? width - 1 : 0, .colour = colour};
 	char text[128], t[64];
 	if (v->to_compile) {
 		if (v->compile_rate > 0)
@@ -193,8 +193,9 @@ static void draw(const progress *p)
 	double now = now_seconds(), own = now - p->started;
 	/* elapsed is the run's: the compile bar, when there is one, began with it */
 	double elapsed = cb && cb->started < p->started ? now - cb->started : own;
-	progress_view v = {p->label, p->done, p->total, counts ? cb->compiled : 0, counts ? cb->to_compile : 0, elapsed, -1,
-			   p->best_ms, p->best, p->note, 0};
+	progress_view v = {.label = p->label, .done = p->done, .total = p->total, .compiled = counts ? cb->compiled : 0,
+			   .to_compile = counts ? cb->to_compile : 0, .elapsed = elapsed, .eta = -1, .best_ms = p->best_ms,
+			   .best = p->best, .note = p->note};
 	/* the ETA from this stage's own rate; a bar without a stage is waiting for compiles. While
 	 * compiles still run, a stage that waits on them ends no sooner than they do. */
 	double since = counts ? now - cb->started : 0;

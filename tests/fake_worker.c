@@ -150,7 +150,8 @@ static void run(const proto_run *ask, int gpu)
 	long long n = 0;
 	while (!stats_should_stop(&rule, (size_t)n, 0, 0, n ? t * 0.99 : 1e300))
 		n++;
-	proto_result res = {ask->id, NULL, "ok", t, t * 0.99, t * 1.01, n, 8, 0.001, 1, 1980, 1980, ""};
+	proto_result res = {.id = ask->id, .status = "ok", .median = t, .min = t * 0.99, .max = t * 1.01, .samples = n,
+			    .driver_blocks = 8, .noise = 0.001, .batch = 1, .mhz_before = 1980, .mhz_after = 1980, .message = ""};
 	reply(&PROTO_RESULT, &res);
 }
 
@@ -190,8 +191,9 @@ int main(void)
 			char uuid[40], name[64];
 			snprintf(uuid, sizeof uuid, "00112233445566778899aabbccddee%02x", gpu & 0xff);
 			snprintf(name, sizeof name, "%sFake GPU", gpu == env_long("FAKE_OTHER_MODEL", -1) ? "Other " : "");
-			proto_device_info info = {90, 132, 52428800, (unsigned long long)env_long("FAKE_MEM_BYTES", 80LL << 30),
-						  1980000, 13000, uuid, name};
+			proto_device_info info = {.cc = 90, .sms = 132, .l2_bytes = 52428800,
+						  .mem_bytes = (unsigned long long)env_long("FAKE_MEM_BYTES", 80LL << 30),
+						  .clock_khz = 1980000, .driver_version = 13000, .uuid = uuid, .name = name};
 			reply(&PROTO_DEVICE_INFO, &info);
 		} else if (proto_decode(&PROTO_COPY, line, &copy) == 0) {
 			log_line("copy %lld %lld\n", copy.to, copy.from);

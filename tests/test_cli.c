@@ -102,7 +102,8 @@ static void test_subcommands_take_their_operands(void)
 		{{"autotune", "devices", "x", NULL}, "autotune devices: takes no operands, not 1 operand"},
 		{{"autotune", "show", "a.csv", "b.csv", NULL}, "autotune show: takes one results CSV, not 2 operands"},
 		{{"autotune", "a.yaml", "b.yaml", NULL}, "give one config file, not 2"},
-		{{"autotune", "--print-spec-hash", "a.yaml", NULL}, "--print-spec-hash goes with validate"},
+		{{"autotune", "--print-spec-hash", "a.yaml", NULL},
+		 "autotune tune: --print-spec-hash is not an option of tune (it goes with validate;"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		char *argv[5], *said;
@@ -247,15 +248,112 @@ static void test_options_of_one_command_stay_with_it(void)
 	CU_ASSERT_STRING_EQUAL(o.results_config, "c.yaml");
 	CU_ASSERT_STRING_EQUAL(o.inputs[0], "r.t4.json");
 	CU_ASSERT_EQUAL(parse((char *[]){"autotune", "--config", "c.yaml", "x.yaml", NULL}, &o, &said), -1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(said, "--config goes with header"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(said, "--config is not an option of tune (it goes with header;"));
 	free(said);
 	CU_ASSERT_EQUAL_FATAL(parse((char *[]){"autotune", "--t4", "x.yaml", NULL}, &o, NULL), 0);
 	CU_ASSERT(o.t4 && o.cmd == CMD_TUNE);
 	CU_ASSERT_EQUAL_FATAL(parse((char *[]){"autotune", "merge", "x.yaml", "a.csv", "--t4", NULL}, &o, NULL), 0);
 	CU_ASSERT(o.t4 && o.cmd == CMD_MERGE);
 	CU_ASSERT_EQUAL(parse((char *[]){"autotune", "show", "a.csv", "--t4", NULL}, &o, &said), -1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(said, "--t4 goes with tuning or merge"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(said, "autotune show: --t4 is not an option of show (it goes with tune, merge;"));
 	free(said);
+}
+
+/* A value each option's parser takes, and operands each command takes. */
+static char *value_for(const char *name)
+{
+	static const char *const values[][2] = {{"arch", "sm_90"}, {"jobs", "2"},    {"device", "0"},
+						 {"shard", "0/2"},   {"top", "3"},   {"seed", "7"}};
+	for (size_t i = 0; i < sizeof values / sizeof *values; i++)
+		if (!strcmp(values[i][0], name))
+			return (char *)values[i][1];
+	return "v";
+}
+
+/* The usage line of cmd names option i ("[--top N]", or "[-o TUNED.h]" by its letter); for tune,
+ * the general help's option lines do. */
+static int help_names(command cmd, size_t i)
+{
+	char *text = NULL, flag[80];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	cli_help(cmd, f);
+	fclose(f);
+	if (cmd != CMD_TUNE)
+		text[strcspn(text, "\n")] = 0; /* the usage line alone */
+	int named = 0;
+	for (int form = 0; form < 3 && !named; form++) {
+		if (form == 0)
+			snprintf(flag, sizeof flag, "--%s", cli_option_name(i));
+		else if (cli_option_letter(i))
+			snprintf(flag, sizeof flag, "-%c", cli_option_letter(i));
+		else
+			continue;
+		for (const char *at = strstr(text, flag); at && !named; at = strstr(at + 1, flag)) {
+			char after = at[strlen(flag)];
+			named = after == ' ' || after == ']' || after == ',' || after == '\n' || !after;
+		}
+	}
+	free(text);
+	return named;
+}
+
+/* Each command accepts exactly the options its help names (and --help and --version): any other
+ * exits with a usage error that names the command; the parser, the help and cli_accepts agree. */
+static void test_each_command_accepts_exactly_its_options(void)
+{
+	static char *const operands[CMD_COUNT_][3] = {
+		[CMD_TUNE] = {"x.yaml"},      [CMD_VALIDATE] = {"a.yaml", "b.yaml"}, [CMD_IMPORT] = {"s.json"},
+		[CMD_HEADER] = {"r.csv"},     [CMD_REPORT] = {"r.csv"},              [CMD_SHOW] = {"r.csv"},
+		[CMD_DEVICES] = {NULL},       [CMD_MERGE] = {"c.yaml", "a.csv"},
+	};
+	int accepted = 0, refused = 0;
+	for (int k = CMD_TUNE; k < CMD_COUNT_; k++)
+		for (size_t i = 0; cli_option_name(i); i++) {
+			const char *name = cli_option_name(i);
+			if (!strcmp(name, "help") || !strcmp(name, "version"))
+				continue;
+			char flag[80], *argv[8] = {"autotune", (char *)cli_command_name((command)k), flag}, *said;
+			int n = 3;
+			snprintf(flag, sizeof flag, "--%s", name);
+			if (cli_option_takes_value(i))
+				argv[n++] = value_for(name);
+			for (int j = 0; j < 3 && operands[k][j]; j++)
+				argv[n++] = operands[k][j];
+			argv[n] = NULL;
+			options o;
+			int rc = parse(argv, &o, &said), accepts = cli_accepts((command)k, name);
+			CU_ASSERT_EQUAL(rc, accepts ? 0 : -1);
+			if (!accepts) {
+				char want[160];
+				snprintf(want, sizeof want, "autotune %s: ", cli_command_name((command)k));
+				CU_ASSERT_PTR_NOT_NULL(strstr(said, want));
+				snprintf(want, sizeof want, "--%s is not an option of %s (it goes with ", name,
+					 cli_command_name((command)k));
+				CU_ASSERT_PTR_NOT_NULL(strstr(said, want));
+			}
+			if ((rc == 0) != accepts || help_names((command)k, i) != accepts)
+				fprintf(stderr, "\n  %s --%s: parsed %d, accepted %d, in its help %d: %s", cli_command_name((command)k),
+					name, rc, accepts, help_names((command)k, i), said);
+			CU_ASSERT_EQUAL(help_names((command)k, i), accepts);
+			accepted += accepts;
+			refused += !accepts;
+			free(said);
+		}
+	CU_ASSERT(accepted >= 25);
+	CU_ASSERT(refused >= 100);
+	/* the two: a replay is a tuning run's; a strategy is nothing to show */
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"validate", "--replay", "x.csv", "configs/gemm.yaml", NULL}, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "autotune validate: --replay is not an option of validate"));
+	free(out);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"show", "x.csv", "--strategy", "anneal", "--jobs", "3", NULL}, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "autotune show: --strategy is not an option of show"));
+	free(out);
+	/* --help and --version go with every command */
+	CU_ASSERT(cli_accepts(CMD_DEVICES, "help") && cli_accepts(CMD_SHOW, "version"));
+	CU_ASSERT(!cli_accepts(CMD_SHOW, "nosuch"));
 }
 
 int add_cli_suite(void)
@@ -271,5 +369,6 @@ int add_cli_suite(void)
 	CU_add_test(s, "bad values name the option", test_bad_values_name_the_option);
 	CU_add_test(s, "a mistyped command is named", test_a_mistyped_command_is_named);
 	CU_add_test(s, "options of one command stay with it", test_options_of_one_command_stay_with_it);
+	CU_add_test(s, "each command accepts exactly its options", test_each_command_accepts_exactly_its_options);
 	return 0;
 }

@@ -155,7 +155,8 @@ static void test_each_plan_launch_gets_its_resources(void)
 	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
 	build_plan(&cfg, &sp, &b);
 	char *nvcc = find_nvcc();
-	CU_ASSERT_EQUAL_FATAL(build_run(&cfg, &sp, &b, nvcc, "sm_90", test_dir, 1, 120, NULL, NULL, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(build_run(&cfg, &sp, &b, &(build_opts){.nvcc = nvcc, .arch = "sm_90", .workdir = test_dir,
+								.jobs = 1, .timeout_s = 120, .d = &d}), 0);
 	CU_ASSERT_EQUAL_FATAL(b.nbins, 1);
 	const binary *bin = &b.bins[0];
 	CU_ASSERT_FATAL(!bin->failed && bin->nplan == 2);
@@ -184,7 +185,8 @@ static void test_each_plan_launch_gets_its_resources(void)
 	CU_ASSERT_EQUAL_FATAL(config_load(path, &cfg, &d), 0);
 	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
 	build_plan(&cfg, &sp, &b);
-	CU_ASSERT_EQUAL_FATAL(build_run(&cfg, &sp, &b, nvcc, "sm_90", test_dir, 1, 120, NULL, NULL, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(build_run(&cfg, &sp, &b, &(build_opts){.nvcc = nvcc, .arch = "sm_90", .workdir = test_dir,
+								.jobs = 1, .timeout_s = 120, .d = &d}), 0);
 	CU_ASSERT(b.bins[0].failed);
 	/* the entries in ptxas's order */
 	const char *has = strstr(b.bins[0].log, "plan launch entry 'k9' not found in the compiled module; it has: ");

@@ -244,13 +244,13 @@ static void test_files_and_functions_stay_readable(void)
 	CU_ASSERT_EQUAL(size_problems(write_temp(1, "reason.c", reason), 0), 0);
 }
 
-/* README's layout: lib/ calls nothing above it, the worker only lib/ and the shared types. */
+/* README's layout: lib/ calls nothing above it, the worker only lib/. */
 static void test_the_wings_call_only_below(void)
 {
 	const char *lib[] = {"lib"};
 	CU_ASSERT(includes_stay_within("lib", lib, 1));
-	const char *worker[] = {"worker", "lib", "elem.h", "status.h"};
-	CU_ASSERT(includes_stay_within("worker", worker, 4));
+	const char *worker[] = {"worker", "lib"};
+	CU_ASSERT(includes_stay_within("worker", worker, 2));
 	const char *results[] = {"tuner/results", "tuner", "lib"};
 	CU_ASSERT(includes_stay_within("tuner/results", results, 3));
 }
@@ -295,6 +295,7 @@ static const char *const exempt[][2] = {
 static const char *const cross_cutting[][2] = {
 	{"docs", "the documents and the house rules, across every module"},
 	{"help", "every command's --help, the man page and README.md agreeing"},
+	{"layers", "README's layers: the include paths, no include or call circles"},
 };
 
 static int listed(const char *const list[][2], size_t n, const char *name)

@@ -165,7 +165,8 @@ static char *synopsis_of(const char *page, const char *cmd)
 }
 
 /* Every optional option of a command's usage line ("[-o TUNED.h]") is in the man page's synopsis
- * of that command, bracketed too: the two say alike what may be left out. */
+ * of that command, bracketed too, and every option the synopsis gives is in the usage line: the
+ * two say alike what a command takes (the usage line comes from the parser's tables, cli.c). */
 static void test_man_synopsis_agrees_with_usage(void)
 {
 	char *page = read_text("autotune.1");
@@ -192,10 +193,39 @@ static void test_man_synopsis_agrees_with_usage(void)
 			CU_ASSERT_PTR_NOT_NULL(strstr(syn, want));
 			checked++;
 		}
+		/* and back: ".RB [ \-\-top" in the synopsis is "[--top" in the usage line */
+		for (const char *b = syn ? strstr(syn, ".RB [ \\-") : NULL; b; b = strstr(b + 1, ".RB [ \\-")) {
+			char want[64] = "[", *w = want + 1;
+			for (const char *c = b + 6; *c && *c != ' ' && *c != '\n' && w < want + sizeof want - 2; c++)
+				if (*c != '\\')
+					*w++ = *c;
+			*w = 0;
+			if (!strstr(out, want))
+				fprintf(stderr, "\n  usage of %s lacks '%s', which its man synopsis gives (usage: %s)\n", cmd, want, out);
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+			checked++;
+		}
 		free(syn);
 		free(out);
 	}
-	CU_ASSERT(checked >= 6); /* validate, import, header, report (2), show (2) */
+	CU_ASSERT(checked >= 22); /* each of 11 options of the usage lines, both ways */
+	/* tune's options, each described in OPTIONS */
+	const char *options = strstr(page, ".SH OPTIONS");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(options);
+	for (size_t i = 0; cli_option_name(i); i++) {
+		if (!cli_accepts(CMD_TUNE, cli_option_name(i)))
+			continue;
+		char want[80] = "\\-\\-", *w = want + strlen(want);
+		for (const char *c = cli_option_name(i); *c && w < want + sizeof want - 3; c++) {
+			if (*c == '-')
+				*w++ = '\\';
+			*w++ = *c;
+		}
+		*w = 0;
+		if (!strstr(options, want))
+			fprintf(stderr, "\n  the man page's OPTIONS lack %s\n", want);
+		CU_ASSERT_PTR_NOT_NULL(strstr(options, want));
+	}
 	free(page);
 }
 

@@ -36,16 +36,6 @@ static void test_csv_quoting(void)
 	}
 }
 
-static void test_macro_names(void)
-{
-	char *m = macro_name("summatrix", "block_x");
-	CU_ASSERT_STRING_EQUAL(m, "SUMMATRIX_BLOCK_X");
-	free(m);
-	m = macro_name("my-kernel", "tile.w");
-	CU_ASSERT_STRING_EQUAL(m, "MY_KERNEL_TILE_W");
-	free(m);
-}
-
 /* A two-configuration report: one winner, one failure with an awkward message. */
 static void make_report(config *cfg, space *sp, build *b, result *res, outputs *rep)
 {
@@ -79,7 +69,8 @@ static void make_report(config *cfg, space *sp, build *b, result *res, outputs *
 	res[1].st = ST_WRONG_RESULT;
 	res[1].message = strdup("argument 1: 3 of 4 differ, \"badly\"");
 	static const gpu_id gpu = {"Test GPU */ evil", "GPU-0000"};
-	*rep = (outputs){cfg, sp, b, res, 0, "sm_90", "2026-11-22T00:00:00Z", &gpu, 1, "0123456789abcdef", NULL};
+	*rep = (outputs){.cfg = cfg, .sp = sp, .b = b, .res = res, .winner = 0, .arch = "sm_90", .date = "2026-11-22T00:00:00Z",
+			 .gpus = &gpu, .ngpus = 1, .spec_hash = "0123456789abcdef"};
 	diags_free(&d);
 }
 
@@ -187,7 +178,6 @@ int add_output_suite(void)
 	if (!s)
 		return -1;
 	CU_add_test(s, "CSV quoting", test_csv_quoting);
-	CU_add_test(s, "macro names", test_macro_names);
 	CU_add_test(s, "CSV rows and columns", test_csv_rows_and_columns);
 	CU_add_test(s, "a plan's columns", test_a_plans_columns);
 	CU_add_test(s, "unwritable directory is reported", test_unwritable_directory_is_reported);

@@ -45,7 +45,8 @@ static void test_eta_from_the_rate_so_far(void)
 
 static progress_view full_view(void)
 {
-	return (progress_view){"measure", 5, 20, 3, 4, 65, 195, 0.0123, "block_x=32 block_y=8 maxrreg=0", NULL, 0};
+	return (progress_view){.label = "measure", .done = 5, .total = 20, .compiled = 3, .to_compile = 4, .elapsed = 65,
+			       .eta = 195, .best_ms = 0.0123, .best = "block_x=32 block_y=8 maxrreg=0"};
 }
 
 static void test_line_names_every_part(void)

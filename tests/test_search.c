@@ -57,7 +57,8 @@ static void test_invariants_of_every_strategy(void)
 	char *seen = calloc(sp.count, 1);
 	for (int s = 0; s < STRAT_COUNT_; s++) {
 		evaluations = 0;
-		size_t n = search_run((strategy)s, &cfg, &sp, NULL, budget, 42, bowl, NULL, order);
+		size_t n = search_run(&cfg, &sp, &(search_opts){.strategy = (strategy)s,
+				.budget = budget, .seed = 42, .eval = bowl}, order);
 		CU_ASSERT(n <= budget);
 		CU_ASSERT_EQUAL(n, budget); /* the space is larger than the budget: all of it is used */
 		CU_ASSERT_EQUAL((size_t)evaluations, n);
@@ -67,18 +68,22 @@ static void test_invariants_of_every_strategy(void)
 			CU_ASSERT_EQUAL(seen[order[k]], 0); /* never twice */
 			seen[order[k]] = 1;
 		}
-		size_t m = search_run((strategy)s, &cfg, &sp, NULL, budget, 42, bowl, NULL, again);
+		size_t m = search_run(&cfg, &sp, &(search_opts){.strategy = (strategy)s,
+				.budget = budget, .seed = 42, .eval = bowl}, again);
 		CU_ASSERT_EQUAL(m, n);
 		CU_ASSERT(memcmp(order, again, n * sizeof *order) == 0); /* same seed, same sequence */
 	}
 	/* exhaustive is the space's order; a budget larger than the space stops at its size */
-	size_t n = search_run(STRAT_EXHAUSTIVE, &cfg, &sp, NULL, sp.count + 10, 1, bowl, NULL, order);
+	size_t n = search_run(&cfg, &sp, &(search_opts){.strategy = STRAT_EXHAUSTIVE,
+			.budget = sp.count + 10, .seed = 1, .eval = bowl}, order);
 	CU_ASSERT_EQUAL(n, sp.count);
 	for (size_t k = 0; k < n; k++)
 		CU_ASSERT_EQUAL(order[k], k);
 	/* another seed, another random sample */
-	search_run(STRAT_RANDOM, &cfg, &sp, NULL, budget, 1, bowl, NULL, order);
-	search_run(STRAT_RANDOM, &cfg, &sp, NULL, budget, 2, bowl, NULL, again);
+	search_run(&cfg, &sp, &(search_opts){.strategy = STRAT_RANDOM,
+			.budget = budget, .seed = 1, .eval = bowl}, order);
+	search_run(&cfg, &sp, &(search_opts){.strategy = STRAT_RANDOM,
+			.budget = budget, .seed = 2, .eval = bowl}, again);
 	CU_ASSERT(memcmp(order, again, budget * sizeof *order) != 0);
 	free(order);
 	free(again);
@@ -105,7 +110,8 @@ static void test_guided_strategies_find_a_smooth_optimum(void)
 	for (size_t g = 0; g < 3; g++) {
 		int hits = 0;
 		for (unsigned long long seed = 1; seed <= 10; seed++) {
-			size_t n = search_run(guided[g], &cfg, &sp, prior, budget, seed, bowl, NULL, order);
+			size_t n = search_run(&cfg, &sp, &(search_opts){.strategy = guided[g], .prior = prior,
+					.budget = budget, .seed = seed, .eval = bowl}, order);
 			hits += best_of(order, n) == 1.0;
 		}
 		/* a bowl has one basin: descent finds its bottom from almost any start */
@@ -114,7 +120,8 @@ static void test_guided_strategies_find_a_smooth_optimum(void)
 	/* a perfect model measures the optimum first */
 	for (size_t c = 0; c < sp.count; c++)
 		prior[c] = bowl(NULL, c);
-	search_run(STRAT_MODEL, &cfg, &sp, prior, 5, 1, bowl, NULL, order);
+	search_run(&cfg, &sp, &(search_opts){.strategy = STRAT_MODEL, .prior = prior,
+			.budget = 5, .seed = 1, .eval = bowl}, order);
 	CU_ASSERT_DOUBLE_EQUAL(bowl(NULL, order[0]), 1.0, 0);
 	free(order);
 	free(prior);

@@ -1,4 +1,5 @@
-/* cli.c: argument parsing (getopt_long) and the help text of every subcommand. */
+/* cli.c: the command line: one table of options and one of commands, read alike by the parser
+ * (getopt_long), each command's check of its options and operands, and every --help. */
 #define _GNU_SOURCE
 #include "cli.h"
 
@@ -14,88 +15,207 @@
 #include "occupancy.h"
 #include "banned.h"
 
-static const char *const command_names[CMD_COUNT_] = {
-	"tune", "validate", "import", "header", "report", "show", "devices", "merge",
+/* Every option, once: its long name, its short letter (or a number past 255), the name of its
+ * value in the help (NULL: it takes none) and its line in the general help. A command accepts
+ * the options its row of `commands` lists, and -h/--help and --version, which every command
+ * accepts; getopt_long's table and the help are made from these. */
+enum {
+	OPT_FRESH = 256, OPT_RETRY, OPT_CACHE_DIR, OPT_NO_CACHE, OPT_REPLAY, OPT_STRATEGY, OPT_BUDGET, OPT_SEED,
+	OPT_DEVICES, OPT_SHARD, OPT_TOP, OPT_SORT, OPT_PARAMS, OPT_SPEC_HASH, OPT_T4, OPT_CONFIG, OPT_VERSION,
+};
+typedef struct {
+	const char *name;
+	int val;
+	const char *arg;
+	const char *help;
+} cli_option;
+
+static const cli_option cli_options[] = {
+	{"dry-run", 'n', NULL, "compile and compute occupancy only; no GPU (needs --arch)"},
+	{"arch", 'a', "sm_XY", "target (default: kernel.arch, else the GPU's)"},
+	{"jobs", 'j', "N", "parallel nvcc processes (default: number of cores)"},
+	{"device", 'd', "N", "the GPU to tune on (default: every visible GPU)"},
+	{"devices", OPT_DEVICES, "L", "GPUs to tune on, e.g. 0,1 (default: CUDA_VISIBLE_DEVICES)"},
+	{"shard", OPT_SHARD, "I/N", "measure only shard I of N (0-based); join with merge"},
+	{"metrics", 'm', "M", "hardware counters: auto, all, none or top:K"},
+	{"fresh", OPT_FRESH, NULL, "ignore the journal and measure everything again"},
+	{"retry-failed", OPT_RETRY, NULL, "measure crashed and timed-out configurations again"},
+	{"strategy", OPT_STRATEGY, "S", "exhaustive, random, local, anneal, genetic or model"},
+	{"budget", OPT_BUDGET, "B", "at most N configurations, N% of the space, or Ns seconds"},
+	{"seed", OPT_SEED, "N", "the search's seed"},
+	{"replay", OPT_REPLAY, "F", "search a recorded run (CSV, T4, Kernel Tuner cache)"},
+	{"t4", OPT_T4, NULL, "also write the results as T4 JSON (NAME.t4.json)"},
+	{"cache-dir", OPT_CACHE_DIR, "D", "cubin cache (default ${XDG_CACHE_HOME:-~/.cache}/autotune)"},
+	{"no-cache", OPT_NO_CACHE, NULL, "compile everything, keep nothing"},
+	{"quiet", 'q', NULL, "no progress or summary"},
+	{"output", 'o', "FILE", "where to write"},
+	{"top", OPT_TOP, "N", "only the fastest N rows"},
+	{"sort", OPT_SORT, "COLUMN", "sort by COLUMN"},
+	{"params", OPT_PARAMS, "X,Y", "the heat map's two parameters"},
+	{"print-spec-hash", OPT_SPEC_HASH, NULL, "print the hash a tuned header records"},
+	{"config", OPT_CONFIG, "CONFIG.yaml", "the config of results that name none"},
+	{"help", 'h', NULL, NULL},
+	{"version", OPT_VERSION, NULL, NULL},
+};
+enum { NOPTIONS = sizeof cli_options / sizeof *cli_options };
+
+/* One of a command's options, with the name of its value where the command names it apart
+ * ("-o TUNED.h"). */
+typedef struct {
+	int val;
+	const char *arg;
+} cli_takes;
+
+/* One command: its operands (how many, and how the usage line and a wrong count name them), its
+ * options in the order its usage line gives them, and the rest of its help. Each help fits a
+ * terminal, 80 columns by 24 lines (tests/test_help.c checks): more is in the man page. The exit
+ * lines repeat cli.h's statuses in the same words as README.md and autotune.1. */
+typedef struct {
+	const char *name;
+	const char *operands;
+	int min, max;
+	const char *count; /* "one results CSV": said when the count is wrong */
+	cli_takes opts[20];
+	const char *text;
+} cli_command;
+
+static const cli_command commands[CMD_COUNT_] = {
+	[CMD_TUNE] = {"tune", "CONFIG.yaml", 1, 1, "one config file",
+		{{'n'}, {'a'}, {'j'}, {'d'}, {OPT_DEVICES}, {OPT_SHARD}, {'m'}, {OPT_FRESH}, {OPT_RETRY},
+		 {OPT_STRATEGY}, {OPT_BUDGET}, {OPT_SEED}, {OPT_REPLAY}, {OPT_T4}, {OPT_CACHE_DIR}, {OPT_NO_CACHE}, {'q'}},
+		"exit: 0 winner written, 1 none passed, 2 bad input, 3 GPU worker lost or out\n"
+		"      of memory, 4 measured but unwritten (in the journal), 130 interrupted,\n"
+		"      143 SIGTERM (results so far kept). More: man autotune\n"},
+	[CMD_VALIDATE] = {"validate", "CONFIG.yaml [MORE.yaml ...]", 1, 4096, "one file", {{OPT_SPEC_HASH}},
+		"Checks each CONFIG (keys, expressions, constraints) and prints the size of\n"
+		"its space; needs no GPU and no nvcc. Exit 0 all valid, 2 any invalid\n"
+		"(file:line:col). --print-spec-hash prints only the hash of CONFIG and its\n"
+		"kernel source that a tuned header records (NAME_SPEC_HASH): a build\n"
+		"compares them (several configs: one \"HASH  CONFIG\" line each).\n"},
+	[CMD_IMPORT] = {"import", "SPEC.json", 1, 1, "one file", {{'o', "OUT.yaml"}, {'q'}},
+		"Turns a Kernel Tuner/KTT T1 spec into an autotune config (default OUT:\n"
+		"SPEC.yaml beside it). Keys outside T1 are read past, listed in one note.\n"
+		"Exit 0 written, 2 bad input (not T1, not CUDA: one line).\n"},
+	[CMD_HEADER] = {"header", "RESULTS [MORE ...]", 1, 4096, "one or more results files",
+		{{'o', "TUNED.h"}, {OPT_CONFIG}},
+		"Writes the tuned header and make fragment (NAME_tuned.h -> NAME.mk) from\n"
+		"results (default: the config's output.header). Several from different\n"
+		"GPUs give one section per GPU, chosen by -DAUTOTUNE_TARGET_<GPU>, and a\n"
+		"default for others: the best on average.\n"
+		"RESULTS are CSVs, T4 files or Kernel Tuner cache files; --config names the\n"
+		"config of those that do not name theirs (autotune's CSV and T4 do).\n"
+		"exit: 0 written, 1 no winner, 2 bad input\n"},
+	[CMD_REPORT] = {"report", "RESULTS.csv", 1, 1, "one results CSV", {{'o', "REPORT.html"}, {OPT_PARAMS}, {'q'}},
+		"Writes a self-contained HTML report (inline SVG, no network).\n"
+		"exit: 0 written, 2 bad input\n"},
+	[CMD_SHOW] = {"show", "RESULTS.csv", 1, 1, "one results CSV", {{OPT_TOP}, {OPT_SORT}},
+		"Prints the results as a table on the terminal.\n"
+		"exit: 0 shown, 2 bad input\n"},
+	[CMD_DEVICES] = {"devices", "", 0, 0, "no operands", {{0}},
+		"Lists the GPUs: compute capability, SMs, memory, L2, copy bandwidth.\n"
+		"exit: 0 listed, 2 no GPU or no driver\n"},
+	[CMD_MERGE] = {"merge", "CONFIG.yaml SHARD.csv [SHARD.csv ...]", 2, 4096, "a config and the shard CSVs",
+		{{OPT_T4}, {'q'}},
+		"Joins the CSVs of `autotune --shard I/N CONFIG.yaml` runs into the config's\n"
+		"results CSV and header, as one run would have written them (--t4: and the\n"
+		"T4 file, NAME.t4.json).\n"
+		"exit: 0 winner written, 1 none passed, 2 bad input\n"},
 };
 
-const char *cli_command_name(command cmd) { return cmd < CMD_COUNT_ ? command_names[cmd] : "help"; }
+const char *cli_command_name(command cmd) { return cmd < CMD_COUNT_ ? commands[cmd].name : "help"; }
 
-/* Each fits a terminal, 80 columns by 24 lines (tests/test_help.c checks): more is in the man
- * page. The exit lines repeat cli.h's statuses in the same words as README.md and autotune.1. */
-static const char *const help_texts[CMD_COUNT_] = {
-	[CMD_TUNE] =
-	"usage: autotune [tune] [options] CONFIG.yaml   tune the kernel CONFIG describes\n"
-	"       autotune COMMAND ...                    autotune help COMMAND for more\n"
-	"commands: tune, validate, import, header, report, show, devices, merge\n"
-	"options:\n"
-	"  -n, --dry-run      compile and compute occupancy only; no GPU (needs --arch)\n"
-	"  -a, --arch sm_XY   target (default: kernel.arch, else the GPU's)\n"
-	"  -j, --jobs N       parallel nvcc processes (default: number of cores)\n"
-	"  -d, --device N     the GPU to tune on (default: every visible GPU)\n"
-	"      --devices L    GPUs to tune on, e.g. 0,1 (default: CUDA_VISIBLE_DEVICES)\n"
-	"      --shard I/N    measure only shard I of N (0-based); join with merge\n"
-	"  -m, --metrics M    hardware counters: auto, all, none or top:K\n"
-	"      --fresh        ignore the journal and measure everything again\n"
-	"      --retry-failed measure crashed and timed-out configurations again\n"
-	"      --strategy S   exhaustive, random, local, anneal, genetic or model\n"
-	"      --budget B     at most N configurations, N% of the space, or Ns seconds\n"
-	"      --seed N       the search's seed\n"
-	"      --replay F     search a recorded run (CSV, T4, Kernel Tuner cache)\n"
-	"      --t4           also write the results as T4 JSON (NAME.t4.json)\n"
-	"      --cache-dir D  cubin cache (default ${XDG_CACHE_HOME:-~/.cache}/autotune)\n"
-	"      --no-cache     compile everything, keep nothing\n"
-	"  -q, --quiet        no progress or summary   -h, --help   --version\n"
-	"exit: 0 winner written, 1 none passed, 2 bad input, 3 GPU worker lost or out\n"
-	"      of memory, 4 measured but unwritten (in the journal), 130 interrupted,\n"
-	"      143 SIGTERM (results so far kept). More: man autotune\n",
-	[CMD_VALIDATE] =
-	"usage: autotune validate [--print-spec-hash] CONFIG.yaml [MORE.yaml ...]\n"
-	"Checks each CONFIG (keys, expressions, constraints) and prints the size of\n"
-	"its space; needs no GPU and no nvcc. Exit 0 all valid, 2 any invalid\n"
-	"(file:line:col). --print-spec-hash prints only the hash of CONFIG and its\n"
-	"kernel source that a tuned header records (NAME_SPEC_HASH): a build\n"
-	"compares them (several configs: one \"HASH  CONFIG\" line each).\n",
-	[CMD_IMPORT] =
-	"usage: autotune import SPEC.json [-o OUT.yaml]\n"
-	"Turns a Kernel Tuner/KTT T1 spec into an autotune config (default OUT:\n"
-	"SPEC.yaml beside it). Keys outside T1 are read past, listed in one note.\n"
-	"Exit 0 written, 2 bad input (not T1, not CUDA: one line).\n",
-	[CMD_HEADER] =
-	"usage: autotune header RESULTS [MORE ...] [-o TUNED.h] [--config CONFIG.yaml]\n"
-	"Writes the tuned header and make fragment (NAME_tuned.h -> NAME.mk) from\n"
-	"results (default: the config's output.header). Several from different\n"
-	"GPUs give one section per GPU, chosen by -DAUTOTUNE_TARGET_<GPU>, and a\n"
-	"default for others: the best on average.\n"
-	"RESULTS are CSVs, T4 files or Kernel Tuner cache files; --config names the\n"
-	"config of those that do not name theirs (autotune's CSV and T4 do).\n"
-	"exit: 0 written, 1 no winner, 2 bad input\n",
-	[CMD_REPORT] =
-	"usage: autotune report RESULTS.csv [-o REPORT.html] [--params X,Y]\n"
-	"Writes a self-contained HTML report (inline SVG, no network).\n"
-	"exit: 0 written, 2 bad input\n",
-	[CMD_SHOW] =
-	"usage: autotune show RESULTS.csv [--top N] [--sort COLUMN]\n"
-	"Prints the results as a table on the terminal.\n"
-	"exit: 0 shown, 2 bad input\n",
-	[CMD_DEVICES] =
-	"usage: autotune devices\n"
-	"Lists the GPUs: compute capability, SMs, memory, L2, copy bandwidth.\n"
-	"exit: 0 listed, 2 no GPU or no driver\n",
-	[CMD_MERGE] =
-	"usage: autotune merge CONFIG.yaml SHARD.csv [SHARD.csv ...] [--t4]\n"
-	"Joins the CSVs of `autotune --shard I/N CONFIG.yaml` runs into the config's\n"
-	"results CSV and header, as one run would have written them (--t4: and the\n"
-	"T4 file, NAME.t4.json).\n"
-	"exit: 0 winner written, 1 none passed, 2 bad input\n",
-};
+static const cli_option *option_of(int val)
+{
+	for (size_t i = 0; i < NOPTIONS; i++)
+		if (cli_options[i].val == val)
+			return &cli_options[i];
+	return NULL;
+}
 
-void cli_usage(command cmd) { fputs(help_texts[cmd < CMD_COUNT_ ? cmd : CMD_TUNE], stdout); }
+/* "-o" or "--top": how the usage line names an option. */
+static void option_flag(const cli_option *op, char *buf, size_t len)
+{
+	if (op->val < 256)
+		snprintf(buf, len, "-%c", op->val);
+	else
+		snprintf(buf, len, "--%s", op->name);
+}
+
+/* "[-o TUNED.h]": one of cmd's options as its usage line gives it. */
+static void put_takes(FILE *f, const cli_takes *t)
+{
+	const cli_option *op = option_of(t->val);
+	char flag[64];
+	option_flag(op, flag, sizeof flag);
+	const char *arg = t->arg ? t->arg : op->arg;
+	fprintf(f, " [%s%s%s]", flag, arg ? " " : "", arg ? arg : "");
+}
+
+/* The general help: the usage, the commands, tune's options a line each (the global -h and
+ * --version share the last line, to fit 24 lines), the statuses. */
+static void put_general_help(FILE *f)
+{
+	fputs("usage: autotune [tune] [options] CONFIG.yaml   tune the kernel CONFIG describes\n"
+	      "       autotune COMMAND ...                    autotune help COMMAND for more\n"
+	      "commands:", f);
+	for (int k = CMD_TUNE; k < CMD_COUNT_; k++)
+		fprintf(f, "%s %s", k == CMD_TUNE ? "" : ",", commands[k].name);
+	fputs("\noptions:\n", f);
+	const cli_command *c = &commands[CMD_TUNE];
+	for (const cli_takes *t = c->opts; t->val; t++) {
+		const cli_option *op = option_of(t->val);
+		char left[64], letter[8] = "    ";
+		if (op->val < 256)
+			snprintf(letter, sizeof letter, "-%c, ", op->val);
+		snprintf(left, sizeof left, "%s--%s%s%s", letter, op->name, op->arg ? " " : "", op->arg ? op->arg : "");
+		fprintf(f, "  %-18s %s%s\n", left, op->help, t[1].val ? "" : "   -h, --help   --version");
+	}
+	fputs(c->text, f);
+}
+
+void cli_help(command cmd, FILE *f)
+{
+	if (cmd >= CMD_COUNT_ || cmd == CMD_TUNE) {
+		put_general_help(f);
+		return;
+	}
+	const cli_command *c = &commands[cmd];
+	fprintf(f, "usage: autotune %s%s%s", c->name, *c->operands ? " " : "", c->operands);
+	for (const cli_takes *t = c->opts; t->val; t++)
+		put_takes(f, t);
+	fputc('\n', f);
+	fputs(c->text, f);
+}
+
+void cli_usage(command cmd) { cli_help(cmd, stdout); }
+
+const char *cli_option_name(size_t i) { return i < NOPTIONS ? cli_options[i].name : NULL; }
+
+int cli_option_takes_value(size_t i) { return i < NOPTIONS && cli_options[i].arg; }
+
+int cli_option_letter(size_t i) { return i < NOPTIONS && cli_options[i].val < 256 ? cli_options[i].val : 0; }
+
+int cli_accepts(command cmd, const char *name)
+{
+	const cli_option *op = NULL;
+	for (size_t i = 0; i < NOPTIONS && !op; i++)
+		if (!strcmp(cli_options[i].name, name))
+			op = &cli_options[i];
+	if (!op || cmd >= CMD_COUNT_)
+		return 0;
+	if (op->val == 'h' || op->val == OPT_VERSION)
+		return 1;
+	for (const cli_takes *t = commands[cmd].opts; t->val; t++)
+		if (t->val == op->val)
+			return 1;
+	return 0;
+}
 
 /* `tune` may be named too, for symmetry; a config file of that name is still reachable as ./tune */
 static int find_command(const char *word)
 {
 	for (int k = CMD_TUNE; k < CMD_COUNT_; k++)
-		if (!strcmp(word, command_names[k]))
+		if (!strcmp(word, commands[k].name))
 			return k;
 	return -1;
 }
@@ -105,7 +225,7 @@ static void unknown_command(const char *word)
 {
 	const char *names[CMD_COUNT_ + 2];
 	for (int k = CMD_TUNE; k < CMD_COUNT_; k++)
-		names[k] = command_names[k];
+		names[k] = commands[k].name;
 	names[CMD_COUNT_] = "help";
 	names[CMD_COUNT_ + 1] = NULL;
 	const char *near = nearest_name(word, names);
@@ -114,7 +234,7 @@ static void unknown_command(const char *word)
 		fprintf(stderr, "; did you mean '%s'?", near);
 	fputs("\n  commands:", stderr);
 	for (int k = CMD_TUNE; k < CMD_COUNT_; k++)
-		fprintf(stderr, "%s %s", k == CMD_TUNE ? "" : ",", command_names[k]);
+		fprintf(stderr, "%s %s", k == CMD_TUNE ? "" : ",", commands[k].name);
 	fputc('\n', stderr);
 }
 
@@ -158,23 +278,25 @@ static int parse_seed(const char *s, options *o)
 	return 0;
 }
 
-static const struct option longopts[] = {
-	{"dry-run", no_argument, NULL, 'n'}, {"arch", required_argument, NULL, 'a'},
-	{"jobs", required_argument, NULL, 'j'}, {"device", required_argument, NULL, 'd'},
-	{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
-	{"version", no_argument, NULL, 'V'}, {"metrics", required_argument, NULL, 'm'},
-	{"fresh", no_argument, NULL, 'F'}, {"retry-failed", no_argument, NULL, 'R'},
-	{"cache-dir", required_argument, NULL, 'C'}, {"no-cache", no_argument, NULL, 'N'},
-	{"output", required_argument, NULL, 'o'}, {"replay", required_argument, NULL, 'P'},
-	{"strategy", required_argument, NULL, 'S'}, {"budget", required_argument, NULL, 'B'},
-	{"seed", required_argument, NULL, 's'}, {"devices", required_argument, NULL, 'D'},
-	{"shard", required_argument, NULL, 'H'}, {"top", required_argument, NULL, 'T'},
-	{"sort", required_argument, NULL, 'O'}, {"params", required_argument, NULL, 'X'},
-	{"print-spec-hash", no_argument, NULL, 'Y'}, {"t4", no_argument, NULL, '4'},
-	{"config", required_argument, NULL, 'G'},
-	{NULL, 0, NULL, 0},
-};
-static const char shortopts[] = "na:j:d:qm:o:h";
+/* getopt_long's tables, made from cli_options once. */
+static struct option longopts[NOPTIONS + 1];
+static char shortopts[2 * NOPTIONS + 1];
+
+static void make_getopt_tables(void)
+{
+	if (longopts[0].name)
+		return;
+	size_t n = 0;
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const cli_option *op = &cli_options[i];
+		longopts[i] = (struct option){op->name, op->arg ? required_argument : no_argument, NULL, op->val};
+		if (op->val < 256) {
+			shortopts[n++] = (char)op->val;
+			if (op->arg)
+				shortopts[n++] = ':';
+		}
+	}
+}
 
 /* "--NAME" for an unknown NAME, with the nearest option's name where it is a slip. */
 static void unknown_long(const char *name, size_t len)
@@ -236,91 +358,115 @@ static int parse_arch(const char *s, options *o)
 	return 0;
 }
 
-/* The options into o, and -h into *help; optind is left at the first operand. -1 on a usage
- * error (said on stderr), 1 when nothing more is to be parsed (--version), else 0. */
-static int parse_options(int argc, char **argv, options *o, int *help)
+/* One option's value into o: 0, or -1 when it is refused (said on stderr). */
+static int take_option(int c, const char *arg, options *o)
 {
-	int c;
-	opterr = 0;
-	/* 0, not 1: glibc then also forgets a group of short options left half read ("-xq") */
-	optind = 0;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		switch (c) {
-		case 'n': o->dry_run = 1; break;
-		case 'a': if (parse_arch(optarg, o)) return -1; break;
-		case 'j': if (parse_count("--jobs", optarg, 1, &o->jobs)) return -1; break;
-		case 'd': if (parse_count("--device", optarg, 0, &o->device)) return -1; break;
-		case 'q': o->quiet = 1; break;
-		case 'm': o->metrics = optarg; break;
-		case 'F': o->fresh = 1; break;
-		case 'R': o->retry_failed = 1; break;
-		case 'C': o->cache_dir = optarg; break;
-		case 'N': o->no_cache = 1; break;
-		case 'o': o->output = optarg; break;
-		case 'P': o->replay = optarg; break;
-		case 'S': o->strategy = optarg; break;
-		case 'B': o->budget = optarg; break;
-		case 'D': o->devices = optarg; break;
-		case 'H': if (parse_shard(optarg, o)) return -1; break;
-		case 'T': if (parse_count("--top", optarg, 1, &o->top)) return -1; break;
-		case 'O': o->sort = optarg; break;
-		case 'X': o->params = optarg; break;
-		case 'Y': o->print_spec_hash = 1; break;
-		case '4': o->t4 = 1; break;
-		case 'G': o->results_config = optarg; break;
-		case 's': if (parse_seed(optarg, o)) return -1; break;
-		case 'h': *help = 1; break;
-		case 'V': o->cmd = CMD_VERSION; return 1;
-		default:
-			bad_option(argv);
-			return -1;
-		}
+	switch (c) {
+	case 'n': o->dry_run = 1; break;
+	case 'a': return parse_arch(arg, o);
+	case 'j': return parse_count("--jobs", arg, 1, &o->jobs);
+	case 'd': return parse_count("--device", arg, 0, &o->device);
+	case 'q': o->quiet = 1; break;
+	case 'm': o->metrics = arg; break;
+	case 'o': o->output = arg; break;
+	case OPT_FRESH: o->fresh = 1; break;
+	case OPT_RETRY: o->retry_failed = 1; break;
+	case OPT_CACHE_DIR: o->cache_dir = arg; break;
+	case OPT_NO_CACHE: o->no_cache = 1; break;
+	case OPT_REPLAY: o->replay = arg; break;
+	case OPT_STRATEGY: o->strategy = arg; break;
+	case OPT_BUDGET: o->budget = arg; break;
+	case OPT_DEVICES: o->devices = arg; break;
+	case OPT_SHARD: return parse_shard(arg, o);
+	case OPT_TOP: return parse_count("--top", arg, 1, &o->top);
+	case OPT_SORT: o->sort = arg; break;
+	case OPT_PARAMS: o->params = arg; break;
+	case OPT_SPEC_HASH: o->print_spec_hash = 1; break;
+	case OPT_T4: o->t4 = 1; break;
+	case OPT_CONFIG: o->results_config = arg; break;
+	case OPT_SEED: return parse_seed(arg, o);
+	default: break;
 	}
 	return 0;
 }
 
-/* How many operands the command takes; too few or too many is a usage error, as is an option
- * of another command. */
-static int check_operands(const options *o, int rest)
+/* The options into o, each one given numbered in seen (by its index in cli_options: the first
+ * given 1, the next 2 ...), -h into
+ * *help; optind is left at the first operand. Which command the options go with is known only
+ * after them (they may come first): check_options tells. -1 on a usage error (said on stderr),
+ * 1 when nothing more is to be parsed (--version), else 0. */
+static int parse_options(int argc, char **argv, options *o, int *help, int *seen)
 {
-	int min = o->cmd == CMD_DEVICES ? 0 : 1;
-	int max = o->cmd == CMD_HEADER || o->cmd == CMD_MERGE || o->cmd == CMD_VALIDATE ? 4096
-		  : o->cmd == CMD_DEVICES                                     ? 0
-									      : 1;
-	if (o->cmd == CMD_MERGE)
-		min = 2;
-	if (rest < min || rest > max) {
-		if (o->cmd == CMD_TUNE)
-			fprintf(stderr, rest ? "autotune: give one config file, not %d (see --help)\n"
-					     : "autotune: no config file given (see --help)\n", rest);
-		else
-			fprintf(stderr, "autotune %s: takes %s, not %d operand%s (see autotune %s --help)\n",
-				command_names[o->cmd],
-				o->cmd == CMD_DEVICES ? "no operands"
-				: o->cmd == CMD_MERGE ? "a config and the shard CSVs"
-				: o->cmd == CMD_HEADER ? "one or more results files"
-				: o->cmd == CMD_REPORT || o->cmd == CMD_SHOW ? "one results CSV"
-									     : "one file",
-				rest, rest == 1 ? "" : "s", command_names[o->cmd]);
-		return -1;
-	}
-	if (o->print_spec_hash && o->cmd != CMD_VALIDATE) {
-		fputs("autotune: --print-spec-hash goes with validate (see autotune validate --help)\n", stderr);
-		return -1;
-	}
-	if ((o->t4 && o->cmd != CMD_TUNE && o->cmd != CMD_MERGE) || (o->results_config && o->cmd != CMD_HEADER)) {
-		fprintf(stderr, "autotune: %s goes with %s (see autotune %s --help)\n", o->t4 ? "--t4" : "--config",
-			o->t4 ? "tuning or merge" : "header", o->t4 ? "tune" : "header");
-		return -1;
+	int c, given = 0;
+	make_getopt_tables();
+	opterr = 0;
+	/* 0, not 1: glibc then also forgets a group of short options left half read ("-xq") */
+	optind = 0;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		const cli_option *op = option_of(c);
+		if (!op || c == '?' || c == ':') {
+			bad_option(argv);
+			return -1;
+		}
+		if (!seen[op - cli_options])
+			seen[op - cli_options] = ++given;
+		if (c == 'h')
+			*help = 1;
+		else if (c == OPT_VERSION) {
+			o->cmd = CMD_VERSION;
+			return 1;
+		} else if (take_option(c, optarg, o))
+			return -1;
 	}
 	return 0;
+}
+
+/* Every option given is one of the command's: the first that is not is refused, naming the
+ * commands that take it. */
+static int check_options(command cmd, const int *seen)
+{
+	size_t i = NOPTIONS;
+	for (size_t k = 0; k < NOPTIONS; k++)
+		if (seen[k] && !cli_accepts(cmd, cli_options[k].name) && (i == NOPTIONS || seen[k] < seen[i]))
+			i = k;
+	if (i == NOPTIONS)
+		return 0;
+	char flag[64] = "";
+	if (cli_options[i].val < 256)
+		snprintf(flag, sizeof flag, "-%c/", cli_options[i].val);
+	fprintf(stderr, "autotune %s: %s--%s is not an option of %s (it goes with", commands[cmd].name, flag,
+		cli_options[i].name, commands[cmd].name);
+	const char *sep = " ";
+	for (int k = CMD_TUNE; k < CMD_COUNT_; k++)
+		if (cli_accepts((command)k, cli_options[i].name)) {
+			fprintf(stderr, "%s%s", sep, commands[k].name);
+			sep = ", ";
+		}
+	fprintf(stderr, "; see autotune %s --help)\n", commands[cmd].name);
+	return -1;
+}
+
+/* How many operands the command takes; too few or too many is a usage error. */
+static int check_operands(const options *o, int rest)
+{
+	const cli_command *c = &commands[o->cmd];
+	if (rest >= c->min && rest <= c->max)
+		return 0;
+	if (o->cmd == CMD_TUNE)
+		fprintf(stderr, rest ? "autotune: give one config file, not %d (see --help)\n"
+				     : "autotune: no config file given (see --help)\n", rest);
+	else
+		fprintf(stderr, "autotune %s: takes %s, not %d operand%s (see autotune %s --help)\n", c->name, c->count, rest,
+			rest == 1 ? "" : "s", c->name);
+	return -1;
 }
 
 int cli_parse(int argc, char **argv, options *o)
 {
 	memset(o, 0, sizeof *o);
 	o->device = -1;
-	int help = 0, rc = parse_options(argc, argv, o, &help);
+	int seen[NOPTIONS] = {0};
+	int help = 0, rc = parse_options(argc, argv, o, &help, seen);
 	if (rc)
 		return rc < 0 ? -1 : 0;
 	int rest = argc - optind;
@@ -356,7 +502,7 @@ int cli_parse(int argc, char **argv, options *o)
 		unknown_command(args[0]);
 		return -1;
 	}
-	if (check_operands(o, rest))
+	if (check_options(o->cmd, seen) || check_operands(o, rest))
 		return -1;
 	o->inputs = args;
 	o->ninputs = rest;

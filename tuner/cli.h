@@ -2,6 +2,9 @@
 #ifndef AUTOTUNE_CLI_H
 #define AUTOTUNE_CLI_H
 
+#include <stddef.h>
+#include <stdio.h>
+
 /* Exit statuses, documented alike in README.md, autotune.1 and the --help text (cli.c). */
 enum {
 	EXIT_WINNER = 0,      /* winner written (or dry run / validate succeeded) */
@@ -64,8 +67,16 @@ typedef struct {
 
 /* 0 on success; -1 with a message on stderr for a usage error. */
 int cli_parse(int argc, char **argv, options *o);
-/* The help of one subcommand (CMD_TUNE: the general help) on stdout. */
+/* The help of one subcommand (CMD_TUNE: the general help) on stdout; cli_help on f. Both come
+ * from the tables the parser reads: a command's usage line names exactly the options it accepts. */
 void cli_usage(command cmd);
+void cli_help(command cmd, FILE *f);
 const char *cli_command_name(command cmd);
+/* The options, all commands' (NULL past the last), whether each takes a value, and whether cmd
+ * accepts the option of this long name (-h/--help and --version: every command). */
+const char *cli_option_name(size_t i);
+int cli_option_takes_value(size_t i);
+int cli_option_letter(size_t i); /* its short option, or 0 */
+int cli_accepts(command cmd, const char *name);
 
 #endif

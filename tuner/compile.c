@@ -720,23 +720,21 @@ static void step(builder *bd, long long want, int wait_ms)
 	}
 }
 
-static builder *new_builder(const config *cfg, const space *s, build *b, const char *nvcc, const char *arch,
-			    const char *workdir, int jobs, double timeout_s, build_progress_fn progress, void *ctx,
-			    diags *d, int on_demand)
+static builder *new_builder(const config *cfg, const space *s, build *b, const build_opts *opt, int on_demand)
 {
 	builder *bd = xcalloc(1, sizeof *bd);
 	bd->cfg = cfg;
 	bd->s = s;
 	bd->b = b;
-	bd->nvcc = nvcc;
-	bd->arch = arch;
-	bd->workdir = workdir;
-	bd->devrt = cfg->rdc ? find_devrt(nvcc) : NULL;
-	bd->timeout_s = timeout_s;
-	bd->progress = progress;
-	bd->ctx = ctx;
-	bd->d = d;
-	bd->jobs = jobs < 1 ? 1 : (size_t)jobs;
+	bd->nvcc = opt->nvcc;
+	bd->arch = opt->arch;
+	bd->workdir = opt->workdir;
+	bd->devrt = cfg->rdc ? find_devrt(opt->nvcc) : NULL;
+	bd->timeout_s = opt->timeout_s;
+	bd->progress = opt->progress;
+	bd->ctx = opt->ctx;
+	bd->d = opt->d;
+	bd->jobs = opt->jobs < 1 ? 1 : (size_t)opt->jobs;
 	bd->t0 = now_seconds();
 	bd->on_demand = on_demand;
 	bd->running = xcalloc(bd->jobs, sizeof *bd->running);
@@ -747,21 +745,18 @@ static builder *new_builder(const config *cfg, const space *s, build *b, const c
 	return bd;
 }
 
-builder *build_begin(const config *cfg, const space *s, build *b, const char *nvcc, const char *arch,
-		     const char *workdir, int jobs, double timeout_s, build_progress_fn progress, void *ctx, diags *d)
+builder *build_begin(const config *cfg, const space *s, build *b, const build_opts *opt)
 {
-	builder *bd = new_builder(cfg, s, b, nvcc, arch, workdir, jobs, timeout_s, progress, ctx, d, 0);
+	builder *bd = new_builder(cfg, s, b, opt, 0);
 	step(bd, -1, 0);
 	return bd;
 }
 
 void build_stop_when(builder *bd, const volatile sig_atomic_t *flag) { bd->stop = flag; }
 
-builder *build_begin_on_demand(const config *cfg, const space *s, build *b, const char *nvcc, const char *arch,
-			       const char *workdir, int jobs, double timeout_s, build_progress_fn progress, void *ctx,
-			       diags *d)
+builder *build_begin_on_demand(const config *cfg, const space *s, build *b, const build_opts *opt)
 {
-	return new_builder(cfg, s, b, nvcc, arch, workdir, jobs, timeout_s, progress, ctx, d, 1);
+	return new_builder(cfg, s, b, opt, 1);
 }
 
 void build_hint(builder *bd, const size_t *bins, size_t n)
@@ -859,8 +854,7 @@ int build_end(builder *bd, double *seconds)
 	return rc;
 }
 
-int build_run(const config *cfg, const space *s, build *b, const char *nvcc, const char *arch,
-	      const char *workdir, int jobs, double timeout_s, build_progress_fn progress, void *ctx, diags *d)
+int build_run(const config *cfg, const space *s, build *b, const build_opts *opt)
 {
-	return build_end(build_begin(cfg, s, b, nvcc, arch, workdir, jobs, timeout_s, progress, ctx, d), NULL);
+	return build_end(build_begin(cfg, s, b, opt), NULL);
 }

@@ -6,41 +6,10 @@
 
 #include <signal.h>
 
+#include "binary.h"
 #include "config.h"
 #include "cubin.h"
 #include "space.h"
-
-typedef struct {
-	size_t first_config; /* a configuration built by this binary, to name it in messages */
-	char *entry;         /* the entry point it is built for (the config's, placeholders filled) */
-	char *cubin;         /* path of the result */
-	int cached;          /* taken from the cache: no nvcc ran */
-	char code[17];       /* hash of what the GPU executes (cubin_code_hash): equal means same kernel */
-	int failed;          /* compile-error: log says why */
-	int killed;          /* failed because SIGTERM, SIGINT or SIGHUP stopped nvcc, or never built: not run */
-	int skipped;         /* with killed: a search never needed it, so it was never built (not run) */
-	int bad_args;        /* failed because the config's arguments do not fit the kernel's parameters */
-	char *log;           /* nvcc's output */
-	double seconds;
-	kernel_resources res;
-	/* with a plan (config.plan): each launch's entry, as res is the first's; plan_res[k] is
-	 * launch k's (nplan of them once built) */
-	const launch_plan_cfg *plan;
-	kernel_resources *plan_res;
-	size_t nplan;
-} binary;
-
-struct cubin_cache;
-
-typedef struct {
-	binary *bins;
-	size_t nbins;
-	size_t *of_config; /* configuration index -> binary index */
-	struct cubin_cache *cache; /* or NULL: compile into the work directory */
-	const char *identity;      /* the compiler's identity, for cache keys */
-	size_t nvcc_runs, cache_hits;
-	long long ref_bin;         /* the reference kernel's binary (verify.kernel), or -1 */
-} build;
 
 /* Whether a parameter's values reach the compiler (a define, the register cap, the entry's
  * placeholder, a `#pragma unroll` name): each distinct value is another binary. */
@@ -57,13 +26,23 @@ void build_plan(const config *cfg, const space *s, build *b);
 
 typedef void (*build_progress_fn)(void *ctx, size_t done, size_t total);
 
+/* How a pool builds, named at the call: (build_opts){ .nvcc = n, .arch = a, .jobs = j, ... }. */
+typedef struct {
+	const char *nvcc;
+	const char *arch;
+	const char *workdir;         /* where binaries go without a cache */
+	int jobs;                    /* nvcc processes at once (at least 1) */
+	double timeout_s;            /* per nvcc run */
+	build_progress_fn progress;  /* or NULL */
+	void *ctx;                   /* progress's */
+	diags *d;                    /* why nvcc could not be run */
+} build_opts;
+
 /* Builds every binary of the plan: from b->cache when it has a valid entry, else with up to
  * `jobs` nvcc processes at once (into the cache, or workdir without one).
  * A failing compile marks its binary failed and goes on; returns -1 only when nvcc cannot be
  * run at all (reason in d). */
-int build_run(const config *cfg, const space *s, build *b, const char *nvcc, const char *arch,
-	      const char *workdir, int jobs, double timeout_s, build_progress_fn progress, void *ctx,
-	      diags *d);
+int build_run(const config *cfg, const space *s, build *b, const build_opts *opt);
 void build_free(build *b);
 
 /* The same pool, for overlapping compiles with measuring: build_begin starts the first jobs,
@@ -72,8 +51,7 @@ void build_free(build *b);
  * binary was done). The
  * wait and end return -1 when nvcc cannot be run (reason in d). */
 typedef struct builder builder;
-builder *build_begin(const config *cfg, const space *s, build *b, const char *nvcc, const char *arch,
-		     const char *workdir, int jobs, double timeout_s, build_progress_fn progress, void *ctx, diags *d);
+builder *build_begin(const config *cfg, const space *s, build *b, const build_opts *opt);
 int build_wait(builder *bd, size_t bin);
 int build_end(builder *bd, double *seconds);
 /* Once *flag is set (a signal stops the run), the wait and end kill the compiles in flight and
@@ -84,9 +62,7 @@ void build_stop_when(builder *bd, const volatile sig_atomic_t *flag);
  * for, and in the free slots what build_hint() names, at most as many binaries ahead as have been
  * waited for plus one per job; build_end then builds nothing more and marks the binaries never
  * started (or cut short) failed, killed and skipped: not run, not errors. */
-builder *build_begin_on_demand(const config *cfg, const space *s, build *b, const char *nvcc, const char *arch,
-			       const char *workdir, int jobs, double timeout_s, build_progress_fn progress, void *ctx,
-			       diags *d);
+builder *build_begin_on_demand(const config *cfg, const space *s, build *b, const build_opts *opt);
 /* The binaries a search expects to wait for next, most likely first; replaces the last hint. A
  * pool that builds everything builds these first, in this order. */
 void build_hint(builder *bd, const size_t *bins, size_t n);

@@ -19,7 +19,7 @@
 
 #include "config_load.h"
 #include "occupancy.h"
-#include "output.h"
+#include "macros.h"
 #include "banned.h"
 
 static const char *const fill_names[] = {"random", "constant", "zeros", "normal", "index", "copy", "expr", "file"};

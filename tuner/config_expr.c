@@ -103,7 +103,7 @@ int ld_check_names(loader *L, const cexpr *x, int allow_params, const char *what
 {
 	if (!x->e)
 		return 0;
-	name_check c = {L, x, allow_params, what, 0};
+	name_check c = {.L = L, .x = x, .allow_params = allow_params, .what = what};
 	expr_foreach_name(x->e, check_name, &c);
 	return c.bad ? -1 : 0;
 }

@@ -162,7 +162,7 @@ int devices_start(const options *o, const char *worker_path, const config *cfg, 
 	set->info = xcalloc(n, sizeof *set->info);
 	set->st = xcalloc(n, sizeof *set->st);
 	for (size_t i = 0; i < n; i++)
-		set->st[i] = (starter){worker_path, log_path, cfg, ordinals[i], NULL, {0}, {0}, 0, 0, 0};
+		set->st[i] = (starter){.worker = worker_path, .log = log_path, .cfg = cfg, .ordinal = ordinals[i]};
 	free(ordinals);
 	set->runners[0] = r0;
 	set->info[0] = first;

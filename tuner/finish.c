@@ -53,7 +53,8 @@ static int finalists(pass *P)
 			double timeout = plan_timeout(cfg, res[idx[f]].t_max * res[idx[f]].batch);
 			int warm, n = plan_final_samples(res[idx[f]].t_median * (res[idx[f]].batch > 0 ? res[idx[f]].batch : 1),
 							 FINAL_SAMPLES, FINAL_ROUND_MS, &warm);
-			sample_plan plan = {warm, n, n, cfg->time_cap, cfg->noise_target, 0, 0};
+			sample_plan plan = {.warmup = warm, .min_samples = n, .max_samples = n, .time_cap = cfg->time_cap,
+					    .noise_target = cfg->noise_target};
 			pthread_mutex_unlock(&P->lock);
 			if (runner_measure(L->rn, cfg, space_config(sp, idx[f]), "time", &b->bins[b->of_config[idx[f]]], &plan,
 					   &tmp, timeout, &L->d))
@@ -291,7 +292,7 @@ static void share_counters(pass *P)
 	}
 }
 
-static void *finalists_then_counters(void *arg)
+void *pass_finish_first_lane(void *arg)
 {
 	lane *L = arg;
 	double t0 = now_seconds();
@@ -306,8 +307,8 @@ static void *finalists_then_counters(void *arg)
 /* Finalists, then counters. With one GPU in that order (the counters go to the finalists'
  * ranking); with several, the first GPU re-times the finalists while the others profile, ranked
  * by the first pass: those not already profiled (or being profiled) by a lane that left the
- * pass early. */
-int pass_finish(pass *P)
+ * pass early. The lanes' threads are measure.c's: this only plans and runs the first lane. */
+int pass_finish_begin(pass *P)
 {
 	P->done = 0;
 	size_t nfinal;
@@ -334,11 +335,13 @@ int pass_finish(pass *P)
 			todo += !P->taken[P->counted[k]] && !P->res[P->counted[k]].have_metrics;
 		progress_begin(&P->bar, P->o->progress, "final+counters", final_steps + todo);
 		pthread_mutex_unlock(&P->lock);
-		pass_start_other_lanes(P); /* after a search, which measured on the first GPU alone */
-		pass_set_phase(P, PHASE_FINISH);
-		finalists_then_counters(&P->lanes[0]);
-		pass_join_other_lanes(P);
+		return 1;
 	}
+	return 0;
+}
+
+int pass_finish_end(pass *P)
+{
 	share_counters(P);
 	progress_end(&P->bar);
 	return P->stopped < 0 ? -1 : 0;

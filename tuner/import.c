@@ -785,7 +785,7 @@ static int convert(reader *R, FILE *f, const char *json_path)
 		diags_at(R->d, R->file, 1, 1, "%s", "a T1 spec is a JSON object");
 		return -1;
 	}
-	R->keys = (import_keys){R->doc, R->file, R->d, NULL, 0, 0};
+	R->keys = (import_keys){.doc = R->doc, .file = R->file, .d = R->d};
 	if (import_refuse(&R->keys, root))
 		return -1;
 	/* a misspelt key would otherwise be a field silently left out: said first, and alone */

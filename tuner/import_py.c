@@ -441,7 +441,7 @@ static char *test(reader *R)
 
 static void reader_init(reader *R, const char *src, const py_env *env, py_error *err)
 {
-	*R = (reader){src ? src : "", NULL, 0, 0, env, err, 0};
+	*R = (reader){.src = src ? src : "", .env = env, .err = err};
 	err->msg[0] = 0;
 	err->at = 0;
 	tokenize(R);

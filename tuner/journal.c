@@ -442,8 +442,10 @@ int journal_started(journal *j, size_t config) { return put(j, &START, &(record)
 int journal_finished(journal *j, size_t config, const result *r)
 {
 	char *msg = escape(r->message ? r->message : "");
-	proto_result done = {(long long)config, r->code[0] ? r->code : "-", status_name(r->st), r->t_median, r->t_min,
-			     r->t_max, r->samples, r->driver_blocks, r->noise, r->batch, r->mhz_before, r->mhz_after, msg};
+	proto_result done = {.id = (long long)config, .code = r->code[0] ? r->code : "-", .status = status_name(r->st),
+			     .median = r->t_median, .min = r->t_min, .max = r->t_max, .samples = r->samples,
+			     .driver_blocks = r->driver_blocks, .noise = r->noise, .batch = r->batch,
+			     .mhz_before = r->mhz_before, .mhz_after = r->mhz_after, .message = msg};
 	char *line = record_line(&PROTO_DONE, &done);
 	if (r->streams) {
 		/* a plan's: in the same write, so that a result is never journaled without it */

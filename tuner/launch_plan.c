@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "space.h"
+#include "names.h"
 #include "banned.h"
 
 /* x for these parameters, an integer in [lo, hi]; otherwise said in d at x: -1. */

@@ -35,24 +35,13 @@
 /* a finalist's run beyond its samples and its untimed warm-up launch: the host's share */
 #define FINAL_RUN_S 0.0015
 
-/* A journal that cannot be written (disk full) stops being written; the run goes on and the
- * results still reach the CSV. */
-void pass_journal_check(measure_opts *o, int rc)
-{
-	if (rc && !o->journal_note) {
-		o->journal_note = xstrdup("writing the journal failed (disk full?): this run cannot be resumed");
-		journal_close(o->journal);
-		o->journal = NULL;
-	}
-}
-
 /* The worker holds one reference's outputs at a time: when another group's (or, on a resumed
  * run, an earlier run's) are needed, that configuration runs again, briefly; its result stands. */
 static int refresh_reference(const config *cfg, const space *sp, const build *b, result tmp, size_t ref, runner *rn,
 			     diags *d)
 {
 	tmp.message = NULL;
-	sample_plan plan = {0, 1, 1, cfg->time_cap, 1, 0, 0};
+	sample_plan plan = {.warmup = 0, .min_samples = 1, .max_samples = 1, .time_cap = cfg->time_cap, .noise_target = 1};
 	int rc = runner_measure(rn, cfg, space_config(sp, ref), "ref", &b->bins[b->of_config[ref]], &plan, &tmp,
 				plan_timeout(cfg, 0), d);
 	if (rc == 0 && tmp.st != ST_OK) {
@@ -135,7 +124,7 @@ static int run_reference_kernel(const config *cfg, const space *sp, const build 
 		if (dims[i]->e && cexpr_eval(cfg, dims[i], space_config(sp, 0), &v, d, NULL) == 0 && v.kind == VAL_INT)
 			*out[i] = v.u.i;
 	}
-	sample_plan plan = {0, 1, 1, cfg->time_cap, 1, 0, 0};
+	sample_plan plan = {.warmup = 0, .min_samples = 1, .max_samples = 1, .time_cap = cfg->time_cap, .noise_target = 1};
 	int rc = runner_measure(rn, cfg, space_config(sp, 0), "ref", bin, &plan, &tmp, plan_timeout(cfg, 0), d);
 	if (rc == 0 && tmp.st != ST_OK) {
 		diags_add(d, "%s: the reference kernel '%s' failed: %s%s%s", cfg->path, cfg->ref_entry, status_name(tmp.st),
@@ -548,7 +537,7 @@ static void *lane_main(void *arg)
 	}
 	if (L->left && !P->counted) {
 		double session;
-		pass_choose_counters(P, speculative_share(P, &session)); /* pass_finish() plans again on the final times */
+		pass_choose_counters(P, speculative_share(P, &session)); /* the finish plans again on the final times */
 	}
 	P->measuring--;
 	pthread_cond_broadcast(&P->changed);
@@ -582,7 +571,7 @@ static void *other_lane(void *arg)
 
 /* Starts other_lane() for lanes 1..n-1 (those not started yet). Without a thread, a lane does
  * nothing: the others take its share. */
-void pass_start_other_lanes(pass *P)
+static void pass_start_other_lanes(pass *P)
 {
 	for (size_t i = 1; i < P->nlanes; i++)
 		if (!P->lanes[i].threaded)
@@ -590,7 +579,7 @@ void pass_start_other_lanes(pass *P)
 }
 
 /* Lets the other lanes go on to their counters (PHASE_FINISH) or stop (PHASE_ABORT). */
-void pass_set_phase(pass *P, int phase)
+static void pass_set_phase(pass *P, int phase)
 {
 	pthread_mutex_lock(&P->lock);
 	if (P->phase == PHASE_PASS)
@@ -599,7 +588,7 @@ void pass_set_phase(pass *P, int phase)
 	pthread_mutex_unlock(&P->lock);
 }
 
-void pass_join_other_lanes(pass *P)
+static void pass_join_other_lanes(pass *P)
 {
 	pass_set_phase(P, PHASE_ABORT); /* a no-op once the finish started */
 	for (size_t i = 1; i < P->nlanes; i++)
@@ -607,6 +596,19 @@ void pass_join_other_lanes(pass *P)
 			pthread_join(P->lanes[i].thread, NULL);
 			P->lanes[i].threaded = 0;
 		}
+}
+
+/* Finalists, then counters (finish.c); with several GPUs the other lanes profile on their threads
+ * meanwhile, started and joined here. */
+static int finish(pass *P)
+{
+	if (pass_finish_begin(P)) {
+		pass_start_other_lanes(P); /* after a search, which measured on the first GPU alone */
+		pass_set_phase(P, PHASE_FINISH);
+		pass_finish_first_lane(&P->lanes[0]);
+		pass_join_other_lanes(P);
+	}
+	return pass_finish_end(P);
 }
 
 /* A plan's configurations, in the queue's order within each run of the same connections and
@@ -703,8 +705,8 @@ static int first_pass(pass *P)
 		/* a search: the strategy proposes, each proposal is measured as it comes, on one GPU
 		 * (the next proposal depends on this one's result) */
 		size_t *order = xcalloc(budget + 1, sizeof *order);
-		search_run_hinted(o->strategy, cfg, sp, o->prior, budget, o->seed, visit_for_search, hint_binaries, P,
-				  order);
+		search_run(cfg, sp, &(search_opts){.strategy = o->strategy, .prior = o->prior, .budget = budget,
+			   .seed = o->seed, .eval = visit_for_search, .hint = hint_binaries, .ctx = P}, order);
 		free(order);
 	}
 	progress_end(&P->bar);
@@ -737,7 +739,8 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	P.res = res;
 	P.o = o;
 	P.d = d;
-	P.plan = (sample_plan){cfg->warmup, cfg->min_samples, cfg->max_samples, cfg->time_cap, cfg->noise_target, 0, 0};
+	P.plan = (sample_plan){.warmup = cfg->warmup, .min_samples = cfg->min_samples, .max_samples = cfg->max_samples,
+			       .time_cap = cfg->time_cap, .noise_target = cfg->noise_target};
 	P.ref_kernel = b->ref_bin >= 0;
 	P.nlanes = nrunners;
 	P.lanes = xcalloc(nrunners, sizeof *P.lanes);
@@ -758,7 +761,7 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	if (!rc && d->n == before && !*o->interrupted) {
 		/* (else the reference failed: nothing to compare with) */
 		t0 = now_seconds();
-		rc = pass_finish(&P);
+		rc = finish(&P);
 		o->counters_s = now_seconds() - t0 - o->final_s;
 	}
 	pass_join_other_lanes(&P);

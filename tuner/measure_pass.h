@@ -1,5 +1,6 @@
 /* measure_pass.h: the state the measuring stage's two files share: measure.c (the first pass,
- * its lanes and threads) and finish.c (finalists and counters). Nothing else includes it. */
+ * its lanes and threads) and finish.c (finalists and counters), which measure.c calls and which
+ * calls nothing of it. Nothing else includes it. */
 #ifndef AUTOTUNE_MEASURE_PASS_H
 #define AUTOTUNE_MEASURE_PASS_H
 
@@ -89,14 +90,16 @@ typedef struct pass {
 	pthread_mutex_t build_lock;
 } pass;
 
-/* measure.c */
-/* A journal that cannot be written stops being written (o->journal_note says why). */
-void pass_journal_check(measure_opts *o, int rc);
-/* The lanes other than the first: started on their threads, told the phase, joined. */
-void pass_start_other_lanes(pass *P);
-void pass_set_phase(pass *P, int phase);
-void pass_join_other_lanes(pass *P);
-
+/* A journal that cannot be written (disk full) stops being written (o->journal_note says why);
+ * the run goes on and the results still reach the CSV. Inline: both files of the stage use it. */
+static inline void pass_journal_check(measure_opts *o, int rc)
+{
+	if (rc && !o->journal_note) {
+		o->journal_note = xstrdup("writing the journal failed (disk full?): this run cannot be resumed");
+		journal_close(o->journal);
+		o->journal = NULL;
+	}
+}
 /* finish.c */
 /* A lane's counters: its share of P's queue, a profiling session at a time (a thread's main). */
 void *pass_counters_lane(void *arg);
@@ -105,7 +108,13 @@ void *pass_counters_lane(void *arg);
 void pass_choose_counters(pass *P, size_t top);
 /* How many of the fastest get counters (measure.metrics): SIZE_MAX for all, 0 for none. */
 size_t pass_counters_wanted(const pass *P);
-/* Finalists, then counters: 0, or -1 when a worker is gone. */
-int pass_finish(pass *P);
+/* Finalists, then counters. With one GPU, both, and 0; with several, their queue and bar, and 1:
+ * the caller then starts the other lanes' threads, lets them profile (PHASE_FINISH), runs
+ * pass_finish_first_lane on the first lane (finalists, then its counters) and joins them. */
+int pass_finish_begin(pass *P);
+void *pass_finish_first_lane(void *lane);
+/* The counters shared with the configurations that share a measurement, the bar ended: 0, or -1
+ * when a worker is gone. */
+int pass_finish_end(pass *P);
 
 #endif

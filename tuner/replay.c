@@ -225,7 +225,8 @@ int replay_run(const config *cfg, const space *sp, const char *csv_path, strateg
 		o.hint = xcalloc(b.nbins + 1, sizeof *o.hint);
 		o.hinted = xcalloc(b.nbins + 1, sizeof *o.hinted);
 		o.waited_for = xcalloc(b.nbins + 1, 1);
-		r->evaluations = search_run_hinted(s, cfg, sp, prior, budget, seed, lookup_time, sim_hint, &o, order);
+		r->evaluations = search_run(cfg, sp, &(search_opts){.strategy = s, .prior = prior, .budget = budget, .seed = seed,
+			.eval = lookup_time, .hint = sim_hint, .ctx = &o}, order);
 		r->compile_latencies = o.now;
 		r->built = o.built;
 		free(o.finish);

@@ -407,8 +407,9 @@ int runner_prepare(runner *r, const config *cfg, const device_info *info, int pr
 		const kernel_arg *a = &cfg->args[i];
 		if (!a->is_array)
 			continue;
-		proto_array array = {(long long)i, elem_name(a->type), (unsigned long long)a->count, fill_name(a->fill),
-				     a->fill_value, a->seed, a->output, a->restore};
+		proto_array array = {.idx = (long long)i, .type = elem_name(a->type), .count = (unsigned long long)a->count,
+				     .fill = fill_name(a->fill), .value = a->fill_value, .seed = a->seed, .output = a->output,
+				     .restore = a->restore};
 		remember(r, encode(&PROTO_ARRAY, &array));
 		if (a->constant)
 			remember(r, encode(&PROTO_CONSTANT, &(proto_constant){(long long)i, a->name}));

@@ -396,16 +396,13 @@ static void run_model(state *S, const double *prior)
 	run_waves(S);
 }
 
-size_t search_run(strategy s, const config *cfg, const space *sp, const double *prior, size_t budget,
-		  unsigned long long seed, search_eval_fn eval, void *ctx, size_t *order)
+size_t search_run(const config *cfg, const space *sp, const search_opts *opt, size_t *order)
 {
-	return search_run_hinted(s, cfg, sp, prior, budget, seed, eval, NULL, ctx, order);
-}
-
-size_t search_run_hinted(strategy s, const config *cfg, const space *sp, const double *prior, size_t budget,
-			 unsigned long long seed, search_eval_fn eval, search_hint_fn hint_fn, void *ctx, size_t *order)
-{
-	state S = {cfg, sp, cfg->nparams, NULL, NULL, NULL, 0, budget, order, eval, ctx, seed, -1, hint_fn};
+	size_t budget = opt->budget;
+	const double *prior = opt->prior;
+	strategy s = opt->strategy;
+	state S = {.cfg = cfg, .sp = sp, .np = cfg->nparams, .budget = budget, .order = order, .eval = opt->eval,
+		   .ctx = opt->ctx, .rng = opt->seed, .best = -1, .hint = opt->hint};
 	if (!sp->count || !budget)
 		return 0;
 	prepare(&S);

@@ -16,20 +16,26 @@
  * wrong result, crash): failures count against the budget and steer the search away. */
 typedef double (*search_eval_fn)(void *ctx, size_t c);
 
-/* Runs strategy s for at most `budget` evaluations with a seeded generator (same seed, same
- * sequence). prior, when not NULL, ranks configurations for the model strategy (lower is more
- * promising). order receives the configurations evaluated, in order (room for budget); returns
- * how many. */
-size_t search_run(strategy s, const config *cfg, const space *sp, const double *prior, size_t budget,
-		  unsigned long long seed, search_eval_fn eval, void *ctx, size_t *order);
-
 /* What a strategy expects to measure next, most likely first: a caller may compile it ahead. */
 typedef void (*search_hint_fn)(void *ctx, const size_t *configs, size_t n);
 
-/* search_run, telling hint (when not NULL) what is likely next: the model's ranked first half,
- * each descent's neighbours, an exhaustive budget's configurations. The sequence is the same. */
-size_t search_run_hinted(strategy s, const config *cfg, const space *sp, const double *prior, size_t budget,
-			 unsigned long long seed, search_eval_fn eval, search_hint_fn hint, void *ctx, size_t *order);
+/* A search, named at the call: (search_opts){ .strategy = s, .budget = n, .eval = f, ... }. */
+typedef struct {
+	strategy strategy;
+	const double *prior;      /* or NULL; ranks configurations for the model strategy (lower is
+				   * more promising) */
+	size_t budget;            /* at most this many evaluations */
+	unsigned long long seed;  /* same seed, same sequence */
+	search_eval_fn eval;
+	search_hint_fn hint;      /* or NULL: told what is likely next (the model's ranked first half,
+				   * each descent's neighbours, an exhaustive budget's configurations);
+				   * the sequence is the same with or without it */
+	void *ctx;                /* eval's and hint's */
+} search_opts;
+
+/* Runs the strategy for at most `budget` evaluations with a seeded generator. order receives the
+ * configurations evaluated, in order (room for budget); returns how many. */
+size_t search_run(const config *cfg, const space *sp, const search_opts *opt, size_t *order);
 
 /* The model strategy's ranking before anything is compiled (a search compiles only what it
  * measures), one value per configuration: each launch (res: block, grid, shared memory) with its

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "compile.h"
+#include "binary.h"
 #include "config.h"
 
 /* The arguments a launch passes, as indexes of cfg->args, into idx (room for cfg->nargs): plan

@@ -21,21 +21,6 @@ size_t space_max_values = (size_t)1 << 25; /* 512 MiB of values */
 /* A space too large to list is counted only for saying how large: a few seconds' walk at most */
 unsigned long long space_max_count_checks = 50000000ULL;
 
-char *space_describe(const config *cfg, const value *params)
-{
-	size_t cap = 64, len = 0;
-	char *s = xmalloc(cap);
-	s[0] = 0;
-	for (size_t i = 0; i < cfg->nparams; i++) {
-		char v[64];
-		value_format(params[i], v, sizeof v);
-		size_t need = len + strlen(cfg->params[i].name) + strlen(v) + 3;
-		grow(&s, &cap, need, 1);
-		len += (size_t)snprintf(s + len, cap - len, "%s%s=%s", i ? " " : "", cfg->params[i].name, v);
-	}
-	return s;
-}
-
 static int same_values(const value *a, const value *b, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {

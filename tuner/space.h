@@ -4,6 +4,7 @@
 #define AUTOTUNE_SPACE_H
 
 #include "config.h"
+#include "names.h" /* space_describe: a configuration in messages */
 #include "result.h"
 
 typedef struct {
@@ -43,9 +44,6 @@ void space_free(space *s);
  * shard modulo nshards (interleaved, so neighbours of similar cost spread over the shards),
  * plus a named verify reference, which every shard measures to check against. */
 void space_shard(space *s, int has_reference, int shard, int nshards);
-
-/* "block_x=32 block_y=16 maxrreg=0"; the caller frees it. */
-char *space_describe(const config *cfg, const value *params);
 
 /* Each configuration's launch geometry (block, grid, dynamic shared memory) into res. An
  * expression that cannot be evaluated for some configuration is a config error, reported with

@@ -594,8 +594,9 @@ static int dry_run(tuning *t)
 	progress bar;
 	progress_begin(&bar, !o->quiet, NULL, 0);
 	double t0 = now_seconds();
-	builder *bd = build_begin(&t->cfg, &t->sp, &t->b, t->nvcc, t->arch, t->workdir, jobs_of(o), NVCC_TIMEOUT,
-				  compile_progress, &bar, &t->d);
+	builder *bd = build_begin(&t->cfg, &t->sp, &t->b, &(build_opts){.nvcc = t->nvcc, .arch = t->arch,
+		.workdir = t->workdir, .jobs = jobs_of(o), .timeout_s = NVCC_TIMEOUT, .progress = compile_progress,
+		.ctx = &bar, .d = &t->d});
 	/* a signal stops the compiles in flight: none is left running */
 	build_stop_when(bd, &interrupted);
 	int rc = build_end(bd, NULL);
@@ -659,10 +660,11 @@ static int compile_and_measure(tuning *t)
 		return 1;
 	/* counts compiles until the measure bar takes the line, which then shows them too */
 	progress_begin(&t->compiles, !o->quiet, NULL, 0);
-	builder *bd = (measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count) ? build_begin_on_demand
-												       : build_begin)(&t->cfg, &t->sp, &t->b, t->nvcc, t->arch,
-									     t->workdir, jobs_of(o), NVCC_TIMEOUT,
-									     compile_progress, &t->compiles, &t->d);
+	build_opts bo = {.nvcc = t->nvcc, .arch = t->arch, .workdir = t->workdir, .jobs = jobs_of(o),
+			 .timeout_s = NVCC_TIMEOUT, .progress = compile_progress, .ctx = &t->compiles, .d = &t->d};
+	builder *bd = measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count)
+			      ? build_begin_on_demand(&t->cfg, &t->sp, &t->b, &bo)
+			      : build_begin(&t->cfg, &t->sp, &t->b, &bo);
 	build_stop_when(bd, &interrupted);
 	double t0 = now_seconds();
 	int ref_failed = build_wait(bd, t->b.of_config[t->sp.reference]);
@@ -679,13 +681,25 @@ static int compile_and_measure(tuning *t)
 	}
 	/* the model's ranking, and the order of an exhaustive pass */
 	t->prior = search_model_prior(&t->cfg, &t->sp, t->res, t->cc);
-	t->mo = (measure_opts){!o->quiet, &interrupted, devices_copy_bandwidth(t->gs.runners[0], &t->dev),
-			   t->dev.clock_khz / 1000, t->jr, o->retry_failed, bd, t->cc, (int)t->strat, t->budget,
-			   t->seconds, seed_of(o, &t->cfg), t->prior, &t->policy, NULL, NULL, 0, 0,
-			   0, 0, 0, 0, NULL, NULL};
+	t->mo = (measure_opts){
+		.progress = !o->quiet,
+		.interrupted = &interrupted,
+		.copy_gbps = devices_copy_bandwidth(t->gs.runners[0], &t->dev),
+		.max_mhz = t->dev.clock_khz / 1000,
+		.journal = t->jr,
+		.retry_failed = o->retry_failed,
+		.build = bd,
+		.cc = t->cc,
+		.strategy = (int)t->strat,
+		.budget = t->budget,
+		.seconds = t->seconds,
+		.seed = seed_of(o, &t->cfg),
+		.prior = t->prior,
+		.policy = &t->policy,
+		.join = join_gpu,
+		.join_ctx = &t->gs,
+	};
 	measure_opts *mo = &t->mo;
-	mo->join = join_gpu;
-	mo->join_ctx = &t->gs;
 	if (!o->quiet && t->gs.n > 1)
 		fprintf(stderr, "%s: measuring on %zu GPUs (%s), each from when it is ready\n", t->cfg.name, t->gs.n,
 			t->dev.name);
@@ -769,7 +783,8 @@ static void write_outputs(tuning *t)
 	for (size_t c = 0; c < t->sp.count; c++)
 		run.measured += t->res[c].st != ST_NOT_RUN;
 	run.state = run_state(t, run.measured);
-	outputs rep = {&t->cfg, &t->sp, &t->b, t->res, winner, t->arch, date, gpus, t->gs.n, spec, run.state};
+	outputs rep = {.cfg = &t->cfg, .sp = &t->sp, .b = &t->b, .res = t->res, .winner = winner, .arch = t->arch,
+		       .date = date, .gpus = gpus, .ngpus = t->gs.n, .spec_hash = spec, .run = run.state};
 	int csv_ok = output_csv(&rep, t->cfg.csv_path, &t->d) == 0;
 	int header_ok = csv_ok && !o->nshards && winner >= 0 &&
 			header_write(&t->cfg.csv_path, 1, t->cfg.name, t->cfg.header_path, &t->d) == 0;

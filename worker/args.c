@@ -17,8 +17,9 @@
 
 #include "elem.h"
 #include "expr.h"
+#include "args.h"
+#include "device.h"
 #include "protocol.h"
-#include "worker.h"
 #include "banned.h"
 
 typedef struct {

@@ -12,9 +12,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "profile.h"
+#include "args.h"
 #include "counters.h"
+#include "device.h"
 #include "protocol.h"
-#include "worker.h"
 #include "banned.h"
 
 /* The profiler: at most one, made once. */

@@ -10,9 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "streams.h"
+#include "args.h"
+#include "device.h"
 #include "protocol.h"
 #include "stats.h"
-#include "worker.h"
 #include "banned.h"
 
 /* the tuner's limits (config.h): a plan's launches and streams */

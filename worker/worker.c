@@ -2,8 +2,9 @@
  * stdin and answers on stdout, one line each (see runner.c for the other side). A kernel that
  * poisons the CUDA context ends this process, never the tuner. It is a separate executable so
  * that autotune itself starts on machines without a GPU driver (libcuda is linked here only).
- * This file opens the device, loads modules, launches and times kernels and reads the commands;
- * the kernel's arguments are in args.c, profiling in profile.c. */
+ * This file opens the device, times kernels and reads the commands; what every file of the
+ * worker uses (the replies, modules, a launch) is device.c's, the kernel's arguments args.c's, a
+ * plan's streams streams.c's, profiling profile.c's. */
 #include <cuda.h>
 #include <dirent.h>
 #include <driver_types.h>
@@ -19,14 +20,16 @@
 
 #include "protocol.h"
 #include "stats.h"
+#include "args.h"
+#include "device.h"
+#include "profile.h"
 #include "status.h"
-#include "worker.h"
+#include "streams.h"
 #include "banned.h"
 
 /* worker_kernels.cu as a fatbin, linked in by `ld -r -b binary` (see Makefile). */
 extern const unsigned char _binary_worker_kernels_fatbin_start[];
 
-#define MAX_MODULES 256
 /* enough launches that a ~1 ms kernel is sampled across clock and scheduling noise */
 #define MAX_SAMPLES 100000
 /* kernels shorter than this are timed in batches of back-to-back launches of about the target */
@@ -38,15 +41,11 @@ extern const unsigned char _binary_worker_kernels_fatbin_start[];
 #define STALL_PER_LAUNCH_S 20e-6
 #define MAX_STALLS 10
 
-struct worker W;
+/* AUTOTUNE_TRACE: each command's duration on stderr (the worker log), to see where time goes */
+static int tracing;
 
-/* What only this file keeps: the modules loaded, the measurement settings, which GPUs show. */
+/* What only this file keeps: the measurement settings, which GPUs show. */
 static struct {
-	struct {
-		char *path;
-		CUmodule mod;
-	} modules[MAX_MODULES];
-	int nmodules;
 	int have_reference;   /* a ref run kept its outputs: the others are verified against them */
 	int cold, verify_every; /* measure: a cold L2 for each sample, verification after each */
 	CUdeviceptr flush;    /* cold: written before each sample, evicting the L2 */
@@ -67,69 +66,6 @@ static double now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-const char *err_name(CUresult r)
-{
-	const char *s = NULL;
-	if (cuGetErrorName(r, &s) != CUDA_SUCCESS || !s)
-		return "CUDA_ERROR_UNKNOWN";
-	return s;
-}
-
-/* Errors after which the context is unusable (CUDA driver API docs: "the context cannot be
- * used"); the tuner starts a fresh worker. */
-int is_sticky(CUresult r)
-{
-	switch (r) {
-	case CUDA_ERROR_ILLEGAL_ADDRESS:
-	case CUDA_ERROR_LAUNCH_FAILED:
-	case CUDA_ERROR_ASSERT:
-	case CUDA_ERROR_HARDWARE_STACK_ERROR:
-	case CUDA_ERROR_ILLEGAL_INSTRUCTION:
-	case CUDA_ERROR_MISALIGNED_ADDRESS:
-	case CUDA_ERROR_INVALID_ADDRESS_SPACE:
-	case CUDA_ERROR_INVALID_PC:
-	case CUDA_ERROR_LAUNCH_TIMEOUT:
-	case CUDA_ERROR_ECC_UNCORRECTABLE:
-	case CUDA_ERROR_CONTEXT_IS_DESTROYED:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-/* The protocol's own stream: a copy of the original stdout. File descriptor 1 itself is pointed
- * at stderr, so that device printf and assert messages (which the CUDA runtime writes to fd 1)
- * can never be mistaken for an answer. */
-static FILE *proto;
-/* AUTOTUNE_TRACE: each command's duration on stderr (the worker log), to see where time goes */
-static int tracing;
-
-/* Answers with one message (protocol.h); NULL msg for one without fields. */
-void reply(const proto_msg *m, const void *msg)
-{
-	char *line = proto_encode(m, msg);
-	if (!line) {
-		fputs("error ENOMEM out of memory\n", proto);
-		exit(1);
-	}
-	fprintf(proto, "%s\n", line);
-	fflush(proto);
-	free(line);
-}
-
-void reply_ok(void) { reply(&PROTO_OK, NULL); }
-
-/* "error CODE MESSAGE": CODE a CUDA error name, or "protocol" for a malformed command. */
-void reply_error(const char *code, const char *fmt, ...)
-{
-	char message[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(message, sizeof message, fmt, ap);
-	va_end(ap);
-	reply(&PROTO_ERROR, &(proto_error){code, message});
 }
 
 /* The GPUs this process may see, as CUDA numbers them, without initialising CUDA: the entries
@@ -222,7 +158,8 @@ static int cmd_device(int ordinal)
 	if (cuDeviceGetUuid(&uuid, W.dev) == CUDA_SUCCESS)
 		for (int i = 0; i < 16; i++)
 			snprintf(hex + 2 * i, 3, "%02x", (unsigned char)uuid.bytes[i]);
-	reply(&PROTO_DEVICE_INFO, &(proto_device_info){major * 10 + minor, sms, l2, mem, clock, driver, hex, name});
+	reply(&PROTO_DEVICE_INFO, &(proto_device_info){.cc = major * 10 + minor, .sms = sms, .l2_bytes = l2, .mem_bytes = mem,
+						      .clock_khz = clock, .driver_version = driver, .uuid = hex, .name = name});
 	return 0;
 }
 
@@ -248,61 +185,6 @@ static void cmd_count(void)
 		return;
 	}
 	reply(&PROTO_COUNT, &(proto_count){n});
-}
-
-/* Functions launched since their module was loaded: a finalist's run skips the untimed first
- * launch that lazy loading needs (1 of its 7 launches). Forgotten when a module is evicted. */
-static struct {
-	CUfunction f[4 * MAX_MODULES];
-	int n;
-} launched;
-
-static int launched_before(CUfunction f)
-{
-	for (int i = 0; i < launched.n; i++)
-		if (launched.f[i] == f)
-			return 1;
-	return 0;
-}
-
-static void note_launched(CUfunction f)
-{
-	if (!launched_before(f) && launched.n < 4 * MAX_MODULES)
-		launched.f[launched.n++] = f;
-}
-
-CUresult get_module(const char *path, CUmodule *mod)
-{
-	for (int i = 0; i < local.nmodules; i++)
-		if (!strcmp(local.modules[i].path, path)) {
-			*mod = local.modules[i].mod;
-			return CUDA_SUCCESS;
-		}
-	CUresult r = cuModuleLoad(mod, path);
-	if (r)
-		return r;
-	if (local.nmodules == MAX_MODULES) {
-		/* evict the oldest; modules are small and reloading is cheap */
-		cuModuleUnload(local.modules[0].mod);
-		launched.n = 0;
-		free(local.modules[0].path);
-		memmove(local.modules, local.modules + 1, (MAX_MODULES - 1) * sizeof local.modules[0]);
-		local.nmodules--;
-	}
-	local.modules[local.nmodules].path = strdup(path);
-	local.modules[local.nmodules].mod = *mod;
-	local.nmodules++;
-	return CUDA_SUCCESS;
-}
-
-/* Launches the kernel `count` times back to back. */
-CUresult launch_n(const launch *L, int count)
-{
-	CUresult r = CUDA_SUCCESS;
-	for (int i = 0; i < count && !r; i++)
-		r = cuLaunchKernel(L->f, L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1], L->block[2],
-				   L->smem, NULL, (void **)L->params, NULL);
-	return r;
 }
 
 /* The SM clock in MHz: a single thread spins a known number of cycles and times itself. */
@@ -424,9 +306,17 @@ static void cmd_measure(char *line)
 
 static void reply_result(long id, status st, const sampling *S, int driver_blocks, const char *msg)
 {
-	proto_result res = {id, NULL, status_name(st), S ? S->median : 0, S ? S->min : 0, S ? S->max : 0,
-			    S ? (long long)S->n : 0, driver_blocks, S ? S->noise : 0, S ? S->batch : 0,
-			    S ? S->mhz_before : 0, S ? S->mhz_after : 0, msg ? msg : ""};
+	proto_result res = {.id = id, .status = status_name(st), .driver_blocks = driver_blocks, .message = msg ? msg : ""};
+	if (S) {
+		res.median = S->median;
+		res.min = S->min;
+		res.max = S->max;
+		res.samples = (long long)S->n;
+		res.noise = S->noise;
+		res.batch = S->batch;
+		res.mhz_before = S->mhz_before;
+		res.mhz_after = S->mhz_after;
+	}
 	reply(&PROTO_RESULT, &res);
 }
 
@@ -503,19 +393,6 @@ static CUresult sample(const launch *L, int plan, const stop_rule *rule, int che
 	cuEventDestroy(start);
 	cuEventDestroy(stop);
 	return r;
-}
-
-/* A launch's shape from the protocol's: 0, or -1 when a dimension does not fit. */
-int launch_shape(const proto_launch *p, launch *L)
-{
-	const long long *dims[] = {&p->grid[0], &p->grid[1], &p->grid[2], &p->block[0], &p->block[1], &p->block[2], &p->smem};
-	unsigned *to[] = {&L->grid[0], &L->grid[1], &L->grid[2], &L->block[0], &L->block[1], &L->block[2], &L->smem};
-	for (int i = 0; i < 7; i++) {
-		if (*dims[i] < 0 || *dims[i] > UINT_MAX)
-			return -1;
-		*to[i] = (unsigned)*dims[i];
-	}
-	return 0;
 }
 
 /* One run command as it goes: what it asks for, and how it ended when it ends early. */
@@ -854,24 +731,13 @@ static int dispatch(char *line, double t0)
 	return 0;
 }
 
-/* The protocol's stream is a copy of stdout, and fd 1 becomes stderr (see proto). */
-static int open_protocol(void)
-{
-	int fd = dup(STDOUT_FILENO);
-	if (fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0 || !(proto = fdopen(fd, "w")))
-		return -1;
-	/* a full buffer must never hold back an answer */
-	setvbuf(proto, NULL, _IOLBF, 0);
-	return 0;
-}
-
 int main(void)
 {
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
 	pthread_mutex_init(&W.device_lock, NULL);
-	if (open_protocol())
+	if (reply_open())
 		return 1;
 	const char *tr = getenv("AUTOTUNE_TRACE");
 	tracing = tr && *tr && strcmp(tr, "0");
@@ -890,8 +756,7 @@ int main(void)
 	profile_close();
 	if (tracing)
 		fprintf(stderr, "trace %d %.3f: quit: %.1f ms\n", (int)getpid(), t0, 1e3 * (now() - t0));
-	for (int i = 0; i < local.nmodules; i++)
-		free(local.modules[i].path);
+	modules_free();
 	plan_free();
 	args_free();
 	return 0;

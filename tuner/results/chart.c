@@ -41,7 +41,7 @@ typedef struct {
 
 static scale scale_for(double lo, double hi, int allow_log, double p0, double p1)
 {
-	scale s = {lo, hi, 0, p0, p1};
+	scale s = {.lo = lo, .hi = hi, .p0 = p0, .p1 = p1};
 	/* a log axis once the times spread over more than 3x, so the fast cluster is not flattened */
 	if (allow_log && lo > 0 && hi / lo > 3) {
 		s.log = 1;
@@ -520,7 +520,7 @@ size_t chart_scatter(FILE *f, const view *v, const char *id, const char *xtitle,
 	}
 	if (!n)
 		return 0;
-	scale sx = {0, xmax, 0, ml, W - mr}, sy = scale_for(lo, hi, 1, H - mb, mt);
+	scale sx = {.lo = 0, .hi = xmax, .p0 = ml, .p1 = W - mr}, sy = scale_for(lo, hi, 1, H - mb, mt);
 	fprintf(f, "<svg id=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 		   "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"time against %s\">\n",
 		id, W, H, W, H, xtitle);

@@ -17,6 +17,7 @@
 #include "inputs.h"
 #include "output.h"
 #include "literal.h"
+#include "macros.h"
 #include "recipe.h"
 #include "select.h"
 #include "t4.h"
@@ -570,9 +571,10 @@ static void put_host_constant(FILE *h, const names *nm)
 static void render(FILE *h, FILE *mk, const names *nm, const section *secs, size_t nsec, int merged, const char *spec,
 		   const char *config_path, char *const *csvs, size_t n, const char *out, const char *mk_path)
 {
-	origin o = {command_line(csvs, n, out), config_path && *config_path ? one_line(config_path) : NULL,
-		    one_line(strrchr(out, '/') ? strrchr(out, '/') + 1 : out),
-		    one_line(strrchr(mk_path, '/') ? strrchr(mk_path, '/') + 1 : mk_path)};
+	origin o = {.cmd = command_line(csvs, n, out),
+		    .cfg = config_path && *config_path ? one_line(config_path) : NULL,
+		    .base = one_line(strrchr(out, '/') ? strrchr(out, '/') + 1 : out),
+		    .mk_base = one_line(strrchr(mk_path, '/') ? strrchr(mk_path, '/') + 1 : mk_path)};
 	const section *def = &secs[nsec - 1];
 	put_head(h, nm, secs, nsec, merged, spec, &o);
 	fprintf(mk, "# %s: the values of %s for make; " HEADER_SIGNATURE ", do not edit.\n", o.mk_base, o.base);
@@ -675,7 +677,7 @@ static int default_section(const input *in, size_t n, section *def)
 	}
 	double t = 0;
 	long long row = best_on_average(in, n, &t);
-	*def = (section){&in[0], row < 0 ? 0 : (size_t)row, t, "default", NULL, NULL, 0, 0, 0, {0}};
+	*def = (section){.in = &in[0], .row = row < 0 ? 0 : (size_t)row, .time_ms = t, .device = "default"};
 	if (row >= 0)
 		return 0;
 	fprintf(stderr, "autotune header: warning: no configuration passed on every GPU: without an "

@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "compile.h"
-#include "header.h"
 #include "inputs.h"
 #include "literal.h"
 #include "banned.h"

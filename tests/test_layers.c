@@ -1,0 +1,333 @@
+/* test_layers.c: the layers of README's "How it works", held three ways: the Makefile gives each
+ * folder only the include paths it may use (lib/ none, worker/ lib/ alone); no module includes its
+ * way back to itself; and no object file calls its way back to itself (nm over the build). */
+#include <CUnit/CUnit.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "tests.h"
+
+#define MAX_NODES 256
+#define MAX_PATHS 8
+
+static const char *const folders[] = {"lib", "worker", "tuner", "tuner/results"};
+enum { NFOLDERS = sizeof folders / sizeof *folders };
+
+/* A graph of named nodes: files or modules, with "a uses b" edges. */
+typedef struct {
+	char names[MAX_NODES][256];
+	char folder[MAX_NODES]; /* index into folders */
+	char edge[MAX_NODES][MAX_NODES];
+	char why[MAX_NODES][MAX_NODES][48]; /* where the edge comes from, for the message */
+	int n;
+} graph;
+
+static int node(graph *g, const char *name, int folder)
+{
+	for (int i = 0; i < g->n; i++)
+		if (!strcmp(g->names[i], name))
+			return i;
+	CU_ASSERT_FATAL(g->n < MAX_NODES);
+	snprintf(g->names[g->n], sizeof g->names[0], "%s", name);
+	g->folder[g->n] = (char)folder;
+	return g->n++;
+}
+
+static void add_edge(graph *g, int a, int b, const char *why)
+{
+	if (a == b || g->edge[a][b])
+		return;
+	g->edge[a][b] = 1;
+	snprintf(g->why[a][b], sizeof g->why[0][0], "%s", why);
+}
+
+/* The edges that close a circle (both ends reach each other), each printed; how many. */
+static int circles(const graph *g, const char *kind)
+{
+	static char reach[MAX_NODES][MAX_NODES];
+	for (int i = 0; i < g->n; i++)
+		for (int j = 0; j < g->n; j++)
+			reach[i][j] = g->edge[i][j];
+	for (int k = 0; k < g->n; k++)
+		for (int i = 0; i < g->n; i++)
+			if (reach[i][k])
+				for (int j = 0; j < g->n; j++)
+					reach[i][j] |= reach[k][j];
+	int found = 0;
+	for (int i = 0; i < g->n; i++)
+		for (int j = 0; j < g->n; j++)
+			if (g->edge[i][j] && reach[j][i]) {
+				fprintf(stderr, "\n  %s circle: %s -> %s (%s), and %s reaches back", kind, g->names[i], g->names[j],
+					g->why[i][j], g->names[j]);
+				found++;
+			}
+	return found;
+}
+
+/* The Makefile's INC_<folder> line: the folders after -I, in order; -1 when there is none. */
+static int include_paths(const char *makefile, const char *folder, char paths[MAX_PATHS][64])
+{
+	char head[80];
+	snprintf(head, sizeof head, "\nINC_%s =", folder);
+	const char *at = strstr(makefile, head);
+	if (!at)
+		return -1;
+	at += strlen(head);
+	int n = 0;
+	size_t len = strcspn(at, "\n");
+	for (const char *p = at; p < at + len && n < MAX_PATHS; p++)
+		if (!strncmp(p, "-I", 2)) {
+			size_t w = strcspn(p + 2, " \t\n");
+			snprintf(paths[n++], 64, "%.*s", (int)w, p + 2);
+		}
+	return n;
+}
+
+static int exists(const char *dir, const char *name, const char *ext)
+{
+	char path[300];
+	snprintf(path, sizeof path, "%s/%s%s", dir, name, ext);
+	return access(path, F_OK) == 0;
+}
+
+/* "dir/name" into out; truncated names are not ours (asserted). */
+static void join(char *out, size_t len, const char *dir, const char *name)
+{
+	CU_ASSERT(snprintf(out, len, "%s/%s", dir, name) < (int)len);
+}
+
+/* A file's module: X.c with X.h; a file of X_Y without a pair of its own (config_yaml.c,
+ * measure_pass.h) is X's, the longest such X; else the file alone. */
+static void module_of(const char *dir, const char *stem, char *out, size_t len)
+{
+	char prefix[256];
+	join(out, len, dir, stem);
+	if (exists(dir, stem, ".c") && exists(dir, stem, ".h"))
+		return;
+	snprintf(prefix, sizeof prefix, "%s", stem);
+	for (char *cut; (cut = strrchr(prefix, '_'));) {
+		*cut = 0;
+		if (exists(dir, prefix, ".c") || exists(dir, prefix, ".h")) {
+			join(out, len, dir, prefix);
+			return;
+		}
+	}
+}
+
+/* The sources of a folder, .c and .h, each given to fn. */
+static void each_source(int f, void (*fn)(void *ctx, int folder, const char *name), void *ctx)
+{
+	DIR *d = opendir(folders[f]);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	for (struct dirent *e; (e = readdir(d));) {
+		size_t len = strlen(e->d_name);
+		if (len > 2 && (!strcmp(e->d_name + len - 2, ".c") || !strcmp(e->d_name + len - 2, ".h")))
+			fn(ctx, f, e->d_name);
+	}
+	closedir(d);
+}
+
+typedef struct {
+	graph *g;
+	char paths[NFOLDERS][MAX_PATHS][64];
+	int npaths[NFOLDERS];
+	int unreached, includes;
+} include_walk;
+
+/* One file's "#include"s: each found through its folder, then its include paths, as the
+ * compiler looks; an edge from its module to the header's. */
+static void file_includes(void *ctx, int f, const char *name)
+{
+	include_walk *w = ctx;
+	char path[300], line[512], from[256], to[256], stem[128];
+	snprintf(path, sizeof path, "%s/%s", folders[f], name);
+	snprintf(stem, sizeof stem, "%.*s", (int)(strlen(name) - 2), name);
+	module_of(folders[f], stem, from, sizeof from);
+	FILE *fp = fopen(path, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	for (int n = 1; fgets(line, sizeof line, fp); n++) {
+		char header[256];
+		if (sscanf(line, " # include \"%255[^\"]\"", header) != 1)
+			continue;
+		w->includes++;
+		const char *dir = folders[f];
+		for (int k = -1; k < w->npaths[f] && !exists(dir, header, ""); k++)
+			dir = k + 1 < w->npaths[f] ? w->paths[f][k + 1] : NULL;
+		if (!dir) {
+			fprintf(stderr, "\n  %s:%d: includes %s, which %s/'s include paths (Makefile) do not reach", path, n,
+				header, folders[f]);
+			w->unreached++;
+			continue;
+		}
+		int hf = 0;
+		while (hf < NFOLDERS && strcmp(folders[hf], dir))
+			hf++;
+		snprintf(stem, sizeof stem, "%.*s", (int)(strlen(header) - 2), header);
+		module_of(dir, stem, to, sizeof to);
+		char why[48];
+		snprintf(why, sizeof why, "%s:%d", name, n);
+		add_edge(w->g, node(w->g, from, f), node(w->g, to, hf < NFOLDERS ? hf : f), why);
+	}
+	fclose(fp);
+}
+
+static void test_each_folder_sees_only_what_it_may_use(void)
+{
+	char *makefile = read_text("Makefile");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(makefile);
+	char paths[MAX_PATHS][64];
+	/* lib/ nothing above it; the worker lib/ alone */
+	CU_ASSERT_EQUAL(include_paths(makefile, "lib", paths), 0);
+	CU_ASSERT_EQUAL(include_paths(makefile, "worker", paths), 1);
+	CU_ASSERT_STRING_EQUAL(paths[0], "lib");
+	/* every folder has its line, and none reaches the worker or the tests */
+	for (int f = 0; f < NFOLDERS; f++) {
+		int n = include_paths(makefile, folders[f], paths);
+		CU_ASSERT(n >= 0);
+		for (int i = 0; i < n; i++)
+			CU_ASSERT(strcmp(paths[i], "worker") && strncmp(paths[i], "tests", 5));
+	}
+	/* and the compile rule uses them */
+	CU_ASSERT_PTR_NOT_NULL(strstr(makefile, "$(INC_$(patsubst %/,%,$(dir $<)))"));
+	free(makefile);
+}
+
+static void test_no_module_includes_its_way_back(void)
+{
+	static graph g;
+	static include_walk w;
+	memset(&g, 0, sizeof g);
+	memset(&w, 0, sizeof w);
+	w.g = &g;
+	char *makefile = read_text("Makefile");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(makefile);
+	for (int f = 0; f < NFOLDERS; f++)
+		w.npaths[f] = include_paths(makefile, folders[f], w.paths[f]);
+	free(makefile);
+	for (int f = 0; f < NFOLDERS; f++)
+		each_source(f, file_includes, &w);
+	CU_ASSERT(w.includes > 300);
+	CU_ASSERT(g.n > 40);
+	CU_ASSERT_EQUAL(w.unreached, 0);
+	CU_ASSERT_EQUAL(circles(&g, "include"), 0);
+	/* the rule itself: a circle of three is found, each of its edges */
+	static graph t;
+	memset(&t, 0, sizeof t);
+	int a = node(&t, "a", 0), b = node(&t, "b", 0), c = node(&t, "c", 0), d = node(&t, "d", 0);
+	add_edge(&t, a, b, "");
+	add_edge(&t, b, c, "");
+	add_edge(&t, c, d, "");
+	CU_ASSERT_EQUAL(circles(&t, "(test)"), 0);
+	add_edge(&t, c, a, "");
+	fprintf(stderr, "\n  (a circle made on purpose follows)");
+	CU_ASSERT_EQUAL(circles(&t, "(test)"), 3);
+}
+
+/* nm's external symbols of one object: what it defines and what it needs. */
+typedef struct {
+	char name[96];
+	int obj;
+} symbol;
+
+typedef struct {
+	symbol *defs, *uses;
+	size_t ndefs, nuses, cap_defs, cap_uses;
+	graph *g;
+	int objects;
+} call_walk;
+
+static void push(symbol **v, size_t *n, size_t *cap, const char *name, int obj)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 1024;
+		*v = realloc(*v, *cap * sizeof **v);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(*v);
+	}
+	snprintf((*v)[*n].name, sizeof (*v)[*n].name, "%s", name);
+	(*v)[(*n)++].obj = obj;
+}
+
+/* A .c file's object, wherever the build puts it: build/DIR/X.o or build/X.o. */
+static void object_symbols(void *ctx, int f, const char *name)
+{
+	call_walk *w = ctx;
+	size_t len = strlen(name);
+	if (strcmp(name + len - 2, ".c"))
+		return;
+	char obj[300], label[128];
+	snprintf(obj, sizeof obj, "build/%s/%.*s.o", folders[f], (int)(len - 2), name);
+	if (access(obj, F_OK))
+		snprintf(obj, sizeof obj, "build/%.*s.o", (int)(len - 2), name);
+	if (access(obj, F_OK))
+		return;
+	snprintf(label, sizeof label, "%s/%s", folders[f], name);
+	int me = node(w->g, label, f);
+	char *out = NULL;
+	CU_ASSERT_EQUAL(proc_capture((char *[]){"nm", "-g", obj, NULL}, 30, &out), 0);
+	w->objects++;
+	for (char *line = out; line && *line;) {
+		char *next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		char a[96], b[96], c[96];
+		int k = sscanf(line, "%95s %95s %95s", a, b, c);
+		if (k == 2 && !strcmp(a, "U"))
+			push(&w->uses, &w->nuses, &w->cap_uses, b, me);
+		else if (k == 3 && strchr("TDBRCGSV", b[0]))
+			push(&w->defs, &w->ndefs, &w->cap_defs, c, me);
+		line = next;
+	}
+	free(out);
+}
+
+static int by_name(const void *x, const void *y) { return strcmp(((const symbol *)x)->name, ((const symbol *)y)->name); }
+
+static void test_no_file_calls_its_way_back(void)
+{
+	static graph g;
+	memset(&g, 0, sizeof g);
+	call_walk w = {.g = &g};
+	for (int f = 0; f < NFOLDERS; f++)
+		each_source(f, object_symbols, &w);
+	if (w.objects < 40) {
+		fprintf(stderr, "\n  (%d objects under build/: calls not checked; run after make)", w.objects);
+		CU_FAIL("no objects to read");
+	}
+	qsort(w.defs, w.ndefs, sizeof *w.defs, by_name);
+	for (size_t i = 0; i < w.nuses; i++) {
+		symbol *s = bsearch(&w.uses[i], w.defs, w.ndefs, sizeof *w.defs, by_name);
+		if (!s)
+			continue; /* libc, libyaml, the driver */
+		while (s > w.defs && !strcmp(s[-1].name, s->name))
+			s--;
+		/* two programs: the worker's objects and the tuner's, lib/ in both */
+		int user = w.uses[i].obj, in_worker = g.folder[user] == 1;
+		for (; s < w.defs + w.ndefs && !strcmp(s->name, w.uses[i].name); s++)
+			if (g.folder[s->obj] == 0 || (g.folder[s->obj] == 1) == in_worker)
+				add_edge(&g, user, s->obj, s->name);
+	}
+	CU_ASSERT(w.ndefs > 300);
+	int calls = 0;
+	for (int i = 0; i < g.n; i++)
+		for (int j = 0; j < g.n; j++)
+			calls += g.edge[i][j];
+	CU_ASSERT(calls > 150);
+	CU_ASSERT_EQUAL(circles(&g, "call"), 0);
+	free(w.defs);
+	free(w.uses);
+}
+
+int add_layers_suite(void)
+{
+	CU_pSuite s = CU_add_suite("layers", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "each folder sees only what it may use", test_each_folder_sees_only_what_it_may_use);
+	CU_add_test(s, "no module includes its way back", test_no_module_includes_its_way_back);
+	CU_add_test(s, "no file calls its way back", test_no_file_calls_its_way_back);
+	return CU_get_error() == CUE_SUCCESS ? 0 : -1;
+}

@@ -1,0 +1,44 @@
+/* binary.h: what the compile stage makes: a binary per distinct combination of compile-time
+ * values, and the build of them all. Types only, below compile.c and the stages that read its
+ * binaries (signature, measure, the results). */
+#ifndef AUTOTUNE_BINARY_H
+#define AUTOTUNE_BINARY_H
+
+#include <stddef.h>
+
+#include "config.h"
+#include "cubin.h"
+
+typedef struct {
+	size_t first_config; /* a configuration built by this binary, to name it in messages */
+	char *entry;         /* the entry point it is built for (the config's, placeholders filled) */
+	char *cubin;         /* path of the result */
+	int cached;          /* taken from the cache: no nvcc ran */
+	char code[17];       /* hash of what the GPU executes (cubin_code_hash): equal means same kernel */
+	int failed;          /* compile-error: log says why */
+	int killed;          /* failed because SIGTERM, SIGINT or SIGHUP stopped nvcc, or never built: not run */
+	int skipped;         /* with killed: a search never needed it, so it was never built (not run) */
+	int bad_args;        /* failed because the config's arguments do not fit the kernel's parameters */
+	char *log;           /* nvcc's output */
+	double seconds;
+	kernel_resources res;
+	/* with a plan (config.plan): each launch's entry, as res is the first's; plan_res[k] is
+	 * launch k's (nplan of them once built) */
+	const launch_plan_cfg *plan;
+	kernel_resources *plan_res;
+	size_t nplan;
+} binary;
+
+struct cubin_cache;
+
+typedef struct {
+	binary *bins;
+	size_t nbins;
+	size_t *of_config; /* configuration index -> binary index */
+	struct cubin_cache *cache; /* or NULL: compile into the work directory */
+	const char *identity;      /* the compiler's identity, for cache keys */
+	size_t nvcc_runs, cache_hits;
+	long long ref_bin;         /* the reference kernel's binary (verify.kernel), or -1 */
+} build;
+
+#endif

@@ -1,0 +1,39 @@
+/* args.h: the kernel's arguments (args.c): the commands that describe them, and what
+ * a launch does with them: parameters, restoring, verifying. */
+#ifndef AUTOTUNE_WORKER_ARGS_H
+#define AUTOTUNE_WORKER_ARGS_H
+
+#include <cuda.h>
+#include <stddef.h>
+
+#include "protocol.h"
+
+/* the commands that describe the arguments */
+void cmd_array(char *line);
+void cmd_scalar(char *line);
+void cmd_let(char *line);
+void cmd_fillexpr(char *line);
+void cmd_fillfile(char *line);
+void cmd_copy(char *line);
+void cmd_hostref(char *line);
+void cmd_constant(char *line);
+void cmd_sumcheck(char *line);
+void cmd_sumcount(const proto_sumcount *sc);
+void args_set_sample(unsigned long long sample, long long mismatches);
+/* the arguments around a launch */
+CUresult fill_constants(CUmodule mod, char *msg, size_t len);
+/* Kernel parameters in order, leaving out the arguments that go to __constant__ memory; the
+ * scalars from `scalars` (save_scalars) or, when NULL, as they are now. */
+void set_params(void **params, unsigned char (*scalars)[8]);
+void save_scalars(unsigned char (*scalars)[8]);
+/* params[k] for argument idx[k], k < n: 0, or -1 when one is not a passed argument. */
+int set_params_of(void **params, const int *idx, int n);
+CUresult restore_inputs(void);
+int has_restore(void);
+CUresult poison_outputs(void);
+CUresult keep_reference(void);
+int verify_sum(double rtol, double atol, char *msg, size_t len, CUresult *err);
+int verify(double rtol, double atol, char *msg, size_t len, CUresult *err);
+void args_free(void);
+
+#endif
