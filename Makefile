@@ -87,6 +87,10 @@ $(B)/run_tests: $(TESTS) $(ENGINE_OBJS)
 $(B)/fake_worker: $(B)/tests/fake_worker.o $(B)/lib/lib.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lm -ldl
 
+# A stand-in for nvcc that needs no CUDA toolkit (tests/fake_nvcc.c): the unit tier compiles with it.
+$(B)/fake_nvcc: $(B)/tests/fake_nvcc.o
+	$(CC) $(ALL_CFLAGS) -o $@ $^
+
 # What the GPU executes of a cubin (tests/recipe.sh compares a recipe's build with the tuned binary).
 $(B)/cubin_hash: $(B)/tests/cubin_hash.o $(B)/tuner/cubin.o $(B)/lib/lib.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lxxhash
