@@ -1,5 +1,6 @@
 # autotune: `make` builds autotune and autotune-worker; `make test` runs everything that needs
-# no GPU; `make test-gpu` runs the end-to-end tests on a GPU.
+# no GPU (`make unit`, its fast tier, needs no CUDA toolkit); `make test-gpu` runs the end-to-end
+# tests on a GPU.
 CC ?= gcc
 CUDA_HOME ?= /usr/local/cuda
 NVCC ?= $(CUDA_HOME)/bin/nvcc
@@ -95,17 +96,30 @@ $(B)/fake_nvcc: $(B)/tests/fake_nvcc.o
 $(B)/cubin_hash: $(B)/tests/cubin_hash.o $(B)/tuner/cubin.o $(B)/lib/lib.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lxxhash
 
-# The report is also checked as a browser renders it, where Chromium is installed (.ci/run installs it).
+# Two tiers (README, Tests). `make unit`: the suites that need no CUDA toolkit and no GPU
+# (tests/fake_nvcc.c and tests/fake_worker.c stand in), seconds. `make integration`: the suites that
+# compile with the real nvcc, then install, CMake, the browser, the example apps and the recipes.
+# `make test` runs both. The tests write only under temporary directories: the checkout (its
+# results/ above all) is the same after them, checked at the end of each tier.
+UNIT_TOOLS = autotune $(B)/run_tests $(B)/fake_worker $(B)/fake_nvcc
 test: deps
-	$(MAKE) all $(B)/run_tests $(B)/fake_worker $(B)/cubin_hash
-	# the tests write only under temporary directories: the checkout (its results/ above all) is
-	# the same after them, checked at the end
-	tests/checkout_unchanged.sh save $(B)/checkout.before
-	# the suites use fixed directories under /tmp: two checkouts testing at once take turns
-	flock /tmp/autotune-tests.lock $(B)/run_tests
+	$(MAKE) unit
+	$(MAKE) integration
+
+unit: deps
+	$(MAKE) $(UNIT_TOOLS)
+	tests/checkout_unchanged.sh save $(B)/checkout.unit
+	$(B)/run_tests --unit
+	tests/checkout_unchanged.sh check $(B)/checkout.unit
+
+integration: deps
+	$(MAKE) all $(UNIT_TOOLS) $(B)/cubin_hash
+	tests/checkout_unchanged.sh save $(B)/checkout.integration
+	NVCC="$(NVCC)" $(B)/run_tests --integration
 	MAKE="$(MAKE)" tests/install.sh
 	# examples/summatrix_cmake with the sample, where cmake is installed (.ci/run installs it)
 	NVCC="$(NVCC)" tests/cmake.sh
+	# the report as a browser renders it, where Chromium is installed (.ci/run installs it)
 	@if command -v chromium >/dev/null 2>&1; then tests/report_browser.sh; \
 	else echo "SKIPPED: chromium not installed (tests/report_browser.sh: the report in a headless browser)"; fi
 	# the example app from its checked-in sample result: nvcc compiles it, no GPU or tuning needed
@@ -115,7 +129,7 @@ test: deps
 	NVCC="$(NVCC)" tests/streams_app.sh
 	# every shipped config's winner built from the header's recipe (make and CMake): the tuned binary
 	NVCC="$(NVCC)" tests/recipe.sh
-	tests/checkout_unchanged.sh check $(B)/checkout.before
+	tests/checkout_unchanged.sh check $(B)/checkout.integration
 
 # Installs libyaml-dev, libcunit1-dev and libxxhash-dev on Debian/Ubuntu when they are missing.
 deps:
@@ -208,6 +222,6 @@ fuzz: $(FUZZERS)
 		tests/fuzz/cubin-corpus/k.cu
 	$(B)/fuzz_cubin -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-cubin-corpus
 
-.PHONY: all deps demo test test-gpu fuzz install uninstall clean FORCE
+.PHONY: all deps demo test unit integration test-gpu fuzz install uninstall clean FORCE
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
