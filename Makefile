@@ -1,12 +1,16 @@
 # autotune: `make` builds autotune and autotune-worker; `make test` runs everything that needs
-# no GPU; `make test-gpu` runs the end-to-end tests on a GPU.
+# no GPU (`make unit`, its fast tier, needs no CUDA toolkit); `make test-gpu` runs the end-to-end
+# tests on a GPU.
 CC ?= gcc
 CUDA_HOME ?= /usr/local/cuda
 NVCC ?= $(CUDA_HOME)/bin/nvcc
 PREFIX ?= /usr/local
 
 CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -pthread
+# What the build needs whatever CFLAGS a user gives (git's ALL_CFLAGS): `make CFLAGS=-O0` keeps
+# the standard, the warnings and -pthread.
+BASIC_CFLAGS = -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -pthread
+ALL_CFLAGS = $(BASIC_CFLAGS) $(CFLAGS)
 # cuda.h and cuda_occupancy.h come in as system headers: their inline helpers are not ours to lint.
 # The wings (README, Layout): lib/ the helpers, tuner/ the pipeline, tuner/results/ the readers
 # and writers of results files, worker/ the GPU process.
@@ -17,8 +21,9 @@ INC_lib =
 INC_worker = -Ilib
 INC_tuner = -Ituner -Ituner/results -Ilib
 INC_tuner/results = -Ituner/results -Ituner -Ilib
-CPPFLAGS += -isystem $(CUDA_HOME)/include -MMD -MP
-vpath %.c $(SRC_DIRS)
+# the tests and the tools built from them see every folder
+INCLUDES = $(SRC_DIRS:%=-I%)
+ALL_CPPFLAGS = $(INCLUDES) -isystem $(CUDA_HOME)/include -MMD -MP $(CPPFLAGS)
 LDLIBS = -lyaml -lxxhash -lm
 # The worker alone links the driver. At build time the toolkit's stub satisfies the linker; at run
 # time the real libcuda.so.1 of the installed driver is loaded.
@@ -28,67 +33,104 @@ WORKER_LDLIBS = -L$(CUDA_HOME)/lib64/stubs -L$(CUDA_HOME)/lib64 -lcuda -lcupti -
 HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80,code=sm_80 \
 	-gencode arch=compute_90,code=sm_90
 
+# build/ mirrors the source folders (build/tuner/x.o, build/lib/x.o): two files of one name in
+# different folders cannot collide. The module lists are the folders' contents, none kept by hand.
 B = build
-ENGINE = build_flags cache chart cli compile completeness cubin config config_data config_expr config_keys config_plan config_source config_use config_yaml devices diag expr expr_eval finish hash header hostref import import_keys import_out import_py inputs journal launch_plan literal measure macros merge names occupancy output plan proc progress protocol recipe replay report runner search select show signature space stats summary t4 table tune unchanged view
-ENGINE_OBJS = $(ENGINE:%=$(B)/%.o)
-TESTS = $(patsubst tests/%.c,$(B)/tests/%.o,$(filter-out tests/fake_worker.c tests/cubin_hash.c,$(wildcard tests/*.c)))
+LIB_SRCS = $(wildcard lib/*.c)
+ENGINE_SRCS = $(LIB_SRCS) $(filter-out tuner/main.c,$(wildcard tuner/*.c)) $(wildcard tuner/results/*.c)
+WORKER_SRCS = $(wildcard worker/*.c)
+ENGINE_OBJS = $(ENGINE_SRCS:%.c=$(B)/%.o)
+# the test runner: every tests/test_*.c, the shared helpers and the runner's main
+TEST_SRCS = tests/main.c tests/tests.c $(wildcard tests/test_*.c)
+TESTS = $(TEST_SRCS:%.c=$(B)/%.o)
 
 all: autotune autotune-worker
 
-autotune: $(B)/main.o $(ENGINE_OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+autotune: $(B)/tuner/main.o $(ENGINE_OBJS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
-autotune-worker: $(B)/worker.o $(B)/device.o $(B)/args.o $(B)/streams.o $(B)/profile.o $(B)/counters.o $(B)/protocol.o $(B)/stats.o $(B)/expr.o $(B)/expr_eval.o $(B)/worker_kernels.o
-	$(CC) $(CFLAGS) -z noexecstack -o $@ $^ $(WORKER_LDLIBS)
+# lib/ as a thin archive (its members named by path): the worker takes only the helpers it
+# calls, so it links no xxhash and no libyaml.
+$(B)/lib/lib.a: $(LIB_SRCS:%.c=$(B)/%.o)
+	rm -f $@ && ar rcs --thin $@ $^
+
+autotune-worker: $(WORKER_SRCS:%.c=$(B)/%.o) $(B)/worker/worker_kernels.o $(B)/lib/lib.a
+	$(CC) $(ALL_CFLAGS) -z noexecstack -o $@ $^ $(WORKER_LDLIBS)
 
 # cupti_profiler_host.h includes the C++ header <string>: an empty file of that name comes first.
-$(B)/counters.o: CPPFLAGS := -Iworker/cupti_shim $(CPPFLAGS)
+$(B)/worker/counters.o: private INCLUDES := -Iworker/cupti_shim $(INC_worker)
 
-$(B)/%.o: %.c | $(B)
-	$(CC) $(INC_$(patsubst %/,%,$(dir $<))) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+# The flags every object is built with, rewritten when they change (git's GIT-CFLAGS): a change of
+# CFLAGS, CC or CUDA_HOME rebuilds everything.
+TRACK_FLAGS = $(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS)
+$(B)/flags: FORCE
+	@mkdir -p $(B)
+	@if [ "$$(cat $@ 2>/dev/null)" != '$(subst ','\'',$(TRACK_FLAGS))' ]; then \
+		echo '$(subst ','\'',$(TRACK_FLAGS))' > $@; fi
 
-$(B)/tests/%.o: tests/%.c | $(B)
-	@mkdir -p $(B)/tests
-	$(CC) $(SRC_DIRS:%=-I%) $(CPPFLAGS) -I$(B)/tests $(CFLAGS) -c -o $@ $<
+$(B)/%.o: %.c $(B)/flags
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/lib/%.o: private INCLUDES = $(INC_lib)
+$(B)/worker/%.o: private INCLUDES = $(INC_worker)
+$(B)/tuner/%.o: private INCLUDES = $(INC_tuner)
+$(B)/tuner/results/%.o: private INCLUDES = $(INC_tuner/results)
+$(B)/tests/%.o: private INCLUDES += -I$(B)/tests
 
 # The runner's list of suites: every add_*_suite that a tests/test_*.c defines, none kept by hand.
-$(B)/tests/suites.h: $(wildcard tests/test_*.c) | $(B)
-	@mkdir -p $(B)/tests
+$(B)/tests/suites.h: $(wildcard tests/test_*.c)
+	@mkdir -p $(@D)
 	sed -n 's/^int \(add_[a-z0-9_]*_suite\)(void)$$/SUITE(\1)/p' $^ > $@
 $(B)/tests/main.o: $(B)/tests/suites.h
 
-$(B)/worker_kernels.fatbin: worker/worker_kernels.cu | $(B)
+$(B)/worker/worker_kernels.fatbin: worker/worker_kernels.cu
+	@mkdir -p $(@D)
 	$(NVCC) -fatbin $(HELPER_ARCHS) -o $@ $<
 
 # Embedded as data: the symbol names follow the file name (_binary_worker_kernels_fatbin_start).
-$(B)/worker_kernels.o: $(B)/worker_kernels.fatbin
-	cd $(B) && ld -r -b binary -z noexecstack -o worker_kernels.o worker_kernels.fatbin
-
-$(B):
-	@mkdir -p $(B)
+$(B)/worker/worker_kernels.o: $(B)/worker/worker_kernels.fatbin
+	cd $(@D) && ld -r -b binary -z noexecstack -o worker_kernels.o worker_kernels.fatbin
 
 $(B)/run_tests: $(TESTS) $(ENGINE_OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcunit -ldl
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS) -lcunit -ldl
 
 # A stand-in for autotune-worker that speaks its protocol without a GPU (tests/fake_worker.c).
-$(B)/fake_worker: tests/fake_worker.c $(B)/protocol.o $(B)/stats.o | $(B)
-	$(CC) -Ilib $(CFLAGS) -o $@ $^ -lm -ldl
+$(B)/fake_worker: $(B)/tests/fake_worker.o $(B)/lib/lib.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ -lm -ldl
+
+# A stand-in for nvcc that needs no CUDA toolkit (tests/fake_nvcc.c): the unit tier compiles with it.
+$(B)/fake_nvcc: $(B)/tests/fake_nvcc.o
+	$(CC) $(ALL_CFLAGS) -o $@ $^
 
 # What the GPU executes of a cubin (tests/recipe.sh compares a recipe's build with the tuned binary).
-$(B)/cubin_hash: tests/cubin_hash.c $(B)/cubin.o $(B)/hash.o $(B)/diag.o $(B)/proc.o | $(B)
-	$(CC) $(INC_tuner) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -lxxhash
+$(B)/cubin_hash: $(B)/tests/cubin_hash.o $(B)/tuner/cubin.o $(B)/lib/lib.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ -lxxhash
 
-# The report is also checked as a browser renders it, where Chromium is installed (.ci/run installs it).
+# Two tiers (README, Tests). `make unit`: the suites that need no CUDA toolkit and no GPU
+# (tests/fake_nvcc.c and tests/fake_worker.c stand in), seconds. `make integration`: the suites that
+# compile with the real nvcc, then install, CMake, the browser, the example apps and the recipes.
+# `make test` runs both. The tests write only under temporary directories: the checkout (its
+# results/ above all) is the same after them, checked at the end of each tier.
+UNIT_TOOLS = autotune $(B)/run_tests $(B)/fake_worker $(B)/fake_nvcc
 test: deps
-	$(MAKE) all $(B)/run_tests $(B)/fake_worker $(B)/cubin_hash
-	# the tests write only under temporary directories: the checkout (its results/ above all) is
-	# the same after them, checked at the end
-	tests/checkout_unchanged.sh save $(B)/checkout.before
-	# the suites use fixed directories under /tmp: two checkouts testing at once take turns
-	flock /tmp/autotune-tests.lock $(B)/run_tests
+	$(MAKE) unit
+	$(MAKE) integration
+
+unit: deps
+	$(MAKE) $(UNIT_TOOLS)
+	tests/checkout_unchanged.sh save $(B)/checkout.unit
+	$(B)/run_tests --unit
+	tests/checkout_unchanged.sh check $(B)/checkout.unit
+
+integration: deps
+	$(MAKE) all $(UNIT_TOOLS) $(B)/cubin_hash
+	tests/checkout_unchanged.sh save $(B)/checkout.integration
+	NVCC="$(NVCC)" $(B)/run_tests --integration
 	MAKE="$(MAKE)" tests/install.sh
 	# examples/summatrix_cmake with the sample, where cmake is installed (.ci/run installs it)
 	NVCC="$(NVCC)" tests/cmake.sh
+	# the report as a browser renders it, where Chromium is installed (.ci/run installs it)
 	@if command -v chromium >/dev/null 2>&1; then tests/report_browser.sh; \
 	else echo "SKIPPED: chromium not installed (tests/report_browser.sh: the report in a headless browser)"; fi
 	# the example app from its checked-in sample result: nvcc compiles it, no GPU or tuning needed
@@ -100,7 +142,7 @@ test: deps
 	NVCC="$(NVCC)" tests/saxpy_example.sh
 	# every shipped config's winner built from the header's recipe (make and CMake): the tuned binary
 	NVCC="$(NVCC)" tests/recipe.sh
-	tests/checkout_unchanged.sh check $(B)/checkout.before
+	tests/checkout_unchanged.sh check $(B)/checkout.integration
 
 # Installs libyaml-dev, libcunit1-dev and libxxhash-dev on Debian/Ubuntu when they are missing.
 deps:
@@ -161,36 +203,20 @@ clean:
 # header), journals (a resumed run's replay) and T1 specs (`autotune import`). Each fuzzer runs
 # FUZZ_SECONDS.
 FUZZ_SECONDS ?= 60
-FUZZ_CC = clang -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L $(SRC_DIRS:%=-I%) -isystem $(CUDA_HOME)/include \
-	-fsanitize=fuzzer,address,undefined \
+FUZZ_CC = clang -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L $(INCLUDES) -isystem $(CUDA_HOME)/include \
 	-fno-sanitize-recover=undefined
-# the config loader and what it evaluates with
-FUZZ_LOADER_SRCS = tuner/config.c tuner/config_yaml.c tuner/config_expr.c tuner/config_keys.c tuner/config_source.c \
-	tuner/config_use.c tuner/config_plan.c tuner/config_data.c lib/expr.c lib/expr_eval.c lib/hash.c tuner/space.c \
-	tuner/launch_plan.c tuner/names.c tuner/macros.c lib/diag.c tuner/occupancy.c
-FUZZ_CONFIG_SRCS = $(FUZZ_LOADER_SRCS) tuner/results/output.c tuner/build_flags.c tests/fuzz/fuzz_config.c
-FUZZ_TABLE_SRCS = tuner/results/table.c tuner/select.c lib/stats.c lib/diag.c tests/fuzz/fuzz_table.c
-FUZZ_JOURNAL_SRCS = tuner/journal.c lib/protocol.c lib/hash.c lib/diag.c tests/fuzz/fuzz_journal.c
-FUZZ_IMPORT_SRCS = tuner/import.c tuner/import_keys.c tuner/import_out.c tuner/import_py.c $(FUZZ_LOADER_SRCS) tuner/results/output.c tuner/build_flags.c \
-	tests/fuzz/fuzz_import.c
-FUZZ_T4_SRCS = tuner/results/t4.c tuner/results/table.c tuner/results/output.c tuner/build_flags.c tuner/select.c lib/stats.c \
-	$(FUZZ_LOADER_SRCS) tests/fuzz/fuzz_t4.c
-FUZZ_CUBIN_SRCS = tuner/cubin.c lib/hash.c lib/diag.c tests/fuzz/fuzz_cubin.c
-$(B)/fuzz_config: $(FUZZ_CONFIG_SRCS) tests/fuzz/fuzz_file.h | $(B)
-	$(FUZZ_CC) -o $@ $(FUZZ_CONFIG_SRCS) -lyaml -lxxhash -lm
-$(B)/fuzz_table: $(FUZZ_TABLE_SRCS) tests/fuzz/fuzz_file.h | $(B)
-	$(FUZZ_CC) -o $@ $(FUZZ_TABLE_SRCS) -lm
-$(B)/fuzz_journal: $(FUZZ_JOURNAL_SRCS) tests/fuzz/fuzz_file.h | $(B)
-	$(FUZZ_CC) -o $@ $(FUZZ_JOURNAL_SRCS) -lxxhash -lm
-$(B)/fuzz_import: $(FUZZ_IMPORT_SRCS) tests/fuzz/fuzz_file.h | $(B)
-	$(FUZZ_CC) -o $@ $(FUZZ_IMPORT_SRCS) -lyaml -lxxhash -lm
-$(B)/fuzz_t4: $(FUZZ_T4_SRCS) tests/fuzz/fuzz_file.h | $(B)
-	$(FUZZ_CC) -o $@ $(FUZZ_T4_SRCS) -lyaml -lxxhash -lm
+FUZZERS = $(patsubst tests/fuzz/%.c,$(B)/%,$(wildcard tests/fuzz/fuzz_*.c))
+# The engine instrumented, as an archive: each fuzzer links what its entry point reaches.
+FUZZ_OBJS = $(ENGINE_SRCS:%.c=$(B)/fuzz/%.o)
+$(B)/fuzz/%.o: %.c $(B)/flags
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c -o $@ $<
+$(B)/fuzz/engine.a: $(FUZZ_OBJS)
+	rm -f $@ && ar rcs --thin $@ $^
+$(B)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_file.h $(B)/fuzz/engine.a
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $< $(B)/fuzz/engine.a -lyaml -lxxhash -lm -pthread
 
-$(B)/fuzz_cubin: $(FUZZ_CUBIN_SRCS) tests/fuzz/fuzz_file.h | $(B)
-	$(FUZZ_CC) -o $@ $(FUZZ_CUBIN_SRCS) -lxxhash -lm
-
-fuzz: $(B)/fuzz_config $(B)/fuzz_table $(B)/fuzz_journal $(B)/fuzz_import $(B)/fuzz_t4 $(B)/fuzz_cubin
+fuzz: $(FUZZERS)
 	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-csv-corpus $(B)/fuzz-journal-corpus $(B)/fuzz-import-corpus \
 		$(B)/fuzz-t4-corpus $(B)/fuzz-cubin-corpus
 	@cp -n tests/fuzz/corpus/* $(B)/fuzz-corpus/ 2>/dev/null || true
@@ -209,6 +235,6 @@ fuzz: $(B)/fuzz_config $(B)/fuzz_table $(B)/fuzz_journal $(B)/fuzz_import $(B)/f
 		tests/fuzz/cubin-corpus/k.cu
 	$(B)/fuzz_cubin -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-cubin-corpus
 
-.PHONY: all deps demo test test-gpu fuzz install uninstall clean
+.PHONY: all deps demo test unit integration test-gpu fuzz install uninstall clean FORCE
 
--include $(wildcard $(B)/*.d $(B)/tests/*.d)
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -2,8 +2,10 @@
  * kernel source, a header it includes, a flag, or the library a link read invalidates exactly
  * the affected entries (build.rdc's compile and link have entries of their own); and eviction
  * keeps the most recently used. nvcc is counted through a wrapper named by NVCC. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <CUnit/CUnit.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +20,7 @@
 #include "proc.h"
 #include "tests.h"
 
-#define CDIR "/tmp/autotune-cache-test"
+#define CDIR "scratch/cache"
 
 /* The config of two binaries (V 1 and 2) with these build flags; rdc: build.rdc. */
 static void write_config(const char *flags, int rdc)
@@ -31,21 +33,11 @@ static void write_config(const char *flags, int rdc)
 	put_file(CDIR "/cached.yaml", text);
 }
 
-/* The real nvcc's path (caller frees). */
-static char *real_nvcc(void)
-{
-	char *real = NULL;
-	char *which[] = {"sh", "-c", "command -v nvcc || echo /usr/local/cuda/bin/nvcc", NULL};
-	proc_capture(which, 30, &real);
-	real[strcspn(real, "\n")] = 0;
-	return real;
-}
-
 /* An executable at path that logs each call's arguments as a line of CDIR/nvcc.log and hands
- * over to the real nvcc. */
+ * over to the suite's nvcc (NVCC, as the runner sets it: tests/fake_nvcc.c in the unit tier). */
 static void make_wrapper(const char *path)
 {
-	char *real = real_nvcc(), wrapper[512];
+	char *real = find_nvcc(), wrapper[512];
 	/* autotune's question of where the toolkit is (nvcc_bindir's -dryrun) is no compile */
 	snprintf(wrapper, sizeof wrapper,
 		 "#!/bin/sh\n[ \"$1\" = -dryrun ] || echo \"$*\" >> " CDIR "/nvcc.log\nexec %s \"$@\"\n", real);
@@ -134,7 +126,7 @@ static char *dry_run_with(const char *nvcc, char *summary, size_t len)
 static void test_rdc_compiles_then_links(void)
 {
 	mkdir(CDIR, 0777);
-	char *out, *real = real_nvcc(), *bin = nvcc_bindir(real);
+	char *out, *real = find_nvcc(), *bin = nvcc_bindir(real);
 	free(real);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(bin);
 	/* a toolkit's bin/ is where nvcc.profile is: a link to the real one makes tk/bin one */
@@ -168,9 +160,13 @@ static void test_rdc_compiles_then_links(void)
 	CU_ASSERT_EQUAL(occurrences(log, "-cubin -arch=sm_90 -Xptxas -v -rdc=true "), 2);
 	CU_ASSERT_EQUAL(occurrences(log, ".rdc.cubin\n"), 2);
 	CU_ASSERT_EQUAL(occurrences(log, "-dlink -cubin -arch=sm_90 -Xnvlink -v "), 2);
-	CU_ASSERT_EQUAL(occurrences(log, ".rdc.cubin " CDIR "/tk/lib64/libcudadevrt.a -o "), 2);
+	/* the library named by its real path */
+	char lib[PATH_MAX], want[PATH_MAX + 32];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(realpath(CDIR "/tk/lib64/libcudadevrt.a", lib));
+	snprintf(want, sizeof want, ".rdc.cubin %s -o ", lib);
+	CU_ASSERT_EQUAL(occurrences(log, want), 2);
 	free(log);
-	char *deps[] = {"sh", "-c", "grep -l ' " CDIR "/tk/lib64/libcudadevrt.a$' " CDIR "/cache/cubins/*.deps | wc -l", NULL};
+	char *deps[] = {"sh", "-c", "grep -l \" $1\\$\" " CDIR "/cache/cubins/*.deps | wc -l", "deps", lib, NULL};
 	proc_capture(deps, 30, &out);
 	CU_ASSERT_EQUAL(atoi(out), 2);
 	free(out);
@@ -202,7 +198,8 @@ static void make_fake_toolkit(void)
 	char *setup[] = {"sh", "-c", "rm -rf " CDIR "/fake && mkdir -p " CDIR "/fake/bin " CDIR "/fake/nvvm/bin", NULL}, *out;
 	proc_capture(setup, 30, &out);
 	free(out);
-	put_file(CDIR "/fake/bin/nvcc", "#!/bin/sh\necho '#$ _HERE_=" CDIR "/fake/bin' >&2\n");
+	/* its own directory, absolute as nvcc gives it */
+	put_file(CDIR "/fake/bin/nvcc", "#!/bin/sh\necho \"#\\$ _HERE_=$(cd \"$(dirname \"$0\")\" && pwd -P)\" >&2\n");
 	put_file(CDIR "/fake/bin/ptxas", "v1\n");
 	put_file(CDIR "/fake/bin/nvcc.profile", "TOP = $(_HERE_)/..\n");
 	put_file(CDIR "/fake/nvvm/bin/cicc", "v1\n");
@@ -219,12 +216,14 @@ static void test_a_wrapped_nvcc_is_known_by_its_toolkit(void)
 {
 	mkdir(CDIR, 0777);
 	make_fake_toolkit();
-	symlink(CDIR "/fake/bin/nvcc", CDIR "/linked-nvcc");
+	symlink("fake/bin/nvcc", CDIR "/linked-nvcc"); /* beside it */
 	const char *callers[] = {CDIR "/fake/bin/nvcc", CDIR "/linked-nvcc", CDIR "/wrapped-nvcc"};
+	char want[PATH_MAX];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(realpath(CDIR "/fake/bin", want));
 	for (size_t i = 0; i < sizeof callers / sizeof *callers; i++) {
 		char *bin = nvcc_bindir(callers[i]);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(bin);
-		CU_ASSERT_STRING_EQUAL(bin, CDIR "/fake/bin");
+		CU_ASSERT_STRING_EQUAL(bin, want);
 		char *before = cache_compiler_identity(callers[i], bin, 0);
 		struct timespec later[2] = {{0, UTIME_NOW}, {2000000000 + (time_t)i, 0}};
 		CU_ASSERT_EQUAL(utimensat(AT_FDCWD, CDIR "/fake/bin/ptxas", later, 0), 0);
@@ -258,7 +257,7 @@ static void make_linked_entry(cubin_cache *c, const char *key, const char *conte
 	char deps[256];
 	snprintf(deps, sizeof deps, CDIR "/evict/cubins/%s.deps", key);
 	struct timespec t[2] = {{used, 0}, {used, 0}};
-	utimensat(0, deps, t, 0);
+	utimensat(AT_FDCWD, deps, t, 0);
 	free(stored);
 	free(base);
 	free(cubin);
@@ -411,11 +410,11 @@ static void test_the_default_cache_is_the_users_own(void)
 
 int add_cache_suite(void)
 {
-	CU_pSuite s = CU_add_suite("cache", NULL, NULL);
-	if (!s)
+	CU_pSuite s = CU_add_suite("cache", NULL, NULL), n = add_integration_suite("cache/nvcc", NULL, NULL);
+	if (!s || !n)
 		return -1;
 	CU_add_test(s, "hits, and edits invalidate exactly the affected entries", test_cache_hits_and_invalidation);
-	CU_add_test(s, "build.rdc compiles, then links the device runtime", test_rdc_compiles_then_links);
+	CU_add_test(n, "build.rdc compiles, then links the device runtime", test_rdc_compiles_then_links);
 	CU_add_test(s, "eviction keeps the recently used", test_eviction_keeps_the_recently_used);
 	CU_add_test(s, "a dead run's temporary files are reclaimed", test_a_dead_runs_temporary_files_are_reclaimed);
 	CU_add_test(s, "an edited entry is a miss", test_an_edited_entry_is_a_miss);

@@ -86,7 +86,7 @@ static void test_compile_error_marks_configurations_and_continues(void)
 /* No shell anywhere: a flag that a shell would run is handed to nvcc as one literal argument. */
 static void test_shell_metacharacters_stay_literal(void)
 {
-	const char *marker = "/tmp/autotune-test-injected";
+	const char *marker = "scratch/injected";
 	unlink(marker);
 	const char *kernel = write_temp(2, "sk.cu", "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = 1; }\n");
 	char text[1024], csv[128];
@@ -241,19 +241,19 @@ static void test_a_linked_dry_run_knows_registers_and_occupancy(void)
 static void test_pragma_unroll_parameter_is_rewritten(void)
 {
 	char *out;
-	int rc = run_autotune((char *[]){"--dry-run", "--arch", "sm_90", "--cache-dir", "/tmp/autotune-test-pragma",
+	int rc = run_autotune((char *[]){"--dry-run", "--arch", "sm_90", "--cache-dir", "scratch/pragma",
 				"tests/kernels/unroll.yaml", NULL}, &out);
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "5 binaries built"));
 	free(out);
-	char *ls[] = {"sh", "-c", "grep -h 'pragma unroll [0-9]' /tmp/autotune-test-pragma/cubins/src-*.cu | sort | tr '\\n' ' ';"
-				  " grep -c '^#line 1 \"tests/kernels/unroll.cu\"' /tmp/autotune-test-pragma/cubins/src-*.cu | grep -c ':1$'",
+	char *ls[] = {"sh", "-c", "grep -h 'pragma unroll [0-9]' scratch/pragma/cubins/src-*.cu | sort | tr '\\n' ' ';"
+				  " grep -c '^#line 1 \"tests/kernels/unroll.cu\"' scratch/pragma/cubins/src-*.cu | grep -c ':1$'",
 		      NULL};
 	proc_capture(ls, 30, &out);
 	/* values 1, 16, 2, 4 appear; 0 left no pragma; all five copies start with the #line */
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "#pragma unroll 1 #pragma unroll 16 #pragma unroll 2 #pragma unroll 4 5"));
 	free(out);
-	char *rm[] = {"rm", "-rf", "/tmp/autotune-test-pragma", NULL};
+	char *rm[] = {"rm", "-rf", "scratch/pragma", NULL};
 	proc_capture(rm, 30, &out);
 	free(out);
 }
@@ -281,16 +281,16 @@ static void test_nvcc_may_be_a_name_on_path(void)
 
 int add_compile_suite(void)
 {
-	CU_pSuite s = CU_add_suite("compile", NULL, NULL);
-	if (!s)
+	CU_pSuite s = CU_add_suite("compile", NULL, NULL), n = add_integration_suite("compile/nvcc", NULL, NULL);
+	if (!s || !n)
 		return -1;
 	CU_add_test(s, "NVCC may be a name on PATH", test_nvcc_may_be_a_name_on_path);
 	CU_add_test(s, "plan: only distinct compile-time values", test_plan_compiles_only_distinct_compile_time_values);
 	CU_add_test(s, "compile error marks configurations and continues", test_compile_error_marks_configurations_and_continues);
 	CU_add_test(s, "shell metacharacters stay literal", test_shell_metacharacters_stay_literal);
-	CU_add_test(s, "every config compiles", test_every_config_compiles);
+	CU_add_test(n, "every config compiles", test_every_config_compiles);
 	CU_add_test(s, "each plan launch gets its resources", test_each_plan_launch_gets_its_resources);
 	CU_add_test(s, "#pragma unroll PARAM is rewritten", test_pragma_unroll_parameter_is_rewritten);
-	CU_add_test(s, "a linked dry run knows registers and occupancy", test_a_linked_dry_run_knows_registers_and_occupancy);
+	CU_add_test(n, "a linked dry run knows registers and occupancy", test_a_linked_dry_run_knows_registers_and_occupancy);
 	return 0;
 }

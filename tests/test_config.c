@@ -199,7 +199,8 @@ static void test_a_value_listed_twice_is_refused(void)
  * output is enough to be quiet. */
 static void test_a_config_without_outputs_is_warned_about(void)
 {
-	const char *kernel = write_temp(0, "t.cu", "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = 1; }\n");
+	char kernel[256]; /* config_load_text writes slot 0 again */
+	snprintf(kernel, sizeof kernel, "%s", write_temp(0, "t.cu", "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = 1; }\n"));
 	for (int output = 0; output < 2; output++) {
 		char text[512], *out;
 		snprintf(text, sizeof text, "name: t\nkernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 64%s}]\n"
@@ -210,6 +211,17 @@ static void test_a_config_without_outputs_is_warned_about(void)
 		snprintf(want, sizeof want, "%s:3:12: warning: no argument is an output, so nothing is verified", path);
 		CU_ASSERT_EQUAL(strstr(out, want) != NULL, !output);
 		free(out);
+		/* in the library the warning is the caller's to show: in cfg.warnings, nothing printed */
+		config cfg;
+		char *first = NULL;
+		stderr_begin();
+		CU_ASSERT_EQUAL_FATAL(config_load_text(text, &cfg, &first), 0);
+		char *said = stderr_end();
+		CU_ASSERT_STRING_EQUAL(said ? said : "", "");
+		free(said);
+		CU_ASSERT_EQUAL(cfg.warnings.n, (size_t)!output);
+		CU_ASSERT(output || (cfg.warnings.n && strstr(cfg.warnings.msgs[0], ":3:12: warning: no argument is an output")));
+		config_free(&cfg);
 	}
 }
 

@@ -314,17 +314,17 @@ static void test_records_that_do_not_make_a_list_say_nothing(void)
 
 int add_cubin_suite(void)
 {
-	CU_pSuite s = CU_add_suite("cubin", NULL, NULL);
-	if (!s)
+	CU_pSuite s = CU_add_suite("cubin", NULL, NULL), n = add_integration_suite("cubin/nvcc", NULL, NULL);
+	if (!s || !n)
 		return -1;
 	CU_add_test(s, "ptxas: plain entry", test_ptxas_plain_entry);
 	CU_add_test(s, "ptxas: mangled entry with spills and smem", test_ptxas_mangled_entry_with_spills_and_smem);
 	CU_add_test(s, "ptxas: missing entry lists functions", test_ptxas_missing_entry_lists_the_functions);
 	CU_add_test(s, "ptxas: ambiguous overloads", test_ptxas_ambiguous_overloads);
 	CU_add_test(s, "nvlink: a linked kernel's resources", test_linked_resources_are_nvlinks);
-	CU_add_test(s, "the code hash ignores an unused register cap", test_the_code_hash_ignores_an_unused_register_cap);
-	CU_add_test(s, "the parameters a cubin records", test_the_parameters_a_cubin_records);
-	CU_add_test(s, "a damaged cubin is read within its bounds", test_a_damaged_cubin_is_read_within_its_bounds);
+	CU_add_test(n, "the code hash ignores an unused register cap", test_the_code_hash_ignores_an_unused_register_cap);
+	CU_add_test(n, "the parameters a cubin records", test_the_parameters_a_cubin_records);
+	CU_add_test(n, "a damaged cubin is read within its bounds", test_a_damaged_cubin_is_read_within_its_bounds);
 	CU_add_test(s, "records that do not make a list say nothing", test_records_that_do_not_make_a_list_say_nothing);
 	return 0;
 }

@@ -16,7 +16,7 @@
 #include "proc.h"
 #include "tests.h"
 
-#define DIR "/tmp/autotune-gpus-test"
+#define DIR "scratch/gpus"
 #define CONFIG DIR "/mg.yaml"
 #define CSV DIR "/mg.csv"
 #define RUNS DIR "/runs.log"

@@ -18,7 +18,7 @@
 #include "table.h"
 #include "tests.h"
 
-#define DIR "/tmp/autotune-finish-test"
+#define DIR "scratch/finish"
 #define CONFIG DIR "/fin.yaml"
 #define CSV DIR "/fin.csv"
 #define RUNS DIR "/runs.log"

@@ -18,7 +18,7 @@
 #include "proc.h"
 #include "tests.h"
 
-#define DIR "/tmp/autotune-test-hostref"
+#define DIR "scratch/hostref"
 
 /* A config of out = f(in, n, s) with the host reference `host` (the value of verify.host) and
  * `extra` verify keys, at DIR/h.yaml; its path. Line 9 is verify. */

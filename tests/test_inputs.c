@@ -14,7 +14,7 @@
 #include "proc.h"
 #include "tests.h"
 
-#define DIR "/tmp/autotune-test-inputs"
+#define DIR "scratch/inputs"
 
 /* DIR/c/k.yaml: a kernel that includes a header beside it, which includes one from build.include
  * (and a system header, which is no input); a data file; a host reference. `output` is the

@@ -11,7 +11,7 @@
 #include "journal.h"
 #include "tests.h"
 
-#define PATH "/tmp/autotune-test.journal"
+#define PATH "scratch/test.journal"
 
 static void fresh_results(result *res, size_t n)
 {

@@ -191,8 +191,12 @@ static void test_each_folder_sees_only_what_it_may_use(void)
 		for (int i = 0; i < n; i++)
 			CU_ASSERT(strcmp(paths[i], "worker") && strncmp(paths[i], "tests", 5));
 	}
-	/* and the compile rule uses them */
-	CU_ASSERT_PTR_NOT_NULL(strstr(makefile, "$(INC_$(patsubst %/,%,$(dir $<)))"));
+	/* and each folder's objects are compiled with its own line */
+	for (int f = 0; f < NFOLDERS; f++) {
+		char rule[160];
+		snprintf(rule, sizeof rule, "$(B)/%s/%%.o: private INCLUDES = $(INC_%s)\n", folders[f], folders[f]);
+		CU_ASSERT_PTR_NOT_NULL(strstr(makefile, rule));
+	}
 	free(makefile);
 }
 

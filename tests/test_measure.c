@@ -25,7 +25,7 @@
 #include "tests.h"
 
 #define NCONFIGS 20
-#define DIR "/tmp/autotune-measure-test"
+#define DIR "scratch/measure"
 
 /* The config written last (write_space_config, write_named_config). */
 static char *config_path;
@@ -159,9 +159,9 @@ static void test_impossible_launches_are_not_made(void)
 	/* and has no occupancy: a block.z over 64 came out at 100% */
 	char text[512];
 	snprintf(text, sizeof text,
-		 "kernel: {source: %s/k.cu, entry: k}\narguments: [{name: a, type: float, count: 256, output: true},"
+		 "kernel: {source: k.cu, entry: k}\narguments: [{name: a, type: float, count: 256, output: true},"
 		 " {name: n, type: int32, value: 256}]\nspace: {z: [2, 128]}\nlaunch: {block: [1, 1, z], grid: [1]}\n"
-		 "output: {csv: %s/deep.csv}\n", DIR, DIR);
+		 "output: {csv: %s/deep.csv}\n", DIR);
 	put_file(DIR "/deep.yaml", text);
 	CU_ASSERT_EQUAL(run_autotune((char *[]){"--dry-run", "-q", "--arch", "sm_90", DIR "/deep.yaml", NULL}, &out), 0);
 	free(out);

@@ -14,7 +14,7 @@
 #include "proc.h"
 #include "tests.h"
 
-#define DIR "/tmp/autotune-merge-test"
+#define DIR "scratch/merge"
 #define CONFIG DIR "/mg.yaml"
 #define CSV DIR "/mg.csv"
 /* a dry run's, and the shards' of dry runs are mg.dry-run.shard-I-of-N.csv */

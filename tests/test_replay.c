@@ -198,14 +198,14 @@ static void test_nothing_passed_is_said(void)
 	const char *yaml = write_temp(1, "failed.yaml", "kernel: {source: /dev/null, entry: k}\n"
 						       "arguments: [{name: a, type: float, count: 4, output: true}]\n"
 						       "space: {x: [32, 64]}\nlaunch: {block: [x], grid: [1]}\n"
-						       "output: {csv: /tmp/autotune-replay-failed/failed.csv}\n");
+						       "output: {csv: scratch/replay-failed/failed.csv}\n");
 	const char *csv = write_temp(2, "failed.csv", "x,time_ms_median,status\r\n32,5.0,crashed\r\n64,1,timeout\r\n");
 	char *out;
 	CU_ASSERT_EQUAL(run_autotune((char *[]){"--replay", (char *)csv, (char *)yaml, NULL}, &out), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "2 evaluations of 2 configurations; none passed, nor did any configuration of"));
 	CU_ASSERT_PTR_NULL(strstr(out, "nan"));
 	free(out);
-	char *rm[] = {"rm", "-rf", "/tmp/autotune-replay-failed", NULL};
+	char *rm[] = {"rm", "-rf", "scratch/replay-failed", NULL};
 	proc_capture(rm, 30, &out);
 	free(out);
 }

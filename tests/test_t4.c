@@ -624,7 +624,7 @@ static void test_an_interrupted_runs_t4_says_how_far_it_got(void)
 	free(h2);
 }
 
-#define RUN_DIR "/tmp/autotune-t4-test"
+#define RUN_DIR "scratch/t4"
 
 /* The rows of the CSV at csv and those the T4 file at t4 gives back through config cfg_path:
  * whether they are the same, field by field (the T4 file's fields that the CSV has). */

@@ -23,7 +23,7 @@
 #include "tests.h"
 
 #define NCONFIGS 20
-#define DIR "/tmp/autotune-tune-test"
+#define DIR "scratch/tune"
 
 /* The config written last (write_space_config, write_named_config). */
 static char *config_path;
@@ -1002,27 +1002,27 @@ static void test_a_nested_results_directory_is_made(void)
  * it was. With the fake worker, so that a case that slipped through would write. */
 static void test_outputs_that_would_destroy_files_are_refused(void)
 {
-	const char *dir = "/tmp/autotune-outputs-test";
+	const char *dir = "scratch/outputs";
 	mkdir(dir, 0777);
-	put_file("/tmp/autotune-outputs-test/k.cu", "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = 1; }\n");
-	put_file("/tmp/autotune-outputs-test/victim.txt", "precious\n");
-	unlink("/tmp/autotune-outputs-test/link.csv");
-	CU_ASSERT_EQUAL_FATAL(symlink("victim.txt", "/tmp/autotune-outputs-test/link.csv"), 0);
-	unlink("/tmp/autotune-outputs-test/fifo.csv");
-	CU_ASSERT_EQUAL_FATAL(mkfifo("/tmp/autotune-outputs-test/fifo.csv", 0600), 0);
+	put_file("scratch/outputs/k.cu", "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = 1; }\n");
+	put_file("scratch/outputs/victim.txt", "precious\n");
+	unlink("scratch/outputs/link.csv");
+	CU_ASSERT_EQUAL_FATAL(symlink("victim.txt", "scratch/outputs/link.csv"), 0);
+	unlink("scratch/outputs/fifo.csv");
+	CU_ASSERT_EQUAL_FATAL(mkfifo("scratch/outputs/fifo.csv", 0600), 0);
 	struct {
 		const char *what, *output, *want, *victim;
 	} cases[] = {
 		{"a device node", "{csv: /dev/null}", "cannot write '/dev/null': it is not a regular file", NULL},
-		{"a FIFO", "{csv: /tmp/autotune-outputs-test/fifo.csv}", "it is not a regular file", NULL},
-		{"a symbolic link", "{csv: /tmp/autotune-outputs-test/link.csv}", "it is a symbolic link", "victim.txt"},
-		{"the kernel source", "{csv: /tmp/autotune-outputs-test/k.cu}", "output.csv '/tmp/autotune-outputs-test/k.cu' is the kernel source", "k.cu"},
-		{"the config", "{csv: /tmp/autotune-outputs-test/out.yaml}", "output.csv '/tmp/autotune-outputs-test/out.yaml' is the config", NULL},
-		{"the header over the source", "{header: /tmp/autotune-outputs-test/k.cu}", "output.header '/tmp/autotune-outputs-test/k.cu' is the kernel source", "k.cu"},
-		{"two outputs, one file", "{csv: /tmp/autotune-outputs-test/r.csv, header: /tmp/autotune-outputs-test/r.csv}", "output.csv and output.header are both", NULL},
-		{"the make fragment over the CSV", "{csv: /tmp/autotune-outputs-test/r.mk, header: /tmp/autotune-outputs-test/r.h}", "output.csv and the make fragment are both",
+		{"a FIFO", "{csv: scratch/outputs/fifo.csv}", "it is not a regular file", NULL},
+		{"a symbolic link", "{csv: scratch/outputs/link.csv}", "it is a symbolic link", "victim.txt"},
+		{"the kernel source", "{csv: scratch/outputs/k.cu}", "output.csv 'scratch/outputs/k.cu' is the kernel source", "k.cu"},
+		{"the config", "{csv: scratch/outputs/out.yaml}", "output.csv 'scratch/outputs/out.yaml' is the config", NULL},
+		{"the header over the source", "{header: scratch/outputs/k.cu}", "output.header 'scratch/outputs/k.cu' is the kernel source", "k.cu"},
+		{"two outputs, one file", "{csv: scratch/outputs/r.csv, header: scratch/outputs/r.csv}", "output.csv and output.header are both", NULL},
+		{"the make fragment over the CSV", "{csv: scratch/outputs/r.mk, header: scratch/outputs/r.h}", "output.csv and the make fragment are both",
 		 NULL},
-		{"the report over the header", "{csv: /tmp/autotune-outputs-test/r.csv, header: /tmp/autotune-outputs-test/r.html}", "output.header and the report are both", NULL},
+		{"the report over the header", "{csv: scratch/outputs/r.csv, header: scratch/outputs/r.html}", "output.header and the report are both", NULL},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char text[1024];
@@ -1030,7 +1030,7 @@ static void test_outputs_that_would_destroy_files_are_refused(void)
 			 "name: out\nkernel: {source: k.cu, entry: k}\narguments: [{name: a, type: float, count: 64, output: true}]\n"
 			 "space: {x: [32]}\nlaunch: {block: [x], grid: [1]}\nmeasure: {finalists: 0}\noutput: %s\n",
 			 cases[i].output);
-		put_file("/tmp/autotune-outputs-test/out.yaml", text);
+		put_file("scratch/outputs/out.yaml", text);
 		char *before = NULL, victim[256];
 		if (cases[i].victim) {
 			snprintf(victim, sizeof victim, "%s/%s", dir, cases[i].victim);
@@ -1038,7 +1038,7 @@ static void test_outputs_that_would_destroy_files_are_refused(void)
 		}
 		setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
 		char *out;
-		int rc = run_autotune((char *[]){"--no-cache", "/tmp/autotune-outputs-test/out.yaml", NULL}, &out);
+		int rc = run_autotune((char *[]){"--no-cache", "scratch/outputs/out.yaml", NULL}, &out);
 		unsetenv("AUTOTUNE_WORKER");
 		if (rc != 2 || !strstr(out, cases[i].want))
 			fprintf(stderr, "\n  case '%s': exit %d, output: %s  want: %s\n", cases[i].what, rc, out, cases[i].want);
@@ -1053,8 +1053,8 @@ static void test_outputs_that_would_destroy_files_are_refused(void)
 		}
 		struct stat st;
 		CU_ASSERT(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
-		CU_ASSERT(lstat("/tmp/autotune-outputs-test/link.csv", &st) == 0 && S_ISLNK(st.st_mode));
-		CU_ASSERT(access("/tmp/autotune-outputs-test/out.journal", F_OK) != 0);
+		CU_ASSERT(lstat("scratch/outputs/link.csv", &st) == 0 && S_ISLNK(st.st_mode));
+		CU_ASSERT(access("scratch/outputs/out.journal", F_OK) != 0);
 		free(before);
 		free(out);
 	}
@@ -1065,24 +1065,24 @@ static void test_outputs_that_would_destroy_files_are_refused(void)
  * directory with a dot in its name is imported next to it. */
 static void test_command_outputs_over_their_inputs_are_refused(void)
 {
-	const char *dir = "/tmp/autotune-outputs-test";
+	const char *dir = "scratch/outputs";
 	mkdir(dir, 0777);
 	char *csv = read_text("tests/data/reduce_h100.csv");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
-	put_file("/tmp/autotune-outputs-test/r.csv", csv);
+	put_file("scratch/outputs/r.csv", csv);
 	char *spec = read_text("tests/t1/vector_add.json");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(spec);
-	put_file("/tmp/autotune-outputs-test/spec.yaml", spec);
+	put_file("scratch/outputs/spec.yaml", spec);
 	struct {
 		const char *what;
 		char *argv[6];
 		const char *want, *victim, *before;
 	} cases[] = {
-		{"report over its CSV", {"report", "/tmp/autotune-outputs-test/r.csv", "-o", "/tmp/autotune-outputs-test/r.csv"},
+		{"report over its CSV", {"report", "scratch/outputs/r.csv", "-o", "scratch/outputs/r.csv"},
 		 "it is the results CSV it reports on", "r.csv", csv},
-		{"header over its CSV", {"header", "/tmp/autotune-outputs-test/r.csv", "-o", "/tmp/autotune-outputs-test/r.csv"},
+		{"header over its CSV", {"header", "scratch/outputs/r.csv", "-o", "scratch/outputs/r.csv"},
 		 "one is the results CSV", "r.csv", csv},
-		{"import over its spec", {"import", "/tmp/autotune-outputs-test/spec.yaml"}, "it is the spec being imported",
+		{"import over its spec", {"import", "scratch/outputs/spec.yaml"}, "it is the spec being imported",
 		 "spec.yaml", spec},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -1100,17 +1100,17 @@ static void test_command_outputs_over_their_inputs_are_refused(void)
 		free(out);
 	}
 	/* spec.d/x: the config is spec.d/x.yaml, not spec.yaml beside the directory */
-	mkdir("/tmp/autotune-outputs-test/spec.d", 0777);
-	put_file("/tmp/autotune-outputs-test/spec.d/x", spec);
+	mkdir("scratch/outputs/spec.d", 0777);
+	put_file("scratch/outputs/spec.d/x", spec);
 	char *kernel = read_text("tests/t1/vector_add.cu");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(kernel);
-	put_file("/tmp/autotune-outputs-test/spec.d/vector_add.cu", kernel);
-	unlink("/tmp/autotune-outputs-test/spec.yaml.bak");
-	rename("/tmp/autotune-outputs-test/spec.yaml", "/tmp/autotune-outputs-test/spec.yaml.bak");
+	put_file("scratch/outputs/spec.d/vector_add.cu", kernel);
+	unlink("scratch/outputs/spec.yaml.bak");
+	rename("scratch/outputs/spec.yaml", "scratch/outputs/spec.yaml.bak");
 	char *out;
-	run_autotune((char *[]){"import", "/tmp/autotune-outputs-test/spec.d/x", NULL}, &out);
-	CU_ASSERT_EQUAL(access("/tmp/autotune-outputs-test/spec.yaml", F_OK), -1);
-	CU_ASSERT_EQUAL(access("/tmp/autotune-outputs-test/spec.d/x.yaml", F_OK), 0);
+	run_autotune((char *[]){"import", "scratch/outputs/spec.d/x", NULL}, &out);
+	CU_ASSERT_EQUAL(access("scratch/outputs/spec.yaml", F_OK), -1);
+	CU_ASSERT_EQUAL(access("scratch/outputs/spec.d/x.yaml", F_OK), 0);
 	free(out);
 	free(kernel);
 	free(csv);
@@ -1364,17 +1364,20 @@ static void test_ctrl_c_in_a_dry_run_leaves_no_nvcc(void)
 
 int add_tune_suite(void)
 {
-	CU_pSuite s = CU_add_suite("tune", NULL, fake_worker_forget);
-	if (!s)
+	/* the runs stopped by signals, a full disk and an unwritable output wait on purpose: a suite of
+	 * their own runs beside the rest */
+	CU_pSuite s = CU_add_suite("tune", NULL, fake_worker_forget), g = CU_add_suite("tune signals", NULL, fake_worker_forget),
+		  n = add_integration_suite("tune/nvcc", NULL, NULL);
+	if (!s || !g || !n)
 		return -1;
 	CU_add_test(s, "expression fills are generated by the worker", test_expression_fills_are_generated_by_the_worker);
 	CU_add_test(s, "a warning is said once", test_a_warning_is_said_once);
-	CU_add_test(s, "Ctrl-C in a dry run leaves no nvcc", test_ctrl_c_in_a_dry_run_leaves_no_nvcc);
+	CU_add_test(g, "Ctrl-C in a dry run leaves no nvcc", test_ctrl_c_in_a_dry_run_leaves_no_nvcc);
 	CU_add_test(s, "copies follow their sources", test_copies_follow_their_sources);
 	CU_add_test(s, "data files are read by the worker", test_data_files_are_read_by_the_worker);
 	CU_add_test(s, "data files that do not fit exit 2", test_data_files_that_do_not_fit_exit_2);
 	CU_add_test(s, "a changed data file is another spec", test_a_changed_data_file_is_another_spec);
-	CU_add_test(s, "SIGINT writes what was measured and exits 130", test_sigint_writes_what_was_measured_and_exits_130);
+	CU_add_test(g, "SIGINT writes what was measured and exits 130", test_sigint_writes_what_was_measured_and_exits_130);
 	CU_add_test(s, "a budget search is said incomplete", test_a_budget_search_is_said_incomplete);
 	CU_add_test(s, "a space too large to list is searched in a sample",
 		    test_a_space_too_large_to_list_is_searched_in_a_sample);
@@ -1383,14 +1386,14 @@ int add_tune_suite(void)
 	CU_add_test(s, "configs of one name are refused", test_configs_of_one_name_are_refused);
 	CU_add_test(s, "starting afresh says what changed", test_starting_afresh_says_what_changed);
 	CU_add_test(s, "an nvcc that writes no cubin is a compile error", test_nvcc_that_writes_no_cubin_is_a_compile_error);
-	CU_add_test(s, "SIGTERM to the whole job writes results, exits 143 and resumes", test_sigterm_to_the_whole_job_writes_results_and_resumes);
-	CU_add_test(s, "SIGTERM to the whole job leaves an unfinished compile not run",
+	CU_add_test(g, "SIGTERM to the whole job writes results, exits 143 and resumes", test_sigterm_to_the_whole_job_writes_results_and_resumes);
+	CU_add_test(g, "SIGTERM to the whole job leaves an unfinished compile not run",
 		    test_sigterm_to_the_whole_job_leaves_an_unfinished_compile_not_run);
-	CU_add_test(s, "SIGTERM to nvcc alone leaves its configurations not run",
+	CU_add_test(g, "SIGTERM to nvcc alone leaves its configurations not run",
 		    test_sigterm_to_nvcc_alone_leaves_its_configurations_not_run);
 	CU_add_test(s, "problem too large for device memory", test_problem_too_large_for_device_memory);
 	CU_add_test(s, "config errors exit 2 with positions", test_config_errors_exit_2_with_positions);
-	CU_add_test(s, "dry run of summatrix with real nvcc", test_dry_run_of_summatrix_with_real_nvcc);
+	CU_add_test(n, "dry run of summatrix with real nvcc", test_dry_run_of_summatrix_with_real_nvcc);
 	CU_add_test(s, "dry run without GPU or arch is a clear error", test_dry_run_without_gpu_or_arch_is_a_clear_error);
 	CU_add_test(s, "real run without GPU exits 2", test_real_run_without_gpu_exits_2);
 	CU_add_test(s, "option values are checked first", test_option_values_are_checked_first);
@@ -1399,12 +1402,12 @@ int add_tune_suite(void)
 	CU_add_test(s, "a nested results directory is made", test_a_nested_results_directory_is_made);
 	CU_add_test(s, "outputs that would destroy files are refused", test_outputs_that_would_destroy_files_are_refused);
 	CU_add_test(s, "command outputs over their inputs are refused", test_command_outputs_over_their_inputs_are_refused);
-	CU_add_test(s, "SIGTERM while compiling stops nvcc too", test_sigterm_while_compiling_stops_nvcc_too);
-	CU_add_test(s, "a second Ctrl-C takes the hung worker along", test_a_second_ctrl_c_takes_the_hung_worker_along);
-	CU_add_test(s, "a killed run's temporary files go with the next run",
+	CU_add_test(g, "SIGTERM while compiling stops nvcc too", test_sigterm_while_compiling_stops_nvcc_too);
+	CU_add_test(g, "a second Ctrl-C takes the hung worker along", test_a_second_ctrl_c_takes_the_hung_worker_along);
+	CU_add_test(g, "a killed run's temporary files go with the next run",
 		    test_a_killed_runs_temporary_files_go_with_the_next_run);
-	CU_add_test(s, "a full disk exits 4 and the rerun writes", test_a_full_disk_exits_4_and_the_rerun_writes);
-	CU_add_test(s, "measured but unwritable exits 4 and keeps the journal",
+	CU_add_test(g, "a full disk exits 4 and the rerun writes", test_a_full_disk_exits_4_and_the_rerun_writes);
+	CU_add_test(g, "measured but unwritable exits 4 and keeps the journal",
 		    test_measured_but_unwritable_exits_4_and_keeps_the_journal);
 	return 0;
 }

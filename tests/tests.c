@@ -18,6 +18,25 @@
 #include "report.h"
 #include "tests.h"
 
+static CU_pSuite integration[32];
+static size_t nintegration;
+
+CU_pSuite add_integration_suite(const char *name, CU_InitializeFunc init, CU_CleanupFunc cleanup)
+{
+	CU_pSuite s = nintegration < sizeof integration / sizeof *integration ? CU_add_suite(name, init, cleanup) : NULL;
+	if (s)
+		integration[nintegration++] = s;
+	return s;
+}
+
+int suite_is_integration(CU_pSuite s)
+{
+	for (size_t i = 0; i < nintegration; i++)
+		if (integration[i] == s)
+			return 1;
+	return 0;
+}
+
 const char *write_temp(int slot, const char *name, const char *text)
 {
 	static char paths[8][256];

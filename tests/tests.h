@@ -3,12 +3,21 @@
 #ifndef AUTOTUNE_TESTS_H
 #define AUTOTUNE_TESTS_H
 
+#include <CUnit/CUnit.h>
 #include <sys/types.h>
 
 #include "config.h"
 
-/* This run's scratch directory, removed when the tests end. */
+/* This run's scratch directory (mkdtemp), removed when the tests end. The suites run in its
+ * checkout/, a mirror of the repository: their own files go under scratch/ there. */
 extern char test_dir[64];
+
+/* Two tiers. A suite of the unit tier (CU_add_suite) compiles with tests/fake_nvcc.c, which the
+ * runner names in NVCC as the suite starts: no CUDA toolkit, no GPU. A suite of the integration
+ * tier, registered here and named "NAME/nvcc" by convention, gets the real nvcc (the runner's NVCC,
+ * else found as autotune finds it). `make unit` runs the first, `make test` both. */
+CU_pSuite add_integration_suite(const char *name, CU_InitializeFunc init, CU_CleanupFunc cleanup);
+int suite_is_integration(CU_pSuite s);
 
 /* Writes text to a fresh file in test_dir and returns its path (static storage, overwritten by
  * the next call with the same slot). */

@@ -245,8 +245,7 @@ static int find_param(loader *L, const yaml_node_t *n, const char *what)
 /* An output that starts from data of its own (any fill but zeros) is an input too: without restore
  * every launch after the first starts from the last one's results, so the timed samples run on
  * other data than the verified launch, and an accumulating kernel fails verification. Legal
- * (the kernel may only write it), so a warning, printed as the loader finds it; as is a config
- * with no output at all. */
+ * (the kernel may only write it), so a warning (cfg->warnings); as is one with no output at all. */
 static void warn_unrestored_inputs(loader *L, const yaml_node_t *list)
 {
 	if (L->errors || L->quiet)
@@ -256,19 +255,18 @@ static void warn_unrestored_inputs(loader *L, const yaml_node_t *list)
 		outputs += L->cfg->args[i].output;
 	/* legal (a pure timing of a kernel), but "ok" then means timed, not verified */
 	if (!outputs && L->cfg->nargs)
-		fprintf(stderr, "%s:%d:%d: warning: no argument is an output, so nothing is verified: an 'ok' is only "
-				"timed (mark what the kernel writes with 'output: true')\n",
-			L->file, ld_mark(list).line, ld_mark(list).col);
+		diags_at(&L->cfg->warnings, L->file, ld_mark(list).line, ld_mark(list).col,
+			 "warning: no argument is an output, so nothing is verified: an 'ok' is only timed (mark what "
+			 "the kernel writes with 'output: true')");
 	for (size_t i = 0; i < L->cfg->nargs; i++) {
 		const kernel_arg *a = &L->cfg->args[i];
 		if (!a->is_array || !a->output || a->restore || a->fill == FILL_ZEROS)
 			continue;
 		const yaml_node_t *item = ld_node(L, list->data.sequence.items.start[i]), *fill = ld_get(L, item, "fill");
 		mark m = fill ? ld_mark(fill) : a->at;
-		fprintf(stderr, "%s:%d:%d: warning: '%s' is an output with a fill of its own, so the kernel may read it: "
-				"without 'restore: true' each launch after the first starts from the last one's results "
-				"(if the kernel only writes it, drop the fill)\n",
-			L->file, m.line, m.col, a->name ? a->name : "?");
+		diags_at(&L->cfg->warnings, L->file, m.line, m.col, "warning: '%s' is an output with a fill of its own, so "
+			 "the kernel may read it: without 'restore: true' each launch after the first starts from the last "
+			 "one's results (if the kernel only writes it, drop the fill)", a->name ? a->name : "?");
 	}
 }
 
@@ -847,6 +845,7 @@ static void cexpr_free(cexpr *x)
 
 void config_free(config *cfg)
 {
+	diags_free(&cfg->warnings);
 	free(cfg->path);
 	free(cfg->name);
 	free(cfg->source);

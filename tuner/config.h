@@ -194,6 +194,10 @@ typedef struct {
 
 	char *csv_path, *header_path;
 	int write_t4;          /* output.t4: the results also as a T4 file beside the CSV (NAME.t4.json) */
+
+	/* what the loader warns of, each "file:line:col: warning: ...": legal but likely a slip (no
+	 * output, an output the kernel may read); the caller shows them (diags_print) */
+	diags warnings;
 } config;
 
 /* The search strategies (search.strategy, --strategy; search.c runs them). */
@@ -238,11 +242,12 @@ int config_check_keys(yaml_document_t *doc, const char *file, const yaml_node_t 
 /* The same of text (len bytes) that stands for the file at path: messages name path. */
 int config_read_text(const char *path, const char *text, size_t len, const char *syntax, yaml_document_t *doc, diags *d);
 
-/* 0 on success. On failure returns -1 with every problem found in d (file:line:col: message)
- * and leaves *cfg empty; config_free is safe either way. */
+/* 0 on success, the loader's warnings in cfg->warnings for the caller to show. On failure returns
+ * -1 with every problem found in d (file:line:col: message) and leaves *cfg empty; config_free is
+ * safe either way. */
 int config_load(const char *path, config *cfg, diags *d);
-/* The same without the warnings (stderr) a config's first load prints: for a later stage that
- * loads the config again (the header, an output check), so that each is said once. */
+/* The same without the warnings a config's first load collects: for a later stage that loads the
+ * config again (the header, an output check), so that each is said once. */
 int config_load_quietly(const char *path, config *cfg, diags *d);
 void config_free(config *cfg);
 

@@ -16,9 +16,11 @@ static int check_written(const char *json_path, const char *yaml_path, diags *d)
 {
 	config cfg;
 	space sp;
-	diags ld = {0};
+	diags ld = {0}, warnings = {0};
 	int rc = config_load(yaml_path, &cfg, &ld);
 	if (rc == 0) {
+		warnings = cfg.warnings; /* the loader's, kept past the config's life */
+		cfg.warnings = (diags){0};
 		rc = space_enumerate_sampled(&cfg, &sp, &ld);
 		if (rc == 0) {
 			rc = space_check_geometry(&cfg, &sp, &ld);
@@ -30,6 +32,9 @@ static int check_written(const char *json_path, const char *yaml_path, diags *d)
 		}
 		config_free(&cfg);
 	}
+	for (size_t i = 0; rc == 0 && i < warnings.n; i++) /* with the notes, for the caller to show */
+		diags_add(d, "%s", warnings.msgs[i]);
+	diags_free(&warnings);
 	if (rc) {
 		diags_add(d, "%s: imported from %s, but it is not a valid config: fix the spec and import again, or "
 			  "fix this file", yaml_path, json_path);

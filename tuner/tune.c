@@ -392,6 +392,7 @@ static int load(tuning *t)
 	const options *o = t->o;
 	if (config_load(o->config, &t->cfg, &t->d))
 		return stop(t, EXIT_USAGE);
+	diags_print(&t->cfg.warnings);
 	t->loaded = 1;
 	/* a dry run's results are files of their own (NAME.dry-run.csv, a shard's
 	 * NAME.dry-run.shard-I-of-N.csv): it never replaces what a run measured */

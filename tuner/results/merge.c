@@ -302,6 +302,7 @@ int cmd_merge(const options *o)
 		diags_free(&d);
 		return EXIT_USAGE;
 	}
+	diags_print(&cfg.warnings);
 	if (space_enumerate(&cfg, &sp, &d)) {
 		config_free(&cfg);
 		diags_print(&d);

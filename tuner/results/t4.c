@@ -848,6 +848,7 @@ int results_load(const char *path, const char *config_path, table *t, diags *d)
 	if (!cfg_path)
 		diags_add(d, "%s: a T4 or Kernel Tuner cache file that does not name its config: give --config CONFIG.yaml", path);
 	else if (config_load(cfg_path, &cfg, d) == 0) {
+		diags_print(&cfg.warnings);
 		if (space_enumerate(&cfg, &sp, d) == 0) {
 			rc = to_table(path, &doc, &cfg, &sp, t, d);
 			space_free(&sp);
