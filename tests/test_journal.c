@@ -134,7 +134,12 @@ static void test_implausible_records_are_measured_again(void)
 	journal_resume jr;
 	diags d = {0};
 	fresh_results(res, 5);
+	stderr_begin();
 	journal *j = journal_open(PATH, "00000000000000cc", 0, &sp, res, &jr, &d);
+	char *err = stderr_end();
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, ":2: a result with impossible times"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, ":6: finalist rounds with an impossible time"));
+	free(err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
 	for (int i = 0; i < 3; i++) {
 		CU_ASSERT_EQUAL(res[i].st, ST_NOT_RUN);
@@ -148,6 +153,59 @@ static void test_implausible_records_are_measured_again(void)
 	journal_close(j);
 	unlink(PATH);
 	free_results(res, 5);
+	diags_free(&d);
+}
+
+/* Counter values out of their range (occupancy 1e300, inf, over 100%) and clocks that no GPU has
+ * are not replayed, each with a warning naming the journal's line; nan (a counter not available)
+ * and values in range are. */
+static void test_impossible_counters_are_refused_by_line(void)
+{
+	static const char *const text =
+		"autotune-journal 1 00000000000000cc\n"
+		"done 0 0123456789abcdef ok 1.5 1.4 1.6 20 4 0.001 1 1980 1980 \n"
+		"metrics 0 1e300 50 1e9 20 100\n"
+		"done 1 0123456789abcdef ok 1.5 1.4 1.6 20 4 0.001 1 1980 1980 \n"
+		"metrics 1 inf 50 1e9 20 100\n"
+		"done 2 0123456789abcdef ok 1.5 1.4 1.6 20 4 0.001 1 1980 1980 \n"
+		"metrics 2 140 50 1e9 20 100\n"
+		"done 3 0123456789abcdef ok 1.5 1.4 1.6 20 4 0.001 1 1980 1980 \n"
+		"metrics 3 75 nan 1e9 -2 100\n"
+		"done 4 0123456789abcdef ok 1.5 1.4 1.6 20 4 0.001 1 inf 1980 \n"
+		"done 5 0123456789abcdef ok 1.5 1.4 1.6 20 4 0.001 1 1980 1980 \n"
+		"metrics 5 75 nan 1e9 20 100\n";
+	put_file(PATH, text);
+	space sp = {.nparams = 1, .count = 6};
+	result res[6];
+	journal_resume jr;
+	diags d = {0};
+	fresh_results(res, 6);
+	stderr_begin();
+	journal *j = journal_open(PATH, "00000000000000cc", 0, &sp, res, &jr, &d);
+	char *err = stderr_end();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	for (int i = 0; i < 4; i++) {
+		CU_ASSERT_EQUAL(res[i].st, ST_OK); /* the times stand; the counters do not */
+		CU_ASSERT_EQUAL(res[i].have_metrics, 0);
+	}
+	CU_ASSERT_EQUAL(res[4].st, ST_NOT_RUN); /* a clock of inf MHz */
+	CU_ASSERT_EQUAL(res[5].have_metrics, 1);
+	CU_ASSERT_EQUAL(res[5].metrics[0], 75);
+	CU_ASSERT(isnan(res[5].metrics[1]));
+	static const int bad[] = {3, 5, 7, 9, 10};
+	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+		char at[64];
+		snprintf(at, sizeof at, "%s:%d: ", PATH, bad[k]);
+		if (!strstr(err, at))
+			fprintf(stderr, "\n  no warning for line %d: %s\n", bad[k], err);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, at));
+	}
+	CU_ASSERT_PTR_NULL(strstr(err, ":12: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "counter values out of their range"));
+	free(err);
+	journal_close(j);
+	unlink(PATH);
+	free_results(res, 6);
 	diags_free(&d);
 }
 
@@ -305,6 +363,7 @@ int add_journal_suite(void)
 	CU_add_test(s, "another key says what changed", test_another_key_says_what_changed);
 	CU_add_test(s, "an unwritable journal is reported", test_unwritable_journal_is_reported);
 	CU_add_test(s, "implausible records are measured again", test_implausible_records_are_measured_again);
+	CU_add_test(s, "impossible counters are refused by line", test_impossible_counters_are_refused_by_line);
 	CU_add_test(s, "a plan's serial time and connections replay", test_a_plans_serial_time_and_connections_replay);
 	return 0;
 }
