@@ -61,13 +61,48 @@ struct journal {
 	int lock_fd;      /* PATH.lock, flock'd for the run, holding its pid */
 	char *lock_path;
 	off_t header_end; /* nothing past it on close: no record to resume from, so no file left */
+	int err;          /* the errno of the first append that failed, 0 while none has */
+	int err_in_sync;  /* and whether it was the fsync (the data written, not kept) */
+	/* the last record while it is a "start": a result that cannot be journaled takes it back,
+	 * so that the configuration is measured again rather than taken for a crash */
+	long long last_start;
+	off_t last_start_at;
 };
 
+/* A record that cannot be kept whole is taken back (shrinking a file needs no room), so that
+ * what follows is not spliced onto half a line. */
 static int append(journal *j, const char *line)
 {
-	if (write_all(j->fd, line, strlen(line)))
-		return -1;
-	return fsync(j->fd) == 0 || errno == EINVAL ? 0 : -1;
+	off_t end = lseek(j->fd, 0, SEEK_END);
+	int sync = 0;
+	j->last_start = -1;
+	if (write_all(j->fd, line, strlen(line)) == 0) {
+		sync = 1;
+		if (fsync(j->fd) == 0 || errno == EINVAL)
+			return 0;
+	}
+	int e = errno;
+	if (end >= 0 && ftruncate(j->fd, end) == 0)
+		lseek(j->fd, end, SEEK_SET);
+	if (!j->err) {
+		j->err = e;
+		j->err_in_sync = sync;
+	}
+	errno = e;
+	return -1;
+}
+
+char *journal_failure(const journal *j)
+{
+	if (!j->err)
+		return NULL;
+	/* only a full disk or quota is a matter of room; an I/O error is the disk's or the filesystem's */
+	const char *hint = j->err == ENOSPC || j->err == EDQUOT   ? "the disk is full"
+			   : j->err == EIO                          ? "an I/O error: the disk or its filesystem is failing"
+			   : j->err == EFBIG                        ? "the file size limit (ulimit -f) is reached"
+								    : NULL;
+	return xasprintf("%s the journal '%s' failed: %s%s%s%s", j->err_in_sync ? "syncing" : "writing", j->path,
+			 strerror(j->err), hint ? " (" : "", hint ? hint : "", hint ? ")" : "");
 }
 
 static char *escape(const char *s)
@@ -145,6 +180,10 @@ static int take_done(const proto_result *got, result *x)
 	x->batch = (int)got->batch;
 	x->mhz_before = got->mhz_before;
 	x->mhz_after = got->mhz_after;
+	/* only a configuration that was in flight when an earlier tuner died is journaled crashed
+	 * without the code it ran (journal_start): still not a measurement, so still not measured
+	 * again without --retry-failed, as its message says */
+	x->lost_in_flight = s == ST_CRASHED && !strcmp(got->code, "-");
 	if (got->samples < 0 || got->samples > INT_MAX || got->batch < 0 || got->batch > INT_MAX ||
 	    got->driver_blocks < -1 || got->driver_blocks > INT_MAX || !plausible_mhz(x->mhz_before) ||
 	    !plausible_mhz(x->mhz_after))
@@ -331,6 +370,7 @@ journal *journal_lock(const char *path, diags *d)
 	journal *j = xcalloc(1, sizeof *j);
 	j->path = xstrdup(path);
 	j->fd = j->lock_fd = -1;
+	j->last_start = -1;
 	if (take_lock(j, d)) {
 		journal_close(j);
 		return NULL;
@@ -479,7 +519,16 @@ static int put(journal *j, const proto_msg *m, const void *msg)
 	return rc;
 }
 
-int journal_started(journal *j, size_t config) { return put(j, &START, &(record){.config = (long long)config}); }
+int journal_started(journal *j, size_t config)
+{
+	off_t at = lseek(j->fd, 0, SEEK_END);
+	int rc = put(j, &START, &(record){.config = (long long)config});
+	if (rc == 0) {
+		j->last_start = (long long)config;
+		j->last_start_at = at;
+	}
+	return rc;
+}
 
 int journal_finished(journal *j, size_t config, const result *r)
 {
@@ -495,7 +544,11 @@ int journal_finished(journal *j, size_t config, const result *r)
 		free(line);
 		line = both;
 	}
+	long long started = j->last_start;
+	off_t started_at = j->last_start_at;
 	int rc = append(j, line);
+	if (rc && started == (long long)config && ftruncate(j->fd, started_at) == 0)
+		lseek(j->fd, started_at, SEEK_SET);
 	free(line);
 	free(msg);
 	return rc;

@@ -35,14 +35,16 @@
 /* a finalist's run beyond its samples and its untimed warm-up launch: the host's share */
 #define FINAL_RUN_S 0.0015
 
-/* A journal that cannot be written (disk full) stops being written; the run goes on and the
- * results still reach the CSV. */
+/* A journal that cannot be written (a full disk) stops the run: measuring on would only make
+ * results that could be kept nowhere. What the journal holds stays, for the next run. */
 void pass_journal_check(measure_opts *o, int rc)
 {
 	if (rc && !o->journal_note) {
-		o->journal_note = xstrdup("writing the journal failed (disk full?): this run cannot be resumed");
-		journal_close(o->journal);
-		o->journal = NULL;
+		o->journal_note = journal_failure(o->journal);
+		if (!o->journal_note)
+			o->journal_note = xstrdup("writing the journal failed");
+		if (!*o->interrupted)
+			*o->interrupted = MEASURE_STOP_JOURNAL;
 	}
 }
 

@@ -90,7 +90,7 @@ typedef struct pass {
 } pass;
 
 /* measure.c */
-/* A journal that cannot be written stops being written (o->journal_note says why). */
+/* A journal that cannot be written stops the run (o->journal_note says why). */
 void pass_journal_check(measure_opts *o, int rc);
 /* The lanes other than the first: started on their threads, told the phase, joined. */
 void pass_start_other_lanes(pass *P);

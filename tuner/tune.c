@@ -53,8 +53,9 @@ static volatile sig_atomic_t interrupted;
  * alike: stop after the configuration in flight and write what was measured. */
 static void on_stop_signal(int sig)
 {
-	/* the second one stops at once, and takes every nvcc and worker along */
-	if (interrupted) {
+	/* the second one stops at once, and takes every nvcc and worker along (a journal that failed
+	 * stopped the run, but no signal did) */
+	if (interrupted > 0) {
 		proc_kill_all();
 		_exit(128 + sig);
 	}
@@ -620,10 +621,16 @@ static int open_journal(tuning *t)
 	free(inputs);
 	if (rc)
 		return stop(t, EXIT_USAGE);
-	if (!o->quiet && resume.finished)
-		fprintf(stderr, "%s: resuming: %zu %s measured before%s (--fresh measures all again)\n", t->jpath,
-			resume.finished, plural(resume.finished, "configuration", "configurations"),
-			resume.in_flight ? ", 1 was in flight and is marked crashed" : "");
+	if (!o->quiet && (resume.finished || resume.in_flight)) {
+		fprintf(stderr, "%s: resuming: %zu %s measured before", t->jpath, resume.finished,
+			plural(resume.finished, "configuration", "configurations"));
+		/* what the journal's replay does with them: crashed, and run again only when asked */
+		if (resume.in_flight)
+			fprintf(stderr, "; %zu %s in flight when that run died and %s marked crashed (%s)", resume.in_flight,
+				plural(resume.in_flight, "was", "were"), plural(resume.in_flight, "is", "are"),
+				o->retry_failed ? "--retry-failed: measured again now" : "--retry-failed measures them again");
+		fprintf(stderr, " (--fresh measures all again)\n");
+	}
 	else if (!o->quiet && resume.key_changed && o->fresh)
 		fprintf(stderr, "%s: --fresh: starting afresh\n", t->jpath);
 	else if (!o->quiet && resume.key_changed && *resume.changed)
@@ -693,7 +700,9 @@ static int compile_and_measure(tuning *t)
 	t->journal_note = mo->journal_note;
 	if (t->code == EXIT_WINNER && t->pick.winner < 0)
 		t->code = EXIT_NONE_PASSED;
-	if (interrupted)
+	if (interrupted == MEASURE_STOP_JOURNAL)
+		t->code = EXIT_UNWRITTEN;
+	else if (interrupted)
 		t->code = interrupted == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED;
 	return 0;
 }
@@ -722,7 +731,7 @@ static const char *run_state(const tuning *t, size_t measured)
 {
 	if (t->o->dry_run)
 		return RUN_DRY;
-	if (interrupted)
+	if (interrupted > 0)
 		return interrupted == SIGTERM ? RUN_TERMINATED : RUN_INTERRUPTED;
 	if (t->code == EXIT_ENV)
 		return RUN_STOPPED;
@@ -764,9 +773,15 @@ static void write_outputs(tuning *t)
 		char *journal = config_sibling(&t->cfg, ".journal");
 		if (!o->dry_run && t->jr && access(journal, F_OK) == 0) {
 			t->code = EXIT_UNWRITTEN;
-			diags_add(&t->d, "autotune: the measurements are kept in %s: once the results can be written, `autotune %s` "
-					 "writes them without measuring again",
-				  journal, o->config);
+			if (t->journal_note)
+				diags_add(&t->d, "autotune: the measurements made before the journal failed are kept in %s: once "
+						 "there is room, `autotune %s` writes them without measuring them again, and "
+						 "measures the rest",
+					  journal, o->config);
+			else
+				diags_add(&t->d, "autotune: the measurements are kept in %s: once the results can be written, "
+						 "`autotune %s` writes them without measuring again",
+					  journal, o->config);
 		} else
 			t->code = EXIT_USAGE;
 		free(journal);
@@ -785,7 +800,9 @@ static void write_outputs(tuning *t)
 	if (t->counters_note)
 		fprintf(stderr, "  no hardware counters: %s\n", t->counters_note);
 	if (t->journal_note)
-		fprintf(stderr, "  warning: %s\n", t->journal_note);
+		fprintf(stderr, "  warning: %s: the run stopped there; the same command, once the journal can be "
+				"written, goes on from what it holds\n",
+			t->journal_note);
 	if (csv_ok)
 		summary_paths(&t->cfg, header_ok, report_ok, t4_ok ? t4 : NULL, o);
 	free(t4);

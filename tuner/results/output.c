@@ -95,7 +95,7 @@ char *macro_clash(const char *config_name, char *const *params, size_t n, int pl
 }
 
 /* Opens "<path>.tmp.<pid>" next to the target so the final rename stays on one file system. */
-static FILE *open_tmp(const char *path, char **tmp, diags *d)
+FILE *output_open(const char *path, char **tmp, diags *d)
 {
 	const char *why = output_refusal(path);
 	*tmp = NULL;
@@ -113,7 +113,7 @@ static FILE *open_tmp(const char *path, char **tmp, diags *d)
 	return f;
 }
 
-static int commit(FILE *f, char *tmp, const char *path, diags *d)
+int output_commit(FILE *f, char *tmp, const char *path, diags *d)
 {
 	int bad = ferror(f) || fflush(f) || fsync(fileno(f));
 	int e = errno;
@@ -277,7 +277,7 @@ static void put_origin(FILE *f, const outputs *r, size_t c)
 int output_csv(const outputs *r, const char *path, diags *d)
 {
 	char *tmp;
-	FILE *f = open_tmp(path, &tmp, d);
+	FILE *f = output_open(path, &tmp, d);
 	if (!f)
 		return -1;
 	const config *cfg = r->cfg;
@@ -303,5 +303,5 @@ int output_csv(const outputs *r, const char *path, diags *d)
 		put_origin(f, r, c);
 		fputs("\r\n", f);
 	}
-	return commit(f, tmp, path, d);
+	return output_commit(f, tmp, path, d);
 }

@@ -50,6 +50,12 @@ void csv_field(FILE *f, const char *s);
 
 int output_csv(const outputs *r, const char *path, diags *d);
 
+/* A file written as the CSV is: output_open opens "<path>.tmp.<pid>" (NULL with the reason in d),
+ * output_commit flushes, syncs and renames it into place, or removes it and says why (the write's
+ * own error: "No space left on device") in d, -1. commit takes f and tmp. */
+FILE *output_open(const char *path, char **tmp, diags *d);
+int output_commit(FILE *f, char *tmp, const char *path, diags *d);
+
 /* NAME_PARAM in upper case, non-alphanumerics as '_': the macro for a parameter. Caller frees. */
 char *macro_name(const char *config_name, const char *param);
 /* Whether a macro's suffix after NAME_ is one the header defines for itself (with a plan, its
