@@ -377,6 +377,23 @@ static int stopped(tuning *t)
 	return stop(t, interrupted == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED);
 }
 
+/* A run killed while it renamed its outputs into place left "<output>.tmp.<pid>" files: under
+ * the results' lock, those of processes that are gone are removed. */
+static void reclaim_outputs(const tuning *t)
+{
+	char *t4 = t4_path(&t->cfg, t->o), *html = report_default_path(t->cfg.csv_path);
+	char *mk = t->cfg.header_path ? header_mk_path(t->cfg.header_path) : NULL;
+	char *replay_csv = config_sibling(&t->cfg, ".replay.csv");
+	const char *paths[] = {t->cfg.csv_path, html, t->cfg.header_path, mk, t4, replay_csv};
+	for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
+		if (paths[i])
+			output_reclaim(paths[i]);
+	free(t4);
+	free(html);
+	free(mk);
+	free(replay_csv);
+}
+
 /* The config, its space (a shard's slice), each configuration's launch geometry and the plan of
  * binaries. */
 static int load(tuning *t)
@@ -461,6 +478,7 @@ static int check_inputs(tuning *t)
 	/* before anything is started or written (a worker log, a work directory): one run at a time */
 	if (!(t->jr = journal_lock(t->jpath, &t->d)) || journal_check_owner(t->jr, t->cfg.path, &t->d))
 		return stop(t, EXIT_USAGE);
+	reclaim_outputs(t);
 	if (!(t->nvcc = find_nvcc())) {
 		const char *env = getenv("NVCC");
 		if (env && *env)

@@ -2,6 +2,7 @@
 #include "output.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "proc.h"
 #include "stats.h"
 #include "completeness.h"
 #include "build_flags.h"
@@ -111,6 +113,30 @@ FILE *output_open(const char *path, char **tmp, diags *d)
 		*tmp = NULL;
 	}
 	return f;
+}
+
+void output_reclaim(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xasprintf("%.*s", (int)(slash - path == 0 ? 1 : slash - path), path) : xstrdup(".");
+	const char *base = slash ? slash + 1 : path;
+	size_t len = strlen(base);
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		const char *name = e->d_name, *p = name + len + 5;
+		if (strncmp(name, base, len) || strncmp(name + len, ".tmp.", 5) || !*p || strspn(p, "0123456789") != strlen(p))
+			continue;
+		/* a live process's file is its own: another autotune's `report`, say, holds no lock */
+		long pid = strtol(p, NULL, 10);
+		if (pid > 0 && pid != (long)getpid() && proc_gone(pid)) {
+			char *full = xasprintf("%s/%s", dir, name);
+			unlink(full);
+			free(full);
+		}
+	}
+	if (d)
+		closedir(d);
+	free(dir);
 }
 
 int output_commit(FILE *f, char *tmp, const char *path, diags *d)

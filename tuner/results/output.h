@@ -55,6 +55,8 @@ int output_csv(const outputs *r, const char *path, diags *d);
  * own error: "No space left on device") in d, -1. commit takes f and tmp. */
 FILE *output_open(const char *path, char **tmp, diags *d);
 int output_commit(FILE *f, char *tmp, const char *path, diags *d);
+/* Removes what a killed writer of path left: "<path>.tmp.<pid>" files whose process is gone. */
+void output_reclaim(const char *path);
 
 /* NAME_PARAM in upper case, non-alphanumerics as '_': the macro for a parameter. Caller frees. */
 char *macro_name(const char *config_name, const char *param);
