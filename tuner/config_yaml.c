@@ -86,6 +86,59 @@ static int has_nul(const char *path, const char *syntax, yaml_document_t *doc, d
 	return 0;
 }
 
+/* What libyaml reads in a file that should be JSON but is not (T4 and Kernel Tuner files): its
+ * own syntax (anchors and aliases, tags, indented blocks, bare words) or another encoding than
+ * UTF-8. Read as YAML, an alias would repeat a result and a bare word pass for a string. 1 with
+ * the first said in d; f is rewound. A syntax error is left to the loader, which says it. */
+static int not_json(const char *path, FILE *f, diags *d)
+{
+	yaml_parser_t parser;
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_file(&parser, f);
+	yaml_event_t e;
+	const char *why = NULL;
+	char word[160];
+	yaml_mark_t at = {0};
+	while (!why && yaml_parser_parse(&parser, &e)) {
+		yaml_event_type_t t = e.type;
+		at = e.start_mark;
+		const yaml_char_t *anchor = t == YAML_SCALAR_EVENT		? e.data.scalar.anchor
+					    : t == YAML_SEQUENCE_START_EVENT ? e.data.sequence_start.anchor
+					    : t == YAML_MAPPING_START_EVENT  ? e.data.mapping_start.anchor
+									     : NULL;
+		const yaml_char_t *tag = t == YAML_SCALAR_EVENT		? e.data.scalar.tag
+					 : t == YAML_SEQUENCE_START_EVENT ? e.data.sequence_start.tag
+					 : t == YAML_MAPPING_START_EVENT  ? e.data.mapping_start.tag
+									  : NULL;
+		if (t == YAML_STREAM_START_EVENT && e.data.stream_start.encoding != YAML_UTF8_ENCODING)
+			why = "the file is UTF-16 (it starts with that byte order mark): JSON files must be UTF-8";
+		else if (t == YAML_ALIAS_EVENT || anchor)
+			why = "a YAML anchor or alias (& or *): not JSON";
+		else if (tag)
+			why = "a YAML tag (!): not JSON";
+		else if ((t == YAML_SEQUENCE_START_EVENT && e.data.sequence_start.style == YAML_BLOCK_SEQUENCE_STYLE) ||
+			 (t == YAML_MAPPING_START_EVENT && e.data.mapping_start.style == YAML_BLOCK_MAPPING_STYLE))
+			why = "YAML's indented lists or mappings: not JSON (which has [ ] and { })";
+		else if (t == YAML_SCALAR_EVENT && e.data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
+			const char *v = (const char *)e.data.scalar.value;
+			/* an empty one stands where a value is missing: the loader's syntax error says so */
+			if (*v && !config_json_number(v) && strcmp(v, "true") && strcmp(v, "false") && strcmp(v, "null")) {
+				snprintf(word, sizeof word, "'%.80s' is not JSON (a \"string\", a number, true, false or null)", v);
+				why = word;
+			}
+		}
+		int end = t == YAML_STREAM_END_EVENT;
+		yaml_event_delete(&e);
+		if (end)
+			break;
+	}
+	yaml_parser_delete(&parser);
+	rewind(f);
+	if (why)
+		diags_at(d, path, (int)at.line + 1, (int)at.column + 1, "JSON syntax error: %s", why);
+	return why != NULL;
+}
+
 /* The document of f, which holds the file path names (or text that stands for it). */
 static int read_document(const char *path, FILE *f, const char *syntax, yaml_document_t *doc, diags *d)
 {
@@ -95,6 +148,8 @@ static int read_document(const char *path, FILE *f, const char *syntax, yaml_doc
 			 MAX_FLOW_DEPTH);
 		return -1;
 	}
+	if (!strcmp(syntax, "JSON") && not_json(path, f, d))
+		return -1;
 	yaml_parser_t parser;
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_input_file(&parser, f);
