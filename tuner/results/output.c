@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <signal.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -10,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "proc.h"
 #include "stats.h"
 #include "completeness.h"
 #include "build_flags.h"
@@ -128,7 +128,7 @@ void output_reclaim(const char *path)
 			continue;
 		/* a live process's file is its own: another autotune's `report`, say, holds no lock */
 		long pid = strtol(p, NULL, 10);
-		if (pid > 0 && pid != (long)getpid() && proc_gone(pid)) {
+		if (pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH) {
 			char *full = xasprintf("%s/%s", dir, name);
 			unlink(full);
 			free(full);
