@@ -62,6 +62,28 @@ grep -q 'crashed,CUDA_ERROR_ASSERT' results/faults.csv || fail "assert reason mi
 grep -q 'CUDA_ERROR_INVALID_VALUE' results/faults.csv || fail "launch-error reason missing"
 grep -Eq 'first at index 0: got -?nan' results/faults.csv || fail "unwritten element not reported"
 
+echo "== hostile kernels: out of bounds, __trap, an endless loop, device malloc exhausted, a printf flood"
+rm -f results/hostile.csv results/hostile.journal results/hostile.worker.log
+t0=$(date +%s)
+./autotune --fresh tests/gpu/hostile.yaml || fail "hostile run exited $?"
+echo "hostile space took $(( $(date +%s) - t0 )) s"
+# MODE 1, 2, 5 crashed x2 each; the rest by MODE below
+"$B/csvcheck" results/hostile.csv 14 crashed=6 || fail "hostile CSV"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ m = $1; s = $c["status"] }
+	# the correct kernel runs in whatever worker the hostile ones left: ok both times
+	m == 0 && s != "ok" { print "MODE 0 (correct) is " s; bad = 1 }
+	(m == 1 || m == 2 || m == 5) && s != "crashed" { print "MODE " m " is " s ", not crashed"; bad = 1 }
+	m == 3 && s != "timeout" { print "MODE 3 (endless) is " s ", not timeout"; bad = 1 }
+	m == 4 && s != "ok" { print "MODE 4 (malloc exhausted, then correct) is " s; bad = 1 }
+	m == 6 && s != "ok" && s != "timeout" { print "MODE 6 (printf flood) is " s; bad = 1 }
+	END { exit bad }' results/hostile.csv || fail "hostile statuses"
+log=results/hostile.worker.log
+size=$(stat -c %s "$log" 2>/dev/null || echo 0)
+[ "$size" -le $(( 5 * 1024 * 1024 + 8192 )) ] || fail "worker.log is $size bytes: not bounded"
+grep -q 'thread [0-9]* says hello' "$log" || fail "the printf flood's first lines are not in $log"
+echo "hostile: worker.log $size bytes"
+
 echo "== kernels that launch kernels (build.rdc): every nested reduction verified"
 rm -f results/nested_reduce.csv results/nested_reduce.journal
 t0=$(date +%s)

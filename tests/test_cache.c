@@ -254,8 +254,8 @@ static void make_linked_entry(cubin_cache *c, const char *key, const char *conte
 	put_file(d, "x.o: " CDIR "/b.h\n");
 	char *stored = cache_store(c, key, base, "ptxas info    : Used 8 registers\n", linked);
 	CU_ASSERT_PTR_NOT_NULL(stored);
-	char deps[256];
-	snprintf(deps, sizeof deps, CDIR "/evict/cubins/%s.deps", key);
+	char deps[512];
+	snprintf(deps, sizeof deps, "%s/%s.deps", cache_dir(c), key);
 	struct timespec t[2] = {{used, 0}, {used, 0}};
 	utimensat(AT_FDCWD, deps, t, 0);
 	free(stored);
@@ -352,6 +352,61 @@ static void test_a_linked_library_is_a_dependency(void)
 	cache_close(c);
 }
 
+/* A deps file cut short at a line boundary (a full disk, a crash before the data reached the
+ * disk) lists fewer files than the compile read: it is a miss, not a hit that would miss an
+ * edited header. */
+static void test_a_torn_deps_record_is_a_miss(void)
+{
+	cubin_cache *c = fresh_cache(CDIR "/torn");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	put_file(CDIR "/b.h", "#define SCALE 2.0f\n");
+	make_entry(c, "00000000000000aa", "a cubin", time(NULL));
+	make_entry(c, "00000000000000bb", "a cubin", time(NULL));
+	char *cubin, *log;
+	CU_ASSERT_EQUAL_FATAL(cache_lookup(c, "00000000000000aa", &cubin, &log), 1);
+	free(cubin);
+	free(log);
+	/* aa keeps its first line (b.h) only; bb loses its trailer */
+	char *deps = read_text(CDIR "/torn/cubins/00000000000000aa.deps");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(deps);
+	CU_ASSERT_PTR_NOT_NULL(strstr(deps, "\nend 3 "));
+	deps[strcspn(deps, "\n") + 1] = 0;
+	put_file(CDIR "/torn/cubins/00000000000000aa.deps", deps);
+	free(deps);
+	deps = read_text(CDIR "/torn/cubins/00000000000000bb.deps");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(deps);
+	char *end = strstr(deps, "end ");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(end);
+	*end = 0;
+	put_file(CDIR "/torn/cubins/00000000000000bb.deps", deps);
+	free(deps);
+	CU_ASSERT_EQUAL(cache_lookup(c, "00000000000000aa", &cubin, &log), 0);
+	CU_ASSERT_EQUAL(cache_lookup(c, "00000000000000bb", &cubin, &log), 0);
+	cache_close(c);
+}
+
+/* Entries dated in the future (clock skew) do not outlive a fresh one: eviction takes them
+ * first, so a run keeps the entry it just made. */
+static void test_entries_dated_in_the_future_go_first(void)
+{
+	cubin_cache *c = fresh_cache(CDIR "/skew");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	char big[4001];
+	memset(big, 'x', 4000);
+	big[4000] = 0;
+	make_entry(c, "00000000000000aa", big, time(NULL) + 86400);
+	make_entry(c, "00000000000000bb", big, time(NULL) + 3600);
+	make_entry(c, "00000000000000cc", big, time(NULL)); /* this run's */
+	cache_evict(c, 5000); /* room for one */
+	char *cubin, *log;
+	CU_ASSERT_EQUAL(cache_lookup(c, "00000000000000aa", &cubin, &log), 0);
+	CU_ASSERT_EQUAL(cache_lookup(c, "00000000000000bb", &cubin, &log), 0);
+	CU_ASSERT_EQUAL_FATAL(cache_lookup(c, "00000000000000cc", &cubin, &log), 1);
+	free(cubin);
+	free(log);
+	cache_close(c);
+}
+
 /* A compile's temporary files left by a process that is gone (killed before it could clean up)
  * are reclaimed by the next eviction; a live process's are not. */
 static void test_a_dead_runs_temporary_files_are_reclaimed(void)
@@ -418,6 +473,8 @@ int add_cache_suite(void)
 	CU_add_test(s, "eviction keeps the recently used", test_eviction_keeps_the_recently_used);
 	CU_add_test(s, "a dead run's temporary files are reclaimed", test_a_dead_runs_temporary_files_are_reclaimed);
 	CU_add_test(s, "an edited entry is a miss", test_an_edited_entry_is_a_miss);
+	CU_add_test(s, "a torn deps record is a miss", test_a_torn_deps_record_is_a_miss);
+	CU_add_test(s, "entries dated in the future go first", test_entries_dated_in_the_future_go_first);
 	CU_add_test(s, "a linked library is a dependency", test_a_linked_library_is_a_dependency);
 	CU_add_test(s, "a wrapped nvcc is known by its toolkit", test_a_wrapped_nvcc_is_known_by_its_toolkit);
 	CU_add_test(s, "the default cache is the user's own", test_the_default_cache_is_the_users_own);

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "chart.h"
+#include "proc.h"
 #include "report.h"
 #include "tests.h"
 
@@ -185,6 +187,50 @@ static void test_scatter_points(void)
 	view_free(&v);
 }
 
+/* Writes a results CSV of n rows (a dry run's: two parameters that vary, the first the block's x,
+ * which the axes' choice must find adds nothing; nothing measured) to
+ * path, its columns those of tests/data's recording. */
+static void write_rows(const char *path, size_t n)
+{
+	char *rec = read_text("tests/data/summatrix_h100.csv");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rec);
+	FILE *f = fopen(path, "w");
+	fprintf(f, "%.*s", (int)strcspn(rec, "\n") + 1, rec);
+	free(rec);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%zu,%zu,0,%zu,%zu,1,16384,512,1,0,12,0,0,0,0,0,32,0.5000,blocks,32,,,,,,,,,,,,,,,,,,,cold,,not-run,\r\n",
+			i % 100 + 1, i / 100 + 1, i % 100 + 1, (size_t)1);
+	fclose(f);
+}
+
+/* Seconds for the report of an n-row file. */
+static double report_seconds(size_t n)
+{
+	char csv[128], html[128];
+	snprintf(csv, sizeof csv, "%s/rows.csv", test_dir);
+	snprintf(html, sizeof html, "%s/rows.html", test_dir);
+	write_rows(csv, n);
+	diags d = {0};
+	double t0 = now_seconds();
+	CU_ASSERT_EQUAL(report_write(csv, html, NULL, &d), 0);
+	double dt = now_seconds() - t0;
+	diags_free(&d);
+	unlink(csv);
+	unlink(html);
+	return dt;
+}
+
+/* The report takes time linear in rows: four times the rows about four times as long, not
+ * sixteen (choosing the axes compared every row with every other: 80,000 rows took 99 s). */
+static void test_the_report_is_linear_in_rows(void)
+{
+	report_seconds(1000); /* warm */
+	double small = report_seconds(5000), large = report_seconds(20000);
+	if (!(large < 8 * small + 0.05))
+		fprintf(stderr, "\n  5000 rows: %.3f s, 20000 rows: %.3f s\n", small, large);
+	CU_ASSERT(large < 8 * small + 0.05);
+}
+
 int add_chart_suite(void)
 {
 	CU_pSuite s = CU_add_suite("chart", NULL, NULL);
@@ -196,5 +242,6 @@ int add_chart_suite(void)
 	CU_add_test(s, "the best cell is brightest either way", test_the_best_cell_is_brightest_either_way);
 	CU_add_test(s, "the default axes", test_the_default_axes);
 	CU_add_test(s, "scatter points", test_scatter_points);
+	CU_add_test(s, "the report is linear in rows", test_the_report_is_linear_in_rows);
 	return 0;
 }

@@ -3,12 +3,17 @@
  * back as crashed. */
 #include <CUnit/CUnit.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "journal.h"
+#include "proc.h"
 #include "tests.h"
 
 #define PATH "scratch/test.journal"
@@ -134,7 +139,12 @@ static void test_implausible_records_are_measured_again(void)
 	journal_resume jr;
 	diags d = {0};
 	fresh_results(res, 5);
+	stderr_begin();
 	journal *j = journal_open(PATH, "00000000000000cc", 0, &sp, res, &jr, &d);
+	char *err = stderr_end();
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, ":2: a result with impossible times"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, ":6: finalist rounds with an impossible time"));
+	free(err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
 	for (int i = 0; i < 3; i++) {
 		CU_ASSERT_EQUAL(res[i].st, ST_NOT_RUN);
@@ -149,6 +159,201 @@ static void test_implausible_records_are_measured_again(void)
 	unlink(PATH);
 	free_results(res, 5);
 	diags_free(&d);
+}
+
+/* Counter values out of their range (occupancy 1e300, inf, over 100%) and clocks that no GPU has
+ * are not replayed, each with a warning naming the journal's line; nan (a counter not available)
+ * and values in range are. */
+static void test_impossible_counters_are_refused_by_line(void)
+{
+	static const char *const text =
+		"autotune-journal 1 00000000000000cc\n"
+		"done 0 0123456789abcdef ok 1.5 1.4 1.6 20 4 0.001 1 1980 1980 \n"
+		"metrics 0 1e300 50 1e9 20 100\n"
+		"done 1 0123456789abcdef ok 1.5 1.4 1.6 20 4 0.001 1 1980 1980 \n"
+		"metrics 1 inf 50 1e9 20 100\n"
+		"done 2 0123456789abcdef ok 1.5 1.4 1.6 20 4 0.001 1 1980 1980 \n"
+		"metrics 2 140 50 1e9 20 100\n"
+		"done 3 0123456789abcdef ok 1.5 1.4 1.6 20 4 0.001 1 1980 1980 \n"
+		"metrics 3 75 nan 1e9 -2 100\n"
+		"done 4 0123456789abcdef ok 1.5 1.4 1.6 20 4 0.001 1 inf 1980 \n"
+		"done 5 0123456789abcdef ok 1.5 1.4 1.6 20 4 0.001 1 1980 1980 \n"
+		"metrics 5 75 nan 1e9 20 100\n";
+	put_file(PATH, text);
+	space sp = {.nparams = 1, .count = 6};
+	result res[6];
+	journal_resume jr;
+	diags d = {0};
+	fresh_results(res, 6);
+	stderr_begin();
+	journal *j = journal_open(PATH, "00000000000000cc", 0, &sp, res, &jr, &d);
+	char *err = stderr_end();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	for (int i = 0; i < 4; i++) {
+		CU_ASSERT_EQUAL(res[i].st, ST_OK); /* the times stand; the counters do not */
+		CU_ASSERT_EQUAL(res[i].have_metrics, 0);
+	}
+	CU_ASSERT_EQUAL(res[4].st, ST_NOT_RUN); /* a clock of inf MHz */
+	CU_ASSERT_EQUAL(res[5].have_metrics, 1);
+	CU_ASSERT_EQUAL(res[5].metrics[0], 75);
+	CU_ASSERT(isnan(res[5].metrics[1]));
+	static const int bad[] = {3, 5, 7, 9, 10};
+	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+		char at[64];
+		snprintf(at, sizeof at, "%s:%d: ", PATH, bad[k]);
+		if (!strstr(err, at))
+			fprintf(stderr, "\n  no warning for line %d: %s\n", bad[k], err);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, at));
+	}
+	CU_ASSERT_PTR_NULL(strstr(err, ":12: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "counter values out of their range"));
+	free(err);
+	journal_close(j);
+	unlink(PATH);
+	free_results(res, 6);
+	diags_free(&d);
+}
+
+/* A configuration in flight when a tuner died is marked crashed, and stays a crash of that kind
+ * on every later resume: not measured again without --retry-failed, as the message says (its
+ * journaled record has no code, which made the next resume take it for stale and measure it). */
+static void test_a_crash_in_flight_stays_one_on_every_resume(void)
+{
+	put_file(PATH, "autotune-journal 1 00000000000000cc\n"
+		       "start 0\ndone 0 0123456789abcdef ok 1.5 1.4 1.6 20 4 0.001 1 1980 1980 \nstart 1\n");
+	space sp = {.nparams = 1, .count = 2};
+	for (int round = 0; round < 3; round++) {
+		result res[2];
+		journal_resume jr;
+		diags d = {0};
+		fresh_results(res, 2);
+		journal *j = journal_open(PATH, "00000000000000cc", 0, &sp, res, &jr, &d);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+		CU_ASSERT_EQUAL(res[1].st, ST_CRASHED);
+		CU_ASSERT_EQUAL(res[1].lost_in_flight, 1);
+		CU_ASSERT_EQUAL(jr.in_flight, round == 0);
+		CU_ASSERT_EQUAL(res[0].lost_in_flight, 0);
+		journal_close(j);
+		free_results(res, 2);
+		diags_free(&d);
+	}
+	unlink(PATH);
+}
+
+/* A journal that cannot be written says why in the system's words, not a guess ("disk full?"):
+ * here a file size limit, EFBIG, as a full disk gives ENOSPC; the record that failed is not left
+ * half-written, and a "start" whose result could not be journaled is taken back, so that the
+ * configuration is measured again rather than marked crashed. */
+static void test_a_failed_write_is_said_and_taken_back(void)
+{
+	char dir[] = "/tmp/autotune-journal-full-XXXXXX";
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	char path[64];
+	snprintf(path, sizeof path, "%s/full.journal", dir);
+	space sp = {.nparams = 1, .count = 2};
+	result res[2];
+	journal_resume jr;
+	diags d = {0};
+	fresh_results(res, 2);
+	journal *j = journal_open(path, "00000000000000cc", 0, &sp, res, &jr, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT_PTR_NULL(journal_failure(j));
+	CU_ASSERT_EQUAL(journal_started(j, 0), 0);
+	struct stat st;
+	CU_ASSERT_EQUAL_FATAL(stat(path, &st), 0);
+	res[0].st = ST_OK;
+	res[0].t_median = res[0].t_min = res[0].t_max = 1;
+	res[0].samples = res[0].batch = 1;
+	/* this process's files stop growing 10 bytes on: the result's record does not fit */
+	struct rlimit was, lim;
+	getrlimit(RLIMIT_FSIZE, &was);
+	lim = was;
+	lim.rlim_cur = (rlim_t)st.st_size + 10;
+	void (*old)(int) = signal(SIGXFSZ, SIG_IGN);
+	setrlimit(RLIMIT_FSIZE, &lim);
+	int rc = journal_finished(j, 0, &res[0]);
+	setrlimit(RLIMIT_FSIZE, &was);
+	signal(SIGXFSZ, old);
+	CU_ASSERT_EQUAL(rc, -1);
+	char *why = journal_failure(j);
+	CU_ASSERT_PTR_NOT_NULL(why && strstr(why, "writing the journal '"));
+	CU_ASSERT_PTR_NOT_NULL(why && strstr(why, "File too large (the file size limit (ulimit -f) is reached)"));
+	free(why);
+	char *text = read_text(path);
+	journal_close(j);
+	CU_ASSERT_PTR_NOT_NULL(text);
+	CU_ASSERT_PTR_NULL(text ? strstr(text, "start 0") : NULL);
+	CU_ASSERT_PTR_NULL(text ? strstr(text, "done 0") : NULL);
+	CU_ASSERT(text && *text && text[strlen(text) - 1] == '\n');
+	free(text);
+	unlink(path);
+	rmdir(dir);
+	free_results(res, 2);
+	diags_free(&d);
+}
+
+/* A file size limit (ulimit -f) makes every write past it fail with EFBIG in the autotune started
+ * under it, as ENOSPC does on a full disk (autotune ignores SIGXFSZ: a size limit is a write
+ * that fails, not the end of the run). */
+#define FULL_DIR "/tmp/autotune-full-disk-test"
+
+/* run_autotune with files limited to blocks * 512 bytes each (ulimit -f), SIGXFSZ left at its
+ * default: autotune's own business to turn it into a failed write. */
+static int run_limited(char *const args[], int blocks, char **out)
+{
+	char limit[64];
+	snprintf(limit, sizeof limit, "ulimit -f %d; exec \"$0\" \"$@\"", blocks);
+	char *argv[24] = {"sh", "-c", limit, "./autotune"};
+	int n = 4;
+	for (; *args && n < 23; args++)
+		argv[n++] = *args;
+	argv[n] = NULL;
+	int st = proc_capture(argv, 120, out);
+	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : st >= 0 && WIFSIGNALED(st) ? 128 + WTERMSIG(st) : -1;
+}
+
+static void remove_full_dir(void)
+{
+	char *rm[] = {"rm", "-rf", FULL_DIR, NULL}, *out;
+	proc_capture(rm, 30, &out);
+	free(out);
+}
+
+/* The journal fails after some results: the run stops there, exit 4, the journal's results kept
+ * and named; the same command then measures only the rest. */
+static void test_a_full_disk_keeps_the_journal_and_exits_4(void)
+{
+	remove_full_dir();
+	char *config = write_space_config(FULL_DIR, "full", NULL);
+	fake_worker_reset(FULL_DIR, "full");
+	char *args[] = {"--cache-dir", FULL_DIR "/cache", config, NULL}, *out;
+	/* the cubins cached first: under the limit nothing but the journal and outputs is written */
+	CU_ASSERT_EQUAL_FATAL(run_autotune(args, &out), 0);
+	free(out);
+	fake_worker_reset(FULL_DIR, "full");
+	int rc = run_limited(args, 3, &out);
+	CU_ASSERT_EQUAL(rc, 4);
+	int done = count_in(FULL_DIR "/full.journal", "done ");
+	CU_ASSERT(done > 0 && done < 20);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "writing the journal '" FULL_DIR "/full.journal' failed: File too large"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "kept in " FULL_DIR "/full.journal"));
+	CU_ASSERT_PTR_NULL(strstr(out, "disk full?"));
+	if (rc != 4 || !(done > 0 && done < 20))
+		fprintf(stderr, "\n  exit %d, %d done: %s\n", rc, done, out);
+	free(out);
+	CU_ASSERT_EQUAL(access(FULL_DIR "/full.csv", F_OK), -1);
+	/* no record cut in half: every line of the journal is whole */
+	char *text = read_text(FULL_DIR "/full.journal");
+	CU_ASSERT(text && *text && text[strlen(text) - 1] == '\n');
+	free(text);
+	unlink(FULL_DIR "/runs.log");
+	CU_ASSERT_EQUAL(run_autotune(args, &out), 0);
+	free(out);
+	/* the rest, and the reference once more for its outputs */
+	CU_ASSERT_EQUAL(count_in(FULL_DIR "/runs.log", " check "), 20 - done);
+	CU_ASSERT_EQUAL(count_in(FULL_DIR "/full.csv", ",ok,"), 20);
+	fake_worker_forget();
+	remove_full_dir();
 }
 
 /* A plan's result keeps the connections it was measured with and its serial time, written with
@@ -305,6 +510,10 @@ int add_journal_suite(void)
 	CU_add_test(s, "another key says what changed", test_another_key_says_what_changed);
 	CU_add_test(s, "an unwritable journal is reported", test_unwritable_journal_is_reported);
 	CU_add_test(s, "implausible records are measured again", test_implausible_records_are_measured_again);
+	CU_add_test(s, "impossible counters are refused by line", test_impossible_counters_are_refused_by_line);
+	CU_add_test(s, "a crash in flight stays one on every resume", test_a_crash_in_flight_stays_one_on_every_resume);
+	CU_add_test(s, "a failed write is said and taken back", test_a_failed_write_is_said_and_taken_back);
+	CU_add_test(s, "a full disk keeps the journal and exits 4", test_a_full_disk_keeps_the_journal_and_exits_4);
 	CU_add_test(s, "a plan's serial time and connections replay", test_a_plans_serial_time_and_connections_replay);
 	return 0;
 }

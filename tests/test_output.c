@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "output.h"
@@ -172,6 +173,56 @@ static void test_unwritable_directory_is_reported(void)
 	drop_report(&cfg, &sp, &b, res);
 }
 
+/* A process that has exited and been waited for: its pid is gone. */
+static long dead_pid(void)
+{
+	pid_t p = fork();
+	if (p == 0)
+		_exit(0);
+	waitpid(p, NULL, 0);
+	return (long)p;
+}
+
+/* What a run killed while renaming its outputs left ("<output>.tmp.<pid>", the pid gone) is
+ * removed by the next run of those results, under their lock; a live process's file, and a
+ * file of another name, are left alone. */
+static void test_a_killed_runs_temporary_outputs_are_removed(void)
+{
+	char dir[] = "/tmp/autotune-reclaim-XXXXXX";
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	char yaml[128], text[512], dead[4][160], live[160], other[160];
+	snprintf(yaml, sizeof yaml, "%s/r.yaml", dir);
+	snprintf(text, sizeof text,
+		 "kernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4, output: true}]\n"
+		 "space: {x: [32, 64]}\nlaunch: {block: [x], grid: [1]}\noutput: {csv: %s/r.csv, header: %s/r_tuned.h}\n",
+		 dir, dir);
+	put_file(yaml, text);
+	long gone = dead_pid();
+	static const char *const names[] = {"r.csv", "r.html", "r_tuned.h", "r.mk"};
+	for (int i = 0; i < 4; i++) {
+		snprintf(dead[i], sizeof dead[i], "%s/%s.tmp.%ld", dir, names[i], gone);
+		put_file(dead[i], "half a file");
+	}
+	snprintf(live, sizeof live, "%s/r.csv.tmp.%ld", dir, (long)getppid());
+	put_file(live, "a live writer's");
+	snprintf(other, sizeof other, "%s/notes.tmp.%ld", dir, gone);
+	put_file(other, "not ours");
+	/* the run stops early (no nvcc), after it took the lock */
+	setenv("NVCC", "/nonexistent/nvcc", 1);
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune((char *[]){yaml, NULL}, &out), 2);
+	unsetenv("NVCC");
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "NVCC='/nonexistent/nvcc'"));
+	free(out);
+	for (int i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL(access(dead[i], F_OK), -1);
+	CU_ASSERT_EQUAL(access(live, F_OK), 0);
+	CU_ASSERT_EQUAL(access(other, F_OK), 0);
+	char *rm[] = {"rm", "-rf", dir, NULL};
+	proc_capture(rm, 30, &out);
+	free(out);
+}
+
 int add_output_suite(void)
 {
 	CU_pSuite s = CU_add_suite("output", NULL, NULL);
@@ -181,5 +232,6 @@ int add_output_suite(void)
 	CU_add_test(s, "CSV rows and columns", test_csv_rows_and_columns);
 	CU_add_test(s, "a plan's columns", test_a_plans_columns);
 	CU_add_test(s, "unwritable directory is reported", test_unwritable_directory_is_reported);
+	CU_add_test(s, "a killed run's temporary outputs are removed", test_a_killed_runs_temporary_outputs_are_removed);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -210,6 +211,51 @@ static void test_nothing_passed_is_said(void)
 	free(out);
 }
 
+#define FULL_DIR "/tmp/autotune-replay-full-test"
+
+/* run_autotune with files limited to blocks * 512 bytes each (ulimit -f), SIGXFSZ left at its
+ * default: autotune's own business to turn it into a failed write. */
+static int run_limited(char *const args[], int blocks, char **out)
+{
+	char limit[64];
+	snprintf(limit, sizeof limit, "ulimit -f %d; exec \"$0\" \"$@\"", blocks);
+	char *argv[24] = {"sh", "-c", limit, "./autotune"};
+	int n = 4;
+	for (; *args && n < 23; args++)
+		argv[n++] = *args;
+	argv[n] = NULL;
+	int st = proc_capture(argv, 120, out);
+	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : st >= 0 && WIFSIGNALED(st) ? 128 + WTERMSIG(st) : -1;
+}
+
+static void remove_full_dir(void)
+{
+	char *rm[] = {"rm", "-rf", FULL_DIR, NULL}, *out;
+	proc_capture(rm, 30, &out);
+	free(out);
+}
+
+/* --replay that cannot write its sequence says why, exits 2, and leaves no empty file behind. */
+static void test_a_replay_that_cannot_write_says_why(void)
+{
+	remove_full_dir();
+	mkdir(FULL_DIR, 0777);
+	put_file(FULL_DIR "/r.yaml", "kernel: {source: /dev/null, entry: k}\n"
+				"arguments: [{name: a, type: float, count: 4, output: true}]\n"
+				"space: {x: [32, 64]}\nlaunch: {block: [x], grid: [1]}\n"
+				"output: {csv: " FULL_DIR "/r.csv}\n");
+	put_file(FULL_DIR "/rec.csv", "x,time_ms_median,status\r\n32,5.0,ok\r\n64,1,ok\r\n");
+	char *args[] = {"--replay", FULL_DIR "/rec.csv", FULL_DIR "/r.yaml", NULL}, *out;
+	CU_ASSERT_EQUAL(run_limited(args, 0, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "cannot write '" FULL_DIR "/r.replay.csv': File too large"));
+	free(out);
+	CU_ASSERT_EQUAL(access(FULL_DIR "/r.replay.csv", F_OK), -1);
+	CU_ASSERT_EQUAL(run_autotune(args, &out), 0);
+	free(out);
+	CU_ASSERT_EQUAL(count_in(FULL_DIR "/r.replay.csv", "\n"), 3);
+	remove_full_dir();
+}
+
 /* The simulated compile pool: each binary takes one latency on one of `jobs` slots. Exhaustive
  * over 8 binaries takes 8 latencies on one slot and about one on 8 (all hinted at once); a random
  * search builds only what it draws; and no search waits less than one latency per binary on
@@ -392,6 +438,7 @@ int add_replay_suite(void)
 	if (!s)
 		return -1;
 	CU_add_test(s, "nothing passed is said", test_nothing_passed_is_said);
+	CU_add_test(s, "a replay that cannot write says why", test_a_replay_that_cannot_write_says_why);
 	CU_add_test(s, "exhaustive finds the recording's optimum", test_exhaustive_finds_the_recordings_optimum);
 	CU_add_test(s, "every strategy sees the recorded times", test_every_strategy_sees_the_recorded_times);
 	CU_add_test(s, "a recording that does not fit is refused", test_a_recording_that_does_not_fit_is_refused);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "proc.h"
@@ -370,6 +371,44 @@ static void test_a_plan_runs_on_a_worker_of_its_connections(void)
 	config_free(&pc);
 }
 
+/* A worker's log that a printing kernel floods keeps its first and last part, with a line that
+ * says how much was left out; a short one is left as it is. */
+static void test_a_flooded_worker_log_keeps_its_ends(void)
+{
+	char path[128];
+	snprintf(path, sizeof path, "%s/flood.worker.log", test_dir);
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("FIRST LINE\n", f);
+	for (int i = 0; i < 200000; i++)
+		fprintf(f, "thread %d says hello\n", i);
+	fputs("LAST LINE\n", f);
+	fclose(f);
+	runner_trim_log(path, 64 << 10, 16 << 10);
+	char *text = read_text(path); /* its first 64 KiB */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT(!strncmp(text, "FIRST LINE\n", 11));
+	free(text);
+	struct stat st;
+	CU_ASSERT_EQUAL_FATAL(stat(path, &st), 0);
+	CU_ASSERT(st.st_size < (80 << 10) + 200);
+	FILE *g = fopen(path, "r");
+	char tail[64 << 10];
+	fseek(g, st.st_size - (32 << 10), SEEK_SET);
+	size_t n = fread(tail, 1, sizeof tail - 1, g);
+	tail[n] = 0;
+	fclose(g);
+	CU_ASSERT_PTR_NOT_NULL(strstr(tail, "bytes of the worker's output left out here]"));
+	CU_ASSERT(n > 10 && !strcmp(tail + n - 10, "LAST LINE\n"));
+	/* short: untouched */
+	put_file(path, "a line\n");
+	runner_trim_log(path, 64 << 10, 16 << 10);
+	text = read_text(path);
+	CU_ASSERT_STRING_EQUAL(text, "a line\n");
+	free(text);
+	unlink(path);
+}
+
 int add_runner_suite(void)
 {
 	CU_pSuite s = CU_add_suite("runner", setup, teardown);
@@ -384,5 +423,6 @@ int add_runner_suite(void)
 	CU_add_test(s, "no GPU, no runner", test_no_gpu_no_runner);
 	CU_add_test(s, "counters go to their configurations", test_counters_go_to_their_configurations);
 	CU_add_test(s, "a plan runs on a worker of its connections", test_a_plan_runs_on_a_worker_of_its_connections);
+	CU_add_test(s, "a flooded worker log keeps its ends", test_a_flooded_worker_log_keeps_its_ends);
 	return 0;
 }

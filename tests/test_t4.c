@@ -462,6 +462,59 @@ static void test_bad_files_are_refused_where_they_are_wrong(void)
 	}
 }
 
+/* A file that libyaml reads but that is not JSON is refused, naming the file and the place: a
+ * YAML alias would repeat a result, a second document or trailing text would be dropped, a
+ * UTF-16 file is not what Kernel Tuner or T4 write. */
+static void test_yaml_in_a_json_file_is_refused(void)
+{
+	static const char *const one = "{\"configuration\": {\"block_x\": 32, \"block_y\": 1, \"maxrreg\": 0}, "
+				       "\"invalidity\": \"correct\", \"times\": {\"runtimes\": [1.5]}}";
+	char text[4][512];
+	snprintf(text[0], sizeof text[0], "{\"results\": [&r %s, *r]}", one);
+	snprintf(text[1], sizeof text[1], "{\"results\": [%s]}\n{\"results\": []}\n", one);
+	snprintf(text[2], sizeof text[2], "{\"results\": [%s]}\n--- {\"results\": []}\n", one);
+	snprintf(text[3], sizeof text[3], "results:\n  - %s\n", one);
+	static const char *const says[] = {"JSON syntax error: a YAML anchor or alias (& or *): not JSON",
+					   "JSON syntax error: text after the document", "JSON syntax error: a second document",
+					   "JSON syntax error: YAML's indented lists or mappings: not JSON"};
+	for (int i = 0; i < 4; i++) {
+		table t;
+		char *msg;
+		CU_ASSERT_EQUAL(load_text("yaml.json", text[i], &t, &msg), -1);
+		int ok = msg && !strncmp(msg, loaded, strlen(loaded)) && strstr(msg, says[i]);
+		if (!ok)
+			fprintf(stderr, "\n  case %d: want '%s', got '%s'", i, says[i], msg ? msg : "(nothing)");
+		CU_ASSERT(ok);
+		free(msg);
+	}
+	/* UTF-16 (little-endian, with its byte order mark): the same text, two bytes a character */
+	char utf16[1200];
+	size_t n = 0;
+	utf16[n++] = (char)0xFF;
+	utf16[n++] = (char)0xFE;
+	char plain[512];
+	snprintf(plain, sizeof plain, "{\"results\": [%s]}", one);
+	for (const char *c = plain; *c; c++) {
+		utf16[n++] = *c;
+		utf16[n++] = 0;
+	}
+	char *path = in_dir("utf16.json");
+	FILE *f = fopen(path, "wb");
+	fwrite(utf16, 1, n, f);
+	fclose(f);
+	config cfg;
+	space sp;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(config_load(runs[1][0], &cfg, &d) || space_enumerate(&cfg, &sp, &d), 0);
+	table t;
+	CU_ASSERT_EQUAL(t4_load(path, &cfg, &sp, &t, &d), -1);
+	CU_ASSERT(d.n && strstr(d.msgs[0], path) && strstr(d.msgs[0], "UTF-16") && strstr(d.msgs[0], "must be UTF-8"));
+	space_free(&sp);
+	config_free(&cfg);
+	diags_free(&d);
+	free(path);
+}
+
 /* The strings Kernel Tuner records instead of a time are failures of their kind, with the string
  * as the message; a replay counts them failed. */
 static void test_a_time_that_is_an_error_string_is_a_failure(void)
@@ -713,6 +766,7 @@ int add_t4_suite(void)
 	CU_add_test(s, "replay from T4 and cache files is the CSV's", test_replay_from_t4_and_cache_is_the_csvs);
 	CU_add_test(s, "an unterminated cache file is read", test_an_unterminated_cache_file_is_read);
 	CU_add_test(s, "bad files are refused where they are wrong", test_bad_files_are_refused_where_they_are_wrong);
+	CU_add_test(s, "YAML in a JSON file is refused", test_yaml_in_a_json_file_is_refused);
 	CU_add_test(s, "a time that is an error string is a failure", test_a_time_that_is_an_error_string_is_a_failure);
 	CU_add_test(s, "header reads T4 and cache files", test_header_reads_t4_and_cache_files);
 	CU_add_test(s, "a tuning run writes the T4 file", test_a_tuning_run_writes_the_t4_file);

@@ -1362,6 +1362,36 @@ static void test_ctrl_c_in_a_dry_run_leaves_no_nvcc(void)
 	CU_ASSERT_NOT_EQUAL(access(dir, F_OK), -1);
 }
 
+/* The hostile-input table (tests/hostile/cases.txt, over 90 cases: inputs, exit status, what is
+ * said) holds, and docs/hostile.md is the table as it is. */
+static void test_the_hostile_input_table_holds(void)
+{
+	char *out;
+	int st = proc_capture((char *[]){"sh", "tests/hostile.sh", NULL}, 600, &out);
+	CU_ASSERT(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	if (!(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0))
+		fprintf(stderr, "\n%s", out);
+	int cases = 0;
+	const char *n = strstr(out, "hostile inputs: ");
+	CU_ASSERT(n && sscanf(n, "hostile inputs: %d cases", &cases) == 1 && cases >= 90);
+	free(out);
+	st = proc_capture((char *[]){"sh", "tests/hostile.sh", "--markdown", NULL}, 60, &out);
+	char *whole = NULL;
+	size_t len = 0;
+	FILE *f = fopen("docs/hostile.md", "r");
+	if (f) {
+		whole = malloc(1 << 20);
+		len = fread(whole, 1, (1 << 20) - 1, f);
+		whole[len] = 0;
+		fclose(f);
+	}
+	CU_ASSERT(whole && !strcmp(whole, out));
+	if (!(whole && !strcmp(whole, out)))
+		fprintf(stderr, "\n  docs/hostile.md is not `tests/hostile.sh --markdown`: write it again");
+	free(whole);
+	free(out);
+}
+
 int add_tune_suite(void)
 {
 	/* the runs stopped by signals, a full disk and an unwritable output wait on purpose: a suite of
@@ -1409,5 +1439,6 @@ int add_tune_suite(void)
 	CU_add_test(g, "a full disk exits 4 and the rerun writes", test_a_full_disk_exits_4_and_the_rerun_writes);
 	CU_add_test(g, "measured but unwritable exits 4 and keeps the journal",
 		    test_measured_but_unwritable_exits_4_and_keeps_the_journal);
+	CU_add_test(s, "the hostile input table holds", test_the_hostile_input_table_holds);
 	return 0;
 }

@@ -1,7 +1,8 @@
 /* cache.c: the cubin cache. An entry KEY is three files: KEY.cubin, KEY.log (ptxas's report, to
- * restore the resources) and KEY.deps ("<hash> <path>" per file the compile read). KEY.deps is
- * renamed into place last: its presence is what makes the entry valid. Hits refresh the
- * entry's modification time, which eviction uses as "last used". */
+ * restore the resources) and KEY.deps ("<hash> <path>" per file the compile read, then the trailer
+ * "end <lines> <hash of the lines>"). KEY.deps is renamed into place last: its presence is what
+ * makes the entry valid, its trailer that it is whole. Hits refresh the entry's modification
+ * time, which eviction uses as "last used". */
 /* realpath is XSI */
 #define _XOPEN_SOURCE 700
 #include "cache.h"
@@ -145,12 +146,50 @@ static void file_hash(const char *path, char out[17])
 	hasher_finish(h, out);
 }
 
+/* The trailer of a deps list's text: its line count and the hash of those lines. */
+static void deps_trailer(const char *lines, char out[64])
+{
+	size_t n = 0;
+	for (const char *p = lines; *p; p++)
+		n += *p == '\n';
+	hasher *h = hasher_new();
+	hasher_add(h, lines, strlen(lines));
+	char hex[17];
+	hasher_finish(h, hex);
+	snprintf(out, 64, "end %zu %s\n", n, hex);
+}
+
+/* Cuts a deps file's trailer off, in place, when it is there and agrees with the lines before
+ * it: 0. A deps file written on a full disk, or cut short by a crash under a filesystem that
+ * does not order renames after data, may end at a line boundary, and would then list fewer
+ * files than the compile read: an edited header that it lost would not be noticed. */
+static int deps_whole(char *deps)
+{
+	size_t len = strlen(deps);
+	if (len < 2 || deps[len - 1] != '\n')
+		return -1;
+	char *last = deps + len - 1;
+	while (last > deps && last[-1] != '\n')
+		last--;
+	char want[64];
+	char save = *last;
+	*last = 0;
+	deps_trailer(deps, want);
+	*last = save;
+	if (strcmp(last, want))
+		return -1;
+	*last = 0;
+	return 0;
+}
+
 /* Every dependency still has the contents it had when the entry was made; the entry's own
  * cubin and log are among them. *changed: the first that does not, when one is (owned by the
  * caller), else NULL. */
-static int deps_unchanged(const char *deps, char **changed)
+static int deps_unchanged(char *deps, char **changed)
 {
 	*changed = NULL;
+	if (deps_whole(deps))
+		return 0;
 	for (const char *line = deps; *line;) {
 		const char *eol = strchr(line, '\n');
 		if (!eol)
@@ -230,13 +269,14 @@ static char *deps_from_make(const char *dfile)
 	return out;
 }
 
+/* Written and synced: a file that is renamed into place is whole (ccache, git's lockfile). */
 static int write_file(const char *path, const char *text)
 {
-	FILE *f = fopen(path, "w");
-	if (!f)
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0)
 		return -1;
-	fputs(text, f);
-	return fclose(f);
+	int rc = write_all(fd, text, strlen(text)) || fsync(fd) ? -1 : 0;
+	return close(fd) || rc ? -1 : 0;
 }
 
 char *cache_store(cubin_cache *c, const char *key, const char *tmp_base, const char *log, const char *linked)
@@ -263,6 +303,13 @@ char *cache_store(cubin_cache *c, const char *key, const char *tmp_base, const c
 		char *mine = xasprintf("%s%s %s\n%s %s\n", list, hc, cubin, hl, logp);
 		free(list);
 		list = mine;
+	}
+	if (ok) {
+		char end[64];
+		deps_trailer(list, end);
+		char *whole = xasprintf("%s%s", list, end);
+		free(list);
+		list = whole;
 	}
 	ok = ok && write_file(tmp_deps, list) == 0 && rename(tmp_deps, deps) == 0;
 	unlink(tmp_d);
@@ -316,6 +363,7 @@ void cache_evict(cubin_cache *c, unsigned long long max_bytes)
 	cached *all = NULL;
 	size_t n = 0, cap = 0;
 	unsigned long long total = 0;
+	time_t now = time(NULL);
 	struct dirent *e;
 	while ((e = readdir(dir))) {
 		size_t len = strlen(e->d_name);
@@ -337,8 +385,11 @@ void cache_evict(cubin_cache *c, unsigned long long max_bytes)
 			struct stat st;
 			if (stat(p, &st) == 0) {
 				all[n].bytes += (unsigned long long)st.st_size;
+				/* dated in the future (another host's clock, or this one's set back): when it
+				 * was used is unknown, so it goes first rather than outliving every fresh
+				 * entry; a hit dates it again */
 				if (i == 0)
-					all[n].used = st.st_mtime;
+					all[n].used = st.st_mtime > now + 60 ? 0 : st.st_mtime;
 			}
 			free(p);
 		}

@@ -95,7 +95,8 @@ static int check_new_name(loader *L, const yaml_node_t *k, const char *what)
 			ld_error(L, ld_mark(k), "%s name '%s' is a built-in function", what, s);
 			return -1;
 		}
-	for (size_t i = 0; i < cfg->nconstants; i++)
+	/* a constant twice is a duplicate key, said by ld_check_keys: looking back is quadratic */
+	for (size_t i = 0; strcmp(what, "constant") && i < cfg->nconstants; i++)
 		if (!strcmp(cfg->constants[i].name, s)) {
 			ld_error(L, ld_mark(k), "%s '%s' is already a constant (line %d)", what, s, cfg->constants[i].at.line);
 			return -1;
@@ -152,24 +153,19 @@ static void load_param_values(loader *L, const yaml_node_t *v, param *p)
 		}
 		if (items == end)
 			ld_error(L, ld_mark(v), "parameter '%s' has no values", p->name);
+		yaml_node_item_t *at = xcalloc((size_t)(end - items) + 1, sizeof *at); /* each value's item */
 		for (yaml_node_item_t *it = items; it < end; it++) {
 			cexpr x = {0};
 			value val;
 			if (ld_expr(L, ld_node(L, *it), what, &x) == 0 && ld_eval_const(L, &x, what, &val) == 0) {
-				/* a value twice would be every configuration of it twice: measured twice, ranked twice */
-				for (size_t k = 0; k < p->nvalues; k++)
-					if (val.kind == p->values[k].kind ? (val.kind == VAL_INT ? val.u.i == p->values[k].u.i
-												: val.u.f == p->values[k].u.f)
-									  : value_as_double(val) == value_as_double(p->values[k])) {
-						ld_error(L, ld_mark(ld_node(L, *it)), "parameter '%s' lists the value %s twice (items %zu and %zu)",
-							 p->name, ld_scalar(ld_node(L, *it)), k + 1, p->nvalues + 1);
-						break;
-					}
 				grow(&p->values, &cap, p->nvalues + 1, sizeof *p->values);
+				at[p->nvalues] = *it;
 				p->values[p->nvalues++] = val;
 			}
 			expr_free(x.e);
 		}
+		ld_check_distinct_values(L, p, at);
+		free(at);
 		return;
 	}
 	static const char *const keys[] = {"start", "stop", "step", "pow2", NULL};

@@ -34,6 +34,9 @@ const char *ld_kind_name(const yaml_node_t *n);
 const char *ld_scalar(const yaml_node_t *n);
 /* -1 (reported) unless n is of type t */
 int ld_expect(loader *L, const yaml_node_t *n, yaml_node_type_t t, const char *what);
+/* A value the parameter p lists twice (its values came from the items at[i]), reported at the
+ * second: every configuration of it would be measured and ranked twice. */
+void ld_check_distinct_values(loader *L, const param *p, const yaml_node_item_t *at);
 /* Unknown keys (with the nearest valid one) and duplicate keys: -1 when n is not a mapping. */
 int ld_check_keys(loader *L, const yaml_node_t *n, const char *what, const char *const *allowed);
 yaml_node_t *ld_get(loader *L, const yaml_node_t *map, const char *key);

@@ -86,6 +86,59 @@ static int has_nul(const char *path, const char *syntax, yaml_document_t *doc, d
 	return 0;
 }
 
+/* What libyaml reads in a file that should be JSON but is not (T4 and Kernel Tuner files): its
+ * own syntax (anchors and aliases, tags, indented blocks, bare words) or another encoding than
+ * UTF-8. Read as YAML, an alias would repeat a result and a bare word pass for a string. 1 with
+ * the first said in d; f is rewound. A syntax error is left to the loader, which says it. */
+static int not_json(const char *path, FILE *f, diags *d)
+{
+	yaml_parser_t parser;
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_file(&parser, f);
+	yaml_event_t e;
+	const char *why = NULL;
+	char word[160];
+	yaml_mark_t at = {0};
+	while (!why && yaml_parser_parse(&parser, &e)) {
+		yaml_event_type_t t = e.type;
+		at = e.start_mark;
+		const yaml_char_t *anchor = t == YAML_SCALAR_EVENT		? e.data.scalar.anchor
+					    : t == YAML_SEQUENCE_START_EVENT ? e.data.sequence_start.anchor
+					    : t == YAML_MAPPING_START_EVENT  ? e.data.mapping_start.anchor
+									     : NULL;
+		const yaml_char_t *tag = t == YAML_SCALAR_EVENT		? e.data.scalar.tag
+					 : t == YAML_SEQUENCE_START_EVENT ? e.data.sequence_start.tag
+					 : t == YAML_MAPPING_START_EVENT  ? e.data.mapping_start.tag
+									  : NULL;
+		if (t == YAML_STREAM_START_EVENT && e.data.stream_start.encoding != YAML_UTF8_ENCODING)
+			why = "the file is UTF-16 (it starts with that byte order mark): JSON files must be UTF-8";
+		else if (t == YAML_ALIAS_EVENT || anchor)
+			why = "a YAML anchor or alias (& or *): not JSON";
+		else if (tag)
+			why = "a YAML tag (!): not JSON";
+		else if ((t == YAML_SEQUENCE_START_EVENT && e.data.sequence_start.style == YAML_BLOCK_SEQUENCE_STYLE) ||
+			 (t == YAML_MAPPING_START_EVENT && e.data.mapping_start.style == YAML_BLOCK_MAPPING_STYLE))
+			why = "YAML's indented lists or mappings: not JSON (which has [ ] and { })";
+		else if (t == YAML_SCALAR_EVENT && e.data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
+			const char *v = (const char *)e.data.scalar.value;
+			/* an empty one stands where a value is missing: the loader's syntax error says so */
+			if (*v && !config_json_number(v) && strcmp(v, "true") && strcmp(v, "false") && strcmp(v, "null")) {
+				snprintf(word, sizeof word, "'%.80s' is not JSON (a \"string\", a number, true, false or null)", v);
+				why = word;
+			}
+		}
+		int end = t == YAML_STREAM_END_EVENT;
+		yaml_event_delete(&e);
+		if (end)
+			break;
+	}
+	yaml_parser_delete(&parser);
+	rewind(f);
+	if (why)
+		diags_at(d, path, (int)at.line + 1, (int)at.column + 1, "JSON syntax error: %s", why);
+	return why != NULL;
+}
+
 /* The document of f, which holds the file path names (or text that stands for it). */
 static int read_document(const char *path, FILE *f, const char *syntax, yaml_document_t *doc, diags *d)
 {
@@ -95,6 +148,8 @@ static int read_document(const char *path, FILE *f, const char *syntax, yaml_doc
 			 MAX_FLOW_DEPTH);
 		return -1;
 	}
+	if (!strcmp(syntax, "JSON") && not_json(path, f, d))
+		return -1;
 	yaml_parser_t parser;
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_input_file(&parser, f);
@@ -207,25 +262,104 @@ int ld_expect(loader *L, const yaml_node_t *n, yaml_node_type_t t, const char *w
 	return -1;
 }
 
+static int same_value(value a, value b)
+{
+	return a.kind == b.kind ? (a.kind == VAL_INT ? a.u.i == b.u.i : a.u.f == b.u.f)
+				: value_as_double(a) == value_as_double(b);
+}
+
+/* The values ld_check_distinct_values sorts, by their number and then position. */
+static const value *sorted_values;
+static int value_order(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	double x = value_as_double(sorted_values[i]), y = value_as_double(sorted_values[j]);
+	if (isnan(x) || isnan(y)) /* equal to nothing: last, in their order */
+		return isnan(x) != isnan(y) ? isnan(x) - isnan(y) : (i > j) - (i < j);
+	return x != y ? (x > y) - (x < y) : (i > j) - (i < j);
+}
+
+/* Sorted, so that equal values are neighbours: a list of 200,000 values is not 200,000 squared
+ * comparisons. Values equal as doubles but not as themselves (two integers past 2^53) share a
+ * run, which is compared pairwise. */
+void ld_check_distinct_values(loader *L, const param *p, const yaml_node_item_t *at)
+{
+	size_t n = p->nvalues, *order = xcalloc(n + 1, sizeof *order), *first = xcalloc(n + 1, sizeof *first);
+	for (size_t i = 0; i < n; i++)
+		order[i] = first[i] = i;
+	sorted_values = p->values;
+	qsort(order, n, sizeof *order, value_order);
+	for (size_t a = 0, b; a < n; a = b) {
+		double x = value_as_double(p->values[order[a]]);
+		for (b = a + 1; b < n && value_as_double(p->values[order[b]]) == x; b++)
+			for (size_t k = a; k < b; k++)
+				if (first[order[b]] == order[b] && same_value(p->values[order[k]], p->values[order[b]]))
+					first[order[b]] = first[order[k]];
+	}
+	for (size_t j = 0; j < n; j++)
+		if (first[j] != j) {
+			yaml_node_t *item = ld_node(L, at[j]);
+			ld_error(L, ld_mark(item), "parameter '%s' lists the value %s twice (items %zu and %zu)", p->name,
+				 ld_scalar(item), first[j] + 1, j + 1);
+		}
+	free(order);
+	free(first);
+}
+
+/* The pairs first_of_each_key sorts, by key and then position (qsort has no context). */
+static loader *keys_loader;
+static const yaml_node_pair_t *keys_pairs;
+static const char *key_of(size_t i)
+{
+	const yaml_node_t *k = ld_node(keys_loader, keys_pairs[i].key);
+	return k->type == YAML_SCALAR_NODE ? ld_scalar(k) : NULL;
+}
+static int key_order(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const char *x = key_of(i), *y = key_of(j);
+	int c = !x || !y ? (x != NULL) - (y != NULL) : strcmp(x, y);
+	return c ? c : (i > j) - (i < j);
+}
+
+/* Per pair, the first pair of the same key (itself when it is the first, or has no name): by
+ * sorting, so that a mapping of 200,000 constants is not 200,000 squared comparisons. Caller
+ * frees. */
+static size_t *first_of_each_key(loader *L, const yaml_node_pair_t *pairs, size_t n)
+{
+	size_t *order = xcalloc(n + 1, sizeof *order), *first = xcalloc(n + 1, sizeof *first);
+	for (size_t i = 0; i < n; i++)
+		order[i] = first[i] = i;
+	keys_loader = L;
+	keys_pairs = pairs;
+	qsort(order, n, sizeof *order, key_order);
+	for (size_t k = 1; k < n; k++) {
+		const char *a = key_of(order[k - 1]), *b = key_of(order[k]);
+		if (a && b && !strcmp(a, b))
+			first[order[k]] = first[order[k - 1]];
+	}
+	free(order);
+	return first;
+}
+
 /* Reports unknown keys (with the nearest valid one) and duplicate keys, which libyaml accepts
  * silently. Returns -1 if n is not a mapping. */
 int ld_check_keys(loader *L, const yaml_node_t *n, const char *what, const char *const *allowed)
 {
 	if (ld_expect(L, n, YAML_MAPPING_NODE, what))
 		return -1;
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+	yaml_node_pair_t *start = n->data.mapping.pairs.start;
+	size_t *first = first_of_each_key(L, start, (size_t)(n->data.mapping.pairs.top - start));
+	for (yaml_node_pair_t *p = start; p < n->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = ld_node(L, p->key);
 		if (k->type != YAML_SCALAR_NODE) {
 			ld_error(L, ld_mark(k), "keys in %s must be plain names", what);
 			continue;
 		}
-		for (yaml_node_pair_t *q = n->data.mapping.pairs.start; q < p; q++) {
-			yaml_node_t *k2 = ld_node(L, q->key);
-			if (k2->type == YAML_SCALAR_NODE && !strcmp(ld_scalar(k2), ld_scalar(k))) {
-				mark m = ld_mark(k2);
-				ld_error(L, ld_mark(k), "duplicate key '%s' (first at line %d, column %d)", ld_scalar(k), m.line, m.col);
-				break;
-			}
+		size_t was = first[p - start];
+		if (was != (size_t)(p - start)) {
+			mark m = ld_mark(ld_node(L, start[was].key));
+			ld_error(L, ld_mark(k), "duplicate key '%s' (first at line %d, column %d)", ld_scalar(k), m.line, m.col);
 		}
 		if (!allowed)
 			continue;
@@ -245,6 +379,7 @@ int ld_check_keys(loader *L, const yaml_node_t *n, const char *what, const char 
 			ld_error(L, ld_mark(k), "unknown key '%s' in %s (valid keys: %s)", ld_scalar(k), what, list);
 		}
 	}
+	free(first);
 	return 0;
 }
 

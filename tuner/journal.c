@@ -61,13 +61,48 @@ struct journal {
 	int lock_fd;      /* PATH.lock, flock'd for the run, holding its pid */
 	char *lock_path;
 	off_t header_end; /* nothing past it on close: no record to resume from, so no file left */
+	int err;          /* the errno of the first append that failed, 0 while none has */
+	int err_in_sync;  /* and whether it was the fsync (the data written, not kept) */
+	/* the last record while it is a "start": a result that cannot be journaled takes it back,
+	 * so that the configuration is measured again rather than taken for a crash */
+	long long last_start;
+	off_t last_start_at;
 };
 
+/* A record that cannot be kept whole is taken back (shrinking a file needs no room), so that
+ * what follows is not spliced onto half a line. */
 static int append(journal *j, const char *line)
 {
-	if (write_all(j->fd, line, strlen(line)))
-		return -1;
-	return fsync(j->fd) == 0 || errno == EINVAL ? 0 : -1;
+	off_t end = lseek(j->fd, 0, SEEK_END);
+	int sync = 0;
+	j->last_start = -1;
+	if (write_all(j->fd, line, strlen(line)) == 0) {
+		sync = 1;
+		if (fsync(j->fd) == 0 || errno == EINVAL)
+			return 0;
+	}
+	int e = errno;
+	if (end >= 0 && ftruncate(j->fd, end) == 0)
+		lseek(j->fd, end, SEEK_SET);
+	if (!j->err) {
+		j->err = e;
+		j->err_in_sync = sync;
+	}
+	errno = e;
+	return -1;
+}
+
+char *journal_failure(const journal *j)
+{
+	if (!j->err)
+		return NULL;
+	/* only a full disk or quota is a matter of room; an I/O error is the disk's or the filesystem's */
+	const char *hint = j->err == ENOSPC || j->err == EDQUOT   ? "the disk is full"
+			   : j->err == EIO                          ? "an I/O error: the disk or its filesystem is failing"
+			   : j->err == EFBIG                        ? "the file size limit (ulimit -f) is reached"
+								    : NULL;
+	return xasprintf("%s the journal '%s' failed: %s%s%s%s", j->err_in_sync ? "syncing" : "writing", j->path,
+			 strerror(j->err), hint ? " (" : "", hint ? hint : "", hint ? ")" : "");
 }
 
 static char *escape(const char *s)
@@ -106,7 +141,26 @@ static char *unescape(const char *s)
 static int plausible_times(const result *r)
 {
 	return isfinite(r->t_median) && isfinite(r->t_min) && isfinite(r->t_max) && r->t_min >= 0 &&
-	       r->t_min <= r->t_median && r->t_median <= r->t_max && r->samples >= 1 && r->batch >= 1 && !(r->noise < 0);
+	       r->t_min <= r->t_median && r->t_median <= r->t_max && r->samples >= 1 && r->batch >= 1 &&
+	       !(r->noise < 0) && r->noise != INFINITY;
+}
+
+/* A clock reading: unknown (nan, 0) or a frequency some GPU could have. */
+static int plausible_mhz(double mhz) { return isnan(mhz) || (mhz >= 0 && mhz < 1e5); }
+
+/* The counters as the worker reports them: nan where one is not available, the percentages in
+ * [0, 100] (DRAM throughput, a ratio to a nominal peak, a little over), the load throughput a
+ * finite rate. A damaged "metrics" record (1e300, inf, 140% occupancy) would change the pick of
+ * select.c's model and what the report says. */
+static int plausible_metrics(const double *v)
+{
+	static const double most[METRIC_COUNT] = {[METRIC_ACHIEVED_OCCUPANCY] = 100, [METRIC_GLD_EFFICIENCY] = 100,
+						  [METRIC_GLD_THROUGHPUT] = 1e15, [METRIC_DRAM_PCT] = 105,
+						  [METRIC_BRANCH_EFFICIENCY] = 100};
+	for (int i = 0; i < METRIC_COUNT; i++)
+		if (!isnan(v[i]) && !(v[i] >= 0 && v[i] <= most[i]))
+			return 0;
+	return 1;
 }
 
 /* A "done" record into x (a copy of the configuration's result): 0 when it holds. */
@@ -126,6 +180,14 @@ static int take_done(const proto_result *got, result *x)
 	x->batch = (int)got->batch;
 	x->mhz_before = got->mhz_before;
 	x->mhz_after = got->mhz_after;
+	/* only a configuration that was in flight when an earlier tuner died is journaled crashed
+	 * without the code it ran (journal_start): still not a measurement, so still not measured
+	 * again without --retry-failed, as its message says */
+	x->lost_in_flight = s == ST_CRASHED && !strcmp(got->code, "-");
+	if (got->samples < 0 || got->samples > INT_MAX || got->batch < 0 || got->batch > INT_MAX ||
+	    got->driver_blocks < -1 || got->driver_blocks > INT_MAX || !plausible_mhz(x->mhz_before) ||
+	    !plausible_mhz(x->mhz_after))
+		return -1;
 	return s != ST_OK || plausible_times(x) ? 0 : -1;
 }
 
@@ -139,8 +201,10 @@ static long long record_config(const char *line)
 }
 
 /* Applies one record; unknown or malformed lines are ignored (a newer or damaged journal must
- * not stop a run: at worst a configuration is measured again). line is split in place. */
-static void replay_line(char *line, const space *sp, result *res, char *started)
+ * not stop a run: at worst a configuration is measured again). line is split in place. A record
+ * that parses but holds values no measurement can have is not applied: what was wrong, in words
+ * (static), else NULL. */
+static const char *replay_line(char *line, const space *sp, result *res, char *started)
 {
 	record rec;
 	proto_result done;
@@ -153,28 +217,34 @@ static void replay_line(char *line, const space *sp, result *res, char *started)
 		started[rec.config] = 0;
 	else if (proto_decode(&PROTO_DONE, line, &done) == 0 && IN_SPACE(done.id)) {
 		result *r = &res[done.id], x = *r; /* r changes only for a record that holds */
-		if (take_done(&done, &x) == 0) {
-			*r = x; /* the same message pointer: result_set_message below frees it once */
-			r->gpu = 0; /* a "gpu" record follows when another GPU measured it */
-			result_set_message(r, *done.message ? unescape(done.message) : NULL);
-			started[done.id] = 2;
+		if (take_done(&done, &x)) {
+			/* the message pointer is r's own: x holds nothing to free */
+			return "a result with impossible times, counts or clocks";
 		}
+		*r = x; /* the same message pointer: result_set_message below frees it once */
+		r->gpu = 0; /* a "gpu" record follows when another GPU measured it */
+		result_set_message(r, *done.message ? unescape(done.message) : NULL);
+		started[done.id] = 2;
 	} else if (proto_is(&FINAL, line)) {
 		/* a damaged record still names its configuration: its finalist rounds are then gone */
 		long long i = record_config(line);
 		if (!IN_SPACE(i))
-			return;
+			return NULL;
 		result *r = &res[i];
 		if (proto_decode(&FINAL, line, &rec) == 0 && rec.other > 0 && rec.other <= INT_MAX &&
-		    isfinite(rec.median) && rec.median > 0 && rec.noise >= 0) {
+		    isfinite(rec.median) && rec.median > 0 && rec.noise >= 0 && isfinite(rec.noise)) {
 			r->final_rounds = (int)rec.other;
 			r->final_median = rec.median;
 			r->final_noise = rec.noise;
-		} else
+		} else {
 			r->final_rounds = 0;
+			return "finalist rounds with an impossible time or count";
+		}
 	} else if (proto_decode(&PLAN, line, &rec) == 0 && IN_SPACE(rec.config)) {
 		/* the run's key holds the connections a plan without its own gets: they agree */
-		if (rec.other == res[rec.config].connections && isfinite(rec.median) && rec.median >= 0)
+		if (!isfinite(rec.median) || rec.median < 0)
+			return "a plan's serial time that is not a time";
+		if (rec.other == res[rec.config].connections)
 			res[rec.config].serial_ms = rec.median;
 	} else if (proto_decode(&GPU, line, &rec) == 0 && IN_SPACE(rec.config) && rec.other >= 0 && rec.other <= INT_MAX)
 		res[rec.config].gpu = (int)rec.other;
@@ -186,11 +256,17 @@ static void replay_line(char *line, const space *sp, result *res, char *started)
 		long long i = record_config(line); /* likewise: its counters are then gone */
 		if (IN_SPACE(i)) {
 			res[i].have_metrics = proto_decode(&PROTO_METRICS_OF, line, &m) == 0 && m.id == i;
+			if (res[i].have_metrics && !plausible_metrics(m.v)) {
+				res[i].have_metrics = 0;
+				return "counter values out of their range (a percentage over 100, a negative or "
+				       "infinite value)";
+			}
 			if (res[i].have_metrics)
 				memcpy(res[i].metrics, m.v, sizeof m.v);
 		}
 	}
 #undef IN_SPACE
+	return NULL;
 }
 
 /* Reads the journal if its key matches; returns the length of its complete lines, or -1 when it
@@ -208,9 +284,14 @@ static long replay(const char *path, const char *key, const space *sp, result *r
 	if ((n = getline(&line, &cap, f)) > 0 && line[n - 1] == '\n' && !strncmp(line, MAGIC, strlen(MAGIC)) &&
 	    !strncmp(line + strlen(MAGIC), key, strlen(key)) && line[strlen(MAGIC) + strlen(key)] == '\n') {
 		good = n;
+		long lineno = 1;
 		while ((n = getline(&line, &cap, f)) > 0 && line[n - 1] == '\n') {
 			line[n - 1] = 0;
-			replay_line(line, sp, res, started);
+			lineno++;
+			const char *why = replay_line(line, sp, res, started);
+			if (why)
+				fprintf(stderr, "autotune: %s:%ld: %s: record ignored (damaged on disk?)\n", path, lineno,
+					why);
 			good += n;
 		}
 		/* A "done" cut short: the measurement finished and the tuner died writing it down. The
@@ -289,6 +370,7 @@ journal *journal_lock(const char *path, diags *d)
 	journal *j = xcalloc(1, sizeof *j);
 	j->path = xstrdup(path);
 	j->fd = j->lock_fd = -1;
+	j->last_start = -1;
 	if (take_lock(j, d)) {
 		journal_close(j);
 		return NULL;
@@ -437,7 +519,16 @@ static int put(journal *j, const proto_msg *m, const void *msg)
 	return rc;
 }
 
-int journal_started(journal *j, size_t config) { return put(j, &START, &(record){.config = (long long)config}); }
+int journal_started(journal *j, size_t config)
+{
+	off_t at = lseek(j->fd, 0, SEEK_END);
+	int rc = put(j, &START, &(record){.config = (long long)config});
+	if (rc == 0) {
+		j->last_start = (long long)config;
+		j->last_start_at = at;
+	}
+	return rc;
+}
 
 int journal_finished(journal *j, size_t config, const result *r)
 {
@@ -455,7 +546,11 @@ int journal_finished(journal *j, size_t config, const result *r)
 		free(line);
 		line = both;
 	}
+	long long started = j->last_start;
+	off_t started_at = j->last_start_at;
 	int rc = append(j, line);
+	if (rc && started == (long long)config && ftruncate(j->fd, started_at) == 0)
+		lseek(j->fd, started_at, SEEK_SET);
 	free(line);
 	free(msg);
 	return rc;

@@ -54,7 +54,8 @@ int journal_start(journal *j, const char *key, const char *inputs, const char *c
 journal *journal_open(const char *path, const char *key, int fresh, const space *sp, result *res,
 		      journal_resume *resume, diags *d);
 
-/* Each appends one line and syncs it to disk; -1 when the write fails (disk full). */
+/* Each appends one line and syncs it to disk; -1 when the write fails (disk full), the record
+ * then taken back whole. */
 int journal_started(journal *j, size_t config);
 int journal_finished(journal *j, size_t config, const result *r);
 int journal_final(journal *j, size_t config, const result *r);
@@ -66,6 +67,11 @@ int journal_gpu(journal *j, size_t config, int gpu);
 int journal_stopped(journal *j, size_t config);
 /* config was not measured: it runs the same binary and launch as `twin`, whose result it shares */
 int journal_shared(journal *j, size_t config, size_t twin);
+
+/* Why the first append that failed did, in words ("writing the journal 'P' failed: No space left
+ * on device (the disk is full)"; an fsync's EIO is said to be an I/O error), or NULL while none
+ * has. Caller frees. */
+char *journal_failure(const journal *j);
 
 void journal_close(journal *j);
 

@@ -1,6 +1,7 @@
 /* main.c: the command line's dispatch: each command to the module that does it. Only the
  * commands print their diagnostics and choose the exit code (cli.h's table). */
 #define _GNU_SOURCE
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,9 @@ static int fail(diags *d, int code)
 
 int main(int argc, char **argv)
 {
+	/* past a file size limit (ulimit -f) a write fails and is said, as on a full disk, rather
+	 * than the process being killed with what it measured */
+	signal(SIGXFSZ, SIG_IGN);
 	options o;
 	if (cli_parse(argc, argv, &o))
 		return EXIT_USAGE;

@@ -13,9 +13,15 @@
 #include "runner.h"
 #include "space.h"
 
+/* Not a signal: what *interrupted is set to when the journal cannot be written (a full disk). The
+ * run stops as at Ctrl-C, since what it measured from then on could be kept nowhere; what the
+ * journal holds is the next run's start. */
+#define MEASURE_STOP_JOURNAL (-1)
+
 typedef struct {
 	int progress;                        /* draw the progress bar */
-	volatile sig_atomic_t *interrupted;  /* set by SIGINT: stop after the configuration in flight */
+	volatile sig_atomic_t *interrupted;  /* set by SIGINT: stop after the configuration in flight;
+					      * MEASURE_STOP_JOURNAL when the journal failed */
 	double copy_gbps;                    /* the device's copy bandwidth, for % of peak; 0 unknown */
 	int max_mhz;                         /* the device's maximum SM clock */
 	journal *journal;                    /* where each result goes as it arrives, or NULL */
@@ -31,7 +37,7 @@ typedef struct {
 	const select_policy *policy;         /* how the winner is chosen: counters go where they can
 					      * change it (NULL: only to the fastest measure.metrics asks for) */
 	char *counters_note;                 /* out: why counters were not collected, or NULL (owned) */
-	char *journal_note;                  /* out: why the journal stopped being written, or NULL */
+	char *journal_note;                  /* out: why the journal could not be written, or NULL */
 	size_t measured;                     /* out: configurations measured in this run */
 	size_t shared;                       /* out: configurations that shared an identical one's measurement */
 	/* out: wall time of the first pass and, within it, of waiting for binaries (per GPU); of

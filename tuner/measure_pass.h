@@ -90,14 +90,17 @@ typedef struct pass {
 	pthread_mutex_t build_lock;
 } pass;
 
-/* A journal that cannot be written (disk full) stops being written (o->journal_note says why);
- * the run goes on and the results still reach the CSV. Inline: both files of the stage use it. */
+/* A journal that cannot be written (a full disk) stops the run: measuring on would only make
+ * results that could be kept nowhere. What the journal holds stays, for the next run. Inline: both
+ * files of the stage use it. */
 static inline void pass_journal_check(measure_opts *o, int rc)
 {
 	if (rc && !o->journal_note) {
-		o->journal_note = xstrdup("writing the journal failed (disk full?): this run cannot be resumed");
-		journal_close(o->journal);
-		o->journal = NULL;
+		o->journal_note = journal_failure(o->journal);
+		if (!o->journal_note)
+			o->journal_note = xstrdup("writing the journal failed");
+		if (!*o->interrupted)
+			*o->interrupted = MEASURE_STOP_JOURNAL;
 	}
 }
 /* finish.c */

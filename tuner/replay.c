@@ -173,11 +173,10 @@ static int read_recording(const config *cfg, const space *sp, const char *path, 
 static int write_sequence(const config *cfg, const space *sp, const char *out_path, const size_t *order, size_t n,
 			  const double *time, diags *d)
 {
-	FILE *out = fopen(out_path, "w");
-	if (!out) {
-		diags_add(d, "cannot write '%s': %s", out_path, strerror(errno));
+	char *tmp;
+	FILE *out = output_open(out_path, &tmp, d);
+	if (!out)
 		return -1;
-	}
 	fputs("step,", out);
 	for (size_t p = 0; p < cfg->nparams; p++)
 		fprintf(out, "%s,", cfg->params[p].name);
@@ -195,7 +194,7 @@ static int write_sequence(const config *cfg, const space *sp, const char *out_pa
 		else
 			fprintf(out, "%.6g\r\n", time[c]);
 	}
-	return fclose(out) ? -1 : 0;
+	return output_commit(out, tmp, out_path, d);
 }
 
 int replay_run(const config *cfg, const space *sp, const char *csv_path, strategy s, size_t budget,

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -107,6 +108,30 @@ static void free_env(char **env)
 	free(env);
 }
 
+/* A worker's log past head + tail bytes keeps its first head and its last tail bytes, with a
+ * line between that says how much was left out: a kernel that prints in a loop (device printf
+ * goes to the log) made a 51 MiB log. The worker appends (O_APPEND), so what it writes after
+ * the cut lands after the kept tail. */
+void runner_trim_log(const char *path, size_t head, size_t tail)
+{
+	struct stat st;
+	if (!path || stat(path, &st) || (size_t)st.st_size <= head + tail + 4096)
+		return;
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	char *keep = xmalloc(tail + 1);
+	ssize_t got = fd >= 0 ? pread(fd, keep, tail, st.st_size - (off_t)tail) : -1;
+	if (got == (ssize_t)tail && ftruncate(fd, (off_t)head) == 0 && lseek(fd, 0, SEEK_END) >= 0) {
+		char note[160];
+		int n = snprintf(note, sizeof note, "\n[autotune: %lld bytes of the worker's output left out here]\n",
+				 (long long)st.st_size - (long long)(head + tail));
+		if (write_all(fd, note, (size_t)n) == 0)
+			write_all(fd, keep, tail);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(keep);
+}
+
 /* The answer to a run: a plan's serial time first (into *serial_ms when not NULL), then the
  * result's line. */
 static int run_answer(runner *r, double timeout_s, char **ans, double *serial_ms)
@@ -119,6 +144,7 @@ static int run_answer(runner *r, double timeout_s, char **ans, double *serial_ms
 		free(*ans);
 		rc = proc_read_line(&r->p, timeout_s, ans);
 	}
+	runner_trim_log(r->log_path, RUNNER_LOG_HEAD, RUNNER_LOG_TAIL);
 	return rc;
 }
 

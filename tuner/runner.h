@@ -70,4 +70,11 @@ void runner_quit(runner *r);
 
 void runner_stop(runner *r);
 
+/* How much of a worker's log is kept (its first and last bytes), checked after each run. */
+#define RUNNER_LOG_HEAD (4u << 20)
+#define RUNNER_LOG_TAIL (1u << 20)
+/* Cuts the log at path down to its first head and last tail bytes, with a line that says how many
+ * were left out between, when it is longer. */
+void runner_trim_log(const char *path, size_t head, size_t tail);
+
 #endif

@@ -31,6 +31,7 @@
 #include "replay.h"
 #include "report.h"
 #include "result.h"
+#include "run_files.h"
 #include "runner.h"
 #include "search.h"
 #include "select.h"
@@ -53,8 +54,9 @@ static volatile sig_atomic_t interrupted;
  * alike: stop after the configuration in flight and write what was measured. */
 static void on_stop_signal(int sig)
 {
-	/* the second one stops at once, and takes every nvcc and worker along */
-	if (interrupted) {
+	/* the second one stops at once, and takes every nvcc and worker along (a journal that failed
+	 * stopped the run, but no signal did) */
+	if (interrupted > 0) {
 		proc_kill_all();
 		_exit(128 + sig);
 	}
@@ -81,7 +83,6 @@ static int missing_entry(const config *cfg, const binary *bin, diags *d)
 	return 1;
 }
 
-static int check_output_path(const char *path, diags *d);
 
 /* --budget (else search.budget): evaluations (N), a fraction of the space (N%) or seconds (Ns,
  * into *seconds); 0 when not given. */
@@ -130,7 +131,7 @@ static int replay(const options *o, const config *cfg, const space *sp, diags *d
 		budget = sp->count; /* a replay takes no time: a time budget means all of it */
 	char *out = config_sibling(cfg, ".replay.csv");
 	replay_result r;
-	int rc = check_output_path(out, d) ? -1
+	int rc = run_check_output_path(out, d) ? -1
 					   : replay_run(cfg, sp, o->replay, s, budget, seed_of(o, cfg), jobs_of(o), out, &r, d);
 	if (rc == 0 && r.best_config < 0) {
 		/* no ratio to give: the search found nothing that passed */
@@ -160,107 +161,6 @@ static int replay(const options *o, const config *cfg, const space *sp, diags *d
 }
 
 static void compile_progress(void *ctx, size_t done, size_t total) { progress_compile(ctx, done, total); }
-
-static int check_output_path(const char *path, diags *d)
-{
-	struct stat st;
-	const char *why = output_refusal(path);
-	if (why) {
-		/* found now, not once everything is measured */
-		diags_add(d, "cannot write '%s': %s", path, why);
-		return -1;
-	}
-	const char *slash = strrchr(path, '/');
-	if (!slash || slash == path)
-		return 0;
-	char *dir = xasprintf("%.*s", (int)(slash - path), path);
-	int rc = 0;
-	if (stat(dir, &st) != 0 && make_dirs(dir) != 0) {
-		diags_add(d, "cannot create the results directory '%s': %s", dir, strerror(errno));
-		rc = -1;
-	} else if (access(dir, W_OK) != 0) {
-		diags_add(d, "the results directory '%s' is not writable: %s", dir, strerror(errno));
-		rc = -1;
-	}
-	free(dir);
-	return rc;
-}
-
-/* The T4 file beside the CSV when --t4 or output.t4 asks for one (caller frees), else NULL; a
- * shard's CSV is a part: `autotune merge` writes the whole run's. */
-static char *t4_path(const config *cfg, const options *o)
-{
-	return (o->t4 || cfg->write_t4) && !o->nshards ? config_sibling(cfg, ".t4.json") : NULL;
-}
-
-/* The results CSV there, when its rows name another config that still exists: two configs of one
- * name (or one output.csv) would take turns replacing each other's measurements. -1 with both
- * named in d. */
-static int check_csv_owner(const config *cfg, diags *d)
-{
-	table t;
-	diags quiet = {0};
-	int loaded = access(cfg->csv_path, F_OK) == 0 && table_load(cfg->csv_path, &t, &quiet) == 0;
-	diags_free(&quiet);
-	if (!loaded)
-		return 0;
-	const char *recorded = t.nrows ? table_field(&t, 0, "config") : "";
-	/* as given to that run, relative to where it ran, which holds the results */
-	char *owner = *recorded ? find_from(recorded, cfg->csv_path) : NULL;
-	int rc = 0;
-	if (owner && access(owner, F_OK) == 0 && !same_file(owner, cfg->path)) {
-		diags_add(d, "%s: these results belong to %s, and %s would write over them (the same name:, or the same "
-			     "output.csv): give one of the two configs another name: or output: {csv: ...}",
-			  cfg->csv_path, owner, cfg->path);
-		rc = -1;
-	}
-	free(owner);
-	table_free(&t);
-	return rc;
-}
-
-/* Every file the run writes is one it may replace (check_output_path), none is one of its
- * inputs, and no two are one file: found before anything is measured. */
-static int check_outputs(const config *cfg, const options *o, diags *d)
-{
-	char *mk = header_mk_path(cfg->header_path), *report = report_default_path(cfg->csv_path);
-	char *journal = config_sibling(cfg, ".journal"), *t4 = t4_path(cfg, o);
-	const char *out[] = {cfg->csv_path, cfg->header_path, mk, report, t4, journal};
-	const char *out_name[] = {"output.csv", "output.header", "the make fragment", "the report", "the T4 file",
-				  "the journal"};
-	/* what an output's file holds when autotune wrote it: anything else there is not replaced
-	 * (the journal, journal.c's own) */
-	const char *signature[] = {CSV_SIGNATURE, HEADER_SIGNATURE, HEADER_SIGNATURE, REPORT_SIGNATURE, T4_SIGNATURE, NULL};
-	enum { NOUT = sizeof out / sizeof *out };
-	inputs in;
-	inputs_of(cfg, &in);
-	int rc = 0;
-	/* a shard writes its CSV alone; the journal is checked for clashes, written by journal.c */
-	size_t nout = o->nshards ? 1 : NOUT - 1;
-	for (size_t i = 0; i < nout && !rc; i++)
-		rc = out[i] ? check_output_path(out[i], d) : 0;
-	for (size_t i = 0; i < NOUT && !rc; i++) {
-		const input_file *clash = out[i] ? inputs_find(&in, out[i]) : NULL;
-		if (clash) {
-			diags_add(d, "%s: %s '%s' is %s: choose another output path", cfg->path, out_name[i], out[i],
-				  clash->what);
-			rc = -1;
-		} else if (i < nout && out[i])
-			rc = inputs_check_output(NULL, out[i], out_name[i], signature[i], d);
-		for (size_t j = i + 1; j < NOUT && !rc && out[i]; j++)
-			if (out[j] && same_file(out[i], out[j])) {
-				diags_add(d, "%s: %s and %s are both '%s': choose other output paths", cfg->path, out_name[i],
-					  out_name[j], out[i]);
-				rc = -1;
-			}
-	}
-	inputs_free(&in);
-	free(mk);
-	free(report);
-	free(journal);
-	free(t4);
-	return rc ? rc : check_csv_owner(cfg, d);
-}
 
 /* Only the work directory's own cubins go; cached ones stay. */
 static void remove_workdir(const char *dir, const build *b)
@@ -471,11 +371,12 @@ static int check_inputs(tuning *t)
 	const options *o = t->o;
 	if (parse_budget(o, &t->cfg, t->sp.count, &t->budget, &t->seconds, &t->d) ||
 	    pick_strategy(o, &t->cfg, t->budget, t->seconds, &t->strat, &t->d) ||
-	    (o->devices && devices_check(o->devices, &t->d)) || check_outputs(&t->cfg, o, &t->d))
+	    (o->devices && devices_check(o->devices, &t->d)) || run_check_outputs(&t->cfg, o, &t->d))
 		return stop(t, EXIT_USAGE);
 	/* before anything is started or written (a worker log, a work directory): one run at a time */
 	if (!(t->jr = journal_lock(t->jpath, &t->d)) || journal_check_owner(t->jr, t->cfg.path, &t->d))
 		return stop(t, EXIT_USAGE);
+	run_reclaim_outputs(&t->cfg, o);
 	if (!(t->nvcc = find_nvcc())) {
 		const char *env = getenv("NVCC");
 		if (env && *env)
@@ -637,10 +538,16 @@ static int open_journal(tuning *t)
 	free(inputs);
 	if (rc)
 		return stop(t, EXIT_USAGE);
-	if (!o->quiet && resume.finished)
-		fprintf(stderr, "%s: resuming: %zu %s measured before%s (--fresh measures all again)\n", t->jpath,
-			resume.finished, plural(resume.finished, "configuration", "configurations"),
-			resume.in_flight ? ", 1 was in flight and is marked crashed" : "");
+	if (!o->quiet && (resume.finished || resume.in_flight)) {
+		fprintf(stderr, "%s: resuming: %zu %s measured before", t->jpath, resume.finished,
+			plural(resume.finished, "configuration", "configurations"));
+		/* what the journal's replay does with them: crashed, and run again only when asked */
+		if (resume.in_flight)
+			fprintf(stderr, "; %zu %s in flight when that run died and %s marked crashed (%s)", resume.in_flight,
+				plural(resume.in_flight, "was", "were"), plural(resume.in_flight, "is", "are"),
+				o->retry_failed ? "--retry-failed: measured again now" : "--retry-failed measures them again");
+		fprintf(stderr, " (--fresh measures all again)\n");
+	}
 	else if (!o->quiet && resume.key_changed && o->fresh)
 		fprintf(stderr, "%s: --fresh: starting afresh\n", t->jpath);
 	else if (!o->quiet && resume.key_changed && *resume.changed)
@@ -723,7 +630,9 @@ static int compile_and_measure(tuning *t)
 	t->journal_note = mo->journal_note;
 	if (t->code == EXIT_WINNER && t->pick.winner < 0)
 		t->code = EXIT_NONE_PASSED;
-	if (interrupted)
+	if (interrupted == MEASURE_STOP_JOURNAL)
+		t->code = EXIT_UNWRITTEN;
+	else if (interrupted)
 		t->code = interrupted == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED;
 	return 0;
 }
@@ -752,7 +661,7 @@ static const char *run_state(const tuning *t, size_t measured)
 {
 	if (t->o->dry_run)
 		return RUN_DRY;
-	if (interrupted)
+	if (interrupted > 0)
 		return interrupted == SIGTERM ? RUN_TERMINATED : RUN_INTERRUPTED;
 	if (t->code == EXIT_ENV)
 		return RUN_STOPPED;
@@ -790,16 +699,22 @@ static void write_outputs(tuning *t)
 	int header_ok = csv_ok && !o->nshards && winner >= 0 &&
 			header_write(&t->cfg.csv_path, 1, t->cfg.name, t->cfg.header_path, &t->d) == 0;
 	int report_ok = csv_ok && !o->nshards && report_write(t->cfg.csv_path, NULL, NULL, &t->d) == 0;
-	char *t4 = t4_path(&t->cfg, o);
+	char *t4 = run_t4_path(&t->cfg, o);
 	int t4_ok = csv_ok && (!t4 || t4_write(t->cfg.csv_path, t4, &t->d) == 0);
 	if (!csv_ok || !t4_ok || (!o->nshards && ((winner >= 0 && !header_ok) || !report_ok))) {
 		/* what was measured is safe in the journal, and a run of the same command writes it */
 		char *journal = config_sibling(&t->cfg, ".journal");
 		if (!o->dry_run && t->jr && access(journal, F_OK) == 0) {
 			t->code = EXIT_UNWRITTEN;
-			diags_add(&t->d, "autotune: the measurements are kept in %s: once the results can be written, `autotune %s` "
-					 "writes them without measuring again",
-				  journal, o->config);
+			if (t->journal_note)
+				diags_add(&t->d, "autotune: the measurements made before the journal failed are kept in %s: once "
+						 "there is room, `autotune %s` writes them without measuring them again, and "
+						 "measures the rest",
+					  journal, o->config);
+			else
+				diags_add(&t->d, "autotune: the measurements are kept in %s: once the results can be written, "
+						 "`autotune %s` writes them without measuring again",
+					  journal, o->config);
 		} else
 			t->code = EXIT_USAGE;
 		free(journal);
@@ -818,7 +733,9 @@ static void write_outputs(tuning *t)
 	if (t->counters_note)
 		fprintf(stderr, "  no hardware counters: %s\n", t->counters_note);
 	if (t->journal_note)
-		fprintf(stderr, "  warning: %s\n", t->journal_note);
+		fprintf(stderr, "  warning: %s: the run stopped there; the same command, once the journal can be "
+				"written, goes on from what it holds\n",
+			t->journal_note);
 	if (csv_ok)
 		summary_paths(&t->cfg, header_ok, report_ok, t4_ok ? t4 : NULL, o);
 	free(t4);

@@ -134,22 +134,34 @@ static int axis_cmp(const void *a, const void *b)
 	return strcmp(x, y);
 }
 
+/* A number as table_num reads one: all of the string. */
+static int is_number(const char *s)
+{
+	char *end;
+	strtod(s, &end);
+	return end != s && !*end;
+}
+
+static int str_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The column's distinct values in axis order: sorted, then deduplicated, so that a file of a
+ * million rows costs n log n, not rows times values. */
 static void axis_build(const table *t, int col, axis *a)
 {
-	size_t cap = 0;
 	memset(a, 0, sizeof *a);
 	a->numeric = 1;
+	const char **all = xcalloc(t->nrows + 1, sizeof *all);
+	for (size_t r = 0; r < t->nrows; r++)
+		all[r] = table_get(t, r, col);
+	qsort(all, t->nrows, sizeof *all, str_cmp);
+	a->vals = xcalloc(t->nrows + 1, sizeof *a->vals);
 	for (size_t r = 0; r < t->nrows; r++) {
-		const char *x = table_get(t, r, col);
-		size_t i = 0;
-		while (i < a->n && strcmp(a->vals[i], x))
-			i++;
-		if (i < a->n)
+		if (a->n && !strcmp(a->vals[a->n - 1], all[r]))
 			continue;
-		grow(&a->vals, &cap, a->n + 1, sizeof *a->vals);
-		a->vals[a->n++] = xstrdup(x);
-		a->numeric &= !isnan(table_num(t, r, col));
+		a->vals[a->n++] = xstrdup(all[r]);
+		a->numeric &= is_number(all[r]);
 	}
+	free(all);
 	numeric_axis = a->numeric;
 	if (a->n)
 		qsort(a->vals, a->n, sizeof *a->vals, axis_cmp);
@@ -157,10 +169,9 @@ static void axis_build(const table *t, int col, axis *a)
 
 static size_t axis_index(const axis *a, const char *x)
 {
-	for (size_t i = 0; i < a->n; i++)
-		if (!strcmp(a->vals[i], x))
-			return i;
-	return 0;
+	numeric_axis = a->numeric;
+	char *const *at = a->n ? bsearch(&x, a->vals, a->n, sizeof *a->vals, axis_cmp) : NULL;
+	return at ? (size_t)(at - a->vals) : 0;
 }
 
 static void axis_free(axis *a)
@@ -178,14 +189,33 @@ static int varies(const table *t, int col)
 	return 0;
 }
 
-/* Whether b's value follows from a's in every row: then the pair only ever fills a diagonal. */
+/* The columns determined_by compares rows on (qsort has no context argument). */
+static const table *pair_table;
+static int pair_a, pair_b;
+static int pair_cmp(const void *x, const void *y)
+{
+	size_t r = *(const size_t *)x, q = *(const size_t *)y;
+	int c = strcmp(table_get(pair_table, r, pair_a), table_get(pair_table, q, pair_a));
+	return c ? c : strcmp(table_get(pair_table, r, pair_b), table_get(pair_table, q, pair_b));
+}
+
+/* Whether b's value follows from a's in every row: then the pair only ever fills a diagonal.
+ * Rows sorted by (a, b): b follows from a when neighbours of one a agree on b. */
 static int determined_by(const table *t, int a, int b)
 {
+	size_t *rows = xcalloc(t->nrows + 1, sizeof *rows);
 	for (size_t r = 0; r < t->nrows; r++)
-		for (size_t q = 0; q < r; q++)
-			if (!strcmp(table_get(t, r, a), table_get(t, q, a)) && strcmp(table_get(t, r, b), table_get(t, q, b)))
-				return 0;
-	return 1;
+		rows[r] = r;
+	pair_table = t;
+	pair_a = a;
+	pair_b = b;
+	qsort(rows, t->nrows, sizeof *rows, pair_cmp);
+	int follows = 1;
+	for (size_t k = 1; k < t->nrows && follows; k++)
+		follows = strcmp(table_get(t, rows[k], a), table_get(t, rows[k - 1], a)) ||
+			  !strcmp(table_get(t, rows[k], b), table_get(t, rows[k - 1], b));
+	free(rows);
+	return follows;
 }
 
 /* The block shape when both of its sides vary; else the first columns that vary and do not

@@ -2,6 +2,8 @@
 #include "output.h"
 
 #include <ctype.h>
+#include <dirent.h>
+#include <signal.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -43,7 +45,7 @@ void csv_field(FILE *f, const char *s)
 }
 
 /* Opens "<path>.tmp.<pid>" next to the target so the final rename stays on one file system. */
-static FILE *open_tmp(const char *path, char **tmp, diags *d)
+FILE *output_open(const char *path, char **tmp, diags *d)
 {
 	const char *why = output_refusal(path);
 	*tmp = NULL;
@@ -61,7 +63,31 @@ static FILE *open_tmp(const char *path, char **tmp, diags *d)
 	return f;
 }
 
-static int commit(FILE *f, char *tmp, const char *path, diags *d)
+void output_reclaim(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xasprintf("%.*s", (int)(slash - path == 0 ? 1 : slash - path), path) : xstrdup(".");
+	const char *base = slash ? slash + 1 : path;
+	size_t len = strlen(base);
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		const char *name = e->d_name, *p = name + len + 5;
+		if (strncmp(name, base, len) || strncmp(name + len, ".tmp.", 5) || !*p || strspn(p, "0123456789") != strlen(p))
+			continue;
+		/* a live process's file is its own: another autotune's `report`, say, holds no lock */
+		long pid = strtol(p, NULL, 10);
+		if (pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH) {
+			char *full = xasprintf("%s/%s", dir, name);
+			unlink(full);
+			free(full);
+		}
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+}
+
+int output_commit(FILE *f, char *tmp, const char *path, diags *d)
 {
 	int bad = ferror(f) || fflush(f) || fsync(fileno(f));
 	int e = errno;
@@ -225,7 +251,7 @@ static void put_origin(FILE *f, const outputs *r, size_t c)
 int output_csv(const outputs *r, const char *path, diags *d)
 {
 	char *tmp;
-	FILE *f = open_tmp(path, &tmp, d);
+	FILE *f = output_open(path, &tmp, d);
 	if (!f)
 		return -1;
 	const config *cfg = r->cfg;
@@ -251,5 +277,5 @@ int output_csv(const outputs *r, const char *path, diags *d)
 		put_origin(f, r, c);
 		fputs("\r\n", f);
 	}
-	return commit(f, tmp, path, d);
+	return output_commit(f, tmp, path, d);
 }

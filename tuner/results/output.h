@@ -50,4 +50,12 @@ void csv_field(FILE *f, const char *s);
 
 int output_csv(const outputs *r, const char *path, diags *d);
 
+/* A file written as the CSV is: output_open opens "<path>.tmp.<pid>" (NULL with the reason in d),
+ * output_commit flushes, syncs and renames it into place, or removes it and says why (the write's
+ * own error: "No space left on device") in d, -1. commit takes f and tmp. */
+FILE *output_open(const char *path, char **tmp, diags *d);
+int output_commit(FILE *f, char *tmp, const char *path, diags *d);
+/* Removes what a killed writer of path left: "<path>.tmp.<pid>" files whose process is gone. */
+void output_reclaim(const char *path);
+
 #endif
