@@ -31,6 +31,20 @@ typedef void (*search_hint_fn)(void *ctx, const size_t *configs, size_t n);
 size_t search_run_hinted(strategy s, const config *cfg, const space *sp, const double *prior, size_t budget,
 			 unsigned long long seed, search_eval_fn eval, search_hint_fn hint, void *ctx, size_t *order);
 
+/* What a search says ahead of measuring, for a caller that compiles ahead; each may be NULL. */
+typedef struct {
+	search_hint_fn hint;   /* as search_run_hinted's */
+	/* the configurations it will evaluate next whatever their results, in this order (the rest of
+	 * a list decided ahead, as far as the budget goes): a caller may measure them in any order as
+	 * their binaries arrive, and answer eval from what it measured. Given (with hint), hints reach
+	 * past that list: the configurations likely after it, ranked by the results so far. */
+	search_hint_fn commit;
+} search_ahead;
+
+/* search_run_hinted with search_ahead's hints; the sequence is the same. */
+size_t search_run_ahead(strategy s, const config *cfg, const space *sp, const double *prior, size_t budget,
+			unsigned long long seed, search_eval_fn eval, const search_ahead *ahead, void *ctx, size_t *order);
+
 /* The model strategy's ranking before anything is compiled (a search compiles only what it
  * measures), one value per configuration: each launch (res: block, grid, shared memory) with its
  * occupancy as the block and shared memory allow on compute capability cc, registers unknown.
