@@ -72,6 +72,8 @@ int measure_is_search(int strategy, size_t budget, double seconds, size_t count)
 
 void measure_apply_binary(const binary *bin, int cc, result *r)
 {
+	if (!bin->cached && !bin->killed && bin->seconds > 0)
+		r->compile_s = bin->seconds;
 	if (bin->failed) {
 		if (r->st == ST_NOT_RUN) {
 			r->st = ST_COMPILE_ERROR;
@@ -366,6 +368,8 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 		pass_journal_check(o, journal_finished(o->journal, c, r));
 	if (o->journal && L->gpu)
 		pass_journal_check(o, journal_gpu(o->journal, c, L->gpu));
+	if (o->journal && r->compile_s > 0)
+		pass_journal_check(o, journal_compiled(o->journal, c, r->compile_s));
 	if (r->st == ST_OK) {
 		P->passed++;
 		if (P->best_ms <= 0 || r->t_median < P->best_ms)
