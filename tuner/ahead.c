@@ -236,6 +236,12 @@ double ahead_predict(const ahead *a, size_t bin)
 	return exp(l);
 }
 
+size_t ahead_affordable(ahead *a, double seconds)
+{
+	double mean = ahead_predict_mean(a);
+	return mean > 0 ? (size_t)(seconds * (double)a->jobs / mean) + 1 : 0;
+}
+
 double ahead_predict_mean(ahead *a)
 {
 	if (!isnan(a->mean))

@@ -48,5 +48,7 @@ int ahead_is_done(const ahead *a, size_t bin);
 double ahead_predict(const ahead *a, size_t bin);
 /* The mean predicted compile seconds over all binaries; 0 when none was built. */
 double ahead_predict_mean(ahead *a);
+/* How many binaries the slots can build in `seconds`, by the predictions; 0 when none was built. */
+size_t ahead_affordable(ahead *a, double seconds);
 
 #endif

@@ -728,6 +728,19 @@ static size_t *exhaustive_order(pass *P)
 	return queue;
 }
 
+/* A time budget as evaluations, for the search's shape (the model's first half, its waves): the
+ * binaries the pool can build in that time by the predicted compile times (the reference's, so
+ * far), at the space's configurations per binary; the whole space when nothing predicts (the
+ * reference came from the cache). The deadline still ends the search. */
+static size_t seconds_budget(const pass *P)
+{
+	size_t count = P->sp->count, bins = P->o->build ? ahead_affordable(build_ahead(P->o->build), P->o->seconds) : 0;
+	double per_bin = (double)count / (double)(P->b->nbins ? P->b->nbins : 1);
+	if (!bins || (double)bins * per_bin >= (double)count)
+		return count;
+	return (size_t)((double)bins * per_bin) + 1;
+}
+
 static int first_pass(pass *P)
 {
 	lane *lanes = P->lanes;
@@ -736,6 +749,8 @@ static int first_pass(pass *P)
 	measure_opts *o = P->o;
 	result *res = P->res;
 	size_t budget = o->budget && o->budget < sp->count ? o->budget : sp->count;
+	if (o->seconds > 0 && !o->budget && o->build && ahead_enabled())
+		budget = seconds_budget(P);
 	/* every configuration counts: which ones need measuring shows only as binaries arrive */
 	progress_begin(&P->bar, o->progress, "measure", budget);
 	for (size_t c = 0; c < sp->count; c++)
