@@ -1,10 +1,14 @@
 /* test_ahead.c: the order of a search's compiles (ahead.c): a waited-for binary first, then the
  * committed ones, the longest predicted first, then the hinted ones in order; a committed binary
  * takes the slot of the latest started guess, never of one waited for; without speculation, the
- * plain pool's bound; and the compile-time model learns which values make compiles long. */
+ * plain pool's bound; and the compile-time model learns which values make compiles long. A live
+ * search (the fake worker, the real nvcc) measures the same configurations either way. */
+#define _XOPEN_SOURCE 700
 #include <CUnit/CUnit.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ahead.h"
 #include "tests.h"
@@ -131,6 +135,86 @@ static void test_without_speculation_the_plain_bound_holds(void)
 	CU_ASSERT(ahead_enabled());
 }
 
+#define DIR "/tmp/autotune-ahead-test"
+
+/* Field k of the CSV line at line (the fields before it unquoted), as a fresh string. */
+static char *field(const char *line, int k)
+{
+	for (int i = 0; i < k; i++)
+		line += strcspn(line, ",\r\n") + (line[strcspn(line, ",\r\n")] == ',');
+	return strndup(line, strcspn(line, ",\r\n"));
+}
+
+/* Column name's index in the head line of csv, or -1. */
+static int column(const char *csv, const char *name)
+{
+	for (int k = 0; k < 200; k++) {
+		char *f = field(csv, k);
+		int hit = !strcmp(f, name), end = !*f;
+		free(f);
+		if (hit)
+			return k;
+		if (end)
+			break;
+	}
+	return -1;
+}
+
+/* The parameters (bx, cap) of the rows of a results CSV whose status is ok, in space order; and in
+ * *timed how many of them have nvcc's seconds (each built in the run, with --no-cache). */
+static char *measured_rows(const char *csv_path, int *timed)
+{
+	char *csv = read_text(csv_path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+	int st = column(csv, "status"), cs = column(csv, "compile_s");
+	CU_ASSERT_FATAL(st > 0 && cs > 0);
+	char *out = xcalloc(strlen(csv) + 1, 1);
+	size_t n = 0;
+	*timed = 0;
+	for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+		char *status = field(line + 1, st), *secs = field(line + 1, cs);
+		if (!strcmp(status, "ok")) {
+			size_t len = strcspn(line + 1, ",") + 1 + strcspn(line + 2 + strcspn(line + 1, ","), ",");
+			memcpy(out + n, line + 1, len);
+			n += len;
+			out[n++] = '|';
+			*timed += atof(secs) > 0;
+		}
+		free(status);
+		free(secs);
+	}
+	free(csv);
+	return out;
+}
+
+/* A seeded budgeted search of 6 binaries x 4 launches, live: the same configurations measured
+ * with and without compiling ahead, each with its compile seconds, and the summary says how busy
+ * the cores were. */
+static void test_a_live_search_measures_the_same_either_way(void)
+{
+	char *config = write_capped_config(DIR, "ah", "{bx: [32, 64, 96, 128], cap: [32, 40, 48, 56, 64, 72]}");
+	char csv[256], *rows[2];
+	snprintf(csv, sizeof csv, "%s/ah.csv", DIR);
+	for (int ahead = 0; ahead < 2; ahead++) {
+		setenv("AUTOTUNE_AHEAD", ahead ? "1" : "0", 1);
+		char *out;
+		CU_ASSERT_EQUAL(run_autotune_on(config, (char *[]){"--fresh", "--no-cache", "-j", "4", "--budget", "10", "--seed",
+								     "5", NULL},
+						&out),
+				0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, "% busy\n"));
+		free(out);
+		int timed;
+		rows[ahead] = measured_rows(csv, &timed);
+		CU_ASSERT_EQUAL(timed, 10);
+	}
+	unsetenv("AUTOTUNE_AHEAD");
+	CU_ASSERT(strlen(rows[0]) > 20);
+	CU_ASSERT_STRING_EQUAL(rows[0], rows[1]);
+	free(rows[0]);
+	free(rows[1]);
+}
+
 int add_ahead_suite(void)
 {
 	CU_pSuite s = CU_add_suite("ahead", setup, teardown);
@@ -139,5 +223,6 @@ int add_ahead_suite(void)
 	CU_add_test(s, "waited, then committed, then hinted", test_waited_then_committed_then_hinted);
 	CU_add_test(s, "the longest committed goes first", test_the_longest_committed_goes_first);
 	CU_add_test(s, "without speculation the plain bound holds", test_without_speculation_the_plain_bound_holds);
+	CU_add_test(s, "a live search measures the same either way", test_a_live_search_measures_the_same_either_way);
 	return 0;
 }
