@@ -2,21 +2,28 @@
 # bench/time_to_solution.sh: on the GPU, whole-process wall time of budgeted (and exhaustive)
 # runs of compile-bound spaces from a cold compile cache, the binaries they built and measured,
 # the best found against the recorded exhaustive optimum (tests/data), and how busy the cores
-# were: CPU seconds of autotune and its children / (wall x cores). Run from the repository root
-# after `make`. Arguments: CONFIG:RECORDING:BUDGET ... (BUDGET "all" for exhaustive).
+# were: CPU seconds of autotune and its children / (wall x cores); the floor, from the run's own
+# compile times (the CSV's compile_s, once per binary): max(their sum / cores, the longest) plus
+# the GPU's time (measuring, finalists, counters as the summary gives them), and wall / floor.
+# Run from the repository root after `make`. Arguments: CONFIG:RECORDING:BUDGET ... (BUDGET "all"
+# for exhaustive). AUTOTUNE_AHEAD=0 in the environment compares with a pool that does not compile
+# ahead; JOBS sets -j (default: the cores).
 set -uo pipefail
 cores=$(nproc)
 LOG=${OUT:-/tmp}/time_to_solution.log
 : > "$LOG"
-printf "%-12s %7s %8s %7s %8s %10s %10s %7s %6s\n" space budget wall_s built measured best_ms optimum ratio busy
+printf "%-12s %7s %8s %7s %8s %10s %10s %7s %6s %8s %10s\n" space budget wall_s built measured best_ms optimum ratio busy floor_s wall/floor
 for spec in "$@"; do
 	IFS=: read -r cfg rec budget <<< "$spec"
 	name=$(basename "$cfg" .yaml)
 	cache=$(mktemp -d)
 	args=(--fresh --cache-dir "$cache")
+	[ -n "${JOBS:-}" ] && args+=(-j "$JOBS")
 	[ "$budget" != all ] && args+=(--budget "$budget")
 	TIMEFORMAT="%R %U %S"
-	t=$( { time ./autotune "${args[@]}" "$cfg" >> "$LOG" 2>&1; } 2>&1 )
+	run_log=$(mktemp)
+	t=$( { time ./autotune "${args[@]}" "$cfg" > "$run_log" 2>&1; } 2>&1 )
+	cat "$run_log" >> "$LOG"
 	read -r wall user sys <<< "$t"
 	rm -rf "$cache"
 	csv=results/$name.csv
@@ -26,7 +33,17 @@ for spec in "$@"; do
 		t = $c["final_ms_median"] != "" ? $c["final_ms_median"] : $c["time_ms_median"]; if (!b || t < b) b = t } END { print b }' "$csv")
 	opt=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { sub(/\r$/, "") } $c["status"] == "ok" {
 		t = $c["final_ms_median"] != "" ? $c["final_ms_median"] : $c["time_ms_median"]; if (!b || t < b) b = t } END { print b }' "$rec")
+	# nvcc's seconds once per binary (its flags name it), and the GPU's part of the wall time
+	compile=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["compile_s"] != "" && !seen[$c["nvcc_flags"]]++ {
+		s += $c["compile_s"]; if ($c["compile_s"] > l) l = $c["compile_s"] } END { printf "%.3f %.3f\n", s, l }' "$csv")
+	gpu=$(sed -n 's/.* \([0-9.]*\) s measuring, \([0-9.]*\) s finalists, \([0-9.]*\) s counters.*/\1 \2 \3/p' "$run_log" | tail -1)
+	rm -f "$run_log"
+	read -r sum longest <<< "$compile"
+	read -r meas fin cnt <<< "${gpu:-0 0 0}"
 	awk -v n="$name" -v b="$budget" -v w="$wall" -v bu="$built" -v m="$measured" -v best="$best" -v o="$opt" \
-		-v u="$user" -v s="$sys" -v c="$cores" 'BEGIN {
-		printf "%-12s %7s %8.1f %7s %8s %10.4f %10.4f %7.3f %5.0f%%\n", n, b, w, bu, m, best, o, best / o, 100 * (u + s) / (w * c) }'
+		-v u="$user" -v s="$sys" -v c="$cores" -v j="${JOBS:-$cores}" -v sum="$sum" -v l="$longest" \
+		-v meas="$meas" -v fin="$fin" -v cnt="$cnt" 'BEGIN {
+		floor = (sum / j > l ? sum / j : l) + meas + fin + cnt
+		printf "%-12s %7s %8.1f %7s %8s %10.4f %10.4f %7.3f %5.0f%% %8.1f %10.2f\n", n, b, w, bu, m, best, o, best / o,
+			100 * (u + s) / (w * c), floor, (floor > 0 ? w / floor : 0) }'
 done

@@ -94,6 +94,39 @@ static void test_records_replay_and_a_torn_line_is_cut(void)
 	diags_free(&d);
 }
 
+/* A binary's compile seconds come back with its result; a damaged one is dropped, not trusted. */
+static void test_compile_seconds_replay(void)
+{
+	space sp = {.nparams = 1, .count = 3};
+	result res[3];
+	journal_resume jr;
+	diags d = {0};
+	unlink(PATH);
+	fresh_results(res, 3);
+	journal *j = journal_open(PATH, "00000000000000ab", 0, &sp, res, &jr, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	result ok = {.st = ST_OK, .t_median = 1.5, .t_min = 1.4, .t_max = 1.6, .samples = 20, .noise = 0.001, .batch = 1};
+	memcpy(ok.code, "0123456789abcdef", 17);
+	for (size_t c = 0; c < 2; c++) {
+		journal_started(j, c);
+		journal_finished(j, c, &ok);
+	}
+	CU_ASSERT_EQUAL(journal_compiled(j, 0, 12.345), 0);
+	journal_close(j);
+	FILE *f = fopen(PATH, "a");
+	fputs("compiled 1 nan\n", f);
+	fclose(f);
+	fresh_results(res, 3);
+	j = journal_open(PATH, "00000000000000ab", 0, &sp, res, &jr, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT_DOUBLE_EQUAL(res[0].compile_s, 12.345, 1e-9);
+	CU_ASSERT_EQUAL(res[1].compile_s, 0);
+	CU_ASSERT_EQUAL(res[1].st, ST_OK);
+	journal_close(j);
+	free_results(res, 3);
+	diags_free(&d);
+}
+
 static void test_another_key_starts_afresh(void)
 {
 	space sp = {.nparams = 1, .count = 2};
@@ -505,6 +538,7 @@ int add_journal_suite(void)
 	if (!s)
 		return -1;
 	CU_add_test(s, "records replay and a torn line is cut", test_records_replay_and_a_torn_line_is_cut);
+	CU_add_test(s, "compile seconds replay", test_compile_seconds_replay);
 	CU_add_test(s, "another key starts afresh", test_another_key_starts_afresh);
 	CU_add_test(s, "a journal belongs to one config", test_a_journal_belongs_to_one_config);
 	CU_add_test(s, "another key says what changed", test_another_key_says_what_changed);

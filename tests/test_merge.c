@@ -67,6 +67,35 @@ static int run_shards(int n, int dry)
 	return rc;
 }
 
+/* The CSV text with the field in column `name` emptied on every row below the head line (a
+ * timing that differs between runs: nvcc's seconds). The fields before it hold no commas. */
+static void blank_column(char *csv, const char *name)
+{
+	int col = -1, k = 0;
+	for (const char *f = csv; *f && *f != '\r' && col < 0; k++) {
+		size_t n = strcspn(f, ",\r");
+		if (n == strlen(name) && !strncmp(f, name, n))
+			col = k;
+		f += n + (f[n] == ',');
+	}
+	CU_ASSERT_FATAL(col >= 0);
+	char *out = csv + strcspn(csv, "\n");
+	for (const char *p = out; *p;) {
+		for (k = 0; *p && *p != '\r' && *p != '\n'; k++) {
+			/* past col, the rest of the row, quoted fields and all */
+			size_t n = k > col ? strcspn(p, "\r\n") : strcspn(p, ",\r\n");
+			if (k != col)
+				memmove(out, p, n), out += n;
+			p += n;
+			if (*p == ',')
+				*out++ = *p++;
+		}
+		while (*p == '\r' || *p == '\n')
+			*out++ = *p++;
+	}
+	*out = 0;
+}
+
 static void test_shards_merged_equal_one_dry_run(void)
 {
 	setup_space();
@@ -83,6 +112,8 @@ static void test_shards_merged_equal_one_dry_run(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(one);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(merged);
 	CU_ASSERT(strlen(one) > 1000);
+	blank_column(one, "compile_s");
+	blank_column(merged, "compile_s");
 	CU_ASSERT_STRING_EQUAL(merged, one);
 	free(one);
 	free(merged);

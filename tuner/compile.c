@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ahead.h"
 #include "cache.h"
 #include "build_flags.h"
 #include "cubin.h"
@@ -616,22 +617,22 @@ struct builder {
 	double t0, t_last; /* begin, and when the last binary was done */
 	int rc;
 	const volatile sig_atomic_t *stop; /* set: what is not compiled yet never will be */
-	/* on demand (a search): only what was waited for, and hinted binaries ahead within a bound */
+	/* on demand (a search): only what was waited for, committed or hinted (ahead.h's order) */
 	int on_demand;
-	size_t *hint, nhint, hint_cap, hint_from; /* hint[< hint_from] have all started */
-	char *waited_for; /* each binary once: built ahead or not, it counts as asked for */
-	size_t waited, ahead;
+	ahead *plan;
 };
 
 /* Starts binary k now (it has a free slot); a cache hit finishes at once. */
 static void launch(builder *bd, size_t k)
 {
 	bd->started[k] = 1;
+	ahead_started(bd->plan, k);
 	int r = start_binary(bd->cfg, bd->s, bd->b, k, bd->nvcc, bd->arch, bd->devrt, bd->workdir, &bd->running[bd->nrun],
 			     bd->d);
 	if (r < 0) {
 		bd->rc = -1;
 		bd->finished[k] = 1;
+		ahead_done(bd->plan, k, -1);
 		return;
 	}
 	if (r > 0) {
@@ -642,45 +643,85 @@ static void launch(builder *bd, size_t k)
 	if (!bd->b->bins[k].failed)
 		signature_check_binary(bd->cfg, bd->b, &bd->b->bins[k]);
 	bd->finished[k] = 1;
+	ahead_done(bd->plan, k, -1);
 	bd->done++;
 	bd->t_last = now_seconds();
 	if (bd->progress)
 		bd->progress(bd->ctx, bd->done, bd->b->nbins);
 }
 
-/* The next hinted binary not started; on demand, only while the binaries built ahead stay within
- * one per job beyond the count of binaries waited for (built ahead or not). -1 when none. */
-static long long next_hinted(builder *bd)
+/* What a free slot builds next: `want`, else what ahead.h's order says, else (building
+ * everything) the next in the plan's order; -1 when nothing. *urgent as ahead_next's. */
+static long long next_binary(builder *bd, long long want, int *urgent)
 {
-	if (bd->on_demand && bd->ahead >= bd->waited + bd->jobs)
-		return -1;
-	while (bd->hint_from < bd->nhint && bd->started[bd->hint[bd->hint_from]])
-		bd->hint_from++;
-	return bd->hint_from < bd->nhint ? (long long)bd->hint[bd->hint_from] : -1;
+	*urgent = 1;
+	if (want >= 0 && !bd->started[want])
+		return want;
+	long long k = ahead_next(bd->plan, urgent);
+	if (k >= 0 || bd->on_demand)
+		return k;
+	while (bd->next < bd->b->nbins && bd->started[bd->next])
+		bd->next++;
+	return bd->next < bd->b->nbins ? (long long)bd->next : -1;
+}
+
+/* A job killed: its relocatable cubin removed (a work directory must be empty to go), what it
+ * holds freed. */
+static void forget_job(job *j)
+{
+	if (j->obj)
+		unlink(j->obj);
+	free(j->obj);
+	free(j->compile_log);
+	free(j->cmdline);
+	free(j->tmp_base);
+	j->obj = j->compile_log = j->cmdline = j->tmp_base = NULL;
+}
+
+/* Job i stops before its binary is built, which may start again later: what it wrote goes. */
+static void kill_job(builder *bd, size_t i)
+{
+	job *j = &bd->running[i];
+	binary *bin = &bd->b->bins[j->bin];
+	proc_kill(&j->p);
+	/* what nvcc left half written (in a work directory it goes with the directory) */
+	if (j->tmp_base) {
+		char *deps = xasprintf("%s.d", j->tmp_base);
+		unlink(bin->cubin);
+		unlink(deps);
+		free(deps);
+	}
+	forget_job(j);
+	bd->started[j->bin] = 0;
+	ahead_stopped(bd->plan, j->bin);
+	free(bin->cubin);
+	bin->cubin = NULL;
+	bd->running[i] = bd->running[--bd->nrun];
+}
+
+/* A search's urgent binary takes the slot of the latest started of those only hinted. */
+static int make_room(builder *bd)
+{
+	long long v = bd->on_demand ? ahead_victim(bd->plan) : -1;
+	for (size_t i = 0; v >= 0 && i < bd->nrun; i++)
+		if (bd->running[i].bin == (size_t)v) {
+			trace_event("nvcc stop %zu (a committed binary takes its slot)", (size_t)v);
+			kill_job(bd, i);
+			return 1;
+		}
+	return 0;
 }
 
 /* Fills free slots, `want` first when it has not started; then waits up to wait_ms for output
  * and collects the jobs that ended. */
 static void step(builder *bd, long long want, int wait_ms)
 {
-	while (bd->rc == 0 && bd->nrun < bd->jobs) {
-		if (want >= 0 && !bd->started[want]) {
-			launch(bd, (size_t)want);
-			continue;
-		}
-		long long k = next_hinted(bd);
-		if (k >= 0) {
-			bd->ahead += bd->on_demand;
-			launch(bd, (size_t)k);
-			continue;
-		}
-		if (bd->on_demand)
+	int urgent;
+	long long k;
+	while (bd->rc == 0 && (k = next_binary(bd, want, &urgent)) >= 0) {
+		if (bd->nrun >= bd->jobs && !(urgent && make_room(bd)))
 			break;
-		while (bd->next < bd->b->nbins && bd->started[bd->next])
-			bd->next++;
-		if (bd->next == bd->b->nbins)
-			break;
-		launch(bd, bd->next);
+		launch(bd, (size_t)k);
 	}
 	if (bd->rc || bd->nrun == 0)
 		return;
@@ -710,6 +751,7 @@ static void step(builder *bd, long long want, int wait_ms)
 		if (!bin->failed)
 			signature_check_binary(bd->cfg, bd->b, bin);
 		bd->finished[j->bin] = 1;
+		ahead_done(bd->plan, j->bin, bin->failed ? -1 : bin->seconds);
 		bd->done++;
 		bd->t_last = now_seconds();
 		if (bd->progress)
@@ -741,7 +783,8 @@ static builder *new_builder(const config *cfg, const space *s, build *b, const b
 	bd->pfds = xcalloc(bd->jobs, sizeof *bd->pfds);
 	bd->started = xcalloc(b->nbins + 1, 1);
 	bd->finished = xcalloc(b->nbins + 1, 1);
-	bd->waited_for = xcalloc(b->nbins + 1, 1);
+	/* building everything: hints in order, nothing held back */
+	bd->plan = ahead_new(cfg, s, b, bd->jobs, on_demand ? ahead_enabled() : 1);
 	return bd;
 }
 
@@ -761,24 +804,8 @@ builder *build_begin_on_demand(const config *cfg, const space *s, build *b, cons
 
 void build_hint(builder *bd, const size_t *bins, size_t n)
 {
-	grow(&bd->hint, &bd->hint_cap, n + 1, sizeof *bd->hint);
-	memcpy(bd->hint, bins, n * sizeof *bins);
-	bd->nhint = n;
-	bd->hint_from = 0;
+	ahead_hint(bd->plan, bins, n);
 	step(bd, -1, 0); /* start them now; the caller goes on at once */
-}
-
-/* A job killed: its relocatable cubin removed (a work directory must be empty to go), what it
- * holds freed. */
-static void forget_job(job *j)
-{
-	if (j->obj)
-		unlink(j->obj);
-	free(j->obj);
-	free(j->compile_log);
-	free(j->cmdline);
-	free(j->tmp_base);
-	j->obj = j->compile_log = j->cmdline = j->tmp_base = NULL;
 }
 
 /* The run stops (or a search is done): compiles in flight are killed, and every binary not built
@@ -786,19 +813,8 @@ static void forget_job(job *j)
  * configurations read as not run rather than as compile errors. */
 static void stop_all(builder *bd, int skipped)
 {
-	for (size_t i = 0; i < bd->nrun; i++) {
-		job *j = &bd->running[i];
-		proc_kill(&j->p);
-		/* what nvcc left half written (in a work directory it goes with the directory) */
-		if (j->tmp_base) {
-			char *deps = xasprintf("%s.d", j->tmp_base);
-			unlink(bd->b->bins[j->bin].cubin);
-			unlink(deps);
-			free(deps);
-		}
-		forget_job(j);
-	}
-	bd->nrun = 0;
+	while (bd->nrun)
+		kill_job(bd, bd->nrun - 1);
 	for (size_t k = 0; k < bd->b->nbins; k++)
 		if (!bd->finished[k]) {
 			binary *bin = &bd->b->bins[k];
@@ -811,20 +827,32 @@ static void stop_all(builder *bd, int skipped)
 		}
 }
 
-int build_wait(builder *bd, size_t bin)
+int build_poll(builder *bd, size_t bin, int wait_ms)
 {
-	if (bd->on_demand && !bd->waited_for[bin]) {
-		bd->waited_for[bin] = 1;
-		bd->waited++;
-	}
-	while (bd->rc == 0 && !bd->finished[bin]) {
-		if (bd->stop && *bd->stop)
-			stop_all(bd, 0);
-		else
-			step(bd, (long long)bin, 200);
-	}
+	ahead_want(bd->plan, bin);
+	if (bd->rc == 0 && !bd->finished[bin] && bd->stop && *bd->stop)
+		stop_all(bd, 0);
+	else if (bd->rc == 0 && !bd->finished[bin])
+		step(bd, (long long)bin, wait_ms);
 	return bd->rc;
 }
+
+int build_wait(builder *bd, size_t bin)
+{
+	while (build_poll(bd, bin, 200) == 0 && !bd->finished[bin])
+		continue;
+	return bd->rc;
+}
+
+void build_commit(builder *bd, const size_t *bins, size_t n)
+{
+	ahead_commit(bd->plan, bins, n);
+	step(bd, -1, 0);
+}
+
+int build_done(const builder *bd, size_t bin) { return bd->finished[bin]; }
+
+ahead *build_ahead(builder *bd) { return bd->plan; }
 
 int build_end(builder *bd, double *seconds)
 {
@@ -846,8 +874,7 @@ int build_end(builder *bd, double *seconds)
 	free(bd->devrt);
 	free(bd->running);
 	free(bd->pfds);
-	free(bd->hint);
-	free(bd->waited_for);
+	ahead_free(bd->plan);
 	free(bd->started);
 	free(bd->finished);
 	free(bd);

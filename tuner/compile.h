@@ -66,6 +66,16 @@ builder *build_begin_on_demand(const config *cfg, const space *s, build *b, cons
 /* The binaries a search expects to wait for next, most likely first; replaces the last hint. A
  * pool that builds everything builds these first, in this order. */
 void build_hint(builder *bd, const size_t *bins, size_t n);
+/* The binaries the search will wait for next whatever their results (ahead.h): built before
+ * hinted ones, the longest predicted first; replaces the last list. */
+void build_commit(builder *bd, const size_t *bins, size_t n);
+/* One turn of the pool for a search that waits for bin (as build_wait counts it): free slots
+ * filled, then up to wait_ms for a compile to end. Returns what build_wait returns. */
+int build_poll(builder *bd, size_t bin, int wait_ms);
+/* Whether bin is built (or failed, or will never be). */
+int build_done(const builder *bd, size_t bin);
+/* The pool's order and compile-time model (ahead.h), owned by the pool. */
+struct ahead *build_ahead(builder *bd);
 
 /* The nvcc to use: $NVCC (a path, or a bare name looked up on PATH), else nvcc on PATH, else
  * $CUDA_HOME/bin/nvcc, else /usr/local/cuda/bin/nvcc. NULL if none is executable. Caller frees. */

@@ -11,6 +11,7 @@
  *   shares I J          (I was not measured: it is the same binary and launch as J)
  *   gpu I G             (I was measured on the run's GPU G, not the first)
  *   stopped I           (I was in flight when a signal from outside stopped its worker: not run)
+ *   compiled I SECONDS  (I's binary took nvcc SECONDS: its compile time, kept for resumed runs)
  *   plan I CONNECTIONS SERIAL_MS  (after I's "done", in the same write: a plan's worker had
  *                       CUDA_DEVICE_MAX_CONNECTIONS=CONNECTIONS; its launches one at a time took
  *                       SERIAL_MS)
@@ -54,6 +55,8 @@ static PROTO_MSG(SHARES, "shares", two_f);
 static PROTO_MSG(FINAL, "final", final_f); /* other: the rounds */
 static const proto_field plan_f[] = {PROTO_LL(record, config), PROTO_LL(record, other), PROTO_DBL(record, median, "%.6f")};
 static PROTO_MSG(PLAN, "plan", plan_f); /* other: the connections, median: the serial time */
+static const proto_field compiled_f[] = {PROTO_LL(record, config), PROTO_DBL(record, median, "%.3f")};
+static PROTO_MSG(COMPILED, "compiled", compiled_f); /* median: the seconds */
 
 struct journal {
 	int fd;
@@ -246,6 +249,9 @@ static const char *replay_line(char *line, const space *sp, result *res, char *s
 			return "a plan's serial time that is not a time";
 		if (rec.other == res[rec.config].connections)
 			res[rec.config].serial_ms = rec.median;
+	} else if (proto_decode(&COMPILED, line, &rec) == 0 && IN_SPACE(rec.config)) {
+		if (isfinite(rec.median) && rec.median > 0)
+			res[rec.config].compile_s = rec.median;
 	} else if (proto_decode(&GPU, line, &rec) == 0 && IN_SPACE(rec.config) && rec.other >= 0 && rec.other <= INT_MAX)
 		res[rec.config].gpu = (int)rec.other;
 	else if (proto_decode(&SHARES, line, &rec) == 0 && IN_SPACE(rec.config) && IN_SPACE(rec.other)) {
@@ -559,6 +565,11 @@ int journal_finished(journal *j, size_t config, const result *r)
 int journal_stopped(journal *j, size_t config) { return put(j, &STOPPED, &(record){.config = (long long)config}); }
 
 int journal_gpu(journal *j, size_t config, int gpu) { return put(j, &GPU, &(record){(long long)config, gpu, 0, 0}); }
+
+int journal_compiled(journal *j, size_t config, double seconds)
+{
+	return put(j, &COMPILED, &(record){(long long)config, 0, seconds, 0});
+}
 
 int journal_final(journal *j, size_t config, const result *r)
 {

@@ -62,6 +62,8 @@ int journal_final(journal *j, size_t config, const result *r);
 int journal_metrics(journal *j, size_t config, const result *r);
 /* config was measured on the run's GPU number gpu (not the first) */
 int journal_gpu(journal *j, size_t config, int gpu);
+/* config's binary took nvcc `seconds` (this run compiled it) */
+int journal_compiled(journal *j, size_t config, double seconds);
 /* config was in flight when a signal from outside stopped its worker: measured again on resume,
  * not counted as crashed */
 int journal_stopped(journal *j, size_t config);

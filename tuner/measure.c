@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ahead.h"
 #include "occupancy.h"
 #include "plan.h"
 #include "proc.h"
@@ -60,6 +61,8 @@ int measure_is_search(int strategy, size_t budget, double seconds, size_t count)
 
 void measure_apply_binary(const binary *bin, int cc, result *r)
 {
+	if (!bin->cached && !bin->killed && bin->seconds > 0)
+		r->compile_s = bin->seconds;
 	if (bin->failed) {
 		if (r->st == ST_NOT_RUN) {
 			r->st = ST_COMPILE_ERROR;
@@ -354,6 +357,8 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 		pass_journal_check(o, journal_finished(o->journal, c, r));
 	if (o->journal && L->gpu)
 		pass_journal_check(o, journal_gpu(o->journal, c, L->gpu));
+	if (o->journal && r->compile_s > 0)
+		pass_journal_check(o, journal_compiled(o->journal, c, r->compile_s));
 	if (r->st == ST_OK) {
 		P->passed++;
 		if (P->best_ms <= 0 || r->t_median < P->best_ms)
@@ -397,20 +402,99 @@ static int visit(pass *P, lane *L, size_t c)
 	return STEP_MEASURE;
 }
 
+static int search_over(const pass *P)
+{
+	return P->stopped || *P->o->interrupted || (P->deadline > 0 && now_seconds() > P->deadline);
+}
+
+/* A committed configuration other than c, not measured yet, whose binary is in; -1 when none. */
+static long long ready_committed(pass *P, size_t c)
+{
+	for (size_t i = 0; i < P->ncommit; i++) {
+		size_t e = P->commit[i];
+		if (e != c && !P->early[e] && build_done(P->o->build, P->b->of_config[e]))
+			return (long long)e;
+	}
+	return -1;
+}
+
+/* While c's binary is not in, the committed configurations whose binaries are get measured, in
+ * the list's order: the search never waits for a binary it could have had. */
+static void measure_ready(pass *P, lane *L, size_t c)
+{
+	size_t bin = P->b->of_config[c];
+	while (!search_over(P)) {
+		double t0 = now_seconds();
+		pthread_mutex_lock(&P->build_lock);
+		int done = build_done(P->o->build, bin);
+		long long e = done ? -1 : ready_committed(P, c);
+		int rc = done || e >= 0 ? 0 : build_poll(P->o->build, bin, 200);
+		pthread_mutex_unlock(&P->build_lock);
+		pthread_mutex_lock(&P->lock);
+		P->wait_s += now_seconds() - t0;
+		pthread_mutex_unlock(&P->lock);
+		if (done || rc)
+			return; /* (visit's wait says why nvcc cannot run) */
+		if (e < 0)
+			continue;
+		trace_event("search measures %lld ahead of its turn", e);
+		P->early[e] = 1;
+		pthread_mutex_lock(&P->lock);
+		visit(P, L, (size_t)e);
+		pthread_mutex_unlock(&P->lock);
+	}
+}
+
 /* The search's view of a measurement: the time, or INFINITY for anything that did not pass. */
 static double visit_for_search(void *ctx, size_t c)
 {
 	pass *P = ctx;
 	lane *L = &P->lanes[0];
-	if (P->stopped || *P->o->interrupted || (P->deadline > 0 && now_seconds() > P->deadline))
-		return INFINITY; /* the rest of the search costs nothing: nothing more is measured */
-	trace_event("search visits %zu", c);
-	pthread_mutex_lock(&P->lock);
-	visit(P, L, c);
-	pthread_mutex_unlock(&P->lock);
-	trace_event("search visited %zu", c);
+	if (!P->early || !P->early[c]) {
+		if (P->early)
+			measure_ready(P, L, c);
+		if (search_over(P))
+			return INFINITY; /* the rest of the search costs nothing: nothing more is measured */
+		trace_event("search visits %zu", c);
+		if (P->early)
+			P->early[c] = 1;
+		pthread_mutex_lock(&P->lock);
+		visit(P, L, c);
+		pthread_mutex_unlock(&P->lock);
+		trace_event("search visited %zu", c);
+	}
 	const result *r = &P->res[c];
 	return result_passed(r) ? result_time(r) : INFINITY;
+}
+
+/* Configuration lists into their binaries, each once, in order; returns how many (room: n). */
+static size_t binaries_of(const build *b, const size_t *configs, size_t n, size_t *bins)
+{
+	size_t nb = 0;
+	char *seen = xcalloc(b->nbins + 1, 1);
+	for (size_t i = 0; i < n; i++) {
+		size_t k = b->of_config[configs[i]];
+		if (!seen[k])
+			bins[nb++] = k;
+		seen[k] = 1;
+	}
+	free(seen);
+	return nb;
+}
+
+/* What the search will measure next whatever the results: measured as their binaries arrive,
+ * built first (the longest first). */
+static void commit_configs(void *ctx, const size_t *configs, size_t n)
+{
+	pass *P = ctx;
+	grow(&P->commit, &P->commit_cap, n + 1, sizeof *P->commit);
+	memcpy(P->commit, configs, n * sizeof *configs);
+	P->ncommit = n;
+	size_t *bins = xcalloc(n + 1, sizeof *bins), nb = binaries_of(P->b, configs, n, bins);
+	pthread_mutex_lock(&P->build_lock);
+	build_commit(P->o->build, bins, nb);
+	pthread_mutex_unlock(&P->build_lock);
+	free(bins);
 }
 
 /* What the search (or the exhaustive pass) expects to measure next: their binaries, each once,
@@ -420,16 +504,7 @@ static void hint_binaries(void *ctx, const size_t *configs, size_t n)
 	pass *P = ctx;
 	if (!P->o->build)
 		return;
-	const build *b = P->b;
-	size_t *bins = xcalloc(n + 1, sizeof *bins), nb = 0;
-	char *seen = xcalloc(b->nbins + 1, 1);
-	for (size_t i = 0; i < n; i++) {
-		size_t k = b->of_config[configs[i]];
-		if (!seen[k])
-			bins[nb++] = k;
-		seen[k] = 1;
-	}
-	free(seen);
+	size_t *bins = xcalloc(n + 1, sizeof *bins), nb = binaries_of(P->b, configs, n, bins);
 	pthread_mutex_lock(&P->build_lock);
 	build_hint(P->o->build, bins, nb);
 	pthread_mutex_unlock(&P->build_lock);
@@ -655,6 +730,19 @@ static size_t *exhaustive_order(pass *P)
 	return queue;
 }
 
+/* A time budget as evaluations, for the search's shape (the model's first half, its waves): the
+ * binaries the pool can build in that time by the predicted compile times (the reference's, so
+ * far), at the space's configurations per binary; the whole space when nothing predicts (the
+ * reference came from the cache). The deadline still ends the search. */
+static size_t seconds_budget(const pass *P)
+{
+	size_t count = P->sp->count, bins = P->o->build ? ahead_affordable(build_ahead(P->o->build), P->o->seconds) : 0;
+	double per_bin = (double)count / (double)(P->b->nbins ? P->b->nbins : 1);
+	if (!bins || (double)bins * per_bin >= (double)count)
+		return count;
+	return (size_t)((double)bins * per_bin) + 1;
+}
+
 static int first_pass(pass *P)
 {
 	lane *lanes = P->lanes;
@@ -663,6 +751,8 @@ static int first_pass(pass *P)
 	measure_opts *o = P->o;
 	result *res = P->res;
 	size_t budget = o->budget && o->budget < sp->count ? o->budget : sp->count;
+	if (o->seconds > 0 && !o->budget && o->build && ahead_enabled())
+		budget = seconds_budget(P);
 	/* every configuration counts: which ones need measuring shows only as binaries arrive */
 	progress_begin(&P->bar, o->progress, "measure", budget);
 	for (size_t c = 0; c < sp->count; c++)
@@ -705,9 +795,15 @@ static int first_pass(pass *P)
 		/* a search: the strategy proposes, each proposal is measured as it comes, on one GPU
 		 * (the next proposal depends on this one's result) */
 		size_t *order = xcalloc(budget + 1, sizeof *order);
+		search_hint_fn commit = o->build && ahead_enabled() ? commit_configs : NULL;
+		if (commit)
+			P->early = xcalloc(sp->count + 1, 1);
 		search_run(cfg, sp, &(search_opts){.strategy = o->strategy, .prior = o->prior, .budget = budget,
-			   .seed = o->seed, .eval = visit_for_search, .hint = hint_binaries, .ctx = P}, order);
+			   .seed = o->seed, .eval = visit_for_search, .hint = hint_binaries, .commit = commit, .ctx = P},
+			   order);
 		free(order);
+		free(P->early);
+		free(P->commit);
 	}
 	progress_end(&P->bar);
 	free(P->group);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ahead.h"
 #include "compile.h"
 #include "occupancy.h"
 #include "output.h"
@@ -18,9 +19,10 @@
 #include "banned.h"
 
 /* The recorded times, and compile.c's on-demand pool on a simulated clock: every binary takes
- * one unit (one compile's latency) on one of `jobs` slots, a wanted binary starts before hinted
- * ones, and hinted ones start in free slots while no more than `jobs` are ahead of those waited
- * for. The clock at the end is how many compile latencies the search's wall time comes to. */
+ * one unit (one compile's latency) on one of `jobs` slots, started in ahead.h's order (as the live
+ * pool starts them); with compiling ahead, the search's committed configurations are measured as
+ * their binaries arrive, as measure.c measures them. The clock at the end is how many compile
+ * latencies the search's wall time comes to. */
 typedef struct {
 	const double *time;
 	const size_t *of_config;
@@ -28,72 +30,120 @@ typedef struct {
 	double now;
 	double *finish;          /* per binary: when built; < 0 not started */
 	size_t *running, nrun;   /* started, not yet finished */
-	size_t *hint, nhint;
-	size_t *hinted, generation; /* per binary: the hint that last named it */
-	char *waited_for;
-	size_t waited, ahead, built;
+	ahead *plan;
+	size_t *bins;            /* room for a hint's binaries */
+	char *seen;
+	size_t built;
+	size_t *commit, ncommit, commit_cap; /* the committed configurations */
+	char *visited;           /* per configuration: measured (NULL: not compiling ahead) */
 } oracle;
 
 /* A measurement's cost on the simulated clock, in compile latencies (about 5 ms against 0.7 s
  * for a GEMM variant on the H100 box). */
 #define SIM_MEASURE 0.01
 
-static void sim_start(oracle *o, size_t k)
-{
-	o->finish[k] = o->now + 1;
-	o->running[o->nrun++] = k;
-	o->built++;
-}
+static int sim_built(const oracle *o, size_t k) { return o->finish[k] >= 0 && o->finish[k] <= o->now; }
 
-/* Retires what has finished by now, then fills the free slots: want first, then hints. */
-static void sim_fill(oracle *o, long long want)
+/* Retires what has finished by now, then fills the free slots in ahead.h's order, an urgent
+ * binary taking the slot of the latest started guess. */
+static void sim_fill(oracle *o)
 {
 	for (size_t i = 0; i < o->nrun;)
-		if (o->finish[o->running[i]] <= o->now)
+		if (sim_built(o, o->running[i])) {
+			ahead_done(o->plan, o->running[i], 1);
 			o->running[i] = o->running[--o->nrun];
-		else
+		} else
 			i++;
-	if (want >= 0 && o->finish[want] < 0 && o->nrun < o->jobs)
-		sim_start(o, (size_t)want);
-	for (size_t i = 0; i < o->nhint && o->nrun < o->jobs && o->ahead < o->waited + o->jobs; i++)
-		if (o->finish[o->hint[i]] < 0) {
-			sim_start(o, o->hint[i]);
-			o->ahead++;
+	int urgent;
+	long long k, v;
+	while ((k = ahead_next(o->plan, &urgent)) >= 0) {
+		if (o->nrun >= o->jobs) {
+			if (!urgent || (v = ahead_victim(o->plan)) < 0)
+				break;
+			for (size_t i = 0; i < o->nrun; i++)
+				if (o->running[i] == (size_t)v)
+					o->running[i] = o->running[--o->nrun];
+			o->finish[v] = -1;
+			ahead_stopped(o->plan, (size_t)v);
 		}
+		o->finish[k] = o->now + 1;
+		o->running[o->nrun++] = (size_t)k;
+		ahead_started(o->plan, (size_t)k);
+		o->built++;
+	}
+}
+
+/* The clock moves to the next compile's end. */
+static void sim_advance(oracle *o)
+{
+	double next = INFINITY;
+	for (size_t i = 0; i < o->nrun; i++)
+		next = fmin(next, o->finish[o->running[i]]);
+	o->now = next;
+	sim_fill(o);
+}
+
+/* A committed configuration other than c, not measured, whose binary is built; -1 when none. */
+static long long sim_ready(const oracle *o, size_t c)
+{
+	for (size_t i = 0; i < o->ncommit; i++)
+		if (o->commit[i] != c && !o->visited[o->commit[i]] && sim_built(o, o->of_config[o->commit[i]]))
+			return (long long)o->commit[i];
+	return -1;
 }
 
 static double lookup_time(void *ctx, size_t c)
 {
 	oracle *o = ctx;
 	size_t k = o->of_config[c];
-	if (!o->waited_for[k]) {
-		o->waited_for[k] = 1;
-		o->waited++;
+	if (o->visited && o->visited[c])
+		return o->time[c]; /* measured ahead of its turn */
+	ahead_want(o->plan, k);
+	sim_fill(o);
+	while (!sim_built(o, k)) {
+		long long e = o->visited ? sim_ready(o, c) : -1;
+		if (e >= 0) {
+			o->visited[e] = 1;
+			o->now += SIM_MEASURE;
+			sim_fill(o);
+		} else
+			sim_advance(o);
 	}
-	sim_fill(o, (long long)k);
-	while (o->finish[k] < 0 || o->finish[k] > o->now) {
-		double next = INFINITY;
-		for (size_t i = 0; i < o->nrun; i++)
-			next = fmin(next, o->finish[o->running[i]]);
-		o->now = next;
-		sim_fill(o, (long long)k);
-	}
+	if (o->visited)
+		o->visited[c] = 1;
 	o->now += SIM_MEASURE;
 	return o->time[c];
+}
+
+/* Configurations into their binaries, each once, in order; returns how many. */
+static size_t sim_bins(oracle *o, const size_t *configs, size_t n)
+{
+	size_t nb = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!o->seen[o->of_config[configs[i]]]) {
+			o->seen[o->of_config[configs[i]]] = 1;
+			o->bins[nb++] = o->of_config[configs[i]];
+		}
+	for (size_t i = 0; i < nb; i++)
+		o->seen[o->bins[i]] = 0;
+	return nb;
 }
 
 static void sim_hint(void *ctx, const size_t *configs, size_t n)
 {
 	oracle *o = ctx;
-	o->nhint = 0;
-	o->generation++;
-	for (size_t i = 0; i < n; i++) {
-		size_t k = o->of_config[configs[i]];
-		if (o->hinted[k] != o->generation)
-			o->hint[o->nhint++] = k;
-		o->hinted[k] = o->generation;
-	}
-	sim_fill(o, -1);
+	ahead_hint(o->plan, o->bins, sim_bins(o, configs, n));
+	sim_fill(o);
+}
+
+static void sim_commit(void *ctx, const size_t *configs, size_t n)
+{
+	oracle *o = ctx;
+	grow(&o->commit, &o->commit_cap, n + 1, sizeof *o->commit);
+	memcpy(o->commit, configs, n * sizeof *configs);
+	o->ncommit = n;
+	ahead_commit(o->plan, o->bins, sim_bins(o, configs, n));
+	sim_fill(o);
 }
 
 /* A recorded row into time[]: the configuration whose parameters are row[] gets its time t when
@@ -221,18 +271,22 @@ int replay_run(const config *cfg, const space *sp, const char *csv_path, strateg
 		for (size_t k = 0; k < b.nbins; k++)
 			o.finish[k] = -1;
 		o.running = xcalloc(o.jobs + 1, sizeof *o.running);
-		o.hint = xcalloc(b.nbins + 1, sizeof *o.hint);
-		o.hinted = xcalloc(b.nbins + 1, sizeof *o.hinted);
-		o.waited_for = xcalloc(b.nbins + 1, 1);
+		o.bins = xcalloc(b.nbins + 1, sizeof *o.bins);
+		o.seen = xcalloc(b.nbins + 1, 1);
+		int speculate = ahead_enabled();
+		o.plan = ahead_new(cfg, sp, &b, o.jobs, speculate);
+		o.visited = speculate ? xcalloc(sp->count + 1, 1) : NULL;
 		r->evaluations = search_run(cfg, sp, &(search_opts){.strategy = s, .prior = prior, .budget = budget, .seed = seed,
-			.eval = lookup_time, .hint = sim_hint, .ctx = &o}, order);
+			.eval = lookup_time, .hint = sim_hint, .commit = speculate ? sim_commit : NULL, .ctx = &o}, order);
 		r->compile_latencies = o.now;
 		r->built = o.built;
 		free(o.finish);
 		free(o.running);
-		free(o.hint);
-		free(o.hinted);
-		free(o.waited_for);
+		free(o.bins);
+		free(o.seen);
+		free(o.commit);
+		free(o.visited);
+		ahead_free(o.plan);
 		build_free(&b);
 		r->best_found = r->optimum = INFINITY;
 		r->best_config = -1;

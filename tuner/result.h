@@ -46,6 +46,7 @@ typedef struct {
 	double serial_ms;        /* its launches timed one at a time, times its streams (0: not measured) */
 	int gpu;                 /* which of the run's GPUs measured it (outputs.gpus) */
 	char code[17];           /* the code measured (compile.c's binary hash), for the journal */
+	double compile_s;        /* nvcc's seconds for its binary, this run's or the journal's; 0 unknown */
 } result;
 
 static inline void result_set_message(result *r, char *owned_message)

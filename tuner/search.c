@@ -37,7 +37,15 @@ typedef struct {
 	unsigned long long rng;
 	long long best;
 	search_hint_fn hint; /* or NULL */
+	/* or NULL; given, the hints reach past what is decided (speculate) */
+	search_hint_fn commit;
+	char *mark;     /* speculate's scratch, all 0 between calls */
+	size_t *spec;   /* room for the list in flight and SPECULATE more */
 } state;
+
+/* How many configurations a hint names beyond the list in flight: more than a machine's cores,
+ * so that no compile slot idles for want of a guess. */
+enum { SPECULATE = 64 };
 
 static int by_code(const void *a, const void *b)
 {
@@ -87,13 +95,25 @@ static int measured(const state *S, size_t c) { return !isnan(S->time[c]); }
 static int budget_left(const state *S);
 static double measure(state *S, size_t c);
 static void hint(const state *S, const size_t *configs, size_t n);
+static size_t speculate(state *S, const size_t *rest, size_t nrest, size_t *out, size_t cap);
 
-/* A list decided ahead of any result: hinted whole, then measured in order while budget lasts. */
-static void measure_in_order(state *S, const size_t *list, size_t n)
+/* A list decided ahead of any result: committed as far as the budget goes, then measured in
+ * order. With a caller that compiles ahead, each measurement re-hints the rest of the list and
+ * the likely proposals after it, as the results so far rank them; else the list is hinted once. */
+static void measure_in_order(state *S, const size_t *list, size_t n, int guess_after)
 {
-	hint(S, list, n);
-	for (size_t i = 0; i < n && budget_left(S); i++)
+	size_t left = S->budget - S->used;
+	if (S->commit)
+		S->commit(S->ctx, list, n < left ? n : left);
+	if (!S->commit || !guess_after)
+		hint(S, list, n);
+	for (size_t i = 0; i < n && budget_left(S); i++) {
+		if (S->commit && guess_after) {
+			memcpy(S->spec, list + i, (n - i) * sizeof *list);
+			hint(S, S->spec, n - i + speculate(S, list + i, n - i, S->spec + n - i, SPECULATE));
+		}
 		measure(S, list[i]);
+	}
 }
 
 /* Tells the caller what is likely to be measured next, most likely first (it may compile ahead). */
@@ -147,8 +167,9 @@ static long long random_untaken(state *S, const char *taken)
 	return -1;
 }
 
-/* The neighbours of c not measured yet, in random order; returns how many (room: 2 * np). */
-static size_t neighbours(state *S, size_t c, size_t *out, int include_measured)
+/* The neighbours of c (those measured too, or not), parameter by parameter, the step down first;
+ * returns how many (room: 2 * np). */
+static size_t neighbours_in_order(const state *S, size_t c, size_t *out, int include_measured)
 {
 	size_t n = 0, *pos = xcalloc(S->np + 1, sizeof *pos);
 	for (size_t i = 0; i < S->np; i++)
@@ -162,6 +183,13 @@ static size_t neighbours(state *S, size_t c, size_t *out, int include_measured)
 				out[n++] = (size_t)nb;
 		}
 	free(pos);
+	return n;
+}
+
+/* The neighbours of c not measured yet (or all), in random order; returns how many (room: 2 * np). */
+static size_t neighbours(state *S, size_t c, size_t *out, int include_measured)
+{
+	size_t n = neighbours_in_order(S, c, out, include_measured);
 	for (size_t k = n; k > 1; k--) {
 		size_t j = below(&S->rng, k), t = out[k - 1];
 		out[k - 1] = out[j];
@@ -182,7 +210,7 @@ static void run_random(state *S)
 		taken[c] = 1;
 		seq[k++] = (size_t)c;
 	}
-	measure_in_order(S, seq, k);
+	measure_in_order(S, seq, k, 0);
 	free(taken);
 	free(seq);
 }
@@ -196,7 +224,10 @@ static void local_from(state *S, size_t start)
 	double t = measure(S, cur);
 	while (budget_left(S)) {
 		size_t n = neighbours(S, cur, nb, 0), k;
-		hint(S, nb, n); /* first improvement: the neighbours are measured in this order */
+		/* first improvement: the neighbours are measured in this order, and the first that
+		 * improves is the next centre */
+		memcpy(S->spec, nb, n * sizeof *nb);
+		hint(S, S->spec, n + (S->commit ? speculate(S, nb, n, S->spec + n, SPECULATE) : 0));
 		int moved = 0;
 		for (k = 0; k < n && budget_left(S); k++)
 			if (measure(S, nb[k]) < t) {
@@ -344,7 +375,7 @@ static void run_waves(state *S)
 		}
 		if (!k)
 			break;
-		measure_in_order(S, wave, k);
+		measure_in_order(S, wave, k, 1);
 		for (size_t i = 0; i < k; i++)
 			taken[wave[i]] = 0;
 	}
@@ -352,6 +383,45 @@ static void run_waves(state *S)
 	free(wave);
 	free(nb);
 	free(taken);
+}
+
+/* Appends c's unmarked, unmeasured neighbours to out (up to cap), marking them. */
+static size_t add_neighbours(state *S, size_t c, size_t *out, size_t k, size_t cap, size_t *nb)
+{
+	size_t nn = neighbours_in_order(S, c, nb, 0);
+	for (size_t j = 0; j < nn && k < cap; j++)
+		if (!S->mark[nb[j]]) {
+			S->mark[nb[j]] = 1;
+			out[k++] = nb[j];
+		}
+	return k;
+}
+
+/* What the waves would propose after the list in flight (rest), were all of it worse than what
+ * was measured: the unmeasured neighbours of the best measured, then of the next best; then the
+ * neighbours of those in flight, which may turn out best. Draws nothing from the generator, so
+ * that guessing never changes the sequence. Returns how many went to out (at most cap). */
+static size_t speculate(state *S, const size_t *rest, size_t nrest, size_t *out, size_t cap)
+{
+	ranked *centre = xcalloc(S->used + 1, sizeof *centre);
+	size_t m = 0, k = 0, *nb = xcalloc(2 * S->np + 1, sizeof *nb);
+	for (size_t i = 0; i < S->used; i++)
+		if (!isinf(S->time[S->order[i]]))
+			centre[m++] = (ranked){S->time[S->order[i]], S->order[i]};
+	qsort(centre, m, sizeof *centre, by_key);
+	for (size_t i = 0; i < nrest; i++)
+		S->mark[rest[i]] = 1;
+	for (size_t i = 0; i < m && k < cap; i++)
+		k = add_neighbours(S, centre[i].config, out, k, cap, nb);
+	for (size_t i = 0; i < nrest && k < cap; i++)
+		k = add_neighbours(S, rest[i], out, k, cap, nb);
+	for (size_t i = 0; i < nrest; i++)
+		S->mark[rest[i]] = 0;
+	for (size_t i = 0; i < k; i++)
+		S->mark[out[i]] = 0;
+	free(nb);
+	free(centre);
+	return k;
 }
 
 size_t *search_order(const double *prior, size_t n)
@@ -389,7 +459,7 @@ static void run_model(state *S, const double *prior)
 			first[nfirst++] = (size_t)c;
 		}
 	}
-	measure_in_order(S, first, nfirst);
+	measure_in_order(S, first, nfirst, 1);
 	free(taken);
 	free(first);
 	free(rank);
@@ -405,13 +475,16 @@ size_t search_run(const config *cfg, const space *sp, const search_opts *opt, si
 		   .ctx = opt->ctx, .rng = opt->seed, .best = -1, .hint = opt->hint};
 	if (!sp->count || !budget)
 		return 0;
+	S.commit = opt->hint ? opt->commit : NULL;
 	prepare(&S);
+	S.mark = xcalloc(sp->count + 1, 1);
+	S.spec = xcalloc(budget + 2 * S.np + SPECULATE + 1, sizeof *S.spec);
 	switch (s) {
 	case STRAT_EXHAUSTIVE: {
 		size_t n = budget < sp->count ? budget : sp->count, *all = xcalloc(n + 1, sizeof *all);
 		for (size_t c = 0; c < n; c++)
 			all[c] = c;
-		measure_in_order(&S, all, n);
+		measure_in_order(&S, all, n, 0);
 		free(all);
 		break;
 	}
@@ -425,6 +498,8 @@ size_t search_run(const config *cfg, const space *sp, const search_opts *opt, si
 	free(S.pos);
 	free(S.index);
 	free(S.time);
+	free(S.mark);
+	free(S.spec);
 	return S.used;
 }
 

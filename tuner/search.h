@@ -30,7 +30,12 @@ typedef struct {
 	search_hint_fn hint;      /* or NULL: told what is likely next (the model's ranked first half,
 				   * each descent's neighbours, an exhaustive budget's configurations);
 				   * the sequence is the same with or without it */
-	void *ctx;                /* eval's and hint's */
+	/* or NULL: the configurations it will evaluate next whatever their results, in this order
+	 * (the rest of a list decided ahead, as far as the budget goes): a caller may measure them in
+	 * any order as their binaries arrive, and answer eval from what it measured. Given with hint,
+	 * hints reach past that list: the configurations likely after it, ranked by the results so far. */
+	search_hint_fn commit;
+	void *ctx;                /* eval's, hint's and commit's */
 } search_opts;
 
 /* Runs the strategy for at most `budget` evaluations with a seeded generator. order receives the

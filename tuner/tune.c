@@ -8,6 +8,7 @@
 #include <math.h>
 #include <limits.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -637,6 +638,21 @@ static int compile_and_measure(tuning *t)
 	return 0;
 }
 
+/* The CPU time of this process and its children (nvcc, the workers) over `wall` seconds of every
+ * core: how much of the machine the run kept busy, compiling above all. */
+static double cores_busy(double wall)
+{
+	struct rusage self, children;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	if (wall <= 0 || cores < 1 || getrusage(RUSAGE_SELF, &self) || getrusage(RUSAGE_CHILDREN, &children))
+		return 0;
+	double cpu = (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec + children.ru_utime.tv_sec +
+			      children.ru_stime.tv_sec) +
+		     1e-6 * (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec + children.ru_utime.tv_usec +
+				     children.ru_stime.tv_usec);
+	return cpu / (wall * (double)cores);
+}
+
 /* Where the run's wall time went, so far as a user can change it: opening the GPUs, waiting for
  * nvcc, measuring, the finalists' rounds, the counters, writing; "other" is loading, enumerating
  * and hashing. */
@@ -652,7 +668,9 @@ static void stages(const tuning *t, double write_s)
 		fprintf(stderr, "%s %.1f s %s%s", i ? "," : "", part[i], name[i], i == 0 && t->gs.n > 1 ? "s" : "");
 		other -= part[i];
 	}
-	fprintf(stderr, other >= 0.05 ? ", %.1f s other\n" : "\n", other);
+	if (other >= 0.05)
+		fprintf(stderr, ", %.1f s other", other);
+	fprintf(stderr, "; cores %.0f%% busy\n", 100 * cores_busy(all));
 }
 
 /* How far a run that measured `measured` configurations got (a RUN_ word of table.h), as its

@@ -19,7 +19,7 @@
 const char *const output_columns[] = {
 	"blockDim.x", "blockDim.y", "blockDim.z", "gridDim.x", "gridDim.y", "gridDim.z", "dynamic_smem_bytes",
 	"registers", "spill_store_bytes", "spill_load_bytes", "stack_bytes", "static_smem_bytes", "barriers",
-	"active_blocks_per_sm", "theoretical_occupancy", "occupancy_limit", "driver_active_blocks_per_sm",
+	"compile_s", "active_blocks_per_sm", "theoretical_occupancy", "occupancy_limit", "driver_active_blocks_per_sm",
 	"time_ms_median", "time_ms_min", "time_ms_max", "samples", "noise_pct", "launches_per_sample", "sm_mhz",
 	"final_ms_median", "final_noise_pct", "final_rounds", "achieved_occupancy_pct", "gld_efficiency_pct",
 	"gld_throughput_gbps", "dram_pct", "branch_efficiency_pct", "gbps", "pct_of_copy", "gflops", "flags",
@@ -130,11 +130,18 @@ static void put_build(FILE *f, const outputs *r, size_t c)
 	fprintf(f, "%lld,%lld,%lld,%lld,%lld,%lld,%lld,", res->block[0], res->block[1], res->block[2], res->grid[0],
 		res->grid[1], res->grid[2], res->smem);
 	if (compiled)
-		fprintf(f, "%d,%d,%d,%d,%zu,%d,%d,%.4f,", bin->res.registers, bin->res.spill_stores,
-			bin->res.spill_loads, bin->res.stack, bin->res.static_smem, bin->res.barriers, res->occ_blocks,
-			res->occupancy);
+		fprintf(f, "%d,%d,%d,%d,%zu,%d,", bin->res.registers, bin->res.spill_stores, bin->res.spill_loads,
+			bin->res.stack, bin->res.static_smem, bin->res.barriers);
 	else
-		fputs(",,,,,,,,", f);
+		fputs(",,,,,,", f);
+	/* nvcc's time for the binary (a compile error's too): what the pool's predictions learn from */
+	if (res->compile_s > 0)
+		fprintf(f, "%.3f", res->compile_s);
+	fputc(',', f);
+	if (compiled)
+		fprintf(f, "%d,%.4f,", res->occ_blocks, res->occupancy);
+	else
+		fputs(",,", f);
 	csv_field(f, compiled ? res->occ_limit : "");
 	fputc(',', f);
 	/* the driver's own answer (cuOccupancyMaxActiveBlocksPerMultiprocessor), a cross-check */

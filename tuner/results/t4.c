@@ -86,6 +86,8 @@ static const char *unit_of(const char *col)
 		return "GFLOP/s";
 	if (n > 4 && !strcmp(col + n - 4, "_mhz"))
 		return "MHz";
+	if (n > 2 && !strcmp(col + n - 2, "_s"))
+		return "s";
 	if (n > 6 && !strcmp(col + n - 6, "_bytes"))
 		return "bytes";
 	return "";
