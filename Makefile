@@ -23,7 +23,7 @@ HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80
 	-gencode arch=compute_90,code=sm_90
 
 B = build
-ENGINE = build_flags cache chart cli compile completeness cubin config config_data config_expr config_keys config_plan config_source config_use config_yaml devices diag expr expr_eval finish hash header hostref import import_keys import_out import_py inputs journal launch_plan literal measure merge occupancy output plan proc progress protocol recipe replay report runner search select show signature space stats summary t4 table tune unchanged view
+ENGINE = build_flags cache chart cli compile completeness cubin config config_data config_instances config_expr config_keys config_plan config_source config_use config_yaml devices diag expr expr_eval finish hash header hostref import import_keys import_out import_py inputs instances journal launch_plan literal measure merge occupancy output plan proc progress protocol recipe replay report runner search select show signature space stats summary t4 table tune unchanged view
 ENGINE_OBJS = $(ENGINE:%=$(B)/%.o)
 TESTS = $(patsubst tests/%.c,$(B)/tests/%.o,$(filter-out tests/fake_worker.c tests/cubin_hash.c,$(wildcard tests/*.c)))
 
@@ -158,7 +158,7 @@ FUZZ_CC = clang -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L $(SRC_DIRS:%=-I%) -isy
 	-fno-sanitize-recover=undefined
 # the config loader and what it evaluates with
 FUZZ_LOADER_SRCS = tuner/config.c tuner/config_yaml.c tuner/config_expr.c tuner/config_keys.c tuner/config_source.c \
-	tuner/config_use.c tuner/config_plan.c tuner/config_data.c lib/expr.c lib/expr_eval.c lib/hash.c tuner/space.c \
+	tuner/config_use.c tuner/config_plan.c tuner/config_data.c tuner/config_instances.c lib/expr.c lib/expr_eval.c lib/hash.c tuner/space.c \
 	tuner/launch_plan.c lib/diag.c tuner/occupancy.c
 FUZZ_CONFIG_SRCS = $(FUZZ_LOADER_SRCS) tuner/results/output.c tuner/build_flags.c tests/fuzz/fuzz_config.c
 FUZZ_TABLE_SRCS = tuner/results/table.c tuner/select.c lib/stats.c lib/diag.c tests/fuzz/fuzz_table.c

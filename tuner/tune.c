@@ -22,6 +22,7 @@
 #include "devices.h"
 #include "header.h"
 #include "inputs.h"
+#include "instances.h"
 #include "journal.h"
 #include "measure.h"
 #include "occupancy.h"
@@ -190,7 +191,7 @@ static int check_output_path(const char *path, diags *d)
  * shard's CSV is a part: `autotune merge` writes the whole run's. */
 static char *t4_path(const config *cfg, const options *o)
 {
-	return (o->t4 || cfg->write_t4) && !o->nshards ? config_sibling(cfg, ".t4.json") : NULL;
+	return (o->t4 || cfg->write_t4) && !o->nshards && !config_is_instance(cfg) ? config_sibling(cfg, ".t4.json") : NULL;
 }
 
 /* The results CSV there, when its rows name another config that still exists: two configs of one
@@ -235,8 +236,9 @@ static int check_outputs(const config *cfg, const options *o, diags *d)
 	inputs in;
 	inputs_of(cfg, &in);
 	int rc = 0;
-	/* a shard writes its CSV alone; the journal is checked for clashes, written by journal.c */
-	size_t nout = o->nshards ? 1 : NOUT - 1;
+	/* a shard, or an instance of several, writes its CSV alone; the journal is checked for
+	 * clashes, written by journal.c */
+	size_t nout = o->nshards || config_is_instance(cfg) ? 1 : NOUT - 1;
 	for (size_t i = 0; i < nout && !rc; i++)
 		rc = out[i] ? check_output_path(out[i], d) : 0;
 	for (size_t i = 0; i < NOUT && !rc; i++) {
@@ -322,6 +324,7 @@ static runner *join_gpu(void *set, size_t lane) { return devices_join(set, lane)
  * whatever was made, however far the run got. */
 typedef struct {
 	const options *o;
+	instance_run *ir;    /* one instance of several (instances.c), or NULL */
 	diags d;
 	int code;            /* the exit status so far */
 	config cfg;
@@ -390,9 +393,14 @@ static int may_sample(const options *o, const config *cfg)
 static int load(tuning *t)
 {
 	const options *o = t->o;
-	if (config_load(o->config, &t->cfg, &t->d))
+	if (t->ir ? config_load_instance(o->config, t->ir->index, &t->cfg, &t->d) : config_load(o->config, &t->cfg, &t->d))
 		return stop(t, EXIT_USAGE);
 	t->loaded = 1;
+	/* several instances: each is a run of its own (instances.c); only the hash is of them all */
+	if (!t->ir && t->cfg.instances.ninst && !(o->cmd == CMD_VALIDATE && o->print_spec_hash))
+		return stop(t, instances_tune(o, &t->cfg, &t->d));
+	if (t->ir)
+		instance_use_part(&t->cfg, t->ir);
 	/* a dry run's results are files of their own (NAME.dry-run.csv, a shard's
 	 * NAME.dry-run.shard-I-of-N.csv): it never replaces what a run measured */
 	char *dry = o->dry_run && o->cmd != CMD_VALIDATE && !o->replay ? config_sibling(&t->cfg, DRY_RUN_SUFFIX) : NULL;
@@ -771,12 +779,16 @@ static void write_outputs(tuning *t)
 	run.state = run_state(t, run.measured);
 	outputs rep = {&t->cfg, &t->sp, &t->b, t->res, winner, t->arch, date, gpus, t->gs.n, spec, run.state};
 	int csv_ok = output_csv(&rep, t->cfg.csv_path, &t->d) == 0;
-	int header_ok = csv_ok && !o->nshards && winner >= 0 &&
+	/* a shard's CSV, or an instance's, is a part of the whole, which has the header and report */
+	int part = o->nshards || t->ir;
+	int header_ok = csv_ok && !part && winner >= 0 &&
 			header_write(&t->cfg.csv_path, 1, t->cfg.name, t->cfg.header_path, &t->d) == 0;
-	int report_ok = csv_ok && !o->nshards && report_write(t->cfg.csv_path, NULL, NULL, &t->d) == 0;
+	int report_ok = csv_ok && !part && report_write(t->cfg.csv_path, NULL, NULL, &t->d) == 0;
 	char *t4 = t4_path(&t->cfg, o);
 	int t4_ok = csv_ok && (!t4 || t4_write(t->cfg.csv_path, t4, &t->d) == 0);
-	if (!csv_ok || !t4_ok || (!o->nshards && ((winner >= 0 && !header_ok) || !report_ok))) {
+	if (t->ir)
+		instance_run_done(t->ir, &t->cfg, &t->b, csv_ok, winner, t->compile_s);
+	if (!csv_ok || !t4_ok || (!part && ((winner >= 0 && !header_ok) || !report_ok))) {
 		/* what was measured is safe in the journal, and a run of the same command writes it */
 		char *journal = config_sibling(&t->cfg, ".journal");
 		if (!o->dry_run && t->jr && access(journal, F_OK) == 0) {
@@ -803,7 +815,7 @@ static void write_outputs(tuning *t)
 		fprintf(stderr, "  no hardware counters: %s\n", t->counters_note);
 	if (t->journal_note)
 		fprintf(stderr, "  warning: %s\n", t->journal_note);
-	if (csv_ok)
+	if (csv_ok && !t->ir)
 		summary_paths(&t->cfg, header_ok, report_ok, t4_ok ? t4 : NULL, o);
 	free(t4);
 }
@@ -843,11 +855,14 @@ static void tuning_free(tuning *t)
 		config_free(&t->cfg);
 }
 
-int tune(const options *o)
+int tune(const options *o) { return tune_instance(o, NULL); }
+
+int tune_instance(const options *o, instance_run *ir)
 {
 	tuning t;
 	memset(&t, 0, sizeof t);
 	t.o = o;
+	t.ir = ir;
 	t.pick = (choice){-1, -1, NULL, 0};
 	t.start_s = now_seconds();
 	trace_event("start");
