@@ -19,6 +19,7 @@
 #include "literal.h"
 #include "recipe.h"
 #include "select.h"
+#include "selector.h"
 #include "t4.h"
 #include "table.h"
 #include "banned.h"
@@ -776,6 +777,10 @@ int header_write(char *const *csvs, size_t n, const char *name, const char *out,
 int header_write_results(char *const *csvs, size_t n, const char *config_path, const char *name, const char *out,
 			 diags *d)
 {
+	/* results of several instances: a header that selects among them */
+	int instances = selector_header(csvs, n, config_path, name, out, d);
+	if (instances >= 0)
+		return instances;
 	input *in = xcalloc(n, sizeof *in);
 	section *secs = xcalloc(n + 1, sizeof *secs);
 	size_t nsec = 0;
