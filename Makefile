@@ -25,9 +25,10 @@ HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80
 B = build
 ENGINE = build_flags cache chart cli compile completeness cubin config config_data config_instances config_expr config_keys config_plan config_source config_use config_yaml devices diag expr expr_eval finish hash header hostref import import_keys import_out import_py inputs instances journal launch_plan literal measure merge occupancy output plan proc progress protocol recipe replay report runner search select selector show signature space stats summary t4 table tune unchanged view
 ENGINE_OBJS = $(ENGINE:%=$(B)/%.o)
+RUNTIME_LIBS = $(B)/libautotune_select.a $(B)/libautotune_select.so
 TESTS = $(patsubst tests/%.c,$(B)/tests/%.o,$(filter-out tests/fake_worker.c tests/cubin_hash.c,$(wildcard tests/*.c)))
 
-all: autotune autotune-worker
+all: autotune autotune-worker $(RUNTIME_LIBS)
 
 autotune: $(B)/main.o $(ENGINE_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
@@ -61,8 +62,18 @@ $(B)/worker_kernels.o: $(B)/worker_kernels.fatbin
 $(B):
 	@mkdir -p $(B)
 
-$(B)/run_tests: $(TESTS) $(ENGINE_OBJS)
+$(B)/run_tests: $(TESTS) $(ENGINE_OBJS) $(B)/runtime/autotune_select.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcunit -ldl
+
+# The run-time selection library (runtime/, RUNTIME_LIBS): libc alone, static and shared, for
+# programs that pick a tuned configuration from the results CSV at run time.
+$(B)/runtime/autotune_select.o: runtime/autotune_select.c runtime/autotune_select.h | $(B)
+	@mkdir -p $(B)/runtime
+	$(CC) $(CFLAGS) -fPIC -Iruntime -c -o $@ $<
+$(B)/libautotune_select.a: $(B)/runtime/autotune_select.o
+	$(AR) rcs $@ $^
+$(B)/libautotune_select.so: $(B)/runtime/autotune_select.o
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libautotune_select.so -o $@ $^
 
 # A stand-in for autotune-worker that speaks its protocol without a GPU (tests/fake_worker.c).
 $(B)/fake_worker: tests/fake_worker.c $(B)/protocol.o $(B)/stats.o | $(B)
@@ -134,13 +145,20 @@ install: all
 	install -m 644 $(SHIPPED_CONFIGS) $(DESTDIR)$(SHARE)/configs
 	install -m 644 $(SHIPPED_KERNELS) $(DESTDIR)$(SHARE)/kernels
 	install -m 644 $(CMAKE_FILES) $(DESTDIR)$(CMAKE_DIR)
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 runtime/autotune_select.h $(DESTDIR)$(PREFIX)/include/autotune_select.h
+	install -m 644 $(B)/libautotune_select.a $(DESTDIR)$(PREFIX)/lib/libautotune_select.a
+	install -m 755 $(B)/libautotune_select.so $(DESTDIR)$(PREFIX)/lib/libautotune_select.so
+	sed 's|@PREFIX@|$(PREFIX)|' runtime/autotune-select.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/autotune-select.pc
 
 # Removes what install put there, file by file; directories go only when that leaves them empty.
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/autotune $(DESTDIR)$(PREFIX)/libexec/autotune/autotune-worker \
 		$(DESTDIR)$(PREFIX)/share/man/man1/autotune.1 \
 		$(addprefix $(DESTDIR)$(SHARE)/,$(SHIPPED_CONFIGS) $(SHIPPED_KERNELS)) \
-		$(addprefix $(DESTDIR)$(CMAKE_DIR)/,$(notdir $(CMAKE_FILES)))
+		$(addprefix $(DESTDIR)$(CMAKE_DIR)/,$(notdir $(CMAKE_FILES))) \
+		$(DESTDIR)$(PREFIX)/include/autotune_select.h $(DESTDIR)$(PREFIX)/lib/libautotune_select.a \
+		$(DESTDIR)$(PREFIX)/lib/libautotune_select.so $(DESTDIR)$(PREFIX)/lib/pkgconfig/autotune-select.pc
 	rmdir $(DESTDIR)$(PREFIX)/libexec/autotune $(DESTDIR)$(SHARE)/configs $(DESTDIR)$(SHARE)/kernels \
 		$(DESTDIR)$(SHARE) $(DESTDIR)$(CMAKE_DIR) 2>/dev/null || true
 

@@ -2,7 +2,6 @@
  * config loaded as one instance (its constants, and what follows from them), the labels and part
  * names, the nearest instance in log scale, and every way the key can be wrong. */
 #include <CUnit/CUnit.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,19 +78,6 @@ static void test_bad_instances_are_said_where_they_are(void)
 	config_expect_error(with_instances("instances: {n: []}"), 7, 16, "instances: 'n' has no values");
 }
 
-static void test_the_nearest_instance_is_nearest_in_log_scale(void)
-{
-	double rows[] = {1024, 1024, 4096, 4096, 16384, 16384};
-	/* 2500 is nearer 4096 than 1024 in log scale (ratio 1.64 against 2.44), not in linear scale */
-	CU_ASSERT_EQUAL(instance_nearest(rows, 3, 2, (double[]){2500, 2500}), 1);
-	CU_ASSERT_EQUAL(instance_nearest(rows, 3, 2, (double[]){1024, 1024}), 0);
-	CU_ASSERT_EQUAL(instance_nearest(rows, 3, 2, (double[]){1 << 20, 1 << 20}), 2);
-	CU_ASSERT_EQUAL(instance_nearest(rows, 3, 2, (double[]){1, 1}), 0);
-	/* exactly between (2048 from 1024 and 4096): the first */
-	CU_ASSERT_EQUAL(instance_nearest(rows, 3, 2, (double[]){2048, 2048}), 0);
-	CU_ASSERT_EQUAL(instance_nearest(rows, 3, 2, (double[]){0, 5}), -1);
-}
-
 int add_config_instances_suite(void)
 {
 	CU_pSuite s = CU_add_suite("config_instances", NULL, NULL);
@@ -100,6 +86,5 @@ int add_config_instances_suite(void)
 	CU_add_test(s, "a grid is every combination", test_a_grid_is_every_combination);
 	CU_add_test(s, "a list of maps and one instance loaded", test_a_list_of_maps_and_one_instance_loaded);
 	CU_add_test(s, "bad instances are said where they are", test_bad_instances_are_said_where_they_are);
-	CU_add_test(s, "the nearest instance is nearest in log scale", test_the_nearest_instance_is_nearest_in_log_scale);
 	return 0;
 }

@@ -266,10 +266,6 @@ static inline int config_is_instance(const config *cfg) { return cfg->instances.
  * of its part files. Caller frees. */
 char *config_instance_label(const config *cfg, size_t i);
 char *config_instance_suffix(const config *cfg, size_t i);
-/* The instance of instances (a row of nnames values) nearest to vals: the least sum over the
- * constants of (log(v / tuned))^2, the first of equals; what the tuned header's selector and the
- * run-time library compute. -1 when there is none or a value is not positive. */
-long instance_nearest(const double *rows, size_t ninst, size_t nnames, const double *vals);
 
 /* The spec hash (hash_spec) of a loaded config: the config file, the kernel source and the
  * contents of its data files and host reference. */

@@ -3,7 +3,6 @@
  * the same constants). Each names constants of `constants:` and gives them positive values; a
  * config loaded as instance i (config_load_instance) has those values from the start, so arrays,
  * launches, arguments and defines all follow. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,24 +197,3 @@ static char *instance_text(const config *cfg, size_t i, const char *lead, const 
 
 char *config_instance_label(const config *cfg, size_t i) { return instance_text(cfg, i, "", "=", " "); }
 char *config_instance_suffix(const config *cfg, size_t i) { return instance_text(cfg, i, ".", "-", "-"); }
-
-long instance_nearest(const double *rows, size_t ninst, size_t nnames, const double *vals)
-{
-	long best = -1;
-	double best_d = 0;
-	for (size_t k = 0; k < nnames; k++)
-		if (!(vals[k] > 0))
-			return -1;
-	for (size_t i = 0; i < ninst; i++) {
-		double dist = 0;
-		for (size_t k = 0; k < nnames; k++) {
-			double r = log(vals[k] / rows[i * nnames + k]);
-			dist += r * r;
-		}
-		if (best < 0 || dist < best_d) {
-			best = (long)i;
-			best_d = dist;
-		}
-	}
-	return best;
-}
