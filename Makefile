@@ -23,7 +23,7 @@ HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80
 	-gencode arch=compute_90,code=sm_90
 
 B = build
-ENGINE = build_flags cache chart cli compile completeness cubin config config_data config_instances config_expr config_keys config_plan config_source config_use config_yaml devices diag expr expr_eval finish hash header hostref import import_keys import_out import_py inputs instances journal launch_plan literal measure merge occupancy output plan proc progress protocol recipe replay report runner search select selector show signature space stats summary t4 table tune unchanged view
+ENGINE = build_flags cache chart cli compile completeness cubin config config_data config_instances config_expr config_keys config_plan config_source config_use config_yaml devices diag expr expr_eval finish hash header hostref import import_keys import_out import_py inputs instances journal launch_plan literal measure merge occupancy output plan proc progress protocol recipe replay report runner search select selector show signature sizes space stats summary t4 table tune unchanged view
 ENGINE_OBJS = $(ENGINE:%=$(B)/%.o)
 RUNTIME_LIBS = $(B)/libautotune_select.a $(B)/libautotune_select.so
 TESTS = $(patsubst tests/%.c,$(B)/tests/%.o,$(filter-out tests/fake_worker.c tests/cubin_hash.c,$(wildcard tests/*.c)))
