@@ -101,6 +101,8 @@ test: deps
 	$(MAKE) -C examples/summatrix_app sample APP=$$app/summatrix_app; rc=$$?; rm -rf "$$app"; exit $$rc
 	# examples/streams_app against a header of configs/streams.yaml tuned on the fake worker
 	NVCC="$(NVCC)" tests/streams_app.sh
+	# examples/sizes_app against the selecting header of configs/summatrix_sizes.yaml, on the fake worker
+	NVCC="$(NVCC)" tests/sizes_app.sh
 	# every shipped config's winner built from the header's recipe (make and CMake): the tuned binary
 	NVCC="$(NVCC)" tests/recipe.sh
 	tests/checkout_unchanged.sh check $(B)/checkout.before
