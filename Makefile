@@ -43,8 +43,9 @@ ENGINE_OBJS = $(ENGINE_SRCS:%.c=$(B)/%.o)
 # the test runner: every tests/test_*.c, the shared helpers and the runner's main
 TEST_SRCS = tests/main.c tests/tests.c $(wildcard tests/test_*.c)
 TESTS = $(TEST_SRCS:%.c=$(B)/%.o)
+RUNTIME_LIBS = $(B)/libautotune_select.a $(B)/libautotune_select.so
 
-all: autotune autotune-worker
+all: autotune autotune-worker $(RUNTIME_LIBS)
 
 autotune: $(B)/tuner/main.o $(ENGINE_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
@@ -92,8 +93,18 @@ $(B)/worker/worker_kernels.fatbin: worker/worker_kernels.cu
 $(B)/worker/worker_kernels.o: $(B)/worker/worker_kernels.fatbin
 	cd $(@D) && ld -r -b binary -z noexecstack -o worker_kernels.o worker_kernels.fatbin
 
-$(B)/run_tests: $(TESTS) $(ENGINE_OBJS)
+$(B)/run_tests: $(TESTS) $(ENGINE_OBJS) $(B)/runtime/autotune_select.o
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS) -lcunit -ldl
+
+# The run-time selection library (runtime/, RUNTIME_LIBS): libc alone, static and shared, for
+# programs that pick a tuned configuration from the results CSV at run time.
+$(B)/runtime/autotune_select.o: runtime/autotune_select.c runtime/autotune_select.h $(B)/flags
+	@mkdir -p $(B)/runtime
+	$(CC) $(ALL_CFLAGS) -fPIC -Iruntime -c -o $@ $<
+$(B)/libautotune_select.a: $(B)/runtime/autotune_select.o
+	$(AR) rcs $@ $^
+$(B)/libautotune_select.so: $(B)/runtime/autotune_select.o
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libautotune_select.so -o $@ $^
 
 # A stand-in for autotune-worker that speaks its protocol without a GPU (tests/fake_worker.c).
 $(B)/fake_worker: $(B)/tests/fake_worker.o $(B)/lib/lib.a
@@ -140,6 +151,8 @@ integration: deps
 	NVCC="$(NVCC)" tests/streams_app.sh
 	# the README's five-minute example (examples/saxpy), tuned on the fake worker and built
 	NVCC="$(NVCC)" tests/saxpy_example.sh
+	# examples/sizes_app against the selecting header of configs/summatrix_sizes.yaml, on the fake worker
+	NVCC="$(NVCC)" tests/sizes_app.sh
 	# every shipped config's winner built from the header's recipe (make and CMake): the tuned binary
 	NVCC="$(NVCC)" tests/recipe.sh
 	tests/checkout_unchanged.sh check $(B)/checkout.integration
@@ -184,13 +197,20 @@ install: all
 	install -m 644 $(SHIPPED_CONFIGS) $(DESTDIR)$(SHARE)/configs
 	install -m 644 $(SHIPPED_KERNELS) $(DESTDIR)$(SHARE)/kernels
 	install -m 644 $(CMAKE_FILES) $(DESTDIR)$(CMAKE_DIR)
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 runtime/autotune_select.h $(DESTDIR)$(PREFIX)/include/autotune_select.h
+	install -m 644 $(B)/libautotune_select.a $(DESTDIR)$(PREFIX)/lib/libautotune_select.a
+	install -m 755 $(B)/libautotune_select.so $(DESTDIR)$(PREFIX)/lib/libautotune_select.so
+	sed 's|@PREFIX@|$(PREFIX)|' runtime/autotune-select.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/autotune-select.pc
 
 # Removes what install put there, file by file; directories go only when that leaves them empty.
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/autotune $(DESTDIR)$(PREFIX)/libexec/autotune/autotune-worker \
 		$(DESTDIR)$(PREFIX)/share/man/man1/autotune.1 \
 		$(addprefix $(DESTDIR)$(SHARE)/,$(SHIPPED_CONFIGS) $(SHIPPED_KERNELS)) \
-		$(addprefix $(DESTDIR)$(CMAKE_DIR)/,$(notdir $(CMAKE_FILES)))
+		$(addprefix $(DESTDIR)$(CMAKE_DIR)/,$(notdir $(CMAKE_FILES))) \
+		$(DESTDIR)$(PREFIX)/include/autotune_select.h $(DESTDIR)$(PREFIX)/lib/libautotune_select.a \
+		$(DESTDIR)$(PREFIX)/lib/libautotune_select.so $(DESTDIR)$(PREFIX)/lib/pkgconfig/autotune-select.pc
 	rmdir $(DESTDIR)$(PREFIX)/libexec/autotune $(DESTDIR)$(SHARE)/configs $(DESTDIR)$(SHARE)/kernels \
 		$(DESTDIR)$(SHARE) $(DESTDIR)$(CMAKE_DIR) 2>/dev/null || true
 

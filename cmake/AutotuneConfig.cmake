@@ -36,6 +36,19 @@ if(NOT EXISTS "${AUTOTUNE_EXECUTABLE}") # also a -DAUTOTUNE_EXECUTABLE= that nam
 '${AUTOTUNE_EXECUTABLE}'): build it with make, or give -DAUTOTUNE_EXECUTABLE=/path/to/autotune")
   return()
 endif()
+# Autotune::select: the run-time selection library (autotune_select.h), installed beside this
+# file (PREFIX/lib, PREFIX/include) or built in a checkout (build/, runtime/).
+if(NOT TARGET Autotune::select)
+  find_library(AUTOTUNE_SELECT_LIBRARY NAMES libautotune_select.a autotune_select
+    PATHS "${CMAKE_CURRENT_LIST_DIR}/../.." "${CMAKE_CURRENT_LIST_DIR}/../build" NO_DEFAULT_PATH)
+  find_path(AUTOTUNE_SELECT_INCLUDE_DIR autotune_select.h
+    PATHS "${CMAKE_CURRENT_LIST_DIR}/../../../include" "${CMAKE_CURRENT_LIST_DIR}/../runtime" NO_DEFAULT_PATH)
+  if(AUTOTUNE_SELECT_LIBRARY AND AUTOTUNE_SELECT_INCLUDE_DIR)
+    add_library(Autotune::select UNKNOWN IMPORTED)
+    set_target_properties(Autotune::select PROPERTIES IMPORTED_LOCATION "${AUTOTUNE_SELECT_LIBRARY}"
+      INTERFACE_INCLUDE_DIRECTORIES "${AUTOTUNE_SELECT_INCLUDE_DIR}")
+  endif()
+endif()
 unset(_autotune_bin_dir)
 set(_AUTOTUNE_FINISH "${CMAKE_CURRENT_LIST_DIR}/AutotuneFinish.cmake")
 

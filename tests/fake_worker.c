@@ -18,6 +18,9 @@
  *   FAKE_SLOW_GPU    this GPU ordinal times every first-pass run 2% slower (finalist runs, role
  *                    "time", are timed alike on any GPU)
  *   FAKE_PER_MS      a configuration takes 1 + blockDim.x / FAKE_PER_MS ms (default 1000)
+ *   FAKE_SMS         a configuration takes 1 + 64 / blockDim.x + FAKE_SMS / gridDim.x ms instead:
+ *                    small blocks cost, and so do the idle SMs of too few blocks, so that the
+ *                    best block size grows with the problem (instances)
  * FAKE_LOG also gets "profiles N GPU" per profiling session of N launches, and "counters GPU"
  * when asked to get its profiler ready.
  * A plan ("plan" and its "step" lines) is logged as "plan STREAMS ORDER LAUNCHES CONNECTIONS PID
@@ -137,7 +140,9 @@ static void run(const proto_run *ask, int gpu)
 	if (bx == env_long("FAKE_HANG_BX", -1))
 		for (;;)
 			pause();
-	double t = (1.0 + (double)bx / env_long("FAKE_PER_MS", 1000)) *
+	long sms = env_long("FAKE_SMS", 0);
+	double t = (sms ? 1.0 + 64.0 / (double)bx + (double)sms / (double)ask->launch.grid[0]
+			: 1.0 + (double)bx / env_long("FAKE_PER_MS", 1000)) *
 		   (gpu == env_long("FAKE_SLOW_GPU", -1) && strcmp(ask->role, "time") ? 1.02 : 1);
 	if (plan.steps) {
 		double serial = t * (double)(plan.steps * plan.streams);

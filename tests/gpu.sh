@@ -273,6 +273,23 @@ grep -q 'build check: .*: the tuned kernel' "$B/streams_app.log" || fail "exampl
 echo "== the README's five-minute example: examples/saxpy tuned, built with its recipe, run"
 RUN=1 sh tests/saxpy_example.sh || fail "examples/saxpy"
 
+echo "== instances: summatrix at three sizes in one run, the selector's picks in examples/sizes_app"
+./autotune --fresh configs/summatrix_sizes.yaml > "$B/sizes.log" 2>&1 || { cat "$B/sizes.log"; fail "summatrix_sizes"; }
+grep 'distinct binar.* built for 3 instances' "$B/sizes.log" || fail "no count of distinct binaries in the summary"
+grep -q '<svg id="sizes-plot"' results/summatrix_sizes.html || fail "results/summatrix_sizes.html has no size plot"
+make -C examples/sizes_app run > "$B/sizes_app.log" 2>&1 || { cat "$B/sizes_app.log"; fail "examples/sizes_app"; }
+grep '^[0-9]*x[0-9]*: ' "$B/sizes_app.log"
+! grep -q WRONG "$B/sizes_app.log" || fail "examples/sizes_app computed a wrong result"
+grep -q '^2048x2048: untuned, the nearest tuned size' "$B/sizes_app.log" || fail "examples/sizes_app: no pick for 2048^2"
+# on the GPU, each tuned size's pick is that instance's winner in the CSV
+for n in 1024 4096; do
+	want=$(./autotune show --top 1 results/summatrix_sizes.csv |
+		sed -n "s/^  nx=$n ny=$n: \(block_x=[0-9]* block_y=[0-9]* maxrreg=[0-9]*\):.*/\1/p")
+	got=$(sed -n "s/^${n}x${n}: tuned, its own winner, [0-9x]*: \(block_x=[0-9]* block_y=[0-9]* maxrreg=[0-9]*\) .*/\1/p" \
+		"$B/sizes_app.log")
+	[ -n "$want" ] && [ "$want" = "$got" ] || fail "the selector picked '$got' for ${n}^2; the CSV's winner is '$want'"
+done
+
 echo "== every config of configs/ and every feature kernel of tests/kernels, all verified"
 bench/catalogue.sh || fail "a config did not tune cleanly (see ${OUT:-/tmp}/catalogue.log)"
 

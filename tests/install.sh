@@ -16,10 +16,17 @@ $MAKE -s --no-print-directory install PREFIX="$prefix" >/dev/null
 for f in bin/autotune libexec/autotune/autotune-worker share/man/man1/autotune.1 \
 	share/autotune/configs/summatrix.yaml share/autotune/kernels/summatrix.cu \
 	lib/cmake/autotune/AutotuneConfig.cmake lib/cmake/autotune/AutotuneConfigVersion.cmake \
-	lib/cmake/autotune/AutotuneFinish.cmake; do
+	lib/cmake/autotune/AutotuneFinish.cmake include/autotune_select.h lib/libautotune_select.a \
+	lib/libautotune_select.so lib/pkgconfig/autotune-select.pc; do
 	[ -f "$prefix/$f" ] || fail "$f was not installed"
 done
 [ -x "$prefix/bin/autotune" ] && [ -x "$prefix/libexec/autotune/autotune-worker" ] || fail "not executable"
+
+# The run-time library through its pkg-config file, from a program outside the checkout.
+printf '#include <autotune_select.h>\nint main(void) { return autotune_ln(1.0) != 0.0; }\n' >"$tmp/sel.c"
+pc=$(sed -n 's/^Libs: //p' "$prefix/lib/pkgconfig/autotune-select.pc" | sed "s|\${libdir}|$prefix/lib|")
+cc -I"$prefix/include" -o "$tmp/sel" "$tmp/sel.c" $pc -Wl,-rpath,"$prefix/lib" && "$tmp/sel" ||
+	fail "a program linked with the installed libautotune_select"
 
 # From elsewhere, with no worker named in the environment: only the installed layout can help.
 mkdir "$tmp/work"

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ahead.h"
+#include "compile.h"
 #include "tests.h"
 
 static config cfg;

@@ -9,7 +9,8 @@
 
 #include <stddef.h>
 
-#include "compile.h"
+#include "binary.h"
+#include "space.h"
 
 typedef struct ahead ahead;
 

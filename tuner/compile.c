@@ -25,7 +25,6 @@
 #include "signature.h"
 #include "banned.h"
 
-int param_is_compile_time(const param *p) { return p->is_define || p->is_maxreg || p->is_entry || p->is_pragma; }
 
 static int same_compile_values(const config *cfg, const value *a, const value *b)
 {

@@ -11,9 +11,6 @@
 #include "cubin.h"
 #include "space.h"
 
-/* Whether a parameter's values reach the compiler (a define, the register cap, the entry's
- * placeholder, a `#pragma unroll` name): each distinct value is another binary. */
-int param_is_compile_time(const param *p);
 
 /* The kernel source with every `#pragma unroll NAME` (NAME a parameter or constant) given its
  * value, or dropped for 0 ("no pragma"), after a #line directive so messages name the original:

@@ -128,6 +128,7 @@ static void load_constants(loader *L, const yaml_node_t *n)
 			constant *c = &cfg->constants[cfg->nconstants++];
 			c->name = xstrdup(ld_scalar(k));
 			c->v = val;
+			ld_instance_value(L, c->name, &c->v);
 			c->at = ld_mark(k);
 		} else
 			ld_constant_failed(L, ld_scalar(k));
@@ -675,14 +676,8 @@ static void load_verify(loader *L, const yaml_node_t *n)
 
 static char *base_name(const char *path)
 {
-	const char *b = strrchr(path, '/');
-	b = b ? b + 1 : path;
-	const char *dot = strrchr(b, '.');
-	size_t n = dot && dot != b ? (size_t)(dot - b) : strlen(b);
-	char *s = xmalloc(n + 1);
-	memcpy(s, b, n);
-	s[n] = 0;
-	return s;
+	const char *b = strrchr(path, '/') ? strrchr(path, '/') + 1 : path, *dot = strrchr(b, '.');
+	return xasprintf("%.*s", (int)(dot && dot != b ? (size_t)(dot - b) : strlen(b)), b);
 }
 
 /* The tuned header's macros: a parameter that would clash with one is said at its place now,
@@ -725,7 +720,8 @@ static void check_all_names(loader *L)
 static void load_root(loader *L, const yaml_node_t *root)
 {
 	static const char *const keys[] = {"name", "kernel", "constants", "arguments", "space", "constraints",
-					   "launch", "plan", "build", "verify", "measure", "select", "search", "bytes", "flops", "output", NULL};
+					   "launch", "plan", "build", "verify", "measure", "select", "search", "bytes", "flops", "output",
+					   "instances", NULL};
 	config *cfg = L->cfg;
 	if (ld_check_keys(L, root, "the config", keys))
 		return;
@@ -749,8 +745,11 @@ static void load_root(loader *L, const yaml_node_t *root)
 		load_kernel(L, n);
 	/* Order matters: constants before everything that uses them, the space before the
 	 * expressions that may name its parameters. */
+	if ((n = ld_get(L, root, "instances")))
+		ld_load_instances(L, n);
 	if ((n = ld_get(L, root, "constants")))
 		load_constants(L, n);
+	ld_check_instances(L);
 	if ((n = ld_require(L, root, "space", "the config")))
 		load_space(L, n);
 	if ((n = ld_require(L, root, "arguments", "the config")))
@@ -794,10 +793,11 @@ static void load_root(loader *L, const yaml_node_t *root)
 		cfg->header_path = xasprintf("results/%s_tuned.h", cfg->name);
 }
 
-static int config_load_as(const char *path, int quiet, config *cfg, diags *d)
+static int config_load_as(const char *path, int quiet, long instance, config *cfg, diags *d)
 {
 	memset(cfg, 0, sizeof *cfg);
 	cfg->path = xstrdup(path);
+	cfg->instance = instance;
 	cfg->rtol = 1e-5;
 	cfg->atol = 1e-8;
 	for (const key_table *t = config_key_tables; t->section; t++)
@@ -813,7 +813,7 @@ static int config_load_as(const char *path, int quiet, config *cfg, diags *d)
 	int rc = -1;
 	if (config_read_document(path, "YAML", &doc, d) == 0) {
 		yaml_node_t *root = yaml_document_get_root_node(&doc);
-		loader L = {.file = path, .doc = &doc, .d = d, .cfg = cfg, .quiet = quiet};
+		loader L = {.file = path, .doc = &doc, .d = d, .cfg = cfg, .quiet = quiet, .instance = instance};
 		if (!root)
 			diags_at(d, path, 1, 1, "the file is empty");
 		else {
@@ -830,8 +830,9 @@ static int config_load_as(const char *path, int quiet, config *cfg, diags *d)
 	return rc;
 }
 
-int config_load(const char *path, config *cfg, diags *d) { return config_load_as(path, 0, cfg, d); }
-int config_load_quietly(const char *path, config *cfg, diags *d) { return config_load_as(path, 1, cfg, d); }
+int config_load(const char *path, config *cfg, diags *d) { return config_load_as(path, 0, -1, cfg, d); }
+int config_load_quietly(const char *path, config *cfg, diags *d) { return config_load_as(path, 1, -1, cfg, d); }
+int config_load_instance(const char *path, size_t i, config *cfg, diags *d) { return config_load_as(path, 1, (long)i, cfg, d); }
 
 static void cexpr_free(cexpr *x)
 {
@@ -858,6 +859,7 @@ void config_free(config *cfg)
 	}
 	config_data_free(cfg);
 	config_plan_free(cfg);
+	config_instances_free(cfg);
 	free(cfg->args);
 	for (size_t i = 0; i < cfg->nparams; i++) {
 		free(cfg->params[i].name);
@@ -870,23 +872,18 @@ void config_free(config *cfg)
 	for (int i = 0; i < 3; i++) {
 		cexpr_free(&cfg->block[i]);
 		cexpr_free(&cfg->grid[i]);
+		cexpr_free(&cfg->ref_block[i]);
+		cexpr_free(&cfg->ref_grid[i]);
 	}
-	cexpr_free(&cfg->shared_mem);
-	cexpr_free(&cfg->bytes);
-	cexpr_free(&cfg->sum_count);
-	cexpr_free(&cfg->sum_equals);
-	cexpr_free(&cfg->flops);
+	cexpr *own[] = {&cfg->bytes, &cfg->sum_count, &cfg->sum_equals, &cfg->flops, &cfg->ref_smem, &cfg->shared_mem};
+	for (size_t i = 0; i < sizeof own / sizeof *own; i++)
+		cexpr_free(own[i]);
 	for (size_t i = 0; i < cfg->nflags; i++)
 		free(cfg->nvcc_flags[i]);
 	free(cfg->nvcc_flags);
 	free(cfg->reference);
 	free(cfg->ref_per);
 	free(cfg->ref_entry);
-	for (int i = 0; i < 3; i++) {
-		cexpr_free(&cfg->ref_block[i]);
-		cexpr_free(&cfg->ref_grid[i]);
-	}
-	cexpr_free(&cfg->ref_smem);
 	free(cfg->csv_path);
 	free(cfg->header_path);
 	free(cfg->search_strategy);

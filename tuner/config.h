@@ -75,6 +75,16 @@ typedef struct {
 	mark at;
 } constant;
 
+/* instances: the problems a run tunes, each a value for every constant named (config_instances.c):
+ * a grid ({n: [1024, 4096]}) or a list of maps ([{nx: 1024, ny: 512}, ...]). */
+typedef struct {
+	char **names;   /* the constants that vary, in the order written */
+	size_t nnames;
+	value *vals;    /* ninst rows of nnames values, each positive */
+	size_t ninst;   /* 0: none, one problem of the constants as written */
+	mark at;
+} instance_set;
+
 /* plan: a sequence of launches of one source, run in every one of `streams` streams, depth-first
  * (each stream's launches before the next stream's) or breadth-first (each launch in every
  * stream before the next launch), timed as a whole (config_plan.c loads it, launch_plan.c
@@ -123,6 +133,8 @@ typedef struct {
 
 	constant *constants;
 	size_t nconstants;
+	instance_set instances;
+	long instance;  /* the instance these constants are (config_load_instance), -1: as written */
 	kernel_arg *args;
 	size_t nargs;
 	param *params;
@@ -250,6 +262,15 @@ int config_load(const char *path, config *cfg, diags *d);
  * config again (the header, an output check), so that each is said once. */
 int config_load_quietly(const char *path, config *cfg, diags *d);
 void config_free(config *cfg);
+/* config_load_quietly with the constants of instance i of the config's instances: (its CSV is still
+ * output.csv: the run names each instance's part, config_instance_suffix). */
+int config_load_instance(const char *path, size_t i, config *cfg, diags *d);
+/* Whether cfg is one instance of several (config_load_instance): a part of the run. */
+static inline int config_is_instance(const config *cfg) { return cfg->instances.ninst && cfg->instance >= 0; }
+/* Instance i as "nx=1024 ny=512", for messages and reports; as ".nx-1024-ny-512", for the names
+ * of its part files. Caller frees. */
+char *config_instance_label(const config *cfg, size_t i);
+char *config_instance_suffix(const config *cfg, size_t i);
 
 /* The spec hash (hash_spec) of a loaded config: the config file, the kernel source and the
  * contents of its data files and host reference. */

@@ -23,6 +23,7 @@ typedef struct {
 	char **failed; /* constants whose definitions failed, said once: their uses are not errors again */
 	size_t nfailed;
 	int quiet;     /* warnings unsaid: a later stage loading a config the run already loaded */
+	long instance; /* the instance whose constants to load, -1: as written */
 } loader;
 
 /* ---- config_yaml.c: nodes, typed getters and key checks; each error is counted in L->errors
@@ -79,6 +80,14 @@ void ld_data_file(loader *L, const yaml_node_t *n, const kernel_arg *a, const ch
 void ld_load_verify_host(loader *L, const yaml_node_t *v, const yaml_node_t *n);
 /* Frees what this file put in cfg. */
 void config_data_free(config *cfg);
+
+/* ---- config_instances.c: the instances key (before the constants, whose values an instance
+ * sets), then its names checked against the constants ---- */
+void ld_load_instances(loader *L, const yaml_node_t *n);
+void ld_check_instances(loader *L);
+/* The instance's value of constant name into *v, when the loader loads one that sets it. */
+void ld_instance_value(loader *L, const char *name, value *v);
+void config_instances_free(config *cfg);
 
 /* ---- config_plan.c: the plan section (root: the config, for kernel.entry, launch and measure) ---- */
 void ld_load_plan(loader *L, const yaml_node_t *root, const yaml_node_t *n);

@@ -48,7 +48,7 @@ int run_check_output_path(const char *path, diags *d)
  * shard's CSV is a part: `autotune merge` writes the whole run's. */
 char *run_t4_path(const config *cfg, const options *o)
 {
-	return (o->t4 || cfg->write_t4) && !o->nshards ? config_sibling(cfg, ".t4.json") : NULL;
+	return (o->t4 || cfg->write_t4) && !o->nshards && !config_is_instance(cfg) ? config_sibling(cfg, ".t4.json") : NULL;
 }
 
 /* The results CSV there, when its rows name another config that still exists: two configs of one
@@ -93,8 +93,9 @@ int run_check_outputs(const config *cfg, const options *o, diags *d)
 	inputs in;
 	inputs_of(cfg, &in);
 	int rc = 0;
-	/* a shard writes its CSV alone; the journal is checked for clashes, written by journal.c */
-	size_t nout = o->nshards ? 1 : NOUT - 1;
+	/* a shard, or an instance of several, writes its CSV alone; the journal is checked for
+	 * clashes, written by journal.c */
+	size_t nout = o->nshards || config_is_instance(cfg) ? 1 : NOUT - 1;
 	for (size_t i = 0; i < nout && !rc; i++)
 		rc = out[i] ? run_check_output_path(out[i], d) : 0;
 	for (size_t i = 0; i < NOUT && !rc; i++) {

@@ -23,6 +23,7 @@
 #include "devices.h"
 #include "header.h"
 #include "inputs.h"
+#include "instances.h"
 #include "journal.h"
 #include "measure.h"
 #include "occupancy.h"
@@ -223,6 +224,7 @@ static runner *join_gpu(void *set, size_t lane) { return devices_join(set, lane)
  * whatever was made, however far the run got. */
 typedef struct {
 	const options *o;
+	instance_run *ir;    /* one instance of several (instances.c), or NULL */
 	diags d;
 	int code;            /* the exit status so far */
 	config cfg;
@@ -291,10 +293,15 @@ static int may_sample(const options *o, const config *cfg)
 static int load(tuning *t)
 {
 	const options *o = t->o;
-	if (config_load(o->config, &t->cfg, &t->d))
+	if (t->ir ? config_load_instance(o->config, t->ir->index, &t->cfg, &t->d) : config_load(o->config, &t->cfg, &t->d))
 		return stop(t, EXIT_USAGE);
 	diags_print(&t->cfg.warnings);
 	t->loaded = 1;
+	/* several instances: each is a run of its own (instances.c); only the hash is of them all */
+	if (!t->ir && t->cfg.instances.ninst && !(o->cmd == CMD_VALIDATE && o->print_spec_hash))
+		return stop(t, instances_tune(o, &t->cfg, tune_instance, &t->d));
+	if (t->ir)
+		instance_use_part(&t->cfg, t->ir);
 	/* a dry run's results are files of their own (NAME.dry-run.csv, a shard's
 	 * NAME.dry-run.shard-I-of-N.csv): it never replaces what a run measured */
 	char *dry = o->dry_run && o->cmd != CMD_VALIDATE && !o->replay ? config_sibling(&t->cfg, DRY_RUN_SUFFIX) : NULL;
@@ -714,12 +721,16 @@ static void write_outputs(tuning *t)
 	outputs rep = {.cfg = &t->cfg, .sp = &t->sp, .b = &t->b, .res = t->res, .winner = winner, .arch = t->arch,
 		       .date = date, .gpus = gpus, .ngpus = t->gs.n, .spec_hash = spec, .run = run.state};
 	int csv_ok = output_csv(&rep, t->cfg.csv_path, &t->d) == 0;
-	int header_ok = csv_ok && !o->nshards && winner >= 0 &&
+	/* a shard's CSV, or an instance's, is a part of the whole, which has the header and report */
+	int part = o->nshards || t->ir;
+	int header_ok = csv_ok && !part && winner >= 0 &&
 			header_write(&t->cfg.csv_path, 1, t->cfg.name, t->cfg.header_path, &t->d) == 0;
-	int report_ok = csv_ok && !o->nshards && report_write(t->cfg.csv_path, NULL, NULL, &t->d) == 0;
+	int report_ok = csv_ok && !part && report_write(t->cfg.csv_path, NULL, NULL, &t->d) == 0;
 	char *t4 = run_t4_path(&t->cfg, o);
 	int t4_ok = csv_ok && (!t4 || t4_write(t->cfg.csv_path, t4, &t->d) == 0);
-	if (!csv_ok || !t4_ok || (!o->nshards && ((winner >= 0 && !header_ok) || !report_ok))) {
+	if (t->ir)
+		instance_run_done(t->ir, &t->cfg, &t->b, csv_ok, winner, t->compile_s);
+	if (!csv_ok || !t4_ok || (!part && ((winner >= 0 && !header_ok) || !report_ok))) {
 		/* what was measured is safe in the journal, and a run of the same command writes it */
 		char *journal = config_sibling(&t->cfg, ".journal");
 		if (!o->dry_run && t->jr && access(journal, F_OK) == 0) {
@@ -754,7 +765,7 @@ static void write_outputs(tuning *t)
 		fprintf(stderr, "  warning: %s: the run stopped there; the same command, once the journal can be "
 				"written, goes on from what it holds\n",
 			t->journal_note);
-	if (csv_ok)
+	if (csv_ok && !t->ir)
 		summary_paths(&t->cfg, header_ok, report_ok, t4_ok ? t4 : NULL, o);
 	free(t4);
 }
@@ -794,11 +805,14 @@ static void tuning_free(tuning *t)
 		config_free(&t->cfg);
 }
 
-int tune(const options *o)
+int tune(const options *o) { return tune_instance(o, NULL); }
+
+int tune_instance(const options *o, instance_run *ir)
 {
 	tuning t;
 	memset(&t, 0, sizeof t);
 	t.o = o;
+	t.ir = ir;
 	t.pick = (choice){-1, -1, NULL, 0};
 	t.start_s = now_seconds();
 	trace_event("start");

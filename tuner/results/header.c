@@ -20,6 +20,7 @@
 #include "macros.h"
 #include "recipe.h"
 #include "select.h"
+#include "selector.h"
 #include "t4.h"
 #include "table.h"
 #include "banned.h"
@@ -80,18 +81,6 @@ static const char *const keywords[] = {
 	"operator", "private", "protected", "public", "register", "restrict", "return", "short", "signed",
 	"sizeof", "static", "struct", "switch", "template", "this", "throw", "true", "try", "typedef",
 	"typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "while", NULL};
-
-char *header_mk_path(const char *header)
-{
-	size_t n = strlen(header);
-	const char *slash = strrchr(header, '/');
-	size_t base = slash ? (size_t)(slash - header) + 1 : 0;
-	if (n - base > 8 && !strcmp(header + n - 8, "_tuned.h"))
-		return xasprintf("%.*s.mk", (int)(n - 8), header);
-	if (n - base > 2 && !strcmp(header + n - 2, ".h"))
-		return xasprintf("%.*s.mk", (int)(n - 2), header);
-	return xasprintf("%s.mk", header);
-}
 
 /* A path's last component without "_tuned.h" or its extension: "results/x_tuned.h" -> "x". */
 static char *stem(const char *path)
@@ -778,6 +767,10 @@ int header_write(char *const *csvs, size_t n, const char *name, const char *out,
 int header_write_results(char *const *csvs, size_t n, const char *config_path, const char *name, const char *out,
 			 diags *d)
 {
+	/* results of several instances: a header that selects among them */
+	int instances = selector_header(csvs, n, config_path, name, out, d);
+	if (instances >= 0)
+		return instances;
 	input *in = xcalloc(n, sizeof *in);
 	section *secs = xcalloc(n + 1, sizeof *secs);
 	size_t nsec = 0;

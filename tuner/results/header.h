@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "diag.h"
-#include "recipe.h" /* HEADER_SIGNATURE */
+#include "recipe.h" /* HEADER_SIGNATURE, header_mk_path */
 
 /* Writes the header at out and the fragment beside it (header_mk_path) from the results CSVs.
  * One CSV: the winner's values. Several (one GPU model each): a section per GPU, chosen by
@@ -23,8 +23,6 @@ int header_write(char *const *csvs, size_t n, const char *name, const char *out,
 int header_write_results(char *const *files, size_t n, const char *config_path, const char *name, const char *out,
 			 diags *d);
 
-/* The fragment beside a header: "results/x_tuned.h" -> "results/x.mk", "t.h" -> "t.mk". Caller frees. */
-char *header_mk_path(const char *header);
 
 /* Runs the subcommand; returns the exit status (cli.h), messages on stderr. */
 int cmd_header(const options *o);

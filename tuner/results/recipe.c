@@ -27,6 +27,18 @@ static char *absolute(const char *path)
 	return getcwd(cwd, sizeof cwd) ? xasprintf("%s/%s", cwd, path) : xstrdup(path);
 }
 
+char *header_mk_path(const char *header)
+{
+	size_t n = strlen(header);
+	const char *slash = strrchr(header, '/');
+	size_t base = slash ? (size_t)(slash - header) + 1 : 0;
+	if (n - base > 8 && !strcmp(header + n - 8, "_tuned.h"))
+		return xasprintf("%.*s.mk", (int)(n - 8), header);
+	if (n - base > 2 && !strcmp(header + n - 2, ".h"))
+		return xasprintf("%.*s.mk", (int)(n - 2), header);
+	return xasprintf("%s.mk", header);
+}
+
 char *recipe_relative(const char *dir, const char *to)
 {
 	char *from = absolute(*dir ? dir : "."), *target = absolute(to);

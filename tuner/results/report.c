@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "chart.h"
+#include "sizes.h"
 #include "completeness.h"
 #include "inputs.h"
 #include "view.h"
@@ -369,6 +370,7 @@ static void concurrency_section(FILE *f, const view *v)
 /* A run's plots of time against occupancy and load efficiency, and its fastest configurations. */
 static void run_sections(FILE *f, const view *v)
 {
+	sizes_report(f, v); /* results of several instances: the winners against the size */
 	fputs("<section id=\"scatter\"><h2>Time against occupancy and load efficiency</h2>\n<div class=\"plots\">\n"
 	      "<figure><figcaption>Occupancy: achieved where counters were read, else theoretical</figcaption>\n",
 	      f);

@@ -1,6 +1,7 @@
 /* show.c: `autotune show`: a results CSV as a table on the terminal, sorted by time or by any
  * column, the winner marked, the counts per status below. */
 #include "show.h"
+#include "sizes.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -237,6 +238,7 @@ int show_print(FILE *out, const char *csv_path, int top, const char *sort, int c
 	for (size_t i = 0; i < shown; i++)
 		put_row(out, &v, &L, order[i], colour);
 	put_totals(out, &v, shown);
+	sizes_show(out, &v); /* results of several instances: each one's winner */
 	free(order);
 	view_free(&v);
 	return EXIT_WINNER;
