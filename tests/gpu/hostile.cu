@@ -33,7 +33,10 @@ extern "C" __global__ void scale(const float *in, float *out, int n)
 		while ((p = (char *)malloc(1 << 20)) != NULL)
 			p[0] = 1;
 #if MODE == 5
-		p[i] = 1;  // p is NULL here
+		// p is NULL here; read back through a volatile, or the compiler drops a store it can
+		// prove goes to NULL
+		char *volatile q = p;
+		q[i] = 1;
 #endif
 	}
 #elif MODE == 6
