@@ -18,6 +18,7 @@
 #include <yaml.h>
 
 #include "config_load.h"
+#include "document.h"
 #include "occupancy.h"
 #include "macros.h"
 #include "banned.h"
@@ -811,7 +812,7 @@ static int config_load_as(const char *path, int quiet, config *cfg, diags *d)
 
 	yaml_document_t doc;
 	int rc = -1;
-	if (config_read_document(path, "YAML", &doc, d) == 0) {
+	if (document_read(path, "YAML", &doc, d) == 0) {
 		yaml_node_t *root = yaml_document_get_root_node(&doc);
 		loader L = {.file = path, .doc = &doc, .d = d, .cfg = cfg, .quiet = quiet};
 		if (!root)

@@ -226,22 +226,6 @@ int config_override(config *cfg, const config_overrides *ov, diags *d);
 /* A file that lives next to the CSV: results/NAME.journal for suffix ".journal". */
 char *config_sibling(const config *cfg, const char *suffix);
 
-/* Reads a YAML (or JSON, a subset) file into doc (the caller deletes it): 0, or -1 with the
- * problem in d as "path:line:col: SYNTAX syntax error: ...". */
-int config_read_document(const char *path, const char *syntax, yaml_document_t *doc, diags *d);
-/* The value of key in mapping node map of doc, or NULL (none, or map is not a mapping). */
-yaml_node_t *config_map_get(yaml_document_t *doc, const yaml_node_t *map, const char *key);
-/* Whether s is a number as JSON spells it: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? (YAML,
- * which reads JSON files here, takes more: +1, 1., .5, 0x10). */
-int config_json_number(const char *s);
-/* The keys of mapping n (in file) that are not in allowed (NULL-ended), each said at its
- * file:line:col with the nearest allowed one, and duplicates: the number of errors (a node that
- * is not a mapping is one). `what` names n in the messages. */
-int config_check_keys(yaml_document_t *doc, const char *file, const yaml_node_t *n, const char *what,
-		      const char *const *allowed, diags *d);
-/* The same of text (len bytes) that stands for the file at path: messages name path. */
-int config_read_text(const char *path, const char *text, size_t len, const char *syntax, yaml_document_t *doc, diags *d);
-
 /* 0 on success, the loader's warnings in cfg->warnings for the caller to show. On failure returns
  * -1 with every problem found in d (file:line:col: message) and leaves *cfg empty; config_free is
  * safe either way. */
