@@ -2,7 +2,7 @@
  * build's plain keys (build.rdc).
  * The plain keys are rows of a table each, so the tests walk the tables: every row's bound is
  * enforced and every row's value lands in its field; then the keys each section reads itself
- * (metrics, cache, policy, weights, strategy, budget, the output paths) and budget_parse. */
+ * (metrics, cache, policy, weights, strategy, budget, the output paths) */
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdio.h>
@@ -211,32 +211,6 @@ static void test_output_paths(void)
 	config_expect_error(plus("output: {cvs: x.csv}\n"), 15, 10, "unknown key 'cvs' in 'output'; did you mean 'csv'?");
 }
 
-/* A budget: N evaluations, N% of the space rounded up, or Ns seconds; never more than the space;
- * anything else refused. */
-static void test_budgets(void)
-{
-	size_t n;
-	double s;
-	CU_ASSERT_EQUAL(budget_parse("10", 153, &n, &s), 0);
-	CU_ASSERT(n == 10 && s == 0);
-	CU_ASSERT_EQUAL(budget_parse("10%", 153, &n, &s), 0);
-	CU_ASSERT_EQUAL(n, (size_t)ceil(0.10 * 153));
-	CU_ASSERT_EQUAL(budget_parse("200", 153, &n, &s), 0);
-	CU_ASSERT_EQUAL(n, 153);
-	CU_ASSERT_EQUAL(budget_parse("100%", 153, &n, &s), 0);
-	CU_ASSERT_EQUAL(n, 153);
-	CU_ASSERT_EQUAL(budget_parse("0.5%", 153, &n, &s), 0);
-	CU_ASSERT_EQUAL(n, 1);
-	CU_ASSERT_EQUAL(budget_parse("2.5s", 153, &n, &s), 0);
-	CU_ASSERT(n == 0 && s == 2.5);
-	static const char *const bad[] = {"0", "-1", "1.5", "10%x", "s", "", "5 s", "nan", "inf", "1e400", "0%", "%"};
-	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-		if (budget_parse(bad[i], 153, &n, &s) != -1)
-			fprintf(stderr, "\n  budget '%s' was taken\n", bad[i]);
-		CU_ASSERT_EQUAL(budget_parse(bad[i], 153, &n, &s), -1);
-	}
-}
-
 int add_config_keys_suite(void)
 {
 	CU_pSuite s = CU_add_suite("config_keys", NULL, NULL);
@@ -250,6 +224,5 @@ int add_config_keys_suite(void)
 	CU_add_test(s, "metrics and cache", test_metrics_and_cache);
 	CU_add_test(s, "policy and weights", test_policy_and_weights);
 	CU_add_test(s, "output paths", test_output_paths);
-	CU_add_test(s, "budgets", test_budgets);
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "output.h"
 #include "proc.h"
 #include "tests.h"

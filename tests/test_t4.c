@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "header.h"
 #include "document.h"
 #include "proc.h"

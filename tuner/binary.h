@@ -6,8 +6,10 @@
 
 #include <stddef.h>
 
-#include "config.h"
 #include "cubin.h"
+
+typedef struct config config;
+typedef struct launch_plan_cfg launch_plan_cfg;
 
 typedef struct {
 	size_t first_config; /* a configuration built by this binary, to name it in messages */

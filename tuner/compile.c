@@ -18,6 +18,7 @@
 
 #include "cache.h"
 #include "build_flags.h"
+#include "config.h"
 #include "cubin.h"
 #include "hash.h"
 #include "proc.h"

@@ -7,9 +7,13 @@
 #include <signal.h>
 
 #include "binary.h"
-#include "config.h"
 #include "cubin.h"
+#include "diag.h"
+#include "expr.h"
 #include "space.h"
+
+typedef struct config config;
+typedef struct param param;
 
 /* Whether a parameter's values reach the compiler (a define, the register cap, the entry's
  * placeholder, a `#pragma unroll` name): each distinct value is another binary. */

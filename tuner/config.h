@@ -3,30 +3,21 @@
 #ifndef AUTOTUNE_CONFIG_H
 #define AUTOTUNE_CONFIG_H
 
-#include <yaml.h>
 #include <stddef.h>
 
 #include "diag.h"
 #include "elem.h"
+#include "expr.h"
+#include "scope.h"
 
 /* Bytes one array may take: far beyond any GPU, and small enough that no sum of a config's
  * arrays (each held up to three times) overflows. */
 #define MAX_ARRAY_BYTES (1ull << 48)
-#include "expr.h"
 
-typedef struct {
-	int line, col; /* 1-based */
-} mark;
-
+typedef struct config config;
 
 typedef enum { FILL_RANDOM, FILL_CONSTANT, FILL_ZEROS, FILL_NORMAL, FILL_INDEX, FILL_COPY, FILL_EXPR, FILL_FILE } fill_kind;
 const char *fill_name(fill_kind f);
-
-/* An expression together with where it was written. */
-typedef struct {
-	expr *e;
-	mark at;
-} cexpr;
 
 /* A data file of an array's elements (fill: {file}, verify.expected), checked at load against
  * the argument's type and count. */
@@ -58,7 +49,7 @@ typedef struct {
 	cexpr value;
 } kernel_arg;
 
-typedef struct {
+typedef struct param {
 	char *name;
 	mark at;
 	value *values;
@@ -86,7 +77,7 @@ typedef struct {
 /* without plan.connections and without CUDA_DEVICE_MAX_CONNECTIONS set: CUDA's own default */
 #define PLAN_DEFAULT_CONNECTIONS 8
 
-typedef struct {
+typedef struct plan_launch {
 	char *entry;
 	mark at;
 	/* NULL e and has_* 0: the plan's default geometry (launch:, else the first launch's) */
@@ -96,7 +87,7 @@ typedef struct {
 	size_t nargs;
 } plan_launch;
 
-typedef struct {
+typedef struct launch_plan_cfg {
 	plan_launch *launches; /* none: no plan, one launch per configuration */
 	size_t nlaunches;
 	cexpr streams;         /* NULL e: 1 */
@@ -110,7 +101,7 @@ typedef struct {
 enum { METRICS_ALL, METRICS_NONE, METRICS_TOP, METRICS_AUTO };
 enum { POLICY_BALANCED, POLICY_FASTEST };
 
-typedef struct {
+struct config {
 	char *path;    /* the config file as given */
 	char *name;    /* `name:` or the file's base name; prefixes the header's macros */
 
@@ -198,15 +189,7 @@ typedef struct {
 	/* what the loader warns of, each "file:line:col: warning: ...": legal but likely a slip (no
 	 * output, an output the kernel may read); the caller shows them (diags_print) */
 	diags warnings;
-} config;
-
-/* The search strategies (search.strategy, --strategy; search.c runs them). */
-typedef enum { STRAT_EXHAUSTIVE, STRAT_RANDOM, STRAT_LOCAL, STRAT_ANNEAL, STRAT_GENETIC, STRAT_MODEL, STRAT_COUNT_ } strategy;
-/* 0 and *s set for a strategy's name; -1 for another word. */
-int strategy_parse(const char *name, strategy *s);
-const char *strategy_name(strategy s);
-/* "exhaustive, random, ...": for messages about an unknown name. */
-extern const char strategy_list[];
+};
 
 /* build.maxrregcount: parameter i with value v becomes "-maxrregcount=V" in buf (1), unless it is
  * not that parameter or V is 0, no cap (0). */
@@ -245,29 +228,9 @@ int config_host_gives(const config *cfg, size_t i);
 /* If line is `#pragma unroll NAME` (any spacing), the offsets of NAME in it; else 0. */
 int pragma_unroll_name(const char *line, size_t *start, size_t *len);
 
-/* A search budget (search.budget, --budget): N evaluations (a whole number), N% of a space of
- * `count` configurations (rounded up), or Ns seconds. Into *evaluations (at most count) or
- * *seconds, the other 0; -1 when it is none of those. */
-int budget_parse(const char *text, size_t count, size_t *evaluations, double *seconds);
-
 /* The entry point for these parameter values: the entry with its ${param} placeholders filled.
  * Caller frees. */
 char *config_entry(const config *cfg, const value *params);
-
-/* Evaluates an element expression (fill: {expr}, verify.expect) for element i, lane lane. */
-int element_eval(const config *cfg, const cexpr *x, long long i, int lane, value *out);
-
-/* Name lookup for expressions: constants, then the parameter values given (may be NULL). */
-typedef struct {
-	const config *cfg;
-	const value *params;
-} scope;
-int scope_lookup(void *ctx, const char *name, value *out);
-
-/* Evaluates an expression written in the config; on error adds "file:line:col: msg" to d.
- * what_for, when not NULL, names the configuration the failure concerns. */
-int cexpr_eval(const config *cfg, const cexpr *x, const value *params, value *out, diags *d,
-	       const char *what_for);
 
 /* A config key that is a plain value (config.c's tables): its name within its section, kind,
  * bounds (integers), default as docs/config.md writes it, and the config field it lands in. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "config_load.h"
+#include "strategy.h"
 #include "banned.h"
 
 /* The keys that are plain values, a table per section: one row each, read by load_plain,
@@ -174,25 +175,6 @@ void ld_load_output(loader *L, const yaml_node_t *n)
 		L->cfg->header_path = ld_string(L, h, "output header");
 }
 
-int budget_parse(const char *text, size_t count, size_t *evaluations, double *seconds)
-{
-	*evaluations = 0;
-	*seconds = 0;
-	char *end;
-	double v = strtod(text, &end);
-	int pct = *end == '%', secs = *end == 's';
-	if (end == text || (*end && !pct && !secs) || ((pct || secs) && end[1]) || !(v > 0) || !isfinite(v) ||
-	    (!pct && !secs && v != floor(v)))
-		return -1;
-	if (secs)
-		*seconds = v;
-	else {
-		double n = pct ? ceil(v / 100 * (double)count) : v;
-		*evaluations = n < (double)count ? (size_t)n : count;
-	}
-	return 0;
-}
-
 void ld_load_search(loader *L, const yaml_node_t *n)
 {
 	config *cfg = L->cfg;
@@ -216,21 +198,6 @@ void ld_load_search(loader *L, const yaml_node_t *n)
 		if ((x = ld_get(L, n, "seed")) && ld_int(L, x, "search seed", 0, LLONG_MAX, &seed) == 0)
 			cfg->search_seed = (unsigned long long)seed;
 	}
-}
-
-static const char *const strategy_names[STRAT_COUNT_] = {"exhaustive", "random", "local", "anneal", "genetic", "model"};
-const char strategy_list[] = "exhaustive, random, local, anneal, genetic, model";
-
-const char *strategy_name(strategy s) { return strategy_names[s]; }
-
-int strategy_parse(const char *name, strategy *s)
-{
-	for (int i = 0; i < STRAT_COUNT_; i++)
-		if (!strcmp(name, strategy_names[i])) {
-			*s = (strategy)i;
-			return 0;
-		}
-	return -1;
 }
 
 int config_parse_metrics(const char *text, int *mode, int *top)

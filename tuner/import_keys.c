@@ -9,7 +9,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "config.h"
 #include "document.h"
 #include "banned.h"
 

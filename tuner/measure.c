@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "occupancy.h"
 #include "plan.h"
 #include "proc.h"

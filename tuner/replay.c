@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "compile.h"
+#include "config.h"
 #include "occupancy.h"
 #include "output.h"
 #include "space.h"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "header.h"
 #include "launch_plan.h"
 #include "occupancy.h"

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "stats.h"
 #include "completeness.h"
 #include "build_flags.h"

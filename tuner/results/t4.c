@@ -17,6 +17,7 @@
 #include <yaml.h>
 
 #include "build_flags.h"
+#include "config.h"
 #include "document.h"
 #include "output.h"
 #include "banned.h"
