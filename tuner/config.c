@@ -805,9 +805,6 @@ static int config_load_as(const char *path, int quiet, config *cfg, diags *d)
 		ld_plain_defaults(cfg, t->rows, t->n);
 	cfg->metrics = METRICS_AUTO;
 	cfg->metrics_top = 10;
-	cfg->policy = POLICY_BALANCED;
-	cfg->w_occupancy = 1.0;
-	cfg->w_load_efficiency = 1.0;
 	cfg->sum_out = cfg->sum_in = -1;
 
 	yaml_document_t doc;

@@ -9,6 +9,7 @@
 #include "elem.h"
 #include "expr.h"
 #include "scope.h"
+#include "select_policy.h"
 
 /* Bytes one array may take: far beyond any GPU, and small enough that no sum of a config's
  * arrays (each held up to three times) overflows. */
@@ -99,7 +100,6 @@ typedef struct launch_plan_cfg {
 } launch_plan_cfg;
 
 enum { METRICS_ALL, METRICS_NONE, METRICS_TOP, METRICS_AUTO };
-enum { POLICY_BALANCED, POLICY_FASTEST };
 
 struct config {
 	char *path;    /* the config file as given */
@@ -162,7 +162,7 @@ struct config {
 	double noise_target;   /* relative noise of the median to reach */
 	double time_cap;       /* seconds of sampling per configuration */
 	double race;           /* raced out: fastest of the first samples over race x the best so far (0: off) */
-	int cache_warm;        /* 0: flush L2 between samples */
+	int cache_warm;        /* measure.cache: 0 (cold) flushes L2 between samples */
 	int metrics;           /* METRICS_* */
 	int metrics_top;       /* K for METRICS_TOP */
 	int finalists;         /* re-timed interleaved at the end; 0 or 1: none */
@@ -170,10 +170,7 @@ struct config {
 	int pending_launches;  /* device-side launches the device runtime holds at once; 0: the driver's */
 	double timeout;        /* seconds: the floor of the hung-kernel timeout */
 
-	/* select */
-	int policy;            /* POLICY_* */
-	double w_occupancy, w_load_efficiency;
-	double tie_k;          /* noise band: k standard errors */
+	select_policy select;  /* select: how the winner is chosen */
 
 	/* search: which configurations to measure (search.h); NULL/0: everything */
 	char *search_strategy;
@@ -232,24 +229,31 @@ int pragma_unroll_name(const char *line, size_t *start, size_t *len);
  * Caller frees. */
 char *config_entry(const config *cfg, const value *params);
 
-/* A config key that is a plain value (config.c's tables): its name within its section, kind,
- * bounds (integers), default as docs/config.md writes it, and the config field it lands in. */
-typedef enum { KEY_INT, KEY_FRACTION, KEY_SECONDS, KEY_BOOL, KEY_NONNEGATIVE } key_kind;
+/* A config key that is a plain value (config_keys.c's tables): its name within its section,
+ * kind, bounds (integers) or words (an enumerated setting: the field is the word's index), default
+ * as docs/config.md writes it, and the config field it lands in. */
+typedef enum { KEY_INT, KEY_FRACTION, KEY_SECONDS, KEY_BOOL, KEY_NONNEGATIVE, KEY_ENUM } key_kind;
 typedef struct {
 	const char *name;
 	key_kind kind;
 	long long lo, hi;
 	const char *dflt;
 	size_t offset;
+	const char *const *words; /* KEY_ENUM: NULL-ended */
 } plain_key;
-/* Every section's table of plain keys, up to one with a NULL section. */
+/* Every section's table of plain keys, up to one with a NULL section. A section of a section is
+ * named with a dot ("select.weights"). */
 typedef struct {
 	const char *section;
 	const plain_key *rows;
 	size_t n;
 } key_table;
 extern const key_table config_key_tables[];
-/* The kind as docs/config.md's table names it: integer, fraction, seconds, bool, number. */
-const char *plain_key_type(key_kind k);
+/* The kind as docs/config.md's table names it: integer, fraction, seconds, bool, number; for
+ * KEY_ENUM the words ("`balanced` or `fastest`") into buf. */
+const char *plain_key_type(const plain_key *k, char *buf, size_t len);
+
+/* The selection policy of a config that says nothing under select: the key table's defaults. */
+select_policy config_select_defaults(void);
 
 #endif

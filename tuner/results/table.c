@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "banned.h"
 
 typedef struct {
@@ -277,7 +278,7 @@ long long table_winner(const table *t)
 
 long long table_pick_winner(const table *t, const result *res, int *flagged, choice *pick)
 {
-	static const select_policy policy = SELECT_DEFAULT_POLICY;
+	select_policy policy = config_select_defaults();
 	choice own;
 	choice *c = pick ? pick : &own;
 	select_winner(res, t->nrows, &policy, c);

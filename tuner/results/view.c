@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "banned.h"
 
 int view_load(const char *path, view *v, diags *d)
@@ -15,7 +16,7 @@ int view_load(const char *path, view *v, diags *d)
 	if (table_load(path, &v->t, d))
 		return -1;
 	v->res = table_results(&v->t);
-	v->policy = (select_policy)SELECT_DEFAULT_POLICY;
+	v->policy = config_select_defaults();
 	v->winner = table_pick_winner(&v->t, v->res, &v->winner_flagged, &v->pick);
 	int st = table_col(&v->t, "status");
 	for (size_t r = 0; r < v->t.nrows; r++) {
@@ -120,7 +121,7 @@ char *view_why(const view *v)
 								   "measurements with the default balanced policy; ";
 	if (c->ntied <= 1)
 		return xasprintf("%sthe fastest%s, and no other configuration is within the noise band (%.0f standard "
-				 "errors)", source, retimed, v->policy.k);
+				 "errors)", source, retimed, v->policy.noise_band);
 	if (c->winner == c->fastest)
 		return xasprintf("%sthe fastest%s; %zu other%s within the noise band had no better balance of "
 				 "occupancy and load efficiency (score %.3f)", source, retimed, c->ntied - 1,

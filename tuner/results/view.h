@@ -13,7 +13,7 @@
 typedef struct {
 	table t;
 	result *res;             /* table_results(&t) */
-	select_policy policy;    /* the defaults of config.c: a results file does not record its own */
+	select_policy policy;    /* the key table's defaults: a results file does not record its own */
 	choice pick;             /* select_winner's answer under that policy */
 	long long winner;        /* the winning row, -1 when none passed */
 	int winner_flagged;      /* the CSV itself marks it (newer files) */
