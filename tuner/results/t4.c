@@ -24,7 +24,7 @@
 
 /* Columns of words, not numbers: the "autotune" object holds them (tuned_at is the timestamp). */
 static const char *const word_columns[] = {"occupancy_limit", "flags", "shares_with", "status", "message",
-					   "gpu", "gpu_uuid", "arch", "nvcc_flags", "code_hash", "spec_hash", "config", "run",
+					   "gpu", "gpu_uuid", "arch", "nvcc_flags", "code_hash", "spec_hash", "policy", "config", "run",
 					   NULL};
 
 /* The schema's invalidity per status; not-run rows are not written. */
