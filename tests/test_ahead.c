@@ -12,6 +12,7 @@
 
 #include "ahead.h"
 #include "compile.h"
+#include "config.h"
 #include "tests.h"
 
 static config cfg;

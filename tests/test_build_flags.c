@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "build_flags.h"
+#include "config.h"
 #include "space.h"
 #include "tests.h"
 

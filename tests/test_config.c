@@ -38,7 +38,7 @@ static void test_good_config_loads_with_defaults(void)
 	CU_ASSERT_STRING_EQUAL(cfg.csv_path, "results/tiny.csv");
 	CU_ASSERT_STRING_EQUAL(cfg.header_path, "results/tiny_tuned.h");
 	CU_ASSERT_EQUAL(cfg.min_samples, 10);
-	CU_ASSERT_EQUAL(cfg.policy, POLICY_BALANCED);
+	CU_ASSERT_EQUAL(cfg.select.kind, POLICY_BALANCED);
 	CU_ASSERT_DOUBLE_EQUAL(cfg.noise_target, 0.01, 0);
 	CU_ASSERT_PTR_NULL(cfg.block[1].e);
 	config_free(&cfg);

@@ -1,8 +1,9 @@
 /* test_config_keys.c: the settings' sections (config_keys.c): measure, select, search, output and
  * build's plain keys (build.rdc).
- * The plain keys are rows of a table each, so the tests walk the tables: every row's bound is
- * enforced and every row's value lands in its field; then the keys each section reads itself
- * (metrics, cache, policy, weights, strategy, budget, the output paths) and budget_parse. */
+ * The plain keys are rows of a table each (enumerated ones too: cache, policy; and select.weights,
+ * a section of a section), so the tests walk the tables: every row's bound or words are enforced
+ * and every row's value lands in its field; then the keys each section reads itself (metrics,
+ * strategy, budget, the output paths) and the policy with its weights. */
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdio.h>
@@ -38,6 +39,38 @@ static const char *plus(const char *extra)
 	return text;
 }
 
+/* A table's section opened as YAML flow mappings ("select.weights" -> "select: {weights: {"): its
+ * length; *close gets the braces that end it. */
+static int open_section(char *buf, size_t len, const char *section, char close[8])
+{
+	int used = 0, depth = 0;
+	for (const char *s = section; *s; depth++) {
+		size_t n = strcspn(s, ".");
+		used += snprintf(buf + used, len - (size_t)used, "%.*s: {", (int)n, s);
+		s += n + (s[n] == '.');
+	}
+	memset(close, '}', (size_t)depth);
+	close[depth] = 0;
+	return used;
+}
+
+/* An enumerated row's words as its message names them: "a, b or c". */
+static void words_said(const plain_key *k, char *buf, size_t len)
+{
+	size_t used = 0;
+	for (size_t i = 0; k->words[i]; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", !i ? "" : k->words[i + 1] ? ", " : " or ", k->words[i]);
+}
+
+/* The index of a row's default among its words (KEY_ENUM), as the field holds it. */
+static int default_word(const plain_key *k)
+{
+	int i = 0;
+	while (k->words[i] && strcmp(k->words[i], k->dflt))
+		i++;
+	return i;
+}
+
 /* For every row of every table, a value just outside what its kind allows is refused at the
  * value's column, in the words of its kind. */
 static void test_every_rows_bound_is_enforced(void)
@@ -46,7 +79,7 @@ static void test_every_rows_bound_is_enforced(void)
 	for (const key_table *t = config_key_tables; t->section; t++)
 		for (size_t i = 0; i < t->n; i++) {
 			const plain_key *k = &t->rows[i];
-			char value[32], want[160], line[128];
+			char value[32], want[200], line[128], close[8], words[128];
 			switch (k->kind) {
 			case KEY_INT:
 				snprintf(value, sizeof value, "%lld", k->hi + 1);
@@ -68,9 +101,15 @@ static void test_every_rows_bound_is_enforced(void)
 				snprintf(value, sizeof value, "-1");
 				snprintf(want, sizeof want, "%s must not be negative", k->name);
 				break;
+			case KEY_ENUM:
+				snprintf(value, sizeof value, "maybe");
+				words_said(k, words, sizeof words);
+				snprintf(want, sizeof want, "%s must be %s, not 'maybe'", k->name, words);
+				break;
 			}
-			int col = snprintf(line, sizeof line, "%s: {%s: ", t->section, k->name) + 1;
-			snprintf(line + col - 1, sizeof line - (size_t)col + 1, "%s}\n", value);
+			int col = open_section(line, sizeof line, t->section, close);
+			col += snprintf(line + col, sizeof line - (size_t)col, "%s: ", k->name) + 1;
+			snprintf(line + col - 1, sizeof line - (size_t)col + 1, "%s%s\n", value, close);
 			config_expect_error(plus(line), 15, col, want);
 			rows++;
 		}
@@ -82,16 +121,19 @@ static void test_every_rows_bound_is_enforced(void)
 static void test_every_rows_value_lands_in_its_field(void)
 {
 	for (const key_table *t = config_key_tables; t->section; t++) {
-		char extra[1024];
-		int used = snprintf(extra, sizeof extra, "%s: {", t->section);
+		char extra[1024], close[8];
+		int used = open_section(extra, sizeof extra, t->section, close);
 		double want[64];
 		for (size_t i = 0; i < t->n && i < 64; i++) {
 			const plain_key *k = &t->rows[i];
-			double dflt = k->kind == KEY_BOOL ? !strcmp(k->dflt, "true") : strtod(k->dflt, NULL);
+			double dflt = k->kind == KEY_BOOL ? !strcmp(k->dflt, "true")
+				      : k->kind == KEY_ENUM ? default_word(k)
+				      : strtod(k->dflt, NULL);
 			/* integers: the smallest allowed that is not the default (max_samples >= min_samples
 			 * holds: both get the same); fractions, seconds and numbers: a value of their own */
 			want[i] = k->kind == KEY_INT ? (double)(k->lo + (k->lo == (long long)dflt))
 				  : k->kind == KEY_BOOL ? !dflt
+				  : k->kind == KEY_ENUM ? !dflt
 				  : k->kind == KEY_FRACTION ? 0.25
 				  : 7.5;
 			if (k->kind == KEY_INT && !strcmp(k->name, "min_samples"))
@@ -100,11 +142,13 @@ static void test_every_rows_value_lands_in_its_field(void)
 				want[i] = 2;
 			CU_ASSERT(want[i] != dflt);
 			used += snprintf(extra + used, sizeof extra - (size_t)used, "%s%s: %s", i ? ", " : "", k->name,
-					 k->kind == KEY_BOOL ? (want[i] ? "true" : "false") : "");
-			if (k->kind != KEY_BOOL)
+					 k->kind == KEY_BOOL ? (want[i] ? "true" : "false")
+					 : k->kind == KEY_ENUM ? k->words[(int)want[i]]
+					 : "");
+			if (k->kind != KEY_BOOL && k->kind != KEY_ENUM)
 				used += snprintf(extra + used, sizeof extra - (size_t)used, "%g", want[i]);
 		}
-		snprintf(extra + used, sizeof extra - (size_t)used, "}\n");
+		snprintf(extra + used, sizeof extra - (size_t)used, "%s\n", close);
 		config cfg;
 		char *first;
 		int n = config_load_text(plus(extra), &cfg, &first);
@@ -115,7 +159,8 @@ static void test_every_rows_value_lands_in_its_field(void)
 		for (size_t i = 0; i < t->n && i < 64; i++) {
 			const plain_key *k = &t->rows[i];
 			const char *field = (const char *)&cfg + k->offset;
-			double got = k->kind == KEY_INT || k->kind == KEY_BOOL ? *(const int *)field : *(const double *)field;
+			double got = k->kind == KEY_INT || k->kind == KEY_BOOL || k->kind == KEY_ENUM ? *(const int *)field
+													       : *(const double *)field;
 			if (got != want[i])
 				fprintf(stderr, "\n  %s.%s: %g, want %g\n", t->section, k->name, got, want[i]);
 			CU_ASSERT_DOUBLE_EQUAL(got, want[i], 0);
@@ -189,9 +234,9 @@ static void test_policy_and_weights(void)
 	char *first;
 	CU_ASSERT_EQUAL_FATAL(config_load_text(plus("select: {policy: fastest, weights: {occupancy: 2, load_efficiency: 0.5}}\n"),
 					       &cfg, &first), 0);
-	CU_ASSERT_EQUAL(cfg.policy, POLICY_FASTEST);
-	CU_ASSERT_DOUBLE_EQUAL(cfg.w_occupancy, 2, 0);
-	CU_ASSERT_DOUBLE_EQUAL(cfg.w_load_efficiency, 0.5, 0);
+	CU_ASSERT_EQUAL(cfg.select.kind, POLICY_FASTEST);
+	CU_ASSERT_DOUBLE_EQUAL(cfg.select.w_occupancy, 2, 0);
+	CU_ASSERT_DOUBLE_EQUAL(cfg.select.w_load_efficiency, 0.5, 0);
 	config_free(&cfg);
 	config_expect_error(plus("select: {policy: quickest}\n"), 15, 18, "policy must be balanced or fastest, not 'quickest'");
 	config_expect_error(plus("select: {weights: {occupncy: 1}}\n"), 15, 20,
@@ -211,32 +256,6 @@ static void test_output_paths(void)
 	config_expect_error(plus("output: {cvs: x.csv}\n"), 15, 10, "unknown key 'cvs' in 'output'; did you mean 'csv'?");
 }
 
-/* A budget: N evaluations, N% of the space rounded up, or Ns seconds; never more than the space;
- * anything else refused. */
-static void test_budgets(void)
-{
-	size_t n;
-	double s;
-	CU_ASSERT_EQUAL(budget_parse("10", 153, &n, &s), 0);
-	CU_ASSERT(n == 10 && s == 0);
-	CU_ASSERT_EQUAL(budget_parse("10%", 153, &n, &s), 0);
-	CU_ASSERT_EQUAL(n, (size_t)ceil(0.10 * 153));
-	CU_ASSERT_EQUAL(budget_parse("200", 153, &n, &s), 0);
-	CU_ASSERT_EQUAL(n, 153);
-	CU_ASSERT_EQUAL(budget_parse("100%", 153, &n, &s), 0);
-	CU_ASSERT_EQUAL(n, 153);
-	CU_ASSERT_EQUAL(budget_parse("0.5%", 153, &n, &s), 0);
-	CU_ASSERT_EQUAL(n, 1);
-	CU_ASSERT_EQUAL(budget_parse("2.5s", 153, &n, &s), 0);
-	CU_ASSERT(n == 0 && s == 2.5);
-	static const char *const bad[] = {"0", "-1", "1.5", "10%x", "s", "", "5 s", "nan", "inf", "1e400", "0%", "%"};
-	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-		if (budget_parse(bad[i], 153, &n, &s) != -1)
-			fprintf(stderr, "\n  budget '%s' was taken\n", bad[i]);
-		CU_ASSERT_EQUAL(budget_parse(bad[i], 153, &n, &s), -1);
-	}
-}
-
 int add_config_keys_suite(void)
 {
 	CU_pSuite s = CU_add_suite("config_keys", NULL, NULL);
@@ -250,6 +269,5 @@ int add_config_keys_suite(void)
 	CU_add_test(s, "metrics and cache", test_metrics_and_cache);
 	CU_add_test(s, "policy and weights", test_policy_and_weights);
 	CU_add_test(s, "output paths", test_output_paths);
-	CU_add_test(s, "budgets", test_budgets);
 	return 0;
 }

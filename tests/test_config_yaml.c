@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "document.h"
 #include "proc.h"
 #include "tests.h"
 
@@ -160,62 +161,6 @@ static void test_expression_columns_count_quotes(void)
 	config_expect_error(config_with_line(13, "  block: [bx +* 2]"), 13, 15, msg);
 }
 
-/* Text that stands for a file (a repaired copy of it) parses as the file would, its errors named
- * by the file's path at the text's line and column; empty text is an error, not a crash. */
-static void test_text_is_read_as_the_file_it_stands_for(void)
-{
-	const char *json = "{\"a\": [1, 2],\n \"b\": {\"c\": \"x\"}}";
-	yaml_document_t doc;
-	diags d = {0};
-	CU_ASSERT_EQUAL_FATAL(config_read_text("x.json", json, strlen(json), "JSON", &doc, &d), 0);
-	yaml_node_t *root = yaml_document_get_root_node(&doc);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
-	CU_ASSERT_EQUAL(root->type, YAML_MAPPING_NODE);
-	CU_ASSERT_EQUAL(root->data.mapping.pairs.top - root->data.mapping.pairs.start, 2);
-	yaml_document_delete(&doc);
-	/* only the first len bytes count: the same text cut inside the second mapping is unclosed */
-	CU_ASSERT_EQUAL(config_read_text("x.json", json, strlen(json) - 2, "JSON", &doc, &d), -1);
-	CU_ASSERT_EQUAL_FATAL(d.n, 1);
-	CU_ASSERT_EQUAL(strncmp(d.msgs[0], "x.json:", 7), 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "JSON syntax error: did not find expected ',' or '}'"));
-	diags_free(&d);
-	CU_ASSERT_EQUAL(config_read_text("empty.json", "", 0, "JSON", &doc, &d), -1);
-	CU_ASSERT_EQUAL_FATAL(d.n, 1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "empty.json:1:1: JSON syntax error"));
-	diags_free(&d);
-}
-
-/* config_check_keys, the key check of other documents (a T1 spec): each unknown or duplicate key
- * at its line and column, counted; a value that is not a mapping is one error. */
-static void test_other_documents_check_their_keys(void)
-{
-	const char *text = "{\"Alpha\": 1,\n \"Betta\": 2, \"Alpha\": 3}";
-	yaml_document_t doc;
-	diags d = {0};
-	CU_ASSERT_EQUAL_FATAL(config_read_text("x.json", text, strlen(text), "JSON", &doc, &d), 0);
-	static const char *const keys[] = {"Alpha", "Beta", NULL};
-	yaml_node_t *root = yaml_document_get_root_node(&doc);
-	CU_ASSERT_EQUAL(config_check_keys(&doc, "x.json", root, "the spec", keys, &d), 2);
-	CU_ASSERT_EQUAL_FATAL(d.n, 2);
-	CU_ASSERT_STRING_EQUAL(d.msgs[0], "x.json:2:2: unknown key 'Betta' in the spec; did you mean 'Beta'?");
-	CU_ASSERT_STRING_EQUAL(d.msgs[1], "x.json:2:14: duplicate key 'Alpha' (first at line 1, column 2)");
-	CU_ASSERT_EQUAL(config_check_keys(&doc, "x.json", config_map_get(&doc, root, "Alpha"), "Alpha", keys, &d), 1);
-	CU_ASSERT(d.n == 3 && strstr(d.msgs[2], "Alpha must be a mapping, not a scalar"));
-	yaml_document_delete(&doc);
-	diags_free(&d);
-}
-
-/* JSON's numbers, not YAML's wider set (which would read +1 or 0x10 as numbers). */
-static void test_json_numbers_are_jsons(void)
-{
-	static const char *const yes[] = {"0", "-0", "7", "-12", "1.5", "0.25", "1e3", "1E+3", "-2.5e-3", NULL};
-	static const char *const no[] = {"", "-", "01", "+1", "1.", ".5", "1e", "1e+", "0x10", "1_000", "NaN", "1 ", NULL};
-	for (const char *const *s = yes; *s; s++)
-		CU_ASSERT(config_json_number(*s));
-	for (const char *const *s = no; *s; s++)
-		CU_ASSERT(!config_json_number(*s));
-}
-
 /* Every file autotune reads goes through one bounded reader: a device that never ends is refused
  * at the bound (these commands never returned), and a config read through a pipe is read, not
  * taken for an empty file. */
@@ -271,7 +216,7 @@ static void test_one_document_only(void)
 	yaml_document_t doc;
 	diags d = {0};
 	const char *json = "{\"a\": 1}\n{\"b\": 2}\n";
-	CU_ASSERT_EQUAL(config_read_text("spec.json", json, strlen(json), "JSON", &doc, &d), -1);
+	CU_ASSERT_EQUAL(document_read_text("spec.json", json, strlen(json), "JSON", &doc, &d), -1);
 	CU_ASSERT_PTR_NOT_NULL(d.n ? strstr(d.msgs[0], "spec.json:2:1: JSON syntax error: text after the document") : NULL);
 	diags_free(&d);
 	/* a NUL escape would cut a name or a path short: refused where the string is, key or value */
@@ -357,9 +302,6 @@ int add_config_yaml_suite(void)
 	CU_add_test(s, "a value of the wrong kind, or empty", test_a_value_of_the_wrong_kind_or_empty);
 	CU_add_test(s, "expression columns count quotes", test_expression_columns_count_quotes);
 	CU_add_test(s, "deep nesting is refused where it starts", test_deep_nesting_is_refused_where_it_starts);
-	CU_add_test(s, "text is read as the file it stands for", test_text_is_read_as_the_file_it_stands_for);
-	CU_add_test(s, "other documents check their keys", test_other_documents_check_their_keys);
-	CU_add_test(s, "JSON numbers are JSON's", test_json_numbers_are_jsons);
 	CU_add_test(s, "endless and piped inputs", test_endless_and_piped_inputs);
 	CU_add_test(s, "one document only", test_one_document_only);
 	CU_add_test(s, "long lists load in linear time", test_long_lists_load_in_linear_time);

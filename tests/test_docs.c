@@ -271,14 +271,20 @@ static void test_key_table_matches_the_loaders(void)
 	for (const key_table *t = config_key_tables; t->section; t++)
 	for (size_t i = 0; i < t->n; i++) {
 		const plain_key *k = &t->rows[i];
-		char row[160];
-		snprintf(row, sizeof row, "| `%s.%s` | %s | %s |", t->section, k->name, plain_key_type(k->kind), k->dflt);
+		char row[200], words[128];
+		const char *q = k->kind == KEY_ENUM ? "`" : ""; /* words are code */
+		snprintf(row, sizeof row, "| `%s.%s` | %s | %s%s%s |", t->section, k->name,
+			 plain_key_type(k, words, sizeof words), q, k->dflt, q);
 		if (!strstr(doc, row))
 			fprintf(stderr, "\n  docs/config.md has no row '%s'\n", row);
 		CU_ASSERT_PTR_NOT_NULL(strstr(doc, row));
 		const char *field = (const char *)&cfg + k->offset;
-		double got = k->kind == KEY_INT || k->kind == KEY_BOOL ? *(const int *)field : *(const double *)field;
+		double got = k->kind == KEY_INT || k->kind == KEY_BOOL || k->kind == KEY_ENUM ? *(const int *)field
+											       : *(const double *)field;
 		double want = k->kind == KEY_BOOL ? !strcmp(k->dflt, "true") : strtod(k->dflt, NULL);
+		for (int w = 0; k->kind == KEY_ENUM && k->words[w]; w++)
+			if (!strcmp(k->words[w], k->dflt))
+				want = w;
 		CU_ASSERT_DOUBLE_EQUAL(got, want, 0);
 	}
 	config_free(&cfg);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "config.h"
 #include "diag.h"
 #include "inputs.h"
 #include "proc.h"

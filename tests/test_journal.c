@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "journal.h"
 #include "proc.h"
 #include "tests.h"

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "launch_plan.h"
 #include "space.h"
 #include "tests.h"

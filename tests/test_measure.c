@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "compile.h"
+#include "config.h"
 #include "plan.h"
 #include "proc.h"
 #include "search.h"

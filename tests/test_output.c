@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "output.h"
 #include "proc.h"
 #include "tests.h"
@@ -105,10 +106,11 @@ static void test_csv_rows_and_columns(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(csv, "\r\n64,0.5,64,1,1,1,1,1,0,16,"));
 	/* timing, then 3 empty finalist, 5 counter and 3 throughput fields, how it was measured (the
 	 * winner marked), no twin; then where and from what: GPU, UUID, target, flags, the binary's
-	 * code hash, spec, date, config, and what the run was */
-	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",message,gpu,gpu_uuid,arch,nvcc_flags,code_hash,spec_hash,tuned_at,config,run\r\n"));
+	 * code hash, spec, the selection policy (the defaults), date, config, and what the run was */
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",message,gpu,gpu_uuid,arch,nvcc_flags,code_hash,spec_hash,policy,tuned_at,config,run\r\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",1.25,1,2,20,0.1000,1,1980,,,,,,,,,,,,cold;winner,,ok,,Test GPU */ evil,"
-					   "GPU-0000,sm_90,,fedcba9876543210,0123456789abcdef,2026-11-22T00:00:00Z,"));
+					   "GPU-0000,sm_90,,fedcba9876543210,0123456789abcdef,"
+					   "balanced;noise_band=2;occupancy=1;load_efficiency=1,2026-11-22T00:00:00Z,"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",wrong-result,\"argument 1: 3 of 4 differ, \"\"badly\"\"\",Test GPU */ evil,"));
 	free(csv);
 	unlink(path);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "config.h"
 #include "recipe.h"
 #include "tests.h"
 

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "proc.h"
 #include "replay.h"
 #include "table.h"

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "proc.h"
 #include "runner.h"
 #include "space.h"

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "proc.h"
 #include "search.h"
 #include "tests.h"

@@ -191,6 +191,37 @@ static void test_escape_sequences_are_not_passed_on(void)
 	diags_free(&d);
 }
 
+/* A run tuned with select: {policy: fastest} records it in every row, and show and report explain
+ * its winner by it; an older file without the column is shown with the default, said. */
+static void test_a_fastest_run_is_explained_as_fastest(void)
+{
+	const char *dir = "scratch/fastest";
+	char *out;
+	const char *config = write_space_config(dir, "fast", NULL);
+	FILE *f = fopen(config, "a");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("select: {policy: fastest}\n", f);
+	fclose(f);
+	fake_worker_reset(dir, "fast");
+	CU_ASSERT_EQUAL_FATAL(run_autotune_on((char *)config, (char *[]){"-q", NULL}, NULL), 0);
+	char csv[160];
+	snprintf(csv, sizeof csv, "%s/fast.csv", dir);
+	CU_ASSERT_EQUAL(count_in(csv, ",fastest;noise_band=2;occupancy=1;load_efficiency=1,"), 20);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"show", csv, NULL}, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "winner (*) chosen by the fastest policy\n"));
+	free(out);
+	char *text = read_text(csv), *html = report_of(text, NULL);
+	/* (the apostrophe of "its run's" is escaped in HTML) */
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "fastest policy; the fastest: under the fastest policy time alone decides"));
+	free(html);
+	free(text);
+	const char *old = write_temp(5, "old.csv", "id,blockDim.x,time_ms_median,samples,noise_pct,flags,status\n"
+						   "rowA,64,1.0,10,0.1,winner,ok\n");
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"show", (char *)old, NULL}, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "winner (*) chosen by the default balanced policy (the file records none)\n"));
+	free(out);
+}
+
 int add_show_suite(void)
 {
 	CU_pSuite s = CU_add_suite("show", NULL, NULL);
@@ -203,5 +234,6 @@ int add_show_suite(void)
 	CU_add_test(s, "a dry run shows the binaries", test_dry_run_shows_the_binaries);
 	CU_add_test(s, "a CSV of one column is shown", test_a_csv_of_one_column_is_shown);
 	CU_add_test(s, "escape sequences are not passed on", test_escape_sequences_are_not_passed_on);
+	CU_add_test(s, "a fastest run is explained as fastest", test_a_fastest_run_is_explained_as_fastest);
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "config.h"
 #include "signature.h"
 #include "tests.h"
 

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "space.h"
 #include "tests.h"
 

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "proc.h"
 #include "summary.h"
 #include "tests.h"
@@ -200,7 +201,7 @@ static void test_the_winners_numbers(void)
 	w->have_metrics = 1;
 	w->metrics[METRIC_ACHIEVED_OCCUPANCY] = 61;
 	w->metrics[METRIC_GLD_EFFICIENCY] = NAN;
-	select_policy p = SELECT_DEFAULT_POLICY;
+	select_policy p = config_select_defaults();
 	choice c;
 	select_winner(f.res, 6, &p, &c);
 	CU_ASSERT_EQUAL_FATAL(c.winner, 3);

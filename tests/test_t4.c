@@ -12,7 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "header.h"
+#include "document.h"
 #include "proc.h"
 #include "replay.h"
 #include "t4.h"
@@ -117,7 +119,7 @@ static void test_the_t4_of_a_recorded_run_holds_what_the_schema_requires(void)
 		table t;
 		CU_ASSERT_EQUAL_FATAL(table_load(runs[k][1], &t, &d), 0);
 		yaml_document_t doc;
-		CU_ASSERT_EQUAL_FATAL(config_read_document(path, "JSON", &doc, &d), 0);
+		CU_ASSERT_EQUAL_FATAL(document_read(path, "JSON", &doc, &d), 0);
 		yaml_node_t *root = yaml_document_get_root_node(&doc), *version = member(&doc, root, "schema_version");
 		yaml_node_t *results = member(&doc, root, "results");
 		CU_ASSERT(is_string(version) && !strcmp(scalar(version), "1.0.0"));
@@ -199,7 +201,7 @@ static void test_strings_are_escaped_as_json_wants(void)
 	for (const char *p = text; *p; p++) /* no raw control character but the line breaks between results */
 		CU_ASSERT(*p == '\n' || ((unsigned char)*p >= 0x20 && *p != 0x7f));
 	yaml_document_t doc;
-	CU_ASSERT_EQUAL_FATAL(config_read_document(path, "JSON", &doc, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(document_read(path, "JSON", &doc, &d), 0);
 	yaml_node_t *res = item(&doc, member(&doc, yaml_document_get_root_node(&doc), "results"), 0);
 	CU_ASSERT_PTR_NOT_NULL(member(&doc, member(&doc, res, "configuration"), "we\"ird"));
 	const char *back = scalar(member(&doc, member(&doc, res, "autotune"), "message"));

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "compile.h"
+#include "config.h"
 #include "space.h"
 #include "tests.h"
 #include "unchanged.h"

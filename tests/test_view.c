@@ -176,6 +176,50 @@ static void test_an_unreadable_file_is_refused(void)
 	diags_free(&d);
 }
 
+/* The policy the file records picks and explains the winner: of two within the noise band, the
+ * balanced policy takes the better balance and the fastest policy the faster; a value that is not
+ * a policy, or no column, falls back to the default, said. */
+static void test_the_files_policy_decides(void)
+{
+	static const char *const head = "p,blockDim.x,blockDim.y,theoretical_occupancy,time_ms_median,samples,noise_pct,"
+					"flags,status,policy\n";
+	char csv[1024];
+	view v;
+	snprintf(csv, sizeof csv, "%sa,32,1,0.5,1.00,10,1,,ok,%s\nb,64,1,1.0,1.01,10,1,,ok,\n", head,
+		 "fastest;noise_band=2;occupancy=1;load_efficiency=1");
+	CU_ASSERT_EQUAL_FATAL(load(csv, &v), 0);
+	CU_ASSERT(v.policy_recorded && v.policy.kind == POLICY_FASTEST);
+	CU_ASSERT_EQUAL(v.winner, 0);
+	char *why = view_why(&v), *policy = view_policy(&v);
+	CU_ASSERT_STRING_EQUAL(why, "chosen again from the measurements with the fastest policy the file records; the "
+				    "fastest: under the fastest policy time alone decides");
+	CU_ASSERT_STRING_EQUAL(policy, "the fastest policy");
+	free(why);
+	free(policy);
+	view_free(&v);
+	/* the same figures under a recorded balanced policy: b's occupancy wins within the band */
+	snprintf(csv, sizeof csv, "%sa,32,1,0.5,1.00,10,1,,ok,%s\nb,64,1,1.0,1.01,10,1,,ok,\n", head,
+		 "balanced;noise_band=2;occupancy=1;load_efficiency=1");
+	CU_ASSERT_EQUAL_FATAL(load(csv, &v), 0);
+	CU_ASSERT_EQUAL(v.winner, 1);
+	why = view_why(&v);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "with the balanced policy the file records; within the noise band of the fastest"));
+	free(why);
+	view_free(&v);
+	/* not a policy: the default, said */
+	snprintf(csv, sizeof csv, "%sa,32,1,0.5,1.00,10,1,winner,ok,quickest\nb,64,1,1.0,1.01,10,1,,ok,\n", head);
+	CU_ASSERT_EQUAL_FATAL(load(csv, &v), 0);
+	CU_ASSERT(!v.policy_recorded && v.policy.kind == POLICY_BALANCED && v.policy.noise_band == 2);
+	why = view_why(&v);
+	policy = view_policy(&v);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "marked the winner in the results file by its run's select policy; the default "
+					   "balanced policy would pick p=b"));
+	CU_ASSERT_STRING_EQUAL(policy, "the default balanced policy (the file records none)");
+	free(why);
+	free(policy);
+	view_free(&v);
+}
+
 int add_view_suite(void)
 {
 	CU_pSuite s = CU_add_suite("view", NULL, NULL);
@@ -187,5 +231,6 @@ int add_view_suite(void)
 	CU_add_test(s, "why the winner won", test_why_the_winner_won);
 	CU_add_test(s, "a dry run is told from a stopped one", test_a_dry_run_is_told_from_a_stopped_one);
 	CU_add_test(s, "an unreadable file is refused", test_an_unreadable_file_is_refused);
+	CU_add_test(s, "the file's policy decides", test_the_files_policy_decides);
 	return 0;
 }

@@ -6,7 +6,9 @@
 #include <CUnit/CUnit.h>
 #include <sys/types.h>
 
-#include "config.h"
+#include "expr.h"
+
+typedef struct config config;
 
 /* This run's scratch directory (mkdtemp), removed when the tests end. The suites run in its
  * checkout/, a mirror of the repository: their own files go under scratch/ there. */

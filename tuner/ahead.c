@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "binary.h"
+#include "config.h"
 #include "diag.h"
 #include "banned.h"
 

@@ -6,15 +6,10 @@
 
 #include <stddef.h>
 
-#include "config.h"
 #include "cubin.h"
 
-/* Whether a parameter's values reach the compiler (a define, the register cap, the entry's
- * placeholder, a `#pragma unroll` name): each distinct value is another binary. */
-static inline int param_is_compile_time(const param *p)
-{
-	return p->is_define || p->is_maxreg || p->is_entry || p->is_pragma;
-}
+typedef struct config config;
+typedef struct launch_plan_cfg launch_plan_cfg;
 
 typedef struct {
 	size_t first_config; /* a configuration built by this binary, to name it in messages */

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "config.h"
 #include "diag.h"
 #include "banned.h"
 

@@ -5,7 +5,9 @@
 
 #include <stddef.h>
 
-#include "config.h"
+#include "expr.h"
+
+typedef struct config config;
 
 /* The flags that make a configuration's binary what it is, in the order nvcc gets them: -rdc=true
  * (build.rdc); per parameter its register cap and its -D (build.defines); build.include's -I when

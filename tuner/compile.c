@@ -19,6 +19,7 @@
 #include "ahead.h"
 #include "cache.h"
 #include "build_flags.h"
+#include "config.h"
 #include "cubin.h"
 #include "hash.h"
 #include "proc.h"

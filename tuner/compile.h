@@ -7,10 +7,13 @@
 #include <signal.h>
 
 #include "binary.h"
-#include "config.h"
 #include "cubin.h"
+#include "diag.h"
+#include "expr.h"
 #include "space.h"
 
+typedef struct config config;
+typedef struct param param;
 
 /* The kernel source with every `#pragma unroll NAME` (NAME a parameter or constant) given its
  * value, or dropped for 0 ("no pragma"), after a #line directive so messages name the original:

@@ -18,6 +18,7 @@
 #include <yaml.h>
 
 #include "config_load.h"
+#include "document.h"
 #include "occupancy.h"
 #include "macros.h"
 #include "banned.h"
@@ -804,14 +805,11 @@ static int config_load_as(const char *path, int quiet, long instance, config *cf
 		ld_plain_defaults(cfg, t->rows, t->n);
 	cfg->metrics = METRICS_AUTO;
 	cfg->metrics_top = 10;
-	cfg->policy = POLICY_BALANCED;
-	cfg->w_occupancy = 1.0;
-	cfg->w_load_efficiency = 1.0;
 	cfg->sum_out = cfg->sum_in = -1;
 
 	yaml_document_t doc;
 	int rc = -1;
-	if (config_read_document(path, "YAML", &doc, d) == 0) {
+	if (document_read(path, "YAML", &doc, d) == 0) {
 		yaml_node_t *root = yaml_document_get_root_node(&doc);
 		loader L = {.file = path, .doc = &doc, .d = d, .cfg = cfg, .quiet = quiet, .instance = instance};
 		if (!root)

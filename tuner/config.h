@@ -3,30 +3,22 @@
 #ifndef AUTOTUNE_CONFIG_H
 #define AUTOTUNE_CONFIG_H
 
-#include <yaml.h>
 #include <stddef.h>
 
 #include "diag.h"
 #include "elem.h"
+#include "expr.h"
+#include "scope.h"
+#include "select_policy.h"
 
 /* Bytes one array may take: far beyond any GPU, and small enough that no sum of a config's
  * arrays (each held up to three times) overflows. */
 #define MAX_ARRAY_BYTES (1ull << 48)
-#include "expr.h"
 
-typedef struct {
-	int line, col; /* 1-based */
-} mark;
-
+typedef struct config config;
 
 typedef enum { FILL_RANDOM, FILL_CONSTANT, FILL_ZEROS, FILL_NORMAL, FILL_INDEX, FILL_COPY, FILL_EXPR, FILL_FILE } fill_kind;
 const char *fill_name(fill_kind f);
-
-/* An expression together with where it was written. */
-typedef struct {
-	expr *e;
-	mark at;
-} cexpr;
 
 /* A data file of an array's elements (fill: {file}, verify.expected), checked at load against
  * the argument's type and count. */
@@ -58,7 +50,7 @@ typedef struct {
 	cexpr value;
 } kernel_arg;
 
-typedef struct {
+typedef struct param {
 	char *name;
 	mark at;
 	value *values;
@@ -68,6 +60,13 @@ typedef struct {
 	int is_entry;   /* named in the kernel entry ("mathKernel${variant}") */
 	int is_pragma;  /* named by a `#pragma unroll NAME` in the source */
 } param;
+
+/* Whether a parameter's values reach the compiler (a define, the register cap, the entry's
+ * placeholder, a `#pragma unroll` name): each distinct value is another binary. */
+static inline int param_is_compile_time(const param *p)
+{
+	return p->is_define || p->is_maxreg || p->is_entry || p->is_pragma;
+}
 
 typedef struct {
 	char *name;
@@ -96,7 +95,7 @@ typedef struct {
 /* without plan.connections and without CUDA_DEVICE_MAX_CONNECTIONS set: CUDA's own default */
 #define PLAN_DEFAULT_CONNECTIONS 8
 
-typedef struct {
+typedef struct plan_launch {
 	char *entry;
 	mark at;
 	/* NULL e and has_* 0: the plan's default geometry (launch:, else the first launch's) */
@@ -106,7 +105,7 @@ typedef struct {
 	size_t nargs;
 } plan_launch;
 
-typedef struct {
+typedef struct launch_plan_cfg {
 	plan_launch *launches; /* none: no plan, one launch per configuration */
 	size_t nlaunches;
 	cexpr streams;         /* NULL e: 1 */
@@ -118,9 +117,8 @@ typedef struct {
 } launch_plan_cfg;
 
 enum { METRICS_ALL, METRICS_NONE, METRICS_TOP, METRICS_AUTO };
-enum { POLICY_BALANCED, POLICY_FASTEST };
 
-typedef struct {
+struct config {
 	char *path;    /* the config file as given */
 	char *name;    /* `name:` or the file's base name; prefixes the header's macros */
 
@@ -183,7 +181,7 @@ typedef struct {
 	double noise_target;   /* relative noise of the median to reach */
 	double time_cap;       /* seconds of sampling per configuration */
 	double race;           /* raced out: fastest of the first samples over race x the best so far (0: off) */
-	int cache_warm;        /* 0: flush L2 between samples */
+	int cache_warm;        /* measure.cache: 0 (cold) flushes L2 between samples */
 	int metrics;           /* METRICS_* */
 	int metrics_top;       /* K for METRICS_TOP */
 	int finalists;         /* re-timed interleaved at the end; 0 or 1: none */
@@ -191,10 +189,7 @@ typedef struct {
 	int pending_launches;  /* device-side launches the device runtime holds at once; 0: the driver's */
 	double timeout;        /* seconds: the floor of the hung-kernel timeout */
 
-	/* select */
-	int policy;            /* POLICY_* */
-	double w_occupancy, w_load_efficiency;
-	double tie_k;          /* noise band: k standard errors */
+	select_policy select;  /* select: how the winner is chosen */
 
 	/* search: which configurations to measure (search.h); NULL/0: everything */
 	char *search_strategy;
@@ -210,15 +205,7 @@ typedef struct {
 	/* what the loader warns of, each "file:line:col: warning: ...": legal but likely a slip (no
 	 * output, an output the kernel may read); the caller shows them (diags_print) */
 	diags warnings;
-} config;
-
-/* The search strategies (search.strategy, --strategy; search.c runs them). */
-typedef enum { STRAT_EXHAUSTIVE, STRAT_RANDOM, STRAT_LOCAL, STRAT_ANNEAL, STRAT_GENETIC, STRAT_MODEL, STRAT_COUNT_ } strategy;
-/* 0 and *s set for a strategy's name; -1 for another word. */
-int strategy_parse(const char *name, strategy *s);
-const char *strategy_name(strategy s);
-/* "exhaustive, random, ...": for messages about an unknown name. */
-extern const char strategy_list[];
+};
 
 /* build.maxrregcount: parameter i with value v becomes "-maxrregcount=V" in buf (1), unless it is
  * not that parameter or V is 0, no cap (0). */
@@ -237,22 +224,6 @@ int config_override(config *cfg, const config_overrides *ov, diags *d);
 
 /* A file that lives next to the CSV: results/NAME.journal for suffix ".journal". */
 char *config_sibling(const config *cfg, const char *suffix);
-
-/* Reads a YAML (or JSON, a subset) file into doc (the caller deletes it): 0, or -1 with the
- * problem in d as "path:line:col: SYNTAX syntax error: ...". */
-int config_read_document(const char *path, const char *syntax, yaml_document_t *doc, diags *d);
-/* The value of key in mapping node map of doc, or NULL (none, or map is not a mapping). */
-yaml_node_t *config_map_get(yaml_document_t *doc, const yaml_node_t *map, const char *key);
-/* Whether s is a number as JSON spells it: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? (YAML,
- * which reads JSON files here, takes more: +1, 1., .5, 0x10). */
-int config_json_number(const char *s);
-/* The keys of mapping n (in file) that are not in allowed (NULL-ended), each said at its
- * file:line:col with the nearest allowed one, and duplicates: the number of errors (a node that
- * is not a mapping is one). `what` names n in the messages. */
-int config_check_keys(yaml_document_t *doc, const char *file, const yaml_node_t *n, const char *what,
-		      const char *const *allowed, diags *d);
-/* The same of text (len bytes) that stands for the file at path: messages name path. */
-int config_read_text(const char *path, const char *text, size_t len, const char *syntax, yaml_document_t *doc, diags *d);
 
 /* 0 on success, the loader's warnings in cfg->warnings for the caller to show. On failure returns
  * -1 with every problem found in d (file:line:col: message) and leaves *cfg empty; config_free is
@@ -282,48 +253,35 @@ int config_host_gives(const config *cfg, size_t i);
 /* If line is `#pragma unroll NAME` (any spacing), the offsets of NAME in it; else 0. */
 int pragma_unroll_name(const char *line, size_t *start, size_t *len);
 
-/* A search budget (search.budget, --budget): N evaluations (a whole number), N% of a space of
- * `count` configurations (rounded up), or Ns seconds. Into *evaluations (at most count) or
- * *seconds, the other 0; -1 when it is none of those. */
-int budget_parse(const char *text, size_t count, size_t *evaluations, double *seconds);
-
 /* The entry point for these parameter values: the entry with its ${param} placeholders filled.
  * Caller frees. */
 char *config_entry(const config *cfg, const value *params);
 
-/* Evaluates an element expression (fill: {expr}, verify.expect) for element i, lane lane. */
-int element_eval(const config *cfg, const cexpr *x, long long i, int lane, value *out);
-
-/* Name lookup for expressions: constants, then the parameter values given (may be NULL). */
-typedef struct {
-	const config *cfg;
-	const value *params;
-} scope;
-int scope_lookup(void *ctx, const char *name, value *out);
-
-/* Evaluates an expression written in the config; on error adds "file:line:col: msg" to d.
- * what_for, when not NULL, names the configuration the failure concerns. */
-int cexpr_eval(const config *cfg, const cexpr *x, const value *params, value *out, diags *d,
-	       const char *what_for);
-
-/* A config key that is a plain value (config.c's tables): its name within its section, kind,
- * bounds (integers), default as docs/config.md writes it, and the config field it lands in. */
-typedef enum { KEY_INT, KEY_FRACTION, KEY_SECONDS, KEY_BOOL, KEY_NONNEGATIVE } key_kind;
+/* A config key that is a plain value (config_keys.c's tables): its name within its section,
+ * kind, bounds (integers) or words (an enumerated setting: the field is the word's index), default
+ * as docs/config.md writes it, and the config field it lands in. */
+typedef enum { KEY_INT, KEY_FRACTION, KEY_SECONDS, KEY_BOOL, KEY_NONNEGATIVE, KEY_ENUM } key_kind;
 typedef struct {
 	const char *name;
 	key_kind kind;
 	long long lo, hi;
 	const char *dflt;
 	size_t offset;
+	const char *const *words; /* KEY_ENUM: NULL-ended */
 } plain_key;
-/* Every section's table of plain keys, up to one with a NULL section. */
+/* Every section's table of plain keys, up to one with a NULL section. A section of a section is
+ * named with a dot ("select.weights"). */
 typedef struct {
 	const char *section;
 	const plain_key *rows;
 	size_t n;
 } key_table;
 extern const key_table config_key_tables[];
-/* The kind as docs/config.md's table names it: integer, fraction, seconds, bool, number. */
-const char *plain_key_type(key_kind k);
+/* The kind as docs/config.md's table names it: integer, fraction, seconds, bool, number; for
+ * KEY_ENUM the words ("`balanced` or `fastest`") into buf. */
+const char *plain_key_type(const plain_key *k, char *buf, size_t len);
+
+/* The selection policy of a config that says nothing under select: the key table's defaults. */
+select_policy config_select_defaults(void);
 
 #endif

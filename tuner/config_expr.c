@@ -1,5 +1,5 @@
 /* config_expr.c: expressions of a config: the names they may use, checked once at load, and
- * their evaluation for a configuration (scope: constants, then parameters) or an element. */
+ * their evaluation (scope.h) for a configuration (constants, then parameters) or an element. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>

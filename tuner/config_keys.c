@@ -10,49 +10,77 @@
 #include <string.h>
 
 #include "config_load.h"
+#include "strategy.h"
 #include "banned.h"
+
+/* measure.cache's words: the field is 1 for warm. */
+static const char *const cache_words[] = {"cold", "warm", NULL};
 
 /* The keys that are plain values, a table per section: one row each, read by load_plain,
  * defaulted by config_load, and checked against docs/config.md's key table by a test. A new such
  * key is a row here and a field in config.h. */
 static const plain_key measure_keys[] = {
-	{"warmup", KEY_INT, 0, 1000, "3", offsetof(config, warmup)},
-	{"min_samples", KEY_INT, 1, 100000, "10", offsetof(config, min_samples)},
-	{"max_samples", KEY_INT, 1, 100000, "1000", offsetof(config, max_samples)},
-	{"noise", KEY_FRACTION, 0, 0, "0.01", offsetof(config, noise_target)},
-	{"time_cap", KEY_SECONDS, 0, 0, "2.0", offsetof(config, time_cap)},
-	{"race", KEY_NONNEGATIVE, 0, 0, "1.3", offsetof(config, race)},
-	{"finalists", KEY_INT, 0, 100, "3", offsetof(config, finalists)},
-	{"timeout", KEY_SECONDS, 0, 0, "20", offsetof(config, timeout)},
-	{"verify_every_sample", KEY_BOOL, 0, 0, "false", offsetof(config, verify_every)},
-	{"pending_launches", KEY_INT, 0, 1 << 24, "0", offsetof(config, pending_launches)},
+	{"warmup", KEY_INT, 0, 1000, "3", offsetof(config, warmup), NULL},
+	{"min_samples", KEY_INT, 1, 100000, "10", offsetof(config, min_samples), NULL},
+	{"max_samples", KEY_INT, 1, 100000, "1000", offsetof(config, max_samples), NULL},
+	{"noise", KEY_FRACTION, 0, 0, "0.01", offsetof(config, noise_target), NULL},
+	{"time_cap", KEY_SECONDS, 0, 0, "2.0", offsetof(config, time_cap), NULL},
+	{"race", KEY_NONNEGATIVE, 0, 0, "1.3", offsetof(config, race), NULL},
+	{"finalists", KEY_INT, 0, 100, "3", offsetof(config, finalists), NULL},
+	{"timeout", KEY_SECONDS, 0, 0, "20", offsetof(config, timeout), NULL},
+	{"verify_every_sample", KEY_BOOL, 0, 0, "false", offsetof(config, verify_every), NULL},
+	{"pending_launches", KEY_INT, 0, 1 << 24, "0", offsetof(config, pending_launches), NULL},
+	{"cache", KEY_ENUM, 0, 0, "cold", offsetof(config, cache_warm), cache_words},
 };
 static const size_t nmeasure_keys = sizeof measure_keys / sizeof measure_keys[0];
 
 static const plain_key select_keys[] = {
-	{"noise_band", KEY_NONNEGATIVE, 0, 0, "2", offsetof(config, tie_k)},
+	{"noise_band", KEY_NONNEGATIVE, 0, 0, "2", offsetof(config, select.noise_band), NULL},
+	{"policy", KEY_ENUM, 0, 0, "balanced", offsetof(config, select.kind), policy_names},
+};
+
+static const plain_key weight_keys[] = {
+	{"occupancy", KEY_NONNEGATIVE, 0, 0, "1", offsetof(config, select.w_occupancy), NULL},
+	{"load_efficiency", KEY_NONNEGATIVE, 0, 0, "1", offsetof(config, select.w_load_efficiency), NULL},
 };
 
 static const plain_key build_keys[] = {
-	{"rdc", KEY_BOOL, 0, 0, "false", offsetof(config, rdc)},
+	{"rdc", KEY_BOOL, 0, 0, "false", offsetof(config, rdc), NULL},
 };
 
 static const plain_key output_keys[] = {
-	{"t4", KEY_BOOL, 0, 0, "false", offsetof(config, write_t4)},
+	{"t4", KEY_BOOL, 0, 0, "false", offsetof(config, write_t4), NULL},
 };
 
 const key_table config_key_tables[] = {
 	{"build", build_keys, sizeof build_keys / sizeof *build_keys},
 	{"measure", measure_keys, sizeof measure_keys / sizeof *measure_keys},
 	{"select", select_keys, sizeof select_keys / sizeof *select_keys},
+	{"select.weights", weight_keys, sizeof weight_keys / sizeof *weight_keys},
 	{"output", output_keys, sizeof output_keys / sizeof *output_keys},
 	{NULL, NULL, 0},
 };
 
-const char *plain_key_type(key_kind k)
+const char *plain_key_type(const plain_key *k, char *buf, size_t len)
 {
 	static const char *const names[] = {"integer", "fraction", "seconds", "bool", "number"};
-	return names[k];
+	if (k->kind != KEY_ENUM)
+		return names[k->kind];
+	size_t used = 0;
+	buf[0] = 0;
+	for (size_t i = 0; k->words[i] && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s`%s`", !i ? "" : k->words[i + 1] ? ", " : " or ",
+					 k->words[i]);
+	return buf;
+}
+
+/* The index of word in words, or -1. */
+static int word_index(const char *const *words, const char *word)
+{
+	for (int i = 0; words[i]; i++)
+		if (!strcmp(words[i], word))
+			return i;
+	return -1;
 }
 
 /* Each row's default into cfg. */
@@ -64,9 +92,29 @@ void ld_plain_defaults(config *cfg, const plain_key *rows, size_t n)
 			*(int *)field = (int)strtol(rows[i].dflt, NULL, 10);
 		else if (rows[i].kind == KEY_BOOL)
 			*(int *)field = !strcmp(rows[i].dflt, "true");
+		else if (rows[i].kind == KEY_ENUM)
+			*(int *)field = word_index(rows[i].words, rows[i].dflt);
 		else
 			*(double *)field = strtod(rows[i].dflt, NULL);
 	}
+}
+
+/* An enumerated setting's word: its index into *field, or an error that names the words. */
+static void load_word(loader *L, const yaml_node_t *x, const plain_key *k, int *field)
+{
+	if (ld_expect(L, x, YAML_SCALAR_NODE, k->name))
+		return;
+	int i = word_index(k->words, ld_scalar(x));
+	if (i >= 0) {
+		*field = i;
+		return;
+	}
+	char words[160] = "";
+	size_t used = 0;
+	for (size_t w = 0; k->words[w] && used < sizeof words; w++)
+		used += (size_t)snprintf(words + used, sizeof words - used, "%s%s", !w ? "" : k->words[w + 1] ? ", " : " or ",
+					 k->words[w]);
+	ld_error(L, ld_mark(x), "%s must be %s, not '%s'", k->name, words, ld_scalar(x));
 }
 
 /* Each row's key that mapping n gives, read and checked as its kind says. */
@@ -90,6 +138,8 @@ static void load_plain(loader *L, const yaml_node_t *n, const plain_key *rows, s
 			ld_error(L, ld_mark(x), "%s must be positive (seconds)", k->name);
 		else if (k->kind == KEY_NONNEGATIVE && ld_double(L, x, k->name, (double *)field) == 0 && *(double *)field < 0)
 			ld_error(L, ld_mark(x), "%s must not be negative", k->name);
+		else if (k->kind == KEY_ENUM)
+			load_word(L, x, k, (int *)field);
 	}
 }
 
@@ -119,7 +169,7 @@ int ld_load_build_keys(loader *L, const yaml_node_t *n, const char *const *other
 
 void ld_load_measure(loader *L, const yaml_node_t *n)
 {
-	static const char *const others[] = {"cache", "metrics", NULL};
+	static const char *const others[] = {"metrics", NULL};
 	if (load_section(L, n, "'measure'", measure_keys, nmeasure_keys, others))
 		return;
 	config *cfg = L->cfg;
@@ -128,12 +178,6 @@ void ld_load_measure(loader *L, const yaml_node_t *n)
 		ld_error(L, ld_mark(n), "max_samples (%d) is below min_samples (%d)", cfg->max_samples, cfg->min_samples);
 	if (cfg->race > 0 && cfg->race < 1 && (x = ld_get(L, n, "race")))
 		ld_error(L, ld_mark(x), "race must be 0 (off) or a ratio of at least 1, not %g", cfg->race);
-	if ((x = ld_get(L, n, "cache")) && ld_expect(L, x, YAML_SCALAR_NODE, "cache") == 0) {
-		if (!strcmp(ld_scalar(x), "warm") || !strcmp(ld_scalar(x), "cold"))
-			cfg->cache_warm = !strcmp(ld_scalar(x), "warm");
-		else
-			ld_error(L, ld_mark(x), "cache must be cold or warm, not '%s'", ld_scalar(x));
-	}
 	if ((x = ld_get(L, n, "metrics")) && ld_expect(L, x, YAML_SCALAR_NODE, "metrics") == 0 &&
 	    config_parse_metrics(ld_scalar(x), &cfg->metrics, &cfg->metrics_top))
 		ld_error(L, ld_mark(x), "metrics must be auto, all, none or top:K, not '%s'", ld_scalar(x));
@@ -141,25 +185,19 @@ void ld_load_measure(loader *L, const yaml_node_t *n)
 
 void ld_load_select(loader *L, const yaml_node_t *n)
 {
-	static const char *const others[] = {"policy", "weights", NULL};
-	static const char *const wkeys[] = {"occupancy", "load_efficiency", NULL};
-	config *cfg = L->cfg;
+	static const char *const others[] = {"weights", NULL}, *const none[] = {NULL};
 	yaml_node_t *x;
-	if (load_section(L, n, "'select'", select_keys, sizeof select_keys / sizeof *select_keys, others))
-		return;
-	if ((x = ld_get(L, n, "policy")) && ld_expect(L, x, YAML_SCALAR_NODE, "policy") == 0) {
-		if (!strcmp(ld_scalar(x), "balanced") || !strcmp(ld_scalar(x), "fastest"))
-			cfg->policy = !strcmp(ld_scalar(x), "fastest") ? POLICY_FASTEST : POLICY_BALANCED;
-		else
-			ld_error(L, ld_mark(x), "policy must be balanced or fastest, not '%s'", ld_scalar(x));
-	}
-	if ((x = ld_get(L, n, "weights")) && ld_check_keys(L, x, "select weights", wkeys) == 0) {
-		yaml_node_t *w;
-		if ((w = ld_get(L, x, "occupancy")))
-			ld_double(L, w, "occupancy weight", &cfg->w_occupancy);
-		if ((w = ld_get(L, x, "load_efficiency")))
-			ld_double(L, w, "load_efficiency weight", &cfg->w_load_efficiency);
-	}
+	if (load_section(L, n, "'select'", select_keys, sizeof select_keys / sizeof *select_keys, others) == 0 &&
+	    (x = ld_get(L, n, "weights")))
+		load_section(L, x, "select weights", weight_keys, sizeof weight_keys / sizeof *weight_keys, none);
+}
+
+select_policy config_select_defaults(void)
+{
+	config cfg;
+	ld_plain_defaults(&cfg, select_keys, sizeof select_keys / sizeof *select_keys);
+	ld_plain_defaults(&cfg, weight_keys, sizeof weight_keys / sizeof *weight_keys);
+	return cfg.select;
 }
 
 void ld_load_output(loader *L, const yaml_node_t *n)
@@ -172,25 +210,6 @@ void ld_load_output(loader *L, const yaml_node_t *n)
 		L->cfg->csv_path = ld_string(L, c, "output csv");
 	if (h)
 		L->cfg->header_path = ld_string(L, h, "output header");
-}
-
-int budget_parse(const char *text, size_t count, size_t *evaluations, double *seconds)
-{
-	*evaluations = 0;
-	*seconds = 0;
-	char *end;
-	double v = strtod(text, &end);
-	int pct = *end == '%', secs = *end == 's';
-	if (end == text || (*end && !pct && !secs) || ((pct || secs) && end[1]) || !(v > 0) || !isfinite(v) ||
-	    (!pct && !secs && v != floor(v)))
-		return -1;
-	if (secs)
-		*seconds = v;
-	else {
-		double n = pct ? ceil(v / 100 * (double)count) : v;
-		*evaluations = n < (double)count ? (size_t)n : count;
-	}
-	return 0;
 }
 
 void ld_load_search(loader *L, const yaml_node_t *n)
@@ -216,21 +235,6 @@ void ld_load_search(loader *L, const yaml_node_t *n)
 		if ((x = ld_get(L, n, "seed")) && ld_int(L, x, "search seed", 0, LLONG_MAX, &seed) == 0)
 			cfg->search_seed = (unsigned long long)seed;
 	}
-}
-
-static const char *const strategy_names[STRAT_COUNT_] = {"exhaustive", "random", "local", "anneal", "genetic", "model"};
-const char strategy_list[] = "exhaustive, random, local, anneal, genetic, model";
-
-const char *strategy_name(strategy s) { return strategy_names[s]; }
-
-int strategy_parse(const char *name, strategy *s)
-{
-	for (int i = 0; i < STRAT_COUNT_; i++)
-		if (!strcmp(name, strategy_names[i])) {
-			*s = (strategy)i;
-			return 0;
-		}
-	return -1;
 }
 
 int config_parse_metrics(const char *text, int *mode, int *top)

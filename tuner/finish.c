@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "measure_pass.h"
 #include "plan.h"
 #include "proc.h"
@@ -264,7 +265,7 @@ void pass_choose_counters(pass *P, size_t top)
 	for (size_t k = 0; k < nranked && k < top; k++)
 		queue_counters(P, queued, ranked[k]);
 	const select_policy *policy = P->o->policy;
-	if (P->cfg->metrics != METRICS_NONE && policy && policy->balanced) {
+	if (P->cfg->metrics != METRICS_NONE && policy && policy->kind == POLICY_BALANCED) {
 		choice ch;
 		select_winner(P->res, n, policy, &ch);
 		for (size_t k = 0; ch.ntied >= 2 && k < ch.ntied; k++)

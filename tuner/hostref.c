@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "config.h"
 #include "elem.h"
 #include "proc.h"
 #include "banned.h"

@@ -4,9 +4,10 @@
 #ifndef AUTOTUNE_HOSTREF_H
 #define AUTOTUNE_HOSTREF_H
 
-#include "config.h"
 #include "diag.h"
 #include "protocol.h"
+
+typedef struct config config;
 
 /* The caller's C text (exporting PROTO_HOSTREF_SYMBOL) for cfg's arguments: arrays as pointers to their element type (void * for
  * vector types), scalars as the values the config gives them, exactly (floats in hex). Caller

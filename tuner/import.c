@@ -15,6 +15,7 @@
 #include <yaml.h>
 
 #include "config.h"
+#include "document.h"
 #include "import_keys.h"
 #include "import_out.h"
 #include "import_py.h"
@@ -61,7 +62,7 @@ static void err_py(reader *R, const yaml_node_t *n, const char *path, const char
 	R->errors++;
 }
 
-static yaml_node_t *get(reader *R, const yaml_node_t *map, const char *key) { return config_map_get(R->doc, map, key); }
+static yaml_node_t *get(reader *R, const yaml_node_t *map, const char *key) { return document_get(R->doc, map, key); }
 
 static const char *str(reader *R, const yaml_node_t *map, const char *key, const char *what)
 {
@@ -821,7 +822,7 @@ int import_t1(const char *json_path, const char *yaml_path, diags *d)
 			  yaml_path);
 		return -1;
 	}
-	if (config_read_document(json_path, "JSON", &doc, d))
+	if (document_read(json_path, "JSON", &doc, d))
 		return -1;
 	if (import_check_json(json_path, d)) {
 		yaml_document_delete(&doc);

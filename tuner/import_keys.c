@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "config.h"
+#include "document.h"
 #include "banned.h"
 
 static void keys_err(import_keys *R, const yaml_node_t *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -25,7 +25,7 @@ static void keys_err(import_keys *R, const yaml_node_t *n, const char *fmt, ...)
 
 static const char *scalar(import_keys *R, const yaml_node_t *map, const char *key)
 {
-	yaml_node_t *v = config_map_get(R->doc, map, key);
+	yaml_node_t *v = document_get(R->doc, map, key);
 	return v && v->type == YAML_SCALAR_NODE ? (const char *)v->data.scalar.value : NULL;
 }
 
@@ -131,7 +131,7 @@ static int check_keys(import_keys *R, const yaml_node_t *n, const char *what, co
 {
 	if (!n || n->type != YAML_MAPPING_NODE)
 		return 0;
-	int errors = config_check_keys(R->doc, R->file, n, what, NULL, R->d); /* duplicates */
+	int errors = document_check_keys(R->doc, R->file, n, what, NULL, R->d); /* duplicates */
 	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = yaml_document_get_node(R->doc, p->key);
 		if (k->type != YAML_SCALAR_NODE)
@@ -151,7 +151,7 @@ static int check_keys(import_keys *R, const yaml_node_t *n, const char *what, co
 			note_key(R, path, key);
 	}
 	for (size_t i = 0; i < sizeof nested / sizeof *nested; i++) {
-		yaml_node_t *v = nested[i].in == keys ? config_map_get(R->doc, n, nested[i].key) : NULL;
+		yaml_node_t *v = nested[i].in == keys ? document_get(R->doc, n, nested[i].key) : NULL;
 		char sub[128], subpath[128];
 		const char *dot = keys == k_root ? "" : ".";
 		snprintf(subpath, sizeof subpath, "%s%s%s%s", path, dot, nested[i].key, nested[i].list ? "[]" : "");
@@ -173,8 +173,8 @@ static int check_keys(import_keys *R, const yaml_node_t *n, const char *what, co
  * spec of the older format, another format, an OpenCL, Vulkan or HIP kernel. -1 when refused. */
 int import_refuse(import_keys *R, const yaml_node_t *root)
 {
-	yaml_node_t *space = config_map_get(R->doc, root, "ConfigurationSpace"), *kernel = config_map_get(R->doc, root, "KernelSpecification");
-	if (!kernel && config_map_get(R->doc, root, "benchmarkConfig") && config_map_get(R->doc, root, "kernelSpecification")) {
+	yaml_node_t *space = document_get(R->doc, root, "ConfigurationSpace"), *kernel = document_get(R->doc, root, "KernelSpecification");
+	if (!kernel && document_get(R->doc, root, "benchmarkConfig") && document_get(R->doc, root, "kernelSpecification")) {
 		keys_err(R, root, "%s", "not a T1 spec: BAT's older format (kernelSpecification, benchmarkConfig); T1 has "
 		       "KernelSpecification, ConfigurationSpace and BenchmarkConfig");
 		return -1;
@@ -186,11 +186,11 @@ int import_refuse(import_keys *R, const yaml_node_t *root)
 	const char *lang = scalar(R, kernel, "Language"), *file = scalar(R, kernel, "KernelFile");
 	size_t n = file ? strlen(file) : 0;
 	if (lang && strcmp(lang, "CUDA")) {
-		keys_err(R, config_map_get(R->doc, kernel, "Language"), "KernelSpecification.Language '%s': autotune tunes CUDA kernels", lang);
+		keys_err(R, document_get(R->doc, kernel, "Language"), "KernelSpecification.Language '%s': autotune tunes CUDA kernels", lang);
 		return -1;
 	}
 	if (n > 4 && !strcasecmp(file + n - 4, ".hip")) {
-		keys_err(R, config_map_get(R->doc, kernel, "KernelFile"), "KernelSpecification.KernelFile '%s' is a HIP kernel: autotune tunes "
+		keys_err(R, document_get(R->doc, kernel, "KernelFile"), "KernelSpecification.KernelFile '%s' is a HIP kernel: autotune tunes "
 		       "CUDA kernels", file);
 		return -1;
 	}
@@ -271,7 +271,7 @@ int import_check_json(const char *path, diags *d)
 				if (n < sizeof word - 1)
 					word[n++] = (char)S.c;
 			word[n] = 0;
-			if (strcmp(word, "true") && strcmp(word, "false") && strcmp(word, "null") && !config_json_number(word)) {
+			if (strcmp(word, "true") && strcmp(word, "false") && strcmp(word, "null") && !document_json_number(word)) {
 				diags_at(d, path, line, col, "JSON syntax error: '%s' is not JSON (a \"string\", a number, true, "
 					 "false or null)", word);
 				rc = -1;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "diag.h"
 #include "banned.h"
 

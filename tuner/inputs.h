@@ -5,7 +5,9 @@
 
 #include <stddef.h>
 
-#include "config.h"
+#include "diag.h"
+
+typedef struct config config;
 
 typedef struct {
 	char *path;

@@ -33,6 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "hash.h"
 #include "protocol.h"
 #include "banned.h"

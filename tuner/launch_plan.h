@@ -3,8 +3,12 @@
 #ifndef AUTOTUNE_LAUNCH_PLAN_H
 #define AUTOTUNE_LAUNCH_PLAN_H
 
-#include "config.h"
+#include "diag.h"
+#include "expr.h"
 #include "result.h"
+
+typedef struct config config;
+typedef struct plan_launch plan_launch;
 
 typedef struct {
 	long long block[3], grid[3], smem;

@@ -6,12 +6,15 @@
 #include <signal.h>
 
 #include "compile.h"
-#include "config.h"
+#include "diag.h"
 #include "select.h"
 #include "journal.h"
 #include "result.h"
 #include "runner.h"
 #include "space.h"
+#include "strategy.h"
+
+typedef struct config config;
 
 /* Not a signal: what *interrupted is set to when the journal cannot be written (a full disk). The
  * run stops as at Ctrl-C, since what it measured from then on could be kept nowhere; what the

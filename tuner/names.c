@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "banned.h"
 
 char *space_describe(const config *cfg, const value *params)

@@ -3,7 +3,9 @@
 #ifndef AUTOTUNE_NAMES_H
 #define AUTOTUNE_NAMES_H
 
-#include "config.h"
+#include "expr.h"
+
+typedef struct config config;
 
 /* "block_x=32 block_y=16 maxrreg=0"; the caller frees it. */
 char *space_describe(const config *cfg, const value *params);

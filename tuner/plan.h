@@ -5,9 +5,11 @@
 #include <stddef.h>
 
 #include "compile.h"
-#include "config.h"
+#include "expr.h"
 #include "result.h"
 #include "space.h"
+
+typedef struct config config;
 
 /* Seconds after which a configuration that has not answered is killed: measure.timeout, plus
  * time_cap, plus a multiple of the slowest finished configuration's warm-up and first launches. */

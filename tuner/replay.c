@@ -11,6 +11,7 @@
 
 #include "ahead.h"
 #include "compile.h"
+#include "config.h"
 #include "occupancy.h"
 #include "output.h"
 #include "space.h"

@@ -3,9 +3,12 @@
 #ifndef AUTOTUNE_REPLAY_H
 #define AUTOTUNE_REPLAY_H
 
-#include "config.h"
+#include "diag.h"
 #include "search.h"
 #include "space.h"
+#include "strategy.h"
+
+typedef struct config config;
 
 typedef struct {
 	size_t evaluations;

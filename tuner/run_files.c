@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "header.h"
 #include "inputs.h"
 #include "output.h"

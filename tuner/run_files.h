@@ -3,7 +3,9 @@
 #define AUTOTUNE_RUN_FILES_H
 
 #include "cli.h"
-#include "config.h"
+#include "diag.h"
+
+typedef struct config config;
 
 /* Whether path may be written: not a file autotune refuses to replace, its directory made and
  * writable; -1 with the reason in d. */

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "launch_plan.h"
 #include "proc.h"
 #include "protocol.h"

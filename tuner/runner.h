@@ -5,8 +5,11 @@
 #define AUTOTUNE_RUNNER_H
 
 #include "compile.h"
-#include "config.h"
+#include "diag.h"
+#include "expr.h"
 #include "result.h"
+
+typedef struct config config;
 
 typedef struct {
 	int cc;          /* 90 for sm_90 */

@@ -7,10 +7,11 @@
 #include <stddef.h>
 
 #include "compile.h"
-#include "config.h"
 #include "result.h"
 #include "space.h"
+#include "strategy.h"
 
+typedef struct config config;
 
 /* Measures configuration c: its time in ms, or INFINITY when it failed (compile or launch error,
  * wrong result, crash): failures count against the budget and steer the search away. */

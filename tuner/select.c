@@ -6,7 +6,9 @@
 #include "select.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "diag.h"
 #include "stats.h"
@@ -92,14 +94,14 @@ void select_winner(const result *res, size_t n, const select_policy *p, choice *
 		if ((res[i].final_rounds > 0) != (f->final_rounds > 0))
 			continue;
 		if ((long long)i != c->fastest &&
-		    !stats_within_noise(result_time(f), result_noise(f), result_time(&res[i]), result_noise(&res[i]), p->k) &&
+		    !stats_within_noise(result_time(f), result_noise(f), result_time(&res[i]), result_noise(&res[i]), p->noise_band) &&
 		    !(same_shape(&res[i], f) && result_time(&res[i]) <= result_time(f) * (1 + SHAPE_TIE)))
 			continue;
 		grow(&c->tied, &cap, c->ntied + 1, sizeof *c->tied);
 		c->tied[c->ntied++] = i;
 	}
 	c->winner = c->fastest;
-	if (!p->balanced)
+	if (p->kind != POLICY_BALANCED)
 		return;
 	double best = best_balance(res, c, p);
 	long long quick = quickest(res, c, p, best);
@@ -113,7 +115,7 @@ void select_winner(const result *res, size_t n, const select_policy *p, choice *
 const char *select_why_lost(const result *res, const choice *c, size_t i, const select_policy *p)
 {
 	long long quick = c->fastest;
-	if (p->balanced) {
+	if (p->kind == POLICY_BALANCED) {
 		double best = best_balance(res, c, p);
 		if (balance_score(&res[i], p) < best - BALANCE_TIE)
 			return "lower balance";
@@ -123,7 +125,7 @@ const char *select_why_lost(const result *res, const choice *c, size_t i, const 
 	}
 	/* the fastest eligible is the first of equal medians in the space's order */
 	int equal = result_time(&res[i]) == result_time(&res[quick]);
-	if (!p->balanced)
+	if (p->kind != POLICY_BALANCED)
 		return equal ? "equal median: the winner comes first in the space" : "slower median";
 	if (quick != c->winner)
 		return equal ? "same balance within 0.01, the fastest's median but later in the space (the winner has the "
@@ -138,4 +140,55 @@ void choice_free(choice *c)
 	free(c->tied);
 	c->tied = NULL;
 	c->ntied = 0;
+}
+
+const char *const policy_names[] = {"balanced", "fastest", NULL};
+
+/* The shortest of %.15g and %.17g that reads back as v: 2 stays "2", 0.1 stays "0.1". */
+static int exact(char *buf, size_t len, double v)
+{
+	int n = snprintf(buf, len, "%.15g", v);
+	return strtod(buf, NULL) == v ? n : snprintf(buf, len, "%.17g", v);
+}
+
+void select_policy_text(const select_policy *p, char buf[POLICY_TEXT_MAX])
+{
+	char k[32], o[32], e[32];
+	exact(k, sizeof k, p->noise_band);
+	exact(o, sizeof o, p->w_occupancy);
+	exact(e, sizeof e, p->w_load_efficiency);
+	snprintf(buf, POLICY_TEXT_MAX, "%s;noise_band=%s;occupancy=%s;load_efficiency=%s", policy_names[p->kind], k, o, e);
+}
+
+/* "NAME=" and a finite, non-negative number up to the next ';' or the end: 0 with *v and *at
+ * past it. */
+static int field(const char **at, const char *name, double *v)
+{
+	size_t n = strlen(name);
+	if (**at != ';' || strncmp(*at + 1, name, n) || (*at)[n + 1] != '=')
+		return -1;
+	const char *s = *at + n + 2;
+	char *end;
+	*v = strtod(s, &end);
+	if (end == s || (*end && *end != ';') || !isfinite(*v) || *v < 0)
+		return -1;
+	*at = end;
+	return 0;
+}
+
+int select_policy_parse(const char *text, select_policy *p)
+{
+	select_policy q;
+	size_t n = strcspn(text, ";");
+	int kind = -1;
+	for (int i = 0; policy_names[i]; i++)
+		if (strlen(policy_names[i]) == n && !strncmp(text, policy_names[i], n))
+			kind = i;
+	const char *at = text + n;
+	if (kind < 0 || field(&at, "noise_band", &q.noise_band) || field(&at, "occupancy", &q.w_occupancy) ||
+	    field(&at, "load_efficiency", &q.w_load_efficiency) || *at)
+		return -1;
+	q.kind = (policy_kind)kind;
+	*p = q;
+	return 0;
 }

@@ -5,16 +5,7 @@
 #include <stddef.h>
 
 #include "result.h"
-
-typedef struct {
-	int balanced;           /* 0: fastest median wins */
-	double w_occupancy;     /* weights of the balance score */
-	double w_load_efficiency;
-	double k;               /* noise band: k combined standard errors */
-} select_policy;
-
-/* The policy of a config that says nothing under select: (config.c's defaults) */
-#define SELECT_DEFAULT_POLICY {1, 1.0, 1.0, 2.0}
+#include "select_policy.h"
 
 /* Balance score in [0, 1]: the weighted mean of occupancy (achieved when counters were read,
  * else theoretical) and global load efficiency (1 when unknown). Higher is better. */

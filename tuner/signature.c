@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "cubin.h"
 #include "diag.h"
 #include "elem.h"

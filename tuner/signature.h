@@ -6,7 +6,9 @@
 #include <stddef.h>
 
 #include "binary.h"
-#include "config.h"
+#include "scope.h"
+
+typedef struct config config;
 
 /* The arguments a launch passes, as indexes of cfg->args, into idx (room for cfg->nargs): plan
  * launch `launch`, or with -1 the single launch's (and verify.kernel's): every argument that is

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "launch_plan.h"
 #include "random.h"
 #include "banned.h"

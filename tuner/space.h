@@ -3,9 +3,12 @@
 #ifndef AUTOTUNE_SPACE_H
 #define AUTOTUNE_SPACE_H
 
-#include "config.h"
+#include "diag.h"
+#include "expr.h"
 #include "names.h" /* space_describe: a configuration in messages */
 #include "result.h"
+
+typedef struct config config;
 
 typedef struct {
 	size_t nparams;

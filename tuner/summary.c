@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "header.h"
 #include "launch_plan.h"
 #include "occupancy.h"
@@ -294,7 +295,7 @@ void summary_winner(const config *cfg, const space *sp, const result *res, const
 	}
 	if (c->ntied > shown + 1)
 		fprintf(stderr, "    ... and %zu more tied\n", c->ntied - shown - 1);
-	if (p->balanced && c->winner != c->fastest)
+	if (p->kind == POLICY_BALANCED && c->winner != c->fastest)
 		fprintf(stderr, "    (the fastest median, %.4f ms, is tied with it (within the noise band, or the same launch shape within "
 				"%.2g%%): %s decided)\n",
 			result_time(&res[c->fastest]), 100 * SHAPE_TIE,

@@ -4,11 +4,12 @@
 
 #include "cli.h"
 #include "compile.h"
-#include "config.h"
 #include "result.h"
 #include "select.h"
 #include "completeness.h"
 #include "space.h"
+
+typedef struct config config;
 
 /* A dry run's table: each configuration's registers, spills, shared memory and occupancy (for
  * compute capability cc), and with a plan each further launch's on a line of its own. */

@@ -232,7 +232,6 @@ typedef struct {
 	int loaded, enumerated; /* cfg and sp hold what is theirs to free */
 	build b;
 	result *res;
-	select_policy policy;
 	/* the checks before anything slow */
 	strategy strat;
 	size_t budget;
@@ -318,8 +317,6 @@ static int load(tuning *t)
 	free(dry);
 	if (rc)
 		return stop(t, EXIT_USAGE);
-	t->policy = (select_policy){t->cfg.policy == POLICY_BALANCED, t->cfg.w_occupancy, t->cfg.w_load_efficiency,
-				    t->cfg.tie_k};
 	if ((may_sample(o, &t->cfg) ? space_enumerate_sampled : space_enumerate)(&t->cfg, &t->sp, &t->d))
 		return stop(t, EXIT_USAGE);
 	t->enumerated = 1;
@@ -611,7 +608,7 @@ static int compile_and_measure(tuning *t)
 		.seconds = t->seconds,
 		.seed = seed_of(o, &t->cfg),
 		.prior = t->prior,
-		.policy = &t->policy,
+		.policy = &t->cfg.select,
 		.join = join_gpu,
 		.join_ctx = &t->gs,
 	};
@@ -633,7 +630,7 @@ static int compile_and_measure(tuning *t)
 	if (!o->quiet)
 		summary_failures(&t->cfg, &t->sp, &t->b);
 	t->jr = mo->journal; /* NULL if writing it failed */
-	select_winner(t->res, t->sp.count, &t->policy, &t->pick);
+	select_winner(t->res, t->sp.count, &t->cfg.select, &t->pick);
 	t->counters_note = mo->counters_note;
 	t->journal_note = mo->journal_note;
 	if (t->code == EXIT_WINNER && t->pick.winner < 0)
@@ -757,7 +754,7 @@ static void write_outputs(tuning *t)
 	if (!o->dry_run)
 		stages(t, now_seconds() - t0);
 	summary_counts(&t->cfg, &t->sp, &t->b, t->res, t->compile_s, o->dry_run);
-	summary_winner(&t->cfg, &t->sp, t->res, &t->pick, &t->policy);
+	summary_winner(&t->cfg, &t->sp, t->res, &t->pick, &t->cfg.select);
 	summary_run(&run);
 	if (t->counters_note)
 		fprintf(stderr, "  no hardware counters: %s\n", t->counters_note);

@@ -7,8 +7,9 @@
 #include <stddef.h>
 
 #include "compile.h"
-#include "config.h"
 #include "space.h"
+
+typedef struct config config;
 
 /* Parameter i (a define or a #pragma unroll name; not the register cap, whose caps above the
  * kernel's registers are known to change nothing and are measured once, nor an entry placeholder,

@@ -194,9 +194,12 @@ static int load_inputs(char *const *csvs, size_t n, const char *config_path, inp
 		}
 		int flagged;
 		x->win = table_pick_winner(t, x->res, &flagged, NULL);
+		select_policy policy;
+		int recorded = table_policy(t, &policy);
 		if (x->win >= 0 && !flagged)
 			fprintf(stderr, "autotune header: note: %s flags no winner (an older results file, or another tuner's): chose one with "
-					"the default policy (balanced)\n", t->path);
+					"%s (%s)\n", t->path, recorded ? "the policy it records" : "the default policy",
+				policy_names[policy.kind]);
 		if (x->win < 0 || !passed(&x->res[x->win])) {
 			diags_add(d, "%s: no configuration passed (or nothing was measured: a dry run): no header written", t->path);
 			return EXIT_NONE_PASSED;

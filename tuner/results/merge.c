@@ -260,9 +260,8 @@ static result *joined_results(join *j, size_t count)
 static int write_merged(const options *o, const config *cfg, const space *sp, join *j, diags *d)
 {
 	result *res = joined_results(j, sp->count);
-	select_policy policy = {cfg->policy == POLICY_BALANCED, cfg->w_occupancy, cfg->w_load_efficiency, cfg->tie_k};
 	choice pick;
-	select_winner(res, sp->count, &policy, &pick);
+	select_winner(res, sp->count, &cfg->select, &pick);
 	long long winner = j->winner = pick.winner;
 	choice_free(&pick);
 	/* dry runs' shards join into a dry run's results, beside the measured ones, not over them */

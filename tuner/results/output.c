@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "stats.h"
 #include "completeness.h"
 #include "build_flags.h"
@@ -23,7 +24,7 @@ const char *const output_columns[] = {
 	"time_ms_median", "time_ms_min", "time_ms_max", "samples", "noise_pct", "launches_per_sample", "sm_mhz",
 	"final_ms_median", "final_noise_pct", "final_rounds", "achieved_occupancy_pct", "gld_efficiency_pct",
 	"gld_throughput_gbps", "dram_pct", "branch_efficiency_pct", "gbps", "pct_of_copy", "gflops", "flags",
-	"shares_with", "status", "message", "gpu", "gpu_uuid", "arch", "nvcc_flags", "code_hash", "spec_hash", "tuned_at", "config",
+	"shares_with", "status", "message", "gpu", "gpu_uuid", "arch", "nvcc_flags", "code_hash", "spec_hash", "policy", "tuned_at", "config",
 	"run", NULL,
 };
 
@@ -243,6 +244,11 @@ static void put_origin(FILE *f, const outputs *r, size_t c)
 	csv_field(f, bin->cubin && !bin->failed ? bin->code : "");
 	fputc(',', f);
 	csv_field(f, r->spec_hash);
+	fputc(',', f);
+	/* how the winner was chosen: report and show explain it, and pick again, by the same */
+	char policy[POLICY_TEXT_MAX];
+	select_policy_text(&r->cfg->select, policy);
+	csv_field(f, policy);
 	fputc(',', f);
 	csv_field(f, r->ngpus ? r->date : "");
 	fputc(',', f);

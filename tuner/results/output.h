@@ -13,9 +13,11 @@
 #include <stdio.h>
 
 #include "compile.h"
-#include "config.h"
+#include "diag.h"
 #include "result.h"
 #include "space.h"
+
+typedef struct config config;
 
 /* A GPU that measured rows (result.gpu indexes these). */
 typedef struct {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "compile.h"
+#include "config.h"
 #include "inputs.h"
 #include "literal.h"
 #include "banned.h"

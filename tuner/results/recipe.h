@@ -9,9 +9,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "config.h"
 #include "diag.h"
 #include "table.h"
+
+typedef struct config config;
 
 /* in the first line of the tuned header, its make fragment and the recipe's kernel copy: a file a
  * rewrite may replace */

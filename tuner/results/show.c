@@ -215,6 +215,11 @@ static void put_totals(FILE *out, const view *v, size_t shown)
 	} else
 		fputs(v->dry ? "; a dry run: compiled, nothing measured" : "; no winner: nothing passed", out);
 	fputc('\n', out);
+	if (v->winner >= 0) {
+		char *policy = view_policy(v);
+		fprintf(out, "winner (*) chosen by %s\n", policy);
+		free(policy);
+	}
 	fputs(v->dry ? "by theoretical occupancy; spills: bytes stored + loaded; smem: static + dynamic bytes per block\n"
 		     : "time: the finalists' interleaved median where re-timed; occ%: achieved, else theoretical\n",
 	      out);

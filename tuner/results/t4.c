@@ -17,12 +17,14 @@
 #include <yaml.h>
 
 #include "build_flags.h"
+#include "config.h"
+#include "document.h"
 #include "output.h"
 #include "banned.h"
 
 /* Columns of words, not numbers: the "autotune" object holds them (tuned_at is the timestamp). */
 static const char *const word_columns[] = {"occupancy_limit", "flags", "shares_with", "status", "message",
-					   "gpu", "gpu_uuid", "arch", "nvcc_flags", "code_hash", "spec_hash", "config", "run",
+					   "gpu", "gpu_uuid", "arch", "nvcc_flags", "code_hash", "spec_hash", "policy", "config", "run",
 					   NULL};
 
 /* The schema's invalidity per status; not-run rows are not written. */
@@ -66,7 +68,7 @@ static void json_string(FILE *f, const char *s)
 /* A field as a JSON value: the number as written when it is one, else a string. */
 static void json_value(FILE *f, const char *s)
 {
-	if (config_json_number(s))
+	if (document_json_number(s))
 		fputs(s, f);
 	else
 		json_string(f, s);
@@ -97,7 +99,7 @@ static const char *unit_of(const char *col)
  * "autotune" object; tuned_at is the timestamp). */
 static int measured(const table *t, size_t i, const char *v)
 {
-	return !listed(word_columns, t->names[i]) && strcmp(t->names[i], "tuned_at") && config_json_number(v);
+	return !listed(word_columns, t->names[i]) && strcmp(t->names[i], "tuned_at") && document_json_number(v);
 }
 
 static void put_measurement(FILE *f, int *first, const char *name, const char *number)
@@ -144,7 +146,7 @@ static void put_result(FILE *f, const table *t, size_t r, status st)
 {
 	const char *when = table_field(t, r, "tuned_at"), *fin = table_field(t, r, "final_ms_median");
 	const char *time = *fin ? fin : table_field(t, r, "time_ms_median");
-	if (st != ST_OK || !config_json_number(time))
+	if (st != ST_OK || !document_json_number(time))
 		time = NULL;
 	fputs("    {", f);
 	if (*when) {
@@ -232,7 +234,7 @@ static void err(reader *R, const yaml_node_t *n, const char *fmt, ...)
 	R->errors++;
 }
 
-static yaml_node_t *get(reader *R, const yaml_node_t *map, const char *key) { return config_map_get(R->doc, map, key); }
+static yaml_node_t *get(reader *R, const yaml_node_t *map, const char *key) { return document_get(R->doc, map, key); }
 
 /* A scalar's text, or NULL for a list, an object or nothing. */
 static const char *text_of(const yaml_node_t *n)
@@ -761,7 +763,7 @@ static int closed_cache(const char *path, const char *text, size_t len, int cut,
 	memcpy(closed, text, n);
 	memcpy(closed + n, "}\n}", 4);
 	diags quiet = {0};
-	int rc = config_read_text(path, closed, n + 3, "JSON", doc, &quiet);
+	int rc = document_read_text(path, closed, n + 3, "JSON", doc, &quiet);
 	diags_free(&quiet);
 	free(closed);
 	if (rc == 0 && !get(&(reader){.doc = doc}, yaml_document_get_root_node(doc), "cache")) {
@@ -777,7 +779,7 @@ static int closed_cache(const char *path, const char *text, size_t len, int cut,
 static int load_json(const char *path, yaml_document_t *doc, diags *d)
 {
 	diags first = {0};
-	if (config_read_document(path, "JSON", doc, &first) == 0)
+	if (document_read(path, "JSON", doc, &first) == 0)
 		return 0;
 	size_t len;
 	char *text = read_all(path, &len);

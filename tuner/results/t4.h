@@ -8,10 +8,11 @@
 /* near the start of every T4 file (autotune's, or another tool's): a file a rewrite may replace */
 #define T4_SIGNATURE "\"schema_version\""
 
-#include "config.h"
 #include "diag.h"
 #include "space.h"
 #include "table.h"
+
+typedef struct config config;
 
 /* Writes the T4 file of the results CSV at csv_path to path (to a temporary name, then renamed):
  * one result per row that was compiled or measured (not-run rows are left out), its invalidity

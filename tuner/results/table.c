@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "banned.h"
 
 typedef struct {
@@ -275,9 +276,20 @@ long long table_winner(const table *t)
 	return -1;
 }
 
+int table_policy(const table *t, select_policy *p)
+{
+	*p = config_select_defaults();
+	int col = table_fixed_col(t, "policy");
+	for (size_t r = 0; r < t->nrows && col >= 0; r++)
+		if (*table_get(t, r, col))
+			return select_policy_parse(table_get(t, r, col), p) == 0;
+	return 0;
+}
+
 long long table_pick_winner(const table *t, const result *res, int *flagged, choice *pick)
 {
-	static const select_policy policy = SELECT_DEFAULT_POLICY;
+	select_policy policy;
+	table_policy(t, &policy);
 	choice own;
 	choice *c = pick ? pick : &own;
 	select_winner(res, t->nrows, &policy, c);

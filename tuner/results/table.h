@@ -47,9 +47,14 @@ void table_results_free(result *res, size_t n);
 /* The row whose flags mark it the run's winner, or -1. */
 long long table_winner(const table *t);
 
+/* The selection policy the file records (its policy column, of the first row that gives one) into
+ * *p: 1; else 0 with *p the default (config_select_defaults): a file written before the column,
+ * another tuner's, or a value that is not a policy. */
+int table_policy(const table *t, select_policy *p);
+
 /* The run's winner: the row its flags mark; else (a file written before winners were flagged, or
  * rows put together by hand) the one select_winner picks from res (table_results) with the
- * default policy. -1 when none passed. *flagged: whether the file said so. With pick, also
+ * file's policy (table_policy). -1 when none passed. *flagged: whether the file said so. With pick, also
  * select_winner's full answer (tied rows; the caller frees it with choice_free). */
 long long table_pick_winner(const table *t, const result *res, int *flagged, choice *pick);
 

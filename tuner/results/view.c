@@ -15,7 +15,7 @@ int view_load(const char *path, view *v, diags *d)
 	if (table_load(path, &v->t, d))
 		return -1;
 	v->res = table_results(&v->t);
-	v->policy = (select_policy)SELECT_DEFAULT_POLICY;
+	v->policy_recorded = table_policy(&v->t, &v->policy);
 	v->winner = table_pick_winner(&v->t, v->res, &v->winner_flagged, &v->pick);
 	int st = table_col(&v->t, "status");
 	for (size_t r = 0; r < v->t.nrows; r++) {
@@ -102,25 +102,21 @@ char *view_describe(const view *v, size_t row)
 	return s;
 }
 
-char *view_why(const view *v)
+char *view_policy(const view *v)
 {
-	if (v->winner < 0)
-		return NULL;
+	const char *name = policy_names[v->policy.kind];
+	return v->policy_recorded ? xasprintf("the %s policy", name)
+				  : xasprintf("the default %s policy (the file records none)", name);
+}
+
+/* Why the winner of a balanced choice won: the fastest alone, or the best balance among the tied. */
+static char *why_balanced(const view *v, const char *source, const char *retimed)
+{
 	const choice *c = &v->pick;
 	const result *w = &v->res[v->winner];
-	const char *retimed = w->final_rounds ? " (finalists re-timed interleaved)" : "";
-	if (v->winner_flagged && v->winner != c->winner) {
-		char *other = c->winner >= 0 ? view_describe(v, (size_t)c->winner) : xstrdup("none");
-		char *s = xasprintf("marked the winner in the results file by its run's select policy; the default "
-				    "balanced policy would pick %s", other);
-		free(other);
-		return s;
-	}
-	const char *source = v->winner_flagged ? "marked the winner in the results file; " : "chosen again from the "
-								   "measurements with the default balanced policy; ";
 	if (c->ntied <= 1)
-		return xasprintf("%sthe fastest%s, and no other configuration is within the noise band (%.0f standard "
-				 "errors)", source, retimed, v->policy.k);
+		return xasprintf("%sthe fastest%s, and no other configuration is within the noise band (%g standard "
+				 "errors)", source, retimed, v->policy.noise_band);
 	if (c->winner == c->fastest)
 		return xasprintf("%sthe fastest%s; %zu other%s within the noise band had no better balance of "
 				 "occupancy and load efficiency (score %.3f)", source, retimed, c->ntied - 1,
@@ -131,6 +127,45 @@ char *view_why(const view *v)
 			    source, fast, result_time(&v->res[c->fastest]), c->ntied,
 			    balance_score(w, &v->policy), balance_score(&v->res[c->fastest], &v->policy), retimed);
 	free(fast);
+	return s;
+}
+
+/* Where the winner comes from: the file's mark or a choice made again, and by which policy. */
+static char *why_source(const view *v)
+{
+	const char *name = policy_names[v->policy.kind];
+	if (v->winner_flagged)
+		return v->policy_recorded ? xasprintf("marked the winner in the results file by its run's %s policy; ", name)
+					  : xasprintf("marked the winner in the results file (which records no policy: the "
+						      "default %s one assumed); ", name);
+	return v->policy_recorded ? xasprintf("chosen again from the measurements with the %s policy the file records; ", name)
+				  : xasprintf("chosen again from the measurements with the default %s policy; ", name);
+}
+
+char *view_why(const view *v)
+{
+	if (v->winner < 0)
+		return NULL;
+	const choice *c = &v->pick;
+	const result *w = &v->res[v->winner];
+	const char *retimed = w->final_rounds ? " (finalists re-timed interleaved)" : "";
+	const char *name = policy_names[v->policy.kind];
+	if (v->winner_flagged && v->winner != c->winner) {
+		char *other = c->winner >= 0 ? view_describe(v, (size_t)c->winner) : xstrdup("none");
+		char *s = v->policy_recorded
+				  ? xasprintf("marked the winner in the results file by its run's %s policy; that policy "
+					      "applied again to the file's figures would pick %s", name, other)
+				  : xasprintf("marked the winner in the results file by its run's select policy; the default "
+					      "%s policy would pick %s", name, other);
+		free(other);
+		return s;
+	}
+	char *source = why_source(v), *s;
+	if (v->policy.kind == POLICY_FASTEST)
+		s = xasprintf("%sthe fastest%s: under the fastest policy time alone decides", source, retimed);
+	else
+		s = why_balanced(v, source, retimed);
+	free(source);
 	return s;
 }
 

@@ -1,6 +1,6 @@
 /* view.h: what `report` and `show` both derive from a results CSV: the deciding time of each row,
- * the winner (flagged, or chosen again with the default policy for older files) and why it won,
- * the counts per status. */
+ * the winner (flagged, or chosen again with the file's policy, the default for older files) and
+ * why it won by that policy, the counts per status. */
 #ifndef AUTOTUNE_VIEW_H
 #define AUTOTUNE_VIEW_H
 
@@ -13,7 +13,8 @@
 typedef struct {
 	table t;
 	result *res;             /* table_results(&t) */
-	select_policy policy;    /* the defaults of config.c: a results file does not record its own */
+	select_policy policy;    /* the file's (table_policy), else the default */
+	int policy_recorded;     /* the file records it (newer files) */
 	choice pick;             /* select_winner's answer under that policy */
 	long long winner;        /* the winning row, -1 when none passed */
 	int winner_flagged;      /* the CSV itself marks it (newer files) */
@@ -47,8 +48,12 @@ double view_smem(const view *v, size_t row);
 const char *view_status(const view *v, size_t row);
 /* "p1=v1 p2=v2" over the parameter columns (blockDim.x/y when the file has none); caller frees. */
 char *view_describe(const view *v, size_t row);
-/* One sentence on why the winner won, or NULL when there is none; caller frees. */
+/* One sentence on why the winner won, by the file's policy, or NULL when there is none; caller
+ * frees. */
 char *view_why(const view *v);
+/* The policy in words: "the fastest policy", or "the default balanced policy (the file records
+ * none)"; caller frees. */
+char *view_policy(const view *v);
 /* The distinct non-empty values of a column joined by ", " (NULL when none); caller frees. */
 char *view_distinct(const view *v, const char *column);
 

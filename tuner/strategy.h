@@ -1,0 +1,20 @@
+/* strategy.h: how a search is asked for (search.strategy and search.budget, --strategy and
+ * --budget): the strategies by name, and a budget's three spellings. search.c runs them. */
+#ifndef AUTOTUNE_STRATEGY_H
+#define AUTOTUNE_STRATEGY_H
+
+#include <stddef.h>
+
+typedef enum { STRAT_EXHAUSTIVE, STRAT_RANDOM, STRAT_LOCAL, STRAT_ANNEAL, STRAT_GENETIC, STRAT_MODEL, STRAT_COUNT_ } strategy;
+/* 0 and *s set for a strategy's name; -1 for another word. */
+int strategy_parse(const char *name, strategy *s);
+const char *strategy_name(strategy s);
+/* "exhaustive, random, ...": for messages about an unknown name. */
+extern const char strategy_list[];
+
+/* A search budget: N evaluations (a whole number), N% of a space of `count` configurations
+ * (rounded up), or Ns seconds. Into *evaluations (at most count) or *seconds, the other 0; -1
+ * when it is none of those. */
+int budget_parse(const char *text, size_t count, size_t *evaluations, double *seconds);
+
+#endif
