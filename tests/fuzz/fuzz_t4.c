@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "fuzz_file.h"
+#include "config.h"
+#include "space.h"
 #include "t4.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
