@@ -132,6 +132,9 @@ unit: deps
 	$(MAKE) $(UNIT_TOOLS)
 	tests/checkout_unchanged.sh save $(B)/checkout.unit
 	$(B)/run_tests --unit
+	@# the fuzzers build only with clang (make fuzz): their C is checked here with any compiler
+	@for f in tests/fuzz/fuzz_*.c; do $(CC) $(SRC_DIRS:%=-I%) -isystem $(CUDA_HOME)/include $(ALL_CFLAGS) \
+		-fsyntax-only $$f || exit 1; done
 	tests/checkout_unchanged.sh check $(B)/checkout.unit
 
 integration: deps
