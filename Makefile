@@ -93,8 +93,9 @@ $(B)/worker/worker_kernels.fatbin: worker/worker_kernels.cu
 $(B)/worker/worker_kernels.o: $(B)/worker/worker_kernels.fatbin
 	cd $(@D) && ld -r -b binary -z noexecstack -o worker_kernels.o worker_kernels.fatbin
 
+# fsync wrapped: tests/test_journal.c makes it fail on demand, as a failing disk does
 $(B)/run_tests: $(TESTS) $(ENGINE_OBJS) $(B)/runtime/autotune_select.o
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS) -lcunit -ldl
+	$(CC) $(ALL_CFLAGS) -Wl,--wrap=fsync -o $@ $^ $(LDLIBS) -lcunit -ldl
 
 # The run-time selection library (runtime/, RUNTIME_LIBS): libc alone, static and shared, for
 # programs that pick a tuned configuration from the results CSV at run time.

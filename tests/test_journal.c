@@ -2,6 +2,7 @@
  * inside a write) is cut off, another key starts afresh, and a configuration left in flight comes
  * back as crashed. */
 #include <CUnit/CUnit.h>
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -326,6 +327,57 @@ static void test_a_failed_write_is_said_and_taken_back(void)
 	diags_free(&d);
 }
 
+/* The test runner's fsync goes through here (the Makefile links it with -Wl,--wrap=fsync): a disk
+ * that fails a sync, on demand. */
+int __real_fsync(int fd);
+static int fsync_fails;
+int __wrap_fsync(int fd)
+{
+	if (fsync_fails) {
+		errno = EIO;
+		return -1;
+	}
+	return __real_fsync(fd);
+}
+
+/* An EIO from fsync is the disk failing, said as such, not as a full disk; the record is taken
+ * back as for a failed write. */
+static void test_a_failed_sync_is_an_io_error(void)
+{
+	char dir[] = "/tmp/autotune-journal-eio-XXXXXX";
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	char path[64];
+	snprintf(path, sizeof path, "%s/eio.journal", dir);
+	space sp = {.nparams = 1, .count = 2};
+	result res[2];
+	journal_resume jr;
+	diags d = {0};
+	fresh_results(res, 2);
+	journal *j = journal_open(path, "00000000000000cc", 0, &sp, res, &jr, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT_EQUAL(journal_started(j, 0), 0);
+	res[0].st = ST_OK;
+	res[0].t_median = res[0].t_min = res[0].t_max = 1;
+	res[0].samples = res[0].batch = 1;
+	fsync_fails = 1;
+	int rc = journal_finished(j, 0, &res[0]);
+	fsync_fails = 0;
+	CU_ASSERT_EQUAL(rc, -1);
+	char *why = journal_failure(j);
+	CU_ASSERT_PTR_NOT_NULL(why && strstr(why, "syncing the journal '"));
+	CU_ASSERT_PTR_NOT_NULL(why && strstr(why, "(an I/O error: the disk or its filesystem is failing)"));
+	CU_ASSERT_PTR_NULL(why ? strstr(why, "full") : NULL);
+	free(why);
+	journal_close(j);
+	char *text = read_text(path);
+	CU_ASSERT_PTR_NULL(text ? strstr(text, "done 0") : NULL);
+	free(text);
+	unlink(path);
+	rmdir(dir);
+	free_results(res, 2);
+	diags_free(&d);
+}
+
 /* A file size limit (ulimit -f) makes every write past it fail with EFBIG in the autotune started
  * under it, as ENOSPC does on a full disk (autotune ignores SIGXFSZ: a size limit is a write
  * that fails, not the end of the run). */
@@ -549,6 +601,7 @@ int add_journal_suite(void)
 	CU_add_test(s, "a crash in flight stays one on every resume", test_a_crash_in_flight_stays_one_on_every_resume);
 	CU_add_test(s, "a failed write is said and taken back", test_a_failed_write_is_said_and_taken_back);
 	CU_add_test(s, "a full disk keeps the journal and exits 4", test_a_full_disk_keeps_the_journal_and_exits_4);
+	CU_add_test(s, "a failed sync is an I/O error", test_a_failed_sync_is_an_io_error);
 	CU_add_test(s, "a plan's serial time and connections replay", test_a_plans_serial_time_and_connections_replay);
 	return 0;
 }
