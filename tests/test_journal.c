@@ -275,30 +275,56 @@ static void test_a_crash_in_flight_stays_one_on_every_resume(void)
 	unlink(PATH);
 }
 
+/* A journal in a directory of its own with configuration 0 started and its result ready to be
+ * journaled (res[0]): what the tests of failing writes break. */
+typedef struct {
+	char dir[64], path[96];
+	space sp;
+	result res[2];
+	journal_resume jr;
+	diags d;
+	journal *j;
+} started_one;
+
+static void start_one(started_one *s, const char *name)
+{
+	memset(s, 0, sizeof *s);
+	snprintf(s->dir, sizeof s->dir, "/tmp/autotune-journal-%s-XXXXXX", name);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(s->dir));
+	snprintf(s->path, sizeof s->path, "%s/%s.journal", s->dir, name);
+	s->sp = (space){.nparams = 1, .count = 2};
+	fresh_results(s->res, 2);
+	s->j = journal_open(s->path, "00000000000000cc", 0, &s->sp, s->res, &s->jr, &s->d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s->j);
+	CU_ASSERT_PTR_NULL(journal_failure(s->j));
+	CU_ASSERT_EQUAL(journal_started(s->j, 0), 0);
+	s->res[0].st = ST_OK;
+	s->res[0].t_median = s->res[0].t_min = s->res[0].t_max = 1;
+	s->res[0].samples = s->res[0].batch = 1;
+}
+
+/* The journal's text as it stands (caller frees); then closed, the directory gone. */
+static char *start_one_end(started_one *s)
+{
+	char *text = read_text(s->path);
+	journal_close(s->j);
+	unlink(s->path);
+	rmdir(s->dir);
+	free_results(s->res, 2);
+	diags_free(&s->d);
+	return text;
+}
+
 /* A journal that cannot be written says why in the system's words, not a guess ("disk full?"):
  * here a file size limit, EFBIG, as a full disk gives ENOSPC; the record that failed is not left
  * half-written, and a "start" whose result could not be journaled is taken back, so that the
  * configuration is measured again rather than marked crashed. */
 static void test_a_failed_write_is_said_and_taken_back(void)
 {
-	char dir[] = "/tmp/autotune-journal-full-XXXXXX";
-	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
-	char path[64];
-	snprintf(path, sizeof path, "%s/full.journal", dir);
-	space sp = {.nparams = 1, .count = 2};
-	result res[2];
-	journal_resume jr;
-	diags d = {0};
-	fresh_results(res, 2);
-	journal *j = journal_open(path, "00000000000000cc", 0, &sp, res, &jr, &d);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
-	CU_ASSERT_PTR_NULL(journal_failure(j));
-	CU_ASSERT_EQUAL(journal_started(j, 0), 0);
+	started_one s;
+	start_one(&s, "full");
 	struct stat st;
-	CU_ASSERT_EQUAL_FATAL(stat(path, &st), 0);
-	res[0].st = ST_OK;
-	res[0].t_median = res[0].t_min = res[0].t_max = 1;
-	res[0].samples = res[0].batch = 1;
+	CU_ASSERT_EQUAL_FATAL(stat(s.path, &st), 0);
 	/* this process's files stop growing 10 bytes on: the result's record does not fit */
 	struct rlimit was, lim;
 	getrlimit(RLIMIT_FSIZE, &was);
@@ -306,25 +332,20 @@ static void test_a_failed_write_is_said_and_taken_back(void)
 	lim.rlim_cur = (rlim_t)st.st_size + 10;
 	void (*old)(int) = signal(SIGXFSZ, SIG_IGN);
 	setrlimit(RLIMIT_FSIZE, &lim);
-	int rc = journal_finished(j, 0, &res[0]);
+	int rc = journal_finished(s.j, 0, &s.res[0]);
 	setrlimit(RLIMIT_FSIZE, &was);
 	signal(SIGXFSZ, old);
 	CU_ASSERT_EQUAL(rc, -1);
-	char *why = journal_failure(j);
+	char *why = journal_failure(s.j);
 	CU_ASSERT_PTR_NOT_NULL(why && strstr(why, "writing the journal '"));
 	CU_ASSERT_PTR_NOT_NULL(why && strstr(why, "File too large (the file size limit (ulimit -f) is reached)"));
 	free(why);
-	char *text = read_text(path);
-	journal_close(j);
+	char *text = start_one_end(&s);
 	CU_ASSERT_PTR_NOT_NULL(text);
 	CU_ASSERT_PTR_NULL(text ? strstr(text, "start 0") : NULL);
 	CU_ASSERT_PTR_NULL(text ? strstr(text, "done 0") : NULL);
 	CU_ASSERT(text && *text && text[strlen(text) - 1] == '\n');
 	free(text);
-	unlink(path);
-	rmdir(dir);
-	free_results(res, 2);
-	diags_free(&d);
 }
 
 /* The test runner's fsync goes through here (the Makefile links it with -Wl,--wrap=fsync): a disk
@@ -344,38 +365,20 @@ int __wrap_fsync(int fd)
  * back as for a failed write. */
 static void test_a_failed_sync_is_an_io_error(void)
 {
-	char dir[] = "/tmp/autotune-journal-eio-XXXXXX";
-	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
-	char path[64];
-	snprintf(path, sizeof path, "%s/eio.journal", dir);
-	space sp = {.nparams = 1, .count = 2};
-	result res[2];
-	journal_resume jr;
-	diags d = {0};
-	fresh_results(res, 2);
-	journal *j = journal_open(path, "00000000000000cc", 0, &sp, res, &jr, &d);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
-	CU_ASSERT_EQUAL(journal_started(j, 0), 0);
-	res[0].st = ST_OK;
-	res[0].t_median = res[0].t_min = res[0].t_max = 1;
-	res[0].samples = res[0].batch = 1;
+	started_one s;
+	start_one(&s, "eio");
 	fsync_fails = 1;
-	int rc = journal_finished(j, 0, &res[0]);
+	int rc = journal_finished(s.j, 0, &s.res[0]);
 	fsync_fails = 0;
 	CU_ASSERT_EQUAL(rc, -1);
-	char *why = journal_failure(j);
+	char *why = journal_failure(s.j);
 	CU_ASSERT_PTR_NOT_NULL(why && strstr(why, "syncing the journal '"));
 	CU_ASSERT_PTR_NOT_NULL(why && strstr(why, "(an I/O error: the disk or its filesystem is failing)"));
 	CU_ASSERT_PTR_NULL(why ? strstr(why, "full") : NULL);
 	free(why);
-	journal_close(j);
-	char *text = read_text(path);
+	char *text = start_one_end(&s);
 	CU_ASSERT_PTR_NULL(text ? strstr(text, "done 0") : NULL);
 	free(text);
-	unlink(path);
-	rmdir(dir);
-	free_results(res, 2);
-	diags_free(&d);
 }
 
 /* A file size limit (ulimit -f) makes every write past it fail with EFBIG in the autotune started
