@@ -372,6 +372,10 @@ static void load_arguments(loader *L, const yaml_node_t *n)
 		kernel_arg *arg = &cfg->args[cfg->nargs++];
 		arg->at = ld_mark(a);
 		arg->name = ld_string(L, ld_require(L, a, "name", what), "argument name");
+		for (size_t k = 0; arg->name && k + 1 < cfg->nargs; k++)
+			if (cfg->args[k].name && !strcmp(cfg->args[k].name, arg->name))
+				ld_error(L, arg->at, "argument '%s' is named twice (first at line %d, column %d): each needs a name of its own",
+					 arg->name, cfg->args[k].at.line, cfg->args[k].at.col);
 		parse_elem(L, ld_require(L, a, "type", what), &arg->type);
 		yaml_node_t *cnt = ld_get(L, a, "count"), *fill = ld_get(L, a, "fill"), *val = ld_get(L, a, "value");
 		yaml_node_t *seed = ld_get(L, a, "seed"), *out = ld_get(L, a, "output"), *rest = ld_get(L, a, "restore");

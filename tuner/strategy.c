@@ -29,7 +29,7 @@ int budget_parse(const char *text, size_t count, size_t *evaluations, double *se
 	double v = strtod(text, &end);
 	int pct = *end == '%', secs = *end == 's';
 	if (end == text || (*end && !pct && !secs) || ((pct || secs) && end[1]) || !(v > 0) || !isfinite(v) ||
-	    (!pct && !secs && v != floor(v)))
+	    (!pct && !secs && v != floor(v)) || (pct && v > 100))
 		return -1;
 	if (secs)
 		*seconds = v;

@@ -13,7 +13,7 @@ const char *strategy_name(strategy s);
 extern const char strategy_list[];
 
 /* A search budget: N evaluations (a whole number), N% of a space of `count` configurations
- * (rounded up), or Ns seconds. Into *evaluations (at most count) or *seconds, the other 0; -1
+ * (rounded up; N at most 100), or Ns seconds. Into *evaluations (at most count) or *seconds, the other 0; -1
  * when it is none of those. */
 int budget_parse(const char *text, size_t count, size_t *evaluations, double *seconds);
 
