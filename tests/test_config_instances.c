@@ -74,7 +74,7 @@ static void test_bad_instances_are_said_where_they_are(void)
 									    "values must be positive");
 	config_expect_error(with_instances("instances: {n: [8, 8]}"), 7, 12, "instances: n=8 is given twice");
 	config_expect_error(with_instances("instances: 5"), 7, 12, "'instances' must be a mapping");
-	config_expect_error(with_instances("instances: [{n: 8}, {m: 9}]"), 7, 22, "unknown key 'm' in an instance");
+	config_expect_error(with_instances("instances: [{n: 8}, {m: 9}]"), 7, 22, "unknown key 'm' in an instance; did you mean 'n'?");
 	config_expect_error(with_instances("instances: {n: []}"), 7, 16, "instances: 'n' has no values");
 }
 

@@ -27,10 +27,12 @@ static int instance_number(loader *L, const yaml_node_t *n, const char *name, va
 	return rc;
 }
 
+/* names stays NULL-terminated: the key checks take it as their list of allowed keys */
 static void add_name(instance_set *s, const char *name)
 {
-	s->names = xrealloc(s->names, (s->nnames + 1) * sizeof *s->names);
+	s->names = xrealloc(s->names, (s->nnames + 2) * sizeof *s->names);
 	s->names[s->nnames++] = xstrdup(name);
+	s->names[s->nnames] = NULL;
 }
 
 /* The values node of a grid's name: a list, or one value. */
