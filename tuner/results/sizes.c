@@ -98,13 +98,22 @@ static void plot(FILE *f, const view *v, const instance_view *iv)
 	fputs("</svg>\n", f);
 }
 
+/* The instances of v's results: 0, or -1 for results of one problem (or unreadable ones: the rest
+ * of the report and show say so). */
+static int instances_of(const view *v, instance_view *iv)
+{
+	diags quiet = {0};
+	int rc = instance_view_of(&v->t, iv, &quiet);
+	diags_free(&quiet);
+	if (rc == 0 && iv->col < 0)
+		instance_view_free(iv);
+	return rc || iv->col < 0 ? -1 : 0;
+}
+
 void sizes_report(FILE *f, const view *v)
 {
 	instance_view iv;
-	diags quiet = {0};
-	int rc = instance_view_of(&v->t, &iv, &quiet);
-	diags_free(&quiet);
-	if (rc || iv.col < 0)
+	if (instances_of(v, &iv))
 		return;
 	fputs("<section id=\"sizes\"><h2>Problem sizes</h2>\n<p class=\"note\">Each instance's winner against its "
 	      "size; where the label changes, the best configuration changed with the size.</p>\n",
@@ -151,10 +160,7 @@ void sizes_report(FILE *f, const view *v)
 void sizes_show(FILE *out, const view *v)
 {
 	instance_view iv;
-	diags quiet = {0};
-	int rc = instance_view_of(&v->t, &iv, &quiet);
-	diags_free(&quiet);
-	if (rc || iv.col < 0)
+	if (instances_of(v, &iv))
 		return;
 	/* the largest instance: the one tuned for when only one size is */
 	size_t big = 0;
