@@ -115,6 +115,10 @@ $(B)/fake_worker: $(B)/tests/fake_worker.o $(B)/lib/lib.a
 $(B)/fake_nvcc: $(B)/tests/fake_nvcc.o
 	$(CC) $(ALL_CFLAGS) -o $@ $^
 
+# Which columns of two results CSVs differ (bench/same_outputs.sh: what a refactor changed).
+$(B)/csv_same: $(B)/tests/csv_same.o $(ENGINE_OBJS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
 # What the GPU executes of a cubin (tests/recipe.sh compares a recipe's build with the tuned binary).
 $(B)/cubin_hash: $(B)/tests/cubin_hash.o $(B)/tuner/cubin.o $(B)/lib/lib.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lxxhash
