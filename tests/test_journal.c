@@ -386,27 +386,7 @@ static void test_a_failed_sync_is_an_io_error(void)
  * that fails, not the end of the run). */
 #define FULL_DIR "/tmp/autotune-full-disk-test"
 
-/* run_autotune with files limited to blocks * 512 bytes each (ulimit -f), SIGXFSZ left at its
- * default: autotune's own business to turn it into a failed write. */
-static int run_limited(char *const args[], int blocks, char **out)
-{
-	char limit[64];
-	snprintf(limit, sizeof limit, "ulimit -f %d; exec \"$0\" \"$@\"", blocks);
-	char *argv[24] = {"sh", "-c", limit, "./autotune"};
-	int n = 4;
-	for (; *args && n < 23; args++)
-		argv[n++] = *args;
-	argv[n] = NULL;
-	int st = proc_capture(argv, 120, out);
-	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : st >= 0 && WIFSIGNALED(st) ? 128 + WTERMSIG(st) : -1;
-}
-
-static void remove_full_dir(void)
-{
-	char *rm[] = {"rm", "-rf", FULL_DIR, NULL}, *out;
-	proc_capture(rm, 30, &out);
-	free(out);
-}
+static void remove_full_dir(void) { remove_dir(FULL_DIR); }
 
 /* The journal fails after some results: the run stops there, exit 4, the journal's results kept
  * and named; the same command then measures only the rest. */
@@ -420,7 +400,7 @@ static void test_a_full_disk_keeps_the_journal_and_exits_4(void)
 	CU_ASSERT_EQUAL_FATAL(run_autotune(args, &out), 0);
 	free(out);
 	fake_worker_reset(FULL_DIR, "full");
-	int rc = run_limited(args, 3, &out);
+	int rc = run_autotune_limited(args, 3, &out);
 	CU_ASSERT_EQUAL(rc, 4);
 	int done = count_in(FULL_DIR "/full.journal", "done ");
 	CU_ASSERT(done > 0 && done < 20);

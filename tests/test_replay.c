@@ -214,27 +214,7 @@ static void test_nothing_passed_is_said(void)
 
 #define FULL_DIR "/tmp/autotune-replay-full-test"
 
-/* run_autotune with files limited to blocks * 512 bytes each (ulimit -f), SIGXFSZ left at its
- * default: autotune's own business to turn it into a failed write. */
-static int run_limited(char *const args[], int blocks, char **out)
-{
-	char limit[64];
-	snprintf(limit, sizeof limit, "ulimit -f %d; exec \"$0\" \"$@\"", blocks);
-	char *argv[24] = {"sh", "-c", limit, "./autotune"};
-	int n = 4;
-	for (; *args && n < 23; args++)
-		argv[n++] = *args;
-	argv[n] = NULL;
-	int st = proc_capture(argv, 120, out);
-	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : st >= 0 && WIFSIGNALED(st) ? 128 + WTERMSIG(st) : -1;
-}
-
-static void remove_full_dir(void)
-{
-	char *rm[] = {"rm", "-rf", FULL_DIR, NULL}, *out;
-	proc_capture(rm, 30, &out);
-	free(out);
-}
+static void remove_full_dir(void) { remove_dir(FULL_DIR); }
 
 /* --replay that cannot write its sequence says why, exits 2, and leaves no empty file behind. */
 static void test_a_replay_that_cannot_write_says_why(void)
@@ -247,7 +227,7 @@ static void test_a_replay_that_cannot_write_says_why(void)
 				"output: {csv: " FULL_DIR "/r.csv}\n");
 	put_file(FULL_DIR "/rec.csv", "x,time_ms_median,status\r\n32,5.0,ok\r\n64,1,ok\r\n");
 	char *args[] = {"--replay", FULL_DIR "/rec.csv", FULL_DIR "/r.yaml", NULL}, *out;
-	CU_ASSERT_EQUAL(run_limited(args, 0, &out), 2);
+	CU_ASSERT_EQUAL(run_autotune_limited(args, 0, &out), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "cannot write '" FULL_DIR "/r.replay.csv': File too large"));
 	free(out);
 	CU_ASSERT_EQUAL(access(FULL_DIR "/r.replay.csv", F_OK), -1);

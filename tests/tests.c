@@ -265,6 +265,26 @@ size_t put_npy(const char *path, int major, const char *dict, size_t data_bytes)
 	return pre + hlen;
 }
 
+int run_autotune_limited(char *const args[], int blocks, char **out)
+{
+	char limit[64];
+	snprintf(limit, sizeof limit, "ulimit -f %d; exec \"$0\" \"$@\"", blocks);
+	char *argv[24] = {"sh", "-c", limit, "./autotune"};
+	int n = 4;
+	for (; *args && n < 23; args++)
+		argv[n++] = *args;
+	argv[n] = NULL;
+	int st = proc_capture(argv, 120, out);
+	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : st >= 0 && WIFSIGNALED(st) ? 128 + WTERMSIG(st) : -1;
+}
+
+void remove_dir(const char *dir)
+{
+	char *out;
+	proc_capture((char *[]){"rm", "-rf", (char *)dir, NULL}, 30, &out);
+	free(out);
+}
+
 int run_autotune(char *const args[], char **output)
 {
 	/* AUTOTUNE_TEST_VALGRIND set: every run under valgrind, an error or a leak exit 99, which

@@ -70,6 +70,11 @@ void put_bytes(const char *path, size_t n);
  * put_bytes writes them. Returns the data's offset in the file. */
 size_t put_npy(const char *path, int major, const char *dict, size_t data_bytes);
 
+/* Runs ./autotune args (at most 19) with files limited to blocks * 512 bytes each (ulimit -f),
+ * SIGXFSZ left at its default: its exit status (128 + signal when killed) or -1; output in *out. */
+int run_autotune_limited(char *const args[], int blocks, char **out);
+/* rm -rf dir */
+void remove_dir(const char *dir);
 /* Runs ./autotune args (at most 14): its exit status or -1; its output in *output (NULL: dropped). */
 int run_autotune(char *const args[], char **output);
 /* run_autotune of extra (NULL, or at most 13 arguments) and then config. */
