@@ -4,6 +4,7 @@
  * test_config_yaml.c; names in expressions: test_config_expr.c; the settings' tables:
  * test_config_keys.c; what is read from the kernel source: test_config_source.c.) */
 #include <CUnit/CUnit.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,34 @@ static void test_summatrix_config_loads(void)
 	CU_ASSERT(cfg.args[2].output);
 	CU_ASSERT_EQUAL(cfg.args[2].fill, FILL_ZEROS);
 	config_free(&cfg);
+}
+
+/* Every config the checkout ships or benchmarks with (configs/, bench/spaces/) validates: a
+ * config that only a GPU run reads would otherwise break unseen. */
+static void test_every_shipped_and_bench_config_validates(void)
+{
+	const char *dirs[] = {"configs", "bench/spaces"};
+	size_t seen = 0;
+	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+		DIR *dir = opendir(dirs[i]);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+		struct dirent *e;
+		while ((e = readdir(dir))) {
+			size_t len = strlen(e->d_name);
+			if (len < 6 || strcmp(e->d_name + len - 5, ".yaml"))
+				continue;
+			char path[512], *out;
+			snprintf(path, sizeof path, "%s/%s", dirs[i], e->d_name);
+			int rc = run_autotune((char *[]){"validate", path, NULL}, &out);
+			if (rc)
+				fprintf(stderr, "\n  %s: exit %d\n%s\n", path, rc, out);
+			CU_ASSERT_EQUAL(rc, 0);
+			free(out);
+			seen++;
+		}
+		closedir(dir);
+	}
+	CU_ASSERT(seen >= 10);
 }
 
 static void test_yaml_syntax_error_has_position(void)
@@ -361,6 +390,7 @@ int add_config_suite(void)
 	CU_add_test(s, "copies name any other array but never themselves", test_copies_name_any_other_array_but_never_themselves);
 	CU_add_test(s, "good config loads with defaults", test_good_config_loads_with_defaults);
 	CU_add_test(s, "summatrix config loads", test_summatrix_config_loads);
+	CU_add_test(s, "every shipped and bench config validates", test_every_shipped_and_bench_config_validates);
 	CU_add_test(s, "YAML syntax error has a position", test_yaml_syntax_error_has_position);
 	CU_add_test(s, "missing kernel file", test_missing_kernel_file);
 	CU_add_test(s, "kernel source that is no file", test_kernel_source_that_is_no_file);
