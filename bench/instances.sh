@@ -30,7 +30,7 @@ for config in $CONFIGS; do
 	# shellcheck disable=SC2086 # ARGS is words on purpose
 	"$AUTOTUNE" ${ARGS:-} "$config" >>"$LOG" 2>&1 || { log "FAIL: the tuning run of $config failed"; exit 1; }
 	t1=$(date +%s.%N)
-	log "== $name: tuned its sizes in $(echo "$t1 - $t0" | bc) s"
+	log "== $name: tuned its sizes in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
 	grep -o '[0-9]* distinct binar[a-z]* built for [0-9]* instances[^)]*)' "$LOG" | tail -1 | sed 's/^/== /' >&2 || true
 
 	# per size: its winner, and the largest size's winner at that size (autotune show's last lines)
