@@ -7,7 +7,7 @@
 # the GPU's time (measuring, finalists, counters as the summary gives them), and wall / floor.
 # Run from the repository root after `make`. Arguments: CONFIG:RECORDING:BUDGET ... (BUDGET "all"
 # for exhaustive). AUTOTUNE_AHEAD=0 in the environment compares with a pool that does not compile
-# ahead; JOBS sets -j (default: the cores).
+# ahead; JOBS sets -j (default: the cores); DEVICES sets --devices (default: every GPU).
 set -uo pipefail
 cores=$(nproc)
 LOG=${OUT:-/tmp}/time_to_solution.log
@@ -19,6 +19,7 @@ for spec in "$@"; do
 	cache=$(mktemp -d)
 	args=(--fresh --cache-dir "$cache")
 	[ -n "${JOBS:-}" ] && args+=(-j "$JOBS")
+	[ -n "${DEVICES:-}" ] && args+=(--devices "$DEVICES")
 	[ "$budget" != all ] && args+=(--budget "$budget")
 	TIMEFORMAT="%R %U %S"
 	run_log=$(mktemp)
