@@ -149,6 +149,8 @@ integration: deps
 	MAKE="$(MAKE)" tests/install.sh
 	# examples/summatrix_cmake with the sample, where cmake is installed (.ci/run installs it)
 	NVCC="$(NVCC)" tests/cmake.sh
+	# examples/sizes_app with CMake from its sample: every variant its own object and recipe
+	NVCC="$(NVCC)" tests/cmake_sizes.sh
 	# the report as a browser renders it, where Chromium is installed (.ci/run installs it)
 	@if command -v chromium >/dev/null 2>&1; then tests/report_browser.sh; \
 	else echo "SKIPPED: chromium not installed (tests/report_browser.sh: the report in a headless browser)"; fi

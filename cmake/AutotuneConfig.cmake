@@ -3,7 +3,8 @@
 #
 #   find_package(Autotune 0.1 CONFIG REQUIRED)
 #   autotune_tuned_header(TARGET app CONFIG configs/x.yaml [ARCH sm_XY] [OUTPUT_DIR dir]
-#                         [RESULTS x.csv ...] [SOURCES a.cu ...] [REQUIRE_COMPLETE])
+#                         [RESULTS x.csv ...] [SOURCES a.cu ...] [VARIANT_SOURCES k.cu ...]
+#                         [REQUIRE_COMPLETE])
 #
 # The target's CUDA sources (or only SOURCES, where the target holds kernels of other configs)
 # are compiled with the winner's recipe: its nvcc flags (every -D, build.flags, the register cap)
@@ -11,6 +12,23 @@
 # separable (-rdc=true, linked with the device runtime). A source that includes NAME_tuned.h and
 # then `#include NAME_KERNEL_SOURCE` compiles the tuned kernel, also one with `#pragma unroll
 # PARAM` (the header's directory holds the copy with the winner's factors written in).
+#
+# VARIANT_SOURCES: a config with instances may have winners that differ in compile-time values,
+# each a variant of its own build (NAME_VARIANTS, docs/build.md). These files hold the kernel and
+# are compiled once per variant, each with that variant's recipe (-DNAME_VARIANT=K, its own
+# entry name, its register cap ...), and linked into the target; the target's own sources then
+# get the recipe only where SOURCES names them (variant 0's). How many variants there are is
+# known only once tuned, at build time, while CMake fixes its targets at configure time: so the
+# build has one slot per instance of the config (`autotune validate --print-instances`; one for
+# a config without instances), as no header has more variants than instances. Slot K is an
+# object library, TARGET_NAME_vK, compiling a wrapper of each file (in OUTPUT_DIR/NAME.vK/, so
+# their base names must differ) that includes it where the header has a variant K (its options
+# file, NAME.vK.nvcc-flags, then defines AUTOTUNE_VARIANT_SLOT=K) and is empty otherwise: a
+# slot beyond the tuned variants builds an object with nothing in it, and links harmlessly.
+# A header with more variants than slots (results of a config that had more instances) is
+# refused at build time: configure again. The slots take the target's include directories,
+# compile definitions and options, and at the end of the directory its CUDA_ARCHITECTURES,
+# CUDA_STANDARD, compile features, CUDA_SEPARABLE_COMPILATION and POSITION_INDEPENDENT_CODE.
 #
 # Installed in PREFIX/lib/cmake/autotune/ (autotune is PREFIX/bin/autotune), or used from a source
 # checkout with find_package(Autotune CONFIG PATHS <checkout>/cmake) after `make` there.
@@ -93,8 +111,83 @@ function(_autotune_yaml_value file section key out)
   set(${out} "${value}" PARENT_SCOPE)
 endfunction()
 
+# How many variant slots a build of CONFIG has: one per instance, as autotune counts them.
+function(_autotune_slot_count config out)
+  execute_process(COMMAND "${AUTOTUNE_EXECUTABLE}" validate --print-instances "${config}" RESULT_VARIABLE rc
+    OUTPUT_VARIABLE problems ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "autotune_tuned_header: cannot count the instances of ${config} (${AUTOTUNE_EXECUTABLE} "
+      "validate --print-instances, exit ${rc}): ${err}")
+  endif()
+  string(REGEX MATCHALL "[^\n]+" problems "${problems}")
+  list(LENGTH problems n)
+  if(n EQUAL 0)
+    set(n 1) # no instances: one problem, one variant
+  endif()
+  set(${out} ${n} PARENT_SCOPE)
+endfunction()
+
+# Slot K of VARIANT_SOURCES (see above): an object library of wrappers, each including its file
+# where the options file the build writes defines AUTOTUNE_VARIANT_SLOT, linked into the target.
+function(_autotune_variant_slots target name dir header step nslots)
+  set(files "")
+  set(bases "")
+  foreach(src IN LISTS ARGN)
+    get_filename_component(src "${src}" ABSOLUTE)
+    get_filename_component(base "${src}" NAME)
+    if(base IN_LIST bases)
+      message(FATAL_ERROR "autotune_tuned_header(TARGET ${target}): VARIANT_SOURCES has two files named ${base}: "
+        "each slot holds a copy of every file by its name")
+    endif()
+    list(APPEND bases "${base}")
+    list(APPEND files "${src}")
+  endforeach()
+  set(slots "")
+  math(EXPR last "${nslots} - 1")
+  foreach(k RANGE ${last})
+    set(opts "${dir}/${name}.v${k}.nvcc-flags")
+    set(wrappers "")
+    foreach(src IN LISTS files)
+      get_filename_component(base "${src}" NAME)
+      # written only when it changes: the slot's objects compile again for a new header, not a configure
+      file(CONFIGURE OUTPUT "${dir}/${name}.v${k}/${base}" @ONLY CONTENT "\
+/* ${name}'s variant slot ${k} (autotune_tuned_header's VARIANT_SOURCES): ${base} with variant ${k}'s
+ * recipe, ${name}.v${k}.nvcc-flags, where the tuned header has a variant ${k}; else nothing. */
+#ifdef AUTOTUNE_VARIANT_SLOT
+#include \"${src}\"
+#endif
+")
+      list(APPEND wrappers "${dir}/${name}.v${k}/${base}")
+    endforeach()
+    set(slot "${target}_${name}_v${k}")
+    add_library(${slot} OBJECT ${wrappers})
+    add_dependencies(${slot} ${step})
+    target_include_directories(${slot} PRIVATE "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
+    target_compile_definitions(${slot} PRIVATE "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
+    target_compile_options(${slot} PRIVATE "$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>"
+      "$<$<COMPILE_LANGUAGE:CUDA>:--options-file=${opts}>")
+    set_property(SOURCE ${wrappers} APPEND PROPERTY OBJECT_DEPENDS "${header}" "${opts}" ${files})
+    target_link_libraries(${target} PRIVATE ${slot})
+    list(APPEND slots ${slot})
+  endforeach()
+  set_property(TARGET ${target} APPEND PROPERTY AUTOTUNE_VARIANT_TARGETS ${slots})
+  # the target's own settings as they stand once its directory is read, wherever they are set
+  cmake_language(EVAL CODE "cmake_language(DEFER CALL _autotune_slot_properties [[${target}]] ${slots})")
+endfunction()
+
+function(_autotune_slot_properties target)
+  foreach(prop CUDA_ARCHITECTURES CUDA_STANDARD CUDA_STANDARD_REQUIRED CUDA_EXTENSIONS COMPILE_FEATURES
+      CUDA_SEPARABLE_COMPILATION POSITION_INDEPENDENT_CODE)
+    get_target_property(value ${target} ${prop})
+    if(NOT value STREQUAL "value-NOTFOUND")
+      set_property(TARGET ${ARGN} PROPERTY ${prop} ${value})
+    endif()
+  endforeach()
+endfunction()
+
 function(autotune_tuned_header)
-  cmake_parse_arguments(PARSE_ARGV 0 AT "REQUIRE_COMPLETE" "TARGET;CONFIG;ARCH;OUTPUT_DIR" "RESULTS;SOURCES")
+  cmake_parse_arguments(PARSE_ARGV 0 AT "REQUIRE_COMPLETE" "TARGET;CONFIG;ARCH;OUTPUT_DIR"
+    "RESULTS;SOURCES;VARIANT_SOURCES")
   if(AT_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "autotune_tuned_header: unknown arguments: ${AT_UNPARSED_ARGUMENTS}")
   endif()
@@ -186,14 +279,25 @@ function(autotune_tuned_header)
     set(comment "autotune: tuning ${config}")
   endif()
 
+  set(slot_flags "")
+  set(slot_args "")
+  if(AT_VARIANT_SOURCES)
+    _autotune_slot_count("${config}" nslots)
+    math(EXPR last "${nslots} - 1")
+    foreach(k RANGE ${last})
+      list(APPEND slot_flags "${dir}/${name}.v${k}.nvcc-flags")
+    endforeach()
+    set(slot_args "-DSLOTS=${nslots}" "-DSLOT_FLAGS=${dir}/${name}")
+  endif()
+
   add_custom_command(
-    OUTPUT "${header}" "${dir}/${name}.mk" "${flags}"
+    OUTPUT "${header}" "${dir}/${name}.mk" "${flags}" ${slot_flags}
     ${tune}
     COMMAND "${AUTOTUNE_EXECUTABLE}" header ${csvs} -o "${header}"
     COMMAND "${CMAKE_COMMAND}" "-DMK=${dir}/${name}.mk" "-DFLAGS=${flags}" "-DNVCC=${nvcc}"
       "-DKERNEL=${kernel}" "-DINCLUDES=${includes}" "-DHEADER=${header}"
       "-DARCHS=$<TARGET_PROPERTY:${AT_TARGET},CUDA_ARCHITECTURES>"
-      "-DDEPFILE=${dir}/${name}.d" "-DREQUIRE_COMPLETE=${AT_REQUIRE_COMPLETE}" ${stale_check}
+      "-DDEPFILE=${dir}/${name}.d" "-DREQUIRE_COMPLETE=${AT_REQUIRE_COMPLETE}" ${stale_check} ${slot_args}
       -P "${_AUTOTUNE_FINISH}"
     DEPENDS "${config}" "${kernel}" ${depends}
     DEPFILE "${dir}/${name}.d"
@@ -213,6 +317,13 @@ function(autotune_tuned_header)
     # the tuned binary was relocatable device code linked with the device runtime
     set_target_properties(${AT_TARGET} PROPERTIES CUDA_SEPARABLE_COMPILATION ON)
   endif()
+  if(AT_VARIANT_SOURCES)
+    # one target runs the step for the target and its slots, so that no two of them run it at once
+    set(step "${AT_TARGET}_${name}_autotune")
+    add_custom_target(${step} DEPENDS "${header}" "${flags}" ${slot_flags})
+    add_dependencies(${AT_TARGET} ${step})
+    _autotune_variant_slots(${AT_TARGET} "${name}" "${dir}" "${header}" ${step} ${nslots} ${AT_VARIANT_SOURCES})
+  endif()
   if(AT_SOURCES)
     set(sources "")
     foreach(src IN LISTS AT_SOURCES)
@@ -222,7 +333,9 @@ function(autotune_tuned_header)
     set_property(SOURCE ${sources} TARGET_DIRECTORY ${AT_TARGET} APPEND PROPERTY COMPILE_OPTIONS
       "--options-file=${flags}")
   else()
-    target_compile_options(${AT_TARGET} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:--options-file=${flags}>")
+    if(NOT AT_VARIANT_SOURCES) # else the kernel is built by the slots alone
+      target_compile_options(${AT_TARGET} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:--options-file=${flags}>")
+    endif()
     get_target_property(sources ${AT_TARGET} SOURCES)
     list(FILTER sources INCLUDE REGEX "\\.cu$")
   endif()

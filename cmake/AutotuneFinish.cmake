@@ -7,6 +7,9 @@
 # recorded results), a spec that changed since they were tuned is warned about. A header of an
 # incomplete run (NAME_COMPLETE := 0: interrupted, stopped, or a search) is warned about, or with
 # -DREQUIRE_COMPLETE=ON refused: the header is removed, so that the next build runs this again.
+# With -DSLOTS=N -DSLOT_FLAGS=dir/NAME (VARIANT_SOURCES), dir/NAME.vK.nvcc-flags for each slot K
+# below N: variant K's recipe and -DAUTOTUNE_VARIANT_SLOT=K where the header has a variant K,
+# else empty (the slot's wrappers then compile nothing); more variants than slots is an error.
 
 # The recipe is only known once tuned, hence a file the compile reads: the fragment's first
 # NAME_NVCC_FLAGS and NAME_INCLUDE_FLAGS outside an ifeq block (the default of a header tuned on
@@ -32,11 +35,62 @@ function(_autotune_mk_value key out)
   endforeach()
   set(${out} "" PARENT_SCOPE)
 endfunction()
+
+# A variable's value with its `+=` lines (outside ifeq blocks; a variant's recipe has no other).
+function(_autotune_mk_flags key out)
+  set(var "")
+  set(value "")
+  foreach(line IN LISTS lines)
+    if(var STREQUAL "" AND line MATCHES "^([A-Za-z0-9_]+_${key}) :=[ \t]*(.*)$")
+      set(var "${CMAKE_MATCH_1}")
+      set(value "${CMAKE_MATCH_2}")
+    elseif(NOT var STREQUAL "" AND line MATCHES "^${var} \\+=[ \t]*(.*)$")
+      string(APPEND value " ${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+  string(REGEX REPLACE "\\$\\([A-Za-z0-9_]+_FRAGMENT_DIR\\)" "${mk_dir}/" value "${value}")
+  string(REPLACE "$$" "$" value "${value}")
+  string(REPLACE "\\#" "#" value "${value}")
+  set(${out} "${value}" PARENT_SCOPE)
+endfunction()
+
 _autotune_mk_value(NVCC_FLAGS flags)
 _autotune_mk_value(INCLUDE_FLAGS include_flags)
 _autotune_mk_value(TUNED_ARCH tuned_arch)
 string(STRIP "${flags} ${include_flags}" flags)
 file(WRITE "${FLAGS}" "${flags}\n")
+
+if(SLOTS)
+  set(variants "")
+  foreach(line IN LISTS lines)
+    if(line MATCHES "^[A-Za-z0-9_]+_VARIANTS :=(.*)$")
+      string(REGEX MATCHALL "[0-9]+" variants "${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+  list(LENGTH variants n)
+  if(n GREATER SLOTS)
+    file(REMOVE "${HEADER}")
+    message(FATAL_ERROR "autotune: ${HEADER} has ${n} variants, but the build has ${SLOTS} variant slots, one "
+      "per instance of the config: its results hold more instances than the config. Give results of the config "
+      "as it is, or tune it (drop RESULTS)")
+  endif()
+  math(EXPR last "${SLOTS} - 1")
+  foreach(k RANGE ${last})
+    set(slot "")
+    list(FIND variants ${k} at) # not IN_LIST: a script runs without the policies it needs
+    if(at GREATER -1)
+      _autotune_mk_flags(V${k}_NVCC_FLAGS slot)
+      _autotune_mk_flags(V${k}_INCLUDE_FLAGS slot_includes)
+      string(STRIP "${slot}" slot)
+      string(STRIP "${slot_includes}" slot_includes)
+      string(STRIP "${slot} ${slot_includes}" slot)
+      string(STRIP "${slot} -DAUTOTUNE_VARIANT_SLOT=${k}" slot)
+    elseif(n EQUAL 0 AND k EQUAL 0) # a header without instances: its one recipe
+      string(STRIP "${flags} -DAUTOTUNE_VARIANT_SLOT=0" slot)
+    endif()
+    file(WRITE "${SLOT_FLAGS}.v${k}.nvcc-flags" "${slot}\n")
+  endforeach()
+endif()
 
 # The arch is part of the recipe: a target built for other GPUs compiles another binary.
 if(ARCHS AND tuned_arch MATCHES "^sm_([0-9]+[a-z]?)$")

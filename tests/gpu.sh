@@ -282,21 +282,42 @@ grep 'distinct binar.* built for 3 instances' "$B/sizes.log" || fail "no count o
 make -C examples/sizes_app run ROOT="$PWD" > "$B/sizes_app.log" 2>&1 || { cat "$B/sizes_app.log"; fail "examples/sizes_app"; }
 ! grep -q 'autotune configs/summatrix_sizes.yaml' "$B/sizes_app.log" || fail "examples/sizes_app tuned again"
 grep -q '<svg id="sizes-plot"' results/summatrix_sizes.html || fail "results/summatrix_sizes.html has no size plot"
-grep '^[0-9]*x[0-9]*: ' "$B/sizes_app.log"
-! grep -q WRONG "$B/sizes_app.log" || fail "examples/sizes_app computed a wrong result"
-grep -q '^2048x2048: untuned, the nearest tuned size' "$B/sizes_app.log" || fail "examples/sizes_app: no pick for 2048^2"
-# on the GPU, each tuned size's pick is that instance's winner in the CSV
-for n in 1024 4096; do
-	want=$(./autotune show --top 1 results/summatrix_sizes.csv |
-		sed -n "s/^  nx=$n ny=$n: \(block_x=[0-9]* block_y=[0-9]* maxrreg=[0-9]*\):.*/\1/p")
-	got=$(sed -n "s/^${n}x${n}: tuned, its own winner, [0-9x]*: \(block_x=[0-9]* block_y=[0-9]* maxrreg=[0-9]*\) .*/\1/p" \
-		"$B/sizes_app.log")
-	if [ -z "$want" ] || [ "$want" != "$got" ]; then
-		grep -n '^	{' results/summatrix_sizes_tuned.h
-		./autotune show --top 1 results/summatrix_sizes.csv | tail -4
-		fail "the selector picked '$got' for ${n}^2; the CSV's winner is '$want'"
-	fi
-done
+# check_sizes LOG WHAT: each size checked on the CPU, 2048^2 given the nearest tuned size, and
+# on the GPU each tuned size's pick is that instance's winner in the CSV
+check_sizes() {
+	grep '^[0-9]*x[0-9]*: ' "$1"
+	! grep -q WRONG "$1" || fail "$2 computed a wrong result"
+	grep -q '^2048x2048: untuned, the nearest tuned size' "$1" || fail "$2: no pick for 2048^2"
+	for n in 1024 4096; do
+		want=$(./autotune show --top 1 results/summatrix_sizes.csv |
+			sed -n "s/^  nx=$n ny=$n: \(block_x=[0-9]* block_y=[0-9]* maxrreg=[0-9]*\):.*/\1/p")
+		got=$(sed -n "s/^${n}x${n}: tuned, its own winner, [0-9x]*: \(block_x=[0-9]* block_y=[0-9]* maxrreg=[0-9]*\) .*/\1/p" \
+			"$1")
+		if [ -z "$want" ] || [ "$want" != "$got" ]; then
+			grep -n '^	{' results/summatrix_sizes_tuned.h
+			./autotune show --top 1 results/summatrix_sizes.csv | tail -4
+			fail "$2: the selector picked '$got' for ${n}^2; the CSV's winner is '$want'"
+		fi
+	done
+}
+check_sizes "$B/sizes_app.log" examples/sizes_app
+# the same program built by CMake from that run's results, every variant by autotune_tuned_header
+if command -v cmake >/dev/null 2>&1; then
+	rm -rf "$B/sizes_cmake"
+	{ cmake -S examples/sizes_app -B "$B/sizes_cmake" -DSIZES_RESULTS="$PWD/results/summatrix_sizes.csv" &&
+		cmake --build "$B/sizes_cmake" --verbose; } > "$B/sizes_cmake.log" 2>&1 ||
+		{ cat "$B/sizes_cmake.log"; fail "examples/sizes_app with CMake"; }
+	variants=$(sed -n 's/^SUMMATRIX_SIZES_VARIANTS := //p' "$B/sizes_cmake/autotune/summatrix_sizes.mk")
+	for v in $variants; do
+		grep -q -- "-DSUMMATRIX_SIZES_VARIANT=$v " "$B/sizes_cmake/autotune/summatrix_sizes.v$v.nvcc-flags" ||
+			fail "CMake: variant $v's slot lacks its recipe"
+	done
+	echo "CMake: variants $variants"
+	"$B/sizes_cmake/sizes_app" > "$B/sizes_cmake_run.log" 2>&1 || { cat "$B/sizes_cmake_run.log"; fail "the CMake-built sizes_app"; }
+	check_sizes "$B/sizes_cmake_run.log" "examples/sizes_app (CMake)"
+else
+	echo "SKIPPED: cmake not installed (examples/sizes_app with CMake)"
+fi
 
 echo "== every config of configs/ and every feature kernel of tests/kernels, all verified"
 bench/catalogue.sh || fail "a config did not tune cleanly (see ${OUT:-/tmp}/catalogue.log)"

@@ -280,8 +280,13 @@ static int help_names(command cmd, size_t i)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	cli_help(cmd, f);
 	fclose(f);
-	if (cmd != CMD_TUNE)
-		text[strcspn(text, "\n")] = 0; /* the usage line alone */
+	if (cmd != CMD_TUNE) { /* the usage alone: its first line and those indented under it */
+		char *nl = text;
+		while ((nl = strchr(nl, '\n')) && nl[1] == ' ')
+			nl++;
+		if (nl)
+			*nl = 0;
+	}
 	int named = 0;
 	for (int form = 0; form < 3 && !named; form++) {
 		if (form == 0)

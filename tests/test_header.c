@@ -449,6 +449,38 @@ static void test_print_spec_hash_follows_the_kernel(void)
 	free(src);
 }
 
+/* What a build counts its variant slots from: one line per instance, its constants; none without
+ * instances; with several configs each line names its config. */
+static void test_print_instances_lists_the_problems(void)
+{
+	char *cfg = at("i.yaml"), *plain = at("p.yaml"), *src = at("i.cu"), *out;
+	small_config(plain, src, "p", "bx");
+	put(cfg, "name: i\nkernel: {source: i.cu, entry: k}\nconstants: {n: 4, m: 2}\ninstances: {n: [4, 8], m: [2, 3]}\n"
+		 "arguments: [{name: a, type: float, count: n * m, output: true}]\n"
+		 "launch: {block: [bx], grid: [1]}\nspace: {bx: [32, 64]}\n");
+	char *argv[] = {"./autotune", "validate", "--print-instances", cfg, NULL};
+	CU_ASSERT_EQUAL(run(argv, &out), 0);
+	CU_ASSERT_STRING_EQUAL(out, "n=4 m=2\nn=4 m=3\nn=8 m=2\nn=8 m=3\n");
+	free(out);
+	char *none[] = {"./autotune", "validate", "--print-instances", plain, NULL};
+	CU_ASSERT_EQUAL(run(none, &out), 0);
+	CU_ASSERT_STRING_EQUAL(out, "");
+	free(out);
+	char *two[] = {"./autotune", "validate", "--print-instances", plain, cfg, NULL}, want[1024];
+	CU_ASSERT_EQUAL(run(two, &out), 0);
+	snprintf(want, sizeof want, "n=4 m=2  %s\nn=4 m=3  %s\nn=8 m=2  %s\nn=8 m=3  %s\n", cfg, cfg, cfg, cfg);
+	CU_ASSERT_STRING_EQUAL(out, want);
+	free(out);
+	/* one thing printed at a time: both asked is a usage error */
+	char *both[] = {"./autotune", "validate", "--print-instances", "--print-spec-hash", cfg, NULL};
+	CU_ASSERT_EQUAL(run(both, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "give one"));
+	free(out);
+	free(cfg);
+	free(plain);
+	free(src);
+}
+
 /* A results file whose config is at PROJ/CFG, the path recorded as CFG, lying at PROJ/CSV: the
  * header is named after the config's name: (not its file name), with no note that it did not load. */
 static void config_found_from(const char *proj, const char *cfg, const char *csv)
@@ -650,6 +682,7 @@ int add_header_suite(void)
 	CU_add_test(s, "mismatched results exit 2 naming the files", test_mismatched_results_exit_2_naming_the_files);
 	CU_add_test(s, "older results are named after -o", test_older_results_take_their_name_from_the_output);
 	CU_add_test(s, "--print-spec-hash follows the kernel", test_print_spec_hash_follows_the_kernel);
+	CU_add_test(s, "--print-instances lists the problems", test_print_instances_lists_the_problems);
 	CU_add_test(s, "validate checks every config given", test_validate_checks_every_config_given);
 	CU_add_test(s, "a name that cannot begin macros is refused", test_a_name_that_cannot_begin_macros_is_refused);
 	CU_add_test(s, "a relative config is found from the results", test_a_relative_config_is_found_from_the_results);

@@ -177,7 +177,10 @@ static void test_man_synopsis_agrees_with_usage(void)
 		char *out, *syn = synopsis_of(page, cmd);
 		CU_ASSERT_PTR_NOT_NULL(syn);
 		CU_ASSERT_EQUAL(spawn((char *[]){"./autotune", (char *)cmd, "--help", NULL}, &out), 0);
-		char *nl = strchr(out, '\n');
+		/* the usage: its first line and those indented under it */
+		char *nl = out;
+		while ((nl = strchr(nl, '\n')) && nl[1] == ' ')
+			nl++;
 		if (nl)
 			*nl = 0;
 		for (const char *b = strstr(out, "[-"); syn && b; b = strstr(b + 1, "[-")) {

@@ -21,7 +21,7 @@
  * accepts; getopt_long's table and the help are made from these. */
 enum {
 	OPT_FRESH = 256, OPT_RETRY, OPT_CACHE_DIR, OPT_NO_CACHE, OPT_REPLAY, OPT_STRATEGY, OPT_BUDGET, OPT_SEED,
-	OPT_DEVICES, OPT_SHARD, OPT_TOP, OPT_SORT, OPT_PARAMS, OPT_SPEC_HASH, OPT_T4, OPT_CONFIG, OPT_VERSION,
+	OPT_DEVICES, OPT_SHARD, OPT_TOP, OPT_SORT, OPT_PARAMS, OPT_SPEC_HASH, OPT_INSTANCES, OPT_T4, OPT_CONFIG, OPT_VERSION,
 };
 typedef struct {
 	const char *name;
@@ -53,6 +53,7 @@ static const cli_option cli_options[] = {
 	{"sort", OPT_SORT, "COLUMN", "sort by COLUMN"},
 	{"params", OPT_PARAMS, "X,Y", "the heat map's two parameters"},
 	{"print-spec-hash", OPT_SPEC_HASH, NULL, "print the hash a tuned header records"},
+	{"print-instances", OPT_INSTANCES, NULL, "print the problems a config tunes, one a line"},
 	{"config", OPT_CONFIG, "CONFIG.yaml", "the config of results that name none"},
 	{"help", 'h', NULL, NULL},
 	{"version", OPT_VERSION, NULL, NULL},
@@ -86,12 +87,16 @@ static const cli_command commands[CMD_COUNT_] = {
 		"exit: 0 winner written, 1 none passed, 2 bad input, 3 GPU worker lost or out\n"
 		"      of memory, 4 measured but unwritten (in the journal), 130 interrupted,\n"
 		"      143 SIGTERM (results so far kept). More: man autotune\n"},
-	[CMD_VALIDATE] = {"validate", "CONFIG.yaml [MORE.yaml ...]", 1, 4096, "one file", {{OPT_SPEC_HASH}},
+	[CMD_VALIDATE] = {"validate", "CONFIG.yaml [MORE.yaml ...]", 1, 4096, "one file",
+		{{OPT_SPEC_HASH}, {OPT_INSTANCES}},
 		"Checks each CONFIG (keys, expressions, constraints) and prints the size of\n"
 		"its space; needs no GPU and no nvcc. Exit 0 all valid, 2 any invalid\n"
 		"(file:line:col). --print-spec-hash prints only the hash of CONFIG and its\n"
 		"kernel source that a tuned header records (NAME_SPEC_HASH): a build\n"
-		"compares them (several configs: one \"HASH  CONFIG\" line each).\n"},
+		"compares them (several configs: one \"HASH  CONFIG\" line each).\n"
+		"--print-instances prints only the problems of CONFIG's instances, one a\n"
+		"line (\"nx=1024 ny=1024\"; none without instances; several configs:\n"
+		"\"PROBLEM  CONFIG\"): a build counts the variants a header may have.\n"},
 	[CMD_IMPORT] = {"import", "SPEC.json", 1, 1, "one file", {{'o', "OUT.yaml"}, {'q'}},
 		"Turns a Kernel Tuner/KTT T1 spec into an autotune config (default OUT:\n"
 		"SPEC.yaml beside it). Keys outside T1 are read past, listed in one note.\n"
@@ -141,14 +146,18 @@ static void option_flag(const cli_option *op, char *buf, size_t len)
 		snprintf(buf, len, "--%s", op->name);
 }
 
-/* "[-o TUNED.h]": one of cmd's options as its usage line gives it. */
-static void put_takes(FILE *f, const cli_takes *t)
+/* "[-o TUNED.h]": one of cmd's options as its usage line gives it, on a line of its own (indented
+ * under the command) where it would make the line wider than 80 columns; *col is the column. */
+static void put_takes(FILE *f, const cli_takes *t, int *col)
 {
 	const cli_option *op = option_of(t->val);
-	char flag[64];
+	char flag[64], item[128];
 	option_flag(op, flag, sizeof flag);
 	const char *arg = t->arg ? t->arg : op->arg;
-	fprintf(f, " [%s%s%s]", flag, arg ? " " : "", arg ? arg : "");
+	int len = snprintf(item, sizeof item, "[%s%s%s]", flag, arg ? " " : "", arg ? arg : "");
+	if (*col + 1 + len > 80)
+		*col = fprintf(f, "\n%*s", (int)strlen("usage: autotune"), "") - 1;
+	*col += fprintf(f, " %s", item);
 }
 
 /* The general help: the usage, the commands, tune's options a line each (the global -h and
@@ -180,9 +189,9 @@ void cli_help(command cmd, FILE *f)
 		return;
 	}
 	const cli_command *c = &commands[cmd];
-	fprintf(f, "usage: autotune %s%s%s", c->name, *c->operands ? " " : "", c->operands);
+	int col = fprintf(f, "usage: autotune %s%s%s", c->name, *c->operands ? " " : "", c->operands);
 	for (const cli_takes *t = c->opts; t->val; t++)
-		put_takes(f, t);
+		put_takes(f, t, &col);
 	fputc('\n', f);
 	fputs(c->text, f);
 }
@@ -382,6 +391,7 @@ static int take_option(int c, const char *arg, options *o)
 	case OPT_SORT: o->sort = arg; break;
 	case OPT_PARAMS: o->params = arg; break;
 	case OPT_SPEC_HASH: o->print_spec_hash = 1; break;
+	case OPT_INSTANCES: o->print_instances = 1; break;
 	case OPT_T4: o->t4 = 1; break;
 	case OPT_CONFIG: o->results_config = arg; break;
 	case OPT_SEED: return parse_seed(arg, o);
@@ -504,6 +514,10 @@ int cli_parse(int argc, char **argv, options *o)
 	}
 	if (check_options(o->cmd, seen) || check_operands(o, rest))
 		return -1;
+	if (o->print_spec_hash && o->print_instances) {
+		fputs("autotune validate: --print-spec-hash and --print-instances print one thing each: give one\n", stderr);
+		return -1;
+	}
 	o->inputs = args;
 	o->ninputs = rest;
 	o->config = rest ? args[0] : NULL;

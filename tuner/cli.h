@@ -61,6 +61,7 @@ typedef struct {
 	const char *sort;    /* show --sort COLUMN */
 	const char *params;  /* report --params X,Y: the heat map's two parameters */
 	int print_spec_hash;  /* validate --print-spec-hash: print the hash a tuned header records */
+	int print_instances;  /* validate --print-instances: print each instance's problem, one a line */
 	int t4;               /* --t4 (tune, merge): also write the results as a T4 file, NAME.t4.json */
 	const char *results_config; /* header --config: the config of T4 and cache files that name none */
 } options;

@@ -297,7 +297,8 @@ static int load(tuning *t)
 	diags_print(&t->cfg.warnings);
 	t->loaded = 1;
 	/* several instances: each is a run of its own (instances.c); only the hash is of them all */
-	if (!t->ir && t->cfg.instances.ninst && !(o->cmd == CMD_VALIDATE && o->print_spec_hash))
+	int one_line = o->cmd == CMD_VALIDATE && (o->print_spec_hash || o->print_instances);
+	if (!t->ir && t->cfg.instances.ninst && !one_line)
 		return stop(t, instances_tune(o, &t->cfg, tune_instance, &t->d));
 	if (t->ir)
 		instance_use_part(&t->cfg, t->ir);
@@ -344,10 +345,18 @@ static int load(tuning *t)
 	return 0;
 }
 
-/* `autotune validate`: the size of the space, or the spec's hash. */
+/* `autotune validate`: the size of the space, the spec's hash, or the instances' problems. */
 static void validate(tuning *t)
 {
 	const options *o = t->o;
+	if (o->print_instances) {
+		for (size_t i = 0; i < t->cfg.instances.ninst; i++) {
+			char *label = config_instance_label(&t->cfg, i);
+			printf(o->ninputs > 1 ? "%s  %s\n" : "%s\n", label, o->config);
+			free(label);
+		}
+		return;
+	}
 	if (o->print_spec_hash) {
 		char spec[17];
 		config_spec_hash(&t->cfg, spec);
