@@ -203,18 +203,22 @@ static void write_rows(const char *path, size_t n)
 	fclose(f);
 }
 
-/* Seconds for the report of an n-row file. */
+/* CPU seconds for the report of an n-row file, the least of three. */
 static double report_seconds(size_t n)
 {
 	char csv[128], html[128];
 	snprintf(csv, sizeof csv, "%s/rows.csv", test_dir);
 	snprintf(html, sizeof html, "%s/rows.html", test_dir);
 	write_rows(csv, n);
-	diags d = {0};
-	double t0 = now_seconds();
-	CU_ASSERT_EQUAL(report_write(csv, html, NULL, &d), 0);
-	double dt = now_seconds() - t0;
-	diags_free(&d);
+	double dt = INFINITY;
+	for (int k = 0; k < 3; k++) {
+		diags d = {0};
+		double t0 = cpu_seconds();
+		CU_ASSERT_EQUAL(report_write(csv, html, NULL, &d), 0);
+		double t = cpu_seconds() - t0;
+		dt = t < dt ? t : dt;
+		diags_free(&d);
+	}
 	unlink(csv);
 	unlink(html);
 	return dt;

@@ -50,6 +50,13 @@ const char *write_temp(int slot, const char *name, const char *text)
 	return paths[slot];
 }
 
+double cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 char *read_text(const char *path)
 {
 	FILE *f = fopen(path, "r");

@@ -39,6 +39,10 @@ int kill_when_journaled(char *const argv[], const char *journal, int done);
 /* A file's first 64 KiB as a string (caller frees), or NULL. */
 char *read_text(const char *path);
 
+/* This process's CPU seconds so far: for tests of how time grows with the input, which the wall
+ * clock of a machine loaded by other processes would make flaky. */
+double cpu_seconds(void);
+
 /* Sleeps 20 ms: the step of a test's polling loop. */
 void nap(void);
 
