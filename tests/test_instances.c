@@ -155,6 +155,17 @@ static int first_started(const char *journal)
 	return id;
 }
 
+/* The configurations a journal started, as bits by id. */
+static unsigned started_set(const char *journal)
+{
+	char *text = read_text(journal);
+	unsigned set = 0;
+	for (const char *at = text; at && (at = strstr(at, "\nstart ")); at++)
+		set |= 1u << (atoi(at + 7) & 31);
+	free(text);
+	return set;
+}
+
 /* The search space of the seeding tests: bx is the configuration's index in it. */
 static const int seed_bx[] = {32, 64, 128, 256, 512, 1024};
 #define SEED_SPACE "{bx: [32, 64, 128, 256, 512, 1024]}"
@@ -184,6 +195,20 @@ static void test_a_search_starts_from_the_nearest_instances_winner(void)
 	CU_ASSERT_EQUAL(occurrences(out, want), 2);
 	CU_ASSERT_PTR_NULL(strstr(out, "instance 1 (n=1024): search"));
 	free(out);
+	/* not compiling ahead, each instance measures the same configurations */
+	write_instances_config("seeded0", "{n: [1024, 16384, 2048]}", SEED_SPACE, "search: {strategy: local, budget: 3}");
+	setenv("AUTOTUNE_AHEAD", "0", 1);
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, NULL, &out), 0);
+	unsetenv("AUTOTUNE_AHEAD");
+	free(out);
+	static const char *const n[] = {"1024", "16384", "2048"};
+	for (int i = 0; i < 3; i++) {
+		char a[256], b[256];
+		snprintf(a, sizeof a, "%s/seeded.n-%s.journal", dir, n[i]);
+		snprintf(b, sizeof b, "%s/seeded0.n-%s.journal", dir, n[i]);
+		CU_ASSERT_EQUAL(started_set(a), started_set(b));
+		CU_ASSERT_NOT_EQUAL(started_set(a), 0);
+	}
 	/* measuring everything, nothing is seeded */
 	write_instances_config("everything", "{n: [1024, 16384]}", SEED_SPACE, NULL);
 	CU_ASSERT_EQUAL(run_autotune_on(config_path, NULL, &out), 0);

@@ -120,7 +120,7 @@ size_t instance_seed(instance_run *ir, const config *cfg, const space *sp, size_
 	free(ir->seed_note[i]);
 	ir->seed_note[i] = c >= 0 ? xasprintf("search seeded from instance %ld's winner, %s", from + 1, vals)
 				  : xasprintf("search not seeded: instance %ld's winner, %s, is not in this instance's "
-					      "space", from + 1, vals);
+					      "%s", from + 1, vals, sp->sampled ? "sample of its space" : "space");
 	trace_event("instance %zu: %s", i + 1, ir->seed_note[i]);
 	if (!quiet)
 		fprintf(stderr, "%s: instance %zu (%s): %s\n", cfg->name, i + 1, label, ir->seed_note[i]);
