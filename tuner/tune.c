@@ -257,6 +257,7 @@ typedef struct {
 	char *jpath;
 	journal *jr;
 	double *prior;
+	size_t start[1], nstart; /* an instance's search starts there (instance_seed) */
 	double compile_s;
 	choice pick;
 	char *counters_note, *journal_note;
@@ -595,10 +596,8 @@ static int compile_and_measure(tuning *t)
 	/* the model's ranking, and the order of an exhaustive pass */
 	t->prior = search_model_prior(&t->cfg, &t->sp, t->res, t->cc);
 	/* an instance's search starts from the nearest instance's winner, when one is tuned */
-	size_t start[1], nstart = t->ir && t->strat != STRAT_EXHAUSTIVE &&
-						  measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count)
-					  ? instance_seed(t->ir, &t->cfg, &t->sp, start, o->quiet)
-					  : 0;
+	if (t->ir && t->strat != STRAT_EXHAUSTIVE && measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count))
+		t->nstart = instance_seed(t->ir, &t->cfg, &t->sp, t->start, o->quiet);
 	t->mo = (measure_opts){
 		.progress = !o->quiet,
 		.interrupted = &interrupted,
@@ -613,8 +612,8 @@ static int compile_and_measure(tuning *t)
 		.seconds = t->seconds,
 		.seed = seed_of(o, &t->cfg),
 		.prior = t->prior,
-		.start = start,
-		.nstart = nstart,
+		.start = t->start,
+		.nstart = t->nstart,
 		.policy = &t->cfg.select,
 		.join = join_gpu,
 		.join_ctx = &t->gs,
