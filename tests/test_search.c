@@ -1,6 +1,7 @@
 /* test_search.c: every strategy's invariants on a synthetic space: only configurations of the
  * space, never one twice, within the budget, the same sequence for the same seed; and that the
- * guided ones find a smooth function's optimum with a fraction of the evaluations. */
+ * guided ones find a smooth function's optimum with a fraction of the evaluations; a start given
+ * (search_opts.start) is evaluated first, once, and the descents go on from it. */
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdlib.h>
@@ -128,6 +129,75 @@ static void test_guided_strategies_find_a_smooth_optimum(void)
 	free(prior);
 }
 
+/* Whether configurations a and b differ in one parameter by one step of its value list. */
+static int one_step_apart(size_t a, size_t b)
+{
+	const value *va = space_config(&sp, a), *vb = space_config(&sp, b);
+	int steps = 0;
+	for (size_t i = 0; i < cfg.nparams; i++) {
+		const param *p = &cfg.params[i];
+		long ka = -1, kb = -1;
+		for (size_t k = 0; k < p->nvalues; k++) {
+			if (value_as_double(p->values[k]) == value_as_double(va[i]))
+				ka = (long)k;
+			if (value_as_double(p->values[k]) == value_as_double(vb[i]))
+				kb = (long)k;
+		}
+		steps += ka == kb ? 0 : labs(ka - kb) == 1 ? 1 : 2;
+	}
+	return steps == 1;
+}
+
+static void ignore_hint(void *ctx, const size_t *configs, size_t n)
+{
+	(void)ctx;
+	(void)configs;
+	(void)n;
+}
+
+static void test_every_strategy_evaluates_the_start_first_and_once(void)
+{
+	size_t budget = sp.count / 10;
+	size_t *order = calloc(sp.count, sizeof *order), *again = calloc(sp.count, sizeof *again);
+	char *seen = calloc(sp.count, 1);
+	/* the start: two configurations far from the bowl's bottom, given twice, and one not of the
+	 * space (left out) */
+	size_t a = sp.count / 3, b = sp.count - 1, start[] = {a, b, a, sp.count + 5};
+	for (int s = 0; s < STRAT_COUNT_; s++) {
+		evaluations = 0;
+		search_opts so = {.strategy = (strategy)s, .budget = budget, .seed = 7, .eval = bowl, .start = start, .nstart = 4};
+		size_t n = search_run(&cfg, &sp, &so, order);
+		CU_ASSERT_EQUAL(n, budget);
+		CU_ASSERT_EQUAL((size_t)evaluations, n);
+		CU_ASSERT_EQUAL(order[0], a);
+		CU_ASSERT_EQUAL(order[1], b);
+		memset(seen, 0, sp.count);
+		for (size_t k = 0; k < n; k++) {
+			CU_ASSERT_FATAL(order[k] < sp.count);
+			CU_ASSERT_EQUAL(seen[order[k]], 0);
+			seen[order[k]] = 1;
+		}
+		CU_ASSERT_EQUAL(search_run(&cfg, &sp, &so, again), n);
+		CU_ASSERT(memcmp(order, again, n * sizeof *order) == 0);
+		/* told what comes (as a caller that compiles ahead is), the same sequence */
+		search_opts told = so;
+		told.hint = told.commit = ignore_hint;
+		CU_ASSERT_EQUAL(search_run(&cfg, &sp, &told, again), n);
+		CU_ASSERT(memcmp(order, again, n * sizeof *order) == 0);
+		/* a descent and annealing go on from the better of the start, not from a random draw */
+		size_t from = bowl(NULL, a) <= bowl(NULL, b) ? a : b;
+		if (s == STRAT_LOCAL || s == STRAT_ANNEAL)
+			CU_ASSERT(one_step_apart(order[2], from));
+		/* a budget the start uses up: the start alone */
+		so.budget = 1;
+		CU_ASSERT_EQUAL(search_run(&cfg, &sp, &so, order), 1);
+		CU_ASSERT_EQUAL(order[0], a);
+	}
+	free(order);
+	free(again);
+	free(seen);
+}
+
 int add_search_suite(void)
 {
 	CU_pSuite s = CU_add_suite("search", setup, teardown);
@@ -135,5 +205,7 @@ int add_search_suite(void)
 		return -1;
 	CU_add_test(s, "invariants of every strategy", test_invariants_of_every_strategy);
 	CU_add_test(s, "guided strategies find a smooth optimum", test_guided_strategies_find_a_smooth_optimum);
+	CU_add_test(s, "every strategy evaluates the start first and once",
+		    test_every_strategy_evaluates_the_start_first_and_once);
 	return 0;
 }

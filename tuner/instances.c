@@ -15,7 +15,9 @@
 
 #include "header.h"
 #include "output.h"
+#include "proc.h"
 #include "report.h"
+#include "selector.h"
 #include "table.h"
 #include "banned.h"
 
@@ -29,12 +31,16 @@ void instance_use_part(config *cfg, const instance_run *ir)
 	free(suffix);
 }
 
-void instance_run_done(instance_run *ir, const config *cfg, const build *b, int csv_ok, long long winner,
-		       double compile_s)
+void instance_run_done(instance_run *ir, const config *cfg, const space *sp, const build *b, int csv_ok,
+		       long long winner, double compile_s)
 {
 	free(ir->part);
 	ir->part = csv_ok ? xstrdup(cfg->csv_path) : NULL;
 	ir->winner = winner;
+	if (winner >= 0 && ir->won && ir->index < ir->ninst && sp->nparams == ir->nparams) {
+		memcpy(&ir->won[ir->index * ir->nparams], space_config(sp, (size_t)winner), ir->nparams * sizeof *ir->won);
+		ir->has_won[ir->index] = 1;
+	}
 	ir->nvcc_runs += b->nvcc_runs;
 	ir->cache_hits += b->cache_hits;
 	ir->compile_s += compile_s;
@@ -54,6 +60,76 @@ void instance_run_done(instance_run *ir, const config *cfg, const build *b, int 
 		ir->codes = xrealloc(ir->codes, (ir->ncodes + 1) * sizeof *ir->codes);
 		memcpy(ir->codes[ir->ncodes++], bin->code, sizeof *ir->codes);
 	}
+}
+
+/* The instance with a winner nearest to instance i: the least sum over the constants of
+ * (ln value - ln tuned)^2, as the header's selector picks (selector.c), the first of equals; -1
+ * when none has a winner. */
+static long nearest_tuned(const instance_run *ir, const instance_set *s, size_t i)
+{
+	long best = -1;
+	double best_d = 0;
+	for (size_t j = 0; j < s->ninst && j < ir->ninst; j++) {
+		if (j == i || !ir->has_won[j])
+			continue;
+		double dist = 0;
+		for (size_t k = 0; k < s->nnames; k++) {
+			double r = selector_ln(value_as_double(s->vals[i * s->nnames + k])) -
+				   selector_ln(value_as_double(s->vals[j * s->nnames + k]));
+			dist += r * r;
+		}
+		if (best < 0 || dist < best_d) {
+			best = (long)j;
+			best_d = dist;
+		}
+	}
+	return best;
+}
+
+/* "bx=128 by=2": the parameter values v of cfg. Caller frees. */
+static char *values_text(const config *cfg, const value *v)
+{
+	char *out = xstrdup("");
+	for (size_t p = 0; p < cfg->nparams; p++) {
+		char num[64], *m;
+		value_format(v[p], num, sizeof num);
+		m = xasprintf("%s%s%s=%s", out, p ? " " : "", cfg->params[p].name, num);
+		free(out);
+		out = m;
+	}
+	return out;
+}
+
+size_t instance_seed(instance_run *ir, const config *cfg, const space *sp, size_t *start, int quiet)
+{
+	size_t i = ir->index, np = ir->nparams;
+	long from = ir->won && sp->nparams == np ? nearest_tuned(ir, &cfg->instances, i) : -1;
+	if (from < 0)
+		return 0;
+	const value *v = &ir->won[(size_t)from * np];
+	long long c = -1;
+	for (size_t k = 0; k < sp->count && c < 0; k++) {
+		const value *w = space_config(sp, k);
+		size_t p = 0;
+		while (p < np && value_as_double(w[p]) == value_as_double(v[p]))
+			p++;
+		if (p == np)
+			c = (long long)k;
+	}
+	char *vals = values_text(cfg, v), *label = config_instance_label(cfg, i);
+	free(ir->seed_note[i]);
+	ir->seed_note[i] = c >= 0 ? xasprintf("search seeded from instance %ld's winner, %s", from + 1, vals)
+				  : xasprintf("search not seeded: instance %ld's winner, %s, is not in this instance's "
+					      "%s", from + 1, vals, sp->sampled ? "sample of its space" : "space");
+	trace_event("instance %zu: %s", i + 1, ir->seed_note[i]);
+	if (!quiet)
+		fprintf(stderr, "%s: instance %zu (%s): %s\n", cfg->name, i + 1, label, ir->seed_note[i]);
+	free(label);
+	free(vals);
+	if (c < 0)
+		return 0;
+	start[0] = (size_t)c;
+	return 1;
 }
 
 /* Row r of part t in the joined file's columns (names, ncols): each by name, "" when t has none. */
@@ -119,8 +195,8 @@ int instances_join(const config *cfg, char *const *parts, const char *out, diags
 	return rc;
 }
 
-/* Per instance: its winner and time, from the joined CSV. */
-static void say_winners(const config *cfg, const char *csv)
+/* Per instance: its winner and time, from the joined CSV, and what seeded its search. */
+static void say_winners(const config *cfg, const char *csv, const instance_run *ir)
 {
 	table t;
 	diags quiet = {0};
@@ -138,12 +214,15 @@ static void say_winners(const config *cfg, const char *csv)
 				row = (long long)r;
 		fprintf(stderr, "  %s: ", label);
 		if (row < 0)
-			fputs("no winner\n", stderr);
+			fputs("no winner", stderr);
 		else {
 			for (size_t p = 0; p < t.nparams; p++)
 				fprintf(stderr, "%s%s=%s", p ? " " : "", t.names[p], table_get(&t, (size_t)row, (int)p));
-			fprintf(stderr, ": %s ms\n", table_get(&t, (size_t)row, tm));
+			fprintf(stderr, ": %s ms", table_get(&t, (size_t)row, tm));
 		}
+		if (i < ir->ninst && ir->seed_note[i])
+			fprintf(stderr, "; %s", ir->seed_note[i]);
+		fputc('\n', stderr);
 		free(label);
 	}
 	table_free(&t);
@@ -161,7 +240,7 @@ static void summary(const options *o, const config *cfg, const instance_run *ir,
 	if (ir->failed)
 		fprintf(stderr, "; %zu compiles failed", ir->failed);
 	fputs(")\n", stderr);
-	say_winners(cfg, csv);
+	say_winners(cfg, csv, ir);
 	if (o->dry_run)
 		fputs("  dry run: nothing was measured (no GPU timings, no winner)\n", stderr);
 	fprintf(stderr, "  results: %s\n", csv);
@@ -216,7 +295,10 @@ int instances_tune(const options *o, const config *cfg, instance_tune_fn tune_on
 			  o->replay ? "--replay" : "--shard");
 		return EXIT_USAGE;
 	}
-	instance_run ir = {0};
+	instance_run ir = {.ninst = s->ninst, .nparams = cfg->nparams};
+	ir.won = xcalloc(s->ninst * cfg->nparams + 1, sizeof *ir.won);
+	ir.has_won = xcalloc(s->ninst + 1, 1);
+	ir.seed_note = xcalloc(s->ninst + 1, sizeof *ir.seed_note);
 	char **parts = xcalloc(s->ninst + 1, sizeof *parts);
 	int code = EXIT_WINNER;
 	size_t tuned = 0, ran = 0;
@@ -240,9 +322,14 @@ int instances_tune(const options *o, const config *cfg, instance_tune_fn tune_on
 	}
 	if (o->cmd != CMD_VALIDATE && ran && write_joined(o, cfg, parts, tuned, &ir, d))
 		code = worse(code, EXIT_UNWRITTEN);
-	for (size_t i = 0; i < s->ninst; i++)
+	for (size_t i = 0; i < s->ninst; i++) {
 		free(parts[i]);
+		free(ir.seed_note[i]);
+	}
 	free(parts);
+	free(ir.seed_note);
+	free(ir.has_won);
+	free(ir.won);
 	free(ir.part);
 	free(ir.codes);
 	return code;

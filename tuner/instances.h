@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "compile.h"
 #include "config.h"
+#include "space.h"
 
 /* The column of a joined CSV after which each of the instance's constants has one: its number,
  * 1-based, in the config's order. */
@@ -24,6 +25,12 @@ typedef struct instance_run {
 	char (*codes)[17];
 	size_t ncodes, failed, nvcc_runs, cache_hits;
 	double compile_s;
+	/* per instance (ninst): its winner's parameter values (nparams each) when has_won, and what
+	 * seeded its search (NULL: nothing was said), for the summary */
+	size_t ninst, nparams;
+	value *won;
+	char *has_won;
+	char **seed_note;
 } instance_run;
 
 /* Tunes one instance (tune.c's pipeline): its exit status. */
@@ -37,9 +44,16 @@ int instances_tune(const options *o, const config *cfg, instance_tune_fn tune_on
  * NAME.CONST-VALUE....csv beside output.csv. */
 void instance_use_part(config *cfg, const instance_run *ir);
 
-/* Called by the part's run once its CSV is written (csv_ok): its binaries counted, its winner. */
-void instance_run_done(instance_run *ir, const config *cfg, const build *b, int csv_ok, long long winner,
-		       double compile_s);
+/* Called by the part's run once its CSV is written (csv_ok): its binaries counted, its winner
+ * (a configuration of sp, -1: none). */
+void instance_run_done(instance_run *ir, const config *cfg, const space *sp, const build *b, int csv_ok,
+		       long long winner, double compile_s);
+
+/* The start of instance ir->index's search (cfg and sp its config and space): the winner of the
+ * nearest instance tuned so far (nearest as the header's selector measures it), as the
+ * configuration of sp with the same parameter values. Returns how many went to start (0 or 1);
+ * says which instance seeded it, or why none did, on stderr unless quiet. */
+size_t instance_seed(instance_run *ir, const config *cfg, const space *sp, size_t *start, int quiet);
 
 /* Joins the parts' CSVs (parts[i] of instance i of cfg, NULL: that instance has none) into out:
  * the parts' columns, then INSTANCE_COLUMN and a column per constant of the instances. */

@@ -800,7 +800,8 @@ static int first_pass(pass *P)
 		if (commit)
 			P->early = xcalloc(sp->count + 1, 1);
 		search_run(cfg, sp, &(search_opts){.strategy = o->strategy, .prior = o->prior, .budget = budget,
-			   .seed = o->seed, .eval = visit_for_search, .hint = hint_binaries, .commit = commit, .ctx = P},
+			   .seed = o->seed, .eval = visit_for_search, .hint = hint_binaries, .commit = commit,
+			   .start = o->start, .nstart = o->nstart, .ctx = P},
 			   order);
 		free(order);
 		free(P->early);

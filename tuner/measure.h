@@ -37,6 +37,8 @@ typedef struct {
 	unsigned long long seed;             /* the search's seed */
 	const double *prior;                 /* per configuration, lower is more promising: the model
 					      * strategy's ranking, an exhaustive pass's order (or NULL) */
+	const size_t *start;                 /* or NULL: a search evaluates these first (search.h) */
+	size_t nstart;
 	const select_policy *policy;         /* how the winner is chosen: counters go where they can
 					      * change it (NULL: only to the fastest measure.metrics asks for) */
 	char *counters_note;                 /* out: why counters were not collected, or NULL (owned) */

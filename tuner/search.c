@@ -101,8 +101,17 @@ static size_t speculate(state *S, const size_t *rest, size_t nrest, size_t *out,
 /* A list decided ahead of any result: committed as far as the budget goes, then measured in
  * order. With a caller that compiles ahead, each measurement re-hints the rest of the list and
  * the likely proposals after it, as the results so far rank them; else the list is hinted once. */
-static void measure_in_order(state *S, const size_t *list, size_t n, int guess_after)
+static void measure_in_order(state *S, const size_t *all, size_t nall, int guess_after)
 {
+	/* those measured already (the start's) and repeats are left out of what is committed */
+	size_t *list = xcalloc(nall + 1, sizeof *list), n = 0;
+	for (size_t i = 0; i < nall; i++)
+		if (!measured(S, all[i]) && !S->mark[all[i]]) {
+			S->mark[all[i]] = 1;
+			list[n++] = all[i];
+		}
+	for (size_t i = 0; i < n; i++)
+		S->mark[list[i]] = 0;
 	size_t left = S->budget - S->used;
 	if (S->commit)
 		S->commit(S->ctx, list, n < left ? n : left);
@@ -115,6 +124,7 @@ static void measure_in_order(state *S, const size_t *list, size_t n, int guess_a
 		}
 		measure(S, list[i]);
 	}
+	free(list);
 }
 
 /* Tells the caller what is likely to be measured next, most likely first (it may compile ahead). */
@@ -203,7 +213,7 @@ static size_t neighbours(state *S, size_t c, size_t *out, int include_measured)
  * hinted (the same sequence as drawing each after the last was measured). */
 static void run_random(state *S)
 {
-	size_t n = S->sp->count, want = S->budget < n ? S->budget : n, k = 0;
+	size_t n = S->sp->count, left = S->budget - S->used, want = left < n - S->used ? left : n - S->used, k = 0;
 	size_t *seq = xcalloc(want + 1, sizeof *seq);
 	char *taken = xcalloc(n + 1, 1);
 	long long c;
@@ -243,19 +253,21 @@ static void local_from(state *S, size_t start)
 	free(nb);
 }
 
-static void run_local(state *S)
+static void run_local(state *S, long long from)
 {
 	long long c;
+	if (from >= 0)
+		local_from(S, (size_t)from);
 	while (budget_left(S) && (c = random_unmeasured(S)) >= 0)
 		local_from(S, (size_t)c);
 }
 
 /* Simulated annealing over neighbours: a worse move of relative cost d is taken with probability
  * exp(-d / T), T falling geometrically; no unmeasured neighbour left: a random jump. */
-static void run_anneal(state *S)
+static void run_anneal(state *S, long long from)
 {
 	size_t *nb = xcalloc(2 * S->np + 1, sizeof *nb);
-	long long c = random_unmeasured(S);
+	long long c = from >= 0 ? from : random_unmeasured(S);
 	if (c < 0) {
 		free(nb);
 		return;
@@ -290,6 +302,8 @@ static void run_genetic(state *S)
 	enum { POP = 8 };
 	size_t pop[POP], npop = 0;
 	long long c;
+	for (size_t i = 0; i < S->used && npop < POP; i++)
+		pop[npop++] = S->order[i];
 	while (npop < POP && budget_left(S) && (c = random_unmeasured(S)) >= 0) {
 		measure(S, (size_t)c);
 		pop[npop++] = (size_t)c;
@@ -444,13 +458,14 @@ static void run_model(state *S, const double *prior)
 {
 	size_t n = S->sp->count, *rank = search_order(prior, n);
 	size_t half = S->budget / 2 > 0 ? S->budget / 2 : 1;
+	half = half > S->used ? half - S->used : 0; /* the start's count in it */
 	/* the first half: the model's best, each followed by a uniform draw, so that a space that the
 	 * launch alone does not explain (a kernel variant as a parameter) still gets a fair look;
 	 * drawn before anything is measured, so that all of it can be compiled ahead */
 	size_t *first = xcalloc(half + 1, sizeof *first), nfirst = 0;
 	char *taken = xcalloc(n + 1, 1);
 	for (size_t k = 0; k < n && nfirst < half; k++) {
-		if (taken[rank[k]])
+		if (taken[rank[k]] || measured(S, rank[k]))
 			continue;
 		taken[rank[k]] = 1;
 		first[nfirst++] = rank[k];
@@ -467,6 +482,19 @@ static void run_model(state *S, const double *prior)
 	run_waves(S);
 }
 
+/* The start's configurations of the space, measured first: the best of them, -1 when none. */
+static long long measure_start(state *S, const size_t *start, size_t n)
+{
+	size_t *list = xcalloc(n + 1, sizeof *list), k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (start[i] < S->sp->count)
+			list[k++] = start[i];
+	if (k)
+		measure_in_order(S, list, k, 0);
+	free(list);
+	return S->best;
+}
+
 size_t search_run(const config *cfg, const space *sp, const search_opts *opt, size_t *order)
 {
 	size_t budget = opt->budget;
@@ -480,6 +508,7 @@ size_t search_run(const config *cfg, const space *sp, const search_opts *opt, si
 	prepare(&S);
 	S.mark = xcalloc(sp->count + 1, 1);
 	S.spec = xcalloc(budget + 2 * S.np + SPECULATE + 1, sizeof *S.spec);
+	long long from = measure_start(&S, opt->start, opt->nstart);
 	switch (s) {
 	case STRAT_EXHAUSTIVE: {
 		size_t n = budget < sp->count ? budget : sp->count, *all = xcalloc(n + 1, sizeof *all);
@@ -490,8 +519,8 @@ size_t search_run(const config *cfg, const space *sp, const search_opts *opt, si
 		break;
 	}
 	case STRAT_RANDOM: run_random(&S); break;
-	case STRAT_LOCAL: run_local(&S); break;
-	case STRAT_ANNEAL: run_anneal(&S); break;
+	case STRAT_LOCAL: run_local(&S, from); break;
+	case STRAT_ANNEAL: run_anneal(&S, from); break;
 	case STRAT_GENETIC: run_genetic(&S); break;
 	case STRAT_MODEL: run_model(&S, prior); break;
 	default: break;

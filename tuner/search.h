@@ -36,6 +36,12 @@ typedef struct {
 	 * any order as their binaries arrive, and answer eval from what it measured. Given with hint,
 	 * hints reach past that list: the configurations likely after it, ranked by the results so far. */
 	search_hint_fn commit;
+	/* or NULL: configurations evaluated first, in this order, each once and counted in the budget
+	 * (a neighbouring problem's winner): the strategy goes on from them, a descent or annealing
+	 * from the best of them, the genetic population holding them, the model's waves seeing them
+	 * among the measured. Those not of the space are left out. */
+	const size_t *start;
+	size_t nstart;
 	void *ctx;                /* eval's, hint's and commit's */
 } search_opts;
 

@@ -257,6 +257,7 @@ typedef struct {
 	char *jpath;
 	journal *jr;
 	double *prior;
+	size_t start[1], nstart; /* an instance's search starts there (instance_seed) */
 	double compile_s;
 	choice pick;
 	char *counters_note, *journal_note;
@@ -603,6 +604,9 @@ static int compile_and_measure(tuning *t)
 	}
 	/* the model's ranking, and the order of an exhaustive pass */
 	t->prior = search_model_prior(&t->cfg, &t->sp, t->res, t->cc);
+	/* an instance's search starts from the nearest instance's winner, when one is tuned */
+	if (t->ir && t->strat != STRAT_EXHAUSTIVE && measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count))
+		t->nstart = instance_seed(t->ir, &t->cfg, &t->sp, t->start, o->quiet);
 	t->mo = (measure_opts){
 		.progress = !o->quiet,
 		.interrupted = &interrupted,
@@ -617,6 +621,8 @@ static int compile_and_measure(tuning *t)
 		.seconds = t->seconds,
 		.seed = seed_of(o, &t->cfg),
 		.prior = t->prior,
+		.start = t->start,
+		.nstart = t->nstart,
 		.policy = &t->cfg.select,
 		.join = join_gpu,
 		.join_ctx = &t->gs,
@@ -735,7 +741,7 @@ static void write_outputs(tuning *t)
 	char *t4 = run_t4_path(&t->cfg, o);
 	int t4_ok = csv_ok && (!t4 || t4_write(t->cfg.csv_path, t4, &t->d) == 0);
 	if (t->ir)
-		instance_run_done(t->ir, &t->cfg, &t->b, csv_ok, winner, t->compile_s);
+		instance_run_done(t->ir, &t->cfg, &t->sp, &t->b, csv_ok, winner, t->compile_s);
 	if (!csv_ok || !t4_ok || (!part && ((winner >= 0 && !header_ok) || !report_ok))) {
 		/* what was measured is safe in the journal, and a run of the same command writes it */
 		char *journal = config_sibling(&t->cfg, ".journal");
