@@ -247,6 +247,9 @@ set -e
 "$B/csvcheck" results/hostref_wrong.csv 32 wrong-result=32 || fail "hostref_wrong CSV"
 [ "$(grep -c 'values differ from the reference (first at index' results/hostref_wrong.csv)" -eq 32 ] ||
 	fail "a wrong result does not name its first mismatch"
+# the FIR kernel of configs/fir.yaml, every input source and layout, against its C reference
+./autotune --fresh -q tests/gpu/fir_hostref.yaml || fail "fir_hostref exited $?"
+"$B/csvcheck" results/fir_hostref.csv 32 ok=32 || fail "fir_hostref CSV"
 
 echo "== streams: four kernels in 1 to 32 streams, depth- or breadth-first, on 1, 8 or 32 hardware queues"
 rm -f results/streams.csv results/streams.journal

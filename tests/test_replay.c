@@ -3,6 +3,7 @@
  * real H100 run of configs/summatrix.yaml (tests/data); what a replay should find is computed here
  * from that file, not written down. */
 #include <CUnit/CUnit.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -273,6 +274,40 @@ static void test_compiles_are_simulated_on_a_pool(void)
 	diags_free(&d);
 }
 
+/* Every recorded H100 run of tests/data and the config it is a run of. */
+static const char *const recordings[][2] = {
+	{"configs/summatrix.yaml", "tests/data/summatrix_h100.csv"},
+	{"configs/reduce.yaml", "tests/data/reduce_h100.csv"},
+	{"bench/spaces/transpose_big.yaml", "tests/data/transpose_big_h100.csv"},
+	{"configs/convolution.yaml", "tests/data/convolution_h100.csv"},
+	{"configs/gemm.yaml", "tests/data/gemm_h100.csv"},
+	{"configs/stencil.yaml", "tests/data/stencil_h100.csv"},
+};
+
+/* A recording added to tests/data is held to the default's bar too: it must be in the list above. */
+static void test_every_recording_is_replayed(void)
+{
+	DIR *dir = opendir("tests/data");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	int n = 0;
+	for (struct dirent *e; (e = readdir(dir));) {
+		size_t len = strlen(e->d_name);
+		if (len < 5 || strcmp(e->d_name + len - 4, ".csv"))
+			continue;
+		char path[300];
+		snprintf(path, sizeof path, "tests/data/%s", e->d_name);
+		int listed = 0;
+		for (size_t i = 0; i < sizeof recordings / sizeof *recordings; i++)
+			listed |= !strcmp(recordings[i][1], path);
+		if (!listed)
+			fprintf(stderr, "\n  %s is not in test_replay.c's recordings: add it with its config\n", path);
+		CU_ASSERT(listed);
+		n++;
+	}
+	closedir(dir);
+	CU_ASSERT(n >= 6);
+}
+
 static int by_value(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -285,29 +320,21 @@ static int by_value(const void *a, const void *b)
  * on average than the plain pool (AUTOTUNE_AHEAD=0), building only what its idle slots could. */
 static void test_the_default_holds_on_every_recording(void)
 {
-	static const char *const spaces[][2] = {
-		{"configs/summatrix.yaml", "tests/data/summatrix_h100.csv"},
-		{"configs/reduce.yaml", "tests/data/reduce_h100.csv"},
-		{"bench/spaces/transpose_big.yaml", "tests/data/transpose_big_h100.csv"},
-		{"configs/convolution.yaml", "tests/data/convolution_h100.csv"},
-		{"configs/gemm.yaml", "tests/data/gemm_h100.csv"},
-		{"configs/stencil.yaml", "tests/data/stencil_h100.csv"},
-	};
 	enum { SEEDS = 30 };
-	for (size_t i = 0; i < sizeof spaces / sizeof *spaces; i++) {
+	for (size_t i = 0; i < sizeof recordings / sizeof *recordings; i++) {
 		config c;
 		space s;
 		diags d = {0};
-		CU_ASSERT_EQUAL_FATAL(config_load(spaces[i][0], &c, &d), 0);
+		CU_ASSERT_EQUAL_FATAL(config_load(recordings[i][0], &c, &d), 0);
 		CU_ASSERT_EQUAL_FATAL(space_enumerate(&c, &s, &d), 0);
 		size_t budget = (s.count + 9) / 10;
 		double ratio[SEEDS], wall = 0, plain_wall = 0;
 		for (int seed = 0; seed < SEEDS; seed++) {
 			replay_result r, plain;
-			CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, spaces[i][1], STRAT_MODEL, budget, (unsigned long long)seed + 1, 16,
+			CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, recordings[i][1], STRAT_MODEL, budget, (unsigned long long)seed + 1, 16,
 							 NULL, &r, &d), 0);
 			setenv("AUTOTUNE_AHEAD", "0", 1);
-			CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, spaces[i][1], STRAT_MODEL, budget, (unsigned long long)seed + 1, 16,
+			CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, recordings[i][1], STRAT_MODEL, budget, (unsigned long long)seed + 1, 16,
 							 NULL, &plain, &d), 0);
 			unsetenv("AUTOTUNE_AHEAD");
 			CU_ASSERT_EQUAL(r.evaluations, budget);
@@ -322,7 +349,7 @@ static void test_the_default_holds_on_every_recording(void)
 		qsort(ratio, SEEDS, sizeof *ratio, by_value);
 		double p90 = ratio[(SEEDS * 9 + 9) / 10 - 1];
 		if (p90 > 1.05)
-			fprintf(stderr, "\n  %s: found/optimum %.4f at the 90th percentile\n", spaces[i][0], p90);
+			fprintf(stderr, "\n  %s: found/optimum %.4f at the 90th percentile\n", recordings[i][0], p90);
 		CU_ASSERT(p90 <= 1.05);
 		space_free(&s);
 		config_free(&c);
@@ -477,6 +504,7 @@ int add_replay_suite(void)
 	CU_add_test(s, "failures and gaps count as failed", test_failures_and_gaps_count_as_failed);
 	CU_add_test(s, "compiles are simulated on a pool", test_compiles_are_simulated_on_a_pool);
 	CU_add_test(s, "the default holds on every recording", test_the_default_holds_on_every_recording);
+	CU_add_test(s, "every recording is replayed", test_every_recording_is_replayed);
 	CU_add_test(s, "replay of a recorded run (the binary)", test_replay_of_a_recorded_run);
 	CU_add_test(s, "a replay picks the strategy a run would", test_a_replay_picks_the_strategy_a_run_would);
 	CU_add_test(s, "compiling ahead never changes the sequence", test_compiling_ahead_never_changes_the_sequence);
