@@ -279,6 +279,7 @@ static const char *const recordings[][2] = {
 	{"configs/summatrix.yaml", "tests/data/summatrix_h100.csv"},
 	{"configs/reduce.yaml", "tests/data/reduce_h100.csv"},
 	{"bench/spaces/transpose_big.yaml", "tests/data/transpose_big_h100.csv"},
+	{"configs/fir.yaml", "tests/data/fir_h100.csv"},
 	{"configs/convolution.yaml", "tests/data/convolution_h100.csv"},
 	{"configs/gemm.yaml", "tests/data/gemm_h100.csv"},
 	{"configs/stencil.yaml", "tests/data/stencil_h100.csv"},
