@@ -274,6 +274,37 @@ static void test_compiles_are_simulated_on_a_pool(void)
 	diags_free(&d);
 }
 
+/* With the recording's compile seconds the simulated pool runs in seconds: exhaustive over 8
+ * binaries on 8 slots ends with the longest compile (5 s), on one slot after their sum (12 s);
+ * a recording missing one binary's seconds falls back to latencies, and says so. */
+static void test_recorded_compile_seconds_drive_the_pool(void)
+{
+	config c;
+	space s;
+	diags d = {0};
+	const char *yaml = write_temp(1, "secs.yaml", "kernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4}]\n"
+						      "space: {x: [32, 64, 96, 128, 160, 192, 224, 256]}\nlaunch: {block: [x], grid: [1]}\n"
+						      "build: {defines: [x]}\n");
+	CU_ASSERT_EQUAL_FATAL(config_load(yaml, &c, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&c, &s, &d), 0);
+	const char *csv = write_temp(2, "secs.csv", "x,compile_s,time_ms_median,status\r\n32,1,8,ok\r\n64,1,7,ok\r\n96,1,6,ok\r\n"
+						  "128,1,5,ok\r\n160,1,4,ok\r\n192,1,3,ok\r\n224,1,2,ok\r\n256,5,1,ok\r\n");
+	replay_result one, eight;
+	CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, csv, STRAT_EXHAUSTIVE, 8, 1, 1, NULL, &one, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, csv, STRAT_EXHAUSTIVE, 8, 1, 8, NULL, &eight, &d), 0);
+	CU_ASSERT(one.seconds && eight.seconds);
+	CU_ASSERT(one.compile_latencies >= 12 && one.compile_latencies < 12.5);
+	CU_ASSERT(eight.compile_latencies >= 5 && eight.compile_latencies < 5.5);
+	const char *gap = write_temp(3, "gap.csv", "x,compile_s,time_ms_median,status\r\n32,1,8,ok\r\n64,,7,ok\r\n96,1,6,ok\r\n"
+						  "128,1,5,ok\r\n160,1,4,ok\r\n192,1,3,ok\r\n224,1,2,ok\r\n256,5,1,ok\r\n");
+	CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, gap, STRAT_EXHAUSTIVE, 8, 1, 1, NULL, &one, &d), 0);
+	CU_ASSERT(!one.seconds);
+	CU_ASSERT(one.compile_latencies >= 8 && one.compile_latencies < 8.5);
+	space_free(&s);
+	config_free(&c);
+	diags_free(&d);
+}
+
 /* Every recorded H100 run of tests/data and the config it is a run of. */
 static const char *const recordings[][2] = {
 	{"configs/summatrix.yaml", "tests/data/summatrix_h100.csv"},
@@ -504,6 +535,7 @@ int add_replay_suite(void)
 	CU_add_test(s, "a recording that does not fit is refused", test_a_recording_that_does_not_fit_is_refused);
 	CU_add_test(s, "failures and gaps count as failed", test_failures_and_gaps_count_as_failed);
 	CU_add_test(s, "compiles are simulated on a pool", test_compiles_are_simulated_on_a_pool);
+	CU_add_test(s, "recorded compile seconds drive the pool", test_recorded_compile_seconds_drive_the_pool);
 	CU_add_test(s, "the default holds on every recording", test_the_default_holds_on_every_recording);
 	CU_add_test(s, "every recording is replayed", test_every_recording_is_replayed);
 	CU_add_test(s, "replay of a recorded run (the binary)", test_replay_of_a_recorded_run);

@@ -20,13 +20,15 @@
 #include "banned.h"
 
 /* The recorded times, and compile.c's on-demand pool on a simulated clock: every binary takes
- * one unit (one compile's latency) on one of `jobs` slots, started in ahead.h's order (as the live
+ * its recorded compile seconds where the recording has them (compile_s), else one unit (one
+ * compile's latency), on one of `jobs` slots, started in ahead.h's order (as the live
  * pool starts them); with compiling ahead, the search's committed configurations are measured as
  * their binaries arrive, as measure.c measures them. The clock at the end is how many compile
  * latencies the search's wall time comes to. */
 typedef struct {
 	const double *time;
 	const size_t *of_config;
+	const double *seconds;   /* per binary: its recorded compile time (NULL: one unit each) */
 	size_t jobs;
 	double now;
 	double *finish;          /* per binary: when built; < 0 not started */
@@ -51,7 +53,7 @@ static void sim_fill(oracle *o)
 {
 	for (size_t i = 0; i < o->nrun;)
 		if (sim_built(o, o->running[i])) {
-			ahead_done(o->plan, o->running[i], 1);
+			ahead_done(o->plan, o->running[i], o->seconds ? o->seconds[o->running[i]] : 1);
 			o->running[i] = o->running[--o->nrun];
 		} else
 			i++;
@@ -67,7 +69,7 @@ static void sim_fill(oracle *o)
 			o->finish[v] = -1;
 			ahead_stopped(o->plan, (size_t)v);
 		}
-		o->finish[k] = o->now + 1;
+		o->finish[k] = o->now + (o->seconds ? o->seconds[k] : 1);
 		o->running[o->nrun++] = (size_t)k;
 		ahead_started(o->plan, (size_t)k);
 		o->built++;
@@ -148,9 +150,10 @@ static void sim_commit(void *ctx, const size_t *configs, size_t n)
 }
 
 /* A recorded row into time[]: the configuration whose parameters are row[] gets its time t when
- * it passed, else INFINITY. Rows are in space order when the recording is this config's, so the
+ * it passed, else INFINITY; returns it, or -1 when it is not in sp. Rows are in space order when the recording is this config's, so the
  * search for a row starts after the last row's configuration (*next). */
-static void place(const config *cfg, const space *sp, const double *row, int ok, double t, size_t *next, double *time)
+static long long place(const config *cfg, const space *sp, const double *row, int ok, double t, size_t *next,
+		       double *time)
 {
 	for (size_t k = 0; k < sp->count; k++) {
 		size_t c = (*next + k) % sp->count;
@@ -162,8 +165,9 @@ static void place(const config *cfg, const space *sp, const double *row, int ok,
 			continue;
 		*next = c + 1;
 		time[c] = ok && t > 0 ? t : INFINITY;
-		return;
+		return (long long)c;
 	}
+	return -1;
 }
 
 /* The time the recording decided on: the interleaved finalist median where there is one. */
@@ -172,11 +176,12 @@ static double decided(const char *final, const char *median)
 	return *final ? strtod(final, NULL) : strtod(median, NULL);
 }
 
-/* Each configuration's recorded time into time[] (left INFINITY where it failed or is absent),
+/* Each configuration's recorded time into time[] (left INFINITY where it failed or is absent) and
+ * its compile seconds into csec[] (left NAN where the recording has none),
  * from a results CSV, or a T4 or cache file (t4.h reads it as the CSV's columns); both are read
  * by the bounded readers of table.c and t4.c, so a file that never ends is refused, not waited
  * for. */
-static int read_recording(const config *cfg, const space *sp, const char *path, double *time, diags *d)
+static int read_recording(const config *cfg, const space *sp, const char *path, double *time, double *csec, diags *d)
 {
 	diags quiet = {0};
 	int json = results_is_json(path, &quiet);
@@ -201,7 +206,7 @@ static int read_recording(const config *cfg, const space *sp, const char *path, 
 		}
 	}
 	int st = table_fixed_col(&t, "status"), med = table_fixed_col(&t, "time_ms_median"),
-	    fin = table_fixed_col(&t, "final_ms_median");
+	    fin = table_fixed_col(&t, "final_ms_median"), cs = table_fixed_col(&t, "compile_s");
 	if (rc == 0 && (st < 0 || med < 0)) {
 		diags_add(d, "%s: no status or time_ms_median column", path);
 		rc = -1;
@@ -211,8 +216,11 @@ static int read_recording(const config *cfg, const space *sp, const char *path, 
 	for (size_t r = 0; rc == 0 && sp->count && r < t.nrows; r++) {
 		for (size_t p = 0; p < cfg->nparams; p++)
 			row[p] = strtod(table_get(&t, r, col[p]), NULL);
-		place(cfg, sp, row, !strcmp(table_get(&t, r, st), "ok"), decided(table_get(&t, r, fin), table_get(&t, r, med)),
-		      &next, time);
+		long long c = place(cfg, sp, row, !strcmp(table_get(&t, r, st), "ok"),
+				    decided(table_get(&t, r, fin), table_get(&t, r, med)), &next, time);
+		const char *s = cs >= 0 ? table_get(&t, r, cs) : "";
+		if (c >= 0 && *s)
+			csec[c] = strtod(s, NULL);
 	}
 	free(row);
 	free(col);
@@ -248,13 +256,34 @@ static int write_sequence(const config *cfg, const space *sp, const char *out_pa
 	return output_commit(out, tmp, out_path, d);
 }
 
+/* Per binary of b, its recorded compile seconds (the first of its configurations' that has one),
+ * or NULL when the recording has none for some binary: a simulation in seconds needs them all. */
+static double *binary_seconds(const build *b, const double *csec, size_t nconfigs)
+{
+	double *s = xcalloc(b->nbins + 1, sizeof *s);
+	for (size_t k = 0; k < b->nbins; k++)
+		s[k] = NAN;
+	for (size_t c = 0; c < nconfigs; c++)
+		if (isnan(s[b->of_config[c]]) && !isnan(csec[c]) && csec[c] > 0)
+			s[b->of_config[c]] = csec[c];
+	for (size_t k = 0; k < b->nbins; k++)
+		if (isnan(s[k])) {
+			free(s);
+			return NULL;
+		}
+	return s;
+}
+
 int replay_run(const config *cfg, const space *sp, const char *csv_path, strategy s, size_t budget,
 	       unsigned long long seed, int jobs, const char *out_path, replay_result *r, diags *d)
 {
 	double *time = xcalloc(sp->count + 1, sizeof *time);
-	for (size_t c = 0; c < sp->count; c++)
+	double *csec = xcalloc(sp->count + 1, sizeof *csec);
+	for (size_t c = 0; c < sp->count; c++) {
 		time[c] = INFINITY;
-	int rc = read_recording(cfg, sp, csv_path, time, d);
+		csec[c] = NAN;
+	}
+	int rc = read_recording(cfg, sp, csv_path, time, csec, d);
 	/* the model ranks as a live run does, before compiling: by each launch alone (for the
 	 * config's target, else sm_90, the GPUs the recordings come from) */
 	result *geometry = xcalloc(sp->count + 1, sizeof *geometry);
@@ -268,6 +297,9 @@ int replay_run(const config *cfg, const space *sp, const char *csv_path, strateg
 		build b;
 		build_plan(cfg, sp, &b);
 		oracle o = {.time = time, .of_config = b.of_config, .jobs = jobs > 0 ? (size_t)jobs : 1};
+		double *seconds = binary_seconds(&b, csec, sp->count);
+		o.seconds = seconds;
+		r->seconds = seconds != NULL;
 		o.finish = xcalloc(b.nbins + 1, sizeof *o.finish);
 		for (size_t k = 0; k < b.nbins; k++)
 			o.finish[k] = -1;
@@ -288,6 +320,7 @@ int replay_run(const config *cfg, const space *sp, const char *csv_path, strateg
 		free(o.commit);
 		free(o.visited);
 		ahead_free(o.plan);
+		free(seconds);
 		build_free(&b);
 		r->best_found = r->optimum = INFINITY;
 		r->best_config = -1;
@@ -304,6 +337,7 @@ int replay_run(const config *cfg, const space *sp, const char *csv_path, strateg
 	} else
 		rc = -1;
 	free(time);
+	free(csec);
 	free(prior);
 	return rc;
 }

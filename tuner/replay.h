@@ -14,10 +14,12 @@ typedef struct {
 	size_t evaluations;
 	double best_found, optimum; /* ms; INFINITY when nothing passed */
 	long long best_config;
-	/* the search's compiles on a simulated pool of `jobs` slots where each binary takes one
-	 * latency: the binaries it built, and its wall time in compile latencies */
+	/* the search's compiles on a simulated pool of `jobs` slots where each binary takes its
+	 * recorded compile seconds (seconds: 1), or where the recording has none one latency: the
+	 * binaries it built, and its wall time in seconds or in compile latencies */
 	size_t built;
 	double compile_latencies;
+	int seconds;
 } replay_result;
 
 /* Loads csv_path (a results CSV that autotune wrote for this config's space, or a T4 or Kernel

@@ -152,10 +152,11 @@ static int replay(const options *o, const config *cfg, const space *sp, diags *d
 	if (rc == 0 && !o->quiet) {
 		char *desc = r.best_config >= 0 ? space_describe(cfg, space_config(sp, (size_t)r.best_config)) : xstrdup("none");
 		fprintf(stderr, "replay: %s, seed %llu: %zu evaluations of %zu configurations; best found %s: %.4f ms, "
-				"optimum %.4f ms (ratio %.4f)\n  compiles: %zu binaries, the wall time of %.1f compiles with %d jobs\n"
+				"optimum %.4f ms (ratio %.4f)\n  compiles: %zu binaries, the wall time of %.1f %s with %d jobs\n"
 				"  sequence in %s\n",
 			strategy_name(s), seed_of(o, cfg), r.evaluations, sp->count, desc, r.best_found, r.optimum,
-			r.best_found / r.optimum, r.built, r.compile_latencies, jobs_of(o), out);
+			r.best_found / r.optimum, r.built, r.compile_latencies,
+			r.seconds ? "s (the recorded compile times)" : "compiles", jobs_of(o), out);
 		free(desc);
 	}
 	free(out);
