@@ -68,7 +68,8 @@ static int syntax_error(reader *R)
 			   (unsigned long)p->problem_offset, p->problem ? p->problem : "unreadable text");
 		return -1;
 	}
-	return fail_at(R, p->problem ? p->problem_mark : p->context_mark, "JSON syntax error: %s%s%s (a file cut short, or not JSON)",
+	return fail_at(R, p->problem ? p->problem_mark : p->context_mark,
+		       "JSON syntax error: %s%s%s (a file cut short, or not JSON)",
 		       p->problem ? p->problem : "unknown problem", p->context ? " " : "", p->context ? p->context : "");
 }
 
@@ -116,7 +117,10 @@ static int next(reader *R)
 	return 0;
 }
 
-static const char *scalar(const reader *R) { return R->ev.type == YAML_SCALAR_EVENT ? (const char *)R->ev.data.scalar.value : NULL; }
+static const char *scalar(const reader *R)
+{
+	return R->ev.type == YAML_SCALAR_EVENT ? (const char *)R->ev.data.scalar.value : NULL;
+}
 
 /* Past the value that the current event starts. */
 static int skip(reader *R)
