@@ -44,6 +44,7 @@ ENGINE_OBJS = $(ENGINE_SRCS:%.c=$(B)/%.o)
 TEST_SRCS = tests/main.c tests/tests.c $(wildcard tests/test_*.c)
 TESTS = $(TEST_SRCS:%.c=$(B)/%.o)
 RUNTIME_LIBS = $(B)/libautotune_select.a $(B)/libautotune_select.so
+RUNTIME_OBJS = $(patsubst %.c,$(B)/%.o,$(wildcard runtime/*.c))
 
 all: autotune autotune-worker $(RUNTIME_LIBS)
 
@@ -94,18 +95,20 @@ $(B)/worker/worker_kernels.o: $(B)/worker/worker_kernels.fatbin
 	cd $(@D) && ld -r -b binary -z noexecstack -o worker_kernels.o worker_kernels.fatbin
 
 # fsync wrapped: tests/test_journal.c makes it fail on demand, as a failing disk does
-$(B)/run_tests: $(TESTS) $(ENGINE_OBJS) $(B)/runtime/autotune_select.o
+$(B)/run_tests: $(TESTS) $(ENGINE_OBJS) $(RUNTIME_OBJS)
 	$(CC) $(ALL_CFLAGS) -Wl,--wrap=fsync -o $@ $^ $(LDLIBS) -lcunit -ldl
 
-# The run-time selection library (runtime/, RUNTIME_LIBS): libc alone, static and shared, for
-# programs that pick a tuned configuration from the results CSV at run time.
-$(B)/runtime/autotune_select.o: runtime/autotune_select.c runtime/autotune_select.h $(B)/flags
+# The run-time selection library (runtime/, RUNTIME_LIBS): libc and libyaml alone (the tuner's
+# folders are not on its include path), static and shared, for programs that pick a tuned
+# configuration from the results CSV or T4 file at run time. A program linking the static one
+# adds -lyaml (pkg-config --static autotune-select, CMake Autotune::select say so).
+$(B)/runtime/%.o: runtime/%.c $(B)/flags
 	@mkdir -p $(B)/runtime
-	$(CC) $(ALL_CFLAGS) -fPIC -Iruntime -c -o $@ $<
-$(B)/libautotune_select.a: $(B)/runtime/autotune_select.o
-	$(AR) rcs $@ $^
-$(B)/libautotune_select.so: $(B)/runtime/autotune_select.o
-	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libautotune_select.so -o $@ $^
+	$(CC) $(ALL_CFLAGS) -fPIC -Iruntime -MMD -MP -c -o $@ $<
+$(B)/libautotune_select.a: $(RUNTIME_OBJS)
+	rm -f $@ && $(AR) rcs $@ $^
+$(B)/libautotune_select.so: $(RUNTIME_OBJS)
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libautotune_select.so -o $@ $^ -lyaml
 
 # A stand-in for autotune-worker that speaks its protocol without a GPU (tests/fake_worker.c).
 $(B)/fake_worker: $(B)/tests/fake_worker.o $(B)/lib/lib.a

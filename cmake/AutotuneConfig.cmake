@@ -63,8 +63,9 @@ if(NOT TARGET Autotune::select)
     PATHS "${CMAKE_CURRENT_LIST_DIR}/../../../include" "${CMAKE_CURRENT_LIST_DIR}/../runtime" NO_DEFAULT_PATH)
   if(AUTOTUNE_SELECT_LIBRARY AND AUTOTUNE_SELECT_INCLUDE_DIR)
     add_library(Autotune::select UNKNOWN IMPORTED)
+    # the static library reads T4 files with libyaml, which a program links after it
     set_target_properties(Autotune::select PROPERTIES IMPORTED_LOCATION "${AUTOTUNE_SELECT_LIBRARY}"
-      INTERFACE_INCLUDE_DIRECTORIES "${AUTOTUNE_SELECT_INCLUDE_DIR}")
+      INTERFACE_INCLUDE_DIRECTORIES "${AUTOTUNE_SELECT_INCLUDE_DIR}" INTERFACE_LINK_LIBRARIES yaml)
   endif()
 endif()
 unset(_autotune_bin_dir)

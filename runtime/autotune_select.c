@@ -1,9 +1,11 @@
 /* autotune_select.c: the run-time library (autotune_select.h). It reads autotune's results CSV
- * on its own (RFC 4180: quoted fields may hold commas, quotes and line breaks), keeps each
- * instance's winner (the rows flagged "winner"), and picks as the tuned header does. No part of
- * the tuner is linked: a program needs this file and libc alone. */
+ * on its own (RFC 4180: quoted fields may hold commas, quotes and line breaks), or hands a T4
+ * file to select_t4.c, keeps each instance's winner (the rows flagged "winner"), and picks as the
+ * tuned header does. No part of the tuner is linked: a program needs these files, libc and
+ * libyaml (the T4 file's JSON) alone. */
 #include "autotune_select.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -11,21 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-	char **cells;      /* this row's fields, ncols */
-	long instance;     /* 0-based, -1: results of one problem */
-	double *consts;    /* the instance's constants */
-} winner;
+#include "select_results.h"
 
-struct autotune_results {
-	char **names;      /* the header's columns */
-	size_t ncols, nparams, nconsts;
-	int inst_col;      /* -1: none */
-	winner *w;
-	size_t nw;
-};
-
-static void say(char *err, size_t len, const char *fmt, ...)
+void select_say(char *err, size_t len, const char *fmt, ...)
 {
 	if (!err || !len)
 		return;
@@ -35,15 +25,27 @@ static void say(char *err, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void *enough(void *p)
+{
+	if (!p) {
+		fputs("autotune_select: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+void *select_alloc(size_t n) { return enough(malloc(n ? n : 1)); }
+void *select_zalloc(size_t n, size_t size) { return enough(calloc(n ? n : 1, size ? size : 1)); }
+void *select_grow(void *p, size_t n) { return enough(realloc(p, n ? n : 1)); }
+char *select_strdup(const char *s) { return memcpy(select_alloc(strlen(s) + 1), s, strlen(s) + 1); }
+
 /* One record of f: its fields (NULL at the end of the file). */
 static char **read_record(FILE *f, size_t *n)
 {
 	size_t cap = 8, len = 0, flen = 0, fcap = 64;
-	char **out = malloc(cap * sizeof *out), *field = malloc(fcap);
+	char **out = select_alloc(cap * sizeof *out), *field = select_alloc(fcap);
 	int c, quoted = 0, any = 0;
 	*n = 0;
-	if (!out || !field)
-		goto oom;
 	for (;;) {
 		c = getc(f);
 		if (c == EOF && !any) {
@@ -68,12 +70,8 @@ static char **read_record(FILE *f, size_t *n)
 			continue;
 		} else if (c == ',' || c == '\n' || c == EOF) {
 			field[flen] = 0;
-			if (len + 1 >= cap) {
-				char **more = realloc(out, (cap *= 2) * sizeof *out);
-				if (!more)
-					goto oom;
-				out = more;
-			}
+			if (len + 1 >= cap)
+				out = select_grow(out, (cap *= 2) * sizeof *out);
 			out[len++] = field;
 			if (c != ',') {
 				*n = len;
@@ -81,17 +79,12 @@ static char **read_record(FILE *f, size_t *n)
 			}
 			fcap = 64;
 			flen = 0;
-			if (!(field = malloc(fcap)))
-				goto oom;
+			field = select_alloc(fcap);
 			continue;
 		} else if (c == '\r')
 			continue;
-		if (flen + 2 >= fcap) {
-			char *more = realloc(field, fcap *= 2);
-			if (!more)
-				goto oom;
-			field = more;
-		}
+		if (flen + 2 >= fcap)
+			field = select_grow(field, fcap *= 2);
 		field[flen++] = (char)c;
 	}
 	/* an unterminated quote: what there is, as the last field */
@@ -99,12 +92,9 @@ static char **read_record(FILE *f, size_t *n)
 	out[len++] = field;
 	*n = len;
 	return out;
-oom:
-	fputs("autotune_select: out of memory\n", stderr);
-	abort();
 }
 
-static void free_record(char **r, size_t n)
+void select_free_row(char **r, size_t n)
 {
 	for (size_t i = 0; r && i < n; i++)
 		free(r[i]);
@@ -124,101 +114,133 @@ void autotune_results_free(autotune_results *r)
 	if (!r)
 		return;
 	for (size_t i = 0; i < r->nw; i++) {
-		free_record(r->w[i].cells, r->ncols);
+		select_free_row(r->w[i].cells, r->ncols);
 		free(r->w[i].consts);
 	}
 	free(r->w);
-	free_record(r->names, r->ncols);
+	select_free_row(r->names, r->ncols);
+	free(r->const_col);
 	free(r);
+}
+
+int select_add_winner(autotune_results *r, char **cells, const char *where, char *err, size_t errlen)
+{
+	select_winner w = {cells, -1, select_zalloc(r->nconsts + 1, sizeof(double))};
+	if (r->inst_col >= 0) {
+		char *end;
+		w.instance = strtol(cells[r->inst_col], &end, 10) - 1;
+		if (end == cells[r->inst_col])
+			w.instance = -1;
+		for (size_t k = 0; k < r->nconsts && !*end && w.instance >= 0; k++) {
+			const char *v = cells[r->const_col[k]];
+			w.consts[k] = strtod(v, &end);
+			if (end == v)
+				w.instance = -1;
+		}
+		if (*end || w.instance < 0) {
+			select_say(err, errlen, "%s: the instance or its constants are not numbers", where);
+			select_free_row(cells, r->ncols);
+			free(w.consts);
+			return -1;
+		}
+	}
+	r->w = select_grow(r->w, (r->nw + 1) * sizeof *r->w);
+	r->w[r->nw++] = w;
+	return 0;
 }
 
 /* Keeps row (ncols fields) when it is a winner; -1 with the reason in err for a bad row. */
 static int keep(autotune_results *r, char **row, size_t line, const char *path, int flags, char *err, size_t errlen)
 {
 	if (!strstr(row[flags], "winner")) {
-		free_record(row, r->ncols);
+		select_free_row(row, r->ncols);
 		return 0;
 	}
-	winner w = {row, -1, calloc(r->nconsts + 1, sizeof(double))};
-	if (r->inst_col >= 0) {
-		char *end;
-		w.instance = strtol(row[r->inst_col], &end, 10) - 1;
-		for (size_t k = 0; k < r->nconsts && !*end && w.instance >= 0; k++)
-			w.consts[k] = strtod(row[r->inst_col + 1 + (int)k], &end);
-		if (*end || w.instance < 0) {
-			say(err, errlen, "%s:%zu: the instance or its constants are not numbers", path, line);
-			free_record(row, r->ncols);
-			free(w.consts);
-			return -1;
-		}
-	}
-	winner *more = realloc(r->w, (r->nw + 1) * sizeof *more);
-	if (!more || !w.consts) {
-		fputs("autotune_select: out of memory\n", stderr);
-		abort();
-	}
-	r->w = more;
-	r->w[r->nw++] = w;
-	return 0;
+	char where[4096];
+	snprintf(where, sizeof where, "%s:%zu", path, line);
+	return select_add_winner(r, row, where, err, errlen);
 }
 
 /* The spec_hash check: every row's, against the program's. */
-static int check_spec(const char *path, const char *want, const char *got, char *err, size_t errlen)
+int select_check_spec(const char *path, const char *want, const char *got, char *err, size_t errlen)
 {
 	if (!want || !*got || !strcmp(want, got))
 		return 0;
-	say(err, errlen, "%s: stale results: tuned for spec_hash %s, but this program was built for %s (another version "
+	select_say(err, errlen, "%s: stale results: tuned for spec_hash %s, but this program was built for %s (another version "
 			 "of the config or kernel): re-tune, or rebuild against these results' header",
 	    path, got, want);
 	return -1;
 }
 
-autotune_results *autotune_results_load(const char *path, const char *spec_hash, char *err, size_t errlen)
+/* The results CSV f: its winners (none when no configuration passed); NULL, said in err, for a
+ * file that is not autotune's CSV, a bad row or stale results. */
+static autotune_results *load_csv(FILE *f, const char *path, const char *spec_hash, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		say(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	autotune_results *r = calloc(1, sizeof *r);
-	if (!r)
-		abort();
+	autotune_results *r = select_zalloc(1, sizeof *r);
 	r->names = read_record(f, &r->ncols);
 	int bx = r->names ? col_of(r, "blockDim.x", 0) : -1, flags = bx >= 0 ? col_of(r, "flags", (size_t)bx) : -1;
 	int spec = bx >= 0 ? col_of(r, "spec_hash", (size_t)bx) : -1;
 	if (flags < 0 || spec < 0) {
-		say(err, errlen, "%s: not autotune's results (no blockDim.x, flags or spec_hash column)", path);
-		fclose(f);
+		select_say(err, errlen, "%s: not autotune's results (no blockDim.x, flags or spec_hash column)", path);
 		autotune_results_free(r);
 		return NULL;
 	}
 	r->nparams = (size_t)bx;
 	r->inst_col = col_of(r, "instance", (size_t)bx);
 	r->nconsts = r->inst_col >= 0 ? r->ncols - (size_t)r->inst_col - 1 : 0;
+	r->const_col = select_zalloc(r->nconsts, sizeof *r->const_col);
+	for (size_t k = 0; k < r->nconsts; k++)
+		r->const_col[k] = (size_t)r->inst_col + 1 + k;
 	size_t n, line = 1;
 	char **row;
 	int rc = 0;
 	while (!rc && (row = read_record(f, &n))) {
 		line++;
 		if (n == 1 && !*row[0]) { /* a blank line */
-			free_record(row, n);
+			select_free_row(row, n);
 			continue;
 		}
 		if (n != r->ncols) {
-			say(err, errlen, "%s:%zu: %zu fields, the header has %zu", path, line, n, r->ncols);
-			free_record(row, n);
+			select_say(err, errlen, "%s:%zu: %zu fields, the header has %zu", path, line, n, r->ncols);
+			select_free_row(row, n);
 			rc = -1;
-		} else if ((rc = check_spec(path, spec_hash, row[spec], err, errlen)) == 0)
+		} else if ((rc = select_check_spec(path, spec_hash, row[spec], err, errlen)) == 0)
 			rc = keep(r, row, line, path, flags, err, errlen);
 		else
-			free_record(row, n);
-	}
-	fclose(f);
-	if (!rc && !r->nw) {
-		say(err, errlen, "%s: no configuration passed: nothing to pick", path);
-		rc = -1;
+			select_free_row(row, n);
 	}
 	if (rc) {
+		autotune_results_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* Whether f holds JSON (a T4 file), as the tuner decides: its first byte that is not space (after
+ * a UTF-8 byte order mark) is '{'. f is rewound. */
+static int is_json(FILE *f)
+{
+	int c = getc(f);
+	if (c == 0xEF && getc(f) == 0xBB && getc(f) == 0xBF)
+		c = getc(f);
+	while (c != EOF && isspace(c))
+		c = getc(f);
+	rewind(f);
+	return c == '{';
+}
+
+autotune_results *autotune_results_load(const char *path, const char *spec_hash, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		select_say(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	autotune_results *r = is_json(f) ? select_t4_load(f, path, spec_hash, err, errlen)
+					 : load_csv(f, path, spec_hash, err, errlen);
+	fclose(f);
+	if (r && !r->nw) {
+		select_say(err, errlen, "%s: no configuration passed: nothing to pick", path);
 		autotune_results_free(r);
 		return NULL;
 	}
@@ -228,7 +250,7 @@ autotune_results *autotune_results_load(const char *path, const char *spec_hash,
 size_t autotune_constants(const autotune_results *r) { return r->nconsts; }
 const char *autotune_constant_name(const autotune_results *r, size_t k)
 {
-	return k < r->nconsts ? r->names[r->inst_col + 1 + (int)k] : NULL;
+	return k < r->nconsts ? r->names[r->const_col[k]] : NULL;
 }
 size_t autotune_params(const autotune_results *r) { return r->nparams; }
 const char *autotune_param_name(const autotune_results *r, size_t p) { return p < r->nparams ? r->names[p] : NULL; }

@@ -1,11 +1,12 @@
 /* autotune_select.h: choosing a tuned configuration at run time, without rebuilding. A program
- * loads autotune's results CSV once (autotune_results_load) and asks, for each problem it runs,
- * which configuration to use (autotune_pick): the winner of the tuned instance whose constants
- * these are, else of the nearest tuned instance, as the tuned header's NAME_select() picks: the
- * least sum over the constants of (ln value - ln tuned)^2, the first of equals. Results of one
- * problem (no instances) have one winner, picked for every problem.
+ * loads autotune's results, the CSV or the run's T4 file (--t4), once (autotune_results_load) and
+ * asks, for each problem it runs, which configuration to use (autotune_pick): the winner of the
+ * tuned instance whose constants these are, else of the nearest tuned instance, as the tuned
+ * header's NAME_select() picks: the least sum over the constants of (ln value - ln tuned)^2, the
+ * first of equals. Results of one problem (no instances) have one winner, picked for every problem.
  *
- * Link with -lautotune_select (pkg-config autotune-select; CMake: Autotune::select). C and C++. */
+ * Link with -lautotune_select, and -lyaml after the static library (pkg-config [--static]
+ * autotune-select; CMake: Autotune::select). C and C++. */
 #ifndef AUTOTUNE_RUNTIME_SELECT_H
 #define AUTOTUNE_RUNTIME_SELECT_H
 
@@ -17,10 +18,13 @@ extern "C" {
 
 typedef struct autotune_results autotune_results;
 
-/* Loads the results CSV at path. spec_hash: the spec the program was built for (the header's
- * NAME_SPEC_HASH, or `autotune validate --print-spec-hash CONFIG`); results of another spec are
- * stale and refused. NULL skips that check. NULL on failure, with the reason in err (errlen bytes,
- * err may be NULL). Free with autotune_results_free. */
+/* Loads the results at path: autotune's CSV, or its T4 file (JSON: the first non-space character
+ * is '{'), which give the same picks and fields. spec_hash: the spec the program was built for
+ * (the header's NAME_SPEC_HASH, or `autotune validate --print-spec-hash CONFIG`); results of
+ * another spec are stale and refused. NULL skips that check. NULL on failure, with the reason in
+ * err (errlen bytes, err may be NULL): among them, a T4 file of another tool or a Kernel Tuner
+ * cache file (no spec or instance information), a file cut short (path:line:col). Free with
+ * autotune_results_free. */
 autotune_results *autotune_results_load(const char *path, const char *spec_hash, char *err, size_t errlen);
 void autotune_results_free(autotune_results *r);
 

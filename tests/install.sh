@@ -1,9 +1,10 @@
 #!/bin/sh
 # tests/install.sh: `make install` into a scratch prefix, then the installed autotune validates
 # every installed config (so each finds its kernel), finds its worker in ../libexec/autotune, and
-# compiles an installed kernel; CMake finds the installed package (where cmake exists); DESTDIR
-# stages under a root; `make uninstall` leaves no file behind. Run from the repository root
-# after `make` (`make test` does).
+# compiles an installed kernel; programs link the run-time library (pkg-config, shared and static;
+# CMake's Autotune::select) and read a T4 file with it; CMake finds the installed package (where
+# cmake exists); DESTDIR stages under a root; `make uninstall` leaves no file behind. Run from the
+# repository root after `make` (`make test` does).
 set -eu
 MAKE=${MAKE:-make}
 top=$(pwd)
@@ -22,11 +23,34 @@ for f in bin/autotune libexec/autotune/autotune-worker share/man/man1/autotune.1
 done
 [ -x "$prefix/bin/autotune" ] && [ -x "$prefix/libexec/autotune/autotune-worker" ] || fail "not executable"
 
-# The run-time library through its pkg-config file, from a program outside the checkout.
-printf '#include <autotune_select.h>\nint main(void) { return autotune_ln(1.0) != 0.0; }\n' >"$tmp/sel.c"
+# The run-time library through its pkg-config file, from a program outside the checkout: it
+# loads a T4 file (libyaml's part of the library) and picks its one winner.
+cat >"$tmp/sel.c" <<'EOF'
+#include <stdio.h>
+#include <autotune_select.h>
+int main(int argc, char **argv)
+{
+	char err[512];
+	autotune_results *r = autotune_results_load(argv[argc - 1], "0123456789abcdef", err, sizeof err);
+	if (!r)
+		fprintf(stderr, "%s\n", err);
+	int ok = r && autotune_param(r, autotune_pick(r, NULL, "G"), 0) == 64 && autotune_ln(1.0) == 0.0;
+	autotune_results_free(r);
+	return !ok;
+}
+EOF
+printf '{"results": [{"configuration": {"bx": 64}, "measurements": [{"name": "time_ms_median", "value": 1.5}],
+  "autotune": {"flags": "winner", "spec_hash": "0123456789abcdef", "gpu": "G"}}]}\n' >"$tmp/sel.t4.json"
 pc=$(sed -n 's/^Libs: //p' "$prefix/lib/pkgconfig/autotune-select.pc" | sed "s|\${libdir}|$prefix/lib|")
-cc -I"$prefix/include" -o "$tmp/sel" "$tmp/sel.c" $pc -Wl,-rpath,"$prefix/lib" && "$tmp/sel" ||
+cc -I"$prefix/include" -o "$tmp/sel" "$tmp/sel.c" $pc -Wl,-rpath,"$prefix/lib" && "$tmp/sel" "$tmp/sel.t4.json" ||
 	fail "a program linked with the installed libautotune_select"
+if command -v pkg-config >/dev/null 2>&1; then
+	# static: the archive, then what pkg-config --static adds for it (libyaml)
+	pc=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --static --cflags --libs autotune-select) ||
+		fail "pkg-config --static autotune-select"
+	cc -o "$tmp/sel_static" "$tmp/sel.c" $(echo "$pc" | sed 's/-lautotune_select/-l:libautotune_select.a/') &&
+		"$tmp/sel_static" "$tmp/sel.t4.json" || fail "a program linked with the installed libautotune_select.a: $pc"
+fi
 
 # From elsewhere, with no worker named in the environment: only the installed layout can help.
 mkdir "$tmp/work"
@@ -71,12 +95,15 @@ if(NOT Autotune_VERSION STREQUAL "$version" OR NOT AUTOTUNE_EXECUTABLE STREQUAL 
 endif()
 add_executable(app main.c)
 autotune_tuned_header(TARGET app CONFIG "$prefix/share/autotune/configs/summatrix.yaml" RESULTS summatrix.csv)
+add_executable(sel "$tmp/sel.c")
+target_link_libraries(sel Autotune::select)
 EOF
 	out=$(cmake -S "$tmp/cmake" -B "$tmp/cmake/build" -DCMAKE_PREFIX_PATH="$prefix" 2>&1) ||
 		fail "find_package(Autotune $version CONFIG REQUIRED) with the installed prefix: $out"
 	out=$(cmake --build "$tmp/cmake/build" 2>&1) || fail "a build with the installed package: $out"
 	"$tmp/cmake/build/app" && [ -f "$tmp/cmake/build/autotune/summatrix.nvcc-flags" ] ||
 		fail "the installed package's tuned header and flags"
+	"$tmp/cmake/build/sel" "$tmp/sel.t4.json" || fail "a program linked with Autotune::select"
 	cmake_ok="find_package"
 fi
 

@@ -1,8 +1,9 @@
 /* test_selector.c: the header of several instances (selector.c) and the run-time library
- * (runtime/autotune_select.c), on results tuned here on the fake worker (FAKE_SMS: the best block
- * size grows with n, and bx is a define, so the winners are two builds). The header's
- * NAME_select(), compiled into a program, and autotune_pick() pick alike for tuned and untuned
- * sizes; results of another spec are refused as stale. */
+ * (runtime/), on results tuned here on the fake worker (FAKE_SMS: the best block size grows with
+ * n, and bx is a define, so the winners are two builds). The header's NAME_select(), compiled into
+ * a program, and autotune_pick() pick alike for tuned and untuned sizes, from the CSV and from the
+ * run's T4 file (--t4); results of another spec are refused as stale, and JSON that is not
+ * autotune's T4 (another tool's, cut short, hostile) with a message. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@
 #include "table.h"
 #include "tests.h"
 
-static char dir[128], csv[192], header[192];
+static char dir[128], csv[192], header[192], t4[192];
 
 /* Tunes n of 1024, 4096 and 16384 with bx a define; once per run of the suite. */
 static int tuned(void)
@@ -33,6 +34,7 @@ static int tuned(void)
 	snprintf(cfg, sizeof cfg, "%s/sizes.yaml", dir);
 	snprintf(csv, sizeof csv, "%s/sizes.csv", dir);
 	snprintf(header, sizeof header, "%s/sizes_tuned.h", dir);
+	snprintf(t4, sizeof t4, "%s/sizes.t4.json", dir);
 	snprintf(text, sizeof text,
 		 "name: sizes\nkernel: {source: k.cu, entry: k}\nconstants: {n: 4096}\ninstances: {n: [1024, 4096, 16384]}\n"
 		 "arguments:\n  - {name: a, type: float, count: n, output: true}\n  - {name: n, type: int32, value: n}\n"
@@ -42,7 +44,7 @@ static int tuned(void)
 	put_file(cfg, text);
 	setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
 	setenv("FAKE_SMS", "4", 1);
-	done = run_autotune_on(cfg, (char *[]){"-q", NULL}, NULL) == 0;
+	done = run_autotune_on(cfg, (char *[]){"-q", "--t4", NULL}, NULL) == 0;
 	unsetenv("FAKE_SMS");
 	fake_worker_forget();
 	return done;
@@ -158,6 +160,120 @@ static void test_the_library_picks_as_the_header_does(void)
 	diags_free(&d);
 }
 
+/* Every column of the CSV's, as the pick from the CSV has it and as the one from the T4 file. */
+static void same_fields(const autotune_results *a, long pa, const autotune_results *b, long pb, const table *t)
+{
+	for (size_t c = 0; c < t->ncols; c++)
+		if (strcmp(autotune_field(a, pa, t->names[c]), autotune_field(b, pb, t->names[c]))) {
+			fprintf(stderr, "\n  %s: '%s' from the CSV, '%s' from the T4 file", t->names[c],
+				autotune_field(a, pa, t->names[c]), autotune_field(b, pb, t->names[c]));
+			CU_FAIL("a field of the pick differs");
+		}
+}
+
+static void test_the_t4_file_picks_as_the_csv_does(void)
+{
+	CU_ASSERT_FATAL(tuned());
+	int inst[NSIZES], bx[NSIZES], variant[NSIZES];
+	CU_ASSERT_EQUAL_FATAL(header_picks(inst, bx, variant), 0);
+	table t;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(table_load(csv, &t, &d), 0);
+	char err[512] = "";
+	const char *spec = table_field(&t, 0, "spec_hash");
+	autotune_results *c = autotune_results_load(csv, spec, err, sizeof err);
+	autotune_results *j = autotune_results_load(t4, spec, err, sizeof err);
+	if (!j)
+		fprintf(stderr, "\n  %s", err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT_EQUAL(autotune_constants(j), autotune_constants(c));
+	CU_ASSERT_STRING_EQUAL(autotune_constant_name(j, 0), "n");
+	CU_ASSERT_EQUAL(autotune_params(j), autotune_params(c));
+	CU_ASSERT_STRING_EQUAL(autotune_param_name(j, 0), "bx");
+	/* the results' own GPU, any GPU, and one they were not measured on (all of them then) */
+	const char *devices[] = {table_field(&t, 0, "gpu"), NULL, "NVIDIA H100 80GB HBM3"};
+	CU_ASSERT_STRING_EQUAL(devices[0], "Fake GPU");
+	for (size_t g = 0; g < sizeof devices / sizeof *devices; g++)
+		for (int i = 0; i < NSIZES; i++) {
+			long pc = autotune_pick(c, &sizes[i], devices[g]), pj = autotune_pick(j, &sizes[i], devices[g]);
+			CU_ASSERT(pj >= 0);
+			CU_ASSERT_EQUAL(autotune_instance(j, pj), inst[i]);
+			CU_ASSERT_EQUAL(autotune_instance(j, pj), autotune_instance(c, pc));
+			CU_ASSERT_EQUAL(autotune_param(j, pj, 0), bx[i]);
+			CU_ASSERT_EQUAL(autotune_time_ms(j, pj), autotune_time_ms(c, pc));
+			same_fields(c, pc, j, pj, &t);
+		}
+	CU_ASSERT_EQUAL(autotune_pick(j, (double[]){0}, NULL), -1);
+	autotune_results_free(c);
+	autotune_results_free(j);
+	/* the spec check without a spec: loads */
+	j = autotune_results_load(t4, NULL, err, sizeof err);
+	CU_ASSERT_PTR_NOT_NULL(j);
+	autotune_results_free(j);
+	table_free(&t);
+	diags_free(&d);
+}
+
+/* Loads text as a results file: NULL expected, with every one of the needles in the message. */
+static void refused(const char *name, const char *text, size_t len, const char *need1, const char *need2)
+{
+	char path[256], err[1024] = "";
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fwrite(text, 1, len, f);
+	fclose(f);
+	autotune_results *r = autotune_results_load(path, NULL, err, sizeof err);
+	CU_ASSERT_PTR_NULL(r);
+	autotune_results_free(r);
+	if (!strstr(err, path) || !strstr(err, need1) || (need2 && !strstr(err, need2))) {
+		fprintf(stderr, "\n  %s: '%s'", name, err);
+		CU_FAIL("not the message expected");
+	}
+	unlink(path);
+}
+
+static void test_a_stale_foreign_or_broken_t4_file_is_refused(void)
+{
+	CU_ASSERT_FATAL(tuned());
+	char err[512] = "";
+	autotune_results *r = autotune_results_load(t4, "0123456789abcdef", err, sizeof err);
+	CU_ASSERT_PTR_NULL(r);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "stale results: tuned for spec_hash"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "built for 0123456789abcdef"));
+	/* another tool's T4 (Kernel Tuner's has no "autotune" object), a Kernel Tuner cache file */
+	const char *kt = "{\"schema_version\": \"1.0.0\", \"results\": [{\"configuration\": {\"bx\": 32}, \"times\": "
+			 "{\"runtimes\": [1.5]}, \"invalidity\": \"correct\", \"correctness\": 1, \"measurements\": "
+			 "[{\"name\": \"time\", \"value\": 1.5, \"unit\": \"ms\"}], \"objectives\": [\"time\"]}]}\n";
+	refused("kt.t4.json", kt, strlen(kt), "no \"autotune\" object", "no spec_hash, flags or instance information");
+	const char *cache = "{\"device_name\": \"NVIDIA H100\", \"tune_params_keys\": [\"bx\"], \"cache\": "
+			    "{\"32\": {\"bx\": 32, \"time\": 1.5}}}\n";
+	refused("kt.cache.json", cache, strlen(cache), "a Kernel Tuner cache file", "no spec or instance information");
+	refused("other.json", "  {\"a\": 1}", 10, "no \"results\" list", NULL);
+	/* autotune's own T4 cut short anywhere: an error at a line and column, never a crash */
+	char *text = read_text(t4);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	size_t len = strlen(text);
+	CU_ASSERT(len > 2000);
+	for (size_t k = 1; k < 40; k++)
+		refused("cut.t4.json", text, len * k / 40, "JSON syntax error", "cut short");
+	free(text);
+	/* hostile: nesting past any T4 file's depth, YAML's aliases, a NUL in a string, a list for an object */
+	char deep[20000];
+	memcpy(deep, "{\"x\": ", 6);
+	memset(deep + 6, '[', sizeof deep - 6);
+	refused("deep.json", deep, sizeof deep, "nested more than 16 deep", NULL);
+	const char *alias = "{\"results\": &a [], \"x\": *a}";
+	refused("alias.json", alias, strlen(alias), "anchor, alias or tag", NULL);
+	const char *nul = "{\"results\": [{\"configuration\": {\"bx\": \"3\\u00002\"}}]}";
+	refused("nul.json", nul, strlen(nul), "a NUL character", NULL);
+	const char *list = "{\"results\": [{\"autotune\": [1, 2]}]}";
+	refused("list.json", list, strlen(list), "is not an object", NULL);
+	const char *twice = "{\"results\": [{\"autotune\": {\"flags\": \"winner\", \"flags\": \"\"}}]}";
+	refused("twice.json", twice, strlen(twice), "'flags' twice in one result", NULL);
+}
+
 int add_selector_suite(void)
 {
 	CU_pSuite s = CU_add_suite("selector", NULL, fake_worker_forget);
@@ -165,5 +281,7 @@ int add_selector_suite(void)
 		return -1;
 	CU_add_test(s, "the header selects the tuned or nearest instance", test_the_header_selects_the_tuned_or_nearest_instance);
 	CU_add_test(s, "the library picks as the header does", test_the_library_picks_as_the_header_does);
+	CU_add_test(s, "the T4 file picks as the CSV does", test_the_t4_file_picks_as_the_csv_does);
+	CU_add_test(s, "a stale, foreign or broken T4 file is refused", test_a_stale_foreign_or_broken_t4_file_is_refused);
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include "proc.h"
 #include "report.h"
 #include "selector.h"
+#include "t4.h"
 #include "table.h"
 #include "banned.h"
 
@@ -230,7 +231,7 @@ static void say_winners(const config *cfg, const char *csv, const instance_run *
 
 /* The run's summary: each distinct binary counted once across the instances, each winner. */
 static void summary(const options *o, const config *cfg, const instance_run *ir, size_t tuned, const char *csv,
-		    int header, int report)
+		    int header, int report, const char *t4)
 {
 	size_t n = cfg->instances.ninst;
 	fprintf(stderr, "%s: %zu instances, %zu with a winner; %zu distinct %s built for %zu instances in %.1f s "
@@ -255,6 +256,8 @@ static void summary(const options *o, const config *cfg, const instance_run *ir,
 		fprintf(stderr, "  report:  %s\n", html);
 		free(html);
 	}
+	if (t4)
+		fprintf(stderr, "  T4:      %s\n", t4);
 }
 
 /* The status of the whole run from its instances': a stop or an error first, then whether every
@@ -268,21 +271,25 @@ static int worse(int code, int rc)
 	return code ? code : rc;
 }
 
-/* The joined CSV, the header (some instance has a winner) and the report; the parts go once
- * joined (their journals stay, for a resumed or repeated run). */
+/* The joined CSV, the header (some instance has a winner), the report and, when asked, the T4
+ * file; the parts go once joined (their journals stay, for a resumed or repeated run). */
 static int write_joined(const options *o, const config *cfg, char **parts, size_t tuned, const instance_run *ir,
 			diags *d)
 {
 	char *csv = o->dry_run ? config_sibling(cfg, DRY_RUN_SUFFIX) : xstrdup(cfg->csv_path);
+	char *t4 = o->t4 || cfg->write_t4 ? config_sibling(cfg, o->dry_run ? ".dry-run.t4.json" : ".t4.json") : NULL;
 	int rc = instances_join(cfg, parts, csv, d);
 	int header = !rc && tuned && header_write(&csv, 1, cfg->name, cfg->header_path, d) == 0;
 	int report = !rc && report_write(csv, NULL, NULL, d) == 0;
+	if (!rc && t4 && t4_write(csv, t4, d))
+		rc = -1;
 	if (!rc)
 		for (size_t i = 0; i < cfg->instances.ninst; i++)
 			if (parts[i] && !same_file(parts[i], csv))
 				unlink(parts[i]);
 	if (!rc && !o->quiet)
-		summary(o, cfg, ir, tuned, csv, header, report);
+		summary(o, cfg, ir, tuned, csv, header, report, t4);
+	free(t4);
 	free(csv);
 	return rc || (tuned && !header) || !report ? -1 : 0;
 }
