@@ -971,6 +971,34 @@ static void test_the_summary_says_where_the_time_went(void)
 	free(out);
 }
 
+/* The same on two GPUs under a budget: a search measures on the first GPU only, so its wait for
+ * nvcc is that lane's whole wait, not shared out over lanes that had nothing to measure (which
+ * showed as seconds of "measuring" with nothing measured). */
+static void test_a_search_on_two_gpus_says_where_the_time_went(void)
+{
+	config_path = write_capped_config(DIR, "stages2", "{bx: [32, 64, 96], cap: [0, 64]}");
+	set_nvcc_wrapper(DIR "/nvcc_slow", "sleep 2");
+	setenv("FAKE_GPUS", "2", 1);
+	char *out;
+	CU_ASSERT_EQUAL_FATAL(run_autotune_on(config_path, (char *[]){"--fresh", "--no-cache", "--budget", "4", NULL}, &out),
+			      0);
+	unsetenv("FAKE_GPUS");
+	unsetenv("NVCC");
+	const char *line = strstr(out, "stages2: ");
+	while (line && !(line[9] >= '0' && line[9] <= '9')) /* the stages, not the GPUs' line */
+		line = strstr(line + 1, "stages2: ");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(line);
+	double all, part[6];
+	int n = sscanf(line, "stages2: %lf s: %lf s opening the GPUs, %lf s waiting for nvcc, %lf s measuring, %lf s finalists, "
+			     "%lf s counters, %lf s writing", &all, &part[0], &part[1], &part[2], &part[3], &part[4], &part[5]);
+	if (n != 7)
+		fprintf(stderr, "\n%s\n", out);
+	CU_ASSERT_EQUAL_FATAL(n, 7);
+	CU_ASSERT(part[1] >= 1.5);
+	CU_ASSERT(part[2] < 1.0);
+	free(out);
+}
+
 /* Results in a directory two levels below any that exists: made with its parents, and the run
  * writes there. */
 static void test_a_nested_results_directory_is_made(void)
@@ -1429,6 +1457,7 @@ int add_tune_suite(void)
 	CU_add_test(s, "option values are checked first", test_option_values_are_checked_first);
 	CU_add_test(s, "bad input table: exit 2 and a message", test_bad_input_table);
 	CU_add_test(s, "the summary says where the time went", test_the_summary_says_where_the_time_went);
+	CU_add_test(s, "a search on two GPUs says where the time went", test_a_search_on_two_gpus_says_where_the_time_went);
 	CU_add_test(s, "a nested results directory is made", test_a_nested_results_directory_is_made);
 	CU_add_test(s, "outputs that would destroy files are refused", test_outputs_that_would_destroy_files_are_refused);
 	CU_add_test(s, "command outputs over their inputs are refused", test_command_outputs_over_their_inputs_are_refused);

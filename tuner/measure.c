@@ -852,7 +852,8 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	double t0 = now_seconds();
 	int rc = first_pass(&P);
 	o->first_pass_s = now_seconds() - t0;
-	o->wait_s = P.wait_s / (double)nrunners;
+	/* per lane that measured: a search measures on the first alone */
+	o->wait_s = P.wait_s / (double)(P.searching ? 1 : nrunners);
 	for (size_t i = 0; i < nrunners; i++)
 		if (!P.lanes[i].left) /* (one that left may still be profiling) */
 			join_diags(d, &P.lanes[i]);
