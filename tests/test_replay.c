@@ -238,6 +238,15 @@ static void test_a_replay_that_cannot_write_says_why(void)
 	remove_full_dir();
 }
 
+/* The pool tests' space: 8 configurations, each a binary of its own. */
+static int load_pool(config *c, space *s, diags *d)
+{
+	const char *yaml = write_temp(1, "pool.yaml", "kernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4}]\n"
+						      "space: {x: [32, 64, 96, 128, 160, 192, 224, 256]}\nlaunch: {block: [x], grid: [1]}\n"
+						      "build: {defines: [x]}\n");
+	return config_load(yaml, c, d) || space_enumerate(c, s, d) ? -1 : 0;
+}
+
 /* The simulated compile pool: each binary takes one latency on one of `jobs` slots. Exhaustive
  * over 8 binaries takes 8 latencies on one slot and about one on 8 (all hinted at once); a random
  * search builds only what it draws; and no search waits less than one latency per binary on
@@ -247,11 +256,7 @@ static void test_compiles_are_simulated_on_a_pool(void)
 	config c;
 	space s;
 	diags d = {0};
-	const char *yaml = write_temp(1, "pool.yaml", "kernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4}]\n"
-						      "space: {x: [32, 64, 96, 128, 160, 192, 224, 256]}\nlaunch: {block: [x], grid: [1]}\n"
-						      "build: {defines: [x]}\n");
-	CU_ASSERT_EQUAL_FATAL(config_load(yaml, &c, &d), 0);
-	CU_ASSERT_EQUAL_FATAL(space_enumerate(&c, &s, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(load_pool(&c, &s, &d), 0);
 	const char *csv = write_temp(2, "pool.csv", "x,time_ms_median,status\r\n32,8,ok\r\n64,7,ok\r\n96,6,ok\r\n128,5,ok\r\n"
 						  "160,4,ok\r\n192,3,ok\r\n224,2,ok\r\n256,1,ok\r\n");
 	replay_result one, eight;
@@ -282,11 +287,7 @@ static void test_recorded_compile_seconds_drive_the_pool(void)
 	config c;
 	space s;
 	diags d = {0};
-	const char *yaml = write_temp(1, "secs.yaml", "kernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4}]\n"
-						      "space: {x: [32, 64, 96, 128, 160, 192, 224, 256]}\nlaunch: {block: [x], grid: [1]}\n"
-						      "build: {defines: [x]}\n");
-	CU_ASSERT_EQUAL_FATAL(config_load(yaml, &c, &d), 0);
-	CU_ASSERT_EQUAL_FATAL(space_enumerate(&c, &s, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(load_pool(&c, &s, &d), 0);
 	const char *csv = write_temp(2, "secs.csv", "x,compile_s,time_ms_median,status\r\n32,1,8,ok\r\n64,1,7,ok\r\n96,1,6,ok\r\n"
 						  "128,1,5,ok\r\n160,1,4,ok\r\n192,1,3,ok\r\n224,1,2,ok\r\n256,5,1,ok\r\n");
 	replay_result one, eight;
