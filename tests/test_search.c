@@ -198,6 +198,68 @@ static void test_every_strategy_evaluates_the_start_first_and_once(void)
 	free(seen);
 }
 
+/* A caller that measures committed configurations ahead of their turn: each polled configuration
+ * comes in on its third poll, and the rest of the committed list is peeked as it would have been
+ * measured meanwhile. */
+static struct {
+	unsigned char polls[4096];
+	char committed[4096];
+	size_t hints, polled;
+} early;
+
+static void note_hint(void *ctx, const size_t *configs, size_t n)
+{
+	(void)ctx;
+	(void)configs;
+	early.hints += n > 0;
+}
+
+static void note_commit(void *ctx, const size_t *configs, size_t n)
+{
+	(void)ctx;
+	for (size_t i = 0; i < n; i++)
+		early.committed[configs[i]] = 1;
+}
+
+static int slow_poll(void *ctx, size_t c)
+{
+	(void)ctx;
+	early.polled++;
+	return ++early.polls[c] >= 3;
+}
+
+static double peek_committed(void *ctx, size_t c)
+{
+	(void)ctx;
+	return early.committed[c] && early.polls[c] == 0 ? 1.0 + (double)(c % 7) : NAN;
+}
+
+/* Polling and peeking steer the guesses, never the sequence: every strategy proposes the same
+ * configurations with them as without, and a search that waits guesses again as it polls. */
+static void test_polling_and_peeking_never_change_the_sequence(void)
+{
+	CU_ASSERT_FATAL(sp.count <= sizeof early.polls);
+	size_t budget = sp.count / 10;
+	size_t *order = calloc(sp.count, sizeof *order), *again = calloc(sp.count, sizeof *again);
+	for (int s = 0; s < STRAT_COUNT_; s++) {
+		search_opts so = {.strategy = (strategy)s, .budget = budget, .seed = 3, .eval = bowl,
+				  .hint = note_hint, .commit = note_commit};
+		memset(&early, 0, sizeof early);
+		size_t n = search_run(&cfg, &sp, &so, order), hints = early.hints;
+		so.poll = slow_poll;
+		so.peek = peek_committed;
+		memset(&early, 0, sizeof early);
+		CU_ASSERT_EQUAL(search_run(&cfg, &sp, &so, again), n);
+		CU_ASSERT(memcmp(order, again, n * sizeof *order) == 0);
+		if (s == STRAT_MODEL) {
+			CU_ASSERT(early.polled >= 2 * budget / 2); /* the waves' and the first half's */
+			CU_ASSERT(early.hints > hints);            /* guessed again while waiting */
+		}
+	}
+	free(order);
+	free(again);
+}
+
 int add_search_suite(void)
 {
 	CU_pSuite s = CU_add_suite("search", setup, teardown);
@@ -205,6 +267,7 @@ int add_search_suite(void)
 		return -1;
 	CU_add_test(s, "invariants of every strategy", test_invariants_of_every_strategy);
 	CU_add_test(s, "guided strategies find a smooth optimum", test_guided_strategies_find_a_smooth_optimum);
+	CU_add_test(s, "polling and peeking never change the sequence", test_polling_and_peeking_never_change_the_sequence);
 	CU_add_test(s, "every strategy evaluates the start first and once",
 		    test_every_strategy_evaluates_the_start_first_and_once);
 	return 0;

@@ -118,6 +118,33 @@ static double lookup_time(void *ctx, size_t c)
 	return o->time[c];
 }
 
+/* The search waits for c: 1 when its binary is built; else one step of the clock (a committed
+ * configuration whose binary is in measured, or the next compile's end) and 0. */
+static int sim_poll(void *ctx, size_t c)
+{
+	oracle *o = ctx;
+	size_t k = o->of_config[c];
+	ahead_want(o->plan, k);
+	sim_fill(o);
+	if (sim_built(o, k))
+		return 1;
+	long long e = sim_ready(o, c);
+	if (e >= 0) {
+		o->visited[e] = 1;
+		o->now += SIM_MEASURE;
+		sim_fill(o);
+	} else
+		sim_advance(o);
+	return sim_built(o, k);
+}
+
+/* c's time once measured ahead of its turn, else NAN. */
+static double sim_peek(void *ctx, size_t c)
+{
+	const oracle *o = ctx;
+	return o->visited && o->visited[c] ? o->time[c] : NAN;
+}
+
 /* Configurations into their binaries, each once, in order; returns how many. */
 static size_t sim_bins(oracle *o, const size_t *configs, size_t n)
 {
@@ -310,7 +337,8 @@ int replay_run(const config *cfg, const space *sp, const char *csv_path, strateg
 		o.plan = ahead_new(cfg, sp, &b, o.jobs, speculate);
 		o.visited = speculate ? xcalloc(sp->count + 1, 1) : NULL;
 		r->evaluations = search_run(cfg, sp, &(search_opts){.strategy = s, .prior = prior, .budget = budget, .seed = seed,
-			.eval = lookup_time, .hint = sim_hint, .commit = speculate ? sim_commit : NULL, .ctx = &o}, order);
+			.eval = lookup_time, .hint = sim_hint, .commit = speculate ? sim_commit : NULL,
+			.poll = sim_poll, .peek = sim_peek, .ctx = &o}, order);
 		r->compile_latencies = o.now;
 		r->built = o.built;
 		free(o.finish);

@@ -40,6 +40,8 @@ typedef struct {
 	search_hint_fn hint; /* or NULL */
 	/* or NULL; given, the hints reach past what is decided (speculate) */
 	search_hint_fn commit;
+	search_poll_fn poll; /* or NULL; with commit */
+	search_peek_fn peek; /* or NULL; with commit */
 	char *mark;     /* speculate's scratch, all 0 between calls */
 	size_t *spec;   /* room for the list in flight and SPECULATE more */
 } state;
@@ -119,8 +121,11 @@ static void measure_in_order(state *S, const size_t *all, size_t nall, int guess
 		hint(S, list, n);
 	for (size_t i = 0; i < n && budget_left(S); i++) {
 		if (S->commit && guess_after) {
-			memcpy(S->spec, list + i, (n - i) * sizeof *list);
-			hint(S, S->spec, n - i + speculate(S, list + i, n - i, S->spec + n - i, SPECULATE));
+			/* while list[i] is not in, the rest of the list arrives: the guesses follow it */
+			do {
+				memcpy(S->spec, list + i, (n - i) * sizeof *list);
+				hint(S, S->spec, n - i + speculate(S, list + i, n - i, S->spec + n - i, SPECULATE));
+			} while (S->poll && !S->poll(S->ctx, list[i]));
 		}
 		measure(S, list[i]);
 	}
@@ -413,16 +418,22 @@ static size_t add_neighbours(state *S, size_t c, size_t *out, size_t k, size_t c
 }
 
 /* What the waves would propose after the list in flight (rest), were all of it worse than what
- * was measured: the unmeasured neighbours of the best measured, then of the next best; then the
+ * was measured (or, where the caller has measured some of it ahead of its turn, peek, than
+ * those too): the unmeasured neighbours of the best measured, then of the next best; then the
  * neighbours of those in flight, which may turn out best. Draws nothing from the generator, so
  * that guessing never changes the sequence. Returns how many went to out (at most cap). */
 static size_t speculate(state *S, const size_t *rest, size_t nrest, size_t *out, size_t cap)
 {
-	ranked *centre = xcalloc(S->used + 1, sizeof *centre);
+	ranked *centre = xcalloc(S->used + nrest + 1, sizeof *centre);
 	size_t m = 0, k = 0, *nb = xcalloc(2 * S->np + 1, sizeof *nb);
 	for (size_t i = 0; i < S->used; i++)
 		if (!isinf(S->time[S->order[i]]))
 			centre[m++] = (ranked){S->time[S->order[i]], S->order[i]};
+	for (size_t i = 0; S->peek && i < nrest; i++) {
+		double t = measured(S, rest[i]) ? NAN : S->peek(S->ctx, rest[i]);
+		if (!isnan(t) && !isinf(t))
+			centre[m++] = (ranked){t, rest[i]};
+	}
 	qsort(centre, m, sizeof *centre, by_key);
 	for (size_t i = 0; i < nrest; i++)
 		S->mark[rest[i]] = 1;
@@ -505,6 +516,8 @@ size_t search_run(const config *cfg, const space *sp, const search_opts *opt, si
 	if (!sp->count || !budget)
 		return 0;
 	S.commit = opt->hint ? opt->commit : NULL;
+	S.poll = S.commit ? opt->poll : NULL;
+	S.peek = S.commit ? opt->peek : NULL;
 	prepare(&S);
 	S.mark = xcalloc(sp->count + 1, 1);
 	S.spec = xcalloc(budget + 2 * S.np + SPECULATE + 1, sizeof *S.spec);

@@ -20,6 +20,14 @@ typedef double (*search_eval_fn)(void *ctx, size_t c);
 /* What a strategy expects to measure next, most likely first: a caller may compile it ahead. */
 typedef void (*search_hint_fn)(void *ctx, const size_t *configs, size_t n);
 
+/* Whether c's result can be had without waiting; if not, waits a little (measuring what it can
+ * meanwhile) and returns 0, so that the search can guess again from what came in. */
+typedef int (*search_poll_fn)(void *ctx, size_t c);
+
+/* c's result if the caller already has it (measured ahead of its turn), else NAN: it steers the
+ * guesses (hint), never the sequence. */
+typedef double (*search_peek_fn)(void *ctx, size_t c);
+
 /* A search, named at the call: (search_opts){ .strategy = s, .budget = n, .eval = f, ... }. */
 typedef struct {
 	strategy strategy;
@@ -36,13 +44,17 @@ typedef struct {
 	 * any order as their binaries arrive, and answer eval from what it measured. Given with hint,
 	 * hints reach past that list: the configurations likely after it, ranked by the results so far. */
 	search_hint_fn commit;
+	/* or NULL, with commit: while the search waits for a committed configuration it polls, and
+	 * guesses again from the rest of the list as the caller measures it (peek) */
+	search_poll_fn poll;
+	search_peek_fn peek;
 	/* or NULL: configurations evaluated first, in this order, each once and counted in the budget
 	 * (a neighbouring problem's winner): the strategy goes on from them, a descent or annealing
 	 * from the best of them, the genetic population holding them, the model's waves seeing them
 	 * among the measured. Those not of the space are left out. */
 	const size_t *start;
 	size_t nstart;
-	void *ctx;                /* eval's, hint's and commit's */
+	void *ctx;                /* eval's, hint's, commit's, poll's and peek's */
 } search_opts;
 
 /* Runs the strategy for at most `budget` evaluations with a seeded generator. order receives the
