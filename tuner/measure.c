@@ -419,31 +419,45 @@ static long long ready_committed(pass *P, size_t c)
 	return -1;
 }
 
-/* While c's binary is not in, the committed configurations whose binaries are get measured, in
- * the list's order: the search never waits for a binary it could have had. */
-static void measure_ready(pass *P, lane *L, size_t c)
+/* One step of waiting for c's binary: 1 once it is in or nothing more can come (over, or nvcc
+ * cannot run: visit says why); else a committed configuration whose binary is in is measured (the
+ * search never waits for a binary it could have had) or a compile waited for, up to 200 ms: 0. */
+static int ready_step(pass *P, lane *L, size_t c)
 {
+	if (search_over(P))
+		return 1;
 	size_t bin = P->b->of_config[c];
-	while (!search_over(P)) {
-		double t0 = now_seconds();
-		pthread_mutex_lock(&P->build_lock);
-		int done = build_done(P->o->build, bin);
-		long long e = done ? -1 : ready_committed(P, c);
-		int rc = done || e >= 0 ? 0 : build_poll(P->o->build, bin, 200);
-		pthread_mutex_unlock(&P->build_lock);
-		pthread_mutex_lock(&P->lock);
-		P->wait_s += now_seconds() - t0;
-		pthread_mutex_unlock(&P->lock);
-		if (done || rc)
-			return; /* (visit's wait says why nvcc cannot run) */
-		if (e < 0)
-			continue;
-		trace_event("search measures %lld ahead of its turn", e);
-		P->early[e] = 1;
-		pthread_mutex_lock(&P->lock);
-		visit(P, L, (size_t)e);
-		pthread_mutex_unlock(&P->lock);
-	}
+	double t0 = now_seconds();
+	pthread_mutex_lock(&P->build_lock);
+	int done = build_done(P->o->build, bin);
+	long long e = done ? -1 : ready_committed(P, c);
+	int rc = done || e >= 0 ? 0 : build_poll(P->o->build, bin, 200);
+	pthread_mutex_unlock(&P->build_lock);
+	pthread_mutex_lock(&P->lock);
+	P->wait_s += now_seconds() - t0;
+	pthread_mutex_unlock(&P->lock);
+	if (done || rc || e < 0)
+		return done || rc;
+	trace_event("search measures %lld ahead of its turn", e);
+	P->early[e] = 1;
+	pthread_mutex_lock(&P->lock);
+	visit(P, L, (size_t)e);
+	pthread_mutex_unlock(&P->lock);
+	return 0;
+}
+
+/* The search waits for c a step at a time (search_poll_fn), guessing again from what came in. */
+static int poll_for_search(void *ctx, size_t c)
+{
+	pass *P = ctx;
+	return !P->early || P->early[c] || ready_step(P, &P->lanes[0], c);
+}
+
+/* c's result once measured ahead of its turn (search_peek_fn), else NAN. */
+static double peek_for_search(void *ctx, size_t c)
+{
+	const pass *P = ctx;
+	return !P->early || !P->early[c] ? NAN : result_passed(&P->res[c]) ? result_time(&P->res[c]) : INFINITY;
 }
 
 /* The search's view of a measurement: the time, or INFINITY for anything that did not pass. */
@@ -452,8 +466,8 @@ static double visit_for_search(void *ctx, size_t c)
 	pass *P = ctx;
 	lane *L = &P->lanes[0];
 	if (!P->early || !P->early[c]) {
-		if (P->early)
-			measure_ready(P, L, c);
+		while (P->early && !ready_step(P, L, c))
+			;
 		if (search_over(P))
 			return INFINITY; /* the rest of the search costs nothing: nothing more is measured */
 		trace_event("search visits %zu", c);
@@ -801,6 +815,7 @@ static int first_pass(pass *P)
 			P->early = xcalloc(sp->count + 1, 1);
 		search_run(cfg, sp, &(search_opts){.strategy = o->strategy, .prior = o->prior, .budget = budget,
 			   .seed = o->seed, .eval = visit_for_search, .hint = hint_binaries, .commit = commit,
+			   .poll = commit ? poll_for_search : NULL, .peek = commit ? peek_for_search : NULL,
 			   .start = o->start, .nstart = o->nstart, .ctx = P},
 			   order);
 		free(order);
