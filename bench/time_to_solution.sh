@@ -6,8 +6,9 @@
 # compile times (the CSV's compile_s, once per binary): max(their sum / cores, the longest) plus
 # the GPU's time (measuring, finalists, counters as the summary gives them), and wall / floor.
 # Run from the repository root after `make`. Arguments: CONFIG:RECORDING:BUDGET ... (BUDGET "all"
-# for exhaustive). AUTOTUNE_AHEAD=0 in the environment compares with a pool that does not compile
-# ahead; JOBS sets -j (default: the cores); DEVICES sets --devices (default: every GPU).
+# for exhaustive; RECORDING "-" when there is none: no optimum, no ratio). AUTOTUNE_AHEAD=0 in
+# the environment compares with a pool that does not compile ahead; JOBS sets -j (default: the
+# cores); DEVICES sets --devices (default: every GPU).
 set -uo pipefail
 cores=$(nproc)
 LOG=${OUT:-/tmp}/time_to_solution.log
@@ -32,7 +33,7 @@ for spec in "$@"; do
 	measured=$(grep -c ',ok,' "$csv")
 	best=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["status"] == "ok" {
 		t = $c["final_ms_median"] != "" ? $c["final_ms_median"] : $c["time_ms_median"]; if (!b || t < b) b = t } END { print b }' "$csv")
-	opt=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { sub(/\r$/, "") } $c["status"] == "ok" {
+	opt=$([ -f "$rec" ] && awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { sub(/\r$/, "") } $c["status"] == "ok" {
 		t = $c["final_ms_median"] != "" ? $c["final_ms_median"] : $c["time_ms_median"]; if (!b || t < b) b = t } END { print b }' "$rec")
 	# nvcc's seconds once per binary (its flags name it), and the GPU's part of the wall time
 	compile=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["compile_s"] != "" && !seen[$c["nvcc_flags"]]++ {
@@ -45,6 +46,7 @@ for spec in "$@"; do
 		-v u="$user" -v s="$sys" -v c="$cores" -v j="${JOBS:-$cores}" -v sum="$sum" -v l="$longest" \
 		-v meas="$meas" -v fin="$fin" -v cnt="$cnt" 'BEGIN {
 		floor = (sum / j > l ? sum / j : l) + meas + fin + cnt
-		printf "%-12s %7s %8.1f %7s %8s %10.4f %10.4f %7.3f %5.0f%% %8.1f %10.2f\n", n, b, w, bu, m, best, o, best / o,
+		opt = o > 0 ? sprintf("%10.4f", o) : "-"; ratio = o > 0 ? sprintf("%7.3f", best / o) : "-"
+		printf "%-12s %7s %8.1f %7s %8s %10.4f %10s %7s %5.0f%% %8.1f %10.2f\n", n, b, w, bu, m, best, opt, ratio,
 			100 * (u + s) / (w * c), floor, (floor > 0 ? w / floor : 0) }'
 done
