@@ -14,13 +14,13 @@ ALL_CFLAGS = $(BASIC_CFLAGS) $(CFLAGS)
 # cuda.h and cuda_occupancy.h come in as system headers: their inline helpers are not ours to lint.
 # The wings (README, Layout): lib/ the helpers, tuner/ the pipeline, tuner/results/ the readers
 # and writers of results files, worker/ the GPU process.
-SRC_DIRS = lib tuner tuner/results worker
+SRC_DIRS = lib tuner tuner/results worker runtime
 # Each folder compiles with only the include paths it may use, so an include the wrong way fails
 # the build (a file's own folder is searched first without one). tests/test_layers.c reads these.
 INC_lib =
 INC_worker = -Ilib
-INC_tuner = -Ituner -Ituner/results -Ilib
-INC_tuner/results = -Ituner/results -Ituner -Ilib
+INC_tuner = -Ituner -Ituner/results -Ilib -Iruntime
+INC_tuner/results = -Ituner/results -Ituner -Ilib -Iruntime
 # the tests and the tools built from them see every folder
 INCLUDES = $(SRC_DIRS:%=-I%)
 ALL_CPPFLAGS = $(INCLUDES) -isystem $(CUDA_HOME)/include -MMD -MP $(CPPFLAGS)
@@ -37,7 +37,8 @@ HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80
 # different folders cannot collide. The module lists are the folders' contents, none kept by hand.
 B = build
 LIB_SRCS = $(wildcard lib/*.c)
-ENGINE_SRCS = $(LIB_SRCS) $(filter-out tuner/main.c,$(wildcard tuner/*.c)) $(wildcard tuner/results/*.c)
+ENGINE_SRCS = $(LIB_SRCS) $(filter-out tuner/main.c,$(wildcard tuner/*.c)) $(wildcard tuner/results/*.c) \
+	$(wildcard runtime/*.c)
 WORKER_SRCS = $(wildcard worker/*.c)
 ENGINE_OBJS = $(ENGINE_SRCS:%.c=$(B)/%.o)
 # the test runner: every tests/test_*.c, the shared helpers and the runner's main
@@ -95,7 +96,7 @@ $(B)/worker/worker_kernels.o: $(B)/worker/worker_kernels.fatbin
 	cd $(@D) && ld -r -b binary -z noexecstack -o worker_kernels.o worker_kernels.fatbin
 
 # fsync wrapped: tests/test_journal.c makes it fail on demand, as a failing disk does
-$(B)/run_tests: $(TESTS) $(ENGINE_OBJS) $(RUNTIME_OBJS)
+$(B)/run_tests: $(TESTS) $(ENGINE_OBJS)
 	$(CC) $(ALL_CFLAGS) -Wl,--wrap=fsync -o $@ $^ $(LDLIBS) -lcunit -ldl
 
 # The run-time selection library (runtime/, RUNTIME_LIBS): libc and libyaml alone (the tuner's

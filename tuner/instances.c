@@ -20,6 +20,7 @@
 #include "selector.h"
 #include "t4.h"
 #include "table.h"
+#include "autotune_select.h"
 #include "banned.h"
 
 void instance_use_part(config *cfg, const instance_run *ir)
@@ -75,8 +76,8 @@ static long nearest_tuned(const instance_run *ir, const instance_set *s, size_t 
 			continue;
 		double dist = 0;
 		for (size_t k = 0; k < s->nnames; k++) {
-			double r = selector_ln(value_as_double(s->vals[i * s->nnames + k])) -
-				   selector_ln(value_as_double(s->vals[j * s->nnames + k]));
+			double r = autotune_ln(value_as_double(s->vals[i * s->nnames + k])) -
+				   autotune_ln(value_as_double(s->vals[j * s->nnames + k]));
 			dist += r * r;
 		}
 		if (best < 0 || dist < best_d) {

@@ -22,6 +22,7 @@
 #include "recipe.h"
 #include "select.h"
 #include "t4.h"
+#include "autotune_select.h" /* autotune_ln, the same text as the header's NAME_ln_() */
 #include "banned.h"
 
 int instance_view_of(const table *t, instance_view *v, diags *d)
@@ -90,26 +91,6 @@ char *instance_view_label(const instance_view *v, size_t i)
 	return out;
 }
 
-/* The same text as the header's NAME_ln_(): see put_selector. */
-double selector_ln(double x)
-{
-	double k = 0;
-	while (x >= 2) {
-		x /= 2;
-		k++;
-	}
-	while (x < 1) {
-		x *= 2;
-		k--;
-	}
-	double z = (x - 1) / (x + 1), z2 = z * z, term = z, sum = 0;
-	for (int i = 1; i < 40; i += 2) {
-		sum += term / i;
-		term *= z2;
-	}
-	return 2 * sum + k * 0.69314718055994530942;
-}
-
 long selector_pick(const instance_view *v, const double *want)
 {
 	for (size_t k = 0; k < v->nnames; k++)
@@ -122,7 +103,7 @@ long selector_pick(const instance_view *v, const double *want)
 			continue;
 		double dist = 0;
 		for (size_t k = 0; k < v->nnames; k++) {
-			double r = selector_ln(want[k]) - selector_ln(v->vals[i * v->nnames + k]);
+			double r = autotune_ln(want[k]) - autotune_ln(v->vals[i * v->nnames + k]);
 			dist += r * r;
 		}
 		if (best < 0 || dist < best_d) {

@@ -29,9 +29,6 @@ long instance_of_row(const instance_view *v, const table *t, size_t r);
 /* "n=1024 m=64" of instance i. Caller frees. */
 char *instance_view_label(const instance_view *v, size_t i);
 
-/* The natural logarithm as the header's selector and the run-time library compute it (no libm):
- * their picks are the same, bit for bit. */
-double selector_ln(double x);
 /* The nearest tuned instance to want (nnames values): the least sum over the constants of
  * (ln want - ln tuned)^2, the first of equals, among instances with a winner; -1 when none has
  * one or a value is not positive. */
