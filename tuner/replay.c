@@ -95,31 +95,9 @@ static long long sim_ready(const oracle *o, size_t c)
 	return -1;
 }
 
-static double lookup_time(void *ctx, size_t c)
-{
-	oracle *o = ctx;
-	size_t k = o->of_config[c];
-	if (o->visited && o->visited[c])
-		return o->time[c]; /* measured ahead of its turn */
-	ahead_want(o->plan, k);
-	sim_fill(o);
-	while (!sim_built(o, k)) {
-		long long e = o->visited ? sim_ready(o, c) : -1;
-		if (e >= 0) {
-			o->visited[e] = 1;
-			o->now += SIM_MEASURE;
-			sim_fill(o);
-		} else
-			sim_advance(o);
-	}
-	if (o->visited)
-		o->visited[c] = 1;
-	o->now += SIM_MEASURE;
-	return o->time[c];
-}
-
 /* The search waits for c: 1 when its binary is built; else one step of the clock (a committed
- * configuration whose binary is in measured, or the next compile's end) and 0. */
+ * configuration whose binary is in measured, or the next compile's end) and 0. Also the search's
+ * poll. */
 static int sim_poll(void *ctx, size_t c)
 {
 	oracle *o = ctx;
@@ -128,7 +106,7 @@ static int sim_poll(void *ctx, size_t c)
 	sim_fill(o);
 	if (sim_built(o, k))
 		return 1;
-	long long e = sim_ready(o, c);
+	long long e = o->visited ? sim_ready(o, c) : -1;
 	if (e >= 0) {
 		o->visited[e] = 1;
 		o->now += SIM_MEASURE;
@@ -136,6 +114,19 @@ static int sim_poll(void *ctx, size_t c)
 	} else
 		sim_advance(o);
 	return sim_built(o, k);
+}
+
+static double lookup_time(void *ctx, size_t c)
+{
+	oracle *o = ctx;
+	if (o->visited && o->visited[c])
+		return o->time[c]; /* measured ahead of its turn */
+	while (!sim_poll(o, c))
+		;
+	if (o->visited)
+		o->visited[c] = 1;
+	o->now += SIM_MEASURE;
+	return o->time[c];
 }
 
 /* c's time once measured ahead of its turn, else NAN. */
