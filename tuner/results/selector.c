@@ -284,6 +284,13 @@ static void put_table(FILE *h, const sel *s)
 	fputs("};\n", h);
 }
 
+/* The instance constants' names, each after prefix, joined by ", ". */
+static void put_names(FILE *h, const sel *s, const char *prefix)
+{
+	for (size_t k = 0; k < s->v.nnames; k++)
+		fprintf(h, "%s%s%s", k ? ", " : "", prefix, s->v.names[k]);
+}
+
 /* NAME_select(): the same arithmetic as selector_pick (and the run-time library). */
 static void put_selector(FILE *h, const sel *s)
 {
@@ -297,18 +304,15 @@ static void put_selector(FILE *h, const sel *s)
 		   " * constants of (ln value - ln tuned)^2, the first of equals. NULL when a value is not a\n"
 		   " * positive finite number. */\nstatic inline const struct %s_instance *%s_select(",
 		s->lower, s->lower);
-	for (size_t k = 0; k < s->v.nnames; k++)
-		fprintf(h, "%sdouble %s", k ? ", " : "", s->v.names[k]);
+	put_names(h, s, "double ");
 	fprintf(h, ")\n{\n\tconst double want[%zu] = {", s->v.nnames);
-	for (size_t k = 0; k < s->v.nnames; k++)
-		fprintf(h, "%s%s", k ? ", " : "", s->v.names[k]);
+	put_names(h, s, "");
 	fprintf(h, "};\n\tconst struct %s_instance *best = 0;\n\tdouble best_d = 0;\n\tint i, k;\n"
 		   "\tfor (k = 0; k < %zu; k++)\n\t\tif (!(want[k] > 0) || want[k] > 1.7976931348623157e308)\n\t\t\treturn 0;\n"
 		   "\tfor (i = 0; i < %s_TUNED_INSTANCES; i++) {\n\t\tconst struct %s_instance *in = &%s_instances[i];\n"
 		   "\t\tconst double tuned[%zu] = {",
 		s->lower, s->v.nnames, s->upper, s->lower, s->lower, s->v.nnames);
-	for (size_t k = 0; k < s->v.nnames; k++)
-		fprintf(h, "%sin->%s", k ? ", " : "", s->v.names[k]);
+	put_names(h, s, "in->");
 	fprintf(h, "};\n\t\tdouble dist = 0;\n\t\tfor (k = 0; k < %zu; k++) {\n"
 		   "\t\t\tdouble r = %s_ln_(want[k]) - %s_ln_(tuned[k]);\n\t\t\tdist += r * r;\n\t\t}\n"
 		   "\t\tif (!best || dist < best_d) {\n\t\t\tbest = in;\n\t\t\tbest_d = dist;\n\t\t}\n\t}\n\treturn best;\n}\n",
@@ -341,8 +345,7 @@ static void render_header(FILE *h, const sel *s, const char *base, const char *c
 		fprintf(h, ": %.4f ms, variant %d\n", table_num(s->t, row, table_fixed_col(s->t, "time_ms_median")), s->variant[i]);
 	}
 	fprintf(h, " * %s_select(", s->lower);
-	for (size_t k = 0; k < s->v.nnames; k++)
-		fprintf(h, "%s%s", k ? ", " : "", s->v.names[k]);
+	put_names(h, s, "");
 	fprintf(h, ") returns the tuned instance's entry, else the nearest tuned instance's in log scale.\n"
 		   " * %zu %s: winners that differ in compile-time values are built apart: compile with\n"
 		   " * -D%s_VARIANT=K (the fragment's %s_VK_NVCC_FLAGS) and launch the build of the entry's\n"
