@@ -6,18 +6,8 @@
 # Then AutotuneFinish.cmake on a fragment of several GPUs, and on one of an incomplete run. Run from the repository root after
 # `make` (`make test` does).
 set -eu
-if ! command -v cmake >/dev/null 2>&1; then
-	echo "SKIPPED: cmake not installed (tests/cmake.sh: the CMake integration)"
-	exit 0
-fi
-nvcc=${NVCC:-$(command -v nvcc || echo "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc")}
-if [ ! -x "$nvcc" ]; then
-	echo "SKIPPED: no nvcc at $nvcc (tests/cmake.sh: the CMake integration)"
-	exit 0
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/autotune-cmake-XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "cmake test: FAILED: $*" >&2; exit 1; }
+what="tests/cmake.sh: the CMake integration" name="cmake test"
+. tests/cmake_common.sh
 
 # The kernel's copy includes one header more, to see its includes followed.
 mkdir -p "$tmp/src/configs" "$tmp/src/kernels"

@@ -8,18 +8,8 @@
 # AutotuneFinish.cmake's slots alone: a header without instances, and one with more variants
 # than slots. Run from the repository root after `make` (`make test` does).
 set -eu
-if ! command -v cmake >/dev/null 2>&1; then
-	echo "SKIPPED: cmake not installed (tests/cmake_sizes.sh: CMake builds every variant)"
-	exit 0
-fi
-nvcc=${NVCC:-$(command -v nvcc || echo "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc")}
-if [ ! -x "$nvcc" ]; then
-	echo "SKIPPED: no nvcc at $nvcc (tests/cmake_sizes.sh: CMake builds every variant)"
-	exit 0
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/autotune-cmake-sizes-XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "cmake sizes test: FAILED: $*" >&2; exit 1; }
+what="tests/cmake_sizes.sh: CMake builds every variant" name="cmake sizes test"
+. tests/cmake_common.sh
 
 b=$tmp/build
 out=$(cmake -S examples/sizes_app -B "$b" -DAUTOTUNE_SAMPLE=ON -DCMAKE_CUDA_COMPILER="$nvcc" 2>&1) ||
