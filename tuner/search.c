@@ -5,6 +5,7 @@
 #include "search.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,12 +44,18 @@ typedef struct {
 	search_poll_fn poll; /* or NULL; with commit */
 	search_peek_fn peek; /* or NULL; with commit */
 	char *mark;     /* speculate's scratch, all 0 between calls */
+	size_t wave;    /* the waves' width, fixed when they begin (0 before) */
+	size_t horizon; /* a forecast stops after this many evaluations (0: the budget decides) */
 	size_t *spec;   /* room for the list in flight and SPECULATE more */
 } state;
 
 /* How many configurations a hint names beyond the list in flight: more than a machine's cores,
  * so that no compile slot idles for want of a guess. */
-enum { SPECULATE = 64 };
+enum { SPECULATE = 128 };
+
+/* A forecast runs the search ahead once at most this many results of the list in flight are still
+ * to come: before, it would rest mostly on predictions, and each costs a pass over the space. */
+enum { FORESEE = 4 };
 
 static int by_code(const void *a, const void *b)
 {
@@ -100,6 +107,15 @@ static double measure(state *S, size_t c);
 static void hint(const state *S, const size_t *configs, size_t n);
 static size_t speculate(state *S, const size_t *rest, size_t nrest, size_t *out, size_t cap);
 
+/* How many of the list in flight the caller has measured ahead of their turn. */
+static size_t peeked(const state *S, const size_t *rest, size_t nrest)
+{
+	size_t k = 0;
+	for (size_t i = 0; S->peek && i < nrest; i++)
+		k += !isnan(S->peek(S->ctx, rest[i]));
+	return k;
+}
+
 /* A list decided ahead of any result: committed as far as the budget goes, then measured in
  * order. With a caller that compiles ahead, each measurement re-hints the rest of the list and
  * the likely proposals after it, as the results so far rank them; else the list is hinted once. */
@@ -121,8 +137,14 @@ static void measure_in_order(state *S, const size_t *all, size_t nall, int guess
 		hint(S, list, n);
 	for (size_t i = 0; i < n && budget_left(S); i++) {
 		if (S->commit && guess_after) {
-			/* while list[i] is not in, the rest of the list arrives: the guesses follow it */
+			/* while list[i] is not in, the rest of the list arrives: the guesses follow it, made
+			 * again each time a result has come in */
+			size_t known = SIZE_MAX;
 			do {
+				size_t now = S->used + peeked(S, list + i, n - i);
+				if (now == known)
+					continue;
+				known = now;
 				memcpy(S->spec, list + i, (n - i) * sizeof *list);
 				hint(S, S->spec, n - i + speculate(S, list + i, n - i, S->spec + n - i, SPECULATE));
 			} while (S->poll && !S->poll(S->ctx, list[i]));
@@ -138,7 +160,10 @@ static void hint(const state *S, const size_t *configs, size_t n)
 	if (S->hint && n)
 		S->hint(S->ctx, configs, n);
 }
-static int budget_left(const state *S) { return S->used < S->budget && S->used < S->sp->count; }
+static int budget_left(const state *S)
+{
+	return S->used < S->budget && S->used < S->sp->count && (!S->horizon || S->used < S->horizon);
+}
 
 /* Measures c once; repeated asks return the recorded time without spending budget. */
 static double measure(state *S, size_t c)
@@ -356,6 +381,76 @@ static int by_key(const void *a, const void *b)
 	return (x->config > y->config) - (x->config < y->config);
 }
 
+/* A surrogate of the results: a known result as it is; else the mean log time of the results,
+ * moved, for each parameter, by how far the mean of those sharing the configuration's value lies
+ * from it (shrunk while few share it). Only the ranks matter to the waves. */
+typedef struct surrogate {
+	double *known; /* per configuration: its result, NAN when none */
+	double *pred;  /* per configuration: the predicted log time */
+} surrogate;
+
+static double surrogate_eval(void *ctx, size_t c)
+{
+	const surrogate *g = ctx;
+	return isnan(g->known[c]) ? exp(g->pred[c]) : g->known[c];
+}
+
+/* The surrogate of what is known: the measured, and the list in flight where peek has it. */
+static void surrogate_fit(surrogate *g, const state *S, const size_t *rest, size_t nrest)
+{
+	size_t n = S->sp->count, np = S->np, nv = 0, nk = 0;
+	g->known = xcalloc(n + 1, sizeof *g->known);
+	g->pred = xcalloc(n + 1, sizeof *g->pred);
+	memcpy(g->known, S->time, n * sizeof *g->known);
+	size_t *with = xcalloc(S->used + nrest + 1, sizeof *with), nw = S->used;
+	memcpy(with, S->order, S->used * sizeof *with);
+	for (size_t i = 0; S->peek && i < nrest; i++) {
+		if (measured(S, rest[i]))
+			continue;
+		g->known[rest[i]] = S->peek(S->ctx, rest[i]);
+		if (!isnan(g->known[rest[i]]))
+			with[nw++] = rest[i];
+	}
+	size_t *off = xcalloc(np + 1, sizeof *off);
+	for (size_t i = 0; i < np; i++) {
+		off[i] = nv;
+		nv += S->cfg->params[i].nvalues;
+	}
+	double *sum = xcalloc(nv + 1, sizeof *sum), all = 0;
+	size_t *cnt = xcalloc(nv + 1, sizeof *cnt);
+	for (size_t j = 0; j < nw; j++) {
+		double t = g->known[with[j]];
+		if (isinf(t) || t <= 0)
+			continue;
+		all += log(t);
+		nk++;
+		for (size_t i = 0; i < np; i++) {
+			sum[off[i] + S->pos[with[j] * np + i]] += log(t);
+			cnt[off[i] + S->pos[with[j] * np + i]]++;
+		}
+	}
+	double mean = nk ? all / (double)nk : 0;
+	/* per (parameter, value): its shrunk effect */
+	for (size_t v = 0; v < nv; v++)
+		sum[v] = cnt[v] ? (sum[v] / (double)cnt[v] - mean) * (double)cnt[v] / (double)(cnt[v] + 1) : 0;
+	for (size_t c = 0; c < n; c++) {
+		double l = mean;
+		for (size_t i = 0; i < np; i++)
+			l += sum[off[i] + S->pos[c * np + i]];
+		g->pred[c] = l;
+	}
+	free(with);
+	free(off);
+	free(sum);
+	free(cnt);
+}
+
+static void surrogate_free(surrogate *g)
+{
+	free(g->known);
+	free(g->pred);
+}
+
 /* The model's second half, in waves decided together so that they compile side by side (a
  * search waits one compile latency per decision, where measuring a variant takes milliseconds):
  * each wave is the unmeasured neighbours of the best configuration measured, then of the next
@@ -364,10 +459,19 @@ static int by_key(const void *a, const void *b)
  * the same on every machine. */
 enum { WAVE = 16, WAVE_ROUNDS = 5 };
 
+static void plan_waves(state *S)
+{
+	size_t left = S->budget - S->used;
+	if (S->wave)
+		return; /* a forecast goes on with the search's */
+	S->wave = left / WAVE_ROUNDS < 1 ? 1 : left / WAVE_ROUNDS > WAVE ? WAVE : left / WAVE_ROUNDS;
+}
+
 static void run_waves(state *S)
 {
-	size_t n = S->sp->count, left = S->budget - S->used;
-	size_t w = left / WAVE_ROUNDS < 1 ? 1 : left / WAVE_ROUNDS > WAVE ? WAVE : left / WAVE_ROUNDS;
+	size_t n = S->sp->count;
+	plan_waves(S);
+	size_t w = S->wave;
 	ranked *centre = xcalloc(S->budget + 1, sizeof *centre);
 	size_t *wave = xcalloc(WAVE + 1, sizeof *wave), *nb = xcalloc(2 * S->np + 1, sizeof *nb);
 	char *taken = xcalloc(n + 1, 1);
@@ -417,34 +521,87 @@ static size_t add_neighbours(state *S, size_t c, size_t *out, size_t k, size_t c
 	return k;
 }
 
-/* What the waves would propose after the list in flight (rest), were all of it worse than what
- * was measured (or, where the caller has measured some of it ahead of its turn, peek, than
- * those too): the unmeasured neighbours of the best measured, then of the next best; then the
- * neighbours of those in flight, which may turn out best. Draws nothing from the generator, so
- * that guessing never changes the sequence. Returns how many went to out (at most cap). */
+/* What the waves will measure after the list in flight (rest), were the results still to come as
+ * the surrogate predicts them: the search itself run ahead on a copy of its state and generator,
+ * for up to two waves (cap at most) beyond rest. Exact, configuration for configuration, as long as
+ * the results rank as predicted: while the best stays the best, the next wave is known before the
+ * last of the list comes in. Returns how many went to out. */
+static size_t forecast(const state *S, const size_t *rest, size_t nrest, size_t *out, size_t cap)
+{
+	size_t n = S->sp->count, k = 0;
+	surrogate g;
+	surrogate_fit(&g, S, rest, nrest);
+	state F = *S;
+	F.eval = surrogate_eval;
+	F.ctx = &g;
+	F.hint = F.commit = NULL;
+	F.poll = NULL;
+	F.peek = NULL;
+	F.time = xcalloc(n + 1, sizeof *F.time);
+	memcpy(F.time, S->time, n * sizeof *F.time);
+	F.order = xcalloc(S->budget + 1, sizeof *F.order);
+	memcpy(F.order, S->order, S->used * sizeof *F.order);
+	F.mark = xcalloc(n + 1, 1);
+	measure_in_order(&F, rest, nrest, 1);
+	size_t from = F.used;
+	plan_waves(&F);
+	F.horizon = from + (cap < 2 * F.wave ? cap : 2 * F.wave); /* two rounds: beyond, guesses diverge */
+	run_waves(&F);
+	for (size_t i = from; i < F.used; i++)
+		out[k++] = F.order[i];
+	free(F.time);
+	free(F.order);
+	free(F.mark);
+	surrogate_free(&g);
+	return k;
+}
+
+/* What the waves would propose after the list in flight (rest), as far as cap: the unmeasured
+ * configurations in order of the moves that reach them from a centre, each centre starting as
+ * late as its rank among the results (the best measured, or peeked where the caller measured some
+ * of the list ahead of its turn, at 0; the next at 1, ...). Those in flight that no result ranks
+ * yet start at 1: any may turn out best, and one whose binary takes long would otherwise be the
+ * last whose neighbours are guessed. Within a step, the centres' own neighbours come before the
+ * moves beyond them, which a wave would reach a round later. Draws nothing from the generator, so
+ * that guessing never changes the sequence. Returns how many went to out. */
 static size_t speculate(state *S, const size_t *rest, size_t nrest, size_t *out, size_t cap)
 {
 	ranked *centre = xcalloc(S->used + nrest + 1, sizeof *centre);
-	size_t m = 0, k = 0, *nb = xcalloc(2 * S->np + 1, sizeof *nb);
+	size_t m = 0, *nb = xcalloc(2 * S->np + 1, sizeof *nb);
+	size_t *unranked = xcalloc(nrest + 1, sizeof *unranked), nu = 0;
 	for (size_t i = 0; i < S->used; i++)
 		if (!isinf(S->time[S->order[i]]))
 			centre[m++] = (ranked){S->time[S->order[i]], S->order[i]};
-	for (size_t i = 0; S->peek && i < nrest; i++) {
-		double t = measured(S, rest[i]) ? NAN : S->peek(S->ctx, rest[i]);
-		if (!isnan(t) && !isinf(t))
+	for (size_t i = 0; i < nrest; i++) {
+		if (measured(S, rest[i]))
+			continue;
+		double t = S->peek ? S->peek(S->ctx, rest[i]) : NAN;
+		if (isnan(t))
+			unranked[nu++] = rest[i];
+		else if (!isinf(t))
 			centre[m++] = (ranked){t, rest[i]};
 	}
 	qsort(centre, m, sizeof *centre, by_key);
 	for (size_t i = 0; i < nrest; i++)
 		S->mark[rest[i]] = 1;
-	for (size_t i = 0; i < m && k < cap; i++)
-		k = add_neighbours(S, centre[i].config, out, k, cap, nb);
-	for (size_t i = 0; i < nrest && k < cap; i++)
-		k = add_neighbours(S, rest[i], out, k, cap, nb);
+	size_t k = nu <= FORESEE ? forecast(S, rest, nrest, out, cap / 2) : 0, lo = 0, hi = 0;
+	for (size_t i = 0; i < k; i++)
+		S->mark[out[i]] = 1;
+	for (size_t step = 0; k < cap && (step <= m || lo < hi); step++) {
+		if (step < m)
+			k = add_neighbours(S, centre[step].config, out, k, cap, nb);
+		for (size_t i = 0; step == 1 && i < nu; i++)
+			k = add_neighbours(S, unranked[i], out, k, cap, nb);
+		for (size_t i = lo; i < hi; i++)
+			k = add_neighbours(S, out[i], out, k, cap, nb);
+		lo = hi;
+		hi = k;
+	}
 	for (size_t i = 0; i < nrest; i++)
 		S->mark[rest[i]] = 0;
 	for (size_t i = 0; i < k; i++)
 		S->mark[out[i]] = 0;
+	free(unranked);
 	free(nb);
 	free(centre);
 	return k;
