@@ -44,7 +44,8 @@ typedef struct {
 	search_poll_fn poll; /* or NULL; with commit */
 	search_peek_fn peek; /* or NULL; with commit */
 	char *mark;     /* speculate's scratch, all 0 between calls */
-	size_t wave;    /* the waves' width, fixed when they begin (0 before) */
+	size_t wave, picks; /* the waves' width and surrogate picks, fixed when they begin (0 before) */
+	struct surrogate *sur; /* a forecast's stand-in for the GPU, which its waves pick from */
 	size_t horizon; /* a forecast stops after this many evaluations (0: the budget decides) */
 	size_t *spec;   /* room for the list in flight and SPECULATE more */
 } state;
@@ -451,20 +452,61 @@ static void surrogate_free(surrogate *g)
 	free(g->pred);
 }
 
+/* Adds to the wave (up to cap) the unmeasured, untaken configurations the surrogate predicts
+ * fastest: a forecast's (S->sur), else one of the measured. */
+static size_t surrogate_picks(state *S, char *taken, size_t *wave, size_t k, size_t cap)
+{
+	if (k >= cap)
+		return k;
+	surrogate own, *g = S->sur;
+	if (!g)
+		surrogate_fit(g = &own, S, NULL, 0);
+	size_t want = cap - k, got = 0;
+	ranked *top = xcalloc(want + 1, sizeof *top);
+	for (size_t c = 0; c < S->sp->count; c++) {
+		if (measured(S, c) || taken[c])
+			continue;
+		ranked r = {g->pred[c], c};
+		if (got == want && by_key(&r, &top[got - 1]) >= 0)
+			continue;
+		size_t at = got < want ? got++ : got - 1;
+		while (at > 0 && by_key(&r, &top[at - 1]) < 0) {
+			top[at] = top[at - 1];
+			at--;
+		}
+		top[at] = r;
+	}
+	for (size_t i = 0; i < got; i++) {
+		taken[top[i].config] = 1;
+		wave[k++] = top[i].config;
+	}
+	free(top);
+	if (g == &own)
+		surrogate_free(&own);
+	return k;
+}
+
 /* The model's second half, in waves decided together so that they compile side by side (a
  * search waits one compile latency per decision, where measuring a variant takes milliseconds):
- * each wave is the unmeasured neighbours of the best configuration measured, then of the next
- * best, until it is full. A wave is a fifth of what is left of the budget, so that even a small
- * budget walks a few steps, and at most WAVE: a constant rather than -j, so that the sequence is
- * the same on every machine. */
-enum { WAVE = 16, WAVE_ROUNDS = 5 };
+ * the unmeasured neighbours of the best configuration measured, then of the next best, until the
+ * wave is full. A wave is a fifth of what is left of the budget, so that even a small budget walks
+ * a few steps. Once a wave can hold a neighbourhood and more (WIDE), a third: its first third is
+ * what the surrogate of the results predicts fastest, which moves several parameters at once where
+ * a neighbour moves one, so that three rounds reach as far as five (and a search waits on two
+ * fewer rounds of compiles). At most WAVE: a constant rather than -j, so that the sequence is the
+ * same on every machine. */
+enum { WAVE = 16, WIDE = 8 };
 
 static void plan_waves(state *S)
 {
 	size_t left = S->budget - S->used;
 	if (S->wave)
 		return; /* a forecast goes on with the search's */
-	S->wave = left / WAVE_ROUNDS < 1 ? 1 : left / WAVE_ROUNDS > WAVE ? WAVE : left / WAVE_ROUNDS;
+	if (left >= 3 * WIDE) {
+		S->wave = (left + 2) / 3 > WAVE ? WAVE : (left + 2) / 3;
+		S->picks = (S->wave + 2) / 3;
+	} else
+		S->wave = left / 5 < 1 ? 1 : left / 5;
 }
 
 static void run_waves(state *S)
@@ -481,6 +523,8 @@ static void run_waves(state *S)
 			if (!isinf(S->time[S->order[i]]))
 				centre[m++] = (ranked){S->time[S->order[i]], S->order[i]};
 		qsort(centre, m, sizeof *centre, by_key);
+		if (S->picks && m)
+			k = surrogate_picks(S, taken, wave, k, S->picks);
 		for (size_t i = 0; i < m && k < w; i++) {
 			size_t nn = neighbours(S, centre[i].config, nb, 0);
 			for (size_t j = 0; j < nn && k < w; j++)
@@ -534,6 +578,7 @@ static size_t forecast(const state *S, const size_t *rest, size_t nrest, size_t 
 	state F = *S;
 	F.eval = surrogate_eval;
 	F.ctx = &g;
+	F.sur = &g;
 	F.hint = F.commit = NULL;
 	F.poll = NULL;
 	F.peek = NULL;
