@@ -499,6 +499,42 @@ static void test_search_compiles_only_what_it_needs(void)
 	unlink(DIR "/ondemand.yaml");
 }
 
+/* A search's first proposals depend on no result: they compile beside the reference's binary, so
+ * that more than the reference's nvcc has started when measuring begins. */
+static void test_the_first_proposals_compile_beside_the_reference(void)
+{
+	mkdir(DIR, 0777);
+	put_file(DIR "/kf.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; "
+			  "if (i < n) a[i] = i * V; }\n");
+	config_path = write_named_config(DIR, "first", "kf.cu",
+					 "space: {V: {start: 1, stop: 40}, bx: [32, 64]}\nbuild: {defines: [V]}\n"
+					 "verify: {reference: {V: 1, bx: 32}}\nmeasure: {finalists: 0, metrics: none}");
+	static const char *const strategies[] = {"model", "random"};
+	for (size_t i = 0; i < 2; i++) {
+		fake_worker_reset(DIR, "first");
+		setenv("AUTOTUNE_TRACE", "1", 1);
+		char *out;
+		CU_ASSERT_EQUAL(run_autotune_on(config_path,
+						(char *[]){"--no-cache", "-j", "4", "--arch", "sm_90", "--strategy",
+							   (char *)strategies[i], "--budget", "12", "--seed", "3", NULL},
+						&out),
+				0);
+		unsetenv("AUTOTUNE_TRACE");
+		const char *measuring = out ? strstr(out, ": measuring\n") : NULL;
+		CU_ASSERT_PTR_NOT_NULL_FATAL(measuring);
+		int before = 0;
+		for (const char *p = out; (p = strstr(p, ": nvcc start ")) && p < measuring; p++)
+			before++;
+		/* the reference and at least two proposals: 4 slots, 12 distinct binaries proposed */
+		CU_ASSERT(before >= 3);
+		free(out);
+	}
+	unlink(DIR "/first.csv");
+	unlink(DIR "/first.journal");
+	unlink(DIR "/first_tuned.h");
+	unlink(DIR "/first.yaml");
+}
+
 /* configs/streams.yaml in DIR, its kernel found from there, its outputs in DIR. */
 static char *copy_streams_config(void)
 {
@@ -620,6 +656,7 @@ int add_measure_suite(void)
 	CU_add_test(s, "a search measures its budget", test_search_measures_its_budget);
 	CU_add_test(s, "kill -9 in a search, then resume, repeats it", test_kill_9_in_a_search_then_resume_repeats_it);
 	CU_add_test(s, "a search compiles only what it needs", test_search_compiles_only_what_it_needs);
+	CU_add_test(s, "the first proposals compile beside the reference", test_the_first_proposals_compile_beside_the_reference);
 	CU_add_test(s, "the streams config runs each plan on its workers", test_the_streams_config_runs_each_plan_on_its_workers);
 	return 0;
 }

@@ -321,6 +321,34 @@ static void test_the_next_wave_is_guessed_before_it_is_decided(void)
 	}
 }
 
+/* What a search evaluates first whatever the results is known before any result, and without
+ * evaluating anything: the model's first half, a random sequence, the start before them. */
+static void test_the_first_proposals_are_known_before_any_result(void)
+{
+	size_t budget = sp.count / 10, start[] = {7, 11};
+	size_t *order = calloc(sp.count, sizeof *order), *first = calloc(sp.count, sizeof *first);
+	for (int s = 0; s < STRAT_COUNT_; s++) {
+		for (size_t ns = 0; ns <= 2; ns += 2) {
+			search_opts so = {.strategy = (strategy)s, .budget = budget, .seed = 5, .eval = bowl,
+					  .start = start, .nstart = ns};
+			int before = evaluations;
+			size_t nf = search_first(&cfg, &sp, &so, first, budget);
+			CU_ASSERT_EQUAL(evaluations, before);
+			size_t n = search_run(&cfg, &sp, &so, order);
+			CU_ASSERT(nf <= n);
+			CU_ASSERT(memcmp(first, order, nf * sizeof *first) == 0);
+			/* those decided ahead: the model's first half and a random sequence */
+			if (s == STRAT_MODEL)
+				CU_ASSERT(nf >= budget / 2);
+			if (s == STRAT_RANDOM)
+				CU_ASSERT_EQUAL(nf, n);
+			CU_ASSERT(nf >= ns);
+		}
+	}
+	free(order);
+	free(first);
+}
+
 int add_search_suite(void)
 {
 	CU_pSuite s = CU_add_suite("search", setup, teardown);
@@ -330,6 +358,7 @@ int add_search_suite(void)
 	CU_add_test(s, "guided strategies find a smooth optimum", test_guided_strategies_find_a_smooth_optimum);
 	CU_add_test(s, "polling and peeking never change the sequence", test_polling_and_peeking_never_change_the_sequence);
 	CU_add_test(s, "the next wave is guessed before it is decided", test_the_next_wave_is_guessed_before_it_is_decided);
+	CU_add_test(s, "the first proposals are known before any result", test_the_first_proposals_are_known_before_any_result);
 	CU_add_test(s, "every strategy evaluates the start first and once",
 		    test_every_strategy_evaluates_the_start_first_and_once);
 	return 0;

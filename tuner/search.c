@@ -47,6 +47,7 @@ typedef struct {
 	size_t wave, picks; /* the waves' width and surrogate picks, fixed when they begin (0 before) */
 	struct surrogate *sur; /* a forecast's stand-in for the GPU, which its waves pick from */
 	size_t horizon; /* a forecast stops after this many evaluations (0: the budget decides) */
+	int dry;        /* search_first's: nothing is evaluated, what would be is committed */
 	size_t *spec;   /* room for the list in flight and SPECULATE more */
 } state;
 
@@ -163,7 +164,7 @@ static void hint(const state *S, const size_t *configs, size_t n)
 }
 static int budget_left(const state *S)
 {
-	return S->used < S->budget && S->used < S->sp->count && (!S->horizon || S->used < S->horizon);
+	return !S->dry && S->used < S->budget && S->used < S->sp->count && (!S->horizon || S->used < S->horizon);
 }
 
 /* Measures c once; repeated asks return the recorded time without spending budget. */
@@ -708,7 +709,7 @@ static long long measure_start(state *S, const size_t *start, size_t n)
 	return S->best;
 }
 
-size_t search_run(const config *cfg, const space *sp, const search_opts *opt, size_t *order)
+static size_t run(const config *cfg, const space *sp, const search_opts *opt, size_t *order, int dry)
 {
 	size_t budget = opt->budget;
 	const double *prior = opt->prior;
@@ -724,6 +725,7 @@ size_t search_run(const config *cfg, const space *sp, const search_opts *opt, si
 	S.mark = xcalloc(sp->count + 1, 1);
 	S.spec = xcalloc(budget + 2 * S.np + SPECULATE + 1, sizeof *S.spec);
 	long long from = measure_start(&S, opt->start, opt->nstart);
+	S.dry = dry; /* the start is evaluated first whatever the strategy: it counts as measured */
 	switch (s) {
 	case STRAT_EXHAUSTIVE: {
 		size_t n = budget < sp->count ? budget : sp->count, *all = xcalloc(n + 1, sizeof *all);
@@ -746,6 +748,54 @@ size_t search_run(const config *cfg, const space *sp, const search_opts *opt, si
 	free(S.mark);
 	free(S.spec);
 	return S.used;
+}
+
+size_t search_run(const config *cfg, const space *sp, const search_opts *opt, size_t *order)
+{
+	return run(cfg, sp, opt, order, 0);
+}
+
+typedef struct {
+	size_t *out, n, cap;
+} first_list;
+
+static void note_first(void *ctx, const size_t *configs, size_t n)
+{
+	first_list *f = ctx;
+	for (size_t i = 0; i < n && f->n < f->cap; i++) {
+		size_t j = 0;
+		while (j < f->n && f->out[j] != configs[i])
+			j++;
+		if (j == f->n)
+			f->out[f->n++] = configs[i];
+	}
+}
+
+static void no_hint(void *ctx, const size_t *configs, size_t n)
+{
+	(void)ctx, (void)configs, (void)n;
+}
+
+static double not_evaluated(void *ctx, size_t c)
+{
+	(void)ctx, (void)c;
+	return INFINITY;
+}
+
+size_t search_first(const config *cfg, const space *sp, const search_opts *opt, size_t *out, size_t cap)
+{
+	first_list f = {out, 0, cap};
+	search_opts o = *opt;
+	o.eval = not_evaluated;
+	o.hint = no_hint;
+	o.commit = note_first;
+	o.poll = NULL;
+	o.peek = NULL;
+	o.ctx = &f;
+	size_t *order = xcalloc(opt->budget + 1, sizeof *order);
+	run(cfg, sp, &o, order, 1);
+	free(order);
+	return f.n;
 }
 
 /* A cheap static model, lower is more promising: occupancy not reached, a block.x that splits

@@ -61,6 +61,11 @@ typedef struct {
  * configurations evaluated, in order (room for budget); returns how many. */
 size_t search_run(const config *cfg, const space *sp, const search_opts *opt, size_t *order);
 
+/* The configurations the search evaluates first whatever their results (the start, then the model's
+ * first half or a random sequence; none for a descent), as far as cap, without evaluating any: a
+ * caller can compile them while it prepares. Returns how many. */
+size_t search_first(const config *cfg, const space *sp, const search_opts *opt, size_t *out, size_t cap);
+
 /* The model strategy's ranking before anything is compiled (a search compiles only what it
  * measures), one value per configuration: each launch (res: block, grid, shared memory) with its
  * occupancy as the block and shared memory allow on compute capability cc, registers unknown.

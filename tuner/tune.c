@@ -574,6 +574,32 @@ static int open_journal(tuning *t)
 	return 0;
 }
 
+/* A search's first proposals depend on no result (the model's first half, a random sequence): they
+ * compile beside the reference's binary rather than after it. A seconds budget sizes the search
+ * from the reference's compile time, so it waits. */
+static void compile_first_proposals(tuning *t, builder *bd)
+{
+	if (!t->budget || !measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count))
+		return;
+	size_t budget = t->budget < t->sp.count ? t->budget : t->sp.count, cap = budget + t->nstart;
+	size_t *first = xcalloc(cap + 1, sizeof *first), *bins = xcalloc(cap + 3, sizeof *bins), nb = 0;
+	char *seen = xcalloc(t->b.nbins + 1, 1);
+	/* the reference's binaries first: the run waits for them before anything else */
+	bins[nb++] = t->b.of_config[t->sp.reference];
+	seen[bins[0]] = 1;
+	if (t->b.ref_bin >= 0 && !seen[t->b.ref_bin]++)
+		bins[nb++] = (size_t)t->b.ref_bin;
+	size_t n = search_first(&t->cfg, &t->sp, &(search_opts){.strategy = t->strat, .prior = t->prior, .budget = budget,
+				.seed = seed_of(t->o, &t->cfg), .start = t->start, .nstart = t->nstart}, first, cap);
+	for (size_t i = 0; i < n; i++)
+		if (!seen[t->b.of_config[first[i]]]++)
+			bins[nb++] = t->b.of_config[first[i]];
+	build_hint(bd, bins, nb);
+	free(seen);
+	free(bins);
+	free(first);
+}
+
 /* Compiles overlap with measuring: a configuration is measured as soon as its binary exists.
  * The reference's binary comes first, and tells whether the entry point exists. Then the
  * winner is chosen. */
@@ -590,6 +616,12 @@ static int compile_and_measure(tuning *t)
 			      ? build_begin_on_demand(&t->cfg, &t->sp, &t->b, &bo)
 			      : build_begin(&t->cfg, &t->sp, &t->b, &bo);
 	build_stop_when(bd, &interrupted);
+	/* the model's ranking: the order of an exhaustive pass, and the search's first proposals */
+	t->prior = search_model_prior(&t->cfg, &t->sp, t->res, t->cc);
+	/* an instance's search starts from the nearest instance's winner, when one is tuned */
+	if (t->ir && t->strat != STRAT_EXHAUSTIVE && measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count))
+		t->nstart = instance_seed(t->ir, &t->cfg, &t->sp, t->start, o->quiet);
+	compile_first_proposals(t, bd);
 	double t0 = now_seconds();
 	int ref_failed = build_wait(bd, t->b.of_config[t->sp.reference]);
 	t->ref_wait_s = now_seconds() - t0;
@@ -603,11 +635,6 @@ static int compile_and_measure(tuning *t)
 		build_end(bd, NULL);
 		return stop(t, EXIT_USAGE);
 	}
-	/* the model's ranking, and the order of an exhaustive pass */
-	t->prior = search_model_prior(&t->cfg, &t->sp, t->res, t->cc);
-	/* an instance's search starts from the nearest instance's winner, when one is tuned */
-	if (t->ir && t->strat != STRAT_EXHAUSTIVE && measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count))
-		t->nstart = instance_seed(t->ir, &t->cfg, &t->sp, t->start, o->quiet);
 	t->mo = (measure_opts){
 		.progress = !o->quiet,
 		.interrupted = &interrupted,
