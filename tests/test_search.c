@@ -260,67 +260,6 @@ static void test_polling_and_peeking_never_change_the_sequence(void)
 	free(again);
 }
 
-/* A caller that has measured everything committed but the configuration the search waits for,
- * with the true times: each committed list after the first is checked against the guesses made
- * just before it, when only one result was still to come. */
-static struct {
-	char committed[4096], waiting[4096];
-	size_t hint[4096], nhint, lists, covered, proposed;
-} guess;
-
-static void remember_hint(void *ctx, const size_t *configs, size_t n)
-{
-	(void)ctx;
-	guess.nhint = n < 4096 ? n : 4096;
-	memcpy(guess.hint, configs, guess.nhint * sizeof *configs);
-}
-
-static void check_commit(void *ctx, const size_t *configs, size_t n)
-{
-	(void)ctx;
-	for (size_t i = 0; guess.lists && i < n; i++) {
-		int found = 0;
-		for (size_t j = 0; j < guess.nhint && !found; j++)
-			found = guess.hint[j] == configs[i];
-		guess.covered += found;
-		guess.proposed++;
-	}
-	guess.lists++;
-	for (size_t i = 0; i < n; i++)
-		guess.committed[configs[i]] = 1;
-}
-
-static int poll_twice(void *ctx, size_t c)
-{
-	(void)ctx;
-	return guess.waiting[c]++ >= 1;
-}
-
-static double peek_all_but_waited(void *ctx, size_t c)
-{
-	return guess.committed[c] && !guess.waiting[c] ? bowl(ctx, c) : NAN;
-}
-
-/* While the search waits for the last of a list, with the rest of it in, its guesses hold the
- * whole of the next list: a wave is decided before it is asked for, so its binaries can be built
- * while the last one of the list before it compiles. */
-static void test_the_next_wave_is_guessed_before_it_is_decided(void)
-{
-	CU_ASSERT_FATAL(sp.count <= sizeof guess.committed);
-	for (unsigned long long seed = 1; seed <= 5; seed++) {
-		memset(&guess, 0, sizeof guess);
-		size_t *order = calloc(sp.count, sizeof *order);
-		search_run(&cfg, &sp, &(search_opts){.strategy = STRAT_MODEL, .budget = sp.count / 10, .seed = seed,
-				.eval = bowl, .hint = remember_hint, .commit = check_commit, .poll = poll_twice,
-				.peek = peek_all_but_waited}, order);
-		CU_ASSERT(guess.lists >= 3);
-		if (guess.covered != guess.proposed)
-			fprintf(stderr, "\n  seed %llu: %zu of %zu proposals guessed\n", seed, guess.covered, guess.proposed);
-		CU_ASSERT_EQUAL(guess.covered, guess.proposed);
-		free(order);
-	}
-}
-
 /* What a search evaluates first whatever the results is known before any result, and without
  * evaluating anything: the model's first half, a random sequence, the start before them. */
 static void test_the_first_proposals_are_known_before_any_result(void)
@@ -357,7 +296,6 @@ int add_search_suite(void)
 	CU_add_test(s, "invariants of every strategy", test_invariants_of_every_strategy);
 	CU_add_test(s, "guided strategies find a smooth optimum", test_guided_strategies_find_a_smooth_optimum);
 	CU_add_test(s, "polling and peeking never change the sequence", test_polling_and_peeking_never_change_the_sequence);
-	CU_add_test(s, "the next wave is guessed before it is decided", test_the_next_wave_is_guessed_before_it_is_decided);
 	CU_add_test(s, "the first proposals are known before any result", test_the_first_proposals_are_known_before_any_result);
 	CU_add_test(s, "every strategy evaluates the start first and once",
 		    test_every_strategy_evaluates_the_start_first_and_once);

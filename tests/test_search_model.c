@@ -1,0 +1,120 @@
+/* test_search_model.c: the model strategy's guesses on a synthetic space: while the search waits
+ * for the last result of a list, what it hints holds the whole of the next list (its waves run
+ * ahead on a surrogate of the results). test_search.c holds what every strategy, the model's
+ * too, must do. */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "search.h"
+#include "tests.h"
+
+static config cfg;
+static space sp;
+
+/* test_search.c's bowl: its minimum at x=16, y=4, z=3, plus failing configurations (x * y == 32). */
+static double bowl(void *ctx, size_t c)
+{
+	(void)ctx;
+	const value *v = space_config(&sp, c);
+	double x = log2((double)v[0].u.i), y = log2((double)v[1].u.i), z = (double)v[2].u.i;
+	if (v[0].u.i * v[1].u.i == 32)
+		return INFINITY;
+	return 1.0 + (x - 4) * (x - 4) + 0.5 * (y - 2) * (y - 2) + 0.25 * (z - 3) * (z - 3);
+}
+
+static int setup(void)
+{
+	diags d = {0};
+	const char *path = write_temp(5, "search_model.yaml",
+				      "kernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4}]\n"
+				      "launch: {block: [x], grid: [1]}\n"
+				      "space: {x: {start: 1, stop: 1024, pow2: true}, y: {start: 1, stop: 64, pow2: true}, z: [0, 1, 2, 3, 4, 5, 6, 7]}\n"
+				      "constraints: [x * y <= 1024, z >= 0]\n");
+	int rc = config_load(path, &cfg, &d) || space_enumerate(&cfg, &sp, &d);
+	diags_print(&d);
+	diags_free(&d);
+	unlink(path);
+	return rc ? -1 : 0;
+}
+
+static int teardown(void)
+{
+	space_free(&sp);
+	config_free(&cfg);
+	return 0;
+}
+
+/* A caller that has measured everything committed but the configuration the search waits for,
+ * with the true times: each committed list after the first is checked against the guesses made
+ * just before it, when only one result was still to come. */
+static struct {
+	char committed[4096], waiting[4096];
+	size_t hint[4096], nhint, lists, covered, proposed;
+} guess;
+
+static void remember_hint(void *ctx, const size_t *configs, size_t n)
+{
+	(void)ctx;
+	guess.nhint = n < 4096 ? n : 4096;
+	memcpy(guess.hint, configs, guess.nhint * sizeof *configs);
+}
+
+static void check_commit(void *ctx, const size_t *configs, size_t n)
+{
+	(void)ctx;
+	for (size_t i = 0; guess.lists && i < n; i++) {
+		int found = 0;
+		for (size_t j = 0; j < guess.nhint && !found; j++)
+			found = guess.hint[j] == configs[i];
+		guess.covered += found;
+		guess.proposed++;
+	}
+	guess.lists++;
+	for (size_t i = 0; i < n; i++)
+		guess.committed[configs[i]] = 1;
+}
+
+static int poll_twice(void *ctx, size_t c)
+{
+	(void)ctx;
+	return guess.waiting[c]++ >= 1;
+}
+
+static double peek_all_but_waited(void *ctx, size_t c)
+{
+	return guess.committed[c] && !guess.waiting[c] ? bowl(ctx, c) : NAN;
+}
+
+/* While the search waits for the last of a list, with the rest of it in, its guesses hold the
+ * whole of the next list: a wave is decided before it is asked for, so its binaries can be built
+ * while the last one of the list before it compiles. */
+static void test_the_next_wave_is_guessed_before_it_is_decided(void)
+{
+	CU_ASSERT_FATAL(sp.count <= sizeof guess.committed);
+	for (unsigned long long seed = 1; seed <= 5; seed++) {
+		memset(&guess, 0, sizeof guess);
+		size_t *order = calloc(sp.count, sizeof *order);
+		search_run(&cfg, &sp, &(search_opts){.strategy = STRAT_MODEL, .budget = sp.count / 10, .seed = seed,
+				.eval = bowl, .hint = remember_hint, .commit = check_commit, .poll = poll_twice,
+				.peek = peek_all_but_waited}, order);
+		CU_ASSERT(guess.lists >= 3);
+		if (guess.covered != guess.proposed)
+			fprintf(stderr, "\n  seed %llu: %zu of %zu proposals guessed\n", seed, guess.covered, guess.proposed);
+		CU_ASSERT_EQUAL(guess.covered, guess.proposed);
+		free(order);
+	}
+}
+
+int add_search_model_suite(void)
+{
+	CU_pSuite s = CU_add_suite("search_model", setup, teardown);
+	if (!s)
+		return -1;
+	CU_add_test(s, "the next wave is guessed before it is decided", test_the_next_wave_is_guessed_before_it_is_decided);
+	return 0;
+}

@@ -1,0 +1,376 @@
+/* search_model.c: the model-guided strategy, the static model's best first and then waves of
+ * neighbours and a surrogate's picks, and the guesses that tell a caller which compiles come next:
+ * one idea, as the guesses are the waves run ahead on the surrogate (forecast). Every strategy's
+ * lists are measured here (search_measure_in_order), since each measurement guesses again. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "search_state.h"
+#include "banned.h"
+
+/* A forecast runs the search ahead once at most this many results of the list in flight are still
+ * to come: before, it would rest mostly on predictions, and each costs a pass over the space. */
+enum { FORESEE = 4 };
+
+/* How many of the list in flight the caller has measured ahead of their turn. */
+static size_t peeked(const state *S, const size_t *rest, size_t nrest)
+{
+	size_t k = 0;
+	for (size_t i = 0; S->peek && i < nrest; i++)
+		k += !isnan(S->peek(S->ctx, rest[i]));
+	return k;
+}
+
+/* A list decided ahead of any result: committed as far as the budget goes, then measured in
+ * order. With a caller that compiles ahead, each measurement re-hints the rest of the list and
+ * the likely proposals after it, as the results so far rank them; else the list is hinted once. */
+void search_measure_in_order(state *S, const size_t *all, size_t nall, int guess_after)
+{
+	/* those measured already (the start's) and repeats are left out of what is committed */
+	size_t *list = xcalloc(nall + 1, sizeof *list), n = 0;
+	for (size_t i = 0; i < nall; i++)
+		if (!measured(S, all[i]) && !S->mark[all[i]]) {
+			S->mark[all[i]] = 1;
+			list[n++] = all[i];
+		}
+	for (size_t i = 0; i < n; i++)
+		S->mark[list[i]] = 0;
+	size_t left = S->budget - S->used;
+	if (S->commit)
+		S->commit(S->ctx, list, n < left ? n : left);
+	if (!S->commit || !guess_after)
+		hint(S, list, n);
+	for (size_t i = 0; i < n && budget_left(S); i++) {
+		if (S->commit && guess_after) {
+			/* while list[i] is not in, the rest of the list arrives: the guesses follow it, made
+			 * again each time a result has come in */
+			size_t known = SIZE_MAX;
+			do {
+				size_t now = S->used + peeked(S, list + i, n - i);
+				if (now == known)
+					continue;
+				known = now;
+				memcpy(S->spec, list + i, (n - i) * sizeof *list);
+				hint(S, S->spec, n - i + search_speculate(S, list + i, n - i, S->spec + n - i, SPECULATE));
+			} while (S->poll && !S->poll(S->ctx, list[i]));
+		}
+		measure(S, list[i]);
+	}
+	free(list);
+}
+
+/* A surrogate of the results: a known result as it is; else the mean log time of the results,
+ * moved, for each parameter, by how far the mean of those sharing the configuration's value lies
+ * from it (shrunk while few share it). Only the ranks matter to the waves. */
+typedef struct surrogate {
+	double *known; /* per configuration: its result, NAN when none */
+	double *pred;  /* per configuration: the predicted log time */
+} surrogate;
+
+static double surrogate_eval(void *ctx, size_t c)
+{
+	const surrogate *g = ctx;
+	return isnan(g->known[c]) ? exp(g->pred[c]) : g->known[c];
+}
+
+/* The surrogate of what is known: the measured, and the list in flight where peek has it. */
+static void surrogate_fit(surrogate *g, const state *S, const size_t *rest, size_t nrest)
+{
+	size_t n = S->sp->count, np = S->np, nv = 0, nk = 0;
+	g->known = xcalloc(n + 1, sizeof *g->known);
+	g->pred = xcalloc(n + 1, sizeof *g->pred);
+	memcpy(g->known, S->time, n * sizeof *g->known);
+	size_t *with = xcalloc(S->used + nrest + 1, sizeof *with), nw = S->used;
+	memcpy(with, S->order, S->used * sizeof *with);
+	for (size_t i = 0; S->peek && i < nrest; i++) {
+		if (measured(S, rest[i]))
+			continue;
+		g->known[rest[i]] = S->peek(S->ctx, rest[i]);
+		if (!isnan(g->known[rest[i]]))
+			with[nw++] = rest[i];
+	}
+	size_t *off = xcalloc(np + 1, sizeof *off);
+	for (size_t i = 0; i < np; i++) {
+		off[i] = nv;
+		nv += S->cfg->params[i].nvalues;
+	}
+	double *sum = xcalloc(nv + 1, sizeof *sum), all = 0;
+	size_t *cnt = xcalloc(nv + 1, sizeof *cnt);
+	for (size_t j = 0; j < nw; j++) {
+		double t = g->known[with[j]];
+		if (isinf(t) || t <= 0)
+			continue;
+		all += log(t);
+		nk++;
+		for (size_t i = 0; i < np; i++) {
+			sum[off[i] + S->pos[with[j] * np + i]] += log(t);
+			cnt[off[i] + S->pos[with[j] * np + i]]++;
+		}
+	}
+	double mean = nk ? all / (double)nk : 0;
+	/* per (parameter, value): its shrunk effect */
+	for (size_t v = 0; v < nv; v++)
+		sum[v] = cnt[v] ? (sum[v] / (double)cnt[v] - mean) * (double)cnt[v] / (double)(cnt[v] + 1) : 0;
+	for (size_t c = 0; c < n; c++) {
+		double l = mean;
+		for (size_t i = 0; i < np; i++)
+			l += sum[off[i] + S->pos[c * np + i]];
+		g->pred[c] = l;
+	}
+	free(with);
+	free(off);
+	free(sum);
+	free(cnt);
+}
+
+static void surrogate_free(surrogate *g)
+{
+	free(g->known);
+	free(g->pred);
+}
+
+/* Adds to the wave (up to cap) the unmeasured, untaken configurations the surrogate predicts
+ * fastest: a forecast's (S->sur), else one of the measured. */
+static size_t surrogate_picks(state *S, char *taken, size_t *wave, size_t k, size_t cap)
+{
+	if (k >= cap)
+		return k;
+	surrogate own, *g = S->sur;
+	if (!g)
+		surrogate_fit(g = &own, S, NULL, 0);
+	size_t want = cap - k, got = 0;
+	ranked *top = xcalloc(want + 1, sizeof *top);
+	for (size_t c = 0; c < S->sp->count; c++) {
+		if (measured(S, c) || taken[c])
+			continue;
+		ranked r = {g->pred[c], c};
+		if (got == want && by_key(&r, &top[got - 1]) >= 0)
+			continue;
+		size_t at = got < want ? got++ : got - 1;
+		while (at > 0 && by_key(&r, &top[at - 1]) < 0) {
+			top[at] = top[at - 1];
+			at--;
+		}
+		top[at] = r;
+	}
+	for (size_t i = 0; i < got; i++) {
+		taken[top[i].config] = 1;
+		wave[k++] = top[i].config;
+	}
+	free(top);
+	if (g == &own)
+		surrogate_free(&own);
+	return k;
+}
+
+/* The model's second half, in waves decided together so that they compile side by side (a
+ * search waits one compile latency per decision, where measuring a variant takes milliseconds):
+ * the unmeasured neighbours of the best configuration measured, then of the next best, until the
+ * wave is full. A wave is a fifth of what is left of the budget, so that even a small budget walks
+ * a few steps. Once a wave can hold a neighbourhood and more (WIDE), a third: its first third is
+ * what the surrogate of the results predicts fastest, which moves several parameters at once where
+ * a neighbour moves one, so that three rounds reach as far as five (and a search waits on two
+ * fewer rounds of compiles). At most WAVE: a constant rather than -j, so that the sequence is the
+ * same on every machine. */
+enum { WAVE = 16, WIDE = 8 };
+
+static void plan_waves(state *S)
+{
+	size_t left = S->budget - S->used;
+	if (S->wave)
+		return; /* a forecast goes on with the search's */
+	if (left >= 3 * WIDE) {
+		S->wave = (left + 2) / 3 > WAVE ? WAVE : (left + 2) / 3;
+		S->picks = (S->wave + 2) / 3;
+	} else
+		S->wave = left / 5 < 1 ? 1 : left / 5;
+}
+
+static void run_waves(state *S)
+{
+	size_t n = S->sp->count;
+	plan_waves(S);
+	size_t w = S->wave;
+	ranked *centre = xcalloc(S->budget + 1, sizeof *centre);
+	size_t *wave = xcalloc(WAVE + 1, sizeof *wave), *nb = xcalloc(2 * S->np + 1, sizeof *nb);
+	char *taken = xcalloc(n + 1, 1);
+	while (budget_left(S)) {
+		size_t m = 0, k = 0;
+		for (size_t i = 0; i < S->used; i++)
+			if (!isinf(S->time[S->order[i]]))
+				centre[m++] = (ranked){S->time[S->order[i]], S->order[i]};
+		qsort(centre, m, sizeof *centre, by_key);
+		if (S->picks && m)
+			k = surrogate_picks(S, taken, wave, k, S->picks);
+		for (size_t i = 0; i < m && k < w; i++) {
+			size_t nn = neighbours(S, centre[i].config, nb, 0);
+			for (size_t j = 0; j < nn && k < w; j++)
+				if (!taken[nb[j]]) {
+					taken[nb[j]] = 1;
+					wave[k++] = nb[j];
+				}
+		}
+		/* every neighbourhood explored: somewhere new; nothing passed yet: a wave of draws */
+		long long c;
+		while (!k || (!m && k < w)) {
+			if ((c = random_untaken(S, taken)) < 0)
+				break;
+			taken[c] = 1;
+			wave[k++] = (size_t)c;
+		}
+		if (!k)
+			break;
+		search_measure_in_order(S, wave, k, 1);
+		for (size_t i = 0; i < k; i++)
+			taken[wave[i]] = 0;
+	}
+	free(centre);
+	free(wave);
+	free(nb);
+	free(taken);
+}
+
+/* Appends c's unmarked, unmeasured neighbours to out (up to cap), marking them. */
+static size_t add_neighbours(state *S, size_t c, size_t *out, size_t k, size_t cap, size_t *nb)
+{
+	size_t nn = neighbours_in_order(S, c, nb, 0);
+	for (size_t j = 0; j < nn && k < cap; j++)
+		if (!S->mark[nb[j]]) {
+			S->mark[nb[j]] = 1;
+			out[k++] = nb[j];
+		}
+	return k;
+}
+
+/* What the waves will measure after the list in flight (rest), were the results still to come as
+ * the surrogate predicts them: the search itself run ahead on a copy of its state and generator,
+ * for up to two waves (cap at most) beyond rest. Exact, configuration for configuration, as long as
+ * the results rank as predicted: while the best stays the best, the next wave is known before the
+ * last of the list comes in. Returns how many went to out. */
+static size_t forecast(const state *S, const size_t *rest, size_t nrest, size_t *out, size_t cap)
+{
+	size_t n = S->sp->count, k = 0;
+	surrogate g;
+	surrogate_fit(&g, S, rest, nrest);
+	state F = *S;
+	F.eval = surrogate_eval;
+	F.ctx = &g;
+	F.sur = &g;
+	F.hint = F.commit = NULL;
+	F.poll = NULL;
+	F.peek = NULL;
+	F.time = xcalloc(n + 1, sizeof *F.time);
+	memcpy(F.time, S->time, n * sizeof *F.time);
+	F.order = xcalloc(S->budget + 1, sizeof *F.order);
+	memcpy(F.order, S->order, S->used * sizeof *F.order);
+	F.mark = xcalloc(n + 1, 1);
+	search_measure_in_order(&F, rest, nrest, 1);
+	size_t from = F.used;
+	plan_waves(&F);
+	F.horizon = from + (cap < 2 * F.wave ? cap : 2 * F.wave); /* two rounds: beyond, guesses diverge */
+	run_waves(&F);
+	for (size_t i = from; i < F.used; i++)
+		out[k++] = F.order[i];
+	free(F.time);
+	free(F.order);
+	free(F.mark);
+	surrogate_free(&g);
+	return k;
+}
+
+/* What the waves would propose after the list in flight (rest), as far as cap: the unmeasured
+ * configurations in order of the moves that reach them from a centre, each centre starting as
+ * late as its rank among the results (the best measured, or peeked where the caller measured some
+ * of the list ahead of its turn, at 0; the next at 1, ...). Those in flight that no result ranks
+ * yet start at 1: any may turn out best, and one whose binary takes long would otherwise be the
+ * last whose neighbours are guessed. Within a step, the centres' own neighbours come before the
+ * moves beyond them, which a wave would reach a round later. Draws nothing from the generator, so
+ * that guessing never changes the sequence. Returns how many went to out. */
+size_t search_speculate(state *S, const size_t *rest, size_t nrest, size_t *out, size_t cap)
+{
+	ranked *centre = xcalloc(S->used + nrest + 1, sizeof *centre);
+	size_t m = 0, *nb = xcalloc(2 * S->np + 1, sizeof *nb);
+	size_t *unranked = xcalloc(nrest + 1, sizeof *unranked), nu = 0;
+	for (size_t i = 0; i < S->used; i++)
+		if (!isinf(S->time[S->order[i]]))
+			centre[m++] = (ranked){S->time[S->order[i]], S->order[i]};
+	for (size_t i = 0; i < nrest; i++) {
+		if (measured(S, rest[i]))
+			continue;
+		double t = S->peek ? S->peek(S->ctx, rest[i]) : NAN;
+		if (isnan(t))
+			unranked[nu++] = rest[i];
+		else if (!isinf(t))
+			centre[m++] = (ranked){t, rest[i]};
+	}
+	qsort(centre, m, sizeof *centre, by_key);
+	for (size_t i = 0; i < nrest; i++)
+		S->mark[rest[i]] = 1;
+	size_t k = nu <= FORESEE ? forecast(S, rest, nrest, out, cap / 2) : 0, lo = 0, hi = 0;
+	for (size_t i = 0; i < k; i++)
+		S->mark[out[i]] = 1;
+	for (size_t step = 0; k < cap && (step <= m || lo < hi); step++) {
+		if (step < m)
+			k = add_neighbours(S, centre[step].config, out, k, cap, nb);
+		for (size_t i = 0; step == 1 && i < nu; i++)
+			k = add_neighbours(S, unranked[i], out, k, cap, nb);
+		for (size_t i = lo; i < hi; i++)
+			k = add_neighbours(S, out[i], out, k, cap, nb);
+		lo = hi;
+		hi = k;
+	}
+	for (size_t i = 0; i < nrest; i++)
+		S->mark[rest[i]] = 0;
+	for (size_t i = 0; i < k; i++)
+		S->mark[out[i]] = 0;
+	free(unranked);
+	free(nb);
+	free(centre);
+	return k;
+}
+
+size_t *search_order(const double *prior, size_t n)
+{
+	ranked *rank = xcalloc(n + 1, sizeof *rank);
+	size_t *order = xcalloc(n + 1, sizeof *order);
+	for (size_t c = 0; c < n; c++)
+		rank[c] = (ranked){prior ? prior[c] : 0, c};
+	qsort(rank, n, sizeof *rank, by_key);
+	for (size_t i = 0; i < n; i++)
+		order[i] = rank[i].config;
+	free(rank);
+	return order;
+}
+
+/* Model-guided: half the budget on the configurations the static model ranks best, then waves
+ * of neighbours of the best measured ones. */
+void search_run_model(state *S, const double *prior)
+{
+	size_t n = S->sp->count, *rank = search_order(prior, n);
+	size_t half = S->budget / 2 > 0 ? S->budget / 2 : 1;
+	half = half > S->used ? half - S->used : 0; /* the start's count in it */
+	/* the first half: the model's best, each followed by a uniform draw, so that a space that the
+	 * launch alone does not explain (a kernel variant as a parameter) still gets a fair look;
+	 * drawn before anything is measured, so that all of it can be compiled ahead */
+	size_t *first = xcalloc(half + 1, sizeof *first), nfirst = 0;
+	char *taken = xcalloc(n + 1, 1);
+	for (size_t k = 0; k < n && nfirst < half; k++) {
+		if (taken[rank[k]] || measured(S, rank[k]))
+			continue;
+		taken[rank[k]] = 1;
+		first[nfirst++] = rank[k];
+		long long c;
+		if (nfirst < half && (c = random_untaken(S, taken)) >= 0) {
+			taken[c] = 1;
+			first[nfirst++] = (size_t)c;
+		}
+	}
+	search_measure_in_order(S, first, nfirst, 1);
+	free(taken);
+	free(first);
+	free(rank);
+	run_waves(S);
+}
