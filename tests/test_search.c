@@ -18,32 +18,15 @@ static config cfg;
 static space sp;
 static int evaluations;
 
-/* A bowl with its minimum at x=16, y=4, z=3, plus failing configurations (x * y == 32). */
+/* tests.h's bowl over the space */
 static double bowl(void *ctx, size_t c)
 {
 	(void)ctx;
-	const value *v = space_config(&sp, c);
 	evaluations++;
-	double x = log2((double)v[0].u.i), y = log2((double)v[1].u.i), z = (double)v[2].u.i;
-	if (v[0].u.i * v[1].u.i == 32)
-		return INFINITY;
-	return 1.0 + (x - 4) * (x - 4) + 0.5 * (y - 2) * (y - 2) + 0.25 * (z - 3) * (z - 3);
+	return search_bowl(&sp, c);
 }
 
-static int setup(void)
-{
-	diags d = {0};
-	const char *path = write_temp(5, "search.yaml",
-				      "kernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4}]\n"
-				      "launch: {block: [x], grid: [1]}\n"
-				      "space: {x: {start: 1, stop: 1024, pow2: true}, y: {start: 1, stop: 64, pow2: true}, z: [0, 1, 2, 3, 4, 5, 6, 7]}\n"
-				      "constraints: [x * y <= 1024, z >= 0]\n");
-	int rc = config_load(path, &cfg, &d) || space_enumerate(&cfg, &sp, &d);
-	diags_print(&d);
-	diags_free(&d);
-	unlink(path);
-	return rc ? -1 : 0;
-}
+static int setup(void) { return search_bowl_space("search.yaml", &cfg, &sp); }
 
 static int teardown(void)
 {

@@ -4,6 +4,7 @@
 #include <CUnit/CUnit.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -569,4 +570,28 @@ char *report_of(const char *csv, const char *params)
 		diags_print(&d);
 	diags_free(&d);
 	return rc ? xstrdup("") : slurp(out);
+}
+
+int search_bowl_space(const char *name, config *cfg, space *sp)
+{
+	diags d = {0};
+	const char *path = write_temp(5, name,
+				      "kernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4}]\n"
+				      "launch: {block: [x], grid: [1]}\n"
+				      "space: {x: {start: 1, stop: 1024, pow2: true}, y: {start: 1, stop: 64, pow2: true}, z: [0, 1, 2, 3, 4, 5, 6, 7]}\n"
+				      "constraints: [x * y <= 1024, z >= 0]\n");
+	int rc = config_load(path, cfg, &d) || space_enumerate(cfg, sp, &d);
+	diags_print(&d);
+	diags_free(&d);
+	unlink(path);
+	return rc ? -1 : 0;
+}
+
+double search_bowl(const space *sp, size_t c)
+{
+	const value *v = space_config(sp, c);
+	double x = log2((double)v[0].u.i), y = log2((double)v[1].u.i), z = (double)v[2].u.i;
+	if (v[0].u.i * v[1].u.i == 32)
+		return INFINITY;
+	return 1.0 + (x - 4) * (x - 4) + 0.5 * (y - 2) * (y - 2) + 0.25 * (z - 3) * (z - 3);
 }

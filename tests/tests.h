@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "expr.h"
+#include "space.h"
 
 typedef struct config config;
 
@@ -124,5 +125,11 @@ size_t occurrences(const char *hay, const char *needle);
 char *between(const char *hay, const char *open, const char *close);
 /* The HTML report of csv (--params params, NULL: the default), asserted written (caller frees). */
 char *report_of(const char *csv, const char *params);
+
+/* The search strategies' synthetic space, written to the temporary file name and loaded (0, else
+ * -1 with the diagnostics printed), and a bowl over it: its minimum 1.0 at x=16, y=4, z=3, plus
+ * failing configurations (x * y == 32, INFINITY). */
+int search_bowl_space(const char *name, config *cfg, space *sp);
+double search_bowl(const space *sp, size_t c);
 
 #endif
