@@ -7,7 +7,8 @@
  *       that change code, the arch and the registers used) and a .nv.info section (its parameters'
  *       sizes, as EIATTR_KPARAM_INFO, and the -maxrregcount asked for); -Xptxas -v prints ptxas's
  *       report of each entry: 8 + 2 per ';' of its body registers, capped by -maxrregcount with
- *       the rest spilled, its __shared__ arrays' bytes, a barrier when it calls __syncthreads.
+ *       the rest spilled, its __shared__ arrays' bytes, a barrier when it calls __syncthreads;
+ *       -DFAKE_NVCC_FUTURE_RECORD adds a record of an unknown format to each .nv.info section.
  *   -dlink ... OBJ ... -o OUT     copies the relocatable cubin (build.rdc's link).
  *   -dryrun                       names its own directory as _HERE_, as nvcc does.
  * An argument that is not an option and not the one source is refused, as nvcc refuses it. */
@@ -439,13 +440,32 @@ static void put32(unsigned char *p, unsigned long v)
 	put16(p + 2, (unsigned)(v >> 16));
 }
 
-/* An entry's .nv.info records: the register cap asked for, each parameter, their bytes in all. */
+/* -DFAKE_NVCC_FUTURE_RECORD asks for a .nv.info record of a format unknown to the reader. */
+static int future_record(const args *a)
+{
+	for (int i = 0; i < a->ncpp; i++)
+		if (strstr(a->cpp[i], "FAKE_NVCC_FUTURE_RECORD"))
+			return 1;
+	return 0;
+}
+
+/* An entry's .nv.info records, of each format nvcc writes (each a multiple of 4 bytes): the CUDA
+ * API version (sized), the register cap asked for (16-bit), the barrier count (a byte and a pad
+ * byte) when it has barriers, each parameter, their bytes in all. */
 static size_t nv_info(const entry *e, int maxrreg, unsigned char *out)
 {
-	size_t at = 4, offset = 0;
+	size_t at = 8, offset = 0;
+	out[0] = 4, out[1] = 0x37;
+	put16(out + 2, 4);
+	put32(out + 4, 0x82);
 	/* nvcc records the cap asked for, 255 when none was */
-	out[0] = 3, out[1] = 0x1b;
-	put16(out + 2, maxrreg > 0 ? (unsigned)maxrreg : 255);
+	out[at] = 3, out[at + 1] = 0x1b;
+	put16(out + at + 2, maxrreg > 0 ? (unsigned)maxrreg : 255);
+	at += 4;
+	if (e->barriers) {
+		out[at] = 2, out[at + 1] = 0x4c, out[at + 2] = (unsigned char)e->barriers, out[at + 3] = 0;
+		at += 4;
+	}
 	for (size_t i = 0; i < e->nparams; i++) {
 		offset = (offset + e->sizes[i] - 1) / e->sizes[i] * e->sizes[i];
 		out[at] = 4, out[at + 1] = 0x17;
@@ -543,6 +563,12 @@ static int emit(const args *a, const entry *es, size_t n, int argc, char **argv)
 		ns++;
 		snprintf(s[ns].name, sizeof s[ns].name, ".nv.info.%s", e->symbol);
 		s[ns].len = nv_info(e, a->maxrreg, s[ns].data);
+		if (future_record(a)) {
+			/* a record of a format no nvcc writes yet: the reader cannot go on past it */
+			unsigned char *r = s[ns].data + s[ns].len;
+			r[0] = 7, r[1] = 0x99, r[2] = r[3] = 0;
+			s[ns].len += 4;
+		}
 		ns++;
 	}
 	/* the command line, as the toolkit's note holds it (no part of the code hash) */

@@ -98,13 +98,15 @@ static void elf_section_at(const elf_file *e, size_t i, elf_section *s)
 }
 
 /* The length of the .nv.info record at p, of the `left` bytes there: a format byte, an attribute
- * byte, then by format: nothing (1), 1 byte (2), 2 bytes (3), or a 2-byte size and that many
- * bytes (4). 0 when it is none of those or does not fit. */
+ * byte, then two bytes, which are by format padding (1, no value), a byte and padding (2), a
+ * 16-bit value (3), or the size of the bytes that follow (4). Every record thus keeps the next
+ * one 4-byte aligned, as the cubins of sm_80 and sm_90 show (barrier counts are format 2).
+ * 0 when it is none of those or does not fit. */
 static size_t nvinfo_record(const unsigned char *p, size_t left)
 {
-	if (left < 2)
+	if (left < 4 || p[0] < 1 || p[0] > 4)
 		return 0;
-	size_t len = p[0] == 1 ? 2 : p[0] == 2 ? 3 : p[0] == 3 ? 4 : p[0] == 4 && left >= 4 ? 4 + (size_t)(p[2] | p[3] << 8) : 0;
+	size_t len = p[0] == 4 ? 4 + (size_t)(p[2] | p[3] << 8) : 4;
 	return len <= left ? len : 0;
 }
 

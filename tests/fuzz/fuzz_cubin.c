@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	char hash[17];
 	cubin_code_hash(path, hash);
-	static const char *const entries[] = {"k", "k0", "_Z2ks1Scs6float27double4Pd"};
+	static const char *const entries[] = {"k", "k0", "_Z2ks1Scs6float27double4Pd", "kb", "kd", "kg", "_Z2ktILi64EEvPfs"};
 	for (size_t i = 0; i < sizeof entries / sizeof *entries; i++) {
 		size_t *sizes, n;
 		if (cubin_params(path, entries[i], &sizes, &n) == 0 && n && !sizes)
