@@ -135,8 +135,8 @@ static void test_a_plan_launch_passes_its_own_arguments(void)
 	config_free(&cfg);
 }
 
-/* With the real nvcc: 4 arguments for a 3-parameter kernel, then a double for its float (also
- * built with build.rdc: the linked cubin), then a reference kernel (verify.kernel) of one
+/* With the real nvcc, a kernel with a barrier: 4 arguments for a 3-parameter kernel, then a double
+ * for its float (also built with build.rdc: the linked cubin), then a reference kernel (verify.kernel) of one
  * parameter given all three: each refused at its line and column, exit 2, nothing measured; the
  * matching config compiles. */
 static void test_a_config_that_does_not_fit_the_kernel_is_refused(void)
@@ -145,8 +145,11 @@ static void test_a_config_that_does_not_fit_the_kernel_is_refused(void)
 	snprintf(dir, sizeof dir, "%s/sig", test_dir);
 	mkdir(dir, 0777);
 	snprintf(src, sizeof src, "%s/k.cu", dir);
+	/* a barrier and shared memory: records in the parameter table's section that are not
+	 * parameters, each of its own format */
 	put_file(src, "extern \"C\" __global__ void k(float *a, float s, int n)\n"
-		      "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = s; }\n"
+		      "{ __shared__ float t[64]; int i = blockIdx.x * blockDim.x + threadIdx.x; t[threadIdx.x] = s;\n"
+		      "  __syncthreads(); if (i < n) a[i] = t[63 - threadIdx.x]; }\n"
 		      "extern \"C\" __global__ void ref(float *a) { a[threadIdx.x] = 2; }\n");
 	snprintf(cfgpath, sizeof cfgpath, "%s/sig.yaml", dir);
 	const char *const fits = "  - {name: s, type: float, value: 2}\n  - {name: n, type: int32, value: 64}\n";
@@ -196,6 +199,47 @@ static void test_a_config_that_does_not_fit_the_kernel_is_refused(void)
 	fake_worker_forget();
 }
 
+/* A parameter table this reader cannot read (a record of a format it does not know) is one
+ * warning naming the kernel and how many binaries went unchecked, in a dry run and a run; a
+ * table it reads is no warning. */
+static void test_a_table_that_cannot_be_read_is_a_warning(void)
+{
+	char dir[128], src[160], cfgpath[160];
+	snprintf(dir, sizeof dir, "%s/unread", test_dir);
+	mkdir(dir, 0777);
+	snprintf(src, sizeof src, "%s/k.cu", dir);
+	put_file(src, "extern \"C\" __global__ void k(float *a, float s) { a[threadIdx.x] = s; }\n");
+	snprintf(cfgpath, sizeof cfgpath, "%s/unread.yaml", dir);
+	const char *const flags[] = {"[-DFAKE_NVCC_FUTURE_RECORD]", "[-O3]"};
+	for (int i = 0; i < 2; i++) {
+		char text[1024];
+		snprintf(text, sizeof text,
+			 "name: unread\nkernel: {source: k.cu, entry: k}\narguments:\n"
+			 "  - {name: a, type: float, count: 64, output: true}\n  - {name: s, type: double, value: 2}\n"
+			 "space: {bx: [32, 64], U: [1, 2]}\nlaunch: {block: [bx], grid: [\"64 / bx\"]}\n"
+			 "build: {flags: %s, defines: [U]}\noutput: {csv: %s/unread.csv, header: %s/unread_tuned.h}\n",
+			 flags[i], dir, dir);
+		put_file(cfgpath, text);
+		char *out;
+		int rc = run_autotune((char *[]){"--dry-run", "--arch", "sm_90", "--no-cache", cfgpath, NULL}, &out);
+		const char *warned = strstr(out, "warning: the parameter table of kernel 'k'");
+		/* unread: the double for the float goes unchecked, said; read: refused */
+		CU_ASSERT_EQUAL(rc, i == 0 ? 0 : 2);
+		CU_ASSERT(i == 0 ? warned && strstr(out, "of 2 binaries were not checked") : !warned);
+		if (i == 0 && !warned)
+			fprintf(stderr, "\n  got: %s\n", out);
+		free(out);
+		if (i == 0) {
+			/* a run (the fake worker) says it too, before measuring */
+			fake_worker_reset(dir, "unread");
+			run_autotune((char *[]){"--no-cache", cfgpath, NULL}, &out);
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "warning: the parameter table of kernel 'k'"));
+			free(out);
+			fake_worker_forget();
+		}
+	}
+}
+
 int add_signature_suite(void)
 {
 	CU_pSuite s = CU_add_suite("signature", NULL, NULL);
@@ -207,5 +251,6 @@ int add_signature_suite(void)
 	CU_add_test(s, "a size that differs is said at its argument", test_a_size_that_differs_is_said_at_its_argument);
 	CU_add_test(s, "a plan launch passes its own arguments", test_a_plan_launch_passes_its_own_arguments);
 	CU_add_test(s, "a config that does not fit the kernel is refused", test_a_config_that_does_not_fit_the_kernel_is_refused);
+	CU_add_test(s, "a table that cannot be read is a warning", test_a_table_that_cannot_be_read_is_a_warning);
 	return 0;
 }

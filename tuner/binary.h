@@ -21,6 +21,7 @@ typedef struct {
 	int killed;          /* failed because SIGTERM, SIGINT or SIGHUP stopped nvcc, or never built: not run */
 	int skipped;         /* with killed: a search never needed it, so it was never built (not run) */
 	int bad_args;        /* failed because the config's arguments do not fit the kernel's parameters */
+	int unchecked;       /* its cubin's parameter table could not be read: arguments not checked */
 	char *log;           /* nvcc's output */
 	double seconds;
 	kernel_resources res;

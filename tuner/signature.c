@@ -117,8 +117,12 @@ void signature_check_binary(const config *cfg, const build *b, binary *bin)
 	for (size_t k = 0; k < entries && !bin->failed; k++) {
 		const kernel_resources *r = plan ? &bin->plan_res[k] : &bin->res;
 		size_t *sizes, nparams;
-		if (!r->symbol || cubin_params(bin->cubin, r->symbol, &sizes, &nparams))
+		if (!r->symbol)
 			continue;
+		if (cubin_params(bin->cubin, r->symbol, &sizes, &nparams)) {
+			bin->unchecked = 1;
+			continue;
+		}
 		size_t n = signature_args(cfg, plan ? (long)k : -1, idx);
 		const char *entry = plan ? cfg->plan.launches[k].entry : bin->entry;
 		mark at;
@@ -133,4 +137,19 @@ void signature_check_binary(const config *cfg, const build *b, binary *bin)
 		free(sizes);
 	}
 	free(idx);
+}
+
+void signature_warn_unchecked(const config *cfg, const build *b)
+{
+	size_t n = 0, first = 0;
+	for (size_t k = 0; k < b->nbins; k++)
+		if (b->bins[k].unchecked && !b->bins[k].failed && !n++)
+			first = k;
+	if (!n)
+		return;
+	const binary *bin = &b->bins[first];
+	fprintf(stderr,
+		"%s:%d:%d: warning: the parameter table of kernel '%s' could not be read from its cubin, so the arguments "
+		"of %zu %s were not checked against its parameters (a scalar of the wrong size would run unnoticed)\n",
+		cfg->path, cfg->entry_at.line, cfg->entry_at.col, bin->entry, n, plural(n, "binary", "binaries"));
 }

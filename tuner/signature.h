@@ -24,7 +24,11 @@ char *signature_mismatch(const config *cfg, const int *idx, size_t n, const char
 
 /* Checks the arguments each of bin's entries is passed against its parameters in the cubin; a
  * mismatch fails the binary (bad_args), its log the config's file:line:col and why. A cubin that
- * does not say is not checked. */
+ * does not say is not checked (binary.unchecked). */
 void signature_check_binary(const config *cfg, const build *b, binary *bin);
+
+/* One warning on stderr, naming the kernel and how many binaries, when the parameter table of
+ * any built binary could not be read (binary.unchecked): their arguments went unchecked. */
+void signature_warn_unchecked(const config *cfg, const build *b);
 
 #endif

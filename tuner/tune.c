@@ -37,6 +37,7 @@
 #include "runner.h"
 #include "search.h"
 #include "select.h"
+#include "signature.h"
 #include "space.h"
 #include "summary.h"
 #include "t4.h"
@@ -527,6 +528,7 @@ static int dry_run(tuning *t)
 	if (reference_kernel_unfit(t))
 		return stop(t, EXIT_USAGE);
 	warn_unchanged_params(&t->cfg, &t->sp, &t->b);
+	signature_warn_unchecked(&t->cfg, &t->b);
 	size_t compiled = 0;
 	for (size_t c = 0; c < t->sp.count; c++) {
 		measure_apply_binary(&t->b.bins[t->b.of_config[c]], t->cc, &t->res[c]);
@@ -667,6 +669,7 @@ static int compile_and_measure(tuning *t)
 		t->code = EXIT_USAGE;
 	progress_end(&t->compiles);
 	warn_unchanged_params(&t->cfg, &t->sp, &t->b);
+	signature_warn_unchecked(&t->cfg, &t->b);
 	for (size_t c = 0; c < t->sp.count; c++)
 		if (!stopped_compile(&t->b.bins[t->b.of_config[c]]))
 			measure_apply_binary(&t->b.bins[t->b.of_config[c]], t->cc, &t->res[c]);
