@@ -98,6 +98,40 @@ static void test_a_pragmas_name_decides_what_is_compile_time(void)
 	config_free(&cfg);
 }
 
+/* A parameter that the source #defines itself (under #ifndef or not) and build.defines does not
+ * pass is a warning at the source's line, naming it and the fix; listed in build.defines, or not
+ * defined by the source, it is none. */
+static void test_a_parameter_the_source_defines_itself_is_a_warning(void)
+{
+	const char *src = "// items per thread\n#ifndef ITEMS\n  #  define ITEMS 1\n#endif\n#define ITEMS_MAX 8\n"
+			  "__global__ void k(float *a, int n) { a[threadIdx.x * ITEMS] = n; }\n";
+	const struct {
+		const char *space;
+		int warned;
+	} cases[] = {
+		/* in the launch only: the kernel still compiles ITEMS 1 */
+		{"  bx: [32, 64]\n  ITEMS: [1, 2, 4]\nconstraints: [bx * ITEMS <= 256]", 1},
+		{"  bx: [32, 64]\n  ITEMS: [1, 2, 4]\nbuild: {defines: [ITEMS]}", 0},
+		/* a prefix of a defined name is not it */
+		{"  bx: [32, 64]\n  ITEMS_M: [1, 2]\nconstraints: [ITEMS_M > 0]", 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		config cfg;
+		char *first;
+		CU_ASSERT_EQUAL_FATAL(load_over(src, cases[i].space, "  entry: k", &cfg, &first), 0);
+		int warned = 0;
+		for (size_t k = 0; k < cfg.warnings.n; k++)
+			if (strstr(cfg.warnings.msgs[k], "src.cu:3:1: warning: the kernel defines 'ITEMS' itself") &&
+			    strstr(cfg.warnings.msgs[k], "add ITEMS to build.defines"))
+				warned = 1;
+		if (warned != cases[i].warned)
+			fprintf(stderr, "\n  case %zu: %zu warnings, first '%s'\n", i, cfg.warnings.n,
+				cfg.warnings.n ? cfg.warnings.msgs[0] : "");
+		CU_ASSERT_EQUAL(warned, cases[i].warned);
+		config_free(&cfg);
+	}
+}
+
 /* "k${V}": V becomes compile-time, and each configuration's entry is the name with V's value. */
 static void test_an_entrys_placeholders_are_filled_per_configuration(void)
 {
@@ -166,6 +200,7 @@ int add_config_source_suite(void)
 	if (!s)
 		return -1;
 	CU_add_test(s, "#pragma unroll names are found however spaced", test_pragma_unroll_names_are_found_however_spaced);
+	CU_add_test(s, "a parameter the source defines itself is a warning", test_a_parameter_the_source_defines_itself_is_a_warning);
 	CU_add_test(s, "a pragma's name decides what is compile-time", test_a_pragmas_name_decides_what_is_compile_time);
 	CU_add_test(s, "an entry's placeholders are filled per configuration", test_an_entrys_placeholders_are_filled_per_configuration);
 	CU_add_test(s, "a bad entry is refused at its position", test_a_bad_entry_is_refused_at_its_position);

@@ -252,6 +252,8 @@ int config_host_gives(const config *cfg, size_t i);
 
 /* If line is `#pragma unroll NAME` (any spacing), the offsets of NAME in it; else 0. */
 int pragma_unroll_name(const char *line, size_t *start, size_t *len);
+/* Whether line is `#define NAME ...` (any spacing): NAME's offset and length. */
+int define_name(const char *line, size_t *start, size_t *len);
 
 /* The entry point for these parameter values: the entry with its ${param} placeholders filled.
  * Caller frees. */

@@ -1,5 +1,6 @@
 /* config_source.c: what the config takes from the kernel source and the entry's name: which
- * parameters `#pragma unroll NAME` uses, and the ${param} placeholders of a templated entry. */
+ * parameters `#pragma unroll NAME` uses, which the source #defines itself, and the ${param}
+ * placeholders of a templated entry. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -40,6 +41,43 @@ int pragma_unroll_name(const char *line, size_t *start, size_t *len)
 	return 1;
 }
 
+int define_name(const char *line, size_t *start, size_t *len)
+{
+	const char *p = line + strspn(line, " \t");
+	if (*p++ != '#')
+		return 0;
+	p += strspn(p, " \t");
+	if (strncmp(p, "define", 6) || !strchr(" \t", p[6]) || !p[6])
+		return 0;
+	p += 6 + strspn(p + 6, " \t");
+	const char *q = p;
+	if (!(*q == '_' || (*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z')))
+		return 0;
+	while (*q == '_' || (*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9'))
+		q++;
+	*start = (size_t)(p - line);
+	*len = (size_t)(q - p);
+	return 1;
+}
+
+/* A parameter that the source #defines itself and that build.defines does not pass: its values
+ * never reach the code (under `#ifndef NAME` the default is compiled, else the source's value),
+ * while the launch or a constraint still varies with it. Said at the source's line. */
+static void warn_defined_in_source(loader *L, const int *line_of)
+{
+	const config *cfg = L->cfg;
+	for (size_t i = 0; i < cfg->nparams; i++) {
+		const param *p = &cfg->params[i];
+		if (!line_of[i] || p->is_define || p->is_pragma || p->is_entry || p->is_maxreg)
+			continue;
+		diags_at(&L->cfg->warnings, cfg->source, line_of[i], 1,
+			 "warning: the kernel defines '%s' itself, but it is not in build.defines of %s, so the space's "
+			 "values of '%s' never reach the code (it compiles with this #define, whatever %s's value); "
+			 "add %s to build.defines",
+			 p->name, L->file, p->name, p->name, p->name);
+	}
+}
+
 /* nvcc does not macro-expand `#pragma unroll NAME` (NVRTC does): the compile stage rewrites the
  * pragma in a private copy of the source. Here: which parameters it names (they become
  * compile-time) and whether any rewriting is needed. */
@@ -65,11 +103,16 @@ void ld_scan_pragmas(loader *L)
 		return;
 	}
 	size_t start, len;
-	for (char *line = text, *next; line < text + n; line = next) {
+	int *defined = xcalloc(cfg->nparams + 1, sizeof *defined), no = 1;
+	for (char *line = text, *next; line < text + n; line = next, no++) {
 		char *nl = memchr(line, '\n', (size_t)(text + n - line));
 		next = nl ? nl + 1 : text + n;
 		if (nl)
 			*nl = 0;
+		if (define_name(line, &start, &len))
+			for (size_t i = 0; i < cfg->nparams; i++)
+				if (!defined[i] && strlen(cfg->params[i].name) == len && !strncmp(cfg->params[i].name, line + start, len))
+					defined[i] = no;
 		if (!pragma_unroll_name(line, &start, &len))
 			continue;
 		for (size_t i = 0; i < cfg->nparams; i++)
@@ -79,6 +122,9 @@ void ld_scan_pragmas(loader *L)
 			if (strlen(cfg->constants[i].name) == len && !strncmp(cfg->constants[i].name, line + start, len))
 				cfg->rewrite_pragmas = 1;
 	}
+	if (!L->quiet && !L->errors)
+		warn_defined_in_source(L, defined);
+	free(defined);
 	free(text);
 }
 

@@ -82,20 +82,11 @@ static int defined_at(const char *source, const char *name)
 	if (!f)
 		return 0;
 	char *line = NULL;
-	size_t cap = 0, len = strlen(name);
+	size_t cap = 0, len = strlen(name), start, n;
 	int at = 0;
-	for (int no = 1; !at && getline(&line, &cap, f) > 0; no++) {
-		const char *p = line + strspn(line, " \t");
-		if (*p++ != '#')
-			continue;
-		p += strspn(p, " \t");
-		if (strncmp(p, "define", 6) || !strchr(" \t", p[6]))
-			continue;
-		p += 6 + strspn(p + 6, " \t");
-		if (!strncmp(p, name, len) && !(p[len] == '_' || (p[len] >= '0' && p[len] <= '9') ||
-						 ((p[len] | 32) >= 'a' && (p[len] | 32) <= 'z')))
+	for (int no = 1; !at && getline(&line, &cap, f) > 0; no++)
+		if (define_name(line, &start, &n) && n == len && !strncmp(line + start, name, len))
 			at = no;
-	}
 	free(line);
 	fclose(f);
 	return at;
