@@ -343,3 +343,29 @@ int proc_capture(char *const argv[], double timeout_s, char **output)
 	int timed_out;
 	return proc_finish(&p, deadline - now_seconds() > 0 ? deadline - now_seconds() : 0, &timed_out);
 }
+
+const char *proc_shell_special(const char *s)
+{
+	for (; s && *s; s++)
+		if (strchr("$`\\\"", *s) || (unsigned char)*s < 0x20 || *s == 0x7f)
+			return s;
+	return NULL;
+}
+
+char *proc_shell_refusal(const char *what, const char *s, const char *fix)
+{
+	const char *at = proc_shell_special(s);
+	if (!at)
+		return NULL;
+	unsigned char c = (unsigned char)*at;
+	size_t pos = (size_t)(at - s) + 1;
+	char which[32];
+	if (c >= 0x20 && c != 0x7f)
+		snprintf(which, sizeof which, "'%c'", c);
+	else
+		snprintf(which, sizeof which, "%s", c == '\n' ? "a newline" : c == '\t' ? "a tab" : "a control character");
+	/* a control character is not printed: the text is shown up to it */
+	int shown = c >= 0x20 && c != 0x7f ? (int)strlen(s) : (int)(at - s);
+	return xasprintf("%s '%.*s%s' holds %s (character %zu), which nvcc's own /bin/sh steps would interpret: %s", what,
+			 shown, s, shown < (int)strlen(s) ? "..." : "", which, pos, fix);
+}

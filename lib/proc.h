@@ -70,6 +70,16 @@ const char *proc_describe_end(int status);
  * *output (caller frees). Returns the wait status, or -1 when it could not start (errno). */
 int proc_capture(char *const argv[], double timeout_s, char **output);
 
+/* nvcc runs its own steps (the preprocessor, cicc, ptxas) through /bin/sh, each argument in
+ * double quotes: inside them '$', '`', '\\' and '"' are still the shell's, and a newline or other
+ * control character splits or garbles its command line. The first such character of s, or NULL:
+ * text that reaches nvcc's argv (a path, a flag) must have none. */
+const char *proc_shell_special(const char *s);
+/* NULL when s (the `what`, such as "build flag") may reach nvcc's argv; else why not, naming the
+ * character and where it stands (the text shown up to a control character), ending "...: fix"
+ * with the fix given. Caller frees. */
+char *proc_shell_refusal(const char *what, const char *s, const char *fix);
+
 double now_seconds(void);
 
 /* AUTOTUNE_TRACE set (not 0): a line "trace main <monotonic seconds>: <what>" on stderr, to line

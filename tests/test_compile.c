@@ -84,7 +84,8 @@ static void test_compile_error_marks_configurations_and_continues(void)
 	unlink(path);
 }
 
-/* No shell anywhere: a flag that a shell would run is handed to nvcc as one literal argument. */
+/* No shell anywhere: a flag that nvcc's own /bin/sh steps would run is refused before nvcc
+ * starts (test_noshell.c has every field); ';' alone is one literal argument that nvcc refuses. */
 static void test_shell_metacharacters_stay_literal(void)
 {
 	const char *marker = "scratch/injected";
@@ -100,8 +101,19 @@ static void test_shell_metacharacters_stay_literal(void)
 	const char *path = write_temp(3, "inject.yaml", text);
 	char *out;
 	int rc = run_autotune((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out);
-	CU_ASSERT_EQUAL(rc, 1); /* nvcc rejects the flags: a compile-error, not a shell's run; none compiled */
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "$(touch"));
+	CU_ASSERT_EQUAL(rc, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "build flag '$(touch"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "build flag '`touch"));
+	CU_ASSERT_NOT_EQUAL(access(marker, F_OK), 0);
+	free(out);
+	snprintf(text, sizeof text,
+		 "name: inject\nkernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 64, output: true}]\n"
+		 "space: {x: [32]}\nlaunch: {block: [x], grid: [1]}\nbuild: {flags: [\"; touch %s\"]}\noutput: {csv: %s}\n",
+		 kernel, marker, csv);
+	path = write_temp(3, "inject.yaml", text);
+	rc = run_autotune((char *[]){"--dry-run", "--arch", "sm_90", (char *)path, NULL}, &out);
+	CU_ASSERT_EQUAL(rc, 1); /* nvcc rejects the flag: a compile-error, not a shell's run; none compiled */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "; touch"));
 	CU_ASSERT_NOT_EQUAL(access(marker, F_OK), 0);
 	free(out);
 	unlink(path);

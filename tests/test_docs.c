@@ -303,6 +303,7 @@ static const char *const cross_cutting[][2] = {
 	{"docs", "the documents and the house rules, across every module"},
 	{"help", "every command's --help, the man page and README.md agreeing"},
 	{"layers", "README's layers: the include paths, no include or call circles"},
+	{"noshell", "no text of a config or spec reaches nvcc's shell: the loader, the import, the results, the run"},
 };
 
 static int listed(const char *const list[][2], size_t n, const char *name)

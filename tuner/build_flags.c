@@ -2,6 +2,7 @@
 #include "build_flags.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "config.h"
 #include "diag.h"
@@ -29,13 +30,23 @@ char **build_flags(const config *cfg, const value *vals, int with_includes, size
 	return flags;
 }
 
+/* A word as /bin/sh and nvcc's --options-file both read it: bare when it has only characters
+ * neither treats specially, else in double quotes. The loader refused the four characters that
+ * double quotes leave special ($ ` \\ "), so the quotes hold whatever else a flag has (spaces,
+ * parentheses, ';', '\'', '<'). */
+static int bare_word(const char *w)
+{
+	return *w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+=.,/:@%^") == strlen(w);
+}
+
 char *build_flags_text(const config *cfg, const value *vals)
 {
 	size_t n;
 	char **flags = build_flags(cfg, vals, 0, &n);
 	char *text = xstrdup("");
 	for (size_t i = 0; i < n; i++) {
-		char *more = xasprintf("%s%s%s", text, i ? " " : "", flags[i]);
+		const char *q = bare_word(flags[i]) ? "" : "\"";
+		char *more = xasprintf("%s%s%s%s%s", text, i ? " " : "", q, flags[i], q);
 		free(text);
 		text = more;
 		free(flags[i]);

@@ -18,7 +18,8 @@ char **build_flags(const config *cfg, const value *vals, int with_includes, size
 
 /* build_flags() without the include directories, joined by spaces: what a user's build
  * must repeat to compile a configuration's binary ("-maxrregcount=64 -DTILE=16 -O3"); "" when
- * none. Caller frees. */
+ * none. A flag with a character that a shell or nvcc's --options-file would split or interpret
+ * is in double quotes ("-DPAIR=(1, 2)"), so the text is the same words to both. Caller frees. */
 char *build_flags_text(const config *cfg, const value *vals);
 
 #endif

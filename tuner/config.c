@@ -59,7 +59,8 @@ static void load_kernel(loader *L, const yaml_node_t *n)
 			free(s);
 		}
 		struct stat st;
-		if (access(cfg->source, R_OK) || stat(cfg->source, &st))
+		if (ld_refuse_shell(L, cfg->source_at, "kernel source", cfg->source, "rename it (a config's text never reaches a shell)")) {
+		} else if (access(cfg->source, R_OK) || stat(cfg->source, &st))
 			ld_error(L, cfg->source_at, "cannot read kernel source '%s': %s", cfg->source, strerror(errno));
 		else if (S_ISDIR(st.st_mode))
 			ld_error(L, cfg->source_at, "kernel source '%s' is a directory", cfg->source);
@@ -467,8 +468,10 @@ static void load_build(loader *L, const yaml_node_t *n)
 	if (inc && ld_expect(L, inc, YAML_SEQUENCE_NODE, "build include") == 0)
 		for (yaml_node_item_t *it = inc->data.sequence.items.start; it < inc->data.sequence.items.top; it++) {
 			char *dir = ld_string(L, ld_node(L, *it), "include directory");
-			if (!dir)
+			if (!dir || ld_refuse_shell(L, ld_mark(ld_node(L, *it)), "include directory", dir, "rename it (a config's text never reaches a shell)")) {
+				free(dir);
 				continue;
+			}
 			/* relative to the config file, like the kernel source */
 			const char *slash = strrchr(cfg->path, '/');
 			if (dir[0] == '/' || !slash)
@@ -481,9 +484,12 @@ static void load_build(loader *L, const yaml_node_t *n)
 	if (flags && ld_expect(L, flags, YAML_SEQUENCE_NODE, "build flags") == 0) {
 		size_t count = (size_t)(flags->data.sequence.items.top - flags->data.sequence.items.start);
 		for (size_t i = 0; i < count; i++) {
-			char *f = ld_string(L, ld_node(L, flags->data.sequence.items.start[i]), "build flag");
-			if (f)
+			yaml_node_t *item = ld_node(L, flags->data.sequence.items.start[i]);
+			char *f = ld_string(L, item, "build flag");
+			if (f && !ld_refuse_shell(L, ld_mark(item), "build flag", f, "leave it out (a config's text never reaches a shell)"))
 				cfg->nvcc_flags[cfg->nflags++] = f;
+			else
+				free(f);
 		}
 	}
 	yaml_node_t *mr = ld_get(L, n, "maxrregcount");

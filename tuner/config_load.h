@@ -30,6 +30,10 @@ typedef struct {
  * and reported at its file:line:col ---- */
 mark ld_mark(const yaml_node_t *n);
 void ld_error(loader *L, mark m, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Text bound for nvcc's argv (a path, a flag) that nvcc's own /bin/sh steps would interpret
+ * (proc_shell_special): an error at m, what it is and the fix, so that nothing a config says runs
+ * on the host; -1. 0 when it may go. */
+int ld_refuse_shell(loader *L, mark m, const char *what, const char *s, const char *fix);
 yaml_node_t *ld_node(loader *L, int id);
 const char *ld_kind_name(const yaml_node_t *n);
 const char *ld_scalar(const yaml_node_t *n);

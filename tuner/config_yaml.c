@@ -10,6 +10,7 @@
 
 #include "config_load.h"
 #include "document.h"
+#include "proc.h"
 #include "banned.h"
 
 mark ld_mark(const yaml_node_t *n)
@@ -260,4 +261,14 @@ void ld_dims(loader *L, const yaml_node_t *n, const char *what, cexpr dims[3])
 	}
 	for (size_t i = 0; i < count; i++)
 		ld_expr(L, ld_node(L, n->data.sequence.items.start[i]), what, &dims[i]);
+}
+
+int ld_refuse_shell(loader *L, mark m, const char *what, const char *s, const char *fix)
+{
+	char *why = proc_shell_refusal(what, s, fix);
+	if (!why)
+		return 0;
+	ld_error(L, m, "%s", why);
+	free(why);
+	return -1;
 }

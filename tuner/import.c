@@ -19,6 +19,7 @@
 #include "import_keys.h"
 #include "import_out.h"
 #include "import_py.h"
+#include "proc.h"
 #include "space.h"
 #include "banned.h"
 
@@ -125,6 +126,19 @@ static void expression(reader *R, FILE *f, const yaml_node_t *n, const char *pat
 	free(text);
 }
 
+/* Spec text bound for nvcc's argv (CompilerOptions, the kernel's path) that nvcc's own /bin/sh
+ * steps would interpret (proc_shell_special): refused at its field, never written into a config.
+ * 1 when refused. */
+static int refuse_shell_text(reader *R, const yaml_node_t *n, const char *what, const char *text)
+{
+	char *why = proc_shell_refusal(what, text, "not imported (nothing a spec says may run on this machine)");
+	if (!why)
+		return 0;
+	err_at(R, n, "%s", why);
+	free(why);
+	return 1;
+}
+
 /* A file the spec names relative to itself (KernelFile, DataSource), at node n of field `what`,
  * quoted, as the config finds it: relative to the config, so written elsewhere, by its absolute
  * path. It is an input: the config must not be written over it. */
@@ -134,6 +148,8 @@ static void put_spec_file(reader *R, FILE *f, const yaml_node_t *n, const char *
 	if (file && *file != '/' && *spec_dir == '/' && strcmp(spec_dir, out_dir))
 		path = xasprintf("%s/%s", spec_dir, file);
 	char *input = file && *file != '/' ? xasprintf("%s/%s", spec_dir, file) : xstrdup(file ? file : "");
+	if (file && !strcmp(what, "KernelSpecification.KernelFile"))
+		refuse_shell_text(R, n, what, file);
 	if (*input && same_file(R->out, input)) {
 		char *msg = xasprintf("%s '%s' is the file the config would be written to: give the config another "
 				      "name (-o)", what, file);
@@ -667,6 +683,10 @@ static void put_build(reader *R, FILE *f, const yaml_node_t *kernel, const yaml_
 			note(R, "KernelSpecification.CompilerOptions[%s] is empty: left out%s", at, "");
 			continue;
 		}
+		char what[64];
+		snprintf(what, sizeof what, "KernelSpecification.CompilerOptions[%d]", k);
+		if (refuse_shell_text(R, o, what, flag))
+			continue;
 		fputs(", ", f);
 		quoted(f, flag);
 	}

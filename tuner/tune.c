@@ -408,6 +408,15 @@ static int check_inputs(tuning *t)
 		if (!dir)
 			diags_add(&t->d, "autotune: no cache directory: set XDG_CACHE_HOME or HOME, or give --cache-dir DIR "
 					 "(--no-cache runs without one)");
+		/* cubins are written there by nvcc, whose steps run through /bin/sh */
+		char *why = dir ? proc_shell_refusal("autotune: the cache directory", dir,
+						      "give --cache-dir DIR elsewhere, or --no-cache") : NULL;
+		if (why) {
+			diags_add(&t->d, "%s", why);
+			free(why);
+			free(dir);
+			return stop(t, EXIT_USAGE);
+		}
 		t->cache = dir ? cache_open(dir, &t->d) : NULL;
 		free(dir);
 		if (!t->cache)
@@ -458,6 +467,13 @@ static int find_target(tuning *t)
 {
 	const options *o = t->o;
 	const char *tmp = getenv("TMPDIR");
+	/* the work directory is nvcc's output directory, and nvcc's steps run through /bin/sh */
+	char *why = tmp ? proc_shell_refusal("autotune: TMPDIR", tmp, "set TMPDIR to another directory") : NULL;
+	if (why) {
+		diags_add(&t->d, "%s", why);
+		free(why);
+		return stop(t, EXIT_USAGE);
+	}
 	reclaim_stale(tmp && *tmp ? tmp : "/tmp");
 	snprintf(t->workdir, sizeof t->workdir, "%s/autotune-%ld-XXXXXX", tmp && *tmp ? tmp : "/tmp", (long)getpid());
 	if (!mkdtemp(t->workdir)) {

@@ -202,9 +202,12 @@ void recipe_put_make(FILE *f, const char *upper, const recipe *r)
 	fprintf(f, "\n%s_LINK_FLAGS := %s\n%s_KERNEL_SOURCE := ", upper, r->link, upper);
 	make_path(f, upper, r->mk_source);
 	fprintf(f, "\n%s_INCLUDE_FLAGS :=", upper);
+	/* in double quotes for the shell and nvcc's --options-file: a directory may hold spaces (the
+	 * loader refused the characters that double quotes leave special) */
 	for (size_t i = 0; i < r->nincludes; i++) {
-		fputs(" -I", f);
+		fputs(" \"-I", f);
 		make_path(f, upper, r->mk_includes[i]);
+		fputc('"', f);
 	}
 	/* a hash is hex digits; anything else in a damaged file stays out of make */
 	fprintf(f, "\n%s_CODE_HASH := %s\n", upper,
