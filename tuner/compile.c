@@ -420,31 +420,6 @@ static void resources_from_log(binary *bin)
 		cubin_code_hash(bin->cubin, bin->code);
 }
 
-/* nvlink's output without the resources of the device runtime's own kernels (a pair of lines
- * each, some fifty in all), which would bury what matters in a log or a compile error. */
-static char *link_report(const char *out)
-{
-	size_t n = strlen(out);
-	char *kept = xmalloc(n + 1), *k = kept;
-	int skip = 0;
-	for (const char *line = out; *line;) {
-		const char *eol = strchr(line, '\n');
-		size_t len = eol ? (size_t)(eol - line) + 1 : strlen(line);
-		const char *props = strstr(line, "Function properties for '__nv_static");
-		if (props && props < line + len)
-			skip = 2;
-		if (skip)
-			skip--;
-		else {
-			memcpy(k, line, len);
-			k += len;
-		}
-		line += len;
-	}
-	*k = 0;
-	return kept;
-}
-
 /* Ends the job's process. 1 when it was build.rdc's compile and wrote its relocatable cubin: the
  * link is to follow (bin->log holds what the compile said); else 0, the binary done: stored in
  * the cache, its resources read, or failed with the reason. */
@@ -465,7 +440,7 @@ static int finish_job(build *b, job *j, double timeout_s, const char *devrt)
 		return 1;
 	if (j->linking) {
 		/* the entry's log is both steps' reports: ptxas's, then nvlink's */
-		char *linked = link_report(bin->log ? bin->log : ""), *both = xasprintf("%s%s", j->compile_log, linked);
+		char *linked = nvlink_report(bin->log ? bin->log : ""), *both = xasprintf("%s%s", j->compile_log, linked);
 		free(linked);
 		free(bin->log);
 		bin->log = both;
