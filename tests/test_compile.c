@@ -428,6 +428,24 @@ static void test_a_value_that_fails_alone_does_not_stop_the_build(void)
 	fake_worker_forget();
 }
 
+/* A named reference that does not compile, on a first run: said so, with nvcc's words, never as
+ * a failure of an earlier run; the other binaries build. */
+static void test_a_first_run_never_speaks_of_an_earlier_one(void)
+{
+	remove_dir(FDIR);
+	write_failing("#if V == 2\n#error two is refused\n#endif\nextern \"C\" __global__ void k(float *a) { a[threadIdx.x] = V; }\n",
+		      "{WG_X: [32, 64], V: [1, 2, 3]}", "verify: {reference: {WG_X: 32, V: 2}}\n");
+	char *out;
+	int runs;
+	CU_ASSERT_EQUAL(run_counted(NULL, &out, &runs), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "the verify reference (WG_X=32 V=2) did not compile: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "two is refused"));
+	CU_ASSERT_PTR_NULL(strstr(out, "earlier run"));
+	CU_ASSERT_PTR_NULL(strstr(out, "compiling stopped"));
+	free(out);
+	fake_worker_forget();
+}
+
 int add_compile_suite(void)
 {
 	CU_pSuite s = CU_add_suite("compile", NULL, NULL), n = add_integration_suite("compile/nvcc", NULL, NULL);
@@ -438,6 +456,7 @@ int add_compile_suite(void)
 	CU_add_test(s, "compile error marks configurations and continues", test_compile_error_marks_configurations_and_continues);
 	CU_add_test(s, "a repeated error is said once and costs once", test_a_repeated_error_is_said_once_and_costs_once);
 	CU_add_test(n, "a repeated error is said once and costs once (nvcc)", test_a_repeated_error_is_said_once_and_costs_once);
+	CU_add_test(s, "a first run never speaks of an earlier one", test_a_first_run_never_speaks_of_an_earlier_one);
 	CU_add_test(s, "a value that fails alone does not stop the build", test_a_value_that_fails_alone_does_not_stop_the_build);
 	CU_add_test(s, "shell metacharacters stay literal", test_shell_metacharacters_stay_literal);
 	CU_add_test(n, "every config compiles", test_every_config_compiles);

@@ -47,8 +47,8 @@ static int refresh_reference(const config *cfg, const space *sp, const build *b,
 	int rc = runner_measure(rn, cfg, space_config(sp, ref), "ref", &b->bins[b->of_config[ref]], &plan, &tmp,
 				plan_timeout(cfg, 0), d);
 	if (rc == 0 && tmp.st != ST_OK) {
-		diags_add(d, "the verify reference failed when run again to resume: %s%s%s", status_name(tmp.st),
-			  tmp.message ? ": " : "", tmp.message ? tmp.message : "");
+		diags_add(d, "the verify reference passed, but failed when run again for its outputs: %s%s%s",
+			  status_name(tmp.st), tmp.message ? ": " : "", tmp.message ? tmp.message : "");
 		rc = 1;
 	}
 	free(tmp.message);
@@ -192,8 +192,7 @@ static int settled(pass *P, size_t c)
 		return STEP_STOP;
 	}
 	if ((long long)c == P->named && r->st != ST_OK && r->st != ST_NOT_RUN && !plan_needs_run(r, retry)) {
-		diags_add(P->d, "the verify reference failed in an earlier run (%s); use --retry-failed or --fresh",
-			  status_name(r->st));
+		plan_reference_failed(P->cfg, P->sp, P->b, r, c, P->d);
 		P->stopped = 1;
 		return STEP_STOP;
 	}
