@@ -114,6 +114,12 @@ static void test_fixes_name_what_the_config_lacks(void)
 	char *g = compile_error_fix(&cfg, "k.cu(1): catastrophic error: cannot open source file \"tile.h\"\n");
 	CU_ASSERT_PTR_NOT_NULL(g && strstr(g, "no tile.h to include: add its directory to build.include"));
 	free(g);
+	g = compile_error_fix(&cfg, "k.cu:1:10: fatal error: tile.h: No such file or directory\n    1 | #include \"tile.h\"\n");
+	CU_ASSERT_PTR_NOT_NULL(g && strstr(g, "no tile.h to include: add its directory to build.include"));
+	free(g);
+	g = compile_error_fix(&cfg, "nvcc fatal   : Unsupported gpu architecture 'sm_99'\n");
+	CU_ASSERT_PTR_NOT_NULL(g && strstr(g, "does not know the target"));
+	free(g);
 	g = compile_error_fix(&cfg, "ptxas error   : Entry function 'k' uses too much shared data (0x12000 bytes, 0xc000 max)\n");
 	CU_ASSERT_PTR_NOT_NULL(g && strstr(g, "48 KiB"));
 	free(g);

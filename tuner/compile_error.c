@@ -214,7 +214,12 @@ char *compile_error_fix(const config *cfg, const char *log)
 		free(x);
 		return fix;
 	}
-	if ((x = quoted_after(log, "cannot open source file \"", NULL))) {
+	/* EDG's words, or the host preprocessor's that nvcc runs first: "k.cu:1:10: fatal error: t.h: No
+	 * such file or directory" */
+	const char *fatal = strstr(log, "fatal error: "), *none = fatal ? strstr(fatal, ": No such file or directory") : NULL;
+	if (none && !memchr(fatal, '\n', (size_t)(none - fatal)))
+		x = xasprintf("%.*s", (int)(none - fatal - strlen("fatal error: ")), fatal + strlen("fatal error: "));
+	if (x || (x = quoted_after(log, "cannot open source file \"", NULL))) {
 		char *fix = xasprintf("nvcc finds no %s to include: add its directory to build.include in %s", x, cfg->path);
 		free(x);
 		return fix;
