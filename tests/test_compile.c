@@ -442,6 +442,12 @@ static void test_a_first_run_never_speaks_of_an_earlier_one(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "two is refused"));
 	CU_ASSERT_PTR_NULL(strstr(out, "earlier run"));
 	CU_ASSERT_PTR_NULL(strstr(out, "compiling stopped"));
+	/* nor of an older file: the run says why it is incomplete, and so do its results */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "incomplete: 2 of 6 configurations measured: the verify reference failed"));
+	CU_ASSERT_PTR_NULL(strstr(out, "older file"));
+	char *csv = read_text(FDIR "/f.csv");
+	CU_ASSERT_PTR_NOT_NULL(csv && strstr(csv, ",reference-failed"));
+	free(csv);
 	free(out);
 	fake_worker_forget();
 }

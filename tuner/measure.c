@@ -188,12 +188,12 @@ static int settled(pass *P, size_t c)
 	if ((long long)c == P->named && r->predicted) {
 		diags_add(P->d, "the verify reference cannot launch on this GPU: %s; name another in verify.reference",
 			  r->message);
-		P->stopped = 1;
+		P->stopped = P->o->reference_failed = 1;
 		return STEP_STOP;
 	}
 	if ((long long)c == P->named && r->st != ST_OK && r->st != ST_NOT_RUN && !plan_needs_run(r, retry)) {
 		plan_reference_failed(P->cfg, P->sp, P->b, r, c, P->d);
-		P->stopped = 1;
+		P->stopped = P->o->reference_failed = 1;
 		return STEP_STOP;
 	}
 	if (result_passed(r)) {
@@ -377,7 +377,7 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 			 "the verify reference (%s) failed: %s%s%s", desc, status_name(r->st), r->message ? ": " : "",
 			 r->message ? r->message : "");
 		free(desc);
-		P->stopped = 1;
+		P->stopped = P->o->reference_failed = 1;
 		return;
 	}
 	/* without a named reference, a candidate that fails hands the role to the next one */

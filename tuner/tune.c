@@ -743,6 +743,8 @@ static const char *run_state(const tuning *t, size_t measured)
 		return RUN_STOPPED;
 	if (t->b.held_after)
 		return RUN_HELD;
+	if (t->mo.reference_failed)
+		return RUN_NO_REFERENCE;
 	if (t->sp.sampled) /* however much of the sample was measured, the space was not */
 		return RUN_SAMPLE;
 	if (measured == t->sp.count)
