@@ -11,6 +11,9 @@
  *       -DFAKE_NVCC_FUTURE_RECORD adds a record of an unknown format to each .nv.info section.
  *   -dlink ... OBJ ... -o OUT     copies the relocatable cubin (build.rdc's link).
  *   -dryrun                       names its own directory as _HERE_, as nvcc does.
+ * A name in a __shared__ array's extent that the preprocessed source neither defines nor declares
+ * is nvcc's `SRC(LINE): error: identifier "NAME" is undefined` (exit 1, the dependency file
+ * written), as for a macro that no -D gives.
  * An argument that is not an option and not the one source is refused, as nvcc refuses it. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <elf.h>
@@ -215,6 +218,61 @@ typedef struct {
 static int ident_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Whether the preprocessed text declares name: a type or `template <int` before it, or `=` after
+ * it (a constant, an enumerator). */
+static int declared(const char *text, const char *name, size_t n)
+{
+	static const char *const before[] = {"int ", "unsigned ", "long ", "size_t ", "short ", "char ", "typename ",
+					     "class ", "auto ", "float ", "double "};
+	for (const char *p = text; (p = strstr(p, name)); p += n) {
+		if ((p > text && ident_char(p[-1])) || ident_char(p[n]))
+			continue;
+		for (size_t i = 0; i < sizeof before / sizeof *before; i++) {
+			size_t b = strlen(before[i]);
+			if ((size_t)(p - text) >= b && !strncmp(p - b, before[i], b))
+				return 1;
+		}
+		const char *q = p + n;
+		while (*q == ' ')
+			q++;
+		if (q[0] == '=' && q[1] != '=')
+			return 1;
+	}
+	return 0;
+}
+
+/* The first name of a __shared__ array's extent that nothing declares, said as nvcc says it, with
+ * the line of the source it is on: 1; else 0. */
+static int undefined_extent(const char *text, const char *source)
+{
+	for (const char *s = text; (s = strstr(s, "__shared__")); s += 10) {
+		const char *semi = strchr(s, ';');
+		for (const char *b = strchr(s, '['); b && semi && b < semi; b = strchr(b + 1, '['))
+			for (const char *p = b + 1; *p && *p != ']'; p++) {
+				if (!ident_char(*p) || (*p >= '0' && *p <= '9') || ident_char(p[-1]))
+					continue;
+				size_t n = 0;
+				while (ident_char(p[n]))
+					n++;
+				char name[128];
+				snprintf(name, sizeof name, "%.*s", (int)n, p);
+				if (!strcmp(name, "sizeof") || declared(text, name, n))
+					continue;
+				FILE *f = fopen(source, "r");
+				char line[4096];
+				int at = 0, found = 0;
+				while (f && !found && fgets(line, sizeof line, f))
+					found = ++at && strstr(line, name);
+				if (f)
+					fclose(f);
+				fprintf(stderr, "%s(%d): error: identifier \"%s\" is undefined\n\n1 error detected in the compilation of \"%s\".\n",
+					source, found ? at : 1, name, source);
+				return 1;
+			}
+	}
+	return 0;
 }
 
 /* The bracket matching the one at p ('(' or '{' or '<'), or NULL. */
@@ -602,6 +660,10 @@ int main(int argc, char **argv)
 	unlink(tmp);
 	if (!text)
 		return 1;
+	if (undefined_extent(text, a.source)) {
+		free(text);
+		return 1;
+	}
 	static entry es[64];
 	size_t n = find_entries(text, es, 64, &a);
 	int rc = emit(&a, es, n, argc, argv);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -292,6 +293,177 @@ static void test_nvcc_may_be_a_name_on_path(void)
 	free(keep);
 }
 
+#define FDIR "scratch/compilefail"
+
+/* FDIR/f.yaml over `space` (defines WG_X and V) of FDIR/f.cu, kernel_text: results in FDIR; the
+ * fake worker, should anything be measured. */
+static void write_failing(const char *kernel_text, const char *space, const char *verify)
+{
+	mkdir(FDIR, 0777);
+	put_file(FDIR "/f.cu", kernel_text);
+	char text[1024];
+	snprintf(text, sizeof text,
+		 "name: f\nkernel: {source: f.cu, entry: k}\narguments: [{name: a, type: float, count: 1024, output: true}]\n"
+		 "space: %s\nlaunch: {block: [WG_X], grid: [1]}\nbuild: {defines: [WG_X, V]}\n%s"
+		 "measure: {finalists: 0, metrics: none}\noutput: {csv: " FDIR "/f.csv, header: " FDIR "/f_tuned.h}\n",
+		 space, verify);
+	put_file(FDIR "/f.yaml", text);
+	fake_worker_reset(FDIR, "f");
+}
+
+/* The 12 binaries of a kernel whose shared array's extent WG_Y nothing defines. */
+static const char *const undefined_kernel =
+	"extern \"C\" __global__ void k(float *a)\n{\n\t__shared__ float s[WG_Y][WG_X];\n"
+	"\ts[0][threadIdx.x] = a[threadIdx.x];\n\ta[threadIdx.x] = s[0][threadIdx.x] * V;\n}\n";
+
+/* ./autotune -j 2 with extra options (at most 4) on FDIR/f.yaml, nvcc counted through a wrapper of the
+ * suite's: the exit status, its output (caller frees) and in *runs the compiles it started. */
+static int run_counted(char *const extra[], char **out, int *runs)
+{
+	/* written once: the compiler's identity, and so every cache key, is of the file's date too */
+	if (access(FDIR "/nvcc", X_OK)) {
+		char *real = find_nvcc(), wrapper[512];
+		snprintf(wrapper, sizeof wrapper, "#!/bin/sh\n[ \"$1\" = -dryrun ] || echo x >> " FDIR "/nvcc.log\nexec %s \"$@\"\n",
+			 real);
+		free(real);
+		put_file(FDIR "/nvcc", wrapper);
+		chmod(FDIR "/nvcc", 0755);
+	}
+	unlink(FDIR "/nvcc.log");
+	char *keep = getenv("NVCC") ? strdup(getenv("NVCC")) : NULL;
+	setenv("NVCC", FDIR "/nvcc", 1);
+	char *args[12] = {"-j", "2", "--cache-dir", FDIR "/cache"};
+	int n = 4;
+	for (; extra && *extra && n < 8; extra++)
+		args[n++] = *extra;
+	args[n++] = FDIR "/f.yaml";
+	args[n] = NULL;
+	int rc = run_autotune(args, out);
+	if (keep)
+		setenv("NVCC", keep, 1);
+	free(keep);
+	char *log = read_text(FDIR "/nvcc.log");
+	*runs = log ? (int)occurrences(log, "x\n") : 0;
+	free(log);
+	return rc;
+}
+
+/* The same error in every binary: said once, with its fix, after at most 2 x jobs compiles; the
+ * rest not run, and the results say why. Run again it costs no nvcc and says the same, from the
+ * cache; an edit of the kernel, --fresh or --no-cache compile again; --keep-going compiles all. */
+static void test_a_repeated_error_is_said_once_and_costs_once(void)
+{
+	remove_dir(FDIR);
+	write_failing(undefined_kernel, "{WG_X: [32, 64, 128], V: [1, 2, 3, 4]}", "");
+	char *out;
+	int runs;
+	CU_ASSERT_EQUAL(run_counted(NULL, &out, &runs), 1);
+	CU_ASSERT_EQUAL(runs, 4);
+	CU_ASSERT_EQUAL(occurrences(out, "identifier \"WG_Y\" is undefined"), 1);
+	CU_ASSERT_EQUAL(occurrences(out, "the kernel uses WG_Y, which neither " FDIR "/f.yaml nor the kernel defines"), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "compile-error for WG_X=32 V=1 and 3 more binaries alike"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "compiling stopped: the first 4 binaries all failed with this error"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "the other 8 binaries were not compiled, their 8 configurations not run"));
+	CU_ASSERT_PTR_NULL(strstr(out, "earlier run"));
+	CU_ASSERT_PTR_NULL(strstr(out, "from the cache:"));
+	char *csv = read_text(FDIR "/f.csv");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+	CU_ASSERT_EQUAL(occurrences(csv, ",compile-error,"), 4);
+	CU_ASSERT_EQUAL(occurrences(csv, "not compiled: the first 4 binaries all failed with the same error"), 8);
+	CU_ASSERT_EQUAL(occurrences(csv, "compile-stopped"), 12);
+	free(csv);
+	/* the same command: nothing compiled, the same words, from the cache */
+	char *again;
+	CU_ASSERT_EQUAL(run_counted(NULL, &again, &runs), 1);
+	CU_ASSERT_EQUAL(runs, 0);
+	CU_ASSERT_EQUAL(occurrences(again, "identifier \"WG_Y\" is undefined"), 1);
+	CU_ASSERT_EQUAL(occurrences(again, "the kernel uses WG_Y, which neither"), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(again, "compiling stopped: the first 4 binaries"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(again, "(from the cache: these compiles failed"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(again, "0 nvcc runs, 4 from the cache"));
+	free(again);
+	free(out);
+	/* --keep-going: every binary, the cached four from the cache */
+	CU_ASSERT_EQUAL(run_counted((char *[]){"--keep-going", NULL}, &out, &runs), 1);
+	CU_ASSERT_EQUAL(runs, 8);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "compile-error for WG_X=32 V=1 and 11 more binaries alike"));
+	CU_ASSERT_PTR_NULL(strstr(out, "compiling stopped"));
+	free(out);
+	/* --fresh and --no-cache compile again; so does an edit of the kernel */
+	CU_ASSERT_EQUAL(run_counted((char *[]){"--fresh", NULL}, &out, &runs), 1);
+	CU_ASSERT_EQUAL(runs, 4);
+	free(out);
+	CU_ASSERT_EQUAL(run_counted((char *[]){"--no-cache", NULL}, &out, &runs), 1);
+	CU_ASSERT_EQUAL(runs, 4);
+	free(out);
+	put_file(FDIR "/f.cu", undefined_kernel);
+	FILE *f = fopen(FDIR "/f.cu", "a");
+	fputs("// edited\n", f);
+	fclose(f);
+	CU_ASSERT_EQUAL(run_counted(NULL, &out, &runs), 1);
+	CU_ASSERT_EQUAL(runs, 4);
+	free(out);
+	/* a failure is valid while the files the compile read are: the header that fixes it is seen */
+	char *with_header = xasprintf("#include \"wg.h\"\n%s", undefined_kernel);
+	put_file(FDIR "/f.cu", with_header);
+	free(with_header);
+	put_file(FDIR "/wg.h", "/* WG_Y to come */\n");
+	CU_ASSERT_EQUAL(run_counted(NULL, &out, &runs), 1);
+	CU_ASSERT_EQUAL(runs, 4);
+	free(out);
+	CU_ASSERT_EQUAL(run_counted(NULL, &out, &runs), 1);
+	CU_ASSERT_EQUAL(runs, 0);
+	free(out);
+	put_file(FDIR "/wg.h", "#define WG_Y 2\n");
+	CU_ASSERT_EQUAL(run_counted(NULL, &out, &runs), 0);
+	CU_ASSERT_EQUAL(runs, 12);
+	CU_ASSERT_PTR_NULL(strstr(out, "compile-error"));
+	free(out);
+	fake_worker_forget();
+}
+
+/* A value that fails alone is no kernel that fails: the first binaries compiled while all fail
+ * alike are spread over the space, not its first value's, and the build goes on to the end. */
+static void test_a_value_that_fails_alone_does_not_stop_the_build(void)
+{
+	remove_dir(FDIR);
+	write_failing("#if V == 1\n#error one is refused\n#endif\nextern \"C\" __global__ void k(float *a) { a[threadIdx.x] = V; }\n",
+		      "{V: [1, 2, 3], WG_X: [32, 64, 128, 256, 512]}", "");
+	char *out;
+	int runs;
+	CU_ASSERT_EQUAL(run_counted((char *[]){"--dry-run", "--arch", "sm_90", NULL}, &out, &runs), 0);
+	CU_ASSERT_EQUAL(runs, 15);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "(5 failed;"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "every binary with V = 1 failed to compile"));
+	CU_ASSERT_PTR_NULL(strstr(out, "compiling stopped"));
+	free(out);
+	fake_worker_forget();
+}
+
+/* A named reference that does not compile, on a first run: said so, with nvcc's words, never as
+ * a failure of an earlier run; the other binaries build. */
+static void test_a_first_run_never_speaks_of_an_earlier_one(void)
+{
+	remove_dir(FDIR);
+	write_failing("#if V == 2\n#error two is refused\n#endif\nextern \"C\" __global__ void k(float *a) { a[threadIdx.x] = V; }\n",
+		      "{WG_X: [32, 64], V: [1, 2, 3]}", "verify: {reference: {WG_X: 32, V: 2}}\n");
+	char *out;
+	int runs;
+	CU_ASSERT_EQUAL(run_counted(NULL, &out, &runs), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "the verify reference (WG_X=32 V=2) did not compile: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "two is refused"));
+	CU_ASSERT_PTR_NULL(strstr(out, "earlier run"));
+	CU_ASSERT_PTR_NULL(strstr(out, "compiling stopped"));
+	/* nor of an older file: the run says why it is incomplete, and so do its results */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "incomplete: 2 of 6 configurations measured: the verify reference failed"));
+	CU_ASSERT_PTR_NULL(strstr(out, "older file"));
+	char *csv = read_text(FDIR "/f.csv");
+	CU_ASSERT_PTR_NOT_NULL(csv && strstr(csv, ",reference-failed"));
+	free(csv);
+	free(out);
+	fake_worker_forget();
+}
+
 int add_compile_suite(void)
 {
 	CU_pSuite s = CU_add_suite("compile", NULL, NULL), n = add_integration_suite("compile/nvcc", NULL, NULL);
@@ -300,6 +472,10 @@ int add_compile_suite(void)
 	CU_add_test(s, "NVCC may be a name on PATH", test_nvcc_may_be_a_name_on_path);
 	CU_add_test(s, "plan: only distinct compile-time values", test_plan_compiles_only_distinct_compile_time_values);
 	CU_add_test(s, "compile error marks configurations and continues", test_compile_error_marks_configurations_and_continues);
+	CU_add_test(s, "a repeated error is said once and costs once", test_a_repeated_error_is_said_once_and_costs_once);
+	CU_add_test(n, "a repeated error is said once and costs once (nvcc)", test_a_repeated_error_is_said_once_and_costs_once);
+	CU_add_test(s, "a first run never speaks of an earlier one", test_a_first_run_never_speaks_of_an_earlier_one);
+	CU_add_test(s, "a value that fails alone does not stop the build", test_a_value_that_fails_alone_does_not_stop_the_build);
 	CU_add_test(s, "shell metacharacters stay literal", test_shell_metacharacters_stay_literal);
 	CU_add_test(n, "every config compiles", test_every_config_compiles);
 	CU_add_test(s, "each plan launch gets its resources", test_each_plan_launch_gets_its_resources);

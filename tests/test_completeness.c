@@ -44,6 +44,10 @@ static void test_a_run_is_complete_only_when_it_finished_everything(void)
 		{"search", "a search (--budget) of 1 of 3 configurations: the best found, not necessarily the best"},
 		{"sample-search", "a search (--budget) of 1 of a uniform sample of 3 configurations of a space too large "
 				  "to list: the best found, not necessarily the best"},
+		{"compile-stopped", "compiling stopped once the first binaries all failed with the same error: 2 of 3 "
+				    "configurations not run; fix the error (--keep-going compiles them all)"},
+		{"reference-failed", "1 of 3 configurations measured: the verify reference failed, so the rest could not be "
+				     "checked; fix it (the run said how) and run again"},
 	};
 	for (size_t i = 0; i < sizeof stopped / sizeof *stopped; i++) {
 		char *rows = xasprintf("32,32,ok,%s\n64,64,not-run,%s\n96,96,not-run,%s\n", stopped[i].word, stopped[i].word,

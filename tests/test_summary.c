@@ -135,6 +135,50 @@ static void test_no_cause_is_named_when_nothing_built(void)
 	out = stderr_end();
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "compile-error for V=2 bx=32 and 1 more binaries alike"));
 	CU_ASSERT_PTR_NULL(strstr(out, "signal"));
+	/* nor when the only one that was not tried is one a search did not need */
+	CU_ASSERT_PTR_NULL(strstr(out, "every binary with"));
+	free(out);
+	f.b.bins[0].skipped = 1;
+	stderr_begin();
+	summary_failures(&f.cfg, &f.sp, &f.b);
+	out = stderr_end();
+	CU_ASSERT_PTR_NULL(strstr(out, "every binary with"));
+	free(out);
+	fixture_free(&f);
+}
+
+/* The first binaries failed alike and the rest were held back (compile.c): the error once, its
+ * likely fix, how much was not compiled and not run, and, when it came from the cache, so. */
+static void test_a_build_held_back_says_so_once(void)
+{
+	fixture f;
+	fixture_make(&f);
+	fail(&f.b.bins[0], "$ nvcc -DV=1 k.cu\nk.cu(2): error: identifier \"TILE\" is undefined\n");
+	fail(&f.b.bins[1], "$ nvcc -DV=2 k.cu\n/tmp/x/k.cu(2): error: identifier \"TILE\" is undefined\n");
+	fail(&f.b.bins[2], "not compiled: the first 2 binaries all failed with the same error (--keep-going compiles the rest)");
+	f.b.bins[2].killed = f.b.bins[2].held = 1;
+	f.b.held_after = 2;
+	f.b.nvcc_runs = 2;
+	stderr_begin();
+	summary_failures(&f.cfg, &f.sp, &f.b);
+	summary_counts(&f.cfg, &f.sp, &f.b, f.res, 1.0, 1);
+	char *out = stderr_end();
+	CU_ASSERT_EQUAL(occurrences(out, "identifier \"TILE\" is undefined"), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "compile-error for V=1 bx=32 and 1 more binaries alike:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "  likely fix: the kernel uses TILE, which neither "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "  compiling stopped: the first 2 binaries all failed with this error and none "
+					   "compiled; the other 1 binary was not compiled, its 2 configurations not run "
+					   "(--keep-going compiles them all)\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "2 binaries built in 1.0 s (2 failed; 1 not, the first 2 having failed alike; 2 nvcc runs"));
+	CU_ASSERT_PTR_NULL(strstr(out, "from the cache:"));
+	CU_ASSERT_PTR_NULL(strstr(out, "every binary with"));
+	free(out);
+	f.b.bins[0].cached = f.b.bins[1].cached = 1;
+	stderr_begin();
+	summary_failures(&f.cfg, &f.sp, &f.b);
+	out = stderr_end();
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "  (from the cache: these compiles failed with the same source, headers, flags and nvcc before; "
+					   "--fresh compiles them again)\n"));
 	free(out);
 	fixture_free(&f);
 }
@@ -317,6 +361,7 @@ int add_summary_suite(void)
 		return -1;
 	CU_add_test(s, "alike failures are told once with their cause", test_alike_failures_are_told_once_with_their_cause);
 	CU_add_test(s, "no cause is named when nothing built", test_no_cause_is_named_when_nothing_built);
+	CU_add_test(s, "a build held back says so once", test_a_build_held_back_says_so_once);
 	CU_add_test(s, "counts per status", test_counts_per_status);
 	CU_add_test(s, "the winner's numbers", test_the_winners_numbers);
 	CU_add_test(s, "where the outputs went", test_where_the_outputs_went);

@@ -15,11 +15,12 @@ typedef struct {
 	size_t first_config; /* a configuration built by this binary, to name it in messages */
 	char *entry;         /* the entry point it is built for (the config's, placeholders filled) */
 	char *cubin;         /* path of the result */
-	int cached;          /* taken from the cache: no nvcc ran */
+	int cached;          /* taken from the cache: no nvcc ran (a compile that failed too) */
 	char code[17];       /* hash of what the GPU executes (cubin_code_hash): equal means same kernel */
 	int failed;          /* compile-error: log says why */
 	int killed;          /* failed because SIGTERM, SIGINT or SIGHUP stopped nvcc, or never built: not run */
 	int skipped;         /* with killed: a search never needed it, so it was never built (not run) */
+	int held;            /* with killed: never built, as the first binaries all failed alike (not run) */
 	int bad_args;        /* failed because the config's arguments do not fit the kernel's parameters */
 	int unchecked;       /* its cubin's parameter table could not be read: arguments not checked */
 	char *log;           /* nvcc's output */
@@ -41,6 +42,8 @@ typedef struct {
 	struct cubin_cache *cache; /* or NULL: compile into the work directory */
 	const char *identity;      /* the compiler's identity, for cache keys */
 	size_t nvcc_runs, cache_hits;
+	int retry_failures;        /* compile again what the cache holds as failed (--fresh) */
+	size_t held_after;         /* the build stopped once this many failed alike (0: it did not) */
 	long long ref_bin;         /* the reference kernel's binary (verify.kernel), or -1 */
 } build;
 

@@ -2,7 +2,8 @@
  * restore the resources) and KEY.deps ("<hash> <path>" per file the compile read, then the trailer
  * "end <lines> <hash of the lines>"). KEY.deps is renamed into place last: its presence is what
  * makes the entry valid, its trailer that it is whole. Hits refresh the entry's modification
- * time, which eviction uses as "last used". */
+ * time, which eviction uses as "last used". A compile that failed is an entry of two files,
+ * KEY.error (what nvcc said) and KEY.edeps, made and checked alike. */
 /* realpath is XSI */
 #define _XOPEN_SOURCE 700
 #include "cache.h"
@@ -234,6 +235,20 @@ int cache_lookup(cubin_cache *c, const char *key, char **cubin, char **log)
 	return hit;
 }
 
+int cache_lookup_failure(cubin_cache *c, const char *key, char **log)
+{
+	char *deps_path = entry(c, key, "edeps"), *log_path = entry(c, key, "error");
+	char *deps = slurp(deps_path), *changed = NULL;
+	int hit = deps && deps_unchanged(deps, &changed) && (*log = slurp(log_path));
+	if (hit)
+		utimensat(AT_FDCWD, deps_path, NULL, 0);
+	free(changed);
+	free(deps);
+	free(deps_path);
+	free(log_path);
+	return hit;
+}
+
 char *cache_tmp_base(cubin_cache *c, const char *key)
 {
 	return xasprintf("%s/tmp.%ld.%s", c->dir, (long)getpid(), key);
@@ -329,8 +344,42 @@ char *cache_store(cubin_cache *c, const char *key, const char *tmp_base, const c
 	return cubin;
 }
 
+int cache_store_failure(cubin_cache *c, const char *key, const char *tmp_base, const char *log)
+{
+	char *tmp_d = xasprintf("%s.d", tmp_base), *tmp_log = xasprintf("%s.error", tmp_base);
+	char *tmp_deps = xasprintf("%s.edeps", tmp_base), *logp = entry(c, key, "error"), *deps = entry(c, key, "edeps");
+	char *list = deps_from_make(tmp_d);
+	int ok = list && write_file(tmp_log, log) == 0 && rename(tmp_log, logp) == 0;
+	if (ok) {
+		/* the log is checked like the sources: an edited one is a miss */
+		char hl[17], end[64];
+		file_hash(logp, hl);
+		char *mine = xasprintf("%s%s %s\n", list, hl, logp);
+		deps_trailer(mine, end);
+		free(list);
+		list = xasprintf("%s%s", mine, end);
+		free(mine);
+	}
+	ok = ok && write_file(tmp_deps, list) == 0 && rename(tmp_deps, deps) == 0;
+	unlink(tmp_d);
+	unlink(tmp_log);
+	unlink(tmp_deps);
+	free(list);
+	free(tmp_d);
+	free(tmp_log);
+	free(tmp_deps);
+	free(logp);
+	free(deps);
+	return ok ? 0 : -1;
+}
+
+/* The files of an entry, its deps file first (without it the entry is already invalid): a
+ * compile's, and a failed compile's. */
+static const char *const entry_files[2][3] = {{"deps", "cubin", "log"}, {"edeps", "error", NULL}};
+
 typedef struct {
 	char key[17];
+	int failed; /* which of entry_files */
 	time_t used;
 	unsigned long long bytes;
 } cached;
@@ -371,17 +420,18 @@ void cache_evict(cubin_cache *c, unsigned long long max_bytes)
 			reclaim_tmp(c, e->d_name);
 			continue;
 		}
-		/* one record per entry, found by its deps file; the sizes of all three count */
-		if (len != 16 + 5 || strcmp(e->d_name + 16, ".deps"))
+		/* one record per entry, found by its deps file; the sizes of all its files count */
+		int failed = len == 16 + 6 && !strcmp(e->d_name + 16, ".edeps");
+		if (!failed && (len != 16 + 5 || strcmp(e->d_name + 16, ".deps")))
 			continue;
 		grow(&all, &cap, n + 1, sizeof *all);
 		memcpy(all[n].key, e->d_name, 16);
 		all[n].key[16] = 0;
+		all[n].failed = failed;
 		all[n].bytes = 0;
 		all[n].used = 0;
-		static const char *const exts[] = {"deps", "cubin", "log"};
-		for (int i = 0; i < 3; i++) {
-			char *p = entry(c, all[n].key, exts[i]);
+		for (int i = 0; i < 3 && entry_files[failed][i]; i++) {
+			char *p = entry(c, all[n].key, entry_files[failed][i]);
 			struct stat st;
 			if (stat(p, &st) == 0) {
 				all[n].bytes += (unsigned long long)st.st_size;
@@ -400,10 +450,8 @@ void cache_evict(cubin_cache *c, unsigned long long max_bytes)
 	if (total > max_bytes) {
 		qsort(all, n, sizeof *all, older_first);
 		for (size_t i = 0; i < n && total > max_bytes; i++) {
-			/* the deps file first: without it the entry is already invalid */
-			static const char *const exts[] = {"deps", "cubin", "log"};
-			for (int k = 0; k < 3; k++) {
-				char *p = entry(c, all[i].key, exts[k]);
+			for (int k = 0; k < 3 && entry_files[all[i].failed][k]; k++) {
+				char *p = entry(c, all[i].key, entry_files[all[i].failed][k]);
 				unlink(p);
 				free(p);
 			}

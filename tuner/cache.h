@@ -32,6 +32,10 @@ void cache_key(const char *identity, char *const argv[], const char *source, cha
  * 0 on a miss (absent, or a dependency changed). */
 int cache_lookup(cubin_cache *c, const char *key, char **cubin, char **log);
 
+/* A compile that failed (cache_store_failure): 1 with what nvcc said (caller frees) while every
+ * file it read still has the contents it had; 0 on a miss. */
+int cache_lookup_failure(cubin_cache *c, const char *key, char **log);
+
 /* Where a compile for this key writes: "<dir>/tmp.<pid>.<key>" + ".cubin" / ".d". Caller frees. */
 char *cache_tmp_base(cubin_cache *c, const char *key);
 
@@ -41,6 +45,11 @@ char *cache_tmp_base(cubin_cache *c, const char *key);
  * Returns the cached cubin's path (caller frees), or NULL when the entry could not be written
  * (the compile still stands: the caller keeps the temporary cubin). */
 char *cache_store(cubin_cache *c, const char *key, const char *tmp_base, const char *log, const char *linked);
+
+/* Keeps a compile that failed, as cache_store keeps one that did not: its log, valid while every
+ * file it read is unchanged (tmp_base.d, which nvcc writes before it fails; removed). 0, or -1 when
+ * it could not be kept (no dependency list: then nothing is). */
+int cache_store_failure(cubin_cache *c, const char *key, const char *tmp_base, const char *log);
 
 /* The directory entries live in; rewritten sources (compile.c) are kept there too, named by
  * their contents, so that their paths, and so the cache keys of their compiles, stay stable. */

@@ -22,6 +22,7 @@
 enum {
 	OPT_FRESH = 256, OPT_RETRY, OPT_CACHE_DIR, OPT_NO_CACHE, OPT_REPLAY, OPT_STRATEGY, OPT_BUDGET, OPT_SEED,
 	OPT_DEVICES, OPT_SHARD, OPT_TOP, OPT_SORT, OPT_PARAMS, OPT_SPEC_HASH, OPT_INSTANCES, OPT_T4, OPT_CONFIG, OPT_VERSION,
+	OPT_KEEP_GOING,
 };
 typedef struct {
 	const char *name;
@@ -40,6 +41,7 @@ static const cli_option cli_options[] = {
 	{"metrics", 'm', "M", "hardware counters: auto, all, none or top:K"},
 	{"fresh", OPT_FRESH, NULL, "ignore the journal and measure everything again"},
 	{"retry-failed", OPT_RETRY, NULL, "measure crashed and timed-out configurations again"},
+	{"keep-going", OPT_KEEP_GOING, NULL, "compile all even when the first binaries fail alike"},
 	{"strategy", OPT_STRATEGY, "S", "exhaustive, random, local, anneal, genetic or model"},
 	{"budget", OPT_BUDGET, "B", "at most N configurations, N% of the space, or Ns seconds"},
 	{"seed", OPT_SEED, "N", "the search's seed"},
@@ -82,11 +84,10 @@ typedef struct {
 
 static const cli_command commands[CMD_COUNT_] = {
 	[CMD_TUNE] = {"tune", "CONFIG.yaml", 1, 1, "one config file",
-		{{'n'}, {'a'}, {'j'}, {'d'}, {OPT_DEVICES}, {OPT_SHARD}, {'m'}, {OPT_FRESH}, {OPT_RETRY},
+		{{'n'}, {'a'}, {'j'}, {'d'}, {OPT_DEVICES}, {OPT_SHARD}, {'m'}, {OPT_FRESH}, {OPT_RETRY}, {OPT_KEEP_GOING},
 		 {OPT_STRATEGY}, {OPT_BUDGET}, {OPT_SEED}, {OPT_REPLAY}, {OPT_T4}, {OPT_CACHE_DIR}, {OPT_NO_CACHE}, {'q'}},
-		"exit: 0 winner written, 1 none passed, 2 bad input, 3 GPU worker lost or out\n"
-		"      of memory, 4 measured but unwritten (in the journal), 130 interrupted,\n"
-		"      143 SIGTERM (results so far kept). More: man autotune\n"},
+		"exit: 0 winner written, 1 none passed, 2 bad input, 3 GPU worker lost or out of\n"
+		"      memory, 4 unwritten (journal), 130 interrupted, 143 SIGTERM. man autotune\n"},
 	[CMD_VALIDATE] = {"validate", "CONFIG.yaml [MORE.yaml ...]", 1, 4096, "one file",
 		{{OPT_SPEC_HASH}, {OPT_INSTANCES}},
 		"Checks each CONFIG (keys, expressions, constraints) and prints the size of\n"
@@ -380,6 +381,7 @@ static int take_option(int c, const char *arg, options *o)
 	case 'o': o->output = arg; break;
 	case OPT_FRESH: o->fresh = 1; break;
 	case OPT_RETRY: o->retry_failed = 1; break;
+	case OPT_KEEP_GOING: o->keep_going = 1; break;
 	case OPT_CACHE_DIR: o->cache_dir = arg; break;
 	case OPT_NO_CACHE: o->no_cache = 1; break;
 	case OPT_REPLAY: o->replay = arg; break;

@@ -48,6 +48,7 @@ typedef struct {
 	const char *metrics; /* --metrics all|none|top:K, or NULL */
 	int fresh;           /* ignore earlier results */
 	int retry_failed;    /* measure crashed and timed-out configurations again */
+	int keep_going;      /* compile every binary even when the first all fail alike */
 	const char *cache_dir; /* --cache-dir, or NULL: the default */
 	const char *replay;    /* --replay CSV: search a recorded run instead of the GPU */
 	const char *strategy;  /* --strategy NAME (replay) */

@@ -19,6 +19,7 @@
 #include "ahead.h"
 #include "cache.h"
 #include "build_flags.h"
+#include "compile_error.h"
 #include "config.h"
 #include "cubin.h"
 #include "hash.h"
@@ -420,31 +421,6 @@ static void resources_from_log(binary *bin)
 		cubin_code_hash(bin->cubin, bin->code);
 }
 
-/* nvlink's output without the resources of the device runtime's own kernels (a pair of lines
- * each, some fifty in all), which would bury what matters in a log or a compile error. */
-static char *link_report(const char *out)
-{
-	size_t n = strlen(out);
-	char *kept = xmalloc(n + 1), *k = kept;
-	int skip = 0;
-	for (const char *line = out; *line;) {
-		const char *eol = strchr(line, '\n');
-		size_t len = eol ? (size_t)(eol - line) + 1 : strlen(line);
-		const char *props = strstr(line, "Function properties for '__nv_static");
-		if (props && props < line + len)
-			skip = 2;
-		if (skip)
-			skip--;
-		else {
-			memcpy(k, line, len);
-			k += len;
-		}
-		line += len;
-	}
-	*k = 0;
-	return kept;
-}
-
 /* Ends the job's process. 1 when it was build.rdc's compile and wrote its relocatable cubin: the
  * link is to follow (bin->log holds what the compile said); else 0, the binary done: stored in
  * the cache, its resources read, or failed with the reason. */
@@ -465,7 +441,7 @@ static int finish_job(build *b, job *j, double timeout_s, const char *devrt)
 		return 1;
 	if (j->linking) {
 		/* the entry's log is both steps' reports: ptxas's, then nvlink's */
-		char *linked = link_report(bin->log ? bin->log : ""), *both = xasprintf("%s%s", j->compile_log, linked);
+		char *linked = nvlink_report(bin->log ? bin->log : ""), *both = xasprintf("%s%s", j->compile_log, linked);
 		free(linked);
 		free(bin->log);
 		bin->log = both;
@@ -479,8 +455,6 @@ static int finish_job(build *b, job *j, double timeout_s, const char *devrt)
 			bin->cubin = stored;
 		}
 	}
-	free(j->tmp_base);
-	j->tmp_base = NULL;
 	if (wrote)
 		resources_from_log(bin);
 	else {
@@ -495,9 +469,14 @@ static int finish_job(build *b, job *j, double timeout_s, const char *devrt)
 				    : timed_out ? xasprintf("%s timed out and was killed", who)
 						: xasprintf("%s %s", who, proc_describe_end(status));
 		bin->log = xasprintf("%s\n$ %s\n%s", said, j->cmdline, old ? old : "");
+		/* what the kernel and its flags make nvcc say, not a signal, a deadline or an odd wrapper */
+		if (j->tmp_base && WIFEXITED(status) && !exited_0 && !j->linking)
+			cache_store_failure(b->cache, j->key, j->tmp_base, bin->log);
 		free(said);
 		free(old);
 	}
+	free(j->tmp_base);
+	j->tmp_base = NULL;
 	free(j->cmdline);
 	j->cmdline = NULL;
 	free(j->obj);
@@ -523,11 +502,14 @@ static int start_binary(const config *cfg, const space *s, build *b, size_t k, c
 		free(keyed);
 		free_argv(link);
 		char *log = NULL;
-		if (cache_lookup(b->cache, j->key, &bin->cubin, &log)) {
+		int hit = cache_lookup(b->cache, j->key, &bin->cubin, &log);
+		if (hit || (!b->retry_failures && cache_lookup_failure(b->cache, j->key, &log))) {
 			bin->log = log;
 			bin->cached = 1;
+			bin->failed = !hit;
 			b->cache_hits++;
-			resources_from_log(bin);
+			if (hit)
+				resources_from_log(bin);
 			free_argv(argv);
 			return 0;
 		}
@@ -617,6 +599,8 @@ struct builder {
 	double t0, t_last; /* begin, and when the last binary was done */
 	int rc;
 	const volatile sig_atomic_t *stop; /* set: what is not compiled yet never will be */
+	repeat rep;                        /* the first binaries' failures alike */
+	size_t spread;                     /* how far repeat_spread's order has been started */
 	/* on demand (a search): only what was waited for, committed or hinted (ahead.h's order) */
 	int on_demand;
 	ahead *plan;
@@ -642,6 +626,7 @@ static void launch(builder *bd, size_t k)
 	}
 	if (!bd->b->bins[k].failed)
 		signature_check_binary(bd->cfg, bd->b, &bd->b->bins[k]);
+	repeat_note(&bd->rep, &bd->b->bins[k]);
 	bd->finished[k] = 1;
 	ahead_done(bd->plan, k, -1);
 	bd->done++;
@@ -655,6 +640,14 @@ static void launch(builder *bd, size_t k)
 static long long next_binary(builder *bd, long long want, int *urgent)
 {
 	*urgent = 1;
+	if (bd->b->held_after)
+		return -1;
+	if (!bd->on_demand && bd->rep.bound && !bd->rep.broken) {
+		/* building everything while each binary done failed alike: repeat_spread's order */
+		while (bd->spread < bd->b->nbins && bd->started[repeat_spread(&bd->rep, bd->spread)])
+			bd->spread++;
+		return bd->spread < bd->b->nbins ? (long long)repeat_spread(&bd->rep, bd->spread) : -1;
+	}
 	if (want >= 0 && !bd->started[want])
 		return want;
 	long long k = ahead_next(bd->plan, urgent);
@@ -712,13 +705,44 @@ static int make_room(builder *bd)
 	return 0;
 }
 
+/* Why binaries are left unbuilt (stop_all): a signal stopped the run, a search did not need them,
+ * or the first binaries all failed alike. */
+enum { LEFT_STOPPED, LEFT_SKIPPED, LEFT_HELD };
+
+/* Compiles in flight are killed, and every binary not built is failed and killed (skipped or held
+ * too, as why says), so that its configurations read as not run rather than as compile errors. */
+static void stop_all(builder *bd, int why)
+{
+	static const char *const said[] = {"not compiled: the run was stopped", "not compiled: the search did not need it"};
+	while (bd->nrun)
+		kill_job(bd, bd->nrun - 1);
+	if (why == LEFT_HELD)
+		bd->b->held_after = bd->rep.alike;
+	for (size_t k = 0; k < bd->b->nbins; k++)
+		if (!bd->finished[k]) {
+			binary *bin = &bd->b->bins[k];
+			bin->failed = bin->killed = 1;
+			bin->skipped = why == LEFT_SKIPPED;
+			bin->held = why == LEFT_HELD;
+			free(bin->log);
+			bin->log = why == LEFT_HELD ? xasprintf("not compiled: the first %zu binaries all failed with the same "
+								"error (--keep-going compiles the rest)", bd->rep.alike)
+						    : xstrdup(said[why]);
+			bd->finished[k] = 1;
+			ahead_done(bd->plan, k, -1);
+			bd->done++;
+		}
+}
+
 /* Fills free slots, `want` first when it has not started; then waits up to wait_ms for output
  * and collects the jobs that ended. */
 static void step(builder *bd, long long want, int wait_ms)
 {
 	int urgent;
 	long long k;
-	while (bd->rc == 0 && (k = next_binary(bd, want, &urgent)) >= 0) {
+	if (repeat_over(&bd->rep, bd->nrun) && !bd->b->held_after)
+		stop_all(bd, LEFT_HELD);
+	while (bd->rc == 0 && !repeat_holds(&bd->rep, bd->nrun) && (k = next_binary(bd, want, &urgent)) >= 0) {
 		if (bd->nrun >= bd->jobs && !(urgent && make_room(bd)))
 			break;
 		launch(bd, (size_t)k);
@@ -750,6 +774,7 @@ static void step(builder *bd, long long want, int wait_ms)
 		}
 		if (!bin->failed)
 			signature_check_binary(bd->cfg, bd->b, bin);
+		repeat_note(&bd->rep, bin);
 		bd->finished[j->bin] = 1;
 		ahead_done(bd->plan, j->bin, bin->failed ? -1 : bin->seconds);
 		bd->done++;
@@ -777,6 +802,8 @@ static builder *new_builder(const config *cfg, const space *s, build *b, const b
 	bd->ctx = opt->ctx;
 	bd->d = opt->d;
 	bd->jobs = opt->jobs < 1 ? 1 : (size_t)opt->jobs;
+	repeat_start(&bd->rep, opt->keep_going ? 0 : 2 * bd->jobs,
+		     s->reference >= 0 && (size_t)s->reference < s->count ? b->of_config[s->reference] : 0, b->nbins);
 	bd->t0 = now_seconds();
 	bd->on_demand = on_demand;
 	bd->running = xcalloc(bd->jobs, sizeof *bd->running);
@@ -808,30 +835,11 @@ void build_hint(builder *bd, const size_t *bins, size_t n)
 	step(bd, -1, 0); /* start them now; the caller goes on at once */
 }
 
-/* The run stops (or a search is done): compiles in flight are killed, and every binary not built
- * is failed and killed (skipped too, when only a search's end stops it), so that its
- * configurations read as not run rather than as compile errors. */
-static void stop_all(builder *bd, int skipped)
-{
-	while (bd->nrun)
-		kill_job(bd, bd->nrun - 1);
-	for (size_t k = 0; k < bd->b->nbins; k++)
-		if (!bd->finished[k]) {
-			binary *bin = &bd->b->bins[k];
-			bin->failed = bin->killed = 1;
-			bin->skipped = skipped;
-			free(bin->log);
-			bin->log = xstrdup(skipped ? "not compiled: the search did not need it" : "not compiled: the run was stopped");
-			bd->finished[k] = 1;
-			bd->done++;
-		}
-}
-
 int build_poll(builder *bd, size_t bin, int wait_ms)
 {
 	ahead_want(bd->plan, bin);
 	if (bd->rc == 0 && !bd->finished[bin] && bd->stop && *bd->stop)
-		stop_all(bd, 0);
+		stop_all(bd, LEFT_STOPPED);
 	else if (bd->rc == 0 && !bd->finished[bin])
 		step(bd, (long long)bin, wait_ms);
 	return bd->rc;
@@ -857,10 +865,10 @@ ahead *build_ahead(builder *bd) { return bd->plan; }
 int build_end(builder *bd, double *seconds)
 {
 	if (bd->on_demand && bd->rc == 0)
-		stop_all(bd, !(bd->stop && *bd->stop)); /* what the search did not wait for is not needed */
+		stop_all(bd, bd->stop && *bd->stop ? LEFT_STOPPED : LEFT_SKIPPED); /* what the search did not wait for */
 	while (bd->rc == 0 && bd->done < bd->b->nbins) {
 		if (bd->stop && *bd->stop)
-			stop_all(bd, 0);
+			stop_all(bd, LEFT_STOPPED);
 		else
 			step(bd, -1, 200);
 	}
@@ -871,6 +879,7 @@ int build_end(builder *bd, double *seconds)
 		proc_kill(&bd->running[i].p);
 		forget_job(&bd->running[i]);
 	}
+	repeat_free(&bd->rep);
 	free(bd->devrt);
 	free(bd->running);
 	free(bd->pfds);

@@ -32,16 +32,19 @@ typedef struct {
 	const char *arch;
 	const char *workdir;         /* where binaries go without a cache */
 	int jobs;                    /* nvcc processes at once (at least 1) */
+	int keep_going;              /* build everything even when the first 2 x jobs all fail alike */
 	double timeout_s;            /* per nvcc run */
 	build_progress_fn progress;  /* or NULL */
 	void *ctx;                   /* progress's */
 	diags *d;                    /* why nvcc could not be run */
 } build_opts;
 
-/* Builds every binary of the plan: from b->cache when it has a valid entry, else with up to
- * `jobs` nvcc processes at once (into the cache, or workdir without one).
- * A failing compile marks its binary failed and goes on; returns -1 only when nvcc cannot be
- * run at all (reason in d). */
+/* Builds every binary of the plan: from b->cache when it has a valid entry (a compile that
+ * failed too, unless b->retry_failures), else with up to `jobs` nvcc processes at once (into the
+ * cache, or workdir without one). A failing compile marks its binary failed and goes on, but once
+ * the first 2 x jobs binaries done all failed with one kind of error (compile_error.h) and none
+ * built, the rest are not compiled (without opt->keep_going): failed, killed and held, and
+ * b->held_after says so. Returns -1 only when nvcc cannot be run at all (reason in d). */
 int build_run(const config *cfg, const space *s, build *b, const build_opts *opt);
 void build_free(build *b);
 

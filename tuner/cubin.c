@@ -368,3 +368,27 @@ int ptxas_parse(const char *log, const char *entry, kernel_resources *out, char 
 	free(matched);
 	return rc;
 }
+
+/* nvlink_report: the pairs of lines of the device runtime's kernels go. */
+char *nvlink_report(const char *out)
+{
+	size_t n = strlen(out);
+	char *kept = xmalloc(n + 1), *k = kept;
+	int skip = 0;
+	for (const char *line = out; *line;) {
+		const char *eol = strchr(line, '\n');
+		size_t len = eol ? (size_t)(eol - line) + 1 : strlen(line);
+		const char *props = strstr(line, "Function properties for '__nv_static");
+		if (props && props < line + len)
+			skip = 2;
+		if (skip)
+			skip--;
+		else {
+			memcpy(k, line, len);
+			k += len;
+		}
+		line += len;
+	}
+	*k = 0;
+	return kept;
+}

@@ -31,4 +31,9 @@ void cubin_code_hash(const char *path, char out[17]);
  * such kernel, records this reader does not know). Every offset is checked against the file. */
 int cubin_params(const char *path, const char *symbol, size_t **sizes, size_t *count);
 
+/* nvlink's output (-Xnvlink -v) without the resources of the device runtime's own kernels (a pair
+ * of lines each, some fifty in all), which would bury what matters in a log or a compile error.
+ * Caller frees. */
+char *nvlink_report(const char *out);
+
 #endif

@@ -47,8 +47,8 @@ static int refresh_reference(const config *cfg, const space *sp, const build *b,
 	int rc = runner_measure(rn, cfg, space_config(sp, ref), "ref", &b->bins[b->of_config[ref]], &plan, &tmp,
 				plan_timeout(cfg, 0), d);
 	if (rc == 0 && tmp.st != ST_OK) {
-		diags_add(d, "the verify reference failed when run again to resume: %s%s%s", status_name(tmp.st),
-			  tmp.message ? ": " : "", tmp.message ? tmp.message : "");
+		diags_add(d, "the verify reference passed, but failed when run again for its outputs: %s%s%s",
+			  status_name(tmp.st), tmp.message ? ": " : "", tmp.message ? tmp.message : "");
 		rc = 1;
 	}
 	free(tmp.message);
@@ -188,13 +188,12 @@ static int settled(pass *P, size_t c)
 	if ((long long)c == P->named && r->predicted) {
 		diags_add(P->d, "the verify reference cannot launch on this GPU: %s; name another in verify.reference",
 			  r->message);
-		P->stopped = 1;
+		P->stopped = P->o->reference_failed = 1;
 		return STEP_STOP;
 	}
 	if ((long long)c == P->named && r->st != ST_OK && r->st != ST_NOT_RUN && !plan_needs_run(r, retry)) {
-		diags_add(P->d, "the verify reference failed in an earlier run (%s); use --retry-failed or --fresh",
-			  status_name(r->st));
-		P->stopped = 1;
+		plan_reference_failed(P->cfg, P->sp, P->b, r, c, P->d);
+		P->stopped = P->o->reference_failed = 1;
 		return STEP_STOP;
 	}
 	if (result_passed(r)) {
@@ -378,7 +377,7 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 			 "the verify reference (%s) failed: %s%s%s", desc, status_name(r->st), r->message ? ": " : "",
 			 r->message ? r->message : "");
 		free(desc);
-		P->stopped = 1;
+		P->stopped = P->o->reference_failed = 1;
 		return;
 	}
 	/* without a named reference, a candidate that fails hands the role to the next one */

@@ -44,6 +44,7 @@ typedef struct {
 	char *counters_note;                 /* out: why counters were not collected, or NULL (owned) */
 	char *journal_note;                  /* out: why the journal could not be written, or NULL */
 	size_t measured;                     /* out: configurations measured in this run */
+	int reference_failed;                /* out: the named verify reference could not serve: the pass stopped */
 	size_t shared;                       /* out: configurations that shared an identical one's measurement */
 	/* out: wall time of the first pass and, within it, of waiting for binaries (per GPU); of
 	 * the finalists' rounds, and of the counters after them */

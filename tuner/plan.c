@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compile_error.h"
 #include "config.h"
 #include "launch_plan.h"
 #include "select.h"
@@ -207,4 +208,20 @@ int plan_final_samples(double sample_ms, int max, double round_ms, int *warmup)
 	 * and its clock up: a warm-up launch would only double the round. */
 	*warmup = !(sample_ms >= round_ms);
 	return n >= max ? max : n <= 1 ? 1 : (int)n;
+}
+
+void plan_reference_failed(const config *cfg, const space *sp, const build *b, const result *r, size_t c, diags *d)
+{
+	const binary *bin = &b->bins[b->of_config[c]];
+	char *desc = space_describe(cfg, space_config(sp, c));
+	if (bin->failed)
+		/* its log, once, is in the summary of compile errors */
+		diags_at(d, cfg->path, cfg->reference_at.line, cfg->reference_at.col,
+			 "the verify reference (%s) did not compile%s: %s", desc, bin->cached ? " (a failure kept in the cache)" : "",
+			 compile_error_line(bin->log));
+	else
+		diags_add(d, "the verify reference (%s) failed in an earlier run (%s), which the journal keeps: %s measures it again",
+			  desc, status_name(r->st),
+			  r->st == ST_CRASHED || r->st == ST_TIMEOUT ? "--retry-failed or --fresh" : "--fresh");
+	free(desc);
 }

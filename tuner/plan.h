@@ -44,4 +44,9 @@ void plan_forget_stale(result *r, const binary *bin);
  * order; every configuration is in group 0 without it. Caller frees. */
 size_t *plan_reference_groups(const config *cfg, const space *sp);
 
+/* Why the named reference c, whose result r stands without a run (a compile that failed, in this
+ * run or from the cache; a failure the journal holds), cannot serve, into d: a first run never
+ * hears of an earlier one. */
+void plan_reference_failed(const config *cfg, const space *sp, const build *b, const result *r, size_t c, diags *d);
+
 #endif

@@ -2,12 +2,12 @@
  * compile logs, the counts per status, who won and why, and where the results went. */
 #include "summary.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "compile_error.h"
 #include "config.h"
 #include "header.h"
 #include "launch_plan.h"
@@ -57,35 +57,11 @@ void summary_dry_run(const options *o, const config *cfg, const space *sp, const
 	}
 }
 
-/* A compile log as a kind of error: without the command line (each binary's own) and with every
- * number as '#' (sizes and register counts differ between variants that fail alike). Caller frees. */
-static char *error_kind(const char *log)
-{
-	char *k = xmalloc(strlen(log) + 1), *o = k;
-	for (const char *p = log; *p;) {
-		if ((p == log || p[-1] == '\n') && p[0] == '$' && p[1] == ' ') {
-			p += strcspn(p, "\n");
-			p += *p == '\n';
-			continue;
-		}
-		if (isdigit((unsigned char)*p)) {
-			p += p[0] == '0' && (p[1] == 'x' || p[1] == 'X') ? 2 : 0;
-			while (isxdigit((unsigned char)*p))
-				p++;
-			*o++ = '#';
-			continue;
-		}
-		*o++ = *p++;
-	}
-	*o = 0;
-	return k;
-}
-
 /* The compile-time values that no binary built with, while others built: the cause to name once,
  * one line per parameter ("every binary with V = 8, 16 or 24 failed to compile"). */
-static void failing_values(const config *cfg, const space *sp, const build *b, size_t failed)
+static void failing_values(const config *cfg, const space *sp, const build *b, size_t failed, size_t tried)
 {
-	if (failed == b->nbins)
+	if (failed == tried)
 		return; /* nothing built: no value is to blame more than another */
 	for (size_t p = 0; p < cfg->nparams; p++) {
 		if (!param_is_compile_time(&cfg->params[p]))
@@ -126,16 +102,48 @@ static void failing_values(const config *cfg, const space *sp, const build *b, s
 	}
 }
 
+/* Of the binaries that failed alike with binary first (kind), how many came from the cache:
+ * said, since only --fresh compiles them again. */
+static void from_cache(const build *b, char **kind, size_t first, size_t alike)
+{
+	size_t cached = 0;
+	for (size_t j = first; j < b->nbins; j++)
+		cached += kind[j] && b->bins[j].cached && !strcmp(kind[j], kind[first]);
+	if (cached == alike)
+		fprintf(stderr, "  (from the cache: %s with the same source, headers, flags and nvcc before; --fresh "
+				"compiles %s again)\n", alike == 1 ? "this compile failed" : "these compiles failed",
+			alike == 1 ? "it" : "them");
+	else if (cached)
+		fprintf(stderr, "  (%zu of them from the cache: they failed alike before; --fresh compiles them again)\n", cached);
+}
+
+/* The binaries held back after the first all failed alike (compile.c), and their configurations:
+ * not run, which the run's results say as well. */
+static void held_back(const space *sp, const build *b)
+{
+	size_t bins = 0, configs = 0;
+	for (size_t i = 0; i < b->nbins; i++)
+		bins += b->bins[i].held;
+	for (size_t c = 0; c < sp->count; c++)
+		configs += b->bins[b->of_config[c]].held;
+	fprintf(stderr, "  compiling stopped: the first %zu binaries all failed with this error and none compiled; the "
+			"other %zu %s not compiled, %s %zu %s not run (--keep-going compiles them all)\n",
+		b->held_after, bins, plural(bins, "binary was", "binaries were"), plural(bins, "its", "their"), configs,
+		plural(configs, "configuration", "configurations"));
+}
+
 void summary_failures(const config *cfg, const space *sp, const build *b)
 {
 	/* each kind of error once, with how many binaries it stopped, not once per binary */
-	size_t failed = 0;
+	size_t failed = 0, tried = 0;
 	char **kind = xcalloc(b->nbins + 1, sizeof *kind);
-	for (size_t i = 0; i < b->nbins; i++)
+	for (size_t i = 0; i < b->nbins; i++) {
+		tried += !b->bins[i].killed;
 		if (b->bins[i].failed && !b->bins[i].killed) {
-			kind[i] = error_kind(b->bins[i].log);
+			kind[i] = compile_error_kind(b->bins[i].log);
 			failed++;
 		}
+	}
 	for (size_t i = 0; i < b->nbins; i++) {
 		if (!kind[i])
 			continue;
@@ -153,9 +161,16 @@ void summary_failures(const config *cfg, const space *sp, const build *b)
 		else
 			fprintf(stderr, "compile-error for %s:\n%s\n", desc, b->bins[i].log);
 		free(desc);
+		char *fix = compile_error_fix(cfg, b->bins[i].log);
+		if (fix)
+			fprintf(stderr, "  likely fix: %s\n", fix);
+		free(fix);
+		from_cache(b, kind, i, alike);
 	}
+	if (b->held_after)
+		held_back(sp, b);
 	if (failed > 1)
-		failing_values(cfg, sp, b, failed);
+		failing_values(cfg, sp, b, failed, tried);
 	for (size_t i = 0; i < b->nbins; i++)
 		free(kind[i]);
 	free(kind);
@@ -173,14 +188,15 @@ void summary_counts(const config *cfg, const space *sp, const build *b, const re
 			counts[res[c].st]++;
 		throttled += res[c].throttled;
 	}
-	size_t stopped_bins = 0, skipped_bins = 0;
+	size_t stopped_bins = 0, skipped_bins = 0, held_bins = 0;
 	for (size_t i = 0; i < b->nbins; i++) {
 		int stopped = b->bins[i].killed;
 		skipped_bins += b->bins[i].skipped;
-		stopped_bins += stopped && !b->bins[i].skipped;
+		held_bins += b->bins[i].held;
+		stopped_bins += stopped && !b->bins[i].skipped && !b->bins[i].held;
 		failed_bins += b->bins[i].failed && !stopped;
 	}
-	size_t built = b->nbins - stopped_bins - skipped_bins;
+	size_t built = b->nbins - stopped_bins - skipped_bins - held_bins;
 	if (sp->sampled)
 		fprintf(stderr, "%s: %s%llu valid configurations, searched in a uniform sample of %zu", cfg->name,
 			sp->valid_over ? "over " : "", sp->valid,
@@ -194,6 +210,8 @@ void summary_counts(const config *cfg, const space *sp, const build *b, const re
 		fprintf(stderr, "%zu not, the search did not need them; ", skipped_bins);
 	if (stopped_bins)
 		fprintf(stderr, "%zu not, stopped by a signal; ", stopped_bins);
+	if (held_bins)
+		fprintf(stderr, "%zu not, the first %zu having failed alike; ", held_bins, b->held_after);
 	fprintf(stderr, "%zu nvcc %s, %zu from the cache)\n", b->nvcc_runs, plural(b->nvcc_runs, "run", "runs"), b->cache_hits);
 	if (!dry) {
 		fprintf(stderr, "  ran %zu:", sp->count - counts[ST_NOT_RUN] - counts[ST_COMPILE_ERROR] - predicted);

@@ -71,6 +71,16 @@ static void on_stop_signal(int sig)
  * compiles is unknown, not in error, and its configurations are not run. */
 static int stopped_compile(const binary *b) { return b->killed; }
 
+/* Configuration r of binary bin: what compiling it made of it. One never compiled, as the first
+ * binaries all failed alike, says so in the results (not run, not a compile error). */
+static void apply_binary(int cc, const binary *bin, result *r)
+{
+	if (!stopped_compile(bin))
+		measure_apply_binary(bin, cc, r);
+	else if (bin->held && r->st == ST_NOT_RUN && !r->message)
+		result_set_message(r, xstrdup(bin->log));
+}
+
 /* An entry point that the module does not have, or whose parameters the arguments do not fit,
  * is a config error, not a space of compile errors: said of the reference's binary, before
  * anything runs. (Another binary that does not fit, an entry of its own, fails alone.) */
@@ -508,6 +518,7 @@ static int find_target(tuning *t)
 		fprintf(stderr, "autotune: warning: no occupancy table for %s; occupancy is left empty\n", t->arch);
 	t->b.cache = t->cache;
 	t->b.identity = t->identity;
+	t->b.retry_failures = o->fresh;
 	return 0;
 }
 
@@ -530,8 +541,8 @@ static int dry_run(tuning *t)
 	progress_begin(&bar, !o->quiet, NULL, 0);
 	double t0 = now_seconds();
 	builder *bd = build_begin(&t->cfg, &t->sp, &t->b, &(build_opts){.nvcc = t->nvcc, .arch = t->arch,
-		.workdir = t->workdir, .jobs = jobs_of(o), .timeout_s = NVCC_TIMEOUT, .progress = compile_progress,
-		.ctx = &bar, .d = &t->d});
+		.workdir = t->workdir, .jobs = jobs_of(o), .keep_going = o->keep_going, .timeout_s = NVCC_TIMEOUT,
+		.progress = compile_progress, .ctx = &bar, .d = &t->d});
 	/* a signal stops the compiles in flight: none is left running */
 	build_stop_when(bd, &interrupted);
 	int rc = build_end(bd, NULL);
@@ -547,7 +558,7 @@ static int dry_run(tuning *t)
 	signature_warn_unchecked(&t->cfg, &t->b);
 	size_t compiled = 0;
 	for (size_t c = 0; c < t->sp.count; c++) {
-		measure_apply_binary(&t->b.bins[t->b.of_config[c]], t->cc, &t->res[c]);
+		apply_binary(t->cc, &t->b.bins[t->b.of_config[c]], &t->res[c]);
 		compiled += !t->b.bins[t->b.of_config[c]].failed && !t->res[c].predicted;
 	}
 	if (!o->quiet)
@@ -629,7 +640,8 @@ static int compile_and_measure(tuning *t)
 	/* counts compiles until the measure bar takes the line, which then shows them too */
 	progress_begin(&t->compiles, !o->quiet, NULL, 0);
 	build_opts bo = {.nvcc = t->nvcc, .arch = t->arch, .workdir = t->workdir, .jobs = jobs_of(o),
-			 .timeout_s = NVCC_TIMEOUT, .progress = compile_progress, .ctx = &t->compiles, .d = &t->d};
+			 .keep_going = o->keep_going, .timeout_s = NVCC_TIMEOUT, .progress = compile_progress,
+			 .ctx = &t->compiles, .d = &t->d};
 	builder *bd = measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count)
 			      ? build_begin_on_demand(&t->cfg, &t->sp, &t->b, &bo)
 			      : build_begin(&t->cfg, &t->sp, &t->b, &bo);
@@ -687,8 +699,7 @@ static int compile_and_measure(tuning *t)
 	warn_unchanged_params(&t->cfg, &t->sp, &t->b);
 	signature_warn_unchecked(&t->cfg, &t->b);
 	for (size_t c = 0; c < t->sp.count; c++)
-		if (!stopped_compile(&t->b.bins[t->b.of_config[c]]))
-			measure_apply_binary(&t->b.bins[t->b.of_config[c]], t->cc, &t->res[c]);
+		apply_binary(t->cc, &t->b.bins[t->b.of_config[c]], &t->res[c]);
 	if (!o->quiet)
 		summary_failures(&t->cfg, &t->sp, &t->b);
 	t->jr = mo->journal; /* NULL if writing it failed */
@@ -749,6 +760,10 @@ static const char *run_state(const tuning *t, size_t measured)
 		return interrupted == SIGTERM ? RUN_TERMINATED : RUN_INTERRUPTED;
 	if (t->code == EXIT_ENV)
 		return RUN_STOPPED;
+	if (t->b.held_after)
+		return RUN_HELD;
+	if (t->mo.reference_failed)
+		return RUN_NO_REFERENCE;
 	if (t->sp.sampled) /* however much of the sample was measured, the space was not */
 		return RUN_SAMPLE;
 	if (measured == t->sp.count)

@@ -9,7 +9,7 @@
 
 /* The words of the run column, in the order a reader must hear them: the first one any row has
  * stands for the whole file. */
-static const char *const run_order[] = {RUN_INTERRUPTED, RUN_TERMINATED, RUN_STOPPED, RUN_SAMPLE,
+static const char *const run_order[] = {RUN_INTERRUPTED, RUN_TERMINATED, RUN_STOPPED, RUN_HELD, RUN_NO_REFERENCE, RUN_SAMPLE,
 					RUN_SEARCH,	 RUN_PARTIAL,	 RUN_COMPLETE, RUN_DRY, NULL};
 
 static int run_rank(const char *state)
@@ -67,6 +67,13 @@ char *run_note(const run_extent *r)
 				 "large to list: the best found, not necessarily the best", r->measured, r->configurations);
 	if (!strcmp(s, RUN_DRY))
 		return xasprintf("a dry run: none of %zu configurations measured", r->configurations);
+	if (!strcmp(s, RUN_NO_REFERENCE))
+		return xasprintf("%zu of %zu configurations measured: the verify reference failed, so the rest could not be "
+				 "checked; fix it (the run said how) and run again", r->measured, r->configurations);
+	if (!strcmp(s, RUN_HELD))
+		return xasprintf("compiling stopped once the first binaries all failed with the same error: %zu of %zu "
+				 "configurations not run; fix the error (--keep-going compiles them all)",
+				 r->configurations - r->measured, r->configurations);
 	const char *why = !strcmp(s, RUN_INTERRUPTED)  ? "interrupted"
 			  : !strcmp(s, RUN_TERMINATED) ? "stopped by SIGTERM"
 			  : !strcmp(s, RUN_STOPPED)    ? "stopped: the GPU worker could not be restarted"

@@ -21,6 +21,8 @@ typedef struct {
 #define RUN_INTERRUPTED "interrupted" /* Ctrl-C (exit 130) */
 #define RUN_TERMINATED "terminated"   /* SIGTERM (exit 143) */
 #define RUN_STOPPED "stopped"         /* the GPU worker could not be restarted (exit 3) */
+#define RUN_HELD "compile-stopped"    /* the first binaries all failed alike: the rest not compiled */
+#define RUN_NO_REFERENCE "reference-failed" /* the named verify reference could not serve: the rest not run */
 #define RUN_SEARCH "search"           /* a search (--budget) measured what it chose */
 #define RUN_SAMPLE "sample-search"    /* a search in a sample of a space too large to list */
 #define RUN_DRY "dry-run"             /* nothing measured */
