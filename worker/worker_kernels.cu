@@ -4,6 +4,8 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include "compare.h"
+
 // splitmix64: a counter-based generator, so element i gets the same value whatever the launch.
 __device__ static uint64_t mix(uint64_t x)
 {
@@ -66,24 +68,78 @@ template <typename T> __device__ static void fill_constant(T *p, uint64_t n, dou
 		p[i] = (T)v;
 }
 
-// counters[0]: elements that differ; counters[1]: the lowest differing index.
-// Every stride-th element (stride 1: all; larger for verify.sample).
+template <typename T> __device__ static bool nan_of(T) { return false; }
+template <typename T> __device__ static bool inf_of(T) { return false; }
+template <> __device__ bool nan_of<float>(float v) { return isnan(v); }
+template <> __device__ bool nan_of<double>(double v) { return isnan(v); }
+template <> __device__ bool inf_of<float>(float v) { return isinf(v); }
+template <> __device__ bool inf_of<double>(double v) { return isinf(v); }
+
+// Combines two threads' findings: sums, the lowest first index, maxima of the rest.
+__device__ static unsigned long long cmp_join(int k, unsigned long long a, unsigned long long b)
+{
+	return k == CMP_FIRST ? min(a, b) : k <= CMP_MAX_REL ? (k == CMP_BAD ? a + b : max(a, b)) : a + b;
+}
+
+// Compares every stride-th element (stride 1: all; larger for verify.sample) and leaves compare.h's
+// figures in counters, in one pass: each thread's findings are joined in its warp, then in its
+// block, and a block adds to the counters only what it found (an all-match with no zero in the
+// reference makes no atomic at all).
 template <typename T>
 __device__ static void compare(const T *got, const T *want, uint64_t n, uint64_t stride, double rtol, double atol,
 			       unsigned long long *counters)
 {
-	unsigned long long bad = 0, first = ~0ull;
+	unsigned long long v[CMP_COUNT] = {0};
+	v[CMP_FIRST] = ~0ull;
+	double max_abs = 0, max_rel = 0;
 	for (uint64_t i = (blockIdx.x * (uint64_t)blockDim.x + threadIdx.x) * stride; i < n;
-	     i += (uint64_t)gridDim.x * blockDim.x * stride)
-		if (!same<T>(got[i], want[i], rtol, atol)) {
-			bad++;
-			if (i < first)
-				first = i;
+	     i += (uint64_t)gridDim.x * blockDim.x * stride) {
+		T g = got[i], w = want[i];
+		v[CMP_GOT_NAN] += nan_of<T>(g);
+		v[CMP_GOT_INF] += inf_of<T>(g);
+		v[CMP_REF_NAN] += nan_of<T>(w);
+		v[CMP_REF_INF] += inf_of<T>(w);
+		v[CMP_REF_ZERO] += w == (T)0;
+		if (same<T>(g, w, rtol, atol))
+			continue;
+		if (!v[CMP_BAD]++)
+			v[CMP_FIRST] = i;
+		v[CMP_LAST] = i;
+		double e = fabs((double)g - (double)w);
+		if (e > max_abs) { // false for NaN
+			max_abs = e;
+			v[CMP_ARGMAX] = (unsigned long long)__float_as_uint((float)e) << 32 | (0xFFFFFFFFu - (unsigned)i);
 		}
-	if (bad) {
-		atomicAdd(&counters[0], bad);
-		atomicMin(&counters[1], first);
+		if (w != (T)0 && e / fabs((double)w) > max_rel)
+			max_rel = e / fabs((double)w);
 	}
+	v[CMP_MAX_ABS] = (unsigned long long)__double_as_longlong(max_abs);
+	v[CMP_MAX_REL] = (unsigned long long)__double_as_longlong(max_rel);
+#pragma unroll
+	for (int k = 0; k < CMP_COUNT; k++)
+		for (int o = 16; o; o >>= 1)
+			v[k] = cmp_join(k, v[k], __shfl_down_sync(0xFFFFFFFFu, v[k], o));
+	__shared__ unsigned long long warps[32][CMP_COUNT];
+	unsigned warp = threadIdx.x / 32, nwarps = (blockDim.x + 31) / 32;
+	if (threadIdx.x % 32 == 0)
+#pragma unroll
+		for (int k = 0; k < CMP_COUNT; k++)
+			warps[warp][k] = v[k];
+	__syncthreads();
+	if (threadIdx.x)
+		return;
+	for (unsigned w = 1; w < nwarps; w++)
+		for (int k = 0; k < CMP_COUNT; k++)
+			v[k] = cmp_join(k, v[k], warps[w][k]);
+	if (v[CMP_BAD]) {
+		atomicAdd(&counters[CMP_BAD], v[CMP_BAD]);
+		atomicMin(&counters[CMP_FIRST], v[CMP_FIRST]);
+		for (int k = CMP_LAST; k <= CMP_MAX_REL; k++)
+			atomicMax(&counters[k], v[k]);
+	}
+	for (int k = CMP_GOT_NAN; k < CMP_COUNT; k++)
+		if (v[k])
+			atomicAdd(&counters[k], v[k]);
 }
 
 // Sum and maximum of n elements: sums[0] the sum as a 64-bit integer (two's complement),
