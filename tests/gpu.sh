@@ -80,6 +80,14 @@ rm -f tests/gpu/faults_badref.yaml
 grep -Eq "1 of 1048576 values differ .*only index 0, no finite error .*output: 0 NaN, all finite; reference: 1 NaN, no Inf; the reference looks suspect: NaN in it" \
 	results/faults_badref.csv || fail "a suspect reference not called so: $(grep -m1 'differ' results/faults_badref.csv)"
 
+echo "== no reference named: the first to pass is outvoted by the next two binaries, which agree"
+./autotune --fresh tests/gpu/vote.yaml 2>"$B/vote.err" || fail "vote exited $?"
+"$B/csvcheck" results/vote.csv 4 ok=3 wrong-result=1 || fail "vote CSV"
+grep -Eq "^3,.*wrong-result,\"argument 2 'out': [0-9]+ of 1048576 values differ .*max rel error 0\.5;" results/vote.csv ||
+	fail "the outvoted first does not say how it differs: $(grep '^3,' results/vote.csv)"
+grep -q "reference: VARIANT=0, by vote: it and VARIANT=1 (other binaries) agree, while VARIANT=3, the first to pass, differs from both" \
+	"$B/vote.err" || fail "the summary does not tell the vote: $(grep reference "$B/vote.err")"
+
 echo "== hostile kernels: out of bounds, __trap, an endless loop, device malloc exhausted, a printf flood"
 rm -f results/hostile.csv results/hostile.journal results/hostile.worker.log
 t0=$(date +%s)
