@@ -124,8 +124,6 @@ typedef struct {
 	double timeout;
 } step;
 
-static int visit(pass *P, lane *L, size_t c);
-
 /* A configuration that needs no run (its result stands, or it failed to compile): STEP_DONE,
  * or STEP_STOP when it is the named reference and cannot serve (P->lock held). */
 static int settled(pass *P, size_t c)
@@ -203,7 +201,8 @@ static step prelude(pass *P, lane *L, size_t c)
 	    !(P->voting && vote_busy(&P->votes[g]))) {
 		P->ref[g] = (long long)c;
 		if (P->voting && P->votes[g].state == VOTE_NONE)
-			P->votes[g] = (vote){.state = VOTE_DONE, .how = CHOSEN_EARLIER, .first = (long long)c, .agree = -1};
+			P->votes[g] = (vote){.state = VOTE_DONE, .how = CHOSEN_EARLIER, .first = (long long)c, .agree = -1,
+						   .dissent = {-1, -1}};
 	}
 	if (!plan_needs_run(r, o->retry_failed) || bin->failed) {
 		s.kind = settled(P, c);
