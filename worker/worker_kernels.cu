@@ -75,6 +75,10 @@ template <> __device__ bool nan_of<double>(double v) { return isnan(v); }
 template <> __device__ bool inf_of<float>(float v) { return isinf(v); }
 template <> __device__ bool inf_of<double>(double v) { return isinf(v); }
 
+// The compare's block size at most (args.c launches every helper with 256 threads): eight blocks
+// of it fill an SM.
+#define COMPARE_THREADS 256
+
 // Combines two threads' findings: sums, the lowest first index, maxima of the rest.
 __device__ static unsigned long long cmp_join(int k, unsigned long long a, unsigned long long b)
 {
@@ -89,57 +93,77 @@ template <typename T>
 __device__ static void compare(const T *got, const T *want, uint64_t n, uint64_t stride, double rtol, double atol,
 			       unsigned long long *counters)
 {
-	unsigned long long v[CMP_COUNT] = {0};
-	v[CMP_FIRST] = ~0ull;
-	double max_abs = 0, max_rel = 0;
-	for (uint64_t i = (blockIdx.x * (uint64_t)blockDim.x + threadIdx.x) * stride; i < n;
-	     i += (uint64_t)gridDim.x * blockDim.x * stride) {
+	// The loop keeps few registers, so that the whole grid is resident and streams at full
+	// bandwidth as a compare without figures did: 32-bit counts (a thread sees far fewer than 2^32
+	// elements), and what only a mismatch, NaN or Inf touches in shared memory, a slot per thread.
+	__shared__ struct {
+		unsigned long long first, last, key;
+		double abs, rel;
+		unsigned got_nan, got_inf, ref_nan, ref_inf;
+	} slots[COMPARE_THREADS];
+	unsigned t = threadIdx.x, bad = 0, ref_zero = 0;
+	auto *m = &slots[t];
+	m->first = ~0ull;
+	m->last = m->key = 0;
+	m->abs = m->rel = 0;
+	m->got_nan = m->got_inf = m->ref_nan = m->ref_inf = 0;
+	for (uint64_t i = (blockIdx.x * (uint64_t)blockDim.x + t) * stride; i < n; i += (uint64_t)gridDim.x * blockDim.x * stride) {
 		T g = got[i], w = want[i];
-		v[CMP_GOT_NAN] += nan_of<T>(g);
-		v[CMP_GOT_INF] += inf_of<T>(g);
-		v[CMP_REF_NAN] += nan_of<T>(w);
-		v[CMP_REF_INF] += inf_of<T>(w);
-		v[CMP_REF_ZERO] += w == (T)0;
+		if (nan_of<T>(g) | inf_of<T>(g) | nan_of<T>(w) | inf_of<T>(w)) {
+			m->got_nan += nan_of<T>(g);
+			m->got_inf += inf_of<T>(g);
+			m->ref_nan += nan_of<T>(w);
+			m->ref_inf += inf_of<T>(w);
+		}
+		ref_zero += w == (T)0;
 		if (same<T>(g, w, rtol, atol))
 			continue;
-		if (!v[CMP_BAD]++)
-			v[CMP_FIRST] = i;
-		v[CMP_LAST] = i;
+		if (!bad++)
+			m->first = i;
+		m->last = i;
 		double e = fabs((double)g - (double)w);
-		if (e > max_abs) { // false for NaN
-			max_abs = e;
-			v[CMP_ARGMAX] = (unsigned long long)__float_as_uint((float)e) << 32 | (0xFFFFFFFFu - (unsigned)i);
+		if (e > m->abs) { // false for NaN
+			m->abs = e;
+			m->key = (unsigned long long)__float_as_uint((float)e) << 32 | (0xFFFFFFFFu - (unsigned)i);
 		}
-		if (w != (T)0 && e / fabs((double)w) > max_rel)
-			max_rel = e / fabs((double)w);
+		// a reciprocal, not a division: a division's slow path would cost the loop registers
+		double rel = w != (T)0 ? e * __drcp_rn(fabs((double)w)) : 0;
+		if (rel > m->rel)
+			m->rel = rel;
 	}
-	v[CMP_MAX_ABS] = (unsigned long long)__double_as_longlong(max_abs);
-	v[CMP_MAX_REL] = (unsigned long long)__double_as_longlong(max_rel);
+	// each figure joined in the warp on its own (all of them at once would not fit the registers),
+	// then across the block's warps by its first thread
+	__shared__ unsigned long long warps[COMPARE_THREADS / 32][CMP_COUNT];
 #pragma unroll
-	for (int k = 0; k < CMP_COUNT; k++)
+	for (int k = 0; k < CMP_COUNT; k++) {
+		unsigned long long x = k == CMP_BAD ? bad : k == CMP_FIRST ? m->first : k == CMP_LAST ? m->last :
+				       k == CMP_MAX_ABS ? (unsigned long long)__double_as_longlong(m->abs) :
+				       k == CMP_ARGMAX ? m->key :
+				       k == CMP_MAX_REL ? (unsigned long long)__double_as_longlong(m->rel) :
+				       k == CMP_GOT_NAN ? m->got_nan : k == CMP_GOT_INF ? m->got_inf :
+				       k == CMP_REF_NAN ? m->ref_nan : k == CMP_REF_INF ? m->ref_inf : ref_zero;
 		for (int o = 16; o; o >>= 1)
-			v[k] = cmp_join(k, v[k], __shfl_down_sync(0xFFFFFFFFu, v[k], o));
-	__shared__ unsigned long long warps[32][CMP_COUNT];
-	unsigned warp = threadIdx.x / 32, nwarps = (blockDim.x + 31) / 32;
-	if (threadIdx.x % 32 == 0)
-#pragma unroll
-		for (int k = 0; k < CMP_COUNT; k++)
-			warps[warp][k] = v[k];
-	__syncthreads();
-	if (threadIdx.x)
-		return;
-	for (unsigned w = 1; w < nwarps; w++)
-		for (int k = 0; k < CMP_COUNT; k++)
-			v[k] = cmp_join(k, v[k], warps[w][k]);
-	if (v[CMP_BAD]) {
-		atomicAdd(&counters[CMP_BAD], v[CMP_BAD]);
-		atomicMin(&counters[CMP_FIRST], v[CMP_FIRST]);
-		for (int k = CMP_LAST; k <= CMP_MAX_REL; k++)
-			atomicMax(&counters[k], v[k]);
+			x = cmp_join(k, x, __shfl_down_sync(0xFFFFFFFFu, x, o));
+		if (t % 32 == 0)
+			warps[t / 32][k] = x;
 	}
-	for (int k = CMP_GOT_NAN; k < CMP_COUNT; k++)
-		if (v[k])
-			atomicAdd(&counters[k], v[k]);
+	__syncthreads();
+	if (t)
+		return;
+#pragma unroll 1
+	for (int k = 0; k < CMP_COUNT; k++) {
+		unsigned long long x = warps[0][k];
+		for (unsigned w = 1; w < blockDim.x / 32; w++)
+			x = cmp_join(k, x, warps[w][k]);
+		if (!x || (k == CMP_FIRST && x == ~0ull))
+			continue; // nothing found: the counters' start values stand
+		if (k == CMP_FIRST)
+			atomicMin(&counters[k], x);
+		else if (k > CMP_FIRST && k <= CMP_MAX_REL)
+			atomicMax(&counters[k], x);
+		else
+			atomicAdd(&counters[k], x);
+	}
 }
 
 // Sum and maximum of n elements: sums[0] the sum as a 64-bit integer (two's complement),
@@ -180,7 +204,7 @@ template <typename T> __device__ static void sum_into(const T *p, uint64_t n, un
 	extern "C" __global__ void fill_constant_##NAME(T *p, uint64_t n, double v) { fill_constant<T>(p, n, v); } \
 	extern "C" __global__ void fill_normal_##NAME(T *p, uint64_t n, uint64_t seed) { fill_normal<T>(p, n, seed); } \
 	extern "C" __global__ void fill_index_##NAME(T *p, uint64_t n) { fill_index<T>(p, n); }                \
-	extern "C" __global__ void compare_##NAME(const T *g, const T *w, uint64_t n, uint64_t st, double r,   \
+	extern "C" __global__ void __launch_bounds__(COMPARE_THREADS, 8) compare_##NAME(const T *g, const T *w, uint64_t n, uint64_t st, double r,   \
 						  double a, unsigned long long *c) { compare<T>(g, w, n, st, r, a, c); } \
 	extern "C" __global__ void sum_##NAME(const T *p, uint64_t n, unsigned long long *s) { sum_into<T>(p, n, s); }
 
