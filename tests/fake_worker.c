@@ -21,7 +21,7 @@
  *   FAKE_ODD_BX      blockDim.x values (comma-separated) whose outputs differ from the others'
  *                    (every value: 1 + blockDim.x, where the others have 1): a run with role "ref"
  *                    keeps its outputs' value, one with role "check" that differs is a wrong-result
- *                    worded as the worker words it
+ *                    worded as the worker words it (verdict.h)
  *   FAKE_SMS         a configuration takes 1 + 64 / blockDim.x + FAKE_SMS / gridDim.x ms instead:
  *                    small blocks cost, and so do the idle SMs of too few blocks, so that the
  *                    best block size grows with the problem (instances)
@@ -46,6 +46,7 @@
 
 #include "protocol.h"
 #include "stats.h"
+#include "verdict.h"
 
 static long env_long(const char *name, long dflt)
 {
@@ -159,11 +160,14 @@ static int wrong_result(const proto_run *ask)
 		out.held = v;
 	if (strcmp(ask->role, "check") || out.idx < 0 || !out.held || v == out.held)
 		return 0;
-	char msg[512];
-	snprintf(msg, sizeof msg,
-		 "argument %lld '%s': %llu of %llu values differ (100%%), every value, max abs error %g at index 0 (got %g, "
-		 "expected %g), max rel error %.3g; output: 0 NaN, all finite; reference: 0 NaN, all finite",
-		 out.idx + 1, out.name, out.count, out.count, fabs(v - out.held), v, out.held, fabs(v - out.held) / out.held);
+	char msg[512], got[32], want[32];
+	snprintf(got, sizeof got, "%g", v);
+	snprintf(want, sizeof want, "%g", out.held);
+	verdict vd = {.arg = (int)out.idx, .name = out.name[0] ? out.name : NULL, .is_float = 1, .lanes = 1, .n = out.count,
+		      .stride = 1, .bad = out.count, .first = 0, .last = out.count - 1, .finite_error = 1,
+		      .max_abs = fabs(v - out.held), .max_rel = fabs(v - out.held) / out.held, .argmax = 0, .got_at = got,
+		      .want_at = want};
+	verdict_text(&vd, msg, sizeof msg);
 	reply(&PROTO_RESULT, &(proto_result){.id = ask->id, .status = "wrong-result", .driver_blocks = 8, .message = msg});
 	return 1;
 }

@@ -21,6 +21,7 @@
 #include "compare.h"
 #include "device.h"
 #include "protocol.h"
+#include "verdict.h"
 #include "banned.h"
 
 typedef struct {
@@ -621,125 +622,27 @@ static double double_of(unsigned long long bits)
 	return d;
 }
 
-/* A share of the compared elements as a percentage with no more digits than it takes to tell it
- * from 0% and from 100%. */
-static void percent_text(unsigned long long part, unsigned long long whole, char *buf, size_t len)
-{
-	double pct = 100.0 * (double)part / (double)(whole ? whole : 1);
-	if (part == whole) {
-		snprintf(buf, len, "100%%");
-		return;
-	}
-	for (int digits = 2; digits < 12; digits++) {
-		snprintf(buf, len, "%.*g%%", digits, pct);
-		double shown = strtod(buf, NULL);
-		if ((part == whole || shown < 100) && (part == 0 || shown > 0))
-			return;
-	}
-}
-
-/* Where the mismatches lie: a pattern when the counts make it certain ("every element", "all but
- * index 0", "only the last 64"), else the first and last index. n values of the base type were
- * compared, every stride-th; a vector type's lanes are its components. */
-static void where_text(const unsigned long long *c, uint64_t n, uint64_t stride, int lanes, char *buf, size_t len)
-{
-	unsigned long long bad = c[CMP_BAD], first = c[CMP_FIRST], last = c[CMP_LAST];
-	uint64_t compared = (n + stride - 1) / stride;
-	if (bad == compared)
-		snprintf(buf, len, stride > 1 ? "every compared value" : "every value");
-	else if (lanes > 1 && first == last)
-		snprintf(buf, len, "only index %llu (component %c)", first / (unsigned)lanes, "xyzw"[first % (unsigned)lanes]);
-	else if (lanes > 1)
-		snprintf(buf, len, "indices %llu (component %c) .. %llu (component %c)", first / (unsigned)lanes,
-			 "xyzw"[first % (unsigned)lanes], last / (unsigned)lanes, "xyzw"[last % (unsigned)lanes]);
-	else if (stride > 1)
-		snprintf(buf, len, "indices %llu..%llu (every %lluth compared)", first, last, (unsigned long long)stride);
-	else if (bad == 1)
-		snprintf(buf, len, "only index %llu", first);
-	else if (bad == n - 1 && first == 1)
-		snprintf(buf, len, "all but index 0");
-	else if (bad == n - 1 && last == n - 2)
-		snprintf(buf, len, "all but the last index (%llu)", last + 1);
-	else if (bad == last - first + 1 && last == n - 1)
-		snprintf(buf, len, "only the last %llu (indices %llu..%llu)", bad, first, last);
-	else if (bad == last - first + 1 && first == 0)
-		snprintf(buf, len, "only the first %llu (indices 0..%llu)", bad, last);
-	else if (bad == last - first + 1)
-		snprintf(buf, len, "indices %llu..%llu, every one of them", first, last);
-	else
-		snprintf(buf, len, "indices %llu..%llu", first, last);
-}
-
-/* "3 NaN, all finite" and the like: NaN and Inf counts of floats. */
-static void nan_inf_text(unsigned long long nan, unsigned long long inf, char *buf, size_t len)
-{
-	if (inf)
-		snprintf(buf, len, "%llu NaN, %llu Inf", nan, inf);
-	else
-		snprintf(buf, len, "%llu NaN, %s", nan, nan ? "no Inf" : "all finite");
-}
-
-/* The verdict on output argument i, one line: how many values differ and where, the largest
- * errors, NaN and Inf on either side, and whether the reference itself looks wrong (all zeros,
- * NaN: a reference configuration that did not write its output, or wrote garbage). c: the compare
- * helper's counters (compare.h) over n values of the base type, every stride-th. */
+/* The verdict on output argument i (verdict.h), from the compare helper's counters c (compare.h)
+ * over n values of the base type, every stride-th, and the values where the error is largest. */
 static void mismatch_text(int i, const arg *a, const unsigned long long *c, uint64_t n, uint64_t stride, char *msg,
 			  size_t len)
 {
 	elem_type base = elem_base(a->type);
-	int lanes = elem_lanes(a->type), fl = elem_is_float(a->type);
 	size_t es = elem_size(base);
-	uint64_t compared = (n + stride - 1) / stride;
-	const char *ref = a->fixed_ref ? "expected values" : "reference";
-	char pct[32], where[160], err[256] = "", got[192] = "", want[192] = "", suspect[96] = "";
-	percent_text(c[CMP_BAD], compared, pct, sizeof pct);
-	where_text(c, n, stride, lanes, where, sizeof where);
-	double max_abs = double_of(c[CMP_MAX_ABS]), max_rel = double_of(c[CMP_MAX_REL]);
-	if (c[CMP_ARGMAX] && n <= (1ull << 32)) {
-		unsigned long long at = 0xFFFFFFFFull - (c[CMP_ARGMAX] & 0xFFFFFFFFull);
-		char g[64], w[64], comp[16] = "";
-		value_text(base, a->ptr + at * es, g, sizeof g);
-		value_text(base, a->ref + at * es, w, sizeof w);
-		if (lanes > 1)
-			snprintf(comp, sizeof comp, " (component %c)", "xyzw"[at % (unsigned)lanes]);
-		snprintf(err, sizeof err, ", max abs error %.6g at index %llu%s (got %s, expected %s)", max_abs,
-			 at / (unsigned)lanes, comp, g, w);
-	} else if (c[CMP_ARGMAX])
-		snprintf(err, sizeof err, ", max abs error %.6g", max_abs);
-	else
-		snprintf(err, sizeof err, ", no finite error (NaN against numbers)");
-	if (max_rel > 0) {
-		size_t used = strlen(err);
-		snprintf(err + used, sizeof err - used, ", max rel error %.3g", max_rel);
+	char g[64] = "", w[64] = "";
+	/* the index is known below 2^32 values (the argmax word holds 32 bits of it) */
+	long long at = c[CMP_ARGMAX] && n <= (1ull << 32) ? (long long)(0xFFFFFFFFull - (c[CMP_ARGMAX] & 0xFFFFFFFFull)) : -1;
+	if (at >= 0) {
+		value_text(base, a->ptr + (size_t)at * es, g, sizeof g);
+		value_text(base, a->ref + (size_t)at * es, w, sizeof w);
 	}
-	if (fl) {
-		char t[64];
-		nan_inf_text(c[CMP_GOT_NAN], c[CMP_GOT_INF], t, sizeof t);
-		snprintf(got, sizeof got, "; output: %s", t);
-		nan_inf_text(c[CMP_REF_NAN], c[CMP_REF_INF], t, sizeof t);
-		snprintf(want, sizeof want, "; %s: %s", ref, t);
-	}
-	/* given values are what the user asked for: only a reference run's outputs are suspect */
-	int odd = !a->fixed_ref && (c[CMP_REF_ZERO] == compared || c[CMP_REF_NAN] || c[CMP_REF_INF]);
-	if (c[CMP_REF_ZERO] && !(odd && c[CMP_REF_ZERO] == compared)) {
-		size_t used = strlen(want);
-		snprintf(want + used, sizeof want - used, "%s", fl ? ", " : "; ");
-		used = strlen(want);
-		if (!fl)
-			snprintf(want + used, sizeof want - used, "%s: ", ref);
-		used = strlen(want);
-		if (c[CMP_REF_ZERO] == compared)
-			snprintf(want + used, sizeof want - used, "all zeros");
-		else
-			snprintf(want + used, sizeof want - used, "%llu zeros", c[CMP_REF_ZERO]);
-	}
-	if (odd)
-		snprintf(suspect, sizeof suspect, "; the reference looks suspect: %s",
-			 c[CMP_REF_ZERO] == compared ? "all zeros" : c[CMP_REF_NAN] == compared ? "all NaN" :
-			 c[CMP_REF_NAN] ? "NaN in it" : "Inf in it");
-	snprintf(msg, len, "argument %d%s%s%s: %llu of %llu %svalues differ (%s), %s%s%s%s%s", i + 1, a->name ? " '" : "",
-		 a->name ? a->name : "", a->name ? "'" : "", c[CMP_BAD], (unsigned long long)compared,
-		 stride > 1 ? "compared " : "", pct, where, err, got, want, suspect);
+	verdict v = {.arg = i, .name = a->name, .is_float = elem_is_float(a->type), .lanes = elem_lanes(a->type),
+		     .given = a->fixed_ref, .n = n, .stride = stride, .bad = c[CMP_BAD], .first = c[CMP_FIRST],
+		     .last = c[CMP_LAST], .finite_error = c[CMP_ARGMAX] != 0, .max_abs = double_of(c[CMP_MAX_ABS]),
+		     .max_rel = double_of(c[CMP_MAX_REL]), .argmax = at, .got_at = g, .want_at = w,
+		     .got_nan = c[CMP_GOT_NAN], .got_inf = c[CMP_GOT_INF], .ref_nan = c[CMP_REF_NAN],
+		     .ref_inf = c[CMP_REF_INF], .ref_zero = c[CMP_REF_ZERO]};
+	verdict_text(&v, msg, len);
 }
 
 /* Compares every output with the reference; fills msg and returns 1 on a mismatch. */
