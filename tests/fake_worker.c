@@ -3,6 +3,7 @@
  * by the environment:
  *   FAKE_SLEEP_MS    sleep this long per run (so a test can kill the tuner mid-way)
  *   FAKE_CRASH_BX    on a run with this blockDim.x, die by SIGSEGV without answering
+ *   FAKE_CRASH_REF_BX  the same, on a run with role "ref" only
  *   FAKE_HANG_BX     on a run with this blockDim.x, never answer
  *   FAKE_MEM_BYTES   device memory to report (default 80 GiB)
  *   FAKE_LOG         append "run BX ROLE GPU" per run command to this file
@@ -180,7 +181,7 @@ static void run(const proto_run *ask, int gpu)
 	long ms = env_long("FAKE_SLEEP_MS", 0);
 	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
 	nanosleep(&ts, NULL);
-	if (bx == env_long("FAKE_CRASH_BX", -1))
+	if (bx == env_long("FAKE_CRASH_BX", -1) || (bx == env_long("FAKE_CRASH_REF_BX", -1) && !strcmp(ask->role, "ref")))
 		raise(SIGSEGV);
 	if (bx == env_long("FAKE_HANG_BX", -1))
 		for (;;)

@@ -107,6 +107,30 @@ static void test_the_reference_is_chosen_by_vote(void)
 	free(out);
 }
 
+/* When the run that would decide the vote fails (the second configuration crashes as the
+ * reference), the first stays, the second keeps its verdict against it, and the summary says the
+ * vote was undecided, not that the three disagree. */
+static void test_a_vote_that_cannot_be_held_is_undecided(void)
+{
+	char *config = vote_config("vote", ""), *out, expect[320], odd[32], crash[32];
+	CU_ASSERT_EQUAL_FATAL(run_autotune_on(config, (char *[]){"-q", NULL}, NULL), 0);
+	int a = nth_run(0), b = nth_run(1), c = nth_run(2);
+	snprintf(odd, sizeof odd, "%d", a);
+	snprintf(crash, sizeof crash, "%d", b);
+	vote_config("vote", "");
+	setenv("FAKE_ODD_BX", odd, 1);
+	setenv("FAKE_CRASH_REF_BX", crash, 1);
+	CU_ASSERT_EQUAL(run_autotune_on(config, (char *[]){"--fresh", NULL}, &out), 0);
+	snprintf(expect, sizeof expect, "reference: bx=%d, the first to pass; bx=%d and bx=%d (other binaries) differ from it, "
+		 "and the runs that would tell whether they agree did not pass (not a wrong result): undecided", a, b, c);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, expect));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "the reference may be the odd one out"));
+	CU_ASSERT(row_has(DIR "/vote.csv", b, ",wrong-result,"));
+	CU_ASSERT(row_has(DIR "/vote.csv", a, ",ok,"));
+	CU_ASSERT_EQUAL(count_in(DIR "/vote.csv", ",crashed,"), 0);
+	free(out);
+}
+
 /* A vote on several GPUs: the others wait for the vote's lane, and the outvoted first is the one
  * wrong result. A named reference is not put to a vote: the summary names it, and says nothing of
  * an odd one out however many differ from it. */
@@ -159,6 +183,7 @@ int add_reference_suite(void)
 		return -1;
 	CU_add_test(s, "the reference is chosen by vote", test_the_reference_is_chosen_by_vote);
 	CU_add_test(s, "a vote on several GPUs, and a named reference", test_a_vote_on_several_gpus_and_a_named_reference);
+	CU_add_test(s, "a vote that cannot be held is undecided", test_a_vote_that_cannot_be_held_is_undecided);
 	CU_add_test(s, "given values leave no reference to name", test_given_values_leave_no_reference_to_name);
 	return 0;
 }

@@ -24,7 +24,7 @@
  * agree with each other, the second of the three becomes the reference. */
 typedef struct vote {
 	enum { VOTE_NONE, VOTE_OPEN, VOTE_RERUN, VOTE_REELECT, VOTE_DONE } state;
-	enum { CHOSEN_FIRST, CHOSEN_CONFIRMED, CHOSEN_MAJORITY, CHOSEN_NONE_AGREE, CHOSEN_EARLIER } how;
+	enum { CHOSEN_FIRST, CHOSEN_CONFIRMED, CHOSEN_MAJORITY, CHOSEN_NONE_AGREE, CHOSEN_UNDECIDED, CHOSEN_EARLIER } how;
 	long long first, agree; /* the provisional reference; the one that agreed with it */
 	long long dissent[2];   /* configurations of other binaries that differed from it */
 	int ndissent;

@@ -183,8 +183,8 @@ static void best_again(pass *P)
 /* Group g's first two configurations of other binaries both differ from its provisional
  * reference A: the first of them, B, runs as the reference and the second, C, is checked against
  * it. When B and C agree, B is the reference and A, checked against it, a wrong result; when they
- * do not, no two of the three agree: A stays, and B and C keep their verdicts against it. On
- * lane L, the vote's own (P->lock held). */
+ * do not (or B cannot serve, or C does not run), A stays, and B and C keep their verdicts against
+ * it. On lane L, the vote's own (P->lock held). */
 void vote_reelect(pass *P, lane *L, size_t g, visit_fn visit)
 {
 	vote *v = &P->votes[g];
@@ -200,7 +200,8 @@ void vote_reelect(pass *P, lane *L, size_t g, visit_fn visit)
 	int b_ref = P->ref[g] == (long long)b;
 	if (b_ref)
 		visit(P, L, c);
-	if (b_ref && P->res[c].st == ST_OK) {
+	int c_st = P->res[c].st;
+	if (b_ref && c_st == ST_OK) {
 		free(was_b.message);
 		free(was_c.message);
 		unmeasure(P, a);
@@ -216,7 +217,8 @@ void vote_reelect(pass *P, lane *L, size_t g, visit_fn visit)
 		for (size_t i = 0; i < P->nlanes; i++)
 			if (P->lanes[i].loaded == (long long)g)
 				P->lanes[i].loaded = -1; /* it holds B's outputs */
-		vote_close(P, v, CHOSEN_NONE_AGREE);
+		/* B and C differ, or the runs that would tell did not pass or end (a crash, a signal) */
+		vote_close(P, v, b_ref && c_st == ST_WRONG_RESULT ? CHOSEN_NONE_AGREE : CHOSEN_UNDECIDED);
 	}
 	pthread_cond_broadcast(&P->changed);
 }
@@ -250,6 +252,9 @@ static char *vote_line(const pass *P, const vote *v)
 	else if (v->state == VOTE_DONE && v->how == CHOSEN_NONE_AGREE)
 		line = xasprintf("reference: %s, the first to pass; %s and %s (other binaries) differ from it and from each "
 				 "other: no two of the first three agree", a, b, c);
+	else if (v->state == VOTE_DONE && v->how == CHOSEN_UNDECIDED)
+		line = xasprintf("reference: %s, the first to pass; %s and %s (other binaries) differ from it, and the runs "
+				 "that would tell whether they agree did not pass (not a wrong result): undecided", a, b, c);
 	else if (v->state == VOTE_DONE && v->how == CHOSEN_EARLIER)
 		line = xasprintf("reference: %s, which passed in an earlier run", a);
 	else if (v->ndissent)
