@@ -38,7 +38,7 @@ static void where_text(const verdict *v, unsigned long long compared, char *buf,
 		snprintf(buf, len, "indices %llu (component %c) .. %llu (component %c)", first / lanes, "xyzw"[first % lanes],
 			 last / lanes, "xyzw"[last % lanes]);
 	else if (v->stride > 1)
-		snprintf(buf, len, "indices %llu..%llu (every %lluth compared)", first, last, v->stride);
+		snprintf(buf, len, "indices %llu..%llu (1 in %llu compared)", first, last, v->stride);
 	else if (bad == 1)
 		snprintf(buf, len, "only index %llu", first);
 	else if (bad == n - 1 && first == 1)
