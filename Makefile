@@ -87,7 +87,7 @@ $(B)/tests/suites.h: $(wildcard tests/test_*.c)
 	sed -n 's/^int \(add_[a-z0-9_]*_suite\)(void)$$/SUITE(\1)/p' $^ > $@
 $(B)/tests/main.o: $(B)/tests/suites.h
 
-$(B)/worker/worker_kernels.fatbin: worker/worker_kernels.cu
+$(B)/worker/worker_kernels.fatbin: worker/worker_kernels.cu worker/compare.h
 	@mkdir -p $(@D)
 	$(NVCC) -fatbin $(HELPER_ARCHS) -o $@ $<
 

@@ -25,7 +25,7 @@ MSG(PROTO_DEVICE, "device", device_f);
 
 static const proto_field array_f[] = {LL(proto_array, idx),        WORD(proto_array, type),  ULL(proto_array, count),
 				      WORD(proto_array, fill),     DBL(proto_array, value, EXACT), ULL(proto_array, seed),
-				      LL(proto_array, output),     LL(proto_array, restore)};
+				      LL(proto_array, output),     LL(proto_array, restore), OPT_WORD(proto_array, name)};
 MSG(PROTO_ARRAY, "array", array_f);
 
 static const proto_field scalar_f[] = {LL(proto_scalar, idx), WORD(proto_scalar, type), WORD(proto_scalar, text)};

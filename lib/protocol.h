@@ -65,6 +65,7 @@ typedef struct {
 	double value;     /* fill: constant */
 	unsigned long long seed;
 	long long output, restore;
+	const char *name; /* the argument's name, for messages (NULL: none given) */
 } proto_array;
 /* "scalar": argument idx of the next run or profile is this value. No answer. */
 typedef struct { long long idx; const char *type, *text; } proto_scalar;

@@ -3,6 +3,7 @@
  * by the environment:
  *   FAKE_SLEEP_MS    sleep this long per run (so a test can kill the tuner mid-way)
  *   FAKE_CRASH_BX    on a run with this blockDim.x, die by SIGSEGV without answering
+ *   FAKE_CRASH_REF_BX  the same, on a run with role "ref" only
  *   FAKE_HANG_BX     on a run with this blockDim.x, never answer
  *   FAKE_MEM_BYTES   device memory to report (default 80 GiB)
  *   FAKE_LOG         append "run BX ROLE GPU" per run command to this file
@@ -18,6 +19,10 @@
  *   FAKE_SLOW_GPU    this GPU ordinal times every first-pass run 2% slower (finalist runs, role
  *                    "time", are timed alike on any GPU)
  *   FAKE_PER_MS      a configuration takes 1 + blockDim.x / FAKE_PER_MS ms (default 1000)
+ *   FAKE_ODD_BX      blockDim.x values (comma-separated) whose outputs differ from the others'
+ *                    (every value: 1 + blockDim.x, where the others have 1): a run with role "ref"
+ *                    keeps its outputs' value, one with role "check" that differs is a wrong-result
+ *                    worded as the worker words it (verdict.h)
  *   FAKE_SMS         a configuration takes 1 + 64 / blockDim.x + FAKE_SMS / gridDim.x ms instead:
  *                    small blocks cost, and so do the idle SMs of too few blocks, so that the
  *                    best block size grows with the problem (instances)
@@ -42,6 +47,7 @@
 
 #include "protocol.h"
 #include "stats.h"
+#include "verdict.h"
 
 static long env_long(const char *name, long dflt)
 {
@@ -127,7 +133,47 @@ static double plan_share(void)
 	return 1.0 / (double)overlap;
 }
 
-/* Answers "run": steered by FAKE_SLEEP_MS, FAKE_CRASH_BX, FAKE_HANG_BX and FAKE_SLOW_GPU. */
+/* The first output array (its index, name and count), and the value of the reference's outputs
+ * (FAKE_ODD_BX; 0: no reference run yet). */
+static struct {
+	long long idx;
+	char name[64];
+	unsigned long long count;
+	double held;
+} out = {-1, "", 0, 0};
+
+/* The value every element of a configuration's outputs gets: FAKE_ODD_BX's differ. */
+static double output_value(long long bx)
+{
+	const char *odd = getenv("FAKE_ODD_BX");
+	for (const char *p = odd; p && *p; p += strcspn(p, ","), p += *p == ',')
+		if (strtoll(p, NULL, 10) == bx)
+			return 1.0 + (double)bx;
+	return 1.0;
+}
+
+/* A run's outputs against the reference's (role check): 1 and a wrong-result answered when they
+ * differ, as the worker words it. */
+static int wrong_result(const proto_run *ask)
+{
+	double v = output_value(ask->launch.block[0]);
+	if (!strcmp(ask->role, "ref"))
+		out.held = v;
+	if (strcmp(ask->role, "check") || out.idx < 0 || !out.held || v == out.held)
+		return 0;
+	char msg[512], got[32], want[32];
+	snprintf(got, sizeof got, "%g", v);
+	snprintf(want, sizeof want, "%g", out.held);
+	verdict vd = {.arg = (int)out.idx, .name = out.name[0] ? out.name : NULL, .is_float = 1, .lanes = 1, .n = out.count,
+		      .stride = 1, .bad = out.count, .first = 0, .last = out.count - 1, .finite_error = 1,
+		      .max_abs = fabs(v - out.held), .max_rel = fabs(v - out.held) / out.held, .argmax = 0, .got_at = got,
+		      .want_at = want};
+	verdict_text(&vd, msg, sizeof msg);
+	reply(&PROTO_RESULT, &(proto_result){.id = ask->id, .status = "wrong-result", .driver_blocks = 8, .message = msg});
+	return 1;
+}
+
+/* Answers "run": steered by FAKE_SLEEP_MS, FAKE_CRASH_BX, FAKE_HANG_BX, FAKE_SLOW_GPU and FAKE_ODD_BX. */
 static void run(const proto_run *ask, int gpu)
 {
 	long long bx = ask->launch.block[0];
@@ -135,11 +181,13 @@ static void run(const proto_run *ask, int gpu)
 	long ms = env_long("FAKE_SLEEP_MS", 0);
 	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
 	nanosleep(&ts, NULL);
-	if (bx == env_long("FAKE_CRASH_BX", -1))
+	if (bx == env_long("FAKE_CRASH_BX", -1) || (bx == env_long("FAKE_CRASH_REF_BX", -1) && !strcmp(ask->role, "ref")))
 		raise(SIGSEGV);
 	if (bx == env_long("FAKE_HANG_BX", -1))
 		for (;;)
 			pause();
+	if (wrong_result(ask))
+		return;
 	long sms = env_long("FAKE_SMS", 0);
 	double t = (sms ? 1.0 + 64.0 / (double)bx + (double)sms / (double)ask->launch.grid[0]
 			: 1.0 + (double)bx / env_long("FAKE_PER_MS", 1000)) *
@@ -184,9 +232,19 @@ int main(void)
 		proto_run ask;
 		proto_plan pl;
 		proto_step st;
+		proto_array arr;
 		int setup = 0;
 		for (size_t i = 0; i < sizeof accepted / sizeof *accepted; i++)
 			setup |= proto_is(accepted[i], line);
+		if (proto_is(&PROTO_ARRAY, line) && out.idx < 0) {
+			char *copy = strdup(line);
+			if (copy && proto_decode(&PROTO_ARRAY, copy, &arr) == 0 && arr.output) {
+				out.idx = arr.idx;
+				out.count = arr.count;
+				snprintf(out.name, sizeof out.name, "%s", arr.name ? arr.name : "");
+			}
+			free(copy);
+		}
 		if (proto_decode(&PROTO_DEVICE, line, &dev) == 0) {
 			gpu = (int)dev.ordinal;
 			if (gpu >= env_long("FAKE_GPUS", 1)) {

@@ -60,7 +60,33 @@ grep -Eq 'crashed,CUDA_ERROR_(ILLEGAL_ADDRESS|INVALID_ADDRESS_SPACE)' results/fa
 grep -Eq '^4,[0-9]+,.*crashed,CUDA_ERROR_(LAUNCH_FAILED|ILLEGAL_INSTRUCTION)' results/faults.csv || fail "__trap reason missing"
 grep -q 'crashed,CUDA_ERROR_ASSERT' results/faults.csv || fail "assert reason missing"
 grep -q 'CUDA_ERROR_INVALID_VALUE' results/faults.csv || fail "launch-error reason missing"
-grep -Eq 'first at index 0: got -?nan' results/faults.csv || fail "unwritten element not reported"
+# the verdicts say how: MODE 3 left out[0] unwritten (poisoned: NaN), MODE 2 is off by in[i], half
+# of the expected 2 in[i], with |in[i]| up to 1
+grep -Eq "argument 2 'out': 1 of 1048576 values differ \([0-9.e+-]+%\), only index 0, no finite error \(NaN against numbers\); output: 1 NaN, no Inf; reference: 0 NaN, all finite" \
+	results/faults.csv || fail "unwritten element not reported: $(grep -m1 'only index' results/faults.csv)"
+[ "$(grep -Ec "argument 2 'out': [0-9]+ of 1048576 values differ \([0-9.]+%\), (every value|indices [0-9]+\.\.[0-9]+), max abs error (0\.99[0-9]*|1) at index [0-9]+ \(got -?[0-9.]+, expected -?[0-9.]+\), max rel error 0\.5; output: 0 NaN, all finite; reference: 0 NaN, all finite" results/faults.csv)" -eq 2 ] ||
+	fail "MODE 2's errors not reported: $(grep -m1 'max rel' results/faults.csv)"
+echo "== a reference that left an element unwritten: the verdicts against it call it suspect"
+sed -e 's/MODE: \[0, 1, 2, 3, 4, 5, 6\]/MODE: [0, 3]/' -e 's/bx: \[128, 256, 2048\]/bx: [128]/' \
+    -e 's/reference: {MODE: 0/reference: {MODE: 3/' -e 's|results/faults|results/faults_badref|g' \
+    tests/gpu/faults.yaml >tests/gpu/faults_badref.yaml
+set +e
+./autotune --fresh -q tests/gpu/faults_badref.yaml
+rc=$?
+set -e
+rm -f tests/gpu/faults_badref.yaml
+[ "$rc" -eq 0 ] || fail "faults_badref exited $rc, not 0 (the reference passes)"
+"$B/csvcheck" results/faults_badref.csv 2 ok=1 wrong-result=1 || fail "faults_badref CSV"
+grep -Eq "1 of 1048576 values differ .*only index 0, no finite error .*output: 0 NaN, all finite; reference: 1 NaN, no Inf; the reference looks suspect: NaN in it" \
+	results/faults_badref.csv || fail "a suspect reference not called so: $(grep -m1 'differ' results/faults_badref.csv)"
+
+echo "== no reference named: the first to pass is outvoted by the next two binaries, which agree"
+./autotune --fresh tests/gpu/vote.yaml 2>"$B/vote.err" || fail "vote exited $?"
+"$B/csvcheck" results/vote.csv 4 ok=3 wrong-result=1 || fail "vote CSV"
+grep -Eq "^3,.*wrong-result,\"argument 2 'out': [0-9]+ of 1048576 values differ .*max rel error 0\.5;" results/vote.csv ||
+	fail "the outvoted first does not say how it differs: $(grep '^3,' results/vote.csv)"
+grep -q "reference: VARIANT=0, by vote: it and VARIANT=1 (other binaries) agree, while VARIANT=3, the first to pass, differs from both" \
+	"$B/vote.err" || fail "the summary does not tell the vote: $(grep reference "$B/vote.err")"
 
 echo "== hostile kernels: out of bounds, __trap, an endless loop, device malloc exhausted, a printf flood"
 rm -f results/hostile.csv results/hostile.journal results/hostile.worker.log
@@ -234,7 +260,8 @@ rc=$?
 set -e
 [ "$rc" -eq 0 ] || fail "mismatch exited $rc"
 "$B/csvcheck" results/mismatch.csv 3 ok=2 wrong-result=1 || fail "mismatch CSV"
-grep -q "5 of 1048576 values differ" results/mismatch.csv || fail "the wrong result does not say how many differ"
+grep -q "argument 1 'out': 5 of 1048576 values differ (0.00048%), only the first 5 (indices 0..4), max abs error 3 at index 2 (got -1, expected 2), max rel error 2; reference: 349526 zeros" \
+	results/mismatch.csv || fail "the wrong result does not say how: $(grep 'differ' results/mismatch.csv)"
 
 echo "== verify.host: a C reference on the host; a wrong one makes every configuration a wrong result"
 ./autotune --fresh -q tests/gpu/hostref.yaml || fail "hostref exited $?"
@@ -245,8 +272,8 @@ rc=$?
 set -e
 [ "$rc" -eq 1 ] || fail "hostref_wrong exited $rc, not 1 (none passed)"
 "$B/csvcheck" results/hostref_wrong.csv 32 wrong-result=32 || fail "hostref_wrong CSV"
-[ "$(grep -c 'values differ from the reference (first at index' results/hostref_wrong.csv)" -eq 32 ] ||
-	fail "a wrong result does not name its first mismatch"
+[ "$(grep -Ec "argument 1 'out': [0-9]+ of 600000 values differ .*, max abs error [0-9.e+-]+ at index [0-9]+ \(got .*; expected values: 0 NaN, all finite" results/hostref_wrong.csv)" -eq 32 ] ||
+	fail "a wrong result does not say how: $(grep -m1 'differ' results/hostref_wrong.csv)"
 # the FIR kernel of configs/fir.yaml, every input source and layout, against its C reference
 ./autotune --fresh -q tests/gpu/fir_hostref.yaml || fail "fir_hostref exited $?"
 "$B/csvcheck" results/fir_hostref.csv 32 ok=32 || fail "fir_hostref CSV"

@@ -37,24 +37,6 @@
 /* a finalist's run beyond its samples and its untimed warm-up launch: the host's share */
 #define FINAL_RUN_S 0.0015
 
-/* The worker holds one reference's outputs at a time: when another group's (or, on a resumed
- * run, an earlier run's) are needed, that configuration runs again, briefly; its result stands. */
-static int refresh_reference(const config *cfg, const space *sp, const build *b, result tmp, size_t ref, runner *rn,
-			     diags *d)
-{
-	tmp.message = NULL;
-	sample_plan plan = {.warmup = 0, .min_samples = 1, .max_samples = 1, .time_cap = cfg->time_cap, .noise_target = 1};
-	int rc = runner_measure(rn, cfg, space_config(sp, ref), "ref", &b->bins[b->of_config[ref]], &plan, &tmp,
-				plan_timeout(cfg, 0), d);
-	if (rc == 0 && tmp.st != ST_OK) {
-		diags_add(d, "the verify reference passed, but failed when run again for its outputs: %s%s%s",
-			  status_name(tmp.st), tmp.message ? ": " : "", tmp.message ? tmp.message : "");
-		rc = 1;
-	}
-	free(tmp.message);
-	return rc;
-}
-
 int measure_is_search(int strategy, size_t budget, double seconds, size_t count)
 {
 	return strategy != STRAT_EXHAUSTIVE || (budget && budget < count) || seconds;
@@ -100,43 +82,6 @@ void measure_apply_binary(const binary *bin, int cc, result *r)
 		r->predicted = 1;
 		result_set_message(r, xasprintf("%s (known before launching, not launched): %s", error, why));
 	}
-}
-
-/* verify.kernel: runs the reference kernel on its own geometry as the worker's reference. 0 ok,
- * 1 it failed (reason in d), -1 the worker is gone. */
-static int run_reference_kernel(const config *cfg, const space *sp, const build *b, runner *rn, measure_opts *o,
-				diags *d)
-{
-	const binary *bin = &b->bins[b->ref_bin];
-	(void)o;
-	if (bin->failed && bin->bad_args) {
-		diags_add(d, "%s (the reference kernel, verify.kernel)", bin->log);
-		return 1;
-	}
-	if (bin->failed) {
-		diags_at(d, cfg->path, 1, 1, "the reference kernel '%s' did not compile: %s", cfg->ref_entry, bin->log);
-		return 1;
-	}
-	result tmp;
-	memset(&tmp, 0, sizeof tmp);
-	const cexpr *dims[7] = {&cfg->ref_block[0], &cfg->ref_block[1], &cfg->ref_block[2], &cfg->ref_grid[0],
-				&cfg->ref_grid[1], &cfg->ref_grid[2], &cfg->ref_smem};
-	long long *out[7] = {&tmp.block[0], &tmp.block[1], &tmp.block[2], &tmp.grid[0], &tmp.grid[1], &tmp.grid[2], &tmp.smem};
-	for (int i = 0; i < 7; i++) {
-		value v;
-		*out[i] = i == 6 ? 0 : 1;
-		if (dims[i]->e && cexpr_eval(cfg, dims[i], space_config(sp, 0), &v, d, NULL) == 0 && v.kind == VAL_INT)
-			*out[i] = v.u.i;
-	}
-	sample_plan plan = {.warmup = 0, .min_samples = 1, .max_samples = 1, .time_cap = cfg->time_cap, .noise_target = 1};
-	int rc = runner_measure(rn, cfg, space_config(sp, 0), "ref", bin, &plan, &tmp, plan_timeout(cfg, 0), d);
-	if (rc == 0 && tmp.st != ST_OK) {
-		diags_add(d, "%s: the reference kernel '%s' failed: %s%s%s", cfg->path, cfg->ref_entry, status_name(tmp.st),
-			  tmp.message ? ": " : "", tmp.message ? tmp.message : "");
-		rc = 1;
-	}
-	free(tmp.message);
-	return rc;
 }
 
 /* Waits until binary bin is built; called with P->lock held, which is released meanwhile. */
@@ -251,8 +196,13 @@ static step prelude(pass *P, lane *L, size_t c)
 	plan_forget_stale(r, bin);
 	measure_apply_binary(bin, o->cc, r);
 	/* an earlier run's passing result can stand as its group's reference */
-	if (P->ref[g] < 0 && r->st == ST_OK && !plan_needs_run(r, o->retry_failed))
+	if (P->ref[g] < 0 && r->st == ST_OK && !plan_needs_run(r, o->retry_failed) &&
+	    !(P->voting && vote_busy(&P->votes[g]))) {
 		P->ref[g] = (long long)c;
+		if (P->voting && P->votes[g].state == VOTE_NONE)
+			P->votes[g] = (vote){.state = VOTE_DONE, .how = CHOSEN_EARLIER, .first = (long long)c, .agree = -1,
+						   .dissent = {-1, -1}};
+	}
 	if (!plan_needs_run(r, o->retry_failed) || bin->failed) {
 		s.kind = settled(P, c);
 		return s;
@@ -267,7 +217,7 @@ static step prelude(pass *P, lane *L, size_t c)
 		return s;
 	}
 	/* its twin, or its group's first candidate reference, is on another GPU now: later */
-	if (twin_in_flight(P, c) >= 0 || (!P->ref_kernel && P->ref[g] < 0 && P->pending[g])) {
+	if (twin_in_flight(P, c) >= 0 || (!P->ref_kernel && P->ref[g] < 0 && P->pending[g]) || vote_holds(P, L, g)) {
 		s.kind = STEP_DEFER;
 		return s;
 	}
@@ -298,13 +248,13 @@ static int measure_step(pass *P, lane *L, size_t c, step *s)
 {
 	const binary *bin = &P->b->bins[P->b->of_config[c]];
 	if (s->run_ref_kernel) {
-		int fr = run_reference_kernel(P->cfg, P->sp, P->b, L->rn, P->o, &L->d);
+		int fr = pass_run_reference_kernel(P->cfg, P->sp, P->b, L->rn, P->o, &L->d);
 		if (fr)
 			return fr;
 		L->loaded = (long long)P->group[c];
 	}
 	if (s->refresh >= 0) {
-		int fr = refresh_reference(P->cfg, P->sp, P->b, s->ref_copy, (size_t)s->refresh, L->rn, &L->d);
+		int fr = pass_refresh_reference(P->cfg, P->sp, P->b, s->ref_copy, (size_t)s->refresh, L->rn, &L->d);
 		if (fr)
 			return fr;
 		L->loaded = (long long)P->group[c];
@@ -380,6 +330,8 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 		P->stopped = P->o->reference_failed = 1;
 		return;
 	}
+	if (P->voting)
+		vote_count(P, L, c, s->role);
 	/* without a named reference, a candidate that fails hands the role to the next one */
 	char *desc = space_describe(cfg, space_config(P->sp, c));
 	if (r->st == ST_OK)
@@ -392,14 +344,21 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
  * Called and returns with P->lock held; STEP_DEFER when it must wait for another lane. */
 static int visit(pass *P, lane *L, size_t c)
 {
+	/* counted from here: the prelude may wait for the binary without the lock */
+	P->visiting++;
 	step s = prelude(P, L, c);
-	if (s.kind != STEP_MEASURE)
-		return s.kind;
-	pthread_mutex_unlock(&P->lock);
-	int rc = measure_step(P, L, c, &s);
-	pthread_mutex_lock(&P->lock);
-	epilogue(P, L, c, &s, rc);
-	return STEP_MEASURE;
+	if (s.kind == STEP_MEASURE) {
+		pthread_mutex_unlock(&P->lock);
+		int rc = measure_step(P, L, c, &s);
+		pthread_mutex_lock(&P->lock);
+		epilogue(P, L, c, &s, rc);
+		vote *v = P->voting ? &P->votes[P->group[c]] : NULL;
+		if (v && v->state == VOTE_RERUN && v->owner == L->gpu)
+			vote_reelect(P, L, P->group[c], visit);
+	}
+	P->visiting--;
+	pthread_cond_broadcast(&P->changed);
+	return s.kind;
 }
 
 static int search_over(const pass *P)
@@ -547,11 +506,17 @@ static int next_config(pass *P, size_t *c)
 		}
 		if (!P->ndeferred)
 			return 0;
-		size_t flying = 0;
+		/* a lane in a visit may only be waiting for its binary; a vote's lane is then about to
+		 * measure what the vote needs */
+		size_t flying = P->visiting;
 		for (size_t a = 0; a < P->sp->count; a++)
 			flying += P->state[a] == IN_FLIGHT;
 		if (!flying) {
-			/* nothing in flight can hold them back any more */
+			/* nothing in flight can hold them back any more, nor can a vote whose lane is not
+			 * measuring */
+			for (size_t g = 0; P->voting && g < P->sp->count; g++)
+				if (P->votes[g].state == VOTE_OPEN)
+					vote_close(P, &P->votes[g], CHOSEN_FIRST);
 			for (size_t k = 0; k < P->ndeferred; k++)
 				P->deferred[k].at = P->finishes - 1;
 			continue;
@@ -624,6 +589,10 @@ static void *lane_main(void *arg)
 		} else
 			P->shares++;
 	}
+	/* a vote this lane held lets the others measure its group now */
+	for (size_t g = 0; P->voting && g < P->sp->count; g++)
+		if (P->votes[g].state == VOTE_OPEN && P->votes[g].owner == L->gpu)
+			vote_close(P, &P->votes[g], CHOSEN_FIRST);
 	if (L->left && !P->counted) {
 		double session;
 		pass_choose_counters(P, speculative_share(P, &session)); /* the finish plans again on the final times */
@@ -779,6 +748,8 @@ static int first_pass(pass *P)
 	for (size_t c = 0; c < sp->count; c++)
 		P->ref[c] = -1;
 	P->named = cfg->has_reference ? sp->reference : -1;
+	P->voting = P->named < 0 && !P->ref_kernel && pass_outputs_from_reference(cfg);
+	P->votes = xcalloc(sp->count, sizeof *P->votes);
 	P->searching = measure_is_search(o->strategy, o->budget, o->seconds, sp->count);
 	/* a named reference goes first, on the first GPU; the others load it when they start */
 	pthread_mutex_lock(&P->lock);
@@ -822,6 +793,8 @@ static int first_pass(pass *P)
 		free(P->commit);
 	}
 	progress_end(&P->bar);
+	pass_reference_note(P);
+	free(P->votes);
 	free(P->group);
 	free(P->ref);
 	free(P->pending);

@@ -43,6 +43,9 @@ typedef struct {
 					      * change it (NULL: only to the fastest measure.metrics asks for) */
 	char *counters_note;                 /* out: why counters were not collected, or NULL (owned) */
 	char *journal_note;                  /* out: why the journal could not be written, or NULL */
+	char *reference_note;                /* out: which configuration the outputs were checked
+					      * against and how it was chosen, and a warning when most
+					      * that ran differ from it; lines, or NULL (owned) */
 	size_t measured;                     /* out: configurations measured in this run */
 	int reference_failed;                /* out: the named verify reference could not serve: the pass stopped */
 	size_t shared;                       /* out: configurations that shared an identical one's measurement */

@@ -1,6 +1,7 @@
-/* measure_pass.h: the state the measuring stage's two files share: measure.c (the first pass,
- * its lanes and threads) and finish.c (finalists and counters), which measure.c calls and which
- * calls nothing of it. Nothing else includes it. */
+/* measure_pass.h: the state the measuring stage's files share: measure.c (the first pass, its
+ * lanes and threads), finish.c (finalists and counters) and reference.c (the reference's runs and
+ * its choice), which measure.c calls and which call nothing of it but the visit handed to a
+ * re-election. Nothing else includes it. */
 #ifndef AUTOTUNE_MEASURE_PASS_H
 #define AUTOTUNE_MEASURE_PASS_H
 
@@ -17,6 +18,19 @@
 #define FINAL_ROUND_MS 5.0
 /* configurations profiled in one session at most (bounds the counter data image and a hang) */
 #define COUNTERS_PER_SESSION 64
+/* How a group's reference was chosen when none is named and a configuration's outputs are what
+ * the others must equal (measure.c): the first that passes is provisional until a configuration
+ * of another binary agrees with it; when the first two of other binaries that differ from it
+ * agree with each other, the second of the three becomes the reference. */
+typedef struct vote {
+	enum { VOTE_NONE, VOTE_OPEN, VOTE_RERUN, VOTE_REELECT, VOTE_DONE } state;
+	enum { CHOSEN_FIRST, CHOSEN_CONFIRMED, CHOSEN_MAJORITY, CHOSEN_NONE_AGREE, CHOSEN_UNDECIDED, CHOSEN_EARLIER } how;
+	long long first, agree; /* the provisional reference; the one that agreed with it */
+	long long dissent[2];   /* configurations of other binaries that differed from it */
+	int ndissent;
+	int owner;              /* the lane that measures the group while the vote is open */
+} vote;
+
 /* One GPU: its worker, and which reference outputs that worker holds. */
 typedef struct lane {
 	runner *rn;
@@ -51,6 +65,10 @@ typedef struct pass {
 	 * pending[g]: a candidate for it is being measured on some lane */
 	long long *ref, named;
 	char *pending;
+	vote *votes;       /* per group, when `voting` */
+	int voting;        /* no reference is named, and a reference configuration's outputs count */
+	size_t votes_open; /* groups whose vote holds their configurations for its lane */
+	size_t visiting;   /* lanes in visit(): measuring, or waiting for a binary first */
 	char *state;       /* per configuration: IDLE, IN_FLIGHT, FINISHED */
 	int ref_kernel;
 	size_t done;
@@ -107,6 +125,33 @@ static inline void pass_journal_check(measure_opts *o, int rc)
 			*o->interrupted = MEASURE_STOP_JOURNAL;
 	}
 }
+/* reference.c */
+/* The worker holds one reference's outputs at a time: when another group's (or, on a resumed
+ * run, an earlier run's) are needed, configuration ref runs again, briefly, on rn; its result
+ * stands. 0, 1 when it failed (reason in d), -1 when the worker is gone. */
+int pass_refresh_reference(const config *cfg, const space *sp, const build *b, result tmp, size_t ref, runner *rn,
+			   diags *d);
+/* verify.kernel: the reference kernel on its own geometry, as rn's reference; the same returns. */
+int pass_run_reference_kernel(const config *cfg, const space *sp, const build *b, runner *rn, measure_opts *o,
+			      diags *d);
+/* Whether a reference configuration's outputs are what the others must equal. */
+int pass_outputs_from_reference(const config *cfg);
+/* A vote in progress (open, or re-electing) holds its group for its lane. */
+int vote_busy(const vote *v);
+/* Group g's configurations wait for another lane's vote (P->lock held). */
+int vote_holds(const pass *P, const lane *L, size_t g);
+/* Ends a vote, settled as `how` (CHOSEN_). */
+void vote_close(pass *P, vote *v, int how);
+/* Counts configuration c's verdict, measured on L in `role`, in its group's vote (P->lock held,
+ * c's result recorded); a second dissent leaves the vote VOTE_RERUN, for vote_reelect. */
+void vote_count(pass *P, lane *L, size_t c, const char *role);
+/* The re-election of a vote left VOTE_RERUN, on its lane L, measuring with `visit` (measure.c's,
+ * P->lock held). */
+typedef int (*visit_fn)(pass *P, lane *L, size_t c);
+void vote_reelect(pass *P, lane *L, size_t g, visit_fn visit);
+/* P->o->reference_note, at the end of the first pass. */
+void pass_reference_note(pass *P);
+
 /* finish.c */
 /* A lane's counters: its share of P's queue, a profiling session at a time (a thread's main). */
 void *pass_counters_lane(void *arg);

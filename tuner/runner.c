@@ -436,7 +436,8 @@ int runner_prepare(runner *r, const config *cfg, const device_info *info, int pr
 			continue;
 		proto_array array = {.idx = (long long)i, .type = elem_name(a->type), .count = (unsigned long long)a->count,
 				     .fill = fill_name(a->fill), .value = a->fill_value, .seed = a->seed, .output = a->output,
-				     .restore = a->restore};
+				     .restore = a->restore, /* a word, or none */
+				     .name = *a->name && !a->name[strcspn(a->name, " \t\n")] ? a->name : NULL};
 		remember(r, encode(&PROTO_ARRAY, &array));
 		if (a->constant)
 			remember(r, encode(&PROTO_CONSTANT, &(proto_constant){(long long)i, a->name}));

@@ -232,6 +232,12 @@ void summary_counts(const config *cfg, const space *sp, const build *b, const re
 			predicted == 1 ? "it" : "them");
 }
 
+void summary_reference(const char *note)
+{
+	for (const char *p = note; p && *p; p += strcspn(p, "\n"), p += *p == '\n')
+		fprintf(stderr, "  %.*s\n", (int)strcspn(p, "\n"), p);
+}
+
 void summary_run(const run_extent *run)
 {
 	char *note = strcmp(run->state, RUN_DRY) ? run_note(run) : NULL;

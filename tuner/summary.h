@@ -20,6 +20,9 @@ void summary_failures(const config *cfg, const space *sp, const build *b);
 void summary_counts(const config *cfg, const space *sp, const build *b, const result *res, double compile_s, int dry);
 /* One or two lines on why the winner won: its numbers, and who was tied with it and lost. */
 void summary_winner(const config *cfg, const space *sp, const result *res, const choice *c, const select_policy *p);
+/* Which configuration the outputs were checked against and how it was chosen, and whether it may
+ * be the odd one out (measure_opts.reference_note's lines; nothing for NULL). */
+void summary_reference(const char *note);
 /* A run that did not measure its whole space says so, and how to go on: "2 of 52 configurations
  * measured, interrupted: resume with the same command" (nothing for a complete or dry run). */
 void summary_run(const run_extent *run);

@@ -272,7 +272,7 @@ typedef struct {
 	size_t start[1], nstart; /* an instance's search starts there (instance_seed) */
 	double compile_s;
 	choice pick;
-	char *counters_note, *journal_note;
+	char *counters_note, *journal_note, *reference_note;
 } tuning;
 
 /* Stops the run with this status (the reason already in t->d): the stages return it as 1. */
@@ -706,6 +706,7 @@ static int compile_and_measure(tuning *t)
 	select_winner(t->res, t->sp.count, &t->cfg.select, &t->pick);
 	t->counters_note = mo->counters_note;
 	t->journal_note = mo->journal_note;
+	t->reference_note = mo->reference_note;
 	if (t->code == EXIT_WINNER && t->pick.winner < 0)
 		t->code = EXIT_NONE_PASSED;
 	if (interrupted == MEASURE_STOP_JOURNAL)
@@ -831,6 +832,7 @@ static void write_outputs(tuning *t)
 	if (!o->dry_run)
 		stages(t, now_seconds() - t0);
 	summary_counts(&t->cfg, &t->sp, &t->b, t->res, t->compile_s, o->dry_run);
+	summary_reference(t->reference_note);
 	summary_winner(&t->cfg, &t->sp, t->res, &t->pick, &t->cfg.select);
 	summary_run(&run);
 	if (t->counters_note)
@@ -850,6 +852,7 @@ static void tuning_free(tuning *t)
 	choice_free(&t->pick);
 	free(t->counters_note);
 	free(t->journal_note);
+	free(t->reference_note);
 	journal_close(t->jr);
 	cache_close(t->cache);
 	free(t->prior);

@@ -18,8 +18,10 @@
 #include "elem.h"
 #include "expr.h"
 #include "args.h"
+#include "compare.h"
 #include "device.h"
 #include "protocol.h"
+#include "verdict.h"
 #include "banned.h"
 
 typedef struct {
@@ -36,6 +38,7 @@ typedef struct {
 	int ref_valid;         /* ref holds what this output must equal */
 	int fixed_ref;         /* ref was given (verify.expect), not taken from a reference run */
 	unsigned char scalar[8];
+	char *name;            /* the config's name for it, for messages (NULL: not given) */
 } arg;
 
 /* The arguments by the tuner's index, and the sum check. */
@@ -83,6 +86,8 @@ void cmd_array(char *line)
 	arg *a = &A.args[idx];
 	a->used = a->is_array = 1;
 	a->type = t;
+	free(a->name);
+	a->name = ask.name ? strdup(ask.name) : NULL;
 	a->count = count;
 	a->output = output;
 	/* An output filled with data is read by the kernel too (in place): poisoning it would
@@ -610,6 +615,36 @@ int verify_sum(double rtol, double atol, char *msg, size_t len, CUresult *err)
 	return 1;
 }
 
+static double double_of(unsigned long long bits)
+{
+	double d;
+	memcpy(&d, &bits, sizeof d);
+	return d;
+}
+
+/* The verdict on output argument i (verdict.h), from the compare helper's counters c (compare.h)
+ * over n values of the base type, every stride-th, and the values where the error is largest. */
+static void mismatch_text(int i, const arg *a, const unsigned long long *c, uint64_t n, uint64_t stride, char *msg,
+			  size_t len)
+{
+	elem_type base = elem_base(a->type);
+	size_t es = elem_size(base);
+	char g[64] = "", w[64] = "";
+	/* the index is known below 2^32 values (the argmax word holds 32 bits of it) */
+	long long at = c[CMP_ARGMAX] && n <= (1ull << 32) ? (long long)(0xFFFFFFFFull - (c[CMP_ARGMAX] & 0xFFFFFFFFull)) : -1;
+	if (at >= 0) {
+		value_text(base, a->ptr + (size_t)at * es, g, sizeof g);
+		value_text(base, a->ref + (size_t)at * es, w, sizeof w);
+	}
+	verdict v = {.arg = i, .name = a->name, .is_float = elem_is_float(a->type), .lanes = elem_lanes(a->type),
+		     .given = a->fixed_ref, .n = n, .stride = stride, .bad = c[CMP_BAD], .first = c[CMP_FIRST],
+		     .last = c[CMP_LAST], .finite_error = c[CMP_ARGMAX] != 0, .max_abs = double_of(c[CMP_MAX_ABS]),
+		     .max_rel = double_of(c[CMP_MAX_REL]), .argmax = at, .got_at = g, .want_at = w,
+		     .got_nan = c[CMP_GOT_NAN], .got_inf = c[CMP_GOT_INF], .ref_nan = c[CMP_REF_NAN],
+		     .ref_inf = c[CMP_REF_INF], .ref_zero = c[CMP_REF_ZERO]};
+	verdict_text(&v, msg, len);
+}
+
 /* Compares every output with the reference; fills msg and returns 1 on a mismatch. */
 int verify(double rtol, double atol, char *msg, size_t len, CUresult *err)
 {
@@ -621,7 +656,7 @@ int verify(double rtol, double atol, char *msg, size_t len, CUresult *err)
 		arg *a = &A.args[i];
 		if (!a->is_array || !a->output || a->summed || !a->ref_valid)
 			continue;
-		unsigned long long init[2] = {0, ~0ull}, got[2];
+		unsigned long long init[CMP_COUNT] = {[CMP_FIRST] = ~0ull}, got[CMP_COUNT];
 		uint64_t n = a->count * (uint64_t)elem_lanes(a->type);
 		uint64_t stride = A.sample && a->count > A.sample ? a->count / A.sample : 1;
 		void *params[] = {&a->ptr, &a->ref, &n, &stride, &rtol, &atol, &W.counters};
@@ -630,17 +665,8 @@ int verify(double rtol, double atol, char *msg, size_t len, CUresult *err)
 		    (*err = cuMemcpyDtoH(got, W.counters, sizeof got)))
 			return 0;
 		/* integers that may be off in a few elements (points on a boundary) pass up to the limit */
-		if (got[0] && !(elem_is_float(a->type) == 0 && got[0] <= A.max_mismatches)) {
-			char g[64], w[64], where[64] = "";
-			elem_type base = elem_base(a->type);
-			int lanes = elem_lanes(a->type);
-			size_t es = elem_size(base);
-			value_text(base, a->ptr + got[1] * es, g, sizeof g);
-			value_text(base, a->ref + got[1] * es, w, sizeof w);
-			if (lanes > 1)
-				snprintf(where, sizeof where, ", component %c", "xyzw"[got[1] % (unsigned)lanes]);
-			snprintf(msg, len, "argument %d: %llu of %llu values differ from the reference (first at index %llu%s: got %s, expected %s)",
-				 i + 1, got[0], (unsigned long long)n, got[1] / (unsigned)lanes, where, g, w);
+		if (got[CMP_BAD] && !(elem_is_float(a->type) == 0 && got[CMP_BAD] <= A.max_mismatches)) {
+			mismatch_text(i, a, got, n, stride, msg, len);
 			return 1;
 		}
 	}
@@ -692,8 +718,10 @@ CUresult keep_reference(void)
 
 void args_free(void)
 {
-	for (int i = 0; i < MAX_ARGS; i++)
+	for (int i = 0; i < MAX_ARGS; i++) {
 		free(A.args[i].constant);
+		free(A.args[i].name);
+	}
 	for (size_t k = 0; k < L.n; k++)
 		free(L.v[k].name);
 	free(L.v);

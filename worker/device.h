@@ -15,7 +15,7 @@ struct worker {
 	CUdevice dev;
 	CUcontext ctx;
 	CUmodule helpers;     /* worker_kernels.cu: fills, sums, comparisons, the clock probe */
-	CUdeviceptr counters; /* 4 words where the helper kernels leave what they found */
+	CUdeviceptr counters; /* COUNTER_WORDS (compare.h) where the helpers leave what they found */
 	/* held around each timed region, and by the profiler's thread while it queries the device:
 	 * those queries stalled a timing thread's driver calls by 0.1-0.6 s, and a stall between the
 	 * start event and the launch would be timed */

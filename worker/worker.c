@@ -21,6 +21,7 @@
 #include "protocol.h"
 #include "stats.h"
 #include "args.h"
+#include "compare.h"
 #include "device.h"
 #include "profile.h"
 #include "status.h"
@@ -135,7 +136,7 @@ static int cmd_device(int ordinal)
 	if ((r = cuInit(0)) || (r = cuDeviceGet(&W.dev, open)) || (r = cuDevicePrimaryCtxRetain(&W.ctx, W.dev)) ||
 	    (r = cuCtxSetCurrent(W.ctx)) ||
 	    (r = cuModuleLoadData(&W.helpers, _binary_worker_kernels_fatbin_start)) ||
-	    (r = cuMemAlloc(&W.counters, 4 * sizeof(unsigned long long)))) {
+	    (r = cuMemAlloc(&W.counters, COUNTER_WORDS * sizeof(unsigned long long)))) {
 		const char *desc = "";
 		cuGetErrorString(r, &desc);
 		reply_error(err_name(r), "%s", desc ? desc : "");

@@ -4,6 +4,8 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include "compare.h"
+
 // splitmix64: a counter-based generator, so element i gets the same value whatever the launch.
 __device__ static uint64_t mix(uint64_t x)
 {
@@ -66,23 +68,101 @@ template <typename T> __device__ static void fill_constant(T *p, uint64_t n, dou
 		p[i] = (T)v;
 }
 
-// counters[0]: elements that differ; counters[1]: the lowest differing index.
-// Every stride-th element (stride 1: all; larger for verify.sample).
+template <typename T> __device__ static bool nan_of(T) { return false; }
+template <typename T> __device__ static bool inf_of(T) { return false; }
+template <> __device__ bool nan_of<float>(float v) { return isnan(v); }
+template <> __device__ bool nan_of<double>(double v) { return isnan(v); }
+template <> __device__ bool inf_of<float>(float v) { return isinf(v); }
+template <> __device__ bool inf_of<double>(double v) { return isinf(v); }
+
+// The compare's block size at most (args.c launches every helper with 256 threads): eight blocks
+// of it fill an SM.
+#define COMPARE_THREADS 256
+
+// Combines two threads' findings: sums, the lowest first index, maxima of the rest.
+__device__ static unsigned long long cmp_join(int k, unsigned long long a, unsigned long long b)
+{
+	return k == CMP_FIRST ? min(a, b) : k <= CMP_MAX_REL ? (k == CMP_BAD ? a + b : max(a, b)) : a + b;
+}
+
+// Compares every stride-th element (stride 1: all; larger for verify.sample) and leaves compare.h's
+// figures in counters, in one pass: each thread's findings are joined in its warp, then in its
+// block, and a block adds to the counters only what it found (an all-match with no zero in the
+// reference makes no atomic at all).
 template <typename T>
 __device__ static void compare(const T *got, const T *want, uint64_t n, uint64_t stride, double rtol, double atol,
 			       unsigned long long *counters)
 {
-	unsigned long long bad = 0, first = ~0ull;
-	for (uint64_t i = (blockIdx.x * (uint64_t)blockDim.x + threadIdx.x) * stride; i < n;
-	     i += (uint64_t)gridDim.x * blockDim.x * stride)
-		if (!same<T>(got[i], want[i], rtol, atol)) {
-			bad++;
-			if (i < first)
-				first = i;
+	// The loop keeps few registers, so that the whole grid is resident and streams at full
+	// bandwidth as a compare without figures did: 32-bit counts (a thread sees far fewer than 2^32
+	// elements), and what only a mismatch, NaN or Inf touches in shared memory, a slot per thread.
+	__shared__ struct {
+		unsigned long long first, last, key;
+		double abs, rel;
+		unsigned got_nan, got_inf, ref_nan, ref_inf;
+	} slots[COMPARE_THREADS];
+	unsigned t = threadIdx.x, bad = 0, ref_zero = 0;
+	auto *m = &slots[t];
+	m->first = ~0ull;
+	m->last = m->key = 0;
+	m->abs = m->rel = 0;
+	m->got_nan = m->got_inf = m->ref_nan = m->ref_inf = 0;
+	for (uint64_t i = (blockIdx.x * (uint64_t)blockDim.x + t) * stride; i < n; i += (uint64_t)gridDim.x * blockDim.x * stride) {
+		T g = got[i], w = want[i];
+		if (nan_of<T>(g) | inf_of<T>(g) | nan_of<T>(w) | inf_of<T>(w)) {
+			m->got_nan += nan_of<T>(g);
+			m->got_inf += inf_of<T>(g);
+			m->ref_nan += nan_of<T>(w);
+			m->ref_inf += inf_of<T>(w);
 		}
-	if (bad) {
-		atomicAdd(&counters[0], bad);
-		atomicMin(&counters[1], first);
+		ref_zero += w == (T)0;
+		if (same<T>(g, w, rtol, atol))
+			continue;
+		if (!bad++)
+			m->first = i;
+		m->last = i;
+		double e = fabs((double)g - (double)w);
+		if (e > m->abs) { // false for NaN
+			m->abs = e;
+			m->key = (unsigned long long)__float_as_uint((float)e) << 32 | (0xFFFFFFFFu - (unsigned)i);
+		}
+		// a reciprocal, not a division: a division's slow path would cost the loop registers
+		double rel = w != (T)0 ? e * __drcp_rn(fabs((double)w)) : 0;
+		if (rel > m->rel)
+			m->rel = rel;
+	}
+	// each figure joined in the warp on its own (all of them at once would not fit the registers),
+	// then across the block's warps by its first thread
+	__shared__ unsigned long long warps[COMPARE_THREADS / 32][CMP_COUNT];
+#pragma unroll
+	for (int k = 0; k < CMP_COUNT; k++) {
+		unsigned long long x = k == CMP_BAD ? bad : k == CMP_FIRST ? m->first : k == CMP_LAST ? m->last :
+				       k == CMP_MAX_ABS ? (unsigned long long)__double_as_longlong(m->abs) :
+				       k == CMP_ARGMAX ? m->key :
+				       k == CMP_MAX_REL ? (unsigned long long)__double_as_longlong(m->rel) :
+				       k == CMP_GOT_NAN ? m->got_nan : k == CMP_GOT_INF ? m->got_inf :
+				       k == CMP_REF_NAN ? m->ref_nan : k == CMP_REF_INF ? m->ref_inf : ref_zero;
+		for (int o = 16; o; o >>= 1)
+			x = cmp_join(k, x, __shfl_down_sync(0xFFFFFFFFu, x, o));
+		if (t % 32 == 0)
+			warps[t / 32][k] = x;
+	}
+	__syncthreads();
+	if (t)
+		return;
+#pragma unroll 1
+	for (int k = 0; k < CMP_COUNT; k++) {
+		unsigned long long x = warps[0][k];
+		for (unsigned w = 1; w < blockDim.x / 32; w++)
+			x = cmp_join(k, x, warps[w][k]);
+		if (!x || (k == CMP_FIRST && x == ~0ull))
+			continue; // nothing found: the counters' start values stand
+		if (k == CMP_FIRST)
+			atomicMin(&counters[k], x);
+		else if (k > CMP_FIRST && k <= CMP_MAX_REL)
+			atomicMax(&counters[k], x);
+		else
+			atomicAdd(&counters[k], x);
 	}
 }
 
@@ -124,7 +204,7 @@ template <typename T> __device__ static void sum_into(const T *p, uint64_t n, un
 	extern "C" __global__ void fill_constant_##NAME(T *p, uint64_t n, double v) { fill_constant<T>(p, n, v); } \
 	extern "C" __global__ void fill_normal_##NAME(T *p, uint64_t n, uint64_t seed) { fill_normal<T>(p, n, seed); } \
 	extern "C" __global__ void fill_index_##NAME(T *p, uint64_t n) { fill_index<T>(p, n); }                \
-	extern "C" __global__ void compare_##NAME(const T *g, const T *w, uint64_t n, uint64_t st, double r,   \
+	extern "C" __global__ void __launch_bounds__(COMPARE_THREADS, 8) compare_##NAME(const T *g, const T *w, uint64_t n, uint64_t st, double r,   \
 						  double a, unsigned long long *c) { compare<T>(g, w, n, st, r, a, c); } \
 	extern "C" __global__ void sum_##NAME(const T *p, uint64_t n, unsigned long long *s) { sum_into<T>(p, n, s); }
 
