@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "run_files.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "header.h"
 #include "inputs.h"
 #include "output.h"
+#include "proc.h"
 #include "recipe.h"
 #include "report.h"
 #include "t4.h"
@@ -139,3 +141,38 @@ void run_reclaim_outputs(const config *cfg, const options *o)
 	free(replay_csv);
 }
 
+/* Work directories ("autotune-PID-XXXXXX"), and the element files of older versions
+ * ("autotune-elements-PID-XXXXXX"), in tmp that this user's runs left behind when they were killed (their process is gone): the
+ * next run removes them, the files of a directory first. */
+void run_reclaim_workdirs(const char *tmp)
+{
+	DIR *dir = opendir(tmp);
+	struct dirent *e;
+	while (dir && (e = readdir(dir))) {
+		const char *name = e->d_name, *p = name + strlen("autotune-");
+		if (strncmp(name, "autotune-", strlen("autotune-")))
+			continue;
+		if (!strncmp(p, "elements-", strlen("elements-")))
+			p += strlen("elements-");
+		char *end;
+		long pid = strtol(p, &end, 10);
+		char *path = xasprintf("%s/%s", tmp, name);
+		struct stat st;
+		if (*end == '-' && proc_gone(pid) && lstat(path, &st) == 0 && st.st_uid == getuid()) {
+			DIR *sub = S_ISDIR(st.st_mode) ? opendir(path) : NULL;
+			struct dirent *f;
+			while (sub && (f = readdir(sub)))
+				if (strcmp(f->d_name, ".") && strcmp(f->d_name, "..")) {
+					char *inner = xasprintf("%s/%s", path, f->d_name);
+					unlink(inner);
+					free(inner);
+				}
+			if (sub)
+				closedir(sub);
+			S_ISDIR(st.st_mode) ? rmdir(path) : unlink(path);
+		}
+		free(path);
+	}
+	if (dir)
+		closedir(dir);
+}

@@ -18,5 +18,8 @@ int run_check_outputs(const config *cfg, const options *o, diags *d);
 /* Removes the "<output>.tmp.<pid>" files of runs that were killed while they renamed their
  * outputs (their process is gone); call it under the results' lock. */
 void run_reclaim_outputs(const config *cfg, const options *o);
+/* Removes what this user's killed runs left in tmp (their process is gone): their work
+ * directories and the element files of older versions. */
+void run_reclaim_workdirs(const char *tmp);
 
 #endif

@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 #include "tune.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <limits.h>
@@ -184,42 +183,6 @@ static void remove_workdir(const char *dir, const build *b)
 		if (b->bins[i].cubin && !strncmp(b->bins[i].cubin, dir, n) && b->bins[i].cubin[n] == '/')
 			unlink(b->bins[i].cubin);
 	rmdir(dir);
-}
-
-/* Work directories ("autotune-PID-XXXXXX"), and the element files of older versions
- * ("autotune-elements-PID-XXXXXX"), in tmp that this user's runs left behind when they were killed (their process is gone): the
- * next run removes them, the files of a directory first. */
-static void reclaim_stale(const char *tmp)
-{
-	DIR *dir = opendir(tmp);
-	struct dirent *e;
-	while (dir && (e = readdir(dir))) {
-		const char *name = e->d_name, *p = name + strlen("autotune-");
-		if (strncmp(name, "autotune-", strlen("autotune-")))
-			continue;
-		if (!strncmp(p, "elements-", strlen("elements-")))
-			p += strlen("elements-");
-		char *end;
-		long pid = strtol(p, &end, 10);
-		char *path = xasprintf("%s/%s", tmp, name);
-		struct stat st;
-		if (*end == '-' && proc_gone(pid) && lstat(path, &st) == 0 && st.st_uid == getuid()) {
-			DIR *sub = S_ISDIR(st.st_mode) ? opendir(path) : NULL;
-			struct dirent *f;
-			while (sub && (f = readdir(sub)))
-				if (strcmp(f->d_name, ".") && strcmp(f->d_name, "..")) {
-					char *inner = xasprintf("%s/%s", path, f->d_name);
-					unlink(inner);
-					free(inner);
-				}
-			if (sub)
-				closedir(sub);
-			S_ISDIR(st.st_mode) ? rmdir(path) : unlink(path);
-		}
-		free(path);
-	}
-	if (dir)
-		closedir(dir);
 }
 
 static void iso_date(char *buf, size_t len)
@@ -484,7 +447,7 @@ static int find_target(tuning *t)
 		free(why);
 		return stop(t, EXIT_USAGE);
 	}
-	reclaim_stale(tmp && *tmp ? tmp : "/tmp");
+	run_reclaim_workdirs(tmp && *tmp ? tmp : "/tmp");
 	snprintf(t->workdir, sizeof t->workdir, "%s/autotune-%ld-XXXXXX", tmp && *tmp ? tmp : "/tmp", (long)getpid());
 	if (!mkdtemp(t->workdir)) {
 		diags_add(&t->d, "autotune: cannot create a work directory '%s': %s", t->workdir, strerror(errno));
