@@ -592,6 +592,32 @@ static void compile_first_proposals(tuning *t, builder *bd)
 	free(first);
 }
 
+/* Once measuring ends: the compiles' end, what the binaries tell, the winner, the exit status. */
+static void measured(tuning *t, builder *bd)
+{
+	const measure_opts *mo = &t->mo;
+	if (build_end(bd, &t->compile_s) && t->code == EXIT_WINNER)
+		t->code = EXIT_USAGE;
+	progress_end(&t->compiles);
+	warn_unchanged_params(&t->cfg, &t->sp, &t->b);
+	signature_warn_unchecked(&t->cfg, &t->b);
+	for (size_t c = 0; c < t->sp.count; c++)
+		apply_binary(t->cc, &t->b.bins[t->b.of_config[c]], &t->res[c]);
+	if (!t->o->quiet)
+		summary_failures(&t->cfg, &t->sp, &t->b);
+	t->jr = mo->journal; /* NULL if writing it failed */
+	select_winner(t->res, t->sp.count, &t->cfg.select, &t->pick);
+	t->counters_note = mo->counters_note;
+	t->journal_note = mo->journal_note;
+	t->reference_note = mo->reference_note;
+	if (t->code == EXIT_WINNER && t->pick.winner < 0)
+		t->code = EXIT_NONE_PASSED;
+	if (interrupted == MEASURE_STOP_JOURNAL)
+		t->code = EXIT_UNWRITTEN;
+	else if (interrupted)
+		t->code = interrupted == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED;
+}
+
 /* Compiles overlap with measuring: a configuration is measured as soon as its binary exists.
  * The reference's binary comes first, and tells whether the entry point exists. Then the
  * winner is chosen. */
@@ -656,26 +682,7 @@ static int compile_and_measure(tuning *t)
 	if (measure_space(&t->cfg, &t->sp, &t->b, t->res, t->gs.runners, t->gs.n, mo, &t->d))
 		t->code = EXIT_ENV;
 	trace_event("measured");
-	if (build_end(bd, &t->compile_s) && t->code == EXIT_WINNER)
-		t->code = EXIT_USAGE;
-	progress_end(&t->compiles);
-	warn_unchanged_params(&t->cfg, &t->sp, &t->b);
-	signature_warn_unchecked(&t->cfg, &t->b);
-	for (size_t c = 0; c < t->sp.count; c++)
-		apply_binary(t->cc, &t->b.bins[t->b.of_config[c]], &t->res[c]);
-	if (!o->quiet)
-		summary_failures(&t->cfg, &t->sp, &t->b);
-	t->jr = mo->journal; /* NULL if writing it failed */
-	select_winner(t->res, t->sp.count, &t->cfg.select, &t->pick);
-	t->counters_note = mo->counters_note;
-	t->journal_note = mo->journal_note;
-	t->reference_note = mo->reference_note;
-	if (t->code == EXIT_WINNER && t->pick.winner < 0)
-		t->code = EXIT_NONE_PASSED;
-	if (interrupted == MEASURE_STOP_JOURNAL)
-		t->code = EXIT_UNWRITTEN;
-	else if (interrupted)
-		t->code = interrupted == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED;
+	measured(t, bd);
 	return 0;
 }
 
