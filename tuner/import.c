@@ -214,8 +214,12 @@ static void put_array(reader *R, FILE *f, const yaml_node_t *a, const char *path
 	}
 	if (out)
 		fputs(", output: true", f);
-	if (written == 2)
-		fputs(", restore: true", f); /* read and written: each launch starts from the same input */
+	/* Read and written, or written over data of its own (a FillType): each launch starts from
+	 * the spec's data, as KTT uploads every written argument before each run and Kernel Tuner
+	 * copies the outputs back before verifying (a kernel that adds to its output, as KTT's
+	 * CoulombSum3d does, would otherwise add to every earlier launch's result). */
+	if (written == 2 || (written && str(R, a, "FillType", NULL)))
+		fputs(", restore: true", f);
 	put_fill(R, f, a, path, out);
 }
 
