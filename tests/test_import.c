@@ -197,13 +197,14 @@ static void test_data_files_and_references_import(void)
 		       " \"ValidationMethod\": \"SideBySideComparison\", \"ValidationThreshold\": 0.1}]}}");
 	diags d = {0};
 	CU_ASSERT_EQUAL_FATAL(import_t1(spec, yaml, &d), 0);
-	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], "note: ReferenceArguments' ValidationMethod and ValidationThreshold are "
-						"not honoured"));
+	CU_ASSERT_EQUAL(d.n, 0);
 	diags_free(&d);
 	config cfg;
 	int rc = config_load(yaml, &cfg, &d);
 	diags_print(&d);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	/* KTT's SideBySideComparison with 0.1: |got - expected| <= 0.1, whatever the magnitude */
+	CU_ASSERT(cfg.rtol == 0 && cfg.atol == 0.1);
 	CU_ASSERT_EQUAL(cfg.args[0].fill, FILL_FILE);
 	CU_ASSERT_PTR_NOT_NULL(cfg.args[1].expected.path);
 	CU_ASSERT_PTR_NOT_NULL(cfg.args[2].expect.e);
@@ -211,9 +212,38 @@ static void test_data_files_and_references_import(void)
 	CU_ASSERT(cfg.args[3].expect.e && !strcmp(expr_source(cfg.args[3].expect.e), "select(((i < 2)), ((2 * i) + 3), i)"));
 	config_free(&cfg);
 	diags_free(&d);
-	/* a fill of another kind is refused with its field */
+	/* relative, KTT's SideBySideRelativeComparison, is rtol; two that differ are said, not chosen */
 	char *text = read_text(spec);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	char *method = strstr(text, "\"SideBySideComparison\"");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(method);
+	char *relative = xasprintf("%.*s\"SideBySideRelativeComparison\"%s", (int)(method - text), text,
+				   method + strlen("\"SideBySideComparison\""));
+	put_file(spec, relative);
+	CU_ASSERT_EQUAL_FATAL(import_t1(spec, yaml, &d), 0);
+	CU_ASSERT_EQUAL(d.n, 0);
+	diags_free(&d);
+	CU_ASSERT_EQUAL_FATAL(config_load(yaml, &cfg, &d), 0);
+	CU_ASSERT(cfg.rtol == 0.1 && cfg.atol == 0);
+	config_free(&cfg);
+	diags_free(&d);
+	char *constant = strstr(text, "\"FillValue\": 2}");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(constant);
+	char *two = xasprintf("%.*s\"FillValue\": 2, \"ValidationThreshold\": 0.5}%s", (int)(constant - text), text,
+			      constant + strlen("\"FillValue\": 2}"));
+	put_file(spec, two);
+	CU_ASSERT_EQUAL_FATAL(import_t1(spec, yaml, &d), 0);
+	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], "note: ReferenceArguments' ValidationMethod and ValidationThreshold are "
+						"not honoured: they differ between outputs"));
+	diags_free(&d);
+	CU_ASSERT_EQUAL_FATAL(config_load(yaml, &cfg, &d), 0);
+	CU_ASSERT(cfg.rtol == 1e-5 && cfg.atol == 1e-6);
+	config_free(&cfg);
+	diags_free(&d);
+	free(relative);
+	free(two);
+	put_file(spec, text);
+	/* a fill of another kind is refused with its field */
 	char *at = strstr(text, "\"BinaryRaw\", \"DataSource\": \"in.bin\"");
 	memcpy(at, "\"BinaryHDF\"", 11);
 	put_file(spec, text);
