@@ -453,4 +453,6 @@ else
 	echo "SKIPPED: cmake not installed"
 fi
 
+bash tests/gpu/specs_more.sh || fail "the published specs of benchmark_hub, Kernel Tuner and KTT"
+
 echo "PASS: make test-gpu"

@@ -197,13 +197,14 @@ static void test_data_files_and_references_import(void)
 		       " \"ValidationMethod\": \"SideBySideComparison\", \"ValidationThreshold\": 0.1}]}}");
 	diags d = {0};
 	CU_ASSERT_EQUAL_FATAL(import_t1(spec, yaml, &d), 0);
-	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], "note: ReferenceArguments' ValidationMethod and ValidationThreshold are "
-						"not honoured"));
+	CU_ASSERT_EQUAL(d.n, 0);
 	diags_free(&d);
 	config cfg;
 	int rc = config_load(yaml, &cfg, &d);
 	diags_print(&d);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	/* KTT's SideBySideComparison with 0.1: |got - expected| <= 0.1, whatever the magnitude */
+	CU_ASSERT(cfg.rtol == 0 && cfg.atol == 0.1);
 	CU_ASSERT_EQUAL(cfg.args[0].fill, FILL_FILE);
 	CU_ASSERT_PTR_NOT_NULL(cfg.args[1].expected.path);
 	CU_ASSERT_PTR_NOT_NULL(cfg.args[2].expect.e);
@@ -211,9 +212,38 @@ static void test_data_files_and_references_import(void)
 	CU_ASSERT(cfg.args[3].expect.e && !strcmp(expr_source(cfg.args[3].expect.e), "select(((i < 2)), ((2 * i) + 3), i)"));
 	config_free(&cfg);
 	diags_free(&d);
-	/* a fill of another kind is refused with its field */
+	/* relative, KTT's SideBySideRelativeComparison, is rtol; two that differ are said, not chosen */
 	char *text = read_text(spec);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	char *method = strstr(text, "\"SideBySideComparison\"");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(method);
+	char *relative = xasprintf("%.*s\"SideBySideRelativeComparison\"%s", (int)(method - text), text,
+				   method + strlen("\"SideBySideComparison\""));
+	put_file(spec, relative);
+	CU_ASSERT_EQUAL_FATAL(import_t1(spec, yaml, &d), 0);
+	CU_ASSERT_EQUAL(d.n, 0);
+	diags_free(&d);
+	CU_ASSERT_EQUAL_FATAL(config_load(yaml, &cfg, &d), 0);
+	CU_ASSERT(cfg.rtol == 0.1 && cfg.atol == 0);
+	config_free(&cfg);
+	diags_free(&d);
+	char *constant = strstr(text, "\"FillValue\": 2}");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(constant);
+	char *two = xasprintf("%.*s\"FillValue\": 2, \"ValidationThreshold\": 0.5}%s", (int)(constant - text), text,
+			      constant + strlen("\"FillValue\": 2}"));
+	put_file(spec, two);
+	CU_ASSERT_EQUAL_FATAL(import_t1(spec, yaml, &d), 0);
+	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], "note: ReferenceArguments' ValidationMethod and ValidationThreshold are "
+						"not honoured: they differ between outputs"));
+	diags_free(&d);
+	CU_ASSERT_EQUAL_FATAL(config_load(yaml, &cfg, &d), 0);
+	CU_ASSERT(cfg.rtol == 1e-5 && cfg.atol == 1e-6);
+	config_free(&cfg);
+	diags_free(&d);
+	free(relative);
+	free(two);
+	put_file(spec, text);
+	/* a fill of another kind is refused with its field */
 	char *at = strstr(text, "\"BinaryRaw\", \"DataSource\": \"in.bin\"");
 	memcpy(at, "\"BinaryHDF\"", 11);
 	put_file(spec, text);
@@ -831,6 +861,41 @@ static void test_a_reference_file_that_is_not_there_is_noted(void)
 	diags_free(&d);
 }
 
+/* KTT uploads every written argument before each run and Kernel Tuner copies the outputs back
+ * before verifying: an output that the spec fills with data (KTT's CoulombSum3d adds to its
+ * `grid`, filled with zeros) is restored before every launch, not left to add up launch after
+ * launch; a pure output without a FillType (tests/t1/tuners.json's `out`) is poisoned instead,
+ * and an input is neither. */
+static void test_an_output_with_data_of_its_own_starts_every_launch_from_it(void)
+{
+	char yaml[256];
+	snprintf(yaml, sizeof yaml, "%s/coulomb_restore.yaml", test_dir);
+	diags d = {0};
+	stderr_begin();
+	CU_ASSERT_EQUAL_FATAL(import_t1(published_copy("ktt", "CoulombSum3dCudaScript.json"), yaml, &d), 0);
+	diags_free(&d);
+	config cfg;
+	int rc = config_load(yaml, &cfg, &d);
+	free(stderr_end());
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	for (size_t i = 0; i < d.n; i++)
+		CU_ASSERT_PTR_NULL(strstr(d.msgs[i], "fill of its own")); /* the warning a restore answers */
+	diags_free(&d);
+	CU_ASSERT_EQUAL_FATAL(cfg.nargs, 9);
+	CU_ASSERT(!strcmp(cfg.args[8].name, "grid") && cfg.args[8].output && cfg.args[8].restore);
+	CU_ASSERT_EQUAL(cfg.args[8].fill, FILL_CONSTANT);
+	CU_ASSERT(!cfg.args[0].restore && !cfg.args[1].restore && !cfg.args[0].output);
+	config_free(&cfg);
+	snprintf(yaml, sizeof yaml, "%s/tuners_restore.yaml", test_dir);
+	CU_ASSERT_EQUAL_FATAL(import_t1("tests/t1/tuners.json", yaml, &d), 0);
+	diags_free(&d);
+	CU_ASSERT_EQUAL_FATAL(config_load(yaml, &cfg, &d), 0);
+	CU_ASSERT(cfg.args[0].output && !cfg.args[0].restore && cfg.args[0].fill == FILL_ZEROS);
+	config_free(&cfg);
+	diags_free(&d);
+	unlink(yaml);
+}
+
 /* docs/real-kernels.md's table of the published specs is what the import does with each: the exit
  * status, the valid configurations of how many, the same count as Python's (Kernel Tuner's where
  * its thread limit applies), and for a refusal the reason it quotes first. */
@@ -928,6 +993,8 @@ int add_import_suite(void)
 	CU_add_test(s, "a foreign character is named whole", test_a_foreign_character_is_named_whole);
 	CU_add_test(s, "a spec imports to what the tuners do", test_a_spec_imports_to_what_the_tuners_do);
 	CU_add_test(s, "a default outside the space is said", test_a_default_outside_the_space_is_said);
+	CU_add_test(s, "an output with data of its own starts every launch from it",
+		    test_an_output_with_data_of_its_own_starts_every_launch_from_it);
 	CU_add_test(s, "the table of published specs is true", test_the_table_of_published_specs_is_true);
 	CU_add_test(s, "a written config that does not validate is reported",
 		    test_a_written_config_that_does_not_validate_is_reported);

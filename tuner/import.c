@@ -230,8 +230,12 @@ static void put_array(reader *R, FILE *f, const yaml_node_t *a, const char *path
 	}
 	if (out)
 		fputs(", output: true", f);
-	if (written == 2)
-		fputs(", restore: true", f); /* read and written: each launch starts from the same input */
+	/* Read and written, or written over data of its own (a FillType): each launch starts from
+	 * the spec's data, as KTT uploads every written argument before each run and Kernel Tuner
+	 * copies the outputs back before verifying (a kernel that adds to its output, as KTT's
+	 * CoulombSum3d does, would otherwise add to every earlier launch's result). */
+	if (written == 2 || (written && str(R, a, "FillType", NULL)))
+		fputs(", restore: true", f);
 	put_fill(R, f, a, path, out);
 }
 
@@ -718,10 +722,44 @@ static int reference_missing(reader *R, const char *target, const char *file)
 	return missing;
 }
 
+/* KTT's tolerance, when every reference that gives one gives the same: ValidationThreshold t
+ * with SideBySideComparison (KTT's default method) fails an element when |got - expected| > t,
+ * with SideBySideRelativeComparison when that over |expected| is: atol t, or rtol t. Its text in
+ * *t, and 1 for absolute, 2 for relative; 0 when the spec gives none, -1 when they differ or
+ * the method is another. */
+static int ktt_tolerance(reader *R, const yaml_node_t *refs, const char **t)
+{
+	int kind = 0;
+	*t = NULL;
+	for (yaml_node_item_t *it = refs && refs->type == YAML_SEQUENCE_NODE ? refs->data.sequence.items.start : NULL;
+	     it && it < refs->data.sequence.items.top; it++) {
+		yaml_node_t *r = node(R, *it);
+		const char *value = str(R, r, "ValidationThreshold", NULL);
+		const char *method = str(R, r, "ValidationMethod", NULL);
+		if (!value && !method)
+			continue;
+		int k = !method || !strcmp(method, "SideBySideComparison") ? 1
+			: !strcmp(method, "SideBySideRelativeComparison") ? 2 : -1;
+		char *end = NULL;
+		if (!value || strtod(value, &end) < 0 || !end || *end || end == value || k < 0 ||
+		    (kind && (k != kind || strcmp(value, *t))))
+			return -1;
+		kind = k;
+		*t = value;
+	}
+	return kind;
+}
+
 static void put_references(reader *R, FILE *f, const yaml_node_t *refs)
 {
-	/* numpy.allclose's rtol and Kernel Tuner's atol, with which Kernel Tuner and BAT compare */
-	fputs("verify:\n  rtol: 1e-5\n  atol: 1e-6   # Kernel Tuner's and BAT's tolerance\n", f);
+	const char *t;
+	int ktt = ktt_tolerance(R, refs, &t);
+	if (ktt == 1)
+		fprintf(f, "verify:\n  rtol: 0\n  atol: %s   # KTT's SideBySideComparison: |got - expected| <= %s\n", t, t);
+	else if (ktt == 2)
+		fprintf(f, "verify:\n  rtol: %s\n  atol: 0   # KTT's SideBySideRelativeComparison\n", t);
+	else /* numpy.allclose's rtol and Kernel Tuner's atol, with which Kernel Tuner and BAT compare */
+		fputs("verify:\n  rtol: 1e-5\n  atol: 1e-6   # Kernel Tuner's and BAT's tolerance\n", f);
 	if (R->reference)
 		fprintf(f, "  reference: %s   # the spec's Default\n", R->reference);
 	if (!refs)
@@ -787,14 +825,11 @@ static void note_unused(reader *R, const yaml_node_t *root)
 	yaml_node_t *kernel = get(R, root, "KernelSpecification");
 	if (get(R, kernel, "Device"))
 		note(R, "KernelSpecification.Device is not honoured: %s%s", "give autotune --device", "");
-	yaml_node_t *refs = get(R, kernel, "ReferenceArguments");
-	int threshold = 0;
-	for (yaml_node_item_t *it = refs && refs->type == YAML_SEQUENCE_NODE ? refs->data.sequence.items.start : NULL;
-	     it && it < refs->data.sequence.items.top; it++)
-		threshold |= get(R, node(R, *it), "ValidationThreshold") != NULL;
-	if (threshold)
+	const char *t;
+	if (ktt_tolerance(R, get(R, kernel, "ReferenceArguments"), &t) < 0)
 		note(R, "ReferenceArguments' ValidationMethod and ValidationThreshold are not honoured: %s%s",
-		     "outputs are compared with rtol 1e-5, atol 1e-6 (set verify.rtol and verify.atol)", "");
+		     "they differ between outputs or name another method; outputs are compared with rtol 1e-5, "
+		     "atol 1e-6 (set verify.rtol and verify.atol)", "");
 }
 
 /* The config, its sections in the order the mapping above lists them; -1 when anything could

@@ -459,7 +459,9 @@ void cmd_hostref(char *line)
 		reply_error("protocol", "bad hostref command");
 		return;
 	}
-	void *so = dlopen(ask.path, RTLD_NOW | RTLD_LOCAL);
+	/* NODELETE: the reference's libraries stay loaded after dlclose, for threads they leave
+	 * behind (OpenMP's idle team would otherwise wake into unmapped code and kill the worker) */
+	void *so = dlopen(ask.path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
 	void (*fn)(void **) = NULL;
 	if (so)
 		*(void **)&fn = dlsym(so, PROTO_HOSTREF_SYMBOL);
