@@ -831,6 +831,33 @@ static void test_a_reference_file_that_is_not_there_is_noted(void)
 	diags_free(&d);
 }
 
+/* BAT's TRIAD declares its arrays and scalar double while its BenchmarkConfig PRECISION is 32
+ * (the kernel's float): the import names them and the fix. FFT's float2 under 32 is said nothing. */
+static void test_a_precision_the_arguments_do_not_follow_is_noted(void)
+{
+	char yaml[256];
+	snprintf(yaml, sizeof yaml, "%s/precision.yaml", test_dir);
+	const struct {
+		const char *spec;
+		int noted;
+	} cases[] = {{"TRIAD-CAFF.json", 1}, {"FFT-CAFF.json", 0}};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		diags d = {0};
+		CU_ASSERT_EQUAL(import_t1(published_copy("bat", cases[i].spec), yaml, &d), 0);
+		int noted = 0, precision = 0;
+		for (size_t m = 0; m < d.n; m++) {
+			noted |= strstr(d.msgs[m], "note: BenchmarkConfig.PRECISION is 32, for which BAT's kernels compute in "
+						    "float, but 'A', 'B', 'C' and 's' are double: if the kernel's type follows "
+						    "PRECISION, declare them float (Type \"float\")") != NULL;
+			precision |= strstr(d.msgs[m], "PRECISION is") != NULL;
+		}
+		CU_ASSERT_EQUAL(noted, cases[i].noted);
+		CU_ASSERT_EQUAL(precision, cases[i].noted);
+		diags_free(&d);
+		unlink(yaml);
+	}
+}
+
 /* docs/real-kernels.md's table of the published specs is what the import does with each: the exit
  * status, the valid configurations of how many, the same count as Python's (Kernel Tuner's where
  * its thread limit applies), and for a refusal the reason it quotes first. */
@@ -929,6 +956,7 @@ int add_import_suite(void)
 	CU_add_test(s, "a spec imports to what the tuners do", test_a_spec_imports_to_what_the_tuners_do);
 	CU_add_test(s, "a default outside the space is said", test_a_default_outside_the_space_is_said);
 	CU_add_test(s, "the table of published specs is true", test_the_table_of_published_specs_is_true);
+	CU_add_test(s, "a precision the arguments do not follow is noted", test_a_precision_the_arguments_do_not_follow_is_noted);
 	CU_add_test(s, "a written config that does not validate is reported",
 		    test_a_written_config_that_does_not_validate_is_reported);
 	return 0;
