@@ -426,4 +426,5 @@ else
 	echo "SKIPPED: cmake not installed"
 fi
 
+bash tests/gpu/specs_bat.sh || fail "BAT's published specs on the GPU (tests/gpu/specs_bat.sh)"
 echo "PASS: make test-gpu"
