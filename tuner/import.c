@@ -214,8 +214,10 @@ static void put_array(reader *R, FILE *f, const yaml_node_t *a, const char *path
 	}
 	if (out)
 		fputs(", output: true", f);
-	if (written == 2)
-		fputs(", restore: true", f); /* read and written: each launch starts from the same input */
+	/* read and written, or an output with a fill of its own: each launch starts from the same
+	 * contents, as Kernel Tuner and KTT reset their outputs before a verified run */
+	if (written == 2 || (out && get(R, a, "FillType")))
+		fputs(", restore: true", f);
 	put_fill(R, f, a, path, out);
 }
 
@@ -648,13 +650,12 @@ static void benchmark_config(reader *R, FILE *f, const yaml_node_t *bc)
 	free(unused);
 }
 
-/* BAT's BenchmarkConfig.PRECISION (32 or 64, passed as -DPRECISION) is what its kernels take
- * their floating-point type from: float at 32, double at 64. An argument of the other precision
- * is read as the kernel's type: a double scalar for a float parameter stops the run at the
- * argument check, a double array is read as floats. Said at import, with the fix. */
+/* BAT's BenchmarkConfig.PRECISION (-DPRECISION) gives its kernels their type: float at 32, double
+ * at 64. An argument of the other precision is read as the kernel's type (a double scalar for a
+ * float parameter stops the run at the argument check, a double array is read as floats): said. */
 static void precision_note(reader *R, const yaml_node_t *bc, const yaml_node_t *args)
 {
-	const char *p = bc && bc->type == YAML_MAPPING_NODE ? str(R, bc, "PRECISION", NULL) : NULL;
+	const char *p = str(R, bc, "PRECISION", NULL);
 	if (!p || (strcmp(p, "32") && strcmp(p, "64")) || !args || args->type != YAML_SEQUENCE_NODE)
 		return;
 	const char *other = !strcmp(p, "32") ? "double" : "float", *mine = !strcmp(p, "32") ? "float" : "double";
@@ -662,8 +663,7 @@ static void precision_note(reader *R, const yaml_node_t *bc, const yaml_node_t *
 	size_t n = 0;
 	for (yaml_node_item_t *it = args->data.sequence.items.start; it < args->data.sequence.items.top; it++) {
 		yaml_node_t *a = node(R, *it);
-		const char *name = a->type == YAML_MAPPING_NODE ? str(R, a, "Name", NULL) : NULL;
-		const char *type = a->type == YAML_MAPPING_NODE ? str(R, a, "Type", NULL) : NULL;
+		const char *name = str(R, a, "Name", NULL), *type = str(R, a, "Type", NULL);
 		if (!name || !type || strncmp(type, other, strlen(other)))
 			continue;
 		char *prev = list;
