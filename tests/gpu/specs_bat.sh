@@ -186,5 +186,10 @@ echo "| spec | budget | wall | measured | winner (ms) | independent reference |"
 echo "|---|---|---|---|---|---|"
 printf '%s' "$table"
 rm -rf "$W/cache"
-[ "$failed" -eq 0 ] && echo "PASS: BAT's published specs" || echo "FAIL: BAT's published specs"
+if [ "$failed" -eq 0 ]; then
+	[ "$LOGS" = "$W" ] && rm -rf "$W"
+	echo "PASS: BAT's published specs"
+else
+	echo "FAIL: BAT's published specs (configs and logs in $W)"
+fi
 exit $failed
