@@ -456,4 +456,6 @@ fi
 
 bash tests/gpu/specs_more.sh || fail "the published specs of benchmark_hub, Kernel Tuner and KTT"
 
+bash tests/gpu/specs_bat.sh || fail "BAT's published specs on the GPU (tests/gpu/specs_bat.sh)"
+
 echo "PASS: make test-gpu"

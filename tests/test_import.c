@@ -896,6 +896,55 @@ static void test_an_output_with_data_of_its_own_starts_every_launch_from_it(void
 	unlink(yaml);
 }
 
+/* BAT's TRIAD declares its arrays and scalar double while its BenchmarkConfig PRECISION is 32
+ * (the kernel's float): the import names them and the fix. FFT's float2 under 32 is said nothing. */
+static void test_a_precision_the_arguments_do_not_follow_is_noted(void)
+{
+	char yaml[256];
+	snprintf(yaml, sizeof yaml, "%s/precision.yaml", test_dir);
+	const struct {
+		const char *spec;
+		int noted;
+	} cases[] = {{"TRIAD-CAFF.json", 1}, {"FFT-CAFF.json", 0}};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		diags d = {0};
+		CU_ASSERT_EQUAL(import_t1(published_copy("bat", cases[i].spec), yaml, &d), 0);
+		int noted = 0, precision = 0;
+		for (size_t m = 0; m < d.n; m++) {
+			noted |= strstr(d.msgs[m], "note: BenchmarkConfig.PRECISION is 32, for which BAT's kernels compute in "
+						    "float, but 'A', 'B', 'C' and 's' are double: if the kernel's type follows "
+						    "PRECISION, declare them float (Type \"float\")") != NULL;
+			precision |= strstr(d.msgs[m], "PRECISION is") != NULL;
+		}
+		CU_ASSERT_EQUAL(noted, cases[i].noted);
+		CU_ASSERT_EQUAL(precision, cases[i].noted);
+		diags_free(&d);
+		unlink(yaml);
+	}
+}
+
+/* An output with a fill of its own starts every launch from it, as Kernel Tuner and KTT reset
+ * outputs: BAT's GEMM cgm and nbody's newBodyInfo and newVel (WriteOnly, Constant 0) are restored,
+ * and the loader has no warning about a kernel that may read its last results. */
+static void test_outputs_with_a_fill_are_reset_before_each_launch(void)
+{
+	char yaml[256];
+	snprintf(yaml, sizeof yaml, "%s/reset.yaml", test_dir);
+	const struct {
+		const char *spec;
+		int outputs;
+	} cases[] = {{"GEMM-CAFF.json", 1}, {"nbody-CAFF.json", 2}, {"convolution-CAFF.json", 1}};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		diags d = {0};
+		CU_ASSERT_EQUAL(import_t1(published_copy("bat", cases[i].spec), yaml, &d), 0);
+		CU_ASSERT_EQUAL(count_in(yaml, "output: true, restore: true, fill: constant"), cases[i].outputs);
+		for (size_t m = 0; m < d.n; m++)
+			CU_ASSERT_PTR_NULL(strstr(d.msgs[m], "with a fill of its own"));
+		diags_free(&d);
+		unlink(yaml);
+	}
+}
+
 /* docs/real-kernels.md's table of the published specs is what the import does with each: the exit
  * status, the valid configurations of how many, the same count as Python's (Kernel Tuner's where
  * its thread limit applies), and for a refusal the reason it quotes first. */
@@ -996,6 +1045,8 @@ int add_import_suite(void)
 	CU_add_test(s, "an output with data of its own starts every launch from it",
 		    test_an_output_with_data_of_its_own_starts_every_launch_from_it);
 	CU_add_test(s, "the table of published specs is true", test_the_table_of_published_specs_is_true);
+	CU_add_test(s, "a precision the arguments do not follow is noted", test_a_precision_the_arguments_do_not_follow_is_noted);
+	CU_add_test(s, "outputs with a fill are reset before each launch", test_outputs_with_a_fill_are_reset_before_each_launch);
 	CU_add_test(s, "a written config that does not validate is reported",
 		    test_a_written_config_that_does_not_validate_is_reported);
 	return 0;

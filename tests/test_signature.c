@@ -82,7 +82,8 @@ static void test_a_size_that_differs_is_said_at_its_argument(void)
 		const char *says;
 	} cases[] = {
 		{{8, 4, 4, 4}, 8, "argument 'd' is a scalar double (8 bytes), but parameter 4 of kernel 'k' takes 4 bytes: an "
-				  "int32, uint32 or float value"},
+				  "int32, uint32 or float value: declare 'd' with the type the kernel gives "
+				  "parameter 4"},
 		{{4, 4, 4, 8}, 4, "argument 'a' is an array (an 8-byte pointer), but parameter 1 of kernel 'k' takes 4 bytes"},
 		{{8, 8, 4, 8}, 5, "argument 's' is a scalar float (4 bytes), but parameter 2 of kernel 'k' takes 8 bytes: an "
 				  "array, or an int64, uint64 or double value"},

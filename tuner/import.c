@@ -668,6 +668,40 @@ static void benchmark_config(reader *R, FILE *f, const yaml_node_t *bc)
 	free(unused);
 }
 
+/* BAT's BenchmarkConfig.PRECISION (-DPRECISION) gives its kernels their type: float at 32, double
+ * at 64. An argument of the other precision is read as the kernel's type (a double scalar for a
+ * float parameter stops the run at the argument check, a double array is read as floats): said. */
+static void precision_note(reader *R, const yaml_node_t *bc, const yaml_node_t *args)
+{
+	const char *p = str(R, bc, "PRECISION", NULL);
+	if (!p || (strcmp(p, "32") && strcmp(p, "64")) || !args || args->type != YAML_SEQUENCE_NODE)
+		return;
+	const char *other = !strcmp(p, "32") ? "double" : "float", *mine = !strcmp(p, "32") ? "float" : "double";
+	char *list = NULL;
+	size_t n = 0;
+	for (yaml_node_item_t *it = args->data.sequence.items.start; it < args->data.sequence.items.top; it++) {
+		yaml_node_t *a = node(R, *it);
+		const char *name = str(R, a, "Name", NULL), *type = str(R, a, "Type", NULL);
+		if (!name || !type || strncmp(type, other, strlen(other)))
+			continue;
+		char *prev = list;
+		list = xasprintf("%s%s'%s'", prev ? prev : "", prev ? ", " : "", name);
+		free(prev);
+		n++;
+	}
+	if (!list)
+		return;
+	char *last = strrchr(list, ',');
+	char *names = last ? xasprintf("%.*s and%s", (int)(last - list), list, last + 1) : xstrdup(list);
+	char *msg = xasprintf("BenchmarkConfig.PRECISION is %s, for which BAT's kernels compute in %s, but %s %s %s: if "
+			      "the kernel's type follows PRECISION, declare %s %s (Type \"%s\")",
+			      p, mine, names, n == 1 ? "is" : "are", other, n == 1 ? "it" : "them", mine, mine);
+	note(R, "%s%s", msg, "");
+	free(msg);
+	free(names);
+	free(list);
+}
+
 /* Every parameter as a define; CompilerOptions, kernel_tuner (which Kernel Tuner always defines,
  * and kernels test to tell a tuning run from their own build) and BenchmarkConfig as nvcc flags. */
 static void put_build(reader *R, FILE *f, const yaml_node_t *kernel, const yaml_node_t *root)
@@ -863,6 +897,7 @@ static int convert(reader *R, FILE *f, const char *json_path)
 		arguments(R, f, args);
 	else
 		err_at(R, kernel, "%s", "KernelSpecification needs Arguments (a list)");
+	precision_note(R, get(R, root, "BenchmarkConfig"), args);
 	put_launch(R, f, kernel);
 	put_build(R, f, kernel, root);
 	put_references(R, f, get(R, kernel, "ReferenceArguments"));

@@ -93,9 +93,14 @@ char *signature_mismatch(const config *cfg, const int *idx, size_t n, const char
 		else
 			snprintf(what, sizeof what, "a scalar %s (%zu byte%s)", elem_name(a->type), elem_size(a->type),
 				 elem_size(a->type) == 1 ? "" : "s");
-		msg = xasprintf("argument '%s' is %s, but parameter %zu of kernel '%s' takes %zu byte%s: %s%s%s", a->name, what,
-				k + 1, entry, sizes[k], sizes[k] == 1 ? "" : "s", given_as(sizes[k]), *counts ? "; and " : "",
-				counts);
+		/* a scalar of the wrong width is a type to change in the config: say so */
+		int value = !a->is_array && (sizes[k] == 1 || sizes[k] == 2 || sizes[k] == 4 || sizes[k] == 8);
+		char *fix = value ? xasprintf(": declare '%s' with the type the kernel gives parameter %zu", a->name, k + 1)
+				  : xstrdup("");
+		msg = xasprintf("argument '%s' is %s, but parameter %zu of kernel '%s' takes %zu byte%s: %s%s%s%s", a->name,
+				what, k + 1, entry, sizes[k], sizes[k] == 1 ? "" : "s", given_as(sizes[k]), fix,
+				*counts ? "; and " : "", counts);
+		free(fix);
 	}
 	if (!msg && n > nparams) {
 		const kernel_arg *a = &cfg->args[idx[nparams]];

@@ -17,6 +17,7 @@
 
 #include "cache.h"
 #include "hostref.h"
+#include "wrong_split.h"
 #include "compile.h"
 #include "config.h"
 #include "devices.h"
@@ -803,6 +804,8 @@ static void write_outputs(tuning *t)
 		stages(t, now_seconds() - t0);
 	summary_counts(&t->cfg, &t->sp, &t->b, t->res, t->compile_s, o->dry_run);
 	summary_reference(t->reference_note);
+	if (!o->dry_run)
+		summary_wrong_split(&t->cfg, &t->sp, t->res);
 	summary_winner(&t->cfg, &t->sp, t->res, &t->pick, &t->cfg.select);
 	summary_run(&run);
 	if (t->counters_note)
