@@ -595,3 +595,34 @@ double search_bowl(const space *sp, size_t c)
 		return INFINITY;
 	return 1.0 + (x - 4) * (x - 4) + 0.5 * (y - 2) * (y - 2) + 0.25 * (z - 3) * (z - 3);
 }
+
+/* Copies tests/t1/published/DIR/SPEC into test_dir/published/DIR/, with its KernelFile (the copy
+ * in tests/ where there is one, else empty) and KTT's tutorial's data file (zeros): the path of
+ * the copy (static storage). */
+const char *published_copy(const char *dir, const char *spec)
+{
+	static char json[256];
+	char src[256], cmd[1024];
+	snprintf(src, sizeof src, "tests/t1/published/%s/%s", dir, spec);
+	snprintf(json, sizeof json, "%s/published/%s/%s", test_dir, dir, spec);
+	snprintf(cmd, sizeof cmd, "mkdir -p %s/published/%s && cp %s %s", test_dir, dir, src, json);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+	char *text = read_text(src);
+	const char *k = text ? strstr(text, "\"KernelFile\"") : NULL;
+	char file[128] = "";
+	if (k && sscanf(k, "\"KernelFile\" : \"%127[^\"]\"", file) != 1)
+		sscanf(k, "\"KernelFile\": \"%127[^\"]\"", file);
+	free(text);
+	if (*file) {
+		snprintf(cmd, sizeof cmd,
+			 "cd %s/published/%s && mkdir -p \"$(dirname '%s')\" && "
+			 "(cp \"$OLDPWD/tests/t1/published/%s/%s\" '%s' 2>/dev/null || : > '%s')",
+			 test_dir, dir, file, dir, file, file, file);
+		CU_ASSERT_EQUAL(system(cmd), 0);
+	}
+	if (!strcmp(spec, "KernelTuningCudaScript.json")) {
+		snprintf(cmd, sizeof cmd, "head -c 4194304 /dev/zero > %s/published/%s/ArgumentData.bin", test_dir, dir);
+		CU_ASSERT_EQUAL(system(cmd), 0);
+	}
+	return json;
+}

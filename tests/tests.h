@@ -132,4 +132,9 @@ char *report_of(const char *csv, const char *params);
 int search_bowl_space(const char *name, config *cfg, space *sp);
 double search_bowl(const space *sp, size_t c);
 
+/* Copies tests/t1/published/DIR/SPEC into test_dir/published/DIR/, with its KernelFile (the copy
+ * in tests/ where there is one, else empty) and KTT's tutorial's data file (zeros): the path of
+ * the copy (static storage). */
+const char *published_copy(const char *dir, const char *spec);
+
 #endif
