@@ -369,8 +369,9 @@ static void test_a_repeated_error_is_said_once_and_costs_once(void)
 	char *csv = read_text(FDIR "/f.csv");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
 	CU_ASSERT_EQUAL(occurrences(csv, ",compile-error,"), 4);
-	CU_ASSERT_EQUAL(occurrences(csv, "not compiled: the first 4 binaries all failed with the same error"), 8);
-	CU_ASSERT_EQUAL(occurrences(csv, "compile-stopped"), 12);
+	/* the 8 never compiled are counted, not listed: the results say why (completeness.c) */
+	CU_ASSERT_EQUAL(occurrences(csv, "not compiled: the first 4 binaries all failed with the same error"), 0);
+	CU_ASSERT_EQUAL(occurrences(csv, ",compile-stopped,12\r\n"), 4);
 	free(csv);
 	/* the same command: nothing compiled, the same words, from the cache */
 	char *again;

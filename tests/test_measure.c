@@ -423,7 +423,7 @@ static void test_a_second_run_of_the_same_results_is_refused(void)
 	CU_ASSERT_EQUAL(access(DIR "/twice.journal.lock", F_OK), -1);
 }
 
-/* A search measures its budget and no more; the rest stays not-run; the same seed repeats it. */
+/* A search measures its budget and no more; the rest stays not run; the same seed repeats it. */
 static void test_search_measures_its_budget(void)
 {
 	static const char *const strategies[] = {"random", "local", "anneal", "genetic", "model"};
@@ -441,7 +441,10 @@ static void test_search_measures_its_budget(void)
 			free(out);
 			CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), 5); /* 25% of 20 */
 			CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",ok,"), 5);
-			CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",not-run,"), NCONFIGS - 5);
+			/* the rest counted, not listed: only the binary's first configuration, when not
+			 * measured, has a row (its registers) */
+			CU_ASSERT(count_in(DIR "/resume.csv", ",not-run,") <= 1);
+			CU_ASSERT_EQUAL(count_in(DIR "/resume.csv", ",20\r"), 5 + count_in(DIR "/resume.csv", ",not-run,"));
 			FILE *f = fopen(DIR "/runs.log", "r");
 			char *log = calloc(1, 4096);
 			size_t n = fread(log, 1, 4095, f);

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "completeness.h"
 #include "config.h"
 #include "output.h"
 #include "proc.h"
@@ -107,7 +108,10 @@ static void test_csv_rows_and_columns(void)
 	/* timing, then 3 empty finalist, 5 counter and 3 throughput fields, how it was measured (the
 	 * winner marked), no twin; then where and from what: GPU, UUID, target, flags, the binary's
 	 * code hash, spec, the selection policy (the defaults), date, config, and what the run was */
-	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",message,gpu,gpu_uuid,arch,nvcc_flags,code_hash,spec_hash,policy,tuned_at,config,run\r\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",message,gpu,gpu_uuid,arch,nvcc_flags,code_hash,spec_hash,policy,tuned_at,config,run,"
+					   "configurations\r\n"));
+	/* what the run was, and the space's size */
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",complete,2\r\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",1.25,1,2,20,0.1000,1,1980,,,,,,,,,,,,cold;winner,,ok,,Test GPU */ evil,"
 					   "GPU-0000,sm_90,,fedcba9876543210,0123456789abcdef,"
 					   "balanced;noise_band=2;occupancy=1;load_efficiency=1,2026-11-22T00:00:00Z,"));
@@ -156,6 +160,77 @@ static void test_a_plans_columns(void)
 	free(csv);
 	unlink(path);
 	drop_report(&cfg, &sp, &b, res);
+	diags_free(&d);
+}
+
+/* A search of a space of 1000 configurations (10 binaries of 100 each) that compiled three
+ * binaries, one of them in vain, and measured the reference and two configurations: its CSV
+ * lists those, the first configuration of each binary built (what nvcc said of it) and no other;
+ * every row counts the space, and read back the run is a search of 3 of 1000. */
+static void test_a_search_lists_what_it_did_and_counts_the_rest(void)
+{
+	diags d = {0};
+	config cfg;
+	space sp;
+	build b;
+	const char *text = "name: wide\nkernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4}]\n"
+			   "launch: {block: [bx], grid: [1]}\nspace: {d: {start: 0, stop: 9}, bx: {start: 1, stop: 100}}\n"
+			   "build: {defines: [d]}\n";
+	const char *path = write_temp(3, "w.yaml", text);
+	CU_ASSERT_EQUAL_FATAL(config_load(path, &cfg, &d), 0);
+	unlink(path);
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(sp.count, 1000);
+	build_plan(&cfg, &sp, &b);
+	CU_ASSERT_EQUAL_FATAL(b.nbins, 10);
+	result *res = calloc(sp.count, sizeof *res);
+	for (size_t c = 0; c < sp.count; c++) {
+		res[c].block[0] = (long long)(c % 100 + 1);
+		res[c].block[1] = res[c].block[2] = res[c].grid[0] = res[c].grid[1] = res[c].grid[2] = 1;
+		res[c].driver_blocks = -1;
+		res[c].shares_with = -1;
+		res[c].occ_limit = "";
+		res[c].st = ST_NOT_RUN;
+	}
+	for (size_t k = 0; k < b.nbins; k++)
+		b.bins[k].killed = b.bins[k].skipped = 1; /* never needed */
+	/* the reference (the first configuration), and d=3 built, d=7 failed; d=3 bx=8 and bx=50
+	 * measured, the first the winner */
+	CU_ASSERT_EQUAL(sp.reference, 0);
+	b.bins[0] = (binary){.first_config = 0, .cubin = strdup("/tmp/r.cubin"), .code = "0123456789abcdef"};
+	res[0].st = ST_OK;
+	res[0].t_median = res[0].t_min = res[0].t_max = 3.5;
+	res[0].samples = 10;
+	b.bins[3] = (binary){.first_config = 300, .cubin = strdup("/tmp/x.cubin"), .code = "fedcba9876543210"};
+	b.bins[7] = (binary){.first_config = 700, .failed = 1, .log = strdup("error: no")};
+	res[307].st = res[349].st = ST_OK;
+	res[307].t_median = res[307].t_min = res[307].t_max = 1.5;
+	res[349].t_median = res[349].t_min = res[349].t_max = 2.5;
+	res[307].samples = res[349].samples = 10;
+	outputs rep = {.cfg = &cfg, .sp = &sp, .b = &b, .res = res, .winner = 307, .arch = "sm_90", .date = "2026-11-22T00:00:00Z",
+		       .spec_hash = "0123456789abcdef", .run = RUN_SEARCH};
+	const char *csv = write_temp(4, "w.csv", "");
+	CU_ASSERT_EQUAL(output_csv(&rep, csv, &d), 0);
+	CU_ASSERT_EQUAL(count_in(csv, "\n"), 1 + 5);
+	CU_ASSERT_EQUAL(count_in(csv, ",search,1000\r"), 5);
+	static const char *const rows[] = {"\n0,1,", "\n3,1,", "\n3,8,", "\n3,50,", "\n7,1,"};
+	char *all = read_text(csv);
+	for (int i = 0; i < 5; i++)
+		CU_ASSERT_PTR_NOT_NULL(all ? strstr(all, rows[i]) : NULL);
+	free(all);
+	table t;
+	CU_ASSERT_EQUAL_FATAL(table_load(csv, &t, &d), 0);
+	run_extent r;
+	table_run(&t, &r);
+	CU_ASSERT_STRING_EQUAL(r.state, RUN_SEARCH);
+	CU_ASSERT_EQUAL(r.measured, 3);
+	CU_ASSERT_EQUAL(r.configurations, 1000);
+	table_free(&t);
+	unlink(csv);
+	free(res);
+	build_free(&b);
+	space_free(&sp);
+	config_free(&cfg);
 	diags_free(&d);
 }
 
@@ -233,6 +308,7 @@ int add_output_suite(void)
 	CU_add_test(s, "CSV quoting", test_csv_quoting);
 	CU_add_test(s, "CSV rows and columns", test_csv_rows_and_columns);
 	CU_add_test(s, "a plan's columns", test_a_plans_columns);
+	CU_add_test(s, "a search lists what it did and counts the rest", test_a_search_lists_what_it_did_and_counts_the_rest);
 	CU_add_test(s, "unwritable directory is reported", test_unwritable_directory_is_reported);
 	CU_add_test(s, "a killed run's temporary outputs are removed", test_a_killed_runs_temporary_outputs_are_removed);
 	return 0;

@@ -395,28 +395,25 @@ void fake_worker_reset(const char *dir, const char *name)
 	setenv("FAKE_LOG", path, 1);
 }
 
-int each_row_once(const char *csv, int nconfigs)
+int rows_once(const char *csv, int nconfigs)
 {
 	FILE *f = fopen(csv, "r");
 	if (!f)
-		return 0;
+		return -1;
 	int *seen = calloc((size_t)nconfigs, sizeof *seen), rows = 0, ok = 1;
 	char line[2048];
 	fgets(line, sizeof line, f); /* the header */
 	while (ok && fgets(line, sizeof line, f)) {
 		int bx = atoi(line);
-		ok = bx % 32 == 0 && bx >= 32 && bx <= 32 * nconfigs;
-		if (ok) {
-			seen[bx / 32 - 1]++;
-			rows++;
-		}
+		ok = bx % 32 == 0 && bx >= 32 && bx <= 32 * nconfigs && !seen[bx / 32 - 1]++;
+		rows += ok;
 	}
 	fclose(f);
-	for (int i = 0; ok && i < nconfigs; i++)
-		ok = seen[i] == 1;
 	free(seen);
-	return ok && rows == nconfigs;
+	return ok ? rows : -1;
 }
+
+int each_row_once(const char *csv, int nconfigs) { return rows_once(csv, nconfigs) == nconfigs; }
 
 const char *winner_of(const char *path)
 {

@@ -97,6 +97,9 @@ char *write_space_config(const char *dir, const char *name, const char *extra_me
 void fake_worker_reset(const char *dir, const char *name);
 /* Whether csv has exactly one row for each bx of 32, 64, .., 32 * nconfigs, and no other. */
 int each_row_once(const char *csv, int nconfigs);
+/* How many rows such a CSV lists (a run that stopped, or a search, lists fewer), each bx at most
+ * once; -1 when one repeats or is not of the space. */
+int rows_once(const char *csv, int nconfigs);
 /* The CSV's winning row's first two fields ("bx,cap"), or "" (static storage). */
 const char *winner_of(const char *path);
 /* Writes config NAME of kernel_text, space and defines (slots 0, 1); its dry run's CSV in csv; the

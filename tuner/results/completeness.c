@@ -20,12 +20,42 @@ static int run_rank(const char *state)
 	return k;
 }
 
+/* The configurations t stands for: its rows, and those of its space that it does not list, which
+ * its configurations column counts (in a joined file of instances, each instance's space). */
+static size_t space_size(const table *t)
+{
+	int space = table_fixed_col(t, "configurations"), inst = table_fixed_col(t, "instance");
+	if (space < 0)
+		return t->nrows;
+	size_t ngroups = 1;
+	for (size_t row = 0; inst >= 0 && row < t->nrows; row++) {
+		long k = atol(table_get(t, row, inst));
+		if (k > 0 && k <= 1000000 && (size_t)k >= ngroups)
+			ngroups = (size_t)k + 1;
+	}
+	size_t *rows = xcalloc(ngroups, sizeof *rows), *size = xcalloc(ngroups, sizeof *size), all = 0;
+	for (size_t row = 0; row < t->nrows; row++) {
+		long k = inst >= 0 ? atol(table_get(t, row, inst)) : 0;
+		size_t g = k > 0 && (size_t)k < ngroups ? (size_t)k : 0;
+		double n = table_num(t, row, space);
+		rows[g]++;
+		if (n > (double)size[g] && n < 1e18)
+			size[g] = (size_t)n;
+	}
+	for (size_t g = 0; g < ngroups; g++)
+		all += size[g] > rows[g] ? size[g] : rows[g];
+	free(rows);
+	free(size);
+	return all;
+}
+
 void table_run(const table *t, run_extent *r)
 {
 	int st = table_col(t, "status"), run = table_fixed_col(t, "run"), best = run_rank(RUN_COMPLETE);
 	size_t dry = 0;
 	r->measured = 0;
-	r->configurations = t->nrows;
+	/* the configurations the file does not list (a search's) count as not run */
+	r->configurations = space_size(t);
 	for (size_t row = 0; row < t->nrows; row++) {
 		const char *word = table_get(t, row, run);
 		r->measured += strcmp(table_get(t, row, st), "not-run") != 0;

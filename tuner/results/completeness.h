@@ -11,7 +11,8 @@
 
 /* How much of its space a run measured, and why not all: what the results file's run column
  * says (output.c writes it on every row; merged shards each keep their own) and its statuses.
- * A configuration is measured when its status is not not-run. */
+ * A configuration is measured when its status is not not-run; one the file does not list (its
+ * configurations column, the space's size, counts it) was not run. */
 typedef struct {
 	const char *state;     /* one of the RUN_ words below */
 	size_t measured, configurations;

@@ -403,13 +403,15 @@ static void put_provenance(FILE *f, const char *lead, const section *s)
 	size_t ok = 0;
 	for (size_t r = 0; r < t->nrows; r++)
 		ok += passed(&s->in->res[r]);
+	run_extent run; /* the space's size, rows or not */
+	table_run(t, &run);
 	const char *when = table_field(t, s->row, "tuned_at"), *arch = table_field(t, s->row, "arch");
 	char *dev = one_line(*s->in->gpu ? s->in->gpu : "unknown (the results do not say)"), *path = one_line(t->path);
 	char *safe_arch = one_line(arch), *safe_when = one_line(*when ? when : "at an unknown date");
 	char *desc = describe(s);
 	fprintf(f, "%sDevice: %s%s%s%s, tuned %s.\n", lead, dev, *arch ? " (" : "", safe_arch, *arch ? ")" : "", safe_when);
 	fprintf(f, "%sWinner: %s: %.4f ms (median of %d samples%s);\n%s%zu of %zu configurations passed in %s.\n", lead, desc,
-		result_time(w), w->samples, w->final_rounds ? ", finalists interleaved" : "", lead, ok, t->nrows, path);
+		result_time(w), w->samples, w->final_rounds ? ", finalists interleaved" : "", lead, ok, run.configurations, path);
 	free(dev);
 	free(path);
 	free(safe_arch);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "completeness.h"
 #include "config.h"
 #include "header.h"
 #include "output.h"
@@ -19,24 +20,96 @@
 #include "table.h"
 #include "banned.h"
 
-/* The row of table t that holds configuration vals, matched by the parameters' text as
- * output.c writes it; -1 when none. */
-static long long find_row(const table *t, const int *cols, const config *cfg, const value *vals, size_t *hint)
+/* The shards' rows by their parameters' text (as output.c writes them): a configuration's row is
+ * found in one probe, so that a space of millions with a search's few rows merges in a pass. */
+typedef struct {
+	const table *t;
+	size_t row;
+	char *key;
+} row_slot;
+
+typedef struct {
+	row_slot *slots;
+	size_t mask;
+} row_index;
+
+static size_t key_hash(const char *s)
 {
-	for (size_t k = 0; k < t->nrows; k++) {
-		size_t r = (*hint + k) % t->nrows; /* rows come in space order: the next one is likely */
-		int same = 1;
-		for (size_t p = 0; p < cfg->nparams && same; p++) {
-			char v[64];
-			value_format(vals[p], v, sizeof v);
-			same = !strcmp(table_get(t, r, cols[p]), v);
-		}
-		if (same) {
-			*hint = r + 1;
-			return (long long)r;
-		}
+	size_t h = 1469598103934665603ULL;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* The text of a configuration: each parameter's field followed by a unit separator. Caller frees. */
+static char *row_key(const table *t, size_t r, const int *cols, size_t nparams)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		diag_out_of_memory();
+	for (size_t p = 0; p < nparams; p++)
+		fprintf(f, "%s\x1f", table_get(t, r, cols[p]));
+	fclose(f);
+	return buf;
+}
+
+static char *config_key(const config *cfg, const value *vals)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		diag_out_of_memory();
+	for (size_t p = 0; p < cfg->nparams; p++) {
+		char v[64];
+		value_format(vals[p], v, sizeof v);
+		fprintf(f, "%s\x1f", v);
 	}
-	return -1;
+	fclose(f);
+	return buf;
+}
+
+/* Every row of the shards; a configuration two shards hold keeps the first (every_row_used
+ * finds the other). */
+static void index_rows(row_index *ix, const table *tables, size_t nt, const int *cols, size_t nparams)
+{
+	size_t rows = 0;
+	for (size_t k = 0; k < nt; k++)
+		rows += tables[k].nrows;
+	size_t cap = 16;
+	while (cap < 2 * rows + 2)
+		cap *= 2;
+	ix->slots = xcalloc(cap, sizeof *ix->slots);
+	ix->mask = cap - 1;
+	for (size_t k = 0; k < nt; k++)
+		for (size_t r = 0; r < tables[k].nrows; r++) {
+			char *key = row_key(&tables[k], r, cols, nparams);
+			size_t h = key_hash(key) & ix->mask;
+			while (ix->slots[h].key && strcmp(ix->slots[h].key, key))
+				h = (h + 1) & ix->mask;
+			if (ix->slots[h].key) {
+				free(key);
+				continue;
+			}
+			ix->slots[h] = (row_slot){&tables[k], r, key};
+		}
+}
+
+static const row_slot *index_find(const row_index *ix, const char *key)
+{
+	size_t h = key_hash(key) & ix->mask;
+	while (ix->slots[h].key && strcmp(ix->slots[h].key, key))
+		h = (h + 1) & ix->mask;
+	return ix->slots[h].key ? &ix->slots[h] : NULL;
+}
+
+static void index_free(row_index *ix)
+{
+	for (size_t h = 0; h <= ix->mask; h++)
+		free(ix->slots[h].key);
+	free(ix->slots);
 }
 
 /* The flags field without "winner", and with it for the new winner. Caller frees. */
@@ -59,9 +132,10 @@ static char *flags_for(const char *flags, int winner)
 	return out;
 }
 
-/* Writes the joined CSV: the shards' header, then row of[c] of table in[c] for every c. */
+/* Writes the joined CSV: the shards' header, then row of[c] of table in[c] for every c, of a
+ * space of `configurations`. */
 static int write_joined(const char *path, const table *head, const table *const *in, const size_t *of, size_t n,
-			long long winner, diags *d)
+			long long winner, size_t configurations, diags *d)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -70,7 +144,9 @@ static int write_joined(const char *path, const table *head, const table *const 
 		diags_add(d, "out of memory");
 		return -1;
 	}
-	int flags = table_col(head, "flags");
+	int flags = table_col(head, "flags"), space = table_fixed_col(head, "configurations");
+	char count[32]; /* the merged space's size: each shard's counted its own part */
+	snprintf(count, sizeof count, "%zu", configurations);
 	for (size_t i = 0; i < head->ncols; i++) {
 		csv_field(f, head->names[i]);
 		fputs(i + 1 < head->ncols ? "," : "\r\n", f);
@@ -79,7 +155,7 @@ static int write_joined(const char *path, const table *head, const table *const 
 		for (size_t i = 0; i < head->ncols; i++) {
 			const char *field = table_get(in[c], of[c], (int)i);
 			char *own = (int)i == flags ? flags_for(field, (long long)c == winner) : NULL;
-			csv_field(f, own ? own : field);
+			csv_field(f, own ? own : (int)i == space ? count : field);
 			free(own);
 			fputs(i + 1 < head->ncols ? "," : "\r\n", f);
 		}
@@ -143,8 +219,10 @@ out:
 typedef struct {
 	table *tables;
 	size_t nt;
-	const table **in; /* per configuration */
+	const table **in; /* per configuration listed, in the space's order */
 	size_t *of;
+	size_t *config;   /* the configuration of each: its index in the space */
+	size_t n;         /* configurations listed: the space's, less those the shards do not list */
 	long long winner; /* chosen again over the joined rows; -1 when none passed */
 	int ran;          /* 0: every row is a dry run's */
 } join;
@@ -190,17 +268,17 @@ static int param_columns(const table *t, const config *cfg, int *cols, diags *d)
 /* Each configuration found once: a row left over is one another shard also holds (shards of
  * different splits, or renamed copies), or one not in this space; taking either copy would make
  * the answer depend on the order of the arguments. */
-static int every_row_used(const join *j, size_t count, diags *d)
+static int every_row_used(const join *j, diags *d)
 {
 	size_t rows = 0;
 	for (size_t k = 0; k < j->nt; k++)
 		rows += j->tables[k].nrows;
-	if (rows == count)
+	if (rows == j->n)
 		return 0;
 	for (size_t k = 0; k < j->nt; k++) {
 		const table *t = &j->tables[k];
 		char *used = xcalloc(t->nrows + 1, 1);
-		for (size_t c = 0; c < count; c++)
+		for (size_t c = 0; c < j->n; c++)
 			if (j->in[c] == t)
 				used[j->of[c]] = 1;
 		size_t r = 0;
@@ -216,27 +294,42 @@ static int every_row_used(const join *j, size_t count, diags *d)
 	return 0;
 }
 
+/* The configurations of the shards' space that no shard lists: those of a search, which its
+ * configurations column counts (completeness.h); none in shards that list all of theirs. */
+static size_t unlisted_in_shards(const join *j)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < j->nt; k++) {
+		run_extent r;
+		table_run(&j->tables[k], &r);
+		n += r.configurations - j->tables[k].nrows;
+	}
+	return n;
+}
+
 static int find_rows(join *j, const int *cols, const config *cfg, const space *sp, diags *d)
 {
 	int rc = 0;
-	size_t *hint = xcalloc(j->nt + 1, sizeof *hint);
+	row_index ix;
+	index_rows(&ix, j->tables, j->nt, cols, cfg->nparams);
+	int unlisted = unlisted_in_shards(j) > 0;
 	for (size_t c = 0; c < sp->count && !rc; c++) {
-		for (size_t k = 0; k < j->nt && !j->in[c]; k++) {
-			long long r = find_row(&j->tables[k], cols, cfg, space_config(sp, c), &hint[k]);
-			if (r >= 0) {
-				j->in[c] = &j->tables[k];
-				j->of[c] = (size_t)r;
-			}
-		}
-		if (!j->in[c]) {
+		char *key = config_key(cfg, space_config(sp, c));
+		const row_slot *at = index_find(&ix, key);
+		free(key);
+		if (at) {
+			j->in[j->n] = at->t;
+			j->of[j->n] = at->row;
+			j->config[j->n++] = c;
+		} else if (!unlisted) {
 			char *desc = space_describe(cfg, space_config(sp, c));
 			diags_add(d, "no shard has %s: give the CSV of every shard of %s", desc, cfg->path);
 			free(desc);
 			rc = -1;
 		}
 	}
-	free(hint);
-	return rc ? rc : every_row_used(j, sp->count, d);
+	index_free(&ix);
+	return rc ? rc : every_row_used(j, d);
 }
 
 /* Each configuration's results, read from its row the way every results reader reads them. */
@@ -259,19 +352,19 @@ static result *joined_results(join *j, size_t count)
  * something passed), the report and the T4 file (when asked for), as a single run writes them. */
 static int write_merged(const options *o, const config *cfg, const space *sp, join *j, diags *d)
 {
-	result *res = joined_results(j, sp->count);
+	result *res = joined_results(j, j->n);
 	choice pick;
-	select_winner(res, sp->count, &cfg->select, &pick);
+	select_winner(res, j->n, &cfg->select, &pick);
 	long long winner = j->winner = pick.winner;
 	choice_free(&pick);
 	/* dry runs' shards join into a dry run's results, beside the measured ones, not over them */
 	char *csv = j->ran ? xstrdup(cfg->csv_path) : config_sibling(cfg, DRY_RUN_SUFFIX);
-	int rc = write_joined(csv, &j->tables[0], j->in, j->of, sp->count, winner, d);
+	int rc = write_joined(csv, &j->tables[0], j->in, j->of, j->n, winner, sp->count, d);
 	if (!rc && winner >= 0) {
 		const result *w = &res[winner];
-		char *desc = space_describe(cfg, space_config(sp, (size_t)winner));
+		char *desc = space_describe(cfg, space_config(sp, j->config[winner]));
 		if (!o->quiet)
-			fprintf(stderr, "%s: %zu configurations from %zu shards; winner %s: %.4f ms\n", cfg->name, sp->count,
+			fprintf(stderr, "%s: %zu configurations from %zu shards; winner %s: %.4f ms\n", cfg->name, j->n,
 				j->nt, desc, result_time(w));
 		free(desc);
 		/* from the joined CSV, as a single run does */
@@ -287,7 +380,7 @@ static int write_merged(const options *o, const config *cfg, const space *sp, jo
 			t4 ? ", " : "", t4 ? t4 : "");
 	free(t4);
 	free(csv);
-	table_results_free(res, sp->count);
+	table_results_free(res, j->n);
 	return rc;
 }
 
@@ -312,6 +405,7 @@ int cmd_merge(const options *o)
 	join j = {.tables = xcalloc(nt, sizeof *j.tables), .nt = nt, .winner = -1};
 	j.in = xcalloc(sp.count + 1, sizeof *j.in);
 	j.of = xcalloc(sp.count + 1, sizeof *j.of);
+	j.config = xcalloc(sp.count + 1, sizeof *j.config);
 	int *cols = xcalloc(cfg.nparams + 1, sizeof *cols);
 	int rc = check_shard_set(o->inputs + 1, nt, &d);
 	for (size_t k = 0; k < nt && !rc; k++)
@@ -333,6 +427,7 @@ int cmd_merge(const options *o)
 	free(j.tables);
 	free(j.in);
 	free(j.of);
+	free(j.config);
 	free(cols);
 	space_free(&sp);
 	config_free(&cfg);

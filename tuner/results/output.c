@@ -25,7 +25,7 @@ const char *const output_columns[] = {
 	"final_ms_median", "final_noise_pct", "final_rounds", "achieved_occupancy_pct", "gld_efficiency_pct",
 	"gld_throughput_gbps", "dram_pct", "branch_efficiency_pct", "gbps", "pct_of_copy", "gflops", "flags",
 	"shares_with", "status", "message", "gpu", "gpu_uuid", "arch", "nvcc_flags", "code_hash", "spec_hash", "policy", "tuned_at", "config",
-	"run", NULL,
+	"run", "configurations", NULL,
 };
 
 void csv_field(FILE *f, const char *s)
@@ -257,10 +257,25 @@ static void put_origin(FILE *f, const outputs *r, size_t c)
 	/* on every row: shards keep their own when merged, and a header made long after the run tells
 	 * a complete run from one that stopped */
 	csv_field(f, r->run ? r->run : RUN_COMPLETE);
+	/* the space's size, rows or not: a search lists what it did, and this counts the rest */
+	fprintf(f, ",%zu", r->sp->count);
 }
 
-/* One row per configuration, in the space's order, its columns in four groups as the head
- * line names them. */
+int output_listed(const outputs *r, size_t c)
+{
+	const binary *bin = &r->b->bins[r->b->of_config[c]];
+	int built = (bin->cubin || bin->failed) && !bin->killed;
+	if (r->res[c].st != ST_NOT_RUN || (long long)c == r->winner || (long long)c == r->sp->reference)
+		return 1;
+	/* a dry run's work is each configuration's occupancy; a run's, the binary nvcc built (its
+	 * registers and compile time, once) */
+	if (r->run && !strcmp(r->run, RUN_DRY))
+		return built;
+	return built && bin->first_config == c;
+}
+
+/* A row per configuration listed (output_listed), in the space's order, its columns in four
+ * groups as the head line names them. */
 int output_csv(const outputs *r, const char *path, diags *d)
 {
 	char *tmp;
@@ -279,6 +294,8 @@ int output_csv(const outputs *r, const char *path, diags *d)
 		fprintf(f, "%s%s", *col, col[1] ? "," : "\r\n");
 	}
 	for (size_t c = 0; c < r->sp->count; c++) {
+		if (!output_listed(r, c))
+			continue;
 		put_build(f, r, c);
 		fputc(',', f);
 		put_times(f, &r->res[c]);

@@ -50,7 +50,15 @@ void csv_field(FILE *f, const char *s);
  * time (ms) and the achieved concurrency (serial time / time). */
 #define OUTPUT_PLAN_COLUMNS "plan_streams,plan_order,plan_connections,serial_ms,concurrency"
 
+/* The CSV lists the configurations a run did something with (output_listed), so that its size
+ * follows the work, not the space: a search of 64 in 1.9 million configurations writes some 64
+ * rows. Its last column, configurations, is the size of the space on every row; the
+ * configurations it does not list were not run. */
 int output_csv(const outputs *r, const char *path, diags *d);
+/* Whether row c is in the CSV: measured or failed, the reference, the winner, or the first
+ * configuration of a binary that was compiled or failed to (a dry run: each configuration whose
+ * binary was). */
+int output_listed(const outputs *r, size_t c);
 
 /* A file written as the CSV is: output_open opens "<path>.tmp.<pid>" (NULL with the reason in d),
  * output_commit flushes, syncs and renames it into place, or removes it and says why (the write's

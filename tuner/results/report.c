@@ -156,8 +156,12 @@ static void facts(FILE *f, const view *v)
 		fact(f, v, cols[i][1], cols[i][0], x);
 		free(x);
 	}
-	fprintf(f, "<tr><th>configurations</th><td>%zu: ", v->t.nrows);
+	fprintf(f, "<tr><th>configurations</th><td>%zu: ", v->t.nrows + v->unlisted);
 	const char *sep = "";
+	if (v->unlisted) {
+		fprintf(f, "<span class=\"status-count\" data-status=\"unlisted\">%zu not run, not listed</span>", v->unlisted);
+		sep = ", ";
+	}
 	for (int s = 0; s < ST_COUNT_; s++)
 		if (v->counts[s]) {
 			fprintf(f, "%s<span class=\"status-count\" data-status=\"%s\">%zu %s</span>", sep, status_name((status)s),
@@ -232,6 +236,8 @@ static char *render(const view *v, const int col[2])
 	fputs("</h1>\n<p class=\"lead\">", f);
 	char *gpu = view_distinct(v, "gpu");
 	fprintf(f, "%zu configurations", t->nrows);
+	if (v->unlisted)
+		fprintf(f, " listed of %zu (the other %zu were not run)", t->nrows + v->unlisted, v->unlisted);
 	if (gpu) {
 		fputs(" on ", f);
 		html_esc(f, gpu);

@@ -197,6 +197,8 @@ static void put_totals(FILE *out, const view *v, size_t shown)
 {
 	const table *t = &v->t;
 	fprintf(out, "%zu configuration%s", t->nrows, t->nrows == 1 ? "" : "s");
+	if (v->unlisted)
+		fprintf(out, " listed of %zu (the other %zu not run)", t->nrows + v->unlisted, v->unlisted);
 	if (shown < t->nrows)
 		fprintf(out, " (%zu shown)", shown);
 	const char *sep = ": ";

@@ -25,7 +25,7 @@
 /* Columns of words, not numbers: the "autotune" object holds them (tuned_at is the timestamp). */
 static const char *const word_columns[] = {"occupancy_limit", "flags", "shares_with", "status", "message",
 					   "gpu", "gpu_uuid", "arch", "nvcc_flags", "code_hash", "spec_hash", "policy", "config", "run",
-					   NULL};
+					   "configurations", NULL};
 
 /* The schema's invalidity per status; not-run rows are not written. */
 static const char *const invalidity_of[ST_COUNT_] = {
@@ -680,25 +680,27 @@ static int read_doc(reader *R)
 }
 
 /* autotune's T4 file of a run that did not measure everything (its results' run is interrupted,
- * search, ...) leaves out what was not measured: those configurations come back as not-run rows,
- * so that how far the run got (completeness.h) reads as from its CSV. */
-static void unmeasured_rows(reader *R)
+ * search, ...) leaves out what was not measured, as its CSV does; an older one, whose results do
+ * not count the space (configurations), is of this space: so that how far the run got
+ * (completeness.h) reads as from its CSV, with no row per configuration left out. */
+static void count_unmeasured(reader *R)
 {
-	int run = column(R, "run");
-	char *word = NULL;
-	for (size_t r = 0; r < R->t->nrows && !word; r++) {
-		const char *w = table_get(R->t, r, run);
-		if (*w && strcmp(w, "complete"))
-			word = xstrdup(w);
+	table *t = R->t;
+	int run = column(R, "run"), space = column(R, "configurations");
+	int stopped = 0;
+	for (size_t r = 0; r < t->nrows && !stopped; r++) {
+		const char *w = table_get(t, r, run);
+		stopped = *w && strcmp(w, "complete");
 	}
-	for (size_t c = 0; word && c < R->sp->count; c++)
-		if (!R->first[c]) {
-			row_begin(R, c);
-			set_cell(R, "status", "not-run", 0);
-			set_cell(R, "run", word, 0);
-			row_end(R, c);
+	char count[32];
+	snprintf(count, sizeof count, "%zu", R->sp->count);
+	for (size_t r = 0; stopped && space >= 0 && r < t->nrows; r++) {
+		char **cellp = &t->cells[r * t->ncols + (size_t)space];
+		if (!**cellp) {
+			free(*cellp);
+			*cellp = xstrdup(count);
 		}
-	free(word);
+	}
 }
 
 /* The document as cfg's results table (t4_load). */
@@ -720,7 +722,7 @@ static int to_table(const char *path, yaml_document_t *doc, const config *cfg, c
 	R.first = xcalloc(sp->count + 1, sizeof *R.first);
 	int rc = space_eval_geometry(cfg, sp, R.geometry, d) ? -1 : read_doc(&R);
 	if (rc == 0)
-		unmeasured_rows(&R);
+		count_unmeasured(&R);
 	row_drop(&R);
 	free(R.geometry);
 	free(R.vals);

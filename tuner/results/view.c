@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "completeness.h"
 #include "banned.h"
 
 int view_load(const char *path, view *v, diags *d)
@@ -25,6 +26,9 @@ int view_load(const char *path, view *v, diags *d)
 		else
 			v->unknown_status++;
 	}
+	run_extent run;
+	table_run(&v->t, &run);
+	v->unlisted = run.configurations - v->t.nrows;
 	/* what a dry run writes: compiled rows, and those that failed to compile or cannot launch
 	 * (known without running), nothing measured */
 	v->dry = v->counts[ST_NOT_RUN] &&

@@ -20,6 +20,7 @@ typedef struct {
 	int winner_flagged;      /* the CSV itself marks it (newer files) */
 	size_t counts[ST_COUNT_];
 	size_t unknown_status;   /* rows whose status is none of status.h's names */
+	size_t unlisted;         /* configurations of the space the file has no row for: not run (a search's) */
 	int dry;                 /* a dry run's: nothing ran, something compiled (the binaries' data only) */
 } view;
 
