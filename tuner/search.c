@@ -18,25 +18,60 @@
 
 static double uniform(unsigned long long *state) { return random_uniform(state); }
 
+/* A parameter's value and its position in the list: the lists sorted by value, so that a
+ * configuration's positions are found by bisection (a list may hold thousands of values, and a
+ * space millions of configurations). */
+typedef struct {
+	double v;
+	size_t k;
+} placed;
+
+static int by_value(const void *a, const void *b)
+{
+	const placed *x = a, *y = b;
+	if (x->v != y->v)
+		return x->v < y->v ? -1 : 1;
+	return (x->k > y->k) - (x->k < y->k);
+}
+
+/* The first position of v in the sorted list (0 when it is none, as a walk that found none left). */
+static size_t position(const placed *list, size_t n, double v)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (list[mid].v < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && list[lo].v == v ? list[lo].k : 0;
+}
+
 static void prepare(state *S)
 {
 	size_t n = S->sp->count;
 	S->pos = xcalloc(n * S->np + 1, sizeof *S->pos);
 	S->index = xcalloc(n + 1, sizeof *S->index);
 	S->time = xcalloc(n + 1, sizeof *S->time);
+	placed **sorted = xcalloc(S->np + 1, sizeof *sorted);
+	for (size_t i = 0; i < S->np; i++) {
+		const param *p = &S->cfg->params[i];
+		sorted[i] = xcalloc(p->nvalues + 1, sizeof **sorted);
+		for (size_t k = 0; k < p->nvalues; k++)
+			sorted[i][k] = (placed){value_as_double(p->values[k]), k};
+		qsort(sorted[i], p->nvalues, sizeof **sorted, by_value);
+	}
 	for (size_t c = 0; c < n; c++) {
 		const value *v = space_config(S->sp, c);
-		for (size_t i = 0; i < S->np; i++) {
-			const param *p = &S->cfg->params[i];
-			for (size_t k = 0; k < p->nvalues; k++)
-				if (value_as_double(p->values[k]) == value_as_double(v[i])) {
-					S->pos[c * S->np + i] = k;
-					break;
-				}
-		}
+		for (size_t i = 0; i < S->np; i++)
+			S->pos[c * S->np + i] = position(sorted[i], S->cfg->params[i].nvalues, value_as_double(v[i]));
 		S->index[c] = (coded){code_of(S, &S->pos[c * S->np]), c};
 		S->time[c] = NAN;
 	}
+	for (size_t i = 0; i < S->np; i++)
+		free(sorted[i]);
+	free(sorted);
 	qsort(S->index, n, sizeof *S->index, by_code);
 }
 
