@@ -361,8 +361,9 @@ static int visit(pass *P, lane *L, size_t c)
 	return s.kind;
 }
 
-static int search_over(const pass *P)
+static int search_over(void *ctx)
 {
+	const pass *P = ctx;
 	return P->stopped || *P->o->interrupted || (P->deadline > 0 && now_seconds() > P->deadline);
 }
 
@@ -558,7 +559,6 @@ static int time_to_profile(const pass *P, const lane *L)
 	double rest = (double)(P->sp->count - P->cursor) * P->measure_s * (double)P->measures / (double)(P->measures + P->shares);
 	return session + P->measure_s / 2 >= rest / (double)(P->measuring - 1);
 }
-
 
 static void *lane_main(void *arg)
 {
@@ -786,7 +786,7 @@ static int first_pass(pass *P)
 		search_run(cfg, sp, &(search_opts){.strategy = o->strategy, .prior = o->prior, .budget = budget,
 			   .seed = o->seed, .eval = visit_for_search, .hint = hint_binaries, .commit = commit,
 			   .poll = commit ? poll_for_search : NULL, .peek = commit ? peek_for_search : NULL,
-			   .start = o->start, .nstart = o->nstart, .ctx = P},
+			   .start = o->start, .nstart = o->nstart, .over = search_over, .ctx = P},
 			   order);
 		free(order);
 		free(P->early);

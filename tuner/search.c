@@ -239,11 +239,13 @@ static size_t run(const config *cfg, const space *sp, const search_opts *opt, si
 	strategy s = opt->strategy;
 	state S = {.cfg = cfg, .sp = sp, .np = cfg->nparams, .budget = budget, .order = order, .eval = opt->eval,
 		   .ctx = opt->ctx, .rng = opt->seed, .best = -1, .hint = opt->hint};
-	if (!sp->count || !budget)
+	if (!sp->count || !budget || (opt->over && opt->over(opt->ctx)))
 		return 0;
 	S.commit = opt->hint ? opt->commit : NULL;
 	S.poll = S.commit ? opt->poll : NULL;
 	S.peek = S.commit ? opt->peek : NULL;
+	S.over = opt->over;
+	S.over_ctx = opt->ctx;
 	prepare(&S);
 	S.mark = xcalloc(sp->count + 1, 1);
 	S.spec = xcalloc(budget + 2 * S.np + SPECULATE + 1, sizeof *S.spec);
@@ -311,6 +313,7 @@ size_t search_first(const config *cfg, const space *sp, const search_opts *opt, 
 	o.commit = note_first;
 	o.poll = NULL;
 	o.peek = NULL;
+	o.over = NULL;
 	o.ctx = &f;
 	size_t *order = xcalloc(opt->budget + 1, sizeof *order);
 	run(cfg, sp, &o, order, 1);

@@ -28,6 +28,9 @@ typedef int (*search_poll_fn)(void *ctx, size_t c);
  * guesses (hint), never the sequence. */
 typedef double (*search_peek_fn)(void *ctx, size_t c);
 
+/* Whether the search is to end now, with what it measured: a signal, a time budget spent. */
+typedef int (*search_over_fn)(void *ctx);
+
 /* A search, named at the call: (search_opts){ .strategy = s, .budget = n, .eval = f, ... }. */
 typedef struct {
 	strategy strategy;
@@ -54,7 +57,11 @@ typedef struct {
 	 * among the measured. Those not of the space are left out. */
 	const size_t *start;
 	size_t nstart;
-	void *ctx;                /* eval's, hint's, commit's, poll's and peek's */
+	/* or NULL: asked before each evaluation; once it says so, the search proposes, hints and
+	 * commits nothing more (on a space of millions, what is left of a budget is seconds of
+	 * ranking) */
+	search_over_fn over;
+	void *ctx;                /* eval's, hint's, commit's, poll's, peek's and over's */
 } search_opts;
 
 /* Runs the strategy for at most `budget` evaluations with a seeded generator. order receives the

@@ -41,6 +41,8 @@ typedef struct {
 	search_hint_fn commit;
 	search_poll_fn poll; /* or NULL; with commit */
 	search_peek_fn peek; /* or NULL; with commit */
+	search_over_fn over; /* or NULL; asked with over_ctx (a forecast keeps the search's) */
+	void *over_ctx;
 	char *mark;     /* search_speculate's scratch, all 0 between calls */
 	size_t wave, picks; /* the waves' width and surrogate picks, fixed when they begin (0 before) */
 	struct surrogate *sur; /* a forecast's stand-in for the GPU, which its waves pick from */
@@ -85,7 +87,8 @@ static inline void hint(const state *S, const size_t *configs, size_t n)
 }
 static inline int budget_left(const state *S)
 {
-	return !S->dry && S->used < S->budget && S->used < S->sp->count && (!S->horizon || S->used < S->horizon);
+	return !S->dry && S->used < S->budget && S->used < S->sp->count && (!S->horizon || S->used < S->horizon) &&
+	       (!S->over || !S->over(S->over_ctx));
 }
 
 /* Measures c once; repeated asks return the recorded time without spending budget. */
