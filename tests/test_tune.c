@@ -19,7 +19,9 @@
 
 #include "cli.h"
 #include "compile.h"
+#include "completeness.h"
 #include "proc.h"
+#include "table.h"
 #include "tests.h"
 
 #define NCONFIGS 20
@@ -1223,6 +1225,113 @@ static void test_sigterm_while_compiling_stops_nvcc_too(void)
 	CU_ASSERT(gone(nvcc));
 }
 
+/* A million configurations (bx: 32 values, p: 31,250; one binary), searched with --budget 64
+ * at 20 ms a measurement, its stderr (and the trace, AUTOTUNE_TRACE) into DIR/big.err. */
+static void start_big_run(proc *p)
+{
+	mkdir(DIR, 0777);
+	put_file(DIR "/k.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + "
+			      "threadIdx.x; if (i < n) a[i] = i; }\n");
+	put_file(DIR "/big.yaml", "name: big\nkernel: {source: k.cu, entry: k}\narguments:\n"
+				  "  - {name: a, type: float, count: 4096, output: true}\n"
+				  "  - {name: n, type: int32, value: \"4096 + 0 * p\"}\n"
+				  "space: {bx: {start: 32, stop: 1024, step: 32}, p: {start: 0, stop: 31249}}\n"
+				  "launch: {block: [bx], grid: [\"ceil_div(4096, bx)\"]}\n"
+				  "measure: {finalists: 0, metrics: none}\n"
+				  "output: {csv: " DIR "/big.csv, header: " DIR "/big_tuned.h}\n");
+	fake_worker_reset(DIR, "big");
+	static const char *const left[] = {DIR "/big.html", DIR "/big.mk", DIR "/big.err"};
+	for (int i = 0; i < 3; i++)
+		unlink(left[i]);
+	setenv("FAKE_SLEEP_MS", "20", 1);
+	setenv("AUTOTUNE_TRACE", "1", 1);
+	char *argv[] = {"./autotune", "--no-cache", "--budget", "64", DIR "/big.yaml", NULL};
+	FILE *err = fopen(DIR "/big.err", "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+	CU_ASSERT_EQUAL_FATAL(proc_start_fd(p, argv, PROC_STDOUT, fileno(err)), 0);
+	fclose(err);
+	unsetenv("AUTOTUNE_TRACE");
+	unsetenv("FAKE_SLEEP_MS");
+}
+
+/* Each output of the stopped big run, when it wrote them: under 1 MB, read back as a run stopped by
+ * sig (or, when the signal came once they were written, the search they say) of a million
+ * configurations, some of them measured. 1 when there were results, 0 when it said it wrote
+ * nothing (and left no lock behind). */
+static int assert_big_outputs(int sig)
+{
+	struct stat st;
+	if (stat(DIR "/big.csv", &st)) {
+		char *err = slurp(DIR "/big.err");
+		const char *word = sig == SIGTERM ? "autotune: terminated before anything was measured: nothing written\n"
+						  : "autotune: interrupted before anything was measured: nothing written\n";
+		CU_ASSERT_PTR_NOT_NULL(err ? strstr(err, word) : NULL);
+		free(err);
+		CU_ASSERT_EQUAL(access(DIR "/big.journal.lock", F_OK), -1);
+		CU_ASSERT_EQUAL(access(DIR "/big.worker.log", F_OK), -1);
+		return 0;
+	}
+	static const char *const files[] = {DIR "/big.csv", DIR "/big_tuned.h", DIR "/big.mk", DIR "/big.html"};
+	for (int i = 0; i < 4; i++) {
+		CU_ASSERT_EQUAL(stat(files[i], &st), 0);
+		CU_ASSERT(st.st_size < 1000000);
+		fprintf(stderr, " %s %lld B", strrchr(files[i], '/') + 1, (long long)st.st_size);
+	}
+	table t;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(table_load(DIR "/big.csv", &t, &d), 0);
+	run_extent r;
+	table_run(&t, &r);
+	const char *word = sig == SIGTERM ? RUN_TERMINATED : RUN_INTERRUPTED;
+	CU_ASSERT(!strcmp(r.state, word) || !strcmp(r.state, RUN_SEARCH));
+	CU_ASSERT_EQUAL(r.configurations, 1000000);
+	CU_ASSERT(r.measured >= 1 && r.measured <= 65 && t.nrows <= 66);
+	char want[64];
+	snprintf(want, sizeof want, "#define BIG_RUN \"%s\"", r.state);
+	CU_ASSERT_EQUAL(count_in(DIR "/big_tuned.h", want), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/big_tuned.h", "#define BIG_COMPLETE 0"), 1);
+	table_free(&t);
+	diags_free(&d);
+	return 1;
+}
+
+/* Sends sig to the big run once `event` is in its stderr (a trace line) or, with event NULL, once
+ * its journal holds `done` measurements; asserts its exit, prints how long it took, and returns
+ * assert_big_outputs's answer. */
+static int stop_big_run_at(const char *event, int done, int sig)
+{
+	proc p;
+	start_big_run(&p);
+	double t0 = now_seconds();
+	while (now_seconds() - t0 < 120 && (event ? count_in(DIR "/big.err", event) < 1 : count_in(DIR "/big.journal", "done ") < done))
+		nap();
+	double at = now_seconds();
+	kill(p.pid, sig);
+	int timed_out, st = proc_finish(&p, 120, &timed_out);
+	double took = now_seconds() - at;
+	CU_ASSERT(!timed_out && WIFEXITED(st) && WEXITSTATUS(st) == 128 + sig);
+	fprintf(stderr, "\n    %s at %s: exit %d %.2f s after it;", sig == SIGTERM ? "SIGTERM" : "SIGINT",
+		event ? event : "a measurement", WIFEXITED(st) ? WEXITSTATUS(st) : -1, took);
+	/* the acceptance is 2 s on a GPU machine; here the bound only catches a run that goes on to
+	 * write or rank its million configurations (a minute and more) */
+	CU_ASSERT(took < 20);
+	return assert_big_outputs(sig);
+}
+
+/* A search of a space of a million, stopped at each stage (enumerating, ranking, measuring,
+ * writing): the exit is 128 + the signal, soon; what it measured is written, each file under 1
+ * MB and saying the run was stopped, or, stopped before anything was measured, it says it wrote
+ * nothing. */
+static void test_a_signal_stops_a_search_of_a_million_at_any_stage(void)
+{
+	stop_big_run_at(": enumerated 1000000 configurations", 0, SIGTERM);
+	stop_big_run_at(": journal open", 0, SIGTERM);
+	CU_ASSERT(stop_big_run_at(NULL, 3, SIGTERM));
+	CU_ASSERT(stop_big_run_at(NULL, 3, SIGINT));
+	CU_ASSERT(stop_big_run_at(": measured", 0, SIGTERM));
+	fputc('\n', stderr);
+}
+
 /* A kernel that hangs: the first Ctrl-C waits for the configuration in flight, the second stops
  * at once (130), and the hung worker does not outlive the run. */
 static void test_a_second_ctrl_c_takes_the_hung_worker_along(void)
@@ -1477,6 +1586,7 @@ int add_tune_suite(void)
 	CU_add_test(s, "outputs that would destroy files are refused", test_outputs_that_would_destroy_files_are_refused);
 	CU_add_test(s, "command outputs over their inputs are refused", test_command_outputs_over_their_inputs_are_refused);
 	CU_add_test(g, "SIGTERM while compiling stops nvcc too", test_sigterm_while_compiling_stops_nvcc_too);
+	CU_add_test(g, "a signal stops a search of a million at any stage", test_a_signal_stops_a_search_of_a_million_at_any_stage);
 	CU_add_test(g, "a second Ctrl-C takes the hung worker along", test_a_second_ctrl_c_takes_the_hung_worker_along);
 	CU_add_test(g, "a killed run's temporary files go with the next run",
 		    test_a_killed_runs_temporary_files_go_with_the_next_run);

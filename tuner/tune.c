@@ -37,6 +37,7 @@
 #include "runner.h"
 #include "search.h"
 #include "select.h"
+#include "signals.h"
 #include "signature.h"
 #include "space.h"
 #include "summary.h"
@@ -49,22 +50,6 @@
 #define CACHE_MAX_BYTES (1ULL << 30)
 /* nvcc of one kernel takes about a second; a minute means something is wrong */
 #define NVCC_TIMEOUT 300.0
-
-/* the signal that asked the run to stop, or 0 */
-static volatile sig_atomic_t interrupted;
-
-/* SIGINT (Ctrl-C) and SIGTERM (kill, and what Slurm sends at a job's time limit, before SIGKILL)
- * alike: stop after the configuration in flight and write what was measured. */
-static void on_stop_signal(int sig)
-{
-	/* the second one stops at once, and takes every nvcc and worker along (a journal that failed
-	 * stopped the run, but no signal did) */
-	if (interrupted > 0) {
-		proc_kill_all();
-		_exit(128 + sig);
-	}
-	interrupted = sig;
-}
 
 /* A signal that stops jobs stopped this binary's nvcc (under a batch system's time limit it reaches
  * the whole job, nvcc perhaps before the tuner), or the run stopped before it started: what it
@@ -275,8 +260,10 @@ static int load(tuning *t)
 	t->loaded = 1;
 	/* several instances: each is a run of its own (instances.c); only the hash is of them all */
 	int one_line = o->cmd == CMD_VALIDATE && (o->print_spec_hash || o->print_instances);
-	if (!t->ir && t->cfg.instances.ninst && !one_line)
+	if (!t->ir && t->cfg.instances.ninst && !one_line) {
+		signals_at_once(0); /* each instance writes its part */
 		return stop(t, instances_tune(o, &t->cfg, tune_instance, &t->d));
+	}
 	if (t->ir)
 		instance_use_part(&t->cfg, t->ir);
 	/* a dry run's results are files of their own (NAME.dry-run.csv, a shard's
@@ -298,6 +285,7 @@ static int load(tuning *t)
 	if ((may_sample(o, &t->cfg) ? space_enumerate_sampled : space_enumerate)(&t->cfg, &t->sp, &t->d))
 		return stop(t, EXIT_USAGE);
 	t->enumerated = 1;
+	trace_event("enumerated %zu configurations", t->sp.count);
 	if (o->nshards) {
 		/* a job array's task: its own slice of the space, its own CSV, journal and worker log;
 		 * `autotune merge` joins the CSVs and writes the header */
@@ -318,7 +306,9 @@ static int load(tuning *t)
 		if (space_eval_geometry(&t->cfg, &t->sp, t->res, &t->d))
 			return stop(t, EXIT_USAGE);
 	}
+	trace_event("launch geometry evaluated");
 	build_plan(&t->cfg, &t->sp, &t->b);
+	trace_event("planned %zu binaries", t->b.nbins);
 	return 0;
 }
 
@@ -367,6 +357,9 @@ static int check_inputs(tuning *t)
 	/* before anything is started or written (a worker log, a work directory): one run at a time */
 	if (!(t->jr = journal_lock(t->jpath, &t->d)) || journal_check_owner(t->jr, t->cfg.path, &t->d))
 		return stop(t, EXIT_USAGE);
+	char *lock = xasprintf("%s.lock", t->jpath);
+	signals_lock_file(lock);
+	free(lock);
 	run_reclaim_outputs(&t->cfg, o);
 	if (!(t->nvcc = find_nvcc())) {
 		const char *env = getenv("NVCC");
@@ -411,6 +404,7 @@ static int start_gpus(tuning *t)
 	 * driver is one line of the message instead of the loader's raw complaint */
 	t->wlog = config_sibling(&t->cfg, ".worker.log");
 	unlink(t->wlog);
+	signals_worker_log(t->wlog);
 	if (o->dry_run) {
 		diags why = {0};
 		if (!(t->rn = runner_start(t->wpath, o->device < 0 ? 0 : o->device, NULL, &t->dev, t->wlog, &why)))
@@ -502,6 +496,7 @@ static int dry_run(tuning *t)
 {
 	const options *o = t->o;
 	progress bar;
+	signals_at_once(0); /* the cache is written from here */
 	progress_begin(&bar, !o->quiet, NULL, 0);
 	double t0 = now_seconds();
 	builder *bd = build_begin(&t->cfg, &t->sp, &t->b, &(build_opts){.nvcc = t->nvcc, .arch = t->arch,
@@ -540,6 +535,7 @@ static int open_journal(tuning *t)
 {
 	const options *o = t->o;
 	journal_resume resume;
+	signals_at_once(0); /* the journal is written from here */
 	char *inputs = journal_run_inputs(&t->cfg, t->identity, t->arch, &t->gs.info[0], t->gs.n);
 	char *key = journal_key_of(inputs);
 	int rc = journal_start(t->jr, key, inputs, t->cfg.path, o->fresh, &t->sp, t->res, &resume, &t->d);
@@ -564,6 +560,7 @@ static int open_journal(tuning *t)
 	else if (!o->quiet && resume.key_changed)
 		fprintf(stderr, "%s: the journal does not say what it was measured from (an older autotune): starting "
 				"afresh\n", t->jpath);
+	trace_event("journal open");
 	return 0;
 }
 
@@ -572,8 +569,10 @@ static int open_journal(tuning *t)
  * from the reference's compile time, so it waits. */
 static void compile_first_proposals(tuning *t, builder *bd)
 {
-	if (!t->budget || !measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count))
+	if (!t->budget || !measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count)) {
+		signals_at_once(0); /* the exhaustive pass compiles from here */
 		return;
+	}
 	size_t budget = t->budget < t->sp.count ? t->budget : t->sp.count, cap = budget + t->nstart;
 	size_t *first = xcalloc(cap + 1, sizeof *first), *bins = xcalloc(cap + 3, sizeof *bins), nb = 0;
 	char *seen = xcalloc(t->b.nbins + 1, 1);
@@ -587,6 +586,7 @@ static void compile_first_proposals(tuning *t, builder *bd)
 	for (size_t i = 0; i < n; i++)
 		if (!seen[t->b.of_config[first[i]]]++)
 			bins[nb++] = t->b.of_config[first[i]];
+	signals_at_once(0); /* the compiles start, and their binaries go into the cache */
 	build_hint(bd, bins, nb);
 	free(seen);
 	free(bins);
@@ -637,6 +637,7 @@ static int compile_and_measure(tuning *t)
 			      : build_begin(&t->cfg, &t->sp, &t->b, &bo);
 	build_stop_when(bd, &interrupted);
 	/* the model's ranking: the order of an exhaustive pass, and the search's first proposals */
+	signals_at_once(!t->ir); /* not an instance of several: its run writes those before it */
 	t->prior = search_model_prior(&t->cfg, &t->sp, t->res, t->cc);
 	/* an instance's search starts from the nearest instance's winner, when one is tuned */
 	if (t->ir && t->strat != STRAT_EXHAUSTIVE && measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count))
@@ -870,8 +871,9 @@ int tune_instance(const options *o, instance_run *ir)
 	 * signal stops the run at the next step, the second kills every child at once, and no nvcc is
 	 * left behind */
 	if (!o->replay && o->cmd != CMD_VALIDATE) {
-		signal(SIGINT, on_stop_signal);
-		signal(SIGTERM, on_stop_signal);
+		/* until the journal or the cache is written, nothing is: a signal ends the run at once */
+		signals_at_once(!ir);
+		signals_install(o->quiet);
 	}
 	if (load(&t) == 0) {
 		if (o->replay)
@@ -883,6 +885,9 @@ int tune_instance(const options *o, instance_run *ir)
 			write_outputs(&t);
 	}
 	tuning_free(&t);
+	/* a signal after the outputs were written: they are whole, and the run still ends as asked */
+	if (interrupted > 0 && (t.code == EXIT_WINNER || t.code == EXIT_NONE_PASSED))
+		t.code = interrupted == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED;
 	trace_event("end");
 	return t.code;
 }
