@@ -119,6 +119,43 @@ static void test_shards_merged_equal_one_dry_run(void)
 	free(merged);
 }
 
+/* Shards of a search (--budget 4 each) list what each did and count their part of the space;
+ * merged, the rows are theirs, each counting the whole space, and the header says a search of
+ * what they measured of the 60. */
+static void test_shards_of_a_search_merge_what_they_did(void)
+{
+	setup_space();
+	proc p[2];
+	for (int i = 0; i < 2; i++) {
+		char *argv[] = {"./autotune", "-q", "--budget", "4", "--shard", i ? "1/2" : "0/2", CONFIG, NULL};
+		CU_ASSERT_EQUAL_FATAL(proc_start(&p[i], argv, 0), 0);
+	}
+	int rows = 0;
+	for (int i = 0; i < 2; i++) {
+		int timed_out, st = proc_finish(&p[i], 120, &timed_out);
+		CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		const char *part = i ? DIR "/mg.shard-1-of-2.csv" : DIR "/mg.shard-0-of-2.csv";
+		int n = count_in(part, "\n") - 1;
+		CU_ASSERT(n >= 4 && n < NCONFIGS / 2);
+		CU_ASSERT_EQUAL(count_in(part, ",search,30\r"), n);
+		rows += n;
+	}
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"merge", CONFIG, DIR "/mg.shard-0-of-2.csv", DIR "/mg.shard-1-of-2.csv", NULL},
+				     &out),
+			0);
+	CU_ASSERT_PTR_NULL(out ? strstr(out, "no shard has") : NULL);
+	free(out);
+	CU_ASSERT_EQUAL(count_in(CSV, "\n") - 1, rows);
+	CU_ASSERT_EQUAL(count_in(CSV, ",search,60\r"), rows);
+	CU_ASSERT_EQUAL(count_in(CSV, "winner"), 1);
+	char want[64];
+	snprintf(want, sizeof want, "#define MG_MEASURED %d\n", count_in(CSV, ",ok,"));
+	CU_ASSERT_EQUAL(count_in(DIR "/mg_tuned.h", want), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/mg_tuned.h", "#define MG_CONFIGURATIONS 60"), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/mg_tuned.h", "#define MG_RUN \"search\""), 1);
+}
+
 static void test_shards_merged_pick_the_single_runs_winner(void)
 {
 	setup_space();
@@ -288,6 +325,7 @@ int add_merge_suite(void)
 		return -1;
 	return !CU_add_test(s, "shards merged equal one dry run", test_shards_merged_equal_one_dry_run) ||
 	       !CU_add_test(s, "shards merged pick the single run's winner", test_shards_merged_pick_the_single_runs_winner) ||
+	       !CU_add_test(s, "shards of a search merge what they did", test_shards_of_a_search_merge_what_they_did) ||
 	       !CU_add_test(s, "merge refuses missing or foreign shards", test_merge_refuses_missing_or_foreign_shards) ||
 	       !CU_add_test(s, "shards of different splits are refused", test_shards_of_different_splits_are_refused) ||
 	       !CU_add_test(s, "shards of another kernel source are refused", test_shards_of_another_kernel_source_are_refused) ||

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "completeness.h"
 #include "config.h"
 #include "header.h"
 #include "document.h"
@@ -711,6 +712,42 @@ static int same_rows(const char *cfg_path, const char *csv, const char *t4)
 /* A tuning run with --t4, or with output.t4 in its config, writes NAME.t4.json beside the CSV
  * with the CSV's rows and says where; a T4 path that cannot be written stops the run before
  * anything is measured; --t4 and --config go with their commands only. */
+/* A search's T4 file holds what it measured, each result counting the space; read back (the
+ * header from it), it is a search of those of 20, with no row made per configuration left out. */
+static void test_a_searchs_t4_counts_the_space(void)
+{
+	char *cfg = write_space_config(RUN_DIR, "ts", NULL), *out;
+	const char *t4 = RUN_DIR "/ts.t4.json", *h = RUN_DIR "/from_t4/ts_tuned.h";
+	unlink(t4);
+	fake_worker_reset(RUN_DIR, "ts");
+	CU_ASSERT_EQUAL_FATAL(run_autotune_on(cfg, (char *[]){"-q", "--t4", "--budget", "5", NULL}, &out), 0);
+	free(out);
+	CU_ASSERT_EQUAL(count_in(t4, "\"invalidity\": \"correct\""), 5);
+	CU_ASSERT_EQUAL(count_in(t4, "\"configurations\": \"20\""), 5);
+	config c;
+	space sp;
+	table t;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(config_load(cfg, &c, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&c, &sp, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(t4_load(t4, &c, &sp, &t, &d), 0);
+	CU_ASSERT_EQUAL(t.nrows, 5);
+	run_extent r;
+	table_run(&t, &r);
+	CU_ASSERT_STRING_EQUAL(r.state, RUN_SEARCH);
+	CU_ASSERT_EQUAL(r.measured, 5);
+	CU_ASSERT_EQUAL(r.configurations, 20);
+	table_free(&t);
+	space_free(&sp);
+	config_free(&c);
+	char *from[] = {(char *)t4};
+	CU_ASSERT_EQUAL(header_write_results(from, 1, cfg, "ts", h, &d), 0);
+	CU_ASSERT_EQUAL(count_in(h, "#define TS_MEASURED 5"), 1);
+	CU_ASSERT_EQUAL(count_in(h, "#define TS_CONFIGURATIONS 20"), 1);
+	diags_free(&d);
+	fake_worker_forget();
+}
+
 static void test_a_tuning_run_writes_the_t4_file(void)
 {
 	char *cfg = write_space_config(RUN_DIR, "tf", NULL), *out;
@@ -771,6 +808,7 @@ int add_t4_suite(void)
 	CU_add_test(s, "YAML in a JSON file is refused", test_yaml_in_a_json_file_is_refused);
 	CU_add_test(s, "a time that is an error string is a failure", test_a_time_that_is_an_error_string_is_a_failure);
 	CU_add_test(s, "header reads T4 and cache files", test_header_reads_t4_and_cache_files);
+	CU_add_test(s, "a search's T4 counts the space", test_a_searchs_t4_counts_the_space);
 	CU_add_test(s, "a tuning run writes the T4 file", test_a_tuning_run_writes_the_t4_file);
 	return CU_get_error() == CUE_SUCCESS ? 0 : -1;
 }

@@ -164,9 +164,15 @@ static void test_a_budget_search_is_said_incomplete(void)
 	CU_ASSERT_EQUAL(count_in(DIR "/stop.mk", "STOP_COMPLETE := 0"), 1);
 	snprintf(want, sizeof want, "<strong>Incomplete</strong>: %s.", note);
 	CU_ASSERT_EQUAL(count_in(DIR "/stop.html", want), 1);
-	/* a row per configuration measured, each counting the space */
+	/* a row per configuration measured, each counting the space; show and the report say how
+	 * many are not listed */
 	CU_ASSERT_EQUAL(rows_once(DIR "/stop.csv", NCONFIGS), 5);
 	CU_ASSERT_EQUAL(count_in(DIR "/stop.csv", ",search,20\r"), 5);
+	CU_ASSERT_EQUAL(count_in(DIR "/stop.html", "5 configurations listed of 20 (the other 15 were not run)"), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/stop.html", ">15 not run, not listed</span>"), 1);
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"show", DIR "/stop.csv", NULL}, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "5 configurations listed of 20 (the other 15 not run): 5 ok;"));
+	free(out);
 }
 
 /* A space too large to list (10^11 configurations, no constraints) is validated and searched in
