@@ -79,6 +79,31 @@ static void test_merged_shards_take_the_word_to_hear_first(void)
 	CU_ASSERT_EQUAL(a.configurations, 10);
 }
 
+/* The configurations column counts the space: those a file does not list were not run; a
+ * "complete" file that lists fewer is partial; in a joined file of instances each instance's
+ * space counts once; a number no size_t holds is no count. */
+static void test_the_configurations_column_counts_what_is_not_listed(void)
+{
+	run_extent r;
+	run_of_rows("status,run,configurations", "32,32,ok,search,1867776\n64,64,ok,search,1867776\n", &r);
+	CU_ASSERT_STRING_EQUAL(r.state, RUN_SEARCH);
+	CU_ASSERT_EQUAL(r.measured, 2);
+	CU_ASSERT_EQUAL(r.configurations, 1867776);
+	char *note = run_note(&r);
+	CU_ASSERT_STRING_EQUAL(note ? note : "", "a search (--budget) of 2 of 1867776 configurations: the best found, not "
+						"necessarily the best");
+	free(note);
+	run_of_rows("status,run,configurations", "32,32,ok,complete,3\n64,64,ok,complete,3\n", &r);
+	CU_ASSERT_STRING_EQUAL(r.state, RUN_PARTIAL);
+	CU_ASSERT_EQUAL(r.configurations, 3);
+	run_of_rows("status,run,configurations,instance,n",
+		    "32,32,ok,search,10,1,1024\n64,64,ok,search,10,1,1024\n32,32,ok,search,20,2,4096\n", &r);
+	CU_ASSERT_EQUAL(r.measured, 3);
+	CU_ASSERT_EQUAL(r.configurations, 30);
+	run_of_rows("status,run,configurations", "32,32,ok,complete,1e300\n64,64,ok,complete,\n", &r);
+	CU_ASSERT(run_complete(&r));
+}
+
 /* Files written before the run column: judged by their statuses; a dry run's rows are a dry run. */
 static void test_older_files_and_dry_runs(void)
 {
@@ -132,6 +157,8 @@ int add_completeness_suite(void)
 	CU_add_test(s, "a run is complete only when it finished everything",
 		    test_a_run_is_complete_only_when_it_finished_everything);
 	CU_add_test(s, "merged shards take the word to hear first", test_merged_shards_take_the_word_to_hear_first);
+	CU_add_test(s, "the configurations column counts what is not listed",
+		    test_the_configurations_column_counts_what_is_not_listed);
 	CU_add_test(s, "older files and dry runs", test_older_files_and_dry_runs);
 	CU_add_test(s, "the header says complete or not", test_the_header_says_complete_or_not);
 	return 0;
