@@ -165,8 +165,9 @@ static void test_a_plans_columns(void)
 
 /* A search of a space of 1000 configurations (10 binaries of 100 each) that compiled three
  * binaries, one of them in vain, and measured the reference and two configurations: its CSV
- * lists those, the first configuration of each binary built (what nvcc said of it) and no other;
- * every row counts the space, and read back the run is a search of 3 of 1000. */
+ * lists those, the first configuration of each binary built (what nvcc said of it: the failed
+ * one's compile error once, not once per configuration of it) and no other; every row counts
+ * the space, and read back the run is a search of 4 of 1000. */
 static void test_a_search_lists_what_it_did_and_counts_the_rest(void)
 {
 	diags d = {0};
@@ -203,6 +204,8 @@ static void test_a_search_lists_what_it_did_and_counts_the_rest(void)
 	res[0].samples = 10;
 	b.bins[3] = (binary){.first_config = 300, .cubin = strdup("/tmp/x.cubin"), .code = "fedcba9876543210"};
 	b.bins[7] = (binary){.first_config = 700, .failed = 1, .log = strdup("error: no")};
+	for (size_t c = 700; c < 800; c++) /* what measure_apply_binary says of its configurations */
+		res[c].st = ST_COMPILE_ERROR;
 	res[307].st = res[349].st = ST_OK;
 	res[307].t_median = res[307].t_min = res[307].t_max = 1.5;
 	res[349].t_median = res[349].t_min = res[349].t_max = 2.5;
@@ -223,9 +226,14 @@ static void test_a_search_lists_what_it_did_and_counts_the_rest(void)
 	run_extent r;
 	table_run(&t, &r);
 	CU_ASSERT_STRING_EQUAL(r.state, RUN_SEARCH);
-	CU_ASSERT_EQUAL(r.measured, 3);
+	CU_ASSERT_EQUAL(r.measured, 4);
 	CU_ASSERT_EQUAL(r.configurations, 1000);
 	table_free(&t);
+	/* a complete run's work is every configuration: each of the failed binary's is listed */
+	rep.run = RUN_COMPLETE;
+	CU_ASSERT_EQUAL(output_csv(&rep, csv, &d), 0);
+	CU_ASSERT_EQUAL(count_in(csv, ",compile-error,"), 100);
+	CU_ASSERT_EQUAL(count_in(csv, "\n"), 1 + 5 + 99);
 	unlink(csv);
 	free(res);
 	build_free(&b);

@@ -227,6 +227,34 @@ static void test_a_space_too_large_to_list_is_searched_in_a_sample(void)
 	CU_ASSERT_EQUAL(count_in(DIR "/huge.csv", ",ok,"), 12);
 }
 
+/* A search of a million configurations, half of them one binary that does not compile: that
+ * binary's compile error is one row, not half a million, and the CSV stays small; every row counts
+ * the million. */
+static void test_a_failed_binary_of_a_search_is_one_row(void)
+{
+	mkdir(DIR, 0777);
+	put_file(DIR "/kf.cu", "#if bad\n#error this variant does not build\n#endif\nextern \"C\" __global__ void k(float *a, "
+			       "int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] = i; }\n");
+	put_file(DIR "/failing.yaml", "name: failing\nkernel: {source: kf.cu, entry: k}\narguments:\n"
+				      "  - {name: a, type: float, count: 4096, output: true}\n"
+				      "  - {name: n, type: int32, value: \"4096 + 0 * p\"}\n"
+				      "space: {bad: [0, 1], p: {start: 0, stop: 499999}}\nbuild: {defines: [bad]}\n"
+				      "launch: {block: [64], grid: [64]}\nmeasure: {finalists: 0, metrics: none}\n"
+				      "output: {csv: " DIR "/failing.csv, header: " DIR "/failing_tuned.h}\n");
+	fake_worker_reset(DIR, "failing");
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune_on(DIR "/failing.yaml", (char *[]){"-q", "--strategy", "random", "--budget", "16", NULL}, &out),
+			0);
+	free(out);
+	struct stat st;
+	CU_ASSERT_EQUAL_FATAL(stat(DIR "/failing.csv", &st), 0);
+	CU_ASSERT(st.st_size < 100000);
+	CU_ASSERT_EQUAL(count_in(DIR "/failing.csv", ",compile-error,"), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/failing.csv", ",search,1000000\r"),
+			count_in(DIR "/failing.csv", ",ok,") + 1 + count_in(DIR "/failing.csv", ",not-run,"));
+	CU_ASSERT(count_in(DIR "/failing.csv", ",ok,") >= 1);
+}
+
 /* A dry run after a measured run writes files of its own: the measured CSV, header, fragment and
  * report stay byte for byte as they were (a dry run's CSV used to replace the measured one). */
 static void test_a_dry_run_leaves_the_measured_results(void)
@@ -1569,6 +1597,7 @@ int add_tune_suite(void)
 	CU_add_test(s, "a budget search is said incomplete", test_a_budget_search_is_said_incomplete);
 	CU_add_test(s, "a space too large to list is searched in a sample",
 		    test_a_space_too_large_to_list_is_searched_in_a_sample);
+	CU_add_test(s, "a failed binary of a search is one row", test_a_failed_binary_of_a_search_is_one_row);
 	CU_add_test(s, "a dry run leaves the measured results", test_a_dry_run_leaves_the_measured_results);
 	CU_add_test(s, "a dry run takes the results lock", test_a_dry_run_takes_the_results_lock);
 	CU_add_test(s, "configs of one name are refused", test_configs_of_one_name_are_refused);

@@ -767,6 +767,8 @@ static void write_outputs(tuning *t)
 	run.state = run_state(t, run.measured);
 	outputs rep = {.cfg = &t->cfg, .sp = &t->sp, .b = &t->b, .res = t->res, .winner = winner, .arch = t->arch,
 		       .date = date, .gpus = gpus, .ngpus = t->gs.n, .spec_hash = spec, .run = run.state};
+	for (size_t c = run.measured = 0; c < t->sp.count; c++) /* as the CSV will say */
+		run.measured += t->res[c].st != ST_NOT_RUN && output_listed(&rep, c);
 	int csv_ok = output_csv(&rep, t->cfg.csv_path, &t->d) == 0;
 	/* a shard's CSV, or an instance's, is a part of the whole, which has the header and report */
 	int part = o->nshards || t->ir;

@@ -264,8 +264,15 @@ static void put_origin(FILE *f, const outputs *r, size_t c)
 int output_listed(const outputs *r, size_t c)
 {
 	const binary *bin = &r->b->bins[r->b->of_config[c]];
+	const result *res = &r->res[c];
 	int built = (bin->cubin || bin->failed) && !bin->killed;
-	if (r->res[c].st != ST_NOT_RUN || (long long)c == r->winner || (long long)c == r->sp->reference)
+	/* what a binary says of every configuration that shares it (it failed, or the device must
+	 * refuse their launches) is a complete run's work, and a dry run's; another's lists it once,
+	 * on the binary's first configuration: a shared binary may stand for a million */
+	int complete = !r->run || !strcmp(r->run, RUN_COMPLETE) || !strcmp(r->run, RUN_DRY);
+	int derived = (res->st == ST_COMPILE_ERROR && bin->failed) || res->predicted;
+	if ((res->st != ST_NOT_RUN && (complete || !derived)) || (long long)c == r->winner ||
+	    (long long)c == r->sp->reference)
 		return 1;
 	/* a dry run's work is each configuration's occupancy; a run's, the binary nvcc built (its
 	 * registers and compile time, once) */

@@ -57,7 +57,8 @@ void csv_field(FILE *f, const char *s);
 int output_csv(const outputs *r, const char *path, diags *d);
 /* Whether row c is in the CSV: measured or failed, the reference, the winner, or the first
  * configuration of a binary that was compiled or failed to (a dry run: each configuration whose
- * binary was). */
+ * binary was); in a run that is not complete, of the configurations that a failed binary, or
+ * launches its device must refuse, fail without running, only that first one. */
 int output_listed(const outputs *r, size_t c);
 
 /* A file written as the CSV is: output_open opens "<path>.tmp.<pid>" (NULL with the reason in d),
