@@ -198,6 +198,37 @@ done_before=$(grep -c '^done ' results/summatrix.journal || true)
 echo "SIGTERM after $done_before finished configurations: CSV $ok ok, $notrun not run, $crashed crashed; $stopped stopped in flight; resumed: 153 ok"
 [ "$crashed" -eq 0 ] && [ "$stopped" -le "$NGPUS" ] || fail "SIGTERM counted configurations crashed"
 
+echo "== a search of 1.9 million configurations (test_T1_input, a stand-in kernel): small files, SIGTERM within 2 s"
+T=$(mktemp -d "$mirror/t1-XXXXXX")
+cp tests/t1/published/kernel_tuner/test_T1_input.json "$T/"
+cp tests/gpu/convolution_standin.cu "$T/convolution.cu"
+./autotune import -q "$T/test_T1_input.json" || fail "import test_T1_input exited $?"
+(cd "$T" && "$mirror/autotune" -q --t4 --budget 64 test_T1_input.yaml) || fail "test_T1_input --budget 64 exited $?"
+for f in "$T"/results/*; do
+	[ "$(stat -c %s "$f")" -lt 1000000 ] || fail "$f: $(stat -c %s "$f") bytes for a search of 64"
+done
+rm -rf "$T/results"
+(cd "$T" && exec "$mirror/autotune" -q --budget 64 test_T1_input.yaml) & pid=$!
+for _ in $(seq 1200); do
+	[ "$(grep -c '^done ' "$T/results/test_T1_input.journal" 2>/dev/null || true)" -ge 3 ] && break
+	sleep 0.05
+done
+t0=$(date +%s.%N)
+kill -TERM $pid
+set +e
+wait $pid
+rc=$?
+set -e
+secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+echo "SIGTERM while measuring test_T1_input: exit $rc after $secs s; $(wc -c < "$T/results/test_T1_input.csv") bytes of CSV"
+[ "$rc" -eq 143 ] || fail "test_T1_input SIGTERM: exited $rc, not 143"
+awk -v s="$secs" 'BEGIN { exit !(s < 2) }' || fail "test_T1_input SIGTERM: exited after $secs s, not within 2 s"
+[ "$(grep -c $',terminated,1867776\r$' "$T/results/test_T1_input.csv")" -ge 3 ] || fail "test_T1_input CSV: not terminated of 1867776"
+grep -q '#define TEST_T1_INPUT_RUN "terminated"' "$T/results/test_T1_input_tuned.h" || fail "test_T1_input header: not terminated"
+for f in "$T"/results/*; do
+	[ "$(stat -c %s "$f")" -lt 1000000 ] || fail "$f: $(stat -c %s "$f") bytes when stopped"
+done
+
 echo "== shared memory over 48 KB only with the static part: the worker opts in, every launch runs"
 ./autotune --fresh tests/gpu/smem.yaml || fail "smem run exited $?"
 "$B/csvcheck" results/smem.csv 8 ok=8 || fail "smem CSV: a launch was refused"
