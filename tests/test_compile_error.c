@@ -42,6 +42,12 @@ static void test_kinds_set_values_and_paths_aside(void)
 	CU_ASSERT_STRING_EQUAL(p1, p2);
 	char *q1 = compile_error_kind("/a/b/k.cu(3): error: expected a \";\"\n"), *q2 = compile_error_kind("/c/k.cu(3): error: expected a \";\"\n");
 	CU_ASSERT_STRING_EQUAL(q1, q2);
+	/* a log whose last line has no newline gets one, within the kind's room */
+	char *r1 = compile_error_kind("k.cu(3): error: x"), *r2 = compile_error_kind("1");
+	CU_ASSERT_STRING_EQUAL(r1, "k.cu(#): error: x\n");
+	CU_ASSERT_STRING_EQUAL(r2, "#\n");
+	free(r1);
+	free(r2);
 	/* without diagnostics, the log less its command line: a timeout is one kind whatever the flags */
 	char *t1 = compile_error_kind("nvcc timed out and was killed\n$ nvcc -DV=1 k.cu\n");
 	char *t2 = compile_error_kind("nvcc timed out and was killed\n$ nvcc -DV=2 k.cu\n");

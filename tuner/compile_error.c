@@ -76,8 +76,9 @@ char *compile_error_kind(const char *log)
 {
 	if (!log)
 		return xstrdup("");
+	/* each line kept is at most its own length and a newline, which the log's last line may lack */
 	size_t n = strlen(log);
-	char *k = xmalloc(n + 1), *o = k;
+	char *k = xmalloc(n + 2), *o = k;
 	/* nvcc's diagnostics; without any, the whole log less the command line */
 	for (int pass = 0; pass < 2 && o == k; pass++)
 		for (const char *line = log; *line;) {
