@@ -3,12 +3,18 @@
  * n, and bx is a define, so the winners are two builds). The header's NAME_select(), compiled into
  * a program, and autotune_pick() pick alike for tuned and untuned sizes, from the CSV and from the
  * run's T4 file (--t4); results of another spec are refused as stale, and JSON that is not
- * autotune's T4 (another tool's, cut short, hostile) with a message. */
+ * autotune's T4 (another tool's, cut short, hostile) with a message. A hostile CSV or file (bad
+ * instance values, /dev/zero, a pipe, cut short, no spec_hash) is refused without hanging or
+ * aborting the program that loads it. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../runtime/autotune_select.h"
@@ -274,6 +280,141 @@ static void test_a_stale_foreign_or_broken_t4_file_is_refused(void)
 	refused("twice.json", twice, strlen(twice), "'flags' twice in one result", NULL);
 }
 
+/* autotune_results_load(path, spec) in a child given 60 s and 2 GiB of address space: 1 when it loaded, 0 when it
+ * refused (its message in err); -1 when it hung, aborted or crashed, as a host program would. */
+static int load_in_child(const char *path, const char *spec, char *err, size_t errlen)
+{
+	int fd[2];
+	*err = 0;
+	if (pipe(fd))
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(fd[0]);
+		alarm(60);
+		/* a reader that grows without bound fails fast (valgrind needs its own address space) */
+		struct rlimit lim = {(rlim_t)2 << 30, (rlim_t)2 << 30};
+		if (!getenv("AUTOTUNE_TEST_VALGRIND"))
+			setrlimit(RLIMIT_AS, &lim);
+		char e[1024] = "", out[1100];
+		autotune_results *r = autotune_results_load(path, spec, e, sizeof e);
+		int n = snprintf(out, sizeof out, "%c%s", r ? '1' : '0', e);
+		autotune_results_free(r);
+		_exit(write(fd[1], out, (size_t)n) == n ? 0 : 1);
+	}
+	close(fd[1]);
+	char buf[1100];
+	size_t len = 0;
+	ssize_t got;
+	while (pid > 0 && len < sizeof buf - 1 && (got = read(fd[0], buf + len, sizeof buf - 1 - len)) > 0)
+		len += (size_t)got;
+	close(fd[0]);
+	buf[len] = 0;
+	int st;
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) || !len)
+		return -1;
+	snprintf(err, errlen, "%.1000s", buf + 1);
+	return buf[0] == '1';
+}
+
+/* A results CSV of two instances (n 1024 and 4096) whose second has n = `n`, spec_hash `spec`. */
+static const char *hostile_csv(const char *name, const char *n, const char *spec)
+{
+	static char path[256];
+	char text[1024];
+	snprintf(path, sizeof path, "%s/hostile-sel", test_dir);
+	mkdir(path, 0777);
+	snprintf(path, sizeof path, "%s/hostile-sel/%s", test_dir, name);
+	snprintf(text, sizeof text,
+		 "bx,blockDim.x,gpu,time_ms_median,flags,spec_hash,instance,n\n32,32,Fake GPU,1.5,winner,abc,1,1024\n"
+		 "64,64,Fake GPU,1.25,winner,%s,2,%s\n",
+		 spec, n);
+	put_file(path, text);
+	return path;
+}
+
+/* path refused (not loaded, not hung or aborted) with both needles in the message. */
+static void refused_in_child(const char *path, const char *spec, const char *need1, const char *need2)
+{
+	char err[1024];
+	int rc = load_in_child(path, spec, err, sizeof err);
+	if (rc != 0 || !strstr(err, need1) || (need2 && !strstr(err, need2))) {
+		fprintf(stderr, "\n  %s: %s, '%s'", path, rc < 0 ? "hung or aborted" : rc ? "loaded" : "refused", err);
+		CU_FAIL("not refused with the message expected");
+	}
+}
+
+static void test_a_hostile_results_file_is_refused_never_hangs(void)
+{
+	char err[1024], where[320];
+	/* instance values that would make autotune_ln loop, or one instance win everything */
+	const char *bad[] = {"0", "-4096", "1e999", "inf", "-inf", "nan", "NaN", "0x0", "4096x"};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		const char *path = hostile_csv("bad.csv", bad[i], "abc");
+		snprintf(where, sizeof where, "%s:3: n of instance 2 is '%s'", path, bad[i]);
+		refused_in_child(path, NULL, where, "not a positive finite number");
+	}
+	CU_ASSERT_EQUAL(load_in_child(hostile_csv("good.csv", "4096", "abc"), "abc", err, sizeof err), 1);
+	/* autotune_ln never loops: NaN for what has no logarithm */
+	pid_t pid = fork();
+	if (pid == 0) {
+		alarm(60);
+		_exit(!(isnan(autotune_ln(0)) && isnan(autotune_ln(-1)) && isnan(autotune_ln(NAN)) &&
+			isinf(autotune_ln(INFINITY)) && fabs(autotune_ln(4096) - 8.317766166719343) < 1e-12));
+	}
+	int st;
+	CU_ASSERT_FATAL(pid > 0 && waitpid(pid, &st, 0) == pid);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	/* what is not a regular file: never read, never blocked on */
+	refused_in_child("/dev/zero", NULL, "/dev/zero: a device, not a regular file", NULL);
+	snprintf(where, sizeof where, "%s/hostile-sel", test_dir);
+	refused_in_child(where, NULL, "a directory, not a regular file", NULL);
+	snprintf(where, sizeof where, "%s/hostile-sel/fifo.csv", test_dir);
+	CU_ASSERT_EQUAL_FATAL(mkfifo(where, 0600), 0);
+	refused_in_child(where, NULL, "a pipe, not a regular file", NULL);
+	/* cut short: no line break at the end, an unclosed quote, a row short of fields */
+	const char *head = "bx,blockDim.x,gpu,time_ms_median,flags,spec_hash\n";
+	char text[4096];
+	snprintf(where, sizeof where, "%s/hostile-sel/cut.csv", test_dir);
+	snprintf(text, sizeof text, "%s32,32,Fake GPU,1.5,winner,abc", head);
+	put_file(where, text);
+	refused_in_child(where, NULL, ":2: the last row has no line break at its end: a file cut short", NULL);
+	snprintf(text, sizeof text, "%s32,32,\"Fake GPU,1.5,winner,abc\n", head);
+	put_file(where, text);
+	refused_in_child(where, NULL, "a quoted field without its closing quote", NULL);
+	snprintf(text, sizeof text, "%s32,32,Fake GPU,1.5,winner,abc\n64,64,Fake\n", head);
+	put_file(where, text);
+	refused_in_child(where, NULL, ":3: 3 fields, the header has 6", NULL);
+	snprintf(text, sizeof text, "%s32,32,Fake GPU,1.5,winner,abc\n", head);
+	put_file(where, text);
+	CU_ASSERT_EQUAL(load_in_child(where, "abc", err, sizeof err), 1);
+	/* a NUL byte, a row past the limit */
+	FILE *f = fopen(where, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fprintf(f, "%s32,32,Fake", head);
+	fputc(0, f);
+	fprintf(f, " GPU,1.5,winner,abc\n");
+	fclose(f);
+	refused_in_child(where, NULL, ":2: a NUL byte", NULL);
+	f = fopen(where, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fprintf(f, "%s32,32,", head);
+	for (int i = 0; i < (1 << 21); i++)
+		fputc('x', f);
+	fprintf(f, ",1.5,winner,abc\n");
+	fclose(f);
+	refused_in_child(where, NULL, ":2: a row longer than 1048576 bytes", NULL);
+	/* no spec_hash recorded: refused when the program names its spec, loaded when it does not */
+	const char *nospec = hostile_csv("nospec.csv", "4096", "");
+	refused_in_child(nospec, "abc", "a result without its spec_hash", "(abc)");
+	CU_ASSERT_EQUAL(load_in_child(nospec, NULL, err, sizeof err), 1);
+	const char *json = "{\"results\": [{\"configuration\": {\"bx\": 32}, \"measurements\": [], \"autotune\": "
+			   "{\"flags\": \"winner\", \"spec_hash\": \"\"}}]}\n";
+	snprintf(where, sizeof where, "%s/hostile-sel/nospec.t4.json", test_dir);
+	put_file(where, json);
+	refused_in_child(where, "abc", "a result without its spec_hash", NULL);
+}
+
 int add_selector_suite(void)
 {
 	CU_pSuite s = CU_add_suite("selector", NULL, fake_worker_forget);
@@ -283,5 +424,6 @@ int add_selector_suite(void)
 	CU_add_test(s, "the library picks as the header does", test_the_library_picks_as_the_header_does);
 	CU_add_test(s, "the T4 file picks as the CSV does", test_the_t4_file_picks_as_the_csv_does);
 	CU_add_test(s, "a stale, foreign or broken T4 file is refused", test_a_stale_foreign_or_broken_t4_file_is_refused);
+	CU_add_test(s, "a hostile results file is refused, never hangs", test_a_hostile_results_file_is_refused_never_hangs);
 	return 0;
 }

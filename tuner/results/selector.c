@@ -296,6 +296,8 @@ static void put_selector(FILE *h, const sel *s)
 {
 	fprintf(h, "\n/* ln without libm (the run-time library computes it alike): x = m 2^k, ln m by atanh's series. */\n"
 		   "static inline double %s_ln_(double x)\n{\n\tdouble k = 0, z, z2, term, sum = 0;\n\tint i;\n"
+		   "\tif (!(x > 0) || x > 1.7976931348623157e308) /* the loops end only for a positive finite x */\n"
+		   "\t\treturn x > 0 ? x : (x - x) / (x - x);\n"
 		   "\twhile (x >= 2) {\n\t\tx /= 2;\n\t\tk++;\n\t}\n\twhile (x < 1) {\n\t\tx *= 2;\n\t\tk--;\n\t}\n"
 		   "\tz = (x - 1) / (x + 1);\n\tz2 = z * z;\n\tterm = z;\n\tfor (i = 1; i < 40; i += 2) {\n"
 		   "\t\tsum += term / i;\n\t\tterm *= z2;\n\t}\n\treturn 2 * sum + k * 0.69314718055994530942;\n}\n",
