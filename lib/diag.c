@@ -24,8 +24,8 @@ static char *vformat(const char *fmt, va_list ap)
 	va_copy(ap2, ap);
 	int len = vsnprintf(NULL, 0, fmt, ap2);
 	va_end(ap2);
-	if (len < 0)
-		len = 0;
+	if (len < 0) /* past INT_MAX bytes: an empty text in its place would be silently wrong */
+		diag_out_of_memory();
 	char *s = xmalloc((size_t)len + 1);
 	vsnprintf(s, (size_t)len + 1, fmt, ap);
 	return s;

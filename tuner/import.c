@@ -57,9 +57,12 @@ static void err_at(reader *R, const yaml_node_t *n, const char *fmt, const char 
 /* An expression the translator refused: the field, the expression and why, at the field. */
 static void err_py(reader *R, const yaml_node_t *n, const char *path, const char *python, const py_error *e)
 {
+	/* a long one quoted around the place only */
+	int len = (int)strlen(python), from = len > 160 && e->at > 40 ? e->at - 40 : 0;
+	int shown = len - from > 160 ? 120 : len - from;
 	diags_at(R->d, R->file, (int)n->start_mark.line + 1, (int)n->start_mark.column + 1,
-		 "%s: \"%s\": %s (at character %d); not imported: autotune writes only exact translations", path,
-		 python, e->msg, e->at + 1);
+		 "%s: \"%s%.*s%s\": %s (at character %d); not imported: autotune writes only exact translations", path,
+		 from ? "..." : "", shown, python + from, from + shown < len ? "..." : "", e->msg, e->at + 1);
 	R->errors++;
 }
 
@@ -564,7 +567,7 @@ static void read_default(reader *R, const yaml_node_t *space)
 		expr *e = expr_parse(R->cons[c], &ee);
 		value v;
 		if (!e || expr_eval(e, default_of, R, &v, &ee) || !value_truth(v))
-			why = xasprintf("it fails the constraint %s", R->cons[c]);
+			why = xasprintf("it fails the constraint %.200s%s", R->cons[c], strlen(R->cons[c]) > 200 ? "..." : "");
 		expr_free(e);
 	}
 	if (have > 0 && have < R->nparams)
