@@ -272,7 +272,7 @@ static char *deps_from_make(const char *dfile)
 /* Written and synced: a file that is renamed into place is whole (ccache, git's lockfile). */
 static int write_file(const char *path, const char *text)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	int fd = create_fresh(path);
 	if (fd < 0)
 		return -1;
 	int rc = write_all(fd, text, strlen(text)) || fsync(fd) ? -1 : 0;
