@@ -239,6 +239,16 @@ char *cache_tmp_base(cubin_cache *c, const char *key)
 	return xasprintf("%s/tmp.%ld.%s", c->dir, (long)getpid(), key);
 }
 
+void cache_clear_tmp(const char *tmp_base)
+{
+	static const char *const ends[] = {".cubin", ".rdc.cubin", ".d", ".log", ".deps"};
+	for (size_t i = 0; i < sizeof ends / sizeof *ends; i++) {
+		char *p = xasprintf("%s%s", tmp_base, ends[i]);
+		unlink(p);
+		free(p);
+	}
+}
+
 /* "<hash> <path>\n" for every file of nvcc's make-style dependency file. */
 static char *deps_from_make(const char *dfile)
 {
