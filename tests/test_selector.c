@@ -415,6 +415,80 @@ static void test_a_hostile_results_file_is_refused_never_hangs(void)
 	refused_in_child(where, "abc", "a result without its spec_hash", NULL);
 }
 
+/* text with every `from` replaced by `to`, and without the lines that contain `drop` (NULL: none);
+ * caller frees. */
+static char *edited(const char *text, const char *from, const char *to, const char *drop)
+{
+	char *out = malloc(strlen(text) * 2 + 1), *o = out;
+	for (const char *line = text; *line;) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+		char one[4096];
+		snprintf(one, sizeof one, "%.*s", (int)len, line);
+		line += len;
+		if (drop && strstr(one, drop))
+			continue;
+		for (char *p = one, *hit; *p; p = hit + strlen(from)) {
+			if (!(hit = strstr(p, from))) {
+				o += sprintf(o, "%s", p);
+				break;
+			}
+			o += sprintf(o, "%.*s%s", (int)(hit - p), p, to);
+		}
+	}
+	*o = 0;
+	return out;
+}
+
+/* `autotune header` of text (written as dir/NAME.csv): 0 and the header's and fragment's text. */
+static int header_of(const char *name, const char *text, char **h, char **mk)
+{
+	char path[256], out[256], mkp[256], *said = NULL;
+	snprintf(path, sizeof path, "%s/%s.csv", dir, name);
+	snprintf(out, sizeof out, "%s/%s_tuned.h", dir, name);
+	snprintf(mkp, sizeof mkp, "%s/%s.mk", dir, name);
+	put_file(path, text);
+	int rc = run_autotune((char *[]){"header", path, "-o", out, NULL}, &said);
+	if (rc)
+		fprintf(stderr, "\n  autotune header %s: %s", path, said ? said : "");
+	free(said);
+	*h = read_text(out);
+	*mk = read_text(mkp);
+	return rc;
+}
+
+/* A multi-instance run stopped early (SIGTERM in its last instance; or before an instance began)
+ * says so in its header and fragment, as one of one problem does: NAME_COMPLETE 0 and why, which
+ * CMake's REQUIRE_COMPLETE reads. They had no NAME_COMPLETE at all, so such a header passed. */
+static void test_a_stopped_multi_instance_run_says_so(void)
+{
+	CU_ASSERT_FATAL(tuned());
+	char *text = read_text(csv), *h, *mk;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(strstr(text, ",complete,"));
+	CU_ASSERT_EQUAL(count_in(header, "#define SIZES_COMPLETE 1"), 1);
+	/* stopped by SIGTERM in the last instance: its rows say so */
+	char *term = edited(text, ",complete,", ",terminated,", NULL);
+	CU_ASSERT_EQUAL(header_of("term", term, &h, &mk), 0);
+	CU_ASSERT_PTR_NOT_NULL(h ? strstr(h, "#define SIZES_COMPLETE 0\n#define SIZES_RUN \"terminated\"") : NULL);
+	CU_ASSERT_PTR_NOT_NULL(h ? strstr(h, "configurations measured, stopped by SIGTERM: resume with the same command") : NULL);
+	CU_ASSERT_PTR_NOT_NULL(mk ? strstr(mk, "\nSIZES_COMPLETE := 0\nSIZES_RUN := terminated\n") : NULL);
+	CU_ASSERT_PTR_NOT_NULL(mk ? strstr(mk, "# INCOMPLETE: ") : NULL);
+	free(h);
+	free(mk);
+	free(term);
+	/* the last instance never began: no rows of it, however complete the others */
+	char *cut = edited(text, "\r\n", "\n", ",3,16384\r");
+	CU_ASSERT_EQUAL(header_of("cut", cut, &h, &mk), 0);
+	CU_ASSERT_PTR_NOT_NULL(h ? strstr(h, "#define SIZES_COMPLETE 0\n#define SIZES_RUN \"partial\"") : NULL);
+	CU_ASSERT_PTR_NOT_NULL(h ? strstr(h, "but 1 of 3 instances have no results (instance 3 the first)") : NULL);
+	CU_ASSERT_PTR_NOT_NULL(mk ? strstr(mk, "SIZES_COMPLETE := 0") : NULL);
+	free(h);
+	free(mk);
+	free(cut);
+	free(text);
+}
+
 int add_selector_suite(void)
 {
 	CU_pSuite s = CU_add_suite("selector", NULL, fake_worker_forget);
@@ -425,5 +499,6 @@ int add_selector_suite(void)
 	CU_add_test(s, "the T4 file picks as the CSV does", test_the_t4_file_picks_as_the_csv_does);
 	CU_add_test(s, "a stale, foreign or broken T4 file is refused", test_a_stale_foreign_or_broken_t4_file_is_refused);
 	CU_add_test(s, "a hostile results file is refused, never hangs", test_a_hostile_results_file_is_refused_never_hangs);
+	CU_add_test(s, "a stopped multi-instance run says so", test_a_stopped_multi_instance_run_says_so);
 	return 0;
 }

@@ -15,12 +15,14 @@
 typedef struct {
 	const char *state;     /* one of the RUN_ words below */
 	size_t measured, configurations;
+	char why[160];         /* RUN_PARTIAL: why not all, when known ("" : the file does not say) */
 } run_extent;
 
 #define RUN_COMPLETE "complete"       /* every configuration measured */
 #define RUN_INTERRUPTED "interrupted" /* Ctrl-C (exit 130) */
 #define RUN_TERMINATED "terminated"   /* SIGTERM (exit 143) */
 #define RUN_STOPPED "stopped"         /* the GPU worker could not be restarted (exit 3) */
+#define RUN_UNJOURNALED "journal-failed" /* the journal could not be written (exit 4) */
 #define RUN_SEARCH "search"           /* a search (--budget) measured what it chose */
 #define RUN_SAMPLE "sample-search"    /* a search in a sample of a space too large to list */
 #define RUN_DRY "dry-run"             /* nothing measured */
