@@ -334,6 +334,17 @@ static autotune_results *load_csv(FILE *f, const char *path, const char *spec_ha
 	return r;
 }
 
+/* Whether f starts as UTF-16 or UTF-32 text does: a byte order mark of theirs, or a NUL among
+ * its first bytes. f is rewound. */
+static int is_wide(FILE *f)
+{
+	unsigned char head[4] = {0};
+	size_t n = fread(head, 1, sizeof head, f);
+	rewind(f);
+	return (n >= 2 && ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF))) ||
+	       memchr(head, 0, n) != NULL;
+}
+
 /* Whether f holds JSON (a T4 file), as the tuner decides: its first byte that is not space (after
  * a UTF-8 byte order mark) is '{'. f is rewound. */
 static int is_json(FILE *f)
@@ -384,6 +395,13 @@ autotune_results *autotune_results_load(const char *path, const char *spec_hash,
 	FILE *f = open_results(path, err, errlen);
 	if (!f)
 		return NULL;
+	if (is_wide(f)) {
+		select_say(err, errlen, "%s: UTF-16 or UTF-32 text (a byte order mark or a NUL byte at its start): results "
+					"files are UTF-8 (autotune's CSV or T4 JSON)",
+			   path);
+		fclose(f);
+		return NULL;
+	}
 	autotune_results *r = is_json(f) ? select_t4_load(f, path, spec_hash, err, errlen)
 					 : load_csv(f, path, spec_hash, err, errlen);
 	fclose(f);

@@ -404,6 +404,12 @@ static void test_a_hostile_results_file_is_refused_never_hangs(void)
 	fprintf(f, ",1.5,winner,abc\n");
 	fclose(f);
 	refused_in_child(where, NULL, ":2: a row longer than 1048576 bytes", NULL);
+	/* UTF-16 (a BOM, then NULs): said as such, not read as a CSV */
+	f = fopen(where, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fwrite("\xff\xfe{\0\"\0r\0", 1, 8, f);
+	fclose(f);
+	refused_in_child(where, NULL, "UTF-16 or UTF-32 text", "results files are UTF-8");
 	/* no spec_hash recorded: refused when the program names its spec, loaded when it does not */
 	const char *nospec = hostile_csv("nospec.csv", "4096", "");
 	refused_in_child(nospec, "abc", "a result without its spec_hash", "(abc)");
