@@ -495,6 +495,48 @@ static void test_a_stopped_multi_instance_run_says_so(void)
 	free(text);
 }
 
+/* The same end to end: a run of three instances stopped by SIGTERM in its second writes a header
+ * and fragment that say so (NAME_COMPLETE 0, RUN "terminated"), which REQUIRE_COMPLETE refuses. */
+static void test_sigterm_in_an_instance_leaves_an_incomplete_header(void)
+{
+	char d2[160], path[256], text[2048], cfg[256], out[256], mk[256], journal[256];
+	snprintf(d2, sizeof d2, "%s/stopi", test_dir);
+	mkdir(d2, 0777);
+	snprintf(path, sizeof path, "%s/k.cu", d2);
+	put_file(path, "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * bx + threadIdx.x; "
+		       "if (i < n) a[i] = i; }\n");
+	snprintf(cfg, sizeof cfg, "%s/stopi.yaml", d2);
+	snprintf(out, sizeof out, "%s/stopi_tuned.h", d2);
+	snprintf(mk, sizeof mk, "%s/stopi.mk", d2);
+	snprintf(journal, sizeof journal, "%s/stopi.n-4096.journal", d2);
+	snprintf(text, sizeof text,
+		 "name: stopi\nkernel: {source: k.cu, entry: k}\nconstants: {n: 4096}\ninstances: {n: [1024, 4096, 16384]}\n"
+		 "arguments:\n  - {name: a, type: float, count: n, output: true}\n  - {name: n, type: int32, value: n}\n"
+		 "space: {bx: [32, 64, 96, 128, 160, 192, 224, 256]}\nbuild: {defines: [bx]}\n"
+		 "launch: {block: [bx], grid: [\"ceil_div(n, bx)\"]}\nmeasure: {finalists: 0, metrics: none}\n"
+		 "output: {csv: %s/stopi.csv, header: %s}\n",
+		 d2, out);
+	put_file(cfg, text);
+	setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
+	setenv("FAKE_SLEEP_MS", "100", 1);
+	proc p;
+	char *argv[] = {"./autotune", "-q", cfg, NULL};
+	CU_ASSERT_EQUAL_FATAL(proc_start(&p, argv, PROC_STDOUT | PROC_MERGE_STDERR), 0);
+	double t0 = now_seconds();
+	while (count_in(journal, "done ") < 2 && now_seconds() - t0 < 60)
+		nap();
+	kill(p.pid, SIGTERM);
+	int timed_out, st = proc_finish(&p, 60, &timed_out);
+	unsetenv("FAKE_SLEEP_MS");
+	fake_worker_forget();
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 143);
+	CU_ASSERT_EQUAL(count_in(out, "#define STOPI_COMPLETE 0"), 1);
+	CU_ASSERT_EQUAL(count_in(out, "#define STOPI_RUN \"terminated\""), 1);
+	CU_ASSERT_EQUAL(count_in(out, "stopped by SIGTERM: resume with the same command"), 1);
+	CU_ASSERT_EQUAL(count_in(mk, "STOPI_COMPLETE := 0"), 1);
+	CU_ASSERT_EQUAL(count_in(mk, "STOPI_RUN := terminated"), 1);
+}
+
 int add_selector_suite(void)
 {
 	CU_pSuite s = CU_add_suite("selector", NULL, fake_worker_forget);
@@ -506,5 +548,7 @@ int add_selector_suite(void)
 	CU_add_test(s, "a stale, foreign or broken T4 file is refused", test_a_stale_foreign_or_broken_t4_file_is_refused);
 	CU_add_test(s, "a hostile results file is refused, never hangs", test_a_hostile_results_file_is_refused_never_hangs);
 	CU_add_test(s, "a stopped multi-instance run says so", test_a_stopped_multi_instance_run_says_so);
+	CU_add_test(s, "SIGTERM in an instance leaves an incomplete header",
+		    test_sigterm_in_an_instance_leaves_an_incomplete_header);
 	return 0;
 }
