@@ -280,9 +280,19 @@ static void test_a_stale_foreign_or_broken_t4_file_is_refused(void)
 	refused("twice.json", twice, strlen(twice), "'flags' twice in one result", NULL);
 }
 
-/* autotune_results_load(path, spec) in a child given 60 s and 2 GiB of address space: 1 when it loaded, 0 when it
- * refused (its message in err); -1 when it hung, aborted or crashed, as a host program would. */
-static int load_in_child(const char *path, const char *spec, char *err, size_t errlen)
+/* This process's address space now, in bytes (0: unknown). */
+static unsigned long long address_space(void)
+{
+	char *statm = read_text("/proc/self/statm");
+	unsigned long long pages = statm ? strtoull(statm, NULL, 10) : 0;
+	free(statm);
+	return pages * (unsigned long long)sysconf(_SC_PAGESIZE);
+}
+
+/* autotune_results_load(path, spec) in a child given 60 s and 2 GiB of address space (room: that
+ * much more than it has, when not 0): 1 when it loaded, 0 when it refused (its message in err); -1
+ * when it hung, aborted or crashed, as a host program would. */
+static int load_in_child_room(const char *path, const char *spec, char *err, size_t errlen, unsigned long long room)
 {
 	int fd[2];
 	*err = 0;
@@ -293,7 +303,8 @@ static int load_in_child(const char *path, const char *spec, char *err, size_t e
 		close(fd[0]);
 		alarm(60);
 		/* a reader that grows without bound fails fast (valgrind needs its own address space) */
-		struct rlimit lim = {(rlim_t)2 << 30, (rlim_t)2 << 30};
+		rlim_t as = room ? (rlim_t)(address_space() + room) : (rlim_t)2 << 30;
+		struct rlimit lim = {as, as};
 		if (!getenv("AUTOTUNE_TEST_VALGRIND"))
 			setrlimit(RLIMIT_AS, &lim);
 		char e[1024] = "", out[1100];
@@ -315,6 +326,11 @@ static int load_in_child(const char *path, const char *spec, char *err, size_t e
 		return -1;
 	snprintf(err, errlen, "%.1000s", buf + 1);
 	return buf[0] == '1';
+}
+
+static int load_in_child(const char *path, const char *spec, char *err, size_t errlen)
+{
+	return load_in_child_room(path, spec, err, errlen, 0);
 }
 
 /* A results CSV of two instances (n 1024 and 4096) whose second has n = `n`, spec_hash `spec`. */
@@ -404,6 +420,19 @@ static void test_a_hostile_results_file_is_refused_never_hangs(void)
 	fprintf(f, ",1.5,winner,abc\n");
 	fclose(f);
 	refused_in_child(where, NULL, ":2: a row longer than 1048576 bytes", NULL);
+	/* out of memory (a host with little left): an error returned, never abort() */
+	if (!getenv("AUTOTUNE_TEST_VALGRIND")) {
+		f = fopen(where, "wb");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		fputs("bx,blockDim.x,gpu,time_ms_median,flags,spec_hash,instance,n\n", f);
+		for (int i = 1; i <= 300000; i++)
+			fprintf(f, "32,32,Fake GPU,1.5,winner,abc,%d,%d\n", i, i);
+		fclose(f);
+		int rc = load_in_child_room(where, NULL, err, sizeof err, 24ull << 20);
+		if (rc != 0 || !strstr(err, where))
+			fprintf(stderr, "\n  out of memory: %s, '%s'", rc < 0 ? "aborted" : rc ? "loaded" : "refused", err);
+		CU_ASSERT(rc == 0 && strstr(err, where) && (strstr(err, "out of memory") || strstr(err, "allocate memory")));
+	}
 	/* UTF-16 (a BOM, then NULs): said as such, not read as a CSV */
 	f = fopen(where, "wb");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
