@@ -234,7 +234,8 @@ clean:
 # libFuzzer with ASan and UBSan over what autotune reads from disk: configs (the loader and the
 # expression language; the corpus starts from the shipped configs), results files (the CSV reader
 # behind header, report, show and merge; the T4 and Kernel Tuner cache reader behind --replay and
-# header), journals (a resumed run's replay) and T1 specs (`autotune import`). Each fuzzer runs
+# header), journals (a resumed run's replay), T1 specs (`autotune import`) and the run-time
+# library's readers (runtime/: the CSV and T4 file a user's program loads). Each fuzzer runs
 # FUZZ_SECONDS.
 FUZZ_SECONDS ?= 60
 FUZZ_CC = clang -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L $(INCLUDES) -isystem $(CUDA_HOME)/include \
@@ -252,18 +253,20 @@ $(B)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_file.h $(B)/fuzz/engine.a
 
 fuzz: $(FUZZERS)
 	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-csv-corpus $(B)/fuzz-journal-corpus $(B)/fuzz-import-corpus \
-		$(B)/fuzz-t4-corpus $(B)/fuzz-cubin-corpus
+		$(B)/fuzz-t4-corpus $(B)/fuzz-cubin-corpus $(B)/fuzz-select-corpus
 	@cp -n tests/fuzz/corpus/* $(B)/fuzz-corpus/ 2>/dev/null || true
 	@cp -n tests/fuzz/csv-corpus/* $(B)/fuzz-csv-corpus/ 2>/dev/null || true
 	@cp -n tests/fuzz/journal-corpus/* $(B)/fuzz-journal-corpus/ 2>/dev/null || true
 	@cp -n tests/fuzz/import-corpus/* $(B)/fuzz-import-corpus/ 2>/dev/null || true
 	@for f in tests/t1/published/*/*.json; do cp -n $$f $(B)/fuzz-import-corpus/published-$$(basename $$f); done
 	@cp -n tests/fuzz/t4-corpus/* $(B)/fuzz-t4-corpus/ 2>/dev/null || true
+	@cp -n tests/fuzz/select-corpus/* tests/fuzz/csv-corpus/* tests/fuzz/t4-corpus/* $(B)/fuzz-select-corpus/ 2>/dev/null || true
 	$(B)/fuzz_config -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-corpus
 	$(B)/fuzz_table -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-csv-corpus
 	$(B)/fuzz_journal -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-journal-corpus
 	$(B)/fuzz_import -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-import-corpus
 	$(B)/fuzz_t4 -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-t4-corpus
+	$(B)/fuzz_select -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-select-corpus
 	# the cubin corpus is compiled from its source: a cubin of this toolkit's own making
 	@[ -s $(B)/fuzz-cubin-corpus/k.cubin ] || $(NVCC) -cubin -arch=sm_90 -o $(B)/fuzz-cubin-corpus/k.cubin \
 		tests/fuzz/cubin-corpus/k.cu

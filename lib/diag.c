@@ -4,6 +4,7 @@
 #include "diag.h"
 
 #include <errno.h>
+#include <fcntl.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,8 +25,8 @@ static char *vformat(const char *fmt, va_list ap)
 	va_copy(ap2, ap);
 	int len = vsnprintf(NULL, 0, fmt, ap2);
 	va_end(ap2);
-	if (len < 0)
-		len = 0;
+	if (len < 0) /* past INT_MAX bytes: an empty text in its place would be silently wrong */
+		diag_out_of_memory();
 	char *s = xmalloc((size_t)len + 1);
 	vsnprintf(s, (size_t)len + 1, fmt, ap);
 	return s;
@@ -171,10 +172,30 @@ int write_all(int fd, const void *buf, size_t n)
 	return 0;
 }
 
+int open_no_link(const char *path, int flags, mode_t mode)
+{
+	return open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | flags, mode);
+}
+
+int create_fresh(const char *path)
+{
+	if (unlink(path) && errno != ENOENT)
+		return -1;
+	return open_no_link(path, O_CREAT | O_EXCL, 0666);
+}
+
+const char *write_error(int e)
+{
+	return e == ELOOP ? "it is a symbolic link, which autotune does not write through: remove it" : strerror(e);
+}
+
 int write_atomically(const char *path, const void *data, size_t len)
 {
 	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
+	int fd = create_fresh(tmp);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (fd >= 0 && !f)
+		close(fd);
 	int rc = f && fwrite(data, 1, len, f) == len ? 0 : -1;
 	int e = errno;
 	if (f && fclose(f))
@@ -301,7 +322,7 @@ int write_output(const char *path, const void *data, size_t len, diags *d)
 		return -1;
 	}
 	if (write_atomically(path, data, len)) {
-		diags_add(d, "cannot write '%s': %s", path, strerror(errno));
+		diags_add(d, "cannot write '%s': %s", path, write_error(errno));
 		return -1;
 	}
 	return 0;

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 typedef struct {
 	char **msgs;
@@ -39,6 +40,14 @@ int write_all(int fd, const void *buf, size_t n);
 /* Writes data to "<path>.tmp.<pid>" and renames it onto path, so a reader never sees half a
  * file and concurrent writers never mix; -1 (errno set) on failure, nothing left behind. */
 int write_atomically(const char *path, const void *data, size_t len);
+/* A file autotune writes, opened (O_WRONLY, O_CLOEXEC and `flags`) never through a symbolic link:
+ * -1 with errno ELOOP for a link, which write_error says. */
+int open_no_link(const char *path, int flags, mode_t mode);
+/* A temporary file of autotune's own, made anew: whatever was at path (a link planted there) is
+ * removed first and never written through. -1 with errno. */
+int create_fresh(const char *path);
+/* strerror(e), but a symbolic link (ELOOP) said as one. */
+const char *write_error(int e);
 /* Why autotune will not replace path with an output, or NULL when it may (absent, or a regular
  * file): a write-then-rename replaces whatever is there, so a symbolic link would be replaced
  * instead of its target, and a device node, FIFO or directory by a file. */

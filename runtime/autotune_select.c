@@ -7,11 +7,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "select_results.h"
 
@@ -25,73 +28,141 @@ void select_say(char *err, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void *enough(void *p)
+/* Allocation failure is the caller's to report: a library never aborts its host program. */
+void *select_alloc(size_t n) { return malloc(n ? n : 1); }
+void *select_zalloc(size_t n, size_t size) { return calloc(n ? n : 1, size ? size : 1); }
+void *select_grow(void *p, size_t n) { return realloc(p, n ? n : 1); }
+char *select_strdup(const char *s)
 {
-	if (!p) {
-		fputs("autotune_select: out of memory\n", stderr);
-		abort();
-	}
-	return p;
+	char *d = select_alloc(strlen(s) + 1);
+	return d ? memcpy(d, s, strlen(s) + 1) : NULL;
 }
 
-void *select_alloc(size_t n) { return enough(malloc(n ? n : 1)); }
-void *select_zalloc(size_t n, size_t size) { return enough(calloc(n ? n : 1, size ? size : 1)); }
-void *select_grow(void *p, size_t n) { return enough(realloc(p, n ? n : 1)); }
-char *select_strdup(const char *s) { return memcpy(select_alloc(strlen(s) + 1), s, strlen(s) + 1); }
+/* The CSV as it is read: where (path, line) for messages, and the bytes so far against the limit. */
+typedef struct {
+	FILE *f;
+	const char *path;
+	size_t line; /* the line the next byte is on, 1-based */
+	size_t bytes;
+	char *err;
+	size_t errlen;
+} csv_reader;
 
-/* One record of f: its fields (NULL at the end of the file). */
-static char **read_record(FILE *f, size_t *n)
+static int next_byte(csv_reader *C)
 {
-	size_t cap = 8, len = 0, flen = 0, fcap = 64;
-	char **out = select_alloc(cap * sizeof *out), *field = select_alloc(fcap);
-	int c, quoted = 0, any = 0;
-	*n = 0;
-	for (;;) {
-		c = getc(f);
-		if (c == EOF && !any) {
-			free(field);
-			free(out);
+	int c = getc(C->f);
+	if (c != EOF)
+		C->bytes++;
+	return c;
+}
+
+/* buf[*len] = c, buf growing to at most SELECT_MAX_RECORD_BYTES; -1 past that or out of memory. */
+static int push(csv_reader *C, char **buf, size_t *len, size_t *cap, char c, size_t at)
+{
+	if (*len + 1 >= *cap) {
+		if (*cap >= SELECT_MAX_RECORD_BYTES) {
+			select_say(C->err, C->errlen, "%s:%zu: a row longer than %d bytes: not autotune's results", C->path, at,
+				   SELECT_MAX_RECORD_BYTES);
+			return -1;
+		}
+		size_t ncap = *cap ? 2 * *cap : 256;
+		char *g = select_grow(*buf, ncap);
+		if (!g) {
+			select_say(C->err, C->errlen, "%s:%zu: out of memory", C->path, at);
+			return -1;
+		}
+		*buf = g;
+		*cap = ncap;
+	}
+	(*buf)[(*len)++] = c;
+	return 0;
+}
+
+/* nf fields of buf, each ended by a NUL, as a row of their own strings; NULL when out of memory. */
+static char **split(const char *buf, size_t nf)
+{
+	char **out = select_zalloc(nf, sizeof *out);
+	for (size_t i = 0; out && i < nf; buf += strlen(buf) + 1, i++)
+		if (!(out[i] = select_strdup(buf))) {
+			select_free_row(out, i);
 			return NULL;
 		}
-		any = 1;
+	return out;
+}
+
+/* One record into *row (*n fields): 1, 0 at the end of the file, -1 (said in err, at path:line)
+ * for a NUL byte, a row or file past the limits, or a file cut short: a last row without its line
+ * break, an unclosed quote. Every record autotune writes ends with a line break. */
+static int read_record(csv_reader *C, char ***row, size_t *n)
+{
+	size_t len = 0, cap = 0, nf = 0, fstart = 0, at = C->line;
+	char *buf = NULL;
+	const char *why = NULL;
+	int quoted = 0, c = next_byte(C);
+	if (c == EOF && !ferror(C->f))
+		return 0;
+	for (;; c = next_byte(C)) {
+		if (C->bytes > SELECT_MAX_FILE_BYTES)
+			why = "more bytes than a results file may have (" SELECT_MAX_FILE_TEXT ")";
+		else if (c == EOF && ferror(C->f))
+			why = strerror(errno);
+		else if (c == EOF)
+			why = quoted ? "a quoted field without its closing quote: a file cut short"
+				     : "the last row has no line break at its end: a file cut short";
+		else if (c == 0)
+			why = "a NUL byte: not a text file (UTF-16, or not a results file)";
+		if (why) {
+			select_say(C->err, C->errlen, "%s:%zu: %s", C->path, C->line, why);
+			free(buf);
+			return -1;
+		}
+		if (c == '\n')
+			C->line++;
 		if (quoted) {
-			if (c == EOF)
-				break;
 			if (c == '"') {
-				int d = getc(f);
+				int d = next_byte(C);
 				if (d != '"') {
 					quoted = 0;
-					ungetc(d, f);
+					if (d != EOF) {
+						ungetc(d, C->f);
+						C->bytes--;
+					}
 					continue;
 				}
 			}
-		} else if (c == '"' && flen == 0) {
+		} else if (c == '"' && len == fstart) {
 			quoted = 1;
 			continue;
-		} else if (c == ',' || c == '\n' || c == EOF) {
-			field[flen] = 0;
-			if (len + 1 >= cap)
-				out = select_grow(out, (cap *= 2) * sizeof *out);
-			out[len++] = field;
-			if (c != ',') {
-				*n = len;
-				return out;
+		} else if (c == ',' || c == '\n') {
+			if (push(C, &buf, &len, &cap, 0, at)) {
+				free(buf);
+				return -1;
 			}
-			fcap = 64;
-			flen = 0;
-			field = select_alloc(fcap);
+			fstart = len;
+			if (++nf > SELECT_MAX_COLUMNS) {
+				select_say(C->err, C->errlen, "%s:%zu: more than %d fields in a row: not autotune's results",
+					   C->path, at, SELECT_MAX_COLUMNS);
+				free(buf);
+				return -1;
+			}
+			if (c == '\n')
+				break;
 			continue;
 		} else if (c == '\r')
 			continue;
-		if (flen + 2 >= fcap)
-			field = select_grow(field, fcap *= 2);
-		field[flen++] = (char)c;
+		if (push(C, &buf, &len, &cap, (char)c, at)) {
+			free(buf);
+			return -1;
+		}
 	}
-	/* an unterminated quote: what there is, as the last field */
-	field[flen] = 0;
-	out[len++] = field;
-	*n = len;
-	return out;
+	*row = split(buf, nf);
+	free(buf);
+	if (!*row) {
+		select_say(C->err, C->errlen, "%s:%zu: out of memory", C->path, at);
+		return -1;
+	}
+	*n = nf;
+	return 1;
 }
 
 void select_free_row(char **r, size_t n)
@@ -123,28 +194,52 @@ void autotune_results_free(autotune_results *r)
 	free(r);
 }
 
+/* An instance's constant: a positive finite number, as autotune_pick takes them (picks go by
+ * logarithms); 0 when v is one, else -1. */
+static int constant_of(const char *v, double *out)
+{
+	char *end;
+	*out = strtod(v, &end);
+	return end != v && !*end && isfinite(*out) && *out > 0 ? 0 : -1;
+}
+
 int select_add_winner(autotune_results *r, char **cells, const char *where, char *err, size_t errlen)
 {
 	select_winner w = {cells, -1, select_zalloc(r->nconsts + 1, sizeof(double))};
+	if (!w.consts) {
+		select_say(err, errlen, "%s: out of memory", where);
+		select_free_row(cells, r->ncols);
+		return -1;
+	}
 	if (r->inst_col >= 0) {
 		char *end;
-		w.instance = strtol(cells[r->inst_col], &end, 10) - 1;
-		if (end == cells[r->inst_col])
-			w.instance = -1;
-		for (size_t k = 0; k < r->nconsts && !*end && w.instance >= 0; k++) {
-			const char *v = cells[r->const_col[k]];
-			w.consts[k] = strtod(v, &end);
-			if (end == v)
-				w.instance = -1;
-		}
-		if (*end || w.instance < 0) {
-			select_say(err, errlen, "%s: the instance or its constants are not numbers", where);
+		const char *inst = cells[r->inst_col];
+		w.instance = strtol(inst, &end, 10) - 1;
+		if (end == inst || *end || w.instance < 0) {
+			select_say(err, errlen, "%s: instance '%.64s' is not a number from 1", where, inst);
 			select_free_row(cells, r->ncols);
 			free(w.consts);
 			return -1;
 		}
+		for (size_t k = 0; k < r->nconsts; k++)
+			if (constant_of(cells[r->const_col[k]], &w.consts[k])) {
+				select_say(err, errlen,
+					   "%s: %s of instance %ld is '%.64s': not a positive finite number (an instance's constants "
+					   "are sizes: picks compare their logarithms); re-tune, or correct the results",
+					   where, r->names[r->const_col[k]], w.instance + 1, cells[r->const_col[k]]);
+				select_free_row(cells, r->ncols);
+				free(w.consts);
+				return -1;
+			}
 	}
-	r->w = select_grow(r->w, (r->nw + 1) * sizeof *r->w);
+	select_winner *g = select_grow(r->w, (r->nw + 1) * sizeof *r->w);
+	if (!g) {
+		select_say(err, errlen, "%s: out of memory", where);
+		select_free_row(cells, r->ncols);
+		free(w.consts);
+		return -1;
+	}
+	r->w = g;
 	r->w[r->nw++] = w;
 	return 0;
 }
@@ -164,11 +259,16 @@ static int keep(autotune_results *r, char **row, size_t line, const char *path, 
 /* The spec_hash check: every row's, against the program's. */
 int select_check_spec(const char *path, const char *want, const char *got, char *err, size_t errlen)
 {
-	if (!want || !*got || !strcmp(want, got))
+	if (!want || !strcmp(want, got))
 		return 0;
-	select_say(err, errlen, "%s: stale results: tuned for spec_hash %s, but this program was built for %s (another version "
-			 "of the config or kernel): re-tune, or rebuild against these results' header",
-	    path, got, want);
+	if (!*got)
+		select_say(err, errlen, "%s: a result without its spec_hash, so not known to be of this program's spec (%s): "
+					"re-tune with this autotune, or load with no spec_hash to skip the check",
+			   path, want);
+	else
+		select_say(err, errlen, "%s: stale results: tuned for spec_hash %s, but this program was built for %s (another "
+					"version of the config or kernel): re-tune, or rebuild against these results' header",
+			   path, got, want);
 	return -1;
 }
 
@@ -176,9 +276,18 @@ int select_check_spec(const char *path, const char *want, const char *got, char 
  * file that is not autotune's CSV, a bad row or stale results. */
 static autotune_results *load_csv(FILE *f, const char *path, const char *spec_hash, char *err, size_t errlen)
 {
+	csv_reader C = {f, path, 1, 0, err, errlen};
 	autotune_results *r = select_zalloc(1, sizeof *r);
-	r->names = read_record(f, &r->ncols);
-	int bx = r->names ? col_of(r, "blockDim.x", 0) : -1, flags = bx >= 0 ? col_of(r, "flags", (size_t)bx) : -1;
+	if (!r) {
+		select_say(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	int rc = read_record(&C, &r->names, &r->ncols);
+	if (rc < 0) {
+		free(r);
+		return NULL;
+	}
+	int bx = rc ? col_of(r, "blockDim.x", 0) : -1, flags = bx >= 0 ? col_of(r, "flags", (size_t)bx) : -1;
 	int spec = bx >= 0 ? col_of(r, "spec_hash", (size_t)bx) : -1;
 	if (flags < 0 || spec < 0) {
 		select_say(err, errlen, "%s: not autotune's results (no blockDim.x, flags or spec_hash column)", path);
@@ -189,31 +298,51 @@ static autotune_results *load_csv(FILE *f, const char *path, const char *spec_ha
 	r->inst_col = col_of(r, "instance", (size_t)bx);
 	r->nconsts = r->inst_col >= 0 ? r->ncols - (size_t)r->inst_col - 1 : 0;
 	r->const_col = select_zalloc(r->nconsts, sizeof *r->const_col);
+	if (!r->const_col) {
+		select_say(err, errlen, "%s: out of memory", path);
+		autotune_results_free(r);
+		return NULL;
+	}
 	for (size_t k = 0; k < r->nconsts; k++)
 		r->const_col[k] = (size_t)r->inst_col + 1 + k;
-	size_t n, line = 1;
+	size_t n, line;
 	char **row;
-	int rc = 0;
-	while (!rc && (row = read_record(f, &n))) {
-		line++;
+	for (;;) {
+		line = C.line;
+		if ((rc = read_record(&C, &row, &n)) <= 0)
+			break;
 		if (n == 1 && !*row[0]) { /* a blank line */
 			select_free_row(row, n);
 			continue;
 		}
 		if (n != r->ncols) {
-			select_say(err, errlen, "%s:%zu: %zu fields, the header has %zu", path, line, n, r->ncols);
+			select_say(err, errlen, "%s:%zu: %zu fields, the header has %zu: a row cut short, or not autotune's", path,
+				   line, n, r->ncols);
 			select_free_row(row, n);
 			rc = -1;
 		} else if ((rc = select_check_spec(path, spec_hash, row[spec], err, errlen)) == 0)
 			rc = keep(r, row, line, path, flags, err, errlen);
 		else
 			select_free_row(row, n);
+		if (rc)
+			break;
 	}
 	if (rc) {
 		autotune_results_free(r);
 		return NULL;
 	}
 	return r;
+}
+
+/* Whether f starts as UTF-16 or UTF-32 text does: a byte order mark of theirs, or a NUL among
+ * its first bytes. f is rewound. */
+static int is_wide(FILE *f)
+{
+	unsigned char head[4] = {0};
+	size_t n = fread(head, 1, sizeof head, f);
+	rewind(f);
+	return (n >= 2 && ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF))) ||
+	       memchr(head, 0, n) != NULL;
 }
 
 /* Whether f holds JSON (a T4 file), as the tuner decides: its first byte that is not space (after
@@ -229,11 +358,48 @@ static int is_json(FILE *f)
 	return c == '{';
 }
 
+/* path opened for reading when it is a regular file within the size limit; NULL, said in err,
+ * else. A FIFO or a device (/dev/zero) would block or never end: opened without waiting, refused. */
+static FILE *open_results(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st)) {
+		select_say(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	const char *why = S_ISREG(st.st_mode) ? NULL
+			  : S_ISDIR(st.st_mode) ? "a directory"
+			  : S_ISFIFO(st.st_mode) ? "a pipe"
+			  : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+								      : "a socket";
+	if (why)
+		select_say(err, errlen, "%s: %s, not a regular file: give the results file itself", path, why);
+	else if (st.st_size > SELECT_MAX_FILE_BYTES)
+		select_say(err, errlen, "%s: %lld bytes, more than a results file may have (" SELECT_MAX_FILE_TEXT ")", path,
+			   (long long)st.st_size);
+	int fl = why || st.st_size > SELECT_MAX_FILE_BYTES ? -1 : fcntl(fd, F_GETFL);
+	FILE *f = fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) ? NULL : fdopen(fd, "r");
+	if (!f) {
+		if (fl >= 0)
+			select_say(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
 autotune_results *autotune_results_load(const char *path, const char *spec_hash, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		select_say(err, errlen, "%s: %s", path, strerror(errno));
+	FILE *f = open_results(path, err, errlen);
+	if (!f)
+		return NULL;
+	if (is_wide(f)) {
+		select_say(err, errlen, "%s: UTF-16 or UTF-32 text (a byte order mark or a NUL byte at its start): results "
+					"files are UTF-8 (autotune's CSV or T4 JSON)",
+			   path);
+		fclose(f);
 		return NULL;
 	}
 	autotune_results *r = is_json(f) ? select_t4_load(f, path, spec_hash, err, errlen)
@@ -257,6 +423,9 @@ const char *autotune_param_name(const autotune_results *r, size_t p) { return p 
 
 double autotune_ln(double x)
 {
+	/* the loops below end only for a positive finite x */
+	if (!(x > 0) || isinf(x))
+		return x > 0 ? x : NAN;
 	double k = 0;
 	while (x >= 2) {
 		x /= 2;

@@ -23,8 +23,11 @@ typedef struct autotune_results autotune_results;
  * (the header's NAME_SPEC_HASH, or `autotune validate --print-spec-hash CONFIG`); results of
  * another spec are stale and refused. NULL skips that check. NULL on failure, with the reason in
  * err (errlen bytes, err may be NULL): among them, a T4 file of another tool or a Kernel Tuner
- * cache file (no spec or instance information), a file cut short (path:line:col). Free with
- * autotune_results_free. */
+ * cache file (no spec or instance information), a file cut short (path:line:col), a result without
+ * a spec_hash when spec_hash is given, an instance's constant that is not a positive finite
+ * number, what is not a regular file (a pipe, /dev/zero), a NUL byte, a file past 1 GiB or a row
+ * past 1 MiB, and running out of memory: the library never hangs, aborts or exits its host
+ * program. Free with autotune_results_free. */
 autotune_results *autotune_results_load(const char *path, const char *spec_hash, char *err, size_t errlen);
 void autotune_results_free(autotune_results *r);
 
@@ -48,7 +51,8 @@ double autotune_time_ms(const autotune_results *r, long pick);
 long autotune_instance(const autotune_results *r, long pick);
 const char *autotune_field(const autotune_results *r, long pick, const char *column);
 
-/* ln as the tuned header computes it (no libm), so the picks are the same bit for bit. */
+/* ln as the tuned header computes it (no libm), so the picks are the same bit for bit; NaN for a
+ * value not positive (or NaN), infinity for infinity. */
 double autotune_ln(double x);
 
 #ifdef __cplusplus

@@ -25,10 +25,17 @@ struct autotune_results {
 	size_t nw;
 };
 
+/* What the library reads at most: a results file, one row of the CSV, the fields of a row. A
+ * tune of a million configurations writes a few hundred MiB. */
+#define SELECT_MAX_FILE_BYTES ((long long)1 << 30)
+#define SELECT_MAX_FILE_TEXT "1 GiB"
+#define SELECT_MAX_RECORD_BYTES (1 << 20)
+#define SELECT_MAX_COLUMNS 4096
+
 /* The reason into err (len bytes; err may be NULL), as snprintf. */
 void select_say(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* malloc, calloc, realloc and strdup that abort when out of memory (the library has no error path
- * for it, like the tuned header's table it stands in for). */
+/* malloc, calloc, realloc and strdup (NULL for 0 bytes never: 1 is asked); NULL when out of
+ * memory, which callers say in err: the library never aborts its host program. */
 void *select_alloc(size_t n);
 void *select_zalloc(size_t n, size_t size);
 void *select_grow(void *p, size_t n);

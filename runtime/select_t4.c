@@ -38,6 +38,8 @@ typedef struct {
 	yaml_parser_t parser;
 	yaml_event_t ev; /* the current event, when have */
 	int have, depth, failed;
+	FILE *f;
+	long long bytes; /* read so far, against SELECT_MAX_FILE_BYTES */
 	const char *path, *spec_hash;
 	char *err;
 	size_t errlen;
@@ -59,10 +61,23 @@ static int fail_at(reader *R, yaml_mark_t m, const char *fmt, ...)
 	return -1;
 }
 
+static int out_of_memory(reader *R)
+{
+	select_say(R->err, R->errlen, "%s: out of memory", R->path);
+	R->failed = 1;
+	return -1;
+}
+
 static int syntax_error(reader *R)
 {
 	const yaml_parser_t *p = &R->parser;
 	R->failed = 1;
+	if (R->bytes > SELECT_MAX_FILE_BYTES) {
+		select_say(R->err, R->errlen, "%s: more bytes than a results file may have (" SELECT_MAX_FILE_TEXT ")", R->path);
+		return -1;
+	}
+	if (p->error == YAML_MEMORY_ERROR)
+		return out_of_memory(R);
 	if (p->error == YAML_READER_ERROR) {
 		select_say(R->err, R->errlen, "%s: byte %lu: %s: the file must be UTF-8 JSON", R->path,
 			   (unsigned long)p->problem_offset, p->problem ? p->problem : "unreadable text");
@@ -94,6 +109,9 @@ static int next(reader *R)
 		yaml_only = e->data.scalar.anchor || e->data.scalar.tag;
 		if (memchr(e->data.scalar.value, 0, e->data.scalar.length))
 			return fail_at(R, e->start_mark, "a NUL character (\\0) in a string: not allowed");
+		if (e->data.scalar.length > SELECT_MAX_RECORD_BYTES)
+			return fail_at(R, e->start_mark, "a string longer than %d bytes: not a T4 file of autotune",
+				       SELECT_MAX_RECORD_BYTES);
 		break;
 	case YAML_SEQUENCE_START_EVENT:
 		yaml_only = e->data.sequence_start.anchor || e->data.sequence_start.tag;
@@ -162,12 +180,24 @@ static int add(reader *R, row *w, fields *f, const char *name, const char *val, 
 	if (w->params.n + w->rest.n >= MAX_FIELDS)
 		return fail_at(R, m, "more than %d fields in one result: not a T4 file of autotune", MAX_FIELDS);
 	if (f->n == f->cap) {
-		f->cap = f->cap ? 2 * f->cap : 16;
-		f->name = select_grow(f->name, f->cap * sizeof *f->name);
-		f->val = select_grow(f->val, f->cap * sizeof *f->val);
+		size_t cap = f->cap ? 2 * f->cap : 16;
+		char **n = select_grow(f->name, cap * sizeof *f->name);
+		if (n)
+			f->name = n;
+		char **v = n ? select_grow(f->val, cap * sizeof *f->val) : NULL;
+		if (!v)
+			return out_of_memory(R);
+		f->val = v;
+		f->cap = cap;
 	}
-	f->name[f->n] = select_strdup(name);
-	f->val[f->n++] = select_strdup(val);
+	char *n = select_strdup(name), *v = select_strdup(val);
+	if (!n || !v) {
+		free(n);
+		free(v);
+		return out_of_memory(R);
+	}
+	f->name[f->n] = n;
+	f->val[f->n++] = v;
 	return 0;
 }
 
@@ -181,6 +211,8 @@ static int read_pairs(reader *R, row *w, fields *f, const char *what)
 		if (!scalar(R))
 			return fail_at(R, R->ev.start_mark, "a key of %s that is not a string", what);
 		char *name = select_strdup(scalar(R));
+		if (!name)
+			return out_of_memory(R);
 		int rc = next(R);
 		if (!rc && !scalar(R))
 			rc = fail_at(R, R->ev.start_mark, "'%s' of %s is a list or object, not a string or number", name, what);
@@ -209,7 +241,8 @@ static int read_measurement(reader *R, char **name, char **value)
 			return fail_at(R, R->ev.start_mark, "a measurement's %s is a list or object", into == name ? "name" : "value");
 		if (into) {
 			free(*into);
-			*into = select_strdup(scalar(R));
+			if (!(*into = select_strdup(scalar(R))))
+				return out_of_memory(R);
 		} else if (skip(R))
 			return -1;
 	}
@@ -256,7 +289,10 @@ static int take(reader *R, row *w, int autotune)
 	}
 	if (!flags || !strstr(flags, "winner"))
 		return 0;
-	R->wins = select_grow(R->wins, (R->nwins + 1) * sizeof *R->wins);
+	row *g = select_grow(R->wins, (R->nwins + 1) * sizeof *R->wins);
+	if (!g)
+		return out_of_memory(R);
+	R->wins = g;
 	R->wins[R->nwins++] = *w;
 	return 1;
 }
@@ -350,8 +386,11 @@ static long column(reader *R, autotune_results *r, const char *name, const row *
 			return (long)c;
 	if (r->ncols >= MAX_FIELDS)
 		return fail_at(R, w->at, "more than %d fields in the results: not a T4 file of autotune", MAX_FIELDS);
-	r->names = select_grow(r->names, (r->ncols + 1) * sizeof *r->names);
-	r->names[r->ncols] = select_strdup(name);
+	char **g = select_grow(r->names, (r->ncols + 1) * sizeof *r->names);
+	if (g)
+		r->names = g;
+	if (!g || !(r->names[r->ncols] = select_strdup(name)))
+		return out_of_memory(R);
 	return (long)r->ncols++;
 }
 
@@ -361,9 +400,11 @@ static int columns(reader *R, autotune_results *r)
 {
 	const fields *p = &R->wins[0].params;
 	r->nparams = r->ncols = p->n;
-	r->names = select_zalloc(p->n, sizeof *r->names);
+	if (!(r->names = select_zalloc(p->n, sizeof *r->names)))
+		return out_of_memory(R);
 	for (size_t i = 0; i < p->n; i++)
-		r->names[i] = select_strdup(p->name[i]);
+		if (!(r->names[i] = select_strdup(p->name[i])))
+			return out_of_memory(R);
 	const row *with_inst = NULL;
 	for (size_t k = 0; k < R->nwins; k++) {
 		const row *w = &R->wins[k];
@@ -381,11 +422,18 @@ static int columns(reader *R, autotune_results *r)
 	r->inst_col = -1;
 	if (!with_inst)
 		return 0;
-	r->inst_col = (int)column(R, r, "instance", with_inst);
+	long c = column(R, r, "instance", with_inst);
+	if (c < 0)
+		return -1;
+	r->inst_col = (int)c;
 	r->nconsts = with_inst->meas_end - with_inst->inst - 1;
-	r->const_col = select_zalloc(r->nconsts, sizeof *r->const_col);
-	for (size_t k = 0; k < r->nconsts; k++)
-		r->const_col[k] = (size_t)column(R, r, with_inst->rest.name[with_inst->inst + 1 + k], with_inst);
+	if (!(r->const_col = select_zalloc(r->nconsts, sizeof *r->const_col)))
+		return out_of_memory(R);
+	for (size_t k = 0; k < r->nconsts; k++) {
+		if ((c = column(R, r, with_inst->rest.name[with_inst->inst + 1 + k], with_inst)) < 0)
+			return -1;
+		r->const_col[k] = (size_t)c;
+	}
 	return 0;
 }
 
@@ -395,6 +443,8 @@ static int rows(reader *R, autotune_results *r)
 	for (size_t k = 0; k < R->nwins; k++) {
 		row *w = &R->wins[k];
 		char **cells = select_zalloc(r->ncols, sizeof *cells);
+		if (!cells)
+			return out_of_memory(R);
 		for (size_t i = 0; i < w->params.n; i++) {
 			cells[i] = w->params.val[i];
 			w->params.val[i] = NULL;
@@ -405,8 +455,10 @@ static int rows(reader *R, autotune_results *r)
 			w->rest.val[i] = NULL;
 		}
 		for (size_t c = 0; c < r->ncols; c++)
-			if (!cells[c])
-				cells[c] = select_strdup("");
+			if (!cells[c] && !(cells[c] = select_strdup(""))) {
+				select_free_row(cells, r->ncols);
+				return out_of_memory(R);
+			}
 		char where[4096];
 		snprintf(where, sizeof where, "%s:%lu:%lu", R->path, (unsigned long)w->at.line + 1, (unsigned long)w->at.column + 1);
 		if (select_add_winner(r, cells, where, R->err, R->errlen))
@@ -415,14 +467,23 @@ static int rows(reader *R, autotune_results *r)
 	return 0;
 }
 
+/* libyaml's input: f, counted, refused past SELECT_MAX_FILE_BYTES (a file that grows as it is read). */
+static int read_some(void *data, unsigned char *buf, size_t size, size_t *got)
+{
+	reader *R = data;
+	*got = fread(buf, 1, size, R->f);
+	R->bytes += (long long)*got;
+	return R->bytes <= SELECT_MAX_FILE_BYTES && !ferror(R->f);
+}
+
 autotune_results *select_t4_load(FILE *f, const char *path, const char *spec_hash, char *err, size_t errlen)
 {
-	reader R = {.path = path, .spec_hash = spec_hash, .err = err, .errlen = errlen};
+	reader R = {.path = path, .spec_hash = spec_hash, .err = err, .errlen = errlen, .f = f};
 	if (!yaml_parser_initialize(&R.parser)) {
-		fputs("autotune_select: out of memory\n", stderr);
-		abort();
+		select_say(err, errlen, "%s: out of memory", path);
+		return NULL;
 	}
-	yaml_parser_set_input_file(&R.parser, f);
+	yaml_parser_set_input(&R.parser, read_some, &R);
 	int rc = read_root(&R);
 	if (R.have)
 		yaml_event_delete(&R.ev);
@@ -434,7 +495,10 @@ autotune_results *select_t4_load(FILE *f, const char *path, const char *spec_has
 		rc = -1;
 	}
 	autotune_results *r = select_zalloc(1, sizeof *r);
-	r->inst_col = -1;
+	if (!r && !rc)
+		rc = out_of_memory(&R);
+	if (r)
+		r->inst_col = -1;
 	if (!rc && R.nwins)
 		rc = columns(&R, r) || rows(&R, r) ? -1 : 0;
 	for (size_t k = 0; k < R.nwins; k++)

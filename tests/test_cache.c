@@ -463,6 +463,44 @@ static void test_the_default_cache_is_the_users_own(void)
 	free(home);
 }
 
+/* Links planted at the cache's temporary names (a log, a deps list, the cubin nvcc writes) are
+ * replaced or removed, never written through: the file they point to stays as it was. */
+static void test_no_temporary_file_is_written_through_a_link(void)
+{
+	mkdir(CDIR, 0777);
+	cubin_cache *c = fresh_cache(CDIR "/links");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	const char *precious = CDIR "/precious.txt";
+	put_file(precious, "precious\n");
+	char *base = cache_tmp_base(c, "00000000000000ee"), p[512], target[512];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(realpath(precious, target));
+	static const char *const ends[] = {".log", ".deps", ".cubin"};
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(p, sizeof p, "%s%s", base, ends[i]);
+		CU_ASSERT_EQUAL(symlink(target, p), 0);
+	}
+	cache_clear_tmp(base); /* as a compile does before nvcc runs */
+	struct stat st;
+	snprintf(p, sizeof p, "%s.cubin", base);
+	CU_ASSERT(lstat(p, &st) != 0);
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(p, sizeof p, "%s%s", base, ends[i]);
+		CU_ASSERT_EQUAL(symlink(target, p), 0);
+	}
+	snprintf(p, sizeof p, "%s.cubin", base);
+	put_file(p, "cubin");
+	snprintf(p, sizeof p, "%s.d", base);
+	put_file(p, "x.o: " CDIR "/b.h\n");
+	char *stored = cache_store(c, "00000000000000ee", base, "ptxas info    : Used 8 registers\n", NULL);
+	CU_ASSERT_PTR_NOT_NULL(stored);
+	char *text = read_text(precious);
+	CU_ASSERT_STRING_EQUAL(text ? text : "", "precious\n");
+	free(text);
+	free(stored);
+	free(base);
+	cache_close(c);
+}
+
 int add_cache_suite(void)
 {
 	CU_pSuite s = CU_add_suite("cache", NULL, NULL), n = add_integration_suite("cache/nvcc", NULL, NULL);
@@ -478,5 +516,6 @@ int add_cache_suite(void)
 	CU_add_test(s, "a linked library is a dependency", test_a_linked_library_is_a_dependency);
 	CU_add_test(s, "a wrapped nvcc is known by its toolkit", test_a_wrapped_nvcc_is_known_by_its_toolkit);
 	CU_add_test(s, "the default cache is the user's own", test_the_default_cache_is_the_users_own);
+	CU_add_test(s, "no temporary file is written through a link", test_no_temporary_file_is_written_through_a_link);
 	return 0;
 }

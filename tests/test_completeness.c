@@ -41,6 +41,8 @@ static void test_a_run_is_complete_only_when_it_finished_everything(void)
 		{"terminated", "1 of 3 configurations measured, stopped by SIGTERM: resume with the same command"},
 		{"stopped", "1 of 3 configurations measured, stopped: the GPU worker could not be restarted: resume with "
 			    "the same command"},
+		{"journal-failed", "1 of 3 configurations measured, stopped: the journal could not be written: resume with "
+				   "the same command"},
 		{"search", "a search (--budget) of 1 of 3 configurations: the best found, not necessarily the best"},
 		{"sample-search", "a search (--budget) of 1 of a uniform sample of 3 configurations of a space too large "
 				  "to list: the best found, not necessarily the best"},
@@ -72,7 +74,8 @@ static void test_merged_shards_take_the_word_to_hear_first(void)
 	CU_ASSERT_STRING_EQUAL(r.state, RUN_INTERRUPTED);
 	CU_ASSERT_EQUAL(r.measured, 3);
 	CU_ASSERT_EQUAL(r.configurations, 4);
-	run_extent a = {RUN_COMPLETE, 5, 5}, b = {RUN_TERMINATED, 2, 5};
+	run_extent a = {.state = RUN_COMPLETE, .measured = 5, .configurations = 5},
+		   b = {.state = RUN_TERMINATED, .measured = 2, .configurations = 5};
 	run_extent_join(&a, &b);
 	CU_ASSERT_STRING_EQUAL(a.state, RUN_TERMINATED);
 	CU_ASSERT_EQUAL(a.measured, 7);
@@ -134,14 +137,14 @@ static char *macros_of(const run_extent *r, char **mk)
 
 static void test_the_header_says_complete_or_not(void)
 {
-	char *mk, *h = macros_of(&(run_extent){RUN_INTERRUPTED, 2, 52}, &mk);
+	char *mk, *h = macros_of(&(run_extent){.state = RUN_INTERRUPTED, .measured = 2, .configurations = 52}, &mk);
 	CU_ASSERT_PTR_NOT_NULL(strstr(h, "#define X_COMPLETE 0\n#define X_RUN \"interrupted\"\n#define X_MEASURED 2\n"
 					 "#define X_CONFIGURATIONS 52\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(mk, "# INCOMPLETE: 2 of 52 configurations measured, interrupted: resume with the same "
 					  "command\nX_COMPLETE := 0\nX_RUN := interrupted\nX_MEASURED := 2\n"));
 	free(h);
 	free(mk);
-	h = macros_of(&(run_extent){RUN_COMPLETE, 52, 52}, &mk);
+	h = macros_of(&(run_extent){.state = RUN_COMPLETE, .measured = 52, .configurations = 52}, &mk);
 	CU_ASSERT_PTR_NOT_NULL(strstr(h, "#define X_COMPLETE 1\n#define X_RUN \"complete\"\n"));
 	CU_ASSERT_PTR_NULL(strstr(mk, "INCOMPLETE"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(mk, "X_COMPLETE := 1\n"));

@@ -899,6 +899,43 @@ static void test_the_table_of_published_specs_is_true(void)
 	free(doc);
 }
 
+/* Nesting the translation cannot bear (chains doubling their middle operand, a value 150 deep) is
+ * refused at the spec's line and column and field, and nothing is written; never a constraint cut
+ * to "()". */
+static void test_deep_nesting_is_refused_at_its_place(void)
+{
+	char chain[1024] = "a", tmp[1024];
+	for (int k = 0; k < 24; k++) {
+		snprintf(tmp, sizeof tmp, "a < (%s) < 9", chain);
+		memcpy(chain, tmp, sizeof chain);
+	}
+	char cond[1200], yaml[128], deep[400] = "[", *p = deep + 1;
+	snprintf(cond, sizeof cond, "{\"Parameters\": [\"a\"], \"Expression\": \"%s\"}", chain);
+	const char *json = write_spec("deep", "{\"Name\": \"a\", \"Type\": \"int\", \"Values\": \"[1, 2]\"}", cond, "a", yaml,
+				      sizeof yaml);
+	diags d = {0};
+	CU_ASSERT_EQUAL(import_t1(json, yaml, &d), -1);
+	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], ":1:") && strstr(d.msgs[0], ": ConfigurationSpace.Conditions[0].Expression: ") &&
+		  strstr(d.msgs[0], "the translation grows past"));
+	CU_ASSERT(access(yaml, F_OK) != 0);
+	diags_free(&d);
+	for (int k = 0; k < 150; k++)
+		*p++ = '(';
+	*p++ = '1';
+	for (int k = 0; k < 150; k++)
+		*p++ = ')';
+	strcpy(p, "]");
+	char param[512];
+	snprintf(param, sizeof param, "{\"Name\": \"a\", \"Type\": \"int\", \"Values\": \"%s\"}", deep);
+	json = write_spec("deep", param, "", "a", yaml, sizeof yaml);
+	CU_ASSERT_EQUAL(import_t1(json, yaml, &d), -1);
+	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], ": ConfigurationSpace.TuningParameters[0].Values: ") &&
+		  strstr(d.msgs[0], "nested more than 100 levels deep"));
+	CU_ASSERT(access(yaml, F_OK) != 0);
+	diags_free(&d);
+	unlink(json);
+}
+
 int add_import_suite(void)
 {
 	CU_pSuite s = CU_add_suite("import", NULL, NULL);
@@ -927,5 +964,6 @@ int add_import_suite(void)
 	CU_add_test(s, "a precision the arguments do not follow is noted", test_a_precision_the_arguments_do_not_follow_is_noted);
 	CU_add_test(s, "a written config that does not validate is reported",
 		    test_a_written_config_that_does_not_validate_is_reported);
+	CU_add_test(s, "deep nesting is refused at its place", test_deep_nesting_is_refused_at_its_place);
 	return 0;
 }

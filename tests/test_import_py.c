@@ -189,6 +189,93 @@ static void test_value_lists_are_pythons(void)
 	values_are("[1, 2] - [1]", "error at 7: unexpected '-' after the list");
 }
 
+/* n copies of a, then mid, then n copies of b (caller frees). */
+static char *wrapped(const char *a, size_t n, const char *mid, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), lm = strlen(mid);
+	char *s = malloc(n * (la + lb) + lm + 1), *p = s;
+	for (size_t k = 0; k < n; k++, p += la)
+		memcpy(p, a, la);
+	memcpy(p, mid, lm);
+	p += lm;
+	for (size_t k = 0; k < n; k++, p += lb)
+		memcpy(p, b, lb);
+	*p = 0;
+	return s;
+}
+
+/* python refused with msg in the message, by py_translate (values 0) or py_values (1). */
+static void refused_with(const char *python, int values, const char *msg)
+{
+	py_error e;
+	value *v = NULL;
+	size_t n;
+	char *text = values ? NULL : py_translate(python, NULL, &e);
+	int rc = values ? py_values(python, &v, &n, &e) : text ? 0 : -1;
+	if (!rc || !strstr(e.msg, msg))
+		fprintf(stderr, "\n  '%.60s...': %s, want '%s'\n", python, rc ? e.msg : "translated", msg);
+	CU_ASSERT(rc && strstr(e.msg, msg));
+	free(text);
+	free(v);
+}
+
+/* Work bounded by the input: comparison chains nested in each other's middle operand (each level
+ * doubled the translation: 24 levels took 2.2 GB, 26 came out as "()"), nesting 30,000 deep (a
+ * crash), an expression past its size: each refused at its place; a long flat one translated
+ * within PY_OUT_RATIO (64) times its size. */
+static void test_nesting_and_growth_are_bounded(void)
+{
+	static const size_t depths[] = {12, 24, 26, 40};
+	for (size_t i = 0; i < sizeof depths / sizeof *depths; i++) {
+		char *chain = wrapped("a < (", depths[i], "a", ") < 9");
+		refused_with(chain, 0, "the translation grows past");
+		free(chain);
+	}
+	value v = at("a < (b < c < 9) < 9", 0, 2, 3); /* a chain in a chain's middle: still exact */
+	CU_ASSERT(v.kind == VAL_INT && v.u.i == 1);
+	struct {
+		const char *open, *close;
+	} deep[] = {{"(", ")"}, {"-", ""}, {"not ", ""}, {"+", ""}, {"abs(", ")"}, {"2 ** ", ""}, {"a if b else ", ""},
+		    {"a in [1, abs(", ")]"}};
+	for (size_t i = 0; i < sizeof deep / sizeof *deep; i++) {
+		char *text = wrapped(deep[i].open, 3000, "1", deep[i].close);
+		refused_with(text, 0, "nested more than 100 levels deep");
+		free(text);
+	}
+	char *list = wrapped("(", 30000, "1", ")"), *vals = malloc(strlen(list) + 3);
+	sprintf(vals, "[%s]", list);
+	refused_with(vals, 1, "nested more than 100 levels deep");
+	free(vals);
+	free(list);
+	list = wrapped("list(", 30000, "[1]", ")");
+	refused_with(list, 1, "nested more than 100 levels deep");
+	free(list);
+	/* 99 levels are translated, exactly */
+	char *ok = wrapped("(", 99, "a + 1", ")");
+	v = at(ok, 41, 0, 0);
+	CU_ASSERT(v.kind == VAL_INT && v.u.i == 42);
+	free(ok);
+	/* past 64 KiB: refused; 40 KB flat: translated, no more than 64 times as long */
+	char *big = wrapped("a + ", 20000, "a", "");
+	refused_with(big, 0, "bytes: more than the 65536 an expression may have");
+	free(big);
+	/* long flat runs of each kind: translated whole (each step appended, not the whole copied) */
+	static const char *const runs[][3] = {{"", "a + ", "a"}, {"", "a < ", "a"}, {"", "a and ", "a"},
+					      {"max(", "a, ", "a)"}, {"a in [", "1, ", "1]"}};
+	for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+		char *body = wrapped(runs[i][1], 8000, runs[i][2], ""), *src = malloc(strlen(runs[i][0]) + strlen(body) + 1);
+		sprintf(src, "%s%s", runs[i][0], body);
+		py_error e;
+		char *text = py_translate(src, NULL, &e);
+		if (!text)
+			fprintf(stderr, "\n  '%.40s...': %s\n", src, e.msg);
+		CU_ASSERT(text && strlen(text) <= 64 * strlen(src));
+		free(text);
+		free(src);
+		free(body);
+	}
+}
+
 int add_import_py_suite(void)
 {
 	CU_pSuite s = CU_add_suite("import_py", NULL, NULL);
@@ -199,5 +286,6 @@ int add_import_py_suite(void)
 	CU_add_test(s, "parameter extremes and problem sizes come from the spec",
 		    test_parameter_extremes_and_problem_sizes_come_from_the_spec);
 	CU_add_test(s, "value lists are Python's", test_value_lists_are_pythons);
+	CU_add_test(s, "nesting and growth are bounded", test_nesting_and_growth_are_bounded);
 	return 0;
 }

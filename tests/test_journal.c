@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "journal.h"
+#include "output.h"
 #include "proc.h"
 #include "tests.h"
 
@@ -407,6 +408,9 @@ static void test_a_full_disk_keeps_the_journal_and_exits_4(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "writing the journal '" FULL_DIR "/full.journal' failed: File too large"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "kept in " FULL_DIR "/full.journal"));
 	CU_ASSERT_PTR_NULL(strstr(out, "disk full?"));
+	/* the summary says why the run is incomplete, not that the results do not say */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "configurations measured, stopped: the journal could not be written"));
+	CU_ASSERT_PTR_NULL(strstr(out, "an older file?"));
 	if (rc != 4 || !(done > 0 && done < 20))
 		fprintf(stderr, "\n  exit %d, %d done: %s\n", rc, done, out);
 	free(out);
@@ -568,6 +572,68 @@ static void test_another_key_says_what_changed(void)
 	unlink(PATH);
 }
 
+/* The file a link points to, after autotune wrote where the link is: as it was. */
+static void target_unchanged(const char *target, const char *want)
+{
+	char *text = read_text(target);
+	CU_ASSERT_PTR_NOT_NULL(text);
+	CU_ASSERT_STRING_EQUAL(text ? text : "", want);
+	free(text);
+}
+
+/* A symbolic link where autotune writes (the journal, its lock, an output's temporary file, a
+ * temporary file written atomically) is never written through: the journal and its lock are
+ * refused naming the link, and a temporary file is replaced by one of autotune's own. The file
+ * each link points to is left as it was. */
+static void test_no_file_is_written_through_a_link(void)
+{
+	const char *target = "scratch/precious.txt", *jpath = "scratch/linked.journal";
+	char lock[64], tmp[128];
+	snprintf(lock, sizeof lock, "%s.lock", jpath);
+	put_file(target, "precious\n");
+	space sp = {.nparams = 1, .count = 1};
+	result res[1];
+	journal_resume jr;
+	diags d = {0};
+	fresh_results(res, 1);
+	unlink(jpath);
+	unlink(lock);
+	CU_ASSERT_EQUAL_FATAL(symlink("precious.txt", jpath), 0);
+	CU_ASSERT_PTR_NULL(journal_open(jpath, "00000000000000dd", 1, &sp, res, &jr, &d));
+	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], "cannot write the journal 'scratch/linked.journal': it is a symbolic link"));
+	target_unchanged(target, "precious\n");
+	diags_free(&d);
+	unlink(jpath);
+	unlink(lock);
+	CU_ASSERT_EQUAL_FATAL(symlink("precious.txt", lock), 0);
+	CU_ASSERT_PTR_NULL(journal_open(jpath, "00000000000000dd", 1, &sp, res, &jr, &d));
+	CU_ASSERT(d.n == 1 && strstr(d.msgs[0], "its lock 'scratch/linked.journal.lock': it is a symbolic link"));
+	target_unchanged(target, "precious\n");
+	diags_free(&d);
+	unlink(lock);
+	unlink(jpath);
+	/* temporary files, at the names a run would use */
+	const char *out = "scratch/linked.csv";
+	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
+	unlink(tmp);
+	CU_ASSERT_EQUAL_FATAL(symlink("precious.txt", tmp), 0);
+	CU_ASSERT_EQUAL(write_output(out, "a,b\n", 4, &d), 0);
+	target_unchanged(target, "precious\n");
+	target_unchanged(out, "a,b\n");
+	CU_ASSERT_EQUAL_FATAL(symlink("precious.txt", tmp), 0);
+	char *t = NULL;
+	FILE *f = output_open(out, &t, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("c,d\n", f);
+	CU_ASSERT_EQUAL(output_commit(f, t, out, &d), 0);
+	target_unchanged(target, "precious\n");
+	target_unchanged(out, "c,d\n");
+	CU_ASSERT_EQUAL(d.n, 0);
+	diags_free(&d);
+	unlink(out);
+	unlink(target);
+}
+
 int add_journal_suite(void)
 {
 	CU_pSuite s = CU_add_suite("journal", NULL, NULL);
@@ -586,5 +652,6 @@ int add_journal_suite(void)
 	CU_add_test(s, "a full disk keeps the journal and exits 4", test_a_full_disk_keeps_the_journal_and_exits_4);
 	CU_add_test(s, "a failed sync is an I/O error", test_a_failed_sync_is_an_io_error);
 	CU_add_test(s, "a plan's serial time and connections replay", test_a_plans_serial_time_and_connections_replay);
+	CU_add_test(s, "no file is written through a link", test_no_file_is_written_through_a_link);
 	return 0;
 }

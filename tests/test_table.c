@@ -190,7 +190,8 @@ static void test_what_is_no_results_file(void)
 		const char *path, *want;
 	} cases[] = {
 		{"/tmp", "/tmp: cannot open: Is a directory"},
-		{"/dev/zero", "/dev/zero:1: a field over 1 MiB: not an autotune results CSV"},
+		{"/dev/zero", "/dev/zero: a NUL byte at its start: UTF-16 or UTF-32 text, or not text: results files are UTF-8 "
+			      "(autotune's CSV or T4 JSON)"},
 		{"/nonexistent/x.csv", "/nonexistent/x.csv: cannot open: No such file or directory"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -254,6 +254,16 @@ char *cache_tmp_base(cubin_cache *c, const char *key)
 	return xasprintf("%s/tmp.%ld.%s", c->dir, (long)getpid(), key);
 }
 
+void cache_clear_tmp(const char *tmp_base)
+{
+	static const char *const ends[] = {".cubin", ".rdc.cubin", ".d", ".log", ".deps"};
+	for (size_t i = 0; i < sizeof ends / sizeof *ends; i++) {
+		char *p = xasprintf("%s%s", tmp_base, ends[i]);
+		unlink(p);
+		free(p);
+	}
+}
+
 /* "<hash> <path>\n" for every file of nvcc's make-style dependency file. */
 static char *deps_from_make(const char *dfile)
 {
@@ -287,7 +297,7 @@ static char *deps_from_make(const char *dfile)
 /* Written and synced: a file that is renamed into place is whole (ccache, git's lockfile). */
 static int write_file(const char *path, const char *text)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	int fd = create_fresh(path);
 	if (fd < 0)
 		return -1;
 	int rc = write_all(fd, text, strlen(text)) || fsync(fd) ? -1 : 0;

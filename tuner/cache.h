@@ -38,6 +38,9 @@ int cache_lookup_failure(cubin_cache *c, const char *key, char **log);
 
 /* Where a compile for this key writes: "<dir>/tmp.<pid>.<key>" + ".cubin" / ".d". Caller frees. */
 char *cache_tmp_base(cubin_cache *c, const char *key);
+/* Removes whatever is at the names nvcc and cache_store write for tmp_base (a symbolic link left
+ * there would be written through by nvcc, which follows it). */
+void cache_clear_tmp(const char *tmp_base);
 
 /* Moves a finished compile (tmp_base.cubin, tmp_base.d from nvcc -MD -MF) into the cache with
  * its log, renaming into place so a reader never sees half an entry. `linked`, when not NULL, is

@@ -518,6 +518,7 @@ static int start_binary(const config *cfg, const space *s, build *b, size_t k, c
 		char *base = cache_tmp_base(b->cache, j->key);
 		j->tmp_base = xasprintf("%s.%zu", base, k);
 		free(base);
+		cache_clear_tmp(j->tmp_base);
 		argv[n++] = xstrdup("-MD");
 		argv[n++] = xstrdup("-MF");
 		argv[n++] = xasprintf("%s.d", j->tmp_base);

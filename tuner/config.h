@@ -75,7 +75,9 @@ typedef struct {
 } constant;
 
 /* instances: the problems a run tunes, each a value for every constant named (config_instances.c):
- * a grid ({n: [1024, 4096]}) or a list of maps ([{nx: 1024, ny: 512}, ...]). */
+ * a grid ({n: [1024, 4096]}) or a list of maps ([{nx: 1024, ny: 512}, ...]), of at most
+ * INSTANCES_MAX (docs/config.md: each instance is a whole tuning run). */
+#define INSTANCES_MAX 1000000
 typedef struct {
 	char **names;   /* the constants that vary, in the order written */
 	size_t nnames;

@@ -3,6 +3,7 @@
  * the same constants). Each names constants of `constants:` and gives them positive values; a
  * config loaded as instance i (config_load_instance) has those values from the start, so arrays,
  * launches, arguments and defines all follow. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,12 @@ static size_t grid_items(loader *L, const yaml_node_t *v, yaml_node_item_t *one,
 	return 1;
 }
 
+/* The advice of a grid or list past INSTANCES_MAX. */
+#define TOO_MANY_ADVICE                                                                                        \
+	"each instance is a whole tuning run, and the header's selector picks the nearest tuned instance for "  \
+	"the sizes between: give each constant a few values per decade (powers of 2 or 4), or list the "        \
+	"combinations the program runs ([{n: 1024, m: 8}, ...]) instead of their grid"
+
 static void load_grid(loader *L, const yaml_node_t *n)
 {
 	instance_set *s = &L->cfg->instances;
@@ -55,7 +62,7 @@ static void load_grid(loader *L, const yaml_node_t *n)
 	size_t nk = (size_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start), total = 1;
 	value **lists = xcalloc(nk + 1, sizeof *lists);
 	size_t *counts = xcalloc(nk + 1, sizeof *counts);
-	int errors = L->errors;
+	int errors = L->errors, over = 0; /* over: total went past INSTANCES_MAX (and stopped there) */
 	for (size_t k = 0; k < nk; k++) {
 		yaml_node_pair_t *p = n->data.mapping.pairs.start + k;
 		yaml_node_t *key = ld_node(L, p->key), *v = ld_node(L, p->value);
@@ -68,7 +75,14 @@ static void load_grid(loader *L, const yaml_node_t *n)
 			if (instance_number(L, ld_node(L, items[i]), ld_scalar(key), &lists[k][counts[k]]) == 0)
 				counts[k]++;
 		add_name(s, ld_scalar(key));
-		total *= counts[k] ? counts[k] : 1;
+		if (!over && counts[k] > INSTANCES_MAX / total) {
+			over = 1;
+			ld_error(L, ld_mark(key), "instances: the grid has more than %d instances at '%s' (%zu so far, times its "
+						  "%zu values): %s",
+				 INSTANCES_MAX, ld_scalar(key), total, counts[k], TOO_MANY_ADVICE);
+		}
+		if (!over && counts[k])
+			total *= counts[k];
 	}
 	if (L->errors == errors && nk) {
 		s->vals = xcalloc(total * nk, sizeof *s->vals);
@@ -91,6 +105,10 @@ static void load_list(loader *L, const yaml_node_t *n)
 {
 	instance_set *s = &L->cfg->instances;
 	size_t m = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+	if (m > INSTANCES_MAX) {
+		ld_error(L, ld_mark(n), "instances: %zu instances, more than %d: %s", m, INSTANCES_MAX, TOO_MANY_ADVICE);
+		return;
+	}
 	const yaml_node_t *first = m ? ld_node(L, n->data.sequence.items.start[0]) : NULL;
 	if (!first || ld_check_keys(L, first, "an instance", NULL))
 		return;
@@ -115,23 +133,51 @@ static void load_list(loader *L, const yaml_node_t *n)
 		s->ninst = m;
 }
 
-/* Two instances alike would be one problem tuned twice. */
+/* The instances' values, for sorting their indices (qsort has no context argument). */
+static const instance_set *sorting;
+
+/* Instances a and b by their values, then by index: equal ones end up next to each other, the
+ * first given first. */
+static int by_values(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb, nn = sorting->nnames;
+	for (size_t k = 0; k < nn; k++) {
+		double x = value_as_double(sorting->vals[a * nn + k]), y = value_as_double(sorting->vals[b * nn + k]);
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	return a < b ? -1 : a > b;
+}
+
+/* Two instances alike would be one problem tuned twice. The instances sorted by their values
+ * (comparing every pair was quadratic: 10^5 instances took 15-42 s): the first instance that
+ * repeats an earlier one is said, with the first of those. */
 static void check_distinct(loader *L)
 {
 	const instance_set *s = &L->cfg->instances;
+	size_t *order = xcalloc(s->ninst, sizeof *order), first = SIZE_MAX, again = SIZE_MAX;
 	for (size_t i = 0; i < s->ninst; i++)
-		for (size_t j = 0; j < i; j++) {
-			size_t k = 0;
-			while (k < s->nnames && value_as_double(s->vals[i * s->nnames + k]) ==
-							 value_as_double(s->vals[j * s->nnames + k]))
-				k++;
-			if (k == s->nnames) {
-				char *label = config_instance_label(L->cfg, i);
-				ld_error(L, s->at, "instances: %s is given twice (instances %zu and %zu)", label, j + 1, i + 1);
-				free(label);
-				return;
-			}
+		order[i] = i;
+	sorting = s;
+	qsort(order, s->ninst, sizeof *order, by_values);
+	sorting = NULL;
+	for (size_t i = 1, start = 0; i < s->ninst; i++) {
+		size_t a = order[i - 1], b = order[i], k = 0;
+		while (k < s->nnames && value_as_double(s->vals[a * s->nnames + k]) == value_as_double(s->vals[b * s->nnames + k]))
+			k++;
+		if (k < s->nnames)
+			start = i; /* a run of equal instances starts here, the first given first */
+		else if (b < again) {
+			first = order[start];
+			again = b;
 		}
+	}
+	free(order);
+	if (again != SIZE_MAX) {
+		char *label = config_instance_label(L->cfg, again);
+		ld_error(L, s->at, "instances: %s is given twice (instances %zu and %zu)", label, first + 1, again + 1);
+		free(label);
+	}
 }
 
 void ld_load_instances(loader *L, const yaml_node_t *n)

@@ -276,7 +276,7 @@ static void read_default(reader *R, const yaml_node_t *space)
 		expr *e = expr_parse(R->cons[c], &ee);
 		value v;
 		if (!e || expr_eval(e, default_of, R, &v, &ee) || !value_truth(v))
-			why = xasprintf("it fails the constraint %s", R->cons[c]);
+			why = xasprintf("it fails the constraint %.200s%s", R->cons[c], strlen(R->cons[c]) > 200 ? "..." : "");
 		expr_free(e);
 	}
 	if (have > 0 && have < R->nparams)

@@ -22,6 +22,16 @@
 #include "diag.h"
 #include "banned.h"
 
+/* The work of a translation is bounded by its input: nesting (parentheses, brackets, calls, unary
+ * operators, 'not', 'if' ... 'else') past PY_MAX_NEST is refused before the stack runs out; an
+ * expression past PY_MAX_TEXT bytes is refused; and a translation past PY_OUT_RATIO times its
+ * input, which only chains and 'in' nested in each other's repeated operands reach (each level
+ * doubles them), is refused as it grows, never cut short. */
+#define PY_MAX_NEST 100
+#define PY_MAX_TEXT (64 * 1024)
+#define PY_MAX_VALUES_TEXT (16 * 1024 * 1024)
+#define PY_OUT_RATIO 64
+
 typedef enum { K_END, K_NUM, K_NAME, K_OP } kind;
 
 typedef struct {
@@ -35,7 +45,8 @@ typedef struct {
 	size_t n, i;
 	const py_env *env;
 	py_error *err;
-	int failed;
+	int failed, nest;
+	size_t max_out; /* the longest translation of this source */
 } reader;
 
 static const char *const ops[] = {"**", "//", "<<", ">>", "<=", ">=", "==", "!=", "+", "-", "*", "/", "%",
@@ -123,10 +134,42 @@ static int expect(reader *R, const char *text)
 
 static char *test(reader *R);
 
-/* "(a OP b)" and the like: takes ownership of the parts. */
-static char *joined(const char *fmt, char *a, char *b)
+/* One level deeper: -1, said at the current token, past PY_MAX_NEST. */
+static int deeper(reader *R)
 {
-	char *s = a && b ? xasprintf(fmt, a, b) : NULL;
+	if (++R->nest <= PY_MAX_NEST)
+		return 0;
+	R->nest--;
+	return fail(R, peek(R)->at, "nested more than %d levels deep (parentheses, brackets, calls, unary operators, "
+				    "'not', 'if'): write it flatter",
+		    PY_MAX_NEST);
+}
+
+/* fn(R) one level deeper. */
+static char *nested(reader *R, char *(*fn)(reader *))
+{
+	if (deeper(R))
+		return NULL;
+	char *s = fn(R);
+	R->nest--;
+	return s;
+}
+
+/* Whether n more bytes of translation fit; else said, at the current token. */
+static int fits(reader *R, size_t n)
+{
+	if (n <= R->max_out)
+		return 1;
+	fail(R, peek(R)->at, "the translation grows past %zu bytes (%d times the expression): a comparison chain or "
+			     "'in' repeats an operand's text, and these are nested in such operands; write it with 'and'",
+	     R->max_out, PY_OUT_RATIO);
+	return 0;
+}
+
+/* "(a OP b)" and the like: takes ownership of the parts. */
+static char *joined(reader *R, const char *fmt, char *a, char *b)
+{
+	char *s = a && b && fits(R, strlen(fmt) + strlen(a) + strlen(b)) ? xasprintf(fmt, a, b) : NULL;
 	free(a);
 	free(b);
 	return s;
@@ -175,6 +218,56 @@ static char *extreme(reader *R, const token *fn, const token *arg)
 	return xstrdup(text);
 }
 
+/* A left-associative run, a OP b OP c ..., built in time linear in its text: each operator's
+ * opening goes before a (the last one first: kept reversed, turned at the end) and its middle, b
+ * and its closing after; appending to a copy of the whole at each step was quadratic. */
+typedef struct {
+	char *pre, *post;
+	size_t npre, npost, cpre, cpost;
+} run;
+
+static void put(char **buf, size_t *n, size_t *cap, const char *s, size_t len, int reversed)
+{
+	grow(buf, cap, *n + len + 1, 1);
+	for (size_t k = 0; k < len; k++)
+		(*buf)[*n + k] = reversed ? s[len - 1 - k] : s[k];
+	*n += len;
+	(*buf)[*n] = 0;
+}
+
+/* open a, then mid b close, onto the run (which takes b); -1 when b is NULL or too long. */
+static int run_add(reader *R, run *r, size_t alen, const char *open, const char *mid, char *b, const char *close)
+{
+	if (!b || !fits(R, r->npre + r->npost + alen + strlen(open) + strlen(mid) + strlen(b) + strlen(close))) {
+		free(b);
+		return -1;
+	}
+	put(&r->pre, &r->npre, &r->cpre, open, strlen(open), 1);
+	put(&r->post, &r->npost, &r->cpost, mid, strlen(mid), 0);
+	put(&r->post, &r->npost, &r->cpost, b, strlen(b), 0);
+	put(&r->post, &r->npost, &r->cpost, close, strlen(close), 0);
+	free(b);
+	return 0;
+}
+
+/* The run's text around a (both freed); NULL after a failure. */
+static char *run_end(reader *R, run *r, char *a)
+{
+	char *s = NULL;
+	if (a && !R->failed) {
+		for (size_t i = 0; i < r->npre / 2; i++) {
+			char c = r->pre[i];
+			r->pre[i] = r->pre[r->npre - 1 - i];
+			r->pre[r->npre - 1 - i] = c;
+		}
+		s = xasprintf("%.*s%s%.*s", (int)r->npre, r->pre ? r->pre : "", a, (int)r->npost, r->post ? r->post : "");
+	}
+	free(r->pre);
+	free(r->post);
+	free(a);
+	return s;
+}
+
 /* A call: min, max and abs as they are; the rest has no translation. */
 static char *call(reader *R, const token *fn)
 {
@@ -188,20 +281,17 @@ static char *call(reader *R, const token *fn)
 		R->i += 2;
 		return extreme(R, fn, arg);
 	}
-	char *out = xasprintf("%s(", name);
+	char *head = xasprintf("%s(", name);
+	run r = {0};
 	for (int first = 1; !accept(R, ")"); first = 0) {
 		if (!first && expect(R, ","))
 			break;
-		char *a = test(R);
-		if (!a)
+		if (run_add(R, &r, strlen(head), "", first ? "" : ", ", nested(R, test), ""))
 			break;
-		out = joined(first ? "%s%s" : "%s, %s", out, a);
 	}
-	if (R->failed) {
-		free(out);
-		return NULL;
-	}
-	return joined("%s%s", out, xstrdup(")"));
+	if (!R->failed)
+		run_add(R, &r, strlen(head), "", ")", xstrdup(""), "");
+	return run_end(R, &r, head);
 }
 
 static char *atom(reader *R)
@@ -244,14 +334,14 @@ static char *atom(reader *R)
 		return xasprintf("%.*s", t->len, R->src + t->at);
 	}
 	if (accept(R, "(")) {
-		char *e = test(R);
+		char *e = nested(R, test);
 		if (!e)
 			return NULL;
 		if (is(R, ","))
 			return free(e), fail(R, peek(R)->at, "a tuple is translated only after 'in'"), NULL;
 		if (expect(R, ")"))
 			return free(e), NULL;
-		return joined("(%s)%s", e, xstrdup(""));
+		return joined(R, "(%s)%s", e, xstrdup(""));
 	}
 	if (t->k == K_END)
 		return fail(R, t->at, "the expression ended where a value was expected"), NULL;
@@ -265,7 +355,7 @@ static char *power(reader *R)
 {
 	char *a = atom(R);
 	if (a && accept(R, "**"))
-		return joined("pow(%s, %s)", a, factor(R));
+		return joined(R, "pow(%s, %s)", a, nested(R, factor));
 	return a;
 }
 
@@ -273,55 +363,49 @@ static char *factor(reader *R)
 {
 	int at = peek(R)->at;
 	if (accept(R, "-"))
-		return joined("(-%s)%s", factor(R), xstrdup(""));
+		return joined(R, "(-%s)%s", nested(R, factor), xstrdup(""));
 	if (accept(R, "+"))
-		return factor(R);
+		return nested(R, factor);
 	if (accept(R, "~"))
 		return fail(R, at, "'~' has no translation"), NULL;
 	return power(R);
 }
 
-static char *term(reader *R)
+/* Binary operators of one precedence, left-associative: their Python text, and the opening and
+ * middle of their translation (each closes with ')'). */
+typedef struct {
+	const char *py, *open, *mid;
+} binop;
+
+static const binop products[] = {{"*", "(", " * "}, {"//", "floor_div(", ", "}, {"%", "mod(", ", "},
+				 {"/", "(1.0 * ", " / "}, {NULL, NULL, NULL}};
+static const binop sums[] = {{"+", "(", " + "}, {"-", "(", " - "}, {NULL, NULL, NULL}};
+static const binop shifts[] = {{"<<", "(", " << "}, {">>", "(", " >> "}, {NULL, NULL, NULL}};
+static const binop ands[] = {{"and", "(", " && "}, {NULL, NULL, NULL}};
+static const binop ors[] = {{"or", "(", " || "}, {NULL, NULL, NULL}};
+
+/* operand (op operand)* for the operators ops. */
+static char *left_run(reader *R, char *(*operand)(reader *), const binop *ops)
 {
-	char *a = factor(R);
-	while (a) {
-		if (accept(R, "*"))
-			a = joined("(%s * %s)", a, factor(R));
-		else if (accept(R, "//"))
-			a = joined("floor_div(%s, %s)", a, factor(R));
-		else if (accept(R, "%"))
-			a = joined("mod(%s, %s)", a, factor(R));
-		else if (accept(R, "/"))
-			a = joined("(1.0 * %s / %s)", a, factor(R));
-		else
+	char *a = operand(R);
+	run r = {0};
+	size_t alen = a ? strlen(a) : 0;
+	while (a && !R->failed) {
+		const binop *op = ops;
+		while (op->py && !accept(R, op->py))
+			op++;
+		if (!op->py || run_add(R, &r, alen, op->open, op->mid, operand(R), ")"))
 			break;
 	}
-	return a;
+	return run_end(R, &r, a);
 }
 
-static char *arith(reader *R)
-{
-	char *a = term(R);
-	while (a) {
-		if (accept(R, "+"))
-			a = joined("(%s + %s)", a, term(R));
-		else if (accept(R, "-"))
-			a = joined("(%s - %s)", a, term(R));
-		else
-			break;
-	}
-	return a;
-}
+static char *term(reader *R) { return left_run(R, factor, products); }
+static char *arith(reader *R) { return left_run(R, term, sums); }
 
 static char *shift(reader *R)
 {
-	char *a = arith(R);
-	while (a && (is(R, "<<") || is(R, ">>"))) {
-		const char *op = R->src[peek(R)->at] == '<' ? "<<" : ">>";
-		R->i++;
-		char *b = arith(R);
-		a = b ? joined(op[0] == '<' ? "(%s << %s)" : "(%s >> %s)", a, b) : (free(a), NULL);
-	}
+	char *a = left_run(R, arith, shifts);
 	if (a && (is(R, "&") || is(R, "|") || is(R, "^")))
 		return free(a), fail(R, peek(R)->at, "bitwise '%c' has no translation", R->src[peek(R)->at]), NULL;
 	return a;
@@ -334,24 +418,24 @@ static char *membership(reader *R, const char *x, int negated)
 	const char *close = accept(R, "[") ? "]" : accept(R, "(") ? ")" : NULL;
 	if (!close)
 		return fail(R, peek(R)->at, "'in' is translated only before a list or tuple literal"), NULL;
-	char *out = xstrdup("");
+	run r = {0};
+	int any = 0;
 	for (int first = 1; !accept(R, close); first = 0) {
 		if (!first && expect(R, ","))
 			break;
 		if (!first && accept(R, close))
 			break; /* a trailing comma */
-		char *item = shift(R);
-		if (!item)
+		char *item = nested(R, shift);
+		if (!item || run_add(R, &r, 0, "", first ? "(" : " || (", joined(R, "%s == %s)", xstrdup(x), item), ""))
 			break;
-		out = joined(first ? "%s(%s" : "%s || (%s", out, joined("%s == %s)", xstrdup(x), item));
+		any = 1;
 	}
-	if (R->failed || !*out) {
-		if (!R->failed)
-			fail(R, list_at, "'in' an empty list is always false: write the condition out");
-		free(out);
+	if (!R->failed && !any)
+		fail(R, list_at, "'in' an empty list is always false: write the condition out");
+	char *out = run_end(R, &r, xstrdup(""));
+	if (!out)
 		return NULL;
-	}
-	return negated ? joined("!(%s)%s", out, xstrdup("")) : joined("(%s)%s", out, xstrdup(""));
+	return negated ? joined(R, "!(%s)%s", out, xstrdup("")) : joined(R, "(%s)%s", out, xstrdup(""));
 }
 
 static const char *const comparisons[] = {"<", ">", "==", ">=", "<=", "!="};
@@ -359,7 +443,9 @@ static const char *const comparisons[] = {"<", ">", "==", ">=", "<=", "!="};
 /* a < b < c: each link once, joined by &&, the middle operands' text repeated (they are pure) */
 static char *comparison(reader *R)
 {
-	char *left = shift(R), *out = NULL;
+	char *left = shift(R), *out = NULL; /* out: the first link, the others in r after it */
+	run r = {0};
+	size_t outlen = 0;
 	for (;;) {
 		if (!left)
 			break;
@@ -368,17 +454,19 @@ static char *comparison(reader *R)
 			R->i++;
 			char *m = membership(R, left, negated);
 			free(left);
-			if (!m) {
-				free(out);
-				return NULL;
-			}
-			out = out ? joined("%s && %s", out, m) : m;
-			if (is(R, "in") || is(R, "not"))
-				return free(out), fail(R, peek(R)->at, "a chain that continues after 'in' has no translation"), NULL;
-			return out;
+			if (m && !out)
+				out = m;
+			else if (m)
+				run_add(R, &r, outlen, "", " && ", m, "");
+			if (!R->failed && (is(R, "in") || is(R, "not")))
+				fail(R, peek(R)->at, "a chain that continues after 'in' has no translation");
+			return run_end(R, &r, out);
 		}
-		if (is(R, "is"))
-			return free(left), free(out), fail(R, peek(R)->at, "'is' has no translation"), NULL;
+		if (is(R, "is")) {
+			free(left);
+			fail(R, peek(R)->at, "'is' has no translation");
+			return run_end(R, &r, out);
+		}
 		const char *op = NULL;
 		for (size_t k = 0; k < sizeof comparisons / sizeof *comparisons; k++)
 			if (is(R, comparisons[k]))
@@ -387,44 +475,36 @@ static char *comparison(reader *R)
 			break;
 		R->i++;
 		char *right = shift(R);
-		if (!right) {
-			free(left);
-			free(out);
-			return NULL;
-		}
-		char *link = xasprintf("(%s %s %s)", left, op, right);
-		out = out ? joined("%s && %s", out, link) : link;
+		char *link = right && fits(R, strlen(left) + strlen(right) + 8) ? xasprintf("(%s %s %s)", left, op, right) : NULL;
 		free(left);
+		if (!link || (out && run_add(R, &r, outlen, "", " && ", link, ""))) {
+			free(right);
+			if (!out)
+				free(link);
+			return run_end(R, &r, out);
+		}
+		if (!out) {
+			out = link;
+			outlen = strlen(link);
+		}
 		left = right;
 	}
 	if (!out)
 		return left;
 	free(left);
-	return R->failed ? (free(out), NULL) : joined("(%s)%s", out, xstrdup(""));
+	char *all = run_end(R, &r, out);
+	return all ? joined(R, "(%s)%s", all, xstrdup("")) : NULL;
 }
 
 static char *not_test(reader *R)
 {
 	if (accept(R, "not"))
-		return joined("!(%s)%s", not_test(R), xstrdup(""));
+		return joined(R, "!(%s)%s", nested(R, not_test), xstrdup(""));
 	return comparison(R);
 }
 
-static char *and_test(reader *R)
-{
-	char *a = not_test(R);
-	while (a && accept(R, "and"))
-		a = joined("(%s && %s)", a, not_test(R));
-	return a;
-}
-
-static char *or_test(reader *R)
-{
-	char *a = and_test(R);
-	while (a && accept(R, "or"))
-		a = joined("(%s || %s)", a, and_test(R));
-	return a;
-}
+static char *and_test(reader *R) { return left_run(R, not_test, ands); }
+static char *or_test(reader *R) { return left_run(R, and_test, ors); }
 
 /* x if c else y: select(c, x, y), which evaluates only the branch taken, as Python does */
 static char *test(reader *R)
@@ -435,22 +515,29 @@ static char *test(reader *R)
 	char *c = or_test(R);
 	if (!c || expect(R, "else"))
 		return free(a), free(c), NULL;
-	char *b = test(R);
-	return b ? joined("select(%s, %s)", c, joined("%s, %s", a, b)) : (free(a), free(c), NULL);
+	char *b = nested(R, test);
+	return b ? joined(R, "select(%s, %s)", c, joined(R, "%s, %s", a, b)) : (free(a), free(c), NULL);
 }
 
-static void reader_init(reader *R, const char *src, const py_env *env, py_error *err)
+/* The reader of src, tokenized; refused past max bytes. */
+static void reader_init(reader *R, const char *src, const py_env *env, py_error *err, size_t max)
 {
 	*R = (reader){.src = src ? src : "", .env = env, .err = err};
 	err->msg[0] = 0;
 	err->at = 0;
+	size_t len = strlen(R->src);
+	R->max_out = PY_OUT_RATIO * len + 4096;
+	if (len > max) {
+		fail(R, 0, "%zu bytes: more than the %zu an expression may have", len, max);
+		return;
+	}
 	tokenize(R);
 }
 
 char *py_translate(const char *src, const py_env *env, py_error *err)
 {
 	reader R;
-	reader_init(&R, src, env, err);
+	reader_init(&R, src, env, err, PY_MAX_TEXT);
 	char *out = R.failed ? NULL : test(&R);
 	if (out && peek(&R)->k != K_END) {
 		fail(&R, peek(&R)->at, "unexpected '%.*s' after the expression", peek(&R)->len, R.src + peek(&R)->at);
@@ -511,9 +598,10 @@ static int iterable(reader *R, values *out)
 {
 	int at = peek(R)->at;
 	if (accept(R, "list")) {
-		if (expect(R, "("))
+		if (expect(R, "(") || deeper(R))
 			return -1;
 		int rc = iterable(R, out);
+		R->nest--;
 		return rc ? rc : expect(R, ")");
 	}
 	if (accept(R, "range")) {
@@ -526,7 +614,7 @@ static int iterable(reader *R, values *out)
 			int vat = peek(R)->at;
 			if (n == 3)
 				return fail(R, vat, "range() takes 1 to 3 integers");
-			if (evaluate(R, test(R), vat, NULL, &v))
+			if (evaluate(R, nested(R, test), vat, NULL, &v))
 				return -1;
 			if (v.kind != VAL_INT)
 				return fail(R, vat, "range() takes integers");
@@ -551,7 +639,7 @@ static int iterable(reader *R, values *out)
 			break;
 		value v;
 		int vat = peek(R)->at;
-		if (evaluate(R, test(R), vat, NULL, &v) || push(R, out, v, vat))
+		if (evaluate(R, nested(R, test), vat, NULL, &v) || push(R, out, v, vat))
 			return -1;
 	}
 	return R->failed ? -1 : 0;
@@ -578,13 +666,13 @@ static int comprehension(reader *R, values *out)
 {
 	R->i++; /* [ */
 	int elem_at = peek(R)->at;
-	char *elem = test(R), *cond = NULL;
+	char *elem = nested(R, test), *cond = NULL;
 	int cond_at = 0;
 	const token *var = NULL;
 	values items = {0};
 	if (elem && !expect(R, "for") && (var = peek(R))->k == K_NAME && (R->i++, !expect(R, "in")) &&
 	    !iterable(R, &items) && accept(R, "if"))
-		cond_at = peek(R)->at, cond = test(R);
+		cond_at = peek(R)->at, cond = nested(R, test);
 	if (!R->failed && (!var || var->k != K_NAME))
 		fail(R, var ? var->at : elem_at, "a comprehension's variable must be a name");
 	if (!R->failed)
@@ -608,7 +696,7 @@ static int comprehension(reader *R, values *out)
 int py_values(const char *src, value **vals, size_t *n, py_error *err)
 {
 	reader R;
-	reader_init(&R, src, NULL, err);
+	reader_init(&R, src, NULL, err, PY_MAX_VALUES_TEXT);
 	values out = {0};
 	/* lists joined by +, as Python concatenates them ([1, 2] + list(range(32, 1025, 32))) */
 	for (int more = !R.failed; more && !R.failed; more = accept(&R, "+")) {

@@ -23,9 +23,12 @@ void ir_err_at(reader *R, const yaml_node_t *n, const char *fmt, const char *wha
 /* An expression the translator refused: the field, the expression and why, at the field. */
 void ir_err_py(reader *R, const yaml_node_t *n, const char *path, const char *python, const py_error *e)
 {
+	/* a long one quoted around the place only */
+	int len = (int)strlen(python), from = len > 160 && e->at > 40 ? e->at - 40 : 0;
+	int shown = len - from > 160 ? 120 : len - from;
 	diags_at(R->d, R->file, (int)n->start_mark.line + 1, (int)n->start_mark.column + 1,
-		 "%s: \"%s\": %s (at character %d); not imported: autotune writes only exact translations", path,
-		 python, e->msg, e->at + 1);
+		 "%s: \"%s%.*s%s\": %s (at character %d); not imported: autotune writes only exact translations", path,
+		 from ? "..." : "", shown, python + from, from + shown < len ? "..." : "", e->msg, e->at + 1);
 	R->errors++;
 }
 

@@ -340,9 +340,9 @@ static int take_lock(journal *j, diags *d)
 {
 	j->lock_path = xasprintf("%s.lock", j->path);
 	for (int tries = 0; tries < 10; tries++) {
-		int fd = open(j->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+		int fd = open(j->lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
 		if (fd < 0) {
-			diags_add(d, "cannot write the journal '%s': its lock '%s': %s", j->path, j->lock_path, strerror(errno));
+			diags_add(d, "cannot write the journal '%s': its lock '%s': %s", j->path, j->lock_path, write_error(errno));
 			return -1;
 		}
 		if (flock(fd, LOCK_EX | LOCK_NB)) {
@@ -471,7 +471,7 @@ int journal_start(journal *j, const char *key, const char *inputs, const char *c
 	long good = fresh ? -1 : replay(path, key, sp, res, started, resume);
 	if (fresh)
 		resume->key_changed = access(path, F_OK) == 0;
-	j->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (good < 0 ? O_TRUNC : 0), 0666);
+	j->fd = open_no_link(path, O_CREAT | (good < 0 ? O_TRUNC : 0), 0666);
 	/* the key, then what it was measured from and the config (absolute) it belongs to */
 	char *abs = config_path ? realpath(config_path, NULL) : NULL;
 	char *header = xasprintf("%s%s\n%s%s%s%s%s%s", MAGIC, key, inputs ? "inputs " : "", inputs ? inputs : "",
@@ -481,7 +481,7 @@ int journal_start(journal *j, const char *key, const char *inputs, const char *c
 	int rc = 0;
 	if (j->fd < 0 || (good >= 0 && (ftruncate(j->fd, good) || lseek(j->fd, 0, SEEK_END) < 0)) ||
 	    (good < 0 && append(j, header))) {
-		diags_add(d, "cannot write the journal '%s': %s", path, strerror(errno));
+		diags_add(d, "cannot write the journal '%s': %s", path, write_error(errno));
 		rc = -1;
 	} else
 		j->header_end = (off_t)strlen(header);

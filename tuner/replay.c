@@ -203,6 +203,11 @@ static int read_recording(const config *cfg, const space *sp, const char *path, 
 {
 	diags quiet = {0};
 	int json = results_is_json(path, &quiet);
+	if (json < 0) {
+		diags_add(d, "cannot read the recorded run '%s': %s", path, quiet.n ? quiet.msgs[0] : "unreadable");
+		diags_free(&quiet);
+		return -1;
+	}
 	diags_free(&quiet);
 	table t;
 	diags why = {0};

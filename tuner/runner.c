@@ -152,7 +152,11 @@ static int run_answer(runner *r, double timeout_s, char **ans, double *serial_ms
 static int spawn(runner *r, diags *d)
 {
 	char *argv[] = {r->worker_path, NULL};
-	int log = r->log_path ? open(r->log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666) : -1;
+	int log = r->log_path ? open_no_link(r->log_path, O_CREAT | O_APPEND, 0666) : -1;
+	if (log < 0 && r->log_path && errno == ELOOP) {
+		diags_add(d, "cannot write the worker log '%s': %s", r->log_path, write_error(errno));
+		return -1;
+	}
 	char **env = r->conns ? env_with_connections(r->conns) : NULL;
 	int rc = proc_start_env(&r->p, argv, PROC_STDIN | PROC_STDOUT, log, env ? env : environ);
 	if (env)

@@ -3,6 +3,7 @@
 #include "space.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,8 +287,17 @@ static int sample(const shape *sh, space *s, diags *d)
 	const config *cfg = sh->cfg;
 	size_t np = cfg->nparams, want = sample_size(np), mask = 1;
 	if (sh->total == ULLONG_MAX) {
+		/* the sample draws combinations by their 64-bit index: constraints, checked on what is
+		 * drawn, cannot bring the product under it */
+		double bits = 0;
+		for (size_t k = 0; k < np; k++)
+			bits += log2((double)cfg->params[k].nvalues);
 		diags_at(d, cfg->path, cfg->params[0].at.line, cfg->params[0].at.col,
-			 "the space has over 2^64 combinations: narrow it or add constraints");
+			 "the space has about 2^%.0f combinations (the product of its %zu parameters' numbers of values), "
+			 "past the 2^64 its sample can draw from, whatever the constraints: give parameters fewer values (a "
+			 "coarser step), or tune fewer at once (fix some in constants:, tune the rest, then the others "
+			 "with those winners fixed)",
+			 bits, np);
 		return -1;
 	}
 	while (mask < 2 * want)

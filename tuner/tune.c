@@ -729,6 +729,8 @@ static const char *run_state(const tuning *t, size_t measured)
 {
 	if (t->o->dry_run)
 		return RUN_DRY;
+	if (interrupted == MEASURE_STOP_JOURNAL)
+		return RUN_UNJOURNALED;
 	if (interrupted > 0)
 		return interrupted == SIGTERM ? RUN_TERMINATED : RUN_INTERRUPTED;
 	if (t->code == EXIT_ENV)
@@ -761,7 +763,7 @@ static void write_outputs(tuning *t)
 	for (size_t i = 0; i < t->gs.n; i++)
 		gpus[i] = (gpu_id){t->gs.info[i].name, t->gs.info[i].uuid};
 	long long winner = t->pick.winner;
-	run_extent run = {NULL, 0, t->sp.count};
+	run_extent run = {.configurations = t->sp.count};
 	for (size_t c = 0; c < t->sp.count; c++)
 		run.measured += t->res[c].st != ST_NOT_RUN;
 	run.state = run_state(t, run.measured);

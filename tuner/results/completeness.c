@@ -9,8 +9,8 @@
 
 /* The words of the run column, in the order a reader must hear them: the first one any row has
  * stands for the whole file. */
-static const char *const run_order[] = {RUN_INTERRUPTED, RUN_TERMINATED, RUN_STOPPED, RUN_HELD, RUN_NO_REFERENCE, RUN_SAMPLE,
-					RUN_SEARCH,	 RUN_PARTIAL,	 RUN_COMPLETE, RUN_DRY, NULL};
+static const char *const run_order[] = {RUN_INTERRUPTED, RUN_TERMINATED, RUN_STOPPED, RUN_UNJOURNALED, RUN_HELD,
+					RUN_NO_REFERENCE, RUN_SAMPLE, RUN_SEARCH, RUN_PARTIAL, RUN_COMPLETE, RUN_DRY, NULL};
 
 static int run_rank(const char *state)
 {
@@ -56,6 +56,7 @@ void table_run(const table *t, run_extent *r)
 	r->measured = 0;
 	/* the configurations the file does not list (a search's) count as not run */
 	r->configurations = space_size(t);
+	r->why[0] = 0;
 	for (size_t row = 0; row < t->nrows; row++) {
 		const char *word = table_get(t, row, run);
 		r->measured += strcmp(table_get(t, row, st), "not-run") != 0;
@@ -75,8 +76,10 @@ void run_extent_join(run_extent *a, const run_extent *b)
 {
 	a->measured += b->measured;
 	a->configurations += b->configurations;
-	if (run_rank(b->state) < run_rank(a->state))
+	if (run_rank(b->state) < run_rank(a->state)) {
 		a->state = b->state;
+		memcpy(a->why, b->why, sizeof a->why);
+	}
 }
 
 int run_complete(const run_extent *r)
@@ -104,10 +107,12 @@ char *run_note(const run_extent *r)
 		return xasprintf("compiling stopped once the first binaries all failed with the same error: %zu of %zu "
 				 "configurations not run; fix the error (--keep-going compiles them all)",
 				 r->configurations - r->measured, r->configurations);
-	const char *why = !strcmp(s, RUN_INTERRUPTED)  ? "interrupted"
-			  : !strcmp(s, RUN_TERMINATED) ? "stopped by SIGTERM"
-			  : !strcmp(s, RUN_STOPPED)    ? "stopped: the GPU worker could not be restarted"
-						       : NULL;
+	const char *why = !strcmp(s, RUN_INTERRUPTED)	? "interrupted"
+			  : !strcmp(s, RUN_TERMINATED)	? "stopped by SIGTERM"
+			  : !strcmp(s, RUN_STOPPED)	? "stopped: the GPU worker could not be restarted"
+			  : !strcmp(s, RUN_UNJOURNALED) ? "stopped: the journal could not be written"
+			  : r->why[0]			? r->why
+							: NULL;
 	if (why)
 		return xasprintf("%zu of %zu configurations measured, %s: resume with the same command", r->measured,
 				 r->configurations, why);

@@ -16,6 +16,7 @@
 typedef struct {
 	const char *state;     /* one of the RUN_ words below */
 	size_t measured, configurations;
+	char why[160];         /* RUN_PARTIAL: why not all, when known ("" : the file does not say) */
 } run_extent;
 
 #define RUN_COMPLETE "complete"       /* every configuration measured */
@@ -24,6 +25,7 @@ typedef struct {
 #define RUN_STOPPED "stopped"         /* the GPU worker could not be restarted (exit 3) */
 #define RUN_HELD "compile-stopped"    /* the first binaries all failed alike: the rest not compiled */
 #define RUN_NO_REFERENCE "reference-failed" /* the named verify reference could not serve: the rest not run */
+#define RUN_UNJOURNALED "journal-failed" /* the journal could not be written (exit 4) */
 #define RUN_SEARCH "search"           /* a search (--budget) measured what it chose */
 #define RUN_SAMPLE "sample-search"    /* a search in a sample of a space too large to list */
 #define RUN_DRY "dry-run"             /* nothing measured */

@@ -55,9 +55,12 @@ FILE *output_open(const char *path, char **tmp, diags *d)
 		return NULL;
 	}
 	*tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	FILE *f = fopen(*tmp, "w");
+	int fd = create_fresh(*tmp);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
-		diags_add(d, "cannot write '%s': %s", *tmp, strerror(errno));
+		diags_add(d, "cannot write '%s': %s", *tmp, write_error(errno));
+		if (fd >= 0)
+			close(fd);
 		free(*tmp);
 		*tmp = NULL;
 	}

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "completeness.h"
 #include "config.h"
 #include "inputs.h"
 #include "literal.h"
@@ -296,6 +297,8 @@ static void put_selector(FILE *h, const sel *s)
 {
 	fprintf(h, "\n/* ln without libm (the run-time library computes it alike): x = m 2^k, ln m by atanh's series. */\n"
 		   "static inline double %s_ln_(double x)\n{\n\tdouble k = 0, z, z2, term, sum = 0;\n\tint i;\n"
+		   "\tif (!(x > 0) || x > 1.7976931348623157e308) /* the loops end only for a positive finite x */\n"
+		   "\t\treturn x > 0 ? x : (x - x) / (x - x);\n"
 		   "\twhile (x >= 2) {\n\t\tx /= 2;\n\t\tk++;\n\t}\n\twhile (x < 1) {\n\t\tx *= 2;\n\t\tk--;\n\t}\n"
 		   "\tz = (x - 1) / (x + 1);\n\tz2 = z * z;\n\tterm = z;\n\tfor (i = 1; i < 40; i += 2) {\n"
 		   "\t\tsum += term / i;\n\t\tterm *= z2;\n\t}\n\treturn 2 * sum + k * 0.69314718055994530942;\n}\n",
@@ -320,7 +323,27 @@ static void put_selector(FILE *h, const sel *s)
 }
 
 /* The header's text. */
-static void render_header(FILE *h, const sel *s, const char *base, const char *cfg_path, const char *cmd)
+/* How far the run got: the rows' run words and statuses, and the instances of the config that have
+ * no rows at all (a run that stopped before them; cfg NULL: not known). */
+static void instances_run(const sel *s, const config *cfg, run_extent *r)
+{
+	table_run(s->t, r);
+	size_t want = cfg && cfg->instances.ninst > s->v.ninst ? cfg->instances.ninst : s->v.ninst, first = 0, missing = 0;
+	for (size_t i = want; i-- > 0;)
+		if (i >= s->v.ninst || isnan(s->v.vals[i * s->v.nnames])) {
+			missing++;
+			first = i;
+		}
+	if (!missing || !run_complete(r))
+		return;
+	r->state = RUN_PARTIAL;
+	snprintf(r->why, sizeof r->why, "but %zu of %zu instances have no results (instance %zu the first): the run "
+					"stopped before them",
+		 missing, want, first + 1);
+}
+
+static void render_header(FILE *h, FILE *mk, const sel *s, const run_extent *run, const char *csv, const char *base,
+			  const char *cfg_path, const char *cmd)
 {
 	size_t tuned = 0;
 	for (size_t i = 0; i < s->v.ninst; i++)
@@ -351,10 +374,13 @@ static void render_header(FILE *h, const sel *s, const char *base, const char *c
 		   " * -D%s_VARIANT=K (the fragment's %s_VK_NVCC_FLAGS) and launch the build of the entry's\n"
 		   " * variant; without %s_VARIANT the macros are variant 0's.\n",
 		s->nvariants, s->nvariants == 1 ? "variant" : "variants", s->upper, s->upper, s->upper);
+	completeness_put_file_note(h, " * ", csv, run);
+	completeness_put_comment(h, " * ", s->upper, run);
 	fprintf(h, " * %s_SPEC_HASH: the config file and kernel source tuned.\n * Rewrite from the results: %s\n */\n", s->upper,
 		cmd);
 	fprintf(h, "#ifndef %s_TUNED_H\n#define %s_TUNED_H\n\n#define %s_TUNED_INSTANCES %zu\n#define %s_VARIANTS %zu\n",
 		s->upper, s->upper, s->upper, tuned, s->upper, s->nvariants);
+	completeness_put_macros(h, mk, s->upper, run);
 	fprintf(h, "#ifndef %s_VARIANT\n#define %s_VARIANT 0\n#endif\n", s->upper, s->upper);
 	for (size_t k = 0; k < s->nvariants; k++) {
 		fprintf(h, "#%s %s_VARIANT == %zu /* first of ", k ? "elif" : "if", s->upper, k);
@@ -461,8 +487,11 @@ static int write_both(const sel *s, const config *cfg, const char *csv, const ch
 	char *cmd = one_line(cmd0), *base = one_line(strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
 	char *mk_base = one_line(strrchr(mk_path, '/') ? strrchr(mk_path, '/') + 1 : mk_path);
 	const char *entry = cfg && cfg->entry && !strchr(cfg->entry, '$') ? cfg->entry : NULL;
-	render_header(h, s, base, cfg_path, cmd);
+	run_extent run;
+	instances_run(s, cfg, &run);
+	/* the fragment's own lines first: the header adds its completeness to both */
 	render_mk(mk, s, base, mk_base, entry);
+	render_header(h, mk, s, &run, csv, base, cfg_path, cmd);
 	fclose(h);
 	fclose(mk);
 	int rc = 0;

@@ -804,6 +804,12 @@ int results_is_json(const char *path, diags *d)
 	FILE *f = open_input(path, d);
 	if (!f)
 		return -1;
+	const char *wide = table_not_utf8(f);
+	if (wide) {
+		diags_add(d, "%s: %s", path, wide);
+		fclose(f);
+		return -1;
+	}
 	int c = getc(f);
 	if (c == 0xEF && getc(f) == 0xBB && getc(f) == 0xBF) /* a byte order mark */
 		c = getc(f);

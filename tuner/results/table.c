@@ -81,12 +81,38 @@ static int read_record(FILE *f, char ***fields, size_t *nf, size_t *cap, int *li
 
 int table_load(const char *path, table *t, diags *d) { return table_read(path, 1, t, d); }
 
+const char *table_not_utf8(FILE *f)
+{
+	/* UTF-16 or UTF-32 (a spreadsheet's "Unicode text"): a byte order mark, or a NUL among the
+	 * first bytes of what should be ASCII; read as UTF-8 it was a file of no known columns */
+	unsigned char head[4] = {0};
+	if (fseek(f, 0, SEEK_SET)) /* a pipe: what is read cannot be put back */
+		return NULL;
+	size_t n = fread(head, 1, sizeof head, f);
+	rewind(f);
+	int bom = n >= 2 && ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF) ||
+			     (n == 4 && !head[0] && !head[1] && head[2] == 0xFE && head[3] == 0xFF));
+	if (bom)
+		return "the file is UTF-16 or UTF-32 (it starts with that byte order mark): results files are UTF-8 "
+		       "(autotune's CSV or T4 JSON); convert it (iconv -f UTF-16 -t UTF-8)";
+	if (memchr(head, 0, n))
+		return "a NUL byte at its start: UTF-16 or UTF-32 text, or not text: results files are UTF-8 (autotune's "
+		       "CSV or T4 JSON)";
+	return NULL;
+}
+
 int table_read(const char *path, int autotune_csv, table *t, diags *d)
 {
 	memset(t, 0, sizeof *t);
 	FILE *f = open_input(path, d);
 	if (!f)
 		return -1;
+	const char *wide = table_not_utf8(f);
+	if (wide) {
+		diags_add(d, "%s: %s", path, wide);
+		fclose(f);
+		return -1;
+	}
 	t->path = xstrdup(path);
 	size_t cap = 0, ncap = 0;
 	int line = 1, n = read_record(f, &t->names, &t->ncols, &ncap, &line);

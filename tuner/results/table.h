@@ -19,6 +19,10 @@ typedef struct {
 	size_t nparams;  /* the leading parameter columns: those before blockDim.x */
 } table;
 
+/* Why f (open at its start, rewound; a pipe is not looked at) is no UTF-8 text, or NULL: a UTF-16
+ * or UTF-32 byte order mark, or a NUL byte among its first four. */
+const char *table_not_utf8(FILE *f);
+
 /* Reads an RFC 4180 file (CRLF or LF, quoted fields may hold commas, quotes and line breaks).
  * -1 with "file:line: reason" in d when it cannot be read, has no blockDim.x column or a row's
  * field count differs from the header's. */
