@@ -155,8 +155,10 @@ __device__ static void compare(const T *got, const T *want, uint64_t n, uint64_t
 		unsigned long long x = warps[0][k];
 		for (unsigned w = 1; w < blockDim.x / 32; w++)
 			x = cmp_join(k, x, warps[w][k]);
-		if (!x || (k == CMP_FIRST && x == ~0ull))
-			continue; // nothing found: the counters' start values stand
+		// nothing found: the counters' start values stand (the first index's "none" is ~0, and
+		// 0 is an index like any other)
+		if (k == CMP_FIRST ? x == ~0ull : !x)
+			continue;
 		if (k == CMP_FIRST)
 			atomicMin(&counters[k], x);
 		else if (k > CMP_FIRST && k <= CMP_MAX_REL)
