@@ -177,8 +177,8 @@ only TRIAD && user TRIAD 2% && {
 	grep -q "argument 's' is a scalar double (8 bytes), but parameter 4 of kernel 'triad' takes 4 bytes: an int32, uint32 or float value: declare 's' with the type the kernel gives parameter 4" "$LOGS/$name.log" ||
 		bad "TRIAD: the refusal does not name 's' and the fix"
 	grep -q "PRECISION" "$LOGS/TRIAD.import.log" || bad "TRIAD: the import does not say PRECISION=32 makes it float"
-	sed 's/type: double/type: float/' "$W/TRIAD.yaml" > "$W/TRIAD_float.yaml"
-	yaml_as "$W/TRIAD_float.yaml" TRIAD_float "$(host bat_triad_ref.c)" "rtol: 0" "atol: 0"
+	sed 's/type: double/type: float/' "$W/TRIAD.yaml" > "$W/TRIAD_declared_float.yaml"
+	yaml_as "$W/TRIAD_declared_float.yaml" TRIAD_float "$(host bat_triad_ref.c)" "rtol: 0" "atol: 0"
 	tune TRIAD_float --strategy random --seed 1 --budget 16
 	fixed=$("$CSV" counts results/TRIAD_float.csv)
 	[ "$rc" -eq 0 ] && [ "$fixed" = "ok=16" ] || bad "TRIAD declared float: exit $rc, $fixed"
