@@ -9,6 +9,7 @@
  *   FAKE_LOG         append "run BX ROLE GPU" per run command to this file
  *   FAKE_GPUS        how many GPUs it sees (default 1); each has its own UUID
  *   FAKE_OTHER_MODEL this GPU ordinal is a different model ("Other Fake GPU")
+ *   FAKE_DRIVER      the driver version to report (default 13000)
  *   FAKE_METRICS     answer profiles with counters: achieved occupancy blockDim.x / 10, load
  *                    efficiency 90 + the GPU's ordinal (else: no counters)
  *   FAKE_PROFILE_FAIL_BX  the configuration with this blockDim.x cannot be profiled
@@ -256,7 +257,8 @@ int main(void)
 			snprintf(name, sizeof name, "%sFake GPU", gpu == env_long("FAKE_OTHER_MODEL", -1) ? "Other " : "");
 			proto_device_info info = {.cc = 90, .sms = 132, .l2_bytes = 52428800,
 						  .mem_bytes = (unsigned long long)env_long("FAKE_MEM_BYTES", 80LL << 30),
-						  .clock_khz = 1980000, .driver_version = 13000, .uuid = uuid, .name = name};
+						  .clock_khz = 1980000, .driver_version = (int)env_long("FAKE_DRIVER", 13000),
+						  .uuid = uuid, .name = name};
 			reply(&PROTO_DEVICE_INFO, &info);
 		} else if (proto_decode(&PROTO_COPY, line, &copy) == 0) {
 			log_line("copy %lld %lld\n", copy.to, copy.from);

@@ -91,11 +91,18 @@ static void test_fresh_and_changed_inputs_measure_everything_again(void)
 	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"-q", "--fresh", NULL}, &out), 0);
 	free(out);
 	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), NCONFIGS);
-	/* an edited kernel changes the key: everything again */
+	/* a comment in the kernel changes the key, not the code: nothing again (test_reuse.c) */
 	unlink(DIR "/runs.log");
 	FILE *f = fopen(DIR "/k.cu", "a");
 	fputs("// edited\n", f);
 	fclose(f);
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){NULL}, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "changed since the last run"));
+	free(out);
+	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "run "), -1);
+	/* an edit of the code: everything again */
+	put_file(DIR "/k.cu", "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * blockDim.x + "
+			      "threadIdx.x; if (i < n) a[i] = 2 * i; }\n");
 	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){NULL}, &out), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "changed since the last run"));
 	free(out);

@@ -15,6 +15,13 @@
  *   plan I CONNECTIONS SERIAL_MS  (after I's "done", in the same write: a plan's worker had
  *                       CUDA_DEVICE_MAX_CONNECTIONS=CONNECTIONS; its launches one at a time took
  *                       SERIAL_MS)
+ *   ident I IDENT       (after I's "done", in the same write: what decided the measurement,
+ *                       plan_identity)
+ *   kept IDENT RECORD   (a measurement of an earlier run, by its identity rather than its
+ *                       configuration: RECORD is a "done", "plan", "gpu" or "metrics" record of
+ *                       configuration 0. Written after the header when the key changed, from
+ *                       the old journal's identified results, so that an edit that leaves a
+ *                       configuration's binary and inputs as they were does not measure it again)
  * MESSAGE runs to the end of the line, with backslash and newline escaped. "done" and "metrics"
  * are the worker's replies with the configuration in front (protocol.h's PROTO_DONE and
  * PROTO_METRICS_OF); the other records are described here, and all of them go through the
@@ -36,6 +43,7 @@
 #include "config.h"
 #include "hash.h"
 #include "protocol.h"
+#include <yaml.h>
 #include "banned.h"
 
 #define MAGIC "autotune-journal 1 "
@@ -58,6 +66,24 @@ static const proto_field plan_f[] = {PROTO_LL(record, config), PROTO_LL(record, 
 static PROTO_MSG(PLAN, "plan", plan_f); /* other: the connections, median: the serial time */
 static const proto_field compiled_f[] = {PROTO_LL(record, config), PROTO_DBL(record, median, "%.3f")};
 static PROTO_MSG(COMPILED, "compiled", compiled_f); /* median: the seconds */
+typedef struct {
+	long long config;
+	const char *ident;
+} ident_record;
+static const proto_field ident_f[] = {PROTO_LL(ident_record, config), PROTO_WORD(ident_record, ident)};
+static PROTO_MSG(IDENT, "ident", ident_f);
+#define KEPT "kept "
+#define IDENT_LEN 16
+/* earlier measurements kept at most, the latest: each edit that changes code adds its
+ * configurations' new measurements, and the journal is read whole at every start */
+#define KEPT_MAX 100000
+
+/* An earlier measurement, found by what decided it (plan_identity). */
+typedef struct {
+	char ident[IDENT_LEN + 1];
+	size_t order; /* the later of two of one identity is kept */
+	result r;     /* its message owned */
+} kept_entry;
 
 struct journal {
 	int fd;
@@ -71,6 +97,9 @@ struct journal {
 	 * so that the configuration is measured again rather than taken for a crash */
 	long long last_start;
 	off_t last_start_at;
+	/* the measurements earlier runs made, by identity, sorted by it: one each */
+	kept_entry *kept;
+	size_t nkept;
 };
 
 /* A record that cannot be kept whole is taken back (shrinking a file needs no room), so that
@@ -227,6 +256,7 @@ static const char *replay_line(char *line, const space *sp, result *res, char *s
 		}
 		*r = x; /* the same message pointer: result_set_message below frees it once */
 		r->gpu = 0; /* a "gpu" record follows when another GPU measured it */
+		r->ident[0] = 0; /* and an "ident" record when its identity is known */
 		result_set_message(r, *done.message ? unescape(done.message) : NULL);
 		started[done.id] = 2;
 	} else if (proto_is(&FINAL, line)) {
@@ -248,11 +278,19 @@ static const char *replay_line(char *line, const space *sp, result *res, char *s
 		/* the run's key holds the connections a plan without its own gets: they agree */
 		if (!isfinite(rec.median) || rec.median < 0)
 			return "a plan's serial time that is not a time";
+		/* (an earlier measurement's, connections < 0, takes them: they are part of its identity) */
+		if (res[rec.config].connections < 0)
+			res[rec.config].connections = (int)rec.other;
 		if (rec.other == res[rec.config].connections)
 			res[rec.config].serial_ms = rec.median;
 	} else if (proto_decode(&COMPILED, line, &rec) == 0 && IN_SPACE(rec.config)) {
 		if (isfinite(rec.median) && rec.median > 0)
 			res[rec.config].compile_s = rec.median;
+	} else if (proto_is(&IDENT, line)) {
+		ident_record id;
+		if (proto_decode(&IDENT, line, &id) == 0 && IN_SPACE(id.config) && strlen(id.ident) == IDENT_LEN &&
+		    strspn(id.ident, "0123456789abcdef") == IDENT_LEN)
+			memcpy(res[id.config].ident, id.ident, IDENT_LEN + 1);
 	} else if (proto_decode(&GPU, line, &rec) == 0 && IN_SPACE(rec.config) && rec.other >= 0 && rec.other <= INT_MAX)
 		res[rec.config].gpu = (int)rec.other;
 	else if (proto_decode(&SHARES, line, &rec) == 0 && IN_SPACE(rec.config) && IN_SPACE(rec.other)) {
@@ -331,6 +369,365 @@ static long replay(const char *path, const char *key, const space *sp, result *r
 	free(line);
 	fclose(f);
 	return good;
+}
+
+/* ---- earlier measurements by identity ---- */
+
+static int by_ident_then_later(const void *a, const void *b)
+{
+	const kept_entry *x = a, *y = b;
+	int c = strcmp(x->ident, y->ident);
+	return c ? c : (x->order < y->order) - (x->order > y->order);
+}
+
+static int by_later(const void *a, const void *b)
+{
+	const kept_entry *x = a, *y = b;
+	return (x->order < y->order) - (x->order > y->order);
+}
+
+/* The entry of ident among the kept ones (sorted), or NULL. */
+static kept_entry *find_kept(const journal *j, const char *ident)
+{
+	size_t lo = 0, hi = j->nkept;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(j->kept[mid].ident, ident);
+		if (!c)
+			return &j->kept[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* A result that is an earlier measurement: it ran and finished, with an identity. */
+static int measurement(const result *r, int finished)
+{
+	return finished == 2 && r->st != ST_NOT_RUN && !r->lost_in_flight && r->ident[0];
+}
+
+static kept_entry *add_kept(kept_entry **v, size_t *n, size_t *cap)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		*v = xrealloc(*v, *cap * sizeof **v);
+	}
+	kept_entry *e = &(*v)[(*n)++];
+	memset(e, 0, sizeof *e);
+	e->r.connections = -1; /* taken from its "plan" record */
+	e->r.shares_with = -1;
+	return e;
+}
+
+/* "kept IDENT RECORD" lines into their entries: a "done" starts an entry, the others add to the
+ * last one of that identity. in[k] is the finished flag of entry k. */
+static void kept_line(char *line, kept_entry **v, size_t *n, size_t *cap, char **in, size_t *incap, size_t order)
+{
+	char *ident = line + strlen(KEPT), *rec = ident + IDENT_LEN;
+	if (strlen(ident) <= IDENT_LEN || strspn(ident, "0123456789abcdef") != IDENT_LEN || *rec != ' ')
+		return;
+	*rec++ = 0;
+	kept_entry *e = NULL;
+	if (proto_is(&PROTO_DONE, rec)) {
+		e = add_kept(v, n, cap);
+		memcpy(e->ident, ident, IDENT_LEN + 1);
+		e->order = order;
+	} else
+		for (size_t k = *n; k-- > 0 && !e;)
+			if (!strcmp((*v)[k].ident, ident))
+				e = &(*v)[k];
+	if (!e)
+		return;
+	if (*incap < *cap) {
+		*in = xrealloc(*in, *cap);
+		memset(*in + *incap, 0, *cap - *incap);
+		*incap = *cap;
+	}
+	size_t k = (size_t)(e - *v);
+	space one = {.count = 1};
+	char ident_copy[IDENT_LEN + 1];
+	memcpy(ident_copy, e->ident, sizeof ident_copy);
+	replay_line(rec, &one, &e->r, *in + k);
+	memcpy(e->r.ident, ident_copy, sizeof ident_copy);
+}
+
+/* The measurements a journal at path holds, whatever its key: its "kept" records, and its
+ * configurations' identified results (whose indexes may mean other configurations now). Into
+ * j->kept, one per identity, the latest. Nothing when the file is no journal. */
+static void load_kept(journal *j, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	char *line = NULL;
+	size_t cap = 0, nlines = 0, linecap = 0;
+	char **lines = NULL;
+	ssize_t got;
+	long long most = -1;
+	int ok = (got = getline(&line, &cap, f)) > 0 && !strncmp(line, MAGIC, strlen(MAGIC));
+	while (ok && (got = getline(&line, &cap, f)) > 0 && line[got - 1] == '\n') {
+		line[got - 1] = 0;
+		if (nlines == linecap) {
+			linecap = linecap ? 2 * linecap : 256;
+			lines = xrealloc(lines, linecap * sizeof *lines);
+		}
+		lines[nlines++] = xstrdup(line);
+		long long i = strncmp(line, KEPT, strlen(KEPT)) ? record_config(line) : -1;
+		/* an index past any space holds nothing to keep: a damaged record */
+		if (i > most && i < (1ll << 31))
+			most = i;
+	}
+	free(line);
+	fclose(f);
+	kept_entry *v = NULL;
+	size_t n = 0, vcap = 0, incap = 0;
+	char *in = NULL;
+	space old = {.count = (size_t)(most + 1)};
+	result *res = xcalloc(old.count + 1, sizeof *res);
+	char *started = xcalloc(old.count + 1, 1);
+	for (size_t i = 0; i < old.count; i++) {
+		res[i].connections = -1;
+		res[i].shares_with = -1;
+	}
+	for (size_t k = 0; k < nlines; k++) {
+		if (!strncmp(lines[k], KEPT, strlen(KEPT)))
+			kept_line(lines[k], &v, &n, &vcap, &in, &incap, k);
+		else
+			replay_line(lines[k], &old, res, started);
+		free(lines[k]);
+	}
+	free(lines);
+	/* the kept ones that hold a measurement, then the configurations' (later: they win) */
+	size_t m = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (k < incap && measurement(&v[k].r, in[k]))
+			v[m++] = v[k];
+		else
+			free(v[k].r.message);
+	}
+	n = m;
+	for (size_t i = 0; i < old.count; i++) {
+		if (!measurement(&res[i], started[i])) {
+			free(res[i].message);
+			continue;
+		}
+		kept_entry *e = add_kept(&v, &n, &vcap);
+		e->r = res[i];
+		memcpy(e->ident, res[i].ident, sizeof e->ident);
+		e->order = nlines + i;
+	}
+	free(res);
+	free(started);
+	free(in);
+	if (n)
+		qsort(v, n, sizeof *v, by_ident_then_later);
+	m = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (m && !strcmp(v[m - 1].ident, v[k].ident))
+			free(v[k].r.message);
+		else
+			v[m++] = v[k];
+	}
+	if (m > KEPT_MAX) {
+		qsort(v, m, sizeof *v, by_later);
+		for (size_t k = KEPT_MAX; k < m; k++)
+			free(v[k].r.message);
+		m = KEPT_MAX;
+		qsort(v, m, sizeof *v, by_ident_then_later);
+	}
+	j->kept = v;
+	j->nkept = m;
+}
+
+/* One record of configuration 0 as a "kept" line of identity ident, appended to *out. */
+static void put_kept(char **out, const char *ident, const proto_msg *m, const void *msg)
+{
+	char *body = proto_encode(m, msg);
+	if (!body)
+		diag_out_of_memory();
+	char *more = xasprintf("%s" KEPT "%s %s\n", *out, ident, body);
+	free(body);
+	free(*out);
+	*out = more;
+}
+
+/* The kept measurements as "kept" records, for a journal started afresh. Caller frees. */
+static char *kept_lines(const journal *j)
+{
+	char *out = xstrdup("");
+	for (size_t k = 0; k < j->nkept; k++) {
+		const kept_entry *e = &j->kept[k];
+		const result *r = &e->r;
+		char *msg = escape(r->message ? r->message : "");
+		proto_result done = {.id = 0, .code = r->code[0] ? r->code : "-", .status = status_name(r->st),
+				     .median = r->t_median, .min = r->t_min, .max = r->t_max, .samples = r->samples,
+				     .driver_blocks = r->driver_blocks, .noise = r->noise, .batch = r->batch,
+				     .mhz_before = r->mhz_before, .mhz_after = r->mhz_after, .message = msg};
+		put_kept(&out, e->ident, &PROTO_DONE, &done);
+		free(msg);
+		if (r->serial_ms > 0)
+			put_kept(&out, e->ident, &PLAN, &(record){0, r->connections, r->serial_ms, 0});
+		if (r->gpu)
+			put_kept(&out, e->ident, &GPU, &(record){0, r->gpu, 0, 0});
+		if (r->have_metrics) {
+			proto_metrics pm = {0, {0}};
+			memcpy(pm.v, r->metrics, sizeof pm.v);
+			put_kept(&out, e->ident, &PROTO_METRICS_OF, &pm);
+		}
+	}
+	return out;
+}
+
+int journal_reuse(journal *j, const char *ident, result *r)
+{
+	const kept_entry *e = j && ident && *ident ? find_kept(j, ident) : NULL;
+	if (!e)
+		return 0;
+	const result *k = &e->r;
+	r->st = k->st;
+	result_set_message(r, k->message ? xstrdup(k->message) : NULL);
+	r->t_median = k->t_median;
+	r->t_min = k->t_min;
+	r->t_max = k->t_max;
+	r->samples = k->samples;
+	r->driver_blocks = k->driver_blocks;
+	r->noise = k->noise;
+	r->batch = k->batch;
+	r->mhz_before = k->mhz_before;
+	r->mhz_after = k->mhz_after;
+	r->have_metrics = k->have_metrics;
+	memcpy(r->metrics, k->metrics, sizeof r->metrics);
+	r->serial_ms = k->serial_ms;
+	r->gpu = k->gpu;
+	memcpy(r->code, k->code, sizeof r->code);
+	memcpy(r->ident, e->ident, sizeof r->ident);
+	r->final_rounds = 0; /* finalists are re-timed together, in this run */
+	r->lost_in_flight = 0;
+	r->reused = 1;
+	return 1;
+}
+
+size_t journal_kept(const journal *j) { return j ? j->nkept : 0; }
+
+/* What a journal's setting covers of the config: every section but those that choose which
+ * configurations there are (space, constraints, search), how their code is built (kernel,
+ * build: the code hash covers what they do), and what is made of the measurements (select,
+ * bytes, flops, output, name), and instances (the constants below are the instance's). */
+static int setting_section(const char *key)
+{
+	static const char *const not[] = {"name",   "kernel", "space",  "constraints", "build", "select",
+					  "search", "bytes",  "flops",  "output",      "instances"};
+	for (size_t i = 0; i < sizeof not / sizeof *not; i++)
+		if (!strcmp(key, not[i]))
+			return 0;
+	return 1;
+}
+
+/* A YAML node as its structure and scalars: comments, quoting and layout leave it as it is. */
+static void add_node(hasher *h, yaml_document_t *doc, yaml_node_t *n, int depth)
+{
+	if (!n || depth > 64) {
+		hasher_add_str(h, "?");
+		return;
+	}
+	if (n->type == YAML_SCALAR_NODE) {
+		hasher_add_str(h, "s");
+		hasher_add(h, n->data.scalar.value, n->data.scalar.length);
+		hasher_add_str(h, "");
+	} else if (n->type == YAML_SEQUENCE_NODE) {
+		hasher_add_str(h, "[");
+		for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++)
+			add_node(h, doc, yaml_document_get_node(doc, *it), depth + 1);
+		hasher_add_str(h, "]");
+	} else if (n->type == YAML_MAPPING_NODE) {
+		hasher_add_str(h, "{");
+		for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+			yaml_node_t *k = yaml_document_get_node(doc, p->key);
+			if (depth == 0 && k && k->type == YAML_SCALAR_NODE && !setting_section((const char *)k->data.scalar.value))
+				continue;
+			add_node(h, doc, k, depth + 1);
+			add_node(h, doc, yaml_document_get_node(doc, p->value), depth + 1);
+		}
+		hasher_add_str(h, "}");
+	}
+}
+
+/* The config's measuring sections; the whole file when it cannot be read as YAML. */
+static void add_config(hasher *h, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	int parsed = 0;
+	if (f && yaml_parser_initialize(&parser)) {
+		yaml_parser_set_input_file(&parser, f);
+		parsed = yaml_parser_load(&parser, &doc);
+		if (parsed && yaml_document_get_root_node(&doc))
+			add_node(h, &doc, yaml_document_get_root_node(&doc), 0);
+		else if (parsed) {
+			yaml_document_delete(&doc);
+			parsed = 0;
+		}
+		if (parsed)
+			yaml_document_delete(&doc);
+		yaml_parser_delete(&parser);
+	}
+	if (f)
+		fclose(f);
+	if (!parsed)
+		hasher_add_file(h, path);
+}
+
+/* A file's contents, not its name: data files are inputs wherever they are. */
+static void add_contents(hasher *h, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char buf[1 << 16];
+	ssize_t n;
+	hasher_add_str(h, fd < 0 ? "unreadable" : "file");
+	while (fd >= 0 && (n = read(fd, buf, sizeof buf)) > 0)
+		hasher_add(h, buf, (size_t)n);
+	if (fd < 0)
+		hasher_add_str(h, path);
+	else
+		close(fd);
+}
+
+char *journal_setting(const config *cfg, const device_info *gpu0, size_t ngpus)
+{
+	hasher *h = hasher_new();
+	hasher_add_str(h, "autotune setting 1");
+	add_config(h, cfg->path);
+	for (size_t i = 0; i < cfg->nconstants; i++) {
+		const constant *k = &cfg->constants[i];
+		char v[64];
+		if (k->v.kind == VAL_INT)
+			snprintf(v, sizeof v, "%lld", k->v.u.i);
+		else
+			snprintf(v, sizeof v, "%.17g", k->v.u.f);
+		hasher_add_str(h, k->name);
+		hasher_add_str(h, v);
+	}
+	for (size_t i = 0; i < cfg->nargs; i++) {
+		if (cfg->args[i].fill_file.path)
+			add_contents(h, cfg->args[i].fill_file.path);
+		if (cfg->args[i].expected.path)
+			add_contents(h, cfg->args[i].expected.path);
+	}
+	if (cfg->host.source)
+		add_contents(h, cfg->host.source);
+	char more[96];
+	snprintf(more, sizeof more, "connections %d driver %d gpus %zu", cfg->plan.default_connections,
+		 gpu0->driver_version, ngpus);
+	hasher_add_str(h, more);
+	hasher_add_str(h, gpu0->name);
+	hasher_add_str(h, gpu0->uuid);
+	char *hex = xmalloc(IDENT_LEN + 1);
+	hasher_finish(h, hex);
+	return hex;
 }
 
 /* Two runs of the same results would splice their records into one journal (and then write one
@@ -468,6 +865,9 @@ int journal_start(journal *j, const char *key, const char *inputs, const char *c
 	if (refused)
 		return -1;
 	char *started = xcalloc(sp->count + 1, 1);
+	/* --fresh measures everything again: nothing earlier is kept */
+	if (!fresh)
+		load_kept(j, path);
 	long good = fresh ? -1 : replay(path, key, sp, res, started, resume);
 	if (fresh)
 		resume->key_changed = access(path, F_OK) == 0;
@@ -479,12 +879,17 @@ int journal_start(journal *j, const char *key, const char *inputs, const char *c
 				 config_path ? (abs ? abs : config_path) : "", config_path ? "\n" : "");
 	free(abs);
 	int rc = 0;
+	/* a journal started afresh keeps the earlier measurements, by identity, after its header
+	 * (not part of it: a journal of nothing but these is kept on close) */
+	char *kept = good < 0 && j->nkept ? kept_lines(j) : NULL;
 	if (j->fd < 0 || (good >= 0 && (ftruncate(j->fd, good) || lseek(j->fd, 0, SEEK_END) < 0)) ||
-	    (good < 0 && append(j, header))) {
+	    (good < 0 && append(j, header)) || (kept && append(j, kept))) {
 		diags_add(d, "cannot write the journal '%s': %s", path, write_error(errno));
 		rc = -1;
 	} else
 		j->header_end = (off_t)strlen(header);
+	free(kept);
+	resume->kept = j->nkept;
 	/* the crashes found on replay become records, so the next resume agrees */
 	for (size_t i = 0; rc == 0 && good >= 0 && i < sp->count; i++)
 		if (started[i] == 1)
@@ -545,6 +950,14 @@ int journal_finished(journal *j, size_t config, const result *r)
 			     .driver_blocks = r->driver_blocks, .noise = r->noise, .batch = r->batch,
 			     .mhz_before = r->mhz_before, .mhz_after = r->mhz_after, .message = msg};
 	char *line = record_line(&PROTO_DONE, &done);
+	if (r->ident[0]) {
+		/* in the same write: a later run after an edit finds it by this */
+		char *id = record_line(&IDENT, &(ident_record){(long long)config, r->ident});
+		char *both = xasprintf("%s%s", line, id);
+		free(id);
+		free(line);
+		line = both;
+	}
 	if (r->streams) {
 		/* a plan's: in the same write, so that a result is never journaled without it */
 		char *plan = record_line(&PLAN, &(record){(long long)config, r->connections, r->serial_ms, 0});
@@ -602,6 +1015,9 @@ void journal_close(journal *j)
 		unlink(j->lock_path); /* before the unlock: a run that waits takes a new file */
 		close(j->lock_fd);
 	}
+	for (size_t k = 0; k < j->nkept; k++)
+		free(j->kept[k].r.message);
+	free(j->kept);
 	free(j->lock_path);
 	free(j->path);
 	free(j);

@@ -17,6 +17,7 @@ typedef struct {
 	int key_changed;    /* a journal existed for other inputs and was started afresh */
 	char changed[200];  /* then which, in words ("the kernel source, the GPU or its driver"); "" when
 			     * unknown (a journal of an older autotune) */
+	size_t kept;        /* earlier measurements found by identity (journal_reuse), whatever the key */
 } journal_resume;
 
 /* What a run is measured from, part by part ("config=H kernel=H data=H compiler=H target=H gpu=H"):
@@ -24,6 +25,14 @@ typedef struct {
  * (identity), target, first GPU and driver, and number of GPUs. Caller frees. */
 char *journal_run_inputs(const config *cfg, const char *identity, const char *arch, const device_info *gpu0,
 			 size_t ngpus);
+/* What every measurement of a run shares beyond its configuration's binary and launch, as 16 hex
+ * digits (part of plan_identity): the config's sections that decide how a configuration is
+ * measured and checked (arguments, launch, plan, verify, measure, constants; read as YAML, so
+ * comments and layout do not count, nor the space, constraints, build, search, select, output),
+ * the constants' values, the contents of the data files and of the host reference, the first
+ * GPU (name, UUID), its driver, the number of GPUs and the connections a plan gets by default.
+ * Caller frees. */
+char *journal_setting(const config *cfg, const device_info *gpu0, size_t ngpus);
 /* The key of a run's journal: the hash of its inputs. Caller frees. */
 char *journal_key_of(const char *inputs);
 /* journal_key_of(journal_run_inputs(...)). Caller frees. */
@@ -53,6 +62,14 @@ int journal_start(journal *j, const char *key, const char *inputs, const char *c
  * cannot be written. */
 journal *journal_open(const char *path, const char *key, int fresh, const space *sp, result *res,
 		      journal_resume *resume, diags *d);
+
+/* Whether an earlier run, whatever its key (an edit of the config or kernel since), measured
+ * something of identity ident (plan_identity): then its measurement (status, times, counters,
+ * the GPU that ran it, its code and identity; not finalist rounds) into r, r->reused set, and 1;
+ * else 0. What --fresh opened finds nothing. */
+int journal_reuse(journal *j, const char *ident, result *r);
+/* How many earlier measurements journal_reuse can find. */
+size_t journal_kept(const journal *j);
 
 /* Each appends one line and syncs it to disk; -1 when the write fails (disk full), the record
  * then taken back whole. */

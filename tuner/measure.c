@@ -193,8 +193,21 @@ static step prelude(pass *P, lane *L, size_t c)
 	}
 	if (bin->killed)
 		return s; /* nvcc fell to a signal that stops jobs: not a compile error */
-	plan_forget_stale(r, bin);
+	char ident[17] = "";
+	if (o->setting && !bin->failed && bin->code[0])
+		plan_identity(cfg, P->sp, b, P->res, c, o->setting, ident);
+	plan_forget_unlike(r, bin, *ident ? ident : NULL);
 	measure_apply_binary(bin, o->cc, r);
+	/* measured before an edit that left its binary and inputs as they were: taken, and kept in
+	 * this run's journal under its index too */
+	if (r->st == ST_NOT_RUN && !bin->failed && journal_reuse(o->journal, ident, r)) {
+		o->reused++;
+		pass_journal_check(o, journal_finished(o->journal, c, r));
+		if (r->gpu)
+			pass_journal_check(o, journal_gpu(o->journal, c, r->gpu));
+		if (r->have_metrics)
+			pass_journal_check(o, journal_metrics(o->journal, c, r));
+	}
 	/* an earlier run's passing result can stand as its group's reference */
 	if (P->ref[g] < 0 && r->st == ST_OK && !plan_needs_run(r, o->retry_failed) &&
 	    !(P->voting && vote_busy(&P->votes[g]))) {
@@ -303,6 +316,8 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 	o->measured++;
 	r->gpu = L->gpu;
 	memcpy(r->code, P->b->bins[P->b->of_config[c]].code, sizeof r->code);
+	if (o->setting)
+		plan_identity(cfg, P->sp, P->b, P->res, c, o->setting, r->ident);
 	if (o->journal)
 		pass_journal_check(o, journal_finished(o->journal, c, r));
 	if (o->journal && L->gpu)

@@ -9,6 +9,7 @@
 
 #include "compile_error.h"
 #include "config.h"
+#include "hash.h"
 #include "launch_plan.h"
 #include "select.h"
 #include "banned.h"
@@ -157,9 +158,13 @@ void plan_copy_measurement(result *to, const result *from, long long from_index)
 
 /* A journaled result stands only for the code it measured: when the binary differs now (a
  * header changed, say), the configuration is measured again. */
-void plan_forget_stale(result *r, const binary *bin)
+void plan_forget_stale(result *r, const binary *bin) { plan_forget_unlike(r, bin, NULL); }
+
+/* The identity covers what the code does not: the inputs it was checked against, say. */
+void plan_forget_unlike(result *r, const binary *bin, const char *ident)
 {
-	if (r->st == ST_NOT_RUN || r->lost_in_flight || !strcmp(r->code, bin->code))
+	if (r->st == ST_NOT_RUN || r->lost_in_flight ||
+	    (!strcmp(r->code, bin->code) && !(ident && r->ident[0] && strcmp(r->ident, ident))))
 		return;
 	free(r->message);
 	long long block[3], grid[3], smem = r->smem;
@@ -176,6 +181,72 @@ void plan_forget_stale(result *r, const binary *bin)
 	r->driver_blocks = -1;
 	r->shares_with = -1;
 	r->occ_limit = "";
+}
+
+static void add_ll(hasher *h, long long v) { hasher_add(h, &v, sizeof v); }
+
+/* An expression's value for c's parameters, kind and all ("none" when it has none or fails). */
+static void add_expr(hasher *h, const config *cfg, const cexpr *e, const value *params)
+{
+	value v;
+	diags ignore = {0};
+	if (!e->e || cexpr_eval(cfg, e, params, &v, &ignore, NULL)) {
+		hasher_add_str(h, "none");
+	} else {
+		add_ll(h, v.kind);
+		if (v.kind == VAL_INT)
+			add_ll(h, v.u.i);
+		else
+			hasher_add(h, &v.u.f, sizeof v.u.f);
+	}
+	diags_free(&ignore);
+}
+
+void plan_identity(const config *cfg, const space *sp, const build *b, const result *res, size_t c, const char *setting,
+		   char out[17])
+{
+	const binary *bin = &b->bins[b->of_config[c]];
+	const result *r = &res[c];
+	const value *params = space_config(sp, c);
+	hasher *h = hasher_new();
+	hasher_add_str(h, "autotune identity 1");
+	hasher_add_str(h, setting ? setting : "");
+	hasher_add_str(h, bin->code);
+	hasher_add_str(h, bin->res.symbol);
+	for (int i = 0; i < 3; i++) {
+		add_ll(h, r->block[i]);
+		add_ll(h, r->grid[i]);
+	}
+	add_ll(h, r->smem);
+	add_ll(h, r->streams);
+	add_ll(h, r->breadth_first);
+	add_ll(h, r->connections);
+	for (size_t k = 0; k < cfg->plan.nlaunches; k++) {
+		plan_geometry g;
+		memset(&g, 0, sizeof g);
+		if (launch_plan_geometry(cfg, params, k, &g) == 0)
+			for (int i = 0; i < 3; i++) {
+				add_ll(h, g.block[i]);
+				add_ll(h, g.grid[i]);
+			}
+		add_ll(h, g.smem);
+	}
+	for (size_t i = 0; i < cfg->nargs; i++)
+		if (!cfg->args[i].is_array)
+			add_expr(h, cfg, &cfg->args[i].value, params);
+	/* verify.sum may count a part of the output that depends on the parameters */
+	add_expr(h, cfg, &cfg->sum_count, params);
+	add_expr(h, cfg, &cfg->sum_equals, params);
+	/* a verdict is a comparison with the reference's outputs: another reference code, another
+	 * verdict. Without a named one the reference is the first to pass, which every other that
+	 * passed agrees with; reference groups' are chosen so too, the named one stands for them. */
+	if (cfg->has_reference && sp->reference >= 0) {
+		const binary *ref = &b->bins[b->of_config[sp->reference]];
+		hasher_add_str(h, ref->failed ? "failed" : ref->code);
+	}
+	if (b->ref_bin >= 0)
+		hasher_add_str(h, b->bins[b->ref_bin].code);
+	hasher_finish(h, out);
 }
 
 /* Reference groups: with verify.reference_per, configurations that differ in those parameters

@@ -40,6 +40,17 @@ long long plan_twin(const config *cfg, const space *sp, const build *b, const re
 void plan_copy_measurement(result *to, const result *from, long long from_index);
 /* An earlier result measured other code than bin's: forgotten, its launch (and plan) kept. */
 void plan_forget_stale(result *r, const binary *bin);
+/* The same, and also when the result names the identity it measured and that is not ident
+ * (plan_identity; NULL: not known). */
+void plan_forget_unlike(result *r, const binary *bin, const char *ident);
+/* What decides configuration c's measurement, as 16 hex digits into out: its binary's code and
+ * entry, its launch (geometry, plan, scalar arguments, what verify.sum counts), the code of the
+ * binaries its outputs are checked against (the named reference, verify.kernel), and setting,
+ * what every configuration of the run shares (journal_setting: inputs, measurement settings,
+ * GPU and driver). Not its parameter values nor its index: a configuration of another space, or
+ * of this one after an edit, with the same identity measures the same thing. */
+void plan_identity(const config *cfg, const space *sp, const build *b, const result *res, size_t c, const char *setting,
+		   char out[17]);
 /* group[c]: the first configuration of c's reference group (verify.reference_per) in space
  * order; every configuration is in group 0 without it. Caller frees. */
 size_t *plan_reference_groups(const config *cfg, const space *sp);

@@ -46,6 +46,9 @@ typedef struct {
 	double serial_ms;        /* its launches timed one at a time, times its streams (0: not measured) */
 	int gpu;                 /* which of the run's GPUs measured it (outputs.gpus) */
 	char code[17];           /* the code measured (compile.c's binary hash), for the journal */
+	char ident[17];          /* what decided the measurement (plan_identity): another configuration, or a
+				  * later run after an edit, with this identity can take it; "" unknown */
+	int reused;              /* taken from an earlier run's measurement of the same identity */
 	double compile_s;        /* nvcc's seconds for its binary, this run's or the journal's; 0 unknown */
 } result;
 

@@ -222,6 +222,7 @@ typedef struct {
 	double compile_s;
 	choice pick;
 	char *counters_note, *journal_note, *reference_note;
+	char *setting; /* journal_setting: what every measurement's identity shares */
 } tuning;
 
 /* Stops the run with this status (the reason already in t->d): the stages return it as 1. */
@@ -536,6 +537,7 @@ static int open_journal(tuning *t)
 	const options *o = t->o;
 	journal_resume resume;
 	signals_at_once(0); /* the journal is written from here */
+	t->setting = journal_setting(&t->cfg, &t->gs.info[0], t->gs.n);
 	char *inputs = journal_run_inputs(&t->cfg, t->identity, t->arch, &t->gs.info[0], t->gs.n);
 	char *key = journal_key_of(inputs);
 	int rc = journal_start(t->jr, key, inputs, t->cfg.path, o->fresh, &t->sp, t->res, &resume, &t->d);
@@ -555,6 +557,11 @@ static int open_journal(tuning *t)
 	}
 	else if (!o->quiet && resume.key_changed && o->fresh)
 		fprintf(stderr, "%s: --fresh: starting afresh\n", t->jpath);
+	else if (!o->quiet && resume.key_changed && resume.kept)
+		fprintf(stderr, "%s: %s changed since the last run: %zu earlier %s kept, each taken where a "
+				"configuration's binary, launch, inputs and GPU are as they were; the rest are measured\n",
+			t->jpath, *resume.changed ? resume.changed : "what it was measured from", resume.kept,
+			plural(resume.kept, "measurement is", "measurements are"));
 	else if (!o->quiet && resume.key_changed && *resume.changed)
 		fprintf(stderr, "%s: %s changed since the last run: starting afresh\n", t->jpath, resume.changed);
 	else if (!o->quiet && resume.key_changed)
@@ -662,6 +669,7 @@ static int compile_and_measure(tuning *t)
 		.copy_gbps = devices_copy_bandwidth(t->gs.runners[0], &t->dev),
 		.max_mhz = t->dev.clock_khz / 1000,
 		.journal = t->jr,
+		.setting = t->setting,
 		.retry_failed = o->retry_failed,
 		.build = bd,
 		.cc = t->cc,
@@ -808,6 +816,9 @@ static void write_outputs(tuning *t)
 	if (!o->dry_run)
 		stages(t, now_seconds() - t0);
 	summary_counts(&t->cfg, &t->sp, &t->b, t->res, t->compile_s, o->dry_run);
+	if (t->mo.reused)
+		fprintf(stderr, "  reused %zu %s (identical binaries), measured %zu\n", t->mo.reused,
+			plural(t->mo.reused, "measurement", "measurements"), t->mo.measured);
 	summary_reference(t->reference_note);
 	if (!o->dry_run)
 		summary_wrong_split(&t->cfg, &t->sp, t->res);
@@ -835,6 +846,7 @@ static void tuning_free(tuning *t)
 	cache_close(t->cache);
 	free(t->prior);
 	free(t->identity);
+	free(t->setting);
 	free(t->jpath);
 	if (t->d.n)
 		diags_print(&t->d);
