@@ -634,6 +634,74 @@ static void test_no_file_is_written_through_a_link(void)
 	unlink(target);
 }
 
+/* A journal opened under another key keeps the measurements it holds by identity ("kept"
+ * records after its header), through any number of further keys; one without an identity, a
+ * damaged kept record, and everything under --fresh are not kept. */
+static void test_measurements_are_kept_by_identity_across_keys(void)
+{
+	space sp = {.nparams = 1, .count = 2};
+	result res[2], r;
+	journal_resume jr;
+	diags d = {0};
+	unlink(PATH);
+	fresh_results(res, 2);
+	journal *j = journal_open(PATH, "00000000000000aa", 0, &sp, res, &jr, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT_EQUAL(jr.kept, 0);
+	result ok = {.st = ST_OK, .t_median = 1.5, .t_min = 1.4, .t_max = 1.6, .samples = 20, .noise = 0.001, .batch = 1,
+		     .final_rounds = 7, .final_median = 1.45, .gpu = 1};
+	memcpy(ok.code, "0123456789abcdef", 17);
+	memcpy(ok.ident, "00000000000000c1", 17);
+	ok.message = "a note";
+	journal_finished(j, 0, &ok);
+	journal_gpu(j, 0, 1);
+	ok.ident[0] = 0; /* an older autotune's: no identity */
+	ok.t_median = 1.55;
+	journal_finished(j, 1, &ok);
+	journal_close(j);
+	for (int key = 0; key < 2; key++) {
+		fresh_results(res, 2);
+		j = journal_open(PATH, key ? "00000000000000cc" : "00000000000000bb", 0, &sp, res, &jr, &d);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+		CU_ASSERT(jr.key_changed);
+		CU_ASSERT_EQUAL(jr.kept, 1);
+		CU_ASSERT_EQUAL(res[0].st, ST_NOT_RUN); /* not by its index: the key is another */
+		fresh_results(&r, 1);
+		CU_ASSERT_EQUAL(journal_reuse(j, "00000000000000c2", &r), 0);
+		CU_ASSERT_EQUAL(journal_reuse(j, "00000000000000c1", &r), 1);
+		CU_ASSERT_EQUAL(r.st, ST_OK);
+		CU_ASSERT_DOUBLE_EQUAL(r.t_median, 1.5, 1e-9);
+		CU_ASSERT_EQUAL(r.samples, 20);
+		CU_ASSERT_EQUAL(r.gpu, 1);
+		CU_ASSERT_EQUAL(r.final_rounds, 0); /* finalists are re-timed in the run */
+		CU_ASSERT(r.reused);
+		CU_ASSERT_STRING_EQUAL(r.ident, "00000000000000c1");
+		CU_ASSERT_STRING_EQUAL(r.message, "a note");
+		free(r.message);
+		journal_close(j);
+	}
+	CU_ASSERT_EQUAL(count_in(PATH, "kept 00000000000000c1 done 0 "), 1);
+	/* a damaged kept record is not taken */
+	FILE *f = fopen(PATH, "a");
+	fputs("kept 00000000000000c3 done 0 0123456789abcdef ok nan 1 2 3 8 0.1 1 0 0 \n", f);
+	fputs("kept zz done 0 0123456789abcdef ok 1 1 1 3 8 0.1 1 0 0 \n", f);
+	fclose(f);
+	fresh_results(res, 2);
+	j = journal_open(PATH, "00000000000000dd", 0, &sp, res, &jr, &d);
+	CU_ASSERT_EQUAL(jr.kept, 1);
+	journal_close(j);
+	fresh_results(res, 2);
+	j = journal_open(PATH, "00000000000000ee", 1, &sp, res, &jr, &d);
+	CU_ASSERT_EQUAL(jr.kept, 0);
+	fresh_results(&r, 1);
+	CU_ASSERT_EQUAL(journal_reuse(j, "00000000000000c1", &r), 0);
+	journal_close(j);
+	CU_ASSERT_EQUAL(count_in(PATH, "kept "), -1); /* nothing past its header: gone */
+	free_results(res, 2);
+	diags_free(&d);
+	unlink(PATH);
+}
+
 int add_journal_suite(void)
 {
 	CU_pSuite s = CU_add_suite("journal", NULL, NULL);
@@ -653,5 +721,6 @@ int add_journal_suite(void)
 	CU_add_test(s, "a failed sync is an I/O error", test_a_failed_sync_is_an_io_error);
 	CU_add_test(s, "a plan's serial time and connections replay", test_a_plans_serial_time_and_connections_replay);
 	CU_add_test(s, "no file is written through a link", test_no_file_is_written_through_a_link);
+	CU_add_test(s, "measurements are kept by identity across keys", test_measurements_are_kept_by_identity_across_keys);
 	return 0;
 }

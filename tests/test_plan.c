@@ -181,6 +181,81 @@ static void test_plans_are_twins_only_when_the_same(void)
 	diags_free(&d);
 }
 
+/* The configuration of these values of (bx, U, s, D), or -1. */
+static long long config_of(const space *sp, long long bx, long long u, long long sv, long long dv)
+{
+	for (size_t c = 0; c < sp->count; c++) {
+		const value *v = space_config(sp, c);
+		if (v[0].u.i == bx && v[1].u.i == u && v[2].u.i == sv && v[3].u.i == dv)
+			return (long long)c;
+	}
+	return -1;
+}
+
+/* A measurement's identity is what decides it: the code, the launch, the scalar arguments, the
+ * named reference's code and the run's setting; not a parameter that reaches none of them, nor
+ * the configuration's index. */
+static void test_an_identity_is_what_decides_a_measurement(void)
+{
+	const char *kernel = write_temp(0, "id.cu", "extern \"C\" __global__ void k(float *a, int s) { a[0] = s; }\n");
+	char text[1024];
+	snprintf(text, sizeof text,
+		 "kernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 4, output: true},"
+		 " {name: s, type: int32, value: sv}]\n"
+		 "space: {bx: [32, 64], U: [1, 2], sv: [1, 2], D: [1, 2]}\nbuild: {defines: [D]}\n"
+		 "launch: {block: [bx], grid: [1]}\nverify: {reference: {bx: 32, U: 1, sv: 1, D: 2}}\nconstraints: [\"U > 0\"]\n",
+		 kernel);
+	config cfg;
+	space sp;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(config_load(write_temp(1, "id.yaml", text), &cfg, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
+	result *res = calloc(sp.count, sizeof *res);
+	CU_ASSERT_EQUAL_FATAL(space_eval_geometry(&cfg, &sp, res, &d), 0);
+	build b;
+	build_plan(&cfg, &sp, &b);
+	CU_ASSERT_EQUAL_FATAL(b.nbins, 2);
+	for (size_t k = 0; k < b.nbins; k++) {
+		snprintf(b.bins[k].code, sizeof b.bins[k].code, "%016zx", k + 1);
+		b.bins[k].res.symbol = strdup("k");
+	}
+	long long a = config_of(&sp, 32, 1, 1, 1), u = config_of(&sp, 32, 2, 1, 1), bx = config_of(&sp, 64, 1, 1, 1),
+		  sv = config_of(&sp, 32, 1, 2, 1), dv = config_of(&sp, 32, 1, 1, 2);
+	CU_ASSERT_FATAL(a >= 0 && u >= 0 && bx >= 0 && sv >= 0 && dv >= 0);
+	char id[5][17], again[17];
+	long long which[5] = {a, u, bx, sv, dv};
+	for (int i = 0; i < 5; i++)
+		plan_identity(&cfg, &sp, &b, res, (size_t)which[i], "setting", id[i]);
+	CU_ASSERT_EQUAL(strlen(id[0]), 16);
+	CU_ASSERT_STRING_EQUAL(id[0], id[1]);     /* U reaches only a constraint */
+	CU_ASSERT_STRING_NOT_EQUAL(id[0], id[2]); /* another block */
+	CU_ASSERT_STRING_NOT_EQUAL(id[0], id[3]); /* another scalar argument */
+	CU_ASSERT_STRING_NOT_EQUAL(id[0], id[4]); /* another binary */
+	plan_identity(&cfg, &sp, &b, res, (size_t)a, "another setting", again);
+	CU_ASSERT_STRING_NOT_EQUAL(id[0], again);
+	/* the named reference (D=2) compiled to other code: what a checks against is another */
+	strcpy(b.bins[b.of_config[dv]].code, "00000000000000ff");
+	plan_identity(&cfg, &sp, &b, res, (size_t)a, "setting", again);
+	CU_ASSERT_STRING_NOT_EQUAL(id[0], again);
+	/* a result of another identity is stale, even of the same code */
+	strcpy(b.bins[b.of_config[dv]].code, "0000000000000002");
+	res[a].st = ST_OK;
+	res[a].samples = 1;
+	strcpy(res[a].code, b.bins[b.of_config[a]].code);
+	strcpy(res[a].ident, id[0]);
+	plan_forget_unlike(&res[a], &b.bins[b.of_config[a]], id[0]);
+	CU_ASSERT_EQUAL(res[a].st, ST_OK);
+	plan_forget_unlike(&res[a], &b.bins[b.of_config[a]], again);
+	CU_ASSERT_EQUAL(res[a].st, ST_NOT_RUN);
+	for (size_t c = 0; c < sp.count; c++)
+		free(res[c].message);
+	free(res);
+	build_free(&b);
+	space_free(&sp);
+	config_free(&cfg);
+	diags_free(&d);
+}
+
 /* verify.reference_per: configurations alike in those parameters share a reference group, named
  * by its first configuration in space order. */
 static void test_reference_groups_follow_reference_per(void)
@@ -244,5 +319,6 @@ int add_plan_suite(void)
 	CU_add_test(s, "shared and stale results keep their launch", test_shared_and_stale_results_keep_their_launch);
 	CU_add_test(s, "plans are twins only when the same", test_plans_are_twins_only_when_the_same);
 	CU_add_test(s, "reference groups follow reference_per", test_reference_groups_follow_reference_per);
+	CU_add_test(s, "an identity is what decides a measurement", test_an_identity_is_what_decides_a_measurement);
 	return CU_get_error() == CUE_SUCCESS ? 0 : -1;
 }

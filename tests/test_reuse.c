@@ -25,6 +25,7 @@
 	"#endif\n"                                                                                    \
 	"}\n"
 
+static int finalists = 3;
 static char dir[128], config_path[160], journal[160], runs[160], csv[160], cache[160];
 
 /* The kernel with its comment and its TILE == 32 line's expression. */
@@ -53,9 +54,9 @@ static void write_config(const char *comment, const char *space, const char *fil
 		 "  - {name: n, type: int32, value: %d}\n"
 		 "space: %s\nbuild: {defines: [TILE]}\n"
 		 "launch: {block: [\"bx + TILE\"], grid: [\"ceil_div(4096, bx + TILE)\"]}\n"
-		 "measure: {finalists: 3, metrics: none}\n"
+		 "measure: {finalists: %d, metrics: none}\n"
 		 "output: {csv: %s, header: %s/r_tuned.h}\n",
-		 comment, fill, n, space, csv, dir);
+		 comment, fill, n, space, finalists, csv, dir);
 	put_file(config_path, text);
 }
 
@@ -179,6 +180,15 @@ static void test_a_reordered_list_and_an_added_value(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "reused 4 measurements (identical binaries), measured 2"));
 	CU_ASSERT_STRING_EQUAL(winner_of(csv), winner);
 	CU_ASSERT_EQUAL(count_in(csv, ",ok,"), 6);
+	free(out);
+	/* how many finalists are re-timed decides nothing of the first pass */
+	finalists = 2;
+	write_config("# the config", "{bx: [64, 128, 32], TILE: [32, 16]}", "random", 4096);
+	finalists = 3;
+	out = run(&started, blocks, &n);
+	CU_ASSERT_EQUAL(started, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "reused 6 measurements (identical binaries), measured 0"));
+	CU_ASSERT_STRING_EQUAL(winner_of(csv), winner);
 	free(out);
 }
 

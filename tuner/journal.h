@@ -25,14 +25,6 @@ typedef struct {
  * (identity), target, first GPU and driver, and number of GPUs. Caller frees. */
 char *journal_run_inputs(const config *cfg, const char *identity, const char *arch, const device_info *gpu0,
 			 size_t ngpus);
-/* What every measurement of a run shares beyond its configuration's binary and launch, as 16 hex
- * digits (part of plan_identity): the config's sections that decide how a configuration is
- * measured and checked (arguments, launch, plan, verify, measure, constants; read as YAML, so
- * comments and layout do not count, nor the space, constraints, build, search, select, output),
- * the constants' values, the contents of the data files and of the host reference, the first
- * GPU (name, UUID), its driver, the number of GPUs and the connections a plan gets by default.
- * Caller frees. */
-char *journal_setting(const config *cfg, const device_info *gpu0, size_t ngpus);
 /* The key of a run's journal: the hash of its inputs. Caller frees. */
 char *journal_key_of(const char *inputs);
 /* journal_key_of(journal_run_inputs(...)). Caller frees. */

@@ -25,6 +25,7 @@
 #include "inputs.h"
 #include "instances.h"
 #include "journal.h"
+#include "setting.h"
 #include "measure.h"
 #include "occupancy.h"
 #include "output.h"
@@ -222,7 +223,7 @@ typedef struct {
 	double compile_s;
 	choice pick;
 	char *counters_note, *journal_note, *reference_note;
-	char *setting; /* journal_setting: what every measurement's identity shares */
+	char *setting; /* run_setting: what every measurement's identity shares */
 } tuning;
 
 /* Stops the run with this status (the reason already in t->d): the stages return it as 1. */
@@ -537,7 +538,7 @@ static int open_journal(tuning *t)
 	const options *o = t->o;
 	journal_resume resume;
 	signals_at_once(0); /* the journal is written from here */
-	t->setting = journal_setting(&t->cfg, &t->gs.info[0], t->gs.n);
+	t->setting = run_setting(&t->cfg, &t->gs.info[0], t->gs.n);
 	char *inputs = journal_run_inputs(&t->cfg, t->identity, t->arch, &t->gs.info[0], t->gs.n);
 	char *key = journal_key_of(inputs);
 	int rc = journal_start(t->jr, key, inputs, t->cfg.path, o->fresh, &t->sp, t->res, &resume, &t->d);
