@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config.h"
+#include "reuse.h"
 #include "tests.h"
 
 /* block = bx + TILE: every configuration launches another block size, so that the fake worker
@@ -26,7 +28,7 @@
 	"}\n"
 
 static int finalists = 3;
-static char dir[128], config_path[160], journal[160], runs[160], csv[160], cache[160];
+static char dir[128], config_path[160], journal_path[160], runs[160], csv[160], cache[160];
 
 /* The kernel with its comment and its TILE == 32 line's expression. */
 static void kernel(const char *comment, const char *tile32)
@@ -67,7 +69,7 @@ static void setup(const char *name)
 	snprintf(dir, sizeof dir, "%s/reuse-%s", test_dir, name);
 	mkdir(dir, 0777);
 	snprintf(config_path, sizeof config_path, "%s/r.yaml", dir);
-	snprintf(journal, sizeof journal, "%s/r.journal", dir);
+	snprintf(journal_path, sizeof journal_path, "%s/r.journal", dir);
 	snprintf(runs, sizeof runs, "%s/runs.log", dir);
 	snprintf(csv, sizeof csv, "%s/r.csv", dir);
 	snprintf(cache, sizeof cache, "%s/cache", dir);
@@ -87,7 +89,7 @@ static char *run(int *started, int *blocks, int *nblocks)
 	CU_ASSERT_EQUAL(rc, 0);
 	if (rc || getenv("REUSE_DEBUG"))
 		fprintf(stderr, "\n%s\n", out);
-	*started = count_in(journal, "start ");
+	*started = count_in(journal_path, "start ");
 	*nblocks = 0;
 	FILE *f = fopen(runs, "r");
 	char line[256], role[32];
@@ -277,11 +279,11 @@ static void test_older_journals_and_fresh_start_afresh(void)
 	int started, blocks[64], n;
 	free(run(&started, blocks, &n));
 	/* the journal without its "ident" records */
-	char *text = read_text(journal), *kept = calloc(strlen(text) + 1, 1), *o = kept;
+	char *text = read_text(journal_path), *kept = calloc(strlen(text) + 1, 1), *o = kept;
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
 		if (strncmp(line, "ident ", 6))
 			o += sprintf(o, "%s\n", line);
-	put_file(journal, kept);
+	put_file(journal_path, kept);
 	free(kept);
 	free(text);
 	kernel("a kernel, edited", "b[i] * 2");
@@ -291,10 +293,65 @@ static void test_older_journals_and_fresh_start_afresh(void)
 	free(out);
 	unlink(runs);
 	CU_ASSERT_EQUAL(run_autotune((char *[]){"--cache-dir", cache, "--fresh", config_path, NULL}, &out), 0);
-	CU_ASSERT_EQUAL(count_in(journal, "start "), 4);
-	CU_ASSERT_EQUAL(count_in(journal, "kept "), 0);
+	CU_ASSERT_EQUAL(count_in(journal_path, "start "), 4);
+	CU_ASSERT_EQUAL(count_in(journal_path, "kept "), 0);
 	CU_ASSERT_PTR_NULL(strstr(out, "(identical binaries)"));
 	free(out);
+}
+
+/* The setting of a config text on GPU g (reuse_setting), into out. */
+static void setting_of(const char *text, const device_info *g, char out[17])
+{
+	char kernel_path[128], path[128];
+	snprintf(kernel_path, sizeof kernel_path, "%s/s.cu", test_dir);
+	snprintf(path, sizeof path, "%s/s.yaml", test_dir);
+	put_file(kernel_path, "extern \"C\" __global__ void k(float *a, int n) { a[0] = n; }\n");
+	put_file(path, text);
+	config cfg;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(config_load(path, &cfg, &d), 0);
+	char *s = reuse_setting(&cfg, g, 1);
+	snprintf(out, 17, "%s", s);
+	free(s);
+	config_free(&cfg);
+	diags_free(&d);
+}
+
+/* The setting reads the config as YAML: comments, layout, value lists and the number of
+ * finalists leave it as it is; a fill, a measurement setting, the GPU or its driver do not. */
+static void test_the_setting_is_what_a_measurement_depends_on(void)
+{
+	device_info g = {.cc = 90, .driver_version = 13000, .uuid = "u0", .name = "Fake GPU"};
+	const char *base = "kernel: {source: s.cu, entry: k}\n"
+			   "arguments: [{name: a, type: float, count: 64, output: true}, {name: n, type: int32, value: 1}]\n"
+			   "space: {bx: [32, 64]}\nlaunch: {block: [bx], grid: [1]}\nmeasure: {finalists: 3, warmup: 2}\n";
+	char a[17], b[17];
+	setting_of(base, &g, a);
+	CU_ASSERT_EQUAL(strlen(a), 16);
+	setting_of("# tuned on Tuesday\nkernel: {source: s.cu,   entry: k}  # the kernel\n"
+		   "arguments:\n  - {name: a, type: float, count: 64, output: true}\n  - {name: n, type: int32, value: 1}\n"
+		   "space: {bx: [64, 32, 128]}\nlaunch:\n  block: [bx]\n  grid: [1]\nmeasure: {finalists: 5, warmup: 2}\n",
+		   &g, b);
+	CU_ASSERT_STRING_EQUAL(a, b);
+	static const char *const other[][2] = {
+		{"count: 64, output", "count: 64, fill: zeros, output"},
+		{"warmup: 2", "warmup: 3"},
+	};
+	for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
+		char text[1024];
+		const char *at = strstr(base, other[i][0]);
+		snprintf(text, sizeof text, "%.*s%s%s", (int)(at - base), base, other[i][1], at + strlen(other[i][0]));
+		setting_of(text, &g, b);
+		CU_ASSERT_STRING_NOT_EQUAL(a, b);
+	}
+	device_info h = g;
+	h.driver_version = 13010;
+	setting_of(base, &h, b);
+	CU_ASSERT_STRING_NOT_EQUAL(a, b);
+	h = g;
+	snprintf(h.uuid, sizeof h.uuid, "u1");
+	setting_of(base, &h, b);
+	CU_ASSERT_STRING_NOT_EQUAL(a, b);
 }
 
 int add_reuse_suite(void)
@@ -302,6 +359,7 @@ int add_reuse_suite(void)
 	CU_pSuite s = CU_add_suite("reuse", NULL, NULL);
 	if (!s)
 		return -1;
+	CU_add_test(s, "the setting is what a measurement depends on", test_the_setting_is_what_a_measurement_depends_on);
 	CU_add_test(s, "a comment-only edit measures nothing again", test_a_comment_only_edit_measures_nothing_again);
 	CU_add_test(s, "a reordered list and an added value", test_a_reordered_list_and_an_added_value);
 	CU_add_test(s, "an edit inside an #if measures only its configurations",

@@ -43,6 +43,7 @@
 #include "config.h"
 #include "hash.h"
 #include "protocol.h"
+#include "reuse.h"
 #include "banned.h"
 
 #define MAGIC "autotune-journal 1 "
@@ -73,16 +74,6 @@ static const proto_field ident_f[] = {PROTO_LL(ident_record, config), PROTO_WORD
 static PROTO_MSG(IDENT, "ident", ident_f);
 #define KEPT "kept "
 #define IDENT_LEN 16
-/* earlier measurements kept at most, the latest: each edit that changes code adds its
- * configurations' new measurements, and the journal is read whole at every start */
-#define KEPT_MAX 100000
-
-/* An earlier measurement, found by what decided it (plan_identity). */
-typedef struct {
-	char ident[IDENT_LEN + 1];
-	size_t order; /* the later of two of one identity is kept */
-	result r;     /* its message owned */
-} kept_entry;
 
 struct journal {
 	int fd;
@@ -96,9 +87,7 @@ struct journal {
 	 * so that the configuration is measured again rather than taken for a crash */
 	long long last_start;
 	off_t last_start_at;
-	/* the measurements earlier runs made, by identity, sorted by it: one each */
-	kept_entry *kept;
-	size_t nkept;
+	reuse_store *kept; /* the measurements earlier runs made, by identity */
 };
 
 /* A record that cannot be kept whole is taken back (shrinking a file needs no room), so that
@@ -370,120 +359,61 @@ static long replay(const char *path, const char *key, const space *sp, result *r
 	return good;
 }
 
-/* ---- earlier measurements by identity ---- */
+/* ---- earlier measurements by identity (reuse.c keeps them) ---- */
 
-static int by_ident_then_later(const void *a, const void *b)
-{
-	const kept_entry *x = a, *y = b;
-	int c = strcmp(x->ident, y->ident);
-	return c ? c : (x->order < y->order) - (x->order > y->order);
-}
-
-static int by_later(const void *a, const void *b)
-{
-	const kept_entry *x = a, *y = b;
-	return (x->order < y->order) - (x->order > y->order);
-}
-
-/* The entry of ident among the kept ones (sorted), or NULL. */
-static kept_entry *find_kept(const journal *j, const char *ident)
-{
-	size_t lo = 0, hi = j->nkept;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(j->kept[mid].ident, ident);
-		if (!c)
-			return &j->kept[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-/* A result that is an earlier measurement: it ran and finished, with an identity. */
-static int measurement(const result *r, int finished)
-{
-	return finished == 2 && r->st != ST_NOT_RUN && !r->lost_in_flight && r->ident[0];
-}
-
-static kept_entry *add_kept(kept_entry **v, size_t *n, size_t *cap)
-{
-	if (*n == *cap) {
-		*cap = *cap ? 2 * *cap : 64;
-		*v = xrealloc(*v, *cap * sizeof **v);
-	}
-	kept_entry *e = &(*v)[(*n)++];
-	memset(e, 0, sizeof *e);
-	e->r.connections = -1; /* taken from its "plan" record */
-	e->r.shares_with = -1;
-	return e;
-}
-
-/* "kept IDENT RECORD" lines into their entries: a "done" starts an entry, the others add to the
- * last one of that identity. in[k] is the finished flag of entry k. */
-static void kept_line(char *line, kept_entry **v, size_t *n, size_t *cap, char **in, size_t *incap, size_t order)
+/* A "kept IDENT RECORD" line into the store: a "done" starts an entry, the other records add to
+ * the last one of that identity. */
+static void kept_line(char *line, reuse_store *s, size_t order)
 {
 	char *ident = line + strlen(KEPT), *rec = ident + IDENT_LEN;
 	if (strlen(ident) <= IDENT_LEN || strspn(ident, "0123456789abcdef") != IDENT_LEN || *rec != ' ')
 		return;
 	*rec++ = 0;
-	kept_entry *e = NULL;
-	if (proto_is(&PROTO_DONE, rec)) {
-		e = add_kept(v, n, cap);
-		memcpy(e->ident, ident, IDENT_LEN + 1);
-		e->order = order;
-	} else
-		for (size_t k = *n; k-- > 0 && !e;)
-			if (!strcmp((*v)[k].ident, ident))
-				e = &(*v)[k];
+	reuse_entry *e = proto_is(&PROTO_DONE, rec) ? reuse_add(s, ident, order) : reuse_last(s, ident);
 	if (!e)
 		return;
-	if (*incap < *cap) {
-		*in = xrealloc(*in, *cap);
-		memset(*in + *incap, 0, *cap - *incap);
-		*incap = *cap;
-	}
-	size_t k = (size_t)(e - *v);
 	space one = {.count = 1};
-	char ident_copy[IDENT_LEN + 1];
-	memcpy(ident_copy, e->ident, sizeof ident_copy);
-	replay_line(rec, &one, &e->r, *in + k);
-	memcpy(e->r.ident, ident_copy, sizeof ident_copy);
+	replay_line(rec, &one, &e->r, &e->state);
+	memcpy(e->r.ident, e->ident, sizeof e->ident);
 }
 
-/* The measurements a journal at path holds, whatever its key: its "kept" records, and its
- * configurations' identified results (whose indexes may mean other configurations now). Into
- * j->kept, one per identity, the latest. Nothing when the file is no journal. */
-static void load_kept(journal *j, const char *path)
+/* The journal at path's complete lines after its header, or NULL when it is no journal. */
+static char **journal_lines(const char *path, size_t *n)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return;
-	char *line = NULL;
-	size_t cap = 0, nlines = 0, linecap = 0;
-	char **lines = NULL;
+		return NULL;
+	char *line = NULL, **lines = NULL;
+	size_t cap = 0, linecap = 0;
 	ssize_t got;
-	long long most = -1;
+	*n = 0;
 	int ok = (got = getline(&line, &cap, f)) > 0 && !strncmp(line, MAGIC, strlen(MAGIC));
 	while (ok && (got = getline(&line, &cap, f)) > 0 && line[got - 1] == '\n') {
 		line[got - 1] = 0;
-		if (nlines == linecap) {
+		if (*n == linecap) {
 			linecap = linecap ? 2 * linecap : 256;
 			lines = xrealloc(lines, linecap * sizeof *lines);
 		}
-		lines[nlines++] = xstrdup(line);
-		long long i = strncmp(line, KEPT, strlen(KEPT)) ? record_config(line) : -1;
-		/* an index past any space holds nothing to keep: a damaged record */
-		if (i > most && i < (1ll << 31))
-			most = i;
+		lines[(*n)++] = xstrdup(line);
 	}
 	free(line);
 	fclose(f);
-	kept_entry *v = NULL;
-	size_t n = 0, vcap = 0, incap = 0;
-	char *in = NULL;
+	return lines;
+}
+
+/* The measurements the journal at path holds, whatever its key: its "kept" records, and its
+ * configurations' identified results (whose indexes may mean other configurations now). */
+static reuse_store *load_kept(const char *path)
+{
+	reuse_store *s = reuse_new();
+	size_t n = 0;
+	char **lines = journal_lines(path, &n);
+	long long most = -1;
+	for (size_t k = 0; k < n; k++) {
+		long long i = strncmp(lines[k], KEPT, strlen(KEPT)) ? record_config(lines[k]) : -1;
+		if (i > most && i < (1ll << 31)) /* past any space: a damaged record */
+			most = i;
+	}
 	space old = {.count = (size_t)(most + 1)};
 	result *res = xcalloc(old.count + 1, sizeof *res);
 	char *started = xcalloc(old.count + 1, 1);
@@ -491,54 +421,27 @@ static void load_kept(journal *j, const char *path)
 		res[i].connections = -1;
 		res[i].shares_with = -1;
 	}
-	for (size_t k = 0; k < nlines; k++) {
+	for (size_t k = 0; k < n; k++) {
 		if (!strncmp(lines[k], KEPT, strlen(KEPT)))
-			kept_line(lines[k], &v, &n, &vcap, &in, &incap, k);
+			kept_line(lines[k], s, k);
 		else
 			replay_line(lines[k], &old, res, started);
 		free(lines[k]);
 	}
 	free(lines);
-	/* the kept ones that hold a measurement, then the configurations' (later: they win) */
-	size_t m = 0;
-	for (size_t k = 0; k < n; k++) {
-		if (k < incap && measurement(&v[k].r, in[k]))
-			v[m++] = v[k];
-		else
-			free(v[k].r.message);
-	}
-	n = m;
+	/* the configurations' after the kept ones: later, they win */
 	for (size_t i = 0; i < old.count; i++) {
-		if (!measurement(&res[i], started[i])) {
+		reuse_entry *e = res[i].ident[0] ? reuse_add(s, res[i].ident, n + i) : NULL;
+		if (e) {
+			e->r = res[i];
+			e->state = started[i];
+		} else
 			free(res[i].message);
-			continue;
-		}
-		kept_entry *e = add_kept(&v, &n, &vcap);
-		e->r = res[i];
-		memcpy(e->ident, res[i].ident, sizeof e->ident);
-		e->order = nlines + i;
 	}
 	free(res);
 	free(started);
-	free(in);
-	if (n)
-		qsort(v, n, sizeof *v, by_ident_then_later);
-	m = 0;
-	for (size_t k = 0; k < n; k++) {
-		if (m && !strcmp(v[m - 1].ident, v[k].ident))
-			free(v[k].r.message);
-		else
-			v[m++] = v[k];
-	}
-	if (m > KEPT_MAX) {
-		qsort(v, m, sizeof *v, by_later);
-		for (size_t k = KEPT_MAX; k < m; k++)
-			free(v[k].r.message);
-		m = KEPT_MAX;
-		qsort(v, m, sizeof *v, by_ident_then_later);
-	}
-	j->kept = v;
-	j->nkept = m;
+	reuse_settle(s);
+	return s;
 }
 
 /* One record of configuration 0 as a "kept" line of identity ident, appended to *out. */
@@ -554,11 +457,11 @@ static void put_kept(char **out, const char *ident, const proto_msg *m, const vo
 }
 
 /* The kept measurements as "kept" records, for a journal started afresh. Caller frees. */
-static char *kept_lines(const journal *j)
+static char *kept_lines(const reuse_store *s)
 {
 	char *out = xstrdup("");
-	for (size_t k = 0; k < j->nkept; k++) {
-		const kept_entry *e = &j->kept[k];
+	for (size_t k = 0; k < reuse_count(s); k++) {
+		const reuse_entry *e = reuse_at(s, k);
 		const result *r = &e->r;
 		char *msg = escape(r->message ? r->message : "");
 		proto_result done = {.id = 0, .code = r->code[0] ? r->code : "-", .status = status_name(r->st),
@@ -580,36 +483,7 @@ static char *kept_lines(const journal *j)
 	return out;
 }
 
-int journal_reuse(journal *j, const char *ident, result *r)
-{
-	const kept_entry *e = j && ident && *ident ? find_kept(j, ident) : NULL;
-	if (!e)
-		return 0;
-	const result *k = &e->r;
-	r->st = k->st;
-	result_set_message(r, k->message ? xstrdup(k->message) : NULL);
-	r->t_median = k->t_median;
-	r->t_min = k->t_min;
-	r->t_max = k->t_max;
-	r->samples = k->samples;
-	r->driver_blocks = k->driver_blocks;
-	r->noise = k->noise;
-	r->batch = k->batch;
-	r->mhz_before = k->mhz_before;
-	r->mhz_after = k->mhz_after;
-	r->have_metrics = k->have_metrics;
-	memcpy(r->metrics, k->metrics, sizeof r->metrics);
-	r->serial_ms = k->serial_ms;
-	r->gpu = k->gpu;
-	memcpy(r->code, k->code, sizeof r->code);
-	memcpy(r->ident, e->ident, sizeof r->ident);
-	r->final_rounds = 0; /* finalists are re-timed together, in this run */
-	r->lost_in_flight = 0;
-	r->reused = 1;
-	return 1;
-}
-
-size_t journal_kept(const journal *j) { return j ? j->nkept : 0; }
+int journal_reuse(journal *j, const char *ident, result *r) { return j && reuse_take(j->kept, ident, r); }
 
 /* Two runs of the same results would splice their records into one journal (and then write one
  * CSV each over the other): the journal's lock file is flock'd for the run and names its pid. The
@@ -748,7 +622,7 @@ int journal_start(journal *j, const char *key, const char *inputs, const char *c
 	char *started = xcalloc(sp->count + 1, 1);
 	/* --fresh measures everything again: nothing earlier is kept */
 	if (!fresh)
-		load_kept(j, path);
+		j->kept = load_kept(path);
 	long good = fresh ? -1 : replay(path, key, sp, res, started, resume);
 	if (fresh)
 		resume->key_changed = access(path, F_OK) == 0;
@@ -762,7 +636,7 @@ int journal_start(journal *j, const char *key, const char *inputs, const char *c
 	int rc = 0;
 	/* a journal started afresh keeps the earlier measurements, by identity, after its header
 	 * (not part of it: a journal of nothing but these is kept on close) */
-	char *kept = good < 0 && j->nkept ? kept_lines(j) : NULL;
+	char *kept = good < 0 && reuse_count(j->kept) ? kept_lines(j->kept) : NULL;
 	if (j->fd < 0 || (good >= 0 && (ftruncate(j->fd, good) || lseek(j->fd, 0, SEEK_END) < 0)) ||
 	    (good < 0 && append(j, header)) || (kept && append(j, kept))) {
 		diags_add(d, "cannot write the journal '%s': %s", path, write_error(errno));
@@ -770,7 +644,7 @@ int journal_start(journal *j, const char *key, const char *inputs, const char *c
 	} else
 		j->header_end = (off_t)strlen(header);
 	free(kept);
-	resume->kept = j->nkept;
+	resume->kept = reuse_count(j->kept);
 	/* the crashes found on replay become records, so the next resume agrees */
 	for (size_t i = 0; rc == 0 && good >= 0 && i < sp->count; i++)
 		if (started[i] == 1)
@@ -896,9 +770,7 @@ void journal_close(journal *j)
 		unlink(j->lock_path); /* before the unlock: a run that waits takes a new file */
 		close(j->lock_fd);
 	}
-	for (size_t k = 0; k < j->nkept; k++)
-		free(j->kept[k].r.message);
-	free(j->kept);
+	reuse_free(j->kept);
 	free(j->lock_path);
 	free(j->path);
 	free(j);

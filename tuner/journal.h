@@ -60,8 +60,6 @@ journal *journal_open(const char *path, const char *key, int fresh, const space 
  * the GPU that ran it, its code and identity; not finalist rounds) into r, r->reused set, and 1;
  * else 0. What --fresh opened finds nothing. */
 int journal_reuse(journal *j, const char *ident, result *r);
-/* How many earlier measurements journal_reuse can find. */
-size_t journal_kept(const journal *j);
 
 /* Each appends one line and syncs it to disk; -1 when the write fails (disk full), the record
  * then taken back whole. */

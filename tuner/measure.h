@@ -49,7 +49,7 @@ typedef struct {
 	size_t measured;                     /* out: configurations measured in this run */
 	int reference_failed;                /* out: the named verify reference could not serve: the pass stopped */
 	size_t shared;                       /* out: configurations that shared an identical one's measurement */
-	const char *setting;                 /* run_setting: with it each measurement has an identity
+	const char *setting;                 /* reuse_setting: with it each measurement has an identity
 					      * (plan_identity), found in the journal when an earlier run,
 					      * whatever edits since, measured the same; NULL: none */
 	size_t reused;                       /* out: configurations whose earlier measurement of the same

@@ -46,7 +46,7 @@ void plan_forget_unlike(result *r, const binary *bin, const char *ident);
 /* What decides configuration c's measurement, as 16 hex digits into out: its binary's code and
  * entry, its launch (geometry, plan, scalar arguments, what verify.sum counts), the code of the
  * binaries its outputs are checked against (the named reference, verify.kernel), and setting,
- * what every configuration of the run shares (run_setting: inputs, measurement settings,
+ * what every configuration of the run shares (reuse_setting: inputs, measurement settings,
  * GPU and driver). Not its parameter values nor its index: a configuration of another space, or
  * of this one after an edit, with the same identity measures the same thing. */
 void plan_identity(const config *cfg, const space *sp, const build *b, const result *res, size_t c, const char *setting,

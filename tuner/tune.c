@@ -25,7 +25,7 @@
 #include "inputs.h"
 #include "instances.h"
 #include "journal.h"
-#include "setting.h"
+#include "reuse.h"
 #include "measure.h"
 #include "occupancy.h"
 #include "output.h"
@@ -223,7 +223,7 @@ typedef struct {
 	double compile_s;
 	choice pick;
 	char *counters_note, *journal_note, *reference_note;
-	char *setting; /* run_setting: what every measurement's identity shares */
+	char *setting; /* reuse_setting: what every measurement's identity shares */
 } tuning;
 
 /* Stops the run with this status (the reason already in t->d): the stages return it as 1. */
@@ -538,7 +538,7 @@ static int open_journal(tuning *t)
 	const options *o = t->o;
 	journal_resume resume;
 	signals_at_once(0); /* the journal is written from here */
-	t->setting = run_setting(&t->cfg, &t->gs.info[0], t->gs.n);
+	t->setting = reuse_setting(&t->cfg, &t->gs.info[0], t->gs.n);
 	char *inputs = journal_run_inputs(&t->cfg, t->identity, t->arch, &t->gs.info[0], t->gs.n);
 	char *key = journal_key_of(inputs);
 	int rc = journal_start(t->jr, key, inputs, t->cfg.path, o->fresh, &t->sp, t->res, &resume, &t->d);
@@ -546,28 +546,8 @@ static int open_journal(tuning *t)
 	free(inputs);
 	if (rc)
 		return stop(t, EXIT_USAGE);
-	if (!o->quiet && (resume.finished || resume.in_flight)) {
-		fprintf(stderr, "%s: resuming: %zu %s measured before", t->jpath, resume.finished,
-			plural(resume.finished, "configuration", "configurations"));
-		/* what the journal's replay does with them: crashed, and run again only when asked */
-		if (resume.in_flight)
-			fprintf(stderr, "; %zu %s in flight when that run died and %s marked crashed (%s)", resume.in_flight,
-				plural(resume.in_flight, "was", "were"), plural(resume.in_flight, "is", "are"),
-				o->retry_failed ? "--retry-failed: measured again now" : "--retry-failed measures them again");
-		fprintf(stderr, " (--fresh measures all again)\n");
-	}
-	else if (!o->quiet && resume.key_changed && o->fresh)
-		fprintf(stderr, "%s: --fresh: starting afresh\n", t->jpath);
-	else if (!o->quiet && resume.key_changed && resume.kept)
-		fprintf(stderr, "%s: %s changed since the last run: %zu earlier %s kept, each taken where a "
-				"configuration's binary, launch, inputs and GPU are as they were; the rest are measured\n",
-			t->jpath, *resume.changed ? resume.changed : "what it was measured from", resume.kept,
-			plural(resume.kept, "measurement is", "measurements are"));
-	else if (!o->quiet && resume.key_changed && *resume.changed)
-		fprintf(stderr, "%s: %s changed since the last run: starting afresh\n", t->jpath, resume.changed);
-	else if (!o->quiet && resume.key_changed)
-		fprintf(stderr, "%s: the journal does not say what it was measured from (an older autotune): starting "
-				"afresh\n", t->jpath);
+	if (!o->quiet)
+		reuse_say(t->jpath, &resume, o->fresh, o->retry_failed);
 	trace_event("journal open");
 	return 0;
 }
