@@ -6,19 +6,12 @@
 
 #include "diag.h"
 #include "result.h"
+#include "reuse.h"
 #include "runner.h"
 #include "space.h"
 
 typedef struct journal journal;
 
-typedef struct {
-	size_t finished;    /* configurations whose result was taken from the journal */
-	size_t in_flight;   /* started but never finished: marked crashed */
-	int key_changed;    /* a journal existed for other inputs and was started afresh */
-	char changed[200];  /* then which, in words ("the kernel source, the GPU or its driver"); "" when
-			     * unknown (a journal of an older autotune) */
-	size_t kept;        /* earlier measurements found by identity (journal_reuse), whatever the key */
-} journal_resume;
 
 /* What a run is measured from, part by part ("config=H kernel=H data=H compiler=H target=H gpu=H"):
  * earlier results count only under the same config file, kernel source, data files, compiler

@@ -7,7 +7,6 @@
 
 #include <stddef.h>
 
-#include "journal.h"
 #include "result.h"
 #include "runner.h"
 
@@ -48,6 +47,16 @@ const reuse_entry *reuse_at(const reuse_store *s, size_t k);
 /* journal_reuse on a settled store. */
 int reuse_take(const reuse_store *s, const char *ident, result *r);
 void reuse_free(reuse_store *s);
+
+/* What journal_start found, for reuse_say to tell. */
+typedef struct {
+	size_t finished;    /* configurations whose result was taken from the journal */
+	size_t in_flight;   /* started but never finished: marked crashed */
+	int key_changed;    /* a journal existed for other inputs: started anew, its measurements kept */
+	char changed[200];  /* then which, in words ("the kernel source, the GPU or its driver"); "" when
+			     * unknown (a journal of an older autotune) */
+	size_t kept;        /* earlier measurements found by identity (journal_reuse), whatever the key */
+} journal_resume;
 
 /* What the journal's start found, on stderr: a resume, a start afresh (and why), or earlier
  * measurements kept for an edited kernel or config. */
