@@ -215,6 +215,36 @@ static void test_an_edit_inside_an_if_measures_only_its_configurations(void)
 	free(out);
 }
 
+/* A header edited and taken back: the edit measures the configurations whose code it changed
+ * (the same journal, resumed), taking it back finds their first measurements again. */
+static void test_a_header_edit_taken_back_measures_nothing(void)
+{
+	setup("header");
+	char path[200], header[200];
+	snprintf(header, sizeof header, "%s/h.h", dir);
+	put_file(header, "#define SCALE 2\n");
+	snprintf(path, sizeof path, "%s/k.cu", dir);
+	put_file(path, "#include \"h.h\"\nextern \"C\" __global__ void k(float *a, const float *b, int n) {\n"
+		       "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n#if TILE == 32\n\tif (i < n) a[i] = b[i] * SCALE;\n"
+		       "#else\n\tif (i < n) a[i] = b[i];\n#endif\n}\n");
+	int started, blocks[64], n;
+	free(run(&started, blocks, &n));
+	CU_ASSERT_EQUAL(started, 4);
+	put_file(header, "#define SCALE 3\n");
+	char *out = run(&started, blocks, &n);
+	CU_ASSERT(only_blocks(blocks, n, (int[]){64, 96, 0}));
+	CU_ASSERT_EQUAL(runs_with("run 64 check") + runs_with("run 64 ref") + runs_with("run 96 check") +
+				runs_with("run 96 ref"),
+			2);
+	free(out);
+	put_file(header, "#define SCALE 2\n");
+	out = run(&started, blocks, &n);
+	CU_ASSERT_EQUAL(runs_with(" check "), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "reused 2 measurements (identical binaries), measured 0"));
+	CU_ASSERT_EQUAL(count_in(csv, ",ok,"), 4);
+	free(out);
+}
+
 /* Another GPU model, another driver, other inputs (a fill, a scalar argument, a data file's
  * contents): nothing earlier is taken. Back on the first GPU, its measurements are. */
 static void test_never_across_gpus_drivers_or_inputs(void)
@@ -364,6 +394,7 @@ int add_reuse_suite(void)
 	CU_add_test(s, "a reordered list and an added value", test_a_reordered_list_and_an_added_value);
 	CU_add_test(s, "an edit inside an #if measures only its configurations",
 		    test_an_edit_inside_an_if_measures_only_its_configurations);
+	CU_add_test(s, "a header edit taken back measures nothing", test_a_header_edit_taken_back_measures_nothing);
 	CU_add_test(s, "never across GPUs, drivers or inputs", test_never_across_gpus_drivers_or_inputs);
 	CU_add_test(s, "older journals and --fresh start afresh", test_older_journals_and_fresh_start_afresh);
 	return 0;

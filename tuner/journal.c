@@ -401,6 +401,19 @@ static char **journal_lines(const char *path, size_t *n)
 	return lines;
 }
 
+/* A configuration's replayed result r, when it has an identity, into the store (taking its
+ * message), read at order; r is left without it. */
+static void keep_result(reuse_store *s, result *r, char *state, size_t order)
+{
+	if (!r->ident[0] || *state != 2)
+		return;
+	reuse_entry *e = reuse_add(s, r->ident, order);
+	e->r = *r;
+	e->state = *state;
+	r->message = NULL;
+	r->ident[0] = 0;
+}
+
 /* The measurements the journal at path holds, whatever its key: its "kept" records, and its
  * configurations' identified results (whose indexes may mean other configurations now). */
 static reuse_store *load_kept(const char *path)
@@ -422,21 +435,23 @@ static reuse_store *load_kept(const char *path)
 		res[i].shares_with = -1;
 	}
 	for (size_t k = 0; k < n; k++) {
+		long long i = record_config(lines[k]);
 		if (!strncmp(lines[k], KEPT, strlen(KEPT)))
 			kept_line(lines[k], s, k);
-		else
+		else {
+			/* a configuration measured again (its header edited, say): the earlier
+			 * measurement is kept too, for an edit taken back */
+			if ((proto_is(&PROTO_DONE, lines[k]) || proto_is(&START, lines[k])) && i >= 0 && i < most + 1)
+				keep_result(s, &res[i], &started[i], k);
 			replay_line(lines[k], &old, res, started);
+		}
 		free(lines[k]);
 	}
 	free(lines);
 	/* the configurations' after the kept ones: later, they win */
 	for (size_t i = 0; i < old.count; i++) {
-		reuse_entry *e = res[i].ident[0] ? reuse_add(s, res[i].ident, n + i) : NULL;
-		if (e) {
-			e->r = res[i];
-			e->state = started[i];
-		} else
-			free(res[i].message);
+		keep_result(s, &res[i], &started[i], n + i);
+		free(res[i].message);
 	}
 	free(res);
 	free(started);
