@@ -2,7 +2,7 @@
  * edit of the kernel or the config, a run measures only the configurations whose binary, launch
  * or inputs changed, and never takes a measurement made on another GPU, driver or inputs. On the
  * fake nvcc, whose code hash is of the preprocessed source (comments gone, #if decided), and the
- * fake worker, which logs each run ("run BLOCK ROLE GPU"). */
+ * fake worker, which logs each run ("run BLOCK ROLE GPU"); reuse/nvcc, with the real nvcc. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -384,10 +384,31 @@ static void test_the_setting_is_what_a_measurement_depends_on(void)
 	CU_ASSERT_STRING_NOT_EQUAL(a, b);
 }
 
+/* With the real nvcc: a comment-only edit compiles to the same code hash, so nothing is measured
+ * again; an edit inside #if TILE == 32 changes only those binaries. */
+static void test_with_nvcc_a_comment_keeps_the_code_and_an_if_only_its_own(void)
+{
+	setup("nvcc");
+	int started, blocks[64], n;
+	free(run(&started, blocks, &n));
+	CU_ASSERT_EQUAL(started, 4);
+	kernel("a kernel,\n * its comment edited", "b[i] * 2");
+	char *out = run(&started, blocks, &n);
+	CU_ASSERT_EQUAL(started, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "reused 4 measurements (identical binaries), measured 0"));
+	free(out);
+	kernel("a kernel,\n * its comment edited", "b[i] * 3");
+	out = run(&started, blocks, &n);
+	CU_ASSERT_EQUAL(started, 2);
+	CU_ASSERT(only_blocks(blocks, n, (int[]){64, 96, 0}));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "reused 2 measurements (identical binaries), measured 2"));
+	free(out);
+}
+
 int add_reuse_suite(void)
 {
-	CU_pSuite s = CU_add_suite("reuse", NULL, NULL);
-	if (!s)
+	CU_pSuite s = CU_add_suite("reuse", NULL, NULL), nv = add_integration_suite("reuse/nvcc", NULL, NULL);
+	if (!s || !nv)
 		return -1;
 	CU_add_test(s, "the setting is what a measurement depends on", test_the_setting_is_what_a_measurement_depends_on);
 	CU_add_test(s, "a comment-only edit measures nothing again", test_a_comment_only_edit_measures_nothing_again);
@@ -397,5 +418,7 @@ int add_reuse_suite(void)
 	CU_add_test(s, "a header edit taken back measures nothing", test_a_header_edit_taken_back_measures_nothing);
 	CU_add_test(s, "never across GPUs, drivers or inputs", test_never_across_gpus_drivers_or_inputs);
 	CU_add_test(s, "older journals and --fresh start afresh", test_older_journals_and_fresh_start_afresh);
+	CU_add_test(nv, "a comment keeps the code, an #if edit changes only its own",
+		    test_with_nvcc_a_comment_keeps_the_code_and_an_if_only_its_own);
 	return 0;
 }
