@@ -414,42 +414,74 @@ static void keep_result(reuse_store *s, result *r, char *state, size_t order)
 	r->ident[0] = 0;
 }
 
+static int by_value(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+	return (x > y) - (x < y);
+}
+
+/* The configurations the records of lines name, sorted, each once; *m: how many. */
+static long long *configs_named(char **lines, size_t n, size_t *m)
+{
+	long long *ids = xcalloc(n + 1, sizeof *ids);
+	*m = 0;
+	for (size_t k = 0; k < n; k++) {
+		long long i = strncmp(lines[k], KEPT, strlen(KEPT)) ? record_config(lines[k]) : -1;
+		if (i >= 0)
+			ids[(*m)++] = i;
+	}
+	qsort(ids, *m, sizeof *ids, by_value);
+	size_t u = 0;
+	for (size_t k = 0; k < *m; k++)
+		if (!u || ids[u - 1] != ids[k])
+			ids[u++] = ids[k];
+	*m = u;
+	return ids;
+}
+
+/* The record line with its configuration renumbered to slot: the old space's indexes can be
+ * anything (a search's in a large space, a damaged record's), the slots are as many as named. */
+static char *renumbered(const char *line, size_t slot)
+{
+	size_t kw = strcspn(line, " ");
+	const char *rest = line + kw + 1 + strspn(line + kw + 1, "-0123456789");
+	return xasprintf("%.*s %zu%s", (int)kw, line, slot, rest);
+}
+
 /* The measurements the journal at path holds, whatever its key: its "kept" records, and its
  * configurations' identified results (whose indexes may mean other configurations now). */
 static reuse_store *load_kept(const char *path)
 {
 	reuse_store *s = reuse_new();
-	size_t n = 0;
+	size_t n = 0, m;
 	char **lines = journal_lines(path, &n);
-	long long most = -1;
-	for (size_t k = 0; k < n; k++) {
-		long long i = strncmp(lines[k], KEPT, strlen(KEPT)) ? record_config(lines[k]) : -1;
-		if (i > most && i < (1ll << 31)) /* past any space: a damaged record */
-			most = i;
-	}
-	space old = {.count = (size_t)(most + 1)};
-	result *res = xcalloc(old.count + 1, sizeof *res);
-	char *started = xcalloc(old.count + 1, 1);
-	for (size_t i = 0; i < old.count; i++) {
-		res[i].connections = -1;
-		res[i].shares_with = -1;
-	}
+	long long *ids = configs_named(lines, n, &m);
+	space old = {.count = m};
+	result *res = xcalloc(m + 1, sizeof *res);
+	char *started = xcalloc(m + 1, 1);
+	for (size_t i = 0; i < m; i++)
+		res[i].connections = -1; /* taken from a "plan" record */
 	for (size_t k = 0; k < n; k++) {
 		long long i = record_config(lines[k]);
+		const long long *at = i >= 0 ? bsearch(&i, ids, m, sizeof *ids, by_value) : NULL;
 		if (!strncmp(lines[k], KEPT, strlen(KEPT)))
 			kept_line(lines[k], s, k);
-		else {
+		else if (at) {
+			size_t slot = (size_t)(at - ids);
 			/* a configuration measured again (its header edited, say): the earlier
 			 * measurement is kept too, for an edit taken back */
-			if ((proto_is(&PROTO_DONE, lines[k]) || proto_is(&START, lines[k])) && i >= 0 && i < most + 1)
-				keep_result(s, &res[i], &started[i], k);
-			replay_line(lines[k], &old, res, started);
+			if (proto_is(&PROTO_DONE, lines[k]) || proto_is(&START, lines[k]))
+				keep_result(s, &res[slot], &started[slot], k);
+			char *line = renumbered(lines[k], slot);
+			replay_line(line, &old, res, started);
+			free(line);
 		}
 		free(lines[k]);
 	}
 	free(lines);
+	free(ids);
 	/* the configurations' after the kept ones: later, they win */
-	for (size_t i = 0; i < old.count; i++) {
+	for (size_t i = 0; i < m; i++) {
 		keep_result(s, &res[i], &started[i], n + i);
 		free(res[i].message);
 	}
@@ -459,22 +491,24 @@ static reuse_store *load_kept(const char *path)
 	return s;
 }
 
-/* One record of configuration 0 as a "kept" line of identity ident, appended to *out. */
-static void put_kept(char **out, const char *ident, const proto_msg *m, const void *msg)
+/* One record of configuration 0 as a "kept" line of identity ident, onto out. */
+static void put_kept(FILE *out, const char *ident, const proto_msg *m, const void *msg)
 {
 	char *body = proto_encode(m, msg);
 	if (!body)
 		diag_out_of_memory();
-	char *more = xasprintf("%s" KEPT "%s %s\n", *out, ident, body);
+	fprintf(out, KEPT "%s %s\n", ident, body);
 	free(body);
-	free(*out);
-	*out = more;
 }
 
 /* The kept measurements as "kept" records, for a journal started afresh. Caller frees. */
 static char *kept_lines(const reuse_store *s)
 {
-	char *out = xstrdup("");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	if (!out)
+		diag_out_of_memory();
 	for (size_t k = 0; k < reuse_count(s); k++) {
 		const reuse_entry *e = reuse_at(s, k);
 		const result *r = &e->r;
@@ -483,19 +517,21 @@ static char *kept_lines(const reuse_store *s)
 				     .median = r->t_median, .min = r->t_min, .max = r->t_max, .samples = r->samples,
 				     .driver_blocks = r->driver_blocks, .noise = r->noise, .batch = r->batch,
 				     .mhz_before = r->mhz_before, .mhz_after = r->mhz_after, .message = msg};
-		put_kept(&out, e->ident, &PROTO_DONE, &done);
+		put_kept(out, e->ident, &PROTO_DONE, &done);
 		free(msg);
 		if (r->serial_ms > 0)
-			put_kept(&out, e->ident, &PLAN, &(record){0, r->connections, r->serial_ms, 0});
+			put_kept(out, e->ident, &PLAN, &(record){0, r->connections, r->serial_ms, 0});
 		if (r->gpu)
-			put_kept(&out, e->ident, &GPU, &(record){0, r->gpu, 0, 0});
+			put_kept(out, e->ident, &GPU, &(record){0, r->gpu, 0, 0});
 		if (r->have_metrics) {
 			proto_metrics pm = {0, {0}};
 			memcpy(pm.v, r->metrics, sizeof pm.v);
-			put_kept(&out, e->ident, &PROTO_METRICS_OF, &pm);
+			put_kept(out, e->ident, &PROTO_METRICS_OF, &pm);
 		}
 	}
-	return out;
+	if (fclose(out))
+		diag_out_of_memory();
+	return text;
 }
 
 int journal_reuse(journal *j, const char *ident, result *r) { return j && reuse_take(j->kept, ident, r); }
@@ -692,6 +728,15 @@ static char *record_line(const proto_msg *m, const void *msg)
 	return line;
 }
 
+/* Two lines as one, in malloc'd memory; both freed. */
+static char *joined(char *line, char *more)
+{
+	char *both = xasprintf("%s%s", line, more);
+	free(line);
+	free(more);
+	return both;
+}
+
 /* Appends one record of kind m, a line of its own. */
 static int put(journal *j, const proto_msg *m, const void *msg)
 {
@@ -720,22 +765,12 @@ int journal_finished(journal *j, size_t config, const result *r)
 			     .driver_blocks = r->driver_blocks, .noise = r->noise, .batch = r->batch,
 			     .mhz_before = r->mhz_before, .mhz_after = r->mhz_after, .message = msg};
 	char *line = record_line(&PROTO_DONE, &done);
-	if (r->ident[0]) {
-		/* in the same write: a later run after an edit finds it by this */
-		char *id = record_line(&IDENT, &(ident_record){(long long)config, r->ident});
-		char *both = xasprintf("%s%s", line, id);
-		free(id);
-		free(line);
-		line = both;
-	}
-	if (r->streams) {
-		/* a plan's: in the same write, so that a result is never journaled without it */
-		char *plan = record_line(&PLAN, &(record){(long long)config, r->connections, r->serial_ms, 0});
-		char *both = xasprintf("%s%s", line, plan);
-		free(plan);
-		free(line);
-		line = both;
-	}
+	/* its identity (a later run after an edit finds it by this) and a plan's numbers: in the same
+	 * write, so that a result is never journaled without them */
+	if (r->ident[0])
+		line = joined(line, record_line(&IDENT, &(ident_record){(long long)config, r->ident}));
+	if (r->streams)
+		line = joined(line, record_line(&PLAN, &(record){(long long)config, r->connections, r->serial_ms, 0}));
 	long long started = j->last_start;
 	off_t started_at = j->last_start_at;
 	int rc = append(j, line);
