@@ -1,0 +1,87 @@
+/* test_spec_files.c: a run keeps the list of the files its spec hash covers beside its results,
+ * and `validate` says when the results are stale and which file made them so. */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "tests.h"
+
+#define DIR "scratch/spec"
+
+/* DIR/k.cu includes local.h, which includes nested.h; DIR/h.yaml tunes it. */
+static char *write_project(void)
+{
+	mkdir(DIR, 0777);
+	put_file(DIR "/k.cu", "#include \"local.h\"\nextern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * "
+			      "blockDim.x + threadIdx.x; if (i < n) a[i] = EPS; }\n");
+	put_file(DIR "/local.h", "#define EPS 1e-6f\n#include \"nested.h\"\n");
+	put_file(DIR "/nested.h", "// nested\n");
+	put_file(DIR "/unrelated.h", "// beside the kernel, included by nothing\n");
+	return write_named_config(DIR, "h", "k.cu", "space: {bx: [32, 64]}\nmeasure: {finalists: 0, metrics: none}");
+}
+
+/* validate's output (stdout and stderr) for config. */
+static char *validate(char *config)
+{
+	char *out = NULL;
+	char *argv[] = {"validate", config, NULL};
+	CU_ASSERT_EQUAL(run_autotune(argv, &out), 0);
+	return out;
+}
+
+/* A run keeps the list of its spec's files beside the CSV; validate is quiet while they are
+ * unchanged, and names the header that made the results stale once one is edited. */
+static void test_validate_names_the_file_that_made_results_stale(void)
+{
+	char *config = write_project();
+	fake_worker_reset(DIR, "h");
+	unlink(DIR "/h.csv.spec");
+	char *out;
+	char *run[] = {"--cache-dir", DIR "/cache", config, NULL};
+	int rc = run_autotune(run, &out);
+	if (rc)
+		fprintf(stderr, "\n  the run: %s", out);
+	free(out);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	char *list = read_text(DIR "/h.csv.spec");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(list);
+	CU_ASSERT_PTR_NOT_NULL(strstr(list, " nested.h\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(list, " local.h\n"));
+	CU_ASSERT_PTR_NULL(strstr(list, "unrelated.h"));
+	free(list);
+
+	out = validate(config);
+	CU_ASSERT_PTR_NULL(strstr(out, "stale"));
+	free(out);
+
+	put_file(DIR "/nested.h", "// nested, edited\n");
+	out = validate(config);
+	char *want = xasprintf("the results in %s/h.csv are stale", DIR);
+	if (!strstr(out, want) || !strstr(out, DIR "/nested.h changed"))
+		fprintf(stderr, "\n  validate said: %s", out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, DIR "/nested.h changed"));
+	CU_ASSERT_PTR_NULL(strstr(out, "local.h"));
+	free(out);
+
+	/* results of before the list: stale all the same, said without a name */
+	unlink(DIR "/h.csv.spec");
+	out = validate(config);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "do not list which file"));
+	free(out);
+	free(want);
+}
+
+int add_spec_files_suite(void)
+{
+	CU_pSuite s = CU_add_suite("spec_files", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "validate names the file that made results stale", test_validate_names_the_file_that_made_results_stale);
+	return 0;
+}
