@@ -77,11 +77,42 @@ static void test_validate_names_the_file_that_made_results_stale(void)
 	free(want);
 }
 
+/* Instances: each is a run of its own, whose part is joined into the config's CSV; the list is
+ * kept beside the joined CSV (the parts' go with them), for the spec of them all. */
+static void test_instances_keep_one_list(void)
+{
+	write_project();
+	char *config = write_named_config(DIR, "hi", "k.cu",
+					  "constants: {m: 1}\ninstances: {m: [1, 2]}\nspace: {bx: [32, 64]}\n"
+					  "measure: {finalists: 0, metrics: none}");
+	fake_worker_reset(DIR, "hi");
+	char *out;
+	char *run[] = {"--cache-dir", DIR "/cache", config, NULL};
+	int rc = run_autotune(run, &out);
+	if (rc)
+		fprintf(stderr, "\n  the run: %s", out);
+	free(out);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(access(DIR "/hi.csv.spec", R_OK), 0);
+	CU_ASSERT_NOT_EQUAL(access(DIR "/hi.m-1.csv.spec", F_OK), 0);
+	CU_ASSERT_NOT_EQUAL(access(DIR "/hi.m-2.csv.spec", F_OK), 0);
+	out = validate(config);
+	CU_ASSERT_PTR_NULL(strstr(out, "stale"));
+	free(out);
+	put_file(DIR "/local.h", "#define EPS 1e-3f\n#include \"nested.h\"\n");
+	out = validate(config);
+	if (!strstr(out, DIR "/local.h changed"))
+		fprintf(stderr, "\n  validate said: %s", out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, DIR "/local.h changed"));
+	free(out);
+}
+
 int add_spec_files_suite(void)
 {
 	CU_pSuite s = CU_add_suite("spec_files", NULL, NULL);
 	if (!s)
 		return -1;
 	CU_add_test(s, "validate names the file that made results stale", test_validate_names_the_file_that_made_results_stale);
+	CU_add_test(s, "instances keep one list", test_instances_keep_one_list);
 	return 0;
 }
