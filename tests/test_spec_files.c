@@ -45,6 +45,7 @@ static void test_validate_names_the_file_that_made_results_stale(void)
 	int rc = run_autotune(run, &out);
 	if (rc)
 		fprintf(stderr, "\n  the run: %s", out);
+	CU_ASSERT_PTR_NULL(strstr(out, "does not cover")); /* every header included by name */
 	free(out);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	char *list = read_text(DIR "/h.csv.spec");
@@ -107,6 +108,28 @@ static void test_instances_keep_one_list(void)
 	free(out);
 }
 
+/* A header named through a macro is not found without preprocessing: the run says that nvcc read
+ * it and the spec hash does not cover it. */
+static void test_an_include_it_cannot_follow_is_said(void)
+{
+	write_project();
+	put_file(DIR "/m.cu", "#define HEADER \"local.h\"\n#include HEADER\nextern \"C\" __global__ void k(float *a, int n) "
+			      "{ if (threadIdx.x < n) a[threadIdx.x] = EPS; }\n");
+	char *config = write_named_config(DIR, "m", "m.cu", "space: {bx: [32, 64]}\nmeasure: {finalists: 0, metrics: none}");
+	fake_worker_reset(DIR, "m");
+	char *out;
+	char *run[] = {"--cache-dir", DIR "/cache", config, NULL};
+	CU_ASSERT_EQUAL(run_autotune(run, &out), 0);
+	char *want = xasprintf("/%s/local.h, which the spec hash does not cover", DIR);
+	if (!strstr(out, want) || !strstr(out, "/nested.h, which"))
+		fprintf(stderr, "\n  the run said: %s", out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "/nested.h, which"));
+	CU_ASSERT_EQUAL(occurrences(out, want), 1);
+	free(want);
+	free(out);
+}
+
 int add_spec_files_suite(void)
 {
 	CU_pSuite s = CU_add_suite("spec_files", NULL, NULL);
@@ -114,5 +137,6 @@ int add_spec_files_suite(void)
 		return -1;
 	CU_add_test(s, "validate names the file that made results stale", test_validate_names_the_file_that_made_results_stale);
 	CU_add_test(s, "instances keep one list", test_instances_keep_one_list);
+	CU_add_test(s, "an include it cannot follow is said", test_an_include_it_cannot_follow_is_said);
 	return 0;
 }

@@ -283,7 +283,7 @@ static int write_joined(const options *o, const config *cfg, char **parts, size_
 	int rc = instances_join(cfg, parts, csv, d);
 	char spec[17];
 	config_spec_hash(cfg, spec);
-	spec_files_keep(cfg, spec, rc ? NULL : csv);
+	spec_files_keep(cfg, spec, rc ? NULL : csv, NULL);
 	int header = !rc && tuned && header_write(&csv, 1, cfg->name, cfg->header_path, d) == 0;
 	int report = !rc && report_write(csv, NULL, NULL, d) == 0;
 	if (!rc && t4 && t4_write(csv, t4, d))

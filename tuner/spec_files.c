@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "config.h"
 #include "table.h"
 #include "banned.h"
@@ -64,12 +65,98 @@ static char *relative_to(const char *dir, const char *path)
 	return rel;
 }
 
-void spec_files_keep(const config *cfg, const char *spec_hash, const char *csv_path)
+/* Whether path lies in the resolved directory dir. */
+static int under(const char *path, const char *dir)
+{
+	size_t len = strlen(dir);
+	return !strncmp(path, dir, len) && (path[len] == '/' || !strcmp(dir, "/"));
+}
+
+/* The project's directories, resolved: the config's, the source's and the -I directories. */
+static size_t project_dirs(const config *cfg, char **dirs)
+{
+	size_t n = 0;
+	dirs[n++] = dir_of(cfg->path);
+	dirs[n++] = dir_of(cfg->source);
+	for (size_t i = 0; i < cfg->nflags; i++) {
+		const char *f = cfg->nvcc_flags[i], *dir = NULL;
+		if (!strcmp(f, "-I") && i + 1 < cfg->nflags)
+			dir = cfg->nvcc_flags[++i];
+		else if (!strncmp(f, "-I", 2))
+			dir = f + 2;
+		char *real = dir ? realpath(dir, NULL) : NULL;
+		if (real)
+			dirs[n++] = real;
+	}
+	return n;
+}
+
+/* Whether nvcc's dependency `path` is a file of the project (not the cache's, not the system's)
+ * that the spec hash does not cover. */
+static int uncovered(const char *path, char *const *dirs, size_t ndirs, const char *cache, const spec_files *covered)
+{
+	size_t d = 0;
+	while (d < ndirs && !under(path, dirs[d]))
+		d++;
+	if (d == ndirs || under(path, cache))
+		return 0;
+	for (size_t i = 0; i < covered->n; i++)
+		if (same_file(covered->v[i].path, path))
+			return 0;
+	return 1;
+}
+
+/* What nvcc read for the binaries (the cache entries' dependency lists) that lies in the project
+ * and that the spec hash does not cover: a file named by an #include that includes_of cannot
+ * follow (#include MACRO). Said once each: a build's stale check would miss its edits. */
+static void say_uncovered(const config *cfg, const spec_files *covered, const build *b)
+{
+	if (!b || !b->cache)
+		return;
+	const char *cache = cache_dir(b->cache);
+	char **dirs = xcalloc(cfg->nflags + 3, sizeof *dirs), **said = NULL, line[PATH_MAX + 32];
+	size_t ndirs = project_dirs(cfg, dirs), nsaid = 0, cap = 0;
+	for (size_t k = 0; k < b->nbins; k++) {
+		const char *cubin = b->bins[k].cubin;
+		size_t len = cubin ? strlen(cubin) : 0;
+		if (b->bins[k].failed || len < 6 || strcmp(cubin + len - 6, ".cubin") || !under(cubin, cache))
+			continue;
+		char *deps = xasprintf("%.*s.deps", (int)(len - 6), cubin);
+		FILE *f = fopen(deps, "r");
+		free(deps);
+		while (f && fgets(line, sizeof line, f) && strncmp(line, "end ", 4)) {
+			line[strcspn(line, "\n")] = 0;
+			if (strlen(line) <= 17 || !uncovered(line + 17, dirs, ndirs, cache, covered))
+				continue;
+			size_t s = 0;
+			while (s < nsaid && strcmp(said[s], line + 17))
+				s++;
+			if (s < nsaid)
+				continue;
+			grow(&said, &cap, nsaid + 1, sizeof *said);
+			said[nsaid++] = xstrdup(line + 17);
+			fprintf(stderr, "autotune: warning: nvcc read %s, which the spec hash does not cover (an #include that "
+					"autotune cannot follow, such as #include MACRO): an edit of it will not make these "
+					"results stale; #include it by name\n", line + 17);
+		}
+		if (f)
+			fclose(f);
+	}
+	for (size_t i = 0; i < nsaid; i++)
+		free(said[i]);
+	free(said);
+	for (size_t i = 0; i < ndirs; i++)
+		free(dirs[i]);
+	free(dirs);
+}
+
+void spec_files_keep(const config *cfg, const char *spec_hash, const char *csv_path, const build *b)
 {
 	if (!csv_path)
 		return;
 	spec_files f;
 	spec_files_of(cfg, &f);
+	say_uncovered(cfg, &f, b);
 	char *path = spec_files_path(csv_path), *dir = dir_of(path), *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);

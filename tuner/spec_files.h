@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "binary.h"
 #include "diag.h"
 #include "includes.h"
 
@@ -20,8 +21,10 @@ char *spec_files_path(const char *csv_path);
 
 /* Writes the list beside the results at csv_path (NULL: none written, nothing to do) with the spec
  * hash it makes, each path relative to the list's directory, so that a checkout moved elsewhere
- * still reads it. One that cannot be written is a warning: the results stand without it. */
-void spec_files_keep(const config *cfg, const char *spec_hash, const char *csv_path);
+ * still reads it. One that cannot be written is a warning: the results stand without it. With the
+ * build b (NULL: none), a file of the project that nvcc read (the cache's dependency lists) and
+ * that the list lacks is warned of: an #include the spec hash cannot follow. */
+void spec_files_keep(const config *cfg, const char *spec_hash, const char *csv_path, const build *b);
 
 /* Why results tuned with spec hash `was` (at csv_path) are stale now that the spec's hash is
  * `now`: "kernels/x.h changed" and the like, from the list kept beside them; NULL when there is

@@ -774,7 +774,7 @@ static void write_outputs(tuning *t)
 	for (size_t c = run.measured = 0; c < t->sp.count; c++) /* as the CSV will say */
 		run.measured += t->res[c].st != ST_NOT_RUN && output_listed(&rep, c);
 	int csv_ok = output_csv(&rep, t->cfg.csv_path, &t->d) == 0;
-	spec_files_keep(&t->cfg, spec, csv_ok ? t->cfg.csv_path : NULL);
+	spec_files_keep(&t->cfg, spec, csv_ok ? t->cfg.csv_path : NULL, &t->b);
 	/* a shard's CSV, or an instance's, is a part of the whole, which has the header and report */
 	int part = o->nshards || t->ir;
 	int header_ok = csv_ok && !part && winner >= 0 &&
