@@ -486,7 +486,7 @@ static void put_head(FILE *h, const names *nm, const section *secs, size_t nsec,
 			   " * geometric mean of its times.\n");
 	}
 	put_run(h, NULL, nm, secs, nsec, merged);
-	fprintf(h, " * %s_SPEC_HASH: the config file and kernel source tuned%s; a build refuses\n"
+	fprintf(h, " * %s_SPEC_HASH: the config, kernel source, headers and data tuned%s; a build refuses\n"
 		   " * stale tuning by comparing it with `autotune validate --print-spec-hash CONFIG`.\n",
 		nm->upper, *spec ? "" : " (empty: older results)");
 	if (o->cfg)
