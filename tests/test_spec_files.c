@@ -76,6 +76,14 @@ static void test_validate_names_the_file_that_made_results_stale(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "do not list which file"));
 	free(out);
 	free(want);
+	/* a file of the user's at the list's name is not replaced */
+	put_file(DIR "/h.csv.spec", "my notes\n");
+	CU_ASSERT_EQUAL(run_autotune(run, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, DIR "/h.csv.spec is not a list autotune wrote"));
+	free(out);
+	list = read_text(DIR "/h.csv.spec");
+	CU_ASSERT_STRING_EQUAL(list ? list : "", "my notes\n");
+	free(list);
 }
 
 /* Instances: each is a run of its own, whose part is joined into the config's CSV; the list is

@@ -150,6 +150,19 @@ static void say_uncovered(const config *cfg, const spec_files *covered, const bu
 	free(dirs);
 }
 
+/* Whether the file at path may be replaced by a list: absent, or one autotune wrote. */
+static int ours(const char *path)
+{
+	char head[sizeof SPEC_FILES_MAGIC] = "";
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 1;
+	size_t n = fread(head, 1, sizeof head - 1, f);
+	fclose(f);
+	head[n] = 0;
+	return !strcmp(head, SPEC_FILES_MAGIC);
+}
+
 void spec_files_keep(const config *cfg, const char *spec_hash, const char *csv_path, const build *b)
 {
 	if (!csv_path)
@@ -157,7 +170,15 @@ void spec_files_keep(const config *cfg, const char *spec_hash, const char *csv_p
 	spec_files f;
 	spec_files_of(cfg, &f);
 	say_uncovered(cfg, &f, b);
-	char *path = spec_files_path(csv_path), *dir = dir_of(path), *text = NULL;
+	char *path = spec_files_path(csv_path);
+	if (!ours(path)) {
+		fprintf(stderr, "autotune: warning: %s is not a list autotune wrote: kept as it is, so validate cannot say "
+				"which file makes these results stale\n", path);
+		free(path);
+		spec_files_free(&f);
+		return;
+	}
+	char *dir = dir_of(path), *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
 	if (!m)
