@@ -68,6 +68,11 @@ static void test_validate_names_the_file_that_made_results_stale(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, DIR "/nested.h changed"));
 	CU_ASSERT_PTR_NULL(strstr(out, "local.h"));
 	free(out);
+	/* and `autotune header` of those results, which warns */
+	char *header[] = {"header", DIR "/h.csv", "-o", DIR "/again_tuned.h", NULL};
+	CU_ASSERT_EQUAL(run_autotune(header, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, DIR "/nested.h changed"));
+	free(out);
 
 	/* results of before the list: stale all the same, said without a name */
 	unlink(DIR "/h.csv.spec");
