@@ -68,8 +68,9 @@ static void test_an_included_header_changes_the_spec_hash(void)
 	free(now);
 }
 
-/* What is found, and in which order: breadth first, each once, neither the source nor the toolkit's
- * headers; a kernel of no header of its own keeps the hash it had before headers counted. */
+/* What is found, and in which order: a file's includes before theirs, each once, neither the
+ * source nor the system's headers; a kernel of no header of its own keeps the hash it had before
+ * headers counted. */
 static void test_the_headers_found_are_the_projects(void)
 {
 	char *path = write_project();

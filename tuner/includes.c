@@ -173,7 +173,7 @@ static void scan_file(scan *s, const char *file, spec_files *out)
 	}
 	free(line);
 	fclose(f);
-	/* breadth first: a file's own includes, then theirs, in the order written */
+	/* a file's own includes, in the order written, before theirs: the same order on every machine */
 	for (size_t i = first, n = out->n; i < n; i++) {
 		char *path = xstrdup(out->v[i].path);
 		scan_file(s, path, out);

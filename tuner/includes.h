@@ -26,8 +26,8 @@ void spec_files_free(spec_files *f);
  * file (a quoted name) and in the flags' -I directories. Every #include line counts, whichever
  * #if it is under, so an edit under any configuration's branch is seen; one found in none of
  * those directories is a system or toolkit header, which is the compiler's (its identity, in
- * cache.h) and not the project's. A computed include (#include MACRO) is not followed. Unique,
- * breadth first in the order written, neither source nor config_path among them. */
+ * cache.h) and not the project's. A computed include (#include MACRO) is not followed. Unique, each
+ * file's includes in the order written before theirs; neither source nor config_path is listed. */
 void includes_of(const char *source, const char *config_path, char *const *flags, size_t nflags, spec_files *out);
 
 #endif
