@@ -2,7 +2,8 @@
 # tests/cmake.sh: examples/summatrix_cmake configured and built from the checked-in sample (nvcc
 # compiles it; no GPU, no tuning): the header and the binary are there, nvcc reads the tuned
 # flags, a second build runs nothing, and touching the config or a file the kernel includes
-# writes the header again. On copies of the config and kernel, so the checkout is not touched.
+# writes the header again. On copies of the config and kernel, so the checkout is not touched. A
+# CMake build that tunes (the fake worker) finds in the cache what a command-line run compiled.
 # Then AutotuneFinish.cmake on a fragment of several GPUs, and on one of an incomplete run. Run from the repository root after
 # `make` (`make test` does).
 set -eu
@@ -86,4 +87,25 @@ esac
 sed -i 's/^X_COMPLETE := 0$/X_COMPLETE := 1/; /^# INCOMPLETE/d' "$tmp/p.mk"
 touch "$tmp/p_tuned.h"
 out=$(finish -DREQUIRE_COMPLETE=ON) || fail "REQUIRE_COMPLETE refused a complete run's header: $out"
-echo "cmake test: ok (sample header, binary, flags to nvcc, no-op rebuild, re-run on config and include, incomplete runs)"
+
+# The cache is shared however autotune is started: a run from the command line in another
+# directory (relative paths), then a CMake build that tunes the same config (absolute paths, the
+# build directory as working directory) starts no nvcc. The fake worker stands in for the GPU;
+# both name the same nvcc in NVCC, a wrapper that counts its compiles.
+root=$PWD worker=$PWD/build/fake_worker
+[ -x "$worker" ] || fail "no $worker (make build/fake_worker)"
+printf '#!/bin/sh\n[ "$1" = -dryrun ] || echo "$*" >>"%s/nvcc.log"\nexec "%s" "$@"\n' "$tmp" "$nvcc" >"$tmp/nvcc-count"
+chmod +x "$tmp/nvcc-count"
+tune_env() { env XDG_CACHE_HOME="$tmp/xdg" AUTOTUNE_WORKER="$worker" NVCC="$tmp/nvcc-count" "$@"; }
+mkdir -p "$tmp/cli"
+out=$(cd "$tmp/cli" && tune_env "$root/autotune" ../src/configs/summatrix.yaml 2>&1) || fail "the command line's run: $out"
+[ -s "$tmp/nvcc.log" ] || fail "the command line's run started no nvcc: $out"
+rm "$tmp/nvcc.log"
+b2=$tmp/build-tuned
+out=$(cmake -S examples/summatrix_cmake -B "$b2" -DSUMMATRIX_CONFIG="$config" -DCMAKE_CUDA_COMPILER="$nvcc" 2>&1) ||
+	fail "configure a build that tunes: $out"
+out=$(tune_env cmake --build "$b2" 2>&1) || fail "the build that tunes: $out"
+[ -f "$b2/autotune/summatrix_tuned.h" ] || fail "the build that tunes wrote no header: $out"
+[ ! -e "$tmp/nvcc.log" ] || fail "CMake's tuning compiled again what the command line's had: $(cat "$tmp/nvcc.log")"
+case $out in *" 0 nvcc runs, "*) ;; *) fail "CMake's tuning does not say it took every binary from the cache: $out" ;; esac
+echo "cmake test: ok (sample header, binary, flags to nvcc, no-op rebuild, re-run on config and include, incomplete runs, the cache shared with the command line)"

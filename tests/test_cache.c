@@ -59,7 +59,7 @@ static int nvcc_runs(void)
 	CU_ASSERT(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	FILE *f = fopen(CDIR "/nvcc.log", "r");
 	int n = 0;
-	char line[256];
+	char line[4096]; /* a line per call: its arguments, paths resolved */
 	while (f && fgets(line, sizeof line, f))
 		n++;
 	if (f)
@@ -501,12 +501,89 @@ static void test_no_temporary_file_is_written_through_a_link(void)
 	cache_close(c);
 }
 
+#define WDIR "scratch/cwd"
+
+/* ./autotune's dry run of config from directory `dir` (resolved paths of autotune itself; the
+ * cache and config as given), nvcc counted through the wrapper WDIR/nvcc-wrapper or a link to
+ * it (`nvcc`): how many times it ran, checked against the summary. */
+static int runs_from(const char *dir, const char *nvcc, const char *cache, const char *config)
+{
+	char autotune[PATH_MAX], log[PATH_MAX + 16], *out;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(realpath("autotune", autotune));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(realpath(WDIR, log));
+	strcat(log, "/nvcc.log");
+	unlink(log);
+	char *argv[] = {"sh", "-c", "cd \"$1\" && shift && exec \"$@\"", "sh", (char *)dir, autotune, "--dry-run",
+			"--arch", "sm_90", "--cache-dir", (char *)cache, (char *)config, NULL};
+	setenv("NVCC", nvcc, 1);
+	int st = proc_capture(argv, 120, &out);
+	unsetenv("NVCC");
+	CU_ASSERT(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	int n = count_in(log, "-cubin");
+	n = n < 0 ? 0 : n;
+	char want[64];
+	snprintf(want, sizeof want, "%d nvcc %s, %d from the cache", n, n == 1 ? "run" : "runs", 4 - n);
+	if (!strstr(out, want))
+		fprintf(stderr, "\n  from %s: the summary does not say '%s': %s\n", dir, want, out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	free(out);
+	return n;
+}
+
+/* One config run from the checkout's root, from a directory below (as make runs it), and with
+ * every path absolute from a build directory and nvcc by another name (as CMake runs it), and
+ * through a linked directory: the cache is keyed by the files, not by how their paths were
+ * spelled, so only the first run starts nvcc. The source includes a header from build.include
+ * and one beside it, and a parameter of `#pragma unroll` has it rewritten into the cache. */
+static void test_the_cache_is_shared_from_any_directory(void)
+{
+	char *rm[] = {"rm", "-rf", WDIR, NULL}, *out;
+	proc_capture(rm, 30, &out);
+	free(out);
+	mkdir(WDIR, 0777);
+	mkdir(WDIR "/inc", 0777);
+	mkdir(WDIR "/sub", 0777);
+	mkdir(WDIR "/build", 0777);
+	char abs[PATH_MAX], text[2 * PATH_MAX], wrapper[3 * PATH_MAX];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(realpath(WDIR, abs));
+	char *real = find_nvcc();
+	snprintf(wrapper, sizeof wrapper, "#!/bin/sh\n[ \"$1\" = -dryrun ] || echo \"$*\" >> %s/nvcc.log\nexec %s \"$@\"\n", abs,
+		 real);
+	free(real);
+	put_file(WDIR "/nvcc-wrapper", wrapper);
+	chmod(WDIR "/nvcc-wrapper", 0755);
+	CU_ASSERT_EQUAL(symlink("nvcc-wrapper", WDIR "/nvcc"), 0);
+	CU_ASSERT_EQUAL(symlink("cwd", "scratch/cwd-link"), 0);
+	put_file(WDIR "/inc/scale.h", "#define SCALE 2.0f\n");
+	put_file(WDIR "/near.h", "#define NEAR 1\n");
+	put_file(WDIR "/k.cu", "#include <scale.h>\n#include \"near.h\"\nextern \"C\" __global__ void k(float *a) {\n"
+			       "#pragma unroll U\n\tfor (int i = 0; i < 4; i++) a[i * 32 + threadIdx.x] = SCALE * V * NEAR;\n}\n");
+	snprintf(text, sizeof text,
+		 "name: cwd\nkernel: {source: k.cu, entry: k}\narguments: [{name: a, type: float, count: 128, output: true}]\n"
+		 "space: {V: [1, 2], U: [1, 2]}\nlaunch: {block: [32], grid: [1]}\nbuild: {defines: [V], include: [inc]}\n"
+		 "output: {csv: %s/cwd.csv}\n", abs);
+	put_file(WDIR "/cwd.yaml", text);
+
+	char cache[PATH_MAX + 8], config[PATH_MAX + 16], nvcc[PATH_MAX + 8];
+	snprintf(cache, sizeof cache, "%s/cache", abs);
+	snprintf(config, sizeof config, "%s/cwd.yaml", abs);
+	snprintf(nvcc, sizeof nvcc, "%s/nvcc", abs);
+	CU_ASSERT_EQUAL(runs_from(".", WDIR "/nvcc-wrapper", WDIR "/cache", WDIR "/cwd.yaml"), 4);
+	CU_ASSERT_EQUAL(runs_from(WDIR "/sub", "../nvcc-wrapper", "../cache", "../cwd.yaml"), 0);
+	CU_ASSERT_EQUAL(runs_from(WDIR "/build", nvcc, cache, config), 0);
+	CU_ASSERT_EQUAL(runs_from("scratch", "cwd/nvcc-wrapper", "cwd-link/cache", "cwd-link/sub/../cwd.yaml"), 0);
+	/* and what is cached is still checked: the header edited is compiled again, from anywhere */
+	put_file(WDIR "/inc/scale.h", "#define SCALE 3.0f\n");
+	CU_ASSERT_EQUAL(runs_from(WDIR "/sub", "../nvcc-wrapper", "../cache", "../cwd.yaml"), 4);
+}
+
 int add_cache_suite(void)
 {
 	CU_pSuite s = CU_add_suite("cache", NULL, NULL), n = add_integration_suite("cache/nvcc", NULL, NULL);
 	if (!s || !n)
 		return -1;
 	CU_add_test(s, "hits, and edits invalidate exactly the affected entries", test_cache_hits_and_invalidation);
+	CU_add_test(s, "the cache is shared from any directory", test_the_cache_is_shared_from_any_directory);
 	CU_add_test(n, "build.rdc compiles, then links the device runtime", test_rdc_compiles_then_links);
 	CU_add_test(s, "eviction keeps the recently used", test_eviction_keeps_the_recently_used);
 	CU_add_test(s, "a dead run's temporary files are reclaimed", test_a_dead_runs_temporary_files_are_reclaimed);

@@ -154,6 +154,12 @@ static void test_shards_of_a_search_merge_what_they_did(void)
 	CU_ASSERT_EQUAL(count_in(DIR "/mg_tuned.h", want), 1);
 	CU_ASSERT_EQUAL(count_in(DIR "/mg_tuned.h", "#define MG_CONFIGURATIONS 60"), 1);
 	CU_ASSERT_EQUAL(count_in(DIR "/mg_tuned.h", "#define MG_RUN \"search\""), 1);
+	/* the shards' list of the files their spec covers is the merged CSV's too */
+	char *merged = read_text(CSV ".spec"), *shard = read_text(DIR "/mg.shard-0-of-2.csv.spec");
+	CU_ASSERT_PTR_NOT_NULL(merged);
+	CU_ASSERT(merged && shard && !strcmp(merged, shard));
+	free(merged);
+	free(shard);
 }
 
 static void test_shards_merged_pick_the_single_runs_winner(void)

@@ -48,8 +48,11 @@ cubin_cache *cache_open(const char *dir, diags *d)
 		free(cubins);
 		return NULL;
 	}
+	/* resolved: the entries' paths, and the keys of the sources rewritten there, are then the same
+	 * from every working directory */
 	cubin_cache *c = xmalloc(sizeof *c);
-	c->dir = cubins;
+	c->dir = cache_real_path(cubins);
+	free(cubins);
 	return c;
 }
 
@@ -105,14 +108,62 @@ char *cache_compiler_identity(const char *nvcc, const char *bindir, int linker)
 	return id;
 }
 
+char *cache_real_path(const char *path)
+{
+	char *real = realpath(path, NULL);
+	return real ? real : xstrdup(path);
+}
+
+/* The options of nvcc whose value is a path: "-Ipath", "-I path", "--include-path=path" and the
+ * like; how much of `a` the option takes (its value follows), else 0. */
+static size_t path_option(const char *a)
+{
+	static const char *const opts[] = {"--include-path", "-include-path", "--pre-include", "-pre-include",
+					   "--system-include", "-isystem", "-include", "-I"};
+	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++) {
+		size_t n = strlen(opts[i]);
+		if (!strncmp(a, opts[i], n) && (a[n] == '=' || !a[n] || !strcmp(opts[i], "-I")))
+			return n + (a[n] == '=');
+	}
+	return 0;
+}
+
+void cache_resolve_paths(char **argv, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		size_t opt = path_option(argv[i]);
+		if (!opt && i + 1 < n)
+			continue;
+		/* the value in the next argument ("-I dir") */
+		int next = opt && !argv[i][opt] && i + 1 < n;
+		char **slot = next ? &argv[i + 1] : &argv[i];
+		const char *value = next ? argv[i + 1] : argv[i] + opt;
+		char *real = realpath(value, NULL);
+		if (real && *value) {
+			char *was = *slot;
+			*slot = next || !opt ? real : xasprintf("%.*s%s", (int)opt, was, real);
+			if (*slot != real)
+				free(real);
+			free(was);
+		} else
+			free(real);
+		i += next;
+	}
+}
+
 void cache_key(const char *identity, char *const argv[], const char *source, char key[17])
 {
 	hasher *h = hasher_new();
-	hasher_add_str(h, "autotune-cubin-1");
+	hasher_add_str(h, "autotune-cubin-2");
 	hasher_add_str(h, identity);
-	for (char *const *a = argv; *a; a++)
-		hasher_add_str(h, *a);
-	hasher_add_file(h, source);
+	/* not nvcc's path as spelled (NVCC=nvcc, a toolkit's, CMake's): the identity is of the
+	 * program it names; nor the link's, after its marker */
+	for (char *const *a = argv + 1; *a; a++)
+		if (strcmp(a[-1], "--then-link:"))
+			hasher_add_str(h, *a);
+	char *real = cache_real_path(source);
+	hasher_add_file(h, real);
+	free(real);
 	hasher_finish(h, key);
 }
 
@@ -284,10 +335,12 @@ static char *deps_from_make(const char *dfile)
 			break;
 		char save = *p;
 		*p = 0;
-		char h[17];
-		file_hash(start, h);
-		grow(&out, &cap, len + strlen(start) + 20, 1);
-		len += (size_t)snprintf(out + len, cap - len, "%s %s\n", h, start);
+		/* resolved, as nvcc found it from where it ran: checked from any directory */
+		char h[17], *real = cache_real_path(start);
+		file_hash(real, h);
+		grow(&out, &cap, len + strlen(real) + 20, 1);
+		len += (size_t)snprintf(out + len, cap - len, "%s %s\n", h, real);
+		free(real);
 		*p = save;
 	}
 	free(text);

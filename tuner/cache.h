@@ -24,9 +24,19 @@ char *cache_default_dir(void);
  * ptxas and cicc of that toolkit; with `linker` (build.rdc) of its nvlink too. Caller frees. */
 char *cache_compiler_identity(const char *nvcc, const char *bindir, int linker);
 
-/* The manifest key of one compile: identity, arguments (argv without the output path) and the
- * contents of the source file. 16 hex digits into key[17]. */
+/* The manifest key of one compile: identity, arguments (argv without the output path; not nvcc's
+ * own path, argv[0], which the identity stands for) and the resolved path and contents of the
+ * source file. 16 hex digits into key[17]. */
 void cache_key(const char *identity, char *const argv[], const char *source, char key[17]);
+
+/* path resolved (symbolic links, "..", "."), or as given when it does not resolve. Caller frees. */
+char *cache_real_path(const char *path);
+
+/* Resolves in place the paths among nvcc's n arguments: the values of -I, --include-path, -isystem,
+ * -include and --pre-include, and the last argument, the source. The compile reads the same files,
+ * and its arguments, so its key, are then the same from every working directory whatever the
+ * spelling (the CLI's relative paths, CMake's absolute ones, a symbolic link). */
+void cache_resolve_paths(char **argv, size_t n);
 
 /* On a hit, the cached cubin's path and the compile's ptxas log (caller frees both) and 1;
  * 0 on a miss (absent, or a dependency changed). */

@@ -220,7 +220,9 @@ char *compile_rewrite_pragmas(const config *cfg, const value *vals, size_t *len)
 		fclose(in);
 		return NULL;
 	}
-	fprintf(out, "#line 1 \"%s\"\n", cfg->source);
+	char *named = cache_real_path(cfg->source);
+	fprintf(out, "#line 1 \"%s\"\n", named);
+	free(named);
 	char *line = NULL;
 	size_t cap = 0, start, n;
 	while (getline(&line, &cap, in) > 0) {
@@ -300,6 +302,7 @@ static char **nvcc_argv(const config *cfg, const value *vals, const char *nvcc, 
 		argv[n++] = copy;
 	} else
 		argv[n++] = xstrdup(cfg->source);
+	cache_resolve_paths(argv, n);
 	argv[n] = NULL;
 	*count = n;
 	return argv;

@@ -16,7 +16,8 @@ typedef struct config config;
 typedef struct param param;
 
 /* The kernel source with every `#pragma unroll NAME` (NAME a parameter or constant) given its
- * value, or dropped for 0 ("no pragma"), after a #line directive so messages name the original:
+ * value, or dropped for 0 ("no pragma"), after a #line directive so messages name the original (its
+ * resolved path: the copy, and so its compile's cache key, is the same from every directory):
  * nvcc does not macro-expand a pragma's argument. What the tuning compiled, and what the tuned
  * header's recipe ships beside it. NULL when the source cannot be read; caller frees. */
 char *compile_rewrite_pragmas(const config *cfg, const value *vals, size_t *len);

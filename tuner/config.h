@@ -246,7 +246,7 @@ char *config_instance_label(const config *cfg, size_t i);
 char *config_instance_suffix(const config *cfg, size_t i);
 
 /* The spec hash (hash_spec) of a loaded config: the config file, the kernel source and the
- * contents of its data files and host reference. */
+ * contents of its data files, host reference and the headers the source includes (includes_of). */
 void config_spec_hash(const config *cfg, char out[17]);
 
 /* Whether verify.host gives output argument i: an output no expect, expected or sum check gives. */

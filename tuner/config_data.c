@@ -15,6 +15,7 @@
 
 #include "config_load.h"
 #include "hash.h"
+#include "includes.h"
 #include "banned.h"
 
 /* numpy writes its header as a Python dict of a few dozen bytes; past this it is not one */
@@ -399,7 +400,9 @@ int config_host_gives(const config *cfg, size_t i) { return cfg->host.source && 
 
 void config_spec_hash(const config *cfg, char out[17])
 {
-	const char **data = xcalloc(2 * cfg->nargs + 2, sizeof *data);
+	spec_files headers = {0};
+	includes_of(cfg->source, cfg->path, cfg->nvcc_flags, cfg->nflags, &headers);
+	const char **data = xcalloc(2 * cfg->nargs + 2 + headers.n, sizeof *data);
 	size_t n = 0;
 	if (cfg->host.source)
 		data[n++] = cfg->host.source;
@@ -409,6 +412,10 @@ void config_spec_hash(const config *cfg, char out[17])
 		if (cfg->args[i].expected.path)
 			data[n++] = cfg->args[i].expected.path;
 	}
+	/* the headers last: a kernel without any of its own keeps the hash it had before they counted */
+	for (size_t i = 0; i < headers.n; i++)
+		data[n++] = headers.v[i].path;
 	hash_spec(cfg->path, cfg->source, data, n, out);
 	free(data);
+	spec_files_free(&headers);
 }

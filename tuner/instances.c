@@ -18,6 +18,7 @@
 #include "proc.h"
 #include "report.h"
 #include "selector.h"
+#include "spec_files.h"
 #include "t4.h"
 #include "table.h"
 #include "autotune_select.h"
@@ -280,14 +281,21 @@ static int write_joined(const options *o, const config *cfg, char **parts, size_
 	char *csv = o->dry_run ? config_sibling(cfg, DRY_RUN_SUFFIX) : xstrdup(cfg->csv_path);
 	char *t4 = o->t4 || cfg->write_t4 ? config_sibling(cfg, o->dry_run ? ".dry-run.t4.json" : ".t4.json") : NULL;
 	int rc = instances_join(cfg, parts, csv, d);
+	char spec[17];
+	config_spec_hash(cfg, spec);
+	spec_files_keep(cfg, spec, rc ? NULL : csv, NULL);
 	int header = !rc && tuned && header_write(&csv, 1, cfg->name, cfg->header_path, d) == 0;
 	int report = !rc && report_write(csv, NULL, NULL, d) == 0;
 	if (!rc && t4 && t4_write(csv, t4, d))
 		rc = -1;
 	if (!rc)
 		for (size_t i = 0; i < cfg->instances.ninst; i++)
-			if (parts[i] && !same_file(parts[i], csv))
+			if (parts[i] && !same_file(parts[i], csv)) {
+				char *list = spec_files_path(parts[i]);
 				unlink(parts[i]);
+				unlink(list);
+				free(list);
+			}
 	if (!rc && !o->quiet)
 		summary(o, cfg, ir, tuned, csv, header, report, t4);
 	free(t4);
@@ -330,6 +338,9 @@ int instances_tune(const options *o, const config *cfg, instance_tune_fn tune_on
 	}
 	if (o->cmd != CMD_VALIDATE && ran && write_joined(o, cfg, parts, tuned, &ir, d))
 		code = worse(code, EXIT_UNWRITTEN);
+	/* the joined results are of them all */
+	if (o->cmd == CMD_VALIDATE && code == EXIT_WINNER)
+		spec_files_say_stale(cfg);
 	for (size_t i = 0; i < s->ninst; i++) {
 		free(parts[i]);
 		free(ir.seed_note[i]);

@@ -18,6 +18,7 @@
 #include "proc.h"
 #include "recipe.h"
 #include "report.h"
+#include "spec_files.h"
 #include "t4.h"
 #include "table.h"
 #include "banned.h"
@@ -131,7 +132,8 @@ void run_reclaim_outputs(const config *cfg, const options *o)
 	char *t4 = run_t4_path(cfg, o), *html = report_default_path(cfg->csv_path);
 	char *mk = cfg->header_path ? header_mk_path(cfg->header_path) : NULL;
 	char *replay_csv = config_sibling(cfg, ".replay.csv");
-	const char *paths[] = {cfg->csv_path, html, cfg->header_path, mk, t4, replay_csv};
+	char *spec = spec_files_path(cfg->csv_path);
+	const char *paths[] = {cfg->csv_path, html, cfg->header_path, mk, t4, replay_csv, spec};
 	for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
 		if (paths[i])
 			output_reclaim(paths[i]);
@@ -139,6 +141,7 @@ void run_reclaim_outputs(const config *cfg, const options *o)
 	free(html);
 	free(mk);
 	free(replay_csv);
+	free(spec);
 }
 
 /* Work directories ("autotune-PID-XXXXXX"), and the element files of older versions

@@ -41,6 +41,7 @@
 #include "signals.h"
 #include "signature.h"
 #include "space.h"
+#include "spec_files.h"
 #include "summary.h"
 #include "t4.h"
 #include "completeness.h"
@@ -336,6 +337,7 @@ static void validate(tuning *t)
 			printf("%s\n", spec);
 		return;
 	}
+	spec_files_say_stale(&t->cfg);
 	if (t->sp.sampled) {
 		printf("%s: ok: %s%llu valid configurations of %zu combinations, more than can be listed: a run with "
 		       "--budget N (or Ns) searches a uniform sample of %zu of them (%zu distinct %s, each launch checked)\n",
@@ -761,6 +763,7 @@ static void write_outputs(tuning *t)
 	for (size_t c = run.measured = 0; c < t->sp.count; c++) /* as the CSV will say */
 		run.measured += t->res[c].st != ST_NOT_RUN && output_listed(&rep, c);
 	int csv_ok = output_csv(&rep, t->cfg.csv_path, &t->d) == 0;
+	spec_files_keep(&t->cfg, spec, csv_ok ? t->cfg.csv_path : NULL, &t->b);
 	/* a shard's CSV, or an instance's, is a part of the whole, which has the header and report */
 	int part = o->nshards || t->ir;
 	int header_ok = csv_ok && !part && winner >= 0 &&

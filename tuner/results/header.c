@@ -21,6 +21,7 @@
 #include "recipe.h"
 #include "select.h"
 #include "selector.h"
+#include "spec_files.h"
 #include "t4.h"
 #include "table.h"
 #include "banned.h"
@@ -485,7 +486,7 @@ static void put_head(FILE *h, const names *nm, const section *secs, size_t nsec,
 			   " * geometric mean of its times.\n");
 	}
 	put_run(h, NULL, nm, secs, nsec, merged);
-	fprintf(h, " * %s_SPEC_HASH: the config file and kernel source tuned%s; a build refuses\n"
+	fprintf(h, " * %s_SPEC_HASH: the config, kernel source, headers and data tuned%s; a build refuses\n"
 		   " * stale tuning by comparing it with `autotune validate --print-spec-hash CONFIG`.\n",
 		nm->upper, *spec ? "" : " (empty: older results)");
 	if (o->cfg)
@@ -609,10 +610,13 @@ static int resolve_name(const input *in, const config *cfg, const char *spec, co
 		*path = xstrdup(out ? out : cfg->header_path);
 		char now[17];
 		config_spec_hash(cfg, now);
-		if (*spec && strcmp(now, spec))
-			fprintf(stderr, "autotune header: warning: %s changed since %s was tuned (spec_hash %s, now %s): "
+		if (*spec && strcmp(now, spec)) {
+			char *why = spec_files_stale(cfg, in->t.path, spec);
+			fprintf(stderr, "autotune header: warning: %s changed since %s was tuned (spec_hash %s, now %s%s%s): "
 					"a build that checks the hash will refuse this header until it is re-tuned\n",
-				cfg->path, in->t.path, spec, now);
+				cfg->path, in->t.path, spec, now, why ? ": " : "", why ? why : "");
+			free(why);
+		}
 		return 0;
 	}
 	if (*recorded) {

@@ -16,6 +16,7 @@
 #include "report.h"
 #include "select.h"
 #include "space.h"
+#include "spec_files.h"
 #include "t4.h"
 #include "table.h"
 #include "banned.h"
@@ -132,6 +133,21 @@ static char *flags_for(const char *flags, int winner)
 	return out;
 }
 
+/* The shards' list of the files their spec covers (they are of one spec), beside the joined CSV,
+ * so that validate names what changed since; none when the first shard has none. */
+static void keep_spec_files(const char *shard, const char *path)
+{
+	char *from = spec_files_path(shard), *to = spec_files_path(path), *text;
+	size_t len;
+	diags quiet = {0};
+	if ((text = read_input(from, 1 << 20, "a spec's file list", &len, &quiet)) && write_output(to, text, len, &quiet))
+		fprintf(stderr, "autotune merge: warning: %s is not kept: %s\n", to, quiet.n ? quiet.msgs[0] : "");
+	diags_free(&quiet);
+	free(text);
+	free(from);
+	free(to);
+}
+
 /* Writes the joined CSV: the shards' header, then row of[c] of table in[c] for every c, of a
  * space of `configurations`. */
 static int write_joined(const char *path, const table *head, const table *const *in, const size_t *of, size_t n,
@@ -162,6 +178,8 @@ static int write_joined(const char *path, const table *head, const table *const 
 	fclose(f);
 	int rc = write_output(path, buf, len, d);
 	free(buf);
+	if (rc == 0)
+		keep_spec_files(head->path, path);
 	return rc;
 }
 

@@ -376,7 +376,7 @@ static void render_header(FILE *h, FILE *mk, const sel *s, const run_extent *run
 		s->nvariants, s->nvariants == 1 ? "variant" : "variants", s->upper, s->upper, s->upper);
 	completeness_put_file_note(h, " * ", csv, run);
 	completeness_put_comment(h, " * ", s->upper, run);
-	fprintf(h, " * %s_SPEC_HASH: the config file and kernel source tuned.\n * Rewrite from the results: %s\n */\n", s->upper,
+	fprintf(h, " * %s_SPEC_HASH: the config, kernel source, headers and data tuned.\n * Rewrite from the results: %s\n */\n", s->upper,
 		cmd);
 	fprintf(h, "#ifndef %s_TUNED_H\n#define %s_TUNED_H\n\n#define %s_TUNED_INSTANCES %zu\n#define %s_VARIANTS %zu\n",
 		s->upper, s->upper, s->upper, tuned, s->upper, s->nvariants);
