@@ -253,7 +253,7 @@ $(B)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_file.h $(B)/fuzz/engine.a
 
 fuzz: $(FUZZERS)
 	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-csv-corpus $(B)/fuzz-journal-corpus $(B)/fuzz-import-corpus \
-		$(B)/fuzz-t4-corpus $(B)/fuzz-cubin-corpus $(B)/fuzz-select-corpus
+		$(B)/fuzz-t4-corpus $(B)/fuzz-cubin-corpus $(B)/fuzz-select-corpus $(B)/fuzz-fatbin-corpus
 	@cp -n tests/fuzz/corpus/* $(B)/fuzz-corpus/ 2>/dev/null || true
 	@cp -n tests/fuzz/csv-corpus/* $(B)/fuzz-csv-corpus/ 2>/dev/null || true
 	@cp -n tests/fuzz/journal-corpus/* $(B)/fuzz-journal-corpus/ 2>/dev/null || true
@@ -271,6 +271,9 @@ fuzz: $(FUZZERS)
 	@[ -s $(B)/fuzz-cubin-corpus/k.cubin ] || $(NVCC) -cubin -arch=sm_90 -o $(B)/fuzz-cubin-corpus/k.cubin \
 		tests/fuzz/cubin-corpus/k.cu
 	$(B)/fuzz_cubin -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-cubin-corpus
+	# and the fatbinary corpus: the host object nvcc makes of it (its .nv_fatbin section)
+	@[ -s $(B)/fuzz-fatbin-corpus/k.o ] || $(NVCC) -c -arch=sm_90 -o $(B)/fuzz-fatbin-corpus/k.o tests/fuzz/cubin-corpus/k.cu
+	$(B)/fuzz_fatbin -max_total_time=$(FUZZ_SECONDS) -max_len=32768 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-fatbin-corpus
 
 .PHONY: all deps demo test unit integration test-gpu fuzz install uninstall clean FORCE
 
