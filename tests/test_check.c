@@ -115,6 +115,21 @@ static void test_builds_of_the_recipe_are_the_tuned_code(void)
 	CU_ASSERT_EQUAL(checked(csv, args, "program", &report), CHECK_TUNED);
 	free(report);
 	free(args);
+	/* its cubin compressed (nvcc does so for -G and -rdc objects): read where built with libzstd,
+	 * else refused as unreadable, never called other code */
+	args = xasprintf("%s -compress-mode=size", recipe);
+#ifdef HAVE_ZSTD
+	CU_ASSERT_EQUAL(checked(csv, args, "compressed.o", &report), CHECK_TUNED);
+#else
+	CU_ASSERT_EQUAL(checked(csv, args, "compressed.o", &report), CHECK_BAD_INPUT);
+#endif
+	free(report);
+	free(args);
+	/* a static library of it, as CMake's add_library builds one */
+	args = xasprintf("-lib -arch=sm_90 %s -DOTHER t0-k.cu", tuned_flags);
+	CU_ASSERT_EQUAL(checked(csv, args, "libk.a", &report), CHECK_TUNED);
+	free(report);
+	free(args);
 	/* the cubin itself */
 	args = xasprintf("-cubin -arch=sm_90 %s -lineinfo t0-k.cu", tuned_flags);
 	CU_ASSERT_EQUAL(checked(csv, args, "k.cubin", &report), CHECK_TUNED);

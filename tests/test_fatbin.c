@@ -64,14 +64,14 @@ static void test_a_fatbinary_s_cubins_and_their_targets(void)
 	CU_ASSERT_PTR_NULL(c[1].elf);
 	CU_ASSERT_EQUAL(c[2].arch, 89);
 	CU_ASSERT_STRING_EQUAL(c[2].compressed, "lz4");
-	free(c);
+	fatbin_free(c, n);
 	/* two containers with the zeros of alignment between them, as a linked program has them */
 	unsigned char two[2048] = {0};
 	memcpy(two, buf, len);
 	memcpy(two + len + 8, buf, len);
 	CU_ASSERT_EQUAL_FATAL(fatbin_cubins(two, 2 * len + 8 + 4, &c, &n, &why), 0);
 	CU_ASSERT_EQUAL(n, 6);
-	free(c);
+	fatbin_free(c, n);
 }
 
 /* Every cut of the container and every length field made too long is refused or read within
@@ -90,7 +90,7 @@ static void test_a_damaged_fatbinary_is_read_within_its_bounds(void)
 		CU_ASSERT(rc == -1 ? why != NULL && n == 0 : 1);
 		for (size_t i = 0; rc == 0 && i < n; i++)
 			CU_ASSERT(!c[i].elf || (c[i].elf >= copy && c[i].elf + c[i].size <= copy + cut));
-		free(c);
+		fatbin_free(c, n);
 		free(copy);
 	}
 	static const size_t fields[] = {6, 8, 16 + 4, 16 + 8};

@@ -87,7 +87,7 @@ static void view_free(binary_view *v)
 		free(v->kernels[i].ptxas);
 	}
 	free(v->kernels);
-	free(v->cubins);
+	fatbin_free(v->cubins, v->ncubins);
 	free(v->data);
 }
 
@@ -226,8 +226,9 @@ static int check_row(const binary_view *v, const table *t, size_t row, FILE *out
 			goto done;
 		}
 	if (!fits && compressed) {
-		diags_add(d, "autotune check: %s: its code for sm_%u is compressed, which autotune does not read: "
-			     "build it with nvcc -compress-mode=none to check it",
+		diags_add(d, "autotune check: %s: its code for sm_%u is compressed in a way this autotune does not "
+			     "read (LZ4, or Zstandard where built without libzstd): build it with nvcc "
+			     "-compress-mode=none to check it",
 			  v->path, arch);
 		rc = CHECK_BAD_INPUT;
 		goto done;

@@ -3,8 +3,9 @@
  * A container is a 16-byte header (magic 0xBA55ED50, version 1, header size, then the size of
  * the entries that follow), and each entry a header of its own: kind (1 PTX, 2 ELF), version,
  * header size, padded payload size, then the compressed size, the target's major/minor at 28
- * and flags at 40, whose 0x2000 marks an LZ4 payload and 0x8000 a Zstandard one (nvcc 13
- * compresses PTX by default, cubins with -compress-mode=size or -Xfatbin=-compress-all). */
+ * and flags at 40, whose 0x2000 marks an LZ4 payload and 0x8000 a Zstandard one, then its size
+ * unpacked at 56 (nvcc 13 compresses PTX by default, and cubins of -G and -rdc objects and with
+ * -compress-mode=size). */
 #include "fatbin.h"
 
 #include <elf.h>
@@ -12,11 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef HAVE_ZSTD
+#include <zstd.h>
+#endif
+
 #include "cubin.h"
 #include "diag.h"
 #include "banned.h"
 
 enum { FATBIN_MAGIC = 0xBA55ED50u, FATBIN_ELF = 2, FLAG_LZ4 = 0x2000, FLAG_ZSTD = 0x8000 };
+/* the most a compressed cubin may claim to unpack to: beyond any kernel's, short of a bomb */
+#define MAX_CUBIN ((uint64_t)1 << 30)
 
 static uint64_t get(const unsigned char *p, int bytes)
 {
@@ -24,6 +31,25 @@ static uint64_t get(const unsigned char *p, int bytes)
 	for (int i = bytes - 1; i >= 0; i--)
 		v = v << 8 | p[i];
 	return v;
+}
+
+/* A Zstandard payload into c->owned when this build links libzstd and it unpacks to exactly the
+ * size its header says; else c stays without a cubin. */
+static void unpack(fatbin_cubin *c, const unsigned char *src, size_t packed, size_t unpacked)
+{
+#ifdef HAVE_ZSTD
+	unsigned char *dst = xmalloc(unpacked);
+	size_t got = ZSTD_decompress(dst, unpacked, src, packed);
+	if (ZSTD_isError(got) || got != unpacked) {
+		free(dst);
+		return;
+	}
+	c->owned = dst;
+	c->elf = dst;
+	c->size = unpacked;
+#else
+	(void)c, (void)src, (void)packed, (void)unpacked;
+#endif
 }
 
 static void add(fatbin_cubin **out, size_t *n, const fatbin_cubin *c)
@@ -65,11 +91,15 @@ static int containers(const unsigned char *p, size_t len, fatbin_cubin **out, si
 				return -1;
 			}
 			if (get(h, 2) == FATBIN_ELF) {
-				fatbin_cubin c = {h + ehs, (size_t)payload, (unsigned)get(h + 28, 4), NULL};
+				fatbin_cubin c = {h + ehs, (size_t)payload, (unsigned)get(h + 28, 4), NULL, NULL};
 				if (flags & (FLAG_LZ4 | FLAG_ZSTD)) {
 					c.compressed = flags & FLAG_ZSTD ? "zstd" : "lz4";
 					c.elf = NULL;
 					c.size = 0;
+					/* the compressed bytes at 16, the size unpacked at 56 */
+					uint64_t packed = get(h + 16, 4), unpacked = get(h + 56, 8);
+					if (flags & FLAG_ZSTD && packed <= payload && unpacked && unpacked <= MAX_CUBIN)
+						unpack(&c, h + ehs, (size_t)packed, (size_t)unpacked);
 				}
 				add(out, n, &c);
 			}
@@ -80,19 +110,66 @@ static int containers(const unsigned char *p, size_t len, fatbin_cubin **out, si
 	return 0;
 }
 
+static int cubins_of(const unsigned char *data, size_t size, fatbin_cubin **out, size_t *n, const char **why, int depth);
+
+/* The members of a static library (ar: "!<arch>\n", then per member a 60-byte header whose
+ * size field is decimal at 48, "`\n" at 58, and the member, padded to an even length): the
+ * cubins of each object in it. Members that are no ELF file (the symbol table) are passed. */
+static int archive(const unsigned char *data, size_t size, fatbin_cubin **out, size_t *n, const char **why, int depth)
+{
+	for (size_t at = 8; at < size;) {
+		if (size - at < 60 || data[at + 58] != '`' || data[at + 59] != '\n') {
+			*why = "a static library's member header runs past its end or is not one";
+			return -1;
+		}
+		size_t len = 0;
+		for (size_t i = 48; i < 58 && data[at + i] >= '0' && data[at + i] <= '9'; i++)
+			len = len * 10 + (size_t)(data[at + i] - '0');
+		at += 60;
+		if (len > size - at) {
+			*why = "a static library's member runs past its end";
+			return -1;
+		}
+		if (len >= SELFMAG && !memcmp(data + at, ELFMAG, SELFMAG) && cubins_of(data + at, len, out, n, why, depth + 1))
+			return -1;
+		at += len + (len & 1);
+	}
+	return 0;
+}
+
 int fatbin_cubins(const unsigned char *data, size_t size, fatbin_cubin **out, size_t *n, const char **why)
 {
 	*out = NULL;
 	*n = 0;
 	*why = NULL;
+	if (cubins_of(data, size, out, n, why, 0)) {
+		fatbin_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return -1;
+	}
+	return 0;
+}
+
+void fatbin_free(fatbin_cubin *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(c[i].owned);
+	free(c);
+}
+
+static int cubins_of(const unsigned char *data, size_t size, fatbin_cubin **out, size_t *n, const char **why, int depth)
+{
 	if (size >= 16 && get(data, 4) == FATBIN_MAGIC)
 		return containers(data, size, out, n, why);
+	if (depth == 0 && size >= 8 && !memcmp(data, "!<arch>\n", 8))
+		return archive(data, size, out, n, why, depth);
 	if (size < sizeof(Elf64_Ehdr) || memcmp(data, ELFMAG, SELFMAG)) {
-		*why = "not an ELF file (a program, object or cubin) nor a fatbinary";
+		*why = "not an ELF file (a program, library, object or cubin), a static library nor a fatbinary";
 		return -1;
 	}
 	if (get(data + 18, 2) == EM_CUDA) {
-		fatbin_cubin c = {data, size, 0, NULL};
+		fatbin_cubin c = {data, size, 0, NULL, NULL};
 		Elf64_Ehdr eh;
 		if (data[EI_CLASS] == ELFCLASS64) {
 			memcpy(&eh, data, sizeof eh);
@@ -106,12 +183,8 @@ int fatbin_cubins(const unsigned char *data, size_t size, fatbin_cubin **out, si
 	for (size_t i = 0; i < sizeof sections / sizeof *sections; i++) {
 		const unsigned char *p;
 		size_t len;
-		if (cubin_section(data, size, sections[i], &p, &len) == 0 && containers(p, len, out, n, why)) {
-			free(*out);
-			*out = NULL;
-			*n = 0;
+		if (cubin_section(data, size, sections[i], &p, &len) == 0 && containers(p, len, out, n, why))
 			return -1;
-		}
 	}
 	return 0;
 }

@@ -33,6 +33,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			cubin_kernels_free(k, nk);
 		}
 	}
-	free(c);
+	fatbin_free(c, n);
 	return 0;
 }
