@@ -149,6 +149,13 @@ static void test_another_build_differs_and_says_how(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(report, "kernels there for sm_90: scale ("));
 	CU_ASSERT_PTR_NOT_NULL(strstr(report, "$(SCALE_NVCC_FLAGS)"));
 	free(report);
+#ifdef HAVE_ZSTD
+	/* the same, compressed: read, and other code (not "cannot be read") */
+	CU_ASSERT_EQUAL(checked(csv, "-c -arch=sm_90 -maxrregcount=64 -compress-mode=size t0-k.cu", "slowz.o", &report),
+			CHECK_DIFFERS);
+	CU_ASSERT_PTR_NOT_NULL(strstr(report, "built without -use_fast_math?"));
+	free(report);
+#endif
 	/* another register cap, which the binary records (ptxas's options): said beside the rest */
 	CU_ASSERT_EQUAL(checked(csv, "-c -arch=sm_90 -maxrregcount=16 t0-k.cu", "capped.o", &report), CHECK_DIFFERS);
 	CU_ASSERT_PTR_NOT_NULL(strstr(report, "built with -maxrregcount=16; the tuned build had -maxrregcount=64"));

@@ -215,7 +215,7 @@ static int check_row(const binary_view *v, const table *t, size_t row, FILE *out
 	size_t fits = 0, compressed = 0;
 	for (size_t i = 0; i < v->ncubins; i++)
 		if (arch_fits(arch, v->cubins[i].arch))
-			v->cubins[i].compressed ? compressed++ : fits++;
+			v->cubins[i].elf ? fits++ : compressed++;
 	for (size_t i = 0; i < v->nkernels; i++)
 		if (arch_fits(arch, v->kernels[i].arch) && !strcmp(v->kernels[i].k.hash, want)) {
 			fprintf(out, "%s: tuned: %s in %s", who, v->kernels[i].k.symbol, v->path);
