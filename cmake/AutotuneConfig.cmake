@@ -13,7 +13,8 @@
 # then `#include NAME_KERNEL_SOURCE` compiles the tuned kernel, also one with `#pragma unroll
 # PARAM` (the header's directory holds the copy with the winner's factors written in). Once
 # built, the target is checked (`autotune check`, AutotuneCheck.cmake): a target that does not hold
-# each winner's code as tuned fails to build, naming what differs.
+# each winner's code as tuned (a flag lost, a separable target's relocatable code) gets a warning
+# naming what differs.
 #
 # VARIANT_SOURCES: a config with instances may have winners that differ in compile-time values,
 # each a variant of its own build (NAME_VARIANTS, docs/build.md). These files hold the kernel and

@@ -155,6 +155,12 @@ static void test_another_build_differs_and_says_how(void)
 			CHECK_DIFFERS);
 	CU_ASSERT_PTR_NOT_NULL(strstr(report, "built without -use_fast_math?"));
 	free(report);
+	/* relocatable device code (a CMake target made separable) of a kernel tuned without: said */
+	char *rdc = xasprintf("-c -rdc=true -arch=sm_90 %s t0-k.cu", tuned_flags);
+	CU_ASSERT_EQUAL(checked(csv, rdc, "rdc.o", &report), CHECK_DIFFERS);
+	CU_ASSERT_PTR_NOT_NULL(strstr(report, "built as relocatable device code (-rdc, CMake's CUDA_SEPARABLE_COMPILATION)"));
+	free(report);
+	free(rdc);
 #endif
 	/* another register cap, which the binary records (ptxas's options): said beside the rest */
 	CU_ASSERT_EQUAL(checked(csv, "-c -arch=sm_90 -maxrregcount=16 t0-k.cu", "capped.o", &report), CHECK_DIFFERS);

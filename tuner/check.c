@@ -7,6 +7,7 @@
 #include "check.h"
 
 #include <dirent.h>
+#include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +19,8 @@
 typedef struct {
 	cubin_kernel k;
 	unsigned arch;
-	char *ptxas;  /* the options ptxas ran with (the toolkit note), or NULL */
+	int relocatable; /* of a relocatable cubin (-rdc, CMake's CUDA_SEPARABLE_COMPILATION) */
+	char *ptxas;     /* the options ptxas ran with (the toolkit note), or NULL */
 } found;
 
 typedef struct {
@@ -72,8 +74,10 @@ static int view_open(binary_view *v, const char *path, diags *d)
 		if (!v->cubins[i].elf || cubin_kernels(v->cubins[i].elf, v->cubins[i].size, &k, &n))
 			continue;
 		v->kernels = xrealloc(v->kernels, (v->nkernels + n + 1) * sizeof *v->kernels);
+		/* e_type, at 16: ET_REL for relocatable device code, ET_EXEC once compiled whole or linked */
+		int rel = v->cubins[i].size > 17 && v->cubins[i].elf[16] == ET_REL && !v->cubins[i].elf[17];
 		for (size_t j = 0; j < n; j++)
-			v->kernels[v->nkernels++] = (found){k[j], v->cubins[i].arch,
+			v->kernels[v->nkernels++] = (found){k[j], v->cubins[i].arch, rel,
 							    ptxas_options(v->cubins[i].elf, v->cubins[i].size)};
 		free(k);
 	}
@@ -159,6 +163,16 @@ static void explain(FILE *out, const binary_view *v, const table *t, size_t row,
 		}
 		break;
 	}
+	int rdc = has_flag(flags, "-rdc=true") || has_flag(flags, "-rdc") || has_flag(flags, "-dc");
+	size_t rel = 0, whole = 0;
+	for (size_t i = 0; i < v->nkernels; i++)
+		if (arch_fits(arch, v->kernels[i].arch))
+			v->kernels[i].relocatable ? rel++ : whole++;
+	if (!rdc && rel)
+		fprintf(out, "  built as relocatable device code (-rdc, CMake's CUDA_SEPARABLE_COMPILATION), which the "
+			     "tuned build was not: another compile, other code\n");
+	else if (rdc && !rel && whole)
+		fprintf(out, "  built without -rdc=true, which the tuned build had\n");
 	for (size_t i = 0; unrecorded[i]; i++)
 		if (has_flag(flags, unrecorded[i]))
 			fprintf(out, "  built without %s? The tuned build had it; a binary does not record it\n", unrecorded[i]);
