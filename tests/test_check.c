@@ -1,8 +1,11 @@
 /* test_check.c: `autotune check` with the real nvcc: the tuned kernel's code is found in objects
  * and a program built as make and CMake build them, with line info, with another kernel beside
  * it and renamed as a per-size variant; a build without the tuned -use_fast_math or for another
- * target differs and says how; results without kernel hashes are refused. */
+ * target differs and says how; results without kernel hashes are refused. The unit suite, without
+ * nvcc: a program with no device code, and the bad input check refuses. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <CUnit/CUnit.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,11 +207,57 @@ static void test_the_command_s_exit_statuses(void)
 	free(csv);
 }
 
+/* autotune check's status and output, run in dir (NULL: here). */
+static int run_check(const char *dir, const char *binary, const char *csv, char **out)
+{
+	char self[4096];
+	CU_ASSERT_FATAL(realpath("./autotune", self) != NULL);
+	char *cmd = xasprintf("cd '%s' && exec '%s' check '%s'%s%s%s", dir ? dir : ".", self, binary, csv ? " '" : "",
+			      csv ? csv : "", csv ? "'" : "");
+	int st = proc_capture((char *[]){"sh", "-c", cmd, NULL}, 60, out);
+	free(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* What needs no nvcc: a program without device code holds no tuned kernel (1, said); results
+ * that predate kernel_hash, results without a winner, a file that is no binary, and no results
+ * at all are bad input (2, said). */
+static void test_what_check_says_without_a_kernel(void)
+{
+	char self[4096], *out;
+	CU_ASSERT_FATAL(realpath("./autotune", self) != NULL);
+	const char *csv = write_temp(0, "x.csv",
+				     "blockDim.x,flags,arch,nvcc_flags,kernel_hash,config\n"
+				     "128,cold;winner,sm_90,-use_fast_math,0123456789abcdef,configs/x.yaml\n");
+	CU_ASSERT_EQUAL(run_check(NULL, self, csv, &out), CHECK_DIFFERS);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "x: differs: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "has no code for sm_90"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "no device code"));
+	free(out);
+	const char *old = write_temp(1, "old.csv", "blockDim.x,flags,arch,code_hash\n128,winner,sm_90,0123456789abcdef\n");
+	CU_ASSERT_EQUAL(run_check(NULL, self, old, &out), CHECK_BAD_INPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "no kernel_hash"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "tune again"));
+	free(out);
+	const char *none = write_temp(2, "none.csv", "blockDim.x,flags,arch,kernel_hash\n128,cold,sm_90,0123456789abcdef\n");
+	CU_ASSERT_EQUAL(run_check(NULL, self, none, &out), CHECK_BAD_INPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "has no winner"));
+	free(out);
+	CU_ASSERT_EQUAL(run_check(NULL, csv, csv, &out), CHECK_BAD_INPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "not an ELF file"));
+	free(out);
+	/* no RESULTS and no results/ where it runs */
+	CU_ASSERT_EQUAL(run_check(test_dir, self, NULL, &out), CHECK_BAD_INPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "no results/*.csv here"));
+	free(out);
+}
+
 int add_check_suite(void)
 {
-	CU_pSuite n = add_integration_suite("check/nvcc", NULL, NULL);
-	if (!n)
+	CU_pSuite s = CU_add_suite("check", NULL, NULL), n = add_integration_suite("check/nvcc", NULL, NULL);
+	if (!s || !n)
 		return -1;
+	CU_add_test(s, "what check says without a kernel", test_what_check_says_without_a_kernel);
 	CU_add_test(n, "builds of the recipe are the tuned code", test_builds_of_the_recipe_are_the_tuned_code);
 	CU_add_test(n, "another build differs and says how", test_another_build_differs_and_says_how);
 	CU_add_test(n, "the command's exit statuses", test_the_command_s_exit_statuses);
