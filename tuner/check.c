@@ -143,7 +143,8 @@ static void explain(FILE *out, const binary_view *v, const table *t, size_t row,
 		fputs("  kernels there:", out);
 	for (size_t i = 0; i < v->nkernels; i++)
 		if (arch_fits(arch, v->kernels[i].arch))
-			fprintf(out, " %s (%d registers)", v->kernels[i].k.symbol, v->kernels[i].k.registers);
+			fprintf(out, " %s (%d registers%s)", v->kernels[i].k.symbol, v->kernels[i].k.registers,
+				v->kernels[i].relocatable ? ", relocatable" : "");
 	fputc('\n', out);
 	if (*regs)
 		fprintf(out, "  the tuned kernel: %s registers\n", regs);
@@ -179,7 +180,7 @@ static void explain(FILE *out, const binary_view *v, const table *t, size_t row,
 	fprintf(out, "  the tuned build's flags: %s\n"
 		     "  build with the recipe: $(%s_NVCC_FLAGS) from the tuned header's make fragment, or CMake's\n"
 		     "  autotune_tuned_header()\n",
-		flags, upper);
+		*flags ? flags : "(none)", upper);
 }
 
 /* The name the header's macros start with: the config's name (its file's, less the extension). */
