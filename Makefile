@@ -23,8 +23,15 @@ INC_tuner = -Ituner -Ituner/results -Ilib -Iruntime
 INC_tuner/results = -Ituner/results -Ituner -Ilib -Iruntime
 # the tests and the tools built from them see every folder
 INCLUDES = $(SRC_DIRS:%=-I%)
-ALL_CPPFLAGS = $(INCLUDES) -isystem $(CUDA_HOME)/include -MMD -MP $(CPPFLAGS)
-LDLIBS = -lyaml -lxxhash -lm
+ALL_CPPFLAGS = $(INCLUDES) -isystem $(CUDA_HOME)/include -MMD -MP $(ZSTD_CPPFLAGS) $(CPPFLAGS)
+LDLIBS = -lyaml -lxxhash -lm $(ZSTD_LDLIBS)
+# Zstandard (libzstd-dev; `make deps` installs it), where its header is found: `autotune check`
+# then reads the device code nvcc compresses (-G, -rdc objects, -compress-mode=size). Without it
+# check says such code cannot be read.
+ifeq ($(shell printf '\043include <zstd.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo yes),yes)
+ZSTD_CPPFLAGS = -DHAVE_ZSTD
+ZSTD_LDLIBS = -lzstd
+endif
 # The worker alone links the driver. At build time the toolkit's stub satisfies the linker; at run
 # time the real libcuda.so.1 of the installed driver is loaded.
 WORKER_LDLIBS = -L$(CUDA_HOME)/lib64/stubs -L$(CUDA_HOME)/lib64 -lcuda -lcupti -lm -ldl \
@@ -173,7 +180,7 @@ integration: deps
 
 # Installs libyaml-dev, libcunit1-dev and libxxhash-dev on Debian/Ubuntu when they are missing.
 deps:
-	@missing=""; for p in libyaml-dev libcunit1-dev libxxhash-dev; do \
+	@missing=""; for p in libyaml-dev libcunit1-dev libxxhash-dev libzstd-dev; do \
 		command -v dpkg >/dev/null && ! dpkg -s $$p >/dev/null 2>&1 && missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -238,7 +245,7 @@ clean:
 # library's readers (runtime/: the CSV and T4 file a user's program loads). Each fuzzer runs
 # FUZZ_SECONDS.
 FUZZ_SECONDS ?= 60
-FUZZ_CC = clang -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L $(INCLUDES) -isystem $(CUDA_HOME)/include \
+FUZZ_CC = clang -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L $(INCLUDES) -isystem $(CUDA_HOME)/include $(ZSTD_CPPFLAGS) \
 	-fno-sanitize-recover=undefined
 FUZZERS = $(patsubst tests/fuzz/%.c,$(B)/%,$(wildcard tests/fuzz/fuzz_*.c))
 # The engine instrumented, as an archive: each fuzzer links what its entry point reaches.
@@ -249,11 +256,11 @@ $(B)/fuzz/%.o: %.c $(B)/flags
 $(B)/fuzz/engine.a: $(FUZZ_OBJS)
 	rm -f $@ && ar rcs --thin $@ $^
 $(B)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_file.h $(B)/fuzz/engine.a
-	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $< $(B)/fuzz/engine.a -lyaml -lxxhash -lm -pthread
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $< $(B)/fuzz/engine.a -lyaml -lxxhash -lm $(ZSTD_LDLIBS) -pthread
 
 fuzz: $(FUZZERS)
 	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-csv-corpus $(B)/fuzz-journal-corpus $(B)/fuzz-import-corpus \
-		$(B)/fuzz-t4-corpus $(B)/fuzz-cubin-corpus $(B)/fuzz-select-corpus
+		$(B)/fuzz-t4-corpus $(B)/fuzz-cubin-corpus $(B)/fuzz-select-corpus $(B)/fuzz-fatbin-corpus
 	@cp -n tests/fuzz/corpus/* $(B)/fuzz-corpus/ 2>/dev/null || true
 	@cp -n tests/fuzz/csv-corpus/* $(B)/fuzz-csv-corpus/ 2>/dev/null || true
 	@cp -n tests/fuzz/journal-corpus/* $(B)/fuzz-journal-corpus/ 2>/dev/null || true
@@ -271,6 +278,9 @@ fuzz: $(FUZZERS)
 	@[ -s $(B)/fuzz-cubin-corpus/k.cubin ] || $(NVCC) -cubin -arch=sm_90 -o $(B)/fuzz-cubin-corpus/k.cubin \
 		tests/fuzz/cubin-corpus/k.cu
 	$(B)/fuzz_cubin -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-cubin-corpus
+	# and the fatbinary corpus: the host object nvcc makes of it (its .nv_fatbin section)
+	@[ -s $(B)/fuzz-fatbin-corpus/k.o ] || $(NVCC) -c -arch=sm_90 -o $(B)/fuzz-fatbin-corpus/k.o tests/fuzz/cubin-corpus/k.cu
+	$(B)/fuzz_fatbin -max_total_time=$(FUZZ_SECONDS) -max_len=32768 -timeout=10 -artifact_prefix=$(B)/ $(B)/fuzz-fatbin-corpus
 
 .PHONY: all deps demo test unit integration test-gpu fuzz install uninstall clean FORCE
 

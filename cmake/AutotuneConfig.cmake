@@ -11,7 +11,10 @@
 # and the include directories its kernel needs; a config with build.rdc makes the target
 # separable (-rdc=true, linked with the device runtime). A source that includes NAME_tuned.h and
 # then `#include NAME_KERNEL_SOURCE` compiles the tuned kernel, also one with `#pragma unroll
-# PARAM` (the header's directory holds the copy with the winner's factors written in).
+# PARAM` (the header's directory holds the copy with the winner's factors written in). Once
+# built, the target is checked (`autotune check`, AutotuneCheck.cmake): a target that does not hold
+# each winner's code as tuned (a flag lost, a separable target's relocatable code) gets a warning
+# naming what differs.
 #
 # VARIANT_SOURCES: a config with instances may have winners that differ in compile-time values,
 # each a variant of its own build (NAME_VARIANTS, docs/build.md). These files hold the kernel and
@@ -70,6 +73,7 @@ if(NOT TARGET Autotune::select)
 endif()
 unset(_autotune_bin_dir)
 set(_AUTOTUNE_FINISH "${CMAKE_CURRENT_LIST_DIR}/AutotuneFinish.cmake")
+set(_AUTOTUNE_CHECK "${CMAKE_CURRENT_LIST_DIR}/AutotuneCheck.cmake")
 
 # The value of KEY in the config's top-level mapping SECTION (SECTION "": KEY at the top level),
 # in block style (`kernel:` then `  source: x`) or flow style (`kernel: {source: x}`); a flow
@@ -343,5 +347,20 @@ function(autotune_tuned_header)
   if(sources)
     set_property(SOURCE ${sources} TARGET_DIRECTORY ${AT_TARGET} APPEND PROPERTY OBJECT_DEPENDS
       "${header}" "${flags}")
+  endif()
+  # Once built, the target must hold each winner's code as tuned (AutotuneCheck.cmake). An
+  # object library has no file of its own to check.
+  get_target_property(type ${AT_TARGET} TYPE)
+  if(type MATCHES "^(EXECUTABLE|SHARED_LIBRARY|MODULE_LIBRARY|STATIC_LIBRARY)$")
+    set(check_csvs "")
+    foreach(csv IN LISTS csvs)
+      get_filename_component(csv "${csv}" ABSOLUTE BASE_DIR "${dir}")
+      list(APPEND check_csvs "${csv}")
+    endforeach()
+    list(JOIN check_csvs "$<SEMICOLON>" check_csvs)
+    add_custom_command(TARGET ${AT_TARGET} POST_BUILD
+      COMMAND "${CMAKE_COMMAND}" "-DAUTOTUNE=${AUTOTUNE_EXECUTABLE}" "-DBINARY=$<TARGET_FILE:${AT_TARGET}>"
+        "-DRESULTS=${check_csvs}" -P "${_AUTOTUNE_CHECK}"
+      VERBATIM)
   endif()
 endfunction()

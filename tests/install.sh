@@ -17,11 +17,15 @@ $MAKE -s --no-print-directory install PREFIX="$prefix" >/dev/null
 for f in bin/autotune libexec/autotune/autotune-worker share/man/man1/autotune.1 \
 	share/autotune/configs/summatrix.yaml share/autotune/kernels/summatrix.cu \
 	lib/cmake/autotune/AutotuneConfig.cmake lib/cmake/autotune/AutotuneConfigVersion.cmake \
-	lib/cmake/autotune/AutotuneFinish.cmake include/autotune_select.h lib/libautotune_select.a \
+	lib/cmake/autotune/AutotuneFinish.cmake lib/cmake/autotune/AutotuneCheck.cmake \
+	include/autotune_select.h lib/libautotune_select.a \
 	lib/libautotune_select.so lib/pkgconfig/autotune-select.pc; do
 	[ -f "$prefix/$f" ] || fail "$f was not installed"
 done
 [ -x "$prefix/bin/autotune" ] && [ -x "$prefix/libexec/autotune/autotune-worker" ] || fail "not executable"
+# autotune check, installed with it: a file that is no binary is bad input (2)
+st=0; "$prefix/bin/autotune" check "$prefix/share/autotune/configs/summatrix.yaml" /dev/null >/dev/null 2>&1 || st=$?
+[ "$st" = 2 ] || fail "the installed autotune check exited $st on a file that is no binary"
 
 # The run-time library through its pkg-config file, from a program outside the checkout: it
 # loads a T4 file (libyaml's part of the library) and picks its one winner.

@@ -9,7 +9,8 @@
 #   CMake: autotune_tuned_header() on a program that includes the header and then
 #          NAME_KERNEL_SOURCE (nvcc -keep gives its device binary);
 # and each binary must execute the same code as the tuned one: the code hash of the CSV's winner
-# row (tests/cubin_hash.c). Run from the repository root after `make all build/fake_worker
+# row (tests/cubin_hash.c), and `autotune check` says "tuned" of the make-built cubin and of each
+# CMake-built program (autotune_tuned_header checks it after the build). Run from the repository root after `make all build/fake_worker
 # build/cubin_hash`.
 set -eu
 NVCC=${NVCC:-${CUDA_HOME:-/usr/local/cuda}/bin/nvcc}
@@ -50,6 +51,9 @@ for n in $names; do
 	[ -n "$want" ] || fail "$n: no code hash in results/$n.mk"
 	got=$("$top/build/cubin_hash" "$tmp/out/$n.cubin")
 	[ "$got" = "$want" ] || fail "$n: the fragment's recipe built code $got, the tuned binary is $want"
+	# autotune check finds the winner in it by its own code
+	"$top/autotune" check "$tmp/out/$n.cubin" "$tmp/results/$n.csv" >"$tmp/$n.check.log" 2>&1 ||
+		fail "$n: autotune check of the make-built cubin: $(cat "$tmp/$n.check.log")"
 done
 
 if ! command -v cmake >/dev/null 2>&1; then
@@ -78,6 +82,13 @@ out=$(cmake -S "$tmp/cm" -B "$tmp/cmb" -DCMAKE_CUDA_COMPILER="$NVCC" -DCMAKE_CUD
 	fail "configure: $out"
 out=$(cmake --build "$tmp/cmb" -j 2 2>&1) || fail "build: $out"
 case $out in *"was tuned for"*) fail "an arch warning for the tuned arch itself: $out" ;; esac
+# autotune_tuned_header checked each program after building it (autotune check): every winner tuned
+for n in $names; do
+	case $out in
+	*"$n: tuned: "*"/k_$n "* | *"$n (instance "*"): tuned: "*"/k_$n "*) ;;
+	*) fail "$n: no \"tuned\" from autotune check of k_$n: $out" ;;
+	esac
+done
 for n in $names; do
 	cubin=$(ls "$tmp/keep/$n"/k_"$n"*.sm_90.cubin 2>/dev/null | head -n 1)
 	[ -n "$cubin" ] || fail "$n: nvcc kept no sm_90 cubin of k_$n.cu"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/saxpy_example.sh: the README's five-minute example, followed as written: examples/saxpy's
 # make tunes saxpy.yaml (here on tests/fake_worker.c) and builds ./saxpy with the winner's recipe,
-# whose -DITEMS must be the header's SAXPY_ITEMS. On a GPU (tests/gpu.sh, RUN=1) it also runs it.
+# whose -DITEMS must be the header's SAXPY_ITEMS, and checks it with autotune check. On a GPU (tests/gpu.sh, RUN=1) it also runs it.
 # Run from the repository root after `make all build/fake_worker`.
 set -eu
 NVCC=${NVCC:-${CUDA_HOME:-/usr/local/cuda}/bin/nvcc}
@@ -21,6 +21,8 @@ if [ "${RUN:-0}" = 1 ]; then worker=""; else worker="$top/build/fake_worker"; fi
 items=$(sed -n 's/^#define SAXPY_ITEMS \([0-9]*\)$/\1/p' "$tmp/results/saxpy_tuned.h")
 [ -n "$items" ] || fail "no SAXPY_ITEMS in the header"
 grep -q -- "-DITEMS=$items " "$tmp/make.log" || fail "the build did not pass the winner's -DITEMS=$items"
+# the Makefile checked the program it built: the tuned kernel, exactly
+grep -q "^saxpy: tuned: saxpy in saxpy (sm_" "$tmp/make.log" || fail "autotune check did not find the tuned saxpy: $(cat "$tmp/make.log")"
 if [ "${RUN:-0}" = 1 ]; then
 	out=$("$tmp/saxpy") || fail "./saxpy: $out"
 	echo "$out"

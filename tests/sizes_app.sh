@@ -30,4 +30,9 @@ make -s -C examples/sizes_app build TUNED="$tmp/results" APP="$tmp/app/sizes_app
 for v in $variants; do
 	[ -f "$tmp/app/obj/kernel_v$v.o" ] || fail "variant $v was not built"
 done
+# the make example checked the program (autotune check); each instance's winner is there as tuned
+winners=$(grep -c "winner" "$tmp/results/summatrix_sizes.csv")
+tuned=$("$top/autotune" check "$tmp/app/sizes_app" "$tmp/results/summatrix_sizes.csv" | grep -c ": tuned: ") ||
+	fail "autotune check: the program is not the tuned code"
+[ "$tuned" = "$winners" ] || fail "autotune check found $tuned of $winners winners"
 echo "sizes app: built against a selecting header, variants: $variants"

@@ -167,6 +167,40 @@ static void test_the_code_hash_ignores_an_unused_register_cap(void)
 	CU_ASSERT_EQUAL(strlen(plain1), 16);
 }
 
+/* A kernel's own hash is the same with line info, beside another kernel, renamed (a per-size
+ * variant), and with a register cap it does not feel; other with -use_fast_math, or with a
+ * __constant__ it reads changed; a kernel the cubin lacks has none. */
+static void test_a_kernel_s_own_code_hash(void)
+{
+	char src[256];
+	snprintf(src, sizeof src, "%s/k.cu", test_dir);
+	put_file(src, "#ifndef C1\n#define C1 1.0f\n#endif\n__constant__ float c[2] = {C1, 2.0f};\n"
+		      "__device__ __noinline__ float g(float x) { return sinf(x) / (x + c[0]); }\n"
+		      "extern \"C\" __global__ void k(float *a) { a[threadIdx.x] = g(a[threadIdx.x]); }\n"
+		      "#ifdef OTHER\nextern \"C\" __global__ void o(float *a) { a[threadIdx.x] = g(2.0f * a[0]); }\n#endif\n");
+	char base[17], h[17];
+	cubin_kernel_hash(compiled("kb", "-DXX"), "k", base);
+	CU_ASSERT_EQUAL_FATAL(strlen(base), 16);
+	static const char *const same[][2] = {{"kl", "-lineinfo"}, {"ko", "-DOTHER"}, {"kc", "-maxrregcount=128"}};
+	for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
+		cubin_kernel_hash(compiled(same[i][0], same[i][1]), "k", h);
+		CU_ASSERT_STRING_EQUAL(h, base);
+	}
+	cubin_kernel_hash(compiled("kv", "-Dk=k_v1"), "k_v1", h);
+	CU_ASSERT_STRING_EQUAL(h, base);
+	cubin_kernel_hash(compiled("kf", "-use_fast_math"), "k", h);
+	CU_ASSERT_STRING_NOT_EQUAL(h, base);
+	cubin_kernel_hash(compiled("kk", "-DC1=3.0f"), "k", h);
+	CU_ASSERT_STRING_NOT_EQUAL(h, base);
+	cubin_kernel_hash(compiled("kn", "-DXX"), "nosuch", h);
+	CU_ASSERT_STRING_EQUAL(h, "");
+	/* the whole-file hash differs for line info and another kernel: why check uses this one */
+	char whole1[17], whole2[17];
+	cubin_code_hash(compiled("kb2", "-DXX"), whole1);
+	cubin_code_hash(compiled("ko2", "-DOTHER"), whole2);
+	CU_ASSERT_STRING_NOT_EQUAL(whole1, whole2);
+}
+
 /* The parameters the cubin records: each one's size in order, a pointer's 8, a struct's and a
  * vector's their own; none for a kernel without; a kernel the cubin lacks, or a file that is not
  * one, does not say. */
@@ -253,6 +287,22 @@ static void test_every_kind_of_kernel_has_its_parameters_read(void)
 
 /* A cubin cut short anywhere, or with any byte of its headers and k3's records changed, is read
  * within its bounds: the parameters as they were, or none said; the hash never reads outside. */
+/* cubin_kernels of the first n bytes of data, in a buffer of exactly that size (a read past it
+ * is the sanitizer's and valgrind's): each entry found has a name and a hash. */
+static void kernels_within(const unsigned char *data, size_t n)
+{
+	unsigned char *copy = malloc(n ? n : 1);
+	memcpy(copy, data, n);
+	cubin_kernel *k;
+	size_t nk;
+	if (cubin_kernels(copy, n, &k, &nk) == 0) {
+		for (size_t i = 0; i < nk; i++)
+			CU_ASSERT(k[i].symbol[0] && strlen(k[i].hash) == 16);
+		cubin_kernels_free(k, nk);
+	}
+	free(copy);
+}
+
 static void test_a_damaged_cubin_is_read_within_its_bounds(void)
 {
 	char path[256];
@@ -279,6 +329,7 @@ static void test_a_damaged_cubin_is_read_within_its_bounds(void)
 		free(sizes);
 		char h[17];
 		cubin_code_hash(cut, h);
+		kernels_within(data, n);
 	}
 	for (size_t at = 0; at < len; at++) {
 		unsigned char was = data[at];
@@ -286,6 +337,7 @@ static void test_a_damaged_cubin_is_read_within_its_bounds(void)
 		FILE *o = fopen(cut, "wb");
 		fwrite(data, 1, len, o);
 		fclose(o);
+		kernels_within(data, len);
 		data[at] = was;
 		size_t *sizes, count;
 		if (cubin_params(cut, "k3", &sizes, &count) == 0)
@@ -381,6 +433,7 @@ int add_cubin_suite(void)
 	CU_add_test(s, "ptxas: ambiguous overloads", test_ptxas_ambiguous_overloads);
 	CU_add_test(s, "nvlink: a linked kernel's resources", test_linked_resources_are_nvlinks);
 	CU_add_test(n, "the code hash ignores an unused register cap", test_the_code_hash_ignores_an_unused_register_cap);
+	CU_add_test(n, "a kernel's own code hash", test_a_kernel_s_own_code_hash);
 	CU_add_test(n, "the parameters a cubin records", test_the_parameters_a_cubin_records);
 	CU_add_test(n, "every kind of kernel has its parameters read", test_every_kind_of_kernel_has_its_parameters_read);
 	CU_add_test(n, "a damaged cubin is read within its bounds", test_a_damaged_cubin_is_read_within_its_bounds);

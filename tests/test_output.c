@@ -52,6 +52,7 @@ static void make_report(config *cfg, space *sp, build *b, result *res, outputs *
 	build_plan(cfg, sp, b);
 	b->bins[0].cubin = strdup("/tmp/x.cubin");
 	memcpy(b->bins[0].code, "fedcba9876543210", 17);
+	memcpy(b->bins[0].kernel, "0011223344556677", 17);
 	b->bins[0].res.registers = 16;
 	memset(res, 0, 2 * sizeof *res);
 	for (int i = 0; i < 2; i++) {
@@ -108,12 +109,12 @@ static void test_csv_rows_and_columns(void)
 	/* timing, then 3 empty finalist, 5 counter and 3 throughput fields, how it was measured (the
 	 * winner marked), no twin; then where and from what: GPU, UUID, target, flags, the binary's
 	 * code hash, spec, the selection policy (the defaults), date, config, and what the run was */
-	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",message,gpu,gpu_uuid,arch,nvcc_flags,code_hash,spec_hash,policy,tuned_at,config,run,"
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",message,gpu,gpu_uuid,arch,nvcc_flags,code_hash,kernel_hash,spec_hash,policy,tuned_at,config,run,"
 					   "configurations\r\n"));
 	/* what the run was, and the space's size */
 	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",complete,2\r\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",1.25,1,2,20,0.1000,1,1980,,,,,,,,,,,,cold;winner,,ok,,Test GPU */ evil,"
-					   "GPU-0000,sm_90,,fedcba9876543210,0123456789abcdef,"
+					   "GPU-0000,sm_90,,fedcba9876543210,0011223344556677,0123456789abcdef,"
 					   "balanced;noise_band=2;occupancy=1;load_efficiency=1,2026-11-22T00:00:00Z,"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",wrong-result,\"argument 1: 3 of 4 differ, \"\"badly\"\"\",Test GPU */ evil,"));
 	free(csv);

@@ -17,6 +17,7 @@ typedef struct {
 	char *cubin;         /* path of the result */
 	int cached;          /* taken from the cache: no nvcc ran (a compile that failed too) */
 	char code[17];       /* hash of what the GPU executes (cubin_code_hash): equal means same kernel */
+	char kernel[17];     /* the entry's own code (cubin_kernel_hash): what `autotune check` finds */
 	int failed;          /* compile-error: log says why */
 	int killed;          /* failed because SIGTERM, SIGINT or SIGHUP stopped nvcc, or never built: not run */
 	int skipped;         /* with killed: a search never needed it, so it was never built (not run) */

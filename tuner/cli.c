@@ -126,6 +126,13 @@ static const cli_command commands[CMD_COUNT_] = {
 		"results CSV and header, as one run would have written them (--t4: and the\n"
 		"T4 file, NAME.t4.json).\n"
 		"exit: 0 winner written, 1 none passed, 2 bad input\n"},
+	[CMD_CHECK] = {"check", "PROGRAM|OBJECT|CUBIN [RESULTS.csv ...]", 1, 4096, "a binary and results CSVs", {{0}},
+		"Finds each winner of RESULTS (default: results/*.csv) in a built program,\n"
+		"object file, fatbinary or cubin by the hash of its own code, whatever the\n"
+		"kernel is called there, and says \"tuned\" or what differs: the targets,\n"
+		"the register cap, the flags a binary does not record (-use_fast_math).\n"
+		"Line info (-lineinfo) and other kernels in the file make no difference.\n"
+		"exit: 0 tuned, 1 differs (or not there), 2 bad input\n"},
 };
 
 const char *cli_command_name(command cmd) { return cmd < CMD_COUNT_ ? commands[cmd].name : "help"; }

@@ -27,6 +27,7 @@ typedef enum {
 	CMD_SHOW,    /* terminal table of a results CSV */
 	CMD_DEVICES, /* the GPUs this machine has */
 	CMD_MERGE,   /* shard CSVs of one config into one results CSV (and header) */
+	CMD_CHECK,   /* is a built program's kernel the tuned code? */
 	CMD_COUNT_,
 	CMD_HELP = CMD_COUNT_,
 	CMD_VERSION

@@ -420,8 +420,10 @@ static void resources_from_log(binary *bin)
 	free(cands);
 	if (!bin->failed && bin->plan && bin->plan->nlaunches)
 		plan_resources(bin);
-	if (!bin->failed)
+	if (!bin->failed) {
 		cubin_code_hash(bin->cubin, bin->code);
+		cubin_kernel_hash(bin->cubin, bin->res.symbol, bin->kernel);
+	}
 }
 
 /* Ends the job's process. 1 when it was build.rdc's compile and wrote its relocatable cubin: the

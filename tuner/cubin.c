@@ -392,3 +392,329 @@ char *nvlink_report(const char *out)
 	*k = 0;
 	return kept;
 }
+
+/* ---- one kernel's code, whatever else the file holds ---- */
+
+/* st_other's mark of an entry point in a cubin's symbol table */
+enum { STO_CUDA_ENTRY = 0x10, EIATTR_EXTERNS = 0x0f, EIATTR_REGCOUNT = 0x2f };
+
+typedef struct {
+	const elf_file *e;
+	elf_section sym, str;  /* .symtab and its string table */
+	size_t nsyms;
+	const char *kernel;    /* the entry's name, hashed as "<kernel>" wherever it appears */
+	char *seen;            /* sections already hashed (a callee reached twice) */
+} kernel_view;
+
+static int sym_at(const kernel_view *v, size_t i, Elf64_Sym *s)
+{
+	if (i >= v->nsyms)
+		return -1;
+	memcpy(s, v->sym.p + i * sizeof *s, sizeof *s);
+	return 0;
+}
+
+/* The symbol's name, or "" when it is not a string within the string table. */
+static const char *sym_name(const kernel_view *v, const Elf64_Sym *s)
+{
+	const char *t = (const char *)v->str.p;
+	return v->str.p && s->st_name < v->str.len && memchr(t + s->st_name, 0, v->str.len - s->st_name) ? t + s->st_name
+													  : "";
+}
+
+static int ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* A name with the kernel's own name replaced by "<kernel>": a per-size variant is the same code
+ * under another name, and its sections (.text.NAME) and local clones ($NAME$callee) are named
+ * after it. */
+static void add_normalised(hasher *h, const kernel_view *v, const char *name)
+{
+	size_t k = strlen(v->kernel);
+	const char *p = name;
+	for (const char *at = name; k && (at = strstr(at, v->kernel)); at++) {
+		/* the name whole, not a part of another's ("k" in "bank") */
+		if ((at > name && ident_char(at[-1])) || ident_char(at[k]))
+			continue;
+		hasher_add(h, p, (size_t)(at - p));
+		hasher_add_str(h, "<kernel>");
+		p = at + k;
+		at = p - 1;
+	}
+	hasher_add_str(h, p);
+	hasher_add(h, "", 1);
+}
+
+/* The section of this name, or -1. */
+static long section_named(const elf_file *e, const char *name)
+{
+	for (size_t i = 0; i < e->shnum; i++) {
+		elf_section s;
+		elf_section_at(e, i, &s);
+		if (s.name && !strcmp(s.name, name))
+			return (long)i;
+	}
+	return -1;
+}
+
+static void hash_text(hasher *h, kernel_view *v, size_t idx, int depth);
+
+/* A relocation names its target by symbol index, which another kernel in the file shifts: hash
+ * the target by name instead, or for a function in a section of its own (a relocatable
+ * object's callee), by its code. */
+static void hash_relocations(hasher *h, kernel_view *v, const elf_section *rel, int depth)
+{
+	size_t n = rel->p && rel->h.sh_type == SHT_RELA ? rel->len / sizeof(Elf64_Rela) : 0;
+	if (rel->p && rel->h.sh_type != SHT_RELA)
+		hasher_add(h, rel->p, rel->len);
+	for (size_t i = 0; i < n; i++) {
+		Elf64_Rela r;
+		Elf64_Sym s;
+		memcpy(&r, rel->p + i * sizeof r, sizeof r);
+		hasher_add(h, &r.r_offset, sizeof r.r_offset);
+		unsigned type = (unsigned)ELF64_R_TYPE(r.r_info);
+		hasher_add(h, &type, sizeof type);
+		hasher_add(h, &r.r_addend, sizeof r.r_addend);
+		if (sym_at(v, ELF64_R_SYM(r.r_info), &s)) {
+			hasher_add_str(h, "?");
+			continue;
+		}
+		elf_section target = {0};
+		if (s.st_shndx != SHN_UNDEF && s.st_shndx < v->e->shnum)
+			elf_section_at(v->e, s.st_shndx, &target);
+		if (ELF64_ST_TYPE(s.st_info) == STT_SECTION)
+			add_normalised(h, v, target.name ? target.name : "?");
+		else
+			add_normalised(h, v, sym_name(v, &s));
+		hasher_add(h, &s.st_value, sizeof s.st_value);
+		if (ELF64_ST_TYPE(s.st_info) == STT_FUNC && target.name && !strncmp(target.name, ".text.", 6))
+			hash_text(h, v, s.st_shndx, depth + 1);
+	}
+}
+
+/* A code section: its contents, the registers and barriers its header records, and its
+ * relocations (.rela.text.NAME), each callee in turn. */
+static void hash_text(hasher *h, kernel_view *v, size_t idx, int depth)
+{
+	if (idx >= v->e->shnum || v->seen[idx] || depth > 64)
+		return;
+	v->seen[idx] = 1;
+	elf_section t;
+	elf_section_at(v->e, idx, &t);
+	unsigned long long regs = t.h.sh_info >> 24;
+	hasher_add(h, &t.h.sh_flags, sizeof t.h.sh_flags);
+	hasher_add(h, &regs, sizeof regs);
+	hasher_add(h, &t.h.sh_size, sizeof t.h.sh_size);
+	if (t.p)
+		hasher_add(h, t.p, t.len);
+	for (size_t i = 0; i < v->e->shnum; i++) {
+		elf_section r;
+		elf_section_at(v->e, i, &r);
+		if ((r.h.sh_type == SHT_RELA || r.h.sh_type == SHT_REL) && r.h.sh_info == idx && r.name &&
+		    strncmp(r.name, ".rela.debug", 11) && strncmp(r.name, ".rel.debug", 10) && strncmp(r.name, ".rela.nv_debug", 14)) {
+			hasher_add_str(h, "rel");
+			hash_relocations(h, v, &r, depth);
+		}
+	}
+}
+
+/* The kernel's own .nv.info.NAME records but the register cap asked for, with the symbol
+ * indices some carry (the parameter bank's, the externs') as names. */
+static void hash_own_info(hasher *h, const kernel_view *v, const elf_section *s)
+{
+	for (size_t at = 0, len; at < s->len; at += len) {
+		const unsigned char *p = s->p + at;
+		if (!(len = nvinfo_record(p, s->len - at))) {
+			hasher_add(h, p, s->len - at);
+			break;
+		}
+		if (p[1] == EIATTR_MAXREG_COUNT)
+			continue;
+		if ((p[1] == EIATTR_PARAM_CBANK && len >= 8) || (p[1] == EIATTR_EXTERNS && p[0] == 4)) {
+			hasher_add(h, p, 4);
+			size_t names = p[1] == EIATTR_PARAM_CBANK ? 1 : (len - 4) / 4;
+			for (size_t i = 0; i < names; i++) {
+				Elf64_Sym sym;
+				add_normalised(h, v, sym_at(v, read_u32(p + 4 + 4 * i), &sym) ? "?" : sym_name(v, &sym));
+			}
+			hasher_add(h, p + 4 + 4 * names, len - 4 - 4 * names);
+		} else
+			hasher_add(h, p, len);
+	}
+}
+
+/* The file-wide .nv.info records of the kernel's symbol (its registers, frame and stack sizes):
+ * format 4 with a symbol index and a value. */
+static void hash_file_info(hasher *h, const kernel_view *v, size_t symidx)
+{
+	long i = section_named(v->e, ".nv.info");
+	if (i < 0)
+		return;
+	elf_section s;
+	elf_section_at(v->e, (size_t)i, &s);
+	for (size_t at = 0, len; s.p && at < s.len; at += len) {
+		const unsigned char *p = s.p + at;
+		if (!(len = nvinfo_record(p, s.len - at)))
+			break;
+		if (p[0] == 4 && len == 12 && read_u32(p + 4) == symidx) {
+			hasher_add(h, p + 1, 1);
+			hasher_add(h, p + 8, 4);
+		}
+	}
+}
+
+/* Sections of data every kernel of the file may read (__constant__ and __device__ variables,
+ * the toolkit's tables): the code addresses them without relocations, so they are the kernel's
+ * too. Another kernel's own data changes them; other kernels' code does not. */
+static int shared_data(const char *name)
+{
+	return (!strncmp(name, ".nv.constant", 12) && !strchr(name + 12, '.')) || !strcmp(name, ".nv.global") ||
+	       !strcmp(name, ".nv.global.init") || !strncmp(name, ".rela.nv.constant", 17) ||
+	       !strcmp(name, ".rela.nv.global.init");
+}
+
+/* The value of the file-wide .nv.info record `attr` of symbol symidx, or -1. */
+static int file_info_value(const elf_file *e, int attr, size_t symidx)
+{
+	long i = section_named(e, ".nv.info");
+	elf_section s;
+	if (i < 0)
+		return -1;
+	elf_section_at(e, (size_t)i, &s);
+	for (size_t at = 0, len; s.p && at < s.len; at += len) {
+		const unsigned char *p = s.p + at;
+		if (!(len = nvinfo_record(p, s.len - at)))
+			break;
+		if (p[0] == 4 && p[1] == attr && len == 12 && read_u32(p + 4) == symidx)
+			return (int)read_u32(p + 8);
+	}
+	return -1;
+}
+
+static void kernel_hash(const elf_file *e, kernel_view *v, size_t symidx, size_t text, char out[17])
+{
+	hasher *h = hasher_new();
+	memset(v->seen, 0, e->shnum);
+	hasher_add_str(h, "kernel");
+	hash_text(h, v, text, 0);
+	hash_file_info(h, v, symidx);
+	size_t klen = strlen(v->kernel);
+	for (size_t i = 0; i < e->shnum; i++) {
+		elf_section s;
+		elf_section_at(e, i, &s);
+		if (!s.name)
+			continue;
+		size_t n = strlen(s.name);
+		/* the kernel's own sections: .nv.info.NAME, .nv.constant0.NAME, .nv.shared.NAME ... */
+		int own = n > klen + 1 && !strcmp(s.name + n - klen, v->kernel) && s.name[n - klen - 1] == '.' &&
+			  strncmp(s.name, ".text.", 6) && strncmp(s.name, ".rela.", 6) && strncmp(s.name, ".rel.", 5) &&
+			  strncmp(s.name, ".nv_debug", 9) && strncmp(s.name, ".debug", 6);
+		if (!own && !shared_data(s.name))
+			continue;
+		add_normalised(h, v, s.name);
+		hasher_add(h, &s.h.sh_type, sizeof s.h.sh_type);
+		hasher_add(h, &s.h.sh_size, sizeof s.h.sh_size);
+		if (!s.p)
+			continue;
+		if (!strncmp(s.name, ".nv.info.", 9))
+			hash_own_info(h, v, &s);
+		else if (s.h.sh_type == SHT_RELA || s.h.sh_type == SHT_REL)
+			hash_relocations(h, v, &s, 64); /* names only: no callee is reached from data */
+		else
+			hasher_add(h, s.p, s.len);
+	}
+	hasher_finish(h, out);
+}
+
+/* The symbol table and its strings, checked: 0, or -1 when the file has none usable. */
+static int kernel_view_open(const elf_file *e, kernel_view *v)
+{
+	memset(v, 0, sizeof *v);
+	v->e = e;
+	for (size_t i = 0; i < e->shnum; i++) {
+		elf_section_at(e, i, &v->sym);
+		if (v->sym.h.sh_type == SHT_SYMTAB && v->sym.p && v->sym.h.sh_link < e->shnum) {
+			elf_section_at(e, v->sym.h.sh_link, &v->str);
+			v->nsyms = v->sym.len / sizeof(Elf64_Sym);
+			v->seen = xcalloc(e->shnum, 1);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int cubin_kernels(const unsigned char *data, size_t size, cubin_kernel **out, size_t *n)
+{
+	elf_file e;
+	kernel_view v;
+	*out = NULL;
+	*n = 0;
+	if (elf_open(&e, data, size) || kernel_view_open(&e, &v))
+		return -1;
+	for (size_t i = 0; i < v.nsyms; i++) {
+		Elf64_Sym s;
+		sym_at(&v, i, &s);
+		const char *name = sym_name(&v, &s);
+		if (ELF64_ST_TYPE(s.st_info) != STT_FUNC || !(s.st_other & STO_CUDA_ENTRY) || !*name ||
+		    s.st_shndx == SHN_UNDEF || s.st_shndx >= e.shnum)
+			continue;
+		elf_section t;
+		elf_section_at(&e, s.st_shndx, &t);
+		if (!t.name || strncmp(t.name, ".text.", 6))
+			continue;
+		*out = xrealloc(*out, (*n + 1) * sizeof **out);
+		cubin_kernel *k = &(*out)[(*n)++];
+		k->symbol = xstrdup(name);
+		k->registers = file_info_value(&e, EIATTR_REGCOUNT, i);
+		v.kernel = name;
+		kernel_hash(&e, &v, i, s.st_shndx, k->hash);
+	}
+	free(v.seen);
+	return 0;
+}
+
+void cubin_kernels_free(cubin_kernel *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(k[i].symbol);
+	free(k);
+}
+
+void cubin_kernel_hash(const char *path, const char *symbol, char out[17])
+{
+	size_t size, n;
+	unsigned char *data = read_whole(path, &size);
+	cubin_kernel *k;
+	out[0] = 0;
+	if (symbol && cubin_kernels(data, size, &k, &n) == 0) {
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(k[i].symbol, symbol))
+				memcpy(out, k[i].hash, 17);
+		cubin_kernels_free(k, n);
+	}
+	free(data);
+}
+
+int cubin_section(const unsigned char *data, size_t size, const char *name, const unsigned char **p, size_t *len)
+{
+	elf_file e;
+	if (elf_open(&e, data, size))
+		return -1;
+	long i = section_named(&e, name);
+	if (i < 0)
+		return -1;
+	elf_section s;
+	elf_section_at(&e, (size_t)i, &s);
+	if (!s.p)
+		return -1;
+	*p = s.p;
+	*len = s.len;
+	return 0;
+}
+
+unsigned char *cubin_read(const char *path, size_t *size)
+{
+	return read_whole(path, size);
+}

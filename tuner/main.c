@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "cli.h"
 #include "devices.h"
 #include "diag.h"
@@ -44,6 +45,8 @@ int main(int argc, char **argv)
 		return cmd_report(&o);
 	case CMD_SHOW:
 		return cmd_show(&o);
+	case CMD_CHECK:
+		return cmd_check(&o);
 	case CMD_MERGE:
 		return cmd_merge(&o);
 	case CMD_DEVICES: {

@@ -24,7 +24,7 @@ const char *const output_columns[] = {
 	"time_ms_median", "time_ms_min", "time_ms_max", "samples", "noise_pct", "launches_per_sample", "sm_mhz",
 	"final_ms_median", "final_noise_pct", "final_rounds", "achieved_occupancy_pct", "gld_efficiency_pct",
 	"gld_throughput_gbps", "dram_pct", "branch_efficiency_pct", "gbps", "pct_of_copy", "gflops", "flags",
-	"shares_with", "status", "message", "gpu", "gpu_uuid", "arch", "nvcc_flags", "code_hash", "spec_hash", "policy", "tuned_at", "config",
+	"shares_with", "status", "message", "gpu", "gpu_uuid", "arch", "nvcc_flags", "code_hash", "kernel_hash", "spec_hash", "policy", "tuned_at", "config",
 	"run", "configurations", NULL,
 };
 
@@ -245,6 +245,8 @@ static void put_origin(FILE *f, const outputs *r, size_t c)
 	/* what the GPU executes: a build from the tuned header's recipe hashes the same */
 	const binary *bin = &r->b->bins[r->b->of_config[c]];
 	csv_field(f, bin->cubin && !bin->failed ? bin->code : "");
+	fputc(',', f);
+	csv_field(f, bin->cubin && !bin->failed ? bin->kernel : "");
 	fputc(',', f);
 	csv_field(f, r->spec_hash);
 	fputc(',', f);
