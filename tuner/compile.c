@@ -403,18 +403,13 @@ static void plan_resources(binary *bin)
 /* The entry point's resources from the ptxas report; a missing entry fails the binary. */
 static void resources_from_log(binary *bin)
 {
-	char *cands = NULL;
+	char *cands = NULL, *old = bin->log;
 	int r = ptxas_parse(bin->log, bin->entry, &bin->res, &cands);
-	if (r == -1) {
+	if (r == -1 || r == -2) {
 		bin->failed = 1;
-		char *old = bin->log;
-		bin->log = xasprintf("entry point '%s' not found in the compiled module%s%s", bin->entry,
-				     cands ? "; it has: " : "", cands ? cands : "");
-		free(old);
-	} else if (r == -2) {
-		bin->failed = 1;
-		char *old = bin->log;
-		bin->log = xasprintf("entry point '%s' is ambiguous: %s", bin->entry, cands);
+		bin->log = r == -1 ? xasprintf("entry point '%s' not found in the compiled module%s%s", bin->entry,
+					       cands ? "; it has: " : "", cands ? cands : "")
+				   : xasprintf("entry point '%s' is ambiguous: %s", bin->entry, cands);
 		free(old);
 	}
 	free(cands);
