@@ -40,16 +40,24 @@ double stats_noise(double *v, size_t n, double *scratch)
 	return 1.2533 * 1.4826 * mad / sqrt((double)n) / med;
 }
 
+int stats_raced_out(const stop_rule *r, size_t n, double fastest_ms)
+{
+	return n < r->min_samples && ((r->race_ms > 0 && n >= 1 && fastest_ms > r->race_ms) ||
+				      (r->near_ms > 0 && n >= RACE_AFTER && fastest_ms > r->near_ms));
+}
+
 int stats_should_stop(const stop_rule *r, size_t n, double noise, double elapsed_s, double fastest_ms)
 {
 	if (n >= r->max_samples)
 		return 1;
+	/* the cap holds whatever the minimum asks: a kernel that is slow to return (one that
+	 * prints, say) would otherwise sample on until the run's deadline kills it */
+	if (n >= 1 && elapsed_s >= r->time_cap_s)
+		return 1;
 	if (n < r->min_samples)
-		/* racing ends only what the minimum would have kept sampling: fewer samples than the
-		 * minimum is how a raced result is told from a measured one */
-		return (r->race_ms > 0 && n >= 1 && fastest_ms > r->race_ms) ||
-		       (r->near_ms > 0 && n >= RACE_AFTER && fastest_ms > r->near_ms);
-	return noise <= r->noise_target || elapsed_s >= r->time_cap_s;
+		/* racing ends only what the minimum would have kept sampling */
+		return stats_raced_out(r, n, fastest_ms);
+	return noise <= r->noise_target;
 }
 
 int stats_within_noise(double a, double noise_a, double b, double noise_b, double k)

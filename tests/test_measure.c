@@ -648,6 +648,35 @@ static void test_the_streams_config_runs_each_plan_on_its_workers(void)
 	diags_free(&d);
 }
 
+/* A kernel slow to return (the fake worker pretends each sample takes FAKE_SAMPLE_MS) under a
+ * min_samples far above what time_cap leaves room for: sampling stops at the cap, every
+ * configuration is measured (not a timeout), its message says the cap stopped it, and it is not
+ * flagged raced although it has fewer samples than the minimum. */
+static void test_the_time_cap_stops_sampling_below_the_minimum(void)
+{
+	table t;
+	diags d = {0};
+	char *out;
+	config_path = write_space_config(DIR, "capped", ", min_samples: 1000, max_samples: 1000, time_cap: 0.5, race: 0");
+	fake_worker_reset(DIR, "capped");
+	setenv("FAKE_SAMPLE_MS", "100", 1);
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"-q", NULL}, &out), 0);
+	free(out);
+	CU_ASSERT_EQUAL_FATAL(table_load(DIR "/capped.csv", &t, &d), 0);
+	int st = table_col(&t, "status"), n = table_col(&t, "samples"), msg = table_col(&t, "message"),
+	    flags = table_col(&t, "flags");
+	CU_ASSERT_EQUAL(t.nrows, 20);
+	for (size_t r = 0; r < t.nrows; r++) {
+		CU_ASSERT_STRING_EQUAL(table_get(&t, r, st), "ok");
+		CU_ASSERT(table_num(&t, r, n) == 5);
+		CU_ASSERT_STRING_EQUAL(table_get(&t, r, msg), "time_cap reached after 0.5 s: 5 of min_samples 1000 samples");
+		CU_ASSERT_PTR_NULL(strstr(table_get(&t, r, flags), "raced"));
+	}
+	table_free(&t);
+	diags_free(&d);
+	unsetenv("FAKE_SAMPLE_MS");
+}
+
 int add_measure_suite(void)
 {
 	CU_pSuite s = CU_add_suite("measure", NULL, fake_worker_forget);
@@ -655,6 +684,7 @@ int add_measure_suite(void)
 		return -1;
 	CU_add_test(s, "kill -9 then resume loses nothing", test_kill_9_then_resume_loses_nothing);
 	CU_add_test(s, "racing stops only the losers", test_racing_stops_only_the_losers);
+	CU_add_test(s, "the time cap stops sampling below the minimum", test_the_time_cap_stops_sampling_below_the_minimum);
 	CU_add_test(s, "a second run of the same results is refused", test_a_second_run_of_the_same_results_is_refused);
 	CU_add_test(s, "a search races only the clear losers", test_a_search_races_only_the_clear_losers);
 	CU_add_test(s, "exhaustive measures the promising first", test_exhaustive_measures_the_promising_first);

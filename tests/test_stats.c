@@ -65,7 +65,22 @@ static void test_stopping_rule(void)
 	CU_ASSERT(stats_should_stop(&r, RACE_AFTER, 0.5, 0.1, 1.06));
 	CU_ASSERT(!stats_should_stop(&r, RACE_AFTER, 0.5, 0.1, 1.04));
 	CU_ASSERT(!stats_should_stop(&r, 10, 0.5, 0.1, 1.2));
-	CU_ASSERT(stats_raced(RACE_AFTER, 10) && !stats_raced(10, 10) && !stats_raced(0, 10));
+	CU_ASSERT(stats_raced(RACE_AFTER, 10, "") && !stats_raced(10, 10, NULL) && !stats_raced(0, 10, NULL));
+	/* fewer samples than the minimum because the cap stopped them is not a race */
+	CU_ASSERT(!stats_raced(4, 10, STATS_CAPPED " after 4 of min_samples 10"));
+	CU_ASSERT(stats_raced(4, 10, "unverified"));
+}
+
+/* The time cap holds below the minimum too, from the first sample: a slow kernel with a large
+ * min_samples stops at the cap instead of sampling on until the run's deadline. */
+static void test_the_time_cap_holds_below_the_minimum(void)
+{
+	stop_rule r = {0.01, 1000, 1000, 30.0, 0, 0};
+	CU_ASSERT(!stats_should_stop(&r, 0, 0.0, 31.0, 1.0)); /* not before one sample */
+	CU_ASSERT(!stats_should_stop(&r, 5, 0.5, 29.9, 1.0));
+	CU_ASSERT(stats_should_stop(&r, 5, 0.5, 30.0, 1.0));
+	CU_ASSERT(stats_should_stop(&r, 999, 0.0, 30.5, 1.0));
+	CU_ASSERT(!stats_raced_out(&r, 5, 1.0)); /* no race was asked */
 }
 
 static void test_noise_band(void)
@@ -85,6 +100,7 @@ int add_stats_suite(void)
 	CU_add_test(s, "noise ignores one outlier", test_noise_ignores_one_outlier);
 	CU_add_test(s, "noise needs two samples", test_noise_needs_two_samples);
 	CU_add_test(s, "stopping rule", test_stopping_rule);
+	CU_add_test(s, "the time cap holds below the minimum", test_the_time_cap_holds_below_the_minimum);
 	CU_add_test(s, "noise band", test_noise_band);
 	return 0;
 }

@@ -60,6 +60,7 @@ typedef struct {
 	size_t n;
 	int batch;
 	double mhz_before, mhz_after;
+	double capped_s; /* the time cap stopped sampling before min_samples, after this long; else 0 */
 } sampling;
 
 static double now(void)
@@ -382,6 +383,11 @@ static CUresult sample(const launch *L, int plan, const stop_rule *rule, int che
 		memcpy(sorted, t, S->n * sizeof *t);
 		S->noise = stats_noise(sorted, S->n, scratch);
 	}
+	double elapsed = now() - t0;
+	S->capped_s = !r && S->n && S->n < rule->min_samples && elapsed >= rule->time_cap_s &&
+			      !stats_raced_out(rule, S->n, fastest)
+		? elapsed
+		: 0;
 	if (S->n) {
 		memcpy(sorted, t, S->n * sizeof *t);
 		S->median = stats_median(sorted, S->n);
@@ -662,7 +668,11 @@ static int cmd_run(char *line)
 		return run_ended(&R);
 	if (R.plan)
 		reply(&PROTO_SERIAL, &(proto_serial){serial_ms});
-	reply_result(R.id, ST_OK, &S, R.driver_blocks, local.have_reference || R.ref ? "" : "unverified");
+	/* a capped measurement says so first: it is told from a raced one by these words */
+	char note[160];
+	snprintf(note, sizeof note, "%s after %.1f s: %zu of min_samples %zu samples%s", STATS_CAPPED, S.capped_s, S.n,
+		 R.rule.min_samples, local.have_reference || R.ref ? "" : "; unverified");
+	reply_result(R.id, ST_OK, &S, R.driver_blocks, S.capped_s ? note : local.have_reference || R.ref ? "" : "unverified");
 	return 0;
 }
 

@@ -208,7 +208,7 @@ static void put_outcome(FILE *f, const outputs *r, size_t c)
 			fprintf(f, ";batched");
 		if (res->throttled)
 			fprintf(f, ";throttled");
-		if (stats_raced(res->samples, r->cfg->min_samples))
+		if (stats_raced(res->samples, r->cfg->min_samples, res->message))
 			fprintf(f, ";raced");
 		if (res->final_rounds)
 			fprintf(f, ";finalist");
