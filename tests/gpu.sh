@@ -112,6 +112,17 @@ size=$(stat -c %s "$log" 2>/dev/null || echo 0)
 grep -q 'thread [0-9]* says hello' "$log" || fail "the printf flood's first lines are not in $log"
 echo "hostile: worker.log $size bytes"
 
+echo "== a printing kernel with min_samples 1000 and time_cap 3: sampling stops at the cap"
+rm -f results/printf.csv results/printf.journal results/printf.worker.log
+t0=$(date +%s)
+./autotune --fresh -q tests/gpu/printf.yaml 2> "$B/printf.log" || fail "printf run exited $? ($(tail -3 "$B/printf.log"))"
+secs=$(( $(date +%s) - t0 ))
+echo "printf space took $secs s"
+"$B/csvcheck" results/printf.csv 2 ok=2 || fail "printf CSV: both configurations measured"
+[ "$(grep -c 'time_cap reached after' results/printf.csv)" -eq 2 ] || fail "printf CSV: the cap is not said"
+# two configurations, each capped at 3 s, with set-up and verification around them
+[ "$secs" -le 30 ] || fail "printf: $secs s for two configurations capped at 3 s"
+
 echo "== kernels that launch kernels (build.rdc): every nested reduction verified"
 rm -f results/nested_reduce.csv results/nested_reduce.journal
 t0=$(date +%s)
