@@ -178,7 +178,8 @@ integration: deps
 	NVCC="$(NVCC)" tests/recipe.sh
 	tests/checkout_unchanged.sh check $(B)/checkout.integration
 
-# Installs libyaml-dev, libcunit1-dev and libxxhash-dev on Debian/Ubuntu when they are missing.
+# Installs libyaml-dev, libcunit1-dev, libxxhash-dev and libzstd-dev on Debian/Ubuntu when they are
+# missing.
 deps:
 	@missing=""; for p in libyaml-dev libcunit1-dev libxxhash-dev libzstd-dev; do \
 		command -v dpkg >/dev/null && ! dpkg -s $$p >/dev/null 2>&1 && missing="$$missing $$p"; \
