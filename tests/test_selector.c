@@ -564,6 +564,25 @@ static void test_sigterm_in_an_instance_leaves_an_incomplete_header(void)
 	CU_ASSERT_EQUAL(count_in(out, "stopped by SIGTERM: resume with the same command"), 1);
 	CU_ASSERT_EQUAL(count_in(mk, "STOPI_COMPLETE := 0"), 1);
 	CU_ASSERT_EQUAL(count_in(mk, "STOPI_RUN := terminated"), 1);
+	/* CMake's last step reads that fragment: with REQUIRE_COMPLETE it refuses the header and
+	 * removes it (where cmake is installed: CI installs it) */
+	char *cmake = proc_find_program("cmake");
+	if (!cmake)
+		return;
+	free(cmake);
+	char dmk[300], dflags[300], dheader[300], ddep[300];
+	snprintf(dmk, sizeof dmk, "-DMK=%s", mk);
+	snprintf(dflags, sizeof dflags, "-DFLAGS=%s/stopi.flags", d2);
+	snprintf(dheader, sizeof dheader, "-DHEADER=%s", out);
+	snprintf(ddep, sizeof ddep, "-DDEPFILE=%s/stopi.d", d2);
+	char *finish[] = {"cmake", dmk, dflags, "-DNVCC=", "-DKERNEL=k.cu", "-DINCLUDES=", dheader, ddep, "-DREQUIRE_COMPLETE=ON",
+			  "-P", "cmake/AutotuneFinish.cmake", NULL};
+	char *said;
+	int rc = proc_capture(finish, 60, &said);
+	CU_ASSERT(rc != 0);
+	CU_ASSERT_PTR_NOT_NULL(said && strstr(said, "REQUIRE_COMPLETE"));
+	CU_ASSERT_NOT_EQUAL(access(out, F_OK), 0);
+	free(said);
 }
 
 int add_selector_suite(void)
