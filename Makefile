@@ -209,6 +209,11 @@ SHIPPED_KERNELS = $(wildcard kernels/*.cu kernels/*.cuh kernels/*.h)
 # find_package(Autotune) looks in PREFIX/lib/cmake/autotune; the config finds ../../../bin/autotune.
 CMAKE_DIR = $(PREFIX)/lib/cmake/autotune
 CMAKE_FILES = $(wildcard cmake/*.cmake)
+# The man page points here: README.md and BENCHMARKS.md with docs/ beside them, so that their
+# relative links still lead somewhere once installed.
+DOC_DIR = $(PREFIX)/share/doc/autotune
+DOC_FILES = README.md BENCHMARKS.md
+DOC_DOCS = $(wildcard docs/*.md)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/autotune $(DESTDIR)$(PREFIX)/share/man/man1 \
@@ -224,6 +229,9 @@ install: all
 	install -m 644 $(B)/libautotune_select.a $(DESTDIR)$(PREFIX)/lib/libautotune_select.a
 	install -m 755 $(B)/libautotune_select.so $(DESTDIR)$(PREFIX)/lib/libautotune_select.so
 	sed 's|@PREFIX@|$(PREFIX)|' runtime/autotune-select.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/autotune-select.pc
+	install -d $(DESTDIR)$(DOC_DIR)/docs
+	install -m 644 $(DOC_FILES) $(DESTDIR)$(DOC_DIR)
+	install -m 644 $(DOC_DOCS) $(DESTDIR)$(DOC_DIR)/docs
 
 # Removes what install put there, file by file; directories go only when that leaves them empty.
 uninstall:
@@ -232,9 +240,10 @@ uninstall:
 		$(addprefix $(DESTDIR)$(SHARE)/,$(SHIPPED_CONFIGS) $(SHIPPED_KERNELS)) \
 		$(addprefix $(DESTDIR)$(CMAKE_DIR)/,$(notdir $(CMAKE_FILES))) \
 		$(DESTDIR)$(PREFIX)/include/autotune_select.h $(DESTDIR)$(PREFIX)/lib/libautotune_select.a \
-		$(DESTDIR)$(PREFIX)/lib/libautotune_select.so $(DESTDIR)$(PREFIX)/lib/pkgconfig/autotune-select.pc
+		$(DESTDIR)$(PREFIX)/lib/libautotune_select.so $(DESTDIR)$(PREFIX)/lib/pkgconfig/autotune-select.pc \
+		$(addprefix $(DESTDIR)$(DOC_DIR)/,$(DOC_FILES) $(DOC_DOCS))
 	rmdir $(DESTDIR)$(PREFIX)/libexec/autotune $(DESTDIR)$(SHARE)/configs $(DESTDIR)$(SHARE)/kernels \
-		$(DESTDIR)$(SHARE) $(DESTDIR)$(CMAKE_DIR) 2>/dev/null || true
+		$(DESTDIR)$(SHARE) $(DESTDIR)$(CMAKE_DIR) $(DESTDIR)$(DOC_DIR)/docs $(DESTDIR)$(DOC_DIR) 2>/dev/null || true
 
 clean:
 	rm -rf $(B) autotune autotune-worker

@@ -1,10 +1,11 @@
 #!/bin/sh
 # tests/install.sh: `make install` into a scratch prefix, then the installed autotune validates
 # every installed config (so each finds its kernel), finds its worker in ../libexec/autotune, and
-# compiles an installed kernel; programs link the run-time library (pkg-config, shared and static;
-# CMake's Autotune::select) and read a T4 file with it; CMake finds the installed package (where
-# cmake exists); DESTDIR stages under a root; `make uninstall` leaves no file behind. Run from the
-# repository root after `make` (`make test` does).
+# compiles an installed kernel; the docs are under share/doc/autotune, their links intact, and the
+# man page points there; programs link the run-time library (pkg-config, shared, running without
+# LD_LIBRARY_PATH, and static; CMake's Autotune::select) and read a T4 file with it; CMake finds
+# the installed package (where cmake exists); DESTDIR stages under a root; `make uninstall` leaves
+# no file behind. Run from the repository root after `make` (`make test` does).
 set -eu
 MAKE=${MAKE:-make}
 top=$(pwd)
@@ -15,6 +16,7 @@ fail() { echo "install test: FAILED: $*" >&2; exit 1; }
 
 $MAKE -s --no-print-directory install PREFIX="$prefix" >/dev/null
 for f in bin/autotune libexec/autotune/autotune-worker share/man/man1/autotune.1 \
+	share/doc/autotune/README.md share/doc/autotune/BENCHMARKS.md $(ls docs/*.md | sed 's|^|share/doc/autotune/|') \
 	share/autotune/configs/summatrix.yaml share/autotune/kernels/summatrix.cu \
 	lib/cmake/autotune/AutotuneConfig.cmake lib/cmake/autotune/AutotuneConfigVersion.cmake \
 	lib/cmake/autotune/AutotuneFinish.cmake lib/cmake/autotune/AutotuneCheck.cmake \
@@ -22,6 +24,17 @@ for f in bin/autotune libexec/autotune/autotune-worker share/man/man1/autotune.1
 	lib/libautotune_select.so lib/pkgconfig/autotune-select.pc; do
 	[ -f "$prefix/$f" ] || fail "$f was not installed"
 done
+# the installed docs' relative links lead to installed files (README.md to docs/config.md, ...)
+for md in "$prefix"/share/doc/autotune/*.md "$prefix"/share/doc/autotune/docs/*.md; do
+	for link in $(grep -o '](\([a-zA-Z0-9_./-]*\.md\)' "$md" | sed 's/^](//' | sort -u); do
+		case $link in
+		examples/* | ../examples/*) continue ;; # the examples are the source distribution's
+		esac
+		[ -f "$(dirname "$md")/$link" ] || fail "installed $(basename "$md") links to $link, which was not installed"
+	done
+done
+# the man page names where they are
+grep -q 'share/doc/autotune' "$prefix/share/man/man1/autotune.1" || fail "the man page does not point at share/doc/autotune"
 [ -x "$prefix/bin/autotune" ] && [ -x "$prefix/libexec/autotune/autotune-worker" ] || fail "not executable"
 # autotune check, installed with it: a file that is no binary is bad input (2)
 st=0; "$prefix/bin/autotune" check "$prefix/share/autotune/configs/summatrix.yaml" /dev/null >/dev/null 2>&1 || st=$?
@@ -45,9 +58,20 @@ int main(int argc, char **argv)
 EOF
 printf '{"results": [{"configuration": {"bx": 64}, "measurements": [{"name": "time_ms_median", "value": 1.5}],
   "autotune": {"flags": "winner", "spec_hash": "0123456789abcdef", "gpu": "G"}}]}\n' >"$tmp/sel.t4.json"
-pc=$(sed -n 's/^Libs: //p' "$prefix/lib/pkgconfig/autotune-select.pc" | sed "s|\${libdir}|$prefix/lib|")
-cc -I"$prefix/include" -o "$tmp/sel" "$tmp/sel.c" $pc -Wl,-rpath,"$prefix/lib" && "$tmp/sel" "$tmp/sel.t4.json" ||
-	fail "a program linked with the installed libautotune_select"
+# Linked with what pkg-config says and nothing more, the program runs without LD_LIBRARY_PATH: the
+# .pc's Libs carry the rpath (without pkg-config, its Libs line read by hand).
+if command -v pkg-config >/dev/null 2>&1; then
+	pc=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs autotune-select) || fail "pkg-config autotune-select"
+else
+	pc="-I$prefix/include $(sed -n 's/^Libs: //p' "$prefix/lib/pkgconfig/autotune-select.pc" | sed "s|\${libdir}|$prefix/lib|g")"
+fi
+cc -o "$tmp/sel" "$tmp/sel.c" $pc || fail "a program linked with the installed libautotune_select: $pc"
+# the shared library it is, not the archive
+if command -v readelf >/dev/null 2>&1; then
+	readelf -d "$tmp/sel" | grep -q 'NEEDED.*libautotune_select\.so' || fail "the program does not load libautotune_select.so"
+fi
+env -u LD_LIBRARY_PATH "$tmp/sel" "$tmp/sel.t4.json" ||
+	fail "a program linked with \`pkg-config --cflags --libs autotune-select\` does not run without LD_LIBRARY_PATH ($pc)"
 if command -v pkg-config >/dev/null 2>&1; then
 	# static: the archive, then what pkg-config --static adds for it (libyaml)
 	pc=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --static --cflags --libs autotune-select) ||
