@@ -12,7 +12,7 @@ CFLAGS ?= -O2 -g
 BASIC_CFLAGS = -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -pthread
 ALL_CFLAGS = $(BASIC_CFLAGS) $(CFLAGS)
 # cuda.h and cuda_occupancy.h come in as system headers: their inline helpers are not ours to lint.
-# The wings (README, Layout): lib/ the helpers, tuner/ the pipeline, tuner/results/ the readers
+# The wings (docs/reference.md, How it works): lib/ the helpers, tuner/ the pipeline, tuner/results/ the readers
 # and writers of results files, worker/ the GPU process.
 SRC_DIRS = lib tuner tuner/results worker runtime
 # Each folder compiles with only the include paths it may use, so an include the wrong way fails
@@ -134,7 +134,7 @@ $(B)/csv_same: $(B)/tests/csv_same.o $(ENGINE_OBJS)
 $(B)/cubin_hash: $(B)/tests/cubin_hash.o $(B)/tuner/cubin.o $(B)/lib/lib.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lxxhash
 
-# Two tiers (README, Tests). `make unit`: the suites that need no CUDA toolkit and no GPU
+# Two tiers (docs/reference.md, Tests). `make unit`: the suites that need no CUDA toolkit and no GPU
 # (tests/fake_nvcc.c and tests/fake_worker.c stand in), seconds. `make integration`: the suites that
 # compile with the real nvcc, then install, CMake, the browser, the example apps and the recipes.
 # `make test` runs both. The tests write only under temporary directories: the checkout (its
@@ -172,6 +172,8 @@ integration: deps
 	NVCC="$(NVCC)" tests/streams_app.sh
 	# the README's five-minute example (examples/saxpy), tuned on the fake worker and built
 	NVCC="$(NVCC)" tests/saxpy_example.sh
+	# the README's five minutes without a GPU, its commands as written, in a copy of the checkout
+	NVCC="$(NVCC)" tests/readme.sh
 	# examples/sizes_app against the selecting header of configs/summatrix_sizes.yaml, on the fake worker
 	NVCC="$(NVCC)" tests/sizes_app.sh
 	# every shipped config's winner built from the header's recipe (make and CMake): the tuned binary

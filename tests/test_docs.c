@@ -244,8 +244,8 @@ static void test_files_and_functions_stay_readable(void)
 	CU_ASSERT_EQUAL(size_problems(write_temp(1, "reason.c", reason), 0), 0);
 }
 
-/* README's layout: lib/ calls nothing above it, the worker only lib/, the results only down and
- * into runtime/ (autotune_ln). */
+/* The layout of docs/reference.md's "How it works": lib/ calls nothing above it, the worker only
+ * lib/, the results only down and into runtime/ (autotune_ln). */
 static void test_the_wings_call_only_below(void)
 {
 	const char *lib[] = {"lib"};
@@ -302,7 +302,7 @@ static const char *const exempt[][2] = {
 static const char *const cross_cutting[][2] = {
 	{"docs", "the documents and the house rules, across every module"},
 	{"help", "every command's --help, the man page and README.md agreeing"},
-	{"layers", "README's layers: the include paths, no include or call circles"},
+	{"layers", "the layers of docs/reference.md: the include paths, no include or call circles"},
 	{"noshell", "no text of a config or spec reaches nvcc's shell: the loader, the import, the results, the run"},
 };
 

@@ -1,6 +1,7 @@
-/* test_layers.c: the layers of README's "How it works", held three ways: the Makefile gives each
- * folder only the include paths it may use (lib/ none, worker/ lib/ alone); no module includes its
- * way back to itself; and no object file calls its way back to itself (nm over the build). */
+/* test_layers.c: the layers of docs/reference.md's "How it works", held three ways: the Makefile
+ * gives each folder only the include paths it may use (lib/ none, worker/ lib/ alone); no module
+ * includes its way back to itself; and no object file calls its way back to itself (nm over the
+ * build). */
 #include <CUnit/CUnit.h>
 #include <dirent.h>
 #include <stdio.h>
