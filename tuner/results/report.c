@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bought.h"
 #include "chart.h"
 #include "sizes.h"
 #include "completeness.h"
@@ -212,7 +213,8 @@ static const char style[] =
 	"svg .winner-mark{fill:none;stroke:#e4002b;stroke-width:2.5}\n"
 	"svg rect.cell:hover{stroke:#000;stroke-width:1.5}\n"
 	".count{background:#e8e8ec;border-radius:9px;padding:0 8px;font-weight:500}\n"
-	"p.incomplete{background:#fff4e5;border-left:4px solid #e08a00;padding:8px 12px;font-size:14px}\n";
+	"p.incomplete{background:#fff4e5;border-left:4px solid #e08a00;padding:8px 12px;font-size:14px}\n"
+	"p.bought-lead{font-size:16px}td.speedup{font-weight:700}td.recipe code{font-size:11px}\n";
 
 static void run_sections(FILE *f, const view *v);
 static void dry_sections(FILE *f, const view *v);
@@ -254,6 +256,8 @@ static char *render(const view *v, const int col[2])
 		      f);
 
 	run_extent_note(f, v, 1);
+	if (!v->dry)
+		bought_report(f, v);
 	fprintf(f, "<section id=\"heatmap-section\"><h2>%s by ", v->dry ? "Theoretical occupancy" : "Time");
 	html_esc(f, t->names[col[0]]);
 	fputs(" and ", f);
