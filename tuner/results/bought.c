@@ -76,9 +76,13 @@ static double bought_row(FILE *f, const view *v, long long w, long long b, const
 	html_num(f, "%.1f", view_occupancy(v, (size_t)w));
 	fputs("</td><td>", f);
 	html_esc(f, lim);
-	fputs("</td><td class=\"recipe\"><code>", f);
-	html_esc(f, table_field(&v->t, (size_t)w, "nvcc_flags"));
-	fputs("</code></td></tr>\n", f);
+	if (table_col(&v->t, "nvcc_flags") < 0)
+		fputs("</td><td class=\"recipe\"><span class=\"note\">not recorded (an older results file)</span></td></tr>\n", f);
+	else {
+		fputs("</td><td class=\"recipe\"><code>", f);
+		html_esc(f, table_field(&v->t, (size_t)w, "nvcc_flags"));
+		fputs("</code></td></tr>\n", f);
+	}
 	return speedup;
 }
 
