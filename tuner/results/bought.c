@@ -67,9 +67,9 @@ static double bought_row(FILE *f, const view *v, long long w, long long b, const
 		html_num(f, "%.1f", 100 * (tb - tw) / tb);
 		fputs("%)</td>", f);
 	}
-	const char *regs = table_field(&v->t, (size_t)w, "registers"), *lim = table_field(&v->t, (size_t)w, "occupancy_limit");
+	const char *lim = table_field(&v->t, (size_t)w, "occupancy_limit");
 	fputs("<td class=\"num\">", f);
-	html_esc(f, regs);
+	html_num(f, "%.0f", view_num(v, (size_t)w, "registers"));
 	fputs("</td><td class=\"num\">", f);
 	html_num(f, "%.0f", view_num(v, (size_t)w, "spill_store_bytes") + view_num(v, (size_t)w, "spill_load_bytes"));
 	fputs("</td><td class=\"num\">", f);

@@ -53,8 +53,8 @@ static void top_table(FILE *f, const view *v, const size_t *order)
 	int plan = table_fixed_col(t, "concurrency") >= 0;
 	fputs("<table id=\"top\"><thead><tr><th>#</th>", f);
 	param_headers(f, t);
-	fputs("<th>time (ms)</th><th>noise (%)</th><th>occupancy (%)</th><th>load efficiency (%)</th>"
-	      "<th>GB/s</th>", f);
+	fputs("<th>time (ms)</th><th>noise (%)</th><th>registers</th><th>spills (bytes)</th><th>occupancy (%)</th>"
+	      "<th>limited by</th><th>load efficiency (%)</th><th>GB/s</th>", f);
 	fputs(plan ? "<th>concurrency</th><th>status</th></tr></thead>\n<tbody>\n" : "<th>status</th></tr></thead>\n<tbody>\n", f);
 	for (size_t i = 0; i < t->nrows && i < TOP_ROWS && view_passed(v, order[i]); i++) {
 		size_t r = order[i];
@@ -65,8 +65,14 @@ static void top_table(FILE *f, const view *v, const size_t *order)
 		html_num(f, "%.4g", view_time(v, r));
 		fputs("</td><td class=\"num\">", f);
 		html_num(f, "%.2f", view_noise(v, r));
+		fputs("</td><td class=\"num\">", f);
+		html_num(f, "%.0f", view_num(v, r, "registers"));
+		fputs("</td><td class=\"num\">", f);
+		html_num(f, "%.0f", view_num(v, r, "spill_store_bytes") + view_num(v, r, "spill_load_bytes"));
 		fprintf(f, "</td><td class=\"num%s\">", view_occupancy_achieved(v, r) ? "" : " theoretical");
 		html_num(f, "%.1f", view_occupancy(v, r));
+		fputs("</td><td>", f);
+		html_esc(f, table_field(t, r, "occupancy_limit"));
 		fputs("</td><td class=\"num\">", f);
 		html_num(f, "%.1f", view_num(v, r, "gld_efficiency_pct"));
 		fputs("</td><td class=\"num\">", f);
