@@ -257,6 +257,7 @@ static void test_baseline(void)
 	config_free(&cfg);
 	config_expect_error(plus("select: {baseline: {by: 64}}\n"), 15, 20, "select baseline does not give parameter 'bx'");
 	config_expect_error(plus("select: {baseline: 64}\n"), 15, 20, "select baseline must be a mapping");
+	config_expect_error(plus("select: {baseline: {bx: 48}}\n"), 15, 25, "select baseline: bx=48 is not one of bx's values in the space");
 }
 
 /* output: the two paths as given, instead of results/NAME.*; an empty one refused. */

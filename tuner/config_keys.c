@@ -217,8 +217,23 @@ void ld_load_select(loader *L, const yaml_node_t *n)
 		return;
 	if ((x = ld_get(L, n, "weights")))
 		load_section(L, x, "select weights", weight_keys, sizeof weight_keys / sizeof *weight_keys, none);
-	if ((x = ld_get(L, n, "baseline")) && ld_check_keys(L, x, "select baseline", NULL) == 0)
-		L->cfg->baseline = ld_named_config(L, x, "select baseline");
+	if (!(x = ld_get(L, n, "baseline")) || ld_check_keys(L, x, "select baseline", NULL))
+		return;
+	config *cfg = L->cfg;
+	cfg->baseline = ld_named_config(L, x, "select baseline");
+	/* a value outside the parameter's list matches no row: said now, not as a report without one */
+	for (size_t i = 0; i < cfg->nparams; i++) {
+		yaml_node_t *at = ld_get(L, x, cfg->params[i].name);
+		size_t k = 0;
+		while (k < cfg->params[i].nvalues &&
+		       value_as_double(cfg->params[i].values[k]) != value_as_double(cfg->baseline[i]))
+			k++;
+		char text[64];
+		value_format(cfg->baseline[i], text, sizeof text);
+		if (at && k == cfg->params[i].nvalues)
+			ld_error(L, ld_mark(at), "select baseline: %s=%s is not one of %s's values in the space", cfg->params[i].name,
+				 text, cfg->params[i].name);
+	}
 }
 
 select_policy config_select_defaults(void)
