@@ -1,13 +1,23 @@
 #!/usr/bin/env bash
-# report_browser.sh: renders the report of a recorded run in headless Chromium and checks what the
-# browser built (the DOM after parsing, not our own text) and that the screenshot is not blank.
-# The expected counts are worked out from the CSV here, independently of autotune.
+# report_browser.sh: renders reports in headless Chromium and checks what the browser built (the DOM
+# after parsing, not our own text) and that the screenshots are not blank: the report of a recorded
+# run (summatrix on an H100) and of a multi-size run (configs/summatrix_sizes.yaml tuned here on the
+# fake worker and fake nvcc: made-up times). The expected counts and speedups are worked out from the
+# CSVs here, independently of autotune. The screenshots are kept as build/report.png and
+# build/report_sizes.png. Run from anywhere after `make all build/fake_worker build/fake_nvcc`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-CSV=tests/data/summatrix_h100.csv
-# everything it writes goes to a scratch directory, none of it into the checkout
+root=$(pwd)
+# everything it writes goes to a scratch directory, none of it into the checkout (but the screenshots
+# under build/, the build's own outputs)
 work=$(mktemp -d "${TMPDIR:-/tmp}/autotune-report-browser-XXXXXX")
 trap 'rm -rf "$work"' EXIT
+# The recorded run predates the baseline flag: flag in a copy the row a run flags now, the verify
+# reference of configs/summatrix.yaml (block_x=32 block_y=16 maxrreg=0).
+CSV=$work/summatrix_h100.csv
+awk -F, -v OFS=, 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; print; next}
+	$c["block_x"] == 32 && $c["block_y"] == 16 && $c["maxrreg"] == 0 && $c["status"] == "ok" {$c["flags"] = $c["flags"] ";baseline"}
+	{print}' tests/data/summatrix_h100.csv >"$CSV"
 HTML=$work/report.html
 PNG=$work/report.png
 DOM=$work/report.dom.html
@@ -15,13 +25,15 @@ LOG=$work/report_browser.log
 ./autotune report -q "$CSV" -o "$HTML"
 
 profile=$work/profile
-chrome() {
+chrome() { # chrome HTML ARGS...
+	local html=$1
+	shift
 	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$profile" "$@" "file://$HTML"
+		--user-data-dir="$profile" "$@" "file://$html"
 }
-chrome --screenshot="$PNG" --window-size=1280,2400 >"$LOG" 2>&1
-chrome --dump-dom >"$DOM" 2>>"$LOG"
+chrome "$HTML" --screenshot="$PNG" --window-size=1280,2400 >"$LOG" 2>&1
+chrome "$HTML" --dump-dom >"$DOM" 2>>"$LOG"
 
 fail=0
 check() { # check WHAT EXPECTED ACTUAL
@@ -61,14 +73,75 @@ check "failures section" 1 "$(count '<section id="failures"' <"$DOM")"
 check "facts section" 1 "$(count '<section id="facts"' <"$DOM")"
 check "scripts in the page" 0 "$(count '<script' <"$DOM")"
 
+# what tuning bought, per problem size: the flagged winner's deciding time (the finalists' median
+# where re-timed) against the baseline row's, from the CSV
+expected_bought() { # expected_bought CSV: "instance block_x,block_y speedup nvcc-flags" per instance with both
+	awk -F, '{sub(/\r$/, "")} NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next}
+		function t() { return $c["final_ms_median"] != "" ? $c["final_ms_median"] : $c["time_ms_median"] }
+		{k = ("instance" in c) ? $c["instance"] : 0}
+		$c["flags"] ~ /winner/ {w[k] = t(); wb[k] = $c["block_x"] "," $c["block_y"]; f[k] = $c["nvcc_flags"]}
+		$c["flags"] ~ /baseline/ {b[k] = t()}
+		END {for (k in w) if (k in b) printf "%s %s %.2f %s\n", k, wb[k], b[k] / w[k], f[k]}' "$1" | sort -n
+}
+bought=$(element '<section id="bought"' '</section>')
+# this file flags no winner (the report picks it again by the default policy): the winner the
+# section names must be the top table's starred row, its speedup worked out from the CSV's times
+winner=$(grep -o '<td>block_x=[0-9]* block_y=[0-9]* maxrreg=[0-9]*</td>' <<<"$bought" | head -1 | tr -dc '0-9 ' | tr ' ' ,)
+check "what tuning bought: the winner is the top table's" 1 \
+	"$(grep -A4 '<tr class="winner"' <<<"$top" | tr -d '\n ' | count "<td>${winner//,/<\/td><td>}</td>")"
+speedup=$(awk -F, -v w="$winner" 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next}
+	function t() { return $c["final_ms_median"] != "" ? $c["final_ms_median"] : $c["time_ms_median"] }
+	$c["block_x"] "," $c["block_y"] "," $c["maxrreg"] == w {tw = t()}
+	$c["flags"] ~ /baseline/ {tb = t()}
+	END {if (tw && tb) printf "%.2f", tb / tw}' "$CSV")
+check "what tuning bought: first section" 1 "$(grep -m1 -o '<section id="[a-z-]*"' "$DOM" | count 'id="bought"')"
+check "what tuning bought: rows" 1 "$(count '<td class="num speedup">' <<<"$bought")"
+check "what tuning bought: the speedup" 1 "$(count "<td class=\"num speedup\">$speedup×</td>" <<<"$bought")"
+check "what tuning bought: no recipe in an older file" 1 "$(count '<td class="recipe"><span class="note">not recorded' <<<"$bought")"
+
 # a blank 1280x2400 page compresses to a few KB; the plots and tables make it far larger
-size=$(stat -c %s "$PNG" 2>/dev/null || echo 0)
-if [ "$size" -gt 40000 ] && [ "$(head -c 8 "$PNG" | od -An -c | tr -d ' ')" = "211PNG\r\n032\n" ]; then
-	echo "ok: screenshot $PNG ($size bytes)"
-else
-	echo "FAIL: screenshot $PNG missing, not a PNG or blank ($size bytes); the browser said:"
+screenshot() { # screenshot PNG KEEP
+	local size
+	size=$(stat -c %s "$1" 2>/dev/null || echo 0)
+	if [ "$size" -gt 40000 ] && [ "$(head -c 8 "$1" | od -An -c | tr -d ' ')" = "211PNG\r\n032\n" ]; then
+		cp "$1" "$2"
+		echo "ok: screenshot $2 ($size bytes)"
+	else
+		echo "FAIL: screenshot $1 missing, not a PNG or blank ($size bytes); the browser said:"
+		tail -20 "$LOG"
+		fail=1
+	fi
+}
+mkdir -p build
+screenshot "$PNG" build/report.png
+
+# a multi-size run, tuned here: each size's winner against its own baseline row
+mkdir "$work/sizes" "$work/sizes/configs"
+cp configs/summatrix_sizes.yaml "$work/sizes/configs/"
+ln -s "$root/kernels" "$work/sizes/kernels"
+if ! (cd "$work/sizes" && FAKE_SMS=4 AUTOTUNE_WORKER="$root/build/fake_worker" NVCC="$root/build/fake_nvcc" \
+	"$root/autotune" -q --budget 6 --cache-dir "$work/sizes/cache" configs/summatrix_sizes.yaml) >>"$LOG" 2>&1; then
+	echo "FAIL: tuning configs/summatrix_sizes.yaml on the fake worker; it said:"
 	tail -20 "$LOG"
-	fail=1
+	exit 1
 fi
+CSV=$work/sizes/results/summatrix_sizes.csv HTML=$work/sizes/results/summatrix_sizes.html
+DOM=$work/report_sizes.dom.html PNG=$work/report_sizes.png
+chrome "$HTML" --screenshot="$PNG" --window-size=1280,2400 >>"$LOG" 2>&1
+chrome "$HTML" --dump-dom >"$DOM" 2>>"$LOG"
+bought=$(element '<section id="bought"' '</section>')
+ninst=$(awk -F, '{sub(/\r$/, "")} NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} {print $c["instance"]}' "$CSV" | sort -u | wc -l)
+check "sizes: instances" 3 "$ninst"
+check "sizes: a row per size" "$ninst" "$(count '<tr data-instance=' <<<"$bought")"
+check "sizes: sizes with a speedup" "$(expected_bought "$CSV" | wc -l)" "$(count '<td class="num speedup">' <<<"$bought")"
+while read -r inst winner speedup flags; do
+	label=$(awk -F, -v i="$inst" '{sub(/\r$/, "")} NR == 1 {for (k = 1; k <= NF; k++) c[$k] = k; next}
+		$c["instance"] == i {print "nx=" $c["nx"] " ny=" $c["ny"]; exit}' "$CSV")
+	row=$(awk -v o="<tr data-instance=\"$label\">" 'index($0, o) {print; exit}' <<<"$bought")
+	check "sizes: $label's winner" 1 "$(count "<td>block_x=${winner%,*} block_y=${winner#*,} " <<<"$row")"
+	check "sizes: $label's speedup" 1 "$(count "<td class=\"num speedup\">$speedup×</td>" <<<"$row")"
+	check "sizes: $label's recipe" 1 "$(count "<td class=\"recipe\"><code>$flags</code>" <<<"$row")"
+done < <(expected_bought "$CSV")
+screenshot "$PNG" build/report_sizes.png
 [ "$fail" -eq 0 ] && echo "report_browser: all checks passed" || echo "report_browser: FAILED"
 exit "$fail"

@@ -243,6 +243,23 @@ static void test_policy_and_weights(void)
 			    "unknown key 'occupncy' in select weights; did you mean 'occupancy'?");
 }
 
+/* select.baseline: a configuration named by every parameter's value, checked as verify.reference is. */
+static void test_baseline(void)
+{
+	config cfg;
+	char *first;
+	CU_ASSERT_EQUAL_FATAL(config_load_text(plus("select: {baseline: {bx: 64}}\n"), &cfg, &first), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cfg.baseline);
+	CU_ASSERT_EQUAL(value_as_double(cfg.baseline[0]), 64);
+	config_free(&cfg);
+	CU_ASSERT_EQUAL_FATAL(config_load_text(config_good, &cfg, &first), 0);
+	CU_ASSERT_PTR_NULL(cfg.baseline);
+	config_free(&cfg);
+	config_expect_error(plus("select: {baseline: {by: 64}}\n"), 15, 20, "select baseline does not give parameter 'bx'");
+	config_expect_error(plus("select: {baseline: 64}\n"), 15, 20, "select baseline must be a mapping");
+	config_expect_error(plus("select: {baseline: {bx: 48}}\n"), 15, 25, "select baseline: bx=48 is not one of bx's values in the space");
+}
+
 /* output: the two paths as given, instead of results/NAME.*; an empty one refused. */
 static void test_output_paths(void)
 {
@@ -268,6 +285,7 @@ int add_config_keys_suite(void)
 	CU_add_test(s, "max_samples may not be below min_samples", test_max_samples_may_not_be_below_min_samples);
 	CU_add_test(s, "metrics and cache", test_metrics_and_cache);
 	CU_add_test(s, "policy and weights", test_policy_and_weights);
+	CU_add_test(s, "baseline", test_baseline);
 	CU_add_test(s, "output paths", test_output_paths);
 	return 0;
 }

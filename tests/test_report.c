@@ -160,6 +160,30 @@ static void test_a_plans_concurrency_table(void)
 	free(html);
 }
 
+/* The fastest configurations with what their binaries say: registers, spills (stored and loaded)
+ * and what limits their occupancy; a file without those columns shows dashes, not zeros. */
+static void test_top_table_gives_registers_spills_and_limiter(void)
+{
+	char *html = report_of("bx,blockDim.x,registers,spill_store_bytes,spill_load_bytes,theoretical_occupancy,occupancy_limit,"
+			       "time_ms_median,samples,noise_pct,flags,status\n"
+			       "32,32,40,8,4,0.5,registers,2.0,10,0.1,cold,ok\n"
+			       "64,64,24,0,0,1.0,warps,1.0,10,0.1,cold;winner,ok\n",
+			       NULL);
+	char *top = between(html, "<table id=\"top\">", "</table>");
+	CU_ASSERT_PTR_NOT_NULL(strstr(top, "<th>registers</th><th>spills (bytes)</th><th>occupancy (%)</th><th>limited by</th>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(top, "<td class=\"num\">40</td><td class=\"num\">12</td><td class=\"num theoretical\">50.0</td>"
+					   "<td>registers</td>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(top, "<td class=\"num\">24</td><td class=\"num\">0</td><td class=\"num theoretical\">100.0</td>"
+					   "<td>warps</td>"));
+	free(top);
+	free(html);
+	html = report_of(crafted_csv, NULL);
+	top = between(html, "<table id=\"top\">", "</table>");
+	CU_ASSERT_PTR_NOT_NULL(strstr(top, "<td class=\"num\">0.50</td><td class=\"num\">&ndash;</td><td class=\"num\">&ndash;</td>"));
+	free(top);
+	free(html);
+}
+
 static void test_default_path_and_unwritable_output(void)
 {
 	char *p = report_default_path("results/summatrix.csv");
@@ -188,5 +212,6 @@ int add_report_suite(void)
 	CU_add_test(s, "older file without counters or flags", test_older_file_without_counters_or_flags);
 	CU_add_test(s, "default path and unwritable output", test_default_path_and_unwritable_output);
 	CU_add_test(s, "a plan's concurrency table", test_a_plans_concurrency_table);
+	CU_add_test(s, "top table gives registers, spills and limiter", test_top_table_gives_registers_spills_and_limiter);
 	return 0;
 }

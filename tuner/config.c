@@ -621,18 +621,7 @@ static void load_verify_reference(loader *L, const yaml_node_t *r)
 	config *cfg = L->cfg;
 	cfg->has_reference = 1;
 	cfg->reference_at = ld_mark(r);
-	cfg->reference = xcalloc(cfg->nparams, sizeof *cfg->reference);
-	for (size_t i = 0; i < cfg->nparams; i++) {
-		yaml_node_t *v = ld_get(L, r, cfg->params[i].name);
-		cexpr x = {0};
-		if (!v)
-			ld_error(L, ld_mark(r), "verify reference does not give parameter '%s'", cfg->params[i].name);
-		else if (ld_expr(L, v, "reference value", &x) == 0)
-			ld_eval_const(L, &x, "a reference value", &cfg->reference[i]);
-		expr_free(x.e);
-	}
-	for (yaml_node_pair_t *p = r->data.mapping.pairs.start; p < r->data.mapping.pairs.top; p++)
-		find_param(L, ld_node(L, p->key), "verify reference");
+	cfg->reference = ld_named_config(L, r, "verify reference");
 }
 
 static void load_verify(loader *L, const yaml_node_t *n)
@@ -890,6 +879,7 @@ void config_free(config *cfg)
 		free(cfg->nvcc_flags[i]);
 	free(cfg->nvcc_flags);
 	free(cfg->reference);
+	free(cfg->baseline);
 	free(cfg->ref_per);
 	free(cfg->ref_entry);
 	free(cfg->csv_path);

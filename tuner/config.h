@@ -192,6 +192,8 @@ struct config {
 	double timeout;        /* seconds: the floor of the hung-kernel timeout */
 
 	select_policy select;  /* select: how the winner is chosen */
+	value *baseline;       /* select.baseline: the configuration the user shipped (one value per
+				 * parameter), what the report compares the winner with; NULL: none named */
 
 	/* search: which configurations to measure (search.h); NULL/0: everything */
 	char *search_strategy;

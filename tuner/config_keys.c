@@ -183,13 +183,57 @@ void ld_load_measure(loader *L, const yaml_node_t *n)
 		ld_error(L, ld_mark(x), "metrics must be auto, all, none or top:K, not '%s'", ld_scalar(x));
 }
 
+value *ld_named_config(loader *L, const yaml_node_t *r, const char *what)
+{
+	config *cfg = L->cfg;
+	value *vals = xcalloc(cfg->nparams + 1, sizeof *vals);
+	for (size_t i = 0; i < cfg->nparams; i++) {
+		yaml_node_t *v = ld_get(L, r, cfg->params[i].name);
+		cexpr x = {0};
+		if (!v)
+			ld_error(L, ld_mark(r), "%s does not give parameter '%s'", what, cfg->params[i].name);
+		else if (ld_expr(L, v, "reference value", &x) == 0)
+			ld_eval_const(L, &x, "a reference value", &vals[i]);
+		expr_free(x.e);
+	}
+	for (yaml_node_pair_t *p = r->data.mapping.pairs.start; p < r->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = ld_node(L, p->key);
+		size_t i = 0;
+		if (!k || ld_expect(L, k, YAML_SCALAR_NODE, what))
+			continue;
+		while (i < cfg->nparams && strcmp(cfg->params[i].name, ld_scalar(k)))
+			i++;
+		if (i == cfg->nparams)
+			ld_error(L, ld_mark(k), "%s names '%s', which is not a parameter of the space", what, ld_scalar(k));
+	}
+	return vals;
+}
+
 void ld_load_select(loader *L, const yaml_node_t *n)
 {
-	static const char *const others[] = {"weights", NULL}, *const none[] = {NULL};
+	static const char *const others[] = {"weights", "baseline", NULL}, *const none[] = {NULL};
 	yaml_node_t *x;
-	if (load_section(L, n, "'select'", select_keys, sizeof select_keys / sizeof *select_keys, others) == 0 &&
-	    (x = ld_get(L, n, "weights")))
+	if (load_section(L, n, "'select'", select_keys, sizeof select_keys / sizeof *select_keys, others))
+		return;
+	if ((x = ld_get(L, n, "weights")))
 		load_section(L, x, "select weights", weight_keys, sizeof weight_keys / sizeof *weight_keys, none);
+	if (!(x = ld_get(L, n, "baseline")) || ld_check_keys(L, x, "select baseline", NULL))
+		return;
+	config *cfg = L->cfg;
+	cfg->baseline = ld_named_config(L, x, "select baseline");
+	/* a value outside the parameter's list matches no row: said now, not as a report without one */
+	for (size_t i = 0; i < cfg->nparams; i++) {
+		yaml_node_t *at = ld_get(L, x, cfg->params[i].name);
+		size_t k = 0;
+		while (k < cfg->params[i].nvalues &&
+		       value_as_double(cfg->params[i].values[k]) != value_as_double(cfg->baseline[i]))
+			k++;
+		char text[64];
+		value_format(cfg->baseline[i], text, sizeof text);
+		if (at && k == cfg->params[i].nvalues)
+			ld_error(L, ld_mark(at), "select baseline: %s=%s is not one of %s's values in the space", cfg->params[i].name,
+				 text, cfg->params[i].name);
+	}
 }
 
 select_policy config_select_defaults(void)

@@ -70,6 +70,9 @@ void ld_check_element_names(loader *L, const cexpr *x, const char *what);
 void ld_plain_defaults(config *cfg, const plain_key *rows, size_t n);
 void ld_load_measure(loader *L, const yaml_node_t *n);
 void ld_load_select(loader *L, const yaml_node_t *n);
+/* A configuration named by its parameters' values (verify.reference, select.baseline): every
+ * parameter given, each name a parameter. One value per parameter; caller frees. */
+value *ld_named_config(loader *L, const yaml_node_t *r, const char *what);
 void ld_load_search(loader *L, const yaml_node_t *n);
 void ld_load_output(loader *L, const yaml_node_t *n);
 /* build's keys: its plain ones (rdc) loaded, the others (`others`, NULL-ended) only checked as

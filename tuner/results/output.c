@@ -197,6 +197,20 @@ static void put_plan(FILE *f, const result *res)
 		fprintf(f, "%.3f", result_concurrency(res));
 }
 
+/* Whether row c is the baseline the report compares the winner with: select.baseline, else the
+ * named verify reference (a reference chosen by vote is no configuration the user shipped). */
+static int is_baseline(const outputs *r, size_t c)
+{
+	const config *cfg = r->cfg;
+	const value *b = cfg->baseline ? cfg->baseline : cfg->has_reference ? cfg->reference : NULL;
+	const value *v = space_config(r->sp, c);
+	for (size_t i = 0; b && i < cfg->nparams; i++)
+		if (b[i].kind == VAL_INT && v[i].kind == VAL_INT ? b[i].u.i != v[i].u.i
+								  : value_as_double(b[i]) != value_as_double(v[i]))
+			return 0;
+	return b != NULL;
+}
+
 /* How row c's numbers were obtained, the row whose measurement it repeats, its status and message. */
 static void put_outcome(FILE *f, const outputs *r, size_t c)
 {
@@ -214,6 +228,8 @@ static void put_outcome(FILE *f, const outputs *r, size_t c)
 			fprintf(f, ";finalist");
 		if ((long long)c == r->winner)
 			fprintf(f, ";winner");
+		if (is_baseline(r, c))
+			fprintf(f, ";baseline");
 	}
 	fputc(',', f);
 	if (res->shares_with >= 0) {

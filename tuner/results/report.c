@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bought.h"
 #include "chart.h"
 #include "sizes.h"
 #include "completeness.h"
@@ -52,8 +53,8 @@ static void top_table(FILE *f, const view *v, const size_t *order)
 	int plan = table_fixed_col(t, "concurrency") >= 0;
 	fputs("<table id=\"top\"><thead><tr><th>#</th>", f);
 	param_headers(f, t);
-	fputs("<th>time (ms)</th><th>noise (%)</th><th>occupancy (%)</th><th>load efficiency (%)</th>"
-	      "<th>GB/s</th>", f);
+	fputs("<th>time (ms)</th><th>noise (%)</th><th>registers</th><th>spills (bytes)</th><th>occupancy (%)</th>"
+	      "<th>limited by</th><th>load efficiency (%)</th><th>GB/s</th>", f);
 	fputs(plan ? "<th>concurrency</th><th>status</th></tr></thead>\n<tbody>\n" : "<th>status</th></tr></thead>\n<tbody>\n", f);
 	for (size_t i = 0; i < t->nrows && i < TOP_ROWS && view_passed(v, order[i]); i++) {
 		size_t r = order[i];
@@ -64,8 +65,14 @@ static void top_table(FILE *f, const view *v, const size_t *order)
 		html_num(f, "%.4g", view_time(v, r));
 		fputs("</td><td class=\"num\">", f);
 		html_num(f, "%.2f", view_noise(v, r));
+		fputs("</td><td class=\"num\">", f);
+		html_num(f, "%.0f", view_num(v, r, "registers"));
+		fputs("</td><td class=\"num\">", f);
+		html_num(f, "%.0f", view_num(v, r, "spill_store_bytes") + view_num(v, r, "spill_load_bytes"));
 		fprintf(f, "</td><td class=\"num%s\">", view_occupancy_achieved(v, r) ? "" : " theoretical");
 		html_num(f, "%.1f", view_occupancy(v, r));
+		fputs("</td><td>", f);
+		html_esc(f, table_field(t, r, "occupancy_limit"));
 		fputs("</td><td class=\"num\">", f);
 		html_num(f, "%.1f", view_num(v, r, "gld_efficiency_pct"));
 		fputs("</td><td class=\"num\">", f);
@@ -212,7 +219,8 @@ static const char style[] =
 	"svg .winner-mark{fill:none;stroke:#e4002b;stroke-width:2.5}\n"
 	"svg rect.cell:hover{stroke:#000;stroke-width:1.5}\n"
 	".count{background:#e8e8ec;border-radius:9px;padding:0 8px;font-weight:500}\n"
-	"p.incomplete{background:#fff4e5;border-left:4px solid #e08a00;padding:8px 12px;font-size:14px}\n";
+	"p.incomplete{background:#fff4e5;border-left:4px solid #e08a00;padding:8px 12px;font-size:14px}\n"
+	"p.bought-lead{font-size:16px}td.speedup{font-weight:700}td.recipe code{font-size:11px}\n";
 
 static void run_sections(FILE *f, const view *v);
 static void dry_sections(FILE *f, const view *v);
@@ -254,6 +262,8 @@ static char *render(const view *v, const int col[2])
 		      f);
 
 	run_extent_note(f, v, 1);
+	if (!v->dry)
+		bought_report(f, v);
 	fprintf(f, "<section id=\"heatmap-section\"><h2>%s by ", v->dry ? "Theoretical occupancy" : "Time");
 	html_esc(f, t->names[col[0]]);
 	fputs(" and ", f);
