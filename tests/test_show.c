@@ -5,8 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "cli.h"
+#include "selector.h"
 #include "show.h"
+#include "table.h"
 #include "tests.h"
 
 /* ids name the rows; blockDim.x sorts differently as text (128 < 16 < 8) than as numbers */
@@ -19,9 +23,8 @@ static const char *csv =
 
 /* The table show_print makes of text (a CSV written to a scratch file named name), without colour;
  * its exit status in *rc. Caller frees. */
-static char *shown(const char *text, const char *name, int top, const char *sort, int *rc, diags *d)
+static char *shown_file(const char *path, int top, const char *sort, int *rc, diags *d)
 {
-	const char *path = write_temp(3, name, text);
 	FILE *f = tmpfile();
 	*rc = show_print(f, path, top, sort, 0, d);
 	long n = ftell(f);
@@ -31,6 +34,11 @@ static char *shown(const char *text, const char *name, int top, const char *sort
 		s[0] = 0;
 	fclose(f);
 	return s;
+}
+
+static char *shown(const char *text, const char *name, int top, const char *sort, int *rc, diags *d)
+{
+	return shown_file(write_temp(3, name, text), top, sort, rc, d);
 }
 
 static char *run_show(int top, const char *sort, int *rc, diags *d) { return shown(csv, "show.csv", top, sort, rc, d); }
@@ -222,6 +230,151 @@ static void test_a_fastest_run_is_explained_as_fastest(void)
 	free(out);
 }
 
+/* A column the table does not show is shown when the rows are sorted by it, as the file has it. */
+static void test_sorting_by_a_hidden_column_shows_it(void)
+{
+	int rc;
+	diags d = {0};
+	char ids[8];
+	char *out = run_show(0, "blockDim.x", &rc, &d);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "GB/s blockDim.x status"));
+	/* each row's value under it: 8 16 64 128 */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "-          8 crashed"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "100.0         16 ok"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "300.0        128 ok"));
+	free(out);
+	out = run_show(0, "-samples", &rc, &d);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "GB/s samples status"));
+	order_of(out, ids, sizeof ids);
+	CU_ASSERT_STRING_EQUAL(ids, "ABDC");
+	free(out);
+	/* a column shown already is not shown twice: a parameter, the status */
+	out = run_show(0, "id", &rc, &d);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "GB/s status"));
+	free(out);
+	out = run_show(0, "status", &rc, &d);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "GB/s status"));
+	CU_ASSERT_PTR_NULL(strstr(out, "status status"));
+	free(out);
+	CU_ASSERT_EQUAL(d.n, 0);
+	diags_free(&d);
+}
+
+/* A run of three problem sizes (the fake worker), once per run of the suite; its CSV's path. */
+static const char *sizes_csv(void)
+{
+	static char csv[192];
+	static int done = -1;
+	if (done >= 0)
+		return done ? csv : NULL;
+	char dir[128], path[256], text[1024];
+	snprintf(dir, sizeof dir, "%s/show-sizes", test_dir);
+	mkdir(dir, 0777);
+	snprintf(path, sizeof path, "%s/k.cu", dir);
+	put_file(path, "extern \"C\" __global__ void k(float *a, int n) { int i = blockIdx.x * bx + threadIdx.x; "
+		       "if (i < n) a[i] = i; }\n");
+	snprintf(csv, sizeof csv, "%s/sizes.csv", dir);
+	snprintf(text, sizeof text,
+		 "name: sizes\nkernel: {source: k.cu, entry: k}\nconstants: {n: 4096}\ninstances: {n: [1024, 4096, 16384]}\n"
+		 "arguments:\n  - {name: a, type: float, count: n, output: true}\n  - {name: n, type: int32, value: n}\n"
+		 "space: {bx: [32, 64, 128, 256]}\nbuild: {defines: [bx]}\nlaunch: {block: [bx], grid: [\"ceil_div(n, bx)\"]}\n"
+		 "measure: {finalists: 0, metrics: none}\noutput: {csv: %s, header: %s/sizes_tuned.h}\n",
+		 csv, dir);
+	snprintf(path, sizeof path, "%s/sizes.yaml", dir);
+	put_file(path, text);
+	setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
+	setenv("FAKE_SMS", "4", 1);
+	done = run_autotune_on(path, (char *[]){"-q", NULL}, NULL) == 0;
+	unsetenv("FAKE_SMS");
+	fake_worker_forget();
+	return done ? csv : NULL;
+}
+
+/* shown_file's table after a line break, so that every line starts after one. */
+static char *lines_of(const char *path, int top, const char *sort, int *rc, diags *d)
+{
+	char *out = shown_file(path, top, sort, rc, d), *s = malloc(strlen(out) + 2);
+	sprintf(s, "\n%s", out);
+	free(out);
+	return s;
+}
+
+/* The table's lines (up to the footer) that hold needle. */
+static int lines_with(const char *out, const char *needle)
+{
+	int n = 0;
+	const char *end = strstr(out, " configurations");
+	for (const char *l = out; l && *l && (!end || l < end); l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *e = strchr(l, '\n');
+		char *line = strndup(l, e ? (size_t)(e - l) : strlen(l));
+		n += strstr(line, needle) != NULL;
+		free(line);
+	}
+	return n;
+}
+
+/* Results of several problem sizes: an instance column, the rows instance by instance, and each
+ * instance's winner (the row the run flagged) marked; --top counts per instance. */
+static void test_each_instance_winner_is_marked(void)
+{
+	const char *csv = sizes_csv();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+	table t;
+	instance_view iv;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(table_load(csv, &t, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(instance_view_of(&t, &iv, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(iv.ninst, 3);
+	int rc;
+	char *all = lines_of(csv, 0, NULL, &rc, &d);
+	char *top = lines_of(csv, 1, NULL, &rc, &d);
+	CU_ASSERT_EQUAL(rc, EXIT_WINNER);
+	CU_ASSERT_PTR_NOT_NULL(strstr(all, "  bx instance "));
+	/* three lines marked: one per instance */
+	int marks = 0;
+	for (const char *p = all; (p = strstr(p, "\n* ")); p += 3)
+		marks++;
+	CU_ASSERT_EQUAL(marks, 3);
+	const char *prev = all;
+	for (size_t i = 0; i < iv.ninst; i++) {
+		CU_ASSERT_FATAL(iv.winner[i] >= 0);
+		char *label = instance_view_label(&iv, i), line[96];
+		snprintf(line, sizeof line, "\n* %3s %-8s", table_get(&t, (size_t)iv.winner[i], 0), label);
+		const char *at = strstr(all, line);
+		if (!at)
+			fprintf(stderr, "\n  no line '%s' in\n%s", line + 1, all);
+		/* the winner leads its instance's rows, which follow the previous instance's */
+		CU_ASSERT(at && at > prev);
+		snprintf(line, sizeof line, " %s ", label);
+		CU_ASSERT_EQUAL(lines_with(all, line), 4);
+		CU_ASSERT_EQUAL(lines_with(top, line), 1);
+		snprintf(line, sizeof line, "\n* %3s %-8s", table_get(&t, (size_t)iv.winner[i], 0), label);
+		CU_ASSERT_PTR_NOT_NULL(strstr(top, line));
+		prev = at ? at : prev;
+		free(label);
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(all, "12 configurations: 12 ok; winners (*) of 3 instances: below"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(top, "12 configurations (3 shown, 1 per instance)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(all, "winners (*) chosen by the balanced policy"));
+	/* sorted by the constant, largest first: the instances in that order, by time within each */
+	free(top);
+	top = shown_file(csv, 1, "-n", &rc, &d);
+	const char *big = strstr(top, "n=16384"), *mid = strstr(top, "n=4096 "), *small = strstr(top, "n=1024 ");
+	CU_ASSERT(big && mid && small && big < mid && mid < small);
+	free(top);
+	/* sorted by a column it does not show: shown, the rows instance by instance still */
+	top = shown_file(csv, 0, "registers", &rc, &d);
+	CU_ASSERT_PTR_NOT_NULL(strstr(top, "GB/s registers status"));
+	big = strstr(top, "n=16384"), mid = strstr(top, "n=4096 "), small = strstr(top, "n=1024 ");
+	CU_ASSERT(big && mid && small && small < mid && mid < big);
+	free(top);
+	free(all);
+	CU_ASSERT_EQUAL(d.n, 0);
+	diags_free(&d);
+	instance_view_free(&iv);
+	table_free(&t);
+}
+
 int add_show_suite(void)
 {
 	CU_pSuite s = CU_add_suite("show", NULL, NULL);
@@ -235,5 +388,7 @@ int add_show_suite(void)
 	CU_add_test(s, "a CSV of one column is shown", test_a_csv_of_one_column_is_shown);
 	CU_add_test(s, "escape sequences are not passed on", test_escape_sequences_are_not_passed_on);
 	CU_add_test(s, "a fastest run is explained as fastest", test_a_fastest_run_is_explained_as_fastest);
+	CU_add_test(s, "sorting by a hidden column shows it", test_sorting_by_a_hidden_column_shows_it);
+	CU_add_test(s, "each instance's winner is marked", test_each_instance_winner_is_marked);
 	return 0;
 }
