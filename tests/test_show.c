@@ -26,7 +26,7 @@ static const char *csv =
 static char *shown_file(const char *path, int top, const char *sort, int *rc, diags *d)
 {
 	FILE *f = tmpfile();
-	*rc = show_print(f, path, top, sort, 0, d);
+	*rc = show_print(f, path, top, sort, NULL, 0, d);
 	long n = ftell(f);
 	rewind(f);
 	char *s = calloc(1, (size_t)n + 1);
@@ -162,7 +162,7 @@ static void test_unknown_column_lists_the_valid_ones(void)
 	diags_free(&d);
 	/* a file that is not a results CSV is bad input too */
 	FILE *f = tmpfile();
-	CU_ASSERT_EQUAL(show_print(f, write_temp(3, "bad.csv", "a,b\n1,2\n"), 0, NULL, 0, &d), EXIT_USAGE);
+	CU_ASSERT_EQUAL(show_print(f, write_temp(3, "bad.csv", "a,b\n1,2\n"), 0, NULL, NULL, 0, &d), EXIT_USAGE);
 	CU_ASSERT_EQUAL(d.n, 1);
 	fclose(f);
 	diags_free(&d);
@@ -228,6 +228,21 @@ static void test_a_fastest_run_is_explained_as_fastest(void)
 	CU_ASSERT_EQUAL(run_autotune((char *[]){"show", (char *)old, NULL}, &out), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "winner (*) chosen by the default balanced policy (the file records none)\n"));
 	free(out);
+}
+
+/* show_print's table of text (a CSV) with --baseline base, without colour. Caller frees. */
+static char *shown_base(const char *text, const char *base, int *rc, diags *d)
+{
+	const char *path = write_temp(3, "base.csv", text);
+	FILE *f = tmpfile();
+	*rc = show_print(f, path, 0, NULL, base, 0, d);
+	long n = ftell(f);
+	rewind(f);
+	char *s = calloc(1, (size_t)n + 1);
+	if (fread(s, 1, (size_t)n, f) != (size_t)n)
+		s[0] = 0;
+	fclose(f);
+	return s;
 }
 
 /* A column the table does not show is shown when the rows are sorted by it, as the file has it. */
@@ -375,6 +390,133 @@ static void test_each_instance_winner_is_marked(void)
 	table_free(&t);
 }
 
+/* --baseline: each row's speedup over the configuration named, the winner's against it below. */
+static void test_baseline_adds_the_speedup(void)
+{
+	int rc;
+	diags d = {0};
+	/* times 1.25, 2.0, 3.5 against rowA's 3.5; the crashed one has none */
+	char *out = shown_base(csv, "id=rowA", &rc, &d);
+	CU_ASSERT_EQUAL(rc, EXIT_WINNER);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "GB/s speedup status"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "* rowB      1.25   0.20 100.0       -   300.0   2.80x ok"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "  rowD         2   0.20 100.0       -   200.0   1.75x ok"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "  rowA       3.5   0.20 100.0       -   100.0   1.00x ok"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "  rowC         -      -  50.0       -       -       - crashed"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "the winner: 1.2500 ms against the baseline's 3.5000 ms: 2.80x as fast, "
+					   "2.2500 ms saved per launch\n"));
+	free(out);
+	/* the baseline won, or failed */
+	out = shown_base(csv, "id=rowB", &rc, &d);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "1.00x as fast (the baseline won)"));
+	free(out);
+	out = shown_base(csv, "id=rowC", &rc, &d);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "the winner: the baseline: crashed\n"));
+	CU_ASSERT_EQUAL(d.n, 0);
+	free(out);
+	diags_free(&d);
+}
+
+/* Per instance: the speedup against the baseline at the row's own instance, and each winner's;
+ * a baseline that failed at an instance or was not run there is said. */
+static void test_baseline_per_instance(void)
+{
+	const char *csv = sizes_csv();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+	table t;
+	instance_view iv;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(table_load(csv, &t, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(instance_view_of(&t, &iv, &d), 0);
+	char *text = read_text(csv);
+	int rc;
+	char *out = shown_base(text, "bx=64", &rc, &d);
+	CU_ASSERT_EQUAL(rc, EXIT_WINNER);
+	int time = table_col(&t, "time_ms_median");
+	for (size_t i = 0; i < iv.ninst; i++) {
+		long long base = -1, w = iv.winner[i];
+		for (size_t r = 0; r < t.nrows; r++)
+			if (instance_of_row(&iv, &t, r) == (long)i && !strcmp(table_get(&t, r, 0), "64"))
+				base = (long long)r;
+		CU_ASSERT_FATAL(base >= 0 && w >= 0);
+		double b = table_num(&t, (size_t)base, time), x = table_num(&t, (size_t)w, time);
+		char *label = instance_view_label(&iv, i), want[256];
+		snprintf(want, sizeof want, "\n  %s: %.4f ms against the baseline's %.4f ms: %.2fx as fast", label, x, b, b / x);
+		if (!strstr(out, want))
+			fprintf(stderr, "\n  no '%s' in\n%s", want + 1, out);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+		/* the winner's row: its speedup at its own instance */
+		snprintf(want, sizeof want, "* %3s %-8s", table_get(&t, (size_t)w, 0), label);
+		const char *row = strstr(out, want);
+		snprintf(want, sizeof want, " %.2fx ok\n", b / x);
+		CU_ASSERT(row && strstr(row, want) && strstr(row, want) < strchr(row, '\n'));
+		/* the baseline's own rows: 1.00x */
+		snprintf(want, sizeof want, "   64 %-8s", label);
+		row = strstr(out, want);
+		CU_ASSERT(row && strstr(row, " 1.00x ok\n") < strchr(row, '\n') + 1);
+		free(label);
+	}
+	free(out);
+	free(text);
+	/* failed at one instance, not run at another */
+	out = shown_base("bx,blockDim.x,time_ms_median,samples,flags,status,instance,n\n"
+			 "32,32,2.0,10,winner,ok,1,1024\n64,64,3.0,10,,ok,1,1024\n"
+			 "32,32,,,,crashed,2,4096\n64,64,1.0,10,winner,ok,2,4096\n"
+			 "64,64,1.5,10,winner,ok,3,8192\n",
+			 "bx=32", &rc, &d);
+	CU_ASSERT_EQUAL(rc, EXIT_WINNER);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "  n=1024: 2.0000 ms against the baseline's 2.0000 ms: 1.00x as fast (the baseline won)\n"
+					   "  n=4096: the baseline: crashed\n"
+					   "  n=8192: the baseline was not run here\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "  64 n=1024           3 ")); /* 2.0 / 3.0 */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "0.67x ok"));
+	CU_ASSERT_EQUAL(d.n, 0);
+	free(out);
+	diags_free(&d);
+	instance_view_free(&iv);
+	table_free(&t);
+}
+
+/* A baseline the file does not have is bad input, said with what it does have. */
+static void test_a_baseline_not_in_the_file_is_refused(void)
+{
+	static const char *two = "bx,by,blockDim.x,time_ms_median,samples,status\n32,1,32,1.0,10,ok\n32,2,32,2.0,10,ok\n"
+				 "64,1,64,1.5,10,ok\n";
+	struct {
+		const char *base, *says;
+	} bad[] = {
+		{"bx=100", "has no configuration with bx=100; bx takes 32, 64"},
+		{"bz=1", "has no parameter 'bz'; its parameters: bx, by"},
+		{"blockDim.x=32", "has no parameter 'blockDim.x'"},
+		{"bx", "'bx' is not PARAMETER=VALUE"},
+		{" ", "names no configuration"},
+		{"bx=32", "fits several configurations"},
+		{"bx=64 by=2", "has no configuration with all of these values"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		diags d = {0};
+		int rc;
+		char *out = shown_base(two, bad[i].base, &rc, &d);
+		CU_ASSERT_EQUAL(rc, EXIT_USAGE);
+		CU_ASSERT_STRING_EQUAL(out, "");
+		CU_ASSERT_EQUAL_FATAL(d.n, 1);
+		if (!strstr(d.msgs[0], bad[i].says))
+			fprintf(stderr, "\n  --baseline '%s': %s", bad[i].base, d.msgs[0]);
+		CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], bad[i].says));
+		CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], "base.csv"));
+		free(out);
+		diags_free(&d);
+	}
+	/* spaces or commas between, numbers as numbers */
+	diags d = {0};
+	int rc;
+	char *out = shown_base(two, "bx=64.0,by=1", &rc, &d);
+	CU_ASSERT_EQUAL(rc, EXIT_WINNER);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "(bx=64.0,by=1) time over the row's"));
+	free(out);
+	diags_free(&d);
+}
+
 int add_show_suite(void)
 {
 	CU_pSuite s = CU_add_suite("show", NULL, NULL);
@@ -390,5 +532,8 @@ int add_show_suite(void)
 	CU_add_test(s, "a fastest run is explained as fastest", test_a_fastest_run_is_explained_as_fastest);
 	CU_add_test(s, "sorting by a hidden column shows it", test_sorting_by_a_hidden_column_shows_it);
 	CU_add_test(s, "each instance's winner is marked", test_each_instance_winner_is_marked);
+	CU_add_test(s, "baseline adds the speedup", test_baseline_adds_the_speedup);
+	CU_add_test(s, "baseline per instance", test_baseline_per_instance);
+	CU_add_test(s, "a baseline not in the file is refused", test_a_baseline_not_in_the_file_is_refused);
 	return 0;
 }

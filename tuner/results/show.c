@@ -134,6 +134,172 @@ static double speedup(const extras *x, size_t r)
 	return view_time(x->v, (size_t)x->base[i]) / view_time(x->v, r);
 }
 
+/* Whether field is value: as text, or as numbers ("128" and "128.0"). */
+static int same_value(const char *field, const char *value)
+{
+	char *e1, *e2;
+	double a = strtod(field, &e1), b = strtod(value, &e2);
+	return !strcmp(field, value) || (*field && *value && !*e1 && !*e2 && a == b);
+}
+
+/* What a parameter takes, for a value none of the rows has. */
+static void no_such_value(const extras *x, const char *spec, const char *name, const char *value, diags *d)
+{
+	char *vals = view_distinct(x->v, name);
+	diags_add(d, "autotune show: --baseline '%s': %s has no configuration with %s=%s; %s takes %s", spec,
+		  x->v->t.path, name, value, name, vals ? vals : "no value");
+	free(vals);
+}
+
+/* The parameters, "bx, by", for a message. Caller frees. */
+static char *param_names(const table *t)
+{
+	char *names = xstrdup("");
+	for (size_t c = 0; c < t->nparams; c++) {
+		char *more = xasprintf("%s%s%s", names, c ? ", " : "", t->names[c]);
+		free(names);
+		names = more;
+	}
+	return names;
+}
+
+enum { BASE_MAX_PARAMS = 64 };
+
+/* spec's NAME=VALUE pairs (spaces or commas between) into cols and vals (into copy); how many, or
+ * -1 with the reason in d. */
+static int baseline_pairs(const table *t, const char *spec, char *copy, int *cols, const char **vals, diags *d)
+{
+	int n = 0;
+	for (char *save = NULL, *tok = strtok_r(copy, " ,\t", &save); tok; tok = strtok_r(NULL, " ,\t", &save)) {
+		char *eq = strchr(tok, '=');
+		if (!eq || eq == tok || !eq[1] || n == BASE_MAX_PARAMS) {
+			diags_add(d, "autotune show: --baseline '%s' for %s: '%s' is not PARAMETER=VALUE (e.g. --baseline "
+				     "\"bx=128 by=8\")", spec, t->path, tok);
+			return -1;
+		}
+		*eq = 0;
+		int col = table_col(t, tok);
+		if (col < 0 || (size_t)col >= t->nparams) {
+			char *names = param_names(t);
+			diags_add(d, "autotune show: --baseline '%s': %s has no parameter '%s'; its parameters: %s", spec, t->path,
+				  tok, *names ? names : "none");
+			free(names);
+			return -1;
+		}
+		cols[n] = col;
+		vals[n++] = eq + 1;
+	}
+	if (!n)
+		diags_add(d, "autotune show: --baseline '%s' for %s names no configuration (e.g. --baseline \"bx=128 by=8\")",
+			  spec, t->path);
+	return n ? n : -1;
+}
+
+/* Whether rows r and q have the same parameter values. */
+static int same_config(const table *t, size_t r, size_t q)
+{
+	for (size_t c = 0; c < t->nparams; c++)
+		if (strcmp(table_get(t, r, (int)c), table_get(t, q, (int)c)))
+			return 0;
+	return 1;
+}
+
+/* The rows of --baseline spec ("bx=128 by=8"): per instance (one when the results are of one
+ * problem) the row whose parameters have those values, -1 where an instance has none. NULL with
+ * the reason in d when spec is not of the file's parameters, no row has its values, or it fits
+ * several configurations of an instance. */
+static long long *baseline_rows(const extras *x, const char *spec, diags *d)
+{
+	const table *t = &x->v->t;
+	int cols[BASE_MAX_PARAMS];
+	const char *vals[BASE_MAX_PARAMS];
+	char *copy = xstrdup(spec);
+	int n = baseline_pairs(t, spec, copy, cols, vals, d);
+	size_t ninst = multi(x) ? x->iv.ninst : 1, found = 0;
+	long long *base = n < 0 ? NULL : xcalloc(ninst + 1, sizeof *base);
+	for (size_t i = 0; base && i < ninst; i++)
+		base[i] = -1;
+	for (size_t r = 0; base && r < t->nrows; r++) {
+		int k = 0;
+		while (k < n && same_value(table_get(t, r, cols[k]), vals[k]))
+			k++;
+		long i = inst_of(x, r);
+		if (k < n || i < 0 || (size_t)i >= ninst)
+			continue;
+		found++;
+		if (base[i] >= 0 && !same_config(t, (size_t)base[i], r)) {
+			char *a = view_describe(x->v, (size_t)base[i]), *b = view_describe(x->v, r);
+			diags_add(d, "autotune show: --baseline '%s' fits several configurations of %s (%s; %s): name one", spec,
+				  t->path, a, b);
+			free(a);
+			free(b);
+			free(base);
+			base = NULL;
+		} else if (base[i] < 0)
+			base[i] = (long long)r;
+	}
+	for (int k = 0; base && !found && k < n; k++) {
+		int seen = 0;
+		for (size_t r = 0; r < t->nrows && !seen; r++)
+			seen = same_value(table_get(t, r, cols[k]), vals[k]);
+		if (!seen) {
+			no_such_value(x, spec, t->names[cols[k]], vals[k], d);
+			free(base);
+			base = NULL;
+		}
+	}
+	if (base && !found) {
+		diags_add(d, "autotune show: --baseline '%s': %s has no configuration with all of these values", spec, t->path);
+		free(base);
+		base = NULL;
+	}
+	free(copy);
+	return base;
+}
+
+/* One instance's winner against the baseline: the speedup and the time saved per launch. */
+static void put_against(FILE *out, const extras *x, long long winner, long long base)
+{
+	const view *v = x->v;
+	if (winner < 0) {
+		fputs("no winner\n", out);
+		return;
+	}
+	if (base < 0) {
+		fputs("the baseline was not run here\n", out);
+		return;
+	}
+	if (!view_passed(v, (size_t)base)) {
+		fputs("the baseline: ", out);
+		put_text(out, view_status(v, (size_t)base), (int)strlen(view_status(v, (size_t)base)));
+		fputc('\n', out);
+		return;
+	}
+	double w = view_time(v, (size_t)winner), b = view_time(v, (size_t)base);
+	fprintf(out, "%.4f ms against the baseline's %.4f ms: %.2fx as fast", w, b, b / w);
+	if (winner == base || same_config(&v->t, (size_t)winner, (size_t)base))
+		fputs(" (the baseline won)\n", out);
+	else
+		fprintf(out, ", %.4f ms saved per launch\n", b - w);
+}
+
+/* Below the totals: what the speedup column means, and each winner against the baseline. */
+static void put_baseline(FILE *out, const extras *x)
+{
+	fputs("speedup: the baseline's (", out);
+	put_text(out, x->base_spec, (int)strlen(x->base_spec));
+	fputs(multi(x) ? ") time over the row's, at the row's instance; the winners:\n" : ") time over the row's\n", out);
+	if (!multi(x)) {
+		fputs("the winner: ", out);
+		put_against(out, x, x->v->winner, x->base[0]);
+		return;
+	}
+	for (size_t i = 0; i < x->iv.ninst; i++) {
+		fprintf(out, "  %s: ", x->labels[i]);
+		put_against(out, x, x->iv.winner[i], x->base[i]);
+	}
+}
+
 /* The table's columns: the parameters', the instance's, then five figures, the speedup against
  * the baseline, the sorted column, the status, then the message. */
 typedef struct {
@@ -377,7 +543,7 @@ static void extras_of(extras *x, const view *v)
 		x->labels[i] = instance_view_label(&x->iv, i);
 }
 
-int show_print(FILE *out, const char *csv_path, int top, const char *sort, int colour, diags *d)
+int show_print(FILE *out, const char *csv_path, int top, const char *sort, const char *baseline, int colour, diags *d)
 {
 	view v;
 	if (view_load(csv_path, &v, d))
@@ -385,8 +551,11 @@ int show_print(FILE *out, const char *csv_path, int top, const char *sort, int c
 	const table *t = &v.t;
 	extras x;
 	extras_of(&x, &v);
+	x.base_spec = baseline;
 	int col = -1;
-	size_t *order = sort ? sorted_by(&v, sort, &col, d) : view_by_time(&v);
+	size_t *order = NULL;
+	if (!baseline || (x.base = baseline_rows(&x, baseline, d)))
+		order = sort ? sorted_by(&v, sort, &col, d) : view_by_time(&v);
 	if (!order) {
 		extras_free(&x);
 		view_free(&v);
@@ -411,6 +580,8 @@ int show_print(FILE *out, const char *csv_path, int top, const char *sort, int c
 	for (size_t i = 0; i < shown; i++)
 		put_row(out, &x, &L, order[i], colour);
 	put_totals(out, &x, shown, top);
+	if (x.base)
+		put_baseline(out, &x);
 	sizes_show(out, &v); /* results of several instances: each one's winner */
 	free(order);
 	extras_free(&x);
@@ -424,7 +595,7 @@ int cmd_show(const options *o)
 	const char *nc = getenv("NO_COLOR");
 	/* https://no-color.org: any non-empty NO_COLOR turns colour off */
 	int colour = isatty(STDOUT_FILENO) && !(nc && *nc);
-	int rc = show_print(stdout, o->inputs[0], o->top, o->sort, colour, &d);
+	int rc = show_print(stdout, o->inputs[0], o->top, o->sort, o->baseline, colour, &d);
 	diags_print(&d);
 	diags_free(&d);
 	if (fflush(stdout) && rc == EXIT_WINNER) {
