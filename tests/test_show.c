@@ -517,6 +517,23 @@ static void test_a_baseline_not_in_the_file_is_refused(void)
 	diags_free(&d);
 }
 
+/* Instances' winners are the rows the run flagged: a file that flags none (put together by hand)
+ * marks no row and says so, apart from an instance where nothing passed. */
+static void test_unflagged_instances_are_said(void)
+{
+	int rc;
+	diags d = {0};
+	char *out = shown_base("bx,blockDim.x,time_ms_median,samples,flags,status,instance,n\n"
+			       "32,32,2.0,10,,ok,1,1024\n64,64,3.0,10,,ok,1,1024\n32,32,,,,crashed,2,4096\n",
+			       NULL, &rc, &d);
+	CU_ASSERT_EQUAL(rc, EXIT_WINNER);
+	CU_ASSERT_PTR_NULL(strstr(out, "* "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "3 configurations: 2 ok, 1 crashed; 2 instances, no winner flagged in the file\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "  n=1024: no winner flagged in the file\n  n=4096: none passed\n"));
+	free(out);
+	diags_free(&d);
+}
+
 int add_show_suite(void)
 {
 	CU_pSuite s = CU_add_suite("show", NULL, NULL);
@@ -535,5 +552,6 @@ int add_show_suite(void)
 	CU_add_test(s, "baseline adds the speedup", test_baseline_adds_the_speedup);
 	CU_add_test(s, "baseline per instance", test_baseline_per_instance);
 	CU_add_test(s, "a baseline not in the file is refused", test_a_baseline_not_in_the_file_is_refused);
+	CU_add_test(s, "unflagged instances are said", test_unflagged_instances_are_said);
 	return 0;
 }

@@ -460,8 +460,11 @@ static void put_totals(FILE *out, const extras *x, size_t shown, int top)
 		fprintf(out, "; winners (*) of %zu instances: below", winners);
 	else if (multi(x) && winners)
 		fprintf(out, "; winners (*) of %zu of %zu instances: below", winners, x->iv.ninst);
-	else if (multi(x))
-		fprintf(out, "; %zu instances, %s", x->iv.ninst, v->dry ? "a dry run: compiled, nothing measured" : "no winner: nothing passed");
+	else if (multi(x)) {
+		/* instances' winners are the rows the run flagged: a file put together by hand has none */
+		const char *why = v->counts[ST_OK] ? "no winner flagged in the file" : "no winner: nothing passed";
+		fprintf(out, "; %zu instances, %s", x->iv.ninst, v->dry ? "a dry run: compiled, nothing measured" : why);
+	}
 	else if (v->winner >= 0) {
 		char *w = view_describe(v, (size_t)v->winner);
 		fputs("; winner (*): ", out);
