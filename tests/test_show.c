@@ -271,6 +271,26 @@ static void test_sorting_by_a_hidden_column_shows_it(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "GB/s status"));
 	CU_ASSERT_PTR_NULL(strstr(out, "status status"));
 	free(out);
+	/* a long name with the speedup beside it: still within 100 columns, the head's too */
+	FILE *f = tmpfile();
+	CU_ASSERT_EQUAL(show_print(f, "tests/data/summatrix_h100.csv", 5, "-gld_throughput_gbps", "block_x=32,block_y=16,maxrreg=0",
+				   0, &d),
+			EXIT_WINNER);
+	long n = ftell(f);
+	rewind(f);
+	out = calloc(1, (size_t)n + 1);
+	CU_ASSERT_EQUAL(fread(out, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, " speedup gld_throughput_gbps status\n"));
+	for (const char *l = out; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) : strlen(l);
+		if (len > 100)
+			fprintf(stderr, "\n  %zu columns: %.*s", len, (int)len, l);
+		CU_ASSERT(len <= 100);
+		l += len + (e != NULL);
+	}
+	free(out);
 	CU_ASSERT_EQUAL(d.n, 0);
 	diags_free(&d);
 }

@@ -363,9 +363,13 @@ static void put_head(FILE *out, const extras *x, layout *L)
 		width += put_field(out, "speedup", 7, 1) + fprintf(out, " ");
 	if (L->sw)
 		width += put_field(out, t->names[x->sort_col], L->sw, 1) + fprintf(out, " ");
-	width += put_field(out, L->head[5], L->hw[5], 0) + fprintf(out, " ");
-	fprintf(out, "message\n");
-	L->width = width;
+	/* the rows' status and message in what is left of the line, as put_row lays them out */
+	L->width = width + L->hw[5] + 1;
+	if (LINE_MAX_COLS - L->width - 1 > 3) {
+		put_field(out, L->head[5], L->hw[5], 0);
+		fputs(" message\n", out);
+	} else
+		fprintf(out, "%s\n", L->head[5]);
 }
 
 /* The five numbers of row r under the head's columns, "-" where it has none. */
