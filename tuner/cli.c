@@ -22,7 +22,7 @@
 enum {
 	OPT_FRESH = 256, OPT_RETRY, OPT_CACHE_DIR, OPT_NO_CACHE, OPT_REPLAY, OPT_STRATEGY, OPT_BUDGET, OPT_SEED,
 	OPT_DEVICES, OPT_SHARD, OPT_TOP, OPT_SORT, OPT_PARAMS, OPT_SPEC_HASH, OPT_INSTANCES, OPT_T4, OPT_CONFIG, OPT_VERSION,
-	OPT_KEEP_GOING,
+	OPT_KEEP_GOING, OPT_BASELINE,
 };
 typedef struct {
 	const char *name;
@@ -53,6 +53,7 @@ static const cli_option cli_options[] = {
 	{"output", 'o', "FILE", "where to write"},
 	{"top", OPT_TOP, "N", "only the fastest N rows"},
 	{"sort", OPT_SORT, "COLUMN", "sort by COLUMN"},
+	{"baseline", OPT_BASELINE, "CONFIG", "speedup against CONFIG, e.g. \"bx=128 by=8\""},
 	{"params", OPT_PARAMS, "X,Y", "the heat map's two parameters"},
 	{"print-spec-hash", OPT_SPEC_HASH, NULL, "print the hash a tuned header records"},
 	{"print-instances", OPT_INSTANCES, NULL, "print the problems a config tunes, one a line"},
@@ -114,8 +115,18 @@ static const cli_command commands[CMD_COUNT_] = {
 	[CMD_REPORT] = {"report", "RESULTS.csv", 1, 1, "one results CSV", {{'o', "REPORT.html"}, {OPT_PARAMS}, {'q'}},
 		"Writes a self-contained HTML report (inline SVG, no network).\n"
 		"exit: 0 written, 2 bad input\n"},
-	[CMD_SHOW] = {"show", "RESULTS.csv", 1, 1, "one results CSV", {{OPT_TOP}, {OPT_SORT}},
-		"Prints the results as a table on the terminal.\n"
+	[CMD_SHOW] = {"show", "RESULTS.csv", 1, 1, "one results CSV", {{OPT_TOP}, {OPT_SORT}, {OPT_BASELINE}},
+		"Prints the results as a table on the terminal, fastest first, the winner\n"
+		"marked *. Results of several problem sizes (instances) come instance by\n"
+		"instance, each one's winner marked; --top N counts per instance.\n"
+		"--sort COLUMN sorts by any column of the CSV (-COLUMN: descending) and\n"
+		"shows it; --baseline CONFIG adds the speedup of each row over CONFIG (the\n"
+		"configuration you shipped), per instance, and the winner's against it.\n"
+		"examples:\n"
+		"  autotune show results/summatrix.csv --top 10\n"
+		"  autotune show results/summatrix.csv --sort -registers\n"
+		"  autotune show results/summatrix.csv \\\n"
+		"      --baseline \"block_x=32 block_y=16 maxrreg=0\"\n"
 		"exit: 0 shown, 2 bad input\n"},
 	[CMD_DEVICES] = {"devices", "", 0, 0, "no operands", {{0}},
 		"Lists the GPUs: compute capability, SMs, memory, L2, copy bandwidth.\n"
@@ -398,6 +409,7 @@ static int take_option(int c, const char *arg, options *o)
 	case OPT_SHARD: return parse_shard(arg, o);
 	case OPT_TOP: return parse_count("--top", arg, 1, &o->top);
 	case OPT_SORT: o->sort = arg; break;
+	case OPT_BASELINE: o->baseline = arg; break;
 	case OPT_PARAMS: o->params = arg; break;
 	case OPT_SPEC_HASH: o->print_spec_hash = 1; break;
 	case OPT_INSTANCES: o->print_instances = 1; break;

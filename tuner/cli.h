@@ -61,6 +61,7 @@ typedef struct {
 	int shard, nshards;  /* --shard I/N: this process measures shard I (0-based) of N; nshards 0: all */
 	int top;             /* show --top N (0: all) */
 	const char *sort;    /* show --sort COLUMN */
+	const char *baseline; /* show --baseline CONFIG: the speedup column's reference ("bx=128") */
 	const char *params;  /* report --params X,Y: the heat map's two parameters */
 	int print_spec_hash;  /* validate --print-spec-hash: print the hash a tuned header records */
 	int print_instances;  /* validate --print-instances: print each instance's problem, one a line */

@@ -172,7 +172,10 @@ void sizes_show(FILE *out, const view *v)
 	for (size_t i = 0; i < iv.ninst; i++) {
 		char *label = instance_view_label(&iv, i);
 		if (iv.winner[i] < 0) {
-			fprintf(out, "  %s: none passed\n", label);
+			int passed = 0;
+			for (size_t r = 0; r < v->t.nrows && !passed; r++)
+				passed = instance_of_row(&iv, &v->t, r) == (long)i && view_passed(v, r);
+			fprintf(out, "  %s: %s\n", label, passed ? "no winner flagged in the file" : "none passed");
 			free(label);
 			continue;
 		}
