@@ -82,6 +82,27 @@ static void test_the_report_plots_the_winners_against_the_size(void)
 	free(html);
 }
 
+/* The report's facts name each size's winner, never one winner with a "why" that weighs one
+ * size's rows against another's (it said the policy "would pick" another size's winner). */
+static void test_the_reports_facts_give_each_sizes_winner(void)
+{
+	CU_ASSERT_FATAL(tuned());
+	char path[256];
+	snprintf(path, sizeof path, "%.*s.html", (int)(strlen(csv) - 4), csv);
+	char *html = slurp(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	char *facts = between(html, "<tr class=\"winner\"><th>winners</th>", "</tr>"), want[96];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(facts);
+	CU_ASSERT_PTR_NOT_NULL(strstr(facts, "one per problem size, each chosen among its own size's configurations"));
+	snprintf(want, sizeof want, "n=1024: bx=128 (%.4g ms)", model(128, 1024));
+	CU_ASSERT_PTR_NOT_NULL(strstr(facts, want));
+	snprintf(want, sizeof want, "n=16384: bx=256 (%.4g ms)", model(256, 16384));
+	CU_ASSERT_PTR_NOT_NULL(strstr(facts, want));
+	CU_ASSERT_PTR_NULL(strstr(html, "would pick"));
+	free(facts);
+	free(html);
+}
+
 int add_sizes_suite(void)
 {
 	CU_pSuite s = CU_add_suite("sizes", NULL, fake_worker_forget);
@@ -90,5 +111,6 @@ int add_sizes_suite(void)
 	CU_add_test(s, "show gives each instance and the cost of the largest winner",
 		    test_show_gives_each_instance_and_the_cost_of_the_largest_winner);
 	CU_add_test(s, "the report plots the winners against the size", test_the_report_plots_the_winners_against_the_size);
+	CU_add_test(s, "the report's facts give each size's winner", test_the_reports_facts_give_each_sizes_winner);
 	return 0;
 }

@@ -179,7 +179,8 @@ static void facts(FILE *f, const view *v)
 		fprintf(f, "%s%zu of unknown status", sep, v->unknown_status);
 	fputs("</td></tr>\n", f);
 	run_extent_note(f, v, 0);
-	if (v->winner >= 0) {
+	if (sizes_facts(f, v)) {
+	} else if (v->winner >= 0) {
 		size_t w = (size_t)v->winner;
 		char *d = view_describe(v, w), *why = view_why(v);
 		fputs("<tr class=\"winner\"><th>winner</th><td>", f);

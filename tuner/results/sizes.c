@@ -110,6 +110,32 @@ static int instances_of(const view *v, instance_view *iv)
 	return rc || iv->col < 0 ? -1 : 0;
 }
 
+int sizes_facts(FILE *f, const view *v)
+{
+	instance_view iv;
+	if (instances_of(v, &iv))
+		return 0;
+	fprintf(f, "<tr class=\"winner\"><th>winners</th><td>one per problem size, each chosen among its own size's "
+		   "configurations alone (the run's %s policy): ", policy_names[v->policy.kind]);
+	for (size_t i = 0; i < iv.ninst; i++) {
+		char *label = instance_view_label(&iv, i);
+		html_esc(f, label);
+		free(label);
+		if (iv.winner[i] >= 0) {
+			char *d = view_describe(v, (size_t)iv.winner[i]);
+			fputs(": ", f);
+			html_esc(f, d);
+			fprintf(f, " (%.4g ms)", view_time(v, (size_t)iv.winner[i]));
+			free(d);
+		} else
+			fputs(": none passed", f);
+		fputs(i + 1 < iv.ninst ? "; " : "", f);
+	}
+	fputs("</td></tr>\n", f);
+	instance_view_free(&iv);
+	return 1;
+}
+
 void sizes_report(FILE *f, const view *v)
 {
 	instance_view iv;

@@ -18,6 +18,11 @@ double sizes_cross_time(const view *v, const instance_view *iv, size_t i, size_t
  * problem. */
 void sizes_report(FILE *f, const view *v);
 
+/* The report's facts for results of several problem sizes: a row naming each size's winner, in
+ * place of one winner and a "why" that would weigh one size's rows against another's. 1 when
+ * written; 0 for results of one problem. */
+int sizes_facts(FILE *f, const view *v);
+
 /* The same as text, after show's table. */
 void sizes_show(FILE *out, const view *v);
 
