@@ -137,8 +137,9 @@ static void test_the_best_cell_is_brightest_either_way(void)
 	view_free(&v);
 }
 
-/* The default axes: the block shape when both sides vary; else the columns that vary, skipping
- * one whose value follows from the first (a BLOCK that is blockDim.x). */
+/* The default axes: without times, the block shape when both sides vary; else the columns that
+ * vary, skipping one whose value follows from the first (a BLOCK that is blockDim.x); with times,
+ * the two columns that explain most of them. */
 static void test_the_default_axes(void)
 {
 	view v = load("BLOCK,V,W,blockDim.x,blockDim.y,status\n"
@@ -152,6 +153,15 @@ static void test_the_default_axes(void)
 	chart_default_axes(&v.t, col);
 	CU_ASSERT_STRING_EQUAL(v.t.names[col[0]], "blockDim.x");
 	CU_ASSERT_STRING_EQUAL(v.t.names[col[1]], "blockDim.y");
+	view_free(&v);
+	/* with times: the two that explain most of them, whatever the block shape does (here W, then
+	 * V; blockDim.x changes little) */
+	v = load("V,W,blockDim.x,blockDim.y,status,time_ms_median\n"
+		 "1,1,32,1,ok,1.0\n1,2,64,1,ok,4.1\n2,1,32,1,ok,1.5\n2,2,64,1,ok,6.0\n"
+		 "1,1,64,1,ok,1.02\n1,2,32,1,ok,4.0\n2,1,64,1,ok,1.52\n2,2,32,1,ok,6.1\n");
+	chart_default_axes(&v.t, col);
+	CU_ASSERT_STRING_EQUAL(v.t.names[col[0]], "W");
+	CU_ASSERT_STRING_EQUAL(v.t.names[col[1]], "V");
 	view_free(&v);
 	/* one row: still two axes of the file's columns */
 	v = load("blockDim.x,status\n32,ok\n");

@@ -218,8 +218,45 @@ static int determined_by(const table *t, int a, int b)
 	return follows;
 }
 
-/* The block shape when both of its sides vary; else the first columns that vary and do not
- * follow from the one already chosen (a BLOCK parameter that is blockDim.x adds nothing). */
+/* The share of the variance of log(time) over the passing rows that column c's values explain
+ * (between-group over total sum of squares); -1 when the rows say nothing (a dry run, fewer than
+ * three timed rows, all times equal). */
+static double explained(const table *t, int c)
+{
+	int st = table_col(t, "status"), tm = table_col(t, "time_ms_median");
+	size_t *rows = xcalloc(t->nrows + 1, sizeof *rows), n = 0;
+	double sum = 0, total = 0, between = 0;
+	for (size_t r = 0; st >= 0 && tm >= 0 && r < t->nrows; r++) {
+		double ms = strtod(table_get(t, r, tm), NULL);
+		if (!strcmp(table_get(t, r, st), "ok") && ms > 0) {
+			rows[n++] = r;
+			sum += log(ms);
+		}
+	}
+	double mean = n ? sum / (double)n : 0;
+	for (size_t k = 0; k < n; k++) {
+		double x = log(strtod(table_get(t, rows[k], tm), NULL)) - mean;
+		total += x * x;
+	}
+	/* rows grouped by c's value: sorted on it (pair_cmp with c twice) */
+	pair_table = t;
+	pair_a = pair_b = c;
+	qsort(rows, n, sizeof *rows, pair_cmp);
+	for (size_t k = 0, end; k < n; k = end) {
+		double g = 0;
+		for (end = k; end < n && !strcmp(table_get(t, rows[end], c), table_get(t, rows[k], c)); end++)
+			g += log(strtod(table_get(t, rows[end], tm), NULL));
+		g /= (double)(end - k);
+		between += (double)(end - k) * (g - mean) * (g - mean);
+	}
+	free(rows);
+	return n >= 3 && total > 0 ? between / total : -1;
+}
+
+/* The two columns that explain most of the time's variance (the user's parameters and the block
+ * shape), the second not following from the first; without times to tell (a dry run), the block
+ * shape when both of its sides vary; else the first columns that vary and do not follow from the
+ * one already chosen (a BLOCK parameter that is blockDim.x adds nothing). */
 void chart_default_axes(const table *t, int col[2])
 {
 	int cand[260], nc = 0;
@@ -228,16 +265,29 @@ void chart_default_axes(const table *t, int col[2])
 	for (size_t p = 0; p < t->nparams && nc < 258; p++)
 		cand[nc++] = (int)p;
 	cand[nc++] = table_col(t, "blockDim.z");
+	int order[260];
+	memcpy(order, cand, sizeof cand);
+	/* ranked by what they explain, ties (and a file without times) in the order above */
+	double share[260];
+	for (int i = 0; i < nc; i++)
+		share[i] = cand[i] >= 0 && varies(t, cand[i]) ? explained(t, cand[i]) : -1;
+	for (int i = 1; i < nc; i++)
+		for (int j = i; j > 0 && share[j] > share[j - 1]; j--) {
+			double s = share[j];
+			int c = cand[j];
+			share[j] = share[j - 1], cand[j] = cand[j - 1];
+			share[j - 1] = s, cand[j - 1] = c;
+		}
 	int n = 0;
 	for (int i = 0; i < nc && n < 2; i++) {
 		if (cand[i] < 0 || !varies(t, cand[i]) || (n == 1 && determined_by(t, col[0], cand[i])))
 			continue;
 		col[n++] = cand[i];
 	}
-	/* fewer than two vary: a single row (or cell) still says something */
+	/* fewer than two vary: a single row (or cell) still says something, in the order above */
 	for (int i = 0; i < nc && n < 2; i++)
-		if (cand[i] >= 0 && (n == 0 || cand[i] != col[0]))
-			col[n++] = cand[i];
+		if (order[i] >= 0 && (n == 0 || order[i] != col[0]))
+			col[n++] = order[i];
 	if (n < 2) /* a file with blockDim.x alone: one axis twice is still a picture */
 		col[1] = col[0];
 }
