@@ -228,13 +228,29 @@ static void test_an_imported_compiler_option_is_refused_at_its_place(void)
 }
 
 /* With the real nvcc, whose steps would run a command substitution: the refusals stand, and
- * what the quotes hold compiles exactly as written (the kernel's static_asserts check it). */
+ * what the quotes hold compiles exactly as written (the kernel's static_asserts check it). A
+ * clean path that a symbolic link leads to a directory a shell would read compiles by its clean
+ * name: resolving it (for the cache's key) must not hand nvcc what the loader refused. */
 static void test_the_real_nvcc_runs_nothing(void)
 {
 	shell_syntax_is_refused_at_its_place();
+	char *linked = fresh_dir("linked"), *x = pwned(linked), *target = xasprintf("%s/$(touch PWNED)", linked),
+	     *link = xasprintf("%s/clean", linked), *out;
+	mkdir(target, 0777);
+	put_in(target, "k.cu", kernel);
+	CU_ASSERT_EQUAL(symlink(target, link), 0);
+	char *lcfg = config_in(linked, "clean/k.cu", "build: {include: [clean]}");
+	CU_ASSERT_EQUAL(run_autotune((char *[]){"--dry-run", "--arch", "sm_90", "--no-cache", lcfg, NULL}, &out), 0);
+	CU_ASSERT_NOT_EQUAL(access(x, F_OK), 0);
+	free(out);
+	free(lcfg);
+	free(link);
+	free(target);
+	free(x);
+	free(linked);
 	char *dir = fresh_dir("exact");
 	put_in(dir, "k.cu", kernel);
-	char *cfg = config_in(dir, "k.cu", "build: {flags: [\"-DPAIR=(1<<3)\", \"-DSEMI=a;b\", \"-DQUOTE='q'\", \"-DSPACED=a b\"]}"), *out;
+	char *cfg = config_in(dir, "k.cu", "build: {flags: [\"-DPAIR=(1<<3)\", \"-DSEMI=a;b\", \"-DQUOTE='q'\", \"-DSPACED=a b\"]}");
 	int rc = run_autotune((char *[]){"--dry-run", "--arch", "sm_90", "--no-cache", cfg, NULL}, &out);
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_PTR_NULL(strstr(out, "compile-error"));

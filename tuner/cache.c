@@ -108,9 +108,22 @@ char *cache_compiler_identity(const char *nvcc, const char *bindir, int linker)
 	return id;
 }
 
+/* path resolved (symbolic links, "..", "."), or NULL where it cannot be, or where the resolved
+ * path holds what nvcc's /bin/sh steps would interpret: the loader checked the path as spelled,
+ * and a link must not bring back what it refused (a directory linked to "/tmp/$(cmd)"). */
+static char *resolved(const char *path)
+{
+	char *real = *path ? realpath(path, NULL) : NULL;
+	if (real && proc_shell_special(real)) {
+		free(real);
+		real = NULL;
+	}
+	return real;
+}
+
 char *cache_real_path(const char *path)
 {
-	char *real = realpath(path, NULL);
+	char *real = resolved(path);
 	return real ? real : xstrdup(path);
 }
 
@@ -138,15 +151,14 @@ void cache_resolve_paths(char **argv, size_t n)
 		int next = opt && !argv[i][opt] && i + 1 < n;
 		char **slot = next ? &argv[i + 1] : &argv[i];
 		const char *value = next ? argv[i + 1] : argv[i] + opt;
-		char *real = realpath(value, NULL);
-		if (real && *value) {
+		char *real = resolved(value);
+		if (real) {
 			char *was = *slot;
 			*slot = next || !opt ? real : xasprintf("%.*s%s", (int)opt, was, real);
 			if (*slot != real)
 				free(real);
 			free(was);
-		} else
-			free(real);
+		}
 		i += next;
 	}
 }
