@@ -32,8 +32,7 @@ void hasher_add_str(hasher *h, const char *s)
 	hasher_add(h, s, n + 1);
 }
 
-/* The file's bytes; how many into *bytes (when not NULL). */
-static int hasher_add_contents(hasher *h, const char *path, unsigned long long *bytes)
+int hasher_add_contents(hasher *h, const char *path, unsigned long long *bytes)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {

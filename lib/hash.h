@@ -11,6 +11,9 @@ hasher *hasher_new(void);
 void hasher_add(hasher *h, const void *data, size_t len);
 /* Adds a string and its terminating NUL, so "ab","c" and "a","bc" differ. */
 void hasher_add_str(hasher *h, const char *s);
+/* Adds a file's bytes alone, not its name (how many into *bytes when not NULL); -1 (and a marker)
+ * when it cannot be read. */
+int hasher_add_contents(hasher *h, const char *path, unsigned long long *bytes);
 /* Adds a file's name and contents; -1 (and the name with a marker) when it cannot be read. */
 int hasher_add_file(hasher *h, const char *path);
 /* 16 hex digits; buf holds at least 17 bytes. Frees the hasher. */

@@ -4,7 +4,6 @@
  * that only choose which configurations there are, do not count, and what the run says of it. */
 #include "reuse.h"
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,16 +265,13 @@ static void add_config(hasher *h, const char *path)
 /* A file's contents, not its name: data files are inputs wherever they are. */
 static void add_contents(hasher *h, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	char buf[1 << 16];
-	ssize_t n;
-	hasher_add_str(h, fd < 0 ? "unreadable" : "file");
-	while (fd >= 0 && (n = read(fd, buf, sizeof buf)) > 0)
-		hasher_add(h, buf, (size_t)n);
-	if (fd < 0)
+	if (access(path, R_OK)) {
+		hasher_add_str(h, "unreadable");
 		hasher_add_str(h, path);
-	else
-		close(fd);
+		return;
+	}
+	hasher_add_str(h, "file");
+	hasher_add_contents(h, path, NULL);
 }
 
 char *reuse_setting(const config *cfg, const device_info *gpu0, size_t ngpus)
