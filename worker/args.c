@@ -14,9 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "elem.h"
 #include "expr.h"
+#include "fills.h"
 #include "args.h"
 #include "compare.h"
 #include "device.h"
@@ -39,6 +42,9 @@ typedef struct {
 	int fixed_ref;         /* ref was given (verify.expect), not taken from a reference run */
 	unsigned char scalar[8];
 	char *name;            /* the config's name for it, for messages (NULL: not given) */
+	char host_fill[16];    /* a fill the host makes as the GPU did (fills.h), until overwritten; "" */
+	unsigned long long seed;
+	double value;
 } arg;
 
 /* The arguments by the tuner's index, and the sum check. */
@@ -119,6 +125,12 @@ void cmd_array(char *line)
 	} else {
 		r = cuMemsetD8(a->ptr, 0, bytes);
 	}
+	/* the host makes its copy itself for verify.host, instead of copying it from the GPU */
+	a->host_fill[0] = 0;
+	if (fills_on_host(fill, elem_base(t)))
+		snprintf(a->host_fill, sizeof a->host_fill, "%s", fill);
+	a->seed = seed;
+	a->value = v;
 	if (!r && restore && !(r = cuMemAlloc(&a->pristine, bytes)))
 		r = cuMemcpyDtoD(a->pristine, a->ptr, bytes);
 	if (!r)
@@ -319,6 +331,8 @@ static void filled(arg *a, int expect)
 	}
 	if (expect)
 		a->ref_valid = a->fixed_ref = 1;
+	else
+		a->host_fill[0] = 0;
 	reply_ok();
 }
 
@@ -419,6 +433,7 @@ void cmd_copy(char *line)
 	}
 	int to = (int)ask.to, from = (int)ask.from;
 	arg *a = &A.args[to], *b = &A.args[from];
+	a->host_fill[0] = 0;
 	size_t bytes = (a->count < b->count ? a->count : b->count) * elem_size(a->type);
 	CUresult r = cuMemcpyDtoD(a->ptr, b->pristine ? b->pristine : b->ptr, bytes);
 	if (!r && a->pristine)
@@ -429,7 +444,9 @@ void cmd_copy(char *line)
 		reply_ok();
 }
 
-/* Host copies of every array as filled (inputs as restored), into host[]; 0, or -1 answered. */
+/* Host copies of every array as filled (inputs as restored), into host[]: generated fills made
+ * on every core (a 1.6 GB input in tens of milliseconds, bit for bit the GPU's), the rest copied
+ * from the GPU; 0, or -1 answered. */
 static int host_copies(void **host)
 {
 	for (int i = 0; i < A.nargs; i++) {
@@ -441,6 +458,9 @@ static int host_copies(void **host)
 			reply_error("host", "out of host memory for a copy of argument %d (%zu bytes)", i + 1, bytes);
 			return -1;
 		}
+		if (a->host_fill[0] && fills_make(host[i], elem_base(a->type), a->host_fill,
+						  a->count * (uint64_t)elem_lanes(a->type), a->seed, a->value, 0) == 0)
+			continue;
 		CUresult r = cuMemcpyDtoH(host[i], a->pristine ? a->pristine : a->ptr, bytes);
 		if (r) {
 			reply_error(err_name(r), "copying argument %d to the host", i + 1);
@@ -448,6 +468,29 @@ static int host_copies(void **host)
 		}
 	}
 	return 0;
+}
+
+static double seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* AUTOTUNE_TRACE: the host reference's parts, to the worker log (bench/stages.sh and
+ * tests/gpu/fills.sh read it): which inputs the host made and which it copied from the GPU. */
+static void trace_hostref(double inputs_s, double function_s, double back_s)
+{
+	const char *tr = getenv("AUTOTUNE_TRACE");
+	if (!tr || !*tr || !strcmp(tr, "0"))
+		return;
+	int made = 0, copied = 0;
+	for (int i = 0; i < A.nargs; i++)
+		if (A.args[i].is_array)
+			*(A.args[i].host_fill[0] ? &made : &copied) += 1;
+	fprintf(stderr, "trace %d: hostref: %d arrays made on the host, %d copied from the GPU in %.1f ms; "
+			"verify.host %.1f ms; outputs to the GPU %.1f ms\n",
+		(int)getpid(), made, copied, 1e3 * inputs_s, 1e3 * function_s, 1e3 * back_s);
 }
 
 /* hostref: verify.host's function, called once on host copies of the arrays; the outputs it
@@ -472,9 +515,12 @@ void cmd_hostref(char *line)
 		return;
 	}
 	void *host[MAX_ARGS] = {0};
+	double t0 = seconds();
 	int rc = host_copies(host);
+	double t1 = seconds();
 	if (rc == 0)
 		fn(host);
+	double t2 = seconds();
 	for (int i = 0; i < A.nargs && rc == 0; i++) {
 		arg *a = &A.args[i];
 		if (!a->is_array || !a->output || a->fixed_ref || a->summed)
@@ -486,6 +532,7 @@ void cmd_hostref(char *line)
 		}
 		a->ref_valid = a->fixed_ref = !r;
 	}
+	trace_hostref(t1 - t0, t2 - t1, seconds() - t2);
 	for (int i = 0; i < MAX_ARGS; i++)
 		free(host[i]);
 	dlclose(so);
