@@ -236,7 +236,8 @@ runner *devices_join(gpu_set *set, size_t i)
 	starter *s = &set->st[i];
 	if (!s->joined) {
 		wait_for(s);
-		admit(set, i, 0, NULL);
+		if (!s->failed) /* the first GPU's set-up failed: devices_ready says why */
+			admit(set, i, 0, NULL);
 	}
 	return set->runners[i];
 }
