@@ -24,6 +24,7 @@
 #include "compare.h"
 #include "device.h"
 #include "protocol.h"
+#include "upload.h"
 #include "verdict.h"
 #include "banned.h"
 
@@ -525,7 +526,7 @@ void cmd_hostref(char *line)
 		arg *a = &A.args[i];
 		if (!a->is_array || !a->output || a->fixed_ref || a->summed)
 			continue;
-		CUresult r = cuMemcpyHtoD(a->ref, host[i], a->count * elem_size(a->type));
+		CUresult r = upload(a->ref, host[i], a->count * elem_size(a->type));
 		if (r) {
 			reply_error(err_name(r), "copying the host reference's argument %d to the GPU", i + 1);
 			rc = -1;
