@@ -8,6 +8,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <CUnit/CUnit.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1024,6 +1025,36 @@ static void test_the_summary_says_where_the_time_went(void)
 	free(out);
 }
 
+/* The GPU's set-up (arrays, host reference, warm-up) runs while nvcc compiles, not before nvcc
+ * starts: the fake worker's warm-up waits for a file the first compile makes, which it would
+ * never see if nvcc waited for the set-up. */
+static void test_the_gpu_is_set_up_while_nvcc_runs(void)
+{
+	config_path = write_space_config(DIR, "beside", NULL);
+	fake_worker_reset(DIR, "beside");
+	char cwd[PATH_MAX], marker[PATH_MAX + 32], script[2 * PATH_MAX + 64];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd));
+	snprintf(marker, sizeof marker, "%s/" DIR "/nvcc_started", cwd);
+	unlink(marker);
+	char *nvcc = find_nvcc();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(nvcc);
+	/* a compile, not the toolchain's identity probe, which runs before the GPU opens */
+	snprintf(script, sizeof script, "#!/bin/sh\ncase \"$*\" in *-cubin*) touch '%s' ;; esac\nexec %s \"$@\"\n", marker,
+		 nvcc);
+	free(nvcc);
+	put_file(DIR "/nvcc_marks", script);
+	chmod(DIR "/nvcc_marks", 0755);
+	setenv("NVCC", DIR "/nvcc_marks", 1);
+	setenv("FAKE_WARMUP_WAITS_FOR", marker, 1);
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"--fresh", "--no-cache", NULL}, &out), 0);
+	unsetenv("FAKE_WARMUP_WAITS_FOR");
+	unsetenv("NVCC");
+	free(out);
+	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "warmup saw "), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "warmup gave up"), 0);
+}
+
 /* The same on two GPUs under a budget: a search measures on the first GPU only, so its wait for
  * nvcc is that lane's whole wait, not shared out over lanes that had nothing to measure (which
  * showed as seconds of "measuring" with nothing measured). */
@@ -1619,6 +1650,7 @@ int add_tune_suite(void)
 	CU_add_test(s, "option values are checked first", test_option_values_are_checked_first);
 	CU_add_test(s, "bad input table: exit 2 and a message", test_bad_input_table);
 	CU_add_test(s, "the summary says where the time went", test_the_summary_says_where_the_time_went);
+	CU_add_test(s, "the GPU is set up while nvcc runs", test_the_gpu_is_set_up_while_nvcc_runs);
 	CU_add_test(s, "a search on two GPUs says where the time went", test_a_search_on_two_gpus_says_where_the_time_went);
 	CU_add_test(s, "a nested results directory is made", test_a_nested_results_directory_is_made);
 	CU_add_test(s, "outputs that would destroy files are refused", test_outputs_that_would_destroy_files_are_refused);
