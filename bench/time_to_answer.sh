@@ -15,7 +15,8 @@
 # Run from the repository root after `make`:
 #   bench/time_to_answer.sh [BASE]
 # BASE: a commit (default HEAD~1), checked out with `git worktree add` in a scratch directory and
-# built there (needs this checkout's .git), or the directory of a checkout already built. Exit 0
+# built there (needs this checkout's .git), or a directory holding the earlier sources (a checkout,
+# or `git archive REV | tar -x -C DIR`), built there unless it is already. Exit 0
 # when every check passes, 1 when one fails, 2 when something could not run. Logs under $OUT
 # (default /tmp): time_to_answer.log, and each run's output in time_to_answer/.
 set -uo pipefail
@@ -44,7 +45,9 @@ say "== building this checkout"
 make -C "$root" -j"$JOBS" autotune autotune-worker >>"$LOG" 2>&1 || die "make failed here, see $LOG"
 if [ -d "$BASE" ]; then
 	prev=$(cd "$BASE" && pwd)
-	label=$(git -C "$prev" rev-parse --short HEAD 2>/dev/null || basename "$prev")
+	# its own commit when it is a checkout of its own; a plain copy (git archive) is its name
+	label=$(basename "$prev")
+	[ -e "$prev/.git" ] && label=$(git -C "$prev" rev-parse --short HEAD 2>/dev/null || echo "$label")
 else
 	rev=$(git -C "$root" rev-parse --short "$BASE" 2>/dev/null) ||
 		die "'$BASE' is neither a directory nor a commit of this checkout (no .git here? give a built checkout's directory)"
