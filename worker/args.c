@@ -24,7 +24,7 @@
 #include "compare.h"
 #include "device.h"
 #include "protocol.h"
-#include "upload.h"
+#include "transfer.h"
 #include "verdict.h"
 #include "banned.h"
 
@@ -462,7 +462,7 @@ static int host_copies(void **host)
 		if (a->host_fill[0] && fills_make(host[i], elem_base(a->type), a->host_fill,
 						  a->count * (uint64_t)elem_lanes(a->type), a->seed, a->value, 0) == 0)
 			continue;
-		CUresult r = cuMemcpyDtoH(host[i], a->pristine ? a->pristine : a->ptr, bytes);
+		CUresult r = download(host[i], a->pristine ? a->pristine : a->ptr, bytes);
 		if (r) {
 			reply_error(err_name(r), "copying argument %d to the host", i + 1);
 			return -1;

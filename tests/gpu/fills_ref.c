@@ -2,9 +2,9 @@
  * changes nothing; the worker compares what the host made with what the GPU filled. */
 #include <float.h>
 
-void fills_ref(float *f, double *d, int *i, unsigned char *u, float *x, long long *c, void *v, float *g, int n);
+void fills_ref(float *f, double *d, int *i, unsigned char *u, float *x, long long *c, void *v, void *g, int n);
 
-void fills_ref(float *f, double *d, int *i, unsigned char *u, float *x, long long *c, void *v, float *g, int n)
+void fills_ref(float *f, double *d, int *i, unsigned char *u, float *x, long long *c, void *v, void *g, int n)
 {
 	(void)f, (void)d, (void)i, (void)u, (void)x, (void)c, (void)v, (void)g, (void)n;
 }
