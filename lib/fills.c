@@ -88,13 +88,28 @@ static void *make_range(void *arg)
 	return NULL;
 }
 
+/* Whether (T)value is defined in C for integer type t: a value outside its range (or NaN) is
+ * undefined on the host and saturates on the GPU, so such a constant is the GPU's to make. */
+static int constant_fits(elem_type t, double value)
+{
+	static const struct { elem_type t; double lo, hi; } range[] = {
+		{ELEM_INT8, -128.0, 127.0}, {ELEM_INT16, -32768.0, 32767.0}, {ELEM_INT32, -2147483648.0, 2147483647.0},
+		{ELEM_INT64, -9223372036854775808.0, 9223372036854774784.0}, {ELEM_UINT8, 0, 255.0},
+		{ELEM_UINT16, 0, 65535.0}, {ELEM_UINT32, 0, 4294967295.0}, {ELEM_UINT64, 0, 18446744073709549568.0},
+	};
+	for (size_t k = 0; k < sizeof range / sizeof *range; k++)
+		if (range[k].t == t) /* truncation toward zero: (lo - 1, hi + 1) converts */
+			return value > range[k].lo - 1 && value < range[k].hi + 1;
+	return 1; /* float and double */
+}
+
 /* Below this many elements a thread's start costs more than it saves. */
 #define PER_THREAD 65536
 #define MAX_THREADS 64
 
 int fills_make(void *dst, elem_type t, const char *fill, uint64_t n, uint64_t seed, double value, int threads)
 {
-	if (!fills_on_host(fill, t))
+	if (!fills_on_host(fill, t) || (kind_of(fill) == K_CONSTANT && !constant_fits(t, value)))
 		return -1;
 	if (threads <= 0) {
 		long cores = sysconf(_SC_NPROCESSORS_ONLN);

@@ -27,7 +27,7 @@ int fills_on_host(const char *fill, elem_type t);
 
 /* Writes n elements of base type t (vector types: n = count x lanes of their base type) of the
  * fill into dst, on up to `threads` threads (0: one per online core); 0, or -1 when
- * !fills_on_host(fill, t) (dst untouched). */
+ * !fills_on_host(fill, t) or the constant is outside an integer type's range (dst untouched). */
 int fills_make(void *dst, elem_type t, const char *fill, uint64_t n, uint64_t seed, double value, int threads);
 
 #endif

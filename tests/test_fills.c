@@ -98,6 +98,18 @@ static void test_what_the_host_cannot_make_is_refused(void)
 	CU_ASSERT_EQUAL(fills_make(f, ELEM_FLOAT, "normal", 2, 1, 0, 1), -1);
 	CU_ASSERT_EQUAL(fills_make(f, ELEM_FLOAT4, "zeros", 2, 1, 0, 1), -1);
 	CU_ASSERT(f[0] == 7 && f[1] == 7);
+	/* a constant an integer type cannot hold: C leaves its conversion undefined, the GPU saturates */
+	unsigned char u[2] = {7, 7};
+	CU_ASSERT_EQUAL(fills_make(u, ELEM_UINT8, "constant", 2, 0, 300, 1), -1);
+	CU_ASSERT_EQUAL(fills_make(u, ELEM_UINT8, "constant", 2, 0, -1, 1), -1);
+	CU_ASSERT_EQUAL(fills_make(u, ELEM_UINT8, "constant", 2, 0, 0.0 / 0.0, 1), -1);
+	CU_ASSERT(u[0] == 7 && u[1] == 7);
+	CU_ASSERT_EQUAL(fills_make(u, ELEM_UINT8, "constant", 2, 0, 255.9, 1), 0);
+	CU_ASSERT(u[0] == 255 && u[1] == 255);
+	CU_ASSERT_EQUAL(fills_make(u, ELEM_UINT8, "constant", 2, 0, -0.5, 1), 0);
+	CU_ASSERT(u[0] == 0 && u[1] == 0);
+	float big[1];
+	CU_ASSERT_EQUAL(fills_make(big, ELEM_FLOAT, "constant", 1, 0, 1e300, 1), 0); /* inf, as on the GPU */
 }
 
 int add_fills_suite(void)
