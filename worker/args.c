@@ -448,8 +448,9 @@ void cmd_copy(char *line)
 /* Host copies of every array as filled (inputs as restored), into host[]: generated fills made
  * on every core (a 1.6 GB input in tens of milliseconds, bit for bit the GPU's), the rest copied
  * from the GPU; 0, or -1 answered. */
-static int host_copies(void **host)
+static int host_copies(void **host, int *made)
 {
+	*made = 0;
 	for (int i = 0; i < A.nargs; i++) {
 		arg *a = &A.args[i];
 		size_t bytes = a->count * elem_size(a->type);
@@ -460,8 +461,10 @@ static int host_copies(void **host)
 			return -1;
 		}
 		if (a->host_fill[0] && fills_make(host[i], elem_base(a->type), a->host_fill,
-						  a->count * (uint64_t)elem_lanes(a->type), a->seed, a->value, 0) == 0)
+						  a->count * (uint64_t)elem_lanes(a->type), a->seed, a->value, 0) == 0) {
+			++*made;
 			continue;
+		}
 		CUresult r = download(host[i], a->pristine ? a->pristine : a->ptr, bytes);
 		if (r) {
 			reply_error(err_name(r), "copying argument %d to the host", i + 1);
@@ -478,17 +481,16 @@ static double seconds(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* AUTOTUNE_TRACE: the host reference's parts, to the worker log (bench/stages.sh and
+/* AUTOTUNE_TRACE: the host reference's parts, to the worker log (bench/time_to_answer.sh and
  * tests/gpu/fills.sh read it): which inputs the host made and which it copied from the GPU. */
-static void trace_hostref(double inputs_s, double function_s, double back_s)
+static void trace_hostref(int made, double inputs_s, double function_s, double back_s)
 {
 	const char *tr = getenv("AUTOTUNE_TRACE");
 	if (!tr || !*tr || !strcmp(tr, "0"))
 		return;
-	int made = 0, copied = 0;
+	int copied = -made;
 	for (int i = 0; i < A.nargs; i++)
-		if (A.args[i].is_array)
-			*(A.args[i].host_fill[0] ? &made : &copied) += 1;
+		copied += A.args[i].is_array;
 	fprintf(stderr, "trace %d: hostref: %d arrays made on the host, %d copied from the GPU in %.1f ms; "
 			"verify.host %.1f ms; outputs to the GPU %.1f ms\n",
 		(int)getpid(), made, copied, 1e3 * inputs_s, 1e3 * function_s, 1e3 * back_s);
@@ -517,7 +519,8 @@ void cmd_hostref(char *line)
 	}
 	void *host[MAX_ARGS] = {0};
 	double t0 = seconds();
-	int rc = host_copies(host);
+	int made;
+	int rc = host_copies(host, &made);
 	double t1 = seconds();
 	if (rc == 0)
 		fn(host);
@@ -533,7 +536,7 @@ void cmd_hostref(char *line)
 		}
 		a->ref_valid = a->fixed_ref = !r;
 	}
-	trace_hostref(t1 - t0, t2 - t1, seconds() - t2);
+	trace_hostref(made, t1 - t0, t2 - t1, seconds() - t2);
 	for (int i = 0; i < MAX_ARGS; i++)
 		free(host[i]);
 	dlclose(so);
