@@ -25,6 +25,6 @@ for spec in "$@"; do
 	rm -rf "$cache"
 	winner=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { c[$i] = i; if ($i == "blockDim.x") np = i - 1 } next }
 		$c["flags"] ~ /winner/ { p = $1; for (i = 2; i <= np; i++) p = p " " $i; print p }' "results/$name.csv")
-	stages=$(grep -m1 -E '^[^ ]+: [0-9.]+ s: [0-9.]+ s opening' /tmp/stages_run.log | sed 's/^[^:]*: //')
+	stages=$(grep -m1 -E '^[^ ]+: [0-9.]+ s: [0-9.]+ s starting' /tmp/stages_run.log | sed 's/^[^:]*: //')
 	printf "%-14s %7s %7s  %-28s %s\n" "$name" "${walls[0]}" "${walls[1]}" "$winner" "$stages"
 done

@@ -15,6 +15,9 @@
  *   FAKE_PROFILE_FAIL_BX  the configuration with this blockDim.x cannot be profiled
  *   FAKE_EVAL_ERROR  answer fillexpr with this "eval" error (else ok; let and fillexpr are logged)
  *   FAKE_FILE_ERROR  answer fillfile with this "file" error (else ok; fillfile is logged)
+ *   FAKE_WARMUP_WAITS_FOR  the warm-up (the set-up's last command) waits, up to 60 s, until this
+ *                    file exists, and logs "warmup saw" or "warmup gave up" (a test makes the
+ *                    file from nvcc, to show that the set-up runs while nvcc does)
  * hostref loads the shared object and calls it as the worker does, with every array NULL: a
  * reference that touches its arrays ends the fake worker as it would a real one (logged).
  *   FAKE_SLOW_GPU    this GPU ordinal times every first-pass run 2% slower (finalist runs, role
@@ -68,6 +71,17 @@ static void log_line(const char *fmt, ...)
 	vfprintf(f, fmt, ap);
 	va_end(ap);
 	fclose(f);
+}
+
+/* FAKE_WARMUP_WAITS_FOR: polls for the file, 10 ms at a time, up to 60 s. */
+static void warm_up_waits(void)
+{
+	const char *path = getenv("FAKE_WARMUP_WAITS_FOR");
+	if (!path || !*path)
+		return;
+	for (int i = 0; i < 6000 && access(path, F_OK) != 0; i++)
+		nanosleep(&(struct timespec){0, 10000000}, NULL);
+	log_line("warmup %s %s\n", access(path, F_OK) == 0 ? "saw" : "gave up on", path);
 }
 
 /* Writes one reply; NULL msg for a message without fields. */
@@ -308,8 +322,10 @@ int main(void)
 			log_line("counters %d %s\n", gpu, ctr.set);
 			decide_only = !strcmp(ctr.set, "decide");
 			reply(&PROTO_OK, NULL);
-		} else if (proto_is(&PROTO_WARMUP, line))
+		} else if (proto_is(&PROTO_WARMUP, line)) {
+			warm_up_waits();
 			reply(&PROTO_WARM, &(proto_warm){1980, 1980});
+		}
 		else if (proto_is(&PROTO_COPYBW_ASK, line))
 			reply(&PROTO_COPYBW, &(proto_copybw){3000.0});
 		else if (proto_is(&PROTO_SCALAR, line) || proto_is(&PROTO_SUMCOUNT, line))

@@ -8,6 +8,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <CUnit/CUnit.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1007,19 +1008,51 @@ static void test_the_summary_says_where_the_time_went(void)
 	unsetenv("NVCC");
 	const char *line = strstr(out, "stages: ");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(line);
-	double all, part[6];
-	int n = sscanf(line, "stages: %lf s: %lf s opening the GPU, %lf s waiting for nvcc, %lf s measuring, %lf s finalists, "
-			     "%lf s counters, %lf s writing", &all, &part[0], &part[1], &part[2], &part[3], &part[4], &part[5]);
-	CU_ASSERT_EQUAL_FATAL(n, 7);
+	double all, part[7];
+	int n = sscanf(line, "stages: %lf s: %lf s starting the GPU, %lf s waiting for nvcc, %lf s setting up inputs, "
+			     "%lf s measuring, %lf s finalists, %lf s counters, %lf s writing",
+		       &all, &part[0], &part[1], &part[2], &part[3], &part[4], &part[5], &part[6]);
+	CU_ASSERT_EQUAL_FATAL(n, 8);
 	double sum = 0;
-	for (int i = 0; i < 6; i++) {
+	for (int i = 0; i < 7; i++) {
 		CU_ASSERT(part[i] >= 0);
 		sum += part[i];
 	}
 	CU_ASSERT(sum <= all + 0.1);
 	CU_ASSERT(part[1] >= 1.5); /* the capped builds, 2 s behind */
-	CU_ASSERT(part[2] < 1.0);  /* the fake worker answers at once */
+	CU_ASSERT(part[2] < 1.0);  /* the fake worker's arguments, set up while nvcc ran */
+	CU_ASSERT(part[3] < 1.0);  /* the fake worker answers at once */
 	free(out);
+}
+
+/* The GPU's set-up (arrays, host reference, warm-up) runs while nvcc compiles, not before nvcc
+ * starts: the fake worker's warm-up waits for a file the first compile makes, which it would
+ * never see if nvcc waited for the set-up. */
+static void test_the_gpu_is_set_up_while_nvcc_runs(void)
+{
+	config_path = write_space_config(DIR, "beside", NULL);
+	fake_worker_reset(DIR, "beside");
+	char cwd[PATH_MAX], marker[PATH_MAX + 32], script[2 * PATH_MAX + 64];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd));
+	snprintf(marker, sizeof marker, "%s/" DIR "/nvcc_started", cwd);
+	unlink(marker);
+	char *nvcc = find_nvcc();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(nvcc);
+	/* a compile, not the toolchain's identity probe, which runs before the GPU opens */
+	snprintf(script, sizeof script, "#!/bin/sh\ncase \"$*\" in *-cubin*) touch '%s' ;; esac\nexec %s \"$@\"\n", marker,
+		 nvcc);
+	free(nvcc);
+	put_file(DIR "/nvcc_marks", script);
+	chmod(DIR "/nvcc_marks", 0755);
+	setenv("NVCC", DIR "/nvcc_marks", 1);
+	setenv("FAKE_WARMUP_WAITS_FOR", marker, 1);
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune_on(config_path, (char *[]){"--fresh", "--no-cache", NULL}, &out), 0);
+	unsetenv("FAKE_WARMUP_WAITS_FOR");
+	unsetenv("NVCC");
+	free(out);
+	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "warmup saw "), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "warmup gave up"), 0);
 }
 
 /* The same on two GPUs under a budget: a search measures on the first GPU only, so its wait for
@@ -1039,14 +1072,15 @@ static void test_a_search_on_two_gpus_says_where_the_time_went(void)
 	while (line && !(line[9] >= '0' && line[9] <= '9')) /* the stages, not the GPUs' line */
 		line = strstr(line + 1, "stages2: ");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(line);
-	double all, part[6];
-	int n = sscanf(line, "stages2: %lf s: %lf s opening the GPUs, %lf s waiting for nvcc, %lf s measuring, %lf s finalists, "
-			     "%lf s counters, %lf s writing", &all, &part[0], &part[1], &part[2], &part[3], &part[4], &part[5]);
-	if (n != 7)
+	double all, part[7];
+	int n = sscanf(line, "stages2: %lf s: %lf s starting the GPUs, %lf s waiting for nvcc, %lf s setting up inputs, "
+			     "%lf s measuring, %lf s finalists, %lf s counters, %lf s writing",
+		       &all, &part[0], &part[1], &part[2], &part[3], &part[4], &part[5], &part[6]);
+	if (n != 8)
 		fprintf(stderr, "\n%s\n", out);
-	CU_ASSERT_EQUAL_FATAL(n, 7);
+	CU_ASSERT_EQUAL_FATAL(n, 8);
 	CU_ASSERT(part[1] >= 1.5);
-	CU_ASSERT(part[2] < 1.0);
+	CU_ASSERT(part[3] < 1.0);
 	free(out);
 }
 
@@ -1616,6 +1650,7 @@ int add_tune_suite(void)
 	CU_add_test(s, "option values are checked first", test_option_values_are_checked_first);
 	CU_add_test(s, "bad input table: exit 2 and a message", test_bad_input_table);
 	CU_add_test(s, "the summary says where the time went", test_the_summary_says_where_the_time_went);
+	CU_add_test(s, "the GPU is set up while nvcc runs", test_the_gpu_is_set_up_while_nvcc_runs);
 	CU_add_test(s, "a search on two GPUs says where the time went", test_a_search_on_two_gpus_says_where_the_time_went);
 	CU_add_test(s, "a nested results directory is made", test_a_nested_results_directory_is_made);
 	CU_add_test(s, "outputs that would destroy files are refused", test_outputs_that_would_destroy_files_are_refused);

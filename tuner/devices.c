@@ -66,6 +66,9 @@ typedef struct starter {
 	pthread_t thread;
 	int threaded; /* started on a thread of its own (else it ran on this one) */
 	int joined;
+	/* the first GPU's: set up on a thread while nvcc compiles (devices_ready) */
+	gpu_set *set;
+	int named, failed;
 } starter;
 
 static void *start_one(void *arg)
@@ -84,6 +87,25 @@ static void start_all(starter *st, size_t from, size_t to)
 		if (!st[i].threaded)
 			start_one(&st[i]);
 	}
+}
+
+/* The first GPU, open already: its arguments (fills, copies, the host reference), then the
+ * others' start, then its warm-up, on a thread of its own while nvcc compiles. */
+static void *prepare_first(void *arg)
+{
+	starter *s = arg;
+	gpu_set *set = s->set;
+	/* with several GPUs the others take the counters while the first re-times the finalists */
+	int rc = runner_prepare(s->rn, s->cfg, &s->info, set->n == 1, &s->d);
+	trace_event("GPU %d arguments set up", s->ordinal);
+	/* The others start once the first has its arguments: opening a GPU holds the driver's lock,
+	 * and the first's allocations waited 0.12 s behind it; the first warms up and measures
+	 * meanwhile. */
+	if (!rc)
+		start_all(set->st, 1, set->n);
+	s->failed = rc || runner_warm_up(s->rn, &s->d);
+	trace_event("GPU %d ready", s->ordinal);
+	return NULL;
 }
 
 static void wait_for(starter *s)
@@ -150,6 +172,11 @@ int devices_start(const options *o, const char *worker_path, const config *cfg, 
 		return -1;
 	}
 	trace_event("GPU %d open", ordinals[0]);
+	if (runner_arrays_fit(cfg, &first, d)) { /* said before nvcc starts, as before a fill */
+		runner_stop(r0);
+		free(ordinals);
+		return -2;
+	}
 	if (!named) {
 		int count = runner_device_count(r0);
 		n = count > 1 ? (size_t)count : 1;
@@ -164,20 +191,34 @@ int devices_start(const options *o, const char *worker_path, const config *cfg, 
 	for (size_t i = 0; i < n; i++)
 		set->st[i] = (starter){.worker = worker_path, .log = log_path, .cfg = cfg, .ordinal = ordinals[i]};
 	free(ordinals);
-	set->runners[0] = r0;
 	set->info[0] = first;
-	set->st[0].joined = 1;
-	/* with several GPUs the others take the counters while the first re-times the finalists */
-	int rc = runner_prepare(r0, cfg, &first, n == 1, d);
-	/* The others start once the first has its arguments: opening a GPU holds the driver's lock,
-	 * and the first's allocations waited 0.12 s behind it; the first warms up and measures
-	 * meanwhile. */
-	if (!rc)
-		start_all(set->st, 1, n);
-	rc = rc || runner_warm_up(r0, d);
-	trace_event("GPU %d ready", set->st[0].ordinal);
-	if (named && !rc)
-		for (size_t i = 1; i < n; i++) {
+	starter *s = &set->st[0];
+	s->rn = r0;
+	s->info = first;
+	s->set = set;
+	s->named = named;
+	s->threaded = pthread_create(&s->thread, NULL, prepare_first, s) == 0;
+	if (!s->threaded)
+		prepare_first(s);
+	return 0;
+}
+
+int devices_ready(gpu_set *set, diags *d)
+{
+	starter *s = &set->st[0];
+	if (s->joined)
+		return set->runners[0] ? 0 : -2;
+	wait_for(s);
+	int rc = s->failed;
+	for (size_t k = 0; k < s->d.n; k++)
+		diags_add(d, "%s", s->d.msgs[k]);
+	diags_free(&s->d);
+	if (!rc) {
+		set->runners[0] = s->rn;
+		s->rn = NULL;
+	}
+	if (s->named && !rc)
+		for (size_t i = 1; i < set->n; i++) {
 			wait_for(&set->st[i]);
 			rc |= admit(set, i, 1, d);
 		}
@@ -195,7 +236,8 @@ runner *devices_join(gpu_set *set, size_t i)
 	starter *s = &set->st[i];
 	if (!s->joined) {
 		wait_for(s);
-		admit(set, i, 0, NULL);
+		if (!s->failed) /* the first GPU's set-up failed: devices_ready says why */
+			admit(set, i, 0, NULL);
 	}
 	return set->runners[i];
 }

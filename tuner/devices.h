@@ -17,15 +17,20 @@ typedef struct {
 	int quiet;
 } gpu_set;
 
-/* Starts a worker on every GPU asked for, each set up for cfg. GPUs named by o->devices or
- * o->device must all start, and be of one model, before it returns (-1 with the reason in d
- * otherwise). Without them it uses every GPU the first one's worker sees, and returns as soon as
- * that first one is ready: the others open their contexts once it has opened its own (opening
- * them all at once made each slower) and join through devices_join. -1 with the reason in d when
- * the first GPU cannot start, -2 when it started but the kernel's arguments could not be set up
- * on it (or a named GPU failed). */
+/* Starts a worker on every GPU asked for, each set up for cfg. It returns once the first GPU is
+ * open (info[0] says what it is; -1 with the reason in d when it cannot start) and sets it up
+ * (fills, the host reference, warm-up) on a thread meanwhile, so that nvcc compiles while it does;
+ * devices_ready waits for that. GPUs named by o->devices or o->device must all start, and be of
+ * one model. Without them it uses every GPU the first one's worker sees: the others open their
+ * contexts once the first has its arguments (opening them all at once made each slower) and join
+ * through devices_join. */
 int devices_start(const options *o, const char *worker_path, const config *cfg, const char *log_path, gpu_set *set,
 		  diags *d);
+
+/* Waits until the first GPU is set up (and every named GPU has started): 0 with runners[0] set,
+ * or -2 with the reason in d when the kernel's arguments could not be set up on it (or a named
+ * GPU failed); the set is then stopped. Before it, runners[0] is NULL. */
+int devices_ready(gpu_set *set, diags *d);
 
 /* Whether --devices is a list of distinct GPU numbers (0,2,3); -1 with the reason in d. */
 int devices_check(const char *list, diags *d);

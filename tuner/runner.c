@@ -418,12 +418,8 @@ static void copy_lines(runner *r, const config *cfg)
 	free(sent);
 }
 
-int runner_prepare(runner *r, const config *cfg, const device_info *info, int profiler, diags *d)
+int runner_arrays_fit(const config *cfg, const device_info *info, diags *d)
 {
-	remember(r, encode(&PROTO_MEASURE, &(proto_measure){cfg->cache_warm ? "warm" : "cold", cfg->verify_every,
-							     (unsigned long long)cfg->sample, cfg->max_mismatches,
-							     cfg->pending_launches}));
-	/* first, before any element is generated: an array too large is said at once */
 	size_t need = 0;
 	for (size_t i = 0; i < cfg->nargs; i++)
 		if (cfg->args[i].is_array) /* outputs are held twice: this run's and the reference's */
@@ -434,6 +430,17 @@ int runner_prepare(runner *r, const config *cfg, const device_info *info, int pr
 			  cfg->path, need / 1073741824.0, info->name, info->mem_bytes / 1073741824.0);
 		return -1;
 	}
+	return 0;
+}
+
+int runner_prepare(runner *r, const config *cfg, const device_info *info, int profiler, diags *d)
+{
+	remember(r, encode(&PROTO_MEASURE, &(proto_measure){cfg->cache_warm ? "warm" : "cold", cfg->verify_every,
+							     (unsigned long long)cfg->sample, cfg->max_mismatches,
+							     cfg->pending_launches}));
+	/* first, before any element is generated: an array too large is said at once */
+	if (runner_arrays_fit(cfg, info, d))
+		return -1;
 	for (size_t i = 0; i < cfg->nargs; i++) {
 		const kernel_arg *a = &cfg->args[i];
 		if (!a->is_array)

@@ -37,6 +37,10 @@ runner *runner_start(const char *worker_path, int ordinal, const config *cfg, de
  * back), and one that profiles after all builds it then. -1 with the reason in d; the
  * caller stops the runner. */
 int runner_prepare(runner *r, const config *cfg, const device_info *info, int profiler, diags *d);
+
+/* Whether cfg's arrays fit the device's memory (outputs and restored inputs twice); -1 with the
+ * reason in d. runner_prepare checks it first; devices_start too, before anything compiles. */
+int runner_arrays_fit(const config *cfg, const device_info *info, diags *d);
 int runner_warm_up(runner *r, diags *d);
 
 /* How one configuration is sampled. */

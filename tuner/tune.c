@@ -7,7 +7,6 @@
 #include <math.h>
 #include <limits.h>
 #include <signal.h>
-#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +37,7 @@
 #include "runner.h"
 #include "search.h"
 #include "select.h"
+#include "stages.h"
 #include "signals.h"
 #include "signature.h"
 #include "space.h"
@@ -210,8 +210,9 @@ typedef struct {
 	gpu_set gs;
 	device_info dev;
 	double start_s;      /* when the run began (now_seconds) */
-	double setup_s;      /* starting the GPU workers: context, arguments, warm-up */
+	double setup_s;      /* starting the first GPU's worker: the driver and a context */
 	double ref_wait_s;   /* waiting for the reference's binary before measuring */
+	double inputs_wait_s; /* then for the first GPU's arguments and warm-up (devices_ready) */
 	measure_opts mo;     /* the measuring stage's options and what it says of its time */
 	char workdir[PATH_MAX];
 	int have_workdir;
@@ -646,6 +647,13 @@ static int compile_and_measure(tuning *t)
 		build_end(bd, NULL);
 		return stop(t, EXIT_USAGE);
 	}
+	/* the fills, the host reference and the warm-up went on beside nvcc */
+	t0 = now_seconds();
+	if (devices_ready(&t->gs, &t->d)) {
+		build_end(bd, NULL);
+		return stop(t, EXIT_USAGE);
+	}
+	t->inputs_wait_s = now_seconds() - t0;
 	t->mo = (measure_opts){
 		.progress = !o->quiet,
 		.interrupted = &interrupted,
@@ -679,39 +687,14 @@ static int compile_and_measure(tuning *t)
 	return 0;
 }
 
-/* The CPU time of this process and its children (nvcc, the workers) over `wall` seconds of every
- * core: how much of the machine the run kept busy, compiling above all. */
-static double cores_busy(double wall)
-{
-	struct rusage self, children;
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	if (wall <= 0 || cores < 1 || getrusage(RUSAGE_SELF, &self) || getrusage(RUSAGE_CHILDREN, &children))
-		return 0;
-	double cpu = (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec + children.ru_utime.tv_sec +
-			      children.ru_stime.tv_sec) +
-		     1e-6 * (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec + children.ru_utime.tv_usec +
-				     children.ru_stime.tv_usec);
-	return cpu / (wall * (double)cores);
-}
-
-/* Where the run's wall time went, so far as a user can change it: opening the GPUs, waiting for
- * nvcc, measuring, the finalists' rounds, the counters, writing; "other" is loading, enumerating
- * and hashing. */
+/* Where the run's wall time went, so far as a user can change it (stages.h): the inputs are set
+ * up beside nvcc, so only what outlasts it counts; "other" is loading, enumerating and hashing. */
 static void stages(const tuning *t, double write_s)
 {
 	const measure_opts *mo = &t->mo;
-	double all = now_seconds() - t->start_s, wait = t->ref_wait_s + mo->wait_s;
-	double part[] = {t->setup_s, wait, mo->first_pass_s - mo->wait_s, mo->final_s, mo->counters_s, write_s};
-	const char *name[] = {"opening the GPU", "waiting for nvcc", "measuring", "finalists", "counters", "writing"};
-	double other = all;
-	fprintf(stderr, "%s: %.1f s:", t->cfg.name, all);
-	for (size_t i = 0; i < sizeof part / sizeof *part; i++) {
-		fprintf(stderr, "%s %.1f s %s%s", i ? "," : "", part[i], name[i], i == 0 && t->gs.n > 1 ? "s" : "");
-		other -= part[i];
-	}
-	if (other >= 0.05)
-		fprintf(stderr, ", %.1f s other", other);
-	fprintf(stderr, "; cores %.0f%% busy\n", 100 * cores_busy(all));
+	double part[STAGE_COUNT] = {t->setup_s, t->ref_wait_s + mo->wait_s, t->inputs_wait_s, mo->first_pass_s - mo->wait_s,
+				    mo->final_s, mo->counters_s, write_s};
+	stages_say(t->cfg.name, t->gs.n, now_seconds() - t->start_s, part);
 }
 
 /* How far a run that measured `measured` configurations got (a RUN_ word of table.h), as its

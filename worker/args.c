@@ -14,13 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "elem.h"
 #include "expr.h"
+#include "fills.h"
 #include "args.h"
 #include "compare.h"
 #include "device.h"
 #include "protocol.h"
+#include "transfer.h"
 #include "verdict.h"
 #include "banned.h"
 
@@ -39,6 +43,9 @@ typedef struct {
 	int fixed_ref;         /* ref was given (verify.expect), not taken from a reference run */
 	unsigned char scalar[8];
 	char *name;            /* the config's name for it, for messages (NULL: not given) */
+	char host_fill[16];    /* a fill the host makes as the GPU did (fills.h), until overwritten; "" */
+	unsigned long long seed;
+	double value;
 } arg;
 
 /* The arguments by the tuner's index, and the sum check. */
@@ -119,6 +126,12 @@ void cmd_array(char *line)
 	} else {
 		r = cuMemsetD8(a->ptr, 0, bytes);
 	}
+	/* the host makes its copy itself for verify.host, instead of copying it from the GPU */
+	a->host_fill[0] = 0;
+	if (fills_on_host(fill, elem_base(t)))
+		snprintf(a->host_fill, sizeof a->host_fill, "%s", fill);
+	a->seed = seed;
+	a->value = v;
 	if (!r && restore && !(r = cuMemAlloc(&a->pristine, bytes)))
 		r = cuMemcpyDtoD(a->pristine, a->ptr, bytes);
 	if (!r)
@@ -319,6 +332,8 @@ static void filled(arg *a, int expect)
 	}
 	if (expect)
 		a->ref_valid = a->fixed_ref = 1;
+	else
+		a->host_fill[0] = 0;
 	reply_ok();
 }
 
@@ -419,6 +434,7 @@ void cmd_copy(char *line)
 	}
 	int to = (int)ask.to, from = (int)ask.from;
 	arg *a = &A.args[to], *b = &A.args[from];
+	a->host_fill[0] = 0;
 	size_t bytes = (a->count < b->count ? a->count : b->count) * elem_size(a->type);
 	CUresult r = cuMemcpyDtoD(a->ptr, b->pristine ? b->pristine : b->ptr, bytes);
 	if (!r && a->pristine)
@@ -429,9 +445,12 @@ void cmd_copy(char *line)
 		reply_ok();
 }
 
-/* Host copies of every array as filled (inputs as restored), into host[]; 0, or -1 answered. */
-static int host_copies(void **host)
+/* Host copies of every array as filled (inputs as restored), into host[]: generated fills made
+ * on every core (a 1.6 GB input in tens of milliseconds, bit for bit the GPU's), the rest copied
+ * from the GPU; 0, or -1 answered. */
+static int host_copies(void **host, int *made)
 {
+	*made = 0;
 	for (int i = 0; i < A.nargs; i++) {
 		arg *a = &A.args[i];
 		size_t bytes = a->count * elem_size(a->type);
@@ -441,13 +460,40 @@ static int host_copies(void **host)
 			reply_error("host", "out of host memory for a copy of argument %d (%zu bytes)", i + 1, bytes);
 			return -1;
 		}
-		CUresult r = cuMemcpyDtoH(host[i], a->pristine ? a->pristine : a->ptr, bytes);
+		if (a->host_fill[0] && fills_make(host[i], elem_base(a->type), a->host_fill,
+						  a->count * (uint64_t)elem_lanes(a->type), a->seed, a->value, 0) == 0) {
+			++*made;
+			continue;
+		}
+		CUresult r = download(host[i], a->pristine ? a->pristine : a->ptr, bytes);
 		if (r) {
 			reply_error(err_name(r), "copying argument %d to the host", i + 1);
 			return -1;
 		}
 	}
 	return 0;
+}
+
+static double seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* AUTOTUNE_TRACE: the host reference's parts, to the worker log (bench/time_to_answer.sh and
+ * tests/gpu/fills.sh read it): which inputs the host made and which it copied from the GPU. */
+static void trace_hostref(int made, double inputs_s, double function_s, double back_s)
+{
+	const char *tr = getenv("AUTOTUNE_TRACE");
+	if (!tr || !*tr || !strcmp(tr, "0"))
+		return;
+	int copied = -made;
+	for (int i = 0; i < A.nargs; i++)
+		copied += A.args[i].is_array;
+	fprintf(stderr, "trace %d: hostref: %d arrays made on the host, %d copied from the GPU in %.1f ms; "
+			"verify.host %.1f ms; outputs to the GPU %.1f ms\n",
+		(int)getpid(), made, copied, 1e3 * inputs_s, 1e3 * function_s, 1e3 * back_s);
 }
 
 /* hostref: verify.host's function, called once on host copies of the arrays; the outputs it
@@ -472,20 +518,25 @@ void cmd_hostref(char *line)
 		return;
 	}
 	void *host[MAX_ARGS] = {0};
-	int rc = host_copies(host);
+	double t0 = seconds();
+	int made;
+	int rc = host_copies(host, &made);
+	double t1 = seconds();
 	if (rc == 0)
 		fn(host);
+	double t2 = seconds();
 	for (int i = 0; i < A.nargs && rc == 0; i++) {
 		arg *a = &A.args[i];
 		if (!a->is_array || !a->output || a->fixed_ref || a->summed)
 			continue;
-		CUresult r = cuMemcpyHtoD(a->ref, host[i], a->count * elem_size(a->type));
+		CUresult r = upload(a->ref, host[i], a->count * elem_size(a->type));
 		if (r) {
 			reply_error(err_name(r), "copying the host reference's argument %d to the GPU", i + 1);
 			rc = -1;
 		}
 		a->ref_valid = a->fixed_ref = !r;
 	}
+	trace_hostref(made, t1 - t0, t2 - t1, seconds() - t2);
 	for (int i = 0; i < MAX_ARGS; i++)
 		free(host[i]);
 	dlclose(so);
