@@ -75,6 +75,15 @@ double value_as_double(value v)
 	return v.kind == VAL_INT ? (double)v.u.i : v.kind == VAL_STR ? NAN : v.u.f;
 }
 
+int value_equal(value a, value b)
+{
+	if (a.kind == VAL_STR || b.kind == VAL_STR)
+		return a.kind == b.kind && !strcmp(a.u.s, b.u.s);
+	if (a.kind == VAL_INT && b.kind == VAL_INT)
+		return a.u.i == b.u.i;
+	return value_as_double(a) == value_as_double(b);
+}
+
 int value_truth(value v)
 {
 	return v.kind == VAL_INT ? v.u.i != 0 : v.kind == VAL_STR ? *v.u.s != 0 : v.u.f != 0.0;
@@ -262,6 +271,26 @@ static int lex_number(parser *p, int start)
 	return 0;
 }
 
+/* A string literal, "float" or 'float': its text ends at the same quote, on one line. */
+static int lex_string(parser *p, int i)
+{
+	const char *s = p->src;
+	char q = s[i];
+	int j = i + 1;
+	while (s[j] && s[j] != q && s[j] != '\n')
+		j++;
+	if (s[j] != q) {
+		expr_set_err(p->err, i, "string %c%.*s without its closing %c", q, j - i - 1 > QUOTE_MAX ? QUOTE_MAX : j - i - 1,
+			     s + i + 1, q);
+		return -1;
+	}
+	p->tok.kind = T_STR;
+	p->tok.len = j + 1 - i;
+	p->names[j] = 0; /* the copy's text from i + 1 is the string */
+	p->pos = j + 1;
+	return 0;
+}
+
 /* The character at i starts no token: said whole (a multi-byte one as itself, a byte that starts
  * none or a control as \\x), with the operator it may stand for. */
 static void unexpected(parser *p, int i)
@@ -297,22 +326,8 @@ static int next(parser *p)
 	}
 	if (is_digit(c) || (c == '.' && is_digit(s[i + 1])))
 		return lex_number(p, i);
-	if (c == '"' || c == '\'') {
-		/* a string literal, "float" or 'float': its text ends at the same quote, on one line */
-		int j = i + 1;
-		while (s[j] && s[j] != c && s[j] != '\n')
-			j++;
-		if (s[j] != c) {
-			expr_set_err(p->err, i, "string %c%.*s without its closing %c", c, j - i - 1 > QUOTE_MAX ? QUOTE_MAX : j - i - 1,
-				     s + i + 1, c);
-			return -1;
-		}
-		p->tok.kind = T_STR;
-		p->tok.len = j + 1 - i;
-		p->names[j] = 0; /* the copy's text from i + 1 is the string */
-		p->pos = j + 1;
-		return 0;
-	}
+	if (c == '"' || c == '\'')
+		return lex_string(p, i);
 	if (is_ident_start(c)) {
 		int j = i;
 		while (is_ident_char(s[j]))

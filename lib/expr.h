@@ -26,6 +26,9 @@ static inline value value_float(double f) { value v = {VAL_FLOAT, {.f = f}}; ret
 static inline value value_str(const char *s) { value v = {VAL_STR, {.s = s}}; return v; }
 /* A string's is NaN: no number. */
 double value_as_double(value v);
+/* Whether a and b are the same value: ints exactly, strings by their text, an int and a float
+ * by number; a string and a number never. */
+int value_equal(value a, value b);
 /* Non-zero for a non-zero int, a non-zero float or a non-empty string. */
 int value_truth(value v);
 /* Shortest text that reads back to the same value: "256", "0.5", "1e-06". Integers never get a

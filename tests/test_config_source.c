@@ -243,6 +243,85 @@ static void test_a_bad_entry_is_refused_at_its_position(void)
 	}
 }
 
+/* A parameter of types or kernel names: words that are no constant, spellings of types, quoted
+ * text; in a templated entry each configuration's instance, taken by address at the end of the
+ * copy so that nvcc compiles it; a reference names one of the strings. */
+static void test_string_parameters_fill_a_templated_entry(void)
+{
+	config cfg;
+	char *first;
+	space sp;
+	diags d = {0};
+	const char *sp_text = "  bx: [32, 64]\n  T: [float, __half, unsigned int, \"const float*\", 'ns::v<int>']\n"
+			      "constraints: [\"T != 'ns::v<int>' || bx == 32\"]\nverify: {reference: {bx: 32, T: __half}}";
+	CU_ASSERT_EQUAL_FATAL(load_over("template <typename T> __global__ void k(int n) {}\n", sp_text,
+					"  entry: \"k<${T}, ${bx}>\"", &cfg, &first), 0);
+	const param *t = &cfg.params[1];
+	CU_ASSERT(param_is_string(t) && t->is_entry && param_is_compile_time(t));
+	CU_ASSERT_EQUAL_FATAL(t->nvalues, 5);
+	static const char *const want[] = {"float", "__half", "unsigned int", "const float*", "ns::v<int>"};
+	for (size_t i = 0; i < 5; i++)
+		CU_ASSERT_STRING_EQUAL(t->values[i].u.s, want[i]);
+	CU_ASSERT(cfg.rewrite_pragmas); /* the instance is taken in the copy */
+	CU_ASSERT(cfg.has_reference && cfg.reference[1].u.s == t->values[1].u.s);
+	int rc = space_enumerate(&cfg, &sp, &d);
+	if (rc)
+		fprintf(stderr, "\n  %s\n", d.n ? d.msgs[0] : "");
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(sp.count, 9); /* ns::v<int> with bx 32 only */
+	value vals[2] = {value_int(64), t->values[3]};
+	char *e = config_entry(&cfg, vals);
+	CU_ASSERT_STRING_EQUAL(e, "k<const float*, 64>");
+	free(e);
+	size_t len;
+	char *copy = compile_rewrite_pragmas(&cfg, vals, &len);
+	CU_ASSERT_PTR_NOT_NULL(copy && strstr(copy, "= (void *)&k<const float*, 64>;\n"));
+	free(copy);
+	space_free(&sp);
+	config_free(&cfg);
+	diags_free(&d);
+	/* a named variant: the entry is the string itself */
+	CU_ASSERT_EQUAL_FATAL(load_over("", "  bx: [32, 64]\n  KERNEL: [transpose_naive, transpose_coalesced]",
+					"  entry: \"${KERNEL}\"", &cfg, &first), 0);
+	vals[1] = cfg.params[1].values[1];
+	e = config_entry(&cfg, vals);
+	CU_ASSERT_STRING_EQUAL(e, "transpose_coalesced");
+	CU_ASSERT(!cfg.rewrite_pragmas);
+	free(e);
+	config_free(&cfg);
+}
+
+/* Strings where they cannot go are refused at their place, saying why: among numbers (a misspelt
+ * constant), twice, with characters no type has, as a register cap or an unroll factor, in
+ * arithmetic, as a name that makes no identifier, a reference value that is not listed. */
+static void test_strings_where_they_cannot_go_are_refused(void)
+{
+	static const struct {
+		const char *space, *entry, *src, *why;
+	} bad[] = {
+		{"  bx: [32, 64, BX]", "  entry: k", "", "parameter 'bx' mixes numbers and strings: 'BX' is no number"},
+		{"  bx: [32]\n  T: [float, float]", "  entry: \"k<${T}>\"", "", "lists the value float twice"},
+		{"  bx: [32]\n  T: [float, '\"a;b\"']", "  entry: \"k<${T}>\"", "", "string value '\"a;b\"' may hold only"},
+		{"  bx: [32]\n  T: [a, b]\nbuild: {maxrregcount: T}", "  entry: k", "", "but build.maxrregcount takes a number"},
+		{"  bx: [32]\n  T: [a, b]", "  entry: k", "#pragma unroll T\n", "but a `#pragma unroll` takes a number"},
+		{"  bx: [32]\n  V: [naive, \"un signed\"]", "  entry: \"k_${V}\"", "",
+		 "kernel entry 'k_${V}' does not make a C identifier for V = un signed"},
+		{"  bx: [32]\n  T: [float, half]\nverify: {reference: {bx: 32, T: double}}", "  entry: \"k<${T}>\"", "",
+		 "gives 'double' for parameter 'T', which is not one of its values (float, half)"},
+		{"  bx: [32]\n  T: [float, half]", "  entry: \"k<${T}>(x)\"", "", "does not make a C identifier or a template-id"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		config cfg;
+		char *first = NULL;
+		CU_ASSERT(load_over(bad[i].src, bad[i].space, bad[i].entry, &cfg, &first) >= 1);
+		if (!first || !strstr(first, bad[i].why))
+			fprintf(stderr, "\n  case %zu: got %s\n want ...%s\n", i, first ? first : "(nothing)", bad[i].why);
+		CU_ASSERT_PTR_NOT_NULL(first ? strstr(first, bad[i].why) : NULL);
+		free(first);
+		config_free(&cfg);
+	}
+}
+
 int add_config_source_suite(void)
 {
 	CU_pSuite s = CU_add_suite("config_source", NULL, NULL);
@@ -254,5 +333,7 @@ int add_config_source_suite(void)
 	CU_add_test(s, "a pragma's name decides what is compile-time", test_a_pragmas_name_decides_what_is_compile_time);
 	CU_add_test(s, "an entry's placeholders are filled per configuration", test_an_entrys_placeholders_are_filled_per_configuration);
 	CU_add_test(s, "a bad entry is refused at its position", test_a_bad_entry_is_refused_at_its_position);
+	CU_add_test(s, "string parameters fill a templated entry", test_string_parameters_fill_a_templated_entry);
+	CU_add_test(s, "strings where they cannot go are refused", test_strings_where_they_cannot_go_are_refused);
 	return 0;
 }

@@ -247,6 +247,7 @@ char *compile_rewrite_pragmas(const config *cfg, const value *vals, size_t *len)
 			fprintf(out, "%.*s%s%s", (int)start, line, num, line + start + n);
 	}
 	free(line);
+	source_entry_put(cfg, vals, out);
 	fclose(in);
 	fclose(out);
 	return text;

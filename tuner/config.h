@@ -267,6 +267,17 @@ int define_name(const char *line, size_t *start, size_t *len);
  * parameter's value in vals written to out instead: 1; else 0, nothing written. */
 int source_define_put(const config *cfg, const value *vals, const char *line, FILE *out);
 
+/* Whether parameter p's values are strings (types, kernel names; config_source.c). */
+static inline int param_is_string(const param *p) { return p->nvalues && p->values[0].kind == VAL_STR; }
+/* A value of p as results files are matched against the space: a number as itself, a string
+ * parameter's value (given as text, or as v when text is NULL) as its index in p's list, -1 when
+ * the list lacks it. */
+double param_value_key(const param *p, const char *text, value v);
+
+/* After the copy's source: a template-id entry's instance taken by address, so that nvcc compiles
+ * it (config_source.c). */
+void source_entry_put(const config *cfg, const value *vals, FILE *out);
+
 /* The entry point for these parameter values: the entry with its ${param} placeholders filled.
  * Caller frees. */
 char *config_entry(const config *cfg, const value *params);

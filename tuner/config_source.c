@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "config_load.h"
+#include "mangle.h"
 #include "banned.h"
 
 int pragma_unroll_name(const char *line, size_t *start, size_t *len)
@@ -208,6 +209,29 @@ int source_define_put(const config *cfg, const value *vals, const char *line, FI
 	return 0;
 }
 
+/* A string parameter where only numbers make sense: a register cap or a `#pragma unroll` factor;
+ * as a define, each value is a -D argument that must not reach a shell. */
+static void check_string_roles(loader *L)
+{
+	for (size_t i = 0; i < L->cfg->nparams; i++) {
+		const param *p = &L->cfg->params[i];
+		if (!param_is_string(p))
+			continue;
+		if (p->is_maxreg || p->is_pragma)
+			ld_error(L, p->at, "parameter '%s' lists strings ('%s'), but %s takes a number", p->name, p->values[0].u.s,
+				 p->is_maxreg ? "build.maxrregcount" : "a `#pragma unroll`");
+		for (size_t k = 0; p->is_define && k < p->nvalues; k++) {
+			char *flag = xasprintf("-D%s=%s", p->name, p->values[k].u.s);
+			int bad = ld_refuse_shell(L, p->at, "a build.defines value", flag,
+						  "give the type through a #define of the kernel (which the parameter replaces) "
+						  "or the entry's ${}");
+			free(flag);
+			if (bad)
+				break;
+		}
+	}
+}
+
 /* nvcc does not macro-expand `#pragma unroll NAME` (NVRTC does), and a hard-coded `#define NAME
  * 16` ignores -DNAME: the compile stage rewrites both in a private copy of the source. Here: which
  * parameters they name (they become compile-time) and whether any rewriting is needed. */
@@ -259,24 +283,134 @@ void ld_scan_pragmas(loader *L)
 	}
 	settle_defines(L, seen);
 	free(seen);
+	check_string_roles(L);
 	free(text);
 }
 
-/* "mathKernel${variant}": each placeholder names a parameter, which becomes compile-time (one
- * binary per value, each with its own entry point); filled with any of its values (whole numbers
- * from 0: digits), the name must make an identifier. */
+/* The characters a string value may hold: a type (`unsigned int`, `const float*`,
+ * `cuda::std::complex<float>`) or a name; no comma (the CSV's separator), quote or anything a C
+ * line could end or continue with. */
+#define STRING_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:<>*& "
+
+int ld_string_value(loader *L, const yaml_node_t *n, value *out)
+{
+	if (n->type != YAML_SCALAR_NODE)
+		return 0;
+	const char *t = ld_scalar(n);
+	size_t len = strlen(t);
+	/* "float" or 'float' inside the YAML scalar: a string literal, meant as one */
+	if (len >= 2 && (t[0] == '"' || t[0] == '\'') && t[len - 1] == t[0]) {
+		t++;
+		len -= 2;
+	} else if (ld_is_identifier(t)) {
+		for (size_t i = 0; i < L->cfg->nconstants; i++)
+			if (!strcmp(L->cfg->constants[i].name, t))
+				return 0;
+		for (size_t i = 0; i < L->nfailed; i++)
+			if (!strcmp(L->failed[i], t))
+				return 0;
+	} else {
+		expr_error err;
+		expr *e = expr_parse(t, &err);
+		expr_free(e);
+		int starts = t[0] == '_' || t[0] == ':' || (t[0] >= 'a' && t[0] <= 'z') || (t[0] >= 'A' && t[0] <= 'Z');
+		if (e || strspn(t, STRING_CHARS) != len || !starts)
+			return 0; /* an expression, or neither: said as an expression's error */
+	}
+	if (!len || strspn(t, STRING_CHARS) < len || t[0] == ' ' || t[len - 1] == ' ') {
+		ld_error(L, ld_mark(n), "string value '%s' may hold only letters, digits, '_', ':', '<', '>', '*', '&' and "
+			 "inner spaces (a type or a kernel's name)", ld_scalar(n));
+		return -1;
+	}
+	char *text = xmalloc(len + 1);
+	memcpy(text, t, len);
+	text[len] = 0;
+	*out = value_str(text);
+	return 1;
+}
+
+double param_value_key(const param *p, const char *text, value v)
+{
+	if (!param_is_string(p))
+		return text ? strtod(text, NULL) : value_as_double(v);
+	for (size_t k = 0; k < p->nvalues; k++)
+		if (!strcmp(p->values[k].u.s, text ? text : v.kind == VAL_STR ? v.u.s : ""))
+			return (double)k;
+	return -1;
+}
+
+void ld_named_string(loader *L, const param *p, const yaml_node_t *n, const char *what, value *out)
+{
+	value v;
+	if (ld_string_value(L, n, &v) <= 0) {
+		if (n->type == YAML_SCALAR_NODE)
+			ld_error(L, ld_mark(n), "%s gives '%s' for parameter '%s', whose values are strings", what, ld_scalar(n),
+				 p->name);
+		else
+			ld_expect(L, n, YAML_SCALAR_NODE, what);
+		return;
+	}
+	double k = param_value_key(p, v.u.s, v);
+	if (k >= 0)
+		*out = p->values[(size_t)k];
+	else {
+		char *list = xstrdup("");
+		for (size_t i = 0; i < p->nvalues; i++) {
+			char *m = xasprintf("%s%s%s", list, i ? ", " : "", p->values[i].u.s);
+			free(list);
+			list = m;
+		}
+		ld_error(L, ld_mark(n), "%s gives '%s' for parameter '%s', which is not one of its values (%s)", what, v.u.s,
+			 p->name, list);
+		free(list);
+	}
+	free((char *)v.u.s);
+}
+
+/* A filled entry: a C identifier, or a template-id (`k<__half, 256>`, `ns::k<float*>`) whose
+ * instance the compile stage takes by address in the copy, so its text must be a name and
+ * arguments only. */
+static int entry_ok(const char *s)
+{
+	if (ld_is_identifier(s))
+		return 1;
+	const char *lt = strchr(s, '<');
+	if (!mangle_is_template_id(s) || strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:") !=
+					       (size_t)(lt - s) || (*s >= '0' && *s <= '9') || *s == ':')
+		return 0;
+	int depth = 0;
+	for (const char *p = lt; *p; p++) {
+		if (!strchr(STRING_CHARS ",+-.", *p) || (depth += *p == '<' ? 1 : *p == '>' ? -1 : 0) < 0 ||
+		    (!depth && p[1]))
+			return 0;
+	}
+	return depth == 0;
+}
+
+/* entry with parameter k's placeholder filled with value v and every other one with its
+ * parameter's first string, or 0 for numbers. Caller frees. */
+static char *entry_with(const config *cfg, size_t k, value v)
+{
+	value *vals = xcalloc(cfg->nparams + 1, sizeof *vals);
+	for (size_t i = 0; i < cfg->nparams; i++) {
+		const param *p = &cfg->params[i];
+		vals[i] = i == k ? v : p->nvalues && p->values[0].kind == VAL_STR ? p->values[0] : value_int(0);
+	}
+	char *e = config_entry(cfg, vals);
+	free(vals);
+	return e;
+}
+
+/* "mathKernel${variant}", "k<${T}, ${BLOCK}>": each placeholder names a parameter, which becomes
+ * compile-time (one binary per value, each with its own entry point). Filled with each value, the
+ * entry must be a C identifier (numbers: whole, from 0; strings: names) or a template-id, whose
+ * instance the rewritten copy takes by address so that nvcc compiles it. */
 void ld_check_entry(loader *L)
 {
 	config *cfg = L->cfg;
-	if (!cfg->entry || !strstr(cfg->entry, "${"))
+	if (!cfg->entry || (!strstr(cfg->entry, "${") && !strchr(cfg->entry, '<')))
 		return;
-	char plain[512];
-	size_t used = 0;
-	for (const char *p = cfg->entry; *p && used < sizeof plain - 2;) {
-		if (p[0] != '$' || p[1] != '{') {
-			plain[used++] = *p++;
-			continue;
-		}
+	for (const char *p = cfg->entry; (p = strstr(p, "${")); p += 2) {
 		const char *end = strchr(p, '}');
 		if (!end) {
 			ld_error(L, cfg->entry_at, "kernel entry '%s': '${' without '}'", cfg->entry);
@@ -288,28 +422,46 @@ void ld_check_entry(loader *L)
 				cfg->params[i].is_entry = 1;
 				found = 1;
 			}
-		if (!found)
+		if (!found) {
 			ld_error(L, cfg->entry_at, "kernel entry '%s': '%.*s' is not a parameter of the space", cfg->entry,
 			       (int)(end - p - 2), p + 2);
-		plain[used++] = '0'; /* a value's digits */
-		p = end + 1;
+			return;
+		}
 	}
-	plain[used] = 0;
-	if (!ld_is_identifier(plain)) {
-		ld_error(L, cfg->entry_at, "kernel entry '%s' does not make a C identifier", cfg->entry);
+	int templated = mangle_is_template_id(cfg->entry);
+	char *first = entry_with(cfg, cfg->nparams, value_int(0));
+	if (!entry_ok(first) || mangle_is_template_id(first) != templated) {
+		ld_error(L, cfg->entry_at, "kernel entry '%s' does not make a C identifier%s", cfg->entry,
+			 strchr(cfg->entry, '<') ? " or a template-id (name<arguments>)" : "");
+		free(first);
 		return;
 	}
+	free(first);
+	cfg->rewrite_pragmas |= templated;
 	for (size_t i = 0; i < cfg->nparams; i++)
 		for (size_t v = 0; cfg->params[i].is_entry && v < cfg->params[i].nvalues; v++) {
 			value x = cfg->params[i].values[v];
-			char text[64];
-			if (x.kind == VAL_INT && x.u.i >= 0)
+			char *e = entry_with(cfg, i, x), text[64];
+			int ok = entry_ok(e) && (templated || x.kind != VAL_INT || x.u.i >= 0) && x.kind != VAL_FLOAT;
+			free(e);
+			if (ok)
 				continue;
 			value_format(x, text, sizeof text);
-			ld_error(L, cfg->entry_at, "kernel entry '%s' does not make a C identifier for %s = %s", cfg->entry,
-			       cfg->params[i].name, text);
+			ld_error(L, cfg->entry_at, "kernel entry '%s' does not make a C identifier%s for %s = %s", cfg->entry,
+				 templated ? " or a template-id" : "", cfg->params[i].name, text);
 			break;
 		}
+}
+
+/* The instance a template-id entry names, taken by address after the source so that nvcc
+ * compiles it (a template is compiled only where used): written to out for the copy. */
+void source_entry_put(const config *cfg, const value *vals, FILE *out)
+{
+	if (!cfg->entry || !mangle_is_template_id(cfg->entry))
+		return;
+	char *e = config_entry(cfg, vals);
+	fprintf(out, "\nstatic void *const autotune_tuned_instance_ __attribute__((unused)) = (void *)&%s;\n", e);
+	free(e);
 }
 
 char *config_entry(const config *cfg, const value *params)
