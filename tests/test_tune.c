@@ -303,6 +303,31 @@ static void test_string_parameters_tune_end_to_end(void)
 	CU_ASSERT_EQUAL(count_in(DIR "/named_tuned.h", "#define NAMED_KERNEL copy_wide"), 1);
 }
 
+/* A hard-coded #define tuned without editing the file: each value compiles its own code, the run
+ * says which define it replaced, and the copy beside the header has the winner's value. */
+static void test_a_hard_coded_define_is_tuned_as_it_is(void)
+{
+	mkdir(DIR, 0777);
+	const char *src = "#define ITEMS 4\nextern \"C\" __global__ void k(float *out, int n) { out[0] = ITEMS * n; }\n";
+	put_file(DIR "/hd.cu", src);
+	put_file(DIR "/hd.yaml", "name: hd\nkernel: {source: hd.cu, entry: k}\narguments:\n"
+				 "  - {name: out, type: float, count: 64, output: true}\n  - {name: n, type: int32, value: 1}\n"
+				 "space: {ITEMS: [8, 4, 1]}\nlaunch: {block: [32], grid: [1]}\nmeasure: {finalists: 0, metrics: none}\n"
+				 "output: {csv: " DIR "/hd.csv, header: " DIR "/hd_tuned.h}\n");
+	fake_worker_reset(DIR, "hd");
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune_on(DIR "/hd.yaml", NULL, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "hd.cu:1:1: note: parameter 'ITEMS' of "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "#define: ITEMS of "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "3 binaries built"));
+	free(out);
+	CU_ASSERT_EQUAL(count_in(DIR "/hd.csv", ",ok,"), 3);
+	CU_ASSERT_EQUAL(count_in(DIR "/hd_tuned.cu", "#define ITEMS 8"), 1);
+	char *now = slurp(DIR "/hd.cu");
+	CU_ASSERT_STRING_EQUAL(now, src);
+	free(now);
+}
+
 /* A dry run after a measured run writes files of its own: the measured CSV, header, fragment and
  * report stay byte for byte as they were (a dry run's CSV used to replace the measured one). */
 static void test_a_dry_run_leaves_the_measured_results(void)
@@ -1647,6 +1672,7 @@ int add_tune_suite(void)
 		    test_a_space_too_large_to_list_is_searched_in_a_sample);
 	CU_add_test(s, "a failed binary of a search is one row", test_a_failed_binary_of_a_search_is_one_row);
 	CU_add_test(s, "string parameters tune end to end", test_string_parameters_tune_end_to_end);
+	CU_add_test(s, "a hard-coded define is tuned as it is", test_a_hard_coded_define_is_tuned_as_it_is);
 	CU_add_test(s, "a dry run leaves the measured results", test_a_dry_run_leaves_the_measured_results);
 	CU_add_test(s, "a dry run takes the results lock", test_a_dry_run_takes_the_results_lock);
 	CU_add_test(s, "configs of one name are refused", test_configs_of_one_name_are_refused);
