@@ -1,7 +1,7 @@
 /* test_mangle.c: a templated entry ("k<__half, 256>") against the symbols nvcc 12 wrote for real
  * instances (mangle.c): the instance it names matches, with the spellings C++ allows (a typedef of
- * the CUDA headers, spacing, a scope); another instance, another kernel, or a symbol this reader
- * cannot read does not. */
+ * the CUDA headers, spacing, a scope, arguments the mangling abbreviates); another instance,
+ * another kernel, or a symbol this reader cannot read does not. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 
@@ -34,8 +34,15 @@ static void test_a_template_id_names_its_instance(void)
 		{"_Z6reduceIfLi4ELb1EEvPf", "reduce<float, -4, true>", 0},
 		{"_Z4copyIPKfEvT_", "copy<const float *>", 1},
 		{"_Z4copyI13__nv_bfloat16EvT_", "copy<nv_bfloat16>", 1},
-		/* a substitution (a repeated class type) is not read: no match rather than a wrong one */
-		{"_Z4pairI6__halfS0_EvT_", "pair<__half, __half>", 0},
+		/* a repeated class type, pointer or scope is abbreviated (S_, S0_, ...), as nvcc wrote these */
+		{"_Z4pairI6__halfS0_EvPT_PT0_", "pair<__half, __half>", 1},
+		{"_Z4pairI6__halfS0_EvPT_PT0_", "pair<__half, float>", 0},
+		{"_Z4pairIPKfS1_EvPT_PT0_", "pair<const float*, const float*>", 1},
+		{"_Z3triIN2ns1vES1_6__halfEvT_T0_T1_", "tri<ns::v, ns::v, __half>", 1},
+		{"_Z3triIPN2ns1vE6__halfS2_EvT_T0_T1_", "tri<ns::v*, __half, ns::v*>", 1},
+		{"_Z3triIPN2ns1vE6__halfS2_EvT_T0_T1_", "tri<ns::v*, __half, ns::v>", 0},
+		/* one that names no candidate met is no match */
+		{"_Z4pairI6__halfS5_EvT_", "pair<__half, __half>", 0},
 		/* not a template-id, or not a mangled symbol */
 		{"_Z1kI6__halfLi256EEvPKT_PS1_i", "k", 0},
 		{"k", "k<float>", 0},

@@ -1,12 +1,14 @@
 /* mangle.c: a templated entry matched against mangled symbols (mangle.h). Only what a kernel
  * instance's name needs is read: a name or nested name, then template arguments that are
- * builtin types, class types (possibly scoped, pointers, const) and integer literals. */
+ * builtin types, class types (possibly scoped, pointers, const), integer literals and the
+ * abbreviations of repeated ones. */
 #include "mangle.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "banned.h"
 
 #define ARG_MAX 256
@@ -50,6 +52,34 @@ static int append(char *out, size_t cap, const char *s, size_t n)
 	return 1;
 }
 
+/* The substitution candidates met so far (the ABI's S_, S0_, ...): what a later mention of the
+ * same name or class type abbreviates to. */
+#define SUBS_MAX 32
+typedef struct {
+	char text[SUBS_MAX][ARG_MAX];
+	int n;
+} subs;
+
+static void remember(subs *S, const char *text)
+{
+	if (S->n < SUBS_MAX)
+		snprintf(S->text[S->n++], ARG_MAX, "%s", text);
+}
+
+/* S_ or S <base-36 number> _: a candidate met before, into out. */
+static const char *substitution(const char *p, subs *S, char *out, size_t cap)
+{
+	int k = 0;
+	for (p++; (*p >= '0' && *p <= '9') || (*p >= 'A' && *p <= 'Z'); p++)
+		k = k * 36 + (*p <= '9' ? *p - '0' : *p - 'A' + 10);
+	/* S_ is the first; S0_ the second, S1_ the third */
+	int index = p[-1] == 'S' ? 0 : k + 1;
+	if (*p != '_' || index >= S->n)
+		return NULL;
+	snprintf(out, cap, "%s", S->text[index]);
+	return p + 1;
+}
+
 /* A <source-name>, <length><identifier>, appended to out; the position after it, or NULL. */
 static const char *source_name(const char *p, char *out, size_t cap)
 {
@@ -60,49 +90,55 @@ static const char *source_name(const char *p, char *out, size_t cap)
 	return end + n;
 }
 
-static const char *type(const char *p, char *out, size_t cap);
+static const char *type(const char *p, subs *S, char *out, size_t cap);
 
-/* N <source-name>+ E, scopes joined with ::. */
-static const char *nested(const char *p, char *out, size_t cap)
+/* N <source-name>+ E, scopes joined with ::, each prefix a candidate. */
+static const char *nested(const char *p, subs *S, char *out, size_t cap)
 {
 	for (int first = 1; p && *p != 'E'; first = 0) {
 		if (!first && !append(out, cap, "::", 2))
 			return NULL;
-		p = source_name(p, out, cap);
+		if ((p = source_name(p, out, cap)))
+			remember(S, out);
 	}
 	return p ? p + 1 : NULL;
 }
 
 /* One <type> as C++ writes it: "const float*", "__half", "ns::vec". */
-static const char *type(const char *p, char *out, size_t cap)
+static const char *type(const char *p, subs *S, char *out, size_t cap)
 {
 	char inner[ARG_MAX] = "";
+	const char *q = NULL;
 	if (*p == 'P' || *p == 'R' || *p == 'K') {
-		const char *q = type(p + 1, inner, sizeof inner);
-		if (!q || strlen(inner) + 8 > cap)
+		if (!(q = type(p + 1, S, inner, sizeof inner)) || strlen(inner) + 8 > cap)
 			return NULL;
 		snprintf(out, cap, *p == 'K' ? "const %s" : "%s%s", inner, *p == 'P' ? "*" : "&");
-		return q;
+	} else if (*p >= '0' && *p <= '9')
+		q = source_name(p, out, cap);
+	else if (*p == 'N')
+		return nested(p + 1, S, out, cap);
+	else if (*p == 'S')
+		return substitution(p, S, out, cap);
+	else {
+		for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
+			if (*p == builtins[i].code) {
+				snprintf(out, cap, "%s", builtins[i].name);
+				return p + 1; /* a builtin type is no candidate */
+			}
+		return NULL; /* packs, vendor types: not read */
 	}
-	if (*p >= '0' && *p <= '9')
-		return source_name(p, out, cap);
-	if (*p == 'N')
-		return nested(p + 1, out, cap);
-	for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
-		if (*p == builtins[i].code) {
-			snprintf(out, cap, "%s", builtins[i].name);
-			return p + 1;
-		}
-	return NULL; /* substitutions, packs, vendor types: not read */
+	if (q)
+		remember(S, out);
+	return q;
 }
 
 /* One template argument: a type, or L <type> [n] <digits> E, an integer literal. */
-static const char *argument(const char *p, char *out, size_t cap)
+static const char *argument(const char *p, subs *S, char *out, size_t cap)
 {
 	if (*p != 'L')
-		return type(p, out, cap);
+		return type(p, S, out, cap);
 	char t[ARG_MAX] = "";
-	const char *q = type(p + 1, t, sizeof t);
+	const char *q = type(p + 1, S, t, sizeof t);
 	if (!q)
 		return NULL;
 	int neg = *q == 'n';
@@ -177,29 +213,30 @@ int mangle_is_instance(const char *symbol, const char *entry)
 {
 	if (strncmp(symbol, "_Z", 2) || !mangle_is_template_id(entry))
 		return 0;
+	subs *S = xcalloc(1, sizeof *S);
 	char name[ARG_MAX] = "";
 	const char *p = symbol + 2;
 	int is_nested = *p == 'N';
-	/* the name's scopes, then I: a nested name reads up to its template arguments */
+	/* the name's scopes, then I: a nested name reads up to its template arguments; the template's
+	 * name (each scope of it) is a candidate */
 	for (int first = 1; p && *p != 'I'; first = 0) {
 		if (!first && !append(name, sizeof name, "::", 2))
-			return 0;
-		p = source_name(p + (first && is_nested), name, sizeof name);
+			p = NULL;
+		else if ((p = source_name(p + (first && is_nested), name, sizeof name)))
+			remember(S, name);
 		if (!is_nested && p && *p != 'I')
-			return 0;
+			p = NULL;
 	}
 	const char *lt = strchr(entry, '<');
-	char want[ARG_MAX];
+	char want[ARG_MAX], got[ARG_MAX];
 	normalize(entry, (size_t)(lt - entry), want, sizeof want);
-	if (!p || strcmp(name, want))
-		return 0;
-	p++;
+	int same = p && !strcmp(name, want);
 	const char *e = lt + 1;
-	char got[ARG_MAX];
-	while (*p != 'E') {
+	for (p = same ? p + 1 : NULL; p && *p != 'E';) {
 		got[0] = 0;
-		if (!(p = argument(p, got, sizeof got)) || !next_entry_arg(&e, want, sizeof want) || strcmp(got, want))
-			return 0;
+		if (!(p = argument(p, S, got, sizeof got)) || !next_entry_arg(&e, want, sizeof want) || strcmp(got, want))
+			p = NULL;
 	}
-	return !*e || (*e == '>' && !e[1]);
+	free(S);
+	return p && (!*e || (*e == '>' && !e[1]));
 }

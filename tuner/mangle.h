@@ -13,7 +13,8 @@ int mangle_is_template_id(const char *entry);
 /* Whether symbol is the kernel instance that the template-id entry names: the same (scoped) name
  * and the same arguments, types by their C++ spelling (a typedef of the CUDA headers, half for
  * __half, and the fixed-width integers of x86-64 Linux are known), numbers by value. 0 when they
- * differ or when symbol uses what this reader does not know (substitutions, packs). */
+ * differ or when symbol uses what this reader does not know (class templates as arguments, packs,
+ * standard-library abbreviations). */
 int mangle_is_instance(const char *symbol, const char *entry);
 
 #endif
