@@ -72,18 +72,31 @@ int utf8_char(const char *s, unsigned *cp)
 
 double value_as_double(value v)
 {
-	return v.kind == VAL_INT ? (double)v.u.i : v.u.f;
+	return v.kind == VAL_INT ? (double)v.u.i : v.kind == VAL_STR ? NAN : v.u.f;
+}
+
+int value_equal(value a, value b)
+{
+	if (a.kind == VAL_STR || b.kind == VAL_STR)
+		return a.kind == b.kind && !strcmp(a.u.s, b.u.s);
+	if (a.kind == VAL_INT && b.kind == VAL_INT)
+		return a.u.i == b.u.i;
+	return value_as_double(a) == value_as_double(b);
 }
 
 int value_truth(value v)
 {
-	return v.kind == VAL_INT ? v.u.i != 0 : v.u.f != 0.0;
+	return v.kind == VAL_INT ? v.u.i != 0 : v.kind == VAL_STR ? *v.u.s != 0 : v.u.f != 0.0;
 }
 
 void value_format(value v, char *buf, size_t len)
 {
 	if (!buf || len == 0)
 		return;
+	if (v.kind == VAL_STR) {
+		snprintf(buf, len, "%s", v.u.s);
+		return;
+	}
 	if (v.kind == VAL_INT) {
 		snprintf(buf, len, "%lld", v.u.i);
 		return;
@@ -174,6 +187,9 @@ static void describe(const parser *p, const token *t, char *buf, size_t len)
 	case T_NAME:
 		snprintf(buf, len, "name '%.*s%s'", n, s, more);
 		break;
+	case T_STR:
+		snprintf(buf, len, "string %.*s%s", n, s, more);
+		break;
 	default:
 		snprintf(buf, len, "'%s'", expr_op_text[t->kind]);
 		break;
@@ -255,6 +271,26 @@ static int lex_number(parser *p, int start)
 	return 0;
 }
 
+/* A string literal, "float" or 'float': its text ends at the same quote, on one line. */
+static int lex_string(parser *p, int i)
+{
+	const char *s = p->src;
+	char q = s[i];
+	int j = i + 1;
+	while (s[j] && s[j] != q && s[j] != '\n')
+		j++;
+	if (s[j] != q) {
+		expr_set_err(p->err, i, "string %c%.*s without its closing %c", q, j - i - 1 > QUOTE_MAX ? QUOTE_MAX : j - i - 1,
+			     s + i + 1, q);
+		return -1;
+	}
+	p->tok.kind = T_STR;
+	p->tok.len = j + 1 - i;
+	p->names[j] = 0; /* the copy's text from i + 1 is the string */
+	p->pos = j + 1;
+	return 0;
+}
+
 /* The character at i starts no token: said whole (a multi-byte one as itself, a byte that starts
  * none or a control as \\x), with the operator it may stand for. */
 static void unexpected(parser *p, int i)
@@ -290,6 +326,8 @@ static int next(parser *p)
 	}
 	if (is_digit(c) || (c == '.' && is_digit(s[i + 1])))
 		return lex_number(p, i);
+	if (c == '"' || c == '\'')
+		return lex_string(p, i);
 	if (is_ident_start(c)) {
 		int j = i;
 		while (is_ident_char(s[j]))
@@ -476,6 +514,9 @@ static int parse_primary(parser *p)
 			return -1;
 		p->nodes[n].v.f = t.v.f;
 		return next(p) ? -1 : n;
+	case T_STR:
+		n = add_node(p, N_STR, 0, t.offset, -1, -1);
+		return n < 0 || next(p) ? -1 : n;
 	case T_NAME:
 		if (next(p))
 			return -1;

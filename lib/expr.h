@@ -1,27 +1,38 @@
 /* expr.h: the small expression language of config files (sizes, grids, constraints).
  * Integers and floats; + - * / % ; comparisons; && || !; parentheses; min, max, ceil_div.
+ * Strings (a string parameter's value, a literal "float" or 'float') compare with == and !=
+ * only; anything else on a string is an error.
  * Parsing and evaluation are separate so a config is checked once and evaluated per configuration. */
 #ifndef AUTOTUNE_EXPR_H
 #define AUTOTUNE_EXPR_H
 
 #include <stddef.h>
 
-typedef enum { VAL_INT, VAL_FLOAT } val_kind;
+typedef enum { VAL_INT, VAL_FLOAT, VAL_STR } val_kind;
 
+/* A VAL_STR's text is not owned by the value: it lives as long as what it came from (the config
+ * that lists it, the expression that spells it). */
 typedef struct {
 	val_kind kind;
 	union {
 		long long i;
 		double f;
+		const char *s;
 	} u;
 } value;
 
 static inline value value_int(long long i) { value v = {VAL_INT, {.i = i}}; return v; }
 static inline value value_float(double f) { value v = {VAL_FLOAT, {.f = f}}; return v; }
+static inline value value_str(const char *s) { value v = {VAL_STR, {.s = s}}; return v; }
+/* A string's is NaN: no number. */
 double value_as_double(value v);
-/* Non-zero for a non-zero int or a non-zero float. */
+/* Whether a and b are the same value: ints exactly, strings by their text, an int and a float
+ * by number; a string and a number never. */
+int value_equal(value a, value b);
+/* Non-zero for a non-zero int, a non-zero float or a non-empty string. */
 int value_truth(value v);
-/* Shortest text that reads back to the same value: "256", "0.5", "1e-06". Integers never get a dot. */
+/* Shortest text that reads back to the same value: "256", "0.5", "1e-06". Integers never get a
+ * dot; a string is its text. */
 void value_format(value v, char *buf, size_t len);
 
 /* Where and why parsing or evaluation failed: offset is a 0-based byte offset into the source. */

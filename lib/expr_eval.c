@@ -24,6 +24,34 @@ static int overflow(const evaluator *ev, const node *nd)
 	return -1;
 }
 
+static const char *const func_text[] = {[F_MIN] = "min()", [F_MAX] = "max()", [F_CEIL_DIV] = "ceil_div()",
+					[F_ABS] = "abs()", [F_POW] = "pow()", [F_FLOOR_DIV] = "floor_div()",
+					[F_MOD] = "mod()", [F_SELECT] = "select()'s condition"};
+
+/* A string (a string parameter's value, a literal) where a number is needed: -1 with the error. */
+static int no_string(const evaluator *ev, const node *nd, value v)
+{
+	if (v.kind != VAL_STR)
+		return 0;
+	const char *what = nd->kind == N_CALL ? func_text[nd->op] : expr_op_text[nd->op];
+	expr_set_err(ev->err, nd->offset, "%s%s%s of the string \"%.40s\": a string only compares with == and !=",
+		     nd->kind == N_CALL ? "" : "'", what, nd->kind == N_CALL ? "" : "'", v.u.s);
+	return -1;
+}
+
+/* == and != of two strings, into *out; -1 (said) for a string and a number. */
+static int compare_strings(const evaluator *ev, const node *nd, value l, value r, value *out)
+{
+	if (l.kind != r.kind) {
+		expr_set_err(ev->err, nd->offset, "'%s' compares the string \"%.40s\" with a number: a string equals only a string",
+			     expr_op_text[nd->op], (l.kind == VAL_STR ? l : r).u.s);
+		return -1;
+	}
+	int same = !strcmp(l.u.s, r.u.s);
+	*out = value_int(nd->op == T_EQ ? same : !same);
+	return 0;
+}
+
 static int need_ints(const evaluator *ev, const node *nd, value l, value r)
 {
 	if (l.kind == VAL_INT && r.kind == VAL_INT)
@@ -135,17 +163,23 @@ static int eval_binary(const evaluator *ev, const node *nd, value *out)
 	if (eval(ev, nd->a, &l))
 		return -1;
 	if (nd->op == T_AND || nd->op == T_OR) {
+		if (no_string(ev, nd, l))
+			return -1;
 		int lt = value_truth(l);
 		if (nd->op == T_AND ? !lt : lt) {
 			*out = value_int(lt);
 			return 0;
 		}
-		if (eval(ev, nd->b, &r))
+		if (eval(ev, nd->b, &r) || no_string(ev, nd, r))
 			return -1;
 		*out = value_int(value_truth(r));
 		return 0;
 	}
 	if (eval(ev, nd->b, &r))
+		return -1;
+	if ((l.kind == VAL_STR || r.kind == VAL_STR) && (nd->op == T_EQ || nd->op == T_NE))
+		return compare_strings(ev, nd, l, r, out);
+	if (no_string(ev, nd, l) || no_string(ev, nd, r))
 		return -1;
 	if (eval_comparison(nd->op, l, r, out))
 		return 0;
@@ -170,7 +204,7 @@ static int eval_binary(const evaluator *ev, const node *nd, value *out)
 static int eval_unary(const evaluator *ev, const node *nd, value *out)
 {
 	value v;
-	if (eval(ev, nd->a, &v))
+	if (eval(ev, nd->a, &v) || no_string(ev, nd, v))
 		return -1;
 	switch (nd->op) {
 	case T_NOT:
@@ -235,7 +269,7 @@ static int eval_call(const evaluator *ev, const node *nd, value *out)
 		int all_ints = 1;
 		for (int k = 0; arg >= 0; arg = ev->e->nodes[arg].next, k++) {
 			value v;
-			if (eval(ev, arg, &v))
+			if (eval(ev, arg, &v) || no_string(ev, nd, v))
 				return -1;
 			all_ints &= v.kind == VAL_INT;
 			int c = compare(v, best);
@@ -247,7 +281,7 @@ static int eval_call(const evaluator *ev, const node *nd, value *out)
 	}
 	if (nd->op == F_SELECT) { /* select(c, a, b): a where c holds, else b; only that one evaluated */
 		value c;
-		if (eval(ev, arg, &c))
+		if (eval(ev, arg, &c) || no_string(ev, nd, c))
 			return -1;
 		int chosen = ev->e->nodes[arg].next;
 		if (!value_truth(c))
@@ -256,7 +290,7 @@ static int eval_call(const evaluator *ev, const node *nd, value *out)
 	}
 	for (int k = 0; k < nd->b && k < 2; arg = ev->e->nodes[arg].next, k++) {
 		argn[k] = &ev->e->nodes[arg];
-		if (eval(ev, arg, &args[k]))
+		if (eval(ev, arg, &args[k]) || no_string(ev, nd, args[k]))
 			return -1;
 	}
 	if (nd->op == F_ABS) {
@@ -306,6 +340,9 @@ static int eval(const evaluator *ev, int n, value *out)
 		return 0;
 	case N_FLOAT:
 		*out = value_float(nd->v.f);
+		return 0;
+	case N_STR:
+		*out = value_str(expr_name_of(ev->e, nd) + 1);
 		return 0;
 	case N_NAME: {
 		const char *name = expr_name_of(ev->e, nd);

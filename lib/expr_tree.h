@@ -10,6 +10,7 @@ typedef enum {
 	T_INT,
 	T_FLOAT,
 	T_NAME,
+	T_STR,
 	T_OR,
 	T_AND,
 	T_EQ,
@@ -33,7 +34,7 @@ typedef enum {
 
 typedef enum { F_MIN, F_MAX, F_CEIL_DIV, F_ABS, F_POW, F_FLOOR_DIV, F_MOD, F_SELECT } func_id;
 
-typedef enum { N_INT, N_FLOAT, N_NAME, N_UNARY, N_BINARY, N_CALL } node_kind;
+typedef enum { N_INT, N_FLOAT, N_NAME, N_UNARY, N_BINARY, N_CALL, N_STR } node_kind;
 
 /* Nodes live in one array and refer to each other by index, so the tree is freed in one go. */
 typedef struct {
@@ -63,7 +64,7 @@ struct expr {
 extern const char *const expr_op_text[];
 /* Sets err (when not NULL) to a message at byte offset of the source. */
 void expr_set_err(expr_error *err, int offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* A name node's identifier as a C string. */
+/* A name node's identifier as a C string; a string node's text is expr_name_of(e, nd) + 1. */
 const char *expr_name_of(const expr *e, const node *nd);
 
 #endif

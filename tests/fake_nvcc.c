@@ -427,8 +427,71 @@ static const char *template_body(const char *text, const char *at, size_t nlen, 
 	return NULL;
 }
 
+/* A template argument as the Itanium ABI mangles it, appended to out: an integer `Li256E`
+ * (`Lin4E`), true/false `Lb1E`, a builtin type its letter, any other name `<length><name>`. */
+static void mangle_arg(const char *s, size_t n, char *out, size_t cap)
+{
+	static const char *const builtin[][2] = {{"float", "f"}, {"double", "d"}, {"int", "i"}, {"unsigned int", "j"},
+						  {"char", "c"}, {"bool", "b"}, {"long", "l"}, {"short", "s"}};
+	while (n && *s == ' ')
+		s++, n--;
+	while (n && s[n - 1] == ' ')
+		n--;
+	size_t k = strlen(out);
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (end == s + n && n)
+		snprintf(out + k, cap - k, "Li%s%ldE", v < 0 ? "n" : "", v < 0 ? -v : v);
+	else if ((n == 4 && !strncmp(s, "true", 4)) || (n == 5 && !strncmp(s, "false", 5)))
+		snprintf(out + k, cap - k, "Lb%dE", n == 4);
+	else {
+		for (size_t b = 0; b < sizeof builtin / sizeof *builtin; b++)
+			if (strlen(builtin[b][0]) == n && !strncmp(s, builtin[b][0], n)) {
+				snprintf(out + k, cap - k, "%s", builtin[b][1]);
+				return;
+			}
+		snprintf(out + k, cap - k, "%zu%.*s", n, (int)n, s);
+	}
+}
+
+/* The instances autotune's copy takes by address (`= (void *)&scale<__half, 256>;`, for a templated
+ * entry), each an entry of the function template's parameters and body, its template arguments
+ * mangled as nvcc does. */
+static size_t find_taken_instances(const char *text, entry *es, size_t n, size_t max, const args *a)
+{
+	for (const char *t = text; n < max && (t = strstr(t, "autotune_tuned_instance_")); t++) {
+		const char *amp = strstr(t, "(void *)&"), *lt = amp ? strchr(amp, '<') : NULL, *gt = lt ? matching(lt) : NULL;
+		if (!gt)
+			break;
+		const char *name = amp + 9;
+		size_t nlen = (size_t)(lt - name);
+		char targs[256] = "", nm[256];
+		snprintf(nm, sizeof nm, "%.*s", (int)nlen, name);
+		for (const char *p = lt + 1, *q; p < gt; p = q + 1) {
+			int depth = 0;
+			for (q = p; q < gt && (depth || *q != ','); q++)
+				depth += *q == '<' ? 1 : *q == '>' ? -1 : 0;
+			mangle_arg(p, (size_t)(q - p), targs, sizeof targs);
+		}
+		/* the template's declaration: `__global__ void NAME(` after a `template <...>` */
+		for (const char *g = text; (g = strstr(g, "__global__")) && g < amp; g += 10) {
+			const char *at = strstr(g, nm), *open = at ? at + nlen : NULL;
+			while (open && *open == ' ')
+				open++;
+			const char *close = open && *open == '(' ? matching(open) : NULL, *body_end = NULL;
+			if (!close || at - g > 40)
+				continue;
+			const char *body = template_body(text, at, nlen, &body_end);
+			describe(&es[n++], at, nlen, targs, open, close, body, body_end, 0, a);
+			break;
+		}
+	}
+	return n;
+}
+
 /* Every entry point of the preprocessed text: __global__ functions with a body that are no
- * template, and explicit instantiations (`template __global__ void k<3>(...);`). */
+ * template, explicit instantiations (`template __global__ void k<3>(...);`) and the instances
+ * autotune's copy takes by address. */
 static size_t find_entries(const char *text, entry *es, size_t max, const args *a)
 {
 	size_t n = 0;
@@ -483,7 +546,7 @@ static size_t find_entries(const char *text, entry *es, size_t max, const args *
 		describe(&es[n++], name, (size_t)(name_end - name), instantiation ? targs : NULL, open, close, body, body_end,
 			 strstr(before, "extern \"C\"") != NULL, a);
 	}
-	return n;
+	return find_taken_instances(text, es, n, max, a);
 }
 
 static void put16(unsigned char *p, unsigned v)

@@ -1,7 +1,10 @@
 #!/bin/sh
 # tests/recipe.sh: what autotune tunes is what a build compiles. Every shipped config, and
 # tests/kernels/recipe.yaml (a define, a `#pragma unroll` parameter, a register cap, build.flags,
-# a constant as a define through an include directory), is tuned on the fake worker (a budget
+# a constant as a define through an include directory), and tests/kernels/hardcoded.yaml (a
+# parameter replacing the source's hard-coded #define, the file unedited), tests/kernels/
+# strparam.yaml (a template type parameter in a templated entry) and variants.yaml (kernels chosen
+# by name), is tuned on the fake worker (a budget
 # keeps compile-bound spaces short); then the winner is built twice, as docs/build.md says a
 # user's build does:
 #   make:  the fragment's recipe, $(NAME_NVCC_FLAGS) $(NAME_INCLUDE_FLAGS) $(NAME_KERNEL_SOURCE),
@@ -27,8 +30,11 @@ mkdir "$tmp/configs" "$tmp/kernels"
 cp configs/*.yaml "$tmp/configs/"
 cp kernels/* "$tmp/kernels/"
 cp -r tests/kernels/recipe.yaml tests/kernels/recipe.cu tests/kernels/inc "$tmp/kernels/"
+cp tests/kernels/hardcoded.yaml tests/kernels/hardcoded.cu "$tmp/kernels/"
+cp tests/kernels/strparam.yaml tests/kernels/strparam.cu tests/kernels/variants.yaml "$tmp/kernels/"
 names=""
-for c in "$tmp"/configs/*.yaml "$tmp/kernels/recipe.yaml"; do
+for c in "$tmp"/configs/*.yaml "$tmp/kernels/recipe.yaml" "$tmp/kernels/hardcoded.yaml" "$tmp/kernels/strparam.yaml" \
+	"$tmp/kernels/variants.yaml"; do
 	n=$(basename "$c" .yaml)
 	names="$names $n"
 	(cd "$tmp" && AUTOTUNE_WORKER="$top/build/fake_worker" "$top/autotune" -q --budget 6 --cache-dir "$tmp/cache" \
@@ -55,6 +61,19 @@ for n in $names; do
 	"$top/autotune" check "$tmp/out/$n.cubin" "$tmp/results/$n.csv" >"$tmp/$n.check.log" 2>&1 ||
 		fail "$n: autotune check of the make-built cubin: $(cat "$tmp/$n.check.log")"
 done
+# the hard-coded define: tuned with the file unedited, a winner the source does not have, and that
+# value in the copy the recipe builds
+cmp -s tests/kernels/hardcoded.cu "$tmp/kernels/hardcoded.cu" || fail "tuning edited hardcoded.cu"
+items=$(awk -F, 'NR > 1 && $0 ~ /winner/ { print $1; exit }' "$tmp/results/hardcoded.csv")
+[ -n "$items" ] && [ "$items" != 4 ] || fail "hardcoded: winner ITEMS '$items', not one the source lacks"
+grep -q "^#define ITEMS $items\$" "$tmp/results/hardcoded_tuned.cu" ||
+	fail "hardcoded: the shipped copy has no '#define ITEMS $items'"
+# string parameters: the winner's type and kernel name as tokens of the header, the template's
+# instance in the copy the recipe builds
+grep -q '^#define STRPARAM_T __half$' "$tmp/results/strparam_tuned.h" || fail "strparam: no '#define STRPARAM_T __half'"
+grep -q '(void \*)&scale<__half, 128>;$' "$tmp/results/strparam_tuned.cu" || fail "strparam: the copy takes no scale<__half, 128>"
+grep -q '^#define VARIANTS_KERNEL copy_strided$' "$tmp/results/variants_tuned.h" ||
+	fail "variants: no '#define VARIANTS_KERNEL copy_strided'"
 
 if ! command -v cmake >/dev/null 2>&1; then
 	echo "recipe test: ok through make ($(echo $names | wc -w) configs); SKIPPED the CMake half: cmake not installed"

@@ -209,6 +209,88 @@ static void test_division_by_zero_reports_operator_offset(void)
 	check_eval_error("1.5 % 2", 4, "'%' needs integers");
 }
 
+/* T is a string parameter's value ("__half"), n a number. */
+static int string_lookup(void *ctx, const char *name, value *out)
+{
+	(void)ctx;
+	if (!strcmp(name, "T"))
+		*out = value_str("__half");
+	else if (!strcmp(name, "n"))
+		*out = value_int(256);
+	else
+		return -1;
+	return 0;
+}
+
+/* src with T and n: 0 and the value, or -1 with err. */
+static int eval_strings(const char *src, value *v, expr_error *err)
+{
+	expr *e = expr_parse(src, err);
+	if (!e)
+		return -2;
+	int rc = expr_eval(e, string_lookup, NULL, v, err);
+	expr_free(e);
+	return rc;
+}
+
+/* A string parameter's value equals or differs from a literal in either quotes (and select()
+ * picks among strings); anything else on a string, or a string against a number, is an error at
+ * the operator, naming the string. */
+static void test_strings_compare_with_equality_only(void)
+{
+	static const struct {
+		const char *src;
+		long long want;
+	} ok[] = {
+		{"T == \"__half\"", 1}, {"T != '__half'", 0}, {"T == \"float\"", 0}, {"'a' != \"b\"", 1},
+		{"T == \"__half\" && n >= 128", 1}, {"T == 'float' || n == 256", 1}, {"(T == 'float') + 1", 1},
+		{"select(n > 1, T, 'float') == '__half'", 1}, {"T == \"\"", 0},
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+		value v;
+		expr_error err = {0, ""};
+		int rc = eval_strings(ok[i].src, &v, &err);
+		if (rc || v.kind != VAL_INT || v.u.i != ok[i].want)
+			fprintf(stderr, "\n  '%s': rc %d, %s\n", ok[i].src, rc, err.msg);
+		CU_ASSERT(rc == 0 && v.kind == VAL_INT && v.u.i == ok[i].want);
+	}
+	value v;
+	expr_error err;
+	CU_ASSERT_EQUAL(eval_strings("T", &v, &err), 0);
+	CU_ASSERT(v.kind == VAL_STR && !strcmp(v.u.s, "__half"));
+	char text[32];
+	value_format(v, text, sizeof text);
+	CU_ASSERT_STRING_EQUAL(text, "__half");
+	static const struct {
+		const char *src;
+		int offset;
+		const char *msg;
+	} bad[] = {
+		{"T + 1", 2, "'+' of the string \"__half\": a string only compares with == and !="},
+		{"n * T", 2, "'*' of the string \"__half\""},
+		{"T < 'z'", 2, "'<' of the string"},
+		{"T == 1", 2, "'==' compares the string \"__half\" with a number"},
+		{"2 != T", 2, "'!=' compares the string"},
+		{"!T", 0, "'!' of the string"},
+		{"-T", 0, "'-' of the string"},
+		{"T && 1", 2, "'&&' of the string"},
+		{"max(n, T)", 0, "max() of the string"},
+		{"ceil_div(T, 2)", 0, "ceil_div() of the string"},
+		{"select(T, 1, 2)", 0, "select()'s condition of the string"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		err = (expr_error){-1, ""};
+		int rc = eval_strings(bad[i].src, &v, &err);
+		if (rc != -1 || err.offset != bad[i].offset || !strstr(err.msg, bad[i].msg))
+			fprintf(stderr, "\n  '%s': rc %d at %d: %s\n", bad[i].src, rc, err.offset, err.msg);
+		CU_ASSERT(rc == -1 && err.offset == bad[i].offset && strstr(err.msg, bad[i].msg));
+	}
+	/* a literal left open is a parse error at its quote */
+	CU_ASSERT_EQUAL(eval_strings("T == \"float", &v, &err), -2);
+	CU_ASSERT_EQUAL(err.offset, 5);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "without its closing"));
+}
+
 static void test_integer_overflow_is_an_error(void)
 {
 	check_eval_error("9223372036854775807 + 1", 20, "integer overflow");
@@ -245,6 +327,7 @@ int add_expr_eval_suite(void)
 		T(test_unknown_name_reports_offset),
 		T(test_division_by_zero_reports_operator_offset),
 		T(test_integer_overflow_is_an_error),
+		T(test_strings_compare_with_equality_only),
 #undef T
 	};
 	for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)

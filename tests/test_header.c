@@ -229,6 +229,42 @@ static void test_extreme_integers_compile(void)
 	free(h);
 }
 
+/* A string parameter's winner (a type, a kernel's name) is a macro that expands to the token, so
+ * device code can use it as the type or name it is, and a string in the host struct; a value
+ * that C cannot take as a token (a quote in it) is refused, naming the row. */
+static void test_a_string_parameter_is_a_token_and_a_string(void)
+{
+	char *csv = at("tok.csv"), *h = at("tok_tuned.h");
+	FILE *f = fopen(csv, "w");
+	fputs("T,KERNEL,bx,blockDim.x,time_ms_median,samples,flags,status,message,gpu,gpu_uuid,arch,nvcc_flags,spec_hash,"
+	      "tuned_at,config\n", f);
+	fputs("unsigned int,copy_naive,64,64,1.5,20,cold;winner,ok,,GPU,GPU-1,sm_90,,0123456789abcdef,2026-01-02T03:04:05Z,\n",
+	      f);
+	fclose(f);
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(header_write(&csv, 1, "tok", h, &d), 0);
+	diags_free(&d);
+	char *c = compile_and_run("cc",
+				  "#include <stdio.h>\n#include <string.h>\n#include \"tok_tuned.h\"\n"
+				  "static TOK_T as_type = 7u;\nstatic int copy_naive(void) { return 3; }\n"
+				  "int main(void) { printf(\"%u %d %s %s %d\\n\", as_type, TOK_KERNEL(), tok_tuned.t, tok_tuned.kernel,\n"
+				  "  tok_tuned.bx); return 0; }\n",
+				  NULL);
+	CU_ASSERT_PTR_NOT_NULL(c);
+	if (c)
+		CU_ASSERT_STRING_EQUAL(c, "7 3 unsigned int copy_naive 64\n");
+	free(c);
+	f = fopen(csv, "w");
+	fputs("T,blockDim.x,time_ms_median,samples,flags,status,message,gpu,gpu_uuid,arch,nvcc_flags,spec_hash,tuned_at,config\n"
+	      "a\"b,64,1.5,20,cold;winner,ok,,GPU,GPU-1,sm_90,,0123456789abcdef,2026-01-02T03:04:05Z,\n", f);
+	fclose(f);
+	CU_ASSERT_NOT_EQUAL(header_write(&csv, 1, "tok", h, &d), 0);
+	CU_ASSERT(d.n && strstr(d.msgs[0], "row 1: parameter T is 'a\"b', not a number, nor a type or name C can take"));
+	diags_free(&d);
+	free(csv);
+	free(h);
+}
+
 /* Four configurations on two GPUs. A: c4 fastest (0.9), B: c4 fails and c3 is fastest; on
  * average (geometric mean of time / fastest) c2 wins although it is best on neither. */
 static const int cfg_bx[4] = {32, 64, 128, 256};
@@ -676,6 +712,7 @@ int add_header_suite(void)
 	CU_add_test(s, "one CSV: the header compiles (C, C++) with the winner", test_one_csv_header_compiles_with_the_winner);
 	CU_add_test(s, "an incomplete run is warned about or refused", test_an_incomplete_run_is_warned_about_or_refused);
 	CU_add_test(s, "extreme integers compile", test_extreme_integers_compile);
+	CU_add_test(s, "a string parameter is a token and a string", test_a_string_parameter_is_a_token_and_a_string);
 	CU_add_test(s, "a plan's choices are macros", test_a_plans_choices_are_macros);
 	CU_add_test(s, "merged: each target its winner, none the best on average",
 		    test_merged_header_selects_by_target_and_defaults_to_best_on_average);

@@ -585,12 +585,51 @@ static void test_sigterm_in_an_instance_leaves_an_incomplete_header(void)
 	free(said);
 }
 
+/* A string parameter (a kernel chosen by name) tuned per instance: each variant's macro is the
+ * name as a token, and the instances' table has it as a string for host code. */
+static void test_a_string_parameter_per_instance(void)
+{
+	char d[160], path[256], text[1024], out_h[256];
+	snprintf(d, sizeof d, "%s/strsel", test_dir);
+	mkdir(d, 0777);
+	snprintf(path, sizeof path, "%s/k.cu", d);
+	put_file(path, "extern \"C\" __global__ void k_a(float *a, int n) { a[0] = n; }\n"
+		       "extern \"C\" __global__ void k_b(float *a, int n) { a[0] = n; a[1] = n; }\n");
+	snprintf(out_h, sizeof out_h, "%s/ss_tuned.h", d);
+	snprintf(text, sizeof text,
+		 "name: ss\nkernel: {source: k.cu, entry: \"${K}\"}\nconstants: {n: 4096}\ninstances: {n: [1024, 4096]}\n"
+		 "arguments:\n  - {name: a, type: float, count: n, output: true}\n  - {name: n, type: int32, value: n}\n"
+		 "space: {K: [k_b, k_a]}\nlaunch: {block: [64], grid: [1]}\nmeasure: {finalists: 0, metrics: none}\n"
+		 "output: {csv: %s/ss.csv, header: %s}\n",
+		 d, out_h);
+	snprintf(path, sizeof path, "%s/ss.yaml", d);
+	put_file(path, text);
+	setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
+	CU_ASSERT_EQUAL_FATAL(run_autotune_on(path, (char *[]){"-q", NULL}, NULL), 0);
+	fake_worker_forget();
+	CU_ASSERT_EQUAL(count_in(out_h, "#define SS_K k_b"), 1);
+	char src[256], exe[256], inc[200], *out = NULL;
+	snprintf(src, sizeof src, "%s/m.c", d);
+	snprintf(exe, sizeof exe, "%s/m", d);
+	snprintf(inc, sizeof inc, "-I%s", d);
+	put_file(src, "#include <stdio.h>\n#include \"ss_tuned.h\"\n"
+		      "int main(void) { printf(\"%s %s\\n\", ss_select(1024)->k, ss_select(4096)->k); return 0; }\n");
+	CU_ASSERT_EQUAL_FATAL(proc_capture((char *[]){"cc", "-std=c99", "-Wall", "-Werror", inc, "-o", exe, src, NULL}, 60,
+					   &out), 0);
+	free(out);
+	out = NULL;
+	CU_ASSERT_EQUAL(proc_capture((char *[]){exe, NULL}, 30, &out), 0);
+	CU_ASSERT_STRING_EQUAL(out ? out : "", "k_b k_b\n");
+	free(out);
+}
+
 int add_selector_suite(void)
 {
 	CU_pSuite s = CU_add_suite("selector", NULL, fake_worker_forget);
 	if (!s)
 		return -1;
 	CU_add_test(s, "the header selects the tuned or nearest instance", test_the_header_selects_the_tuned_or_nearest_instance);
+	CU_add_test(s, "a string parameter per instance", test_a_string_parameter_per_instance);
 	CU_add_test(s, "the library picks as the header does", test_the_library_picks_as_the_header_does);
 	CU_add_test(s, "the T4 file picks as the CSV does", test_the_t4_file_picks_as_the_csv_does);
 	CU_add_test(s, "a stale, foreign or broken T4 file is refused", test_a_stale_foreign_or_broken_t4_file_is_refused);

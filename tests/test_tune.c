@@ -256,6 +256,79 @@ static void test_a_failed_binary_of_a_search_is_one_row(void)
 	CU_ASSERT(count_in(DIR "/failing.csv", ",ok,") >= 1);
 }
 
+/* A template type parameter and kernels chosen by name tune through the whole pipeline (fake nvcc,
+ * fake worker): each configuration's instance of the templated entry is compiled from the copy that
+ * takes it by address and found among the binary's kernels; the CSV, the header and the T4 carry
+ * the strings, and a T4 replay finds every configuration again. */
+static void test_string_parameters_tune_end_to_end(void)
+{
+	mkdir(DIR, 0777);
+	put_file(DIR "/tk.cu", "struct half_t { unsigned short bits; };\n"
+			       "template <typename T, int BLOCK> __global__ void scale(const float *in, float *out, int n)\n"
+			       "{ int i = blockIdx.x * BLOCK + threadIdx.x; if (i < n) out[i] = 2 * in[i]; }\n"
+			       "extern \"C\" __global__ void copy_naive(const float *in, float *out, int n) { out[0] = in[0]; }\n"
+			       "extern \"C\" __global__ void copy_wide(const float *in, float *out, int n) { out[0] = in[0]; }\n");
+	static const char *const args = "arguments:\n  - {name: in, type: float, count: 4096, fill: random}\n"
+					"  - {name: out, type: float, count: 4096, output: true}\n  - {name: n, type: int32, value: 4096}\n"
+					"measure: {finalists: 0, metrics: none}\n";
+	char text[1024];
+	snprintf(text, sizeof text,
+		 "name: tmpl\nkernel: {source: tk.cu, entry: \"scale<${T}, ${BLOCK}>\"}\n%sspace: {T: [half_t, float], "
+		 "BLOCK: [64, 128]}\nconstraints: [\"T == 'float' || BLOCK == 64\"]\nlaunch: {block: [BLOCK], grid: [\"ceil_div(4096, "
+		 "BLOCK)\"]}\noutput: {csv: %s/tmpl.csv, header: %s/tmpl_tuned.h, t4: true}\n",
+		 args, DIR, DIR);
+	put_file(DIR "/tmpl.yaml", text);
+	fake_worker_reset(DIR, "tmpl");
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune_on(DIR "/tmpl.yaml", (char *[]){"-q", NULL}, &out), 0);
+	if (count_in(DIR "/tmpl.csv", ",ok,") != 3)
+		fprintf(stderr, "\n%s\n", out);
+	free(out);
+	CU_ASSERT_EQUAL(count_in(DIR "/tmpl.csv", ",ok,"), 3);
+	CU_ASSERT_EQUAL(count_in(DIR "/tmpl.csv", "half_t,64,64,"), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/tmpl.csv", "float,128,128,"), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/tmpl_tuned.h", "#define TMPL_T half_t"), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/tmpl_tuned.cu", "= (void *)&scale<half_t, 64>;"), 1);
+	CU_ASSERT_EQUAL(count_in(DIR "/tmpl.t4.json", "\"configuration\": {\"T\": \"half_t\", \"BLOCK\": 64}"), 1);
+	CU_ASSERT_EQUAL(run_autotune_on(DIR "/tmpl.yaml", (char *[]){"--replay", DIR "/tmpl.t4.json", NULL}, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "3 evaluations of 3 configurations; best found T=half_t BLOCK=64"));
+	free(out);
+	snprintf(text, sizeof text,
+		 "name: named\nkernel: {source: tk.cu, entry: \"${KERNEL}\"}\n%sspace: {KERNEL: [copy_wide, copy_naive]}\n"
+		 "launch: {block: [64], grid: [64]}\noutput: {csv: %s/named.csv, header: %s/named_tuned.h}\n",
+		 args, DIR, DIR);
+	put_file(DIR "/named.yaml", text);
+	fake_worker_reset(DIR, "named");
+	CU_ASSERT_EQUAL(run_autotune_on(DIR "/named.yaml", (char *[]){"-q", NULL}, NULL), 0);
+	CU_ASSERT_EQUAL(count_in(DIR "/named.csv", ",ok,"), 2);
+	CU_ASSERT_EQUAL(count_in(DIR "/named_tuned.h", "#define NAMED_KERNEL copy_wide"), 1);
+}
+
+/* A hard-coded #define tuned without editing the file: each value compiles its own code, the run
+ * says which define it replaced, and the copy beside the header has the winner's value. */
+static void test_a_hard_coded_define_is_tuned_as_it_is(void)
+{
+	mkdir(DIR, 0777);
+	const char *src = "#define ITEMS 4\nextern \"C\" __global__ void k(float *out, int n) { out[0] = ITEMS * n; }\n";
+	put_file(DIR "/hd.cu", src);
+	put_file(DIR "/hd.yaml", "name: hd\nkernel: {source: hd.cu, entry: k}\narguments:\n"
+				 "  - {name: out, type: float, count: 64, output: true}\n  - {name: n, type: int32, value: 1}\n"
+				 "space: {ITEMS: [8, 4, 1]}\nlaunch: {block: [32], grid: [1]}\nmeasure: {finalists: 0, metrics: none}\n"
+				 "output: {csv: " DIR "/hd.csv, header: " DIR "/hd_tuned.h}\n");
+	fake_worker_reset(DIR, "hd");
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune_on(DIR "/hd.yaml", NULL, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "hd.cu:1:1: note: parameter 'ITEMS' of "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "#define: ITEMS of "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "3 binaries built"));
+	free(out);
+	CU_ASSERT_EQUAL(count_in(DIR "/hd.csv", ",ok,"), 3);
+	CU_ASSERT_EQUAL(count_in(DIR "/hd_tuned.cu", "#define ITEMS 8"), 1);
+	char *now = slurp(DIR "/hd.cu");
+	CU_ASSERT_STRING_EQUAL(now, src);
+	free(now);
+}
+
 /* A dry run after a measured run writes files of its own: the measured CSV, header, fragment and
  * report stay byte for byte as they were (a dry run's CSV used to replace the measured one). */
 static void test_a_dry_run_leaves_the_measured_results(void)
@@ -1632,6 +1705,8 @@ int add_tune_suite(void)
 	CU_add_test(s, "a space too large to list is searched in a sample",
 		    test_a_space_too_large_to_list_is_searched_in_a_sample);
 	CU_add_test(s, "a failed binary of a search is one row", test_a_failed_binary_of_a_search_is_one_row);
+	CU_add_test(s, "string parameters tune end to end", test_string_parameters_tune_end_to_end);
+	CU_add_test(s, "a hard-coded define is tuned as it is", test_a_hard_coded_define_is_tuned_as_it_is);
 	CU_add_test(s, "a dry run leaves the measured results", test_a_dry_run_leaves_the_measured_results);
 	CU_add_test(s, "a dry run takes the results lock", test_a_dry_run_takes_the_results_lock);
 	CU_add_test(s, "configs of one name are refused", test_configs_of_one_name_are_refused);

@@ -59,7 +59,7 @@ static void model_init(ahead *a, const config *cfg, const space *sp, const build
 		for (size_t p = 0; p < a->np; p++) {
 			const param *pr = &cfg->params[params[p]];
 			for (size_t j = 0; j < pr->nvalues; j++)
-				if (value_as_double(pr->values[j]) == value_as_double(v[params[p]])) {
+				if (value_equal(pr->values[j], v[params[p]])) {
 					a->pos[k * a->np + p] = j;
 					break;
 				}

@@ -235,7 +235,8 @@ char *compile_rewrite_pragmas(const config *cfg, const value *vals, size_t *len)
 			known = scope_lookup(&sc, name, &v) == 0;
 		}
 		if (!known) {
-			fputs(line, out);
+			if (!source_define_put(cfg, vals, line, out))
+				fputs(line, out);
 			continue;
 		}
 		char num[64];
@@ -246,6 +247,7 @@ char *compile_rewrite_pragmas(const config *cfg, const value *vals, size_t *len)
 			fprintf(out, "%.*s%s%s", (int)start, line, num, line + start + n);
 	}
 	free(line);
+	source_entry_put(cfg, vals, out);
 	fclose(in);
 	fclose(out);
 	return text;

@@ -74,7 +74,7 @@ static void load_kernel(loader *L, const yaml_node_t *n)
 	if (entry && (cfg->entry = ld_string(L, entry, "kernel entry"))) {
 		cfg->entry_at = ld_mark(entry);
 		/* placeholders are checked once the parameters are known */
-		if (!strstr(cfg->entry, "${") && !ld_is_identifier(cfg->entry))
+		if (!strstr(cfg->entry, "${") && !strchr(cfg->entry, '<') && !ld_is_identifier(cfg->entry))
 			ld_error(L, cfg->entry_at, "kernel entry '%s' is not a C identifier", cfg->entry);
 	}
 	yaml_node_t *arch = ld_get(L, n, "arch");
@@ -160,7 +160,9 @@ static void load_param_values(loader *L, const yaml_node_t *v, param *p)
 		for (yaml_node_item_t *it = items; it < end; it++) {
 			cexpr x = {0};
 			value val;
-			if (ld_expr(L, ld_node(L, *it), what, &x) == 0 && ld_eval_const(L, &x, what, &val) == 0) {
+			int str = ld_string_value(L, ld_node(L, *it), &val); /* a type, a kernel name */
+			if (str > 0 ||
+			    (!str && ld_expr(L, ld_node(L, *it), what, &x) == 0 && ld_eval_const(L, &x, what, &val) == 0)) {
 				grow(&p->values, &cap, p->nvalues + 1, sizeof *p->values);
 				at[p->nvalues] = *it;
 				p->values[p->nvalues++] = val;
@@ -860,6 +862,9 @@ void config_free(config *cfg)
 	free(cfg->args);
 	for (size_t i = 0; i < cfg->nparams; i++) {
 		free(cfg->params[i].name);
+		for (size_t k = 0; k < cfg->params[i].nvalues; k++)
+			if (cfg->params[i].values[k].kind == VAL_STR)
+				free((char *)cfg->params[i].values[k].u.s);
 		free(cfg->params[i].values);
 	}
 	free(cfg->params);

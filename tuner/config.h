@@ -4,6 +4,7 @@
 #define AUTOTUNE_CONFIG_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "diag.h"
 #include "elem.h"
@@ -59,13 +60,16 @@ typedef struct param {
 	int is_maxreg;  /* passed to nvcc as -maxrregcount=value */
 	int is_entry;   /* named in the kernel entry ("mathKernel${variant}") */
 	int is_pragma;  /* named by a `#pragma unroll NAME` in the source */
+	int is_srcdef;  /* the line of the source's own `#define NAME value`, which the compile stage
+			 * rewrites with each value (NAME not in build.defines); 0: none */
 } param;
 
 /* Whether a parameter's values reach the compiler (a define, the register cap, the entry's
- * placeholder, a `#pragma unroll` name): each distinct value is another binary. */
+ * placeholder, a `#pragma unroll` name, a #define of the source): each distinct value is
+ * another binary. */
 static inline int param_is_compile_time(const param *p)
 {
-	return p->is_define || p->is_maxreg || p->is_entry || p->is_pragma;
+	return p->is_define || p->is_maxreg || p->is_entry || p->is_pragma || p->is_srcdef;
 }
 
 typedef struct {
@@ -128,7 +132,8 @@ struct config {
 	mark source_at;
 	char *entry;
 	mark entry_at;
-	int rewrite_pragmas;  /* the source has `#pragma unroll NAME` with NAME a parameter or constant */
+	int rewrite_pragmas;  /* the source has `#pragma unroll NAME` with NAME a parameter or constant,
+			      * or a #define of a parameter (is_srcdef): compiled from a rewritten copy */
 	char *arch;    /* "sm_90" or NULL: the GPU found, or --arch */
 
 	constant *constants;
@@ -258,6 +263,20 @@ int config_host_gives(const config *cfg, size_t i);
 int pragma_unroll_name(const char *line, size_t *start, size_t *len);
 /* Whether line is `#define NAME ...` (any spacing): NAME's offset and length. */
 int define_name(const char *line, size_t *start, size_t *len);
+/* When line is the #define of a parameter the copy rewrites (is_srcdef), that define with the
+ * parameter's value in vals written to out instead: 1; else 0, nothing written. */
+int source_define_put(const config *cfg, const value *vals, const char *line, FILE *out);
+
+/* Whether parameter p's values are strings (types, kernel names; config_source.c). */
+static inline int param_is_string(const param *p) { return p->nvalues && p->values[0].kind == VAL_STR; }
+/* A value of p as results files are matched against the space: a number as itself, a string
+ * parameter's value (given as text, or as v when text is NULL) as its index in p's list, -1 when
+ * the list lacks it. */
+double param_value_key(const param *p, const char *text, value v);
+
+/* After the copy's source: a template-id entry's instance taken by address, so that nvcc compiles
+ * it (config_source.c). */
+void source_entry_put(const config *cfg, const value *vals, FILE *out);
 
 /* The entry point for these parameter values: the entry with its ${param} placeholders filled.
  * Caller frees. */

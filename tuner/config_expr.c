@@ -66,8 +66,14 @@ int cexpr_eval(const config *cfg, const cexpr *x, const value *params, value *ou
 {
 	scope s = {cfg, params};
 	expr_error ee;
-	if (expr_eval(x->e, scope_lookup, &s, out, &ee) == 0)
+	int rc = expr_eval(x->e, scope_lookup, &s, out, &ee);
+	if (rc == 0 && out->kind != VAL_STR)
 		return 0;
+	if (rc == 0) { /* a string parameter's value compares (T == "float"); it is no size or count */
+		snprintf(ee.msg, sizeof ee.msg, "'%.60s' is the string \"%.40s\", where a number is needed",
+			 expr_source(x->e), out->u.s);
+		ee.offset = 0;
+	}
 	if (what_for)
 		diags_at(d, cfg->path, x->at.line, x->at.col + ee.offset, "%s (for %s)", ee.msg, what_for);
 	else
@@ -169,5 +175,5 @@ int element_eval(const config *cfg, const cexpr *x, long long i, int lane, value
 {
 	element_scope s = {cfg, {i, lane}};
 	expr_error ee;
-	return expr_eval(x->e, element_scope_lookup, &s, out, &ee);
+	return expr_eval(x->e, element_scope_lookup, &s, out, &ee) || out->kind == VAL_STR ? -1 : 0;
 }

@@ -192,6 +192,8 @@ value *ld_named_config(loader *L, const yaml_node_t *r, const char *what)
 		cexpr x = {0};
 		if (!v)
 			ld_error(L, ld_mark(r), "%s does not give parameter '%s'", what, cfg->params[i].name);
+		else if (param_is_string(&cfg->params[i]))
+			ld_named_string(L, &cfg->params[i], v, what, &vals[i]);
 		else if (ld_expr(L, v, "reference value", &x) == 0)
 			ld_eval_const(L, &x, "a reference value", &vals[i]);
 		expr_free(x.e);
@@ -225,8 +227,7 @@ void ld_load_select(loader *L, const yaml_node_t *n)
 	for (size_t i = 0; i < cfg->nparams; i++) {
 		yaml_node_t *at = ld_get(L, x, cfg->params[i].name);
 		size_t k = 0;
-		while (k < cfg->params[i].nvalues &&
-		       value_as_double(cfg->params[i].values[k]) != value_as_double(cfg->baseline[i]))
+		while (k < cfg->params[i].nvalues && !value_equal(cfg->params[i].values[k], cfg->baseline[i]))
 			k++;
 		char text[64];
 		value_format(cfg->baseline[i], text, sizeof text);

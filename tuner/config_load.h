@@ -102,6 +102,13 @@ void config_plan_free(config *cfg);
 
 /* ---- config_source.c: the kernel source's `#pragma unroll NAME` and the entry's ${param} ---- */
 void ld_scan_pragmas(loader *L);
+/* A parameter's value that is a string, a type or a kernel's name (float, unsigned int,
+ * "transpose_naive"): 1 with *out (its text owned by the value, freed with the config); 0 when n
+ * is an expression, -1 when said to be neither. */
+int ld_string_value(loader *L, const yaml_node_t *n, value *out);
+/* n, a string parameter's value in a named configuration (verify.reference, select.baseline):
+ * *out, the list's own value (its text owned by p); said at n when p does not list it. */
+void ld_named_string(loader *L, const param *p, const yaml_node_t *n, const char *what, value *out);
 void ld_check_entry(loader *L);
 
 /* ---- config_use.c: a parameter that reaches neither the compiler nor the launch is an error at

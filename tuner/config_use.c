@@ -116,7 +116,7 @@ void ld_check_params_used(loader *L)
 	walk_what_runs(&w);
 	for (size_t i = 0; i < cfg->nparams; i++)
 		if (!used[i] && !cfg->params[i].is_define && !cfg->params[i].is_maxreg && !cfg->params[i].is_entry &&
-		    !cfg->params[i].is_pragma)
+		    !cfg->params[i].is_pragma && !cfg->params[i].is_srcdef)
 			report_unused(L, i);
 	free(used);
 }

@@ -62,11 +62,40 @@ static int value_order(const void *a, const void *b)
 	return x != y ? (x > y) - (x < y) : (i > j) - (i < j);
 }
 
+/* A parameter of strings (types, kernel names) lists only strings, each once: a word among
+ * numbers is a misspelt constant more often than a string. 1 when p has strings (checked here). */
+static int check_string_values(loader *L, const param *p, const yaml_node_item_t *at)
+{
+	size_t strings = 0, first = 0;
+	for (size_t i = 0; i < p->nvalues; i++)
+		if (p->values[i].kind == VAL_STR && !strings++)
+			first = i;
+	if (!strings)
+		return 0;
+	if (strings < p->nvalues) {
+		ld_error(L, ld_mark(ld_node(L, at[first])),
+			 "parameter '%s' mixes numbers and strings: '%s' is no number and no constant (a parameter of "
+			 "strings, types or kernel names, lists only strings)",
+			 p->name, p->values[first].u.s);
+		return 1;
+	}
+	for (size_t j = 1; j < p->nvalues; j++)
+		for (size_t i = 0; i < j; i++)
+			if (!strcmp(p->values[i].u.s, p->values[j].u.s)) {
+				ld_error(L, ld_mark(ld_node(L, at[j])), "parameter '%s' lists the value %s twice (items %zu and %zu)",
+					 p->name, p->values[j].u.s, i + 1, j + 1);
+				break;
+			}
+	return 1;
+}
+
 /* Sorted, so that equal values are neighbours: a list of 200,000 values is not 200,000 squared
  * comparisons. Values equal as doubles but not as themselves (two integers past 2^53) share a
  * run, which is compared pairwise. */
 void ld_check_distinct_values(loader *L, const param *p, const yaml_node_item_t *at)
 {
+	if (check_string_values(L, p, at))
+		return;
 	size_t n = p->nvalues, *order = xcalloc(n + 1, sizeof *order), *first = xcalloc(n + 1, sizeof *first);
 	for (size_t i = 0; i < n; i++)
 		order[i] = first[i] = i;

@@ -9,6 +9,7 @@
 
 #include "diag.h"
 #include "hash.h"
+#include "mangle.h"
 #include "banned.h"
 
 /* The whole file, or NULL (*size 0) when it cannot be read or is empty. */
@@ -228,10 +229,13 @@ int cubin_params(const char *path, const char *symbol, size_t **sizes, size_t *c
 	return rc;
 }
 
-/* Matches a plain name or its Itanium mangling: _Z <length> <name> <anything>. */
+/* Matches a plain name or its Itanium mangling: _Z <length> <name> <anything>; a template-id
+ * ("k<float, 256>") only the instance it names. */
 static int entry_matches(const char *fn, const char *entry, int *mangled)
 {
 	*mangled = 0;
+	if (mangle_is_template_id(entry))
+		return *mangled = mangle_is_instance(fn, entry);
 	if (!strcmp(fn, entry))
 		return 1;
 	char prefix[320];

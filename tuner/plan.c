@@ -261,7 +261,7 @@ size_t *plan_reference_groups(const config *cfg, const space *sp)
 			int same = 1;
 			for (size_t k = 0; k < cfg->nref_per && same; k++) {
 				size_t p = cfg->ref_per[k];
-				same = value_as_double(space_config(sp, a)[p]) == value_as_double(space_config(sp, c)[p]);
+				same = value_equal(space_config(sp, a)[p], space_config(sp, c)[p]);
 			}
 			if (same) {
 				group[c] = group[a];

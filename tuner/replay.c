@@ -178,7 +178,7 @@ static long long place(const config *cfg, const space *sp, const double *row, in
 		const value *v = space_config(sp, c);
 		int same = 1;
 		for (size_t p = 0; p < cfg->nparams && same; p++)
-			same = row[p] == value_as_double(v[p]);
+			same = row[p] == param_value_key(&cfg->params[p], NULL, v[p]);
 		if (!same)
 			continue;
 		*next = c + 1;
@@ -238,7 +238,7 @@ static int read_recording(const config *cfg, const space *sp, const char *path, 
 	size_t next = 0;
 	for (size_t r = 0; rc == 0 && sp->count && r < t.nrows; r++) {
 		for (size_t p = 0; p < cfg->nparams; p++)
-			row[p] = strtod(table_get(&t, r, col[p]), NULL);
+			row[p] = param_value_key(&cfg->params[p], table_get(&t, r, col[p]), value_int(0));
 		long long c = place(cfg, sp, row, !strcmp(table_get(&t, r, st), "ok"),
 				    decided(table_get(&t, r, fin), table_get(&t, r, med)), &next, time);
 		const char *s = cs >= 0 ? table_get(&t, r, cs) : "";

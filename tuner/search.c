@@ -59,13 +59,14 @@ static void prepare(state *S)
 		const param *p = &S->cfg->params[i];
 		sorted[i] = xcalloc(p->nvalues + 1, sizeof **sorted);
 		for (size_t k = 0; k < p->nvalues; k++)
-			sorted[i][k] = (placed){value_as_double(p->values[k]), k};
+			sorted[i][k] = (placed){param_value_key(p, NULL, p->values[k]), k};
 		qsort(sorted[i], p->nvalues, sizeof **sorted, by_value);
 	}
 	for (size_t c = 0; c < n; c++) {
 		const value *v = space_config(S->sp, c);
 		for (size_t i = 0; i < S->np; i++)
-			S->pos[c * S->np + i] = position(sorted[i], S->cfg->params[i].nvalues, value_as_double(v[i]));
+			S->pos[c * S->np + i] = position(sorted[i], S->cfg->params[i].nvalues,
+							 param_value_key(&S->cfg->params[i], NULL, v[i]));
 		S->index[c] = (coded){code_of(S, &S->pos[c * S->np]), c};
 		S->time[c] = NAN;
 	}

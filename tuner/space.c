@@ -26,8 +26,7 @@ unsigned long long space_max_count_checks = 50000000ULL;
 static int same_values(const value *a, const value *b, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (a[i].kind == VAL_INT && b[i].kind == VAL_INT ? a[i].u.i != b[i].u.i
-								 : value_as_double(a[i]) != value_as_double(b[i]))
+		if (!value_equal(a[i], b[i]))
 			return 0;
 	}
 	return 1;

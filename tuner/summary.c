@@ -257,6 +257,11 @@ void summary_paths(const config *cfg, int header, int report, const char *t4, co
 		fprintf(stderr, "  header:  %s (make fragment %s)\n", cfg->header_path, mk);
 		free(mk);
 	}
+	for (size_t i = 0; header && i < cfg->nparams; i++)
+		if (cfg->params[i].is_srcdef)
+			fprintf(stderr, "  #define: %s of %s:%d replaced with the winner's value in the kernel copy the header's "
+					"recipe builds\n",
+				cfg->params[i].name, cfg->source, cfg->params[i].is_srcdef);
 	if (report) {
 		char *html = report_default_path(cfg->csv_path);
 		fprintf(stderr, "  report:  %s\n", html);

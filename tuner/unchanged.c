@@ -52,7 +52,7 @@ static int by_others_then_code(const void *a, const void *b)
 int param_unchanged(const config *cfg, const space *s, const build *b, size_t i)
 {
 	const param *p = &cfg->params[i];
-	if (!(p->is_define || p->is_pragma))
+	if (!(p->is_define || p->is_pragma || p->is_srcdef))
 		return 0;
 	build_key *keys = xcalloc(b->nbins + 1, sizeof *keys);
 	size_t n = 0;
@@ -110,6 +110,10 @@ void warn_unchanged_params(const config *cfg, const space *s, const build *b)
 			fprintf(stderr, "the source likely sets it itself (#ifndef %s / #define %s in a header?) or never "
 					"uses it, so build.defines' -D%s=V does not reach the code\n",
 				p->name, p->name, p->name);
+		else if (p->is_srcdef)
+			fprintf(stderr, "the kernel's #define %s at %s:%d is replaced with each value, but the code never uses "
+					"it where it matters\n",
+				p->name, cfg->source, p->is_srcdef);
 		else
 			fprintf(stderr, "nvcc compiles every value of its #pragma unroll alike\n");
 	}

@@ -250,15 +250,17 @@ static long long best_on_average(const input *in, size_t n, double *time_ms)
 	return best;
 }
 
-/* The parameter values of a section's row, checked to be numbers. */
+/* The parameter values of a section's row, checked to be numbers, or the types and names of
+ * string parameters. */
 static int section_values(section *s, diags *d)
 {
 	const table *t = &s->in->t;
 	s->vals = xcalloc(t->nparams, sizeof *s->vals);
 	for (size_t i = 0; i < t->nparams; i++)
-		if (parse_number(table_get(t, s->row, (int)i), &s->vals[i])) {
-			diags_add(d, "%s: row %zu: parameter %s is '%s', not a number", t->path, s->row + 1, t->names[i],
-				  table_get(t, s->row, (int)i));
+		if (parse_number(table_get(t, s->row, (int)i), &s->vals[i]) &&
+		    parse_token(table_get(t, s->row, (int)i), &s->vals[i])) {
+			diags_add(d, "%s: row %zu: parameter %s is '%s', not a number, nor a type or name C can take", t->path,
+				  s->row + 1, t->names[i], table_get(t, s->row, (int)i));
 			return -1;
 		}
 	const char *flags = table_field(t, s->row, "nvcc_flags");
@@ -540,11 +542,21 @@ static void put_host_constant(FILE *h, const names *nm)
 {
 	fprintf(h, "\n\n/* The same values as a constant for host code; device code uses the macros. */\n"
 		   "#if defined(__GNUC__) || defined(__clang__)\n#define %s_TUNED_UNUSED_ __attribute__((unused))\n"
-		   "#else\n#define %s_TUNED_UNUSED_\n#endif\nstatic const struct %s_tuned {\n",
-		nm->upper, nm->upper, nm->lower);
-	static const char *const ctype[] = {"int", "long long", "double"};
+		   "#else\n#define %s_TUNED_UNUSED_\n#endif\n",
+		nm->upper, nm->upper);
 	for (size_t i = 0; i < nm->nparams; i++)
-		fprintf(h, "\t%s %s;\n", ctype[nm->kind[i]], nm->field[i]);
+		if (nm->kind[i] == LITERAL_TOKEN) {
+			fprintf(h, "#define %s_TUNED_STR2_(x) #x\n#define %s_TUNED_STR_(x) %s_TUNED_STR2_(x)\n", nm->upper,
+				nm->upper, nm->upper);
+			break;
+		}
+	fprintf(h, "static const struct %s_tuned {\n", nm->lower);
+	static const char *const ctype[] = {"int", "long long", "double", "const char *"};
+	int tokens = 0;
+	for (size_t i = 0; i < nm->nparams; i++) {
+		fprintf(h, "\t%s%s%s;\n", ctype[nm->kind[i]], nm->kind[i] == LITERAL_TOKEN ? "" : " ", nm->field[i]);
+		tokens |= nm->kind[i] == LITERAL_TOKEN;
+	}
 	fprintf(h, "\tdouble time_ms;\n\tconst char *nvcc_flags;\n\tconst char *link_flags;\n\tconst char *kernel_source;\n"
 		   "\tconst char *code_hash;\n\tint tuned_registers;\n\tint tuned_static_smem;\n\tconst char *spec_hash;\n"
 		   "\tconst char *tuned_device;\n\tconst char *tuned_arch;\n");
@@ -552,7 +564,8 @@ static void put_host_constant(FILE *h, const names *nm)
 		fprintf(h, "\tint plan_streams;\n\tconst char *plan_order;\n\tint plan_breadth_first;\n\tint plan_connections;\n");
 	fprintf(h, "} %s_tuned %s_TUNED_UNUSED_ = {\n\t", nm->lower, nm->upper);
 	for (size_t i = 0; i < nm->nparams; i++)
-		fprintf(h, "%s,\n\t", nm->macro[i]);
+		/* a type or a name is the host's as its spelling: the macro, expanded, as a string */
+		fprintf(h, nm->kind[i] == LITERAL_TOKEN ? "%s_TUNED_STR_(%s),\n\t" : "%.0s%s,\n\t", nm->upper, nm->macro[i]);
 	fprintf(h, "%s_TIME_MS,\n\t%s_NVCC_FLAGS,\n\t%s_LINK_FLAGS,\n\t%s_KERNEL_SOURCE,\n\t%s_CODE_HASH,\n\t"
 		   "%s_TUNED_REGISTERS,\n\t%s_TUNED_STATIC_SMEM,\n\t%s_SPEC_HASH,\n\t%s_TUNED_DEVICE,\n\t%s_TUNED_ARCH,\n",
 		nm->upper, nm->upper, nm->upper, nm->upper, nm->upper, nm->upper, nm->upper, nm->upper, nm->upper, nm->upper);
@@ -560,6 +573,8 @@ static void put_host_constant(FILE *h, const names *nm)
 		fprintf(h, "\t%s_PLAN_STREAMS,\n\t%s_PLAN_ORDER,\n\t%s_PLAN_BREADTH_FIRST,\n\t%s_PLAN_CONNECTIONS,\n",
 			nm->upper, nm->upper, nm->upper, nm->upper);
 	fprintf(h, "};\n#undef %s_TUNED_UNUSED_\n", nm->upper);
+	if (tokens)
+		fprintf(h, "#undef %s_TUNED_STR_\n#undef %s_TUNED_STR2_\n", nm->upper, nm->upper);
 }
 
 /* The header and fragment texts; atomically written by the caller. */

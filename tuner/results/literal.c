@@ -81,12 +81,27 @@ int parse_number(const char *s, number *v)
 	return 0;
 }
 
+int parse_token(const char *s, number *v)
+{
+	size_t n = strlen(s);
+	const char *ok = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:<>*& ";
+	if (!n || n >= sizeof v->num || strspn(s, ok) != n || s[0] == ' ' || s[n - 1] == ' ' || (s[0] >= '0' && s[0] <= '9'))
+		return -1;
+	snprintf(v->num, sizeof v->num, "%s", s);
+	v->kind = LITERAL_TOKEN;
+	return 0;
+}
+
 /* The number as a C literal of its kind: negatives in parentheses, so that `-MACRO` and `a-MACRO`
  * stay what they look like; a double always looks like one. */
 void c_number(FILE *f, const number *v, int kind)
 {
 	/* 9223372036854775808 is no long long: the literal `-9223372036854775808LL` is the negation
 	 * of a constant too large for its type, and does not compile */
+	if (v->kind == LITERAL_TOKEN) {
+		fputs(v->num, f);
+		return;
+	}
 	if (kind == 1 && !strcmp(v->num, "-9223372036854775808")) {
 		fputs("(-9223372036854775807LL - 1)", f);
 		return;

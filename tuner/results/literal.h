@@ -6,11 +6,12 @@
 
 #include <stdio.h>
 
-/* A parameter value, checked to be a number: as make and as C should spell it. */
+/* A parameter value, checked to be a number or a C token: as make and as C should spell it. */
 typedef struct {
-	char num[48]; /* "-3", "0.5" */
-	int kind;     /* 0 int, 1 long long, 2 double */
+	char num[48]; /* "-3", "0.5", "__half" */
+	int kind;     /* 0 int, 1 long long, 2 double, 3 a string parameter's type or name (LITERAL_TOKEN) */
 } number;
+#define LITERAL_TOKEN 3
 
 /* s on one line that cannot end a C comment or continue a make comment. Caller frees. */
 char *one_line(const char *s);
@@ -20,7 +21,10 @@ void c_string(FILE *f, const char *s);
 void make_value(FILE *f, const char *s);
 /* s checked to be a decimal number, as a number of the narrowest kind: 0, or -1. */
 int parse_number(const char *s, number *v);
-/* v as a C literal of kind (at least v's own). */
+/* s checked to be a string parameter's value that C can take as it is, a type or a name
+ * (`__half`, `unsigned int`, `ns::vec<float>`), as a number of kind LITERAL_TOKEN: 0, or -1. */
+int parse_token(const char *s, number *v);
+/* v as a C literal of kind (at least v's own); a token as it is. */
 void c_number(FILE *f, const number *v, int kind);
 
 #endif

@@ -205,8 +205,7 @@ static int is_baseline(const outputs *r, size_t c)
 	const value *b = cfg->baseline ? cfg->baseline : cfg->has_reference ? cfg->reference : NULL;
 	const value *v = space_config(r->sp, c);
 	for (size_t i = 0; b && i < cfg->nparams; i++)
-		if (b[i].kind == VAL_INT && v[i].kind == VAL_INT ? b[i].u.i != v[i].u.i
-								  : value_as_double(b[i]) != value_as_double(v[i]))
+		if (!value_equal(b[i], v[i]))
 			return 0;
 	return b != NULL;
 }

@@ -141,7 +141,8 @@ int recipe_of_row(const config *cfg, const table *t, size_t row, const char *hea
 		r->copy_text = fits ? compile_rewrite_pragmas(cfg, vals, &r->copy_len) : NULL;
 		free(vals);
 		if (!r->copy_text) {
-			diags_add(d, "%s: row %zu: cannot write %s, the kernel with the winner's `#pragma unroll` factors: %s",
+			diags_add(d, "%s: row %zu: cannot write %s, the kernel with the winner's `#pragma unroll` factors and "
+				  "#defines: %s",
 				  t->path, row + 1, copy_name,
 				  fits ? "the kernel source cannot be read" : "its parameter values are not the config's");
 			free(hdir);
@@ -230,8 +231,8 @@ int recipe_write_copy(const recipe *r, const char *config_path, const char *head
 	const char *slash = strrchr(header, '/');
 	char *p = slash ? xasprintf("%.*s/%s", (int)(slash - header), header, r->copy_name) : xstrdup(r->copy_name);
 	/* a comment line first; the copy's #line directive keeps the original's line numbers */
-	char *text = xasprintf("/* %s: " HEADER_SIGNATURE ": the kernel with the tuned `#pragma unroll` factors written "
-			       "in; do not edit. */\n%s",
+	char *text = xasprintf("/* %s: " HEADER_SIGNATURE ": the kernel with the tuned `#pragma unroll` factors and "
+			       "#defines written in; do not edit. */\n%s",
 			       r->copy_name, r->copy_text);
 	int bad = inputs_check_output(config_path, p, "the tuned kernel", HEADER_SIGNATURE, d) ||
 		  write_output(p, text, strlen(text), d);

@@ -1,8 +1,8 @@
 /* recipe.h: the build recipe that a tuned header and its make fragment carry, so that a user's
  * build compiles the binary that won: the flags it was compiled with (every -D, build.flags, the
  * register cap, -rdc), the device runtime to link, the source to compile (for a kernel with
- * `#pragma unroll PARAM`, a copy with the winner's factors written in, shipped beside the header)
- * and the include directories that source needs. */
+ * `#pragma unroll PARAM` or a hard-coded `#define PARAM`, a copy with the winner's values written
+ * in, shipped beside the header) and the include directories that source needs. */
 #ifndef AUTOTUNE_RECIPE_H
 #define AUTOTUNE_RECIPE_H
 

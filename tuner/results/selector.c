@@ -190,9 +190,9 @@ static int variants_of(sel *s, const config *cfg, const char *path, diags *d)
 		size_t row = (size_t)s->v.winner[i];
 		for (size_t p = 0; p < t->nparams; p++) {
 			number n;
-			if (parse_number(table_get(t, row, (int)p), &n)) {
-				diags_add(d, "%s: row %zu: parameter %s is '%s', not a number", t->path, row + 2, t->names[p],
-					  table_get(t, row, (int)p));
+			if (parse_number(table_get(t, row, (int)p), &n) && parse_token(table_get(t, row, (int)p), &n)) {
+				diags_add(d, "%s: row %zu: parameter %s is '%s', not a number, nor a type or name C can take",
+					  t->path, row + 2, t->names[p], table_get(t, row, (int)p));
 				return -1;
 			}
 			if (n.kind > s->kind[p])
@@ -238,7 +238,8 @@ static void put_variant(FILE *h, const sel *s, size_t k)
 	size_t row = (size_t)s->v.winner[s->first[k]];
 	for (size_t p = 0; p < t->nparams; p++) {
 		number n;
-		parse_number(table_get(t, row, (int)p), &n);
+		if (parse_number(table_get(t, row, (int)p), &n))
+			parse_token(table_get(t, row, (int)p), &n);
 		fprintf(h, "#define %s ", s->macro[p]);
 		c_number(h, &n, s->kind[p]);
 		fputc('\n', h);
@@ -250,12 +251,12 @@ static void put_variant(FILE *h, const sel *s, size_t k)
 static void put_table(FILE *h, const sel *s)
 {
 	const table *t = s->t;
-	static const char *const ctype[] = {"int", "long long", "double"};
+	static const char *const ctype[] = {"int", "long long", "double", "const char *"};
 	fprintf(h, "\n/* Each tuned instance's winner. */\nstruct %s_instance {\n", s->lower);
 	for (size_t k = 0; k < s->v.nnames; k++)
 		fprintf(h, "\tdouble %s;\n", s->v.names[k]);
 	for (size_t p = 0; p < t->nparams; p++)
-		fprintf(h, "\t%s %s;\n", ctype[s->kind[p]], s->field[p]);
+		fprintf(h, "\t%s%s%s;\n", ctype[s->kind[p]], s->kind[p] == LITERAL_TOKEN ? "" : " ", s->field[p]);
 	fprintf(h, "\tdouble time_ms;\n\tint variant; /* the build to launch: -D%s_VARIANT=variant */\n"
 		   "\tconst char *code_hash;\n};\n",
 		s->upper);
@@ -272,8 +273,12 @@ static void put_table(FILE *h, const sel *s)
 			fprintf(h, "%.17g, ", s->v.vals[i * s->v.nnames + k]);
 		for (size_t p = 0; p < t->nparams; p++) {
 			number n;
-			parse_number(table_get(t, row, (int)p), &n);
-			c_number(h, &n, s->kind[p]);
+			if (s->kind[p] == LITERAL_TOKEN) /* a type or a name, as a string for host code */
+				c_string(h, table_get(t, row, (int)p));
+			else {
+				parse_number(table_get(t, row, (int)p), &n);
+				c_number(h, &n, s->kind[p]);
+			}
 			fputs(", ", h);
 		}
 		fprintf(h, "%.6f, %d, ", table_num(t, row, table_fixed_col(t, "time_ms_median")), s->variant[i]);

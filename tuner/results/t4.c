@@ -310,14 +310,17 @@ static long long find_config(reader *R, const yaml_node_t *m)
 			    cfg->path);
 			return -2;
 		}
-		if (param_number(R, v, cfg->params[p].name, &R->vals[p]))
+		const param *pm = &cfg->params[p];
+		if (param_is_string(pm) && text_of(v))
+			R->vals[p] = param_value_key(pm, text_of(v), pm->values[0]);
+		else if (param_number(R, v, cfg->params[p].name, &R->vals[p]))
 			return -2;
 	}
 	for (size_t k = 0; k < R->sp->count; k++) {
 		size_t c = (R->hint + k) % R->sp->count;
 		const value *v = space_config(R->sp, c);
 		size_t p = 0;
-		while (p < cfg->nparams && R->vals[p] == value_as_double(v[p]))
+		while (p < cfg->nparams && R->vals[p] == param_value_key(&cfg->params[p], NULL, v[p]))
 			p++;
 		if (p == cfg->nparams) {
 			R->hint = c + 1;
