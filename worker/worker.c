@@ -23,6 +23,7 @@
 #include "args.h"
 #include "compare.h"
 #include "device.h"
+#include "energy.h"
 #include "profile.h"
 #include "status.h"
 #include "streams.h"
@@ -626,6 +627,38 @@ static int serial_time(run *R, double *ms)
 	return r ? run_error(R, r, " while timing the plan's launches one at a time") : 0;
 }
 
+/* "energy": the next run's energy window, seconds at least (0: none) */
+static double energy_next_s;
+
+static CUresult energy_launches(void *ctx, int n)
+{
+	run *R = ctx;
+	pthread_mutex_lock(&W.device_lock);
+	CUresult r = launches(&R->L, R->plan, n);
+	if (!r)
+		r = cuCtxSynchronize();
+	pthread_mutex_unlock(&W.device_lock);
+	return r;
+}
+
+/* After the samples, when asked: the energy window (energy.h), answered before the result. 0,
+ * or 1 when a launch in it failed and the run ends. */
+static int energy_run(run *R, const sampling *S, double seconds)
+{
+	energy_reading E = {0};
+	if (has_restore())
+		/* each launch would need its inputs copied back: the window would count the copies */
+		snprintf(E.note, sizeof E.note, "no energy: inputs are restored before each launch");
+	else
+		energy_measure(W.dev, seconds, S->median, energy_launches, R, &E);
+	if (E.r)
+		return run_error(R, E.r, " during the energy window");
+	if (device_launch_failed(R, " during the energy window"))
+		return 1;
+	reply(&PROTO_JOULES, &(proto_joules){E.ok ? E.joules : -1, E.ok ? E.watts : -1, E.note});
+	return 0;
+}
+
 /* Answers a run that ended early: a wrong result, or a CUDA error. After a sticky one the
  * context is gone: -1, and the worker exits. */
 static int run_ended(const run *R)
@@ -661,13 +694,15 @@ static int cmd_run(char *line)
 	}
 	profiler_pause();
 	sampling S = {0};
-	double serial_ms = 0;
+	double serial_ms = 0, energy_s = energy_next_s;
+	energy_next_s = 0;
 	int ended = load_kernel(&R) || first_launch(&R) || time_run(&R, &S) || (R.plan && serial_time(&R, &serial_ms));
+	if (R.plan && !ended)
+		reply(&PROTO_SERIAL, &(proto_serial){serial_ms});
+	ended = ended || (energy_s > 0 && energy_run(&R, &S, energy_s));
 	plan_done();
 	if (ended)
 		return run_ended(&R);
-	if (R.plan)
-		reply(&PROTO_SERIAL, &(proto_serial){serial_ms});
 	/* a capped measurement says so first: it is told from a raced one by these words */
 	char note[160];
 	snprintf(note, sizeof note, "%s after %.1f s: %zu of min_samples %zu samples%s", STATS_CAPPED, S.capped_s, S.n,
@@ -699,6 +734,10 @@ static int dispatch(char *line, double t0)
 		cmd_count();
 	else if (proto_is(&PROTO_COUNTERS, line))
 		cmd_counters(line);
+	else if (proto_is(&PROTO_ENERGY, line)) {
+		proto_energy e;
+		energy_next_s = proto_decode(&PROTO_ENERGY, line, &e) == 0 && e.seconds > 0 ? e.seconds : 0;
+	}
 	else if (proto_is(&PROTO_ARRAY, line))
 		cmd_array(line);
 	else if (proto_is(&PROTO_SCALAR, line))

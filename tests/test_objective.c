@@ -1,0 +1,254 @@
+/* test_objective.c: select.objective and metrics: evaluated (objective.c), and what they change in
+ * a run on the CPU (tests/fake_worker.c stands in for the GPU worker): a kernel that does more
+ * steps per launch wins by time per step where the shortest launch wins by time; an energy
+ * objective picks another winner than time; the energy columns never hold a zero that was not
+ * measured. */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "config.h"
+#include "objective.h"
+#include "plan.h"
+#include "select.h"
+#include "table.h"
+#include "tests.h"
+
+#define DIR "scratch/objective"
+
+/* config_good with a parameter `steps` and select/metrics lines */
+static const char *steps_config(const char *extra)
+{
+	static char text[2048];
+	snprintf(text, sizeof text,
+		 "name: tiny\nkernel: {source: /dev/null, entry: k}\nconstants: {n: 1 << 10}\n"
+		 "arguments:\n  - {name: a, type: float, count: n}\n  - {name: n, type: int32, value: n}\n"
+		 "space: {steps: [1, 2, 4, 8]}\nlaunch: {block: [\"32 * steps\"], grid: [1]}\n%s",
+		 extra);
+	return text;
+}
+
+static result passed(double ms)
+{
+	return (result){.st = ST_OK, .samples = 10, .t_median = ms, .noise = 0.001, .occupancy = 1};
+}
+
+static void test_the_objective_scores_a_measurement(void)
+{
+	config cfg;
+	char *first = NULL;
+	CU_ASSERT_EQUAL_FATAL(config_load_text(steps_config("select: {objective: \"time_ms / steps\"}\n"), &cfg, &first), 0);
+	free(first);
+	value four = value_int(4);
+	result r = passed(2.0);
+	objective_apply(&cfg, &four, &r);
+	CU_ASSERT_EQUAL(r.scored, 1);
+	CU_ASSERT_DOUBLE_EQUAL(r.objective, 0.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(result_rank(&r), 0.5, 1e-12);
+	/* the finalists' median, once there is one, is the time */
+	r.final_rounds = 7;
+	r.final_median = 1.0;
+	objective_apply(&cfg, &four, &r);
+	CU_ASSERT_DOUBLE_EQUAL(r.objective, 0.25, 1e-12);
+	/* a configuration that failed has none */
+	r.st = ST_WRONG_RESULT;
+	objective_apply(&cfg, &four, &r);
+	CU_ASSERT_EQUAL(r.scored, 0);
+	config_free(&cfg);
+	/* maximised: ranked by the reciprocal, so that more is better and the noise stays relative */
+	CU_ASSERT_EQUAL_FATAL(config_load_text(steps_config("select: {objective: {maximize: \"steps / time_s\"}}\n"), &cfg, &first), 0);
+	free(first);
+	r = passed(2.0);
+	objective_apply(&cfg, &four, &r);
+	CU_ASSERT_DOUBLE_EQUAL(r.objective, 2000, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(result_rank(&r), 1.0 / 2000, 1e-15);
+	config_free(&cfg);
+}
+
+/* A value that cannot rank (no energy measured, zero or less) is no score: the configuration
+ * cannot win, and the summary's words say why. */
+static void test_an_objective_without_a_value_cannot_win(void)
+{
+	config cfg;
+	char *first = NULL;
+	CU_ASSERT_EQUAL_FATAL(config_load_text(steps_config("select: {objective: \"joules * steps\"}\n"), &cfg, &first), 0);
+	free(first);
+	CU_ASSERT_EQUAL(cfg.measure_energy, 1);
+	value one = value_int(1);
+	result r[2] = {passed(1.0), passed(2.0)};
+	objective_apply(&cfg, &one, &r[0]); /* no energy */
+	r[1].have_energy = 1;
+	r[1].joules = 0.25;
+	r[1].watts = 250;
+	objective_apply(&cfg, &one, &r[1]);
+	CU_ASSERT_EQUAL(r[0].scored, 2);
+	CU_ASSERT(isinf(result_rank(&r[0])));
+	CU_ASSERT_EQUAL(r[1].scored, 1);
+	char why[200];
+	objective_why(&cfg, &one, &r[0], why, sizeof why);
+	CU_ASSERT_STRING_EQUAL(why, "the objective uses joules, which has no value here (no energy measured)");
+	choice c;
+	select_winner(r, 2, &cfg.select, &c);
+	CU_ASSERT_EQUAL(c.winner, 1); /* the faster launch has no energy */
+	choice_free(&c);
+	/* zero or less: not a value that ranks relative to the best */
+	r[1].joules = -1;
+	objective_apply(&cfg, &one, &r[1]);
+	CU_ASSERT_EQUAL(r[1].scored, 2);
+	objective_why(&cfg, &one, &r[1], why, sizeof why);
+	CU_ASSERT_STRING_EQUAL(why, "the objective is -1: only a positive value ranks");
+	select_winner(r, 2, &cfg.select, &c);
+	CU_ASSERT_EQUAL(c.winner, -1);
+	choice_free(&c);
+	config_free(&cfg);
+}
+
+/* The finalists and the search's ranking follow the objective, not the time. */
+static void test_the_ranking_follows_the_objective(void)
+{
+	result r[3] = {passed(1.0), passed(1.5), passed(3.0)};
+	double score[3] = {1.0, 0.5, 0.49};
+	for (int i = 0; i < 3; i++) {
+		r[i].scored = 1;
+		r[i].score = score[i];
+		r[i].shares_with = -1;
+	}
+	size_t n, *idx = plan_ranked(r, 3, &n);
+	CU_ASSERT_EQUAL(n, 3);
+	CU_ASSERT(idx[0] == 2 && idx[1] == 1 && idx[2] == 0);
+	free(idx);
+	size_t k;
+	idx = plan_finalists(r, 3, 3, &k);
+	CU_ASSERT_EQUAL(k, 2); /* within 5% of the best score: 0.49 and 0.5, not the shortest launch */
+	free(idx);
+}
+
+/* The run of the multi-step config with measure: keys `measure` (", key: value" or "") and the
+ * lines `select`, on a fake GPU that draws `watts` (NULL: has no energy counter): its exit
+ * status, and its CSV loaded into *t. */
+static int run_steps(const char *measure, const char *select, const char *watts, table *t)
+{
+	char text[2048], *out = NULL;
+	mkdir(DIR, 0777);
+	put_file(DIR "/k.cu", "extern \"C\" __global__ void k(float *a, int n, int steps) { int i = blockIdx.x * blockDim.x + "
+			      "threadIdx.x; for (int s = 0; s < steps; s++) if (i < n) a[i] += 1; }\n");
+	/* the fake worker times a launch 1 + blockDim.x / 1000 ms: a block of 32 threads a step, as a
+	 * kernel that keeps a step's intermediate in shared memory per thread, say */
+	snprintf(text, sizeof text,
+		 "name: steps\nkernel: {source: k.cu, entry: k}\narguments:\n"
+		 "  - {name: a, type: float, count: 4096, output: true}\n  - {name: n, type: int32, value: 4096}\n"
+		 "  - {name: steps, type: int32, value: steps}\n"
+		 "space: {steps: [1, 2, 4, 8]}\nlaunch: {block: [\"32 * steps\"], grid: [\"ceil_div(4096, 32 * steps)\"]}\n"
+		 "measure: {metrics: none%s}\nmetrics: {ms_per_step: \"time_ms / steps\"}\n%s"
+		 "output: {csv: " DIR "/steps.csv, header: " DIR "/steps_tuned.h}\n",
+		 measure, select);
+	put_file(DIR "/steps.yaml", text);
+	fake_worker_reset(DIR, "steps");
+	if (watts)
+		setenv("FAKE_WATTS", watts, 1);
+	int rc = run_autotune_on(DIR "/steps.yaml", (char *[]){"-q", NULL}, &out);
+	if (rc && rc != 1)
+		fprintf(stderr, "\n%s\n", out);
+	free(out);
+	diags d = {0};
+	int loaded = rc == 0 ? table_load(DIR "/steps.csv", t, &d) : -1;
+	diags_free(&d);
+	return rc ? rc : loaded;
+}
+
+static double field_num(const table *t, size_t row, const char *name) { return table_num(t, row, table_col(t, name)); }
+
+static void test_time_per_step_and_per_launch_pick_different_winners(void)
+{
+	table launch, step;
+	CU_ASSERT_EQUAL_FATAL(run_steps("", "", NULL, &launch), 0);
+	CU_ASSERT_EQUAL_FATAL(run_steps("", "select: {objective: \"time_ms / steps\"}\n", NULL, &step), 0);
+	long long wl = table_winner(&launch), ws = table_winner(&step);
+	CU_ASSERT_FATAL(wl >= 0 && ws >= 0);
+	CU_ASSERT_EQUAL(field_num(&launch, (size_t)wl, "steps"), 1); /* the shortest launch */
+	CU_ASSERT_EQUAL(field_num(&step, (size_t)ws, "steps"), 8);   /* the least time per step */
+	for (size_t r = 0; r < step.nrows; r++) {
+		double t = field_num(&step, r, "time_ms_median"), s = field_num(&step, r, "steps");
+		/* the objective and the metric as written, from the time that decides */
+		CU_ASSERT_DOUBLE_EQUAL(field_num(&step, r, "objective"), t / s, 1e-5 * t);
+		CU_ASSERT_DOUBLE_EQUAL(field_num(&step, r, "ms_per_step"), t / s, 1e-5 * t);
+		CU_ASSERT_PTR_NOT_NULL(strstr(table_field(&step, r, "policy"), ";minimize=time_ms / steps"));
+		/* not raced on time: the longest launch, 22% slower than the shortest, is the winner */
+		CU_ASSERT_PTR_NULL(strstr(table_field(&step, r, "flags"), "raced"));
+		/* no energy asked for: none, and no zero */
+		CU_ASSERT_STRING_EQUAL(table_field(&step, r, "joules_per_launch"), "");
+		/* without an objective the column is empty, the metric not */
+		CU_ASSERT_STRING_EQUAL(table_field(&launch, r, "objective"), "");
+		CU_ASSERT(field_num(&launch, r, "ms_per_step") > 0);
+	}
+	/* what report, show and header do from the file alone: the same winner, chosen again */
+	result *res = table_results(&step);
+	choice c;
+	int flagged;
+	table_pick_winner(&step, res, &flagged, &c);
+	CU_ASSERT_EQUAL(c.winner, ws);
+	choice_free(&c);
+	table_results_free(res, step.nrows);
+	table_free(&launch);
+	table_free(&step);
+}
+
+/* The fake GPU draws FAKE_WATTS + 6400 / blockDim.x watts: the least energy per launch is the
+ * widest block, the least time the narrowest. */
+static void test_an_energy_objective_picks_another_winner_than_time(void)
+{
+	table t;
+	CU_ASSERT_EQUAL_FATAL(run_steps("", "select: {objective: joules}\n", "100", &t), 0);
+	long long w = table_winner(&t);
+	CU_ASSERT_FATAL(w >= 0);
+	CU_ASSERT_EQUAL(field_num(&t, (size_t)w, "steps"), 8);
+	for (size_t r = 0; r < t.nrows; r++) {
+		double bx = field_num(&t, r, "blockDim.x"), ms = field_num(&t, r, "time_ms_median"),
+		       watts = field_num(&t, r, "watts"), joules = field_num(&t, r, "joules_per_launch");
+		CU_ASSERT_DOUBLE_EQUAL(watts, 100 + 6400 / bx, 1e-3);
+		CU_ASSERT_DOUBLE_EQUAL(joules, watts * ms / 1000, 1e-5 * joules);
+		CU_ASSERT_DOUBLE_EQUAL(field_num(&t, r, "objective"), joules, 1e-5 * joules);
+		CU_ASSERT_STRING_EQUAL(table_field(&t, r, "message"), "");
+	}
+	table_free(&t);
+}
+
+/* No counter (NVML missing): empty energy columns and a note on each row, never a zero; the
+ * winner is still chosen by time when nothing asks for energy to rank. An energy objective then
+ * has nothing to rank by: no winner, exit 1, and why. */
+static void test_without_a_counter_a_note_never_a_zero(void)
+{
+	table t;
+	CU_ASSERT_EQUAL_FATAL(run_steps(", energy: always", "", NULL, &t), 0);
+	CU_ASSERT(table_winner(&t) >= 0);
+	for (size_t r = 0; r < t.nrows; r++) {
+		CU_ASSERT_STRING_EQUAL(table_field(&t, r, "joules_per_launch"), "");
+		CU_ASSERT_STRING_EQUAL(table_field(&t, r, "watts"), "");
+		CU_ASSERT_PTR_NOT_NULL(strstr(table_field(&t, r, "message"), "no energy counter"));
+	}
+	table_free(&t);
+	char *out = NULL;
+	CU_ASSERT_EQUAL(run_steps("", "select: {objective: \"joules * time_s\"}\n", NULL, &t), 1);
+	CU_ASSERT_EQUAL(run_autotune_on(DIR "/steps.yaml", (char *[]){"--fresh", NULL}, &out), 1);
+	CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "4 configurations that passed cannot win: the objective uses joules, "
+						  "which has no value here (no energy measured)"));
+	free(out);
+}
+
+int add_objective_suite(void)
+{
+	CU_pSuite s = CU_add_suite("objective", NULL, fake_worker_forget);
+	if (!s)
+		return -1;
+	CU_add_test(s, "the objective scores a measurement", test_the_objective_scores_a_measurement);
+	CU_add_test(s, "an objective without a value cannot win", test_an_objective_without_a_value_cannot_win);
+	CU_add_test(s, "the ranking follows the objective", test_the_ranking_follows_the_objective);
+	CU_add_test(s, "time per step and per launch pick different winners",
+		    test_time_per_step_and_per_launch_pick_different_winners);
+	CU_add_test(s, "an energy objective picks another winner than time", test_an_energy_objective_picks_another_winner_than_time);
+	CU_add_test(s, "without a counter: a note, never a zero", test_without_a_counter_a_note_never_a_zero);
+	return 0;
+}
