@@ -196,6 +196,33 @@ static void test_time_per_step_and_per_launch_pick_different_winners(void)
 	table_free(&step);
 }
 
+/* The report from the file alone: what tuning bought by the objective against the baseline, the
+ * best configurations by it, with the metrics and the objective as columns. */
+static void test_the_report_ranks_by_the_objective(void)
+{
+	table t;
+	CU_ASSERT_EQUAL_FATAL(run_steps("", "select: {objective: \"time_ms / steps\", baseline: {steps: 1}}\n", NULL, &t), 0);
+	table_free(&t);
+	char *csv = slurp(DIR "/steps.csv");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+	char *html = report_of(csv, NULL);
+	/* 1.032 ms for one step against 1.256 ms for eight: 6.57 times less per step, 0.224 ms longer */
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "as good as the baseline by the objective (minimize time_ms / steps)."));
+	char *bought = between(html, "<table id=\"bought-table\"", "</table>");
+	CU_ASSERT_PTR_NOT_NULL(strstr(bought, "<th>gain by the objective</th>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(bought, ">6.57&times;<"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(bought, ">-0.224 ms ("));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<h2>The 10 best configurations by the objective (minimize time_ms / steps)</h2>"));
+	char *top = between(html, "<table id=\"top\"", "</table>");
+	CU_ASSERT_PTR_NOT_NULL(strstr(top, "<th>ms_per_step</th><th>objective</th>"));
+	/* the first row is the winner, eight steps */
+	CU_ASSERT_PTR_NOT_NULL(strstr(top, "<tr class=\"winner\"><td>1 &#9733;</td><td>8</td>"));
+	free(top);
+	free(bought);
+	free(html);
+	free(csv);
+}
+
 /* The fake GPU draws FAKE_WATTS + 6400 / blockDim.x watts: the least energy per launch is the
  * widest block, the least time the narrowest. */
 static void test_an_energy_objective_picks_another_winner_than_time(void)
@@ -248,6 +275,7 @@ int add_objective_suite(void)
 	CU_add_test(s, "the ranking follows the objective", test_the_ranking_follows_the_objective);
 	CU_add_test(s, "time per step and per launch pick different winners",
 		    test_time_per_step_and_per_launch_pick_different_winners);
+	CU_add_test(s, "the report ranks by the objective", test_the_report_ranks_by_the_objective);
 	CU_add_test(s, "an energy objective picks another winner than time", test_an_energy_objective_picks_another_winner_than_time);
 	CU_add_test(s, "without a counter: a note, never a zero", test_without_a_counter_a_note_never_a_zero);
 	return 0;
