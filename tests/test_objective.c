@@ -243,6 +243,41 @@ static void test_an_energy_objective_picks_another_winner_than_time(void)
 	table_free(&t);
 }
 
+/* The journal keeps times, not energy: a resumed run measures again what has none, so that its
+ * results still rank by energy; a run that needs no energy takes the journal's times. */
+static void test_a_resumed_run_measures_energy_again(void)
+{
+	table t;
+	CU_ASSERT_EQUAL_FATAL(run_steps("", "select: {objective: joules}\n", "100", &t), 0);
+	table_free(&t);
+	int first = count_in(DIR "/runs.log", "energy ");
+	CU_ASSERT_EQUAL(first, 4);
+	char *out = NULL;
+	CU_ASSERT_EQUAL(run_autotune_on(DIR "/steps.yaml", (char *[]){"-q", NULL}, &out), 0);
+	free(out);
+	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "energy "), 2 * first);
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(table_load(DIR "/steps.csv", &t, &d), 0);
+	for (size_t r = 0; r < t.nrows; r++)
+		CU_ASSERT(field_num(&t, r, "joules_per_launch") > 0);
+	long long w = table_winner(&t);
+	CU_ASSERT(w >= 0 && field_num(&t, (size_t)w, "steps") == 8);
+	table_free(&t);
+	/* without energy the same journal's times stand: nothing is measured again (the finalists by
+	 * time are re-timed, role "time") */
+	int runs = count_in(DIR "/runs.log", " check ") + count_in(DIR "/runs.log", " ref ");
+	char *yaml = slurp(DIR "/steps.yaml"), *at = yaml ? strstr(yaml, "select: {objective: joules}") : NULL;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+	memcpy(at, "#", 1);
+	put_file(DIR "/steps.yaml", yaml);
+	free(yaml);
+	CU_ASSERT_EQUAL(run_autotune_on(DIR "/steps.yaml", (char *[]){"-q", NULL}, &out), 0);
+	free(out);
+	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", " check ") + count_in(DIR "/runs.log", " ref "), runs);
+	CU_ASSERT_EQUAL(count_in(DIR "/runs.log", "energy "), 2 * first);
+	diags_free(&d);
+}
+
 /* No counter (NVML missing): empty energy columns and a note on each row, never a zero; the
  * winner is still chosen by time when nothing asks for energy to rank. An energy objective then
  * has nothing to rank by: no winner, exit 1, and why. */
@@ -277,6 +312,7 @@ int add_objective_suite(void)
 		    test_time_per_step_and_per_launch_pick_different_winners);
 	CU_add_test(s, "the report ranks by the objective", test_the_report_ranks_by_the_objective);
 	CU_add_test(s, "an energy objective picks another winner than time", test_an_energy_objective_picks_another_winner_than_time);
+	CU_add_test(s, "a resumed run measures energy again", test_a_resumed_run_measures_energy_again);
 	CU_add_test(s, "without a counter: a note, never a zero", test_without_a_counter_a_note_never_a_zero);
 	return 0;
 }
