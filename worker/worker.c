@@ -682,11 +682,14 @@ static int run_ended(const run *R)
 
 /* run: role ref (verify nothing, keep outputs as the reference), check (compare with it), time
  * (finalist re-timing: no verification run). With a plan sent before it, the plan runs in place
- * of the launch, and its serial time is answered before the result. */
+ * of the launch, and its serial time is answered before the result; with "energy" sent before it,
+ * the energy window's reading too. */
 static int cmd_run(char *line)
 {
 	run R = {.driver_blocks = -1};
 	R.plan = plan_pending();
+	double serial_ms = 0, energy_s = energy_next_s; /* (an energy request is for this run alone) */
+	energy_next_s = 0;
 	if (parse_run(line, &R)) {
 		plan_done();
 		reply_error("protocol", "bad run command");
@@ -694,8 +697,6 @@ static int cmd_run(char *line)
 	}
 	profiler_pause();
 	sampling S = {0};
-	double serial_ms = 0, energy_s = energy_next_s;
-	energy_next_s = 0;
 	int ended = load_kernel(&R) || first_launch(&R) || time_run(&R, &S) || (R.plan && serial_time(&R, &serial_ms));
 	if (R.plan && !ended)
 		reply(&PROTO_SERIAL, &(proto_serial){serial_ms});
