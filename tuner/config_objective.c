@@ -106,7 +106,9 @@ static void load_metrics(loader *L, const yaml_node_t *n)
 			continue;
 		}
 		user_metric *u = &cfg->umetrics[cfg->numetrics];
-		if (ld_expr(L, v, "a metric", &u->x) == 0) {
+		char what[200];
+		snprintf(what, sizeof what, "metric '%s'", name);
+		if (ld_expr(L, v, what, &u->x) == 0) {
 			u->name = xstrdup(name);
 			cfg->numetrics++;
 		}
