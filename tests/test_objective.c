@@ -124,6 +124,17 @@ static void test_the_ranking_follows_the_objective(void)
 	idx = plan_finalists(r, 3, 3, &k);
 	CU_ASSERT_EQUAL(k, 2); /* within 5% of the best score: 0.49 and 0.5, not the shortest launch */
 	free(idx);
+	/* 0.49 and 0.5 (2% apart) within the noise band: 1% noise each, two standard errors */
+	for (int i = 0; i < 3; i++)
+		r[i].noise = 0.01;
+	select_policy p = {.kind = POLICY_FASTEST, .w_occupancy = 1, .w_load_efficiency = 1, .noise_band = 2};
+	snprintf(p.objective, sizeof p.objective, "time_ms / steps");
+	choice c;
+	select_winner(r, 3, &p, &c);
+	CU_ASSERT_EQUAL(c.winner, 2);
+	CU_ASSERT_EQUAL(c.ntied, 2);
+	CU_ASSERT_STRING_EQUAL(select_why_lost(r, &c, 1, &p), "worse objective");
+	choice_free(&c);
 }
 
 /* The run of the multi-step config with measure: keys `measure` (", key: value" or "") and the

@@ -130,6 +130,8 @@ const char *select_why_lost(const result *res, const choice *c, size_t i, const 
 	}
 	/* the fastest eligible is the first of equal medians in the space's order */
 	int equal = result_rank(&res[i]) == result_rank(&res[quick]);
+	if (*p->objective)
+		return equal ? "equal objective: the winner comes first in the space" : "worse objective";
 	if (p->kind != POLICY_BALANCED)
 		return equal ? "equal median: the winner comes first in the space" : "slower median";
 	if (quick != c->winner)
