@@ -2,10 +2,11 @@
  * (nvmlDeviceGetTotalEnergyConsumption, millijoules) is refreshed by the driver at a coarse rate,
  * tens of milliseconds apart, far longer than most kernels: a reading around one configuration's
  * timed samples (a few milliseconds, with cache flushes and host gaps between them) would be one
- * update or none. So the launches run back to back, in chunks of ENERGY_CHUNK_MS with a reading
- * after each, and the window runs from one observed update of the counter to another at least
- * min_s and ENERGY_MIN_UPDATES updates later: both ends are taken while the kernel runs, and the
- * launches counted are those between them. */
+ * update or none. So the launches run back to back, in chunks of ENERGY_CHUNK_MS, the next chunk
+ * queued before the counter is read after each (the GPU never waits for the reading), and the
+ * window runs from one observed update of the counter to another at least min_s and
+ * ENERGY_MIN_UPDATES updates later: both ends are taken while the kernel runs, and the launches
+ * counted are those completed between them, to within a chunk. */
 #include "energy.h"
 
 #include <dlfcn.h>
@@ -23,6 +24,7 @@ static struct {
 	char why[160]; /* when NVML cannot be used: why */
 	const char *(*error_string)(nvml_return);
 	nvml_return (*by_pci)(const char *, nvml_device *);
+	nvml_return (*by_uuid)(const char *, nvml_device *);
 	nvml_return (*energy)(nvml_device, unsigned long long *);
 } nvml;
 
@@ -40,8 +42,9 @@ static int nvml_open(void)
 	nvml_return (*init)(void) = (nvml_return(*)(void))dlsym(so, "nvmlInit_v2");
 	*(void **)&nvml.error_string = dlsym(so, "nvmlErrorString");
 	*(void **)&nvml.by_pci = dlsym(so, "nvmlDeviceGetHandleByPciBusId_v2");
+	*(void **)&nvml.by_uuid = dlsym(so, "nvmlDeviceGetHandleByUUID");
 	*(void **)&nvml.energy = dlsym(so, "nvmlDeviceGetTotalEnergyConsumption");
-	if (!init || !nvml.error_string || !nvml.by_pci || !nvml.energy) {
+	if (!init || !nvml.error_string || !nvml.by_pci || !nvml.by_uuid || !nvml.energy) {
 		snprintf(nvml.why, sizeof nvml.why, "no energy counter: this NVML lacks nvmlDeviceGetTotalEnergyConsumption");
 		return -1;
 	}
@@ -60,20 +63,32 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* The counter of dev, NVML's handle found by its PCI bus id: 0, or -1 with the note said. */
+/* NVML's handle of dev: by its PCI bus id, else by its UUID ("GPU-" and the 8-4-4-4-12 hex form
+ * nvidia-smi prints). The error of the first way when neither finds it. */
+static nvml_return find_device(CUdevice dev, const char *bus, nvml_device *h)
+{
+	nvml_return rc = nvml.by_pci(bus, h);
+	CUuuid u;
+	if (!rc || cuDeviceGetUuid(&u, dev))
+		return rc;
+	char id[64] = "GPU-";
+	for (int i = 0, at = 4; i < 16; i++)
+		at += snprintf(id + at, sizeof id - (size_t)at, "%s%02x", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "",
+			       (unsigned char)u.bytes[i]);
+	return nvml.by_uuid(id, h) ? rc : 0;
+}
+
+/* The counter of dev: 0 with its reading in *e, or -1 with the note said. */
 static int open_counter(CUdevice dev, nvml_device *h, unsigned long long *e, energy_reading *out)
 {
-	char bus[32];
+	char bus[32] = "";
 	if (nvml_open()) {
 		snprintf(out->note, sizeof out->note, "%s", nvml.why);
 		return -1;
 	}
 	nvml_return rc;
-	if (cuDeviceGetPCIBusId(bus, sizeof bus, dev)) {
-		snprintf(out->note, sizeof out->note, "no energy counter: the GPU's PCI bus id is unknown");
-		return -1;
-	}
-	if ((rc = nvml.by_pci(bus, h)) || (rc = nvml.energy(*h, e))) {
+	cuDeviceGetPCIBusId(bus, sizeof bus, dev);
+	if ((rc = find_device(dev, bus, h)) || (rc = nvml.energy(*h, e))) {
 		/* NOT_SUPPORTED: GPUs before Volta, and a MIG instance, which has no counter of its own */
 		snprintf(out->note, sizeof out->note, "no energy counter for GPU %s: %s", bus, nvml.error_string(rc));
 		return -1;
@@ -94,7 +109,8 @@ void energy_measure(CUdevice dev, double min_s, double per_launch_ms, energy_lau
 	double t0 = now(), t_start = 0, t_end = 0;
 	long long counted = 0;
 	int updates = -1; /* -1: the first update not seen yet */
-	for (;;) {
+	for (long long k = 0;; k++) {
+		/* chunk k queued, chunk k - 1 done */
 		if ((out->r = launch(ctx, chunk)))
 			return;
 		unsigned long long e;
@@ -102,9 +118,10 @@ void energy_measure(CUdevice dev, double min_s, double per_launch_ms, energy_lau
 		double t = now();
 		if (rc) {
 			snprintf(out->note, sizeof out->note, "energy counter: %s", nvml.error_string(rc));
+			out->r = launch(ctx, 0);
 			return;
 		}
-		counted += chunk;
+		counted += k ? chunk : 0;
 		if (e != last && updates < 0) {
 			updates = 0;
 			e_start = e;
@@ -120,6 +137,8 @@ void energy_measure(CUdevice dev, double min_s, double per_launch_ms, energy_lau
 		if ((updates >= ENERGY_MIN_UPDATES && t_end - t_start >= min_s) || t - t0 > ENERGY_MAX_S)
 			break;
 	}
+	if ((out->r = launch(ctx, 0)))
+		return;
 	out->updates = updates < 0 ? 0 : updates;
 	out->window_s = t_end - t_start;
 	if (updates < 2 || out->launches <= 0 || e_end <= e_start) {

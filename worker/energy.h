@@ -7,7 +7,8 @@
 #include <cuda.h>
 #include <stddef.h>
 
-/* Launches n back to back and waits for them: 0 or the CUDA error. */
+/* Queues n launches behind those queued before and waits for all but these n (the GPU is never
+ * left without work while the counter is read); n 0: waits for everything. 0 or the CUDA error. */
 typedef CUresult (*energy_launch_fn)(void *ctx, int n);
 
 typedef struct {

@@ -630,13 +630,25 @@ static int serial_time(run *R, double *ms)
 /* "energy": the next run's energy window, seconds at least (0: none) */
 static double energy_next_s;
 
+/* The energy window's launches (energy_launch_fn): chunk k is queued, then chunk k - 1 waited for. */
+typedef struct {
+	run *R;
+	CUevent done[2];
+	long long k;
+} energy_queue;
+
 static CUresult energy_launches(void *ctx, int n)
 {
-	run *R = ctx;
+	energy_queue *q = ctx;
+	CUresult r = CUDA_SUCCESS;
 	pthread_mutex_lock(&W.device_lock);
-	CUresult r = launches(&R->L, R->plan, n);
-	if (!r)
+	if (n > 0 && !(r = launches(&q->R->L, q->R->plan, n)))
+		r = cuEventRecord(q->done[q->k % 2], NULL);
+	if (!r && n == 0)
 		r = cuCtxSynchronize();
+	else if (!r && q->k > 0)
+		r = cuEventSynchronize(q->done[(q->k - 1) % 2]);
+	q->k += n > 0;
 	pthread_mutex_unlock(&W.device_lock);
 	return r;
 }
@@ -646,11 +658,16 @@ static CUresult energy_launches(void *ctx, int n)
 static int energy_run(run *R, const sampling *S, double seconds)
 {
 	energy_reading E = {0};
+	energy_queue q = {R, {NULL, NULL}, 0};
 	if (has_restore())
 		/* each launch would need its inputs copied back: the window would count the copies */
 		snprintf(E.note, sizeof E.note, "no energy: inputs are restored before each launch");
-	else
-		energy_measure(W.dev, seconds, S->median, energy_launches, R, &E);
+	else if (!(E.r = cuEventCreate(&q.done[0], CU_EVENT_DISABLE_TIMING)) &&
+		 !(E.r = cuEventCreate(&q.done[1], CU_EVENT_DISABLE_TIMING)))
+		energy_measure(W.dev, seconds, S->median, energy_launches, &q, &E);
+	for (int i = 0; i < 2; i++)
+		if (q.done[i])
+			cuEventDestroy(q.done[i]);
 	if (E.r)
 		return run_error(R, E.r, " during the energy window");
 	if (device_launch_failed(R, " during the energy window"))
