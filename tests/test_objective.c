@@ -13,6 +13,7 @@
 #include "config.h"
 #include "objective.h"
 #include "plan.h"
+#include "proc.h"
 #include "select.h"
 #include "table.h"
 #include "tests.h"
@@ -311,6 +312,60 @@ static void test_without_a_counter_a_note_never_a_zero(void)
 	free(out);
 }
 
+/* worker/energy.c's window (build/energy_window, on a GPU of its own time) against the stand-in
+ * NVML, whose counter is refreshed every `period` seconds at `watts`: its output line. */
+static char *window(const char *ms, const char *period, const char *watts, const char *fail)
+{
+	setenv("LD_LIBRARY_PATH", "build/fakenvml", 1);
+	setenv("FAKE_NVML_PERIOD", period, 1);
+	setenv("FAKE_NVML_WATTS", watts, 1);
+	if (fail)
+		setenv("FAKE_NVML_FAIL", fail, 1);
+	char *out = NULL, *argv[] = {"build/energy_window", (char *)ms, "0.1", NULL};
+	int st = proc_capture(argv, 60, &out);
+	CU_ASSERT(st == 0);
+	unsetenv("LD_LIBRARY_PATH");
+	unsetenv("FAKE_NVML_PERIOD");
+	unsetenv("FAKE_NVML_WATTS");
+	unsetenv("FAKE_NVML_FAIL");
+	return out ? out : strdup("");
+}
+
+/* A counter refreshed every 20 ms reads 300 W and 300 W x the launch's time from launches of 5 us
+ * to 300 ms: the window runs from one refresh to another at least 0.1 s and 10 refreshes later,
+ * the GPU never idle; a coarse counter gives a reading with a note, or none; a GPU without one,
+ * a note. */
+static void test_the_energy_window_reads_the_counter(void)
+{
+	static const struct {
+		const char *ms;
+		double joules, least_s;
+	} k[] = {{"0.005", 300 * 0.005e-3, 0.2}, {"0.5", 300 * 0.5e-3, 0.2}, {"300", 300 * 0.3, 3.0}};
+	for (size_t i = 0; i < sizeof k / sizeof *k; i++) {
+		char *out = window(k[i].ms, "0.02", "300", NULL);
+		double j = 0, w = 0, s = 0;
+		int updates = 0;
+		long long launches = 0;
+		CU_ASSERT_EQUAL(sscanf(out, "ok %lf %lf %d %lld %lf", &j, &w, &updates, &launches, &s), 5);
+		CU_ASSERT_DOUBLE_EQUAL(j, k[i].joules, 0.01 * k[i].joules);
+		CU_ASSERT_DOUBLE_EQUAL(w, 300, 3);
+		CU_ASSERT(updates >= 10 && s >= k[i].least_s - 1e-9);
+		free(out);
+	}
+	char *out = window("0.5", "3", "300", NULL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "ok 0.15 300 2 ") && strstr(out, "energy from only 2 counter updates in 6.0 s"));
+	free(out);
+	out = window("0.5", "20", "300", NULL);
+	CU_ASSERT_STRING_EQUAL(out, "none energy counter too coarse: 0 updates in 10.0 s of launches\n");
+	free(out);
+	out = window("0.5", "0.02", "300", "energy");
+	CU_ASSERT_STRING_EQUAL(out, "none no energy counter for GPU 0000:00:00.0: Not Supported\n");
+	free(out);
+	out = window("0.5", "0.02", "300", "init");
+	CU_ASSERT_STRING_EQUAL(out, "none no energy counter: nvmlInit: Unknown Error\n");
+	free(out);
+}
+
 int add_objective_suite(void)
 {
 	CU_pSuite s = CU_add_suite("objective", NULL, fake_worker_forget);
@@ -324,6 +379,7 @@ int add_objective_suite(void)
 	CU_add_test(s, "the report ranks by the objective", test_the_report_ranks_by_the_objective);
 	CU_add_test(s, "an energy objective picks another winner than time", test_an_energy_objective_picks_another_winner_than_time);
 	CU_add_test(s, "a resumed run measures energy again", test_a_resumed_run_measures_energy_again);
+	CU_add_test(s, "the energy window reads the counter", test_the_energy_window_reads_the_counter);
 	CU_add_test(s, "without a counter: a note, never a zero", test_without_a_counter_a_note_never_a_zero);
 	return 0;
 }

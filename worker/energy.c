@@ -56,57 +56,50 @@ static int nvml_open(void)
 	return 0;
 }
 
-static double now(void)
+static double monotonic(void *ctx)
 {
+	(void)ctx;
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* NVML's handle of dev: by its PCI bus id, else by its UUID ("GPU-" and the 8-4-4-4-12 hex form
- * nvidia-smi prints). The error of the first way when neither finds it. */
-static nvml_return find_device(CUdevice dev, const char *bus, nvml_device *h)
+/* NVML's handle of the GPU: by its PCI bus id, else by its UUID. */
+static nvml_return find_device(const char *bus, const char *uuid, nvml_device *h)
 {
-	nvml_return rc = nvml.by_pci(bus, h);
-	CUuuid u;
-	if (!rc || cuDeviceGetUuid(&u, dev))
-		return rc;
-	char id[64] = "GPU-";
-	for (int i = 0, at = 4; i < 16; i++)
-		at += snprintf(id + at, sizeof id - (size_t)at, "%s%02x", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "",
-			       (unsigned char)u.bytes[i]);
-	return nvml.by_uuid(id, h) ? rc : 0;
+	nvml_return rc = *bus ? nvml.by_pci(bus, h) : -1;
+	return rc && *uuid && !nvml.by_uuid(uuid, h) ? 0 : rc;
 }
 
-/* The counter of dev: 0 with its reading in *e, or -1 with the note said. */
-static int open_counter(CUdevice dev, nvml_device *h, unsigned long long *e, energy_reading *out)
+/* The counter: 0 with its reading in *e, or -1 with the note said. */
+static int open_counter(const char *bus, const char *uuid, nvml_device *h, unsigned long long *e, energy_reading *out)
 {
-	char bus[32] = "";
 	if (nvml_open()) {
 		snprintf(out->note, sizeof out->note, "%s", nvml.why);
 		return -1;
 	}
 	nvml_return rc;
-	cuDeviceGetPCIBusId(bus, sizeof bus, dev);
-	if ((rc = find_device(dev, bus, h)) || (rc = nvml.energy(*h, e))) {
+	if ((rc = find_device(bus, uuid, h)) || (rc = nvml.energy(*h, e))) {
 		/* NOT_SUPPORTED: GPUs before Volta, and a MIG instance, which has no counter of its own */
-		snprintf(out->note, sizeof out->note, "no energy counter for GPU %s: %s", bus, nvml.error_string(rc));
+		snprintf(out->note, sizeof out->note, "no energy counter for GPU %s: %s", *bus ? bus : uuid,
+			 rc == -1 ? "not found" : nvml.error_string(rc));
 		return -1;
 	}
 	return 0;
 }
 
-void energy_measure(CUdevice dev, double min_s, double per_launch_ms, energy_launch_fn launch, void *ctx,
-		    energy_reading *out)
+void energy_measure(const char *bus, const char *uuid, double min_s, double per_launch_ms, energy_launch_fn launch,
+		    energy_clock_fn clock, void *ctx, energy_reading *out)
 {
 	memset(out, 0, sizeof *out);
+	energy_clock_fn now = clock ? clock : monotonic;
 	nvml_device h;
 	unsigned long long last, e_start = 0, e_end = 0;
-	if (open_counter(dev, &h, &last, out))
+	if (open_counter(bus, uuid, &h, &last, out))
 		return;
 	double chunk_f = per_launch_ms > 0 ? ceil(ENERGY_CHUNK_MS / per_launch_ms) : 1;
 	int chunk = chunk_f < 1 ? 1 : chunk_f > 100000 ? 100000 : (int)chunk_f;
-	double t0 = now(), t_start = 0, t_end = 0;
+	double t0 = now(ctx), t_start = 0, t_end = 0;
 	long long counted = 0;
 	int updates = -1; /* -1: the first update not seen yet */
 	for (long long k = 0;; k++) {
@@ -115,7 +108,7 @@ void energy_measure(CUdevice dev, double min_s, double per_launch_ms, energy_lau
 			return;
 		unsigned long long e;
 		nvml_return rc = nvml.energy(h, &e);
-		double t = now();
+		double t = now(ctx);
 		if (rc) {
 			snprintf(out->note, sizeof out->note, "energy counter: %s", nvml.error_string(rc));
 			out->r = launch(ctx, 0);
@@ -143,7 +136,7 @@ void energy_measure(CUdevice dev, double min_s, double per_launch_ms, energy_lau
 	out->window_s = t_end - t_start;
 	if (updates < 2 || out->launches <= 0 || e_end <= e_start) {
 		snprintf(out->note, sizeof out->note, "energy counter too coarse: %d updates in %.1f s of launches",
-			 out->updates, t_end > 0 ? t_end - t0 : now() - t0);
+			 out->updates, t_end > 0 ? t_end - t0 : now(ctx) - t0);
 		return;
 	}
 	out->ok = 1;

@@ -637,7 +637,7 @@ typedef struct {
 	long long k;
 } energy_queue;
 
-static CUresult energy_launches(void *ctx, int n)
+static int energy_launches(void *ctx, int n)
 {
 	energy_queue *q = ctx;
 	CUresult r = CUDA_SUCCESS;
@@ -653,23 +653,40 @@ static CUresult energy_launches(void *ctx, int n)
 	return r;
 }
 
+/* The GPU's PCI bus id and its UUID as nvidia-smi prints it, for NVML; "" where the driver has none. */
+static void device_ids(char bus[32], char uuid[64])
+{
+	CUuuid u;
+	bus[0] = uuid[0] = 0;
+	if (cuDeviceGetPCIBusId(bus, 32, W.dev))
+		bus[0] = 0;
+	if (cuDeviceGetUuid(&u, W.dev))
+		return;
+	int at = snprintf(uuid, 64, "GPU-");
+	for (int i = 0; i < 16; i++)
+		at += snprintf(uuid + at, 64 - (size_t)at, "%s%02x", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "",
+			       (unsigned char)u.bytes[i]);
+}
+
 /* After the samples, when asked: the energy window (energy.h), answered before the result. 0,
  * or 1 when a launch in it failed and the run ends. */
 static int energy_run(run *R, const sampling *S, double seconds)
 {
 	energy_reading E = {0};
 	energy_queue q = {R, {NULL, NULL}, 0};
+	char bus[32], uuid[64];
+	device_ids(bus, uuid);
 	if (has_restore())
 		/* each launch would need its inputs copied back: the window would count the copies */
 		snprintf(E.note, sizeof E.note, "no energy: inputs are restored before each launch");
 	else if (!(E.r = cuEventCreate(&q.done[0], CU_EVENT_DISABLE_TIMING)) &&
 		 !(E.r = cuEventCreate(&q.done[1], CU_EVENT_DISABLE_TIMING)))
-		energy_measure(W.dev, seconds, S->median, energy_launches, &q, &E);
+		energy_measure(bus, uuid, seconds, S->median, energy_launches, NULL, &q, &E);
 	for (int i = 0; i < 2; i++)
 		if (q.done[i])
 			cuEventDestroy(q.done[i]);
 	if (E.r)
-		return run_error(R, E.r, " during the energy window");
+		return run_error(R, (CUresult)E.r, " during the energy window");
 	if (device_launch_failed(R, " during the energy window"))
 		return 1;
 	reply(&PROTO_JOULES, &(proto_joules){E.ok ? E.joules : -1, E.ok ? E.watts : -1, E.note});
