@@ -225,6 +225,7 @@ static void test_the_report_ranks_by_the_objective(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(bought, ">6.57&times;<"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(bought, ">-0.224 ms ("));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<h2>The 10 best configurations by the objective (minimize time_ms / steps)</h2>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<th>winner</th><td>steps=8: 1.256 ms &plusmn;0.10%, objective 0.157</td>"));
 	char *top = between(html, "<table id=\"top\"", "</table>");
 	CU_ASSERT_PTR_NOT_NULL(strstr(top, "<th>ms_per_step</th><th>objective</th>"));
 	/* the first row is the winner, eight steps */

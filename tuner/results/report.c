@@ -227,7 +227,10 @@ static void facts(FILE *f, const view *v)
 		char *d = view_describe(v, w), *why = view_why(v);
 		fputs("<tr class=\"winner\"><th>winner</th><td>", f);
 		html_esc(f, d);
-		fprintf(f, ": %.4g ms &plusmn;%.2f%%</td></tr>\n<tr><th>why</th><td>", view_time(v, w), view_noise(v, w));
+		fprintf(f, ": %.4g ms &plusmn;%.2f%%", view_time(v, w), view_noise(v, w));
+		if (v->res[w].scored == 1)
+			fprintf(f, ", objective %.6g", v->res[w].objective);
+		fputs("</td></tr>\n<tr><th>why</th><td>", f);
 		html_esc(f, why);
 		fputs("</td></tr>\n", f);
 		free(d);
