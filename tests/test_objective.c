@@ -135,7 +135,18 @@ static void test_the_ranking_follows_the_objective(void)
 	CU_ASSERT_EQUAL(c.winner, 2);
 	CU_ASSERT_EQUAL(c.ntied, 2);
 	CU_ASSERT_STRING_EQUAL(select_why_lost(r, &c, 1, &p), "worse objective");
-	choice_free(&c);
+	choice_free(&c);	/* the policy column records it, and reads back: report, show and header rank by it again */
+	char text[POLICY_TEXT_MAX];
+	p.maximize = 1;
+	select_policy_text(&p, text);
+	CU_ASSERT_STRING_EQUAL(text, "fastest;noise_band=2;occupancy=1;load_efficiency=1;maximize=time_ms / steps");
+	select_policy back;
+	CU_ASSERT_EQUAL_FATAL(select_policy_parse(text, &back), 0);
+	CU_ASSERT_STRING_EQUAL(back.objective, "time_ms / steps");
+	CU_ASSERT_EQUAL(back.maximize, 1);
+	CU_ASSERT_EQUAL(select_policy_parse("fastest;noise_band=2;occupancy=1;load_efficiency=1;maximise=x", &back), -1);
+	CU_ASSERT_EQUAL(select_policy_parse("fastest;noise_band=2;occupancy=1;load_efficiency=1", &back), 0);
+	CU_ASSERT_STRING_EQUAL(back.objective, "");
 }
 
 /* The run of the multi-step config with measure: keys `measure` (", key: value" or "") and the
