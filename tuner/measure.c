@@ -248,11 +248,11 @@ static step prelude(pass *P, lane *L, size_t c)
 	free(r->message);
 	r->message = s.tmp.message = NULL;
 	s.timeout = plan_timeout(cfg, P->slowest);
-	/* against the same GPU's best: another model's times would race this one's out */
-	s.race_ms = cfg->race > 0 && L->best_ms > 0 && !cfg->objective.e ? cfg->race * L->best_ms : 0;
+	/* against the same GPU's best (another model's would race this one's out), as this launch's ms */
+	s.race_ms = cfg->race > 0 ? cfg->race * objective_best_ms(cfg, space_config(P->sp, c), L->best_ms) : 0;
 	/* a search ranks its next proposals by these times: only the clear losers are cut short, on
 	 * one sample, so that the near ones it steers by are measured in full */
-	s.near_ms = s.race_ms > 0 && !P->searching ? (1 + PLAN_FINAL_WITHIN) * L->best_ms : 0;
+	s.near_ms = s.race_ms > 0 && !P->searching ? (1 + PLAN_FINAL_WITHIN) * s.race_ms / cfg->race : 0;
 	s.kind = STEP_MEASURE;
 	return s;
 }
@@ -331,8 +331,8 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 		P->passed++;
 		if (P->best_ms <= 0 || r->t_median < P->best_ms)
 			P->best_ms = r->t_median;
-		if (L->best_ms <= 0 || r->t_median < L->best_ms)
-			L->best_ms = r->t_median;
+		if (L->best_ms <= 0 || result_first_rank(r) < L->best_ms)
+			L->best_ms = result_first_rank(r);
 		if (P->ref[g] < 0 && !P->ref_kernel) {
 			P->ref[g] = (long long)c;
 			L->loaded = (long long)g;

@@ -111,6 +111,28 @@ void objective_apply(const config *cfg, const value *params, result *r)
 	r->score = cfg->select.maximize ? 1 / v : v;
 }
 
+double objective_per_ms(const config *cfg, const value *params)
+{
+	if (!cfg->objective.e)
+		return 1;
+	/* proportional: the score of a launch twice as long is twice the score (no energy: a
+	 * reading is not a time) */
+	result r = {.st = ST_OK, .samples = 1, .t_median = 1};
+	objective_apply(cfg, params, &r);
+	double one = r.score;
+	int ok = r.scored == 1;
+	r.t_median = 2;
+	objective_apply(cfg, params, &r);
+	ok &= r.scored == 1 && fabs(r.score - 2 * one) <= 1e-9 * r.score;
+	return ok ? one : 0;
+}
+
+double objective_best_ms(const config *cfg, const value *params, double best_rank)
+{
+	double per_ms = best_rank > 0 ? objective_per_ms(cfg, params) : 0;
+	return per_ms > 0 ? best_rank / per_ms : 0;
+}
+
 int objective_metric(const config *cfg, const value *params, const result *r, size_t i, double *out)
 {
 	if (i >= cfg->numetrics || !result_passed(r))

@@ -17,6 +17,13 @@
 /* r's objective and score (result.h) from its measurement, as measured so far: call again when
  * its time changes (the finalists' rounds). A configuration that did not pass has none. */
 void objective_apply(const config *cfg, const value *params, result *r);
+/* What the objective of configuration params scores per millisecond of its launch when it is a
+ * time scaled by what the configuration does (time per step, the reciprocal of GFLOP/s: racing
+ * on time then races on it), 1 without an objective, 0 when it is not (energy, a sum). */
+double objective_per_ms(const config *cfg, const value *params);
+/* A best rank so far (the time, or the objective's score; 0: none) as a time of this
+ * configuration's launch: what racing compares its samples with; 0 when nothing can race. */
+double objective_best_ms(const config *cfg, const value *params, double best_rank);
 /* Metric i of configuration params for r into *out: 0, or -1 (nothing to write: it did not pass,
  * or a name it uses has no value, such as joules where energy was not measured). */
 int objective_metric(const config *cfg, const value *params, const result *r, size_t i, double *out);

@@ -77,6 +77,9 @@ static inline double result_rank(const result *r)
 {
 	return r->scored == 1 ? r->score : r->scored == 2 ? 1.0 / 0.0 : result_time(r);
 }
+/* The same from the first pass where there is no objective: what racing and a header's choice
+ * across GPUs compare, alike on every row. */
+static inline double result_first_rank(const result *r) { return r->scored ? result_rank(r) : r->t_median; }
 
 /* A plan's achieved concurrency: the time its launches take one at a time over the time the plan
  * took (1: nothing overlapped; at most its streams, when every stream ran side by side at full

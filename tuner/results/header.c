@@ -214,23 +214,19 @@ static int load_inputs(char *const *csvs, size_t n, const char *config_path, inp
  * device, the lowest geometric mean over the devices of (first-pass median / the fastest
  * first-pass median on that device). Its row in in[0], or -1 when none passed everywhere;
  * *time_ms: the geometric mean of its own times. */
-/* What ranks a row across GPUs: select.objective's score where the run had one, else the
- * first-pass median, which every GPU's rows have alike. */
-static double ranked(const result *r) { return r->scored ? result_rank(r) : r->t_median; }
-
 static long long best_on_average(const input *in, size_t n, double *time_ms)
 {
 	double *fastest = xcalloc(n, sizeof *fastest);
 	for (size_t k = 0; k < n; k++)
 		for (size_t r = 0; r < in[k].t.nrows; r++)
-			if (passed(&in[k].res[r]) && (fastest[k] == 0 || ranked(&in[k].res[r]) < fastest[k]))
-				fastest[k] = ranked(&in[k].res[r]);
+			if (passed(&in[k].res[r]) && (fastest[k] == 0 || result_first_rank(&in[k].res[r]) < fastest[k]))
+				fastest[k] = result_first_rank(&in[k].res[r]);
 	long long best = -1;
 	double best_score = 0;
 	for (size_t r = 0; r < in[0].t.nrows; r++) {
 		if (!passed(&in[0].res[r]))
 			continue;
-		double sum_ratio = log(ranked(&in[0].res[r]) / fastest[0]), sum_time = log(in[0].res[r].t_median);
+		double sum_ratio = log(result_first_rank(&in[0].res[r]) / fastest[0]), sum_time = log(in[0].res[r].t_median);
 		size_t k = 1;
 		for (; k < n; k++) {
 			size_t q = 0;
@@ -238,7 +234,7 @@ static long long best_on_average(const input *in, size_t n, double *time_ms)
 				q++;
 			if (q == in[k].t.nrows)
 				break;
-			sum_ratio += log(ranked(&in[k].res[q]) / fastest[k]);
+			sum_ratio += log(result_first_rank(&in[k].res[q]) / fastest[k]);
 			sum_time += log(in[k].res[q].t_median);
 		}
 		if (k < n)
