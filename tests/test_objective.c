@@ -80,6 +80,12 @@ static void test_the_objective_scores_a_measurement(void)
 	CU_ASSERT_EQUAL_FATAL(config_load_text(steps_config(""), &cfg, &first), 0);
 	free(first);
 	CU_ASSERT_EQUAL(objective_per_ms(&cfg, &four), 1);
+	double plain = plan_timeout(&cfg, 2.0);
+	config_free(&cfg);
+	/* an energy window may take its longest before the worker answers: not a hung kernel */
+	CU_ASSERT_EQUAL_FATAL(config_load_text(steps_config("measure: {energy: always}\n"), &cfg, &first), 0);
+	free(first);
+	CU_ASSERT_DOUBLE_EQUAL(plan_timeout(&cfg, 2.0) - plain, ENERGY_WINDOW_MAX_S, 1e-9);
 	config_free(&cfg);
 }
 

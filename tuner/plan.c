@@ -22,7 +22,8 @@
 
 double plan_timeout(const config *cfg, double slowest_ms)
 {
-	return cfg->timeout + cfg->time_cap + KERNEL_TIMEOUT_FACTOR * (cfg->warmup + 2) * slowest_ms / 1000;
+	return cfg->timeout + cfg->time_cap + (cfg->measure_energy ? ENERGY_WINDOW_MAX_S : 0) +
+	       KERNEL_TIMEOUT_FACTOR * (cfg->warmup + 2) * slowest_ms / 1000;
 }
 
 void plan_derive(const config *cfg, const value *params, result *r, int max_mhz, double copy_gbps)
