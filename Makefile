@@ -122,6 +122,14 @@ $(B)/libautotune_select.so: $(RUNTIME_OBJS)
 $(B)/fake_worker: $(B)/tests/fake_worker.o $(B)/lib/lib.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lm -ldl
 
+# worker/energy.c's window without a GPU (tests/energy_window.c), against a stand-in for NVML
+# (tests/fake_nvml.c) that it loads as the worker loads the real one.
+$(B)/energy_window: tests/energy_window.c worker/energy.c worker/energy.h $(B)/fakenvml/libnvidia-ml.so.1
+	$(CC) $(ALL_CFLAGS) -Iworker -rdynamic -o $@ tests/energy_window.c worker/energy.c -ldl -lm
+$(B)/fakenvml/libnvidia-ml.so.1: tests/fake_nvml.c
+	mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -shared -fPIC -o $@ $< -ldl -lm
+
 # A stand-in for nvcc that needs no CUDA toolkit (tests/fake_nvcc.c): the unit tier compiles with it.
 $(B)/fake_nvcc: $(B)/tests/fake_nvcc.o
 	$(CC) $(ALL_CFLAGS) -o $@ $^
@@ -139,7 +147,7 @@ $(B)/cubin_hash: $(B)/tests/cubin_hash.o $(B)/tuner/cubin.o $(B)/lib/lib.a
 # compile with the real nvcc, then install, CMake, the browser, the example apps and the recipes.
 # `make test` runs both. The tests write only under temporary directories: the checkout (its
 # results/ above all) is the same after them, checked at the end of each tier.
-UNIT_TOOLS = autotune $(B)/run_tests $(B)/fake_worker $(B)/fake_nvcc
+UNIT_TOOLS = autotune $(B)/run_tests $(B)/fake_worker $(B)/fake_nvcc $(B)/energy_window
 test: deps
 	$(MAKE) unit
 	$(MAKE) integration

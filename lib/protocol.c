@@ -140,6 +140,12 @@ MSG(PROTO_METRICS_OF, "metrics", metrics_of_f);
 static const proto_field serial_f[] = {DBL(proto_serial, ms, "%.6f")};
 MSG(PROTO_SERIAL, "serial", serial_f);
 
+static const proto_field energy_f[] = {DBL(proto_energy, seconds, "%.3f")};
+MSG(PROTO_ENERGY, "energy", energy_f);
+static const proto_field joules_f[] = {DBL(proto_joules, joules, "%.9g"), DBL(proto_joules, watts, "%.6g"),
+				       TEXT(proto_joules, note)};
+MSG(PROTO_JOULES, "joules", joules_f);
+
 static const proto_field unavailable_f[] = {TEXT(proto_unavailable, why)};
 MSG(PROTO_UNAVAILABLE, "unavailable", unavailable_f);
 
@@ -149,7 +155,7 @@ const proto_msg *const proto_messages[] = {
 	&PROTO_PROFILE,	    &PROTO_COUNT_ASK,	&PROTO_COUNTERS,    &PROTO_WARMUP,	&PROTO_COPYBW_ASK,  &PROTO_PROFILES,
 	&PROTO_QUIT,	    &PROTO_OK,		&PROTO_ERROR,	    &PROTO_DEVICE_INFO, &PROTO_COUNT,	    &PROTO_WARM,
 	&PROTO_COPYBW,	    &PROTO_RESULT,	&PROTO_METRICS,	    &PROTO_UNAVAILABLE, &PROTO_DONE,	    &PROTO_METRICS_OF,
-	&PROTO_PLAN,	    &PROTO_STEP,	&PROTO_SERIAL,
+	&PROTO_PLAN,	    &PROTO_STEP,	&PROTO_SERIAL,	    &PROTO_ENERGY,	&PROTO_JOULES,
 };
 const size_t proto_nmessages = sizeof proto_messages / sizeof *proto_messages;
 

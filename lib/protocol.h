@@ -136,6 +136,12 @@ typedef struct { proto_launch launch; const char *symbol, *cubin; } proto_profil
  * uses, two replay passes; "all": the five of the CSV, three), while kernels are timed. Answer: ok. */
 typedef struct { const char *set; } proto_counters;
 
+/* "energy SECONDS": the next run also reads the GPU's energy counter around back-to-back launches
+ * of at least SECONDS (and enough of the counter's updates), after its samples, and answers
+ * PROTO_JOULES before its result. No answer. */
+typedef struct { double seconds; } proto_energy;
+
+extern const proto_msg PROTO_ENERGY;
 extern const proto_msg PROTO_DEVICE, PROTO_ARRAY, PROTO_SCALAR, PROTO_SUMCOUNT, PROTO_SUMCHECK, PROTO_MEASURE,
 	PROTO_CONSTANT, PROTO_COPY, PROTO_LET, PROTO_FILLEXPR, PROTO_FILLFILE, PROTO_HOSTREF, PROTO_RUN, PROTO_PROFILE, PROTO_COUNTERS,
 	PROTO_PLAN, PROTO_STEP;
@@ -178,6 +184,10 @@ typedef struct { long long id; double v[5]; } proto_metrics;
 /* "serial MS": a plan's launches timed one at a time, times its streams: what the plan would take
  * with nothing overlapping (the first answer to a plan's run; its result follows) */
 typedef struct { double ms; } proto_serial;
+/* "joules J W NOTE": a run's energy per launch (joules) and average power (watts) over its energy
+ * window; J and W -1 when there is none, NOTE saying why (else how it was read) */
+typedef struct { double joules, watts; const char *note; } proto_joules;
+extern const proto_msg PROTO_JOULES;
 /* "unavailable WHY": one profile that could not be taken */
 typedef struct { const char *why; } proto_unavailable;
 

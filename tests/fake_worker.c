@@ -27,6 +27,9 @@
  *                    (every value: 1 + blockDim.x, where the others have 1): a run with role "ref"
  *                    keeps its outputs' value, one with role "check" that differs is a wrong-result
  *                    worded as the worker words it (verdict.h)
+ *   FAKE_WATTS       with "energy" before a run, answer joules: the configuration draws
+ *                    FAKE_WATTS + 6400 / blockDim.x watts (bigger blocks draw less, so that the least
+ *                    energy and the least time pick different winners); unset: no counter, a note
  *   FAKE_SMS         a configuration takes 1 + 64 / blockDim.x + FAKE_SMS / gridDim.x ms instead:
  *                    small blocks cost, and so do the idle SMs of too few blocks, so that the
  *                    best block size grows with the problem (instances)
@@ -52,6 +55,9 @@
 #include "protocol.h"
 #include "stats.h"
 #include "verdict.h"
+
+/* "energy" came: the next run answers joules */
+static int energy_next;
 
 static long env_long(const char *name, long dflt)
 {
@@ -207,6 +213,16 @@ static void run(const proto_run *ask, int gpu)
 	double t = (sms ? 1.0 + 64.0 / (double)bx + (double)sms / (double)ask->launch.grid[0]
 			: 1.0 + (double)bx / env_long("FAKE_PER_MS", 1000)) *
 		   (gpu == env_long("FAKE_SLOW_GPU", -1) && strcmp(ask->role, "time") ? 1.02 : 1);
+	if (energy_next) {
+		/* like the worker: after the samples, before the result */
+		double w = (double)env_long("FAKE_WATTS", 0) + 6400.0 / (double)bx;
+		if (getenv("FAKE_WATTS"))
+			reply(&PROTO_JOULES, &(proto_joules){w * t * 1e-3, w, ""});
+		else
+			reply(&PROTO_JOULES, &(proto_joules){-1, -1, "no energy counter: NVML (libnvidia-ml.so.1) cannot be loaded"});
+		log_line("energy %lld\n", bx);
+		energy_next = 0;
+	}
 	if (plan.steps) {
 		double serial = t * (double)(plan.steps * plan.streams);
 		t = serial * plan_share();
@@ -314,7 +330,9 @@ int main(void)
 				log_line("plan %lld %s %lld %s %ld%s\n", plan.streams, plan.breadth ? "breadth" : "depth", plan.steps,
 					 getenv("CUDA_DEVICE_MAX_CONNECTIONS") ? getenv("CUDA_DEVICE_MAX_CONNECTIONS") : "unset",
 					 (long)getpid(), plan.args);
-		} else if (proto_is(&PROTO_COUNT_ASK, line))
+		} else if (proto_is(&PROTO_ENERGY, line))
+			energy_next = 1;
+		else if (proto_is(&PROTO_COUNT_ASK, line))
 			reply(&PROTO_COUNT, &(proto_count){env_long("FAKE_GPUS", 1)});
 		else if (setup)
 			reply(&PROTO_OK, NULL);

@@ -512,6 +512,9 @@ fi
 echo "== string parameters (types, kernel names) and a hard-coded #define"
 bash tests/gpu/strparam.sh || fail "string parameters and hard-coded defines (tests/gpu/strparam.sh)"
 
+echo "== energy: joules per launch and watts, an energy objective (tests/gpu/energy.sh)"
+bash tests/gpu/energy.sh || fail "energy (tests/gpu/energy.sh)"
+
 echo "== the published specs: BAT's, and benchmark_hub's, Kernel Tuner's and KTT's (side by side)"
 # Each is mostly nvcc's time and checks verdicts, not times: the two run at once, each logging to a
 # file of its own, shown when it ends.

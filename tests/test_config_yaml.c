@@ -90,7 +90,7 @@ static void test_a_key_near_none_lists_the_valid_ones(void)
 {
 	config_expect_error(plus("measure: {zzzzzzzz: 1}\n"), 15, 11,
 			    "unknown key 'zzzzzzzz' in 'measure' (valid keys: warmup, min_samples, max_samples, noise, time_cap, race, "
-			    "finalists, timeout, verify_every_sample, pending_launches, cache, metrics)");
+			    "finalists, timeout, verify_every_sample, pending_launches, cache, energy, metrics)");
 	config_expect_error(config_with_line(13, "  zzzzzz: [bx]"), 13, 3,
 			    "unknown key 'zzzzzz' in 'launch' (valid keys: block, grid, shared_mem)");
 }

@@ -106,14 +106,15 @@ static void test_csv_rows_and_columns(void)
 	CU_ASSERT_EQUAL(lines, 3);
 	CU_ASSERT(!strncmp(csv, "bx,f,blockDim.x,", 16));
 	CU_ASSERT_PTR_NOT_NULL(strstr(csv, "\r\n64,0.5,64,1,1,1,1,1,0,16,"));
-	/* timing, then 3 empty finalist, 5 counter and 3 throughput fields, how it was measured (the
+	/* timing, then 3 empty finalist, 5 counter, 3 throughput and 3 energy and objective fields, how
+	 * it was measured (the
 	 * winner marked), no twin; then where and from what: GPU, UUID, target, flags, the binary's
 	 * code hash, spec, the selection policy (the defaults), date, config, and what the run was */
 	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",message,gpu,gpu_uuid,arch,nvcc_flags,code_hash,kernel_hash,spec_hash,policy,tuned_at,config,run,"
 					   "configurations\r\n"));
 	/* what the run was, and the space's size */
 	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",complete,2\r\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",1.25,1,2,20,0.1000,1,1980,,,,,,,,,,,,cold;winner,,ok,,Test GPU */ evil,"
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",1.25,1,2,20,0.1000,1,1980,,,,,,,,,,,,,,,cold;winner,,ok,,Test GPU */ evil,"
 					   "GPU-0000,sm_90,,fedcba9876543210,0011223344556677,0123456789abcdef,"
 					   "balanced;noise_band=2;occupancy=1;load_efficiency=1,2026-11-22T00:00:00Z,"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",wrong-result,\"argument 1: 3 of 4 differ, \"\"badly\"\"\",Test GPU */ evil,"));
@@ -123,8 +124,9 @@ static void test_csv_rows_and_columns(void)
 }
 
 /* A plan's rows have its columns after gflops: streams, order, connections, serial time and the
- * concurrency it achieved (serial time over the time that decides); a failed row has no
- * measurement of its own; a config without a plan has no such columns. */
+ * concurrency it achieved (serial time over the time that decides), then energy and the
+ * objective; a failed row has no measurement of its own; a config without a plan has no such
+ * columns. */
 static void test_a_plans_columns(void)
 {
 	config cfg;
@@ -155,9 +157,9 @@ static void test_a_plans_columns(void)
 	csv = read_text(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
 	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",gbps,pct_of_copy,gflops,plan_streams,plan_order,plan_connections,serial_ms,"
-					   "concurrency,flags,"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",,,,8,breadth-first,32,6.25,6.250,cold;finalist;winner,"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",,,,8,depth-first,32,,,,,wrong-result,"));
+					   "concurrency,joules_per_launch,watts,objective,flags,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",,,,8,breadth-first,32,6.25,6.250,,,,cold;finalist;winner,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",,,,8,depth-first,32,,,,,,,,wrong-result,"));
 	free(csv);
 	unlink(path);
 	drop_report(&cfg, &sp, &b, res);

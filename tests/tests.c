@@ -87,7 +87,7 @@ int fake_worker_forget(void)
 {
 	static const char *const knobs[] = {"FAKE_SLEEP_MS", "FAKE_CRASH_BX", "FAKE_HANG_BX", "FAKE_MEM_BYTES",
 					    "FAKE_GPUS", "FAKE_OTHER_MODEL", "FAKE_METRICS", "FAKE_PROFILE_FAIL_BX",
-					    "FAKE_SLOW_GPU", "FAKE_PER_MS", "FAKE_SMS", "FAKE_EVAL_ERROR", "FAKE_FILE_ERROR", "FAKE_ODD_BX", "FAKE_CRASH_REF_BX", "FAKE_LOG", "FAKE_DRIVER", "FAKE_SAMPLE_MS",
+					    "FAKE_SLOW_GPU", "FAKE_PER_MS", "FAKE_SMS", "FAKE_EVAL_ERROR", "FAKE_FILE_ERROR", "FAKE_ODD_BX", "FAKE_CRASH_REF_BX", "FAKE_LOG", "FAKE_DRIVER", "FAKE_SAMPLE_MS", "FAKE_WATTS",
 					    "AUTOTUNE_WORKER"};
 	for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++)
 		unsetenv(knobs[i]);

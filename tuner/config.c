@@ -723,7 +723,7 @@ static void load_root(loader *L, const yaml_node_t *root)
 {
 	static const char *const keys[] = {"name", "kernel", "constants", "arguments", "space", "constraints",
 					   "launch", "plan", "build", "verify", "measure", "select", "search", "bytes", "flops", "output",
-					   "instances", NULL};
+					   "instances", "metrics", NULL};
 	config *cfg = L->cfg;
 	if (ld_check_keys(L, root, "the config", keys))
 		return;
@@ -782,6 +782,7 @@ static void load_root(loader *L, const yaml_node_t *root)
 		ld_expr(L, n, "flops", &cfg->flops);
 	if ((n = ld_get(L, root, "output")))
 		ld_load_output(L, n);
+	ld_load_objective(L, root); /* after select, bytes and flops, whose names it may use */
 	if ((n = ld_get(L, root, "plan"))) /* last: it overrides measure.metrics */
 		ld_load_plan(L, root, n);
 	check_macros(L);
@@ -877,6 +878,7 @@ void config_free(config *cfg)
 		cexpr_free(&cfg->ref_block[i]);
 		cexpr_free(&cfg->ref_grid[i]);
 	}
+	objective_config_free(cfg);
 	cexpr *own[] = {&cfg->bytes, &cfg->sum_count, &cfg->sum_equals, &cfg->flops, &cfg->ref_smem, &cfg->shared_mem};
 	for (size_t i = 0; i < sizeof own / sizeof *own; i++)
 		cexpr_free(own[i]);

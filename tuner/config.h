@@ -124,6 +124,16 @@ typedef struct launch_plan_cfg {
 
 enum { METRICS_ALL, METRICS_NONE, METRICS_TOP, METRICS_AUTO };
 
+/* metrics: one named expression (objective.h) */
+typedef struct {
+	char *name;
+	cexpr x;
+} user_metric;
+
+/* measure.energy: auto (measured when the objective or a metric uses joules or watts), always,
+ * never */
+enum { ENERGY_AUTO, ENERGY_ALWAYS, ENERGY_NEVER };
+
 struct config {
 	char *path;    /* the config file as given */
 	char *name;    /* `name:` or the file's base name; prefixes the header's macros */
@@ -208,6 +218,13 @@ struct config {
 	/* optional work per launch, for GB/s and GFLOP/s */
 	cexpr bytes, flops;
 
+	/* select.objective (its text and direction are in select) and metrics: (objective.h) */
+	cexpr objective;       /* NULL e: time decides */
+	user_metric *umetrics; /* metrics: named expressions, written to the CSV and the report */
+	size_t numetrics;
+	int energy;            /* measure.energy: ENERGY_* */
+	int measure_energy;    /* measure.energy resolved: always, or auto and named by the objective or a metric */
+
 	char *csv_path, *header_path;
 	int write_t4;          /* output.t4: the results also as a T4 file beside the CSV (NAME.t4.json) */
 
@@ -215,6 +232,11 @@ struct config {
 	 * output, an output the kernel may read); the caller shows them (diags_print) */
 	diags warnings;
 };
+
+/* Names a metric may not take: the results CSV's own columns, which it would repeat, and the
+ * measured names objectives and metrics use: time_ms and time_s (the deciding time of one launch),
+ * gbps and gflops (with bytes: and flops:), joules (per launch) and watts (with measure.energy). */
+int config_reserved_name(const char *name);
 
 /* build.maxrregcount: parameter i with value v becomes "-maxrregcount=V" in buf (1), unless it is
  * not that parameter or V is 0, no cap (0). */

@@ -15,6 +15,7 @@
 
 /* measure.cache's words: the field is 1 for warm. */
 static const char *const cache_words[] = {"cold", "warm", NULL};
+static const char *const energy_words[] = {"auto", "always", "never", NULL};
 
 /* The keys that are plain values, a table per section: one row each, read by load_plain,
  * defaulted by config_load, and checked against docs/config.md's key table by a test. A new such
@@ -31,6 +32,7 @@ static const plain_key measure_keys[] = {
 	{"verify_every_sample", KEY_BOOL, 0, 0, "false", offsetof(config, verify_every), NULL},
 	{"pending_launches", KEY_INT, 0, 1 << 24, "0", offsetof(config, pending_launches), NULL},
 	{"cache", KEY_ENUM, 0, 0, "cold", offsetof(config, cache_warm), cache_words},
+	{"energy", KEY_ENUM, 0, 0, "auto", offsetof(config, energy), energy_words},
 };
 static const size_t nmeasure_keys = sizeof measure_keys / sizeof measure_keys[0];
 
@@ -213,7 +215,7 @@ value *ld_named_config(loader *L, const yaml_node_t *r, const char *what)
 
 void ld_load_select(loader *L, const yaml_node_t *n)
 {
-	static const char *const others[] = {"weights", "baseline", NULL}, *const none[] = {NULL};
+	static const char *const others[] = {"weights", "baseline", "objective", NULL}, *const none[] = {NULL};
 	yaml_node_t *x;
 	if (load_section(L, n, "'select'", select_keys, sizeof select_keys / sizeof *select_keys, others))
 		return;
@@ -239,7 +241,7 @@ void ld_load_select(loader *L, const yaml_node_t *n)
 
 select_policy config_select_defaults(void)
 {
-	config cfg;
+	config cfg = {0};
 	ld_plain_defaults(&cfg, select_keys, sizeof select_keys / sizeof *select_keys);
 	ld_plain_defaults(&cfg, weight_keys, sizeof weight_keys / sizeof *weight_keys);
 	return cfg.select;

@@ -70,6 +70,10 @@ void ld_check_element_names(loader *L, const cexpr *x, const char *what);
 void ld_plain_defaults(config *cfg, const plain_key *rows, size_t n);
 void ld_load_measure(loader *L, const yaml_node_t *n);
 void ld_load_select(loader *L, const yaml_node_t *n);
+
+/* ---- config_objective.c: select.objective, metrics: and measure.energy's auto resolved ---- */
+void ld_load_objective(loader *L, const yaml_node_t *root);
+void objective_config_free(config *cfg);
 /* A configuration named by its parameters' values (verify.reference, select.baseline): every
  * parameter given, each name a parameter. One value per parameter; caller frees. */
 value *ld_named_config(loader *L, const yaml_node_t *r, const char *what);

@@ -8,6 +8,7 @@
 
 #include "config.h"
 #include "measure_pass.h"
+#include "objective.h"
 #include "plan.h"
 #include "proc.h"
 #include "select.h"
@@ -37,8 +38,10 @@ static int finalists(pass *P)
 		return 0;
 	}
 	/* earlier finals were taken against other times: rank on first-pass times again */
-	for (size_t i = 0; i < sp->count; i++)
+	for (size_t i = 0; i < sp->count; i++) {
 		res[i].final_rounds = 0;
+		objective_apply(cfg, space_config(sp, i), &res[i]);
+	}
 	free(idx);
 	idx = plan_finalists(res, sp->count, cfg->finalists, &k);
 	pthread_mutex_unlock(&P->lock);
@@ -84,6 +87,7 @@ static int finalists(pass *P)
 		r->final_rounds = (int)m;
 		r->final_noise = stats_noise(v, m, scratch);
 		r->final_median = stats_median(v, m);
+		objective_apply(cfg, space_config(sp, idx[f]), r);
 		if (o->journal)
 			pass_journal_check(o, journal_final(o->journal, idx[f], r));
 	}

@@ -13,6 +13,7 @@
 
 #include "ahead.h"
 #include "config.h"
+#include "objective.h"
 #include "occupancy.h"
 #include "plan.h"
 #include "proc.h"
@@ -141,6 +142,7 @@ static int settled(pass *P, size_t c)
 		P->stopped = P->o->reference_failed = 1;
 		return STEP_STOP;
 	}
+	objective_apply(P->cfg, space_config(P->sp, c), r);
 	if (result_passed(r)) {
 		/* a resumed run's earlier results count towards the best so far */
 		char *desc = space_describe(P->cfg, space_config(P->sp, c));
@@ -246,11 +248,11 @@ static step prelude(pass *P, lane *L, size_t c)
 	free(r->message);
 	r->message = s.tmp.message = NULL;
 	s.timeout = plan_timeout(cfg, P->slowest);
-	/* against the same GPU's best: another model's times would race this one's out */
-	s.race_ms = cfg->race > 0 && L->best_ms > 0 ? cfg->race * L->best_ms : 0;
+	/* against the same GPU's best (another model's would race this one's out), as this launch's ms */
+	s.race_ms = cfg->race > 0 ? cfg->race * objective_best_ms(cfg, space_config(P->sp, c), L->best_ms) : 0;
 	/* a search ranks its next proposals by these times: only the clear losers are cut short, on
 	 * one sample, so that the near ones it steers by are measured in full */
-	s.near_ms = s.race_ms > 0 && !P->searching ? (1 + PLAN_FINAL_WITHIN) * L->best_ms : 0;
+	s.near_ms = s.race_ms > 0 && !P->searching ? (1 + PLAN_FINAL_WITHIN) * s.race_ms / cfg->race : 0;
 	s.kind = STEP_MEASURE;
 	return s;
 }
@@ -294,6 +296,7 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 	size_t g = P->group[c];
 	free(r->message);
 	*r = s->tmp;
+	objective_apply(cfg, space_config(P->sp, c), r);
 	P->state[c] = FINISHED;
 	P->finishes++;
 	pthread_cond_broadcast(&P->changed);
@@ -328,8 +331,8 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 		P->passed++;
 		if (P->best_ms <= 0 || r->t_median < P->best_ms)
 			P->best_ms = r->t_median;
-		if (L->best_ms <= 0 || r->t_median < L->best_ms)
-			L->best_ms = r->t_median;
+		if (L->best_ms <= 0 || result_first_rank(r) < L->best_ms)
+			L->best_ms = result_first_rank(r);
 		if (P->ref[g] < 0 && !P->ref_kernel) {
 			P->ref[g] = (long long)c;
 			L->loaded = (long long)g;
@@ -431,7 +434,7 @@ static int poll_for_search(void *ctx, size_t c)
 static double peek_for_search(void *ctx, size_t c)
 {
 	const pass *P = ctx;
-	return !P->early || !P->early[c] ? NAN : result_passed(&P->res[c]) ? result_time(&P->res[c]) : INFINITY;
+	return !P->early || !P->early[c] ? NAN : result_passed(&P->res[c]) ? result_rank(&P->res[c]) : INFINITY;
 }
 
 /* The search's view of a measurement: the time, or INFINITY for anything that did not pass. */
@@ -453,7 +456,7 @@ static double visit_for_search(void *ctx, size_t c)
 		trace_event("search visited %zu", c);
 	}
 	const result *r = &P->res[c];
-	return result_passed(r) ? result_time(r) : INFINITY;
+	return result_passed(r) ? result_rank(r) : INFINITY;
 }
 
 /* Configuration lists into their binaries, each once, in order; returns how many (room: n). */
@@ -840,7 +843,8 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	P.o = o;
 	P.d = d;
 	P.plan = (sample_plan){.warmup = cfg->warmup, .min_samples = cfg->min_samples, .max_samples = cfg->max_samples,
-			       .time_cap = cfg->time_cap, .noise_target = cfg->noise_target};
+			       .time_cap = cfg->time_cap, .noise_target = cfg->noise_target,
+			       .energy_s = cfg->measure_energy ? ENERGY_WINDOW_S : 0};
 	P.ref_kernel = b->ref_bin >= 0;
 	P.nlanes = nrunners;
 	P.lanes = xcalloc(nrunners, sizeof *P.lanes);

@@ -28,7 +28,8 @@ typedef struct {
 	double copy_gbps;                    /* the device's copy bandwidth, for % of peak; 0 unknown */
 	int max_mhz;                         /* the device's maximum SM clock */
 	journal *journal;                    /* where each result goes as it arrives, or NULL */
-	int retry_failed;                    /* measure crashed and timed-out configurations again */
+	int retry_failed;                    /* PLAN_RETRY_*: measure crashed and timed-out configurations again,
+					      * and measurements without energy (the journal keeps none) */
 	builder *build;                      /* compiles still running: wait for each binary before use */
 	int cc;                              /* compute capability, for theoretical occupancy */
 	int strategy;                        /* search.h's strategy; exhaustive measures the whole space */

@@ -41,7 +41,8 @@ typedef struct lane {
 	pthread_t thread;
 	int threaded; /* runs other_lane() on `thread` */
 	int left;     /* left the first pass early to take the counters of the fastest so far */
-	double best_ms; /* the fastest median this lane measured so far: racing compares with it */
+	double best_ms; /* the best first-pass rank (result_first_rank: the median, or the objective's
+			 * score) this lane measured so far: racing compares with it */
 } lane;
 
 enum { IDLE, IN_FLIGHT, FINISHED };

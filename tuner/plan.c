@@ -11,6 +11,7 @@
 #include "config.h"
 #include "hash.h"
 #include "launch_plan.h"
+#include "objective.h"
 #include "select.h"
 #include "banned.h"
 
@@ -21,7 +22,8 @@
 
 double plan_timeout(const config *cfg, double slowest_ms)
 {
-	return cfg->timeout + cfg->time_cap + KERNEL_TIMEOUT_FACTOR * (cfg->warmup + 2) * slowest_ms / 1000;
+	return cfg->timeout + cfg->time_cap + (cfg->measure_energy ? ENERGY_WINDOW_MAX_S : 0) +
+	       KERNEL_TIMEOUT_FACTOR * (cfg->warmup + 2) * slowest_ms / 1000;
 }
 
 void plan_derive(const config *cfg, const value *params, result *r, int max_mhz, double copy_gbps)
@@ -38,12 +40,13 @@ void plan_derive(const config *cfg, const value *params, result *r, int max_mhz,
 	if (t > 0 && cfg->flops.e && cexpr_eval(cfg, &cfg->flops, params, &v, &ignore, NULL) == 0)
 		r->gflops = value_as_double(v) / t / 1e9;
 	diags_free(&ignore);
+	objective_apply(cfg, params, r); /* it may use the rates */
 }
 
 static int by_time(const void *a, const void *b, void *ctx)
 {
 	const result *res = ctx;
-	double x = result_time(&res[*(const size_t *)a]), y = result_time(&res[*(const size_t *)b]);
+	double x = result_rank(&res[*(const size_t *)a]), y = result_rank(&res[*(const size_t *)b]);
 	return (x > y) - (x < y);
 }
 
@@ -77,7 +80,7 @@ size_t *plan_finalists(const result *res, size_t n, int want, size_t *k)
 {
 	size_t count, *idx = plan_ranked(res, n, &count);
 	size_t near = 0;
-	while (near < count && result_time(&res[idx[near]]) <= result_time(&res[idx[0]]) * (1 + PLAN_FINAL_WITHIN))
+	while (near < count && result_rank(&res[idx[near]]) <= result_rank(&res[idx[0]]) * (1 + PLAN_FINAL_WITHIN))
 		near++;
 	*k = want < 0 ? 0 : (size_t)want < near ? (size_t)want : near;
 	size_t top = *k;
@@ -94,11 +97,11 @@ size_t *plan_finalists(const result *res, size_t n, int want, size_t *k)
 	return idx;
 }
 
-int plan_needs_run(const result *r, int retry_failed)
+int plan_needs_run(const result *r, int retry)
 {
-	if (r->st == ST_NOT_RUN)
+	if (r->st == ST_NOT_RUN || ((retry & PLAN_RETRY_NO_ENERGY) && result_passed(r) && !r->have_energy))
 		return 1;
-	return retry_failed && (r->st == ST_CRASHED || r->st == ST_TIMEOUT);
+	return (retry & PLAN_RETRY_FAILED) && (r->st == ST_CRASHED || r->st == ST_TIMEOUT);
 }
 
 /* Two configurations run the same kernel (same code, see compile.c) with the same launch and

@@ -30,8 +30,11 @@ size_t *plan_finalists(const result *res, size_t n, int want, size_t *k);
  * when each takes long enough that one is as steady: about `round_ms` a round), and whether a
  * warm-up launch goes first (*warmup). */
 int plan_final_samples(double sample_ms, int max, double round_ms, int *warmup);
-/* Whether configuration r is still to run: not run yet, or (retry_failed) crashed or timed out. */
-int plan_needs_run(const result *r, int retry_failed);
+/* Whether configuration r is still to run: not run yet, or (PLAN_RETRY_FAILED) crashed or timed
+ * out, or (PLAN_RETRY_NO_ENERGY, measure.energy) passed without an energy reading, as an earlier
+ * run's measurements have (the journal keeps times, not energy). */
+enum { PLAN_RETRY_FAILED = 1, PLAN_RETRY_NO_ENERGY = 2 };
+int plan_needs_run(const result *r, int retry);
 /* Whether a and c run the same code with the same launch and scalar arguments. */
 int plan_same_launch(const config *cfg, const space *sp, const build *b, const result *res, size_t a, size_t c);
 /* A measured configuration that c can share (the same launch, see above), or -1. */

@@ -175,8 +175,8 @@ static void best_again(pass *P)
 		if (P->best_ms <= 0 || r->t_median < P->best_ms)
 			P->best_ms = r->t_median;
 		if (r->gpu >= 0 && (size_t)r->gpu < P->nlanes &&
-		    (P->lanes[r->gpu].best_ms <= 0 || r->t_median < P->lanes[r->gpu].best_ms))
-			P->lanes[r->gpu].best_ms = r->t_median;
+		    (P->lanes[r->gpu].best_ms <= 0 || result_first_rank(r) < P->lanes[r->gpu].best_ms))
+			P->lanes[r->gpu].best_ms = result_first_rank(r);
 	}
 }
 

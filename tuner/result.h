@@ -50,6 +50,13 @@ typedef struct {
 				  * later run after an edit, with this identity can take it; "" unknown */
 	int reused;              /* taken from an earlier run's measurement of the same identity */
 	double compile_s;        /* nvcc's seconds for its binary, this run's or the journal's; 0 unknown */
+	/* select.objective (objective.h): its value as written, and the score the selection ranks by,
+	 * smaller better (the value, or 1/value for a maximised one) */
+	int scored;              /* 0: no objective (time ranks); 1: score holds; 2: it could not be evaluated */
+	double objective, score;
+	/* measure.energy: joules per launch and average watts over the timed samples' window */
+	int have_energy;
+	double joules, watts;
 } result;
 
 static inline void result_set_message(result *r, char *owned_message)
@@ -64,6 +71,15 @@ static inline int result_passed(const result *r) { return r->st == ST_OK && r->s
 /* The time that decides: the interleaved finalist median when there is one. */
 static inline double result_time(const result *r) { return r->final_rounds ? r->final_median : r->t_median; }
 static inline double result_noise(const result *r) { return r->final_rounds ? r->final_noise : r->noise; }
+/* What ranks configurations, smaller better: the objective's score where the config has one
+ * (INFINITY where it could not be evaluated: such a configuration cannot win), else the time. */
+static inline double result_rank(const result *r)
+{
+	return r->scored == 1 ? r->score : r->scored == 2 ? 1.0 / 0.0 : result_time(r);
+}
+/* The same from the first pass where there is no objective: what racing and a header's choice
+ * across GPUs compare, alike on every row. */
+static inline double result_first_rank(const result *r) { return r->scored ? result_rank(r) : r->t_median; }
 
 /* A plan's achieved concurrency: the time its launches take one at a time over the time the plan
  * took (1: nothing overlapped; at most its streams, when every stream ran side by side at full

@@ -135,13 +135,25 @@ void runner_trim_log(const char *path, size_t head, size_t tail)
 
 /* The answer to a run: a plan's serial time first (into *serial_ms when not NULL), then the
  * result's line. */
-static int run_answer(runner *r, double timeout_s, char **ans, double *serial_ms)
+/* the energy window's note, when it has one (room for it) */
+#define ENERGY_NOTE_MAX 240
+
+static int run_answer(runner *r, double timeout_s, char **ans, double *serial_ms, result *res, char *note)
 {
 	int rc = proc_read_line(&r->p, timeout_s, ans);
 	proto_serial got;
-	if (rc == LINE_OK && proto_is(&PROTO_SERIAL, *ans)) {
-		if (serial_ms && proto_decode(&PROTO_SERIAL, *ans, &got) == 0)
+	proto_joules j;
+	/* before the result: a plan's serial time, the energy window's reading */
+	while (rc == LINE_OK && (proto_is(&PROTO_SERIAL, *ans) || proto_is(&PROTO_JOULES, *ans))) {
+		if (proto_is(&PROTO_SERIAL, *ans) && serial_ms && proto_decode(&PROTO_SERIAL, *ans, &got) == 0)
 			*serial_ms = got.ms;
+		else if (res && proto_is(&PROTO_JOULES, *ans) && proto_decode(&PROTO_JOULES, *ans, &j) == 0) {
+			/* never a zero: no reading is no energy, and the note says why */
+			res->have_energy = j.joules > 0 && j.watts > 0;
+			res->joules = res->have_energy ? j.joules : 0;
+			res->watts = res->have_energy ? j.watts : 0;
+			snprintf(note, ENERGY_NOTE_MAX, "%s", j.note);
+		}
 		free(*ans);
 		rc = proc_read_line(&r->p, timeout_s, ans);
 	}
@@ -482,7 +494,7 @@ static int replay_reference(runner *r, diags *d)
 	char *ans = NULL;
 	int rc = LINE_EOF;
 	if ((!*r->ref_scalars || send(r, r->ref_scalars) == 0) && send(r, r->ref_run) == 0)
-		rc = run_answer(r, SETUP_TIMEOUT, &ans, NULL);
+		rc = run_answer(r, SETUP_TIMEOUT, &ans, NULL, NULL, NULL);
 	proto_result got;
 	int ok = rc == LINE_OK && proto_decode(&PROTO_RESULT, ans, &got) == 0 && !strcmp(got.status, "ok");
 	free(ans);
@@ -714,12 +726,18 @@ int runner_measure(runner *r, const config *cfg, const value *params, const char
 			     bin->res.symbol,
 			     bin->cubin};
 	char *run = encode(&PROTO_RUN, &ask_run);
-	char *ans = NULL;
+	char *ans = NULL, note[ENERGY_NOTE_MAX] = "";
 	int rc = LINE_EOF;
-	if ((!*scalars || send(r, scalars) == 0) && send(r, run) == 0)
-		rc = run_answer(r, timeout_s, &ans, &res->serial_ms);
+	/* (not among the lines a fresh worker's reference replays: that needs no energy) */
+	char *energy = plan->energy_s > 0 ? encode(&PROTO_ENERGY, &(proto_energy){plan->energy_s}) : NULL;
+	res->have_energy = 0;
+	if ((!*scalars || send(r, scalars) == 0) && (!energy || send(r, energy) == 0) && send(r, run) == 0)
+		rc = run_answer(r, timeout_s, &ans, &res->serial_ms, res, note);
+	free(energy);
 	if (rc == LINE_OK) {
 		take_result(ans, res);
+		if (*note && res->st == ST_OK)
+			result_set_message(res, res->message ? xasprintf("%s; %s", res->message, note) : xstrdup(note));
 		if (res->st == ST_OK && !strcmp(role, "ref")) {
 			free(r->ref_run);
 			free(r->ref_scalars);

@@ -50,6 +50,7 @@ typedef struct {
 	double time_cap, noise_target;
 	double race_ms; /* raced out before min_samples once the fastest sample is slower (0: never) */
 	double near_ms; /* the same from RACE_AFTER samples on (0: never) */
+	double energy_s; /* measure.energy: an energy window of at least this long after the samples (0: none) */
 } sample_plan;
 
 /* Measures one configuration: role "ref" keeps its outputs as the reference, "check" compares

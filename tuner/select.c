@@ -60,7 +60,7 @@ static long long quickest(const result *res, const choice *c, const select_polic
 	for (size_t k = 0; k < c->ntied; k++) {
 		size_t i = c->tied[k];
 		if (balance_score(&res[i], p) >= best - BALANCE_TIE &&
-		    (quick < 0 || result_time(&res[i]) < result_time(&res[quick])))
+		    (quick < 0 || result_rank(&res[i]) < result_rank(&res[quick])))
 			quick = (long long)i;
 	}
 	return quick;
@@ -72,30 +72,35 @@ static int shape_sibling(const result *res, const select_policy *p, double best,
 {
 	return (long long)i == quick ||
 	       (balance_score(&res[i], p) >= best - BALANCE_TIE && same_shape(&res[i], &res[quick]) &&
-		result_time(&res[i]) <= result_time(&res[quick]) * (1 + SHAPE_TIE));
+		result_rank(&res[i]) <= result_rank(&res[quick]) * (1 + SHAPE_TIE));
 }
+
+/* A candidate: it passed, and its objective (if any) could be evaluated. */
+static int candidate(const result *r) { return result_passed(r) && isfinite(result_rank(r)); }
 
 void select_winner(const result *res, size_t n, const select_policy *p, choice *c)
 {
 	c->winner = c->fastest = -1;
 	c->tied = NULL;
 	c->ntied = 0;
+	/* the objective's score where there is one: relative to the best, with the time's noise (an
+	 * objective is a time scaled by what the configuration does, or its reciprocal) */
 	for (size_t i = 0; i < n; i++)
-		if (result_passed(&res[i]) && (c->fastest < 0 || result_time(&res[i]) < result_time(&res[c->fastest])))
+		if (candidate(&res[i]) && (c->fastest < 0 || result_rank(&res[i]) < result_rank(&res[c->fastest])))
 			c->fastest = (long long)i;
 	if (c->fastest < 0)
 		return;
 	const result *f = &res[c->fastest];
 	size_t cap = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!result_passed(&res[i]))
+		if (!candidate(&res[i]))
 			continue;
 		/* only configurations timed alike are compared: finalists with finalists */
 		if ((res[i].final_rounds > 0) != (f->final_rounds > 0))
 			continue;
 		if ((long long)i != c->fastest &&
-		    !stats_within_noise(result_time(f), result_noise(f), result_time(&res[i]), result_noise(&res[i]), p->noise_band) &&
-		    !(same_shape(&res[i], f) && result_time(&res[i]) <= result_time(f) * (1 + SHAPE_TIE)))
+		    !stats_within_noise(result_rank(f), result_noise(f), result_rank(&res[i]), result_noise(&res[i]), p->noise_band) &&
+		    !(same_shape(&res[i], f) && result_rank(&res[i]) <= result_rank(f) * (1 + SHAPE_TIE)))
 			continue;
 		grow(&c->tied, &cap, c->ntied + 1, sizeof *c->tied);
 		c->tied[c->ntied++] = i;
@@ -124,7 +129,9 @@ const char *select_why_lost(const result *res, const choice *c, size_t i, const 
 			return "the winner's launch shape: the winner comes first in the space";
 	}
 	/* the fastest eligible is the first of equal medians in the space's order */
-	int equal = result_time(&res[i]) == result_time(&res[quick]);
+	int equal = result_rank(&res[i]) == result_rank(&res[quick]);
+	if (*p->objective)
+		return equal ? "equal objective: the winner comes first in the space" : "worse objective";
 	if (p->kind != POLICY_BALANCED)
 		return equal ? "equal median: the winner comes first in the space" : "slower median";
 	if (quick != c->winner)
@@ -157,7 +164,25 @@ void select_policy_text(const select_policy *p, char buf[POLICY_TEXT_MAX])
 	exact(k, sizeof k, p->noise_band);
 	exact(o, sizeof o, p->w_occupancy);
 	exact(e, sizeof e, p->w_load_efficiency);
-	snprintf(buf, POLICY_TEXT_MAX, "%s;noise_band=%s;occupancy=%s;load_efficiency=%s", policy_names[p->kind], k, o, e);
+	int n = snprintf(buf, POLICY_TEXT_MAX, "%s;noise_band=%s;occupancy=%s;load_efficiency=%s", policy_names[p->kind], k, o, e);
+	if (*p->objective && n > 0 && n < POLICY_TEXT_MAX)
+		snprintf(buf + n, POLICY_TEXT_MAX - (size_t)n, ";%s=%s", p->maximize ? "maximize" : "minimize", p->objective);
+}
+
+/* ";minimize=EXPR" or ";maximize=EXPR" to the end: 0 with p's objective set, -1 when at holds
+ * neither (or the expression does not fit). */
+static int objective_field(const char *at, select_policy *p)
+{
+	static const char *const dir[] = {";minimize=", ";maximize="};
+	for (int k = 0; k < 2; k++) {
+		size_t n = strlen(dir[k]);
+		if (!strncmp(at, dir[k], n) && at[n] && strlen(at + n) < OBJECTIVE_TEXT_MAX) {
+			snprintf(p->objective, sizeof p->objective, "%s", at + n);
+			p->maximize = k;
+			return 0;
+		}
+	}
+	return -1;
 }
 
 /* "NAME=" and a finite, non-negative number up to the next ';' or the end: 0 with *v and *at
@@ -179,6 +204,7 @@ static int field(const char **at, const char *name, double *v)
 int select_policy_parse(const char *text, select_policy *p)
 {
 	select_policy q;
+	memset(&q, 0, sizeof q);
 	size_t n = strcspn(text, ";");
 	int kind = -1;
 	for (int i = 0; policy_names[i]; i++)
@@ -186,7 +212,7 @@ int select_policy_parse(const char *text, select_policy *p)
 			kind = i;
 	const char *at = text + n;
 	if (kind < 0 || field(&at, "noise_band", &q.noise_band) || field(&at, "occupancy", &q.w_occupancy) ||
-	    field(&at, "load_efficiency", &q.w_load_efficiency) || *at)
+	    field(&at, "load_efficiency", &q.w_load_efficiency) || (*at && objective_field(at, &q)))
 		return -1;
 	q.kind = (policy_kind)kind;
 	*p = q;

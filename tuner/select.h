@@ -37,7 +37,9 @@ typedef struct {
  * have its launch shape and are within SHAPE_TIE of it), those whose balance score is within
  * BALANCE_TIE of the best; of them the fastest, or the first in the space's order of the builds
  * of its launch shape within SHAPE_TIE of it. Fastest: the smallest time. Times are the
- * finalists' interleaved medians where there are some. Caller frees with choice_free. */
+ * finalists' interleaved medians where there are some. With select.objective its score stands for
+ * the time throughout (result_rank), and a configuration without one cannot win. Caller frees
+ * with choice_free. */
 void select_winner(const result *res, size_t n, const select_policy *p, choice *c);
 /* Why tied configuration i (not the winner) lost, as select_winner decided: "lower balance",
  * "slower median", an equal median later in the space's order, and so on. */

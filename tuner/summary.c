@@ -11,6 +11,7 @@
 #include "config.h"
 #include "header.h"
 #include "launch_plan.h"
+#include "objective.h"
 #include "occupancy.h"
 #include "report.h"
 #include "banned.h"
@@ -294,11 +295,55 @@ static void print_metrics(const result *r)
 			r->breadth_first ? "breadth-first" : "depth-first", r->connections, r->connections == 1 ? "" : "s");
 	if (result_concurrency(r) > 0)
 		fprintf(stderr, ", concurrency %.2f", result_concurrency(r));
+	if (r->have_energy)
+		fprintf(stderr, ", %.4g J per launch at %.0f W", r->joules, r->watts);
+}
+
+/* Those that passed but that select.objective could not rank (no energy, a value <= 0): how
+ * many, and why for the first. */
+static void summary_unranked(const config *cfg, const space *sp, const result *res)
+{
+	size_t unranked = 0, first = 0;
+	for (size_t i = 0; i < sp->count; i++)
+		if (result_passed(&res[i]) && res[i].scored == 2 && !unranked++)
+			first = i;
+	if (unranked) {
+		char why[240];
+		objective_why(cfg, space_config(sp, first), &res[first], why, sizeof why);
+		fprintf(stderr, "    %zu configuration%s that passed cannot win: %s\n", unranked, unranked == 1 ? "" : "s", why);
+	}
+}
+
+/* With select.objective: the winner's value, and the shortest launch where the objective chose
+ * another. */
+static void summary_objective(const config *cfg, const space *sp, const result *res, const choice *c,
+			      const select_policy *p)
+{
+	const result *w = &res[c->winner];
+	fprintf(stderr, "    by the objective (%s %s): %.6g", p->maximize ? "maximize" : "minimize", p->objective,
+		w->objective);
+	long long quick = -1;
+	for (size_t i = 0; i < sp->count; i++)
+		if (result_passed(&res[i]) && (quick < 0 || result_time(&res[i]) < result_time(&res[quick])))
+			quick = (long long)i;
+	if (quick >= 0 && quick != c->winner) {
+		char *desc = space_describe(cfg, space_config(sp, (size_t)quick));
+		fprintf(stderr, "; the shortest launch, %s (%.4f ms), ", desc, result_time(&res[quick]));
+		if (res[quick].scored == 1)
+			fprintf(stderr, "scores %.6g", res[quick].objective);
+		else
+			fputs("has no value", stderr);
+		free(desc);
+	}
+	fputc('\n', stderr);
+	summary_unranked(cfg, sp, res);
 }
 
 /* One or two lines on why the winner won: its numbers, and who was tied with it and lost. */
 void summary_winner(const config *cfg, const space *sp, const result *res, const choice *c, const select_policy *p)
 {
+	if (c->winner < 0 && *p->objective)
+		summary_unranked(cfg, sp, res);
 	if (c->winner < 0)
 		return;
 	const result *w = &res[c->winner];
@@ -308,6 +353,8 @@ void summary_winner(const config *cfg, const space *sp, const result *res, const
 	print_metrics(w);
 	fprintf(stderr, "\n");
 	free(desc);
+	if (*p->objective)
+		summary_objective(cfg, sp, res, c, p);
 	size_t shown = 0;
 	for (size_t k = 0; k < c->ntied && shown < 3; k++) {
 		size_t i = c->tied[k];

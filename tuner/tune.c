@@ -26,6 +26,7 @@
 #include "journal.h"
 #include "reuse.h"
 #include "measure.h"
+#include "plan.h"
 #include "occupancy.h"
 #include "output.h"
 #include "proc.h"
@@ -661,7 +662,8 @@ static int compile_and_measure(tuning *t)
 		.max_mhz = t->dev.clock_khz / 1000,
 		.journal = t->jr,
 		.setting = t->setting,
-		.retry_failed = o->retry_failed,
+		.retry_failed = (o->retry_failed ? PLAN_RETRY_FAILED : 0) |
+				(t->cfg.measure_energy ? PLAN_RETRY_NO_ENERGY : 0),
 		.build = bd,
 		.cc = t->cc,
 		.strategy = (int)t->strat,

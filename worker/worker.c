@@ -23,6 +23,7 @@
 #include "args.h"
 #include "compare.h"
 #include "device.h"
+#include "energy.h"
 #include "profile.h"
 #include "status.h"
 #include "streams.h"
@@ -626,6 +627,72 @@ static int serial_time(run *R, double *ms)
 	return r ? run_error(R, r, " while timing the plan's launches one at a time") : 0;
 }
 
+/* "energy": the next run's energy window, seconds at least (0: none) */
+static double energy_next_s;
+
+/* The energy window's launches (energy_launch_fn): chunk k is queued, then chunk k - 1 waited for. */
+typedef struct {
+	run *R;
+	CUevent done[2];
+	long long k;
+} energy_queue;
+
+static int energy_launches(void *ctx, int n)
+{
+	energy_queue *q = ctx;
+	CUresult r = CUDA_SUCCESS;
+	pthread_mutex_lock(&W.device_lock);
+	if (n > 0 && !(r = launches(&q->R->L, q->R->plan, n)))
+		r = cuEventRecord(q->done[q->k % 2], NULL);
+	if (!r && n == 0)
+		r = cuCtxSynchronize();
+	else if (!r && q->k > 0)
+		r = cuEventSynchronize(q->done[(q->k - 1) % 2]);
+	q->k += n > 0;
+	pthread_mutex_unlock(&W.device_lock);
+	return r;
+}
+
+/* The GPU's PCI bus id and its UUID as nvidia-smi prints it, for NVML; "" where the driver has none. */
+static void device_ids(char bus[32], char uuid[64])
+{
+	CUuuid u;
+	bus[0] = uuid[0] = 0;
+	if (cuDeviceGetPCIBusId(bus, 32, W.dev))
+		bus[0] = 0;
+	if (cuDeviceGetUuid(&u, W.dev))
+		return;
+	int at = snprintf(uuid, 64, "GPU-");
+	for (int i = 0; i < 16; i++)
+		at += snprintf(uuid + at, 64 - (size_t)at, "%s%02x", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "",
+			       (unsigned char)u.bytes[i]);
+}
+
+/* After the samples, when asked: the energy window (energy.h), answered before the result. 0,
+ * or 1 when a launch in it failed and the run ends. */
+static int energy_run(run *R, const sampling *S, double seconds)
+{
+	energy_reading E = {0};
+	energy_queue q = {R, {NULL, NULL}, 0};
+	char bus[32], uuid[64];
+	device_ids(bus, uuid);
+	if (has_restore())
+		/* each launch would need its inputs copied back: the window would count the copies */
+		snprintf(E.note, sizeof E.note, "no energy: inputs are restored before each launch");
+	else if (!(E.r = cuEventCreate(&q.done[0], CU_EVENT_DISABLE_TIMING)) &&
+		 !(E.r = cuEventCreate(&q.done[1], CU_EVENT_DISABLE_TIMING)))
+		energy_measure(bus, uuid, seconds, S->median, energy_launches, NULL, &q, &E);
+	for (int i = 0; i < 2; i++)
+		if (q.done[i])
+			cuEventDestroy(q.done[i]);
+	if (E.r)
+		return run_error(R, (CUresult)E.r, " during the energy window");
+	if (device_launch_failed(R, " during the energy window"))
+		return 1;
+	reply(&PROTO_JOULES, &(proto_joules){E.ok ? E.joules : -1, E.ok ? E.watts : -1, E.note});
+	return 0;
+}
+
 /* Answers a run that ended early: a wrong result, or a CUDA error. After a sticky one the
  * context is gone: -1, and the worker exits. */
 static int run_ended(const run *R)
@@ -649,11 +716,14 @@ static int run_ended(const run *R)
 
 /* run: role ref (verify nothing, keep outputs as the reference), check (compare with it), time
  * (finalist re-timing: no verification run). With a plan sent before it, the plan runs in place
- * of the launch, and its serial time is answered before the result. */
+ * of the launch, and its serial time is answered before the result; with "energy" sent before it,
+ * the energy window's reading too. */
 static int cmd_run(char *line)
 {
 	run R = {.driver_blocks = -1};
 	R.plan = plan_pending();
+	double serial_ms = 0, energy_s = energy_next_s; /* (an energy request is for this run alone) */
+	energy_next_s = 0;
 	if (parse_run(line, &R)) {
 		plan_done();
 		reply_error("protocol", "bad run command");
@@ -661,13 +731,13 @@ static int cmd_run(char *line)
 	}
 	profiler_pause();
 	sampling S = {0};
-	double serial_ms = 0;
 	int ended = load_kernel(&R) || first_launch(&R) || time_run(&R, &S) || (R.plan && serial_time(&R, &serial_ms));
+	if (R.plan && !ended)
+		reply(&PROTO_SERIAL, &(proto_serial){serial_ms});
+	ended = ended || (energy_s > 0 && energy_run(&R, &S, energy_s));
 	plan_done();
 	if (ended)
 		return run_ended(&R);
-	if (R.plan)
-		reply(&PROTO_SERIAL, &(proto_serial){serial_ms});
 	/* a capped measurement says so first: it is told from a raced one by these words */
 	char note[160];
 	snprintf(note, sizeof note, "%s after %.1f s: %zu of min_samples %zu samples%s", STATS_CAPPED, S.capped_s, S.n,
@@ -699,6 +769,10 @@ static int dispatch(char *line, double t0)
 		cmd_count();
 	else if (proto_is(&PROTO_COUNTERS, line))
 		cmd_counters(line);
+	else if (proto_is(&PROTO_ENERGY, line)) {
+		proto_energy e;
+		energy_next_s = proto_decode(&PROTO_ENERGY, line, &e) == 0 && e.seconds > 0 ? e.seconds : 0;
+	}
 	else if (proto_is(&PROTO_ARRAY, line))
 		cmd_array(line);
 	else if (proto_is(&PROTO_SCALAR, line))

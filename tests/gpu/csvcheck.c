@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FIELDS 64
+#define MAX_FIELDS 128
 
 /* Reads one record; returns the field count, 0 at end of file, -1 on a malformed record. */
 static int read_record(FILE *f, char fields[MAX_FIELDS][1024])

@@ -219,14 +219,14 @@ static long long best_on_average(const input *in, size_t n, double *time_ms)
 	double *fastest = xcalloc(n, sizeof *fastest);
 	for (size_t k = 0; k < n; k++)
 		for (size_t r = 0; r < in[k].t.nrows; r++)
-			if (passed(&in[k].res[r]) && (fastest[k] == 0 || in[k].res[r].t_median < fastest[k]))
-				fastest[k] = in[k].res[r].t_median;
+			if (passed(&in[k].res[r]) && (fastest[k] == 0 || result_first_rank(&in[k].res[r]) < fastest[k]))
+				fastest[k] = result_first_rank(&in[k].res[r]);
 	long long best = -1;
 	double best_score = 0;
 	for (size_t r = 0; r < in[0].t.nrows; r++) {
 		if (!passed(&in[0].res[r]))
 			continue;
-		double sum_ratio = log(in[0].res[r].t_median / fastest[0]), sum_time = log(in[0].res[r].t_median);
+		double sum_ratio = log(result_first_rank(&in[0].res[r]) / fastest[0]), sum_time = log(in[0].res[r].t_median);
 		size_t k = 1;
 		for (; k < n; k++) {
 			size_t q = 0;
@@ -234,7 +234,7 @@ static long long best_on_average(const input *in, size_t n, double *time_ms)
 				q++;
 			if (q == in[k].t.nrows)
 				break;
-			sum_ratio += log(in[k].res[q].t_median / fastest[k]);
+			sum_ratio += log(result_first_rank(&in[k].res[q]) / fastest[k]);
 			sum_time += log(in[k].res[q].t_median);
 		}
 		if (k < n)

@@ -15,6 +15,7 @@
 #include "stats.h"
 #include "completeness.h"
 #include "build_flags.h"
+#include "objective.h"
 #include "banned.h"
 
 const char *const output_columns[] = {
@@ -197,6 +198,25 @@ static void put_plan(FILE *f, const result *res)
 		fprintf(f, "%.3f", result_concurrency(res));
 }
 
+/* Energy, the user's metrics and the objective (objective.h): empty where there is no value,
+ * never a zero that was not measured. */
+static void put_scores(FILE *f, const outputs *r, size_t c)
+{
+	const result *res = &r->res[c];
+	fputc(',', f);
+	csv_num(f, res->joules, result_passed(res) && res->have_energy);
+	fputc(',', f);
+	csv_num(f, res->watts, result_passed(res) && res->have_energy);
+	for (size_t i = 0; i < r->cfg->numetrics; i++) {
+		double v = 0;
+		int have = objective_metric(r->cfg, space_config(r->sp, c), res, i, &v) == 0;
+		fputc(',', f);
+		csv_num(f, v, have);
+	}
+	fputc(',', f);
+	csv_num(f, res->objective, result_passed(res) && res->scored == 1);
+}
+
 /* Whether row c is the baseline the report compares the winner with: select.baseline, else the
  * named verify reference (a reference chosen by vote is no configuration the user shipped). */
 static int is_baseline(const outputs *r, size_t c)
@@ -318,6 +338,12 @@ int output_csv(const outputs *r, const char *path, diags *d)
 	for (const char *const *col = output_columns; *col; col++) {
 		if (!strcmp(*col, "flags") && cfg->plan.nlaunches)
 			fputs(OUTPUT_PLAN_COLUMNS ",", f);
+		if (!strcmp(*col, "flags")) {
+			fputs("joules_per_launch,watts,", f);
+			for (size_t i = 0; i < cfg->numetrics; i++)
+				fprintf(f, "%s,", cfg->umetrics[i].name);
+			fputs("objective,", f);
+		}
 		fprintf(f, "%s%s", *col, col[1] ? "," : "\r\n");
 	}
 	for (size_t c = 0; c < r->sp->count; c++) {
@@ -328,6 +354,7 @@ int output_csv(const outputs *r, const char *path, diags *d)
 		put_times(f, &r->res[c]);
 		if (cfg->plan.nlaunches)
 			put_plan(f, &r->res[c]);
+		put_scores(f, r, c);
 		fputc(',', f);
 		put_outcome(f, r, c);
 		fputc(',', f);

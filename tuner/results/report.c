@@ -47,6 +47,45 @@ static double plan_num(const view *v, size_t row, const char *column)
 	return table_num(&v->t, row, table_fixed_col(&v->t, column));
 }
 
+/* The columns of energy, the config's metrics and the objective (those between watts and
+ * objective are the metrics): [*first, *end) of the table's, none when the file has no energy
+ * reading, metric or objective; *energy when some row has energy. */
+static void score_columns(const view *v, int *first, int *end, int *energy)
+{
+	const table *t = &v->t;
+	int j = table_fixed_col(t, "joules_per_launch"), o = table_fixed_col(t, "objective");
+	*first = *end = 0;
+	*energy = 0;
+	for (size_t r = 0; j >= 0 && r < t->nrows; r++)
+		*energy |= *table_get(t, r, j) != 0;
+	if (j < 0 || o < j)
+		return;
+	*first = *energy ? j : j + 2;
+	*end = *v->policy.objective ? o + 1 : o;
+}
+
+static void score_headers(FILE *f, const view *v)
+{
+	int first, end, energy;
+	score_columns(v, &first, &end, &energy);
+	for (int c = first; c < end; c++) {
+		fputs("<th>", f);
+		html_esc(f, v->t.names[c]);
+		fputs("</th>", f);
+	}
+}
+
+static void score_cells(FILE *f, const view *v, size_t r)
+{
+	int first, end, energy;
+	score_columns(v, &first, &end, &energy);
+	for (int c = first; c < end; c++) {
+		fputs("<td class=\"num\">", f);
+		html_num(f, "%.4g", table_num(&v->t, r, c));
+		fputs("</td>", f);
+	}
+}
+
 static void top_table(FILE *f, const view *v, const size_t *order)
 {
 	const table *t = &v->t;
@@ -55,6 +94,7 @@ static void top_table(FILE *f, const view *v, const size_t *order)
 	param_headers(f, t);
 	fputs("<th>time (ms)</th><th>noise (%)</th><th>registers</th><th>spills (bytes)</th><th>occupancy (%)</th>"
 	      "<th>limited by</th><th>load efficiency (%)</th><th>GB/s</th>", f);
+	score_headers(f, v);
 	fputs(plan ? "<th>concurrency</th><th>status</th></tr></thead>\n<tbody>\n" : "<th>status</th></tr></thead>\n<tbody>\n", f);
 	for (size_t i = 0; i < t->nrows && i < TOP_ROWS && view_passed(v, order[i]); i++) {
 		size_t r = order[i];
@@ -81,7 +121,9 @@ static void top_table(FILE *f, const view *v, const size_t *order)
 			fputs("</td><td class=\"num\">", f);
 			html_num(f, "%.2f", plan_num(v, r, "concurrency"));
 		}
-		fputs("</td><td>", f);
+		fputs("</td>", f);
+		score_cells(f, v, r);
+		fputs("<td>", f);
 		html_esc(f, view_status(v, r));
 		fputs("</td></tr>\n", f);
 	}
@@ -185,7 +227,10 @@ static void facts(FILE *f, const view *v)
 		char *d = view_describe(v, w), *why = view_why(v);
 		fputs("<tr class=\"winner\"><th>winner</th><td>", f);
 		html_esc(f, d);
-		fprintf(f, ": %.4g ms &plusmn;%.2f%%</td></tr>\n<tr><th>why</th><td>", view_time(v, w), view_noise(v, w));
+		fprintf(f, ": %.4g ms &plusmn;%.2f%%", view_time(v, w), view_noise(v, w));
+		if (v->res[w].scored == 1)
+			fprintf(f, ", objective %.6g", v->res[w].objective);
+		fputs("</td></tr>\n<tr><th>why</th><td>", f);
 		html_esc(f, why);
 		fputs("</td></tr>\n", f);
 		free(d);
@@ -406,7 +451,13 @@ static void run_sections(FILE *f, const view *v)
 		concurrency_section(f, v);
 
 	size_t *order = view_by_time(v);
-	fprintf(f, "<section id=\"top-section\"><h2>The %d fastest configurations</h2>\n", TOP_ROWS);
+	if (*v->policy.objective) {
+		fprintf(f, "<section id=\"top-section\"><h2>The %d best configurations by the objective (%s ", TOP_ROWS,
+			v->policy.maximize ? "maximize" : "minimize");
+		html_esc(f, v->policy.objective);
+		fputs(")</h2>\n", f);
+	} else
+		fprintf(f, "<section id=\"top-section\"><h2>The %d fastest configurations</h2>\n", TOP_ROWS);
 	top_table(f, v, order);
 	fputs("<p class=\"note\">&#9733; marks the winner. Occupancy in italics is theoretical (no counters "
 	      "read).</p>\n</section>\n",

@@ -572,6 +572,9 @@ int show_print(FILE *out, const char *csv_path, int top, const char *sort, const
 	/* a column the table does not show otherwise: the parameters', the instance's and the status are */
 	if (col >= 0 && (size_t)col >= t->nparams && !of_instance && strcmp(t->names[col], "status"))
 		x.sort_col = col;
+	/* ranked by select.objective: its column is shown beside the time */
+	if (!sort && *v.policy.objective)
+		x.sort_col = table_fixed_col(t, "objective");
 	size_t shown = top > 0 && (size_t)top < t->nrows ? (size_t)top : t->nrows;
 	if (multi(&x)) {
 		/* sorted by the instance: by time within each */

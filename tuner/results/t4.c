@@ -86,6 +86,10 @@ static const char *unit_of(const char *col)
 		return "GB/s";
 	if (!strcmp(col, "gflops"))
 		return "GFLOP/s";
+	if (!strcmp(col, "joules_per_launch"))
+		return "J";
+	if (!strcmp(col, "watts"))
+		return "W";
 	if (n > 4 && !strcmp(col + n - 4, "_mhz"))
 		return "MHz";
 	if (n > 2 && !strcmp(col + n - 2, "_s"))

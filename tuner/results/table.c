@@ -242,6 +242,10 @@ result *table_results(const table *t)
 	    flags = table_col(t, "flags"), drv = table_col(t, "driver_active_blocks_per_sm");
 	int pstreams = table_fixed_col(t, "plan_streams"), porder = table_fixed_col(t, "plan_order"),
 	    pconns = table_fixed_col(t, "plan_connections"), serial = table_fixed_col(t, "serial_ms");
+	int joules = table_fixed_col(t, "joules_per_launch"), watts = table_fixed_col(t, "watts"),
+	    objective = table_fixed_col(t, "objective");
+	select_policy policy;
+	table_policy(t, &policy);
 	for (size_t r = 0; r < t->nrows; r++) {
 		result *x = &res[r];
 		long long *g[7] = {&x->block[0], &x->block[1], &x->block[2], &x->grid[0], &x->grid[1], &x->grid[2], &x->smem};
@@ -280,6 +284,16 @@ result *table_results(const table *t)
 		x->breadth_first = !strcmp(table_get(t, r, porder), "breadth-first");
 		x->connections = INT_OR(t, r, pconns, 0);
 		x->serial_ms = num_or(t, r, serial, 0);
+		x->joules = table_num(t, r, joules);
+		x->watts = table_num(t, r, watts);
+		x->have_energy = !isnan(x->joules) && !isnan(x->watts);
+		/* the run's objective ranks again as it ranked there: a row without its value cannot win */
+		double v = table_num(t, r, objective);
+		if (*policy.objective && result_passed(x)) {
+			x->scored = isnan(v) || v <= 0 ? 2 : 1;
+			x->objective = v;
+			x->score = policy.maximize ? 1 / v : v;
+		}
 	}
 	return res;
 }

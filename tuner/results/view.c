@@ -52,6 +52,8 @@ int view_passed(const view *v, size_t row)
 	return result_passed(r);
 }
 
+double view_rank(const view *v, size_t row) { return view_passed(v, row) ? result_rank(&v->res[row]) : NAN; }
+
 double view_time(const view *v, size_t row) { return view_passed(v, row) ? result_time(&v->res[row]) : NAN; }
 
 double view_noise(const view *v, size_t row)
@@ -109,6 +111,9 @@ char *view_describe(const view *v, size_t row)
 char *view_policy(const view *v)
 {
 	const char *name = policy_names[v->policy.kind];
+	if (*v->policy.objective)
+		return xasprintf("the %s policy by the objective (%s %s)", name, v->policy.maximize ? "maximize" : "minimize",
+				 v->policy.objective);
 	return v->policy_recorded ? xasprintf("the %s policy", name)
 				  : xasprintf("the default %s policy (the file records none)", name);
 }
@@ -131,6 +136,26 @@ static char *why_balanced(const view *v, const char *source, const char *retimed
 			    source, fast, result_time(&v->res[c->fastest]), c->ntied,
 			    balance_score(w, &v->policy), balance_score(&v->res[c->fastest], &v->policy), retimed);
 	free(fast);
+	return s;
+}
+
+/* Why the winner of a choice by select.objective won: the best value, or the balance among those
+ * within its noise band. */
+static char *why_objective(const view *v, const char *source, const char *retimed)
+{
+	const choice *c = &v->pick;
+	const result *w = &v->res[v->winner];
+	const char *dir = v->policy.maximize ? "maximize" : "minimize";
+	if (c->winner == c->fastest)
+		return xasprintf("%sthe best by the objective (%s %s): %.6g%s; %zu other%s within its noise band (%g "
+				 "standard errors)", source, dir, v->policy.objective, w->objective, retimed, c->ntied - 1,
+				 c->ntied == 2 ? "" : "s", v->policy.noise_band);
+	char *best = view_describe(v, (size_t)c->fastest);
+	char *s = xasprintf("%swithin the noise band of the best by the objective (%s %s: %s, %.6g) with %.6g, and the "
+			    "best balance of occupancy and load efficiency among the %zu tied (score %.3f)%s",
+			    source, dir, v->policy.objective, best, v->res[c->fastest].objective, w->objective, c->ntied,
+			    balance_score(w, &v->policy), retimed);
+	free(best);
 	return s;
 }
 
@@ -165,7 +190,9 @@ char *view_why(const view *v)
 		return s;
 	}
 	char *source = why_source(v), *s;
-	if (v->policy.kind == POLICY_FASTEST)
+	if (*v->policy.objective)
+		s = why_objective(v, source, retimed);
+	else if (v->policy.kind == POLICY_FASTEST)
 		s = xasprintf("%sthe fastest%s: under the fastest policy time alone decides", source, retimed);
 	else
 		s = why_balanced(v, source, retimed);
@@ -214,7 +241,7 @@ size_t *view_by_time(const view *v)
 	timed_row *tr = xcalloc(n + 1, sizeof *tr);
 	/* the same order with the sign turned: the highest occupancy first */
 	for (size_t r = 0; r < n; r++)
-		tr[r] = (timed_row){v->dry ? -view_dry_occupancy(v, r) : view_time(v, r), r};
+		tr[r] = (timed_row){v->dry ? -view_dry_occupancy(v, r) : view_rank(v, r), r};
 	qsort(tr, n, sizeof *tr, by_time);
 	size_t *order = xcalloc(n + 1, sizeof *order);
 	for (size_t r = 0; r < n; r++)

@@ -32,6 +32,9 @@ void view_free(view *v);
 int view_passed(const view *v, size_t row);
 /* The time that decides (finalist median when re-timed), ms; NAN when the row did not pass. */
 double view_time(const view *v, size_t row);
+/* What ranks the row, smaller better: select.objective's score where the file's policy has one
+ * (INFINITY where the row has no value), else the deciding time; NAN when the row did not pass. */
+double view_rank(const view *v, size_t row);
 /* The noise of that time, %; NAN when unknown. */
 double view_noise(const view *v, size_t row);
 /* Occupancy in %: achieved when counters were read, else theoretical; NAN when unknown. */
@@ -58,8 +61,8 @@ char *view_policy(const view *v);
 /* The distinct non-empty values of a column joined by ", " (NULL when none); caller frees. */
 char *view_distinct(const view *v, const char *column);
 
-/* Row indices sorted by the deciding time, passing rows first, ties in file order; of a dry run,
- * by theoretical occupancy, highest first; caller frees. */
+/* Row indices sorted by view_rank (the deciding time without an objective), passing rows first,
+ * ties in file order; of a dry run, by theoretical occupancy, highest first; caller frees. */
 size_t *view_by_time(const view *v);
 
 #endif
