@@ -39,7 +39,7 @@ static const char *given_as(size_t bytes)
 {
 	switch (bytes) {
 	case 1: return "an int8 or uint8 value";
-	case 2: return "an int16 or uint16 value";
+	case 2: return "an int16, uint16, half or bfloat16 value";
 	case 4: return "an int32, uint32 or float value";
 	case 8: return "an array, or an int64, uint64 or double value";
 	default: return "nothing a config passes: a struct or vector type";
