@@ -1,12 +1,17 @@
 /* test_half.c: the 16-bit floats' conversions (lib/half.h), which the host (fills from
  * expressions, scalars, the host reference's scalars) and the worker's helper kernels share: exact
  * to double, rounded to nearest even from double in one step, with subnormals, Inf, NaN and
- * signed zeros; and the element type layer's use of them (lib/elem.h). */
+ * signed zeros; the element type layer's use of them (lib/elem.h); and the acceptance's kernels
+ * (configs/layernorm_bf16.yaml, configs/axpy_half2.yaml) tuned end to end on the fake worker. */
 #include <CUnit/CUnit.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "elem.h"
 #include "half.h"
@@ -174,6 +179,101 @@ static void test_element_types(void)
 	CU_ASSERT_EQUAL(bits_of(elem_int_to_odd(LLONG_MIN)), bits_of(-ldexp(1, 63)));
 }
 
+#define DIR "scratch/half"
+
+/* The CSV's rows with this status (a status is a whole field, quoted or not). */
+static int rows_with(const char *csv, const char *status)
+{
+	char field[64];
+	snprintf(field, sizeof field, ",%s,", status);
+	return (int)occurrences(csv, field);
+}
+
+/* Tunes a shipped config on the fake worker (fake nvcc), logging what reaches the worker to
+ * DIR/NAME.args: the exit status; the run's output in *out. */
+static int tune_shipped(const char *name, char **out)
+{
+	char config[128], log[128];
+	snprintf(config, sizeof config, "configs/%s.yaml", name);
+	snprintf(log, sizeof log, DIR "/%s.args", name);
+	mkdir(DIR, 0755);
+	unlink(log);
+	setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
+	setenv("FAKE_ARGS_LOG", log, 1);
+	int rc = run_autotune((char *[]){"--fresh", "-q", "--t4", "--cache-dir", DIR "/cache", config, NULL}, out);
+	unsetenv("FAKE_ARGS_LOG");
+	unsetenv("AUTOTUNE_WORKER");
+	return rc;
+}
+
+/* The acceptance's bf16 layernorm (llm.c's shape, 8 x 1024 rows of 768) tuned and verified on
+ * the fake worker: bfloat16 arrays and float statistics reach the worker by their types, with no
+ * tolerance given (each output's type's default, NaN on the wire), every configuration that
+ * launches passes, and the header, make fragment and T4 file are written. */
+static void test_a_bf16_layernorm_tunes(void)
+{
+	char *out;
+	int rc = tune_shipped("layernorm_bf16", &out);
+	CU_ASSERT_EQUAL(rc, 0);
+	if (rc)
+		fprintf(stderr, "\n%s\n", out);
+	char *args = slurp(DIR "/layernorm_bf16.args"), *csv = slurp("results/layernorm_bf16.csv"),
+	     *header = slurp("results/layernorm_bf16_tuned.h"), *t4 = slurp("results/layernorm_bf16.t4.json");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(args);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+	CU_ASSERT_PTR_NOT_NULL(strstr(args, "array 0 bfloat16 6291456 zeros\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(args, "array 1 float 8192 zeros\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(args, "array 3 bfloat16 6291456 random\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(args, "array 4 bfloat16 768 normal\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(args, "tolerance nan nan\n"));
+	CU_ASSERT_PTR_NULL(strstr(args, "tolerance 1e-05"));
+	/* the fake registers cap 1024 threads; every other shape passes */
+	CU_ASSERT_EQUAL(rows_with(csv, "ok") + rows_with(csv, "launch-error"), 30);
+	CU_ASSERT(rows_with(csv, "ok") >= 20);
+	CU_ASSERT_PTR_NOT_NULL(header && strstr(header, "#define LAYERNORM_BF16_VEC "));
+	CU_ASSERT_PTR_NOT_NULL(t4 && strstr(t4, "\"VEC\""));
+	free(args), free(csv), free(header), free(t4), free(out);
+}
+
+/* The half2 kernel: half2 arrays, a half scalar (the kernel's __half: 2 bytes, which the argument
+ * check reads from the binary) and rtol 0 on the wire; all 20 configurations pass. Given as a float
+ * instead, the scalar is refused at its line, saying which types a 2-byte parameter takes. */
+static void test_a_half2_kernel_tunes(void)
+{
+	char *out;
+	int rc = tune_shipped("axpy_half2", &out);
+	CU_ASSERT_EQUAL(rc, 0);
+	char *args = slurp(DIR "/axpy_half2.args"), *csv = slurp("results/axpy_half2.csv");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(args);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+	CU_ASSERT_PTR_NOT_NULL(strstr(args, "array 0 half2 16777216 zeros\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(args, "array 1 half2 16777216 random\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(args, "scalar 3 half 1.25\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(args, "tolerance 0 0\n"));
+	CU_ASSERT_EQUAL(rows_with(csv, "ok"), 20);
+	free(args), free(csv), free(out);
+	put_file(DIR "/wrong.yaml", "name: wrong_half\n"
+				    "kernel: {source: ../../kernels/axpy_half2.cu, entry: axpy_half2}\n"
+				    "arguments:\n"
+				    "  - {name: out, type: half2, count: 1024, output: true}\n"
+				    "  - {name: x, type: half2, count: 1024}\n"
+				    "  - {name: y, type: half2, count: 1024}\n"
+				    "  - {name: a, type: float, value: 1.25}\n"
+				    "  - {name: n, type: int32, value: 1024}\n"
+				    "space: {BLOCK: [64]}\n"
+				    "launch: {block: [BLOCK], grid: [16]}\n"
+				    "output: {csv: " DIR "/wrong.csv}\n");
+	setenv("AUTOTUNE_WORKER", "build/fake_worker", 1);
+	rc = run_autotune((char *[]){"--fresh", "-q", "--cache-dir", DIR "/cache", DIR "/wrong.yaml", NULL}, &out);
+	unsetenv("AUTOTUNE_WORKER");
+	CU_ASSERT_NOT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "argument 'a' is a scalar float (4 bytes), but parameter 4 of kernel 'axpy_half2' "
+					   "takes 2 bytes: an int16, uint16, half or bfloat16 value"));
+	if (!strstr(out, "half or bfloat16 value"))
+		fprintf(stderr, "\n%s\n", out);
+	free(out);
+}
+
 int add_half_suite(void)
 {
 	CU_pSuite s = CU_add_suite("half", NULL, NULL);
@@ -184,5 +284,7 @@ int add_half_suite(void)
 	CU_add_test(s, "rounding", test_rounding);
 	CU_add_test(s, "nearest over random doubles", test_nearest_over_random_doubles);
 	CU_add_test(s, "element types", test_element_types);
+	CU_add_test(s, "a bf16 layernorm tunes", test_a_bf16_layernorm_tunes);
+	CU_add_test(s, "a half2 kernel tunes", test_a_half2_kernel_tunes);
 	return 0;
 }
