@@ -328,6 +328,9 @@ set -e
 ./autotune --fresh -q tests/gpu/fir_hostref.yaml || fail "fir_hostref exited $?"
 "$B/csvcheck" results/fir_hostref.csv 32 ok=32 || fail "fir_hostref CSV"
 
+echo "== 16-bit floats: a bf16 layer norm and a half2 axpy against host references, tolerances, fills"
+bash tests/gpu/half.sh || fail "16-bit floats (tests/gpu/half.sh)"
+
 echo "== streams: four kernels in 1 to 32 streams, depth- or breadth-first, on 1, 8 or 32 hardware queues"
 rm -f results/streams.csv results/streams.journal
 t0=$(date +%s)
