@@ -94,9 +94,9 @@ $(B)/tests/suites.h: $(wildcard tests/test_*.c)
 	sed -n 's/^int \(add_[a-z0-9_]*_suite\)(void)$$/SUITE(\1)/p' $^ > $@
 $(B)/tests/main.o: $(B)/tests/suites.h
 
-$(B)/worker/worker_kernels.fatbin: worker/worker_kernels.cu worker/compare.h
+$(B)/worker/worker_kernels.fatbin: worker/worker_kernels.cu worker/compare.h worker/half_t.cuh lib/half.h
 	@mkdir -p $(@D)
-	$(NVCC) -fatbin $(HELPER_ARCHS) -o $@ $<
+	$(NVCC) -fatbin $(HELPER_ARCHS) $(INC_worker) -o $@ $<
 
 # Embedded as data: the symbol names follow the file name (_binary_worker_kernels_fatbin_start).
 $(B)/worker/worker_kernels.o: $(B)/worker/worker_kernels.fatbin

@@ -11,6 +11,7 @@
  *       -DFAKE_NVCC_FUTURE_RECORD adds a record of an unknown format to each .nv.info section.
  *   -dlink ... OBJ ... -o OUT     copies the relocatable cubin (build.rdc's link).
  *   -dryrun                       names its own directory as _HERE_, as nvcc does.
+ * The toolkit's 16-bit float headers are tests/fake_cuda's stand-ins (the types, no functions).
  * A name in a __shared__ array's extent that the preprocessed source neither defines nor declares
  * is nvcc's `SRC(LINE): error: identifier "NAME" is undefined` (exit 1, the dependency file
  * written), as for a macro that no -D gives.
@@ -147,6 +148,19 @@ static int copy_file(const char *from, const char *to)
 	return rc;
 }
 
+/* The toolkit's headers that kernels include for their types (cuda_fp16.h, cuda_bf16.h), as
+ * stand-ins declaring those types alone: tests/fake_cuda beside the build/ this program is in. */
+static char toolkit_stubs[PATH_MAX];
+
+static void find_toolkit_stubs(const char *self)
+{
+	char real[PATH_MAX];
+	if (!realpath(self, real) || !strrchr(real, '/'))
+		return;
+	*strrchr(real, '/') = 0;
+	snprintf(toolkit_stubs, sizeof toolkit_stubs, "%.*s/../tests/fake_cuda", PATH_MAX - 32, real);
+}
+
 /* The preprocessed source (caller frees), from cc -E with the -D/-U/-I given; NULL when the
  * preprocessor fails (its messages, an #error's among them, went to stderr). */
 static char *preprocess(const args *a, const char *tmp)
@@ -159,6 +173,10 @@ static char *preprocess(const args *a, const char *tmp)
 	argv[n++] = "c++";
 	argv[n++] = "-D__CUDACC__";
 	argv[n++] = "-D__NVCC__";
+	if (toolkit_stubs[0]) {
+		argv[n++] = "-isystem";
+		argv[n++] = toolkit_stubs;
+	}
 	for (int i = 0; i < a->ncpp; i++)
 		argv[n++] = a->cpp[i];
 	if (a->depfile) {
@@ -305,7 +323,7 @@ static size_t param(const char *p, size_t n, char *m, size_t mlen)
 		{"unsigned char", "h", 1}, {"unsigned short", "t", 2}, {"unsigned", "j", 4}, {"size_t", "m", 8},
 		{"double4", "7double4", 32}, {"double2", "7double2", 16}, {"float4", "6float4", 16},
 		{"float2", "6float2", 8}, {"int4", "4int4", 16}, {"int2", "4int2", 8}, {"__half2", "7__half2", 4},
-		{"__half", "6__half", 2}, {"double", "d", 8}, {"float", "f", 4}, {"int64_t", "l", 8},
+		{"__half", "6__half", 2}, {"__nv_bfloat162", "14__nv_bfloat162", 4}, {"__nv_bfloat16", "13__nv_bfloat16", 2}, {"double", "d", 8}, {"float", "f", 4}, {"int64_t", "l", 8},
 		{"uint64_t", "m", 8}, {"int32_t", "i", 4}, {"uint32_t", "j", 4}, {"long", "l", 8}, {"short", "s", 2},
 		{"char", "c", 1}, {"bool", "b", 1}, {"int", "i", 4}, {"void", "v", 1},
 	};
@@ -718,6 +736,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	char tmp[PATH_MAX];
+	find_toolkit_stubs(argv[0]);
 	snprintf(tmp, sizeof tmp, "%s.fake-nvcc.ii", a.out);
 	char *text = preprocess(&a, tmp);
 	unlink(tmp);

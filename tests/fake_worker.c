@@ -18,6 +18,9 @@
  *   FAKE_WARMUP_WAITS_FOR  the warm-up (the set-up's last command) waits, up to 60 s, until this
  *                    file exists, and logs "warmup saw" or "warmup gave up" (a test makes the
  *                    file from nvcc, to show that the set-up runs while nvcc does)
+ *   FAKE_ARGS_LOG    append "array IDX TYPE COUNT FILL", "scalar IDX TYPE TEXT" and, per run,
+ *                    "tolerance RTOL ATOL" to this file; an element type the worker would not know
+ *                    is refused as it refuses one, whether or not it is set
  * hostref loads the shared object and calls it as the worker does, with every array NULL: a
  * reference that touches its arrays ends the fake worker as it would a real one (logged).
  *   FAKE_SLOW_GPU    this GPU ordinal times every first-pass run 2% slower (finalist runs, role
@@ -52,6 +55,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "elem.h"
 #include "protocol.h"
 #include "stats.h"
 #include "verdict.h"
@@ -90,6 +94,20 @@ static void warm_up_waits(void)
 	log_line("warmup %s %s\n", access(path, F_OK) == 0 ? "saw" : "gave up on", path);
 }
 
+/* one line appended to FAKE_ARGS_LOG, when set */
+static void args_log(const char *fmt, ...)
+{
+	const char *log = getenv("FAKE_ARGS_LOG");
+	FILE *f = log ? fopen(log, "a") : NULL;
+	if (!f)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fclose(f);
+}
+
 /* Writes one reply; NULL msg for a message without fields. */
 static void reply(const proto_msg *m, const void *msg)
 {
@@ -101,6 +119,31 @@ static void reply(const proto_msg *m, const void *msg)
 }
 
 static void error_reply(const char *code, const char *message) { reply(&PROTO_ERROR, &(proto_error){code, message}); }
+
+/* An array or scalar command's element type, logged; 1 when the worker would not know it (the
+ * error answered, as the worker answers it). */
+static int unknown_type(const char *line)
+{
+	char *copy = strdup(line);
+	proto_array arr;
+	proto_scalar sc;
+	elem_type t;
+	int bad = 0;
+	if (copy && proto_decode(&PROTO_ARRAY, copy, &arr) == 0) {
+		args_log("array %lld %s %llu %s\n", arr.idx, arr.type, arr.count, arr.fill);
+		if ((bad = elem_parse(arr.type, &t) != 0))
+			error_reply("protocol", "bad array command");
+	}
+	free(copy);
+	copy = strdup(line);
+	if (copy && proto_decode(&PROTO_SCALAR, copy, &sc) == 0) {
+		args_log("scalar %lld %s %s\n", sc.idx, sc.type, sc.text);
+		if ((bad = elem_parse(sc.type, &t) != 0))
+			error_reply("protocol", "bad scalar command");
+	}
+	free(copy);
+	return bad;
+}
 
 /* hostref: the shared object's function, called on NULL arrays */
 static void call_host(const char *path)
@@ -273,6 +316,8 @@ int main(void)
 		int setup = 0;
 		for (size_t i = 0; i < sizeof accepted / sizeof *accepted; i++)
 			setup |= proto_is(accepted[i], line);
+		if ((proto_is(&PROTO_ARRAY, line) || proto_is(&PROTO_SCALAR, line)) && unknown_type(line))
+			continue;
 		if (proto_is(&PROTO_ARRAY, line) && out.idx < 0) {
 			char *copy = strdup(line);
 			if (copy && proto_decode(&PROTO_ARRAY, copy, &arr) == 0 && arr.output) {
@@ -354,8 +399,10 @@ int main(void)
 		} else if (proto_is(&PROTO_PROFILES, line)) {
 			profiles(queued, nqueued, gpu, decide_only);
 			nqueued = 0;
-		} else if (proto_decode(&PROTO_RUN, line, &ask) == 0)
+		} else if (proto_decode(&PROTO_RUN, line, &ask) == 0) {
+			args_log("tolerance %g %g\n", ask.rtol, ask.atol);
 			run(&ask, gpu);
+		}
 		else if (proto_is(&PROTO_QUIT, line))
 			break;
 		else

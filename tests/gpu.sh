@@ -331,6 +331,9 @@ set -e
 echo "== the host makes the GPU's fills bit for bit (tests/gpu/fills.sh)"
 bash tests/gpu/fills.sh || fail "host and GPU fills (tests/gpu/fills.sh)"
 
+echo "== 16-bit floats: a bf16 layer norm and a half2 axpy against host references, tolerances, fills"
+bash tests/gpu/half.sh || fail "16-bit floats (tests/gpu/half.sh)"
+
 echo "== streams: four kernels in 1 to 32 streams, depth- or breadth-first, on 1, 8 or 32 hardware queues"
 rm -f results/streams.csv results/streams.journal
 t0=$(date +%s)

@@ -133,6 +133,43 @@ static void test_expected_values_come_from_a_file(void)
 			    "verify expected: 'n' is not an output array argument");
 }
 
+/* 16-bit floats: half is numpy's float16 ('<f2'); numpy has no bfloat16, so a bfloat16 array is
+ * taken as ml_dtypes' np.save writes it ('<V2'), under its name (a header written by hand), or as
+ * its bits (a.view(np.uint16)); a pair type is count x 2 of its base; others are refused. */
+static void test_16_bit_floats_from_npy_files(void)
+{
+	static const struct {
+		const char *descr, *type, *count;
+	} ok[] = {
+		{"<f2", "half", "n"},	      {"<f2", "half2", "n / 2"}, {"<V2", "bfloat16", "n"},
+		{"|V2", "bfloat16", "n"},     {"bfloat16", "bfloat16", "n"}, {"<u2", "bfloat16", "n"},
+		{"<u2", "bfloat162", "n / 2"}, {"<V2", "__nv_bfloat162", "n / 2"},
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+		char header[128], line[256];
+		snprintf(header, sizeof header, "{'descr': '%s', 'fortran_order': False, 'shape': (1024,), }", ok[i].descr);
+		size_t off = put_npy(at(0, "d-16.npy"), 1, header, 2048);
+		snprintf(line, sizeof line, "  - {name: a, type: %s, count: %s, fill: {file: d-16.npy}}", ok[i].type, ok[i].count);
+		expect_file(with_arg(line, ""), "d-16.npy", off, 0);
+	}
+	put_npy(at(0, "d-h.npy"), 1, "{'descr': '<f2', 'fortran_order': False, 'shape': (1024,), }", 2048);
+	put_npy(at(0, "d-u2.npy"), 1, "{'descr': '<u2', 'fortran_order': False, 'shape': (1024,), }", 2048);
+	put_npy(at(0, "d-v2.npy"), 1, "{'descr': '<V2', 'fortran_order': False, 'shape': (1024,), }", 2048);
+	static const struct {
+		const char *file, *type, *message;
+	} bad[] = {
+		{"d-h.npy", "bfloat16", "d-h.npy holds 1024 float16 (<f2), but 'a' is 1024 bfloat16 (<u2 of its bits, or ml_dtypes' <V2)"},
+		{"d-u2.npy", "half", "d-u2.npy holds 1024 uint16 (<u2), but 'a' is 1024 float16 (<f2)"},
+		{"d-v2.npy", "half", "d-v2.npy holds 1024 bfloat16 (<V2), but 'a' is 1024 float16 (<f2)"},
+		{"d-h.npy", "float", "d-h.npy holds 1024 float16 (<f2), but 'a' is 1024 float32 (<f4)"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		char line[256];
+		snprintf(line, sizeof line, "  - {name: a, type: %s, count: n, fill: {file: %s}}", bad[i].type, bad[i].file);
+		config_expect_error(with_arg(line, ""), 8, col_of(line, bad[i].file), bad[i].message);
+	}
+}
+
 /* Loads text as test_dir/d.yaml (kept, so that its hash can be taken); asserts it loads. */
 static void load_kept(const char *text, config *cfg)
 {
@@ -178,6 +215,7 @@ int add_config_data_suite(void)
 	CU_add_test(s, "raw and .npy files fill an array", test_raw_and_npy_files_fill_an_array);
 	CU_add_test(s, "files that do not fit are refused at their place", test_files_that_do_not_fit_are_refused_at_their_place);
 	CU_add_test(s, "expected values come from a file", test_expected_values_come_from_a_file);
+	CU_add_test(s, "16-bit floats from .npy files", test_16_bit_floats_from_npy_files);
 	CU_add_test(s, "the spec hash follows the data files", test_the_spec_hash_follows_the_data_files);
 	return 0;
 }

@@ -304,6 +304,7 @@ static const char *const cross_cutting[][2] = {
 	{"help", "every command's --help, the man page and README.md agreeing"},
 	{"layers", "the layers of docs/reference.md: the include paths, no include or call circles"},
 	{"noshell", "no text of a config or spec reaches nvcc's shell: the loader, the import, the results, the run"},
+	{"half", "lib/half.h, a header alone: the host and the worker's helper kernels (nvcc) share its conversions"},
 };
 
 static int listed(const char *const list[][2], size_t n, const char *name)

@@ -100,6 +100,51 @@ static void test_the_caller_passes_the_arguments_in_order(void)
 	diags_free(&d);
 }
 
+/* 16-bit floats reach the reference as their bits (C has no portable half): an array as
+ * unsigned short *, a pair type as void *, a scalar as its bits rounded once to nearest even
+ * (0.1 is 0x2e66 in half, 0x3dcd in bfloat16); a prototype of unsigned short * builds. */
+static void test_16_bit_floats_reach_the_reference_as_bits(void)
+{
+	setup_dir();
+	put_file(DIR "/ref16.c", "void r16(unsigned short *out, const void *in, unsigned short s, unsigned short b)\n"
+				 "{ (void)in; out[0] = s; out[1] = b; }\n");
+	put_file(DIR "/h16.yaml", "name: h\n"
+				  "kernel: {source: k.cu, entry: k}\n"
+				  "arguments:\n"
+				  "  - {name: out, type: half, count: 1000, output: true}\n"
+				  "  - {name: in, type: bfloat162, count: 500, fill: random}\n"
+				  "  - {name: s, type: half, value: 0.1}\n"
+				  "  - {name: b, type: __nv_bfloat16, value: 0.1}\n"
+				  "space: {bx: [32, 64]}\n"
+				  "verify: {host: {source: ref16.c, function: r16}}\n"
+				  "launch: {block: [bx], grid: [\"ceil_div(1000, bx)\"]}\n"
+				  "output: {csv: " DIR "/h.csv, header: " DIR "/h_tuned.h}\n");
+	config cfg;
+	char *first = NULL;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(load(DIR "/h16.yaml", &cfg, &first), 0);
+	char *caller = hostref_caller(&cfg);
+	CU_ASSERT_PTR_NOT_NULL(strstr(caller, "(unsigned short *)a[0] /* out */"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(caller, "(void *)a[1] /* in */"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(caller, "(unsigned short)0x2e66 /* s */"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(caller, "(unsigned short)0x3dcd /* b */"));
+	free(caller);
+	CU_ASSERT_EQUAL(hostref_build(&cfg, DIR, &d), 0);
+	void *so = cfg.host.so ? dlopen(cfg.host.so, RTLD_NOW | RTLD_LOCAL) : NULL;
+	void (*fn)(void **) = NULL;
+	if (so)
+		*(void **)&fn = dlsym(so, PROTO_HOSTREF_SYMBOL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fn);
+	unsigned short out[2] = {0, 0};
+	void *arrays[4] = {out, NULL, NULL, NULL};
+	fn(arrays);
+	CU_ASSERT(out[0] == 0x2e66 && out[1] == 0x3dcd);
+	dlclose(so);
+	config_free(&cfg);
+	diags_free(&d);
+	free(first);
+}
+
 /* A reference whose prototype does not take the kernel's arguments does not build: said at
  * verify.host (line 9, column 17) with the compiler's own words. */
 static void test_a_reference_that_does_not_fit_is_a_build_error(void)
@@ -241,5 +286,6 @@ int add_hostref_suite(void)
 	       !CU_add_test(s, "a reference that does not fit is a build error", test_a_reference_that_does_not_fit_is_a_build_error) ||
 	       !CU_add_test(s, "verify.host refusals", test_verify_host_refusals) ||
 	       !CU_add_test(s, "the spec hash follows the reference", test_the_spec_hash_follows_the_reference) ||
-	       !CU_add_test(s, "runs hand the reference to the worker", test_runs_hand_the_reference_to_the_worker);
+	       !CU_add_test(s, "runs hand the reference to the worker", test_runs_hand_the_reference_to_the_worker) ||
+	       !CU_add_test(s, "16-bit floats reach the reference as bits", test_16_bit_floats_reach_the_reference_as_bits);
 }

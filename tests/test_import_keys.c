@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "import.h"
+#include "import_keys.h"
 #include "tests.h"
 
 /* tests/t1/vector_add.json with `from` replaced by `to`, written and imported in test_dir beside
@@ -138,12 +139,27 @@ static void test_what_is_no_t1_spec_of_a_cuda_kernel_is_refused_in_one_line(void
 	}
 }
 
+/* T1's element types as autotune's, the 16-bit floats among them (float16 is numpy's half);
+ * a type autotune has no such element for is none. */
+static void test_t1_types_map_to_element_types(void)
+{
+	static const char *const pairs[][2] = {{"float16", "half"}, {"half", "half"}, {"bfloat16", "bfloat16"},
+					       {"half2", "half2"}, {"bool", "uint8"}, {"double3", "double3"}};
+	for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
+		const char *ours = import_type(pairs[i][0]);
+		CU_ASSERT(ours && !strcmp(ours, pairs[i][1]));
+	}
+	CU_ASSERT_PTR_NULL(import_type("float128"));
+	CU_ASSERT_PTR_NULL(import_type("__half")); /* CUDA's spelling is the config's, not T1's */
+}
+
 int add_import_keys_suite(void)
 {
 	CU_pSuite s = CU_add_suite("import_keys", NULL, NULL);
 	if (!s)
 		return -1;
 	CU_add_test(s, "keys outside T1 are read past with one note", test_keys_outside_t1_are_read_past_with_one_note);
+	CU_add_test(s, "T1 types map to element types", test_t1_types_map_to_element_types);
 	CU_add_test(s, "a misspelt known key stays an error", test_a_misspelt_known_key_stays_an_error);
 	CU_add_test(s, "what is no T1 spec of a CUDA kernel is refused in one line",
 		    test_what_is_no_t1_spec_of_a_cuda_kernel_is_refused_in_one_line);

@@ -33,7 +33,7 @@ static int parse_elem(loader *L, const yaml_node_t *n, elem_type *out)
 	if (elem_parse(ld_scalar(n), out) == 0)
 		return 0;
 	ld_error(L, ld_mark(n), "unknown type '%s' (known: int8, int16, int32, int64, uint8, uint16, uint32, uint64, float, double, "
-	       "and the vector types int2..4, uint2..4, float2..4, double2..4)", ld_scalar(n));
+	       "half, bfloat16, and the vector types int2..4, uint2..4, float2..4, double2..4, half2, bfloat162)", ld_scalar(n));
 	return -1;
 }
 
@@ -801,8 +801,8 @@ static int config_load_as(const char *path, int quiet, long instance, config *cf
 	memset(cfg, 0, sizeof *cfg);
 	cfg->path = xstrdup(path);
 	cfg->instance = instance;
-	cfg->rtol = 1e-5;
-	cfg->atol = 1e-8;
+	cfg->rtol = NAN;
+	cfg->atol = NAN;
 	for (const key_table *t = config_key_tables; t->section; t++)
 		ld_plain_defaults(cfg, t->rows, t->n);
 	cfg->metrics = METRICS_AUTO;

@@ -179,7 +179,7 @@ struct config {
 	cexpr ref_block[3], ref_grid[3], ref_smem; /* its launch (constants only) */
 	size_t *ref_per;       /* verify.reference_per: parameter indexes; a reference per group */
 	size_t nref_per;
-	double rtol, atol;
+	double rtol, atol;     /* NaN when not set: each output's type's default (elem_default_rtol) */
 	/* verify.host: a C function of the kernel's arguments, built with the host compiler and
 	 * called once on the inputs: the outputs it writes are what every configuration must equal */
 	struct {

@@ -29,18 +29,24 @@ static const struct {
 	{"<i1", ELEM_INT8},    {"|i1", ELEM_INT8},   {"<i2", ELEM_INT16},  {"<i4", ELEM_INT32},
 	{"<i8", ELEM_INT64},   {"<u1", ELEM_UINT8},  {"|u1", ELEM_UINT8},  {"<u2", ELEM_UINT16},
 	{"<u4", ELEM_UINT32},  {"<u8", ELEM_UINT64}, {"<f4", ELEM_FLOAT},  {"<f8", ELEM_DOUBLE},
+	{"<f2", ELEM_HALF},
+	/* numpy has no bfloat16: ml_dtypes' arrays are saved as 2-byte voids (np.save) or under its
+	 * name (a header written by hand); its raw bits as uint16 ('<u2') are taken too, below */
+	{"<V2", ELEM_BFLOAT16}, {"|V2", ELEM_BFLOAT16}, {"bfloat16", ELEM_BFLOAT16},
 };
 #define NNPY_TYPES (sizeof npy_types / sizeof *npy_types)
 
 /* A base type as numpy names it (float32, not float), as users of .npy files know them. */
 static const char *numpy_name(elem_type b)
 {
-	return b == ELEM_FLOAT ? "float32" : b == ELEM_DOUBLE ? "float64" : elem_name(b);
+	return b == ELEM_FLOAT ? "float32" : b == ELEM_DOUBLE ? "float64" : b == ELEM_HALF ? "float16" : elem_name(b);
 }
 
 /* The descr of a base type (the first of its table's rows). */
 static const char *npy_descr(elem_type b)
 {
+	if (b == ELEM_BFLOAT16)
+		return "<u2 of its bits, or ml_dtypes' <V2";
 	for (size_t i = 0; i < NNPY_TYPES; i++)
 		if (npy_types[i].base == b)
 			return npy_types[i].descr;
@@ -233,6 +239,8 @@ static int check_npy(loader *L, mark m, FILE *f, long long size, const char *nam
 		return -1;
 	}
 	elem_type b = npy_types[known].base;
+	if (b == ELEM_UINT16 && elem_base(a->type) == ELEM_BFLOAT16)
+		b = ELEM_BFLOAT16; /* a.view(np.uint16): the bits as they are */
 	unsigned long long want = (unsigned long long)a->count * (unsigned long long)elem_lanes(a->type);
 	if (b != elem_base(a->type) || h.count != want) {
 		ld_error(L, m, "%s holds %llu %s (%s), but %s", name, h.count, numpy_name(b), h.descr, needs);

@@ -29,6 +29,8 @@ static const char *c_type(elem_type t)
 		[ELEM_INT64] = "long long",    [ELEM_UINT8] = "unsigned char", [ELEM_UINT16] = "unsigned short",
 		[ELEM_UINT32] = "unsigned int", [ELEM_UINT64] = "unsigned long long", [ELEM_FLOAT] = "float",
 		[ELEM_DOUBLE] = "double",
+		/* C has no portable 16-bit float: the bits, as the GPU stores them (lib/half.h) */
+		[ELEM_HALF] = "unsigned short", [ELEM_BFLOAT16] = "unsigned short",
 	};
 	/* a vector type has no C spelling the user's code must share: its pointer is void * */
 	return elem_lanes(t) > 1 ? "void" : names[t];
@@ -37,6 +39,12 @@ static const char *c_type(elem_type t)
 /* A scalar's value as a C expression of its type, exactly. */
 static void c_value(FILE *f, elem_type t, value v)
 {
+	if (t == ELEM_HALF || t == ELEM_BFLOAT16) {
+		unsigned char bits[2];
+		elem_put(bits, t, v);
+		fprintf(f, "(unsigned short)0x%04x", bits[0] | bits[1] << 8);
+		return;
+	}
 	if (elem_is_float(t)) {
 		double x = v.kind == VAL_INT ? (double)v.u.i : v.u.f;
 		if (isnan(x))

@@ -105,8 +105,9 @@ void ir_put_arguments(reader *R, FILE *f, const yaml_node_t *args)
 			continue;
 		const char *ours = import_type(type);
 		if (!ours) {
-			char *msg = xasprintf("%s.Type: '%s' is not supported (int8..uint64, float, double, bool, and "
-					      "CUDA's vector types int2..4, uint2..4, float2..4, double2..4)", path, type);
+			char *msg = xasprintf("%s.Type: '%s' is not supported (int8..uint64, float, double, half (float16), "
+					      "bfloat16, bool, and CUDA's vector types int2..4, uint2..4, float2..4, double2..4, "
+					      "half2, bfloat162)", path, type);
 			ir_err_at(R, a, "%s", msg);
 			free(msg);
 			continue;

@@ -321,7 +321,8 @@ static const char *const types[][2] = {
 	{"uint32", "uint32"}, {"int64", "int64"},   {"uint64", "uint64"}, {"float", "float"},   {"double", "double"},
 	{"bool", "uint8"},    {"int2", "int2"},     {"int3", "int3"},     {"int4", "int4"},     {"uint2", "uint2"},
 	{"uint3", "uint3"},   {"uint4", "uint4"},   {"float2", "float2"}, {"float3", "float3"}, {"float4", "float4"},
-	{"double2", "double2"}, {"double3", "double3"}, {"double4", "double4"},
+	{"double2", "double2"}, {"double3", "double3"}, {"double4", "double4"}, {"half", "half"},
+	{"float16", "half"},    {"bfloat16", "bfloat16"}, {"half2", "half2"}, {"bfloat162", "bfloat162"},
 };
 
 const char *import_type(const char *t1)

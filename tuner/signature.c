@@ -13,6 +13,7 @@
 #include "cubin.h"
 #include "diag.h"
 #include "elem.h"
+#include "param_types.h"
 #include "banned.h"
 
 /* Device code is 64-bit: an array is passed as an 8-byte pointer. */
@@ -39,7 +40,7 @@ static const char *given_as(size_t bytes)
 {
 	switch (bytes) {
 	case 1: return "an int8 or uint8 value";
-	case 2: return "an int16 or uint16 value";
+	case 2: return "an int16, uint16, half or bfloat16 value";
 	case 4: return "an int32, uint32 or float value";
 	case 8: return "an array, or an int64, uint64 or double value";
 	default: return "nothing a config passes: a struct or vector type";
@@ -133,6 +134,8 @@ void signature_check_binary(const config *cfg, const build *b, binary *bin)
 		mark at;
 		char *why = signature_mismatch(cfg, idx, n, entry, sizes, nparams, plan ? cfg->plan.launches[k].at : cfg->entry_at,
 					       &at);
+		if (!why) /* the sizes fit: a C++ kernel's name says its types too */
+			why = param_types_mismatch(cfg, idx, n, entry, r->symbol, &at);
 		if (why) {
 			bin->failed = bin->bad_args = 1;
 			free(bin->log);

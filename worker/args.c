@@ -161,12 +161,8 @@ void cmd_scalar(char *line)
 		A.nargs = idx + 1;
 	memset(a->scalar, 0, sizeof a->scalar);
 	if (elem_is_float(t)) {
-		double d = strtod(text, NULL);
-		float f = (float)d;
-		if (t == ELEM_FLOAT)
-			memcpy(a->scalar, &f, sizeof f);
-		else
-			memcpy(a->scalar, &d, sizeof d);
+		/* float, double, or a 16-bit float rounded from the double once (elem.h) */
+		elem_put(a->scalar, t, value_float(strtod(text, NULL)));
 	} else {
 		/* little-endian: the low bytes of the 64-bit value are the narrower integer */
 		long long ll = strtoll(text, NULL, 0);
@@ -185,6 +181,9 @@ static void value_text(elem_type t, CUdeviceptr p, char *buf, size_t len)
 	switch (t) {
 	case ELEM_FLOAT: memcpy(&f, raw, 4); snprintf(buf, len, "%.9g", f); return;
 	case ELEM_DOUBLE: memcpy(&d, raw, 8); snprintf(buf, len, "%.17g", d); return;
+	/* as many digits as tell the 16-bit value from its neighbours */
+	case ELEM_HALF: snprintf(buf, len, "%.5g", half_to_double((uint16_t)(raw[0] | raw[1] << 8))); return;
+	case ELEM_BFLOAT16: snprintf(buf, len, "%.4g", bf16_to_double((uint16_t)(raw[0] | raw[1] << 8))); return;
 	case ELEM_INT8: ll = (int8_t)raw[0]; break;
 	case ELEM_INT16: { int16_t v; memcpy(&v, raw, 2); ll = v; break; }
 	case ELEM_INT32: { int32_t v; memcpy(&v, raw, 4); ll = v; break; }
@@ -655,6 +654,9 @@ int verify_sum(double rtol, double atol, char *msg, size_t len, CUresult *err)
 	unsigned long long n = A.sum_count < a->count ? A.sum_count : a->count;
 	long long isum;
 	double fsum;
+	/* NaN: the tolerance the output's type takes by default (elem.h) */
+	rtol = isnan(rtol) ? elem_default_rtol(a->type) : rtol;
+	atol = isnan(atol) ? elem_default_atol(a->type) : atol;
 	if ((*err = sum_of(a, a->ptr, n, &isum, &fsum)))
 		return 0;
 	if (elem_is_float(a->type) ? fabs(fsum - A.in_fsum) <= atol + rtol * fabs(A.in_fsum) : isum == A.in_isum)
@@ -712,7 +714,9 @@ int verify(double rtol, double atol, char *msg, size_t len, CUresult *err)
 		unsigned long long init[CMP_COUNT] = {[CMP_FIRST] = ~0ull}, got[CMP_COUNT];
 		uint64_t n = a->count * (uint64_t)elem_lanes(a->type);
 		uint64_t stride = A.sample && a->count > A.sample ? a->count / A.sample : 1;
-		void *params[] = {&a->ptr, &a->ref, &n, &stride, &rtol, &atol, &W.counters};
+		/* NaN: the tolerance the output's type takes by default (elem.h) */
+		double rt = isnan(rtol) ? elem_default_rtol(a->type) : rtol, at = isnan(atol) ? elem_default_atol(a->type) : atol;
+		void *params[] = {&a->ptr, &a->ref, &n, &stride, &rt, &at, &W.counters};
 		if ((*err = cuMemcpyHtoD(W.counters, init, sizeof init)) ||
 		    (*err = launch_helper(helper("compare", a->type), params)) ||
 		    (*err = cuMemcpyDtoH(got, W.counters, sizeof got)))

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "compare.h"
+#include "half_t.cuh"
 
 // splitmix64: a counter-based generator, so element i gets the same value whatever the launch.
 __device__ static uint64_t mix(uint64_t x)
@@ -19,6 +20,9 @@ template <typename T> __device__ static T random_value(uint64_t r);
 // Floats: uniform in [-1, 1) from 24 (53) random bits: never zero-heavy, exactly representable.
 template <> __device__ float random_value<float>(uint64_t r) { return (float)(r >> 40) * (2.0f / 16777216.0f) - 1.0f; }
 template <> __device__ double random_value<double>(uint64_t r) { return (double)(r >> 11) * (2.0 / 9007199254740992.0) - 1.0; }
+// 16-bit floats: as many random bits as they hold in [-1, 1) (11 and 8), every value exact
+template <> __device__ half_t random_value<half_t>(uint64_t r) { return half_t((double)(r >> 53) * (2.0 / 2048.0) - 1.0); }
+template <> __device__ bf16_t random_value<bf16_t>(uint64_t r) { return bf16_t((double)(r >> 56) * (2.0 / 256.0) - 1.0); }
 // Integers: small values (signed -50..49, unsigned 0..99), so sums and products of many
 // elements stay exact and far from overflow.
 #define SIGNED_RANDOM(T) template <> __device__ T random_value<T>(uint64_t r) { return (T)((int)(r % 100) - 50); }
@@ -38,6 +42,8 @@ template <typename T> __device__ static bool close_float(T got, T want, double r
 }
 template <> __device__ bool same<float>(float g, float w, double r, double a) { return close_float(g, w, r, a); }
 template <> __device__ bool same<double>(double g, double w, double r, double a) { return close_float(g, w, r, a); }
+template <> __device__ bool same<half_t>(half_t g, half_t w, double r, double a) { return close_float<double>(g, w, r, a); }
+template <> __device__ bool same<bf16_t>(bf16_t g, bf16_t w, double r, double a) { return close_float<double>(g, w, r, a); }
 
 template <typename T> __device__ static void fill_random(T *p, uint64_t n, uint64_t seed)
 {
@@ -74,6 +80,10 @@ template <> __device__ bool nan_of<float>(float v) { return isnan(v); }
 template <> __device__ bool nan_of<double>(double v) { return isnan(v); }
 template <> __device__ bool inf_of<float>(float v) { return isinf(v); }
 template <> __device__ bool inf_of<double>(double v) { return isinf(v); }
+template <> __device__ bool nan_of<half_t>(half_t v) { return isnan((double)v); }
+template <> __device__ bool nan_of<bf16_t>(bf16_t v) { return isnan((double)v); }
+template <> __device__ bool inf_of<half_t>(half_t v) { return isinf((double)v); }
+template <> __device__ bool inf_of<bf16_t>(bf16_t v) { return isinf((double)v); }
 
 // The compare's block size at most (args.c launches every helper with 256 threads): eight blocks
 // of it fill an SM.
@@ -212,7 +222,7 @@ template <typename T> __device__ static void sum_into(const T *p, uint64_t n, un
 
 HELPERS(int8_t, int8) HELPERS(int16_t, int16) HELPERS(int32_t, int32) HELPERS(int64_t, int64)
 HELPERS(uint8_t, uint8) HELPERS(uint16_t, uint16) HELPERS(uint32_t, uint32) HELPERS(uint64_t, uint64)
-HELPERS(float, float) HELPERS(double, double)
+HELPERS(float, float) HELPERS(double, double) HELPERS(half_t, half) HELPERS(bf16_t, bfloat16)
 
 // One thread spins for `cycles` SM clocks and gives the SM clock, which shows whether the GPU is
 // still idling (345 MHz on the H100) or throttled; launched on many blocks it is also the warm-up
