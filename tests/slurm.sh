@@ -10,8 +10,9 @@
 #     from Slurm: each task writes its CSV of what it measured and exits 143 (the job's ExitCode
 #     143:0, state TIMEOUT), leaving no lock; the same command resubmitted resumes from the journal:
 #     it measures the rest, nothing twice, and the merged results are complete.
-# Skipped, saying why, where Slurm is not installed or cannot start. About two minutes: Slurm checks
-# time limits every 30 s. Run from the repository root after `make all build/fake_worker build/csv_same`.
+# As root, it runs itself as nobody where nobody can read the checkout. Skipped, saying why, where
+# Slurm is not installed or cannot start. About 95 s: Slurm checks time limits every 30 s. Run from
+# the repository root after `make all build/fake_worker build/csv_same`.
 set -eu
 top=$(pwd)
 NVCC=${NVCC:-${CUDA_HOME:-/usr/local/cuda}/bin/nvcc}
@@ -24,6 +25,17 @@ if [ -n "$why" ]; then
 	exit 0
 fi
 for f in autotune build/fake_worker build/csv_same; do [ -x "$f" ] || fail "no $f: make it first"; done
+# As root (CI), the daemons and jobs run as nobody where it can read the checkout and run nvcc: a
+# Slurm as its users have it, whose slurmd cannot act as anyone else.
+if [ "$(id -u)" -eq 0 ] && [ -z "${SLURM_TEST_AS:-}" ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+	as_nobody() { setpriv --reuid="$(id -u nobody)" --regid="$(id -g nobody)" --clear-groups "$@"; }
+	if as_nobody sh -c 'test -r docs/reference.md && test -x autotune && test -x build/fake_worker &&
+		test -w "${TMPDIR:-/tmp}" && "$1" --version >/dev/null 2>&1' sh "$NVCC"; then
+		exec setpriv --reuid="$(id -u nobody)" --regid="$(id -g nobody)" --clear-groups \
+			env SLURM_TEST_AS=nobody HOME="${TMPDIR:-/tmp}" sh "$0" "$@"
+	fi
+	echo "tests/slurm.sh: nobody cannot read this checkout or run $NVCC: Slurm runs as root"
+fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/autotune-slurm-XXXXXX")
 trap 'slurm_stop; [ -n "${SLURM_TEST_KEEP:-}" ] || rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM HUP
@@ -133,4 +145,4 @@ autotune -q merge configs/t.yaml results/t.shard-0-of-2.csv results/t.shard-1-of
 	fail "merge of the resumed shards"
 [ "$(grep -c ',ok,' results/t.csv)" -eq 120 ] || fail "the resumed shards' merge has $(grep -c ',ok,' results/t.csv) ok of 120"
 grep -q '#define T_COMPLETE 1' results/t_tuned.h || fail "the resumed shards' merge is not complete"
-echo "Slurm test: ok (time limit: exit 143, $before_0 + $before_1 measured before it, resumed to 120, nothing twice)"
+echo "Slurm test: ok (time limit: exit 143, $before_0 + $before_1 measured before it, resumed to 120, nothing twice; as $(id -un))"
