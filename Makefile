@@ -162,7 +162,7 @@ unit: deps
 	tests/checkout_unchanged.sh check $(B)/checkout.unit
 
 integration: deps
-	$(MAKE) all $(UNIT_TOOLS) $(B)/cubin_hash
+	$(MAKE) all $(UNIT_TOOLS) $(B)/cubin_hash $(B)/csv_same
 	tests/checkout_unchanged.sh save $(B)/checkout.integration
 	NVCC="$(NVCC)" $(B)/run_tests --integration
 	MAKE="$(MAKE)" tests/install.sh
@@ -182,6 +182,9 @@ integration: deps
 	NVCC="$(NVCC)" tests/saxpy_example.sh
 	# the README's five minutes without a GPU, its commands as written, in a copy of the checkout
 	NVCC="$(NVCC)" tests/readme.sh
+	# the docs' Slurm job arrays (time limit and resume too) under a Slurm of its own, where Slurm is
+	# installed (.ci/run installs it); about two minutes, Slurm checking time limits every 30 s
+	NVCC="$(NVCC)" tests/slurm.sh
 	# examples/sizes_app against the selecting header of configs/summatrix_sizes.yaml, on the fake worker
 	NVCC="$(NVCC)" tests/sizes_app.sh
 	# every shipped config's winner built from the header's recipe (make and CMake): the tuned binary

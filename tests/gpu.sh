@@ -454,6 +454,9 @@ if [ "$NGPUS" -ge 2 ]; then
 	[ "$(grep -c ';winner' results/summatrix.csv)" -eq 1 ] || fail "merged CSV: not one winner"
 fi
 
+echo "== Slurm job arrays, a GPU each through GRES (skips without Slurm or a second GPU)"
+bash tests/gpu/slurm_gres.sh || fail "the Slurm GRES array (tests/gpu/slurm_gres.sh)"
+
 echo "== the example app re-tunes only when the kernel or config changed"
 make -C examples/summatrix_app run > "$B/app1.log" 2>&1 || { cat "$B/app1.log"; fail "example app (first build)"; }
 tail -3 "$B/app1.log"

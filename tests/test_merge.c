@@ -119,6 +119,56 @@ static void test_shards_merged_equal_one_dry_run(void)
 	free(merged);
 }
 
+/* Every shard measures a named verify.reference, to check against: merged, it is one row, the
+ * copy of the shard it belongs to in the split (its index mod N), whatever the order of the
+ * files; the others' copies are told apart here by an edited register count. */
+static void test_shards_with_a_reference_merge_as_one_run(void)
+{
+	setup_space();
+	char *text = read_text(CONFIG), cfg[2048];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	snprintf(cfg, sizeof cfg, "%sverify: {reference: {bx: 96, cap: 0}}\n", text);
+	free(text);
+	put_file(CONFIG, cfg);
+	CU_ASSERT_EQUAL_FATAL(run_autotune((char *[]){"-q", "--dry-run", "--arch", "sm_90", CONFIG, NULL}, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(rename(DRY_CSV, DIR "/one.csv"), 0);
+	CU_ASSERT_EQUAL_FATAL(run_shards(4, 1), 0);
+	char *one = read_text(DIR "/one.csv");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(one);
+	const char *at = strstr(one, "\n96,0,96,1,1,43,1,1,0,");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+	int ref = -1; /* the reference's index: the line breaks up to its row's first, less the head line's */
+	for (const char *p = one; p <= at; p++)
+		ref += *p == '\n';
+	const char *shards[4] = {DIR "/mg.dry-run.shard-0-of-4.csv", DIR "/mg.dry-run.shard-1-of-4.csv",
+				 DIR "/mg.dry-run.shard-2-of-4.csv", DIR "/mg.dry-run.shard-3-of-4.csv"};
+	for (int k = 0; k < 4; k++) {
+		CU_ASSERT_EQUAL(count_in(shards[k], "96,0,96,1,1,43,1,1,0,"), 1);
+		if (k == ref % 4)
+			continue;
+		char sed[512], *out = NULL;
+		snprintf(sed, sizeof sed, "sed -i 's/^96,0,96,1,1,43,1,1,0,[0-9]*,/96,0,96,1,1,43,1,1,0,255,/' %s", shards[k]);
+		proc_capture((char *[]){"sh", "-c", sed, NULL}, 30, &out);
+		free(out);
+		CU_ASSERT_EQUAL(count_in(shards[k], "96,0,96,1,1,43,1,1,0,255,"), 1);
+	}
+	blank_column(one, "compile_s");
+	static const int orders[2][4] = {{3, 1, 0, 2}, {0, 1, 2, 3}};
+	for (int o = 0; o < 2; o++) {
+		const int *by = orders[o];
+		CU_ASSERT_EQUAL(run_autotune((char *[]){"-q", "merge", CONFIG, (char *)shards[by[0]], (char *)shards[by[1]],
+							(char *)shards[by[2]], (char *)shards[by[3]], NULL},
+					     NULL),
+				0);
+		char *merged = read_text(DRY_CSV);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(merged);
+		blank_column(merged, "compile_s");
+		CU_ASSERT_STRING_EQUAL(merged, one);
+		free(merged);
+	}
+	free(one);
+}
+
 /* Shards of a search (--budget 4 each) list what each did and count their part of the space;
  * merged, the rows are theirs, each counting the whole space, and the header says a search of
  * what they measured of the 60. */
@@ -330,6 +380,7 @@ int add_merge_suite(void)
 	if (!s)
 		return -1;
 	return !CU_add_test(s, "shards merged equal one dry run", test_shards_merged_equal_one_dry_run) ||
+	       !CU_add_test(s, "shards with a reference merge as one run", test_shards_with_a_reference_merge_as_one_run) ||
 	       !CU_add_test(s, "shards merged pick the single run's winner", test_shards_merged_pick_the_single_runs_winner) ||
 	       !CU_add_test(s, "shards of a search merge what they did", test_shards_of_a_search_merge_what_they_did) ||
 	       !CU_add_test(s, "merge refuses missing or foreign shards", test_merge_refuses_missing_or_foreign_shards) ||

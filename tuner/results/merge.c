@@ -282,11 +282,22 @@ static int param_columns(const table *t, const config *cfg, int *cols, diags *d)
 	return 0;
 }
 
-/* Every configuration from the first shard that has it (each shard measured the reference). */
+/* Whether row r of t is the configuration whose text is key (NULL: none is). */
+static int row_is(const table *t, size_t r, const int *cols, size_t nparams, const char *key)
+{
+	if (!key)
+		return 0;
+	char *k = row_key(t, r, cols, nparams);
+	int same = !strcmp(k, key);
+	free(k);
+	return same;
+}
+
 /* Each configuration found once: a row left over is one another shard also holds (shards of
  * different splits, or renamed copies), or one not in this space; taking either copy would make
- * the answer depend on the order of the arguments. */
-static int every_row_used(const join *j, diags *d)
+ * the answer depend on the order of the arguments. The named reference is the exception: every
+ * shard measures it to check against (ref_key, NULL when the config names none). */
+static int every_row_used(const join *j, const int *cols, size_t nparams, const char *ref_key, diags *d)
 {
 	size_t rows = 0;
 	for (size_t k = 0; k < j->nt; k++)
@@ -300,7 +311,7 @@ static int every_row_used(const join *j, diags *d)
 			if (j->in[c] == t)
 				used[j->of[c]] = 1;
 		size_t r = 0;
-		while (r < t->nrows && used[r])
+		while (r < t->nrows && (used[r] || row_is(t, r, cols, nparams, ref_key)))
 			r++;
 		free(used);
 		if (r < t->nrows) {
@@ -310,6 +321,29 @@ static int every_row_used(const join *j, diags *d)
 		}
 	}
 	return 0;
+}
+
+/* The named reference's row from the shard it belongs to in the split (index mod N, N the shards
+ * given), whatever the order of the arguments: the others measured it only to check against.
+ * That shard is the one whose other rows are configurations of the same residue. */
+static void reference_from_its_shard(join *j, const int *cols, size_t nparams, size_t ref, const char *ref_key)
+{
+	size_t at = 0;
+	while (at < j->n && j->config[at] != ref)
+		at++;
+	if (at == j->n)
+		return;
+	for (size_t c = 0; c < j->n; c++) {
+		if (c == at || j->config[c] % j->nt != ref % j->nt)
+			continue;
+		const table *own = j->in[c];
+		for (size_t r = 0; r < own->nrows && own != j->in[at]; r++)
+			if (row_is(own, r, cols, nparams, ref_key)) {
+				j->in[at] = own;
+				j->of[at] = r;
+			}
+		return;
+	}
 }
 
 /* The configurations of the shards' space that no shard lists: those of a search, which its
@@ -347,7 +381,15 @@ static int find_rows(join *j, const int *cols, const config *cfg, const space *s
 		}
 	}
 	index_free(&ix);
-	return rc ? rc : every_row_used(j, d);
+	if (rc)
+		return rc;
+	int has_ref = cfg->has_reference && sp->reference >= 0;
+	char *ref_key = has_ref ? config_key(cfg, space_config(sp, (size_t)sp->reference)) : NULL;
+	if (has_ref)
+		reference_from_its_shard(j, cols, cfg->nparams, (size_t)sp->reference, ref_key);
+	rc = every_row_used(j, cols, cfg->nparams, ref_key, d);
+	free(ref_key);
+	return rc;
 }
 
 /* Each configuration's results, read from its row the way every results reader reads them. */
