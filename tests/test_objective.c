@@ -355,14 +355,22 @@ static void test_without_a_counter_a_note_never_a_zero(void)
 
 /* worker/energy.c's window (build/energy_window, on a GPU of its own time) against the stand-in
  * NVML, whose counter is refreshed every `period` seconds at `watts`: its output line. */
+static char *window_host(const char *ms, const char *period, const char *watts, const char *fail, const char *host_s);
+
 static char *window(const char *ms, const char *period, const char *watts, const char *fail)
+{
+	return window_host(ms, period, watts, fail, "0.00002");
+}
+
+/* the same with the host taking host_s between a wait and the next chunk */
+static char *window_host(const char *ms, const char *period, const char *watts, const char *fail, const char *host_s)
 {
 	setenv("LD_LIBRARY_PATH", "build/fakenvml", 1);
 	setenv("FAKE_NVML_PERIOD", period, 1);
 	setenv("FAKE_NVML_WATTS", watts, 1);
 	if (fail)
 		setenv("FAKE_NVML_FAIL", fail, 1);
-	char *out = NULL, *argv[] = {"build/energy_window", (char *)ms, "0.1", NULL};
+	char *out = NULL, *argv[] = {"build/energy_window", (char *)ms, "0.1", (char *)host_s, NULL};
 	int st = proc_capture(argv, 60, &out);
 	CU_ASSERT(st == 0);
 	unsetenv("LD_LIBRARY_PATH");
@@ -407,6 +415,23 @@ static void test_the_energy_window_reads_the_counter(void)
 	free(out);
 }
 
+/* A host that takes 5 ms between a chunk's end and queuing the next leaves the GPU idle through
+ * chunks of 2 ms: the window is measured again with longer chunks and reads the kernel's joules,
+ * not the idle GPU's; one that takes 0.5 s leaves it idle whatever the chunk: no reading, said. */
+static void test_an_idle_gpu_in_the_energy_window_is_not_read(void)
+{
+	char *out = window_host("0.005", "0.02", "300", NULL, "0.005");
+	double j = 0, w = 0, s = 0;
+	int updates = 0;
+	long long launches = 0;
+	CU_ASSERT_EQUAL(sscanf(out, "ok %lf %lf %d %lld %lf", &j, &w, &updates, &launches, &s), 5);
+	CU_ASSERT_DOUBLE_EQUAL(j, 300 * 0.005e-3, 0.05 * 300 * 0.005e-3);
+	free(out);
+	out = window_host("0.005", "0.02", "300", NULL, "0.5");
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "none no energy: the GPU was idle ") && strstr(out, "chunks of 32 ms"));
+	free(out);
+}
+
 int add_objective_suite(void)
 {
 	CU_pSuite s = CU_add_suite("objective", NULL, fake_worker_forget);
@@ -415,6 +440,7 @@ int add_objective_suite(void)
 	CU_add_test(s, "the objective scores a measurement", test_the_objective_scores_a_measurement);
 	CU_add_test(s, "an objective without a value cannot win", test_an_objective_without_a_value_cannot_win);
 	CU_add_test(s, "the ranking follows the objective", test_the_ranking_follows_the_objective);
+	CU_add_test(s, "an idle GPU in the energy window is not read", test_an_idle_gpu_in_the_energy_window_is_not_read);
 	CU_add_test(s, "time per step and per launch pick different winners",
 		    test_time_per_step_and_per_launch_pick_different_winners);
 	CU_add_test(s, "the report ranks by the objective", test_the_report_ranks_by_the_objective);

@@ -13,9 +13,9 @@
 /* the energy window's least length: the worker also waits for enough of the counter's updates
  * (worker/energy.h), so this only keeps very fine counters from reading over too few launches */
 #define ENERGY_WINDOW_S 0.1
-/* and the longest it runs (worker/energy.h's ENERGY_MAX_S), besides its last launches: a kernel
- * timed with energy may take this much longer before it answers */
-#define ENERGY_WINDOW_MAX_S 10.0
+/* and the longest it runs (worker/energy.h's ENERGY_MAX_S times ENERGY_TRIES windows), besides
+ * their last launches: a kernel timed with energy may take this much longer before it answers */
+#define ENERGY_WINDOW_MAX_S 30.0
 
 /* r's objective and score (result.h) from its measurement, as measured so far: call again when
  * its time changes (the finalists' rounds). A configuration that did not pass has none. */

@@ -88,49 +88,50 @@ static int open_counter(const char *bus, const char *uuid, nvml_device *h, unsig
 	return 0;
 }
 
-void energy_measure(const char *bus, const char *uuid, double min_s, double per_launch_ms, energy_launch_fn launch,
-		    energy_clock_fn clock, void *ctx, energy_reading *out)
+/* One window with chunks of about chunk_ms (energy_measure's loop); out->busy set when ok. */
+static void window_once(nvml_device h, unsigned long long *last, double chunk_ms, double min_s, double per_launch_ms,
+			energy_launch_fn launch, energy_clock_fn now, void *ctx, energy_reading *out)
 {
-	memset(out, 0, sizeof *out);
-	energy_clock_fn now = clock ? clock : monotonic;
-	nvml_device h;
-	unsigned long long last, e_start = 0, e_end = 0;
-	if (open_counter(bus, uuid, &h, &last, out))
-		return;
-	double chunk_f = per_launch_ms > 0 ? ceil(ENERGY_CHUNK_MS / per_launch_ms) : 1;
-	int chunk = chunk_f < 1 ? 1 : chunk_f > 100000 ? 100000 : (int)chunk_f;
-	double t0 = now(ctx), t_start = 0, t_end = 0;
+	double chunk_f = per_launch_ms > 0 ? ceil(chunk_ms / per_launch_ms) : 1;
+	int chunk = chunk_f < 1 ? 1 : chunk_f > 1000000 ? 1000000 : (int)chunk_f;
+	unsigned long long e_start = 0, e_end = 0;
+	double t0 = now(ctx), t_start = 0, t_end = 0, busy = 0, busy_end = 0;
 	long long counted = 0;
 	int updates = -1; /* -1: the first update not seen yet */
 	for (long long k = 0;; k++) {
-		/* chunk k queued, chunk k - 1 done */
-		if ((out->r = launch(ctx, chunk)))
+		/* chunk k queued, chunk k - 1 done (its time on the GPU in b) */
+		double b = 0;
+		if ((out->r = launch(ctx, chunk, &b)))
 			return;
 		unsigned long long e;
 		nvml_return rc = nvml.energy(h, &e);
 		double t = now(ctx);
 		if (rc) {
 			snprintf(out->note, sizeof out->note, "energy counter: %s", nvml.error_string(rc));
-			out->r = launch(ctx, 0);
+			out->r = launch(ctx, 0, &b);
 			return;
 		}
 		counted += k ? chunk : 0;
-		if (e != last && updates < 0) {
+		busy += b;
+		if (e != *last && updates < 0) {
 			updates = 0;
 			e_start = e;
 			t_start = t;
 			counted = 0;
-		} else if (e != last) {
+			busy = 0;
+		} else if (e != *last) {
 			updates++;
 			e_end = e;
 			t_end = t;
 			out->launches = counted;
+			busy_end = busy;
 		}
-		last = e;
+		*last = e;
 		if ((updates >= ENERGY_MIN_UPDATES && t_end - t_start >= min_s) || t - t0 > ENERGY_MAX_S)
 			break;
 	}
-	if ((out->r = launch(ctx, 0)))
+	double b;
+	if ((out->r = launch(ctx, 0, &b)))
 		return;
 	out->updates = updates < 0 ? 0 : updates;
 	out->window_s = t_end - t_start;
@@ -140,8 +141,36 @@ void energy_measure(const char *bus, const char *uuid, double min_s, double per_
 		return;
 	}
 	out->ok = 1;
+	out->busy = busy_end / out->window_s;
 	out->joules = (double)(e_end - e_start) * 1e-3 / (double)out->launches;
 	out->watts = (double)(e_end - e_start) * 1e-3 / out->window_s;
 	if (updates < ENERGY_MIN_UPDATES)
 		snprintf(out->note, sizeof out->note, "energy from only %d counter updates in %.1f s", updates, out->window_s);
+}
+
+/* Windows with longer chunks until the GPU was busy through one: a host that reads the counter
+ * slower than a chunk runs leaves the GPU idle, and idle draw would enter the joules. */
+void energy_measure(const char *bus, const char *uuid, double min_s, double per_launch_ms, energy_launch_fn launch,
+		    energy_clock_fn clock, void *ctx, energy_reading *out)
+{
+	memset(out, 0, sizeof *out);
+	energy_clock_fn now = clock ? clock : monotonic;
+	nvml_device h;
+	unsigned long long last;
+	if (open_counter(bus, uuid, &h, &last, out))
+		return;
+	double chunk_ms = ENERGY_CHUNK_MS;
+	for (int attempt = 1;; attempt++, chunk_ms *= 4) {
+		memset(out, 0, sizeof *out);
+		window_once(h, &last, chunk_ms, min_s, per_launch_ms, launch, now, ctx, out);
+		if (out->r || !out->ok || out->busy >= ENERGY_MIN_BUSY || attempt == ENERGY_TRIES)
+			break;
+	}
+	if (out->ok && out->busy < ENERGY_MIN_BUSY) {
+		out->ok = 0;
+		snprintf(out->note, sizeof out->note,
+			 "no energy: the GPU was idle %.0f%% of the window even with chunks of %.0f ms (the host "
+			 "reads the counter too slowly)",
+			 100 * (1 - out->busy), chunk_ms);
+	}
 }

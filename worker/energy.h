@@ -7,9 +7,10 @@
 #include <stddef.h>
 
 /* Queues n launches behind those queued before and waits for all but these n (the GPU is never
- * left without work while the counter is read); n 0: waits for everything. 0 or the CUDA error
- * (a CUresult: this file needs no CUDA header, so that a test builds it without a toolkit). */
-typedef int (*energy_launch_fn)(void *ctx, int n);
+ * left without work while the counter is read), setting *busy_s to the GPU's time running the
+ * chunk it waited for (0 for none); n 0: waits for everything. 0 or the CUDA error (a CUresult:
+ * this file needs no CUDA header, so that a test builds it without a toolkit). */
+typedef int (*energy_launch_fn)(void *ctx, int n, double *busy_s);
 /* Seconds on a monotonic clock (NULL: CLOCK_MONOTONIC's; a test's GPU keeps its own time). */
 typedef double (*energy_clock_fn)(void *ctx);
 
@@ -20,6 +21,7 @@ typedef struct {
 	double window_s;     /* between the first and last counter update read */
 	int updates;         /* counter updates seen within it */
 	long long launches;  /* launches within it */
+	double busy;         /* the fraction of the window the GPU ran them */
 	int r;               /* a launch failed: its CUresult (the run ends as if it failed while timing) */
 	char note[200];
 } energy_reading;
@@ -37,6 +39,10 @@ void energy_measure(const char *bus, const char *uuid, double min_s, double per_
 /* launches are enqueued in chunks of about this long between readings: the window's ends are
  * known to within one chunk */
 #define ENERGY_CHUNK_MS 2.0
+/* a window where the GPU ran the launches less than this fraction of the time is measured again
+ * with chunks 4 times longer, up to ENERGY_TRIES windows, then said instead of read */
+#define ENERGY_MIN_BUSY 0.9
+#define ENERGY_TRIES 3
 /* no window runs longer than this: a counter that has not updated often enough by then is said */
 #define ENERGY_MAX_S 10.0
 

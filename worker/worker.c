@@ -630,24 +630,28 @@ static int serial_time(run *R, double *ms)
 /* "energy": the next run's energy window, seconds at least (0: none) */
 static double energy_next_s;
 
-/* The energy window's launches (energy_launch_fn): chunk k is queued, then chunk k - 1 waited for. */
+/* The energy window's launches (energy_launch_fn): chunk k is queued between its two events, then
+ * chunk k - 1 waited for and its time on the GPU read. */
 typedef struct {
 	run *R;
-	CUevent done[2];
+	CUevent start[2], done[2];
 	long long k;
 } energy_queue;
 
-static int energy_launches(void *ctx, int n)
+static int energy_launches(void *ctx, int n, double *busy_s)
 {
 	energy_queue *q = ctx;
 	CUresult r = CUDA_SUCCESS;
+	float ms = 0;
+	*busy_s = 0;
 	pthread_mutex_lock(&W.device_lock);
-	if (n > 0 && !(r = launches(&q->R->L, q->R->plan, n)))
+	if (n > 0 && !(r = cuEventRecord(q->start[q->k % 2], NULL)) && !(r = launches(&q->R->L, q->R->plan, n)))
 		r = cuEventRecord(q->done[q->k % 2], NULL);
 	if (!r && n == 0)
 		r = cuCtxSynchronize();
-	else if (!r && q->k > 0)
-		r = cuEventSynchronize(q->done[(q->k - 1) % 2]);
+	else if (!r && q->k > 0 && !(r = cuEventSynchronize(q->done[(q->k - 1) % 2])) &&
+		 !(r = cuEventElapsedTime(&ms, q->start[(q->k - 1) % 2], q->done[(q->k - 1) % 2])))
+		*busy_s = ms * 1e-3;
 	q->k += n > 0;
 	pthread_mutex_unlock(&W.device_lock);
 	return r;
@@ -673,18 +677,21 @@ static void device_ids(char bus[32], char uuid[64])
 static int energy_run(run *R, const sampling *S, double seconds)
 {
 	energy_reading E = {0};
-	energy_queue q = {R, {NULL, NULL}, 0};
+	energy_queue q = {R, {NULL, NULL}, {NULL, NULL}, 0};
 	char bus[32], uuid[64];
 	device_ids(bus, uuid);
 	if (has_restore())
 		/* each launch would need its inputs copied back: the window would count the copies */
 		snprintf(E.note, sizeof E.note, "no energy: inputs are restored before each launch");
-	else if (!(E.r = cuEventCreate(&q.done[0], CU_EVENT_DISABLE_TIMING)) &&
-		 !(E.r = cuEventCreate(&q.done[1], CU_EVENT_DISABLE_TIMING)))
+	else if (!(E.r = cuEventCreate(&q.start[0], CU_EVENT_DEFAULT)) && !(E.r = cuEventCreate(&q.start[1], CU_EVENT_DEFAULT)) &&
+		 !(E.r = cuEventCreate(&q.done[0], CU_EVENT_DEFAULT)) && !(E.r = cuEventCreate(&q.done[1], CU_EVENT_DEFAULT)))
 		energy_measure(bus, uuid, seconds, S->median, energy_launches, NULL, &q, &E);
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2; i++) {
+		if (q.start[i])
+			cuEventDestroy(q.start[i]);
 		if (q.done[i])
 			cuEventDestroy(q.done[i]);
+	}
 	if (E.r)
 		return run_error(R, (CUresult)E.r, " during the energy window");
 	if (device_launch_failed(R, " during the energy window"))
