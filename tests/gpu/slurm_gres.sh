@@ -46,6 +46,7 @@ if [ -n "$why" ]; then
 fi
 slurm_start "$W/slurm" /dev/nvidia0 /dev/nvidia1 || fail "Slurm did not start (above)"
 sinfo -N -o '%N %G %t'
+mkdir -p "$top/build/tests"
 [ -x "$top/build/tests/csvcheck" ] || cc -std=c11 -O2 -o "$top/build/tests/csvcheck" "$top/tests/gpu/csvcheck.c" || fail "csvcheck"
 
 # the commands find this checkout's autotune on PATH, a cache of their own, every GPU
