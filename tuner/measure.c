@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ahead.h"
+#include "compile.h"
 #include "config.h"
 #include "occupancy.h"
 #include "plan.h"

@@ -5,7 +5,7 @@
 
 #include <signal.h>
 
-#include "compile.h"
+#include "binary.h"
 #include "diag.h"
 #include "select.h"
 #include "journal.h"
@@ -15,6 +15,7 @@
 #include "strategy.h"
 
 typedef struct config config;
+typedef struct builder builder; /* compile.h: the compiles in flight */
 
 /* Not a signal: what *interrupted is set to when the journal cannot be written (a full disk). The
  * run stops as at Ctrl-C, since what it measured from then on could be kept nowhere; what the

@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 
-#include "compile.h"
+#include "binary.h"
 #include "diag.h"
 #include "result.h"
 #include "space.h"
