@@ -32,7 +32,7 @@ typedef struct {
 	int retry_failed;                    /* measure crashed and timed-out configurations again */
 	builder *build;                      /* compiles still running: wait for each binary before use */
 	int cc;                              /* compute capability, for theoretical occupancy */
-	int strategy;                        /* search.h's strategy; exhaustive measures the whole space */
+	strategy strategy;                   /* exhaustive measures the whole space */
 	size_t budget;                       /* evaluations at most; 0: the whole space */
 	double seconds;                      /* a time budget for the search; 0: none */
 	unsigned long long seed;             /* the search's seed */

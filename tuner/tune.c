@@ -559,7 +559,7 @@ static int open_journal(tuning *t)
  * from the reference's compile time, so it waits. */
 static void compile_first_proposals(tuning *t, builder *bd)
 {
-	if (!t->budget || !measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count)) {
+	if (!t->budget || !strategy_searches(t->strat, t->budget, t->seconds, t->sp.count)) {
 		signals_at_once(0); /* the exhaustive pass compiles from here */
 		return;
 	}
@@ -622,7 +622,7 @@ static int compile_and_measure(tuning *t)
 	build_opts bo = {.nvcc = t->nvcc, .arch = t->arch, .workdir = t->workdir, .jobs = jobs_of(o),
 			 .keep_going = o->keep_going, .timeout_s = NVCC_TIMEOUT, .progress = compile_progress,
 			 .ctx = &t->compiles, .d = &t->d};
-	builder *bd = measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count)
+	builder *bd = strategy_searches(t->strat, t->budget, t->seconds, t->sp.count)
 			      ? build_begin_on_demand(&t->cfg, &t->sp, &t->b, &bo)
 			      : build_begin(&t->cfg, &t->sp, &t->b, &bo);
 	build_stop_when(bd, &interrupted);
@@ -630,7 +630,7 @@ static int compile_and_measure(tuning *t)
 	signals_at_once(!t->ir); /* not an instance of several: its run writes those before it */
 	t->prior = search_model_prior(&t->cfg, &t->sp, t->res, t->cc);
 	/* an instance's search starts from the nearest instance's winner, when one is tuned */
-	if (t->ir && t->strat != STRAT_EXHAUSTIVE && measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count))
+	if (t->ir && t->strat != STRAT_EXHAUSTIVE && strategy_searches(t->strat, t->budget, t->seconds, t->sp.count))
 		t->nstart = instance_seed(t->ir, &t->cfg, &t->sp, t->start, o->quiet);
 	compile_first_proposals(t, bd);
 	double t0 = now_seconds();
@@ -656,7 +656,7 @@ static int compile_and_measure(tuning *t)
 		.retry_failed = o->retry_failed,
 		.build = bd,
 		.cc = t->cc,
-		.strategy = (int)t->strat,
+		.strategy = t->strat,
 		.budget = t->budget,
 		.seconds = t->seconds,
 		.seed = seed_of(o, &t->cfg),
@@ -734,7 +734,7 @@ static const char *run_state(const tuning *t, size_t measured)
 		return RUN_SAMPLE;
 	if (measured == t->sp.count)
 		return RUN_COMPLETE;
-	return measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count) ? RUN_SEARCH : RUN_PARTIAL;
+	return strategy_searches(t->strat, t->budget, t->seconds, t->sp.count) ? RUN_SEARCH : RUN_PARTIAL;
 }
 
 /* The CSV, then the header, make fragment and report from it (one writer for this and `autotune
