@@ -44,6 +44,16 @@ static void test_shards_and_parts(void)
 	char *dry = run_name("results/x.csv", RUN_FILE_DRY_CSV);
 	expect(run_shard_name(dry, 1, 2), "results/x.dry-run.shard-1-of-2.csv");
 	free(dry);
+	/* and read back: the last such part of the name, whole, with I of N */
+	int i = -1, n = -1;
+	char *shard = run_shard_name("a.shard-9-of-9/x.csv", 3, 4);
+	CU_ASSERT_EQUAL(run_shard_of_name(shard, &i, &n), 1);
+	CU_ASSERT(i == 3 && n == 4);
+	free(shard);
+	static const char *const not_shards[] = {"x.csv", "x.shard-4-of-4.csv", "x.shard-1-of-0.csv", "x.shard-1-of-2.csv.bak",
+						  "x.shard--1-of-2.csv"};
+	for (size_t k = 0; k < sizeof not_shards / sizeof *not_shards; k++)
+		CU_ASSERT_EQUAL(run_shard_of_name(not_shards[k], &i, &n), 0);
 }
 
 int add_run_names_suite(void)

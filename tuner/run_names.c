@@ -48,6 +48,18 @@ char *run_shard_name(const char *csv, int shard, int nshards)
 	return sibling(csv, suffix);
 }
 
+int run_shard_of_name(const char *csv, int *shard, int *nshards)
+{
+	const char *at = strstr(csv, ".shard-");
+	if (!at)
+		return 0;
+	for (const char *next; (next = strstr(at + 1, ".shard-"));)
+		at = next;
+	int used = 0;
+	return sscanf(at, ".shard-%d-of-%d.csv%n", shard, nshards, &used) == 2 && !at[used] && *nshards > 0 &&
+	       *shard >= 0 && *shard < *nshards;
+}
+
 char *run_part_name(const char *csv, const char *suffix)
 {
 	char *csv_suffix = xasprintf("%s.csv", suffix), *path = sibling(csv, csv_suffix);

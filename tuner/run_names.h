@@ -19,6 +19,8 @@ typedef enum {
 char *run_name(const char *csv, run_file which);
 /* A shard's CSV of the results at csv: NAME.shard-I-of-N.csv. Caller frees. */
 char *run_shard_name(const char *csv, int shard, int nshards);
+/* I and N from a name run_shard_name gave a shard's CSV: 1, else 0 (not such a name). */
+int run_shard_of_name(const char *csv, int *shard, int *nshards);
 /* An instance's part of the results at csv: NAME<suffix>.csv (config_instance_suffix). Caller frees. */
 char *run_part_name(const char *csv, const char *suffix);
 

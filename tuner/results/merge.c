@@ -182,18 +182,6 @@ static int write_joined(const char *path, const table *head, const table *const 
 	return rc;
 }
 
-/* I and N from a name that `--shard I/N` gave its CSV ("x.shard-I-of-N.csv"); 0 when it has none. */
-static int shard_of_name(const char *path, int *i, int *n)
-{
-	const char *at = strstr(path, ".shard-");
-	if (!at)
-		return 0;
-	for (const char *next; (next = strstr(at + 1, ".shard-"));)
-		at = next;
-	int used = 0;
-	return sscanf(at, ".shard-%d-of-%d.csv%n", i, n, &used) == 2 && !at[used] && *n > 0 && *i >= 0 && *i < *n;
-}
-
 /* The shards named as such must be N different ones of N: a missing or repeated shard is named
  * here, before any row is looked for (it would read as a configuration that no shard has). */
 static int check_shard_set(char *const *paths, size_t nt, diags *d)
@@ -201,7 +189,7 @@ static int check_shard_set(char *const *paths, size_t nt, diags *d)
 	int n0 = 0, rc = 0;
 	int *i = xcalloc(nt + 1, sizeof *i), *n = xcalloc(nt + 1, sizeof *n);
 	for (size_t k = 0; k < nt; k++) {
-		if (!shard_of_name(paths[k], &i[k], &n[k]))
+		if (!run_shard_of_name(paths[k], &i[k], &n[k]))
 			goto out; /* renamed files: the rows alone tell */
 		if (!n0)
 			n0 = n[k];
