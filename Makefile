@@ -21,6 +21,8 @@ INC_lib =
 INC_worker = -Ilib
 INC_tuner = -Ituner -Ituner/results -Ilib -Iruntime
 INC_tuner/results = -Ituner/results -Ituner -Ilib -Iruntime
+# the run-time library is installed alone: its own folder and nothing else
+INC_runtime =
 # the tests and the tools built from them see every folder
 INCLUDES = $(SRC_DIRS:%=-I%)
 ALL_CPPFLAGS = $(INCLUDES) -isystem $(CUDA_HOME)/include -MMD -MP $(ZSTD_CPPFLAGS) $(CPPFLAGS)
@@ -44,15 +46,17 @@ HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80
 # different folders cannot collide. The module lists are the folders' contents, none kept by hand.
 B = build
 LIB_SRCS = $(wildcard lib/*.c)
+# Of runtime/, the tuner calls autotune_ln alone, and links that file alone.
 ENGINE_SRCS = $(LIB_SRCS) $(filter-out tuner/main.c,$(wildcard tuner/*.c)) $(wildcard tuner/results/*.c) \
-	$(wildcard runtime/*.c)
+	runtime/autotune_ln.c
 WORKER_SRCS = $(wildcard worker/*.c)
 ENGINE_OBJS = $(ENGINE_SRCS:%.c=$(B)/%.o)
 # the test runner: every tests/test_*.c, the shared helpers and the runner's main
 TEST_SRCS = tests/main.c tests/tests.c $(wildcard tests/test_*.c)
 TESTS = $(TEST_SRCS:%.c=$(B)/%.o)
 RUNTIME_LIBS = $(B)/libautotune_select.a $(B)/libautotune_select.so
-RUNTIME_OBJS = $(patsubst %.c,$(B)/%.o,$(wildcard runtime/*.c))
+RUNTIME_SRCS = $(wildcard runtime/*.c)
+RUNTIME_OBJS = $(RUNTIME_SRCS:%.c=$(B)/%.o)
 
 all: autotune autotune-worker $(RUNTIME_LIBS)
 
@@ -102,21 +106,29 @@ $(B)/worker/worker_kernels.fatbin: worker/worker_kernels.cu worker/compare.h wor
 $(B)/worker/worker_kernels.o: $(B)/worker/worker_kernels.fatbin
 	cd $(@D) && ld -r -b binary -z noexecstack -o worker_kernels.o worker_kernels.fatbin
 
-# fsync wrapped: tests/test_journal.c makes it fail on demand, as a failing disk does
-$(B)/run_tests: $(TESTS) $(ENGINE_OBJS)
+# fsync wrapped: tests/test_journal.c makes it fail on demand, as a failing disk does; the whole
+# run-time library, which tests/test_selector.c loads results with
+$(B)/run_tests: $(TESTS) $(sort $(ENGINE_OBJS) $(RUNTIME_OBJS))
 	$(CC) $(ALL_CFLAGS) -Wl,--wrap=fsync -o $@ $^ $(LDLIBS) -lcunit -ldl
 
 # The run-time selection library (runtime/, RUNTIME_LIBS): libc and libyaml alone (the tuner's
 # folders are not on its include path), static and shared, for programs that pick a tuned
 # configuration from the results CSV or T4 file at run time. A program linking the static one
-# adds -lyaml (pkg-config --static autotune-select, CMake Autotune::select say so).
+# adds -lyaml (pkg-config --static autotune-select, CMake Autotune::select say so). Both export the
+# autotune_* functions of autotune_select.h alone (tests/test_layers.c checks with nm): the shared
+# one through runtime/exports.map, the static one as a single object whose other symbols are made
+# local, so that the library's helpers never clash with a program's own.
+$(B)/runtime/%.o: private INCLUDES = $(INC_runtime)
 $(B)/runtime/%.o: runtime/%.c $(B)/flags
 	@mkdir -p $(B)/runtime
-	$(CC) $(ALL_CFLAGS) -fPIC -Iruntime -MMD -MP -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -fPIC $(INCLUDES) -MMD -MP -c -o $@ $<
 $(B)/libautotune_select.a: $(RUNTIME_OBJS)
-	rm -f $@ && $(AR) rcs $@ $^
-$(B)/libautotune_select.so: $(RUNTIME_OBJS)
-	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libautotune_select.so -o $@ $^ -lyaml
+	ld -r -o $(B)/autotune_select.o $^
+	objcopy -w --keep-global-symbol='autotune_*' $(B)/autotune_select.o
+	rm -f $@ && $(AR) rcs $@ $(B)/autotune_select.o
+$(B)/libautotune_select.so: $(RUNTIME_OBJS) runtime/exports.map
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libautotune_select.so -Wl,--version-script=runtime/exports.map \
+		-o $@ $(RUNTIME_OBJS) -lyaml
 
 # A stand-in for autotune-worker that speaks its protocol without a GPU (tests/fake_worker.c).
 $(B)/fake_worker: $(B)/tests/fake_worker.o $(B)/lib/lib.a
@@ -147,7 +159,7 @@ $(B)/cubin_hash: $(B)/tests/cubin_hash.o $(B)/tuner/cubin.o $(B)/lib/lib.a
 # compile with the real nvcc, then install, CMake, the browser, the example apps and the recipes.
 # `make test` runs both. The tests write only under temporary directories: the checkout (its
 # results/ above all) is the same after them, checked at the end of each tier.
-UNIT_TOOLS = autotune $(B)/run_tests $(B)/fake_worker $(B)/fake_nvcc $(B)/energy_window
+UNIT_TOOLS = autotune $(B)/run_tests $(B)/fake_worker $(B)/fake_nvcc $(B)/energy_window $(RUNTIME_LIBS)
 test: deps
 	$(MAKE) unit
 	$(MAKE) integration
@@ -272,7 +284,7 @@ FUZZ_CC = clang -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L $(INCLUDES) -isystem $
 	-fno-sanitize-recover=undefined
 FUZZERS = $(patsubst tests/fuzz/%.c,$(B)/%,$(wildcard tests/fuzz/fuzz_*.c))
 # The engine instrumented, as an archive: each fuzzer links what its entry point reaches.
-FUZZ_OBJS = $(ENGINE_SRCS:%.c=$(B)/fuzz/%.o)
+FUZZ_OBJS = $(sort $(ENGINE_SRCS:%.c=$(B)/fuzz/%.o) $(RUNTIME_SRCS:%.c=$(B)/fuzz/%.o))
 $(B)/fuzz/%.o: %.c $(B)/flags
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c -o $@ $<

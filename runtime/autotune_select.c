@@ -18,26 +18,6 @@
 
 #include "select_results.h"
 
-void select_say(char *err, size_t len, const char *fmt, ...)
-{
-	if (!err || !len)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
-/* Allocation failure is the caller's to report: a library never aborts its host program. */
-void *select_alloc(size_t n) { return malloc(n ? n : 1); }
-void *select_zalloc(size_t n, size_t size) { return calloc(n ? n : 1, size ? size : 1); }
-void *select_grow(void *p, size_t n) { return realloc(p, n ? n : 1); }
-char *select_strdup(const char *s)
-{
-	char *d = select_alloc(strlen(s) + 1);
-	return d ? memcpy(d, s, strlen(s) + 1) : NULL;
-}
-
 /* The CSV as it is read: where (path, line) for messages, and the bytes so far against the limit. */
 typedef struct {
 	FILE *f;
@@ -165,83 +145,12 @@ static int read_record(csv_reader *C, char ***row, size_t *n)
 	return 1;
 }
 
-void select_free_row(char **r, size_t n)
-{
-	for (size_t i = 0; r && i < n; i++)
-		free(r[i]);
-	free(r);
-}
-
 static int col_of(const autotune_results *r, const char *name, size_t from)
 {
 	for (size_t i = from; i < r->ncols; i++)
 		if (!strcmp(r->names[i], name))
 			return (int)i;
 	return -1;
-}
-
-void autotune_results_free(autotune_results *r)
-{
-	if (!r)
-		return;
-	for (size_t i = 0; i < r->nw; i++) {
-		select_free_row(r->w[i].cells, r->ncols);
-		free(r->w[i].consts);
-	}
-	free(r->w);
-	select_free_row(r->names, r->ncols);
-	free(r->const_col);
-	free(r);
-}
-
-/* An instance's constant: a positive finite number, as autotune_pick takes them (picks go by
- * logarithms); 0 when v is one, else -1. */
-static int constant_of(const char *v, double *out)
-{
-	char *end;
-	*out = strtod(v, &end);
-	return end != v && !*end && isfinite(*out) && *out > 0 ? 0 : -1;
-}
-
-int select_add_winner(autotune_results *r, char **cells, const char *where, char *err, size_t errlen)
-{
-	select_winner w = {cells, -1, select_zalloc(r->nconsts + 1, sizeof(double))};
-	if (!w.consts) {
-		select_say(err, errlen, "%s: out of memory", where);
-		select_free_row(cells, r->ncols);
-		return -1;
-	}
-	if (r->inst_col >= 0) {
-		char *end;
-		const char *inst = cells[r->inst_col];
-		w.instance = strtol(inst, &end, 10) - 1;
-		if (end == inst || *end || w.instance < 0) {
-			select_say(err, errlen, "%s: instance '%.64s' is not a number from 1", where, inst);
-			select_free_row(cells, r->ncols);
-			free(w.consts);
-			return -1;
-		}
-		for (size_t k = 0; k < r->nconsts; k++)
-			if (constant_of(cells[r->const_col[k]], &w.consts[k])) {
-				select_say(err, errlen,
-					   "%s: %s of instance %ld is '%.64s': not a positive finite number (an instance's constants "
-					   "are sizes: picks compare their logarithms); re-tune, or correct the results",
-					   where, r->names[r->const_col[k]], w.instance + 1, cells[r->const_col[k]]);
-				select_free_row(cells, r->ncols);
-				free(w.consts);
-				return -1;
-			}
-	}
-	select_winner *g = select_grow(r->w, (r->nw + 1) * sizeof *r->w);
-	if (!g) {
-		select_say(err, errlen, "%s: out of memory", where);
-		select_free_row(cells, r->ncols);
-		free(w.consts);
-		return -1;
-	}
-	r->w = g;
-	r->w[r->nw++] = w;
-	return 0;
 }
 
 /* Keeps row (ncols fields) when it is a winner; -1 with the reason in err for a bad row. */
@@ -254,22 +163,6 @@ static int keep(autotune_results *r, char **row, size_t line, const char *path, 
 	char where[4096];
 	snprintf(where, sizeof where, "%s:%zu", path, line);
 	return select_add_winner(r, row, where, err, errlen);
-}
-
-/* The spec_hash check: every row's, against the program's. */
-int select_check_spec(const char *path, const char *want, const char *got, char *err, size_t errlen)
-{
-	if (!want || !strcmp(want, got))
-		return 0;
-	if (!*got)
-		select_say(err, errlen, "%s: a result without its spec_hash, so not known to be of this program's spec (%s): "
-					"re-tune with this autotune, or load with no spec_hash to skip the check",
-			   path, want);
-	else
-		select_say(err, errlen, "%s: stale results: tuned for spec_hash %s, but this program was built for %s (another "
-					"version of the config or kernel): re-tune, or rebuild against these results' header",
-			   path, got, want);
-	return -1;
 }
 
 /* The results CSV f: its winners (none when no configuration passed); NULL, said in err, for a
@@ -413,6 +306,8 @@ autotune_results *autotune_results_load(const char *path, const char *spec_hash,
 	return r;
 }
 
+void autotune_results_free(autotune_results *r) { select_results_free(r); }
+
 size_t autotune_constants(const autotune_results *r) { return r->nconsts; }
 const char *autotune_constant_name(const autotune_results *r, size_t k)
 {
@@ -420,28 +315,6 @@ const char *autotune_constant_name(const autotune_results *r, size_t k)
 }
 size_t autotune_params(const autotune_results *r) { return r->nparams; }
 const char *autotune_param_name(const autotune_results *r, size_t p) { return p < r->nparams ? r->names[p] : NULL; }
-
-double autotune_ln(double x)
-{
-	/* the loops below end only for a positive finite x */
-	if (!(x > 0) || isinf(x))
-		return x > 0 ? x : NAN;
-	double k = 0;
-	while (x >= 2) {
-		x /= 2;
-		k++;
-	}
-	while (x < 1) {
-		x *= 2;
-		k--;
-	}
-	double z = (x - 1) / (x + 1), z2 = z * z, term = z, sum = 0;
-	for (int i = 1; i < 40; i += 2) {
-		sum += term / i;
-		term *= z2;
-	}
-	return 2 * sum + k * 0.69314718055994530942;
-}
 
 long autotune_pick(const autotune_results *r, const double *constants, const char *device)
 {

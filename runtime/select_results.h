@@ -1,12 +1,13 @@
 /* select_results.h: what autotune_results holds, shared by the run-time library's two readers (the
- * CSV in autotune_select.c, the T4 file in select_t4.c). Not installed: programs see only
- * autotune_select.h. */
+ * CSV in autotune_select.c, the T4 file in select_t4.c), and the helpers both build it with
+ * (select_results.c, below both). Not installed: programs see only autotune_select.h. */
 #ifndef AUTOTUNE_RUNTIME_SELECT_RESULTS_H
 #define AUTOTUNE_RUNTIME_SELECT_RESULTS_H
 
 #include <stdio.h>
 
-#include "autotune_select.h"
+/* autotune_select.h's handle, declared again: the readers below the API include none of it */
+typedef struct autotune_results autotune_results;
 
 typedef struct {
 	char **cells;      /* this row's fields, ncols */
@@ -42,6 +43,8 @@ void *select_grow(void *p, size_t n);
 char *select_strdup(const char *s);
 /* A row of n strings and the row itself freed (NULL is no row). */
 void select_free_row(char **row, size_t n);
+/* Results and all they hold freed (NULL is none): autotune_results_free. */
+void select_results_free(autotune_results *r);
 /* The spec check: -1, said in err, when want (NULL: none) is not got (an empty got: not recorded). */
 int select_check_spec(const char *path, const char *want, const char *got, char *err, size_t errlen);
 /* Adds cells (r->ncols fields, which r takes) as a winner: its instance and constants from their

@@ -505,7 +505,7 @@ autotune_results *select_t4_load(FILE *f, const char *path, const char *spec_has
 		row_free(&R.wins[k]);
 	free(R.wins);
 	if (rc) {
-		autotune_results_free(r);
+		select_results_free(r);
 		return NULL;
 	}
 	return r;

@@ -78,6 +78,15 @@ if command -v pkg-config >/dev/null 2>&1; then
 		fail "pkg-config --static autotune-select"
 	cc -o "$tmp/sel_static" "$tmp/sel.c" $(echo "$pc" | sed 's/-lautotune_select/-l:libautotune_select.a/') &&
 		"$tmp/sel_static" "$tmp/sel.t4.json" || fail "a program linked with the installed libautotune_select.a: $pc"
+	# the library's helpers are its own: a program with a function of one of their names links with
+	# the archive and still runs
+	printf 'int select_say(void) { return 0; }\nint select_t4_load(void) { return 0; }\n' >"$tmp/clash.c"
+	cc -o "$tmp/sel_clash" "$tmp/sel.c" "$tmp/clash.c" $(echo "$pc" | sed 's/-lautotune_select/-l:libautotune_select.a/') &&
+		"$tmp/sel_clash" "$tmp/sel.t4.json" || fail "a program with its own select_say clashes with libautotune_select.a"
+fi
+if command -v nm >/dev/null 2>&1; then
+	extra=$(nm -D --defined-only "$prefix/lib/libautotune_select.so" | awk '$3 !~ /^autotune_/ {print $3}')
+	[ -z "$extra" ] || fail "libautotune_select.so exports more than autotune_*: $extra"
 fi
 
 # From elsewhere, with no worker named in the environment: only the installed layout can help.

@@ -215,7 +215,7 @@ static int size_problems(const char *path, int loud)
 
 static void test_files_and_functions_stay_readable(void)
 {
-	const char *dirs[] = {"lib", "tuner", "tuner/results", "worker"};
+	const char *dirs[] = {"lib", "tuner", "tuner/results", "worker", "runtime"};
 	int problems = 0, files = 0;
 	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
 		DIR *d = opendir(dirs[i]);
@@ -245,7 +245,7 @@ static void test_files_and_functions_stay_readable(void)
 }
 
 /* The layout of docs/reference.md's "How it works": lib/ calls nothing above it, the worker only
- * lib/, the results only down and into runtime/ (autotune_ln). */
+ * lib/, the results only down and into runtime/ (autotune_ln), and runtime/ nothing else. */
 static void test_the_wings_call_only_below(void)
 {
 	const char *lib[] = {"lib"};
@@ -254,6 +254,8 @@ static void test_the_wings_call_only_below(void)
 	CU_ASSERT(includes_stay_within("worker", worker, 2));
 	const char *results[] = {"tuner/results", "tuner", "lib", "runtime"};
 	CU_ASSERT(includes_stay_within("tuner/results", results, 4));
+	const char *runtime[] = {"runtime"};
+	CU_ASSERT(includes_stay_within("runtime", runtime, 1));
 }
 
 /* docs/config.md's key table gives each plain key (every section's table) with the kind and default that the

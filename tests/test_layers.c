@@ -15,7 +15,7 @@
 #define MAX_NODES 256
 #define MAX_PATHS 8
 
-static const char *const folders[] = {"lib", "worker", "tuner", "tuner/results"};
+static const char *const folders[] = {"lib", "worker", "tuner", "tuner/results", "runtime"};
 enum { NFOLDERS = sizeof folders / sizeof *folders };
 
 /* A graph of named nodes: files or modules, with "a uses b" edges. */
@@ -181,8 +181,9 @@ static void test_each_folder_sees_only_what_it_may_use(void)
 	char *makefile = read_text("Makefile");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(makefile);
 	char paths[MAX_PATHS][64];
-	/* lib/ nothing above it; the worker lib/ alone */
+	/* lib/ nothing above it, nor the run-time library, installed alone; the worker lib/ alone */
 	CU_ASSERT_EQUAL(include_paths(makefile, "lib", paths), 0);
+	CU_ASSERT_EQUAL(include_paths(makefile, "runtime", paths), 0);
 	CU_ASSERT_EQUAL(include_paths(makefile, "worker", paths), 1);
 	CU_ASSERT_STRING_EQUAL(paths[0], "lib");
 	/* every folder has its line, and none reaches the worker or the tests */
@@ -326,6 +327,93 @@ static void test_no_file_calls_its_way_back(void)
 	free(w.uses);
 }
 
+/* The functions autotune_select.h declares (autotune_NAME followed by "(" outside its comments),
+ * space-separated into out; how many. */
+static int declared_functions(char *out, size_t len)
+{
+	char *h = read_text("runtime/autotune_select.h");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	int n = 0;
+	out[0] = 0;
+	for (char *line = h; line && *line;) {
+		char *next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		for (char *p = line; *line != '/' && *line != ' ' && (p = strstr(p, "autotune_")); p++) {
+			size_t w = strspn(p, "abcdefghijklmnopqrstuvwxyz_");
+			if (p[w] == '(' && (p == line || p[-1] == ' ' || p[-1] == '*')) {
+				snprintf(out + strlen(out), len - strlen(out), " %.*s", (int)w, p);
+				n++;
+			}
+		}
+		line = next;
+	}
+	free(h);
+	return n;
+}
+
+/* The global symbols nm finds defined in path (args: nm's options): how many, each that the header
+ * does not declare printed and counted into *strangers, each declared one struck from missing. */
+static int exported(const char *path, const char *opt, const char *declared, int *strangers, char *missing)
+{
+	char *out = NULL;
+	CU_ASSERT_EQUAL_FATAL(proc_capture((char *[]){"nm", (char *)opt, "--defined-only", (char *)path, NULL}, 30, &out), 0);
+	int n = 0;
+	for (char *line = out; line && *line;) {
+		char *next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		char addr[64], type[8], name[128], word[132];
+		if (sscanf(line, "%63s %7s %127s", addr, type, name) == 3) {
+			n++;
+			snprintf(word, sizeof word, " %s", name);
+			size_t wl = strlen(word);
+			char *at = strstr(declared, word);
+			while (at && at[wl] && at[wl] != ' ')
+				at = strstr(at + 1, word);
+			if (!at || strncmp(name, "autotune_", 9)) {
+				fprintf(stderr, "\n  %s exports %s, which autotune_select.h does not declare", path, name);
+				(*strangers)++;
+			} else {
+				char *m = strstr(missing, word);
+				while (m && m[wl] && m[wl] != ' ')
+					m = strstr(m + 1, word);
+				if (m)
+					memset(m + 1, '-', wl - 1);
+			}
+		}
+		line = next;
+	}
+	free(out);
+	return n;
+}
+
+/* The installed run-time library's interface is autotune_select.h: the shared library exports
+ * its functions and nothing else, and the static one defines no other global symbol, so that
+ * the library's helpers never clash with a program's own names. */
+static void test_the_library_exports_only_its_interface(void)
+{
+	static const char *const libs[][2] = {{"build/libautotune_select.so", "-D"}, {"build/libautotune_select.a", "-g"}};
+	char declared[2048];
+	int ndeclared = declared_functions(declared, sizeof declared);
+	CU_ASSERT(ndeclared >= 12);
+	for (size_t i = 0; i < sizeof libs / sizeof *libs; i++) {
+		if (access(libs[i][0], F_OK)) {
+			fprintf(stderr, "\n  no %s: run after make", libs[i][0]);
+			CU_FAIL("library not built");
+			continue;
+		}
+		char missing[2048];
+		snprintf(missing, sizeof missing, "%s", declared);
+		int strangers = 0;
+		CU_ASSERT_EQUAL(exported(libs[i][0], libs[i][1], declared, &strangers, missing), ndeclared);
+		CU_ASSERT_EQUAL(strangers, 0);
+		if (strchr(missing, 'a'))
+			fprintf(stderr, "\n  %s does not export all of:%s", libs[i][0], missing);
+		CU_ASSERT_PTR_NULL(strchr(missing, 'a'));
+	}
+}
+
 int add_layers_suite(void)
 {
 	CU_pSuite s = CU_add_suite("layers", NULL, NULL);
@@ -334,5 +422,6 @@ int add_layers_suite(void)
 	CU_add_test(s, "each folder sees only what it may use", test_each_folder_sees_only_what_it_may_use);
 	CU_add_test(s, "no module includes its way back", test_no_module_includes_its_way_back);
 	CU_add_test(s, "no file calls its way back", test_no_file_calls_its_way_back);
+	CU_add_test(s, "the library exports only its interface", test_the_library_exports_only_its_interface);
 	return CU_get_error() == CUE_SUCCESS ? 0 : -1;
 }

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "compile.h"
 #include "completeness.h"
 #include "config.h"
 #include "output.h"

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compile.h"
 #include "config.h"
 #include "plan.h"
 #include "tests.h"

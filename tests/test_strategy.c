@@ -1,5 +1,5 @@
 /* test_strategy.c: the search's words (strategy.c): every strategy's name read back, others
- * refused, and budgets in their three spellings. */
+ * refused, budgets in their three spellings, and what a search is. */
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdio.h>
@@ -52,6 +52,20 @@ static void test_budgets(void)
 	}
 }
 
+
+/* Exhaustive within no budget, or a budget of the whole space, measures everything; any other
+ * strategy, fewer evaluations than the space or a time budget is a search. */
+static void test_what_searches(void)
+{
+	CU_ASSERT_FALSE(strategy_searches(STRAT_EXHAUSTIVE, 0, 0, 153));
+	CU_ASSERT_FALSE(strategy_searches(STRAT_EXHAUSTIVE, 153, 0, 153));
+	CU_ASSERT_TRUE(strategy_searches(STRAT_EXHAUSTIVE, 152, 0, 153));
+	CU_ASSERT_TRUE(strategy_searches(STRAT_EXHAUSTIVE, 0, 2.5, 153));
+	for (int i = 0; i < STRAT_COUNT_; i++)
+		if (i != STRAT_EXHAUSTIVE)
+			CU_ASSERT_TRUE(strategy_searches((strategy)i, 0, 0, 153));
+}
+
 int add_strategy_suite(void)
 {
 	CU_pSuite s = CU_add_suite("strategy", NULL, NULL);
@@ -59,5 +73,6 @@ int add_strategy_suite(void)
 		return -1;
 	CU_add_test(s, "names read back", test_names_read_back);
 	CU_add_test(s, "budgets", test_budgets);
+	CU_add_test(s, "what searches", test_what_searches);
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "compile.h"
 #include "config.h"
 #include "proc.h"
 #include "summary.h"

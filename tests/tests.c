@@ -17,6 +17,7 @@
 #include "config.h"
 #include "proc.h"
 #include "report.h"
+#include "space.h"
 #include "tests.h"
 
 static CU_pSuite integration[32];

@@ -7,7 +7,7 @@
 #include <sys/types.h>
 
 #include "expr.h"
-#include "space.h"
+typedef struct space space;
 
 typedef struct config config;
 

@@ -253,9 +253,6 @@ typedef struct {
 } config_overrides;
 int config_override(config *cfg, const config_overrides *ov, diags *d);
 
-/* A file that lives next to the CSV: results/NAME.journal for suffix ".journal". */
-char *config_sibling(const config *cfg, const char *suffix);
-
 /* 0 on success, the loader's warnings in cfg->warnings for the caller to show. On failure returns
  * -1 with every problem found in d (file:line:col: message) and leaves *cfg empty; config_free is
  * safe either way. */

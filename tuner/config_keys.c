@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "config_load.h"
+#include "run_names.h"
 #include "strategy.h"
 #include "banned.h"
 
@@ -302,13 +303,6 @@ int config_parse_metrics(const char *text, int *mode, int *top)
 	return 0;
 }
 
-char *config_sibling(const config *cfg, const char *suffix)
-{
-	const char *dot = strrchr(cfg->csv_path, '.'), *slash = strrchr(cfg->csv_path, '/');
-	size_t n = dot && (!slash || dot > slash) ? (size_t)(dot - cfg->csv_path) : strlen(cfg->csv_path);
-	return xasprintf("%.*s%s", (int)n, cfg->csv_path, suffix);
-}
-
 int config_override(config *cfg, const config_overrides *ov, diags *d)
 {
 	if (ov->metrics && config_parse_metrics(ov->metrics, &cfg->metrics, &cfg->metrics_top)) {
@@ -316,9 +310,7 @@ int config_override(config *cfg, const config_overrides *ov, diags *d)
 		return -1;
 	}
 	if (ov->nshards) {
-		char suffix[64];
-		snprintf(suffix, sizeof suffix, ".shard-%d-of-%d.csv", ov->shard, ov->nshards);
-		char *path = config_sibling(cfg, suffix);
+		char *path = run_shard_name(cfg->csv_path, ov->shard, ov->nshards);
 		free(cfg->csv_path);
 		cfg->csv_path = path;
 	}

@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "diag.h"
+#include "run_names.h"
 #include "banned.h"
 
 /* quoted includes are followed this deep and this far: a project's own headers, not a system's */
@@ -163,7 +164,7 @@ int inputs_check_output(const char *config_path, const char *out, const char *ou
 		if (config_load_quietly(config_path, &cfg, &ignored) == 0) {
 			inputs in;
 			inputs_of(&cfg, &in);
-			add(&in, config_sibling(&cfg, ".journal"), "the journal of its runs");
+			add(&in, run_name(cfg.csv_path, RUN_FILE_JOURNAL), "the journal of its runs");
 			const input_file *clash = inputs_find(&in, out);
 			if (clash) {
 				diags_add(d, "cannot write %s to '%s': it is %s of %s", out_name, out, clash->what, config_path);

@@ -16,21 +16,20 @@
 #include "header.h"
 #include "output.h"
 #include "proc.h"
+#include "publish.h"
 #include "report.h"
+#include "run_names.h"
 #include "selector.h"
 #include "spec_files.h"
-#include "t4.h"
 #include "table.h"
 #include "autotune_select.h"
 #include "banned.h"
 
 void instance_use_part(config *cfg, const instance_run *ir)
 {
-	char *suffix = config_instance_suffix(cfg, ir->index), *csv = xasprintf("%s.csv", suffix);
-	char *path = config_sibling(cfg, csv);
+	char *suffix = config_instance_suffix(cfg, ir->index), *path = run_part_name(cfg->csv_path, suffix);
 	free(cfg->csv_path);
 	cfg->csv_path = path;
-	free(csv);
 	free(suffix);
 }
 
@@ -275,20 +274,31 @@ static int worse(int code, int rc)
 
 /* The joined CSV, the header (some instance has a winner), the report and, when asked, the T4
  * file; the parts go once joined (their journals stay, for a resumed or repeated run). */
+typedef struct {
+	const config *cfg;
+	char *const *parts;
+} join_parts;
+
+static int write_join(void *ctx, const char *path, diags *d)
+{
+	const join_parts *j = ctx;
+	return instances_join(j->cfg, j->parts, path, d);
+}
+
 static int write_joined(const options *o, const config *cfg, char **parts, size_t tuned, const instance_run *ir,
 			diags *d)
 {
-	char *csv = o->dry_run ? config_sibling(cfg, DRY_RUN_SUFFIX) : xstrdup(cfg->csv_path);
-	char *t4 = o->t4 || cfg->write_t4 ? config_sibling(cfg, o->dry_run ? ".dry-run.t4.json" : ".t4.json") : NULL;
-	int rc = instances_join(cfg, parts, csv, d);
+	char *csv = o->dry_run ? run_name(cfg->csv_path, RUN_FILE_DRY_CSV) : xstrdup(cfg->csv_path);
 	char spec[17];
 	config_spec_hash(cfg, spec);
-	spec_files_keep(cfg, spec, rc ? NULL : csv, NULL);
-	int header = !rc && tuned && header_write(&csv, 1, cfg->name, cfg->header_path, d) == 0;
-	int report = !rc && report_write(csv, NULL, NULL, d) == 0;
-	if (!rc && t4 && t4_write(csv, t4, d))
-		rc = -1;
-	if (!rc)
+	published pub;
+	int t4 = o->t4 || cfg->write_t4;
+	int rc = publish(&(publish_opts){.cfg = cfg, .csv = csv, .write_csv = write_join, .ctx = &(join_parts){cfg, parts},
+					 .winner = tuned > 0, .t4 = t4, .spec_hash = spec},
+			 &pub, d);
+	/* the joined CSV, and the T4 file when asked: the parts are no longer needed */
+	int joined = pub.csv && (!t4 || pub.t4);
+	if (joined)
 		for (size_t i = 0; i < cfg->instances.ninst; i++)
 			if (parts[i] && !same_file(parts[i], csv)) {
 				char *list = spec_files_path(parts[i]);
@@ -296,11 +306,11 @@ static int write_joined(const options *o, const config *cfg, char **parts, size_
 				unlink(list);
 				free(list);
 			}
-	if (!rc && !o->quiet)
-		summary(o, cfg, ir, tuned, csv, header, report, t4);
-	free(t4);
+	if (joined && !o->quiet)
+		summary(o, cfg, ir, tuned, csv, pub.header, pub.report, pub.t4);
+	free(pub.t4);
 	free(csv);
-	return rc || (tuned && !header) || !report ? -1 : 0;
+	return rc;
 }
 
 int instances_tune(const options *o, const config *cfg, instance_tune_fn tune_one, diags *d)

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "cli.h"
-#include "compile.h"
+#include "binary.h"
 #include "config.h"
 #include "space.h"
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ahead.h"
+#include "compile.h"
 #include "config.h"
 #include "objective.h"
 #include "occupancy.h"

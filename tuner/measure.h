@@ -5,7 +5,7 @@
 
 #include <signal.h>
 
-#include "compile.h"
+#include "binary.h"
 #include "diag.h"
 #include "select.h"
 #include "journal.h"
@@ -15,6 +15,7 @@
 #include "strategy.h"
 
 typedef struct config config;
+typedef struct builder builder; /* compile.h: the compiles in flight */
 
 /* Not a signal: what *interrupted is set to when the journal cannot be written (a full disk). The
  * run stops as at Ctrl-C, since what it measured from then on could be kept nowhere; what the
@@ -32,7 +33,7 @@ typedef struct {
 					      * and measurements without energy (the journal keeps none) */
 	builder *build;                      /* compiles still running: wait for each binary before use */
 	int cc;                              /* compute capability, for theoretical occupancy */
-	int strategy;                        /* search.h's strategy; exhaustive measures the whole space */
+	strategy strategy;                   /* exhaustive measures the whole space */
 	size_t budget;                       /* evaluations at most; 0: the whole space */
 	double seconds;                      /* a time budget for the search; 0: none */
 	unsigned long long seed;             /* the search's seed */

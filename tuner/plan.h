@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "compile.h"
+#include "binary.h"
 #include "expr.h"
 #include "result.h"
 #include "space.h"

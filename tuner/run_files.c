@@ -18,6 +18,7 @@
 #include "proc.h"
 #include "recipe.h"
 #include "report.h"
+#include "run_names.h"
 #include "spec_files.h"
 #include "t4.h"
 #include "table.h"
@@ -52,7 +53,7 @@ int run_check_output_path(const char *path, diags *d)
  * shard's CSV is a part: `autotune merge` writes the whole run's. */
 char *run_t4_path(const config *cfg, const options *o)
 {
-	return (o->t4 || cfg->write_t4) && !o->nshards && !config_is_instance(cfg) ? config_sibling(cfg, ".t4.json") : NULL;
+	return (o->t4 || cfg->write_t4) && !o->nshards && !config_is_instance(cfg) ? run_name(cfg->csv_path, RUN_FILE_T4) : NULL;
 }
 
 /* The results CSV there, when its rows name another config that still exists: two configs of one
@@ -86,7 +87,7 @@ static int check_csv_owner(const config *cfg, diags *d)
 int run_check_outputs(const config *cfg, const options *o, diags *d)
 {
 	char *mk = header_mk_path(cfg->header_path), *report = report_default_path(cfg->csv_path);
-	char *journal = config_sibling(cfg, ".journal"), *t4 = run_t4_path(cfg, o);
+	char *journal = run_name(cfg->csv_path, RUN_FILE_JOURNAL), *t4 = run_t4_path(cfg, o);
 	const char *out[] = {cfg->csv_path, cfg->header_path, mk, report, t4, journal};
 	const char *out_name[] = {"output.csv", "output.header", "the make fragment", "the report", "the T4 file",
 				  "the journal"};
@@ -131,7 +132,7 @@ void run_reclaim_outputs(const config *cfg, const options *o)
 {
 	char *t4 = run_t4_path(cfg, o), *html = report_default_path(cfg->csv_path);
 	char *mk = cfg->header_path ? header_mk_path(cfg->header_path) : NULL;
-	char *replay_csv = config_sibling(cfg, ".replay.csv");
+	char *replay_csv = run_name(cfg->csv_path, RUN_FILE_REPLAY_CSV);
 	char *spec = spec_files_path(cfg->csv_path);
 	const char *paths[] = {cfg->csv_path, html, cfg->header_path, mk, t4, replay_csv, spec};
 	for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)

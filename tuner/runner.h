@@ -4,7 +4,7 @@
 #ifndef AUTOTUNE_RUNNER_H
 #define AUTOTUNE_RUNNER_H
 
-#include "compile.h"
+#include "binary.h"
 #include "diag.h"
 #include "expr.h"
 #include "result.h"

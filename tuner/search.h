@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "compile.h"
+#include "binary.h"
 #include "result.h"
 #include "space.h"
 #include "strategy.h"

@@ -10,7 +10,7 @@
 
 typedef struct config config;
 
-typedef struct {
+typedef struct space {
 	size_t nparams;
 	size_t count;      /* configurations held: the valid ones, or a sample of them */
 	size_t total;      /* combinations before constraints */

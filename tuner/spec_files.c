@@ -13,6 +13,7 @@
 
 #include "cache.h"
 #include "config.h"
+#include "run_names.h"
 #include "table.h"
 #include "banned.h"
 
@@ -34,7 +35,7 @@ void spec_files_of(const config *cfg, spec_files *out)
 	}
 }
 
-char *spec_files_path(const char *csv_path) { return xasprintf("%s.spec", csv_path); }
+char *spec_files_path(const char *csv_path) { return run_name(csv_path, RUN_FILE_SPEC_LIST); }
 
 /* path relative to the directory `dir` (resolved), "../" where it must climb; as it is when it
  * cannot be resolved. Caller frees. */

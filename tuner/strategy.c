@@ -39,3 +39,8 @@ int budget_parse(const char *text, size_t count, size_t *evaluations, double *se
 	}
 	return 0;
 }
+
+int strategy_searches(strategy s, size_t budget, double seconds, size_t count)
+{
+	return s != STRAT_EXHAUSTIVE || (budget && budget < count) || seconds != 0;
+}

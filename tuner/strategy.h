@@ -12,6 +12,11 @@ const char *strategy_name(strategy s);
 /* "exhaustive, random, ...": for messages about an unknown name. */
 extern const char strategy_list[];
 
+/* Whether a run with strategy s and this budget searches (a strategy within a budget of
+ * evaluations or seconds) rather than measuring the whole space of `count` configurations: the
+ * compile pool then builds on demand, and a run that stops short is a search, not partial. */
+int strategy_searches(strategy s, size_t budget, double seconds, size_t count);
+
 /* A search budget: N evaluations (a whole number), N% of a space of `count` configurations
  * (rounded up; N at most 100), or Ns seconds. Into *evaluations (at most count) or *seconds, the other 0; -1
  * when it is none of those. */

@@ -3,7 +3,7 @@
 #define AUTOTUNE_SUMMARY_H
 
 #include "cli.h"
-#include "compile.h"
+#include "binary.h"
 #include "result.h"
 #include "select.h"
 #include "completeness.h"

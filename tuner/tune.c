@@ -20,7 +20,6 @@
 #include "compile.h"
 #include "config.h"
 #include "devices.h"
-#include "header.h"
 #include "inputs.h"
 #include "instances.h"
 #include "journal.h"
@@ -31,9 +30,10 @@
 #include "output.h"
 #include "proc.h"
 #include "progress.h"
+#include "publish.h"
 #include "replay.h"
-#include "report.h"
 #include "result.h"
+#include "run_names.h"
 #include "run_files.h"
 #include "runner.h"
 #include "search.h"
@@ -44,7 +44,6 @@
 #include "space.h"
 #include "spec_files.h"
 #include "summary.h"
-#include "t4.h"
 #include "completeness.h"
 #include "unchanged.h"
 #include "banned.h"
@@ -130,7 +129,7 @@ static int replay(const options *o, const config *cfg, const space *sp, diags *d
 		return EXIT_USAGE;
 	if (!budget)
 		budget = sp->count; /* a replay takes no time: a time budget means all of it */
-	char *out = config_sibling(cfg, ".replay.csv");
+	char *out = run_name(cfg->csv_path, RUN_FILE_REPLAY_CSV);
 	replay_result r;
 	int rc = run_check_output_path(out, d) ? -1
 					   : replay_run(cfg, sp, o->replay, s, budget, seed_of(o, cfg), jobs_of(o), out, &r, d);
@@ -273,11 +272,11 @@ static int load(tuning *t)
 		instance_use_part(&t->cfg, t->ir);
 	/* a dry run's results are files of their own (NAME.dry-run.csv, a shard's
 	 * NAME.dry-run.shard-I-of-N.csv): it never replaces what a run measured */
-	char *dry = o->dry_run && o->cmd != CMD_VALIDATE && !o->replay ? config_sibling(&t->cfg, DRY_RUN_SUFFIX) : NULL;
+	char *dry = o->dry_run && o->cmd != CMD_VALIDATE && !o->replay ? run_name(t->cfg.csv_path, RUN_FILE_DRY_CSV) : NULL;
 	/* before the workers start: whether they prepare the profiler depends on the metrics */
 	int rc = config_override(&t->cfg, &(config_overrides){o->metrics, o->shard, o->nshards}, &t->d);
 	/* the journal, and its lock, of the results the config names: a dry run takes that lock too */
-	t->jpath = config_sibling(&t->cfg, ".journal");
+	t->jpath = run_name(t->cfg.csv_path, RUN_FILE_JOURNAL);
 	if (dry && rc == 0) {
 		free(t->cfg.csv_path);
 		t->cfg.csv_path = dry;
@@ -408,7 +407,7 @@ static int start_gpus(tuning *t)
 	t->wpath = devices_worker_path();
 	/* a dry run's worker only names the GPU: what it says goes to the log too, so that a missing
 	 * driver is one line of the message instead of the loader's raw complaint */
-	t->wlog = config_sibling(&t->cfg, ".worker.log");
+	t->wlog = run_name(t->cfg.csv_path, RUN_FILE_WORKER_LOG);
 	unlink(t->wlog);
 	signals_worker_log(t->wlog);
 	if (o->dry_run) {
@@ -561,7 +560,7 @@ static int open_journal(tuning *t)
  * from the reference's compile time, so it waits. */
 static void compile_first_proposals(tuning *t, builder *bd)
 {
-	if (!t->budget || !measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count)) {
+	if (!t->budget || !strategy_searches(t->strat, t->budget, t->seconds, t->sp.count)) {
 		signals_at_once(0); /* the exhaustive pass compiles from here */
 		return;
 	}
@@ -624,7 +623,7 @@ static int compile_and_measure(tuning *t)
 	build_opts bo = {.nvcc = t->nvcc, .arch = t->arch, .workdir = t->workdir, .jobs = jobs_of(o),
 			 .keep_going = o->keep_going, .timeout_s = NVCC_TIMEOUT, .progress = compile_progress,
 			 .ctx = &t->compiles, .d = &t->d};
-	builder *bd = measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count)
+	builder *bd = strategy_searches(t->strat, t->budget, t->seconds, t->sp.count)
 			      ? build_begin_on_demand(&t->cfg, &t->sp, &t->b, &bo)
 			      : build_begin(&t->cfg, &t->sp, &t->b, &bo);
 	build_stop_when(bd, &interrupted);
@@ -632,7 +631,7 @@ static int compile_and_measure(tuning *t)
 	signals_at_once(!t->ir); /* not an instance of several: its run writes those before it */
 	t->prior = search_model_prior(&t->cfg, &t->sp, t->res, t->cc);
 	/* an instance's search starts from the nearest instance's winner, when one is tuned */
-	if (t->ir && t->strat != STRAT_EXHAUSTIVE && measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count))
+	if (t->ir && t->strat != STRAT_EXHAUSTIVE && strategy_searches(t->strat, t->budget, t->seconds, t->sp.count))
 		t->nstart = instance_seed(t->ir, &t->cfg, &t->sp, t->start, o->quiet);
 	compile_first_proposals(t, bd);
 	double t0 = now_seconds();
@@ -666,7 +665,7 @@ static int compile_and_measure(tuning *t)
 				(t->cfg.measure_energy ? PLAN_RETRY_NO_ENERGY : 0),
 		.build = bd,
 		.cc = t->cc,
-		.strategy = (int)t->strat,
+		.strategy = t->strat,
 		.budget = t->budget,
 		.seconds = t->seconds,
 		.seed = seed_of(o, &t->cfg),
@@ -719,8 +718,10 @@ static const char *run_state(const tuning *t, size_t measured)
 		return RUN_SAMPLE;
 	if (measured == t->sp.count)
 		return RUN_COMPLETE;
-	return measure_is_search((int)t->strat, t->budget, t->seconds, t->sp.count) ? RUN_SEARCH : RUN_PARTIAL;
+	return strategy_searches(t->strat, t->budget, t->seconds, t->sp.count) ? RUN_SEARCH : RUN_PARTIAL;
 }
+
+static int write_csv(void *rep, const char *path, diags *d) { return output_csv(rep, path, d); }
 
 /* The CSV, then the header, make fragment and report from it (one writer for this and `autotune
  * header`; a shard's CSV is a part: `autotune merge` writes the header and report of the whole),
@@ -747,20 +748,17 @@ static void write_outputs(tuning *t)
 		       .date = date, .gpus = gpus, .ngpus = t->gs.n, .spec_hash = spec, .run = run.state};
 	for (size_t c = run.measured = 0; c < t->sp.count; c++) /* as the CSV will say */
 		run.measured += t->res[c].st != ST_NOT_RUN && output_listed(&rep, c);
-	int csv_ok = output_csv(&rep, t->cfg.csv_path, &t->d) == 0;
-	spec_files_keep(&t->cfg, spec, csv_ok ? t->cfg.csv_path : NULL, &t->b);
 	/* a shard's CSV, or an instance's, is a part of the whole, which has the header and report */
-	int part = o->nshards || t->ir;
-	int header_ok = csv_ok && !part && winner >= 0 &&
-			header_write(&t->cfg.csv_path, 1, t->cfg.name, t->cfg.header_path, &t->d) == 0;
-	int report_ok = csv_ok && !part && report_write(t->cfg.csv_path, NULL, NULL, &t->d) == 0;
-	char *t4 = run_t4_path(&t->cfg, o);
-	int t4_ok = csv_ok && (!t4 || t4_write(t->cfg.csv_path, t4, &t->d) == 0);
+	published pub;
+	int rc = publish(&(publish_opts){.cfg = &t->cfg, .csv = t->cfg.csv_path, .write_csv = write_csv, .ctx = &rep,
+					 .part = o->nshards || t->ir, .winner = winner >= 0, .t4 = o->t4 || t->cfg.write_t4,
+					 .spec_hash = spec, .b = &t->b},
+			 &pub, &t->d);
 	if (t->ir)
-		instance_run_done(t->ir, &t->cfg, &t->sp, &t->b, csv_ok, winner, t->compile_s);
-	if (!csv_ok || !t4_ok || (!part && ((winner >= 0 && !header_ok) || !report_ok))) {
+		instance_run_done(t->ir, &t->cfg, &t->sp, &t->b, pub.csv, winner, t->compile_s);
+	if (rc) {
 		/* what was measured is safe in the journal, and a run of the same command writes it */
-		char *journal = config_sibling(&t->cfg, ".journal");
+		const char *journal = t->jpath;
 		if (!o->dry_run && t->jr && access(journal, F_OK) == 0) {
 			t->code = EXIT_UNWRITTEN;
 			if (t->journal_note)
@@ -774,12 +772,11 @@ static void write_outputs(tuning *t)
 					  journal, o->config);
 		} else
 			t->code = EXIT_USAGE;
-		free(journal);
 	}
 	free(gpus);
 	trace_event("outputs written");
 	if (o->quiet) {
-		free(t4);
+		free(pub.t4);
 		return;
 	}
 	if (!o->dry_run)
@@ -799,9 +796,9 @@ static void write_outputs(tuning *t)
 		fprintf(stderr, "  warning: %s: the run stopped there; the same command, once the journal can be "
 				"written, goes on from what it holds\n",
 			t->journal_note);
-	if (csv_ok && !t->ir)
-		summary_paths(&t->cfg, header_ok, report_ok, t4_ok ? t4 : NULL, o);
-	free(t4);
+	if (pub.csv && !t->ir)
+		summary_paths(&t->cfg, pub.header, pub.report, pub.t4, o);
+	free(pub.t4);
 }
 
 static void tuning_free(tuning *t)

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "compile.h"
+#include "binary.h"
 #include "space.h"
 
 typedef struct config config;

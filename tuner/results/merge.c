@@ -11,13 +11,12 @@
 
 #include "completeness.h"
 #include "config.h"
-#include "header.h"
 #include "output.h"
-#include "report.h"
+#include "publish.h"
+#include "run_names.h"
 #include "select.h"
 #include "space.h"
 #include "spec_files.h"
-#include "t4.h"
 #include "table.h"
 #include "banned.h"
 
@@ -183,18 +182,6 @@ static int write_joined(const char *path, const table *head, const table *const 
 	return rc;
 }
 
-/* I and N from a name that `--shard I/N` gave its CSV ("x.shard-I-of-N.csv"); 0 when it has none. */
-static int shard_of_name(const char *path, int *i, int *n)
-{
-	const char *at = strstr(path, ".shard-");
-	if (!at)
-		return 0;
-	for (const char *next; (next = strstr(at + 1, ".shard-"));)
-		at = next;
-	int used = 0;
-	return sscanf(at, ".shard-%d-of-%d.csv%n", i, n, &used) == 2 && !at[used] && *n > 0 && *i >= 0 && *i < *n;
-}
-
 /* The shards named as such must be N different ones of N: a missing or repeated shard is named
  * here, before any row is looked for (it would read as a configuration that no shard has). */
 static int check_shard_set(char *const *paths, size_t nt, diags *d)
@@ -202,7 +189,7 @@ static int check_shard_set(char *const *paths, size_t nt, diags *d)
 	int n0 = 0, rc = 0;
 	int *i = xcalloc(nt + 1, sizeof *i), *n = xcalloc(nt + 1, sizeof *n);
 	for (size_t k = 0; k < nt; k++) {
-		if (!shard_of_name(paths[k], &i[k], &n[k]))
+		if (!run_shard_of_name(paths[k], &i[k], &n[k]))
 			goto out; /* renamed files: the rows alone tell */
 		if (!n0)
 			n0 = n[k];
@@ -408,6 +395,20 @@ static result *joined_results(join *j, size_t count)
 	return res;
 }
 
+/* The joined CSV's rows and winner, for publish. */
+typedef struct {
+	const join *j;
+	long long winner;
+	size_t configurations;
+} merged;
+
+static int write_merged_csv(void *ctx, const char *path, diags *d)
+{
+	const merged *m = ctx;
+	return write_joined(path, &m->j->tables[0], m->j->in, m->j->of, m->j->n, m->winner,
+			    m->configurations, d);
+}
+
 /* The winner chosen again with the config's policy, then the joined CSV, the header (when
  * something passed), the report and the T4 file (when asked for), as a single run writes them. */
 static int write_merged(const options *o, const config *cfg, const space *sp, join *j, diags *d)
@@ -418,27 +419,23 @@ static int write_merged(const options *o, const config *cfg, const space *sp, jo
 	long long winner = j->winner = pick.winner;
 	choice_free(&pick);
 	/* dry runs' shards join into a dry run's results, beside the measured ones, not over them */
-	char *csv = j->ran ? xstrdup(cfg->csv_path) : config_sibling(cfg, DRY_RUN_SUFFIX);
-	int rc = write_joined(csv, &j->tables[0], j->in, j->of, j->n, winner, sp->count, d);
-	if (!rc && winner >= 0) {
-		const result *w = &res[winner];
+	char *csv = j->ran ? xstrdup(cfg->csv_path) : run_name(cfg->csv_path, RUN_FILE_DRY_CSV);
+	merged m = {j, winner, sp->count};
+	published pub;
+	/* the header, report and T4 file from the joined CSV, as a single run writes them */
+	int rc = publish(&(publish_opts){.cfg = cfg, .csv = csv, .write_csv = write_merged_csv, .ctx = &m,
+					 .winner = winner >= 0, .t4 = o->t4 || cfg->write_t4},
+			 &pub, d);
+	if (pub.csv && winner >= 0 && !o->quiet) {
 		char *desc = space_describe(cfg, space_config(sp, j->config[winner]));
-		if (!o->quiet)
-			fprintf(stderr, "%s: %zu configurations from %zu shards; winner %s: %.4f ms\n", cfg->name, j->n,
-				j->nt, desc, result_time(w));
+		fprintf(stderr, "%s: %zu configurations from %zu shards; winner %s: %.4f ms\n", cfg->name, j->n, j->nt, desc,
+			result_time(&res[winner]));
 		free(desc);
-		/* from the joined CSV, as a single run does */
-		rc = header_write(&csv, 1, cfg->name, cfg->header_path, d);
 	}
-	if (!rc)
-		rc = report_write(csv, NULL, NULL, d);
-	char *t4 = o->t4 || cfg->write_t4 ? config_sibling(cfg, j->ran ? ".t4.json" : ".dry-run.t4.json") : NULL;
-	if (!rc && t4)
-		rc = t4_write(csv, t4, d);
 	if (!rc && !o->quiet)
 		fprintf(stderr, "  wrote %s%s%s%s%s\n", csv, winner >= 0 ? ", " : "", winner >= 0 ? cfg->header_path : "",
-			t4 ? ", " : "", t4 ? t4 : "");
-	free(t4);
+			pub.t4 ? ", " : "", pub.t4 ? pub.t4 : "");
+	free(pub.t4);
 	free(csv);
 	table_results_free(res, j->n);
 	return rc;

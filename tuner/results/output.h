@@ -6,13 +6,10 @@
 
 /* in the first line of every results CSV: a file a rewrite may replace */
 #define CSV_SIGNATURE ",time_ms_median,"
-/* what a dry run's CSV is called instead of output.csv's NAME.csv (NAME.dry-run.csv): a dry run
- * measures nothing, and never replaces a file of measurements */
-#define DRY_RUN_SUFFIX ".dry-run.csv"
 
 #include <stdio.h>
 
-#include "compile.h"
+#include "binary.h"
 #include "diag.h"
 #include "result.h"
 #include "space.h"

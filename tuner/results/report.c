@@ -14,6 +14,7 @@
 #include "sizes.h"
 #include "completeness.h"
 #include "inputs.h"
+#include "run_names.h"
 #include "view.h"
 #include "banned.h"
 
@@ -499,13 +500,7 @@ static void dry_sections(FILE *f, const view *v)
 	free(order);
 }
 
-char *report_default_path(const char *csv_path)
-{
-	size_t n = strlen(csv_path);
-	if (n > 4 && !strcmp(csv_path + n - 4, ".csv"))
-		return xasprintf("%.*s.html", (int)(n - 4), csv_path);
-	return xasprintf("%s.html", csv_path);
-}
+char *report_default_path(const char *csv_path) { return run_name(csv_path, RUN_FILE_REPORT); }
 
 int report_write(const char *csv_path, const char *html_path, const char *params, diags *d)
 {
