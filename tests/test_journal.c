@@ -385,28 +385,43 @@ static void test_a_failed_sync_is_an_io_error(void)
 /* A file size limit (ulimit -f) makes every write past it fail with EFBIG in the autotune started
  * under it, as ENOSPC does on a full disk (autotune ignores SIGXFSZ: a size limit is a write
  * that fails, not the end of the run). */
-#define FULL_DIR "/tmp/autotune-full-disk-test"
+/* in test_dir: runs of the suites at once never share it */
+static char full_dir[128];
 
-static void remove_full_dir(void) { remove_dir(FULL_DIR); }
+/* full_dir's file `name`, in one of four buffers (so one expression may hold several) */
+static const char *full(const char *name)
+{
+	static char paths[4][192];
+	static int next;
+	char *p = paths[next++ % 4];
+	snprintf(p, sizeof paths[0], "%s%s", full_dir, name);
+	return p;
+}
 
 /* The journal fails after some results: the run stops there, exit 4, the journal's results kept
  * and named; the same command then measures only the rest. */
 static void test_a_full_disk_keeps_the_journal_and_exits_4(void)
 {
-	remove_full_dir();
-	char *config = write_space_config(FULL_DIR, "full", NULL);
-	fake_worker_reset(FULL_DIR, "full");
-	char *args[] = {"--cache-dir", FULL_DIR "/cache", config, NULL}, *out;
+	snprintf(full_dir, sizeof full_dir, "%s/full-disk", test_dir);
+	remove_dir(full_dir);
+	char *config = write_space_config(full_dir, "full", NULL);
+	fake_worker_reset(full_dir, "full");
+	char cache[192], journal_at[192], failed[320], kept[256];
+	snprintf(cache, sizeof cache, "%s", full("/cache"));
+	snprintf(journal_at, sizeof journal_at, "%s", full("/full.journal"));
+	snprintf(failed, sizeof failed, "writing the journal '%s' failed: File too large", journal_at);
+	snprintf(kept, sizeof kept, "kept in %s", journal_at);
+	char *args[] = {"--cache-dir", cache, config, NULL}, *out;
 	/* the cubins cached first: under the limit nothing but the journal and outputs is written */
 	CU_ASSERT_EQUAL_FATAL(run_autotune(args, &out), 0);
 	free(out);
-	fake_worker_reset(FULL_DIR, "full");
+	fake_worker_reset(full_dir, "full");
 	int rc = run_autotune_limited(args, 3, &out);
 	CU_ASSERT_EQUAL(rc, 4);
-	int done = count_in(FULL_DIR "/full.journal", "done ");
+	int done = count_in(journal_at, "done ");
 	CU_ASSERT(done > 0 && done < 20);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "writing the journal '" FULL_DIR "/full.journal' failed: File too large"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "kept in " FULL_DIR "/full.journal"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, failed));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, kept));
 	CU_ASSERT_PTR_NULL(strstr(out, "disk full?"));
 	/* the summary says why the run is incomplete, not that the results do not say */
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "configurations measured, stopped: the journal could not be written"));
@@ -414,19 +429,19 @@ static void test_a_full_disk_keeps_the_journal_and_exits_4(void)
 	if (rc != 4 || !(done > 0 && done < 20))
 		fprintf(stderr, "\n  exit %d, %d done: %s\n", rc, done, out);
 	free(out);
-	CU_ASSERT_EQUAL(access(FULL_DIR "/full.csv", F_OK), -1);
+	CU_ASSERT_EQUAL(access(full("/full.csv"), F_OK), -1);
 	/* no record cut in half: every line of the journal is whole */
-	char *text = read_text(FULL_DIR "/full.journal");
+	char *text = read_text(journal_at);
 	CU_ASSERT(text && *text && text[strlen(text) - 1] == '\n');
 	free(text);
-	unlink(FULL_DIR "/runs.log");
+	unlink(full("/runs.log"));
 	CU_ASSERT_EQUAL(run_autotune(args, &out), 0);
 	free(out);
 	/* the rest, and the reference once more for its outputs */
-	CU_ASSERT_EQUAL(count_in(FULL_DIR "/runs.log", " check "), 20 - done);
-	CU_ASSERT_EQUAL(count_in(FULL_DIR "/full.csv", ",ok,"), 20);
+	CU_ASSERT_EQUAL(count_in(full("/runs.log"), " check "), 20 - done);
+	CU_ASSERT_EQUAL(count_in(full("/full.csv"), ",ok,"), 20);
 	fake_worker_forget();
-	remove_full_dir();
+	remove_dir(full_dir);
 }
 
 /* A plan's result keeps the connections it was measured with and its serial time, written with
