@@ -137,7 +137,13 @@ static void test_without_speculation_the_plain_bound_holds(void)
 	CU_ASSERT(ahead_enabled());
 }
 
-#define DIR "/tmp/autotune-ahead-test"
+/* in test_dir: runs of the suites at once never share it */
+static const char *ahead_dir(void)
+{
+	static char d[128];
+	snprintf(d, sizeof d, "%s/ahead", test_dir);
+	return d;
+}
 
 /* Field k of the CSV line at line (the fields before it unquoted), as a fresh string. */
 static char *field(const char *line, int k)
@@ -194,9 +200,9 @@ static char *measured_rows(const char *csv_path, int *timed)
  * the cores were. */
 static void test_a_live_search_measures_the_same_either_way(void)
 {
-	char *config = write_capped_config(DIR, "ah", "{bx: [32, 64, 96, 128], cap: [32, 40, 48, 56, 64, 72]}");
+	char *config = write_capped_config(ahead_dir(), "ah", "{bx: [32, 64, 96, 128], cap: [32, 40, 48, 56, 64, 72]}");
 	char csv[256], *rows[2];
-	snprintf(csv, sizeof csv, "%s/ah.csv", DIR);
+	snprintf(csv, sizeof csv, "%s/ah.csv", ahead_dir());
 	for (int ahead = 0; ahead < 2; ahead++) {
 		setenv("AUTOTUNE_AHEAD", ahead ? "1" : "0", 1);
 		char *out;

@@ -213,29 +213,36 @@ static void test_nothing_passed_is_said(void)
 	free(out);
 }
 
-#define FULL_DIR "/tmp/autotune-replay-full-test"
-
-static void remove_full_dir(void) { remove_dir(FULL_DIR); }
-
-/* --replay that cannot write its sequence says why, exits 2, and leaves no empty file behind. */
+/* --replay that cannot write its sequence says why, exits 2, and leaves no empty file behind
+ * (in test_dir: runs of the suites at once never share it). */
 static void test_a_replay_that_cannot_write_says_why(void)
 {
-	remove_full_dir();
-	mkdir(FULL_DIR, 0777);
-	put_file(FULL_DIR "/r.yaml", "kernel: {source: /dev/null, entry: k}\n"
-				"arguments: [{name: a, type: float, count: 4, output: true}]\n"
-				"space: {x: [32, 64]}\nlaunch: {block: [x], grid: [1]}\n"
-				"output: {csv: " FULL_DIR "/r.csv}\n");
-	put_file(FULL_DIR "/rec.csv", "x,time_ms_median,status\r\n32,5.0,ok\r\n64,1,ok\r\n");
-	char *args[] = {"--replay", FULL_DIR "/rec.csv", FULL_DIR "/r.yaml", NULL}, *out;
+	char dir[128], yaml[160], rec[160], out_csv[160], seq[160], config[512], why[256];
+	snprintf(dir, sizeof dir, "%s/replay-full", test_dir);
+	snprintf(yaml, sizeof yaml, "%s/r.yaml", dir);
+	snprintf(rec, sizeof rec, "%s/rec.csv", dir);
+	snprintf(out_csv, sizeof out_csv, "%s/r.csv", dir);
+	snprintf(seq, sizeof seq, "%s/r.replay.csv", dir);
+	snprintf(why, sizeof why, "cannot write '%s': File too large", seq);
+	snprintf(config, sizeof config,
+		 "kernel: {source: /dev/null, entry: k}\n"
+		 "arguments: [{name: a, type: float, count: 4, output: true}]\n"
+		 "space: {x: [32, 64]}\nlaunch: {block: [x], grid: [1]}\n"
+		 "output: {csv: %s}\n",
+		 out_csv);
+	remove_dir(dir);
+	mkdir(dir, 0777);
+	put_file(yaml, config);
+	put_file(rec, "x,time_ms_median,status\r\n32,5.0,ok\r\n64,1,ok\r\n");
+	char *args[] = {"--replay", rec, yaml, NULL}, *out;
 	CU_ASSERT_EQUAL(run_autotune_limited(args, 0, &out), 2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "cannot write '" FULL_DIR "/r.replay.csv': File too large"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, why));
 	free(out);
-	CU_ASSERT_EQUAL(access(FULL_DIR "/r.replay.csv", F_OK), -1);
+	CU_ASSERT_EQUAL(access(seq, F_OK), -1);
 	CU_ASSERT_EQUAL(run_autotune(args, &out), 0);
 	free(out);
-	CU_ASSERT_EQUAL(count_in(FULL_DIR "/r.replay.csv", "\n"), 3);
-	remove_full_dir();
+	CU_ASSERT_EQUAL(count_in(seq, "\n"), 3);
+	remove_dir(dir);
 }
 
 /* The pool tests' space: 8 configurations, each a binary of its own. */
