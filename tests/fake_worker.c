@@ -69,18 +69,24 @@ static long env_long(const char *name, long dflt)
 	return v && *v ? strtol(v, NULL, 10) : dflt;
 }
 
-/* one line appended to FAKE_LOG, when set */
-static void log_line(const char *fmt, ...)
+/* one line appended to the file named by the environment variable `var`, when set */
+static void append_v(const char *var, const char *fmt, va_list ap)
 {
-	const char *log = getenv("FAKE_LOG");
+	const char *log = getenv(var);
 	FILE *f = log ? fopen(log, "a") : NULL;
 	if (!f)
 		return;
+	vfprintf(f, fmt, ap);
+	fclose(f);
+}
+
+/* one line appended to FAKE_LOG, when set */
+static void log_line(const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
+	append_v("FAKE_LOG", fmt, ap);
 	va_end(ap);
-	fclose(f);
 }
 
 /* FAKE_WARMUP_WAITS_FOR: polls for the file, 10 ms at a time, up to 60 s. */
@@ -97,15 +103,10 @@ static void warm_up_waits(void)
 /* one line appended to FAKE_ARGS_LOG, when set */
 static void args_log(const char *fmt, ...)
 {
-	const char *log = getenv("FAKE_ARGS_LOG");
-	FILE *f = log ? fopen(log, "a") : NULL;
-	if (!f)
-		return;
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
+	append_v("FAKE_ARGS_LOG", fmt, ap);
 	va_end(ap);
-	fclose(f);
 }
 
 /* Writes one reply; NULL msg for a message without fields. */
