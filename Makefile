@@ -150,6 +150,10 @@ $(B)/fake_nvcc: $(B)/tests/fake_nvcc.o
 $(B)/csv_same: $(B)/tests/csv_same.o $(ENGINE_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
+# The methodology's score of the strategies over recordings (bench/anytime.sh).
+$(B)/anytime_score: $(B)/tests/anytime_score.o $(ENGINE_OBJS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
 # What the GPU executes of a cubin (tests/recipe.sh compares a recipe's build with the tuned binary).
 $(B)/cubin_hash: $(B)/tests/cubin_hash.o $(B)/tuner/cubin.o $(B)/lib/lib.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lxxhash

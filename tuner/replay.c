@@ -297,8 +297,9 @@ static double *binary_seconds(const build *b, const double *csec, size_t nconfig
 	return s;
 }
 
-int replay_run(const config *cfg, const space *sp, const char *csv_path, strategy s, size_t budget,
-	       unsigned long long seed, int jobs, const char *out_path, replay_result *r, diags *d)
+static int replay(const config *cfg, const space *sp, const char *csv_path, strategy s, size_t budget,
+		  unsigned long long seed, int jobs, const char *out_path, size_t *sequence, double *times, replay_result *r,
+		  diags *d)
 {
 	double *time = xcalloc(sp->count + 1, sizeof *time);
 	double *csec = xcalloc(sp->count + 1, sizeof *csec);
@@ -355,6 +356,10 @@ int replay_run(const config *cfg, const space *sp, const char *csv_path, strateg
 				r->best_found = time[order[k]];
 				r->best_config = (long long)order[k];
 			}
+		if (sequence)
+			memcpy(sequence, order, r->evaluations * sizeof *order);
+		if (times)
+			memcpy(times, time, sp->count * sizeof *time);
 		if (out_path)
 			rc = write_sequence(cfg, sp, out_path, order, r->evaluations, time, d);
 		free(order);
@@ -364,4 +369,16 @@ int replay_run(const config *cfg, const space *sp, const char *csv_path, strateg
 	free(csec);
 	free(prior);
 	return rc;
+}
+
+int replay_run(const config *cfg, const space *sp, const char *csv_path, strategy s, size_t budget,
+	       unsigned long long seed, int jobs, const char *out_path, replay_result *r, diags *d)
+{
+	return replay(cfg, sp, csv_path, s, budget, seed, jobs, out_path, NULL, NULL, r, d);
+}
+
+int replay_trace(const config *cfg, const space *sp, const char *csv_path, strategy s, size_t budget,
+		 unsigned long long seed, int jobs, size_t *sequence, double *times, replay_result *r, diags *d)
+{
+	return replay(cfg, sp, csv_path, s, budget, seed, jobs, NULL, sequence, times, r, d);
 }

@@ -31,4 +31,10 @@ typedef struct {
 int replay_run(const config *cfg, const space *sp, const char *csv_path, strategy s, size_t budget,
 	       unsigned long long seed, int jobs, const char *out_path, replay_result *r, diags *d);
 
+/* replay_run without a sequence file: sequence receives the configurations evaluated in order
+ * (room for the budget), times every configuration's recorded time, INFINITY where it failed
+ * (room for the space), for a score of the whole run (anytime.h). */
+int replay_trace(const config *cfg, const space *sp, const char *csv_path, strategy s, size_t budget,
+		 unsigned long long seed, int jobs, size_t *sequence, double *times, replay_result *r, diags *d);
+
 #endif

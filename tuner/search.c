@@ -344,7 +344,7 @@ double search_static_model(const result *r, const binary *bin)
  * space's configurations share one problem, so fewer threads means more work per thread), and its
  * turn among those of the same score and granularity. */
 typedef struct {
-	double score, threads;
+	double score, threads, spread;
 	size_t config, turn;
 } tie;
 
@@ -366,6 +366,30 @@ static int by_turn(const void *a, const void *b)
 	return x->turn < y->turn ? -1 : 1;
 }
 
+static int by_spread(const void *a, const void *b)
+{
+	const tie *x = a, *y = b;
+	return (x->spread > y->spread) - (x->spread < y->spread);
+}
+
+/* Within a score and granularity, the turns go in spread order: the first in the space's order,
+ * then each j-th at j times the golden ratio, modulo 1, so that the early turns are scattered over
+ * the group (its parameters) rather than the first values of its first parameters, which the
+ * model could not tell apart from the rest (a maxrreg or tile variant of one launch, taken three
+ * times in a row in the sumMatrix space). */
+static void spread_turns(tie *t, size_t n)
+{
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && t[j].score == t[i].score && t[j].threads == t[i].threads; j++)
+			;
+		for (size_t k = i; k < j; k++)
+			t[k].spread = fmod((double)t[k].turn * 0.6180339887498949, 1);
+		qsort(t + i, j - i, sizeof *t, by_spread);
+		for (size_t k = i; k < j; k++)
+			t[k].turn = k - i;
+	}
+}
+
 /* The launch alone cannot tell how much work per thread pays (a reduction's unrolled variants, a
  * convolution's output tiles): configurations of one score take turns by granularity, fewest
  * threads first, so that the model's first picks see every granularity early rather than only
@@ -377,12 +401,13 @@ static void break_ties(double *prior, const space *sp, const result *res)
 	for (size_t c = 0; c < n; c++) {
 		const result *r = &res[c];
 		double threads = (double)(r->block[0] * r->block[1] * r->block[2]) * (double)(r->grid[0] * r->grid[1] * r->grid[2]);
-		t[c] = (tie){prior[c], threads, c, 0};
+		t[c] = (tie){prior[c], threads, 0, c, 0};
 	}
 	qsort(t, n, sizeof *t, by_granularity);
 	for (size_t i = 1; i < n; i++)
 		if (t[i - 1].score == t[i].score && t[i - 1].threads == t[i].threads)
 			t[i].turn = t[i - 1].turn + 1;
+	spread_turns(t, n);
 	qsort(t, n, sizeof *t, by_turn);
 	for (size_t i = 0; i < n; i++)
 		prior[t[i].config] += 1e-7 * (double)i / (double)n;

@@ -175,7 +175,7 @@ static size_t surrogate_picks(state *S, char *taken, size_t *wave, size_t k, siz
  * a neighbour moves one, so that three rounds reach as far as five (and a search waits on two
  * fewer rounds of compiles). At most WAVE: a constant rather than -j, so that the sequence is the
  * same on every machine. */
-enum { WAVE = 16, WIDE = 8 };
+enum { WAVE = 16, WIDE = 8, GROW = 4 };
 
 static void plan_waves(state *S)
 {
@@ -189,22 +189,104 @@ static void plan_waves(state *S)
 		S->wave = left / 5 < 1 ? 1 : left / 5;
 }
 
+static int by_time(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The prior's track record: each of the model's picks, once measured, counts as good when it beats
+ * the median of all measured so far (a bar that rises as the search refines). */
+static void credit(state *S, const size_t *picks, size_t n)
+{
+	double *t = xcalloc(S->used + 1, sizeof *t);
+	size_t m = 0;
+	for (size_t i = 0; i < S->used; i++)
+		if (!isinf(S->time[S->order[i]]))
+			t[m++] = S->time[S->order[i]];
+	qsort(t, m, sizeof *t, by_time);
+	for (size_t i = 0; i < n; i++)
+		if (measured(S, picks[i])) {
+			S->model_tried++;
+			S->model_good += m && S->time[picks[i]] <= t[m / 2];
+		}
+	free(t);
+}
+
+/* The model's share of a wave of w: half of it times the prior's success rate (Laplace's: one
+ * good and one bad assumed), rounded down, so that a prior the results contradict drops out of the
+ * waves and one that keeps finding good configurations keeps its place. */
+static size_t model_picks(state *S, char *taken, size_t *wave, size_t k, size_t w)
+{
+	if (!S->rank || w < 4)
+		return k;
+	double p = (double)(S->model_good + 1) / (double)(S->model_tried + 2);
+	size_t want = (size_t)(p * (double)w / 2), n = S->sp->count;
+	while (want && k < w && S->rank_next < n) {
+		size_t c = S->rank[S->rank_next++];
+		if (measured(S, c) || taken[c])
+			continue;
+		taken[c] = 1;
+		wave[k++] = c;
+		want--;
+	}
+	return k;
+}
+
+/* A plateau (no better configuration in the last STALE evaluations, or a third of the run so far
+ * when that is more): up to cap - k configurations away from
+ * the basin the waves circle, each a child of two of the best TOP measured (each parameter's
+ * position from either, tournament-chosen as the genetic strategy chooses, as local and genetic
+ * escape such basins on the recordings), one not of the space or measured already replaced by a
+ * uniform draw. */
+enum { STALE = 16, TOP = 8 };
+
+static size_t diversify(state *S, char *taken, size_t *wave, size_t k, size_t cap, const ranked *centre, size_t m)
+{
+	size_t top = m < TOP ? m : TOP, *child = xcalloc(S->np + 1, sizeof *child);
+	while (k < cap) {
+		long long c = -1;
+		if (top >= 2) {
+			size_t a = centre[below(&S->rng, top)].config, a2 = centre[below(&S->rng, top)].config;
+			size_t b = centre[below(&S->rng, top)].config, b2 = centre[below(&S->rng, top)].config;
+			a = S->time[a2] < S->time[a] ? a2 : a;
+			b = S->time[b2] < S->time[b] ? b2 : b;
+			for (size_t i = 0; i < S->np; i++)
+				child[i] = S->pos[(random_uniform(&S->rng) < 0.5 ? a : b) * S->np + i];
+			c = lookup(S, child);
+		}
+		if ((c < 0 || measured(S, (size_t)c) || taken[c]) && (c = random_untaken(S, taken)) < 0)
+			break;
+		taken[c] = 1;
+		wave[k++] = (size_t)c;
+	}
+	free(child);
+	return k;
+}
+
 static void run_waves(state *S)
 {
 	size_t n = S->sp->count;
 	plan_waves(S);
-	size_t w = S->wave;
 	ranked *centre = xcalloc(S->budget + 1, sizeof *centre);
 	size_t *wave = xcalloc(WAVE + 1, sizeof *wave), *nb = xcalloc(2 * S->np + 1, sizeof *nb);
 	char *taken = xcalloc(n + 1, 1);
 	while (budget_left(S)) {
-		size_t m = 0, k = 0;
+		/* early waves are narrow, so that each decision sees the last results: a run is good at
+		 * every moment only if it refines from its first results on */
+		size_t m = 0, k = 0, w = S->used / 2 > S->wave ? S->wave : S->used / 2 < GROW ? GROW : S->used / 2;
+		w = w < S->wave ? w : S->wave;
 		for (size_t i = 0; i < S->used; i++)
 			if (!isinf(S->time[S->order[i]]))
 				centre[m++] = (ranked){S->time[S->order[i]], S->order[i]};
 		qsort(centre, m, sizeof *centre, by_key);
+		double before = S->best >= 0 ? S->time[S->best] : INFINITY;
+		k = model_picks(S, taken, wave, k, w);
+		size_t by_model = k;
+		if (S->stale >= STALE && S->stale >= S->used / 3)
+			k = diversify(S, taken, wave, k, k + (w + 1) / 2, centre, m);
 		if (S->picks && m)
-			k = surrogate_picks(S, taken, wave, k, S->picks);
+			k = surrogate_picks(S, taken, wave, k, k + (w + 2) / 3 < w ? k + (w + 2) / 3 : w);
 		for (size_t i = 0; i < m && k < w; i++) {
 			size_t nn = neighbours(S, centre[i].config, nb, 0);
 			for (size_t j = 0; j < nn && k < w; j++)
@@ -224,6 +306,8 @@ static void run_waves(state *S)
 		if (!k)
 			break;
 		search_measure_in_order(S, wave, k, 1);
+		credit(S, wave, by_model);
+		S->stale = S->best >= 0 && S->time[S->best] < before ? 0 : S->stale + k;
 		for (size_t i = 0; i < k; i++)
 			taken[wave[i]] = 0;
 	}
@@ -345,23 +429,32 @@ size_t *search_order(const double *prior, size_t n)
 	return order;
 }
 
-/* Model-guided: half the budget on the configurations the static model ranks best, then waves
- * of neighbours of the best measured ones. */
+/* Model-guided, good at every moment of a run whatever its budget: a short first list of the
+ * configurations the static model ranks best, then waves that refine around the best measured,
+ * take the model's next picks only as far as its ranking agrees with the results (prior_fit), and
+ * leave a plateau by recombining the best (diversify). The first list is at most PROBE (half the
+ * budget below that): longer, the best so far would be only as good as the static ranking for
+ * most of a run. */
+enum { PROBE = 8 };
+
 void search_run_model(state *S, const double *prior)
 {
 	size_t n = S->sp->count, *rank = search_order(prior, n);
 	size_t half = S->budget / 2 > 0 ? S->budget / 2 : 1;
+	half = half < PROBE ? half : PROBE;
 	half = half > S->used ? half - S->used : 0; /* the start's count in it */
-	/* the first half: the model's best, each followed by a uniform draw, so that a space that the
-	 * launch alone does not explain (a kernel variant as a parameter) still gets a fair look;
-	 * drawn before anything is measured, so that all of it can be compiled ahead */
-	size_t *first = xcalloc(half + 1, sizeof *first), nfirst = 0;
+	/* the model's best, each followed by a uniform draw, so that a space that the launch alone
+	 * does not explain (a kernel variant as a parameter) still gets a fair look and the prior is
+	 * checked against configurations it did not choose; drawn before anything is measured, so
+	 * that all of it can be compiled ahead */
+	size_t *first = xcalloc(half + 1, sizeof *first), nfirst = 0, k = 0;
+	size_t *picked = xcalloc(half + 1, sizeof *picked), npicked = 0;
 	char *taken = xcalloc(n + 1, 1);
-	for (size_t k = 0; k < n && nfirst < half; k++) {
+	for (; k < n && nfirst < half; k++) {
 		if (taken[rank[k]] || measured(S, rank[k]))
 			continue;
 		taken[rank[k]] = 1;
-		first[nfirst++] = rank[k];
+		first[nfirst++] = picked[npicked++] = rank[k];
 		long long c;
 		if (nfirst < half && (c = random_untaken(S, taken)) >= 0) {
 			taken[c] = 1;
@@ -369,8 +462,13 @@ void search_run_model(state *S, const double *prior)
 		}
 	}
 	search_measure_in_order(S, first, nfirst, 1);
+	if (prior)
+		credit(S, picked, npicked);
 	free(taken);
 	free(first);
-	free(rank);
+	free(picked);
+	S->rank = prior ? rank : NULL;
+	S->rank_next = k;
 	run_waves(S);
+	free(rank);
 }

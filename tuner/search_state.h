@@ -49,6 +49,11 @@ typedef struct {
 	size_t horizon; /* a forecast stops after this many evaluations (0: the budget decides) */
 	int dry;        /* search_first's: nothing is evaluated, what would be is committed */
 	size_t *spec;   /* room for the list in flight and SPECULATE more */
+	/* the model strategy's: its prior's ranking (NULL: none) and the next of it not yet
+	 * proposed after the first list; the evaluations since the best last improved */
+	const size_t *rank;
+	size_t rank_next, stale;
+	size_t model_tried, model_good; /* the model's picks measured, and those that did well */
 } state;
 
 /* How many configurations a hint names beyond the list in flight: more than a machine's cores,

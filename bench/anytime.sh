@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# bench/anytime.sh: autotune's strategies scored as the auto-tuning community's methodology scores
+# optimisers (Willemsen, van Nieuwpoort, van Werkhoven, FGCS 2024; tuner/anytime.h says how), over
+# every recording in tests/data (and any CONFIG.yaml:RECORDING.csv pairs given), SEEDS seeds each.
+# Per recording and strategy: the space, where the axes end (random search's expected evaluations
+# to come 95% of the way from the median to the optimum), the mean score on the time axis (compile,
+# run and verification charged per evaluation) and on the evaluation axis, then the fixed-budget
+# ratios at 1, 2, 5, 10 and 20% of the space: median over seeds of optimum / best found, its worst
+# tenth, and random search's expected ratio. Last, each strategy's mean over the recordings. No GPU.
+# Run from the repository root after `make build/anytime_score`.
+set -euo pipefail
+SEEDS=${SEEDS:-30}
+export STRATEGIES=${STRATEGIES:-random local anneal genetic model}
+pairs="configs/summatrix.yaml:tests/data/summatrix_h100.csv configs/reduce.yaml:tests/data/reduce_h100.csv
+bench/spaces/transpose_big.yaml:tests/data/transpose_big_h100.csv
+configs/convolution.yaml:tests/data/convolution_h100.csv configs/gemm.yaml:tests/data/gemm_h100.csv
+configs/fir.yaml:tests/data/fir_h100.csv configs/stencil.yaml:tests/data/stencil_h100.csv"
+# a recording in tests/data that the list above lacks is not silently left out
+for f in tests/data/*.csv; do
+	case " $(echo $pairs) " in *":$f "*) ;; *) echo "bench/anytime.sh: $f has no config here: add it" >&2; exit 2 ;; esac
+done
+build/anytime_score "$SEEDS" $pairs "$@" | awk '{ print } NR > 1 { sum[$2] += $5; evals[$2] += $6; n[$2]++ }
+	END { for (s in sum) printf "mean %-10s time %7.3f  evals %7.3f  over %d recordings\n", s, sum[s] / n[s], evals[s] / n[s], n[s] }'

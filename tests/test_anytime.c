@@ -1,0 +1,127 @@
+/* test_anytime.c: the methodology's score (anytime.c) over the recorded H100 runs (tests/data):
+ * its random baseline and axes as the methodology defines them, random search scoring about
+ * nothing, and the default strategy ahead of autotune's others over the recordings. */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "anytime.h"
+#include "config.h"
+#include "tests.h"
+
+static const char *const recordings[][2] = {
+	{"configs/summatrix.yaml", "tests/data/summatrix_h100.csv"},
+	{"configs/reduce.yaml", "tests/data/reduce_h100.csv"},
+	{"bench/spaces/transpose_big.yaml", "tests/data/transpose_big_h100.csv"},
+	{"configs/fir.yaml", "tests/data/fir_h100.csv"},
+	{"configs/convolution.yaml", "tests/data/convolution_h100.csv"},
+	{"configs/gemm.yaml", "tests/data/gemm_h100.csv"},
+	{"configs/stencil.yaml", "tests/data/stencil_h100.csv"},
+};
+enum { NREC = sizeof recordings / sizeof *recordings };
+
+typedef struct {
+	config c;
+	space s;
+	anytime_space a;
+} opened;
+
+static int open_recording(size_t i, opened *o)
+{
+	diags d = {0};
+	int rc = config_load(recordings[i][0], &o->c, &d) || space_enumerate(&o->c, &o->s, &d) ||
+		 anytime_open(&o->c, &o->s, recordings[i][1], &o->a, &d);
+	diags_print(&d);
+	diags_free(&d);
+	return rc ? -1 : 0;
+}
+
+static void close_recording(opened *o)
+{
+	anytime_close(&o->a);
+	space_free(&o->s);
+	config_free(&o->c);
+}
+
+/* Random search's expected best falls from the space's median (one draw) to its optimum (all of
+ * them), never rising; its clock charges the first draw a compile and grows with every draw; the
+ * axes end no later than the space. */
+static void test_the_random_baseline_runs_from_median_to_optimum(void)
+{
+	for (size_t i = 0; i < NREC; i++) {
+		opened o;
+		CU_ASSERT_EQUAL_FATAL(open_recording(i, &o), 0);
+		const anytime_space *a = &o.a;
+		size_t n = a->nvalid;
+		CU_ASSERT_DOUBLE_EQUAL(anytime_random(a, 1), a->asc[n - 1 - (size_t)round((double)(n + 1) / 2)], 0);
+		CU_ASSERT_DOUBLE_EQUAL(anytime_random(a, 100 * n), a->asc[0], 0);
+		for (size_t k = 2; k <= n; k++)
+			CU_ASSERT(anytime_random(a, k) <= anytime_random(a, k - 1));
+		CU_ASSERT(a->evals_start >= 1 && a->evals_start < a->evals_end && a->evals_end <= a->sp->count);
+		CU_ASSERT(a->clock[1] >= ANYTIME_COMPILE_S);
+		for (size_t k = 1; k <= a->evals_end; k++)
+			CU_ASSERT(a->clock[k] > a->clock[k - 1]);
+		close_recording(&o);
+	}
+}
+
+/* The score is standardised against random search: random search itself, over 30 seeds, scores
+ * near 0 on the evaluation axis, where nothing but the draws differs from the baseline. */
+static void test_random_search_scores_about_nothing(void)
+{
+	for (size_t i = 0; i < NREC; i++) {
+		if (i == 5)
+			continue; /* the GEMM space: as the rest, at twenty times the cost */
+		opened o;
+		CU_ASSERT_EQUAL_FATAL(open_recording(i, &o), 0);
+		anytime_score sc;
+		diags d = {0};
+		CU_ASSERT_EQUAL_FATAL(anytime_score_strategy(&o.a, STRAT_RANDOM, 30, &sc, &d), 0);
+		if (fabs(sc.eval_score) >= 0.3)
+			fprintf(stderr, "\n  %s: random search scores %.3f\n", recordings[i][1], sc.eval_score);
+		CU_ASSERT(fabs(sc.eval_score) < 0.3);
+		diags_free(&d);
+		close_recording(&o);
+	}
+}
+
+/* Over the recordings, on the time axis (compiles charged), the default strategy's mean score is
+ * above random search's and the genetic strategy's, the best of the others (bench/anytime.sh:
+ * local and anneal score far below both). */
+static void test_the_default_leads_on_the_time_axis(void)
+{
+	static const strategy others[] = {STRAT_RANDOM, STRAT_GENETIC};
+	enum { SEEDS = 30, NOTHERS = sizeof others / sizeof *others };
+	double model = 0, other[NOTHERS] = {0};
+	for (size_t i = 0; i < NREC; i++) {
+		opened o;
+		CU_ASSERT_EQUAL_FATAL(open_recording(i, &o), 0);
+		anytime_score sc;
+		diags d = {0};
+		CU_ASSERT_EQUAL_FATAL(anytime_score_strategy(&o.a, STRAT_MODEL, SEEDS, &sc, &d), 0);
+		model += sc.time_score / NREC;
+		for (size_t s = 0; s < NOTHERS; s++) {
+			CU_ASSERT_EQUAL_FATAL(anytime_score_strategy(&o.a, others[s], SEEDS, &sc, &d), 0);
+			other[s] += sc.time_score / NREC;
+		}
+		diags_free(&d);
+		close_recording(&o);
+	}
+	for (size_t s = 0; s < NOTHERS; s++) {
+		if (model <= other[s])
+			fprintf(stderr, "\n  the default scores %.3f, %s %.3f\n", model, strategy_name(others[s]), other[s]);
+		CU_ASSERT(model > other[s]);
+	}
+}
+
+int add_anytime_suite(void)
+{
+	CU_pSuite s = CU_add_suite("anytime", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "the random baseline runs from median to optimum", test_the_random_baseline_runs_from_median_to_optimum);
+	CU_add_test(s, "random search scores about nothing", test_random_search_scores_about_nothing);
+	CU_add_test(s, "the default leads on the time axis", test_the_default_leads_on_the_time_axis);
+	return 0;
+}

@@ -1,0 +1,62 @@
+/* anytime.h: how good a search strategy is at every moment of a run, scored as the auto-tuning
+ * community's methodology scores optimisers (Willemsen, van Nieuwpoort and van Werkhoven, FGCS
+ * 2024), over a recorded exhaustive run replayed (replay.h). At each point of an axis, the mean
+ * over seeds of the best found so far (averaged as ranks in the space's distribution, then read
+ * back as a time) is standardised against random search drawn without replacement:
+ *   (random - found) / (random - optimum)
+ * 1: the optimum, 0: random search, negative: worse. The score is its mean over the axis, which
+ * runs from where random search is expected to have come 1% of the way from the space's median to
+ * its optimum to where it is expected to have come 95% of the way. The time axis charges each
+ * evaluation its compile (once per binary a run builds: ANYTIME_COMPILE_S, the recordings having
+ * no compile time for most), its run (a warm-up, ten samples and the verification launch at the
+ * recorded time) and a fixed cost; the evaluation axis counts evaluations. */
+#ifndef AUTOTUNE_ANYTIME_H
+#define AUTOTUNE_ANYTIME_H
+
+#include <stddef.h>
+
+#include "diag.h"
+#include "space.h"
+#include "strategy.h"
+
+typedef struct config config;
+
+/* A binary's compile, seconds: a GEMM variant's on the H100 box. */
+#define ANYTIME_COMPILE_S 0.7
+/* Per evaluation, what is not the kernel: launching the worker's run, verifying, bookkeeping. */
+#define ANYTIME_OVERHEAD_S 0.005
+
+typedef struct {
+	double time_score, eval_score; /* the mean over seeds' curve, scored on each axis */
+	size_t cutoff_evals;           /* where the axes end, in evaluations of random search */
+	double cutoff_s;               /* and in seconds */
+	size_t budget;                 /* each run's evaluations: enough to reach the cutoff */
+} anytime_score;
+
+/* The recording's space, read once for as many strategies as are scored. */
+typedef struct {
+	const config *cfg;
+	const space *sp;
+	const char *csv;
+	double *time;        /* per configuration, ms; INFINITY failed */
+	double *asc;         /* the passed times, ascending */
+	size_t nvalid;
+	size_t *of_config;   /* per configuration, its binary */
+	size_t nbins;
+	double *clock;       /* clock[k]: random search's expected time for k evaluations, s (as far as
+			       * evals_end), each of its binaries compiled once */
+	size_t evals_start, evals_end;
+} anytime_space;
+
+/* -1 with the reason in d when the recording does not fit the space or nothing in it passed. */
+int anytime_open(const config *cfg, const space *sp, const char *csv, anytime_space *a, diags *d);
+void anytime_close(anytime_space *a);
+
+/* Scores strategy s over seeds 1..seeds. -1 with the reason in d when a replay fails. */
+int anytime_score_strategy(const anytime_space *a, strategy s, int seeds, anytime_score *out, diags *d);
+
+/* The expected best of k uniform draws without replacement, as the methodology takes it: the
+ * value at the expected rank of the best. */
+double anytime_random(const anytime_space *a, size_t k);
+
+#endif
