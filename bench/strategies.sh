@@ -14,7 +14,8 @@ spaces="configs/summatrix.yaml:tests/data/summatrix_h100.csv configs/reduce.yaml
 bench/spaces/transpose_big.yaml:tests/data/transpose_big_h100.csv
 configs/convolution.yaml:tests/data/convolution_h100.csv configs/gemm.yaml:tests/data/gemm_h100.csv
 configs/fir.yaml:tests/data/fir_h100.csv
-configs/stencil.yaml:tests/data/stencil_h100.csv"
+configs/stencil.yaml:tests/data/stencil_h100.csv
+bench/spaces/gs_axpy.yaml:tests/data/gs_axpy_h200.csv bench/spaces/blur.yaml:tests/data/blur_h200.csv bench/spaces/histogram.yaml:tests/data/histogram_h200.csv"
 printf "%-14s %-10s %7s %10s %8s %8s %8s\n" space strategy budget "found/opt" p90 score random/opt
 for pair in $spaces; do
 	cfg=${pair%%:*} csv=${pair#*:}

@@ -322,6 +322,9 @@ static const char *const recordings[][2] = {
 	{"configs/convolution.yaml", "tests/data/convolution_h100.csv"},
 	{"configs/gemm.yaml", "tests/data/gemm_h100.csv"},
 	{"configs/stencil.yaml", "tests/data/stencil_h100.csv"},
+	{"bench/spaces/gs_axpy.yaml", "tests/data/gs_axpy_h200.csv"},
+	{"bench/spaces/blur.yaml", "tests/data/blur_h200.csv"},
+	{"bench/spaces/histogram.yaml", "tests/data/histogram_h200.csv"},
 };
 
 /* A recording added to tests/data is held to the default's bar too: it must be in the list above. */
