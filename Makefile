@@ -155,7 +155,7 @@ $(B)/anytime_score: $(B)/tests/anytime_score.o $(ENGINE_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 # What the GPU executes of a cubin (tests/recipe.sh compares a recipe's build with the tuned binary).
-$(B)/cubin_hash: $(B)/tests/cubin_hash.o $(B)/tuner/cubin.o $(B)/lib/lib.a
+$(B)/cubin_hash: $(B)/tests/cubin_hash.o $(B)/tuner/cubin.o $(B)/tuner/mangle.o $(B)/lib/lib.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lxxhash
 
 # Two tiers (docs/reference.md, Tests). `make unit`: the suites that need no CUDA toolkit and no GPU
