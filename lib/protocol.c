@@ -64,6 +64,23 @@ MSG(PROTO_HOSTREF, "hostref", hostref_f);
 	LL(s, l.grid[0]), LL(s, l.grid[1]), LL(s, l.grid[2]), LL(s, l.block[0]), LL(s, l.block[1]), LL(s, l.block[2]), \
 		LL(s, l.smem)
 
+static const char *const role_names[] = {[PROTO_ROLE_REF] = "ref", [PROTO_ROLE_CHECK] = "check", [PROTO_ROLE_TIME] = "time"};
+
+const char *proto_role_name(proto_role role)
+{
+	return role_names[role];
+}
+
+int proto_role_parse(const char *word, proto_role *role)
+{
+	for (size_t i = 0; i < sizeof role_names / sizeof role_names[0]; i++)
+		if (word && !strcmp(word, role_names[i])) {
+			*role = (proto_role)i;
+			return 0;
+		}
+	return -1;
+}
+
 static const proto_field run_f[] = {LL(proto_run, id),
 				    WORD(proto_run, role),
 				    LL(proto_run, warmup),

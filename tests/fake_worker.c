@@ -155,12 +155,12 @@ static double output_value(long long bx)
 
 /* A run's outputs against the reference's (role check): 1 and a wrong-result answered when they
  * differ, as the worker words it. */
-static int wrong_result(const proto_run *ask)
+static int wrong_result(const proto_run *ask, proto_role role)
 {
 	double v = output_value(ask->launch.block[0]);
-	if (!strcmp(ask->role, "ref"))
+	if (role == PROTO_ROLE_REF)
 		out.held = v;
-	if (strcmp(ask->role, "check") || out.idx < 0 || !out.held || v == out.held)
+	if (role != PROTO_ROLE_CHECK || out.idx < 0 || !out.held || v == out.held)
 		return 0;
 	char msg[512], got[32], want[32];
 	snprintf(got, sizeof got, "%g", v);
@@ -178,21 +178,26 @@ static int wrong_result(const proto_run *ask)
 static void run(const proto_run *ask, int gpu)
 {
 	long long bx = ask->launch.block[0];
+	proto_role role;
+	if (proto_role_parse(ask->role, &role)) {
+		error_reply("protocol", "bad run command"); /* as the worker: a role it does not know is no timing */
+		return;
+	}
 	log_line("run %lld %s %d\n", bx, ask->role, gpu);
 	long ms = env_long("FAKE_SLEEP_MS", 0);
 	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
 	nanosleep(&ts, NULL);
-	if (bx == env_long("FAKE_CRASH_BX", -1) || (bx == env_long("FAKE_CRASH_REF_BX", -1) && !strcmp(ask->role, "ref")))
+	if (bx == env_long("FAKE_CRASH_BX", -1) || (bx == env_long("FAKE_CRASH_REF_BX", -1) && role == PROTO_ROLE_REF))
 		raise(SIGSEGV);
 	if (bx == env_long("FAKE_HANG_BX", -1))
 		for (;;)
 			pause();
-	if (wrong_result(ask))
+	if (wrong_result(ask, role))
 		return;
 	long sms = env_long("FAKE_SMS", 0);
 	double t = (sms ? 1.0 + 64.0 / (double)bx + (double)sms / (double)ask->launch.grid[0]
 			: 1.0 + (double)bx / env_long("FAKE_PER_MS", 1000)) *
-		   (gpu == env_long("FAKE_SLOW_GPU", -1) && strcmp(ask->role, "time") ? 1.02 : 1);
+		   (gpu == env_long("FAKE_SLOW_GPU", -1) && role != PROTO_ROLE_TIME ? 1.02 : 1);
 	if (plan.steps) {
 		double serial = t * (double)(plan.steps * plan.streams);
 		t = serial * plan_share();

@@ -183,6 +183,22 @@ static void test_unsigned_fields_refuse_negatives(void)
 
 /* Journals written before the protocol module (9 significant digits, a message after the last
  * field) read as they always did. */
+/* A run's role is one of three words both ways; any other (a misspelling, another case, none)
+ * is refused, so that the worker answers a protocol error rather than time the run. */
+static void test_a_role_is_one_of_three_words(void)
+{
+	proto_role roles[] = {PROTO_ROLE_REF, PROTO_ROLE_CHECK, PROTO_ROLE_TIME}, back;
+	for (size_t i = 0; i < 3; i++) {
+		back = (proto_role)-1;
+		CU_ASSERT_EQUAL(proto_role_parse(proto_role_name(roles[i]), &back), 0);
+		CU_ASSERT_EQUAL(back, roles[i]);
+	}
+	CU_ASSERT_STRING_EQUAL(proto_role_name(PROTO_ROLE_TIME), "time");
+	const char *bad[] = {"timing", "Ref", "", "refx", NULL};
+	for (size_t i = 0; i < 5; i++)
+		CU_ASSERT_EQUAL(proto_role_parse(bad[i], &back), -1);
+}
+
 static void test_older_journal_records_read(void)
 {
 	char done[] = "done 3 0123456789abcdef ok 1234.56789 1.2345 2.5 20 8 0.00123456789 1 1980 1755 clock fell";
@@ -206,5 +222,6 @@ int add_protocol_suite(void)
 	CU_add_test(s, "malformed lines are refused", test_malformed_lines_are_refused);
 	CU_add_test(s, "unsigned fields refuse negatives", test_unsigned_fields_refuse_negatives);
 	CU_add_test(s, "older journal records read", test_older_journal_records_read);
+	CU_add_test(s, "a role is one of three words", test_a_role_is_one_of_three_words);
 	return 0;
 }

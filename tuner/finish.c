@@ -57,7 +57,7 @@ static int finalists(pass *P)
 			sample_plan plan = {.warmup = warm, .min_samples = n, .max_samples = n, .time_cap = cfg->time_cap,
 					    .noise_target = cfg->noise_target};
 			pthread_mutex_unlock(&P->lock);
-			if (runner_measure(L->rn, cfg, space_config(sp, idx[f]), "time", &b->bins[b->of_config[idx[f]]], &plan,
+			if (runner_measure(L->rn, cfg, space_config(sp, idx[f]), PROTO_ROLE_TIME, &b->bins[b->of_config[idx[f]]], &plan,
 					   &tmp, timeout, &L->d))
 				rc = -1;
 			free(tmp.message);

@@ -114,7 +114,7 @@ static long long twin_in_flight(const pass *P, size_t c)
 /* What a lane is to do with a configuration, decided under the lock. */
 typedef struct {
 	enum { STEP_DONE, STEP_DEFER, STEP_MEASURE, STEP_STOP } kind;
-	const char *role;
+	proto_role role;
 	int run_ref_kernel;  /* run verify.kernel on this lane's worker first */
 	long long refresh;   /* run this configuration as the reference first, -1: no */
 	result ref_copy;     /* its launch, for refresh */
@@ -159,9 +159,9 @@ static void choose_role(pass *P, lane *L, size_t g, step *s)
 	if (P->ref_kernel) {
 		if (L->loaded < 0)
 			s->run_ref_kernel = 1; /* its binary was waited for by the prelude */
-		s->role = "check";
+		s->role = PROTO_ROLE_CHECK;
 	} else if (P->ref[g] >= 0) {
-		s->role = "check";
+		s->role = PROTO_ROLE_CHECK;
 		if (L->loaded != (long long)g) {
 			s->refresh = P->ref[g];
 			s->ref_copy = P->res[P->ref[g]];
@@ -183,7 +183,7 @@ static step prelude(pass *P, lane *L, size_t c)
 	step s;
 	memset(&s, 0, sizeof s);
 	s.kind = STEP_DONE;
-	s.role = "ref";
+	s.role = PROTO_ROLE_REF;
 	s.refresh = -1;
 	/* first, as it may let go of the lock: c is this lane's, but the rest can change meanwhile */
 	if (wait_binary(P, b->of_config[c]) || (P->ref_kernel && L->loaded < 0 && wait_binary(P, (size_t)b->ref_bin))) {
@@ -297,7 +297,7 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 	P->state[c] = FINISHED;
 	P->finishes++;
 	pthread_cond_broadcast(&P->changed);
-	if (!strcmp(s->role, "ref"))
+	if (s->role == PROTO_ROLE_REF)
 		P->pending[g] = 0;
 	if (rc) {
 		/* not measured: the worker is gone, or the reference this needed failed */
@@ -336,7 +336,7 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 		}
 		if (r->t_max * r->batch > P->slowest)
 			P->slowest = r->t_max * r->batch;
-	} else if (!strcmp(s->role, "ref") && (long long)c == P->named) {
+	} else if (s->role == PROTO_ROLE_REF && (long long)c == P->named) {
 		char *desc = space_describe(cfg, space_config(P->sp, c));
 		diags_at(P->d, cfg->path, cfg->reference_at.line, cfg->reference_at.col,
 			 "the verify reference (%s) failed: %s%s%s", desc, status_name(r->st), r->message ? ": " : "",

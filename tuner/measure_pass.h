@@ -144,7 +144,7 @@ int vote_holds(const pass *P, const lane *L, size_t g);
 void vote_close(pass *P, vote *v, int how);
 /* Counts configuration c's verdict, measured on L in `role`, in its group's vote (P->lock held,
  * c's result recorded); a second dissent leaves the vote VOTE_RERUN, for vote_reelect. */
-void vote_count(pass *P, lane *L, size_t c, const char *role);
+void vote_count(pass *P, lane *L, size_t c, proto_role role);
 /* The re-election of a vote left VOTE_RERUN, on its lane L, measuring with `visit` (measure.c's,
  * P->lock held). */
 typedef int (*visit_fn)(pass *P, lane *L, size_t c);

@@ -673,7 +673,7 @@ static char *with_plan_lines(char *scalars, const config *cfg, const value *para
 	return out;
 }
 
-int runner_measure(runner *r, const config *cfg, const value *params, const char *role, const binary *bin,
+int runner_measure(runner *r, const config *cfg, const value *params, proto_role role, const binary *bin,
 		   const sample_plan *plan, result *res, double timeout_s, diags *d)
 {
 	int has_plan = cfg->plan.nlaunches && bin->nplan == cfg->plan.nlaunches;
@@ -683,7 +683,7 @@ int runner_measure(runner *r, const config *cfg, const value *params, const char
 		return -1;
 	/* a new worker (after a crash, or for other connections) gets the reference's outputs before
 	 * it checks against them; a finalist's timing needs none */
-	if (!strcmp(role, "check") && r->ref_run && r->have_gen != r->ref_gen && replay_reference(r, d))
+	if (role == PROTO_ROLE_CHECK && r->ref_run && r->have_gen != r->ref_gen && replay_reference(r, d))
 		return -1;
 	char *scalars = scalar_lines(cfg, params, res, d);
 	if (!scalars) {
@@ -693,7 +693,7 @@ int runner_measure(runner *r, const config *cfg, const value *params, const char
 	if (has_plan)
 		scalars = with_plan_lines(scalars, cfg, params, bin, res);
 	proto_run ask_run = {0,
-			     role,
+			     proto_role_name(role),
 			     plan->warmup,
 			     plan->min_samples,
 			     plan->max_samples,
@@ -713,7 +713,7 @@ int runner_measure(runner *r, const config *cfg, const value *params, const char
 		rc = run_answer(r, timeout_s, &ans, &res->serial_ms);
 	if (rc == LINE_OK) {
 		take_result(ans, res);
-		if (res->st == ST_OK && !strcmp(role, "ref")) {
+		if (res->st == ST_OK && role == PROTO_ROLE_REF) {
 			free(r->ref_run);
 			free(r->ref_scalars);
 			r->ref_run = xstrdup(run);

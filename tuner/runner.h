@@ -7,6 +7,7 @@
 #include "compile.h"
 #include "diag.h"
 #include "expr.h"
+#include "protocol.h"
 #include "result.h"
 
 typedef struct config config;
@@ -48,10 +49,10 @@ typedef struct {
 	double near_ms; /* the same from RACE_AFTER samples on (0: never) */
 } sample_plan;
 
-/* Measures one configuration: role "ref" keeps its outputs as the reference, "check" compares
- * with them, "time" only times (finalist rounds). Fills res->st, timing, clocks and message.
+/* Measures one configuration: role PROTO_ROLE_REF keeps its outputs as the reference, CHECK
+ * compares with them, TIME only times (finalist rounds). Fills res->st, timing, clocks and message.
  * Returns 0, or -1 when no worker can be started any more (the reason in d). */
-int runner_measure(runner *r, const config *cfg, const value *params, const char *role, const binary *bin,
+int runner_measure(runner *r, const config *cfg, const value *params, proto_role role, const binary *bin,
 		   const sample_plan *plan, result *res, double timeout_s, diags *d);
 
 /* Collects the hardware counters of n configurations, one launch each in one profiling session
