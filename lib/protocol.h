@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "stats.h"
+
 typedef enum {
 	PF_LL,       /* long long */
 	PF_ULL,      /* unsigned long long */
@@ -128,6 +130,9 @@ typedef struct {
 	double rtol, atol;
 	const char *symbol, *cubin;
 } proto_run;
+/* A run's stopping rule, to and from its fields: the one copy of the mapping. */
+stop_rule proto_run_rule(const proto_run *run);
+void proto_run_set_rule(proto_run *run, const stop_rule *rule);
 /* "plan STREAMS ORDER LAUNCHES": the next run executes a plan instead of its own launch (whose
  * symbol and shape are the first step's): the LAUNCHES "step" lines that come next, in each of
  * STREAMS streams, ORDER "depth" (a stream's launches, then the next stream's) or "breadth" (a

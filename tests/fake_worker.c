@@ -206,7 +206,8 @@ static void run(const proto_run *ask, int gpu)
 	}
 	/* the worker's stopping rule on samples whose fastest is t * 0.99: the minimum, raced out,
 	 * or the time cap, each sample taking FAKE_SAMPLE_MS of (pretended) time */
-	stop_rule rule = {0, (size_t)ask->min_samples, (size_t)ask->max_samples, ask->time_cap, ask->race, ask->near};
+	stop_rule rule = proto_run_rule(ask);
+	rule.noise_target = 0; /* the fake's samples have no noise to wait for */
 	double sample_s = (double)env_long("FAKE_SAMPLE_MS", 0) / 1000;
 	long long n = 0;
 	while (!stats_should_stop(&rule, (size_t)n, 0, (double)n * sample_s, n ? t * 0.99 : 1e300))

@@ -199,6 +199,21 @@ static void test_a_role_is_one_of_three_words(void)
 		CU_ASSERT_EQUAL(proto_role_parse(bad[i], &back), -1);
 }
 
+/* The stopping rule crosses the wire field by field and comes back whole (a swapped pair of
+ * fields, min and max or race and near, would not). */
+static void test_a_stopping_rule_crosses_the_wire_whole(void)
+{
+	stop_rule rule = {.noise_target = 0.015, .min_samples = 7, .max_samples = 900, .time_cap_s = 2.5, .race_ms = 1.25,
+			  .near_ms = 1.0625};
+	proto_run run = {.role = "check", .symbol = "k", .cubin = "/tmp/k.cubin"}, back;
+	proto_run_set_rule(&run, &rule);
+	char *line = proto_encode(&PROTO_RUN, &run);
+	CU_ASSERT_EQUAL_FATAL(proto_decode(&PROTO_RUN, line, &back), 0);
+	stop_rule got = proto_run_rule(&back);
+	CU_ASSERT_EQUAL(memcmp(&got, &rule, sizeof rule), 0);
+	free(line);
+}
+
 static void test_older_journal_records_read(void)
 {
 	char done[] = "done 3 0123456789abcdef ok 1234.56789 1.2345 2.5 20 8 0.00123456789 1 1980 1755 clock fell";
@@ -223,5 +238,6 @@ int add_protocol_suite(void)
 	CU_add_test(s, "unsigned fields refuse negatives", test_unsigned_fields_refuse_negatives);
 	CU_add_test(s, "older journal records read", test_older_journal_records_read);
 	CU_add_test(s, "a role is one of three words", test_a_role_is_one_of_three_words);
+	CU_add_test(s, "a stopping rule crosses the wire whole", test_a_stopping_rule_crosses_the_wire_whole);
 	return 0;
 }

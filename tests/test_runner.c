@@ -56,7 +56,8 @@ static void knobs(const char *const *pairs)
 		setenv(pairs[0], pairs[1], 1);
 }
 
-static const sample_plan plan = {1, 10, 10, 1.0, 0.01, 0, 0};
+static const sample_plan plan = {.warmup = 1,
+				 .rule = {.min_samples = 10, .max_samples = 10, .time_cap_s = 1.0, .noise_target = 0.01}};
 
 /* Measures configuration c (its bx is 32 * (c + 1)) in role; the result, its message owned. */
 static result measure(runner *r, size_t c, proto_role role, double timeout_s, int *rc)

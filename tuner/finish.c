@@ -54,8 +54,8 @@ static int finalists(pass *P)
 			double timeout = plan_timeout(cfg, res[idx[f]].t_max * res[idx[f]].batch);
 			int warm, n = plan_final_samples(res[idx[f]].t_median * (res[idx[f]].batch > 0 ? res[idx[f]].batch : 1),
 							 FINAL_SAMPLES, FINAL_ROUND_MS, &warm);
-			sample_plan plan = {.warmup = warm, .min_samples = n, .max_samples = n, .time_cap = cfg->time_cap,
-					    .noise_target = cfg->noise_target};
+			sample_plan plan = {.warmup = warm, .rule = {.min_samples = (size_t)n, .max_samples = (size_t)n,
+					    .time_cap_s = cfg->time_cap, .noise_target = cfg->noise_target}};
 			pthread_mutex_unlock(&P->lock);
 			if (runner_measure(L->rn, cfg, space_config(sp, idx[f]), PROTO_ROLE_TIME, &b->bins[b->of_config[idx[f]]], &plan,
 					   &tmp, timeout, &L->d))

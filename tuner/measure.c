@@ -278,8 +278,8 @@ static int measure_step(pass *P, lane *L, size_t c, step *s)
 		pthread_mutex_unlock(&P->lock);
 	}
 	sample_plan plan = P->plan;
-	plan.race_ms = s->race_ms;
-	plan.near_ms = s->near_ms;
+	plan.rule.race_ms = s->race_ms;
+	plan.rule.near_ms = s->near_ms;
 	return runner_measure(L->rn, P->cfg, space_config(P->sp, c), s->role, bin, &plan, &s->tmp, s->timeout, &L->d)
 		       ? -1
 		       : 0;
@@ -839,8 +839,8 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	P.res = res;
 	P.o = o;
 	P.d = d;
-	P.plan = (sample_plan){.warmup = cfg->warmup, .min_samples = cfg->min_samples, .max_samples = cfg->max_samples,
-			       .time_cap = cfg->time_cap, .noise_target = cfg->noise_target};
+	P.plan = (sample_plan){.warmup = cfg->warmup, .rule = {.min_samples = (size_t)cfg->min_samples,
+			       .max_samples = (size_t)cfg->max_samples, .time_cap_s = cfg->time_cap, .noise_target = cfg->noise_target}};
 	P.ref_kernel = b->ref_bin >= 0;
 	P.nlanes = nrunners;
 	P.lanes = xcalloc(nrunners, sizeof *P.lanes);

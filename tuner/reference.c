@@ -19,7 +19,8 @@ int pass_refresh_reference(const config *cfg, const space *sp, const build *b, r
 			     diags *d)
 {
 	tmp.message = NULL;
-	sample_plan plan = {.warmup = 0, .min_samples = 1, .max_samples = 1, .time_cap = cfg->time_cap, .noise_target = 1};
+	sample_plan plan = {.warmup = 0,
+			    .rule = {.min_samples = 1, .max_samples = 1, .time_cap_s = cfg->time_cap, .noise_target = 1}};
 	int rc = runner_measure(rn, cfg, space_config(sp, ref), PROTO_ROLE_REF, &b->bins[b->of_config[ref]], &plan, &tmp,
 				plan_timeout(cfg, 0), d);
 	if (rc == 0 && tmp.st != ST_OK) {
@@ -57,7 +58,8 @@ int pass_run_reference_kernel(const config *cfg, const space *sp, const build *b
 		if (dims[i]->e && cexpr_eval(cfg, dims[i], space_config(sp, 0), &v, d, NULL) == 0 && v.kind == VAL_INT)
 			*out[i] = v.u.i;
 	}
-	sample_plan plan = {.warmup = 0, .min_samples = 1, .max_samples = 1, .time_cap = cfg->time_cap, .noise_target = 1};
+	sample_plan plan = {.warmup = 0,
+			    .rule = {.min_samples = 1, .max_samples = 1, .time_cap_s = cfg->time_cap, .noise_target = 1}};
 	int rc = runner_measure(rn, cfg, space_config(sp, 0), PROTO_ROLE_REF, bin, &plan, &tmp, plan_timeout(cfg, 0), d);
 	if (rc == 0 && tmp.st != ST_OK) {
 		diags_add(d, "%s: the reference kernel '%s' failed: %s%s%s", cfg->path, cfg->ref_entry, status_name(tmp.st),

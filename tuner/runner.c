@@ -692,20 +692,9 @@ int runner_measure(runner *r, const config *cfg, const value *params, proto_role
 	}
 	if (has_plan)
 		scalars = with_plan_lines(scalars, cfg, params, bin, res);
-	proto_run ask_run = {0,
-			     proto_role_name(role),
-			     plan->warmup,
-			     plan->min_samples,
-			     plan->max_samples,
-			     plan->time_cap,
-			     plan->noise_target,
-			     plan->race_ms,
-			     plan->near_ms,
-			     launch_of(res),
-			     cfg->rtol,
-			     cfg->atol,
-			     bin->res.symbol,
-			     bin->cubin};
+	proto_run ask_run = {.role = proto_role_name(role), .warmup = plan->warmup, .launch = launch_of(res),
+			     .rtol = cfg->rtol, .atol = cfg->atol, .symbol = bin->res.symbol, .cubin = bin->cubin};
+	proto_run_set_rule(&ask_run, &plan->rule);
 	char *run = encode(&PROTO_RUN, &ask_run);
 	char *ans = NULL;
 	int rc = LINE_EOF;

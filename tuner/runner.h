@@ -40,13 +40,12 @@ runner *runner_start(const char *worker_path, int ordinal, const config *cfg, de
 int runner_prepare(runner *r, const config *cfg, const device_info *info, int profiler, diags *d);
 int runner_warm_up(runner *r, diags *d);
 
-/* How one configuration is sampled. */
+/* How one configuration is sampled: untimed launches first, then the worker's stopping rule
+ * (race_ms: raced out before min_samples once the fastest sample is slower; near_ms: the same
+ * from RACE_AFTER samples on; 0: never). */
 typedef struct {
 	int warmup;
-	int min_samples, max_samples;
-	double time_cap, noise_target;
-	double race_ms; /* raced out before min_samples once the fastest sample is slower (0: never) */
-	double near_ms; /* the same from RACE_AFTER samples on (0: never) */
+	stop_rule rule;
 } sample_plan;
 
 /* Measures one configuration: role PROTO_ROLE_REF keeps its outputs as the reference, CHECK

@@ -439,7 +439,7 @@ static int parse_run(char *line, run *R)
 	R->warmup = (int)ask.warmup;
 	R->rtol = ask.rtol;
 	R->atol = ask.atol;
-	R->rule = (stop_rule){ask.noise, (size_t)ask.min_samples, (size_t)ask.max_samples, ask.time_cap, ask.race, ask.near};
+	R->rule = proto_run_rule(&ask);
 	return 0;
 }
 
