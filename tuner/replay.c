@@ -297,9 +297,13 @@ static double *binary_seconds(const build *b, const double *csec, size_t nconfig
 	return s;
 }
 
-int replay_run(const config *cfg, const space *sp, const char *csv_path, strategy s, size_t budget,
-	       unsigned long long seed, int jobs, const char *out_path, replay_result *r, diags *d)
+int replay_run(const config *cfg, const space *sp, const replay_opts *opt, replay_result *r, diags *d)
 {
+	const char *csv_path = opt->recording, *out_path = opt->out;
+	strategy s = opt->strategy;
+	size_t budget = opt->budget;
+	unsigned long long seed = opt->seed;
+	int jobs = opt->jobs;
 	double *time = xcalloc(sp->count + 1, sizeof *time);
 	double *csec = xcalloc(sp->count + 1, sizeof *csec);
 	for (size_t c = 0; c < sp->count; c++) {

@@ -132,7 +132,8 @@ static int replay(const options *o, const config *cfg, const space *sp, diags *d
 	char *out = config_sibling(cfg, ".replay.csv");
 	replay_result r;
 	int rc = run_check_output_path(out, d) ? -1
-					   : replay_run(cfg, sp, o->replay, s, budget, seed_of(o, cfg), jobs_of(o), out, &r, d);
+					   : replay_run(cfg, sp, &(replay_opts){.recording = o->replay, .strategy = s,
+						   .budget = budget, .seed = seed_of(o, cfg), .jobs = jobs_of(o), .out = out}, &r, d);
 	if (rc == 0 && r.best_config < 0) {
 		/* no ratio to give: the search found nothing that passed */
 		if (!o->quiet) {
