@@ -45,9 +45,9 @@ static int finalists(pass *P)
 	double *rounds = xcalloc(k * FINAL_ROUNDS, sizeof *rounds), scratch[FINAL_ROUNDS];
 	int rc = 0;
 	size_t got = 0;
-	for (size_t round = 0; round < FINAL_ROUNDS && !rc && !*o->interrupted; round++) {
+	for (size_t round = 0; round < FINAL_ROUNDS && !rc && !measure_stopping(o); round++) {
 		size_t f;
-		for (f = 0; f < k && !rc && !*o->interrupted; f++) {
+		for (f = 0; f < k && !rc && !measure_stopping(o); f++) {
 			pthread_mutex_lock(&P->lock);
 			result tmp = res[idx[f]];
 			tmp.message = NULL;
@@ -198,7 +198,7 @@ void *pass_counters_lane(void *arg)
 		pthread_mutex_unlock(&P->lock);
 		return NULL;
 	}
-	while (!P->stopped && !P->hopeless && P->ccursor < P->ncounted && !*P->o->interrupted) {
+	while (!P->stopped && !P->hopeless && P->ccursor < P->ncounted && !measure_stopping(P->o)) {
 		/* those taken during the pass are not on the finish's bar */
 		int on_bar = P->phase != PHASE_PASS;
 		size_t share = (P->ncounted - P->ccursor + sharers - 1) / sharers;

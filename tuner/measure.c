@@ -379,7 +379,7 @@ static int visit(pass *P, lane *L, size_t c)
 static int search_over(void *ctx)
 {
 	const pass *P = ctx;
-	return P->stopped || *P->o->interrupted || (P->deadline > 0 && now_seconds() > P->deadline);
+	return P->stopped || measure_stopping(P->o) || (P->deadline > 0 && now_seconds() > P->deadline);
 }
 
 /* A committed configuration other than c, not measured yet, whose binary is in; -1 when none. */
@@ -506,7 +506,7 @@ static void hint_binaries(void *ctx, const size_t *configs, size_t n)
 static int next_config(pass *P, size_t *c)
 {
 	for (;;) {
-		if (P->stopped || *P->o->interrupted)
+		if (P->stopped || measure_stopping(P->o))
 			return 0;
 		for (size_t k = 0; k < P->ndeferred; k++)
 			if (P->deferred[k].at != P->finishes) {
@@ -859,7 +859,7 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	for (size_t i = 0; i < nrunners; i++)
 		if (!P.lanes[i].left) /* (one that left may still be profiling) */
 			join_diags(d, &P.lanes[i]);
-	if (!rc && d->n == before && !*o->interrupted) {
+	if (!rc && d->n == before && !measure_stopping(o)) {
 		/* (else the reference failed: nothing to compare with) */
 		t0 = now_seconds();
 		rc = finish(&P);
@@ -874,7 +874,7 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	free(P.counted);
 	free(P.taken);
 	free(P.lanes);
-	if (rc || d->n > before || *o->interrupted)
+	if (rc || d->n > before || measure_stopping(o))
 		return rc;
 	/* the sharers follow their measured twin's final numbers */
 	for (size_t c = 0; c < sp->count; c++)

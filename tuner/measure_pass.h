@@ -121,8 +121,7 @@ static inline void pass_journal_check(measure_opts *o, int rc)
 		o->journal_note = journal_failure(o->journal);
 		if (!o->journal_note)
 			o->journal_note = xstrdup("writing the journal failed");
-		if (!*o->interrupted)
-			*o->interrupted = MEASURE_STOP_JOURNAL;
+		o->journal_failed = 1;
 	}
 }
 /* reference.c */
