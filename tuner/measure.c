@@ -17,6 +17,7 @@
 #include "plan.h"
 #include "proc.h"
 #include "progress.h"
+#include "schedule.h"
 #include "search.h"
 #include "select.h"
 #include "stats.h"
@@ -382,121 +383,77 @@ static int search_over(void *ctx)
 	return P->stopped || measure_stopping(P->o) || (P->deadline > 0 && now_seconds() > P->deadline);
 }
 
-/* A committed configuration other than c, not measured yet, whose binary is in; -1 when none. */
-static long long ready_committed(pass *P, size_t c)
-{
-	for (size_t i = 0; i < P->ncommit; i++) {
-		size_t e = P->commit[i];
-		if (e != c && !P->early[e] && build_done(P->o->build, P->b->of_config[e]))
-			return (long long)e;
-	}
-	return -1;
-}
-
-/* One step of waiting for c's binary: 1 once it is in or nothing more can come (over, or nvcc
- * cannot run: visit says why); else a committed configuration whose binary is in is measured (the
- * search never waits for a binary it could have had) or a compile waited for, up to 200 ms: 0. */
-static int ready_step(pass *P, lane *L, size_t c)
-{
-	if (search_over(P))
-		return 1;
-	size_t bin = P->b->of_config[c];
-	double t0 = now_seconds();
-	pthread_mutex_lock(&P->build_lock);
-	int done = build_done(P->o->build, bin);
-	long long e = done ? -1 : ready_committed(P, c);
-	int rc = done || e >= 0 ? 0 : build_poll(P->o->build, bin, 200);
-	pthread_mutex_unlock(&P->build_lock);
-	pthread_mutex_lock(&P->lock);
-	P->wait_s += now_seconds() - t0;
-	pthread_mutex_unlock(&P->lock);
-	if (done || rc || e < 0)
-		return done || rc;
-	trace_event("search measures %lld ahead of its turn", e);
-	P->early[e] = 1;
-	pthread_mutex_lock(&P->lock);
-	visit(P, L, (size_t)e);
-	pthread_mutex_unlock(&P->lock);
-	return 0;
-}
-
-/* The search waits for c a step at a time (search_poll_fn), guessing again from what came in. */
-static int poll_for_search(void *ctx, size_t c)
+/* The first GPU's worker as a search's lane (schedule.h). */
+static void lane_measure(void *ctx, size_t c, int ahead)
 {
 	pass *P = ctx;
-	return !P->early || P->early[c] || ready_step(P, &P->lanes[0], c);
-}
-
-/* c's result once measured ahead of its turn (search_peek_fn), else NAN. */
-static double peek_for_search(void *ctx, size_t c)
-{
-	const pass *P = ctx;
-	return !P->early || !P->early[c] ? NAN : result_passed(&P->res[c]) ? result_time(&P->res[c]) : INFINITY;
+	trace_event(ahead ? "search measures %zu ahead of its turn" : "search visits %zu", c);
+	pthread_mutex_lock(&P->lock);
+	visit(P, &P->lanes[0], c);
+	pthread_mutex_unlock(&P->lock);
+	if (!ahead)
+		trace_event("search visited %zu", c);
 }
 
 /* The search's view of a measurement: the time, or INFINITY for anything that did not pass. */
-static double visit_for_search(void *ctx, size_t c)
+static double lane_time(void *ctx, size_t c)
 {
-	pass *P = ctx;
-	lane *L = &P->lanes[0];
-	if (!P->early || !P->early[c]) {
-		while (P->early && !ready_step(P, L, c))
-			;
-		if (search_over(P))
-			return INFINITY; /* the rest of the search costs nothing: nothing more is measured */
-		trace_event("search visits %zu", c);
-		if (P->early)
-			P->early[c] = 1;
-		pthread_mutex_lock(&P->lock);
-		visit(P, L, c);
-		pthread_mutex_unlock(&P->lock);
-		trace_event("search visited %zu", c);
-	}
+	const pass *P = ctx;
 	const result *r = &P->res[c];
 	return result_passed(r) ? result_time(r) : INFINITY;
 }
 
-/* Configuration lists into their binaries, each once, in order; returns how many (room: n). */
-static size_t binaries_of(const build *b, const size_t *configs, size_t n, size_t *bins)
-{
-	size_t nb = 0;
-	char *seen = xcalloc(b->nbins + 1, 1);
-	for (size_t i = 0; i < n; i++) {
-		size_t k = b->of_config[configs[i]];
-		if (!seen[k])
-			bins[nb++] = k;
-		seen[k] = 1;
-	}
-	free(seen);
-	return nb;
-}
-
-/* What the search will measure next whatever the results: measured as their binaries arrive,
- * built first (the longest first). */
-static void commit_configs(void *ctx, const size_t *configs, size_t n)
+/* The compile pool (schedule.h): not thread-safe, so one lane at a time calls it, without P->lock,
+ * so that the others can record results meanwhile. */
+static int pool_done(void *ctx, size_t bin)
 {
 	pass *P = ctx;
-	grow(&P->commit, &P->commit_cap, n + 1, sizeof *P->commit);
-	memcpy(P->commit, configs, n * sizeof *configs);
-	P->ncommit = n;
-	size_t *bins = xcalloc(n + 1, sizeof *bins), nb = binaries_of(P->b, configs, n, bins);
+	if (!P->o->build)
+		return 1;
 	pthread_mutex_lock(&P->build_lock);
-	build_commit(P->o->build, bins, nb);
+	int done = build_done(P->o->build, bin);
 	pthread_mutex_unlock(&P->build_lock);
-	free(bins);
+	return done;
 }
 
-/* What the search (or the exhaustive pass) expects to measure next: their binaries, each once,
- * to compile first in the free slots (a search's pool bounds how far ahead). */
-static void hint_binaries(void *ctx, const size_t *configs, size_t n)
+/* Waits for a compile, up to 200 ms. */
+static int pool_wait(void *ctx, size_t bin)
+{
+	pass *P = ctx;
+	double t0 = now_seconds();
+	pthread_mutex_lock(&P->build_lock);
+	int rc = build_poll(P->o->build, bin, 200);
+	pthread_mutex_unlock(&P->build_lock);
+	pthread_mutex_lock(&P->lock);
+	P->wait_s += now_seconds() - t0;
+	pthread_mutex_unlock(&P->lock);
+	return rc;
+}
+
+static void pool_hint(void *ctx, const size_t *bins, size_t n)
 {
 	pass *P = ctx;
 	if (!P->o->build)
 		return;
-	size_t *bins = xcalloc(n + 1, sizeof *bins), nb = binaries_of(P->b, configs, n, bins);
 	pthread_mutex_lock(&P->build_lock);
-	build_hint(P->o->build, bins, nb);
+	build_hint(P->o->build, bins, n);
 	pthread_mutex_unlock(&P->build_lock);
+}
+
+static void pool_commit(void *ctx, const size_t *bins, size_t n)
+{
+	pass *P = ctx;
+	pthread_mutex_lock(&P->build_lock);
+	build_commit(P->o->build, bins, n);
+	pthread_mutex_unlock(&P->build_lock);
+}
+
+/* What the exhaustive pass expects to measure next: their binaries, each once, to compile first
+ * in the free slots. */
+static void hint_binaries(pass *P, const size_t *configs, size_t n)
+{
+	size_t *bins = xcalloc(n + 1, sizeof *bins), nb = schedule_binaries(P->b->of_config, P->b->nbins, configs, n, bins);
+	pool_hint(P, bins, nb);
 	free(bins);
 }
 
@@ -795,17 +752,18 @@ static int first_pass(pass *P)
 		/* a search: the strategy proposes, each proposal is measured as it comes, on one GPU
 		 * (the next proposal depends on this one's result) */
 		size_t *order = xcalloc(budget + 1, sizeof *order);
-		search_hint_fn commit = o->build && ahead_enabled() ? commit_configs : NULL;
-		if (commit)
-			P->early = xcalloc(sp->count + 1, 1);
+		int ahead = o->build && ahead_enabled();
+		schedule S = {.of_config = P->b->of_config, .nbins = P->b->nbins, .lane = {lane_measure, lane_time, search_over},
+			      .lane_ctx = P, .pool = {NULL, pool_done, pool_wait, NULL, pool_hint, pool_commit}, .pool_ctx = P,
+			      .early = ahead ? xcalloc(sp->count + 1, 1) : NULL};
 		search_run(cfg, sp, &(search_opts){.strategy = o->strategy, .prior = o->prior, .budget = budget,
-			   .seed = o->seed, .eval = visit_for_search, .hint = hint_binaries, .commit = commit,
-			   .poll = commit ? poll_for_search : NULL, .peek = commit ? peek_for_search : NULL,
-			   .start = o->start, .nstart = o->nstart, .over = search_over, .ctx = P},
+			   .seed = o->seed, .eval = schedule_eval, .hint = schedule_hint, .commit = ahead ? schedule_commit : NULL,
+			   .poll = ahead ? schedule_poll : NULL, .peek = ahead ? schedule_peek : NULL,
+			   .start = o->start, .nstart = o->nstart, .over = schedule_over, .ctx = &S},
 			   order);
 		free(order);
-		free(P->early);
-		free(P->commit);
+		free(S.early);
+		schedule_free(&S);
 	}
 	progress_end(&P->bar);
 	pass_reference_note(P);

@@ -101,10 +101,6 @@ typedef struct pass {
 	int hopeless;     /* a profiling session profiled nothing: no more are tried */
 	double wait_s;    /* lanes' time waiting for binaries, all lanes together */
 	size_t passed;    /* configurations measured and passed so far */
-	/* a search that compiles ahead: its committed list (search_ahead), and per configuration
-	 * whether it was visited, in its turn or ahead of it, its binary having arrived first (or NULL) */
-	size_t *commit, ncommit, commit_cap;
-	char *early;
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
 	/* the compile pool is not thread-safe: one lane at a time waits on it, without P->lock, so

@@ -1,0 +1,178 @@
+/* test_schedule.c: a search's schedule (schedule.c) with an in-process lane and pool: binaries
+ * arrive after a scripted number of waits, measurements are logged, and nothing depends on a
+ * clock. What a live run and a replay both do: wait for the binary asked for, measure meanwhile
+ * the committed configurations whose binaries came first, stop waiting once the search is over. */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedule.h"
+#include "tests.h"
+
+#define N 8
+
+/* Configurations 2k and 2k+1 share binary k. */
+static const size_t of_config[N] = {0, 0, 1, 1, 2, 2, 3, 3};
+
+typedef struct {
+	int ready_after[N / 2]; /* waits until each binary is built (0: built) */
+	int waits, fail;        /* waits so far; the pool's failure (wait returns -1) */
+	size_t wanted[64], nwanted;
+	size_t measured[N], nmeasured;
+	int ahead[N];
+	int over_after;          /* the search is over after this many measurements (0: never) */
+	size_t hinted[N], nhinted, committed[N], ncommitted;
+} fake;
+
+static void fake_measure(void *ctx, size_t c, int ahead)
+{
+	fake *F = ctx;
+	F->ahead[F->nmeasured] = ahead;
+	F->measured[F->nmeasured++] = c;
+}
+
+static double fake_time(void *ctx, size_t c) { return (void)ctx, 1.0 + (double)c; }
+
+static int fake_over(void *ctx)
+{
+	fake *F = ctx;
+	return F->over_after && (int)F->nmeasured >= F->over_after;
+}
+
+static void fake_want(void *ctx, size_t bin)
+{
+	fake *F = ctx;
+	F->wanted[F->nwanted++ % 64] = bin;
+}
+
+static int fake_done(void *ctx, size_t bin) { return ((fake *)ctx)->ready_after[bin] <= ((fake *)ctx)->waits; }
+
+static int fake_wait(void *ctx, size_t bin)
+{
+	fake *F = ctx;
+	(void)bin;
+	F->waits++;
+	return F->fail;
+}
+
+static void fake_hint(void *ctx, const size_t *bins, size_t n)
+{
+	fake *F = ctx;
+	memcpy(F->hinted, bins, n * sizeof *bins);
+	F->nhinted = n;
+}
+
+static void fake_commit(void *ctx, const size_t *bins, size_t n)
+{
+	fake *F = ctx;
+	memcpy(F->committed, bins, n * sizeof *bins);
+	F->ncommitted = n;
+}
+
+static schedule fake_schedule(fake *F, int ahead)
+{
+	return (schedule){.of_config = of_config, .nbins = N / 2, .lane = {fake_measure, fake_time, fake_over},
+			  .lane_ctx = F, .pool = {fake_want, fake_done, fake_wait, NULL, fake_hint, fake_commit},
+			  .pool_ctx = F, .early = ahead ? calloc(N, 1) : NULL};
+}
+
+/* Waiting for configuration 7 (binary 3, in after 5 waits), the committed 2, 3 and 4 are measured
+ * as their binaries arrive (binary 1 after 1 wait, binary 2 after 3), ahead of their turn and once
+ * each; then 7; a later evaluation of 4 takes its time without measuring it again. */
+static void test_committed_configurations_are_measured_as_their_binaries_arrive(void)
+{
+	fake F = {.ready_after = {0, 1, 3, 5}};
+	schedule S = fake_schedule(&F, 1);
+	schedule_commit(&S, (size_t[]){2, 3, 4}, 3);
+	CU_ASSERT_EQUAL(F.ncommitted, 2); /* binaries 1 and 2, each once */
+	CU_ASSERT_EQUAL(F.committed[0], 1);
+	CU_ASSERT_EQUAL(F.committed[1], 2);
+	CU_ASSERT_DOUBLE_EQUAL(schedule_eval(&S, 7), 8.0, 0);
+	size_t want[] = {2, 3, 4, 7};
+	CU_ASSERT_EQUAL_FATAL(F.nmeasured, 4);
+	for (size_t i = 0; i < 4; i++) {
+		CU_ASSERT_EQUAL(F.measured[i], want[i]);
+		CU_ASSERT_EQUAL(F.ahead[i], i < 3);
+	}
+	CU_ASSERT_EQUAL(F.waits, 5);
+	CU_ASSERT(schedule_poll(&S, 4));
+	CU_ASSERT_DOUBLE_EQUAL(schedule_peek(&S, 4), 5.0, 0);
+	CU_ASSERT(isnan(schedule_peek(&S, 5)));
+	CU_ASSERT_DOUBLE_EQUAL(schedule_eval(&S, 4), 5.0, 0);
+	CU_ASSERT_EQUAL(F.nmeasured, 4);
+	free(S.early);
+	schedule_free(&S);
+}
+
+/* Without compiling ahead, nothing is measured before its turn: the waits come first, then the
+ * one measurement, and every wait told the pool which binary is waited for. */
+static void test_without_ahead_only_the_asked_for_is_measured(void)
+{
+	fake F = {.ready_after = {0, 2, 2, 4}};
+	schedule S = fake_schedule(&F, 0);
+	CU_ASSERT_DOUBLE_EQUAL(schedule_eval(&S, 6), 7.0, 0);
+	CU_ASSERT_EQUAL(F.nmeasured, 1);
+	CU_ASSERT_EQUAL(F.measured[0], 6);
+	CU_ASSERT_EQUAL(F.ahead[0], 0);
+	CU_ASSERT_EQUAL(F.waits, 4);
+	CU_ASSERT_EQUAL(F.nwanted, 4);
+	for (size_t i = 0; i < F.nwanted; i++)
+		CU_ASSERT_EQUAL(F.wanted[i], 3);
+	schedule_free(&S);
+}
+
+/* Once the search is over (a deadline, a signal), it stops waiting: what it waited for is not
+ * measured and counts as INFINITY. */
+static void test_a_search_that_is_over_stops_waiting(void)
+{
+	fake F = {.ready_after = {0, 1, 9, 9}, .over_after = 1};
+	schedule S = fake_schedule(&F, 1);
+	schedule_commit(&S, (size_t[]){2, 4}, 2);
+	CU_ASSERT(isinf(schedule_eval(&S, 6)));
+	CU_ASSERT_EQUAL(F.nmeasured, 1); /* 2, ahead, before the search was over */
+	CU_ASSERT_EQUAL(F.measured[0], 2);
+	CU_ASSERT_EQUAL(F.waits, 1);
+	free(S.early);
+	schedule_free(&S);
+}
+
+/* A pool that cannot compile (nvcc gone) ends the wait at once: the configuration goes to the lane,
+ * which says why it cannot be measured. */
+static void test_a_failed_pool_ends_the_wait(void)
+{
+	fake F = {.ready_after = {0, 9, 9, 9}, .fail = -1};
+	schedule S = fake_schedule(&F, 1);
+	CU_ASSERT_DOUBLE_EQUAL(schedule_eval(&S, 5), 6.0, 0);
+	CU_ASSERT_EQUAL(F.waits, 1);
+	CU_ASSERT_EQUAL(F.nmeasured, 1);
+	free(S.early);
+	schedule_free(&S);
+}
+
+/* Hints go to the pool as binaries, each once, in the order of first appearance. */
+static void test_hints_are_binaries_in_order(void)
+{
+	fake F = {0};
+	schedule S = fake_schedule(&F, 0);
+	schedule_hint(&S, (size_t[]){7, 1, 6, 0, 3, 2}, 6);
+	CU_ASSERT_EQUAL_FATAL(F.nhinted, 3);
+	CU_ASSERT_EQUAL(F.hinted[0], 3);
+	CU_ASSERT_EQUAL(F.hinted[1], 0);
+	CU_ASSERT_EQUAL(F.hinted[2], 1);
+	schedule_free(&S);
+}
+
+int add_schedule_suite(void)
+{
+	CU_pSuite s = CU_add_suite("schedule", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "committed configurations are measured as their binaries arrive",
+		    test_committed_configurations_are_measured_as_their_binaries_arrive);
+	CU_add_test(s, "without ahead only the asked-for is measured", test_without_ahead_only_the_asked_for_is_measured);
+	CU_add_test(s, "a search that is over stops waiting", test_a_search_that_is_over_stops_waiting);
+	CU_add_test(s, "a failed pool ends the wait", test_a_failed_pool_ends_the_wait);
+	CU_add_test(s, "hints are binaries in order", test_hints_are_binaries_in_order);
+	return 0;
+}
