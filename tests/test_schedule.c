@@ -1,6 +1,6 @@
-/* test_schedule.c: a search's schedule (schedule.c) with an in-process lane and pool: binaries
- * arrive after a scripted number of waits, measurements are logged, and nothing depends on a
- * clock. What a live run and a replay both do: wait for the binary asked for, measure meanwhile
+/* test_schedule.c: the exhaustive pass's queue, and a search's schedule (schedule.c) with an
+ * in-process lane and pool: binaries arrive after a scripted number of waits, measurements are
+ * logged, and nothing depends on a clock. What a live run and a replay both do: wait for the binary asked for, measure meanwhile
  * the committed configurations whose binaries came first, stop waiting once the search is over. */
 #include <CUnit/CUnit.h>
 #include <math.h>
@@ -163,6 +163,57 @@ static void test_hints_are_binaries_in_order(void)
 	schedule_free(&S);
 }
 
+/* A queue of 5 whose first is the named reference (measured before): it is skipped; a put-back
+ * configuration waits until a measurement finished since, then comes before the queue's next. */
+static void test_a_put_back_configuration_waits_for_a_finish(void)
+{
+	size_t *order = malloc(5 * sizeof *order), c = 99;
+	memcpy(order, (size_t[]){3, 0, 4, 1, 2}, 5 * sizeof *order);
+	schedule_queue Q = {.order = order, .count = 5, .skip = 3};
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_NEXT);
+	CU_ASSERT_EQUAL(c, 0);
+	schedule_queue_defer(&Q, 0); /* its twin is in flight */
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_NEXT);
+	CU_ASSERT_EQUAL(c, 4); /* nothing finished: 0 stays put back */
+	CU_ASSERT_EQUAL(schedule_queue_left(&Q), 2);
+	schedule_queue_finished(&Q);
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_NEXT);
+	CU_ASSERT_EQUAL(c, 0);
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_NEXT);
+	CU_ASSERT_EQUAL(c, 1);
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_NEXT);
+	CU_ASSERT_EQUAL(c, 2);
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_EMPTY);
+	schedule_queue_free(&Q);
+}
+
+/* Only put-back ones left and nothing finished: blocked (the caller waits); released once nothing
+ * is in flight, each comes once, in the order they were put back. */
+static void test_put_back_ones_are_blocked_until_released(void)
+{
+	size_t *order = malloc(2 * sizeof *order), c = 99;
+	memcpy(order, (size_t[]){5, 6}, 2 * sizeof *order);
+	schedule_queue Q = {.order = order, .count = 2, .skip = -1};
+	for (int i = 0; i < 2; i++) {
+		CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_NEXT);
+		schedule_queue_defer(&Q, c);
+	}
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_BLOCKED);
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_BLOCKED);
+	schedule_queue_release(&Q);
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_NEXT);
+	CU_ASSERT_EQUAL(c, 5);
+	schedule_queue_defer(&Q, 5); /* put back again, with nothing finished: blocked once more */
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_NEXT);
+	CU_ASSERT_EQUAL(c, 6);
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_BLOCKED);
+	schedule_queue_finished(&Q);
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_NEXT);
+	CU_ASSERT_EQUAL(c, 5);
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_EMPTY);
+	schedule_queue_free(&Q);
+}
+
 int add_schedule_suite(void)
 {
 	CU_pSuite s = CU_add_suite("schedule", NULL, NULL);
@@ -174,5 +225,7 @@ int add_schedule_suite(void)
 	CU_add_test(s, "a search that is over stops waiting", test_a_search_that_is_over_stops_waiting);
 	CU_add_test(s, "a failed pool ends the wait", test_a_failed_pool_ends_the_wait);
 	CU_add_test(s, "hints are binaries in order", test_hints_are_binaries_in_order);
+	CU_add_test(s, "a put-back configuration waits for a finish", test_a_put_back_configuration_waits_for_a_finish);
+	CU_add_test(s, "put-back ones are blocked until released", test_put_back_ones_are_blocked_until_released);
 	return 0;
 }

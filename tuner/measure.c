@@ -296,7 +296,7 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 	free(r->message);
 	*r = s->tmp;
 	P->state[c] = FINISHED;
-	P->finishes++;
+	schedule_queue_finished(&P->Q);
 	pthread_cond_broadcast(&P->changed);
 	if (s->role == PROTO_ROLE_REF)
 		P->pending[g] = 0;
@@ -465,20 +465,9 @@ static int next_config(pass *P, size_t *c)
 	for (;;) {
 		if (P->stopped || measure_stopping(P->o))
 			return 0;
-		for (size_t k = 0; k < P->ndeferred; k++)
-			if (P->deferred[k].at != P->finishes) {
-				*c = P->deferred[k].c;
-				memmove(P->deferred + k, P->deferred + k + 1, (--P->ndeferred - k) * sizeof *P->deferred);
-				return 1;
-			}
-		while (P->cursor < P->sp->count && (long long)P->queue[P->cursor] == P->named)
-			P->cursor++;
-		if (P->cursor < P->sp->count) {
-			*c = P->queue[P->cursor++];
-			return 1;
-		}
-		if (!P->ndeferred)
-			return 0;
+		int next = schedule_queue_next(&P->Q, c);
+		if (next != QUEUE_BLOCKED)
+			return next == QUEUE_NEXT;
 		/* a lane in a visit may only be waiting for its binary; a vote's lane is then about to
 		 * measure what the vote needs */
 		size_t flying = P->visiting;
@@ -490,8 +479,7 @@ static int next_config(pass *P, size_t *c)
 			for (size_t g = 0; P->voting && g < P->sp->count; g++)
 				if (P->votes[g].state == VOTE_OPEN)
 					vote_close(P, &P->votes[g], CHOSEN_FIRST);
-			for (size_t k = 0; k < P->ndeferred; k++)
-				P->deferred[k].at = P->finishes - 1;
+			schedule_queue_release(&P->Q);
 			continue;
 		}
 		pthread_cond_wait(&P->changed, &P->lock);
@@ -528,7 +516,7 @@ static int time_to_profile(const pass *P, const lane *L)
 		return 0;
 	/* what is left of the queue, as far as the visits so far needed measuring (those put back
 	 * mostly wait for a twin: they will share its measurement) */
-	double rest = (double)(P->sp->count - P->cursor) * P->measure_s * (double)P->measures / (double)(P->measures + P->shares);
+	double rest = (double)schedule_queue_left(&P->Q) * P->measure_s * (double)P->measures / (double)(P->measures + P->shares);
 	return session + P->measure_s / 2 >= rest / (double)(P->measuring - 1);
 }
 
@@ -550,10 +538,9 @@ static void *lane_main(void *arg)
 	while (!(L->left = time_to_profile(P, L)) && next_config(P, &c)) {
 		double t0 = now_seconds();
 		int kind = visit(P, L, c);
-		if (kind == STEP_DEFER) {
-			grow(&P->deferred, &P->deferred_cap, P->ndeferred + 1, sizeof *P->deferred);
-			P->deferred[P->ndeferred++] = (struct put_back){c, P->finishes};
-		} else if (kind == STEP_STOP)
+		if (kind == STEP_DEFER)
+			schedule_queue_defer(&P->Q, c);
+		else if (kind == STEP_STOP)
 			break;
 		else if (kind == STEP_MEASURE) {
 			double dt = now_seconds() - t0;
@@ -731,7 +718,8 @@ static int first_pass(pass *P)
 	if (o->seconds > 0)
 		P->deadline = now_seconds() + o->seconds;
 	if (!P->searching) {
-		P->queue = exhaustive_order(P);
+		P->Q = (schedule_queue){.order = exhaustive_order(P), .count = sp->count, .skip = P->named,
+					.finishes = P->Q.finishes};
 		if (!P->stopped) {
 			/* one queue for every GPU; the first lane runs here, and the pass is over once no
 			 * lane measures any more */
@@ -772,8 +760,7 @@ static int first_pass(pass *P)
 	free(P->ref);
 	free(P->pending);
 	free(P->state);
-	free(P->deferred);
-	free(P->queue);
+	schedule_queue_free(&P->Q);
 	return P->stopped < 0 ? -1 : 0;
 }
 

@@ -9,6 +9,7 @@
 
 #include "measure.h"
 #include "progress.h"
+#include "schedule.h"
 
 /* finalist rounds, samples per finalist per round, and the time a round's samples aim at: a
  * kernel of milliseconds varies by hundredths of a percent from launch to launch, and its
@@ -74,16 +75,7 @@ typedef struct pass {
 	size_t done;
 	int stopped; /* 1: stop quietly (the reference failed, reported), -1: a worker is gone */
 	double deadline; /* a time budget's end (now_seconds), 0: none */
-	/* the exhaustive pass's queue: the next configuration, and those put back because the
-	 * measurement they would share (or the reference they need) was still in flight */
-	size_t cursor;
-	size_t *queue;    /* the exhaustive pass's order: configurations, most promising first */
-	struct put_back {
-		size_t c;
-		size_t at; /* `finishes` when it was put back: worth another look once that changed */
-	} *deferred;
-	size_t ndeferred, deferred_cap;
-	size_t finishes; /* measurements finished so far */
+	schedule_queue Q; /* the exhaustive pass's queue; its count of finished measurements */
 	lane *lanes;     /* lanes[0] also measures the search's proposals, finalists */
 	size_t nlanes;
 	size_t *counted, ncounted, ccursor; /* the counters' queue */

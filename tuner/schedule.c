@@ -118,3 +118,46 @@ void schedule_free(schedule *S)
 	S->commit = NULL;
 	S->ncommit = S->commit_cap = 0;
 }
+
+int schedule_queue_next(schedule_queue *Q, size_t *c)
+{
+	for (size_t k = 0; k < Q->ndeferred; k++)
+		if (Q->deferred[k].at != Q->finishes) {
+			*c = Q->deferred[k].c;
+			memmove(Q->deferred + k, Q->deferred + k + 1, (--Q->ndeferred - k) * sizeof *Q->deferred);
+			return QUEUE_NEXT;
+		}
+	while (Q->cursor < Q->count && (long long)Q->order[Q->cursor] == Q->skip)
+		Q->cursor++;
+	if (Q->cursor < Q->count) {
+		*c = Q->order[Q->cursor++];
+		return QUEUE_NEXT;
+	}
+	return Q->ndeferred ? QUEUE_BLOCKED : QUEUE_EMPTY;
+}
+
+void schedule_queue_defer(schedule_queue *Q, size_t c)
+{
+	grow(&Q->deferred, &Q->deferred_cap, Q->ndeferred + 1, sizeof *Q->deferred);
+	Q->deferred[Q->ndeferred++] = (struct put_back){c, Q->finishes};
+}
+
+void schedule_queue_finished(schedule_queue *Q) { Q->finishes++; }
+
+void schedule_queue_release(schedule_queue *Q)
+{
+	/* any mark but the present one */
+	for (size_t k = 0; k < Q->ndeferred; k++)
+		Q->deferred[k].at = Q->finishes - 1;
+}
+
+size_t schedule_queue_left(const schedule_queue *Q) { return Q->count - Q->cursor; }
+
+void schedule_queue_free(schedule_queue *Q)
+{
+	free(Q->order);
+	free(Q->deferred);
+	Q->order = NULL;
+	Q->deferred = NULL;
+	Q->ndeferred = Q->deferred_cap = Q->count = Q->cursor = 0;
+}

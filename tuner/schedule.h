@@ -49,6 +49,35 @@ void schedule_commit(void *S, const size_t *configs, size_t n);
 /* Frees what the schedule allocated (the committed list). */
 void schedule_free(schedule *S);
 
+/* The exhaustive pass's queue: its configurations, most promising first, and those put back
+ * because the measurement they would share (or the reference they need) was still in flight,
+ * worth another look once a measurement finished since. */
+typedef struct {
+	size_t *order;  /* owned */
+	size_t count, cursor;
+	long long skip; /* measured before the queue (the named reference), or -1 */
+	struct put_back {
+		size_t c;
+		size_t at; /* `finishes` when it was put back */
+	} *deferred;
+	size_t ndeferred, deferred_cap;
+	size_t finishes; /* measurements finished so far */
+} schedule_queue;
+
+enum { QUEUE_NEXT, QUEUE_BLOCKED, QUEUE_EMPTY };
+/* The next configuration into *c: a put-back one once something finished since it was put back,
+ * else the queue's next: QUEUE_NEXT; QUEUE_BLOCKED when only put-back ones remain, none worth a
+ * look yet (the caller waits for a measurement to finish, or releases them); QUEUE_EMPTY. */
+int schedule_queue_next(schedule_queue *Q, size_t *c);
+void schedule_queue_defer(schedule_queue *Q, size_t c);
+/* A measurement finished: what was put back before is worth another look. */
+void schedule_queue_finished(schedule_queue *Q);
+/* Nothing in flight can hold the put-back ones back any more: each is worth a look now. */
+void schedule_queue_release(schedule_queue *Q);
+/* Configurations not taken from the queue yet (put-back ones aside). */
+size_t schedule_queue_left(const schedule_queue *Q);
+void schedule_queue_free(schedule_queue *Q);
+
 /* Configuration lists into their binaries, each once, in order of first appearance; returns how
  * many (bins: room for n). */
 size_t schedule_binaries(const size_t *of_config, size_t nbins, const size_t *configs, size_t n, size_t *bins);
