@@ -214,6 +214,45 @@ static void test_put_back_ones_are_blocked_until_released(void)
 	schedule_queue_free(&Q);
 }
 
+/* Two GPUs, counters for the 3 fastest, a kernel of 1 ms (20 ms to profile: 6 ms and 14 replays):
+ * without finalists, all 3 go to the session during the pass (0.18 s to start it, 0.24 s in all);
+ * with 4 finalists (0.21 s of rounds, less a session and a worker's exit, room for 5 kernels) the
+ * last session takes the rest, and the early one only the fastest so far. */
+static void test_the_profile_share_follows_the_finalists_time(void)
+{
+	profile_view v = {.lanes = 2, .want = 3, .passed = 10, .best_ms = 1.0};
+	double seconds = 0;
+	CU_ASSERT_EQUAL(schedule_profile_share(&v, &seconds), 3);
+	CU_ASSERT_DOUBLE_EQUAL(seconds, 0.24, 1e-12);
+	v.finalists = 4;
+	CU_ASSERT_EQUAL(schedule_profile_share(&v, &seconds), 1);
+	CU_ASSERT_DOUBLE_EQUAL(seconds, 0.20, 1e-12);
+	v.passed = 0;
+	CU_ASSERT_EQUAL(schedule_profile_share(&v, &seconds), 0);
+}
+
+/* The second GPU leaves for its 0.24 s session once what is left (at 10 ms a measurement, on the
+ * one lane that stays) is no longer than the session and half a measurement: 24 left, not 25.
+ * The first GPU never leaves, nor any before each lane measured twice. */
+static void test_a_lane_leaves_to_profile_when_the_pass_ends_with_its_session(void)
+{
+	profile_view v = {.lanes = 2, .want = 3, .passed = 10, .best_ms = 1.0, .measuring = 2, .measures = 4,
+			  .measure_s = 0.01, .left = 25};
+	CU_ASSERT_FALSE(schedule_leaves_to_profile(&v, 1));
+	v.left = 24;
+	CU_ASSERT_TRUE(schedule_leaves_to_profile(&v, 1));
+	CU_ASSERT_FALSE(schedule_leaves_to_profile(&v, 0));
+	v.measures = 3;
+	CU_ASSERT_FALSE(schedule_leaves_to_profile(&v, 1));
+	/* visits that shared a twin's measurement cost nothing: half of them, half the rest */
+	v.measures = 4;
+	v.shares = 4;
+	v.left = 48;
+	CU_ASSERT_TRUE(schedule_leaves_to_profile(&v, 1));
+	v.left = 50;
+	CU_ASSERT_FALSE(schedule_leaves_to_profile(&v, 1));
+}
+
 int add_schedule_suite(void)
 {
 	CU_pSuite s = CU_add_suite("schedule", NULL, NULL);
@@ -227,5 +266,8 @@ int add_schedule_suite(void)
 	CU_add_test(s, "hints are binaries in order", test_hints_are_binaries_in_order);
 	CU_add_test(s, "a put-back configuration waits for a finish", test_a_put_back_configuration_waits_for_a_finish);
 	CU_add_test(s, "put-back ones are blocked until released", test_put_back_ones_are_blocked_until_released);
+	CU_add_test(s, "the profile share follows the finalists' time", test_the_profile_share_follows_the_finalists_time);
+	CU_add_test(s, "a lane leaves to profile when the pass ends with its session",
+		    test_a_lane_leaves_to_profile_when_the_pass_ends_with_its_session);
 	return 0;
 }

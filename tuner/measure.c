@@ -24,20 +24,6 @@
 #include "measure_pass.h"
 #include "banned.h"
 
-/* What a GPU's profiling costs, to decide when it leaves the first pass for it (H200, CUPTI 13):
- * the first session's start (155-195 ms), then per kernel about 6 ms of passes and 14 times its
- * own duration (the hardware passes, and the SASS-instrumented replay at about 12 times) */
-#define PROFILE_START_S 0.18
-#define PROFILE_KERNEL_S 0.006
-#define PROFILE_REPLAYS 14.0
-/* a later session's cost beyond its kernels, the profiler being on: its start and passes */
-#define PROFILE_SESSION_S 0.04
-/* a worker's exit (its context's teardown): the driver does one at a time, so a GPU that is done
- * should be gone before the last one quits (0.12 s for two at once, 0.06 for one, H200) */
-#define WORKER_EXIT_S 0.07
-/* a finalist's run beyond its samples and its untimed warm-up launch: the host's share */
-#define FINAL_RUN_S 0.0015
-
 int measure_is_search(int strategy, size_t budget, double seconds, size_t count)
 {
 	return strategy != STRAT_EXHAUSTIVE || (budget && budget < count) || seconds;
@@ -486,38 +472,18 @@ static int next_config(pass *P, size_t *c)
 	}
 }
 
-/* How many of the fastest so far a lane that leaves the first pass profiles at once (P->lock
- * held; 0: none), and in *seconds how long that takes. With several GPUs the first re-times the
- * finalists after the pass while the others profile the final top: as many as fit in the
- * finalists' time, less a worker's exit, go to that last session; the others, the fastest so far,
- * to a session during the pass, which also pays the profiler's start. Sessions cost per pass,
- * whatever they hold, so two are all there are, and newcomers to the top land in the last. */
-static size_t speculative_share(const pass *P, double *seconds)
+/* What the decision to leave the first pass for the counters looks at (P->lock held). */
+static profile_view view_of(const pass *P)
 {
-	size_t sharers = P->nlanes - 1, top = P->want < P->passed ? P->want : P->passed;
-	double t = P->best_ms / 1000, kernel = PROFILE_KERNEL_S + PROFILE_REPLAYS * t;
-	double finals = P->cfg->finalists >= 2 ? P->cfg->finalists * FINAL_ROUNDS * ((FINAL_SAMPLES + 1) * t + FINAL_RUN_S) : 0;
-	double spare = finals - PROFILE_SESSION_S - WORKER_EXIT_S;
-	double last = spare > 0 ? spare / kernel * (double)sharers : 0;
-	size_t early = top > (size_t)last + 1 ? top - (size_t)last : (top ? 1 : 0);
-	*seconds = PROFILE_START_S + (double)((early + sharers - 1) / sharers) * kernel;
-	return early;
+	return (profile_view){.lanes = P->nlanes, .want = P->want, .passed = P->passed, .best_ms = P->best_ms,
+			      .finalists = P->cfg->finalists, .measuring = P->measuring, .measures = P->measures,
+			      .shares = P->shares, .measure_s = P->measure_s, .left = schedule_queue_left(&P->Q)};
 }
 
-/* Whether lane L leaves the first pass now for its profiling session (P->lock held): once what
- * is left of the pass, shared by the lanes that stay, takes about as long as that session, so
- * that the session ends with the pass. */
 static int time_to_profile(const pass *P, const lane *L)
 {
-	if (L->gpu == 0 || !P->want || P->measuring < 2 || P->measures < 2 * P->nlanes || P->best_ms <= 0)
-		return 0;
-	double session;
-	if (!speculative_share(P, &session))
-		return 0;
-	/* what is left of the queue, as far as the visits so far needed measuring (those put back
-	 * mostly wait for a twin: they will share its measurement) */
-	double rest = (double)schedule_queue_left(&P->Q) * P->measure_s * (double)P->measures / (double)(P->measures + P->shares);
-	return session + P->measure_s / 2 >= rest / (double)(P->measuring - 1);
+	profile_view v = view_of(P);
+	return schedule_leaves_to_profile(&v, L->gpu);
 }
 
 static void *lane_main(void *arg)
@@ -554,7 +520,8 @@ static void *lane_main(void *arg)
 			vote_close(P, &P->votes[g], CHOSEN_FIRST);
 	if (L->left && !P->counted) {
 		double session;
-		pass_choose_counters(P, speculative_share(P, &session)); /* the finish plans again on the final times */
+		profile_view v = view_of(P);
+		pass_choose_counters(P, schedule_profile_share(&v, &session)); /* the finish plans again on the final times */
 	}
 	P->measuring--;
 	pthread_cond_broadcast(&P->changed);

@@ -11,12 +11,6 @@
 #include "progress.h"
 #include "schedule.h"
 
-/* finalist rounds, samples per finalist per round, and the time a round's samples aim at: a
- * kernel of milliseconds varies by hundredths of a percent from launch to launch, and its
- * rounds would otherwise cost more than its first pass */
-#define FINAL_ROUNDS 7
-#define FINAL_SAMPLES 5
-#define FINAL_ROUND_MS 5.0
 /* configurations profiled in one session at most (bounds the counter data image and a hang) */
 #define COUNTERS_PER_SESSION 64
 /* How a group's reference was chosen when none is named and a configuration's outputs are what

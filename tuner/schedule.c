@@ -10,6 +10,20 @@
 #include "diag.h"
 #include "banned.h"
 
+/* What a GPU's profiling costs, to decide when it leaves the first pass for it (H200, CUPTI 13):
+ * the first session's start (155-195 ms), then per kernel about 6 ms of passes and 14 times its
+ * own duration (the hardware passes, and the SASS-instrumented replay at about 12 times) */
+#define PROFILE_START_S 0.18
+#define PROFILE_KERNEL_S 0.006
+#define PROFILE_REPLAYS 14.0
+/* a later session's cost beyond its kernels, the profiler being on: its start and passes */
+#define PROFILE_SESSION_S 0.04
+/* a worker's exit (its context's teardown): the driver does one at a time, so a GPU that is done
+ * should be gone before the last one quits (0.12 s for two at once, 0.06 for one, H200) */
+#define WORKER_EXIT_S 0.07
+/* a finalist's run beyond its samples and its untimed warm-up launch: the host's share */
+#define FINAL_RUN_S 0.0015
+
 size_t schedule_binaries(const size_t *of_config, size_t nbins, const size_t *configs, size_t n, size_t *bins)
 {
 	size_t nb = 0;
@@ -160,4 +174,29 @@ void schedule_queue_free(schedule_queue *Q)
 	Q->order = NULL;
 	Q->deferred = NULL;
 	Q->ndeferred = Q->deferred_cap = Q->count = Q->cursor = 0;
+}
+
+size_t schedule_profile_share(const profile_view *v, double *seconds)
+{
+	size_t sharers = v->lanes - 1, top = v->want < v->passed ? v->want : v->passed;
+	double t = v->best_ms / 1000, kernel = PROFILE_KERNEL_S + PROFILE_REPLAYS * t;
+	double finals = v->finalists >= 2 ? v->finalists * FINAL_ROUNDS * ((FINAL_SAMPLES + 1) * t + FINAL_RUN_S) : 0;
+	double spare = finals - PROFILE_SESSION_S - WORKER_EXIT_S;
+	double last = spare > 0 ? spare / kernel * (double)sharers : 0;
+	size_t early = top > (size_t)last + 1 ? top - (size_t)last : (top ? 1 : 0);
+	*seconds = PROFILE_START_S + (double)((early + sharers - 1) / sharers) * kernel;
+	return early;
+}
+
+int schedule_leaves_to_profile(const profile_view *v, int gpu)
+{
+	if (gpu == 0 || !v->want || v->measuring < 2 || v->measures < 2 * v->lanes || v->best_ms <= 0)
+		return 0;
+	double session;
+	if (!schedule_profile_share(v, &session))
+		return 0;
+	/* what is left of the queue, as far as the visits so far needed measuring (those put back
+	 * mostly wait for a twin: they will share its measurement) */
+	double rest = (double)v->left * v->measure_s * (double)v->measures / (double)(v->measures + v->shares);
+	return session + v->measure_s / 2 >= rest / (double)(v->measuring - 1);
 }

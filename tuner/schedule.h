@@ -78,6 +78,38 @@ void schedule_queue_release(schedule_queue *Q);
 size_t schedule_queue_left(const schedule_queue *Q);
 void schedule_queue_free(schedule_queue *Q);
 
+/* finalist rounds, samples per finalist per round, and the time a round's samples aim at: a
+ * kernel of milliseconds varies by hundredths of a percent from launch to launch, and its
+ * rounds would otherwise cost more than its first pass */
+#define FINAL_ROUNDS 7
+#define FINAL_SAMPLES 5
+#define FINAL_ROUND_MS 5.0
+
+/* What a lane other than the first looks at to leave the first pass for its profiling session. */
+typedef struct {
+	size_t lanes;            /* GPUs (2 or more) */
+	size_t want;             /* how many of the fastest get counters */
+	size_t passed;           /* configurations measured and passed so far */
+	double best_ms;          /* the fastest time so far */
+	int finalists;           /* measure.finalists */
+	size_t measuring;        /* lanes still taking configurations from the queue */
+	size_t measures, shares; /* visits that measured, that shared a measurement */
+	double measure_s;        /* a measurement's recent lane time */
+	size_t left;             /* configurations not taken from the queue yet */
+} profile_view;
+
+/* How many of the fastest so far a lane that leaves the first pass profiles at once (0: none),
+ * and in *seconds how long that takes. With several GPUs the first re-times the finalists after
+ * the pass while the others profile the final top: as many as fit in the finalists' time, less a
+ * worker's exit, go to that last session; the others, the fastest so far, to a session during the
+ * pass, which also pays the profiler's start. Sessions cost per pass, whatever they hold, so two
+ * are all there are, and newcomers to the top land in the last. */
+size_t schedule_profile_share(const profile_view *v, double *seconds);
+/* Whether the lane of GPU gpu leaves the first pass now for its profiling session: once what is
+ * left of the pass, shared by the lanes that stay, takes about as long as that session, so that
+ * the session ends with the pass. */
+int schedule_leaves_to_profile(const profile_view *v, int gpu);
+
 /* Configuration lists into their binaries, each once, in order of first appearance; returns how
  * many (bins: room for n). */
 size_t schedule_binaries(const size_t *of_config, size_t nbins, const size_t *configs, size_t n, size_t *bins);
