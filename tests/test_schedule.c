@@ -6,8 +6,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "config.h"
+#include "replay.h"
 #include "schedule.h"
+#include "space.h"
 #include "tests.h"
 
 #define N 8
@@ -253,6 +257,67 @@ static void test_a_lane_leaves_to_profile_when_the_pass_ends_with_its_session(vo
 	CU_ASSERT_FALSE(schedule_leaves_to_profile(&v, 1));
 }
 
+/* The distinct values of the sequence's first parameter (its binaries, here): a replay's
+ * output is step, V, bx, time. */
+static size_t distinct_first(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[256], seen[64] = {0};
+	size_t n = 0;
+	while (f && fgets(line, sizeof line, f)) {
+		int step, v;
+		if (sscanf(line, "%d,%d,", &step, &v) == 2 && v > 0 && v < 64 && !seen[v]) {
+			seen[v] = 1;
+			n++;
+		}
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* A search compiles what it proposes, and ahead only within a bound: of 40 binaries, a budget of
+ * 6 on 2 jobs builds at most twice the binaries it waits for plus one per job, whatever the
+ * strategy. The schedule and the pool's policy are the live run's; the clock is the replay's, so
+ * the count is exact (a live run's depends on how long nvcc and the GPU take meanwhile). */
+static void test_a_search_compiles_only_what_it_needs(void)
+{
+	config c;
+	space s;
+	diags d = {0};
+	const char *yaml = write_temp(1, "ondemand.yaml", "kernel: {source: /dev/null, entry: k}\n"
+							  "arguments: [{name: a, type: float, count: 4}]\n"
+							  "space: {V: {start: 1, stop: 40}, bx: [32, 64]}\n"
+							  "launch: {block: [bx], grid: [1]}\nbuild: {defines: [V]}\n");
+	CU_ASSERT_EQUAL_FATAL(config_load(yaml, &c, &d) || space_enumerate(&c, &s, &d), 0);
+	char *rows = xstrdup("V,bx,time_ms_median,status\n");
+	for (int v = 1; v <= 40; v++)
+		for (int bx = 32; bx <= 64; bx += 32) {
+			char *more = xasprintf("%s%d,%d,%g,ok\n", rows, v, bx, 1 + 0.37 * ((v * 7) % 40) + 0.001 * bx);
+			free(rows);
+			rows = more;
+		}
+	const char *csv = write_temp(2, "ondemand.csv", rows);
+	free(rows);
+	char out[256];
+	snprintf(out, sizeof out, "%s/ondemand.replay.csv", test_dir);
+	for (int st = 0; st < STRAT_COUNT_; st++) {
+		replay_result r;
+		CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, &(replay_opts){.recording = csv, .strategy = (strategy)st,
+						 .budget = 6, .seed = 3, .jobs = 2, .out = out}, &r, &d), 0);
+		size_t waited = distinct_first(out);
+		CU_ASSERT_EQUAL(r.evaluations, 6);
+		CU_ASSERT(waited >= 1 && waited <= 6);
+		CU_ASSERT(r.built >= waited && r.built <= 2 * waited + 2);
+		if (!(r.built >= waited && r.built <= 2 * waited + 2))
+			fprintf(stderr, "\n  strategy %d: %zu built for %zu waited for\n", st, r.built, waited);
+	}
+	unlink(out);
+	space_free(&s);
+	config_free(&c);
+	diags_free(&d);
+}
+
 int add_schedule_suite(void)
 {
 	CU_pSuite s = CU_add_suite("schedule", NULL, NULL);
@@ -267,6 +332,7 @@ int add_schedule_suite(void)
 	CU_add_test(s, "a put-back configuration waits for a finish", test_a_put_back_configuration_waits_for_a_finish);
 	CU_add_test(s, "put-back ones are blocked until released", test_put_back_ones_are_blocked_until_released);
 	CU_add_test(s, "the profile share follows the finalists' time", test_the_profile_share_follows_the_finalists_time);
+	CU_add_test(s, "a search compiles only what it needs", test_a_search_compiles_only_what_it_needs);
 	CU_add_test(s, "a lane leaves to profile when the pass ends with its session",
 		    test_a_lane_leaves_to_profile_when_the_pass_ends_with_its_session);
 	return 0;
