@@ -318,6 +318,19 @@ static void test_a_search_compiles_only_what_it_needs(void)
 	diags_free(&d);
 }
 
+/* A plan's queue runs a worker at a time: by connections (1 before 8), then reference group,
+ * each run in the queue's order. */
+static void test_a_plans_queue_runs_by_worker(void)
+{
+	size_t queue[6] = {5, 0, 3, 1, 4, 2};
+	const int connections[6] = {8, 1, 8, 1, 1, 8}; /* per configuration */
+	const size_t group[6] = {0, 1, 0, 0, 1, 0};
+	schedule_by_worker(queue, 6, connections, group);
+	const size_t want[6] = {3, 1, 4, 5, 0, 2};
+	for (size_t i = 0; i < 6; i++)
+		CU_ASSERT_EQUAL(queue[i], want[i]);
+}
+
 int add_schedule_suite(void)
 {
 	CU_pSuite s = CU_add_suite("schedule", NULL, NULL);
@@ -333,6 +346,7 @@ int add_schedule_suite(void)
 	CU_add_test(s, "put-back ones are blocked until released", test_put_back_ones_are_blocked_until_released);
 	CU_add_test(s, "the profile share follows the finalists' time", test_the_profile_share_follows_the_finalists_time);
 	CU_add_test(s, "a search compiles only what it needs", test_a_search_compiles_only_what_it_needs);
+	CU_add_test(s, "a plan's queue runs by worker", test_a_plans_queue_runs_by_worker);
 	CU_add_test(s, "a lane leaves to profile when the pass ends with its session",
 		    test_a_lane_leaves_to_profile_when_the_pass_ends_with_its_session);
 	return 0;

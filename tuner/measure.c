@@ -595,36 +595,6 @@ static int finish(pass *P)
 	return pass_finish_end(P);
 }
 
-/* A plan's configurations, in the queue's order within each run of the same connections and
- * reference group: a worker has the connections it was started with (another is a switch of
- * worker), and holds one reference's outputs (another is a run of that reference). */
-typedef struct {
-	int connections;
-	size_t group, at, c;
-} worker_key;
-
-static int by_worker_key(const void *x, const void *y)
-{
-	const worker_key *a = x, *b = y;
-	if (a->connections != b->connections)
-		return a->connections < b->connections ? -1 : 1;
-	if (a->group != b->group)
-		return a->group < b->group ? -1 : 1;
-	return (a->at > b->at) - (a->at < b->at);
-}
-
-static void by_worker(const pass *P, size_t *queue)
-{
-	size_t n = P->sp->count;
-	worker_key *k = xcalloc(n + 1, sizeof *k);
-	for (size_t i = 0; i < n; i++)
-		k[i] = (worker_key){P->res[queue[i]].connections, P->group[queue[i]], i, queue[i]};
-	qsort(k, n, sizeof *k, by_worker_key);
-	for (size_t i = 0; i < n; i++)
-		queue[i] = k[i].c;
-	free(k);
-}
-
 /* The exhaustive pass measures the most promising first (o->prior, ties in space order; space
  * order without one): the fastest so far is soon near the best, so that the rest race out early,
  * and a run cut short holds the likely-good (a plan's within each worker it needs). Their binaries
@@ -632,8 +602,13 @@ static void by_worker(const pass *P, size_t *queue)
 static size_t *exhaustive_order(pass *P)
 {
 	size_t *queue = search_order(P->o->prior, P->sp->count);
-	if (P->cfg->plan.nlaunches)
-		by_worker(P, queue);
+	if (P->cfg->plan.nlaunches) {
+		int *connections = xcalloc(P->sp->count + 1, sizeof *connections);
+		for (size_t c = 0; c < P->sp->count; c++)
+			connections[c] = P->res[c].connections;
+		schedule_by_worker(queue, P->sp->count, connections, P->group);
+		free(connections);
+	}
 	if (P->o->build && P->o->prior)
 		hint_binaries(P, queue, P->sp->count);
 	return queue;

@@ -200,3 +200,29 @@ int schedule_leaves_to_profile(const profile_view *v, int gpu)
 	double rest = (double)v->left * v->measure_s * (double)v->measures / (double)(v->measures + v->shares);
 	return session + v->measure_s / 2 >= rest / (double)(v->measuring - 1);
 }
+
+typedef struct {
+	int connections;
+	size_t group, at, c;
+} worker_key;
+
+static int by_worker_key(const void *x, const void *y)
+{
+	const worker_key *a = x, *b = y;
+	if (a->connections != b->connections)
+		return a->connections < b->connections ? -1 : 1;
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
+	return (a->at > b->at) - (a->at < b->at);
+}
+
+void schedule_by_worker(size_t *queue, size_t n, const int *connections, const size_t *group)
+{
+	worker_key *k = xcalloc(n + 1, sizeof *k);
+	for (size_t i = 0; i < n; i++)
+		k[i] = (worker_key){connections[queue[i]], group[queue[i]], i, queue[i]};
+	qsort(k, n, sizeof *k, by_worker_key);
+	for (size_t i = 0; i < n; i++)
+		queue[i] = k[i].c;
+	free(k);
+}

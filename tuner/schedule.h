@@ -110,6 +110,12 @@ size_t schedule_profile_share(const profile_view *v, double *seconds);
  * the session ends with the pass. */
 int schedule_leaves_to_profile(const profile_view *v, int gpu);
 
+/* A plan's configurations (queue, n of them), in the queue's order within each run of the same
+ * connections and reference group (per configuration): a worker has the connections it was
+ * started with (another is a switch of worker), and holds one reference's outputs (another is a
+ * run of that reference). */
+void schedule_by_worker(size_t *queue, size_t n, const int *connections, const size_t *group);
+
 /* Configuration lists into their binaries, each once, in order of first appearance; returns how
  * many (bins: room for n). */
 size_t schedule_binaries(const size_t *of_config, size_t nbins, const size_t *configs, size_t n, size_t *bins);
