@@ -80,9 +80,4 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
  * than measuring the whole space; the compile pool builds on demand exactly then. */
 int measure_is_search(int strategy, size_t budget, double seconds, size_t count);
 
-/* What a configuration's binary says before it runs: compile-error (with the start of the log)
- * when it failed and nothing else was recorded, else resources and theoretical occupancy; and
- * its compile seconds when nvcc built it in this run. */
-void measure_apply_binary(const binary *bin, int cc, result *r);
-
 #endif

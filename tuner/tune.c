@@ -29,6 +29,7 @@
 #include "measure.h"
 #include "occupancy.h"
 #include "output.h"
+#include "plan.h"
 #include "proc.h"
 #include "progress.h"
 #include "replay.h"
@@ -63,7 +64,7 @@ static int stopped_compile(const binary *b) { return b->killed; }
 static void apply_binary(int cc, const binary *bin, result *r)
 {
 	if (!stopped_compile(bin))
-		measure_apply_binary(bin, cc, r);
+		plan_apply_binary(bin, cc, r);
 	else if (bin->held && r->st == ST_NOT_RUN && !r->message)
 		result_set_message(r, xstrdup(bin->log));
 }
