@@ -64,6 +64,40 @@ MSG(PROTO_HOSTREF, "hostref", hostref_f);
 	LL(s, l.grid[0]), LL(s, l.grid[1]), LL(s, l.grid[2]), LL(s, l.block[0]), LL(s, l.block[1]), LL(s, l.block[2]), \
 		LL(s, l.smem)
 
+static const char *const role_names[] = {[PROTO_ROLE_REF] = "ref", [PROTO_ROLE_CHECK] = "check", [PROTO_ROLE_TIME] = "time"};
+
+const char *proto_role_name(proto_role role)
+{
+	return role_names[role];
+}
+
+stop_rule proto_run_rule(const proto_run *run)
+{
+	return (stop_rule){.noise_target = run->noise, .min_samples = (size_t)run->min_samples,
+			   .max_samples = (size_t)run->max_samples, .time_cap_s = run->time_cap, .race_ms = run->race,
+			   .near_ms = run->near};
+}
+
+void proto_run_set_rule(proto_run *run, const stop_rule *rule)
+{
+	run->noise = rule->noise_target;
+	run->min_samples = (long long)rule->min_samples;
+	run->max_samples = (long long)rule->max_samples;
+	run->time_cap = rule->time_cap_s;
+	run->race = rule->race_ms;
+	run->near = rule->near_ms;
+}
+
+int proto_role_parse(const char *word, proto_role *role)
+{
+	for (size_t i = 0; i < sizeof role_names / sizeof role_names[0]; i++)
+		if (word && !strcmp(word, role_names[i])) {
+			*role = (proto_role)i;
+			return 0;
+		}
+	return -1;
+}
+
 static const proto_field run_f[] = {LL(proto_run, id),
 				    WORD(proto_run, role),
 				    LL(proto_run, warmup),

@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "stats.h"
+
 typedef enum {
 	PF_LL,       /* long long */
 	PF_ULL,      /* unsigned long long */
@@ -108,11 +110,18 @@ typedef struct { const char *path; } proto_hostref;
  * i's host copy (NULL for a scalar, whose value it was built with). */
 #define PROTO_HOSTREF_SYMBOL "autotune_host_reference"
 typedef struct { long long grid[3], block[3], smem; } proto_launch;
+/* A run's role: keep its outputs as the reference, compare with them, or only time (a finalist's
+ * round). On the wire the words "ref", "check" and "time"; any other word makes the run malformed,
+ * never a timing. */
+typedef enum { PROTO_ROLE_REF, PROTO_ROLE_CHECK, PROTO_ROLE_TIME } proto_role;
+const char *proto_role_name(proto_role role);
+/* The role a word names: 0, or -1 for any other word. */
+int proto_role_parse(const char *word, proto_role *role);
 /* "run": warm up, sample and, by role, keep ("ref"), compare ("check") or only time ("time").
  * Answer: PROTO_RESULT. */
 typedef struct {
 	long long id;
-	const char *role;
+	const char *role; /* proto_role_name() */
 	long long warmup, min_samples, max_samples;
 	double time_cap, noise;
 	double race; /* ms: stop before min_samples once a sample is slower (0: never) */
@@ -121,6 +130,9 @@ typedef struct {
 	double rtol, atol;
 	const char *symbol, *cubin;
 } proto_run;
+/* A run's stopping rule, to and from its fields: the one copy of the mapping. */
+stop_rule proto_run_rule(const proto_run *run);
+void proto_run_set_rule(proto_run *run, const stop_rule *rule);
 /* "plan STREAMS ORDER LAUNCHES": the next run executes a plan instead of its own launch (whose
  * symbol and shape are the first step's): the LAUNCHES "step" lines that come next, in each of
  * STREAMS streams, ORDER "depth" (a stream's launches, then the next stream's) or "breadth" (a

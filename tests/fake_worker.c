@@ -219,12 +219,12 @@ static double output_value(long long bx)
 
 /* A run's outputs against the reference's (role check): 1 and a wrong-result answered when they
  * differ, as the worker words it. */
-static int wrong_result(const proto_run *ask)
+static int wrong_result(const proto_run *ask, proto_role role)
 {
 	double v = output_value(ask->launch.block[0]);
-	if (!strcmp(ask->role, "ref"))
+	if (role == PROTO_ROLE_REF)
 		out.held = v;
-	if (strcmp(ask->role, "check") || out.idx < 0 || !out.held || v == out.held)
+	if (role != PROTO_ROLE_CHECK || out.idx < 0 || !out.held || v == out.held)
 		return 0;
 	char msg[512], got[32], want[32];
 	snprintf(got, sizeof got, "%g", v);
@@ -242,21 +242,26 @@ static int wrong_result(const proto_run *ask)
 static void run(const proto_run *ask, int gpu)
 {
 	long long bx = ask->launch.block[0];
+	proto_role role;
+	if (proto_role_parse(ask->role, &role)) {
+		error_reply("protocol", "bad run command"); /* as the worker: a role it does not know is no timing */
+		return;
+	}
 	log_line("run %lld %s %d\n", bx, ask->role, gpu);
 	long ms = env_long("FAKE_SLEEP_MS", 0);
 	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
 	nanosleep(&ts, NULL);
-	if (bx == env_long("FAKE_CRASH_BX", -1) || (bx == env_long("FAKE_CRASH_REF_BX", -1) && !strcmp(ask->role, "ref")))
+	if (bx == env_long("FAKE_CRASH_BX", -1) || (bx == env_long("FAKE_CRASH_REF_BX", -1) && role == PROTO_ROLE_REF))
 		raise(SIGSEGV);
 	if (bx == env_long("FAKE_HANG_BX", -1))
 		for (;;)
 			pause();
-	if (wrong_result(ask))
+	if (wrong_result(ask, role))
 		return;
 	long sms = env_long("FAKE_SMS", 0);
 	double t = (sms ? 1.0 + 64.0 / (double)bx + (double)sms / (double)ask->launch.grid[0]
 			: 1.0 + (double)bx / env_long("FAKE_PER_MS", 1000)) *
-		   (gpu == env_long("FAKE_SLOW_GPU", -1) && strcmp(ask->role, "time") ? 1.02 : 1);
+		   (gpu == env_long("FAKE_SLOW_GPU", -1) && role != PROTO_ROLE_TIME ? 1.02 : 1);
 	if (energy_next) {
 		/* like the worker: after the samples, before the result */
 		double w = (double)env_long("FAKE_WATTS", 0) + 6400.0 / (double)bx;
@@ -275,7 +280,8 @@ static void run(const proto_run *ask, int gpu)
 	}
 	/* the worker's stopping rule on samples whose fastest is t * 0.99: the minimum, raced out,
 	 * or the time cap, each sample taking FAKE_SAMPLE_MS of (pretended) time */
-	stop_rule rule = {0, (size_t)ask->min_samples, (size_t)ask->max_samples, ask->time_cap, ask->race, ask->near};
+	stop_rule rule = proto_run_rule(ask);
+	rule.noise_target = 0; /* the fake's samples have no noise to wait for */
 	double sample_s = (double)env_long("FAKE_SAMPLE_MS", 0) / 1000;
 	long long n = 0;
 	while (!stats_should_stop(&rule, (size_t)n, 0, (double)n * sample_s, n ? t * 0.99 : 1e300))

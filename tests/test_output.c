@@ -208,7 +208,7 @@ static void test_a_search_lists_what_it_did_and_counts_the_rest(void)
 	res[0].samples = 10;
 	b.bins[3] = (binary){.first_config = 300, .cubin = strdup("/tmp/x.cubin"), .code = "fedcba9876543210"};
 	b.bins[7] = (binary){.first_config = 700, .failed = 1, .log = strdup("error: no")};
-	for (size_t c = 700; c < 800; c++) /* what measure_apply_binary says of its configurations */
+	for (size_t c = 700; c < 800; c++) /* what plan_apply_binary says of its configurations */
 		res[c].st = ST_COMPILE_ERROR;
 	res[307].st = res[349].st = ST_OK;
 	res[307].t_median = res[307].t_min = res[307].t_max = 1.5;

@@ -183,6 +183,37 @@ static void test_unsigned_fields_refuse_negatives(void)
 
 /* Journals written before the protocol module (9 significant digits, a message after the last
  * field) read as they always did. */
+/* A run's role is one of three words both ways; any other (a misspelling, another case, none)
+ * is refused, so that the worker answers a protocol error rather than time the run. */
+static void test_a_role_is_one_of_three_words(void)
+{
+	proto_role roles[] = {PROTO_ROLE_REF, PROTO_ROLE_CHECK, PROTO_ROLE_TIME}, back;
+	for (size_t i = 0; i < 3; i++) {
+		back = (proto_role)-1;
+		CU_ASSERT_EQUAL(proto_role_parse(proto_role_name(roles[i]), &back), 0);
+		CU_ASSERT_EQUAL(back, roles[i]);
+	}
+	CU_ASSERT_STRING_EQUAL(proto_role_name(PROTO_ROLE_TIME), "time");
+	const char *bad[] = {"timing", "Ref", "", "refx", NULL};
+	for (size_t i = 0; i < 5; i++)
+		CU_ASSERT_EQUAL(proto_role_parse(bad[i], &back), -1);
+}
+
+/* The stopping rule crosses the wire field by field and comes back whole (a swapped pair of
+ * fields, min and max or race and near, would not). */
+static void test_a_stopping_rule_crosses_the_wire_whole(void)
+{
+	stop_rule rule = {.noise_target = 0.015, .min_samples = 7, .max_samples = 900, .time_cap_s = 2.5, .race_ms = 1.25,
+			  .near_ms = 1.0625};
+	proto_run run = {.role = "check", .symbol = "k", .cubin = "/tmp/k.cubin"}, back;
+	proto_run_set_rule(&run, &rule);
+	char *line = proto_encode(&PROTO_RUN, &run);
+	CU_ASSERT_EQUAL_FATAL(proto_decode(&PROTO_RUN, line, &back), 0);
+	stop_rule got = proto_run_rule(&back);
+	CU_ASSERT_EQUAL(memcmp(&got, &rule, sizeof rule), 0);
+	free(line);
+}
+
 static void test_older_journal_records_read(void)
 {
 	char done[] = "done 3 0123456789abcdef ok 1234.56789 1.2345 2.5 20 8 0.00123456789 1 1980 1755 clock fell";
@@ -206,5 +237,7 @@ int add_protocol_suite(void)
 	CU_add_test(s, "malformed lines are refused", test_malformed_lines_are_refused);
 	CU_add_test(s, "unsigned fields refuse negatives", test_unsigned_fields_refuse_negatives);
 	CU_add_test(s, "older journal records read", test_older_journal_records_read);
+	CU_add_test(s, "a role is one of three words", test_a_role_is_one_of_three_words);
+	CU_add_test(s, "a stopping rule crosses the wire whole", test_a_stopping_rule_crosses_the_wire_whole);
 	return 0;
 }

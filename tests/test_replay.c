@@ -76,7 +76,8 @@ static void test_exhaustive_finds_the_recordings_optimum(void)
 	char out[128];
 	snprintf(out, sizeof out, "%s/replay.csv", test_dir);
 	replay_result r;
-	CU_ASSERT_EQUAL_FATAL(replay_run(&cfg, &sp, RECORDING, STRAT_EXHAUSTIVE, sp.count, 1, 4, out, &r, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(replay_run(&cfg, &sp, &(replay_opts){.recording = RECORDING, .strategy = STRAT_EXHAUSTIVE,
+					 .budget = sp.count, .seed = 1, .jobs = 4, .out = out}, &r, &d), 0);
 	CU_ASSERT_EQUAL(r.evaluations, sp.count);
 	CU_ASSERT_DOUBLE_EQUAL(r.optimum, best, 0);
 	CU_ASSERT_DOUBLE_EQUAL(r.best_found, best, 0);
@@ -99,7 +100,8 @@ static void test_every_strategy_sees_the_recorded_times(void)
 	snprintf(out, sizeof out, "%s/replay.csv", test_dir);
 	for (int s = 0; s < STRAT_COUNT_; s++) {
 		replay_result r;
-		CU_ASSERT_EQUAL_FATAL(replay_run(&cfg, &sp, RECORDING, (strategy)s, 16, 3, 4, out, &r, &d), 0);
+		CU_ASSERT_EQUAL_FATAL(replay_run(&cfg, &sp, &(replay_opts){.recording = RECORDING, .strategy = (strategy)s,
+						 .budget = 16, .seed = 3, .jobs = 4, .out = out}, &r, &d), 0);
 		CU_ASSERT_EQUAL(r.evaluations, 16);
 		CU_ASSERT(r.best_found >= r.optimum);
 		CU_ASSERT(r.best_config >= 0);
@@ -149,7 +151,8 @@ static void test_a_recording_that_does_not_fit_is_refused(void)
 		const char *csv = bad[i].csv ? bad[i].csv : write_temp(0, "untimed.csv", "block_x,block_y,maxrreg,status\r\n32,1,0,ok\r\n");
 		replay_result r;
 		diags d = {0};
-		CU_ASSERT_EQUAL(replay_run(&cfg, &sp, csv, STRAT_RANDOM, 10, 1, 4, NULL, &r, &d), -1);
+		CU_ASSERT_EQUAL(replay_run(&cfg, &sp, &(replay_opts){.recording = csv, .strategy = STRAT_RANDOM,
+						 .budget = 10, .seed = 1, .jobs = 4, .out = NULL}, &r, &d), -1);
 		CU_ASSERT_EQUAL_FATAL(d.n, 1);
 		CU_ASSERT_PTR_NOT_NULL(strstr(d.msgs[0], bad[i].why));
 		diags_free(&d);
@@ -172,7 +175,8 @@ static void test_failures_and_gaps_count_as_failed(void)
 	char out[128];
 	snprintf(out, sizeof out, "%s/small.replay.csv", test_dir);
 	replay_result r;
-	CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, csv, STRAT_EXHAUSTIVE, 4, 1, 4, out, &r, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, &(replay_opts){.recording = csv, .strategy = STRAT_EXHAUSTIVE,
+					 .budget = 4, .seed = 1, .jobs = 4, .out = out}, &r, &d), 0);
 	CU_ASSERT_EQUAL(r.evaluations, 4);
 	CU_ASSERT_DOUBLE_EQUAL(r.optimum, 1.5, 0);
 	CU_ASSERT_DOUBLE_EQUAL(r.best_found, 1.5, 0);
@@ -186,7 +190,8 @@ static void test_failures_and_gaps_count_as_failed(void)
 	free(seq);
 	/* nothing passed: no best at all */
 	csv = write_temp(2, "small.csv", "x,time_ms_median,status\r\n32,5.0,crashed\r\n");
-	CU_ASSERT_EQUAL(replay_run(&c, &s, csv, STRAT_EXHAUSTIVE, 4, 1, 4, NULL, &r, &d), 0);
+	CU_ASSERT_EQUAL(replay_run(&c, &s, &(replay_opts){.recording = csv, .strategy = STRAT_EXHAUSTIVE,
+					 .budget = 4, .seed = 1, .jobs = 4, .out = NULL}, &r, &d), 0);
 	CU_ASSERT(isinf(r.optimum) && isinf(r.best_found));
 	CU_ASSERT_EQUAL(r.best_config, -1);
 	unlink(out);
@@ -267,17 +272,21 @@ static void test_compiles_are_simulated_on_a_pool(void)
 	const char *csv = write_temp(2, "pool.csv", "x,time_ms_median,status\r\n32,8,ok\r\n64,7,ok\r\n96,6,ok\r\n128,5,ok\r\n"
 						  "160,4,ok\r\n192,3,ok\r\n224,2,ok\r\n256,1,ok\r\n");
 	replay_result one, eight;
-	CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, csv, STRAT_EXHAUSTIVE, 8, 1, 1, NULL, &one, &d), 0);
-	CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, csv, STRAT_EXHAUSTIVE, 8, 1, 8, NULL, &eight, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, &(replay_opts){.recording = csv, .strategy = STRAT_EXHAUSTIVE,
+					 .budget = 8, .seed = 1, .jobs = 1, .out = NULL}, &one, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, &(replay_opts){.recording = csv, .strategy = STRAT_EXHAUSTIVE,
+					 .budget = 8, .seed = 1, .jobs = 8, .out = NULL}, &eight, &d), 0);
 	CU_ASSERT_EQUAL(one.built, 8);
 	CU_ASSERT_EQUAL(eight.built, 8);
 	CU_ASSERT(one.compile_latencies >= 8);
 	CU_ASSERT(eight.compile_latencies >= 1 && eight.compile_latencies < 1.5);
-	CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, csv, STRAT_RANDOM, 3, 1, 8, NULL, &eight, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, &(replay_opts){.recording = csv, .strategy = STRAT_RANDOM,
+					 .budget = 3, .seed = 1, .jobs = 8, .out = NULL}, &eight, &d), 0);
 	CU_ASSERT_EQUAL(eight.built, 3);
 	CU_ASSERT(eight.compile_latencies < 1.5);
 	for (int st = 0; st < STRAT_COUNT_; st++) {
-		CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, csv, (strategy)st, 5, 2, 1, NULL, &one, &d), 0);
+		CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, &(replay_opts){.recording = csv, .strategy = (strategy)st,
+						 .budget = 5, .seed = 2, .jobs = 1, .out = NULL}, &one, &d), 0);
 		CU_ASSERT(one.built >= one.evaluations);
 		CU_ASSERT(one.compile_latencies >= (double)one.evaluations); /* each waited for in turn */
 	}
@@ -298,14 +307,17 @@ static void test_recorded_compile_seconds_drive_the_pool(void)
 	const char *csv = write_temp(2, "secs.csv", "x,compile_s,time_ms_median,status\r\n32,1,8,ok\r\n64,1,7,ok\r\n96,1,6,ok\r\n"
 						  "128,1,5,ok\r\n160,1,4,ok\r\n192,1,3,ok\r\n224,1,2,ok\r\n256,5,1,ok\r\n");
 	replay_result one, eight;
-	CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, csv, STRAT_EXHAUSTIVE, 8, 1, 1, NULL, &one, &d), 0);
-	CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, csv, STRAT_EXHAUSTIVE, 8, 1, 8, NULL, &eight, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, &(replay_opts){.recording = csv, .strategy = STRAT_EXHAUSTIVE,
+					 .budget = 8, .seed = 1, .jobs = 1, .out = NULL}, &one, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, &(replay_opts){.recording = csv, .strategy = STRAT_EXHAUSTIVE,
+					 .budget = 8, .seed = 1, .jobs = 8, .out = NULL}, &eight, &d), 0);
 	CU_ASSERT(one.seconds && eight.seconds);
 	CU_ASSERT(one.compile_latencies >= 12 && one.compile_latencies < 12.5);
 	CU_ASSERT(eight.compile_latencies >= 5 && eight.compile_latencies < 5.5);
 	const char *gap = write_temp(3, "gap.csv", "x,compile_s,time_ms_median,status\r\n32,1,8,ok\r\n64,,7,ok\r\n96,1,6,ok\r\n"
 						  "128,1,5,ok\r\n160,1,4,ok\r\n192,1,3,ok\r\n224,1,2,ok\r\n256,5,1,ok\r\n");
-	CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, gap, STRAT_EXHAUSTIVE, 8, 1, 1, NULL, &one, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, &(replay_opts){.recording = gap, .strategy = STRAT_EXHAUSTIVE,
+					 .budget = 8, .seed = 1, .jobs = 1, .out = NULL}, &one, &d), 0);
 	CU_ASSERT(!one.seconds);
 	CU_ASSERT(one.compile_latencies >= 8 && one.compile_latencies < 8.5);
 	space_free(&s);
@@ -374,11 +386,11 @@ static void test_the_default_holds_on_every_recording(void)
 		double ratio[SEEDS], wall = 0, plain_wall = 0;
 		for (int seed = 0; seed < SEEDS; seed++) {
 			replay_result r, plain;
-			CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, recordings[i][1], STRAT_MODEL, budget, (unsigned long long)seed + 1, 16,
-							 NULL, &r, &d), 0);
+			CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, &(replay_opts){.recording = recordings[i][1], .strategy = STRAT_MODEL,
+							 .budget = budget, .seed = (unsigned long long)seed + 1, .jobs = 16, .out = NULL}, &r, &d), 0);
 			setenv("AUTOTUNE_AHEAD", "0", 1);
-			CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, recordings[i][1], STRAT_MODEL, budget, (unsigned long long)seed + 1, 16,
-							 NULL, &plain, &d), 0);
+			CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, &(replay_opts){.recording = recordings[i][1], .strategy = STRAT_MODEL,
+							 .budget = budget, .seed = (unsigned long long)seed + 1, .jobs = 16, .out = NULL}, &plain, &d), 0);
 			unsetenv("AUTOTUNE_AHEAD");
 			CU_ASSERT_EQUAL(r.evaluations, budget);
 			CU_ASSERT_EQUAL(r.best_config, plain.best_config);

@@ -56,10 +56,11 @@ static void knobs(const char *const *pairs)
 		setenv(pairs[0], pairs[1], 1);
 }
 
-static const sample_plan plan = {1, 10, 10, 1.0, 0.01, 0, 0, 0};
+static const sample_plan plan = {.warmup = 1,
+				 .rule = {.min_samples = 10, .max_samples = 10, .time_cap_s = 1.0, .noise_target = 0.01}};
 
 /* Measures configuration c (its bx is 32 * (c + 1)) in role; the result, its message owned. */
-static result measure(runner *r, size_t c, const char *role, double timeout_s, int *rc)
+static result measure(runner *r, size_t c, proto_role role, double timeout_s, int *rc)
 {
 	binary bin = {0};
 	bin.cubin = "unused.cubin";
@@ -105,7 +106,7 @@ static void test_a_measurement_is_what_the_worker_timed(void)
 	runner *r = start(0, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	int rc;
-	result res = measure(r, 1, "ref", 10, &rc);
+	result res = measure(r, 1, PROTO_ROLE_REF, 10, &rc);
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_EQUAL(res.st, ST_OK);
 	double t = 1.0 + 64 / 1000.0;
@@ -129,11 +130,11 @@ static void test_a_crash_is_crashed_and_the_next_gets_a_new_worker(void)
 	runner *r = start(0, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	int rc;
-	result ref = measure(r, 0, "ref", 10, &rc), bad = measure(r, 2, "check", 10, &rc);
+	result ref = measure(r, 0, PROTO_ROLE_REF, 10, &rc), bad = measure(r, 2, PROTO_ROLE_CHECK, 10, &rc);
 	CU_ASSERT_EQUAL(ref.st, ST_OK);
 	CU_ASSERT_EQUAL(bad.st, ST_CRASHED);
 	CU_ASSERT_PTR_NOT_NULL(bad.message ? strstr(bad.message, "the GPU worker was killed by signal 11") : NULL);
-	result next = measure(r, 1, "check", 10, &rc);
+	result next = measure(r, 1, PROTO_ROLE_CHECK, 10, &rc);
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_EQUAL(next.st, ST_OK);
 	CU_ASSERT_DOUBLE_EQUAL(next.t_median, 1.064, 1e-9);
@@ -154,14 +155,14 @@ static void test_a_hang_is_a_timeout(void)
 	runner *r = start(0, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	int rc;
-	result ref = measure(r, 0, "ref", 10, &rc);
+	result ref = measure(r, 0, PROTO_ROLE_REF, 10, &rc);
 	double t0 = now_seconds();
-	result hung = measure(r, 4, "check", 0.5, &rc);
+	result hung = measure(r, 4, PROTO_ROLE_CHECK, 0.5, &rc);
 	double took = now_seconds() - t0;
 	CU_ASSERT_EQUAL(hung.st, ST_TIMEOUT);
 	CU_ASSERT_STRING_EQUAL(hung.message, "killed after 0.5 s");
 	CU_ASSERT(took >= 0.5 && took < 5);
-	result next = measure(r, 3, "check", 10, &rc);
+	result next = measure(r, 3, PROTO_ROLE_CHECK, 10, &rc);
 	CU_ASSERT_EQUAL(next.st, ST_OK);
 	free(ref.message);
 	free(hung.message);
@@ -199,11 +200,11 @@ static void test_a_worker_stopped_from_outside_leaves_it_not_run(void)
 		runner *r = start(0, NULL);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 		int rc;
-		result ref = measure(r, 0, "ref", 10, &rc);
+		result ref = measure(r, 0, PROTO_ROLE_REF, 10, &rc);
 		stopper s = {sigs[i], 0};
 		pthread_t th;
 		pthread_create(&th, NULL, stop_worker, &s);
-		result res = measure(r, 1, "check", 30, &rc);
+		result res = measure(r, 1, PROTO_ROLE_CHECK, 30, &rc);
 		pthread_join(th, NULL);
 		CU_ASSERT(s.worker > 0);
 		CU_ASSERT_EQUAL(res.st, want[i]);
@@ -340,7 +341,7 @@ static void test_a_plan_runs_on_a_worker_of_its_connections(void)
 	bin.plan_res = kr;
 	bin.nplan = 2;
 	/* bx=32 C=1, bx=32 C=8, bx=64 C=1, bx=64 C=8 */
-	const char *roles[4] = {"ref", "check", "check", "check"};
+	const proto_role roles[4] = {PROTO_ROLE_REF, PROTO_ROLE_CHECK, PROTO_ROLE_CHECK, PROTO_ROLE_CHECK};
 	const int conns[4] = {1, 8, 1, 8};
 	for (size_t c = 0; c < 4; c++) {
 		result res = pg[c];

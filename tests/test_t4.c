@@ -271,7 +271,8 @@ static char *replayed(const config *cfg, const space *sp, const char *path, stra
 {
 	char *out = in_dir("seq.csv");
 	diags d = {0};
-	int rc = replay_run(cfg, sp, path, s, budget, seed, 4, out, r, &d);
+	int rc = replay_run(cfg, sp, &(replay_opts){.recording = path, .strategy = s, .budget = budget, .seed = seed, .jobs = 4, .out = out},
+			    r, &d);
 	diags_print(&d);
 	diags_free(&d);
 	char *seq = rc ? NULL : slurp(out);

@@ -101,6 +101,54 @@ void nap(void)
 	nanosleep(&ts, NULL);
 }
 
+/* 1 once pid is gone or a zombie ('Z' in /proc/PID/stat, after the command's parenthesised name). */
+static int ended_now(pid_t pid)
+{
+	if (kill(pid, 0) != 0)
+		return 1;
+	char path[64], stat[512];
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(stat, 1, sizeof stat - 1, f) : 0;
+	if (f)
+		fclose(f);
+	stat[n] = 0;
+	const char *close = strrchr(stat, ')');
+	return !f || (close && close[1] == ' ' && close[2] == 'Z');
+}
+
+int process_ended(pid_t pid)
+{
+	double t0 = now_seconds();
+	while (!ended_now(pid) && now_seconds() - t0 < 60)
+		nap();
+	return ended_now(pid);
+}
+
+/* 1 once sig is not pending for pid as a whole (ShdPnd in /proc/PID/status), or pid ended. */
+static int taken_now(pid_t pid, int sig)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 1;
+	unsigned long long pending = 0;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "ShdPnd: %llx", &pending) == 1)
+			break;
+	fclose(f);
+	return !(pending >> (sig - 1) & 1);
+}
+
+int signal_taken(pid_t pid, int sig)
+{
+	double t0 = now_seconds();
+	while (!taken_now(pid, sig) && now_seconds() - t0 < 60)
+		nap();
+	return taken_now(pid, sig);
+}
+
 int kill_when_journaled(char *const argv[], const char *journal, int done)
 {
 	/* a killed run cannot remove its work directory: it goes in one of the test's own */

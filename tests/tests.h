@@ -46,6 +46,12 @@ double cpu_seconds(void);
 
 /* Sleeps 20 ms: the step of a test's polling loop. */
 void nap(void);
+/* Whether process pid has ended (gone, or dead and not yet reaped: a zombie whose parent, often
+ * init, reaps it when it gets to it), waiting for that up to 60 s: an event, not a time. */
+int process_ended(pid_t pid);
+/* Whether process pid took signal sig sent to it (no longer pending: its handler runs), waiting for
+ * that up to 60 s. Two of one signal sent before the first is taken are one. */
+int signal_taken(pid_t pid, int sig);
 
 /* A child of parent whose command name is comm, from /proc; 0 when there is none. */
 pid_t child_named(pid_t parent, const char *comm);

@@ -601,7 +601,7 @@ struct builder {
 	char *started, *finished;
 	double t0, t_last; /* begin, and when the last binary was done */
 	int rc;
-	const volatile sig_atomic_t *stop; /* set: what is not compiled yet never will be */
+	const volatile sig_atomic_t *stop[2]; /* either set: what is not compiled yet never will be */
 	repeat rep;                        /* the first binaries' failures alike */
 	size_t spread;                     /* how far repeat_spread's order has been started */
 	/* on demand (a search): only what was waited for, committed or hinted (ahead.h's order) */
@@ -825,7 +825,8 @@ builder *build_begin(const config *cfg, const space *s, build *b, const build_op
 	return bd;
 }
 
-void build_stop_when(builder *bd, const volatile sig_atomic_t *flag) { bd->stop = flag; }
+void build_stop_when(builder *bd, const volatile sig_atomic_t *flag, const volatile sig_atomic_t *also) { bd->stop[0] = flag, bd->stop[1] = also; }
+#define STOP_ASKED(bd) (((bd)->stop[0] && *(bd)->stop[0]) || ((bd)->stop[1] && *(bd)->stop[1]))
 
 builder *build_begin_on_demand(const config *cfg, const space *s, build *b, const build_opts *opt)
 {
@@ -841,7 +842,7 @@ void build_hint(builder *bd, const size_t *bins, size_t n)
 int build_poll(builder *bd, size_t bin, int wait_ms)
 {
 	ahead_want(bd->plan, bin);
-	if (bd->rc == 0 && !bd->finished[bin] && bd->stop && *bd->stop)
+	if (bd->rc == 0 && !bd->finished[bin] && STOP_ASKED(bd))
 		stop_all(bd, LEFT_STOPPED);
 	else if (bd->rc == 0 && !bd->finished[bin])
 		step(bd, (long long)bin, wait_ms);
@@ -868,9 +869,9 @@ ahead *build_ahead(builder *bd) { return bd->plan; }
 int build_end(builder *bd, double *seconds)
 {
 	if (bd->on_demand && bd->rc == 0)
-		stop_all(bd, bd->stop && *bd->stop ? LEFT_STOPPED : LEFT_SKIPPED); /* what the search did not wait for */
+		stop_all(bd, STOP_ASKED(bd) ? LEFT_STOPPED : LEFT_SKIPPED); /* what the search did not wait for */
 	while (bd->rc == 0 && bd->done < bd->b->nbins) {
-		if (bd->stop && *bd->stop)
+		if (STOP_ASKED(bd))
 			stop_all(bd, LEFT_STOPPED);
 		else
 			step(bd, -1, 200);

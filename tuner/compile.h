@@ -58,9 +58,10 @@ typedef struct builder builder;
 builder *build_begin(const config *cfg, const space *s, build *b, const build_opts *opt);
 int build_wait(builder *bd, size_t bin);
 int build_end(builder *bd, double *seconds);
-/* Once *flag is set (a signal stops the run), the wait and end kill the compiles in flight and
- * start no more: the binaries not built are failed with `killed` set. */
-void build_stop_when(builder *bd, const volatile sig_atomic_t *flag);
+/* Once *flag or *also is set (a signal, or a journal that cannot be written, stops the run; either
+ * may be NULL), the wait and end kill the compiles in flight and start no more: the binaries not
+ * built are failed with `killed` set. */
+void build_stop_when(builder *bd, const volatile sig_atomic_t *flag, const volatile sig_atomic_t *also);
 
 /* A pool for a search, which measures a small part of the space: it compiles only what is waited
  * for, and in the free slots what build_hint() names, at most as many binaries ahead as have been

@@ -48,19 +48,19 @@ static int finalists(pass *P)
 	double *rounds = xcalloc(k * FINAL_ROUNDS, sizeof *rounds), scratch[FINAL_ROUNDS];
 	int rc = 0;
 	size_t got = 0;
-	for (size_t round = 0; round < FINAL_ROUNDS && !rc && !*o->interrupted; round++) {
+	for (size_t round = 0; round < FINAL_ROUNDS && !rc && !measure_stopping(o); round++) {
 		size_t f;
-		for (f = 0; f < k && !rc && !*o->interrupted; f++) {
+		for (f = 0; f < k && !rc && !measure_stopping(o); f++) {
 			pthread_mutex_lock(&P->lock);
 			result tmp = res[idx[f]];
 			tmp.message = NULL;
 			double timeout = plan_timeout(cfg, res[idx[f]].t_max * res[idx[f]].batch);
 			int warm, n = plan_final_samples(res[idx[f]].t_median * (res[idx[f]].batch > 0 ? res[idx[f]].batch : 1),
 							 FINAL_SAMPLES, FINAL_ROUND_MS, &warm);
-			sample_plan plan = {.warmup = warm, .min_samples = n, .max_samples = n, .time_cap = cfg->time_cap,
-					    .noise_target = cfg->noise_target};
+			sample_plan plan = {.warmup = warm, .rule = {.min_samples = (size_t)n, .max_samples = (size_t)n,
+					    .time_cap_s = cfg->time_cap, .noise_target = cfg->noise_target}};
 			pthread_mutex_unlock(&P->lock);
-			if (runner_measure(L->rn, cfg, space_config(sp, idx[f]), "time", &b->bins[b->of_config[idx[f]]], &plan,
+			if (runner_measure(L->rn, cfg, space_config(sp, idx[f]), PROTO_ROLE_TIME, &b->bins[b->of_config[idx[f]]], &plan,
 					   &tmp, timeout, &L->d))
 				rc = -1;
 			free(tmp.message);
@@ -202,7 +202,7 @@ void *pass_counters_lane(void *arg)
 		pthread_mutex_unlock(&P->lock);
 		return NULL;
 	}
-	while (!P->stopped && !P->hopeless && P->ccursor < P->ncounted && !*P->o->interrupted) {
+	while (!P->stopped && !P->hopeless && P->ccursor < P->ncounted && !measure_stopping(P->o)) {
 		/* those taken during the pass are not on the finish's bar */
 		int on_bar = P->phase != PHASE_PASS;
 		size_t share = (P->ncounted - P->ccursor + sharers - 1) / sharers;

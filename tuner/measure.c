@@ -15,75 +15,19 @@
 #include "compile.h"
 #include "config.h"
 #include "objective.h"
-#include "occupancy.h"
 #include "plan.h"
 #include "proc.h"
 #include "progress.h"
+#include "schedule.h"
 #include "search.h"
 #include "select.h"
 #include "stats.h"
 #include "measure_pass.h"
 #include "banned.h"
 
-/* What a GPU's profiling costs, to decide when it leaves the first pass for it (H200, CUPTI 13):
- * the first session's start (155-195 ms), then per kernel about 6 ms of passes and 14 times its
- * own duration (the hardware passes, and the SASS-instrumented replay at about 12 times) */
-#define PROFILE_START_S 0.18
-#define PROFILE_KERNEL_S 0.006
-#define PROFILE_REPLAYS 14.0
-/* a later session's cost beyond its kernels, the profiler being on: its start and passes */
-#define PROFILE_SESSION_S 0.04
-/* a worker's exit (its context's teardown): the driver does one at a time, so a GPU that is done
- * should be gone before the last one quits (0.12 s for two at once, 0.06 for one, H200) */
-#define WORKER_EXIT_S 0.07
-/* a finalist's run beyond its samples and its untimed warm-up launch: the host's share */
-#define FINAL_RUN_S 0.0015
-
 int measure_is_search(int strategy, size_t budget, double seconds, size_t count)
 {
 	return strategy != STRAT_EXHAUSTIVE || (budget && budget < count) || seconds;
-}
-
-void measure_apply_binary(const binary *bin, int cc, result *r)
-{
-	if (!bin->cached && !bin->killed && bin->seconds > 0)
-		r->compile_s = bin->seconds;
-	if (bin->failed) {
-		if (r->st == ST_NOT_RUN) {
-			r->st = ST_COMPILE_ERROR;
-			/* the CSV keeps the start of the log without the command line (nvcc's words come
-			 * first, not the paths); the whole of it is printed */
-			const char *log = bin->log ? bin->log : "", *cmd = strstr(log, "\n$ ");
-			const char *after = cmd ? cmd + 1 + strcspn(cmd + 1, "\n") : NULL;
-			char *first_lines = cmd ? xasprintf("%.*s%s", (int)(cmd - log + 1), log, *after ? after + 1 : after)
-					      : xstrdup(log);
-			if (strlen(first_lines) > 400)
-				first_lines[400] = 0;
-			result_set_message(r, first_lines);
-		}
-		return;
-	}
-	occupancy_input in = {(int)(r->block[0] * r->block[1] * r->block[2]), bin->res.registers, bin->res.static_smem,
-			      (size_t)r->smem, bin->res.barriers};
-	occupancy_result occ;
-	if (occupancy_compute(cc, &in, &occ) == 0) {
-		r->occ_blocks = occ.active_blocks;
-		r->occupancy = occ.occupancy;
-		r->occ_limit = occ.limit;
-	}
-	/* a launch the device must refuse costs nothing: it is not made */
-	char why[200];
-	const char *error = r->st == ST_NOT_RUN ? launch_predict(cc, &in, r->block, r->grid, why, sizeof why) : NULL;
-	if (error) {
-		/* a block the device refuses has no occupancy, whatever the calculator made of it (a
-		 * block.z over 64 came out at 100%) */
-		r->occ_blocks = 0;
-		r->occupancy = 0;
-		r->occ_limit = "launch";
-		r->st = ST_LAUNCH_ERROR;
-		r->predicted = 1;
-		result_set_message(r, xasprintf("%s (known before launching, not launched): %s", error, why));
-	}
 }
 
 /* Waits until binary bin is built; called with P->lock held, which is released meanwhile. */
@@ -116,7 +60,7 @@ static long long twin_in_flight(const pass *P, size_t c)
 /* What a lane is to do with a configuration, decided under the lock. */
 typedef struct {
 	enum { STEP_DONE, STEP_DEFER, STEP_MEASURE, STEP_STOP } kind;
-	const char *role;
+	proto_role role;
 	int run_ref_kernel;  /* run verify.kernel on this lane's worker first */
 	long long refresh;   /* run this configuration as the reference first, -1: no */
 	result ref_copy;     /* its launch, for refresh */
@@ -162,9 +106,9 @@ static void choose_role(pass *P, lane *L, size_t g, step *s)
 	if (P->ref_kernel) {
 		if (L->loaded < 0)
 			s->run_ref_kernel = 1; /* its binary was waited for by the prelude */
-		s->role = "check";
+		s->role = PROTO_ROLE_CHECK;
 	} else if (P->ref[g] >= 0) {
-		s->role = "check";
+		s->role = PROTO_ROLE_CHECK;
 		if (L->loaded != (long long)g) {
 			s->refresh = P->ref[g];
 			s->ref_copy = P->res[P->ref[g]];
@@ -186,7 +130,7 @@ static step prelude(pass *P, lane *L, size_t c)
 	step s;
 	memset(&s, 0, sizeof s);
 	s.kind = STEP_DONE;
-	s.role = "ref";
+	s.role = PROTO_ROLE_REF;
 	s.refresh = -1;
 	/* first, as it may let go of the lock: c is this lane's, but the rest can change meanwhile */
 	if (wait_binary(P, b->of_config[c]) || (P->ref_kernel && L->loaded < 0 && wait_binary(P, (size_t)b->ref_bin))) {
@@ -200,7 +144,7 @@ static step prelude(pass *P, lane *L, size_t c)
 	if (o->setting && !bin->failed && bin->code[0])
 		plan_identity(cfg, P->sp, b, P->res, c, o->setting, ident);
 	plan_forget_unlike(r, bin, *ident ? ident : NULL);
-	measure_apply_binary(bin, o->cc, r);
+	plan_apply_binary(bin, o->cc, r);
 	/* measured before an edit that left its binary and inputs as they were: taken, and kept in
 	 * this run's journal under its index too */
 	if (r->st == ST_NOT_RUN && !bin->failed && journal_reuse(o->journal, ident, r)) {
@@ -281,8 +225,8 @@ static int measure_step(pass *P, lane *L, size_t c, step *s)
 		pthread_mutex_unlock(&P->lock);
 	}
 	sample_plan plan = P->plan;
-	plan.race_ms = s->race_ms;
-	plan.near_ms = s->near_ms;
+	plan.rule.race_ms = s->race_ms;
+	plan.rule.near_ms = s->near_ms;
 	return runner_measure(L->rn, P->cfg, space_config(P->sp, c), s->role, bin, &plan, &s->tmp, s->timeout, &L->d)
 		       ? -1
 		       : 0;
@@ -299,9 +243,9 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 	*r = s->tmp;
 	objective_apply(cfg, space_config(P->sp, c), r);
 	P->state[c] = FINISHED;
-	P->finishes++;
+	schedule_queue_finished(&P->Q);
 	pthread_cond_broadcast(&P->changed);
-	if (!strcmp(s->role, "ref"))
+	if (s->role == PROTO_ROLE_REF)
 		P->pending[g] = 0;
 	if (rc) {
 		/* not measured: the worker is gone, or the reference this needed failed */
@@ -340,7 +284,7 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 		}
 		if (r->t_max * r->batch > P->slowest)
 			P->slowest = r->t_max * r->batch;
-	} else if (!strcmp(s->role, "ref") && (long long)c == P->named) {
+	} else if (s->role == PROTO_ROLE_REF && (long long)c == P->named) {
 		char *desc = space_describe(cfg, space_config(P->sp, c));
 		diags_at(P->d, cfg->path, cfg->reference_at.line, cfg->reference_at.col,
 			 "the verify reference (%s) failed: %s%s%s", desc, status_name(r->st), r->message ? ": " : "",
@@ -383,124 +327,80 @@ static int visit(pass *P, lane *L, size_t c)
 static int search_over(void *ctx)
 {
 	const pass *P = ctx;
-	return P->stopped || *P->o->interrupted || (P->deadline > 0 && now_seconds() > P->deadline);
+	return P->stopped || measure_stopping(P->o) || (P->deadline > 0 && now_seconds() > P->deadline);
 }
 
-/* A committed configuration other than c, not measured yet, whose binary is in; -1 when none. */
-static long long ready_committed(pass *P, size_t c)
-{
-	for (size_t i = 0; i < P->ncommit; i++) {
-		size_t e = P->commit[i];
-		if (e != c && !P->early[e] && build_done(P->o->build, P->b->of_config[e]))
-			return (long long)e;
-	}
-	return -1;
-}
-
-/* One step of waiting for c's binary: 1 once it is in or nothing more can come (over, or nvcc
- * cannot run: visit says why); else a committed configuration whose binary is in is measured (the
- * search never waits for a binary it could have had) or a compile waited for, up to 200 ms: 0. */
-static int ready_step(pass *P, lane *L, size_t c)
-{
-	if (search_over(P))
-		return 1;
-	size_t bin = P->b->of_config[c];
-	double t0 = now_seconds();
-	pthread_mutex_lock(&P->build_lock);
-	int done = build_done(P->o->build, bin);
-	long long e = done ? -1 : ready_committed(P, c);
-	int rc = done || e >= 0 ? 0 : build_poll(P->o->build, bin, 200);
-	pthread_mutex_unlock(&P->build_lock);
-	pthread_mutex_lock(&P->lock);
-	P->wait_s += now_seconds() - t0;
-	pthread_mutex_unlock(&P->lock);
-	if (done || rc || e < 0)
-		return done || rc;
-	trace_event("search measures %lld ahead of its turn", e);
-	P->early[e] = 1;
-	pthread_mutex_lock(&P->lock);
-	visit(P, L, (size_t)e);
-	pthread_mutex_unlock(&P->lock);
-	return 0;
-}
-
-/* The search waits for c a step at a time (search_poll_fn), guessing again from what came in. */
-static int poll_for_search(void *ctx, size_t c)
+/* The first GPU's worker as a search's lane (schedule.h). */
+static void lane_measure(void *ctx, size_t c, int ahead)
 {
 	pass *P = ctx;
-	return !P->early || P->early[c] || ready_step(P, &P->lanes[0], c);
-}
-
-/* c's result once measured ahead of its turn (search_peek_fn), else NAN. */
-static double peek_for_search(void *ctx, size_t c)
-{
-	const pass *P = ctx;
-	return !P->early || !P->early[c] ? NAN : result_passed(&P->res[c]) ? result_rank(&P->res[c]) : INFINITY;
+	trace_event(ahead ? "search measures %zu ahead of its turn" : "search visits %zu", c);
+	pthread_mutex_lock(&P->lock);
+	visit(P, &P->lanes[0], c);
+	pthread_mutex_unlock(&P->lock);
+	if (!ahead)
+		trace_event("search visited %zu", c);
 }
 
 /* The search's view of a measurement: the time, or INFINITY for anything that did not pass. */
-static double visit_for_search(void *ctx, size_t c)
+static double lane_time(void *ctx, size_t c)
 {
-	pass *P = ctx;
-	lane *L = &P->lanes[0];
-	if (!P->early || !P->early[c]) {
-		while (P->early && !ready_step(P, L, c))
-			;
-		if (search_over(P))
-			return INFINITY; /* the rest of the search costs nothing: nothing more is measured */
-		trace_event("search visits %zu", c);
-		if (P->early)
-			P->early[c] = 1;
-		pthread_mutex_lock(&P->lock);
-		visit(P, L, c);
-		pthread_mutex_unlock(&P->lock);
-		trace_event("search visited %zu", c);
-	}
+	const pass *P = ctx;
 	const result *r = &P->res[c];
 	return result_passed(r) ? result_rank(r) : INFINITY;
 }
 
-/* Configuration lists into their binaries, each once, in order; returns how many (room: n). */
-static size_t binaries_of(const build *b, const size_t *configs, size_t n, size_t *bins)
-{
-	size_t nb = 0;
-	char *seen = xcalloc(b->nbins + 1, 1);
-	for (size_t i = 0; i < n; i++) {
-		size_t k = b->of_config[configs[i]];
-		if (!seen[k])
-			bins[nb++] = k;
-		seen[k] = 1;
-	}
-	free(seen);
-	return nb;
-}
-
-/* What the search will measure next whatever the results: measured as their binaries arrive,
- * built first (the longest first). */
-static void commit_configs(void *ctx, const size_t *configs, size_t n)
+/* The compile pool (schedule.h): not thread-safe, so one lane at a time calls it, without P->lock,
+ * so that the others can record results meanwhile. */
+static int pool_done(void *ctx, size_t bin)
 {
 	pass *P = ctx;
-	grow(&P->commit, &P->commit_cap, n + 1, sizeof *P->commit);
-	memcpy(P->commit, configs, n * sizeof *configs);
-	P->ncommit = n;
-	size_t *bins = xcalloc(n + 1, sizeof *bins), nb = binaries_of(P->b, configs, n, bins);
+	if (!P->o->build)
+		return 1;
 	pthread_mutex_lock(&P->build_lock);
-	build_commit(P->o->build, bins, nb);
+	int done = build_done(P->o->build, bin);
 	pthread_mutex_unlock(&P->build_lock);
-	free(bins);
+	return done;
 }
 
-/* What the search (or the exhaustive pass) expects to measure next: their binaries, each once,
- * to compile first in the free slots (a search's pool bounds how far ahead). */
-static void hint_binaries(void *ctx, const size_t *configs, size_t n)
+/* Waits for a compile, up to 200 ms. */
+static int pool_wait(void *ctx, size_t bin)
+{
+	pass *P = ctx;
+	double t0 = now_seconds();
+	pthread_mutex_lock(&P->build_lock);
+	int rc = build_poll(P->o->build, bin, 200);
+	pthread_mutex_unlock(&P->build_lock);
+	pthread_mutex_lock(&P->lock);
+	P->wait_s += now_seconds() - t0;
+	pthread_mutex_unlock(&P->lock);
+	return rc;
+}
+
+static void pool_hint(void *ctx, const size_t *bins, size_t n)
 {
 	pass *P = ctx;
 	if (!P->o->build)
 		return;
-	size_t *bins = xcalloc(n + 1, sizeof *bins), nb = binaries_of(P->b, configs, n, bins);
 	pthread_mutex_lock(&P->build_lock);
-	build_hint(P->o->build, bins, nb);
+	build_hint(P->o->build, bins, n);
 	pthread_mutex_unlock(&P->build_lock);
+}
+
+static void pool_commit(void *ctx, const size_t *bins, size_t n)
+{
+	pass *P = ctx;
+	pthread_mutex_lock(&P->build_lock);
+	build_commit(P->o->build, bins, n);
+	pthread_mutex_unlock(&P->build_lock);
+}
+
+/* What the exhaustive pass expects to measure next: their binaries, each once, to compile first
+ * in the free slots. */
+static void hint_binaries(pass *P, const size_t *configs, size_t n)
+{
+	size_t *bins = xcalloc(n + 1, sizeof *bins), nb = schedule_binaries(P->b->of_config, P->b->nbins, configs, n, bins);
+	pool_hint(P, bins, nb);
 	free(bins);
 }
 
@@ -510,22 +410,11 @@ static void hint_binaries(void *ctx, const size_t *configs, size_t n)
 static int next_config(pass *P, size_t *c)
 {
 	for (;;) {
-		if (P->stopped || *P->o->interrupted)
+		if (P->stopped || measure_stopping(P->o))
 			return 0;
-		for (size_t k = 0; k < P->ndeferred; k++)
-			if (P->deferred[k].at != P->finishes) {
-				*c = P->deferred[k].c;
-				memmove(P->deferred + k, P->deferred + k + 1, (--P->ndeferred - k) * sizeof *P->deferred);
-				return 1;
-			}
-		while (P->cursor < P->sp->count && (long long)P->queue[P->cursor] == P->named)
-			P->cursor++;
-		if (P->cursor < P->sp->count) {
-			*c = P->queue[P->cursor++];
-			return 1;
-		}
-		if (!P->ndeferred)
-			return 0;
+		int next = schedule_queue_next(&P->Q, c);
+		if (next != QUEUE_BLOCKED)
+			return next == QUEUE_NEXT;
 		/* a lane in a visit may only be waiting for its binary; a vote's lane is then about to
 		 * measure what the vote needs */
 		size_t flying = P->visiting;
@@ -537,46 +426,25 @@ static int next_config(pass *P, size_t *c)
 			for (size_t g = 0; P->voting && g < P->sp->count; g++)
 				if (P->votes[g].state == VOTE_OPEN)
 					vote_close(P, &P->votes[g], CHOSEN_FIRST);
-			for (size_t k = 0; k < P->ndeferred; k++)
-				P->deferred[k].at = P->finishes - 1;
+			schedule_queue_release(&P->Q);
 			continue;
 		}
 		pthread_cond_wait(&P->changed, &P->lock);
 	}
 }
 
-/* How many of the fastest so far a lane that leaves the first pass profiles at once (P->lock
- * held; 0: none), and in *seconds how long that takes. With several GPUs the first re-times the
- * finalists after the pass while the others profile the final top: as many as fit in the
- * finalists' time, less a worker's exit, go to that last session; the others, the fastest so far,
- * to a session during the pass, which also pays the profiler's start. Sessions cost per pass,
- * whatever they hold, so two are all there are, and newcomers to the top land in the last. */
-static size_t speculative_share(const pass *P, double *seconds)
+/* What the decision to leave the first pass for the counters looks at (P->lock held). */
+static profile_view view_of(const pass *P)
 {
-	size_t sharers = P->nlanes - 1, top = P->want < P->passed ? P->want : P->passed;
-	double t = P->best_ms / 1000, kernel = PROFILE_KERNEL_S + PROFILE_REPLAYS * t;
-	double finals = P->cfg->finalists >= 2 ? P->cfg->finalists * FINAL_ROUNDS * ((FINAL_SAMPLES + 1) * t + FINAL_RUN_S) : 0;
-	double spare = finals - PROFILE_SESSION_S - WORKER_EXIT_S;
-	double last = spare > 0 ? spare / kernel * (double)sharers : 0;
-	size_t early = top > (size_t)last + 1 ? top - (size_t)last : (top ? 1 : 0);
-	*seconds = PROFILE_START_S + (double)((early + sharers - 1) / sharers) * kernel;
-	return early;
+	return (profile_view){.lanes = P->nlanes, .want = P->want, .passed = P->passed, .best_ms = P->best_ms,
+			      .finalists = P->cfg->finalists, .measuring = P->measuring, .measures = P->measures,
+			      .shares = P->shares, .measure_s = P->measure_s, .left = schedule_queue_left(&P->Q)};
 }
 
-/* Whether lane L leaves the first pass now for its profiling session (P->lock held): once what
- * is left of the pass, shared by the lanes that stay, takes about as long as that session, so
- * that the session ends with the pass. */
 static int time_to_profile(const pass *P, const lane *L)
 {
-	if (L->gpu == 0 || !P->want || P->measuring < 2 || P->measures < 2 * P->nlanes || P->best_ms <= 0)
-		return 0;
-	double session;
-	if (!speculative_share(P, &session))
-		return 0;
-	/* what is left of the queue, as far as the visits so far needed measuring (those put back
-	 * mostly wait for a twin: they will share its measurement) */
-	double rest = (double)(P->sp->count - P->cursor) * P->measure_s * (double)P->measures / (double)(P->measures + P->shares);
-	return session + P->measure_s / 2 >= rest / (double)(P->measuring - 1);
+	profile_view v = view_of(P);
+	return schedule_leaves_to_profile(&v, L->gpu);
 }
 
 static void *lane_main(void *arg)
@@ -597,10 +465,9 @@ static void *lane_main(void *arg)
 	while (!(L->left = time_to_profile(P, L)) && next_config(P, &c)) {
 		double t0 = now_seconds();
 		int kind = visit(P, L, c);
-		if (kind == STEP_DEFER) {
-			grow(&P->deferred, &P->deferred_cap, P->ndeferred + 1, sizeof *P->deferred);
-			P->deferred[P->ndeferred++] = (struct put_back){c, P->finishes};
-		} else if (kind == STEP_STOP)
+		if (kind == STEP_DEFER)
+			schedule_queue_defer(&P->Q, c);
+		else if (kind == STEP_STOP)
 			break;
 		else if (kind == STEP_MEASURE) {
 			double dt = now_seconds() - t0;
@@ -614,7 +481,8 @@ static void *lane_main(void *arg)
 			vote_close(P, &P->votes[g], CHOSEN_FIRST);
 	if (L->left && !P->counted) {
 		double session;
-		pass_choose_counters(P, speculative_share(P, &session)); /* the finish plans again on the final times */
+		profile_view v = view_of(P);
+		pass_choose_counters(P, schedule_profile_share(&v, &session)); /* the finish plans again on the final times */
 	}
 	P->measuring--;
 	pthread_cond_broadcast(&P->changed);
@@ -688,36 +556,6 @@ static int finish(pass *P)
 	return pass_finish_end(P);
 }
 
-/* A plan's configurations, in the queue's order within each run of the same connections and
- * reference group: a worker has the connections it was started with (another is a switch of
- * worker), and holds one reference's outputs (another is a run of that reference). */
-typedef struct {
-	int connections;
-	size_t group, at, c;
-} worker_key;
-
-static int by_worker_key(const void *x, const void *y)
-{
-	const worker_key *a = x, *b = y;
-	if (a->connections != b->connections)
-		return a->connections < b->connections ? -1 : 1;
-	if (a->group != b->group)
-		return a->group < b->group ? -1 : 1;
-	return (a->at > b->at) - (a->at < b->at);
-}
-
-static void by_worker(const pass *P, size_t *queue)
-{
-	size_t n = P->sp->count;
-	worker_key *k = xcalloc(n + 1, sizeof *k);
-	for (size_t i = 0; i < n; i++)
-		k[i] = (worker_key){P->res[queue[i]].connections, P->group[queue[i]], i, queue[i]};
-	qsort(k, n, sizeof *k, by_worker_key);
-	for (size_t i = 0; i < n; i++)
-		queue[i] = k[i].c;
-	free(k);
-}
-
 /* The exhaustive pass measures the most promising first (o->prior, ties in space order; space
  * order without one): the fastest so far is soon near the best, so that the rest race out early,
  * and a run cut short holds the likely-good (a plan's within each worker it needs). Their binaries
@@ -725,8 +563,13 @@ static void by_worker(const pass *P, size_t *queue)
 static size_t *exhaustive_order(pass *P)
 {
 	size_t *queue = search_order(P->o->prior, P->sp->count);
-	if (P->cfg->plan.nlaunches)
-		by_worker(P, queue);
+	if (P->cfg->plan.nlaunches) {
+		int *connections = xcalloc(P->sp->count + 1, sizeof *connections);
+		for (size_t c = 0; c < P->sp->count; c++)
+			connections[c] = P->res[c].connections;
+		schedule_by_worker(queue, P->sp->count, connections, P->group);
+		free(connections);
+	}
 	if (P->o->build && P->o->prior)
 		hint_binaries(P, queue, P->sp->count);
 	return queue;
@@ -778,7 +621,8 @@ static int first_pass(pass *P)
 	if (o->seconds > 0)
 		P->deadline = now_seconds() + o->seconds;
 	if (!P->searching) {
-		P->queue = exhaustive_order(P);
+		P->Q = (schedule_queue){.order = exhaustive_order(P), .count = sp->count, .skip = P->named,
+					.finishes = P->Q.finishes};
 		if (!P->stopped) {
 			/* one queue for every GPU; the first lane runs here, and the pass is over once no
 			 * lane measures any more */
@@ -799,17 +643,18 @@ static int first_pass(pass *P)
 		/* a search: the strategy proposes, each proposal is measured as it comes, on one GPU
 		 * (the next proposal depends on this one's result) */
 		size_t *order = xcalloc(budget + 1, sizeof *order);
-		search_hint_fn commit = o->build && ahead_enabled() ? commit_configs : NULL;
-		if (commit)
-			P->early = xcalloc(sp->count + 1, 1);
+		int ahead = o->build && ahead_enabled();
+		schedule S = {.of_config = P->b->of_config, .nbins = P->b->nbins, .lane = {lane_measure, lane_time, search_over},
+			      .lane_ctx = P, .pool = {NULL, pool_done, pool_wait, NULL, pool_hint, pool_commit}, .pool_ctx = P,
+			      .early = ahead ? xcalloc(sp->count + 1, 1) : NULL};
 		search_run(cfg, sp, &(search_opts){.strategy = o->strategy, .prior = o->prior, .budget = budget,
-			   .seed = o->seed, .eval = visit_for_search, .hint = hint_binaries, .commit = commit,
-			   .poll = commit ? poll_for_search : NULL, .peek = commit ? peek_for_search : NULL,
-			   .start = o->start, .nstart = o->nstart, .over = search_over, .ctx = P},
+			   .seed = o->seed, .eval = schedule_eval, .hint = schedule_hint, .commit = ahead ? schedule_commit : NULL,
+			   .poll = ahead ? schedule_poll : NULL, .peek = ahead ? schedule_peek : NULL,
+			   .start = o->start, .nstart = o->nstart, .over = schedule_over, .ctx = &S},
 			   order);
 		free(order);
-		free(P->early);
-		free(P->commit);
+		free(S.early);
+		schedule_free(&S);
 	}
 	progress_end(&P->bar);
 	pass_reference_note(P);
@@ -818,8 +663,7 @@ static int first_pass(pass *P)
 	free(P->ref);
 	free(P->pending);
 	free(P->state);
-	free(P->deferred);
-	free(P->queue);
+	schedule_queue_free(&P->Q);
 	return P->stopped < 0 ? -1 : 0;
 }
 
@@ -843,8 +687,8 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	P.res = res;
 	P.o = o;
 	P.d = d;
-	P.plan = (sample_plan){.warmup = cfg->warmup, .min_samples = cfg->min_samples, .max_samples = cfg->max_samples,
-			       .time_cap = cfg->time_cap, .noise_target = cfg->noise_target,
+	P.plan = (sample_plan){.warmup = cfg->warmup, .rule = {.min_samples = (size_t)cfg->min_samples,
+			       .max_samples = (size_t)cfg->max_samples, .time_cap_s = cfg->time_cap, .noise_target = cfg->noise_target},
 			       .energy_s = cfg->measure_energy ? ENERGY_WINDOW_S : 0};
 	P.ref_kernel = b->ref_bin >= 0;
 	P.nlanes = nrunners;
@@ -864,7 +708,7 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	for (size_t i = 0; i < nrunners; i++)
 		if (!P.lanes[i].left) /* (one that left may still be profiling) */
 			join_diags(d, &P.lanes[i]);
-	if (!rc && d->n == before && !*o->interrupted) {
+	if (!rc && d->n == before && !measure_stopping(o)) {
 		/* (else the reference failed: nothing to compare with) */
 		t0 = now_seconds();
 		rc = finish(&P);
@@ -879,7 +723,7 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	free(P.counted);
 	free(P.taken);
 	free(P.lanes);
-	if (rc || d->n > before || *o->interrupted)
+	if (rc || d->n > before || measure_stopping(o))
 		return rc;
 	/* the sharers follow their measured twin's final numbers */
 	for (size_t c = 0; c < sp->count; c++)

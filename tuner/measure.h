@@ -17,15 +17,14 @@
 typedef struct config config;
 typedef struct builder builder; /* compile.h: the compiles in flight */
 
-/* Not a signal: what *interrupted is set to when the journal cannot be written (a full disk). The
- * run stops as at Ctrl-C, since what it measured from then on could be kept nowhere; what the
- * journal holds is the next run's start. */
-#define MEASURE_STOP_JOURNAL (-1)
-
 typedef struct {
 	int progress;                        /* draw the progress bar */
-	volatile sig_atomic_t *interrupted;  /* set by SIGINT: stop after the configuration in flight;
-					      * MEASURE_STOP_JOURNAL when the journal failed */
+	const volatile sig_atomic_t *interrupted; /* the signal that asks to stop after the
+					      * configurations in flight, or 0 (only signals set it) */
+	/* out: the journal could not be written (a full disk). The run stops as at a signal, since
+	 * what it measured from then on could be kept nowhere; what the journal holds is the next
+	 * run's start. A reason of its own: not a signal. */
+	volatile sig_atomic_t journal_failed;
 	double copy_gbps;                    /* the device's copy bandwidth, for % of peak; 0 unknown */
 	int max_mhz;                         /* the device's maximum SM clock */
 	journal *journal;                    /* where each result goes as it arrives, or NULL */
@@ -73,16 +72,14 @@ typedef struct {
  * in d. A reference that fails is reported in d and ends measuring early, returning 0. Each
  * GPU's worker is asked to quit (runner_quit) once its last counters are in, so that it closes
  * its context while other GPUs still work; the caller stops the runners. */
+/* Whether measuring stops: a signal, or the journal failed. */
+static inline int measure_stopping(const measure_opts *o) { return *o->interrupted || o->journal_failed; }
+
 int measure_space(const config *cfg, const space *sp, const build *b, result *res, runner *const *runners,
 		  size_t nrunners, measure_opts *o, diags *d);
 
 /* Whether measure_space searches (a strategy within a budget of evaluations or seconds) rather
  * than measuring the whole space; the compile pool builds on demand exactly then. */
 int measure_is_search(int strategy, size_t budget, double seconds, size_t count);
-
-/* What a configuration's binary says before it runs: compile-error (with the start of the log)
- * when it failed and nothing else was recorded, else resources and theoretical occupancy; and
- * its compile seconds when nvcc built it in this run. */
-void measure_apply_binary(const binary *bin, int cc, result *r);
 
 #endif

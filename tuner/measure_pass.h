@@ -9,13 +9,8 @@
 
 #include "measure.h"
 #include "progress.h"
+#include "schedule.h"
 
-/* finalist rounds, samples per finalist per round, and the time a round's samples aim at: a
- * kernel of milliseconds varies by hundredths of a percent from launch to launch, and its
- * rounds would otherwise cost more than its first pass */
-#define FINAL_ROUNDS 7
-#define FINAL_SAMPLES 5
-#define FINAL_ROUND_MS 5.0
 /* configurations profiled in one session at most (bounds the counter data image and a hang) */
 #define COUNTERS_PER_SESSION 64
 /* How a group's reference was chosen when none is named and a configuration's outputs are what
@@ -75,16 +70,7 @@ typedef struct pass {
 	size_t done;
 	int stopped; /* 1: stop quietly (the reference failed, reported), -1: a worker is gone */
 	double deadline; /* a time budget's end (now_seconds), 0: none */
-	/* the exhaustive pass's queue: the next configuration, and those put back because the
-	 * measurement they would share (or the reference they need) was still in flight */
-	size_t cursor;
-	size_t *queue;    /* the exhaustive pass's order: configurations, most promising first */
-	struct put_back {
-		size_t c;
-		size_t at; /* `finishes` when it was put back: worth another look once that changed */
-	} *deferred;
-	size_t ndeferred, deferred_cap;
-	size_t finishes; /* measurements finished so far */
+	schedule_queue Q; /* the exhaustive pass's queue; its count of finished measurements */
 	lane *lanes;     /* lanes[0] also measures the search's proposals, finalists */
 	size_t nlanes;
 	size_t *counted, ncounted, ccursor; /* the counters' queue */
@@ -102,10 +88,6 @@ typedef struct pass {
 	int hopeless;     /* a profiling session profiled nothing: no more are tried */
 	double wait_s;    /* lanes' time waiting for binaries, all lanes together */
 	size_t passed;    /* configurations measured and passed so far */
-	/* a search that compiles ahead: its committed list (search_ahead), and per configuration
-	 * whether it was visited, in its turn or ahead of it, its binary having arrived first (or NULL) */
-	size_t *commit, ncommit, commit_cap;
-	char *early;
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
 	/* the compile pool is not thread-safe: one lane at a time waits on it, without P->lock, so
@@ -122,8 +104,7 @@ static inline void pass_journal_check(measure_opts *o, int rc)
 		o->journal_note = journal_failure(o->journal);
 		if (!o->journal_note)
 			o->journal_note = xstrdup("writing the journal failed");
-		if (!*o->interrupted)
-			*o->interrupted = MEASURE_STOP_JOURNAL;
+		o->journal_failed = 1;
 	}
 }
 /* reference.c */
@@ -145,7 +126,7 @@ int vote_holds(const pass *P, const lane *L, size_t g);
 void vote_close(pass *P, vote *v, int how);
 /* Counts configuration c's verdict, measured on L in `role`, in its group's vote (P->lock held,
  * c's result recorded); a second dissent leaves the vote VOTE_RERUN, for vote_reelect. */
-void vote_count(pass *P, lane *L, size_t c, const char *role);
+void vote_count(pass *P, lane *L, size_t c, proto_role role);
 /* The re-election of a vote left VOTE_RERUN, on its lane L, measuring with `visit` (measure.c's,
  * P->lock held). */
 typedef int (*visit_fn)(pass *P, lane *L, size_t c);

@@ -12,6 +12,7 @@
 #include "hash.h"
 #include "launch_plan.h"
 #include "objective.h"
+#include "occupancy.h"
 #include "select.h"
 #include "banned.h"
 
@@ -298,4 +299,46 @@ void plan_reference_failed(const config *cfg, const space *sp, const build *b, c
 			  desc, status_name(r->st),
 			  r->st == ST_CRASHED || r->st == ST_TIMEOUT ? "--retry-failed or --fresh" : "--fresh");
 	free(desc);
+}
+
+void plan_apply_binary(const binary *bin, int cc, result *r)
+{
+	if (!bin->cached && !bin->killed && bin->seconds > 0)
+		r->compile_s = bin->seconds;
+	if (bin->failed) {
+		if (r->st == ST_NOT_RUN) {
+			r->st = ST_COMPILE_ERROR;
+			/* the CSV keeps the start of the log without the command line (nvcc's words come
+			 * first, not the paths); the whole of it is printed */
+			const char *log = bin->log ? bin->log : "", *cmd = strstr(log, "\n$ ");
+			const char *after = cmd ? cmd + 1 + strcspn(cmd + 1, "\n") : NULL;
+			char *first_lines = cmd ? xasprintf("%.*s%s", (int)(cmd - log + 1), log, *after ? after + 1 : after)
+					      : xstrdup(log);
+			if (strlen(first_lines) > 400)
+				first_lines[400] = 0;
+			result_set_message(r, first_lines);
+		}
+		return;
+	}
+	occupancy_input in = {(int)(r->block[0] * r->block[1] * r->block[2]), bin->res.registers, bin->res.static_smem,
+			      (size_t)r->smem, bin->res.barriers};
+	occupancy_result occ;
+	if (occupancy_compute(cc, &in, &occ) == 0) {
+		r->occ_blocks = occ.active_blocks;
+		r->occupancy = occ.occupancy;
+		r->occ_limit = occ.limit;
+	}
+	/* a launch the device must refuse costs nothing: it is not made */
+	char why[200];
+	const char *error = r->st == ST_NOT_RUN ? launch_predict(cc, &in, r->block, r->grid, why, sizeof why) : NULL;
+	if (error) {
+		/* a block the device refuses has no occupancy, whatever the calculator made of it (a
+		 * block.z over 64 came out at 100%) */
+		r->occ_blocks = 0;
+		r->occupancy = 0;
+		r->occ_limit = "launch";
+		r->st = ST_LAUNCH_ERROR;
+		r->predicted = 1;
+		result_set_message(r, xasprintf("%s (known before launching, not launched): %s", error, why));
+	}
 }

@@ -63,4 +63,9 @@ size_t *plan_reference_groups(const config *cfg, const space *sp);
  * hears of an earlier one. */
 void plan_reference_failed(const config *cfg, const space *sp, const build *b, const result *r, size_t c, diags *d);
 
+/* What a configuration's binary says before it runs: compile-error (with the start of the log)
+ * when it failed and nothing else was recorded, else resources and theoretical occupancy; and
+ * its compile seconds when nvcc built it in this run. */
+void plan_apply_binary(const binary *bin, int cc, result *r);
+
 #endif

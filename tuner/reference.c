@@ -19,8 +19,9 @@ int pass_refresh_reference(const config *cfg, const space *sp, const build *b, r
 			     diags *d)
 {
 	tmp.message = NULL;
-	sample_plan plan = {.warmup = 0, .min_samples = 1, .max_samples = 1, .time_cap = cfg->time_cap, .noise_target = 1};
-	int rc = runner_measure(rn, cfg, space_config(sp, ref), "ref", &b->bins[b->of_config[ref]], &plan, &tmp,
+	sample_plan plan = {.warmup = 0,
+			    .rule = {.min_samples = 1, .max_samples = 1, .time_cap_s = cfg->time_cap, .noise_target = 1}};
+	int rc = runner_measure(rn, cfg, space_config(sp, ref), PROTO_ROLE_REF, &b->bins[b->of_config[ref]], &plan, &tmp,
 				plan_timeout(cfg, 0), d);
 	if (rc == 0 && tmp.st != ST_OK) {
 		diags_add(d, "the verify reference passed, but failed when run again for its outputs: %s%s%s",
@@ -57,8 +58,9 @@ int pass_run_reference_kernel(const config *cfg, const space *sp, const build *b
 		if (dims[i]->e && cexpr_eval(cfg, dims[i], space_config(sp, 0), &v, d, NULL) == 0 && v.kind == VAL_INT)
 			*out[i] = v.u.i;
 	}
-	sample_plan plan = {.warmup = 0, .min_samples = 1, .max_samples = 1, .time_cap = cfg->time_cap, .noise_target = 1};
-	int rc = runner_measure(rn, cfg, space_config(sp, 0), "ref", bin, &plan, &tmp, plan_timeout(cfg, 0), d);
+	sample_plan plan = {.warmup = 0,
+			    .rule = {.min_samples = 1, .max_samples = 1, .time_cap_s = cfg->time_cap, .noise_target = 1}};
+	int rc = runner_measure(rn, cfg, space_config(sp, 0), PROTO_ROLE_REF, bin, &plan, &tmp, plan_timeout(cfg, 0), d);
 	if (rc == 0 && tmp.st != ST_OK) {
 		diags_add(d, "%s: the reference kernel '%s' failed: %s%s%s", cfg->path, cfg->ref_entry, status_name(tmp.st),
 			  tmp.message ? ": " : "", tmp.message ? tmp.message : "");
@@ -111,12 +113,12 @@ static int same_code(const pass *P, long long a, long long c)
 /* Counts configuration c's verdict in its group's vote (P->lock held, c's result recorded): a
  * reference run that passed opens it; a check of another binary that passed confirms the
  * reference, one that differs is a dissent, and a second dissent calls for a re-election. */
-void vote_count(pass *P, lane *L, size_t c, const char *role)
+void vote_count(pass *P, lane *L, size_t c, proto_role role)
 {
 	size_t g = P->group[c];
 	vote *v = &P->votes[g];
 	const result *r = &P->res[c];
-	if (!strcmp(role, "ref")) {
+	if (role == PROTO_ROLE_REF) {
 		if (v->state == VOTE_NONE && P->ref[g] == (long long)c) {
 			*v = (vote){.state = VOTE_OPEN, .first = (long long)c, .agree = -1, .dissent = {-1, -1}, .owner = L->gpu};
 			P->votes_open++;

@@ -14,6 +14,7 @@
 #include "config.h"
 #include "occupancy.h"
 #include "output.h"
+#include "schedule.h"
 #include "space.h"
 #include "t4.h"
 #include "table.h"
@@ -22,8 +23,8 @@
 /* The recorded times, and compile.c's on-demand pool on a simulated clock: every binary takes
  * its recorded compile seconds where the recording has them (compile_s), else one unit (one
  * compile's latency), on one of `jobs` slots, started in ahead.h's order (as the live
- * pool starts them); with compiling ahead, the search's committed configurations are measured as
- * their binaries arrive, as measure.c measures them. The clock at the end is how many compile
+ * pool starts them); the search's lane and this pool meet in schedule.c, as a live search's
+ * worker and compile pool do (committed configurations measured as their binaries arrive). The clock at the end is how many compile
  * latencies the search's wall time comes to. */
 typedef struct {
 	const double *time;
@@ -34,11 +35,7 @@ typedef struct {
 	double *finish;          /* per binary: when built; < 0 not started */
 	size_t *running, nrun;   /* started, not yet finished */
 	ahead *plan;
-	size_t *bins;            /* room for a hint's binaries */
-	char *seen;
 	size_t built;
-	size_t *commit, ncommit, commit_cap; /* the committed configurations */
-	char *visited;           /* per configuration: measured (NULL: not compiling ahead) */
 } oracle;
 
 /* A measurement's cost on the simulated clock, in compile latencies (about 5 ms against 0.7 s
@@ -86,84 +83,46 @@ static void sim_advance(oracle *o)
 	sim_fill(o);
 }
 
-/* A committed configuration other than c, not measured, whose binary is built; -1 when none. */
-static long long sim_ready(const oracle *o, size_t c)
+/* The recording as the search's lane: a measurement costs SIM_MEASURE on the clock. */
+static void sim_measure(void *ctx, size_t c, int ahead)
 {
-	for (size_t i = 0; i < o->ncommit; i++)
-		if (o->commit[i] != c && !o->visited[o->commit[i]] && sim_built(o, o->of_config[o->commit[i]]))
-			return (long long)o->commit[i];
-	return -1;
+	(void)c, (void)ahead;
+	((oracle *)ctx)->now += SIM_MEASURE;
 }
 
-/* The search waits for c: 1 when its binary is built; else one step of the clock (a committed
- * configuration whose binary is in measured, or the next compile's end) and 0. Also the search's
- * poll. */
-static int sim_poll(void *ctx, size_t c)
+static double sim_time(void *ctx, size_t c) { return ((oracle *)ctx)->time[c]; }
+
+/* The simulated pool: waiting for a binary moves it to the front of ahead.h's order. */
+static void sim_want(void *ctx, size_t k)
 {
 	oracle *o = ctx;
-	size_t k = o->of_config[c];
 	ahead_want(o->plan, k);
 	sim_fill(o);
-	if (sim_built(o, k))
-		return 1;
-	long long e = o->visited ? sim_ready(o, c) : -1;
-	if (e >= 0) {
-		o->visited[e] = 1;
-		o->now += SIM_MEASURE;
-		sim_fill(o);
-	} else
-		sim_advance(o);
-	return sim_built(o, k);
 }
 
-static double lookup_time(void *ctx, size_t c)
+static int sim_done(void *ctx, size_t k) { return sim_built(ctx, k); }
+
+/* A step of waiting: the clock moves to the next compile's end. */
+static int sim_wait(void *ctx, size_t k)
+{
+	(void)k;
+	sim_advance(ctx);
+	return 0;
+}
+
+static void sim_collect(void *ctx) { sim_fill(ctx); }
+
+static void sim_hint(void *ctx, const size_t *bins, size_t n)
 {
 	oracle *o = ctx;
-	if (o->visited && o->visited[c])
-		return o->time[c]; /* measured ahead of its turn */
-	while (!sim_poll(o, c))
-		;
-	if (o->visited)
-		o->visited[c] = 1;
-	o->now += SIM_MEASURE;
-	return o->time[c];
-}
-
-/* c's time once measured ahead of its turn, else NAN. */
-static double sim_peek(void *ctx, size_t c)
-{
-	const oracle *o = ctx;
-	return o->visited && o->visited[c] ? o->time[c] : NAN;
-}
-
-/* Configurations into their binaries, each once, in order; returns how many. */
-static size_t sim_bins(oracle *o, const size_t *configs, size_t n)
-{
-	size_t nb = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!o->seen[o->of_config[configs[i]]]) {
-			o->seen[o->of_config[configs[i]]] = 1;
-			o->bins[nb++] = o->of_config[configs[i]];
-		}
-	for (size_t i = 0; i < nb; i++)
-		o->seen[o->bins[i]] = 0;
-	return nb;
-}
-
-static void sim_hint(void *ctx, const size_t *configs, size_t n)
-{
-	oracle *o = ctx;
-	ahead_hint(o->plan, o->bins, sim_bins(o, configs, n));
+	ahead_hint(o->plan, bins, n);
 	sim_fill(o);
 }
 
-static void sim_commit(void *ctx, const size_t *configs, size_t n)
+static void sim_commit(void *ctx, const size_t *bins, size_t n)
 {
 	oracle *o = ctx;
-	grow(&o->commit, &o->commit_cap, n + 1, sizeof *o->commit);
-	memcpy(o->commit, configs, n * sizeof *configs);
-	o->ncommit = n;
-	ahead_commit(o->plan, o->bins, sim_bins(o, configs, n));
+	ahead_commit(o->plan, bins, n);
 	sim_fill(o);
 }
 
@@ -297,10 +256,13 @@ static double *binary_seconds(const build *b, const double *csec, size_t nconfig
 	return s;
 }
 
-static int replay(const config *cfg, const space *sp, const char *csv_path, strategy s, size_t budget,
-		  unsigned long long seed, int jobs, const char *out_path, size_t *sequence, double *times, replay_result *r,
-		  diags *d)
+int replay_run(const config *cfg, const space *sp, const replay_opts *opt, replay_result *r, diags *d)
 {
+	const char *csv_path = opt->recording, *out_path = opt->out;
+	strategy s = opt->strategy;
+	size_t budget = opt->budget;
+	unsigned long long seed = opt->seed;
+	int jobs = opt->jobs;
 	double *time = xcalloc(sp->count + 1, sizeof *time);
 	double *csec = xcalloc(sp->count + 1, sizeof *csec);
 	for (size_t c = 0; c < sp->count; c++) {
@@ -328,22 +290,21 @@ static int replay(const config *cfg, const space *sp, const char *csv_path, stra
 		for (size_t k = 0; k < b.nbins; k++)
 			o.finish[k] = -1;
 		o.running = xcalloc(o.jobs + 1, sizeof *o.running);
-		o.bins = xcalloc(b.nbins + 1, sizeof *o.bins);
-		o.seen = xcalloc(b.nbins + 1, 1);
 		int speculate = ahead_enabled();
 		o.plan = ahead_new(cfg, sp, &b, o.jobs, speculate);
-		o.visited = speculate ? xcalloc(sp->count + 1, 1) : NULL;
+		/* the same schedule as a live search's, with the recording as its lane */
+		schedule S = {.of_config = b.of_config, .nbins = b.nbins, .lane = {sim_measure, sim_time, NULL}, .lane_ctx = &o,
+			      .pool = {sim_want, sim_done, sim_wait, sim_collect, sim_hint, sim_commit}, .pool_ctx = &o,
+			      .early = speculate ? xcalloc(sp->count + 1, 1) : NULL};
 		r->evaluations = search_run(cfg, sp, &(search_opts){.strategy = s, .prior = prior, .budget = budget, .seed = seed,
-			.eval = lookup_time, .hint = sim_hint, .commit = speculate ? sim_commit : NULL,
-			.poll = sim_poll, .peek = sim_peek, .ctx = &o}, order);
+			.eval = schedule_eval, .hint = schedule_hint, .commit = speculate ? schedule_commit : NULL,
+			.poll = schedule_poll, .peek = schedule_peek, .ctx = &S}, order);
 		r->compile_latencies = o.now;
 		r->built = o.built;
 		free(o.finish);
 		free(o.running);
-		free(o.bins);
-		free(o.seen);
-		free(o.commit);
-		free(o.visited);
+		free(S.early);
+		schedule_free(&S);
 		ahead_free(o.plan);
 		free(seconds);
 		build_free(&b);
@@ -356,10 +317,10 @@ static int replay(const config *cfg, const space *sp, const char *csv_path, stra
 				r->best_found = time[order[k]];
 				r->best_config = (long long)order[k];
 			}
-		if (sequence)
-			memcpy(sequence, order, r->evaluations * sizeof *order);
-		if (times)
-			memcpy(times, time, sp->count * sizeof *time);
+		if (opt->sequence)
+			memcpy(opt->sequence, order, r->evaluations * sizeof *order);
+		if (opt->times)
+			memcpy(opt->times, time, sp->count * sizeof *time);
 		if (out_path)
 			rc = write_sequence(cfg, sp, out_path, order, r->evaluations, time, d);
 		free(order);
@@ -371,14 +332,11 @@ static int replay(const config *cfg, const space *sp, const char *csv_path, stra
 	return rc;
 }
 
-int replay_run(const config *cfg, const space *sp, const char *csv_path, strategy s, size_t budget,
-	       unsigned long long seed, int jobs, const char *out_path, replay_result *r, diags *d)
-{
-	return replay(cfg, sp, csv_path, s, budget, seed, jobs, out_path, NULL, NULL, r, d);
-}
-
 int replay_trace(const config *cfg, const space *sp, const char *csv_path, strategy s, size_t budget,
 		 unsigned long long seed, int jobs, size_t *sequence, double *times, replay_result *r, diags *d)
 {
-	return replay(cfg, sp, csv_path, s, budget, seed, jobs, NULL, sequence, times, r, d);
+	return replay_run(cfg, sp,
+			  &(replay_opts){.recording = csv_path, .strategy = s, .budget = budget, .seed = seed, .jobs = jobs,
+					 .sequence = sequence, .times = times},
+			  r, d);
 }

@@ -22,14 +22,24 @@ typedef struct {
 	int seconds;
 } replay_result;
 
-/* Loads csv_path (a results CSV that autotune wrote for this config's space, or a T4 or Kernel
- * Tuner cache file: t4.h), runs the strategy with this budget and seed, and writes the sequence
- * to out_path (CSV: step, parameters, time). The model
+/* What a replay runs, and against what. */
+typedef struct {
+	const char *recording;   /* a results CSV autotune wrote for the space, or a T4 or Kernel Tuner cache file */
+	strategy strategy;
+	size_t budget;           /* evaluations */
+	unsigned long long seed;
+	int jobs;                /* the simulated compile pool's slots (< 1: one) */
+	const char *out;         /* where the sequence goes (CSV: step, parameters, time), or NULL */
+	size_t *sequence;        /* or NULL: the configurations evaluated, in order (budget of them at most) */
+	double *times;           /* or NULL: every configuration's recorded time (sp->count) */
+} replay_opts;
+
+/* Loads the recording (t4.h reads the cache files), runs the strategy with the budget and seed,
+ * and writes the sequence to o->out. The model
  * strategy ranks by the recorded static features (theoretical occupancy, block.x against the warp,
  * spills). Compiles are simulated on `jobs` slots as a live search's on-demand pool runs them.
  * -1 with the reason in d when the CSV does not fit the space. */
-int replay_run(const config *cfg, const space *sp, const char *csv_path, strategy s, size_t budget,
-	       unsigned long long seed, int jobs, const char *out_path, replay_result *r, diags *d);
+int replay_run(const config *cfg, const space *sp, const replay_opts *o, replay_result *r, diags *d);
 
 /* replay_run without a sequence file: sequence receives the configurations evaluated in order
  * (room for the budget), times every configuration's recorded time, INFINITY where it failed

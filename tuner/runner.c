@@ -692,7 +692,7 @@ static char *with_plan_lines(char *scalars, const config *cfg, const value *para
 	return out;
 }
 
-int runner_measure(runner *r, const config *cfg, const value *params, const char *role, const binary *bin,
+int runner_measure(runner *r, const config *cfg, const value *params, proto_role role, const binary *bin,
 		   const sample_plan *plan, result *res, double timeout_s, diags *d)
 {
 	int has_plan = cfg->plan.nlaunches && bin->nplan == cfg->plan.nlaunches;
@@ -702,7 +702,7 @@ int runner_measure(runner *r, const config *cfg, const value *params, const char
 		return -1;
 	/* a new worker (after a crash, or for other connections) gets the reference's outputs before
 	 * it checks against them; a finalist's timing needs none */
-	if (!strcmp(role, "check") && r->ref_run && r->have_gen != r->ref_gen && replay_reference(r, d))
+	if (role == PROTO_ROLE_CHECK && r->ref_run && r->have_gen != r->ref_gen && replay_reference(r, d))
 		return -1;
 	char *scalars = scalar_lines(cfg, params, res, d);
 	if (!scalars) {
@@ -711,20 +711,9 @@ int runner_measure(runner *r, const config *cfg, const value *params, const char
 	}
 	if (has_plan)
 		scalars = with_plan_lines(scalars, cfg, params, bin, res);
-	proto_run ask_run = {0,
-			     role,
-			     plan->warmup,
-			     plan->min_samples,
-			     plan->max_samples,
-			     plan->time_cap,
-			     plan->noise_target,
-			     plan->race_ms,
-			     plan->near_ms,
-			     launch_of(res),
-			     cfg->rtol,
-			     cfg->atol,
-			     bin->res.symbol,
-			     bin->cubin};
+	proto_run ask_run = {.role = proto_role_name(role), .warmup = plan->warmup, .launch = launch_of(res),
+			     .rtol = cfg->rtol, .atol = cfg->atol, .symbol = bin->res.symbol, .cubin = bin->cubin};
+	proto_run_set_rule(&ask_run, &plan->rule);
 	char *run = encode(&PROTO_RUN, &ask_run);
 	char *ans = NULL, note[ENERGY_NOTE_MAX] = "";
 	int rc = LINE_EOF;
@@ -738,7 +727,7 @@ int runner_measure(runner *r, const config *cfg, const value *params, const char
 		take_result(ans, res);
 		if (*note && res->st == ST_OK)
 			result_set_message(res, res->message ? xasprintf("%s; %s", res->message, note) : xstrdup(note));
-		if (res->st == ST_OK && !strcmp(role, "ref")) {
+		if (res->st == ST_OK && role == PROTO_ROLE_REF) {
 			free(r->ref_run);
 			free(r->ref_scalars);
 			r->ref_run = xstrdup(run);

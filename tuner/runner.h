@@ -7,6 +7,7 @@
 #include "binary.h"
 #include "diag.h"
 #include "expr.h"
+#include "protocol.h"
 #include "result.h"
 
 typedef struct config config;
@@ -43,20 +44,19 @@ int runner_prepare(runner *r, const config *cfg, const device_info *info, int pr
 int runner_arrays_fit(const config *cfg, const device_info *info, diags *d);
 int runner_warm_up(runner *r, diags *d);
 
-/* How one configuration is sampled. */
+/* How one configuration is sampled: untimed launches first, then the worker's stopping rule
+ * (race_ms: raced out before min_samples once the fastest sample is slower; near_ms: the same
+ * from RACE_AFTER samples on; 0: never). */
 typedef struct {
 	int warmup;
-	int min_samples, max_samples;
-	double time_cap, noise_target;
-	double race_ms; /* raced out before min_samples once the fastest sample is slower (0: never) */
-	double near_ms; /* the same from RACE_AFTER samples on (0: never) */
+	stop_rule rule;
 	double energy_s; /* measure.energy: an energy window of at least this long after the samples (0: none) */
 } sample_plan;
 
-/* Measures one configuration: role "ref" keeps its outputs as the reference, "check" compares
- * with them, "time" only times (finalist rounds). Fills res->st, timing, clocks and message.
+/* Measures one configuration: role PROTO_ROLE_REF keeps its outputs as the reference, CHECK
+ * compares with them, TIME only times (finalist rounds). Fills res->st, timing, clocks and message.
  * Returns 0, or -1 when no worker can be started any more (the reason in d). */
-int runner_measure(runner *r, const config *cfg, const value *params, const char *role, const binary *bin,
+int runner_measure(runner *r, const config *cfg, const value *params, proto_role role, const binary *bin,
 		   const sample_plan *plan, result *res, double timeout_s, diags *d);
 
 /* Collects the hardware counters of n configurations, one launch each in one profiling session

@@ -36,9 +36,8 @@ static void on_stop_signal(int sig)
 		}
 		_exit(128 + sig);
 	}
-	/* the second one stops at once, and takes every nvcc and worker along (a journal that failed
-	 * stopped the run, but no signal did) */
-	if (interrupted > 0) {
+	/* the second one stops at once, and takes every nvcc and worker along */
+	if (interrupted) {
 		proc_kill_all();
 		_exit(128 + sig);
 	}

@@ -8,7 +8,7 @@
 
 #include <signal.h>
 
-/* the signal that asked the run to stop, or 0 (measure.c sets MEASURE_STOP_JOURNAL) */
+/* the signal that asked the run to stop, or 0 (a journal that failed is measure_opts' own) */
 extern volatile sig_atomic_t interrupted;
 
 /* Handles SIGINT and SIGTERM from now on; quiet: a run ended at once says nothing. */

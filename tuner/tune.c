@@ -28,6 +28,7 @@
 #include "plan.h"
 #include "occupancy.h"
 #include "output.h"
+#include "plan.h"
 #include "proc.h"
 #include "progress.h"
 #include "publish.h"
@@ -63,7 +64,7 @@ static int stopped_compile(const binary *b) { return b->killed; }
 static void apply_binary(int cc, const binary *bin, result *r)
 {
 	if (!stopped_compile(bin))
-		measure_apply_binary(bin, cc, r);
+		plan_apply_binary(bin, cc, r);
 	else if (bin->held && r->st == ST_NOT_RUN && !r->message)
 		result_set_message(r, xstrdup(bin->log));
 }
@@ -132,7 +133,8 @@ static int replay(const options *o, const config *cfg, const space *sp, diags *d
 	char *out = run_name(cfg->csv_path, RUN_FILE_REPLAY_CSV);
 	replay_result r;
 	int rc = run_check_output_path(out, d) ? -1
-					   : replay_run(cfg, sp, o->replay, s, budget, seed_of(o, cfg), jobs_of(o), out, &r, d);
+					   : replay_run(cfg, sp, &(replay_opts){.recording = o->replay, .strategy = s,
+						   .budget = budget, .seed = seed_of(o, cfg), .jobs = jobs_of(o), .out = out}, &r, d);
 	if (rc == 0 && r.best_config < 0) {
 		/* no ratio to give: the search found nothing that passed */
 		if (!o->quiet) {
@@ -508,7 +510,7 @@ static int dry_run(tuning *t)
 		.workdir = t->workdir, .jobs = jobs_of(o), .keep_going = o->keep_going, .timeout_s = NVCC_TIMEOUT,
 		.progress = compile_progress, .ctx = &bar, .d = &t->d});
 	/* a signal stops the compiles in flight: none is left running */
-	build_stop_when(bd, &interrupted);
+	build_stop_when(bd, &interrupted, NULL);
 	int rc = build_end(bd, NULL);
 	progress_end(&bar);
 	t->compile_s = now_seconds() - t0;
@@ -604,7 +606,7 @@ static void measured(tuning *t, builder *bd)
 	t->reference_note = mo->reference_note;
 	if (t->code == EXIT_WINNER && t->pick.winner < 0)
 		t->code = EXIT_NONE_PASSED;
-	if (interrupted == MEASURE_STOP_JOURNAL)
+	if (mo->journal_failed)
 		t->code = EXIT_UNWRITTEN;
 	else if (interrupted)
 		t->code = interrupted == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED;
@@ -626,7 +628,7 @@ static int compile_and_measure(tuning *t)
 	builder *bd = strategy_searches(t->strat, t->budget, t->seconds, t->sp.count)
 			      ? build_begin_on_demand(&t->cfg, &t->sp, &t->b, &bo)
 			      : build_begin(&t->cfg, &t->sp, &t->b, &bo);
-	build_stop_when(bd, &interrupted);
+	build_stop_when(bd, &interrupted, &t->mo.journal_failed);
 	/* the model's ranking: the order of an exhaustive pass, and the search's first proposals */
 	signals_at_once(!t->ir); /* not an instance of several: its run writes those before it */
 	t->prior = search_model_prior(&t->cfg, &t->sp, t->res, t->cc);
@@ -704,7 +706,7 @@ static const char *run_state(const tuning *t, size_t measured)
 {
 	if (t->o->dry_run)
 		return RUN_DRY;
-	if (interrupted == MEASURE_STOP_JOURNAL)
+	if (t->mo.journal_failed)
 		return RUN_UNJOURNALED;
 	if (interrupted > 0)
 		return interrupted == SIGTERM ? RUN_TERMINATED : RUN_INTERRUPTED;

@@ -407,7 +407,7 @@ static CUresult sample(const launch *L, int plan, const stop_rule *rule, int che
 typedef struct {
 	long id;
 	const char *cubin, *symbol;
-	int ref, check, timing; /* the role */
+	int ref, check, timing; /* the role (proto_role) */
 	int plan;               /* a plan (streams.c) runs instead of L; L is its first step */
 	int warmup;
 	double rtol, atol;
@@ -427,19 +427,20 @@ typedef struct {
 static int parse_run(char *line, run *R)
 {
 	proto_run ask;
-	if (proto_decode(&PROTO_RUN, line, &ask) || launch_shape(&ask.launch, &R->L) || ask.min_samples < 1 ||
+	proto_role role;
+	if (proto_decode(&PROTO_RUN, line, &ask) || proto_role_parse(ask.role, &role) || launch_shape(&ask.launch, &R->L) || ask.min_samples < 1 ||
 	    ask.max_samples < ask.min_samples || ask.max_samples > MAX_SAMPLES || ask.warmup < 0 || ask.warmup > INT_MAX)
 		return -1;
 	R->id = (long)ask.id;
 	R->cubin = ask.cubin;
 	R->symbol = ask.symbol;
-	R->ref = !strcmp(ask.role, "ref");
-	R->check = !strcmp(ask.role, "check");
-	R->timing = !strcmp(ask.role, "time");
+	R->ref = role == PROTO_ROLE_REF;
+	R->check = role == PROTO_ROLE_CHECK;
+	R->timing = role == PROTO_ROLE_TIME;
 	R->warmup = (int)ask.warmup;
 	R->rtol = ask.rtol;
 	R->atol = ask.atol;
-	R->rule = (stop_rule){ask.noise, (size_t)ask.min_samples, (size_t)ask.max_samples, ask.time_cap, ask.race, ask.near};
+	R->rule = proto_run_rule(&ask);
 	return 0;
 }
 

@@ -1,0 +1,353 @@
+/* test_schedule.c: the exhaustive pass's queue, and a search's schedule (schedule.c) with an
+ * in-process lane and pool: binaries arrive after a scripted number of waits, measurements are
+ * logged, and nothing depends on a clock. What a live run and a replay both do: wait for the binary asked for, measure meanwhile
+ * the committed configurations whose binaries came first, stop waiting once the search is over. */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "replay.h"
+#include "schedule.h"
+#include "space.h"
+#include "tests.h"
+
+#define N 8
+
+/* Configurations 2k and 2k+1 share binary k. */
+static const size_t of_config[N] = {0, 0, 1, 1, 2, 2, 3, 3};
+
+typedef struct {
+	int ready_after[N / 2]; /* waits until each binary is built (0: built) */
+	int waits, fail;        /* waits so far; the pool's failure (wait returns -1) */
+	size_t wanted[64], nwanted;
+	size_t measured[N], nmeasured;
+	int ahead[N];
+	int over_after;          /* the search is over after this many measurements (0: never) */
+	size_t hinted[N], nhinted, committed[N], ncommitted;
+} fake;
+
+static void fake_measure(void *ctx, size_t c, int ahead)
+{
+	fake *F = ctx;
+	F->ahead[F->nmeasured] = ahead;
+	F->measured[F->nmeasured++] = c;
+}
+
+static double fake_time(void *ctx, size_t c) { return (void)ctx, 1.0 + (double)c; }
+
+static int fake_over(void *ctx)
+{
+	fake *F = ctx;
+	return F->over_after && (int)F->nmeasured >= F->over_after;
+}
+
+static void fake_want(void *ctx, size_t bin)
+{
+	fake *F = ctx;
+	F->wanted[F->nwanted++ % 64] = bin;
+}
+
+static int fake_done(void *ctx, size_t bin) { return ((fake *)ctx)->ready_after[bin] <= ((fake *)ctx)->waits; }
+
+static int fake_wait(void *ctx, size_t bin)
+{
+	fake *F = ctx;
+	(void)bin;
+	F->waits++;
+	return F->fail;
+}
+
+static void fake_hint(void *ctx, const size_t *bins, size_t n)
+{
+	fake *F = ctx;
+	memcpy(F->hinted, bins, n * sizeof *bins);
+	F->nhinted = n;
+}
+
+static void fake_commit(void *ctx, const size_t *bins, size_t n)
+{
+	fake *F = ctx;
+	memcpy(F->committed, bins, n * sizeof *bins);
+	F->ncommitted = n;
+}
+
+static schedule fake_schedule(fake *F, int ahead)
+{
+	return (schedule){.of_config = of_config, .nbins = N / 2, .lane = {fake_measure, fake_time, fake_over},
+			  .lane_ctx = F, .pool = {fake_want, fake_done, fake_wait, NULL, fake_hint, fake_commit},
+			  .pool_ctx = F, .early = ahead ? calloc(N, 1) : NULL};
+}
+
+/* Waiting for configuration 7 (binary 3, in after 5 waits), the committed 2, 3 and 4 are measured
+ * as their binaries arrive (binary 1 after 1 wait, binary 2 after 3), ahead of their turn and once
+ * each; then 7; a later evaluation of 4 takes its time without measuring it again. */
+static void test_committed_configurations_are_measured_as_their_binaries_arrive(void)
+{
+	fake F = {.ready_after = {0, 1, 3, 5}};
+	schedule S = fake_schedule(&F, 1);
+	schedule_commit(&S, (size_t[]){2, 3, 4}, 3);
+	CU_ASSERT_EQUAL(F.ncommitted, 2); /* binaries 1 and 2, each once */
+	CU_ASSERT_EQUAL(F.committed[0], 1);
+	CU_ASSERT_EQUAL(F.committed[1], 2);
+	CU_ASSERT_DOUBLE_EQUAL(schedule_eval(&S, 7), 8.0, 0);
+	size_t want[] = {2, 3, 4, 7};
+	CU_ASSERT_EQUAL_FATAL(F.nmeasured, 4);
+	for (size_t i = 0; i < 4; i++) {
+		CU_ASSERT_EQUAL(F.measured[i], want[i]);
+		CU_ASSERT_EQUAL(F.ahead[i], i < 3);
+	}
+	CU_ASSERT_EQUAL(F.waits, 5);
+	CU_ASSERT(schedule_poll(&S, 4));
+	CU_ASSERT_DOUBLE_EQUAL(schedule_peek(&S, 4), 5.0, 0);
+	CU_ASSERT(isnan(schedule_peek(&S, 5)));
+	CU_ASSERT_DOUBLE_EQUAL(schedule_eval(&S, 4), 5.0, 0);
+	CU_ASSERT_EQUAL(F.nmeasured, 4);
+	free(S.early);
+	schedule_free(&S);
+}
+
+/* Without compiling ahead, nothing is measured before its turn: the waits come first, then the
+ * one measurement, and every wait told the pool which binary is waited for. */
+static void test_without_ahead_only_the_asked_for_is_measured(void)
+{
+	fake F = {.ready_after = {0, 2, 2, 4}};
+	schedule S = fake_schedule(&F, 0);
+	CU_ASSERT_DOUBLE_EQUAL(schedule_eval(&S, 6), 7.0, 0);
+	CU_ASSERT_EQUAL(F.nmeasured, 1);
+	CU_ASSERT_EQUAL(F.measured[0], 6);
+	CU_ASSERT_EQUAL(F.ahead[0], 0);
+	CU_ASSERT_EQUAL(F.waits, 4);
+	CU_ASSERT_EQUAL(F.nwanted, 4);
+	for (size_t i = 0; i < F.nwanted; i++)
+		CU_ASSERT_EQUAL(F.wanted[i], 3);
+	schedule_free(&S);
+}
+
+/* Once the search is over (a deadline, a signal), it stops waiting: what it waited for is not
+ * measured and counts as INFINITY. */
+static void test_a_search_that_is_over_stops_waiting(void)
+{
+	fake F = {.ready_after = {0, 1, 9, 9}, .over_after = 1};
+	schedule S = fake_schedule(&F, 1);
+	schedule_commit(&S, (size_t[]){2, 4}, 2);
+	CU_ASSERT(isinf(schedule_eval(&S, 6)));
+	CU_ASSERT_EQUAL(F.nmeasured, 1); /* 2, ahead, before the search was over */
+	CU_ASSERT_EQUAL(F.measured[0], 2);
+	CU_ASSERT_EQUAL(F.waits, 1);
+	free(S.early);
+	schedule_free(&S);
+}
+
+/* A pool that cannot compile (nvcc gone) ends the wait at once: the configuration goes to the lane,
+ * which says why it cannot be measured. */
+static void test_a_failed_pool_ends_the_wait(void)
+{
+	fake F = {.ready_after = {0, 9, 9, 9}, .fail = -1};
+	schedule S = fake_schedule(&F, 1);
+	CU_ASSERT_DOUBLE_EQUAL(schedule_eval(&S, 5), 6.0, 0);
+	CU_ASSERT_EQUAL(F.waits, 1);
+	CU_ASSERT_EQUAL(F.nmeasured, 1);
+	free(S.early);
+	schedule_free(&S);
+}
+
+/* Hints go to the pool as binaries, each once, in the order of first appearance. */
+static void test_hints_are_binaries_in_order(void)
+{
+	fake F = {0};
+	schedule S = fake_schedule(&F, 0);
+	schedule_hint(&S, (size_t[]){7, 1, 6, 0, 3, 2}, 6);
+	CU_ASSERT_EQUAL_FATAL(F.nhinted, 3);
+	CU_ASSERT_EQUAL(F.hinted[0], 3);
+	CU_ASSERT_EQUAL(F.hinted[1], 0);
+	CU_ASSERT_EQUAL(F.hinted[2], 1);
+	schedule_free(&S);
+}
+
+/* A queue of 5 whose first is the named reference (measured before): it is skipped; a put-back
+ * configuration waits until a measurement finished since, then comes before the queue's next. */
+static void test_a_put_back_configuration_waits_for_a_finish(void)
+{
+	size_t *order = malloc(5 * sizeof *order), c = 99;
+	memcpy(order, (size_t[]){3, 0, 4, 1, 2}, 5 * sizeof *order);
+	schedule_queue Q = {.order = order, .count = 5, .skip = 3};
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_NEXT);
+	CU_ASSERT_EQUAL(c, 0);
+	schedule_queue_defer(&Q, 0); /* its twin is in flight */
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_NEXT);
+	CU_ASSERT_EQUAL(c, 4); /* nothing finished: 0 stays put back */
+	CU_ASSERT_EQUAL(schedule_queue_left(&Q), 2);
+	schedule_queue_finished(&Q);
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_NEXT);
+	CU_ASSERT_EQUAL(c, 0);
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_NEXT);
+	CU_ASSERT_EQUAL(c, 1);
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_NEXT);
+	CU_ASSERT_EQUAL(c, 2);
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_EMPTY);
+	schedule_queue_free(&Q);
+}
+
+/* Only put-back ones left and nothing finished: blocked (the caller waits); released once nothing
+ * is in flight, each comes once, in the order they were put back. */
+static void test_put_back_ones_are_blocked_until_released(void)
+{
+	size_t *order = malloc(2 * sizeof *order), c = 99;
+	memcpy(order, (size_t[]){5, 6}, 2 * sizeof *order);
+	schedule_queue Q = {.order = order, .count = 2, .skip = -1};
+	for (int i = 0; i < 2; i++) {
+		CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_NEXT);
+		schedule_queue_defer(&Q, c);
+	}
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_BLOCKED);
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_BLOCKED);
+	schedule_queue_release(&Q);
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_NEXT);
+	CU_ASSERT_EQUAL(c, 5);
+	schedule_queue_defer(&Q, 5); /* put back again, with nothing finished: blocked once more */
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_NEXT);
+	CU_ASSERT_EQUAL(c, 6);
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_BLOCKED);
+	schedule_queue_finished(&Q);
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_NEXT);
+	CU_ASSERT_EQUAL(c, 5);
+	CU_ASSERT_EQUAL(schedule_queue_next(&Q, &c), QUEUE_EMPTY);
+	schedule_queue_free(&Q);
+}
+
+/* Two GPUs, counters for the 3 fastest, a kernel of 1 ms (20 ms to profile: 6 ms and 14 replays):
+ * without finalists, all 3 go to the session during the pass (0.18 s to start it, 0.24 s in all);
+ * with 4 finalists (0.21 s of rounds, less a session and a worker's exit, room for 5 kernels) the
+ * last session takes the rest, and the early one only the fastest so far. */
+static void test_the_profile_share_follows_the_finalists_time(void)
+{
+	profile_view v = {.lanes = 2, .want = 3, .passed = 10, .best_ms = 1.0};
+	double seconds = 0;
+	CU_ASSERT_EQUAL(schedule_profile_share(&v, &seconds), 3);
+	CU_ASSERT_DOUBLE_EQUAL(seconds, 0.24, 1e-12);
+	v.finalists = 4;
+	CU_ASSERT_EQUAL(schedule_profile_share(&v, &seconds), 1);
+	CU_ASSERT_DOUBLE_EQUAL(seconds, 0.20, 1e-12);
+	v.passed = 0;
+	CU_ASSERT_EQUAL(schedule_profile_share(&v, &seconds), 0);
+}
+
+/* The second GPU leaves for its 0.24 s session once what is left (at 10 ms a measurement, on the
+ * one lane that stays) is no longer than the session and half a measurement: 24 left, not 25.
+ * The first GPU never leaves, nor any before each lane measured twice. */
+static void test_a_lane_leaves_to_profile_when_the_pass_ends_with_its_session(void)
+{
+	profile_view v = {.lanes = 2, .want = 3, .passed = 10, .best_ms = 1.0, .measuring = 2, .measures = 4,
+			  .measure_s = 0.01, .left = 25};
+	CU_ASSERT_FALSE(schedule_leaves_to_profile(&v, 1));
+	v.left = 24;
+	CU_ASSERT_TRUE(schedule_leaves_to_profile(&v, 1));
+	CU_ASSERT_FALSE(schedule_leaves_to_profile(&v, 0));
+	v.measures = 3;
+	CU_ASSERT_FALSE(schedule_leaves_to_profile(&v, 1));
+	/* visits that shared a twin's measurement cost nothing: half of them, half the rest */
+	v.measures = 4;
+	v.shares = 4;
+	v.left = 48;
+	CU_ASSERT_TRUE(schedule_leaves_to_profile(&v, 1));
+	v.left = 50;
+	CU_ASSERT_FALSE(schedule_leaves_to_profile(&v, 1));
+}
+
+/* The distinct values of the sequence's first parameter (its binaries, here): a replay's
+ * output is step, V, bx, time. */
+static size_t distinct_first(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[256], seen[64] = {0};
+	size_t n = 0;
+	while (f && fgets(line, sizeof line, f)) {
+		int step, v;
+		if (sscanf(line, "%d,%d,", &step, &v) == 2 && v > 0 && v < 64 && !seen[v]) {
+			seen[v] = 1;
+			n++;
+		}
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* A search compiles what it proposes, and ahead only within a bound: of 40 binaries, a budget of
+ * 6 on 2 jobs builds at most twice the binaries it waits for plus one per job, whatever the
+ * strategy. The schedule and the pool's policy are the live run's; the clock is the replay's, so
+ * the count is exact (a live run's depends on how long nvcc and the GPU take meanwhile). */
+static void test_a_search_compiles_only_what_it_needs(void)
+{
+	config c;
+	space s;
+	diags d = {0};
+	const char *yaml = write_temp(1, "ondemand.yaml", "kernel: {source: /dev/null, entry: k}\n"
+							  "arguments: [{name: a, type: float, count: 4}]\n"
+							  "space: {V: {start: 1, stop: 40}, bx: [32, 64]}\n"
+							  "launch: {block: [bx], grid: [1]}\nbuild: {defines: [V]}\n");
+	CU_ASSERT_EQUAL_FATAL(config_load(yaml, &c, &d) || space_enumerate(&c, &s, &d), 0);
+	char *rows = xstrdup("V,bx,time_ms_median,status\n");
+	for (int v = 1; v <= 40; v++)
+		for (int bx = 32; bx <= 64; bx += 32) {
+			char *more = xasprintf("%s%d,%d,%g,ok\n", rows, v, bx, 1 + 0.37 * ((v * 7) % 40) + 0.001 * bx);
+			free(rows);
+			rows = more;
+		}
+	const char *csv = write_temp(2, "ondemand.csv", rows);
+	free(rows);
+	char out[256];
+	snprintf(out, sizeof out, "%s/ondemand.replay.csv", test_dir);
+	for (int st = 0; st < STRAT_COUNT_; st++) {
+		replay_result r;
+		CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, &(replay_opts){.recording = csv, .strategy = (strategy)st,
+						 .budget = 6, .seed = 3, .jobs = 2, .out = out}, &r, &d), 0);
+		size_t waited = distinct_first(out);
+		CU_ASSERT_EQUAL(r.evaluations, 6);
+		CU_ASSERT(waited >= 1 && waited <= 6);
+		CU_ASSERT(r.built >= waited && r.built <= 2 * waited + 2);
+		if (!(r.built >= waited && r.built <= 2 * waited + 2))
+			fprintf(stderr, "\n  strategy %d: %zu built for %zu waited for\n", st, r.built, waited);
+	}
+	unlink(out);
+	space_free(&s);
+	config_free(&c);
+	diags_free(&d);
+}
+
+/* A plan's queue runs a worker at a time: by connections (1 before 8), then reference group,
+ * each run in the queue's order. */
+static void test_a_plans_queue_runs_by_worker(void)
+{
+	size_t queue[6] = {5, 0, 3, 1, 4, 2};
+	const int connections[6] = {8, 1, 8, 1, 1, 8}; /* per configuration */
+	const size_t group[6] = {0, 1, 0, 0, 1, 0};
+	schedule_by_worker(queue, 6, connections, group);
+	const size_t want[6] = {3, 1, 4, 5, 0, 2};
+	for (size_t i = 0; i < 6; i++)
+		CU_ASSERT_EQUAL(queue[i], want[i]);
+}
+
+int add_schedule_suite(void)
+{
+	CU_pSuite s = CU_add_suite("schedule", NULL, NULL);
+	if (!s)
+		return -1;
+	CU_add_test(s, "committed configurations are measured as their binaries arrive",
+		    test_committed_configurations_are_measured_as_their_binaries_arrive);
+	CU_add_test(s, "without ahead only the asked-for is measured", test_without_ahead_only_the_asked_for_is_measured);
+	CU_add_test(s, "a search that is over stops waiting", test_a_search_that_is_over_stops_waiting);
+	CU_add_test(s, "a failed pool ends the wait", test_a_failed_pool_ends_the_wait);
+	CU_add_test(s, "hints are binaries in order", test_hints_are_binaries_in_order);
+	CU_add_test(s, "a put-back configuration waits for a finish", test_a_put_back_configuration_waits_for_a_finish);
+	CU_add_test(s, "put-back ones are blocked until released", test_put_back_ones_are_blocked_until_released);
+	CU_add_test(s, "the profile share follows the finalists' time", test_the_profile_share_follows_the_finalists_time);
+	CU_add_test(s, "a search compiles only what it needs", test_a_search_compiles_only_what_it_needs);
+	CU_add_test(s, "a plan's queue runs by worker", test_a_plans_queue_runs_by_worker);
+	CU_add_test(s, "a lane leaves to profile when the pass ends with its session",
+		    test_a_lane_leaves_to_profile_when_the_pass_ends_with_its_session);
+	return 0;
+}
