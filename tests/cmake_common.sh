@@ -2,6 +2,8 @@
 # test checks, for the skip messages) and `name` (the test's name in failures, and of its temporary
 # directory): skips (exit 0) without cmake or nvcc, then sets nvcc, tmp (removed on exit) and
 # fail().
+# the builds' verbose output is read: a make -s above (MAKEFLAGS) would silence their commands
+unset MAKEFLAGS MFLAGS MAKELEVEL
 if ! command -v cmake >/dev/null 2>&1; then
 	echo "SKIPPED: cmake not installed ($what)"
 	exit 0

@@ -16,6 +16,8 @@
 # CMake-built program (autotune_tuned_header checks it after the build). Run from the repository root after `make all build/fake_worker
 # build/cubin_hash`.
 set -eu
+# make's output is read: a make -s above (MAKEFLAGS) would silence the commands it echoes
+unset MAKEFLAGS MFLAGS MAKELEVEL
 NVCC=${NVCC:-${CUDA_HOME:-/usr/local/cuda}/bin/nvcc}
 fail() { echo "recipe test: FAILED: $*" >&2; exit 1; }
 if ! command -v "$NVCC" >/dev/null 2>&1; then

@@ -4,6 +4,8 @@
 # whose -DITEMS must be the header's SAXPY_ITEMS, and checks it with autotune check. On a GPU (tests/gpu.sh, RUN=1) it also runs it.
 # Run from the repository root after `make all build/fake_worker`.
 set -eu
+# make's output is read: a make -s above (MAKEFLAGS) would silence the commands it echoes
+unset MAKEFLAGS MFLAGS MAKELEVEL
 NVCC=${NVCC:-${CUDA_HOME:-/usr/local/cuda}/bin/nvcc}
 fail() { echo "saxpy example: FAILED: $*" >&2; exit 1; }
 if ! command -v "$NVCC" >/dev/null 2>&1; then

@@ -6,6 +6,8 @@
 # nothing runs it (tests/gpu.sh runs it on a GPU). Run from the repository root after
 # `make all build/fake_worker`.
 set -eu
+# make's output is read: a make -s above (MAKEFLAGS) would silence the commands it echoes
+unset MAKEFLAGS MFLAGS MAKELEVEL
 NVCC=${NVCC:-${CUDA_HOME:-/usr/local/cuda}/bin/nvcc}
 fail() { echo "sizes app test: FAILED: $*" >&2; exit 1; }
 if ! command -v "$NVCC" >/dev/null 2>&1; then

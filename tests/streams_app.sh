@@ -4,6 +4,8 @@
 # tests/fake_worker.c (a stand-in that times plans as the streams seed predicts); nvcc compiles the
 # program, nothing runs it. Run from the repository root after `make all build/fake_worker`.
 set -eu
+# make's output is read: a make -s above (MAKEFLAGS) would silence the commands it echoes
+unset MAKEFLAGS MFLAGS MAKELEVEL
 NVCC=${NVCC:-${CUDA_HOME:-/usr/local/cuda}/bin/nvcc}
 fail() { echo "streams app test: FAILED: $*" >&2; exit 1; }
 if ! command -v "$NVCC" >/dev/null 2>&1; then
