@@ -85,7 +85,8 @@ echo "== no reference named: the first to pass is outvoted by the next two binar
 "$B/csvcheck" results/vote.csv 4 ok=3 wrong-result=1 || fail "vote CSV"
 grep -Eq "^3,.*wrong-result,\"argument 2 'out': [0-9]+ of 1048576 values differ .*max rel error 0\.5;" results/vote.csv ||
 	fail "the outvoted first does not say how it differs: $(grep '^3,' results/vote.csv)"
-grep -q "reference: VARIANT=0, by vote: it and VARIANT=1 (other binaries) agree, while VARIANT=3, the first to pass, differs from both" \
+# which of the two agreeing binaries is named first follows which nvcc finished first
+grep -Eq "reference: VARIANT=(0, by vote: it and VARIANT=1|1, by vote: it and VARIANT=0) \(other binaries\) agree, while VARIANT=3, the first to pass, differs from both" \
 	"$B/vote.err" || fail "the summary does not tell the vote: $(grep reference "$B/vote.err")"
 
 echo "== hostile kernels: out of bounds, __trap, an endless loop, device malloc exhausted, a printf flood"
@@ -180,7 +181,10 @@ head -n "$before" "$B/search_after" | cmp -s - "$B/search_before" || fail "the r
 # a row per configuration the search did something with, each counting the space's 153
 listed=$(($(wc -l < results/summatrix.csv) - 1))
 counted=$(grep -c $',153\r$' results/summatrix.csv || true)
-[ "$before" -ge 10 ] && [ "$ok" -eq 40 ] && [ $((ok + notrun)) -eq "$listed" ] && [ "$counted" -eq "$listed" ] ||
+# 40 evaluations; a configuration the killed run measured ahead of the search's turn stays in the
+# CSV even where the resumed search (its in-flight configuration timed anew) no longer visits it
+[ "$before" -ge 10 ] && [ "$ok" -ge 40 ] && [ "$ok" -le $((40 + before)) ] && [ $((ok + notrun)) -eq "$listed" ] &&
+	[ "$counted" -eq "$listed" ] ||
 	fail "the resumed search's CSV: $ok ok, $notrun not run, $listed rows, $counted counting 153"
 
 echo "== SIGTERM to every process of the run (a batch system's time limit), then the same command again"
