@@ -101,22 +101,25 @@ static void test_random_search_scores_about_nothing(void)
 
 /* Over the recordings, on the time axis (compiles charged), the default strategy's mean score is
  * above random search's and the genetic strategy's, the best of the others (bench/anytime.sh:
- * local and anneal score far below both). */
+ * local and anneal score far below both). Ten seeds and no GEMM space, so that the test takes
+ * seconds; the bench scores all of them over 30. */
 static void test_the_default_leads_on_the_time_axis(void)
 {
 	static const strategy others[] = {STRAT_RANDOM, STRAT_GENETIC};
-	enum { SEEDS = 30, NOTHERS = sizeof others / sizeof *others };
+	enum { SEEDS = 10, NOTHERS = sizeof others / sizeof *others };
 	double model = 0, other[NOTHERS] = {0};
 	for (size_t i = 0; i < NREC; i++) {
+		if (i == 5)
+			continue; /* the GEMM space: as the rest, at twenty times the cost */
 		opened o;
 		CU_ASSERT_EQUAL_FATAL(open_recording(i, &o), 0);
 		anytime_score sc;
 		diags d = {0};
 		CU_ASSERT_EQUAL_FATAL(anytime_score_strategy(&o.a, STRAT_MODEL, SEEDS, &sc, &d), 0);
-		model += sc.time_score / NREC;
+		model += sc.time_score / (NREC - 1);
 		for (size_t s = 0; s < NOTHERS; s++) {
 			CU_ASSERT_EQUAL_FATAL(anytime_score_strategy(&o.a, others[s], SEEDS, &sc, &d), 0);
-			other[s] += sc.time_score / NREC;
+			other[s] += sc.time_score / (NREC - 1);
 		}
 		diags_free(&d);
 		close_recording(&o);
