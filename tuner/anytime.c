@@ -99,15 +99,20 @@ static void random_baseline(anytime_space *a)
 	a->base = xcalloc(RESOLUTION, sizeof *a->base);
 	for (size_t c = 0; c < n; c++)
 		perm[c] = c;
+	int *built = xcalloc(a->nbins + 1, sizeof *built); /* r + 1: built in run r */
 	for (int r = 0; r < ANYTIME_DRAWS; r++) {
-		/* draws until the run's clock passes the axis's end: a compile and a run at least each */
+		/* draws until the run's clock passes the axis's end */
 		size_t m = 0;
 		double clock = 0;
 		while (m < n && clock <= t1) {
 			size_t j = m + (size_t)random_below(&rng, n - m), t = perm[m];
 			perm[m] = perm[j];
 			perm[j] = t;
-			clock += ANYTIME_OVERHEAD_S + (isinf(a->time[perm[m]]) ? 0 : 12 * a->time[perm[m]] / 1000);
+			if (built[a->of_config[perm[m]]] != r + 1) {
+				built[a->of_config[perm[m]]] = r + 1;
+				clock += ANYTIME_COMPILE_S;
+			}
+			clock += run_cost(a, perm[m]);
 			m++;
 		}
 		trace(a, perm, m, best, end);
@@ -117,6 +122,7 @@ static void random_baseline(anytime_space *a)
 			a->base[i] += (double)best[k ? k - 1 : 0] / ANYTIME_DRAWS;
 		}
 	}
+	free(built);
 	free(perm);
 	free(best);
 	free(end);
