@@ -65,12 +65,20 @@ static void test_the_random_baseline_runs_from_median_to_optimum(void)
 		CU_ASSERT(a->clock[1] >= ANYTIME_COMPILE_S);
 		for (size_t k = 1; k <= a->evals_end; k++)
 			CU_ASSERT(a->clock[k] > a->clock[k - 1]);
+		/* on the time axis, simulated: never rising, from about the expected rank of the draws
+		 * the axis starts at to about that of the draws it ends at */
+		CU_ASSERT(a->base[0] >= ((double)(n + 1) / (double)(a->evals_start + 1) - 1) / 2);
+		CU_ASSERT(a->base[ANYTIME_POINTS - 1] <= (double)(n + 1) / (double)(a->evals_end + 1) * 2);
+		for (size_t i = 1; i < ANYTIME_POINTS; i++)
+			CU_ASSERT(a->base[i] <= a->base[i - 1]);
 		close_recording(&o);
 	}
 }
 
 /* The score is standardised against random search: random search itself, over 30 seeds, scores
- * near 0 on the evaluation axis, where nothing but the draws differs from the baseline. */
+ * near 0 on both axes, where nothing but the draws differs from the baseline (on the time axis,
+ * before the baseline was simulated, -5 on the blur space: two binaries, whose compiles dwarf
+ * its runs, and the expected clock spread the second compile over the first draws). */
 static void test_random_search_scores_about_nothing(void)
 {
 	for (size_t i = 0; i < NREC; i++) {
@@ -81,32 +89,47 @@ static void test_random_search_scores_about_nothing(void)
 		anytime_score sc;
 		diags d = {0};
 		CU_ASSERT_EQUAL_FATAL(anytime_score_strategy(&o.a, STRAT_RANDOM, 30, &sc, &d), 0);
-		if (fabs(sc.eval_score) >= 0.3)
-			fprintf(stderr, "\n  %s: random search scores %.3f\n", recordings[i][1], sc.eval_score);
+		if (fabs(sc.eval_score) >= 0.3 || fabs(sc.time_score) >= 0.6)
+			fprintf(stderr, "\n  %s: random search scores %.3f, %.3f on the time axis\n", recordings[i][1],
+				sc.eval_score, sc.time_score);
 		CU_ASSERT(fabs(sc.eval_score) < 0.3);
+		CU_ASSERT(fabs(sc.time_score) < 0.6);
 		diags_free(&d);
 		close_recording(&o);
 	}
 }
 
 /* Over the recordings, on the time axis (compiles charged), the default strategy's mean score is
- * above random search's and the genetic strategy's, the best of the others (bench/anytime.sh:
- * local and anneal score far below both). */
+ * above 0.25, above random search's on each recording but FIR's, and above the genetic strategy's,
+ * the best of the others (bench/anytime.sh:
+ * local and anneal score far below both). Ten seeds and no GEMM space, so that the test takes
+ * seconds; the bench scores all of them over 30. */
 static void test_the_default_leads_on_the_time_axis(void)
 {
 	static const strategy others[] = {STRAT_RANDOM, STRAT_GENETIC};
-	enum { SEEDS = 30, NOTHERS = sizeof others / sizeof *others };
+	enum { SEEDS = 10, NOTHERS = sizeof others / sizeof *others };
 	double model = 0, other[NOTHERS] = {0};
 	for (size_t i = 0; i < NREC; i++) {
+		if (i == 5)
+			continue; /* the GEMM space: as the rest, at twenty times the cost */
 		opened o;
 		CU_ASSERT_EQUAL_FATAL(open_recording(i, &o), 0);
 		anytime_score sc;
 		diags d = {0};
 		CU_ASSERT_EQUAL_FATAL(anytime_score_strategy(&o.a, STRAT_MODEL, SEEDS, &sc, &d), 0);
-		model += sc.time_score / NREC;
+		model += sc.time_score / (NREC - 1);
+		double own = sc.time_score;
 		for (size_t s = 0; s < NOTHERS; s++) {
 			CU_ASSERT_EQUAL_FATAL(anytime_score_strategy(&o.a, others[s], SEEDS, &sc, &d), 0);
-			other[s] += sc.time_score / NREC;
+			other[s] += sc.time_score / (NREC - 1);
+			/* above random search on each recording but FIR's (an axis of 9 evaluations, one
+			 * binary each, where each of the model's picks that misses costs a ninth of it) */
+			if (others[s] == STRAT_RANDOM && i != 3) {
+				if (own <= sc.time_score)
+					fprintf(stderr, "\n  %s: the default scores %.3f, random %.3f\n", recordings[i][1], own,
+						sc.time_score);
+				CU_ASSERT(own > sc.time_score);
+			}
 		}
 		diags_free(&d);
 		close_recording(&o);
@@ -116,6 +139,9 @@ static void test_the_default_leads_on_the_time_axis(void)
 			fprintf(stderr, "\n  the default scores %.3f, %s %.3f\n", model, strategy_name(others[s]), other[s]);
 		CU_ASSERT(model > other[s]);
 	}
+	/* well ahead: 0.34 over these seeds (bench/anytime.sh: 0.40 over 30 with GEMM; it was 0.07
+	 * before the first list's cheap draws from built binaries) */
+	CU_ASSERT(model > 0.25);
 }
 
 int add_anytime_suite(void)

@@ -102,12 +102,13 @@ static void test_guided_strategies_find_a_smooth_optimum(void)
 		/* a bowl has one basin: descent finds its bottom from almost any start */
 		CU_ASSERT(hits >= 8);
 	}
-	/* a perfect model measures the optimum first */
+	/* a perfect model's optimum is measured second, after one uniform draw (a model that is wrong
+	 * on this GPU does not decide the first result, which stands alone while the next compiles) */
 	for (size_t c = 0; c < sp.count; c++)
 		prior[c] = bowl(NULL, c);
 	search_run(&cfg, &sp, &(search_opts){.strategy = STRAT_MODEL, .prior = prior,
 			.budget = 5, .seed = 1, .eval = bowl}, order);
-	CU_ASSERT_DOUBLE_EQUAL(bowl(NULL, order[0]), 1.0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(bowl(NULL, order[1]), 1.0, 0);
 	free(order);
 	free(prior);
 }

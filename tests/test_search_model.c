@@ -1,7 +1,7 @@
 /* test_search_model.c: the model strategy's guesses on a synthetic space: while the search waits
  * for the last result of a list, what it hints holds the whole of the next list (its waves run
- * ahead on a surrogate of the results). test_search.c holds what every strategy, the model's
- * too, must do. */
+ * ahead on a surrogate of the results); on a recorded space whose configurations share binaries,
+ * its first list's cheap draws. test_search.c holds what every strategy, the model's too, must do. */
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compile.h"
 #include "config.h"
 #include "search.h"
 #include "tests.h"
@@ -93,11 +94,50 @@ static void test_the_next_wave_is_guessed_before_it_is_decided(void)
 	}
 }
 
+/* On the blur space (two binaries: TILE), the first list decided before any result: each binary
+ * that comes new to it is followed by 4 configurations of the binaries it has (a run each, where
+ * the next binary is a compile), so that the first 5 share the first's binary; then the model's
+ * best. Without the cheap draws the second would be the model's best, of either binary. */
+static void test_cheap_draws_follow_a_new_binary(void)
+{
+	config c;
+	space s;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(config_load("bench/spaces/blur.yaml", &c, &d) || space_enumerate(&c, &s, &d), 0);
+	build b;
+	build_plan(&c, &s, &b);
+	CU_ASSERT_EQUAL(b.nbins, 2);
+	double *prior = calloc(s.count, sizeof *prior);
+	for (size_t k = 0; k < s.count; k++)
+		prior[k] = (double)k;
+	size_t first[64];
+	for (unsigned long long seed = 1; seed <= 10; seed++) {
+		size_t n = search_first(&c, &s, &(search_opts){.strategy = STRAT_MODEL, .prior = prior, .budget = 200,
+				.seed = seed, .eval = bowl}, first, 64);
+		CU_ASSERT_FATAL(n >= 8 && n <= 16);
+		for (size_t k = 1; k < 5; k++)
+			CU_ASSERT_EQUAL(b.of_config[first[k]], b.of_config[first[0]]);
+		int model = 0, binaries = 0;
+		for (size_t k = 0; k < n; k++)
+			model += first[k] == 0;
+		for (size_t k = 1; k < n; k++)
+			binaries += b.of_config[first[k]] != b.of_config[first[0]];
+		CU_ASSERT_EQUAL(model, 1); /* the prior's best is in the list */
+		CU_ASSERT(binaries > 0);   /* and the other binary too */
+	}
+	free(prior);
+	build_free(&b);
+	space_free(&s);
+	config_free(&c);
+	diags_free(&d);
+}
+
 int add_search_model_suite(void)
 {
 	CU_pSuite s = CU_add_suite("search_model", setup, teardown);
 	if (!s)
 		return -1;
 	CU_add_test(s, "the next wave is guessed before it is decided", test_the_next_wave_is_guessed_before_it_is_decided);
+	CU_add_test(s, "cheap draws follow a new binary", test_cheap_draws_follow_a_new_binary);
 	return 0;
 }

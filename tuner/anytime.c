@@ -11,11 +11,12 @@
 #include "binary.h"
 #include "compile.h"
 #include "config.h"
+#include "random.h"
 #include "replay.h"
 #include "banned.h"
 
 /* Points of the time axis. */
-enum { RESOLUTION = 100 };
+enum { RESOLUTION = ANYTIME_POINTS };
 
 static int ascending(const void *a, const void *b)
 {
@@ -84,13 +85,47 @@ static double *random_clock(const anytime_space *a, size_t kmax)
 	return clock;
 }
 
-/* Random search's evaluations by time t: the most whose expected clock is within it, at least one. */
-static size_t random_evals(const anytime_space *a, double t)
+static void trace(const anytime_space *a, const size_t *seq, size_t n, size_t *best, double *end);
+static double axis_time(const anytime_space *a, size_t i);
+
+/* Random search on the time axis: ANYTIME_DRAWS runs without replacement (a fixed generator, so
+ * that a score is the same every time), each traced as a strategy's run is and sampled at the
+ * axis's points as anytime_score_strategy samples one, the mean rank at each point kept. */
+static void random_baseline(anytime_space *a)
 {
-	size_t k = 1;
-	while (k < a->evals_end && a->clock[k + 1] <= t)
-		k++;
-	return k;
+	size_t n = a->sp->count, *perm = xcalloc(n + 1, sizeof *perm), *best = xcalloc(n + 1, sizeof *best);
+	double *end = xcalloc(n + 1, sizeof *end), t1 = axis_time(a, RESOLUTION - 1);
+	unsigned long long rng = 46;
+	a->base = xcalloc(RESOLUTION, sizeof *a->base);
+	for (size_t c = 0; c < n; c++)
+		perm[c] = c;
+	int *built = xcalloc(a->nbins + 1, sizeof *built); /* r + 1: built in run r */
+	for (int r = 0; r < ANYTIME_DRAWS; r++) {
+		/* draws until the run's clock passes the axis's end */
+		size_t m = 0;
+		double clock = 0;
+		while (m < n && clock <= t1) {
+			size_t j = m + (size_t)random_below(&rng, n - m), t = perm[m];
+			perm[m] = perm[j];
+			perm[j] = t;
+			if (built[a->of_config[perm[m]]] != r + 1) {
+				built[a->of_config[perm[m]]] = r + 1;
+				clock += ANYTIME_COMPILE_S;
+			}
+			clock += run_cost(a, perm[m]);
+			m++;
+		}
+		trace(a, perm, m, best, end);
+		for (size_t i = 0, k = 0; i < RESOLUTION; i++) {
+			while (k < m && end[k] <= axis_time(a, i))
+				k++;
+			a->base[i] += (double)best[k ? k - 1 : 0] / ANYTIME_DRAWS;
+		}
+	}
+	free(built);
+	free(perm);
+	free(best);
+	free(end);
 }
 
 int anytime_open(const config *cfg, const space *sp, const char *csv, anytime_space *a, diags *d)
@@ -128,6 +163,7 @@ int anytime_open(const config *cfg, const space *sp, const char *csv, anytime_sp
 	if (a->evals_end <= a->evals_start)
 		a->evals_end = a->evals_start + 1;
 	a->clock = random_clock(a, a->evals_end);
+	random_baseline(a);
 	return 0;
 }
 
@@ -137,6 +173,7 @@ void anytime_close(anytime_space *a)
 	free(a->asc);
 	free(a->of_config);
 	free(a->clock);
+	free(a->base);
 	memset(a, 0, sizeof *a);
 }
 
@@ -177,18 +214,30 @@ static void trace(const anytime_space *a, const size_t *seq, size_t n, size_t *b
 	free(built);
 }
 
-/* The standardised value of a mean rank against random search after k evaluations. */
-static double standardised(const anytime_space *a, double rank, size_t k)
+/* The i-th point of the time axis, s. */
+static double axis_time(const anytime_space *a, size_t i)
+{
+	double t0 = a->clock[a->evals_start], t1 = a->clock[a->evals_end];
+	return t0 + (t1 - t0) * (double)i / (RESOLUTION - 1);
+}
+
+static double at_rank(const anytime_space *a, double rank)
 {
 	size_t i = (size_t)round(rank);
-	double found = a->asc[i < a->nvalid ? i : a->nvalid - 1], random = anytime_random(a, k), opt = a->asc[0];
+	return a->asc[i < a->nvalid ? i : a->nvalid - 1];
+}
+
+/* The standardised value of a mean rank against random search's best there (random). */
+static double standardised(const anytime_space *a, double rank, double random)
+{
+	double found = at_rank(a, rank), opt = a->asc[0];
 	return random > opt ? (random - found) / (random - opt) : (found <= opt ? 1 : 0);
 }
 
 int anytime_score_strategy(const anytime_space *a, strategy s, int seeds, anytime_score *out, diags *d)
 {
 	size_t n = a->sp->count, budget = 10 * a->evals_end < n ? 10 * a->evals_end : n;
-	double t0 = a->clock[a->evals_start], t1 = a->clock[a->evals_end];
+	double t1 = a->clock[a->evals_end];
 	size_t *seq = xcalloc(budget + 1, sizeof *seq), *best = xcalloc(budget + 1, sizeof *best);
 	double *end = xcalloc(budget + 1, sizeof *end), *time = xcalloc(n + 1, sizeof *time);
 	size_t nev = a->evals_end - a->evals_start + 1;
@@ -202,7 +251,7 @@ int anytime_score_strategy(const anytime_space *a, strategy s, int seeds, anytim
 		/* before the first result, the first (as the methodology's isotonic fit holds its first
 		 * point back to the axis's start); past the run's end, its last */
 		for (size_t i = 0, k = 0; i < RESOLUTION; i++) {
-			double t = t0 + (t1 - t0) * (double)i / (RESOLUTION - 1);
+			double t = axis_time(a, i);
 			while (k < r.evaluations && end[k] <= t)
 				k++;
 			at_time[i] += (double)best[k ? k - 1 : 0] / seeds;
@@ -213,12 +262,10 @@ int anytime_score_strategy(const anytime_space *a, strategy s, int seeds, anytim
 		}
 	}
 	memset(out, 0, sizeof *out);
-	for (size_t i = 0; rc == 0 && i < RESOLUTION; i++) {
-		double t = t0 + (t1 - t0) * (double)i / (RESOLUTION - 1);
-		out->time_score += standardised(a, at_time[i], random_evals(a, t)) / RESOLUTION;
-	}
+	for (size_t i = 0; rc == 0 && i < RESOLUTION; i++)
+		out->time_score += standardised(a, at_time[i], at_rank(a, a->base[i])) / RESOLUTION;
 	for (size_t j = 0; rc == 0 && j < nev; j++)
-		out->eval_score += standardised(a, at_eval[j], a->evals_start + j) / (double)nev;
+		out->eval_score += standardised(a, at_eval[j], anytime_random(a, a->evals_start + j)) / (double)nev;
 	out->cutoff_evals = a->evals_end;
 	out->cutoff_s = t1;
 	out->budget = budget;

@@ -9,7 +9,11 @@
  * its optimum to where it is expected to have come 95% of the way. The time axis charges each
  * evaluation its compile (once per binary a run builds: ANYTIME_COMPILE_S, the recordings having
  * no compile time for most), its run (a warm-up, ten samples and the verification launch at the
- * recorded time) and a fixed cost; the evaluation axis counts evaluations. */
+ * recorded time) and a fixed cost; the evaluation axis counts evaluations. On the time axis random
+ * search is simulated, run by run, on the same clock: a compile is paid in one piece when a run
+ * first hits its binary, so the best of the expected number of draws by a time (which spreads a
+ * compile over the draws) would run ahead of what random search has at that time, by seconds
+ * where a space has two binaries and milliseconds per run. */
 #ifndef AUTOTUNE_ANYTIME_H
 #define AUTOTUNE_ANYTIME_H
 
@@ -25,6 +29,11 @@ typedef struct config config;
 #define ANYTIME_COMPILE_S 0.7
 /* Per evaluation, what is not the kernel: launching the worker's run, verifying, bookkeeping. */
 #define ANYTIME_OVERHEAD_S 0.005
+/* Random runs simulated for the time axis's baseline: its mean rank at k draws moves by about
+ * n / (k sqrt(ANYTIME_DRAWS)) from one set of draws to another. */
+#define ANYTIME_DRAWS 1000
+/* Points of the time axis. */
+#define ANYTIME_POINTS 100
 
 typedef struct {
 	double time_score, eval_score; /* the mean over seeds' curve, scored on each axis */
@@ -46,6 +55,8 @@ typedef struct {
 	double *clock;       /* clock[k]: random search's expected time for k evaluations, s (as far as
 			       * evals_end), each of its binaries compiled once */
 	size_t evals_start, evals_end;
+	double *base;        /* per point of the time axis: random search's mean best rank there over
+			       * ANYTIME_DRAWS simulated runs, each charged as a strategy's run is */
 } anytime_space;
 
 /* -1 with the reason in d when the recording does not fit the space or nothing in it passed. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compile.h"
 #include "config.h"
 #include "diag.h"
 #include "occupancy.h"
@@ -265,7 +266,15 @@ static size_t run(const config *cfg, const space *sp, const search_opts *opt, si
 	case STRAT_LOCAL: run_local(&S, from); break;
 	case STRAT_ANNEAL: run_anneal(&S, from); break;
 	case STRAT_GENETIC: run_genetic(&S); break;
-	case STRAT_MODEL: search_run_model(&S, prior); break;
+	case STRAT_MODEL: {
+		build b;
+		build_plan(cfg, sp, &b);
+		S.bin_of = b.of_config;
+		S.nbins = b.nbins;
+		search_run_model(&S, prior);
+		build_free(&b);
+		break;
+	}
 	default: break;
 	}
 	free(S.pos);

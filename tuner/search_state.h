@@ -54,6 +54,8 @@ typedef struct {
 	const size_t *rank;
 	size_t rank_next, stale;
 	size_t model_tried, model_good; /* the model's picks measured, and those that did well */
+	const size_t *bin_of; /* per configuration, its binary (NULL: not known) */
+	size_t nbins;
 } state;
 
 /* How many configurations a hint names beyond the list in flight: more than a machine's cores,
