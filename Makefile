@@ -163,7 +163,7 @@ $(B)/cubin_hash: $(B)/tests/cubin_hash.o $(B)/tuner/cubin.o $(B)/tuner/mangle.o 
 # compile with the real nvcc, then install, CMake, the browser, the example apps and the recipes.
 # `make test` runs both. The tests write only under temporary directories: the checkout (its
 # results/ above all) is the same after them, checked at the end of each tier.
-UNIT_TOOLS = autotune $(B)/run_tests $(B)/fake_worker $(B)/fake_nvcc $(B)/energy_window $(RUNTIME_LIBS)
+UNIT_TOOLS = autotune $(B)/run_tests $(B)/fake_worker $(B)/fake_nvcc $(B)/energy_window $(RUNTIME_LIBS) $(B)/anytime_score
 test: deps
 	$(MAKE) unit
 	$(MAKE) integration

@@ -33,7 +33,9 @@ static int fixed(const anytime_space *a, strategy s, int seeds, double *median, 
 		size_t budget = (size_t)ceil(pcts[p] / 100 * (double)a->sp->count);
 		for (int seed = 1; seed <= seeds; seed++) {
 			replay_result r;
-			if (replay_run(a->cfg, a->sp, a->csv, s, budget, (unsigned long long)seed, 1, NULL, &r, d)) {
+			replay_opts o = {.recording = a->csv, .strategy = s, .budget = budget, .seed = (unsigned long long)seed,
+					 .jobs = 1};
+			if (replay_run(a->cfg, a->sp, &o, &r, d)) {
 				free(ratio);
 				return -1;
 			}

@@ -136,7 +136,10 @@ int anytime_open(const config *cfg, const space *sp, const char *csv, anytime_sp
 	a->time = xcalloc(n + 1, sizeof *a->time);
 	size_t *seq = xcalloc(n + 1, sizeof *seq);
 	replay_result r;
-	int rc = replay_trace(cfg, sp, csv, STRAT_EXHAUSTIVE, 1, 1, 1, seq, a->time, &r, d);
+	int rc = replay_run(cfg, sp,
+			    &(replay_opts){.recording = csv, .strategy = STRAT_EXHAUSTIVE, .budget = 1, .seed = 1, .jobs = 1,
+					   .sequence = seq, .times = a->time},
+			    &r, d);
 	free(seq);
 	if (rc)
 		return -1;
@@ -245,7 +248,9 @@ int anytime_score_strategy(const anytime_space *a, strategy s, int seeds, anytim
 	int rc = 0;
 	for (int seed = 1; seed <= seeds && rc == 0; seed++) {
 		replay_result r;
-		if ((rc = replay_trace(a->cfg, a->sp, a->csv, s, budget, (unsigned long long)seed, 1, seq, time, &r, d)))
+		replay_opts o = {.recording = a->csv, .strategy = s, .budget = budget, .seed = (unsigned long long)seed,
+				 .jobs = 1, .sequence = seq, .times = time};
+		if ((rc = replay_run(a->cfg, a->sp, &o, &r, d)))
 			break;
 		trace(a, seq, r.evaluations, best, end);
 		/* before the first result, the first (as the methodology's isotonic fit holds its first

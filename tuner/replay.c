@@ -331,12 +331,3 @@ int replay_run(const config *cfg, const space *sp, const replay_opts *opt, repla
 	free(prior);
 	return rc;
 }
-
-int replay_trace(const config *cfg, const space *sp, const char *csv_path, strategy s, size_t budget,
-		 unsigned long long seed, int jobs, size_t *sequence, double *times, replay_result *r, diags *d)
-{
-	return replay_run(cfg, sp,
-			  &(replay_opts){.recording = csv_path, .strategy = s, .budget = budget, .seed = seed, .jobs = jobs,
-					 .sequence = sequence, .times = times},
-			  r, d);
-}

@@ -41,10 +41,4 @@ typedef struct {
  * -1 with the reason in d when the CSV does not fit the space. */
 int replay_run(const config *cfg, const space *sp, const replay_opts *o, replay_result *r, diags *d);
 
-/* replay_run without a sequence file: sequence receives the configurations evaluated in order
- * (room for the budget), times every configuration's recorded time, INFINITY where it failed
- * (room for the space), for a score of the whole run (anytime.h). */
-int replay_trace(const config *cfg, const space *sp, const char *csv_path, strategy s, size_t budget,
-		 unsigned long long seed, int jobs, size_t *sequence, double *times, replay_result *r, diags *d);
-
 #endif
