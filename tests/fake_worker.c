@@ -2,6 +2,9 @@
  * line protocol and times a configuration as 1 ms + blockDim.x / 1000 ms. Behaviour is steered
  * by the environment:
  *   FAKE_SLEEP_MS    sleep this long per run (so a test can kill the tuner mid-way)
+ *   FAKE_GPU0_WAITS  "K N": GPU 0's first-pass checks after its K-th wait (up to 10 s, below a run's
+ *                    timeout) until FAKE_LOG holds N checks of GPU 1's (so that a test of two
+ *                    GPUs sees both measure, whatever the machine's speed)
  *   FAKE_CRASH_BX    on a run with this blockDim.x, die by SIGSEGV without answering
  *   FAKE_CRASH_REF_BX  the same, on a run with role "ref" only
  *   FAKE_HANG_BX     on a run with this blockDim.x, never answer
@@ -238,7 +241,33 @@ static int wrong_result(const proto_run *ask, proto_role role)
 	return 1;
 }
 
-/* Answers "run": steered by FAKE_SLEEP_MS, FAKE_CRASH_BX, FAKE_HANG_BX, FAKE_SLOW_GPU and FAKE_ODD_BX. */
+/* FAKE_GPU0_WAITS: on GPU 0, after K checks, polls FAKE_LOG until it has N checks of GPU 1. */
+static void gpu0_waits(int gpu, proto_role role)
+{
+	static long runs;
+	long k, n;
+	const char *spec = getenv("FAKE_GPU0_WAITS"), *log = getenv("FAKE_LOG");
+	if (gpu != 0 || role != PROTO_ROLE_CHECK || !spec || !log || sscanf(spec, "%ld %ld", &k, &n) != 2 || ++runs <= k)
+		return;
+	for (int i = 0; i < 1000; i++) {
+		FILE *f = fopen(log, "r");
+		char line[256];
+		long seen = 0;
+		long long bx;
+		char role_word[16];
+		int g;
+		while (f && fgets(line, sizeof line, f))
+			seen += sscanf(line, "run %lld %15s %d", &bx, role_word, &g) == 3 && g == 1 && !strcmp(role_word, "check");
+		if (f)
+			fclose(f);
+		if (seen >= n)
+			return;
+		nanosleep(&(struct timespec){0, 10000000}, NULL);
+	}
+}
+
+/* Answers "run": steered by FAKE_SLEEP_MS, FAKE_GPU0_WAITS, FAKE_CRASH_BX, FAKE_HANG_BX, FAKE_SLOW_GPU
+ * and FAKE_ODD_BX. */
 static void run(const proto_run *ask, int gpu)
 {
 	long long bx = ask->launch.block[0];
@@ -248,6 +277,7 @@ static void run(const proto_run *ask, int gpu)
 		return;
 	}
 	log_line("run %lld %s %d\n", bx, ask->role, gpu);
+	gpu0_waits(gpu, role);
 	long ms = env_long("FAKE_SLEEP_MS", 0);
 	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
 	nanosleep(&ts, NULL);

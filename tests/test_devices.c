@@ -65,8 +65,18 @@ static int runs_on(int gpu)
 static void test_two_gpus_share_one_queue_and_measure_each_configuration_once(void)
 {
 	setup_space();
+	/* the reference named: the caps build identical code, so a vote among binaries would stay open
+	 * and the second GPU wait for it while the first takes the queue */
+	FILE *f = fopen(CONFIG, "a");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("verify: {reference: {bx: 64, cap: 0}}\n", f);
+	fclose(f);
 	char *out;
+	/* GPU 0, set up beside nvcc, could take the whole queue before GPU 1 is ready: after 4 checks
+	 * it waits for 3 of GPU 1's, so that both measure whatever the machine's speed */
+	setenv("FAKE_GPU0_WAITS", "4 3", 1);
 	CU_ASSERT_EQUAL(run_autotune((char *[]){"--fresh", CONFIG, NULL}, &out), 0);
+	unsetenv("FAKE_GPU0_WAITS");
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "measuring on 2 GPUs"));
 	free(out);
 	CU_ASSERT_EQUAL(count_in(CSV, ",ok,"), NCONFIGS);
