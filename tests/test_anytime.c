@@ -10,19 +10,7 @@
 #include "config.h"
 #include "tests.h"
 
-static const char *const recordings[][2] = {
-	{"configs/summatrix.yaml", "tests/data/summatrix_h100.csv"},
-	{"configs/reduce.yaml", "tests/data/reduce_h100.csv"},
-	{"bench/spaces/transpose_big.yaml", "tests/data/transpose_big_h100.csv"},
-	{"configs/fir.yaml", "tests/data/fir_h100.csv"},
-	{"configs/convolution.yaml", "tests/data/convolution_h100.csv"},
-	{"configs/gemm.yaml", "tests/data/gemm_h100.csv"},
-	{"configs/stencil.yaml", "tests/data/stencil_h100.csv"},
-	{"bench/spaces/gs_axpy.yaml", "tests/data/gs_axpy_h200.csv"},
-	{"bench/spaces/blur.yaml", "tests/data/blur_h200.csv"},
-	{"bench/spaces/histogram.yaml", "tests/data/histogram_h200.csv"},
-};
-enum { NREC = sizeof recordings / sizeof *recordings };
+enum { NREC = TEST_RECORDINGS };
 
 typedef struct {
 	config c;
@@ -33,8 +21,8 @@ typedef struct {
 static int open_recording(size_t i, opened *o)
 {
 	diags d = {0};
-	int rc = config_load(recordings[i][0], &o->c, &d) || space_enumerate(&o->c, &o->s, &d) ||
-		 anytime_open(&o->c, &o->s, recordings[i][1], &o->a, &d);
+	int rc = config_load(test_recordings[i][0], &o->c, &d) || space_enumerate(&o->c, &o->s, &d) ||
+		 anytime_open(&o->c, &o->s, test_recordings[i][1], &o->a, &d);
 	diags_print(&d);
 	diags_free(&d);
 	return rc ? -1 : 0;
@@ -90,7 +78,7 @@ static void test_random_search_scores_about_nothing(void)
 		diags d = {0};
 		CU_ASSERT_EQUAL_FATAL(anytime_score_strategy(&o.a, STRAT_RANDOM, 30, &sc, &d), 0);
 		if (fabs(sc.eval_score) >= 0.3 || fabs(sc.time_score) >= 0.6)
-			fprintf(stderr, "\n  %s: random search scores %.3f, %.3f on the time axis\n", recordings[i][1],
+			fprintf(stderr, "\n  %s: random search scores %.3f, %.3f on the time axis\n", test_recordings[i][1],
 				sc.eval_score, sc.time_score);
 		CU_ASSERT(fabs(sc.eval_score) < 0.3);
 		CU_ASSERT(fabs(sc.time_score) < 0.6);
@@ -126,7 +114,7 @@ static void test_the_default_leads_on_the_time_axis(void)
 			 * binary each, where each of the model's picks that misses costs a ninth of it) */
 			if (others[s] == STRAT_RANDOM && i != 3) {
 				if (own <= sc.time_score)
-					fprintf(stderr, "\n  %s: the default scores %.3f, random %.3f\n", recordings[i][1], own,
+					fprintf(stderr, "\n  %s: the default scores %.3f, random %.3f\n", test_recordings[i][1], own,
 						sc.time_score);
 				CU_ASSERT(own > sc.time_score);
 			}

@@ -325,21 +325,8 @@ static void test_recorded_compile_seconds_drive_the_pool(void)
 	diags_free(&d);
 }
 
-/* Every recorded H100 run of tests/data and the config it is a run of. */
-static const char *const recordings[][2] = {
-	{"configs/summatrix.yaml", "tests/data/summatrix_h100.csv"},
-	{"configs/reduce.yaml", "tests/data/reduce_h100.csv"},
-	{"bench/spaces/transpose_big.yaml", "tests/data/transpose_big_h100.csv"},
-	{"configs/fir.yaml", "tests/data/fir_h100.csv"},
-	{"configs/convolution.yaml", "tests/data/convolution_h100.csv"},
-	{"configs/gemm.yaml", "tests/data/gemm_h100.csv"},
-	{"configs/stencil.yaml", "tests/data/stencil_h100.csv"},
-	{"bench/spaces/gs_axpy.yaml", "tests/data/gs_axpy_h200.csv"},
-	{"bench/spaces/blur.yaml", "tests/data/blur_h200.csv"},
-	{"bench/spaces/histogram.yaml", "tests/data/histogram_h200.csv"},
-};
 
-/* A recording added to tests/data is held to the default's bar too: it must be in the list above. */
+/* A recording added to tests/data is held to the default's bar too: it must be in test_recordings. */
 static void test_every_recording_is_replayed(void)
 {
 	DIR *dir = opendir("tests/data");
@@ -352,10 +339,10 @@ static void test_every_recording_is_replayed(void)
 		char path[300];
 		snprintf(path, sizeof path, "tests/data/%s", e->d_name);
 		int listed = 0;
-		for (size_t i = 0; i < sizeof recordings / sizeof *recordings; i++)
-			listed |= !strcmp(recordings[i][1], path);
+		for (size_t i = 0; i < TEST_RECORDINGS; i++)
+			listed |= !strcmp(test_recordings[i][1], path);
 		if (!listed)
-			fprintf(stderr, "\n  %s is not in test_replay.c's recordings: add it with its config\n", path);
+			fprintf(stderr, "\n  %s is not in tests.c's test_recordings: add it with its config\n", path);
 		CU_ASSERT(listed);
 		n++;
 	}
@@ -376,20 +363,20 @@ static int by_value(const void *a, const void *b)
 static void test_the_default_holds_on_every_recording(void)
 {
 	enum { SEEDS = 30 };
-	for (size_t i = 0; i < sizeof recordings / sizeof *recordings; i++) {
+	for (size_t i = 0; i < TEST_RECORDINGS; i++) {
 		config c;
 		space s;
 		diags d = {0};
-		CU_ASSERT_EQUAL_FATAL(config_load(recordings[i][0], &c, &d), 0);
+		CU_ASSERT_EQUAL_FATAL(config_load(test_recordings[i][0], &c, &d), 0);
 		CU_ASSERT_EQUAL_FATAL(space_enumerate(&c, &s, &d), 0);
 		size_t budget = (s.count + 9) / 10;
 		double ratio[SEEDS], wall = 0, plain_wall = 0;
 		for (int seed = 0; seed < SEEDS; seed++) {
 			replay_result r, plain;
-			CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, &(replay_opts){.recording = recordings[i][1], .strategy = STRAT_MODEL,
+			CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, &(replay_opts){.recording = test_recordings[i][1], .strategy = STRAT_MODEL,
 							 .budget = budget, .seed = (unsigned long long)seed + 1, .jobs = 16, .out = NULL}, &r, &d), 0);
 			setenv("AUTOTUNE_AHEAD", "0", 1);
-			CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, &(replay_opts){.recording = recordings[i][1], .strategy = STRAT_MODEL,
+			CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, &(replay_opts){.recording = test_recordings[i][1], .strategy = STRAT_MODEL,
 							 .budget = budget, .seed = (unsigned long long)seed + 1, .jobs = 16, .out = NULL}, &plain, &d), 0);
 			unsetenv("AUTOTUNE_AHEAD");
 			CU_ASSERT_EQUAL(r.evaluations, budget);
@@ -404,7 +391,7 @@ static void test_the_default_holds_on_every_recording(void)
 		qsort(ratio, SEEDS, sizeof *ratio, by_value);
 		double p90 = ratio[(SEEDS * 9 + 9) / 10 - 1];
 		if (p90 > 1.05)
-			fprintf(stderr, "\n  %s: found/optimum %.4f at the 90th percentile\n", recordings[i][0], p90);
+			fprintf(stderr, "\n  %s: found/optimum %.4f at the 90th percentile\n", test_recordings[i][0], p90);
 		CU_ASSERT(p90 <= 1.05);
 		space_free(&s);
 		config_free(&c);

@@ -672,3 +672,18 @@ const char *published_copy(const char *dir, const char *spec)
 	}
 	return json;
 }
+
+/* Every recorded exhaustive run in tests/data (seven on an H100, three on an H200) and the config
+ * it is a run of. */
+const char *const test_recordings[TEST_RECORDINGS][2] = {
+	{"configs/summatrix.yaml", "tests/data/summatrix_h100.csv"},
+	{"configs/reduce.yaml", "tests/data/reduce_h100.csv"},
+	{"bench/spaces/transpose_big.yaml", "tests/data/transpose_big_h100.csv"},
+	{"configs/fir.yaml", "tests/data/fir_h100.csv"},
+	{"configs/convolution.yaml", "tests/data/convolution_h100.csv"},
+	{"configs/gemm.yaml", "tests/data/gemm_h100.csv"},
+	{"configs/stencil.yaml", "tests/data/stencil_h100.csv"},
+	{"bench/spaces/gs_axpy.yaml", "tests/data/gs_axpy_h200.csv"},
+	{"bench/spaces/blur.yaml", "tests/data/blur_h200.csv"},
+	{"bench/spaces/histogram.yaml", "tests/data/histogram_h200.csv"},
+};

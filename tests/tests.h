@@ -146,4 +146,8 @@ double search_bowl(const space *sp, size_t c);
  * the copy (static storage). */
 const char *published_copy(const char *dir, const char *spec);
 
+/* Every recorded exhaustive run in tests/data and the config it is a run of: {config, CSV}. */
+#define TEST_RECORDINGS 10
+extern const char *const test_recordings[TEST_RECORDINGS][2];
+
 #endif
