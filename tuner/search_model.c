@@ -476,23 +476,26 @@ void search_run_model(state *S, const double *prior)
 	 * the next binary is built (0.7 s against milliseconds per run), and the model's first pick
 	 * was among the slowest 5% on the histogram space (3.7 ms against 0.015), where a draw is
 	 * the median on average. Where binaries are shared, cheap draws follow each new binary
-	 * (cheap_draws), the list growing to at most twice its length */
+	 * (cheap_draws) on top of them, at most as many again: they never take a draw's or a model
+	 * pick's place (in their place, a short run at 5% of summatrix could have no model pick) */
 	size_t cap = 2 * half; /* with the cheap draws */
 	size_t *first = xcalloc(cap + 1, sizeof *first), nfirst = 0, k = 0;
 	size_t *picked = xcalloc(half + 1, sizeof *picked), npicked = 0;
 	char *taken = xcalloc(n + 1, 1), *bin = xcalloc(S->nbins + 1, 1);
-	for (; k < n && nfirst < half; k++) {
+	for (size_t nmain = 0; k < n && nmain < half; k++) {
 		long long c;
 		if ((c = random_untaken(S, taken)) >= 0) {
 			taken[c] = 1;
 			first[nfirst++] = (size_t)c;
-			nfirst = cheap_draws(S, taken, bin, first, nfirst, (size_t)c, cap);
+			nmain++;
+			nfirst = cheap_draws(S, taken, bin, first, nfirst, (size_t)c, cap - (half - nmain));
 		}
-		if (nfirst >= half || taken[rank[k]] || measured(S, rank[k]))
+		if (nmain >= half || taken[rank[k]] || measured(S, rank[k]))
 			continue;
 		taken[rank[k]] = 1;
 		first[nfirst++] = picked[npicked++] = rank[k];
-		nfirst = cheap_draws(S, taken, bin, first, nfirst, rank[k], cap);
+		nmain++;
+		nfirst = cheap_draws(S, taken, bin, first, nfirst, rank[k], cap - (half - nmain));
 	}
 	free(bin);
 	search_measure_in_order(S, first, nfirst, 1);
