@@ -477,12 +477,14 @@ void search_run_model(state *S, const double *prior)
 	 * was among the slowest 5% on the histogram space (3.7 ms against 0.015), where a draw is
 	 * the median on average. Where binaries are shared, cheap draws follow each new binary
 	 * (cheap_draws) on top of them, at most as many again: they never take a draw's or a model
-	 * pick's place (in their place, a short run at 5% of summatrix could have no model pick) */
+	 * pick's place (in their place, a short run at 5% of summatrix could have no model pick). The
+	 * list ends once it is half long with two model picks in it: more draws and picks there would
+	 * only delay the refinement, and each can cost a compile */
 	size_t cap = 2 * half; /* with the cheap draws */
 	size_t *first = xcalloc(cap + 1, sizeof *first), nfirst = 0, k = 0;
 	size_t *picked = xcalloc(half + 1, sizeof *picked), npicked = 0;
 	char *taken = xcalloc(n + 1, 1), *bin = xcalloc(S->nbins + 1, 1);
-	for (size_t nmain = 0; k < n && nmain < half; k++) {
+	for (size_t nmain = 0; k < n && nmain < half && (nfirst < half || npicked < 2); k++) {
 		long long c;
 		if ((c = random_untaken(S, taken)) >= 0) {
 			taken[c] = 1;
@@ -490,7 +492,7 @@ void search_run_model(state *S, const double *prior)
 			nmain++;
 			nfirst = cheap_draws(S, taken, bin, first, nfirst, (size_t)c, cap - (half - nmain));
 		}
-		if (nmain >= half || taken[rank[k]] || measured(S, rank[k]))
+		if (nmain >= half || (nfirst >= half && npicked >= 2) || taken[rank[k]] || measured(S, rank[k]))
 			continue;
 		taken[rank[k]] = 1;
 		first[nfirst++] = picked[npicked++] = rank[k];
