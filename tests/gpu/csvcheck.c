@@ -13,59 +13,8 @@
 #include <string.h>
 
 #define MAX_FIELDS 128
-
-/* Reads one record; returns the field count, 0 at end of file, -1 on a malformed record. */
-static int read_record(FILE *f, char fields[MAX_FIELDS][1024])
-{
-	int n = 0, c = fgetc(f);
-	if (c == EOF)
-		return 0;
-	for (;;) {
-		size_t len = 0;
-		char *out = fields[n];
-		if (c == '"') {
-			for (;;) {
-				c = fgetc(f);
-				if (c == EOF)
-					return -1;
-				if (c == '"') {
-					c = fgetc(f);
-					if (c != '"')
-						break;
-				}
-				if (len < 1023)
-					out[len++] = (char)c;
-			}
-		} else {
-			while (c != ',' && c != '\r' && c != '\n' && c != EOF) {
-				if (c == '"')
-					return -1;
-				if (len < 1023)
-					out[len++] = (char)c;
-				c = fgetc(f);
-			}
-		}
-		out[len] = 0;
-		if (++n == MAX_FIELDS)
-			return -1;
-		if (c == ',') {
-			c = fgetc(f);
-			continue;
-		}
-		if (c == '\r' && fgetc(f) != '\n')
-			return -1;
-		return n;
-	}
-}
-
-static int column(char header[MAX_FIELDS][1024], int n, const char *name)
-{
-	for (int i = 0; i < n; i++)
-		if (!strcmp(header[i], name))
-			return i;
-	fprintf(stderr, "csvcheck: no column '%s'\n", name);
-	exit(1);
-}
+#define CSV_PROG "csvcheck"
+#include "csv_record.h"
 
 int main(int argc, char **argv)
 {

@@ -11,50 +11,9 @@
 #include <string.h>
 
 #define MAX_FIELDS 128
-#define FIELD 1024
-
-/* One RFC 4180 record: the field count, 0 at end of file, -1 when malformed. */
-static int read_record(FILE *f, char fields[MAX_FIELDS][FIELD])
-{
-	int n = 0, c = fgetc(f);
-	if (c == EOF)
-		return 0;
-	for (;;) {
-		size_t len = 0;
-		if (c == '"')
-			for (;;) {
-				c = fgetc(f);
-				if (c == EOF)
-					return -1;
-				if (c == '"' && (c = fgetc(f)) != '"')
-					break;
-				if (len < FIELD - 1)
-					fields[n][len++] = (char)c;
-			}
-		else
-			for (; c != ',' && c != '\r' && c != '\n' && c != EOF; c = fgetc(f))
-				if (len < FIELD - 1)
-					fields[n][len++] = (char)c;
-		fields[n][len] = 0;
-		if (++n == MAX_FIELDS)
-			return -1;
-		if (c != ',')
-			break;
-		c = fgetc(f);
-	}
-	if (c == '\r')
-		c = fgetc(f);
-	return n;
-}
-
-static int column(char header[MAX_FIELDS][FIELD], int n, const char *name)
-{
-	for (int i = 0; i < n; i++)
-		if (!strcmp(header[i], name))
-			return i;
-	fprintf(stderr, "energycheck: no column '%s'\n", name);
-	exit(1);
-}
+#define FIELD 1024 /* csv_record.h's field size */
+#define CSV_PROG "energycheck"
+#include "csv_record.h"
 
 /* "blocks=33 bx=128": the parameters, the columns before blockDim.x */
 static void describe(char row[MAX_FIELDS][FIELD], char header[MAX_FIELDS][FIELD], int nparams, char *out, size_t len)
