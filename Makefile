@@ -26,7 +26,7 @@ INC_runtime =
 # the tests and the tools built from them see every folder
 INCLUDES = $(SRC_DIRS:%=-I%)
 ALL_CPPFLAGS = $(INCLUDES) -isystem $(CUDA_HOME)/include -MMD -MP $(ZSTD_CPPFLAGS) $(CPPFLAGS)
-LDLIBS = -lyaml -lxxhash -lm $(ZSTD_LDLIBS)
+LDLIBS = -lyaml -lxxhash -lm -ldl $(ZSTD_LDLIBS)
 # Zstandard (libzstd-dev; `make deps` installs it), where its header is found: `autotune check`
 # then reads the device code nvcc compresses (-G, -rdc objects, -compress-mode=size). Without it
 # check says such code cannot be read.

@@ -2,6 +2,7 @@
  * find the target and start the GPUs, compile (and measure, overlapped), select, write. */
 #define _GNU_SOURCE
 #include "tune.h"
+#include "tune_opts.h"
 
 #include <errno.h>
 #include <math.h>
@@ -37,6 +38,7 @@
 #include "run_names.h"
 #include "run_files.h"
 #include "runner.h"
+#include "gpu_guess.h"
 #include "search.h"
 #include "select.h"
 #include "stages.h"
@@ -85,84 +87,6 @@ static int missing_entry(const config *cfg, const binary *bin, diags *d)
 }
 
 
-/* --budget (else search.budget): evaluations (N), a fraction of the space (N%) or seconds (Ns,
- * into *seconds); 0 when not given. */
-static int parse_budget(const options *o, const config *cfg, size_t count, size_t *budget, double *seconds, diags *d)
-{
-	const char *b = o->budget ? o->budget : cfg->search_budget;
-	*budget = 0;
-	*seconds = 0;
-	if (b && budget_parse(b, count, budget, seconds)) {
-		diags_add(d, "autotune: a budget is evaluations (N), a fraction of the space (N%%, at most 100%%) or seconds (Ns), not '%s'", b);
-		return -1;
-	}
-	return 0;
-}
-
-/* The search a run makes, live or replayed alike: --strategy, else search.strategy, else model
- * when a budget limits it, else exhaustive (docs/config.md). */
-static int pick_strategy(const options *o, const config *cfg, size_t budget, double seconds, strategy *s, diags *d)
-{
-	const char *name = o->strategy ? o->strategy : cfg->search_strategy;
-	*s = !name && (budget || seconds) ? STRAT_MODEL : STRAT_EXHAUSTIVE;
-	if (name && strategy_parse(name, s)) {
-		diags_add(d, "autotune: unknown strategy '%s' (%s)", name, strategy_list);
-		return -1;
-	}
-	return 0;
-}
-
-/* --seed, else search.seed */
-static unsigned long long seed_of(const options *o, const config *cfg)
-{
-	return o->seed_given ? o->seed : cfg->search_seed;
-}
-
-static int jobs_of(const options *o) { return o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN); }
-
-/* --replay: a strategy against a recorded run; the sequence goes to results/NAME.replay.csv. */
-static int replay(const options *o, const config *cfg, const space *sp, diags *d)
-{
-	strategy s;
-	size_t budget;
-	double seconds;
-	if (parse_budget(o, cfg, sp->count, &budget, &seconds, d) || pick_strategy(o, cfg, budget, seconds, &s, d))
-		return EXIT_USAGE;
-	if (!budget)
-		budget = sp->count; /* a replay takes no time: a time budget means all of it */
-	char *out = run_name(cfg->csv_path, RUN_FILE_REPLAY_CSV);
-	replay_result r;
-	int rc = run_check_output_path(out, d) ? -1
-					   : replay_run(cfg, sp, &(replay_opts){.recording = o->replay, .strategy = s,
-						   .budget = budget, .seed = seed_of(o, cfg), .jobs = jobs_of(o), .out = out}, &r, d);
-	if (rc == 0 && r.best_config < 0) {
-		/* no ratio to give: the search found nothing that passed */
-		if (!o->quiet) {
-			fprintf(stderr, "replay: %s, seed %llu: %zu evaluations of %zu configurations; none passed", strategy_name(s),
-				seed_of(o, cfg), r.evaluations, sp->count);
-			if (isinf(r.optimum))
-				fprintf(stderr, ", nor did any configuration of %s\n", o->replay);
-			else
-				fprintf(stderr, " (the recording's optimum: %.4f ms)\n", r.optimum);
-			fprintf(stderr, "  sequence in %s\n", out);
-		}
-		free(out);
-		return EXIT_NONE_PASSED;
-	}
-	if (rc == 0 && !o->quiet) {
-		char *desc = r.best_config >= 0 ? space_describe(cfg, space_config(sp, (size_t)r.best_config)) : xstrdup("none");
-		fprintf(stderr, "replay: %s, seed %llu: %zu evaluations of %zu configurations; best found %s: %.4f ms, "
-				"optimum %.4f ms (ratio %.4f)\n  compiles: %zu binaries, the wall time of %.1f %s with %d jobs\n"
-				"  sequence in %s\n",
-			strategy_name(s), seed_of(o, cfg), r.evaluations, sp->count, desc, r.best_found, r.optimum,
-			r.best_found / r.optimum, r.built, r.compile_latencies,
-			r.seconds ? "s (the recorded compile times)" : "compiles", jobs_of(o), out);
-		free(desc);
-	}
-	free(out);
-	return rc ? EXIT_USAGE : EXIT_WINNER;
-}
-
 static void compile_progress(void *ctx, size_t done, size_t total) { progress_compile(ctx, done, total); }
 
 /* Only the work directory's own cubins go; cached ones stay. */
@@ -205,7 +129,7 @@ typedef struct {
 	cubin_cache *cache;
 	/* the target and the GPUs */
 	const char *arch;
-	char gpu_arch[16];
+	char gpu_arch[16], guess_arch[16];
 	int cc;
 	char *wpath, *wlog;
 	runner *rn;          /* a dry run's look at the GPU, for its architecture */
@@ -220,6 +144,7 @@ typedef struct {
 	int have_workdir;
 	/* compiling and measuring */
 	progress compiles;
+	builder *bd;         /* the compiles, from when the target is known (a guess: gpu_guess.h) */
 	char *jpath;
 	journal *jr;
 	double *prior;
@@ -357,8 +282,8 @@ static void validate(tuning *t)
 static int check_inputs(tuning *t)
 {
 	const options *o = t->o;
-	if (parse_budget(o, &t->cfg, t->sp.count, &t->budget, &t->seconds, &t->d) ||
-	    pick_strategy(o, &t->cfg, t->budget, t->seconds, &t->strat, &t->d) ||
+	if (tune_budget(o, &t->cfg, t->sp.count, &t->budget, &t->seconds, &t->d) ||
+	    tune_strategy(o, &t->cfg, t->budget, t->seconds, &t->strat, &t->d) ||
 	    (o->devices && devices_check(o->devices, &t->d)) || run_check_outputs(&t->cfg, o, &t->d))
 		return stop(t, EXIT_USAGE);
 	/* before anything is started or written (a worker log, a work directory): one run at a time */
@@ -436,6 +361,52 @@ static int start_gpus(tuning *t)
 	return 0;
 }
 
+static builder *begin_build(tuning *t);
+
+/* When NVML names the GPUs' architecture, nvcc starts on it while the worker opens the GPU. */
+static void guess_target(tuning *t)
+{
+	int cc;
+	if (t->arch || t->o->dry_run || (cc = gpu_guess_cc()) <= 0)
+		return;
+	snprintf(t->guess_arch, sizeof t->guess_arch, "sm_%d", cc);
+	trace_event("NVML says %s", t->guess_arch);
+	t->arch = t->guess_arch;
+	t->cc = cc;
+	t->bd = begin_build(t);
+}
+
+/* Compiles begun before the GPU answered that the run no longer wants: stopped, none left running. */
+static void abandon_build(tuning *t)
+{
+	static const volatile sig_atomic_t stop_now = 1;
+	if (!t->bd)
+		return;
+	build_stop_when(t->bd, &stop_now, NULL);
+	build_end(t->bd, NULL);
+	t->bd = NULL;
+}
+
+/* A wrong guess: the compiles begun on it stop, and the plan starts afresh (those done stay in
+ * the cache). */
+static void check_guess(tuning *t)
+{
+	if (!t->bd || !strcmp(t->guess_arch, t->gpu_arch))
+		return;
+	trace_event("the GPU is %s, not %s: compiles begun again", t->gpu_arch, t->guess_arch);
+	abandon_build(t);
+	progress_end(&t->compiles);
+	build_free(&t->b);
+	memset(&t->b, 0, sizeof t->b);
+	build_plan(&t->cfg, &t->sp, &t->b);
+	t->b.cache = t->cache;
+	t->b.identity = t->identity;
+	t->b.retry_failures = t->o->fresh;
+	free(t->prior);
+	t->prior = NULL;
+	t->arch = NULL;
+}
+
 /* A work directory, with verify.host built in it; the target: --arch, else the config's, else
  * the GPU's (asked of a worker, so this process never loads the driver). */
 static int find_target(tuning *t)
@@ -459,11 +430,16 @@ static int find_target(tuning *t)
 	/* before the workers start: they call it once the arrays are filled */
 	if (t->cfg.host.source && hostref_build(&t->cfg, t->workdir, &t->d))
 		return stop(t, EXIT_USAGE);
+	t->b.cache = t->cache;
+	t->b.identity = t->identity;
+	t->b.retry_failures = o->fresh;
 	t->arch = o->arch ? o->arch : t->cfg.arch;
 	if (!o->dry_run || !t->arch) {
+		guess_target(t);
 		if (start_gpus(t))
 			return 1;
 		snprintf(t->gpu_arch, sizeof t->gpu_arch, "sm_%d", t->dev.cc);
+		check_guess(t);
 		if (!t->arch)
 			t->arch = t->gpu_arch;
 		else if (strcmp(t->arch, t->gpu_arch))
@@ -481,9 +457,6 @@ static int find_target(tuning *t)
 	}
 	if (!arch_known(t->cc))
 		fprintf(stderr, "autotune: warning: no occupancy table for %s; occupancy is left empty\n", t->arch);
-	t->b.cache = t->cache;
-	t->b.identity = t->identity;
-	t->b.retry_failures = o->fresh;
 	return 0;
 }
 
@@ -507,7 +480,7 @@ static int dry_run(tuning *t)
 	progress_begin(&bar, !o->quiet, NULL, 0);
 	double t0 = now_seconds();
 	builder *bd = build_begin(&t->cfg, &t->sp, &t->b, &(build_opts){.nvcc = t->nvcc, .arch = t->arch,
-		.workdir = t->workdir, .jobs = jobs_of(o), .keep_going = o->keep_going, .timeout_s = NVCC_TIMEOUT,
+		.workdir = t->workdir, .jobs = tune_jobs(o), .keep_going = o->keep_going, .timeout_s = NVCC_TIMEOUT,
 		.progress = compile_progress, .ctx = &bar, .d = &t->d});
 	/* a signal stops the compiles in flight: none is left running */
 	build_stop_when(bd, &interrupted, NULL);
@@ -575,7 +548,7 @@ static void compile_first_proposals(tuning *t, builder *bd)
 	if (t->b.ref_bin >= 0 && !seen[t->b.ref_bin]++)
 		bins[nb++] = (size_t)t->b.ref_bin;
 	size_t n = search_first(&t->cfg, &t->sp, &(search_opts){.strategy = t->strat, .prior = t->prior, .budget = budget,
-				.seed = seed_of(t->o, &t->cfg), .start = t->start, .nstart = t->nstart}, first, cap);
+				.seed = tune_seed(t->o, &t->cfg), .start = t->start, .nstart = t->nstart}, first, cap);
 	for (size_t i = 0; i < n; i++)
 		if (!seen[t->b.of_config[first[i]]]++)
 			bins[nb++] = t->b.of_config[first[i]];
@@ -612,17 +585,13 @@ static void measured(tuning *t, builder *bd)
 		t->code = interrupted == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED;
 }
 
-/* Compiles overlap with measuring: a configuration is measured as soon as its binary exists.
- * The reference's binary comes first, and tells whether the entry point exists. Then the
- * winner is chosen. */
-static int compile_and_measure(tuning *t)
+/* The compiles begin: every binary, or a search's first proposals (the rest on demand). */
+static builder *begin_build(tuning *t)
 {
 	const options *o = t->o;
-	if (open_journal(t))
-		return 1;
 	/* counts compiles until the measure bar takes the line, which then shows them too */
 	progress_begin(&t->compiles, !o->quiet, NULL, 0);
-	build_opts bo = {.nvcc = t->nvcc, .arch = t->arch, .workdir = t->workdir, .jobs = jobs_of(o),
+	build_opts bo = {.nvcc = t->nvcc, .arch = t->arch, .workdir = t->workdir, .jobs = tune_jobs(o),
 			 .keep_going = o->keep_going, .timeout_s = NVCC_TIMEOUT, .progress = compile_progress,
 			 .ctx = &t->compiles, .d = &t->d};
 	builder *bd = strategy_searches(t->strat, t->budget, t->seconds, t->sp.count)
@@ -636,6 +605,19 @@ static int compile_and_measure(tuning *t)
 	if (t->ir && t->strat != STRAT_EXHAUSTIVE && strategy_searches(t->strat, t->budget, t->seconds, t->sp.count))
 		t->nstart = instance_seed(t->ir, &t->cfg, &t->sp, t->start, o->quiet);
 	compile_first_proposals(t, bd);
+	return bd;
+}
+
+/* Compiles overlap with measuring: a configuration is measured as soon as its binary exists.
+ * The reference's binary comes first, and tells whether the entry point exists. Then the
+ * winner is chosen. */
+static int compile_and_measure(tuning *t)
+{
+	const options *o = t->o;
+	if (open_journal(t))
+		return 1;
+	builder *bd = t->bd ? t->bd : begin_build(t);
+	t->bd = NULL;
 	double t0 = now_seconds();
 	int ref_failed = build_wait(bd, t->b.of_config[t->sp.reference]);
 	t->ref_wait_s = now_seconds() - t0;
@@ -670,7 +652,7 @@ static int compile_and_measure(tuning *t)
 		.strategy = t->strat,
 		.budget = t->budget,
 		.seconds = t->seconds,
-		.seed = seed_of(o, &t->cfg),
+		.seed = tune_seed(o, &t->cfg),
 		.prior = t->prior,
 		.start = t->start,
 		.nstart = t->nstart,
@@ -805,6 +787,7 @@ static void write_outputs(tuning *t)
 
 static void tuning_free(tuning *t)
 {
+	abandon_build(t);
 	progress_end(&t->compiles); /* the line is clear before any message */
 	choice_free(&t->pick);
 	free(t->counters_note);
@@ -861,7 +844,7 @@ int tune_instance(const options *o, instance_run *ir)
 	}
 	if (load(&t) == 0) {
 		if (o->replay)
-			t.code = replay(o, &t.cfg, &t.sp, &t.d);
+			t.code = tune_replay(o, &t.cfg, &t.sp, &t.d);
 		else if (o->cmd == CMD_VALIDATE)
 			validate(&t);
 		else if (check_inputs(&t) == 0 && (!interrupted || stopped(&t) == 0) && find_target(&t) == 0 &&
