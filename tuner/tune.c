@@ -427,15 +427,15 @@ static int find_target(tuning *t)
 		return stop(t, EXIT_USAGE);
 	}
 	t->have_workdir = 1;
-	/* before the workers start: they call it once the arrays are filled */
-	if (t->cfg.host.source && hostref_build(&t->cfg, t->workdir, &t->d))
-		return stop(t, EXIT_USAGE);
 	t->b.cache = t->cache;
 	t->b.identity = t->identity;
 	t->b.retry_failures = o->fresh;
 	t->arch = o->arch ? o->arch : t->cfg.arch;
+	guess_target(t); /* nvcc beside verify.host's compiler too */
+	/* before the workers start: they call it once the arrays are filled */
+	if (t->cfg.host.source && hostref_build(&t->cfg, t->workdir, &t->d))
+		return stop(t, EXIT_USAGE);
 	if (!o->dry_run || !t->arch) {
-		guess_target(t);
 		if (start_gpus(t))
 			return 1;
 		snprintf(t->gpu_arch, sizeof t->gpu_arch, "sm_%d", t->dev.cc);
