@@ -410,6 +410,7 @@ typedef struct {
 	int ref, check, timing; /* the role (proto_role) */
 	int plan;               /* a plan (streams.c) runs instead of L; L is its first step */
 	int warmup;
+	int verified;       /* a verification launch ran: the first of the warm-up launches */
 	double rtol, atol;
 	stop_rule rule;
 	launch L;
@@ -527,6 +528,7 @@ static int verify_run(run *R)
 	/* outputs poisoned first, so an element the kernel never writes fails */
 	if ((r = poison_outputs()) || (r = restore_inputs()) || (r = launches(&R->L, R->plan, 1)) || (r = cuCtxSynchronize()))
 		return run_error(R, r, "");
+	R->verified = 1;
 	if (device_launch_failed(R, " in the verification run"))
 		return 1;
 	if (R->ref && verify_sum(R->rtol, R->atol, R->msg, sizeof R->msg, &r))
@@ -605,11 +607,14 @@ static int time_run(run *R, sampling *S)
 	/* a finalist's run (role time) is compared with the others by its median alone */
 	S->mhz_before = R->timing ? 0 : clock_mhz();
 	float warm_ms = 0;
-	CUresult r = warm_up(&R->L, R->plan, R->warmup, &warm_ms);
+	/* The verification launch warmed the kernel as a warm-up launch would: it counts as the first
+	 * where others follow, which time the kernel (the first launch also loads it: not a time). */
+	int warmup = R->warmup - (R->verified && R->warmup >= 2);
+	CUresult r = warm_up(&R->L, R->plan, warmup, &warm_ms);
 	if (r)
 		return run_error(R, r, " during warm-up");
 	/* back-to-back plans would overlap one another's streams: a sample is one plan */
-	S->batch = R->plan ? 1 : batch_size(R->warmup, warm_ms);
+	S->batch = R->plan ? 1 : batch_size(warmup, warm_ms);
 	r = sample(&R->L, R->plan, &R->rule, R->check, R->rtol, R->atol, S, R->msg, sizeof R->msg, &R->wrong);
 	if (R->wrong)
 		return 1;
