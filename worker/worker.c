@@ -410,7 +410,8 @@ typedef struct {
 	int ref, check, timing; /* the role (proto_role) */
 	int plan;               /* a plan (streams.c) runs instead of L; L is its first step */
 	int warmup;
-	int verified;       /* a verification launch ran: the first of the warm-up launches */
+	int verified;       /* a verification launch ran (1), timed (2): the first of the warm-up launches */
+	float verify_ms;    /* its time, when timed */
 	double rtol, atol;
 	stop_rule rule;
 	launch L;
@@ -526,9 +527,24 @@ static int verify_run(run *R)
 {
 	CUresult r;
 	/* outputs poisoned first, so an element the kernel never writes fails */
-	if ((r = poison_outputs()) || (r = restore_inputs()) || (r = launches(&R->L, R->plan, 1)) || (r = cuCtxSynchronize()))
+	if ((r = poison_outputs()) || (r = restore_inputs()))
 		return run_error(R, r, "");
-	R->verified = 1;
+	/* timed as a sample is, where the function is already loaded: then it is a warm-up launch */
+	CUevent a = NULL, b = NULL;
+	int timed = !R->plan && launched_before(R->L.f) && !cuEventCreate(&a, CU_EVENT_DEFAULT) &&
+		    !cuEventCreate(&b, CU_EVENT_DEFAULT) && !cuEventRecord(a, NULL);
+	r = launches(&R->L, R->plan, 1);
+	if (!r && timed && !(r = cuEventRecord(b, NULL)) && !(r = cuEventSynchronize(b)))
+		r = cuEventElapsedTime(&R->verify_ms, a, b);
+	if (!r)
+		r = cuCtxSynchronize();
+	if (a)
+		cuEventDestroy(a);
+	if (b)
+		cuEventDestroy(b);
+	if (r)
+		return run_error(R, r, "");
+	R->verified = 1 + timed;
 	if (device_launch_failed(R, " in the verification run"))
 		return 1;
 	if (R->ref && verify_sum(R->rtol, R->atol, R->msg, sizeof R->msg, &r))
@@ -607,14 +623,15 @@ static int time_run(run *R, sampling *S)
 	/* a finalist's run (role time) is compared with the others by its median alone */
 	S->mhz_before = R->timing ? 0 : clock_mhz();
 	float warm_ms = 0;
-	/* The verification launch warmed the kernel as a warm-up launch would: it counts as the first
-	 * where others follow, which time the kernel (the first launch also loads it: not a time). */
-	int warmup = R->warmup - (R->verified && R->warmup >= 2);
+	/* The verification launch warmed the kernel as a warm-up launch would: it counts as the first.
+	 * Where it is the only one, its time estimates the kernel's, unless it loaded the function. */
+	int counted = R->warmup >= 2 || (R->warmup == 1 && R->verified == 2);
+	int warmup = R->warmup - (R->verified && counted);
 	CUresult r = warm_up(&R->L, R->plan, warmup, &warm_ms);
 	if (r)
 		return run_error(R, r, " during warm-up");
 	/* back-to-back plans would overlap one another's streams: a sample is one plan */
-	S->batch = R->plan ? 1 : batch_size(warmup, warm_ms);
+	S->batch = R->plan ? 1 : warmup ? batch_size(warmup, warm_ms) : batch_size(R->warmup, R->verify_ms);
 	r = sample(&R->L, R->plan, &R->rule, R->check, R->rtol, R->atol, S, R->msg, sizeof R->msg, &R->wrong);
 	if (R->wrong)
 		return 1;
