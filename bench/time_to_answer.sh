@@ -6,12 +6,9 @@
 #     --fresh from a cold cubin cache of its own, the two builds alternating, AUTOTUNE_TRACE on;
 #   - per run: the wall time, the time from the start to the first measurement (the trace's
 #     "lane 0 measures"), the winner and its time, and the summary's stages line;
-#   - summatrix again on this checkout with fewer samples (min_samples 10, warmup 1: build
-#     "fewer"), to see whether its winner and time hold with half the first pass's samples;
 #   - then bench/summatrix_loop.cu, the independent event-timed loop, against each summatrix
 #     winner: the issue's checks for this checkout (median wall <= 2.0 s, one winner in every
-#     run, each within 2% of the loop at its shape; the big config's first measurement < 1 s),
-#     and the same, for information, for "fewer".
+#     run, each within 2% of the loop at its shape; the big config's first measurement < 1 s).
 # Run from the repository root after `make`:
 #   bench/time_to_answer.sh [BASE]
 # BASE: a commit (default HEAD~1), checked out with `git worktree add` in a scratch directory and
@@ -89,13 +86,6 @@ run_one() {
 	printf "%-12s %-9s %2s %4s %7s %7s  %-12s %9s  %s\n" "$name" "$lab" "$round" "$rc" "$wall" "$first" $winner "$stages"
 }
 
-# summatrix with half the first pass's samples and one warm-up launch, its kernel where it is
-mkdir -p "$work/fewer"
-sed -e 's|^  source: \.\./kernels/|  source: '"$root"'/kernels/|' -e 's|^  warmup: 3$|  warmup: 1|' \
-	-e 's|^  min_samples: 20$|  min_samples: 10|' configs/summatrix.yaml >"$work/fewer/summatrix.yaml"
-grep -q "min_samples: 10" "$work/fewer/summatrix.yaml" && grep -q "warmup: 1" "$work/fewer/summatrix.yaml" ||
-	die "configs/summatrix.yaml has no 'warmup: 3' and 'min_samples: 20' lines to halve"
-
 table=$work/table
 printf "%-12s %-9s %2s %4s %7s %7s  %-12s %9s  %s\n" config build run exit wall_s first_s winner ms stages | tee -a "$LOG"
 for spec in "summatrix $root/configs/summatrix.yaml $ROUNDS" "softmax_big $root/bench/softmax_big.yaml $BIG_ROUNDS"; do
@@ -109,7 +99,6 @@ for spec in "summatrix $root/configs/summatrix.yaml $ROUNDS" "softmax_big $root/
 			run_one "$name" "$cfg" "$root" "$here" "$r"
 			run_one "$name" "$cfg" "$prev" "$label" "$r"
 		fi
-		[ "$name" = summatrix ] && run_one summatrix "$work/fewer/summatrix.yaml" "$root" fewer "$r"
 	done
 done | tee -a "$LOG" "$table"
 
@@ -158,6 +147,4 @@ return "${PIPESTATUS[0]}"
 say "== $here"
 check "$here" 1
 rc=$?
-say "== fewer (for information: what halving the first pass's samples would give)"
-check fewer 0
 exit "$rc"
