@@ -324,6 +324,30 @@ static void test_the_reference_runs_beside_the_timing(void)
 	free(csv);
 }
 
+/* The real worker's host part on the CPU (build/hostref_thread: worker/hostref.c, its transfers
+ * and replies stood in for): hostref answers while the function still waits (it would never
+ * answer if it ran the function itself: the timeout says so), a second one is refused meanwhile;
+ * the join has the function's outputs as the reference, filled from the host's fills and a
+ * copy from the GPU, with every transfer on the main thread and the large copies in 2 MB-aligned
+ * mappings; a library that cannot be loaded is said at once. */
+static void test_the_worker_calls_the_reference_on_a_thread(void)
+{
+	char so[4096], *out = NULL;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(realpath("build/hostref_thread_ref.so", so));
+	int st = proc_capture((char *[]){"build/hostref_thread", so, NULL}, 60, &out);
+	CU_ASSERT_EQUAL(st, 0);
+	static const char *said[] = {
+		"reply error host cannot load /nonexistent/ref.so: ", "reply ok\npending 1\nreply error protocol bad hostref command\n",
+		"joined 0 pending 0 given 1\n", "function off the main thread 1\n", "transfers off the main thread 0\n",
+		"scalar NULL\n", "large copies at 2 MB boundaries 1\n", "reference values wrong 0\n"};
+	for (size_t k = 0; k < sizeof said / sizeof *said; k++) {
+		CU_ASSERT_PTR_NOT_NULL(out && strstr(out, said[k]));
+		if (!out || !strstr(out, said[k]))
+			fprintf(stderr, "\n  no '%s' in: %s\n", said[k], out ? out : "(nothing)");
+	}
+	free(out);
+}
+
 int add_hostref_suite(void)
 {
 	CU_pSuite s = CU_add_suite("hostref", NULL, NULL);
@@ -333,5 +357,6 @@ int add_hostref_suite(void)
 	       !CU_add_test(s, "the spec hash follows the reference", test_the_spec_hash_follows_the_reference) ||
 	       !CU_add_test(s, "runs hand the reference to the worker", test_runs_hand_the_reference_to_the_worker) ||
 	       !CU_add_test(s, "the reference runs beside the timing", test_the_reference_runs_beside_the_timing) ||
+	       !CU_add_test(s, "the worker calls the reference on a thread", test_the_worker_calls_the_reference_on_a_thread) ||
 	       !CU_add_test(s, "16-bit floats reach the reference as bits", test_16_bit_floats_reach_the_reference_as_bits);
 }
