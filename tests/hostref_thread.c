@@ -46,6 +46,7 @@ static pthread_t main_thread;
 static int off_main_transfers;
 static float device_out[N];  /* argument 0's reference "on the GPU" */
 static int given[5];
+static int uploads; /* the first fails, as a copy to the GPU may */
 
 /* 0: out (float, pure output, the host's), 1: in (fill index, made by the host), 2: cp (int32,
  * copied from the GPU), 3: a scalar, 4: an int8 constant out of its range (copied) */
@@ -77,6 +78,8 @@ CUresult download(void *dst, CUdeviceptr src, size_t bytes)
 CUresult upload(CUdeviceptr dst, const void *src, size_t bytes)
 {
 	off_main_transfers += !pthread_equal(pthread_self(), main_thread);
+	if (uploads++ == 0)
+		return CUDA_ERROR_OUT_OF_MEMORY;
 	memcpy((void *)(uintptr_t)dst, src, bytes);
 	return CUDA_SUCCESS;
 }
@@ -116,6 +119,8 @@ int main(int argc, char **argv)
 	harness_go = 1;
 	int arg;
 	CUresult r = hostref_join(&arg);
+	printf("failed join %d argument %d pending %d given %d\n", r, arg, hostref_pending(), given[0]);
+	r = hostref_join(&arg);
 	printf("joined %d pending %d given %d\n", r, hostref_pending(), given[0]);
 	printf("function off the main thread %d\n", !pthread_equal(harness_fn_thread, main_thread));
 	printf("transfers off the main thread %d\n", off_main_transfers);

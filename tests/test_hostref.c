@@ -329,7 +329,8 @@ static void test_the_reference_runs_beside_the_timing(void)
  * answer if it ran the function itself: the timeout says so), a second one is refused meanwhile;
  * the join has the function's outputs as the reference, filled from the host's fills and a
  * copy from the GPU, with every transfer on the main thread and the large copies in 2 MB-aligned
- * mappings; a library that cannot be loaded is said at once. */
+ * mappings; an upload that fails leaves it pending (the next join copies it); a library that
+ * cannot be loaded is said at once. */
 static void test_the_worker_calls_the_reference_on_a_thread(void)
 {
 	char so[4096], *out = NULL;
@@ -338,7 +339,7 @@ static void test_the_worker_calls_the_reference_on_a_thread(void)
 	CU_ASSERT_EQUAL(st, 0);
 	static const char *said[] = {
 		"reply error host cannot load /nonexistent/ref.so: ", "reply ok\npending 1\nreply error protocol bad hostref command\n",
-		"joined 0 pending 0 given 1\n", "function off the main thread 1\n", "transfers off the main thread 0\n",
+		"failed join 2 argument 0 pending 1 given 0\njoined 0 pending 0 given 1\n", "function off the main thread 1\n", "transfers off the main thread 0\n",
 		"scalar NULL\n", "large copies at 2 MB boundaries 1\n", "reference values wrong 0\n"};
 	for (size_t k = 0; k < sizeof said / sizeof *said; k++) {
 		CU_ASSERT_PTR_NOT_NULL(out && strstr(out, said[k]));

@@ -11,7 +11,7 @@ void cmd_hostref(char *line);
 int hostref_pending(void);
 /* Waits for the thread, then copies the outputs it wrote to the GPU, where every run that
  * verifies compares with them; CUDA_SUCCESS at once when nothing is pending. On an error, *arg
- * is the argument (from 0) whose copy failed. */
+ * is the argument (from 0) whose copy failed, and the reference stays pending. */
 CUresult hostref_join(int *arg);
 
 #endif
