@@ -745,8 +745,10 @@ int runner_measure(runner *r, const config *cfg, const value *params, proto_role
 	/* the worker died while verify.host's function could be running, or it hung in it: said
 	 * there, as a failure of the set-up (a kernel that hangs times out before the wait) */
 	int host = rc != LINE_OK && r->host_pending && (rc != LINE_TIMEOUT || hostwait);
-	if (host)
-		host_death(r, rc, &r->where[r->host_line], d), r->host_failed = 1;
+	if (host) {
+		host_death(r, rc, &r->where[r->host_line], d);
+		r->host_failed = 1;
+	}
 	r->host_pending = r->host_pending && (rc != LINE_OK || role == PROTO_ROLE_TIME);
 	if (rc == LINE_OK) {
 		take_result(ans, res);
