@@ -142,6 +142,15 @@ $(B)/fakenvml/libnvidia-ml.so.1: tests/fake_nvml.c
 	mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -shared -fPIC -o $@ $< -ldl -lm
 
+# worker/hostref.c on the CPU (tests/hostref_thread.c), without a toolkit (tests/nocuda's cuda.h),
+# and the verify.host it loads.
+$(B)/hostref_thread: tests/hostref_thread.c worker/hostref.c worker/hostref.h worker/args.h $(B)/lib/lib.a \
+		$(B)/hostref_thread_ref.so
+	$(CC) $(ALL_CFLAGS) -Itests/nocuda -Iworker -Ilib -rdynamic -o $@ tests/hostref_thread.c worker/hostref.c \
+		$(B)/lib/lib.a -ldl -lm
+$(B)/hostref_thread_ref.so: tests/hostref_thread.c
+	$(CC) $(ALL_CFLAGS) -DREFERENCE_SO -shared -fPIC -o $@ $<
+
 # A stand-in for nvcc that needs no CUDA toolkit (tests/fake_nvcc.c): the unit tier compiles with it.
 $(B)/fake_nvcc: $(B)/tests/fake_nvcc.o
 	$(CC) $(ALL_CFLAGS) -o $@ $^
@@ -163,7 +172,8 @@ $(B)/cubin_hash: $(B)/tests/cubin_hash.o $(B)/tuner/cubin.o $(B)/tuner/mangle.o 
 # compile with the real nvcc, then install, CMake, the browser, the example apps and the recipes.
 # `make test` runs both. The tests write only under temporary directories: the checkout (its
 # results/ above all) is the same after them, checked at the end of each tier.
-UNIT_TOOLS = autotune $(B)/run_tests $(B)/fake_worker $(B)/fake_nvcc $(B)/energy_window $(RUNTIME_LIBS) $(B)/anytime_score
+UNIT_TOOLS = autotune $(B)/run_tests $(B)/fake_worker $(B)/fake_nvcc $(B)/energy_window $(RUNTIME_LIBS) $(B)/anytime_score \
+	$(B)/hostref_thread
 test: deps
 	$(MAKE) unit
 	$(MAKE) integration

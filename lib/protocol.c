@@ -133,6 +133,7 @@ BARE(PROTO_COPYBW_ASK, "copybw");
 BARE(PROTO_PROFILES, "profiles");
 BARE(PROTO_QUIT, "quit");
 BARE(PROTO_OK, "ok");
+BARE(PROTO_HOSTWAIT, "hostwait");
 
 static const proto_field error_f[] = {WORD(proto_error, code), TEXT(proto_error, message)};
 MSG(PROTO_ERROR, "error", error_f);
@@ -189,7 +190,7 @@ const proto_msg *const proto_messages[] = {
 	&PROTO_PROFILE,	    &PROTO_COUNT_ASK,	&PROTO_COUNTERS,    &PROTO_WARMUP,	&PROTO_COPYBW_ASK,  &PROTO_PROFILES,
 	&PROTO_QUIT,	    &PROTO_OK,		&PROTO_ERROR,	    &PROTO_DEVICE_INFO, &PROTO_COUNT,	    &PROTO_WARM,
 	&PROTO_COPYBW,	    &PROTO_RESULT,	&PROTO_METRICS,	    &PROTO_UNAVAILABLE, &PROTO_DONE,	    &PROTO_METRICS_OF,
-	&PROTO_PLAN,	    &PROTO_STEP,	&PROTO_SERIAL,	    &PROTO_ENERGY,	&PROTO_JOULES,
+	&PROTO_PLAN,	    &PROTO_STEP,	&PROTO_SERIAL,	    &PROTO_ENERGY,	&PROTO_JOULES,	    &PROTO_HOSTWAIT,
 };
 const size_t proto_nmessages = sizeof proto_messages / sizeof *proto_messages;
 

@@ -104,6 +104,8 @@ typedef struct { long long idx; const char *role, *expr; } proto_fillexpr;
 typedef struct { long long idx; const char *role; unsigned long long offset; const char *path; } proto_fillfile;
 /* "hostref PATH": once the arrays are filled, call verify.host (the shared object at PATH,
  * absolute) on host copies of them; the outputs it writes become what every run must equal.
+ * Answered once the function is loaded: the function runs on a thread, joined by the first run
+ * that verifies (PROTO_HOSTWAIT).
  * Answer: ok, or error "host" and why. */
 typedef struct { const char *path; } proto_hostref;
 /* What the shared object exports: void PROTO_HOSTREF_SYMBOL(void **arrays), arrays[i] argument
@@ -200,6 +202,9 @@ typedef struct { double ms; } proto_serial;
  * window; J and W -1 when there is none, NOTE saying why (else how it was read) */
 typedef struct { double joules, watts; const char *note; } proto_joules;
 extern const proto_msg PROTO_JOULES;
+/* "hostwait": a run that verifies waits for verify.host's thread, which the hostref command left
+ * running (the first answer to that run; its result follows once the reference is on the GPU) */
+extern const proto_msg PROTO_HOSTWAIT;
 /* "unavailable WHY": one profile that could not be taken */
 typedef struct { const char *why; } proto_unavailable;
 

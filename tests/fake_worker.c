@@ -24,8 +24,12 @@
  *   FAKE_ARGS_LOG    append "array IDX TYPE COUNT FILL", "scalar IDX TYPE TEXT" and, per run,
  *                    "tolerance RTOL ATOL" to this file; an element type the worker would not know
  *                    is refused as it refuses one, whether or not it is set
- * hostref loads the shared object and calls it as the worker does, with every array NULL: a
- * reference that touches its arrays ends the fake worker as it would a real one (logged).
+ * hostref loads the shared object and answers; like the worker, it calls the function later, with
+ * every array NULL (a reference that touches its arrays ends the fake worker as it would a real
+ * one), logging "host called": when the first run that verifies (role ref or check) has timed,
+ * after answering "hostwait" (the worker joins its thread there), or, with FAKE_HOST_AT=warmup,
+ * when the warm-up comes (the thread ran that long). FAKE_HOST_SLEEP_MS: the function takes
+ * this long more.
  *   FAKE_SLOW_GPU    this GPU ordinal times every first-pass run 2% slower (finalist runs, role
  *                    "time", are timed alike on any GPU)
  *   FAKE_PER_MS      a configuration takes 1 + blockDim.x / FAKE_PER_MS ms (default 1000)
@@ -149,8 +153,12 @@ static int unknown_type(const char *line)
 	return bad;
 }
 
-/* hostref: the shared object's function, called on NULL arrays */
-static void call_host(const char *path)
+/* verify.host's function, loaded by hostref and not yet called (NULL: none) */
+static void (*host_fn)(void **);
+static void *host_so;
+
+/* hostref: the shared object's function, loaded */
+static void load_host(const char *path)
 {
 	void *so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	void (*fn)(void **) = NULL;
@@ -160,10 +168,26 @@ static void call_host(const char *path)
 		error_reply("host", dlerror());
 		return;
 	}
-	void *arrays[64] = {0};
-	fn(arrays);
-	dlclose(so);
+	host_fn = fn;
+	host_so = so;
 	reply(&PROTO_OK, NULL);
+}
+
+/* The loaded function, called on NULL arrays, when `at` is when FAKE_HOST_AT says ("run" unset). */
+static void call_host(const char *at)
+{
+	const char *when = getenv("FAKE_HOST_AT");
+	if (!host_fn || strcmp(at, when && *when ? when : "run"))
+		return;
+	if (!strcmp(at, "run"))
+		reply(&PROTO_HOSTWAIT, NULL);
+	log_line("host called\n");
+	long ms = env_long("FAKE_HOST_SLEEP_MS", 0);
+	nanosleep(&(struct timespec){ms / 1000, (ms % 1000) * 1000000L}, NULL);
+	void *arrays[64] = {0};
+	host_fn(arrays);
+	dlclose(host_so);
+	host_fn = NULL;
 }
 
 /* Answers "profiles": counters or why not, per queued launch. */
@@ -286,6 +310,8 @@ static void run(const proto_run *ask, int gpu)
 	if (bx == env_long("FAKE_HANG_BX", -1))
 		for (;;)
 			pause();
+	if (role != PROTO_ROLE_TIME)
+		call_host("run");
 	if (wrong_result(ask, role))
 		return;
 	long sms = env_long("FAKE_SMS", 0);
@@ -398,7 +424,7 @@ int main(void)
 				reply(&PROTO_OK, NULL);
 		} else if (proto_decode(&PROTO_HOSTREF, line, &host) == 0) {
 			log_line("hostref %s\n", host.path);
-			call_host(host.path);
+			load_host(host.path);
 		} else if (proto_decode(&PROTO_PLAN, line, &pl) == 0) {
 			plan.streams = pl.streams;
 			plan.steps = pl.launches;
@@ -424,6 +450,7 @@ int main(void)
 			reply(&PROTO_OK, NULL);
 		} else if (proto_is(&PROTO_WARMUP, line)) {
 			warm_up_waits();
+			call_host("warmup");
 			reply(&PROTO_WARM, &(proto_warm){1980, 1980});
 		}
 		else if (proto_is(&PROTO_COPYBW_ASK, line))

@@ -335,6 +335,9 @@ set -e
 echo "== the host makes the GPU's fills bit for bit (tests/gpu/fills.sh)"
 bash tests/gpu/fills.sh || fail "host and GPU fills (tests/gpu/fills.sh)"
 
+echo "== verify.host on a thread beside the first timings (tests/gpu/hostref_late.sh)"
+bash tests/gpu/hostref_late.sh || fail "verify.host beside the timing (tests/gpu/hostref_late.sh)"
+
 echo "== 16-bit floats: a bf16 layer norm and a half2 axpy against host references, tolerances, fills"
 bash tests/gpu/half.sh || fail "16-bit floats (tests/gpu/half.sh)"
 

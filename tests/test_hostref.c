@@ -259,6 +259,10 @@ static void test_runs_hand_the_reference_to_the_worker(void)
 	char *log = read_text(DIR "/runs.log");
 	CU_ASSERT_PTR_NOT_NULL(log && strstr(log, "hostref /"));
 	CU_ASSERT_PTR_NOT_NULL(log && strstr(log, "/hostref.so\n"));
+	/* answered at once: the function ran when the first run that verifies had timed */
+	const char *host = log ? strstr(log, "hostref /") : NULL, *first = host ? strstr(host, "\nrun ") : NULL;
+	const char *after = first ? strchr(first + 1, '\n') : NULL;
+	CU_ASSERT_PTR_NOT_NULL(after && !strncmp(after, "\nhost called\n", 13));
 	free(log);
 
 	fake_worker_reset(DIR, "h");
@@ -279,6 +283,72 @@ static void test_runs_hand_the_reference_to_the_worker(void)
 	CU_ASSERT_EQUAL(access(DIR "/runs.log", F_OK), -1); /* no worker started */
 }
 
+/* verify.host runs on a thread of the worker while the kernels are timed: its function ending the
+ * worker during any command is said at verify.host as at set-up (exit 2, nothing written), and
+ * a function slower than a run's timeout is waited for, not taken for a hung kernel. */
+static void test_the_reference_runs_beside_the_timing(void)
+{
+	setup_dir();
+	char *out = NULL;
+	const char *path = host_config("{source: ref.c, function: scale}", "");
+	fake_worker_reset(DIR, "h");
+	setenv("FAKE_HOST_AT", "warmup", 1); /* the thread crashes while the worker warms up */
+	CU_ASSERT_EQUAL(run_autotune_on((char *)path, (char *[]){"-q", NULL}, &out), 2);
+	unsetenv("FAKE_HOST_AT");
+	CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "h.yaml:9:16: verify host 'scale' ended the GPU worker: killed by signal 11"));
+	if (out && !strstr(out, "ended the GPU worker"))
+		fprintf(stderr, "\n  got: %s\n", out);
+	free(out);
+	CU_ASSERT_EQUAL(access(DIR "/h.csv", F_OK), -1);
+	char *log = read_text(DIR "/runs.log");
+	CU_ASSERT_PTR_NOT_NULL(log && strstr(log, "host called") && !strstr(log, "\nrun "));
+	free(log);
+
+	/* a run may take 0.2 s + 0.1 s here; the function takes 1.5 s after the first run timed */
+	put_file(DIR "/none.c", "void scale(float *out, const float *in, int n, float s) { (void)out; (void)in; (void)n; (void)s; }\n");
+	char *text = read_text(host_config("{source: none.c, function: scale}", ""));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	char *slow = xasprintf("%smeasure: {timeout: 0.2, time_cap: 0.1}\n", text);
+	put_file(DIR "/h.yaml", slow);
+	free(text);
+	free(slow);
+	fake_worker_reset(DIR, "h");
+	setenv("FAKE_HOST_SLEEP_MS", "1500", 1);
+	CU_ASSERT_EQUAL(run_autotune_on((char *)path, (char *[]){"-q", NULL}, &out), 0);
+	unsetenv("FAKE_HOST_SLEEP_MS");
+	free(out);
+	char *csv = read_text(DIR "/h.csv");
+	CU_ASSERT_PTR_NOT_NULL(csv && strstr(csv, ",ok,") && !strstr(csv, "timeout"));
+	if (csv && strstr(csv, "timeout"))
+		fprintf(stderr, "\n  csv: %s\n", csv);
+	free(csv);
+}
+
+/* The real worker's host part on the CPU (build/hostref_thread: worker/hostref.c, its transfers
+ * and replies stood in for): hostref answers while the function still waits (it would never
+ * answer if it ran the function itself: the timeout says so), a second one is refused meanwhile;
+ * the join has the function's outputs as the reference, filled from the host's fills and a
+ * copy from the GPU, with every transfer on the main thread and the large copies in 2 MB-aligned
+ * mappings; an upload that fails leaves it pending (the next join copies it); a library that
+ * cannot be loaded is said at once. */
+static void test_the_worker_calls_the_reference_on_a_thread(void)
+{
+	char so[4096], *out = NULL;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(realpath("build/hostref_thread_ref.so", so));
+	int st = proc_capture((char *[]){"build/hostref_thread", so, NULL}, 60, &out);
+	CU_ASSERT_EQUAL(st, 0);
+	static const char *said[] = {
+		"reply error host cannot load /nonexistent/ref.so: ", "reply ok\npending 1\nreply error protocol bad hostref command\n",
+		"failed join 2 argument 0 pending 1 given 0\njoined 0 pending 0 given 1\n", "function off the main thread 1\n", "transfers off the main thread 0\n",
+		"scalar NULL\n", "large copies at 2 MB boundaries 1\n", "reference values wrong 0\n"};
+	for (size_t k = 0; k < sizeof said / sizeof *said; k++) {
+		CU_ASSERT_PTR_NOT_NULL(out && strstr(out, said[k]));
+		if (!out || !strstr(out, said[k]))
+			fprintf(stderr, "\n  no '%s' in: %s\n", said[k], out ? out : "(nothing)");
+	}
+	free(out);
+}
+
 int add_hostref_suite(void)
 {
 	CU_pSuite s = CU_add_suite("hostref", NULL, NULL);
@@ -287,5 +357,7 @@ int add_hostref_suite(void)
 	       !CU_add_test(s, "verify.host refusals", test_verify_host_refusals) ||
 	       !CU_add_test(s, "the spec hash follows the reference", test_the_spec_hash_follows_the_reference) ||
 	       !CU_add_test(s, "runs hand the reference to the worker", test_runs_hand_the_reference_to_the_worker) ||
+	       !CU_add_test(s, "the reference runs beside the timing", test_the_reference_runs_beside_the_timing) ||
+	       !CU_add_test(s, "the worker calls the reference on a thread", test_the_worker_calls_the_reference_on_a_thread) ||
 	       !CU_add_test(s, "16-bit floats reach the reference as bits", test_16_bit_floats_reach_the_reference_as_bits);
 }

@@ -50,10 +50,15 @@ struct runner {
 	 * (ref_gen counts reference runs) */
 	int conns;
 	unsigned ref_gen, have_gen;
+	/* the worker answered hostref, and no run that verifies has answered since: verify.host's
+	 * function may still run in it (a death is its; setup line host_line says where it is) */
+	int host_pending, host_failed;
+	size_t host_line;
 	struct parked {
 		proc p;
 		int conns;
 		unsigned gen;
+		int host_pending;
 	} parked[MAX_PARKED];
 	size_t nparked;
 };
@@ -138,14 +143,20 @@ void runner_trim_log(const char *path, size_t head, size_t tail)
 /* the energy window's note, when it has one (room for it) */
 #define ENERGY_NOTE_MAX 240
 
-static int run_answer(runner *r, double timeout_s, char **ans, double *serial_ms, result *res, char *note)
+static int run_answer(runner *r, double timeout_s, char **ans, double *serial_ms, result *res, char *note, int *hostwait)
 {
 	int rc = proc_read_line(&r->p, timeout_s, ans);
 	proto_serial got;
 	proto_joules j;
-	/* before the result: a plan's serial time, the energy window's reading */
-	while (rc == LINE_OK && (proto_is(&PROTO_SERIAL, *ans) || proto_is(&PROTO_JOULES, *ans))) {
-		if (proto_is(&PROTO_SERIAL, *ans) && serial_ms && proto_decode(&PROTO_SERIAL, *ans, &got) == 0)
+	*hostwait = 0;
+	/* before the result: a plan's serial time, the energy window's reading; the wait for
+	 * verify.host's thread, which has the set-up's time (the kernel's part is done) */
+	while (rc == LINE_OK && (proto_is(&PROTO_SERIAL, *ans) || proto_is(&PROTO_JOULES, *ans) || proto_is(&PROTO_HOSTWAIT, *ans))) {
+		if (proto_is(&PROTO_HOSTWAIT, *ans)) {
+			*hostwait = 1;
+			timeout_s = SETUP_TIMEOUT;
+		}
+		else if (proto_is(&PROTO_SERIAL, *ans) && serial_ms && proto_decode(&PROTO_SERIAL, *ans, &got) == 0)
 			*serial_ms = got.ms;
 		else if (res && proto_is(&PROTO_JOULES, *ans) && proto_decode(&PROTO_JOULES, *ans, &j) == 0) {
 			/* never a zero: no reading is no energy, and the note says why */
@@ -155,6 +166,7 @@ static int run_answer(runner *r, double timeout_s, char **ans, double *serial_ms
 			snprintf(note, ENERGY_NOTE_MAX, "%s", j.note);
 		}
 		free(*ans);
+		*ans = NULL; /* a worker that dies before the result leaves no line */
 		rc = proc_read_line(&r->p, timeout_s, ans);
 	}
 	runner_trim_log(r->log_path, RUNNER_LOG_HEAD, RUNNER_LOG_TAIL);
@@ -182,6 +194,7 @@ static int spawn(runner *r, diags *d)
 	/* a worker that dies must not kill us with SIGPIPE on the next write */
 	signal(SIGPIPE, SIG_IGN);
 	r->alive = 1;
+	r->host_pending = 0;
 	return 0;
 }
 
@@ -358,7 +371,9 @@ static void setup_failed(runner *r, size_t i, int rc, char *ans, diags *d)
 {
 	const struct where *w = &r->where[i];
 	proto_error e;
-	int host = proto_is(&PROTO_HOSTREF, r->setup[i]);
+	int host = proto_is(&PROTO_HOSTREF, r->setup[i]) || (rc != LINE_OK && r->host_pending);
+	if (rc != LINE_OK && r->host_pending) /* a later line, while verify.host's thread ran */
+		w = &r->where[r->host_line];
 	int placed = rc == LINE_OK && w->path && !proto_decode(&PROTO_ERROR, ans, &e) &&
 		     (!strcmp(e.code, "eval") || !strcmp(e.code, "file") || !strcmp(e.code, "host"));
 	if (placed && host)
@@ -383,6 +398,8 @@ static int setup_lines(runner *r, size_t from, size_t to, diags *d)
 		int ok = rc == LINE_OK && proto_is(&PROTO_OK, ans);
 		if (!ok)
 			setup_failed(r, i, rc, ans, d);
+		else if (proto_is(&PROTO_HOSTREF, r->setup[i]))
+			r->host_pending = 1, r->host_line = i;
 		free(ans);
 		if (!ok)
 			return -1;
@@ -492,9 +509,10 @@ int runner_warm_up(runner *r, diags *d) { return setup_lines(r, r->nsetup - 1, r
 static int replay_reference(runner *r, diags *d)
 {
 	char *ans = NULL;
-	int rc = LINE_EOF;
+	int rc = LINE_EOF, hostwait;
 	if ((!*r->ref_scalars || send(r, r->ref_scalars) == 0) && send(r, r->ref_run) == 0)
-		rc = run_answer(r, SETUP_TIMEOUT, &ans, NULL, NULL, NULL);
+		rc = run_answer(r, SETUP_TIMEOUT, &ans, NULL, NULL, NULL, &hostwait);
+	r->host_pending = r->host_pending && rc != LINE_OK;
 	proto_result got;
 	int ok = rc == LINE_OK && proto_decode(&PROTO_RESULT, ans, &got) == 0 && !strcmp(got.status, "ok");
 	free(ans);
@@ -538,7 +556,7 @@ static int use_connections(runner *r, int conns, diags *d)
 		r->nparked--;
 	}
 	if (r->alive && r->conns)
-		r->parked[r->nparked++] = (struct parked){r->p, r->conns, r->have_gen};
+		r->parked[r->nparked++] = (struct parked){r->p, r->conns, r->have_gen, r->host_pending};
 	else if (r->alive)
 		quit_and_reap(&r->p);
 	r->alive = 0;
@@ -548,6 +566,7 @@ static int use_connections(runner *r, int conns, diags *d)
 			continue;
 		r->p = r->parked[i].p;
 		r->have_gen = r->parked[i].gen;
+		r->host_pending = r->parked[i].host_pending;
 		r->alive = 1;
 		memmove(r->parked + i, r->parked + i + 1, (r->nparked - i - 1) * sizeof *r->parked);
 		r->nparked--;
@@ -716,13 +735,21 @@ int runner_measure(runner *r, const config *cfg, const value *params, proto_role
 	proto_run_set_rule(&ask_run, &plan->rule);
 	char *run = encode(&PROTO_RUN, &ask_run);
 	char *ans = NULL, note[ENERGY_NOTE_MAX] = "";
-	int rc = LINE_EOF;
+	int rc = LINE_EOF, hostwait = 0;
 	/* (not among the lines a fresh worker's reference replays: that needs no energy) */
 	char *energy = plan->energy_s > 0 ? encode(&PROTO_ENERGY, &(proto_energy){plan->energy_s}) : NULL;
 	res->have_energy = 0;
 	if ((!*scalars || send(r, scalars) == 0) && (!energy || send(r, energy) == 0) && send(r, run) == 0)
-		rc = run_answer(r, timeout_s, &ans, &res->serial_ms, res, note);
+		rc = run_answer(r, timeout_s, &ans, &res->serial_ms, res, note, &hostwait);
 	free(energy);
+	/* the worker died while verify.host's function could be running, or it hung in it: said
+	 * there, as a failure of the set-up (a kernel that hangs times out before the wait) */
+	int host = rc != LINE_OK && r->host_pending && (rc != LINE_TIMEOUT || hostwait);
+	if (host) {
+		host_death(r, rc, &r->where[r->host_line], d);
+		r->host_failed = 1;
+	}
+	r->host_pending = r->host_pending && (rc != LINE_OK || role == PROTO_ROLE_TIME);
 	if (rc == LINE_OK) {
 		take_result(ans, res);
 		if (*note && res->st == ST_OK)
@@ -737,12 +764,12 @@ int runner_measure(runner *r, const config *cfg, const value *params, proto_role
 		/* a worker that reported a crash exits by itself; reap it now */
 		if (res->st == ST_CRASHED)
 			worker_death(r);
-	} else
+	} else if (!host)
 		lost_worker(r, rc, res, timeout_s);
 	free(ans);
 	free(run);
 	free(scalars);
-	return 0;
+	return host ? -1 : 0;
 }
 
 int runner_profile(runner *r, const config *cfg, size_t n, const value *const *params, const binary *const *bins,
@@ -807,6 +834,8 @@ int runner_profile(runner *r, const config *cfg, size_t n, const value *const *p
 	free(batch);
 	return 0;
 }
+
+int runner_host_failed(const runner *r) { return r && r->host_failed; }
 
 int runner_device_count(runner *r)
 {

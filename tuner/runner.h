@@ -55,9 +55,13 @@ typedef struct {
 
 /* Measures one configuration: role PROTO_ROLE_REF keeps its outputs as the reference, CHECK
  * compares with them, TIME only times (finalist rounds). Fills res->st, timing, clocks and message.
- * Returns 0, or -1 when no worker can be started any more (the reason in d). */
+ * Returns 0, or -1 when no worker can be started any more (the reason in d), or when
+ * verify.host's function, which runs in the worker until the first run that verifies answers,
+ * ended the worker or did not return (said in d at verify.host; runner_host_failed). */
 int runner_measure(runner *r, const config *cfg, const value *params, proto_role role, const binary *bin,
 		   const sample_plan *plan, result *res, double timeout_s, diags *d);
+/* Whether verify.host's function ended r's worker: the user's code, not the GPU (r may be NULL). */
+int runner_host_failed(const runner *r);
 
 /* Collects the hardware counters of n configurations, one launch each in one profiling session
  * (its cost is per replay pass, nearly whatever it holds), into res[i]->metrics (have_metrics

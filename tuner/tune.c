@@ -667,6 +667,11 @@ static int compile_and_measure(tuning *t)
 	trace_event("measuring");
 	if (measure_space(&t->cfg, &t->sp, &t->b, t->res, t->gs.runners, t->gs.n, mo, &t->d))
 		t->code = EXIT_ENV;
+	for (size_t i = 0; i < t->gs.n; i++) /* verify.host's function ended a worker: as at set-up */
+		if (runner_host_failed(t->gs.runners[i])) {
+			build_end(bd, NULL);
+			return stop(t, EXIT_USAGE);
+		}
 	trace_event("measured");
 	measured(t, bd);
 	return 0;

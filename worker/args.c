@@ -5,7 +5,6 @@
  * worker.c, because everything about them (fills, parameters, restoring inputs, poisoning and
  * verifying outputs) works on one table, which no other file needs to see. */
 #include <cuda.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -14,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "elem.h"
@@ -24,7 +22,6 @@
 #include "compare.h"
 #include "device.h"
 #include "protocol.h"
-#include "transfer.h"
 #include "verdict.h"
 #include "banned.h"
 
@@ -444,104 +441,18 @@ void cmd_copy(char *line)
 		reply_ok();
 }
 
-/* Host copies of every array as filled (inputs as restored), into host[]: generated fills made
- * on every core (a 1.6 GB input in tens of milliseconds, bit for bit the GPU's), the rest copied
- * from the GPU; 0, or -1 answered. */
-static int host_copies(void **host, int *made)
+int args_count(void) { return A.nargs; }
+
+host_view args_host_view(int i)
 {
-	*made = 0;
-	for (int i = 0; i < A.nargs; i++) {
-		arg *a = &A.args[i];
-		size_t bytes = a->count * elem_size(a->type);
-		if (!a->is_array)
-			continue;
-		if (!(host[i] = malloc(bytes ? bytes : 1))) {
-			reply_error("host", "out of host memory for a copy of argument %d (%zu bytes)", i + 1, bytes);
-			return -1;
-		}
-		if (a->host_fill[0] && fills_make(host[i], elem_base(a->type), a->host_fill,
-						  a->count * (uint64_t)elem_lanes(a->type), a->seed, a->value, 0) == 0) {
-			++*made;
-			continue;
-		}
-		CUresult r = download(host[i], a->pristine ? a->pristine : a->ptr, bytes);
-		if (r) {
-			reply_error(err_name(r), "copying argument %d to the host", i + 1);
-			return -1;
-		}
-	}
-	return 0;
+	const arg *a = &A.args[i];
+	return (host_view){.is_array = a->is_array, .type = a->type, .count = a->count,
+			   .bytes = a->count * elem_size(a->type), .host_fill = a->host_fill, .seed = a->seed,
+			   .value = a->value, .src = a->pristine ? a->pristine : a->ptr, .ref = a->ref,
+			   .from_host = a->is_array && a->output && !a->fixed_ref && !a->summed};
 }
 
-static double seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* AUTOTUNE_TRACE: the host reference's parts, to the worker log (bench/time_to_answer.sh and
- * tests/gpu/fills.sh read it): which inputs the host made and which it copied from the GPU. */
-static void trace_hostref(int made, double inputs_s, double function_s, double back_s)
-{
-	const char *tr = getenv("AUTOTUNE_TRACE");
-	if (!tr || !*tr || !strcmp(tr, "0"))
-		return;
-	int copied = -made;
-	for (int i = 0; i < A.nargs; i++)
-		copied += A.args[i].is_array;
-	fprintf(stderr, "trace %d: hostref: %d arrays made on the host, %d copied from the GPU in %.1f ms; "
-			"verify.host %.1f ms; outputs to the GPU %.1f ms\n",
-		(int)getpid(), made, copied, 1e3 * inputs_s, 1e3 * function_s, 1e3 * back_s);
-}
-
-/* hostref: verify.host's function, called once on host copies of the arrays; the outputs it
- * writes (those no expectation or sum check covers) are what every run must equal. */
-void cmd_hostref(char *line)
-{
-	proto_hostref ask;
-	if (proto_decode(&PROTO_HOSTREF, line, &ask) || ask.path[0] != '/') {
-		reply_error("protocol", "bad hostref command");
-		return;
-	}
-	/* NODELETE: the reference's libraries stay loaded after dlclose, for threads they leave
-	 * behind (OpenMP's idle team would otherwise wake into unmapped code and kill the worker) */
-	void *so = dlopen(ask.path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-	void (*fn)(void **) = NULL;
-	if (so)
-		*(void **)&fn = dlsym(so, PROTO_HOSTREF_SYMBOL);
-	if (!fn) {
-		reply_error("host", "cannot load %s: %s", ask.path, dlerror());
-		if (so)
-			dlclose(so);
-		return;
-	}
-	void *host[MAX_ARGS] = {0};
-	double t0 = seconds();
-	int made;
-	int rc = host_copies(host, &made);
-	double t1 = seconds();
-	if (rc == 0)
-		fn(host);
-	double t2 = seconds();
-	for (int i = 0; i < A.nargs && rc == 0; i++) {
-		arg *a = &A.args[i];
-		if (!a->is_array || !a->output || a->fixed_ref || a->summed)
-			continue;
-		CUresult r = upload(a->ref, host[i], a->count * elem_size(a->type));
-		if (r) {
-			reply_error(err_name(r), "copying the host reference's argument %d to the GPU", i + 1);
-			rc = -1;
-		}
-		a->ref_valid = a->fixed_ref = !r;
-	}
-	trace_hostref(made, t1 - t0, t2 - t1, seconds() - t2);
-	for (int i = 0; i < MAX_ARGS; i++)
-		free(host[i]);
-	dlclose(so);
-	if (rc == 0)
-		reply_ok();
-}
+void args_host_given(int i, int ok) { A.args[i].ref_valid = A.args[i].fixed_ref = ok; }
 
 /* constant: the array goes to the module's __constant__ symbol, not a parameter. */
 void cmd_constant(char *line)

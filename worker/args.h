@@ -6,6 +6,7 @@
 #include <cuda.h>
 #include <stddef.h>
 
+#include "elem.h"
 #include "protocol.h"
 
 /* the commands that describe the arguments */
@@ -15,11 +16,26 @@ void cmd_let(char *line);
 void cmd_fillexpr(char *line);
 void cmd_fillfile(char *line);
 void cmd_copy(char *line);
-void cmd_hostref(char *line);
 void cmd_constant(char *line);
 void cmd_sumcheck(char *line);
 void cmd_sumcount(const proto_sumcount *sc);
 void args_set_sample(unsigned long long sample, long long mismatches);
+/* An argument as verify.host's copies see it (hostref.c): an array's size, the fill the host can
+ * make itself ("" when it is copied from the GPU, from src), and for an output the reference
+ * takes (from_host) where its values go. */
+typedef struct {
+	int is_array, from_host;
+	elem_type type;
+	size_t count, bytes;
+	const char *host_fill;
+	unsigned long long seed;
+	double value;
+	CUdeviceptr src, ref;
+} host_view;
+int args_count(void);
+host_view args_host_view(int i);
+/* Output i's reference holds verify.host's values (ok), or does not. */
+void args_host_given(int i, int ok);
 /* the arguments around a launch */
 CUresult fill_constants(CUmodule mod, char *msg, size_t len);
 /* Kernel parameters in order, leaving out the arguments that go to __constant__ memory; the

@@ -24,6 +24,7 @@
 #include "compare.h"
 #include "device.h"
 #include "energy.h"
+#include "hostref.h"
 #include "profile.h"
 #include "status.h"
 #include "streams.h"
@@ -419,6 +420,7 @@ typedef struct {
 	CUdeviceptr device_error; /* the module's autotune_device_error, or 0 when it has none */
 	int device_failed;  /* the kernel recorded a failed device-side launch: this cudaError_t */
 	int wrong;          /* the result was wrong: msg says how */
+	int late;           /* verified after timing: verify.host's thread was still running */
 	char msg[512];
 	CUresult r;         /* else the CUDA error that ended it, while doing `what` */
 	const char *what;
@@ -562,12 +564,29 @@ static int verify_run(run *R)
 	return 0;
 }
 
+/* verify.host's outputs on the GPU, once its thread is done (hostref.c); the tuner is told that
+ * the run waits for it. 0, or 1 when the run ends. */
+static int host_reference(run *R)
+{
+	int arg;
+	if (!hostref_pending())
+		return 0;
+	reply(&PROTO_HOSTWAIT, NULL);
+	CUresult r = hostref_join(&arg);
+	snprintf(R->where, sizeof R->where, " copying verify.host's argument %d to the GPU", arg + 1);
+	return r ? run_error(R, r, R->where) : 0;
+}
+
 /* Before timing: the verification run, or else a function's first launch, which is never timed
- * (the function loads lazily then). 0, or 1 when the run ends. */
+ * (the function loads lazily then). While verify.host's thread runs, a run verifies after its
+ * samples (verify_late), unless it verifies after each. 0, or 1 when the run ends. */
 static int first_launch(run *R)
 {
 	CUresult r = CUDA_SUCCESS;
-	if (R->ref || R->check) {
+	if ((R->ref || R->check) && local.verify_every && host_reference(R))
+		return 1;
+	R->late = (R->ref || R->check) && hostref_pending();
+	if ((R->ref || R->check) && !R->late) {
 		if (verify_run(R))
 			return 1;
 	} else if ((R->plan || !launched_before(R->L.f)) && /* a plan's several functions: always */
@@ -578,6 +597,10 @@ static int first_launch(run *R)
 	note_launched(R->L.f);
 	return 0;
 }
+
+/* A run that timed while verify.host's thread ran: the reference joined, then the verification
+ * run. 0, or 1 when the run ends. */
+static int verify_late(run *R) { return R->late && (host_reference(R) || verify_run(R)); }
 
 /* Warm-up launches, timed together: they double as the first estimate of the kernel's time. */
 static CUresult warm_up(const launch *L, int plan, int warmup, float *warm_ms)
@@ -761,7 +784,14 @@ static int cmd_run(char *line)
 	}
 	profiler_pause();
 	sampling S = {0};
-	int ended = load_kernel(&R) || first_launch(&R) || time_run(&R, &S) || (R.plan && serial_time(&R, &serial_ms));
+	int ended = load_kernel(&R) || first_launch(&R) || time_run(&R, &S) || verify_late(&R) ||
+		    (R.plan && serial_time(&R, &serial_ms));
+	/* a run that verifies answers with verify.host joined, however it ended: a crash of the
+	 * user's function after this answer is no longer this run's to be told */
+	if (ended && (R.ref || R.check) && hostref_pending() && !is_sticky(R.r)) {
+		run spare = R;
+		host_reference(&spare);
+	}
 	if (R.plan && !ended)
 		reply(&PROTO_SERIAL, &(proto_serial){serial_ms});
 	ended = ended || (energy_s > 0 && energy_run(&R, &S, energy_s));
