@@ -4,6 +4,7 @@
  * of them. */
 #include "device.h"
 
+#include <driver_types.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -171,4 +172,35 @@ int launch_shape(const proto_launch *p, launch *L)
 		*to[i] = (unsigned)*dims[i];
 	}
 	return 0;
+}
+
+const char *runtime_error_name(int e)
+{
+#define E(x) {x, #x}
+	static const struct {
+		int code;
+		const char *name;
+	} known[] = {E(cudaErrorLaunchMaxDepthExceeded), E(cudaErrorLaunchPendingCountExceeded),
+		     E(cudaErrorLaunchOutOfResources), E(cudaErrorSyncDepthExceeded), E(cudaErrorInvalidConfiguration),
+		     E(cudaErrorInvalidValue), E(cudaErrorMemoryAllocation), E(cudaErrorNotSupported),
+		     E(cudaErrorInvalidDeviceFunction), E(cudaErrorLaunchFailure)};
+#undef E
+	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+		if (known[i].code == e)
+			return known[i].name;
+	return NULL;
+}
+
+void device_ids(char bus[32], char uuid[64])
+{
+	CUuuid u;
+	bus[0] = uuid[0] = 0;
+	if (cuDeviceGetPCIBusId(bus, 32, W.dev))
+		bus[0] = 0;
+	if (cuDeviceGetUuid(&u, W.dev))
+		return;
+	int at = snprintf(uuid, 64, "GPU-");
+	for (int i = 0; i < 16; i++)
+		at += snprintf(uuid + at, 64 - (size_t)at, "%s%02x", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "",
+			       (unsigned char)u.bytes[i]);
 }

@@ -58,4 +58,10 @@ static inline void launch_allow_smem(const launch *L)
 }
 CUresult launch_n(const launch *L, int count);
 
+/* The device runtime's name of a cudaError_t a failed device-side launch gives (the worker has no
+ * runtime library to ask), or NULL: said by number then. */
+const char *runtime_error_name(int e);
+/* The GPU's PCI bus id and its UUID as nvidia-smi prints it, for NVML; "" where the driver has none. */
+void device_ids(char bus[32], char uuid[64]);
+
 #endif

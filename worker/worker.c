@@ -456,25 +456,6 @@ static int run_error(run *R, CUresult r, const char *what)
 	return 1;
 }
 
-/* The device runtime's errors that a failed device-side launch gives, by name (the worker has
- * no runtime library to ask); others are said by number. */
-static const char *runtime_error_name(int e)
-{
-#define E(x) {x, #x}
-	static const struct {
-		int code;
-		const char *name;
-	} known[] = {E(cudaErrorLaunchMaxDepthExceeded), E(cudaErrorLaunchPendingCountExceeded),
-		     E(cudaErrorLaunchOutOfResources), E(cudaErrorSyncDepthExceeded), E(cudaErrorInvalidConfiguration),
-		     E(cudaErrorInvalidValue), E(cudaErrorMemoryAllocation), E(cudaErrorNotSupported),
-		     E(cudaErrorInvalidDeviceFunction), E(cudaErrorLaunchFailure)};
-#undef E
-	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
-		if (known[i].code == e)
-			return known[i].name;
-	return NULL;
-}
-
 /* A kernel that launches kernels (build.rdc) reports a device-side launch that failed by writing
  * its cudaError_t to its `__device__ int autotune_device_error` (docs/config.md): the result
  * is then incomplete, and the configuration a launch-error naming the error, not a wrong result.
@@ -701,21 +682,6 @@ static int energy_launches(void *ctx, int n, double *busy_s)
 	q->k += n > 0;
 	pthread_mutex_unlock(&W.device_lock);
 	return r;
-}
-
-/* The GPU's PCI bus id and its UUID as nvidia-smi prints it, for NVML; "" where the driver has none. */
-static void device_ids(char bus[32], char uuid[64])
-{
-	CUuuid u;
-	bus[0] = uuid[0] = 0;
-	if (cuDeviceGetPCIBusId(bus, 32, W.dev))
-		bus[0] = 0;
-	if (cuDeviceGetUuid(&u, W.dev))
-		return;
-	int at = snprintf(uuid, 64, "GPU-");
-	for (int i = 0; i < 16; i++)
-		at += snprintf(uuid + at, 64 - (size_t)at, "%s%02x", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "",
-			       (unsigned char)u.bytes[i]);
 }
 
 /* After the samples, when asked: the energy window (energy.h), answered before the result. 0,
