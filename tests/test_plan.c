@@ -287,6 +287,44 @@ static void test_reference_groups_follow_reference_per(void)
 	diags_free(&d);
 }
 
+/* The groups of several reference_per parameters of every kind (ints, floats, strings) are what
+ * comparing every configuration with every earlier one gives; the groups are found by hash. */
+static void test_reference_groups_of_mixed_kinds(void)
+{
+	const char *kernel = write_temp(0, "rg.cu", "extern \"C\" __global__ void k(float *a) { a[0] = 1; }\n");
+	char text[1024];
+	snprintf(text, sizeof text,
+		 "kernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 4, output: true}]\n"
+		 "space: {bx: {start: 1, stop: 40}, V: [3, 1, 2], F: [0.5, 1, 2.5], S: [x, \"y\"]}\n"
+		 "launch: {block: [bx], grid: [1]}\nbuild: {defines: [V, F, S]}\n"
+		 "verify: {reference_per: [S, F, V]}\n", kernel);
+	const char *path = write_temp(1, "rg.yaml", text);
+	config cfg;
+	space sp;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(config_load(path, &cfg, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
+	CU_ASSERT_EQUAL(sp.count, 40 * 3 * 3 * 2);
+	size_t *group = plan_reference_groups(&cfg, &sp), groups = 0;
+	for (size_t c = 0; c < sp.count; c++) {
+		size_t first = 0;
+		for (;; first++) {
+			int same = 1;
+			for (size_t k = 0; k < cfg.nref_per; k++)
+				same = same && value_equal(space_config(&sp, first)[cfg.ref_per[k]], space_config(&sp, c)[cfg.ref_per[k]]);
+			if (same)
+				break;
+		}
+		CU_ASSERT_EQUAL(group[c], first);
+		groups += group[c] == c;
+	}
+	CU_ASSERT_EQUAL(groups, 3 * 3 * 2);
+	free(group);
+	space_free(&sp);
+	config_free(&cfg);
+	diags_free(&d);
+}
+
 /* Short kernels: `max` samples a round after a warm-up launch; longer ones as many as fill about
  * round_ms; one that fills a round alone: that one sample, and no warm-up to double it. */
 static void test_a_finalist_round_is_about_the_same_length(void)
@@ -320,6 +358,7 @@ int add_plan_suite(void)
 	CU_add_test(s, "shared and stale results keep their launch", test_shared_and_stale_results_keep_their_launch);
 	CU_add_test(s, "plans are twins only when the same", test_plans_are_twins_only_when_the_same);
 	CU_add_test(s, "reference groups follow reference_per", test_reference_groups_follow_reference_per);
+	CU_add_test(s, "reference groups of mixed kinds", test_reference_groups_of_mixed_kinds);
 	CU_add_test(s, "an identity is what decides a measurement", test_an_identity_is_what_decides_a_measurement);
 	return CU_get_error() == CUE_SUCCESS ? 0 : -1;
 }

@@ -4,6 +4,7 @@
  * functions of their arguments (tests/test_plan.c). */
 #include "plan.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -256,23 +257,64 @@ void plan_identity(const config *cfg, const space *sp, const build *b, const res
 /* Reference groups: with verify.reference_per, configurations that differ in those parameters
  * compute different outputs (the divergence seed's kernel variants) and each group is checked
  * against its own reference. group[c] is the first configuration of c's group in space order. */
+/* A hash of c's values of the reference_per parameters, equal where value_equal holds: numbers by
+ * their double (2 and 2.0 alike), strings by their text. */
+static uint64_t ref_per_hash(const config *cfg, const space *sp, size_t c)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t k = 0; k < cfg->nref_per; k++) {
+		value v = space_config(sp, c)[cfg->ref_per[k]];
+		uint64_t x = 0;
+		if (v.kind == VAL_STR)
+			for (const char *p = v.u.s; *p; p++)
+				x = (x ^ (unsigned char)*p) * 1099511628211ull;
+		else {
+			double d = value_as_double(v);
+			d = d == 0 ? 0 : d; /* -0.0 equals 0.0 */
+			memcpy(&x, &d, sizeof x);
+			x ^= 0x9e3779b97f4a7c15ull;
+		}
+		h = (h ^ x) * 1099511628211ull;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+static int same_ref_per(const config *cfg, const space *sp, size_t a, size_t c)
+{
+	for (size_t k = 0; k < cfg->nref_per; k++)
+		if (!value_equal(space_config(sp, a)[cfg->ref_per[k]], space_config(sp, c)[cfg->ref_per[k]]))
+			return 0;
+	return 1;
+}
+
 size_t *plan_reference_groups(const config *cfg, const space *sp)
 {
-	size_t *group = xcalloc(sp->count, sizeof *group);
+	size_t *group = xcalloc(sp->count ? sp->count : 1, sizeof *group);
+	if (!cfg->nref_per)
+		return group;
+	/* each group's first configuration, found by hash: linear in the space (published specs
+	 * have hundreds of thousands of configurations) */
+	size_t cap = 16;
+	while (cap < 2 * sp->count)
+		cap *= 2;
+	size_t *lead = xmalloc(cap * sizeof *lead);
+	uint64_t *key = xmalloc(cap * sizeof *key);
+	for (size_t i = 0; i < cap; i++)
+		lead[i] = SIZE_MAX;
 	for (size_t c = 0; c < sp->count; c++) {
-		group[c] = cfg->nref_per ? c : 0;
-		for (size_t a = 0; a < c && cfg->nref_per; a++) {
-			int same = 1;
-			for (size_t k = 0; k < cfg->nref_per && same; k++) {
-				size_t p = cfg->ref_per[k];
-				same = value_equal(space_config(sp, a)[p], space_config(sp, c)[p]);
-			}
-			if (same) {
-				group[c] = group[a];
-				break;
-			}
+		uint64_t h = ref_per_hash(cfg, sp, c);
+		size_t i = (size_t)h & (cap - 1);
+		while (lead[i] != SIZE_MAX && !(key[i] == h && same_ref_per(cfg, sp, lead[i], c)))
+			i = (i + 1) & (cap - 1);
+		if (lead[i] == SIZE_MAX) {
+			lead[i] = c;
+			key[i] = h;
 		}
+		group[c] = lead[i];
 	}
+	free(lead);
+	free(key);
 	return group;
 }
 
