@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "search_prior.h"
 #include "search_state.h"
 #include "banned.h"
 
@@ -264,6 +265,24 @@ static size_t diversify(state *S, char *taken, size_t *wave, size_t k, size_t ca
 	return k;
 }
 
+/* The prior checked against everything measured so far (the first list's draws too, which it did
+ * not choose), on the pairs with one of its picks so far (those it ranks as far as rank_next): once
+ * it ranks them no better than a prior that knows nothing, it is set aside for
+ * the rest of the run: the waves take no more of its picks. Checked while the
+ * run is young (CHECKED evaluations): later, its share of the waves follows its picks' record
+ * (credit), and the pairs grow as the square of the evaluations. */
+enum { CHECKED = 48 };
+
+static void check_prior(state *S)
+{
+	if (!S->rank || !S->prior || !S->rank_next || S->used > CHECKED ||
+	    !search_prior_misleads(S->prior, S->time, S->order, S->used, S->prior[S->rank[S->rank_next - 1]]))
+		return;
+	S->rank = NULL;
+	if (S->set_aside && !S->sur)
+		*S->set_aside = S->used;
+}
+
 static void run_waves(state *S)
 {
 	size_t n = S->sp->count;
@@ -307,6 +326,7 @@ static void run_waves(state *S)
 			break;
 		search_measure_in_order(S, wave, k, 1);
 		credit(S, wave, by_model);
+		check_prior(S);
 		S->stale = S->best >= 0 && S->time[S->best] < before ? 0 : S->stale + k;
 		for (size_t i = 0; i < k; i++)
 			taken[wave[i]] = 0;
@@ -501,13 +521,16 @@ void search_run_model(state *S, const double *prior)
 	}
 	free(bin);
 	search_measure_in_order(S, first, nfirst, 1);
-	if (prior)
+	S->rank = prior ? rank : NULL;
+	S->prior = prior;
+	S->rank_next = k;
+	if (prior) {
 		credit(S, picked, npicked);
+		check_prior(S);
+	}
 	free(taken);
 	free(first);
 	free(picked);
-	S->rank = prior ? rank : NULL;
-	S->rank_next = k;
 	run_waves(S);
 	free(rank);
 }
