@@ -234,13 +234,17 @@ static size_t model_picks(state *S, char *taken, size_t *wave, size_t k, size_t 
 	return k;
 }
 
-/* A plateau (no better configuration in the last STALE evaluations, or a third of the run so far
+/* A plateau (no configuration better by GAIN in the last STALE evaluations, or a third of the run so far
  * when that is more): up to cap - k configurations away from
  * the basin the waves circle, each a child of two of the best TOP measured (each parameter's
  * position from either, tournament-chosen as the genetic strategy chooses, as local and genetic
  * escape such basins on the recordings), one not of the space or measured already replaced by a
  * uniform draw. */
 enum { STALE = 16, TOP = 8 };
+/* A best that improves by less than this does not end a plateau: a broad basin's floor has
+ * near-ties (0.1% apart on transpose_big), and stepping over them kept a run from ever
+ * diversifying there. */
+#define GAIN 0.01
 
 static size_t diversify(state *S, char *taken, size_t *wave, size_t k, size_t cap, const ranked *centre, size_t m)
 {
@@ -327,7 +331,7 @@ static void run_waves(state *S)
 		search_measure_in_order(S, wave, k, 1);
 		credit(S, wave, by_model);
 		check_prior(S);
-		S->stale = S->best >= 0 && S->time[S->best] < before ? 0 : S->stale + k;
+		S->stale = S->best >= 0 && S->time[S->best] < before * (1 - GAIN) ? 0 : S->stale + k;
 		for (size_t i = 0; i < k; i++)
 			taken[wave[i]] = 0;
 	}
