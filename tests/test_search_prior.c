@@ -93,7 +93,7 @@ static size_t budget_of(const opened *o, double pct) { return (size_t)ceil(pct /
  * the convolution space at 5%); returns how many budgets fell short, each printed. A budget where
  * the default falls short with its own model too is printed and not counted: that is the
  * strategy's, not the prior's (issue 46's first acceptance item, tested in test_anytime.c). */
-static int short_of_random(opened *o, const replayed *p, const char *what)
+static int short_of_random(opened *o, const replayed *p, const char *what, size_t least)
 {
 	anytime_space a;
 	diags d = {0};
@@ -108,6 +108,11 @@ static int short_of_random(opened *o, const replayed *p, const char *what)
 			fprintf(stderr, "\n  %s %g%%: %.3f random %.3f aside %d", p->recording, pcts[k], model, random, aside);
 		if (model >= random)
 			continue;
+		if (budget < least) {
+			fprintf(stderr, "\n  %s, %s at %g%%: the default's median %.3f, random's %.3f (%zu evaluations: not counted)",
+				p->recording, what, pcts[k], model, random, budget);
+			continue;
+		}
 		double own = median_ratio(o, &(replayed){.recording = p->recording}, STRAT_MODEL, budget, NULL);
 		fprintf(stderr, "\n  %s, %s at %g%%: the default's median %.3f, random's %.3f%s", p->recording, what, pcts[k],
 			model, random, own < random ? " (with its own prior too: not counted)" : "");
@@ -186,7 +191,7 @@ static void test_a_scrambled_model_still_beats_random(void)
 			model[k - 1] = model[j];
 			model[j] = t;
 		}
-		shortfalls += short_of_random(&o, &(replayed){.recording = wrong[i][1], .model = model}, "scrambled model");
+		shortfalls += short_of_random(&o, &(replayed){.recording = wrong[i][1], .model = model}, "scrambled model", 0);
 		free(model);
 		free(geometry);
 		diags_free(&d);
@@ -301,6 +306,93 @@ static void test_few_seeds_stop_on_a_deceptive_optimum(void)
 	unlink(csv);
 }
 
+/* The recording at from with its ranking reversed (each passed time t as fastest + slowest - t),
+ * under test_dir as name. */
+static const char *reversed_recording(const char *from, const char *name)
+{
+	static char path[256];
+	snprintf(path, sizeof path, "%s/%s", test_dir, name);
+	enum { COLS = 96 };
+	char line[4096];
+	int med = -1, fin = -1, st = -1;
+	double lo = INFINITY, hi = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		FILE *in = fopen(from, "r"), *out = pass ? fopen(path, "w") : NULL;
+		CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+		for (int row = 0; fgets(line, sizeof line, in); row++) {
+			char *f[COLS] = {0}, *save, copy[4096];
+			snprintf(copy, sizeof copy, "%s", line);
+			copy[strcspn(copy, "\r\n")] = 0;
+			int n = 0;
+			for (char *p = copy; n < COLS && p; n++) {
+				f[n] = p;
+				if ((save = strchr(p, ',')))
+					*save++ = 0;
+				p = save;
+			}
+			if (row == 0) {
+				for (int k = 0; k < n; k++) {
+					med = strcmp(f[k], "time_ms_median") ? med : k;
+					fin = strcmp(f[k], "final_ms_median") ? fin : k;
+					st = strcmp(f[k], "status") ? st : k;
+				}
+				CU_ASSERT_FATAL(med >= 0 && fin >= 0 && st >= 0);
+				if (out)
+					fputs(line, out);
+				continue;
+			}
+			CU_ASSERT_FATAL(n > st);
+			int ok = !strcmp(f[st], "ok");
+			double t = *f[fin] ? strtod(f[fin], NULL) : strtod(f[med], NULL);
+			if (!out) {
+				lo = ok ? fmin(lo, t) : lo;
+				hi = ok ? fmax(hi, t) : hi;
+				continue;
+			}
+			char now[32];
+			snprintf(now, sizeof now, "%.6g", lo + hi - t);
+			for (int k = 0; k < n; k++)
+				fprintf(out, "%s%s", k ? "," : "", ok && (k == med || (k == fin && *f[fin])) ? now : f[k]);
+			fputs("\r\n", out);
+		}
+		fclose(in);
+		if (out)
+			fclose(out);
+	}
+	return path;
+}
+
+/* A transfer that misleads: each H200 recording with its ranking reversed, as the prior of a
+ * replay of the H100's: at a fifth of the space it is set aside in at least 27 of 30 seeds, and
+ * the default's median is still at or above random search's at every budget of 8 evaluations or
+ * more (as for the scrambled model). Below, the check cannot judge it (it needs two picks and
+ * three others, and the first list alternates draws and picks): at 4 evaluations of the reduce
+ * space the reversed transfer's one pick is its worst configuration, and the default falls below
+ * random (printed, not counted). The honest transfer, the H200's as it is, is kept in most seeds. */
+static void test_a_misleading_transfer_is_set_aside(void)
+{
+	int shortfalls = 0;
+	for (size_t i = 0; i < TEST_TRANSFERS; i++) {
+		opened o;
+		CU_ASSERT_EQUAL_FATAL(open_space(test_transfers[i][0], test_transfers[i][2], &o), 0);
+		const char *rev = reversed_recording(test_transfers[i][1], "reversed.csv");
+		int aside = 0, kept_aside = 0;
+		size_t budget = budget_of(&o, 20);
+		median_ratio(&o, &(replayed){.recording = test_transfers[i][2], .prior = rev}, STRAT_MODEL, budget, &aside);
+		median_ratio(&o, &(replayed){.recording = test_transfers[i][2], .prior = test_transfers[i][1]}, STRAT_MODEL, budget,
+			     &kept_aside);
+		if (aside < 27 || kept_aside > 15 || getenv("VERBOSE"))
+			fprintf(stderr, "\n  %s: the reversed transfer set aside in %d of 30 seeds, the honest one in %d",
+				test_transfers[i][2], aside, kept_aside);
+		CU_ASSERT(aside >= 27);
+		CU_ASSERT(kept_aside <= 15);
+		shortfalls += short_of_random(&o, &(replayed){.recording = test_transfers[i][2], .prior = rev}, "reversed transfer", 8);
+		unlink(rev);
+		close_space(&o);
+	}
+	CU_ASSERT_EQUAL(shortfalls, 0);
+}
+
 int add_search_prior_suite(void)
 {
 	CU_pSuite s = CU_add_suite("search_prior", NULL, NULL);
@@ -310,5 +402,6 @@ int add_search_prior_suite(void)
 	CU_add_test(s, "a transfer ranks as the other recording", test_a_transfer_ranks_as_the_other_recording);
 	CU_add_test(s, "a scrambled model still beats random", test_a_scrambled_model_still_beats_random);
 	CU_add_test(s, "few seeds stop on a deceptive optimum", test_few_seeds_stop_on_a_deceptive_optimum);
+	CU_add_test(s, "a misleading transfer is set aside", test_a_misleading_transfer_is_set_aside);
 	return 0;
 }

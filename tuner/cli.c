@@ -20,7 +20,7 @@
  * the options its row of `commands` lists, and -h/--help and --version, which every command
  * accepts; getopt_long's table and the help are made from these. */
 enum {
-	OPT_FRESH = 256, OPT_RETRY, OPT_CACHE_DIR, OPT_NO_CACHE, OPT_REPLAY, OPT_STRATEGY, OPT_BUDGET, OPT_SEED,
+	OPT_FRESH = 256, OPT_RETRY, OPT_CACHE_DIR, OPT_NO_CACHE, OPT_REPLAY, OPT_PRIOR, OPT_STRATEGY, OPT_BUDGET, OPT_SEED,
 	OPT_DEVICES, OPT_SHARD, OPT_TOP, OPT_SORT, OPT_PARAMS, OPT_SPEC_HASH, OPT_INSTANCES, OPT_T4, OPT_CONFIG, OPT_VERSION,
 	OPT_KEEP_GOING, OPT_BASELINE,
 };
@@ -46,6 +46,7 @@ static const cli_option cli_options[] = {
 	{"budget", OPT_BUDGET, "B", "at most N configurations, N% of the space, or Ns seconds"},
 	{"seed", OPT_SEED, "N", "the search's seed"},
 	{"replay", OPT_REPLAY, "F", "search a recorded run (CSV, T4, Kernel Tuner cache)"},
+	{"prior", OPT_PRIOR, "F", "rank first by a recording of this kernel on another GPU or size"},
 	{"t4", OPT_T4, NULL, "also write the results as T4 JSON (NAME.t4.json)"},
 	{"cache-dir", OPT_CACHE_DIR, "D", "cubin cache (default ${XDG_CACHE_HOME:-~/.cache}/autotune)"},
 	{"no-cache", OPT_NO_CACHE, NULL, "compile everything, keep nothing"},
@@ -86,7 +87,7 @@ typedef struct {
 static const cli_command commands[CMD_COUNT_] = {
 	[CMD_TUNE] = {"tune", "CONFIG.yaml", 1, 1, "one config file",
 		{{'n'}, {'a'}, {'j'}, {'d'}, {OPT_DEVICES}, {OPT_SHARD}, {'m'}, {OPT_FRESH}, {OPT_RETRY}, {OPT_KEEP_GOING},
-		 {OPT_STRATEGY}, {OPT_BUDGET}, {OPT_SEED}, {OPT_REPLAY}, {OPT_T4}, {OPT_CACHE_DIR}, {OPT_NO_CACHE}, {'q'}},
+		 {OPT_STRATEGY}, {OPT_BUDGET}, {OPT_SEED}, {OPT_REPLAY}, {OPT_PRIOR}, {OPT_T4}, {OPT_CACHE_DIR}, {OPT_NO_CACHE}, {'q'}},
 		"exit: 0 winner written, 1 none passed, 2 bad input, 3 GPU worker lost or out of\n"
 		"      memory, 4 unwritten (journal), 130 interrupted, 143 SIGTERM. man autotune\n"},
 	[CMD_VALIDATE] = {"validate", "CONFIG.yaml [MORE.yaml ...]", 1, 4096, "one file",
@@ -403,6 +404,7 @@ static int take_option(int c, const char *arg, options *o)
 	case OPT_CACHE_DIR: o->cache_dir = arg; break;
 	case OPT_NO_CACHE: o->no_cache = 1; break;
 	case OPT_REPLAY: o->replay = arg; break;
+	case OPT_PRIOR: o->prior = arg; break;
 	case OPT_STRATEGY: o->strategy = arg; break;
 	case OPT_BUDGET: o->budget = arg; break;
 	case OPT_DEVICES: o->devices = arg; break;

@@ -134,7 +134,8 @@ static int replay(const options *o, const config *cfg, const space *sp, diags *d
 	replay_result r;
 	int rc = run_check_output_path(out, d) ? -1
 					   : replay_run(cfg, sp, &(replay_opts){.recording = o->replay, .strategy = s,
-						   .budget = budget, .seed = seed_of(o, cfg), .jobs = jobs_of(o), .out = out}, &r, d);
+						   .budget = budget, .seed = seed_of(o, cfg), .jobs = jobs_of(o), .out = out,
+						   .prior = o->prior}, &r, d);
 	if (rc == 0 && r.best_config < 0) {
 		/* no ratio to give: the search found nothing that passed */
 		if (!o->quiet) {
@@ -612,6 +613,18 @@ static void measured(tuning *t, builder *bd)
 		t->code = interrupted == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED;
 }
 
+/* --prior: another GPU's or size's recording ranks in place of the built-in model (the search
+ * checks it against its first measurements and sets it aside if it misleads, search_prior.h). */
+static int transfer_prior(tuning *t)
+{
+	double *transfer = replay_prior(&t->cfg, &t->sp, t->o->prior, t->prior, &t->d);
+	if (!transfer)
+		return -1;
+	free(t->prior);
+	t->prior = transfer;
+	return 0;
+}
+
 /* Compiles overlap with measuring: a configuration is measured as soon as its binary exists.
  * The reference's binary comes first, and tells whether the entry point exists. Then the
  * winner is chosen. */
@@ -632,6 +645,10 @@ static int compile_and_measure(tuning *t)
 	/* the model's ranking: the order of an exhaustive pass, and the search's first proposals */
 	signals_at_once(!t->ir); /* not an instance of several: its run writes those before it */
 	t->prior = search_model_prior(&t->cfg, &t->sp, t->res, t->cc);
+	if (o->prior && transfer_prior(t)) {
+		build_end(bd, NULL);
+		return stop(t, EXIT_USAGE);
+	}
 	/* an instance's search starts from the nearest instance's winner, when one is tuned */
 	if (t->ir && t->strat != STRAT_EXHAUSTIVE && strategy_searches(t->strat, t->budget, t->seconds, t->sp.count))
 		t->nstart = instance_seed(t->ir, &t->cfg, &t->sp, t->start, o->quiet);
