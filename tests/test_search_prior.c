@@ -3,7 +3,8 @@
  * arithmetic; the default with a deliberately wrong prior (the built-in model's values scrambled
  * over the space) still at or above random search at every budget; on a recording rebuilt to hold
  * a deceptive local optimum, few seeds stop there; a transfer (another GPU's recording) ranks as
- * that recording does, and one whose ranking is reversed is set aside and still beats random. */
+ * that recording does, and one whose ranking is reversed is set aside and still beats random; a
+ * live run (the fake worker) takes --prior. VERBOSE=1 in the environment prints every cell. */
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdio.h>
@@ -124,8 +125,8 @@ static int short_of_random(opened *o, const replayed *p, const char *what, size_
 }
 
 /* The check's arithmetic: a prior in the times' order agrees fully, reversed fully disagrees, a
- * tie of either side counts no pair; a prior is set aside when none of its picks beat the median
- * of the others, and only then. */
+ * tie of either side counts no pair; a prior is set aside when none of its picks beat three
+ * quarters of the others, and only then. */
 static void test_the_check_counts_agreeing_pairs(void)
 {
 	double time[] = {1, 2, 3, 4, 5, 6, INFINITY}, same[] = {0, 1, 2, 3, 4, 5, 6}, rev[] = {6, 5, 4, 3, 2, 1, 0};
@@ -393,6 +394,62 @@ static void test_a_misleading_transfer_is_set_aside(void)
 	CU_ASSERT_EQUAL(shortfalls, 0);
 }
 
+/* Whether the results CSV at path measured bx (a row "bx,...,ok,"). */
+static int measured_bx(const char *path, int bx)
+{
+	char *csv = slurp(path), row[32];
+	int found = 0;
+	snprintf(row, sizeof row, "\n%d,", bx);
+	for (const char *at = csv; at && (at = strstr(at, row)); at++) {
+		const char *end = strchr(at + 1, '\n');
+		const char *ok = strstr(at, ",ok,");
+		found |= ok && (!end || ok < end);
+	}
+	free(csv);
+	return found;
+}
+
+/* --prior on a live run (the fake worker): another recording's fastest, a configuration that
+ * neither the built-in model nor the seed's draws measure within 6 evaluations, is measured with
+ * it; a prior that cannot be read is exit 2, named, before anything is measured. */
+static void test_a_live_run_takes_the_prior(void)
+{
+	char dir[128], rec[192], results[192];
+	snprintf(dir, sizeof dir, "%s/prior", test_dir);
+	char *config = write_space_config(dir, "prior", NULL);
+	fake_worker_reset(dir, "prior");
+	snprintf(rec, sizeof rec, "%s/other.csv", dir);
+	snprintf(results, sizeof results, "%s/prior.csv", dir);
+	char *out;
+	CU_ASSERT_EQUAL(run_autotune_on(config, (char *[]){"--budget", "6", "--seed", "1", NULL}, &out), 0);
+	free(out);
+	/* the other GPU's: fastest, a configuration that run did not measure; the rest by size */
+	int target = 0;
+	for (int bx = 32; bx <= 640 && !target; bx += 32)
+		target = measured_bx(results, bx) ? 0 : bx;
+	CU_ASSERT_FATAL(target > 0);
+	fake_worker_reset(dir, "prior");
+	FILE *f = fopen(rec, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("bx,time_ms_median,status\r\n", f);
+	for (int bx = 32; bx <= 640; bx += 32)
+		fprintf(f, "%d,%g,ok\r\n", bx, bx == target ? 0.5 : 1.0 + bx / 1000.0);
+	fclose(f);
+	CU_ASSERT_EQUAL(run_autotune_on(config, (char *[]){"--budget", "6", "--seed", "1", "--prior", rec, NULL}, &out), 0);
+	free(out);
+	CU_ASSERT(measured_bx(results, target));
+	fake_worker_reset(dir, "prior");
+	CU_ASSERT_EQUAL(run_autotune_on(config, (char *[]){"--budget", "6", "--prior", "/nonexistent/other.csv", NULL}, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "cannot read the recorded run '/nonexistent/other.csv'"));
+	CU_ASSERT_EQUAL(access(results, F_OK), -1);
+	free(out);
+	/* a recording of another config: refused, naming the parameter it lacks */
+	CU_ASSERT_EQUAL(run_autotune_on(config, (char *[]){"--budget", "6", "--prior", "tests/data/reduce_h100.csv", NULL}, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "no column for parameter 'bx'"));
+	free(out);
+	remove_dir(dir);
+}
+
 int add_search_prior_suite(void)
 {
 	CU_pSuite s = CU_add_suite("search_prior", NULL, NULL);
@@ -403,5 +460,6 @@ int add_search_prior_suite(void)
 	CU_add_test(s, "a scrambled model still beats random", test_a_scrambled_model_still_beats_random);
 	CU_add_test(s, "few seeds stop on a deceptive optimum", test_few_seeds_stop_on_a_deceptive_optimum);
 	CU_add_test(s, "a misleading transfer is set aside", test_a_misleading_transfer_is_set_aside);
+	CU_add_test(s, "a live run takes the prior", test_a_live_run_takes_the_prior);
 	return 0;
 }
