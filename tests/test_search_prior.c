@@ -125,8 +125,8 @@ static int short_of_random(opened *o, const replayed *p, const char *what, size_
 }
 
 /* The check's arithmetic: a prior in the times' order agrees fully, reversed fully disagrees, a
- * tie of either side counts no pair; a prior is set aside when none of its picks beat three
- * quarters of the others, and only then. */
+ * tie of either side counts no pair; a prior is set aside when none of its picks beat any of the
+ * others, and only then. */
 static void test_the_check_counts_agreeing_pairs(void)
 {
 	double time[] = {1, 2, 3, 4, 5, 6, INFINITY}, same[] = {0, 1, 2, 3, 4, 5, 6}, rev[] = {6, 5, 4, 3, 2, 1, 0};
@@ -144,6 +144,8 @@ static void test_the_check_counts_agreeing_pairs(void)
 	CU_ASSERT(!search_prior_misleads(same, time, order, 7, 1));
 	double one_right[] = {0, 5, 4, 3, 2, 1, 1}; /* its picks: the fastest, and the failure */
 	CU_ASSERT(!search_prior_misleads(one_right, time, order, 7, 1));
+	double mid[] = {6, 5, 4, 3, 0, 2, 1}; /* its picks: the failure and the 5th of 7: beats one */
+	CU_ASSERT(!search_prior_misleads(mid, time, order, 7, 1));
 	CU_ASSERT(!search_prior_misleads(rev, time, order, 4, 1)); /* 2 others: too few to tell */
 	CU_ASSERT(!search_prior_misleads(flat, time, order, 7, 0)); /* no picks */
 }

@@ -88,7 +88,7 @@ int search_prior_misleads(const double *prior, const double *time, const size_t 
 	int misleads = 0;
 	if (picks >= 2 && m >= 3) {
 		qsort(others, m, sizeof *others, ascending);
-		misleads = best_pick > others[3 * m / 4];
+		misleads = best_pick > others[m - 1];
 	}
 	free(others);
 	return misleads;
