@@ -1,6 +1,7 @@
 /* anytime_score.c: the published methodology's score (tuner/anytime.h) of autotune's strategies
  * over recordings, next to the fixed-budget ratios, for bench/anytime.sh. No GPU.
- *   anytime_score SEEDS CONFIG.yaml:RECORDING.csv [...]
+ *   anytime_score SEEDS CONFIG.yaml:RECORDING.csv[:PRIOR.csv] [...]
+ * (PRIOR: a recording of the same kernel on another GPU, the model strategy's prior: transfer)
  * STRATEGIES in the environment: which (default: random local anneal genetic model). Per
  * recording and strategy, one line: the time-axis and evaluation-axis scores, then at 1, 2, 5, 10
  * and 20% of the space the median over seeds of optimum / best found and its worst tenth (the
@@ -33,7 +34,7 @@ static int fixed(const anytime_space *a, strategy s, int seeds, double *median, 
 		size_t budget = (size_t)ceil(pcts[p] / 100 * (double)a->sp->count);
 		for (int seed = 1; seed <= seeds; seed++) {
 			replay_result r;
-			replay_opts o = {.recording = a->csv, .strategy = s, .budget = budget, .seed = (unsigned long long)seed,
+			replay_opts o = {.recording = a->csv, .prior = a->prior, .strategy = s, .budget = budget, .seed = (unsigned long long)seed,
 					 .jobs = 1};
 			if (replay_run(a->cfg, a->sp, &o, &r, d)) {
 				free(ratio);
@@ -65,7 +66,14 @@ static int score_pair(const char *pair, int seeds, const char *strategies)
 	anytime_space a;
 	int rc = -1;
 	if (config_load(cfg_path, &c, &d) == 0 && space_enumerate(&c, &sp, &d) == 0) {
-		if (anytime_open(&c, &sp, colon + 1, &a, &d) == 0) {
+		/* CONFIG.yaml:RECORDING.csv[:PRIOR.csv], the last a transfer's recording */
+		char rec[1024];
+		snprintf(rec, sizeof rec, "%s", colon + 1);
+		char *prior = strchr(rec, ':');
+		if (prior)
+			*prior++ = 0;
+		if (anytime_open(&c, &sp, rec, &a, &d) == 0) {
+			a.prior = prior;
 			rc = 0;
 			char list[512];
 			snprintf(list, sizeof list, "%s", strategies);

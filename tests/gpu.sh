@@ -525,6 +525,9 @@ fi
 echo "== string parameters (types, kernel names) and a hard-coded #define"
 bash tests/gpu/strparam.sh || fail "string parameters and hard-coded defines (tests/gpu/strparam.sh)"
 
+echo "== transfer: another GPU's recording as the search's prior (tests/gpu/prior.sh)"
+bash tests/gpu/prior.sh || fail "transfer with --prior (tests/gpu/prior.sh)"
+
 echo "== energy: joules per launch and watts, an energy objective (tests/gpu/energy.sh)"
 bash tests/gpu/energy.sh || fail "energy (tests/gpu/energy.sh)"
 

@@ -326,7 +326,8 @@ static void test_recorded_compile_seconds_drive_the_pool(void)
 }
 
 
-/* A recording added to tests/data is held to the default's bar too: it must be in test_recordings. */
+/* A recording added to tests/data is held to the default's bar too: it must be in test_recordings
+ * (or, the source of a transfer, in test_transfers, its twin in test_recordings). */
 static void test_every_recording_is_replayed(void)
 {
 	DIR *dir = opendir("tests/data");
@@ -341,8 +342,10 @@ static void test_every_recording_is_replayed(void)
 		int listed = 0;
 		for (size_t i = 0; i < TEST_RECORDINGS; i++)
 			listed |= !strcmp(test_recordings[i][1], path);
+		for (size_t i = 0; i < TEST_TRANSFERS; i++)
+			listed |= !strcmp(test_transfers[i][1], path);
 		if (!listed)
-			fprintf(stderr, "\n  %s is not in tests.c's test_recordings: add it with its config\n", path);
+			fprintf(stderr, "\n  %s is not in tests.c's test_recordings (or test_transfers): add it with its config\n", path);
 		CU_ASSERT(listed);
 		n++;
 	}

@@ -687,3 +687,11 @@ const char *const test_recordings[TEST_RECORDINGS][2] = {
 	{"bench/spaces/blur.yaml", "tests/data/blur_h200.csv"},
 	{"bench/spaces/histogram.yaml", "tests/data/histogram_h200.csv"},
 };
+
+/* Recordings in tests/data of a space that test_recordings has on another GPU: the sources of
+ * transfer (--prior), each {config, CSV, the recording it transfers to}. */
+const char *const test_transfers[TEST_TRANSFERS][3] = {
+	{"configs/summatrix.yaml", "tests/data/summatrix_h200.csv", "tests/data/summatrix_h100.csv"},
+	{"configs/reduce.yaml", "tests/data/reduce_h200.csv", "tests/data/reduce_h100.csv"},
+	{"bench/spaces/transpose_big.yaml", "tests/data/transpose_big_h200.csv", "tests/data/transpose_big_h100.csv"},
+};

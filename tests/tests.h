@@ -149,5 +149,8 @@ const char *published_copy(const char *dir, const char *spec);
 /* Every recorded exhaustive run in tests/data and the config it is a run of: {config, CSV}. */
 #define TEST_RECORDINGS 10
 extern const char *const test_recordings[TEST_RECORDINGS][2];
+/* The H200's recordings of three of those spaces, transfer's sources: {config, CSV, its twin}. */
+#define TEST_TRANSFERS 3
+extern const char *const test_transfers[TEST_TRANSFERS][3];
 
 #endif

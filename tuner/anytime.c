@@ -248,7 +248,7 @@ int anytime_score_strategy(const anytime_space *a, strategy s, int seeds, anytim
 	int rc = 0;
 	for (int seed = 1; seed <= seeds && rc == 0; seed++) {
 		replay_result r;
-		replay_opts o = {.recording = a->csv, .strategy = s, .budget = budget, .seed = (unsigned long long)seed,
+		replay_opts o = {.recording = a->csv, .prior = a->prior, .strategy = s, .budget = budget, .seed = (unsigned long long)seed,
 				 .jobs = 1, .sequence = seq, .times = time};
 		if ((rc = replay_run(a->cfg, a->sp, &o, &r, d)))
 			break;

@@ -47,6 +47,8 @@ typedef struct {
 	const config *cfg;
 	const space *sp;
 	const char *csv;
+	const char *prior;   /* or NULL: a transfer's recording, the model strategy's prior (replay_opts);
+			       * set by the caller after anytime_open */
 	double *time;        /* per configuration, ms; INFINITY failed */
 	double *asc;         /* the passed times, ascending */
 	size_t nvalid;

@@ -20,7 +20,7 @@
  * the options its row of `commands` lists, and -h/--help and --version, which every command
  * accepts; getopt_long's table and the help are made from these. */
 enum {
-	OPT_FRESH = 256, OPT_RETRY, OPT_CACHE_DIR, OPT_NO_CACHE, OPT_REPLAY, OPT_STRATEGY, OPT_BUDGET, OPT_SEED,
+	OPT_FRESH = 256, OPT_RETRY, OPT_CACHE_DIR, OPT_NO_CACHE, OPT_REPLAY, OPT_PRIOR, OPT_STRATEGY, OPT_BUDGET, OPT_SEED,
 	OPT_DEVICES, OPT_SHARD, OPT_TOP, OPT_SORT, OPT_PARAMS, OPT_SPEC_HASH, OPT_INSTANCES, OPT_T4, OPT_CONFIG, OPT_VERSION,
 	OPT_KEEP_GOING, OPT_BASELINE,
 };
@@ -46,6 +46,7 @@ static const cli_option cli_options[] = {
 	{"budget", OPT_BUDGET, "B", "at most N configurations, N% of the space, or Ns seconds"},
 	{"seed", OPT_SEED, "N", "the search's seed"},
 	{"replay", OPT_REPLAY, "F", "search a recorded run (CSV, T4, Kernel Tuner cache)"},
+	{"prior", OPT_PRIOR, "F", "+rank by another GPU's run"},
 	{"t4", OPT_T4, NULL, "also write the results as T4 JSON (NAME.t4.json)"},
 	{"cache-dir", OPT_CACHE_DIR, "D", "cubin cache (default ${XDG_CACHE_HOME:-~/.cache}/autotune)"},
 	{"no-cache", OPT_NO_CACHE, NULL, "compile everything, keep nothing"},
@@ -86,7 +87,7 @@ typedef struct {
 static const cli_command commands[CMD_COUNT_] = {
 	[CMD_TUNE] = {"tune", "CONFIG.yaml", 1, 1, "one config file",
 		{{'n'}, {'a'}, {'j'}, {'d'}, {OPT_DEVICES}, {OPT_SHARD}, {'m'}, {OPT_FRESH}, {OPT_RETRY}, {OPT_KEEP_GOING},
-		 {OPT_STRATEGY}, {OPT_BUDGET}, {OPT_SEED}, {OPT_REPLAY}, {OPT_T4}, {OPT_CACHE_DIR}, {OPT_NO_CACHE}, {'q'}},
+		 {OPT_STRATEGY}, {OPT_BUDGET}, {OPT_SEED}, {OPT_PRIOR}, {OPT_REPLAY}, {OPT_T4}, {OPT_CACHE_DIR}, {OPT_NO_CACHE}, {'q'}},
 		"exit: 0 winner written, 1 none passed, 2 bad input, 3 GPU worker lost or out of\n"
 		"      memory, 4 unwritten (journal), 130 interrupted, 143 SIGTERM. man autotune\n"},
 	[CMD_VALIDATE] = {"validate", "CONFIG.yaml [MORE.yaml ...]", 1, 4096, "one file",
@@ -180,7 +181,8 @@ static void put_takes(FILE *f, const cli_takes *t, int *col)
 }
 
 /* The general help: the usage, the commands, tune's options a line each (the global -h and
- * --version share the last line, to fit 24 lines), the statuses. */
+ * --version share the last line, and an option whose help starts with '+' the line of the one
+ * before it, to fit 24 lines), the statuses. */
 static void put_general_help(FILE *f)
 {
 	fputs("usage: autotune [tune] [options] CONFIG.yaml   tune the kernel CONFIG describes\n"
@@ -191,12 +193,16 @@ static void put_general_help(FILE *f)
 	fputs("\noptions:\n", f);
 	const cli_command *c = &commands[CMD_TUNE];
 	for (const cli_takes *t = c->opts; t->val; t++) {
-		const cli_option *op = option_of(t->val);
-		char left[64], letter[8] = "    ";
+		const cli_option *op = option_of(t->val), *next = t[1].val ? option_of(t[1].val) : NULL;
+		if (*op->help == '+')
+			continue; /* on the line before */
+		char left[64], letter[8] = "    ", also[96] = "";
 		if (op->val < 256)
 			snprintf(letter, sizeof letter, "-%c, ", op->val);
 		snprintf(left, sizeof left, "%s--%s%s%s", letter, op->name, op->arg ? " " : "", op->arg ? op->arg : "");
-		fprintf(f, "  %-18s %s%s\n", left, op->help, t[1].val ? "" : "   -h, --help   --version");
+		if (next && *next->help == '+')
+			snprintf(also, sizeof also, "   --%s %s  %s", next->name, next->arg, next->help + 1);
+		fprintf(f, "  %-18s %s%s%s\n", left, op->help, also, t[1].val ? "" : "   -h, --help   --version");
 	}
 	fputs(c->text, f);
 }
@@ -403,6 +409,7 @@ static int take_option(int c, const char *arg, options *o)
 	case OPT_CACHE_DIR: o->cache_dir = arg; break;
 	case OPT_NO_CACHE: o->no_cache = 1; break;
 	case OPT_REPLAY: o->replay = arg; break;
+	case OPT_PRIOR: o->prior = arg; break;
 	case OPT_STRATEGY: o->strategy = arg; break;
 	case OPT_BUDGET: o->budget = arg; break;
 	case OPT_DEVICES: o->devices = arg; break;

@@ -52,6 +52,8 @@ typedef struct {
 	int keep_going;      /* compile every binary even when the first all fail alike */
 	const char *cache_dir; /* --cache-dir, or NULL: the default */
 	const char *replay;    /* --replay CSV: search a recorded run instead of the GPU */
+	const char *prior;     /* --prior F: a recording of the kernel on another GPU or size ranks the
+				* model strategy's picks in place of its built-in model (transfer) */
 	const char *strategy;  /* --strategy NAME (replay) */
 	const char *budget;    /* --budget N or N% (replay) */
 	unsigned long long seed;

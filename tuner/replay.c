@@ -15,6 +15,7 @@
 #include "occupancy.h"
 #include "output.h"
 #include "schedule.h"
+#include "search_prior.h"
 #include "space.h"
 #include "t4.h"
 #include "table.h"
@@ -256,6 +257,46 @@ static double *binary_seconds(const build *b, const double *csec, size_t nconfig
 	return s;
 }
 
+double *replay_prior(const config *cfg, const space *sp, const char *path, const double *model, diags *d)
+{
+	double *other = xcalloc(sp->count + 1, sizeof *other), *csec = xcalloc(sp->count + 1, sizeof *csec);
+	for (size_t c = 0; c < sp->count; c++)
+		other[c] = csec[c] = NAN; /* NAN: not in the recording (another size's space) */
+	size_t timed = 0;
+	double *prior = NULL;
+	if (read_recording(cfg, sp, path, other, csec, d) == 0) {
+		for (size_t c = 0; c < sp->count; c++)
+			timed += !isnan(other[c]) && !isinf(other[c]);
+		if (timed)
+			prior = search_prior_transfer(other, model, sp->count);
+		else
+			diags_add(d, "%s: times none of the %zu configurations of this space: no prior", path, sp->count);
+	}
+	free(other);
+	free(csec);
+	return prior;
+}
+
+/* The model strategy's prior: as a live run ranks, before compiling, by each launch alone (for
+ * the config's target, else sm_90, the GPUs the recordings come from), or the caller's in its
+ * place, or a transfer's. NULL with the reason in d. */
+static double *ranking(const config *cfg, const space *sp, const replay_opts *opt, diags *d)
+{
+	result *geometry = xcalloc(sp->count + 1, sizeof *geometry);
+	int cc = cfg->arch ? arch_parse(cfg->arch) : 90;
+	double *prior = space_eval_geometry(cfg, sp, geometry, d) == 0 ? search_model_prior(cfg, sp, geometry, cc > 0 ? cc : 90)
+									  : NULL;
+	free(geometry);
+	if (prior && opt->model)
+		memcpy(prior, opt->model, sp->count * sizeof *prior);
+	if (prior && opt->prior) {
+		double *transfer = replay_prior(cfg, sp, opt->prior, prior, d);
+		free(prior);
+		prior = transfer;
+	}
+	return prior;
+}
+
 int replay_run(const config *cfg, const space *sp, const replay_opts *opt, replay_result *r, diags *d)
 {
 	const char *csv_path = opt->recording, *out_path = opt->out;
@@ -270,14 +311,7 @@ int replay_run(const config *cfg, const space *sp, const replay_opts *opt, repla
 		csec[c] = NAN;
 	}
 	int rc = read_recording(cfg, sp, csv_path, time, csec, d);
-	/* the model ranks as a live run does, before compiling: by each launch alone (for the
-	 * config's target, else sm_90, the GPUs the recordings come from) */
-	result *geometry = xcalloc(sp->count + 1, sizeof *geometry);
-	int cc = cfg->arch ? arch_parse(cfg->arch) : 90;
-	double *prior = rc == 0 && space_eval_geometry(cfg, sp, geometry, d) == 0
-				? search_model_prior(cfg, sp, geometry, cc > 0 ? cc : 90)
-				: NULL;
-	free(geometry);
+	double *prior = rc == 0 ? ranking(cfg, sp, opt, d) : NULL;
 	if (rc == 0 && prior) {
 		size_t *order = xcalloc(budget + 1, sizeof *order);
 		build b;
@@ -291,6 +325,7 @@ int replay_run(const config *cfg, const space *sp, const replay_opts *opt, repla
 			o.finish[k] = -1;
 		o.running = xcalloc(o.jobs + 1, sizeof *o.running);
 		int speculate = ahead_enabled();
+		r->prior_set_aside = 0;
 		o.plan = ahead_new(cfg, sp, &b, o.jobs, speculate);
 		/* the same schedule as a live search's, with the recording as its lane */
 		schedule S = {.of_config = b.of_config, .nbins = b.nbins, .lane = {sim_measure, sim_time, NULL}, .lane_ctx = &o,
@@ -298,7 +333,7 @@ int replay_run(const config *cfg, const space *sp, const replay_opts *opt, repla
 			      .early = speculate ? xcalloc(sp->count + 1, 1) : NULL};
 		r->evaluations = search_run(cfg, sp, &(search_opts){.strategy = s, .prior = prior, .budget = budget, .seed = seed,
 			.eval = schedule_eval, .hint = schedule_hint, .commit = speculate ? schedule_commit : NULL,
-			.poll = schedule_poll, .peek = schedule_peek, .ctx = &S}, order);
+			.poll = schedule_poll, .peek = schedule_peek, .ctx = &S, .set_aside = &r->prior_set_aside}, order);
 		r->compile_latencies = o.now;
 		r->built = o.built;
 		free(o.finish);

@@ -20,6 +20,7 @@ typedef struct {
 	size_t built;
 	double compile_latencies;
 	int seconds;
+	size_t prior_set_aside; /* the model's: evaluations made when it set its prior aside (0: kept) */
 } replay_result;
 
 /* What a replay runs, and against what. */
@@ -32,6 +33,11 @@ typedef struct {
 	const char *out;         /* where the sequence goes (CSV: step, parameters, time), or NULL */
 	size_t *sequence;        /* or NULL: the configurations evaluated, in order (budget of them at most) */
 	double *times;           /* or NULL: every configuration's recorded time (sp->count) */
+	/* or NULL: a recording of the same kernel on another GPU or size (transfer): its times rank
+	 * the configurations in place of the built-in model (replay_prior) */
+	const char *prior;
+	const double *model;     /* or NULL: per configuration, a ranking in place of the built-in
+				  * model's (a test's deliberately wrong one) */
 } replay_opts;
 
 /* Loads the recording (t4.h reads the cache files), runs the strategy with the budget and seed,
@@ -40,5 +46,12 @@ typedef struct {
  * spills). Compiles are simulated on `jobs` slots as a live search's on-demand pool runs them.
  * -1 with the reason in d when the CSV does not fit the space. */
 int replay_run(const config *cfg, const space *sp, const replay_opts *o, replay_result *r, diags *d);
+
+/* A transfer's prior (search_prior.h): the times of the recording at path (a results CSV, T4 or
+ * Kernel Tuner cache, read as replay_run reads one) rank the space's configurations, those it lacks
+ * or failed after, by model (the built-in model's values, or NULL). NULL with the reason in d when
+ * it cannot be read, is not of this config, or times none of the space's configurations. Caller
+ * frees. */
+double *replay_prior(const config *cfg, const space *sp, const char *path, const double *model, diags *d);
 
 #endif

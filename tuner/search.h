@@ -62,6 +62,9 @@ typedef struct {
 	 * ranking) */
 	search_over_fn over;
 	void *ctx;                /* eval's, hint's, commit's, poll's, peek's and over's */
+	/* or NULL: receives, for the model strategy, how many evaluations had been made when its
+	 * prior was set aside as one that ranks the measurements badly (search_prior.h), 0 when kept */
+	size_t *set_aside;
 } search_opts;
 
 /* Runs the strategy for at most `budget` evaluations with a seeded generator. order receives the

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "search_prior.h"
 #include "search_state.h"
 #include "banned.h"
 
@@ -233,17 +234,45 @@ static size_t model_picks(state *S, char *taken, size_t *wave, size_t k, size_t 
 	return k;
 }
 
-/* A plateau (no better configuration in the last STALE evaluations, or a third of the run so far
+/* A plateau (no configuration better by GAIN in the last STALE evaluations, or a third of the run so far
  * when that is more): up to cap - k configurations away from
  * the basin the waves circle, each a child of two of the best TOP measured (each parameter's
  * position from either, tournament-chosen as the genetic strategy chooses, as local and genetic
  * escape such basins on the recordings), one not of the space or measured already replaced by a
  * uniform draw. */
 enum { STALE = 16, TOP = 8 };
+/* A best that improves by less than this does not end a plateau: a broad basin's floor has
+ * near-ties (0.1% apart on transpose_big), and stepping over them kept a run from ever
+ * diversifying there. */
+#define GAIN 0.01
+
+/* Appends (up to cap) the unmeasured configurations two steps from c in one parameter: a wider
+ * move than a neighbour's, over a basin's rim one step wide (the convolution space's best at
+ * BLOCK_X 128, 0.86 of the optimum: 96 is slower, 64 holds the optimum's basin). */
+static size_t wide_moves(state *S, size_t c, char *taken, size_t *wave, size_t k, size_t cap)
+{
+	size_t *pos = xcalloc(S->np + 1, sizeof *pos);
+	for (size_t i = 0; i < S->np && k < cap; i++)
+		for (int step = -2; step <= 2 && k < cap; step += 4) {
+			memcpy(pos, &S->pos[c * S->np], S->np * sizeof *pos);
+			if ((step < 0 && pos[i] < 2) || (step > 0 && pos[i] + 2 >= S->cfg->params[i].nvalues))
+				continue;
+			pos[i] = step < 0 ? pos[i] - 2 : pos[i] + 2;
+			long long nb = lookup(S, pos);
+			if (nb >= 0 && !measured(S, (size_t)nb) && !taken[nb]) {
+				taken[nb] = 1;
+				wave[k++] = (size_t)nb;
+			}
+		}
+	free(pos);
+	return k;
+}
 
 static size_t diversify(state *S, char *taken, size_t *wave, size_t k, size_t cap, const ranked *centre, size_t m)
 {
 	size_t top = m < TOP ? m : TOP, *child = xcalloc(S->np + 1, sizeof *child);
+	if (m)
+		k = wide_moves(S, centre[0].config, taken, wave, k, cap);
 	while (k < cap) {
 		long long c = -1;
 		if (top >= 2) {
@@ -262,6 +291,24 @@ static size_t diversify(state *S, char *taken, size_t *wave, size_t k, size_t ca
 	}
 	free(child);
 	return k;
+}
+
+/* The prior checked against everything measured so far (the first list's draws too, which it did
+ * not choose), on the pairs with one of its picks so far (those it ranks as far as rank_next): once
+ * it ranks them no better than a prior that knows nothing, it is set aside for
+ * the rest of the run: the waves take no more of its picks. Checked while the
+ * run is young (CHECKED evaluations): later, its share of the waves follows its picks' record
+ * (credit), and the pairs grow as the square of the evaluations. */
+enum { CHECKED = 48 };
+
+static void check_prior(state *S)
+{
+	if (!S->rank || !S->prior || !S->rank_next || S->used > CHECKED ||
+	    !search_prior_misleads(S->prior, S->time, S->order, S->used, S->prior[S->rank[S->rank_next - 1]]))
+		return;
+	S->rank = NULL;
+	if (S->set_aside && !S->sur)
+		*S->set_aside = S->used;
 }
 
 static void run_waves(state *S)
@@ -307,7 +354,8 @@ static void run_waves(state *S)
 			break;
 		search_measure_in_order(S, wave, k, 1);
 		credit(S, wave, by_model);
-		S->stale = S->best >= 0 && S->time[S->best] < before ? 0 : S->stale + k;
+		check_prior(S);
+		S->stale = S->best >= 0 && S->time[S->best] < before * (1 - GAIN) ? 0 : S->stale + k;
 		for (size_t i = 0; i < k; i++)
 			taken[wave[i]] = 0;
 	}
@@ -501,13 +549,16 @@ void search_run_model(state *S, const double *prior)
 	}
 	free(bin);
 	search_measure_in_order(S, first, nfirst, 1);
-	if (prior)
+	S->rank = prior ? rank : NULL;
+	S->prior = prior;
+	S->rank_next = k;
+	if (prior) {
 		credit(S, picked, npicked);
+		check_prior(S);
+	}
 	free(taken);
 	free(first);
 	free(picked);
-	S->rank = prior ? rank : NULL;
-	S->rank_next = k;
 	run_waves(S);
 	free(rank);
 }

@@ -54,6 +54,10 @@ typedef struct {
 	const size_t *rank;
 	size_t rank_next, stale;
 	size_t model_tried, model_good; /* the model's picks measured, and those that did well */
+	/* the prior's values (NULL: none), checked against the measurements (search_prior.h); where
+	 * the caller asks, how many evaluations had been made when it was set aside */
+	const double *prior;
+	size_t *set_aside;
 	const size_t *bin_of; /* per configuration, its binary (NULL: not known) */
 	size_t nbins;
 } state;

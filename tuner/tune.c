@@ -145,6 +145,7 @@ typedef struct {
 	/* compiling and measuring */
 	progress compiles;
 	builder *bd;         /* the compiles, from when the target is known (a guess: gpu_guess.h) */
+	int prior_refused;   /* --prior named a recording that cannot rank this space */
 	char *jpath;
 	journal *jr;
 	double *prior;
@@ -585,7 +586,20 @@ static void measured(tuning *t, builder *bd)
 		t->code = interrupted == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED;
 }
 
-/* The compiles begin: every binary, or a search's first proposals (the rest on demand). */
+/* --prior: another GPU's or size's recording ranks in place of the built-in model (the search
+ * checks it against its first measurements and sets it aside if it misleads, search_prior.h). */
+static int transfer_prior(tuning *t)
+{
+	double *transfer = replay_prior(&t->cfg, &t->sp, t->o->prior, t->prior, &t->d);
+	if (!transfer)
+		return -1;
+	free(t->prior);
+	t->prior = transfer;
+	return 0;
+}
+
+/* The compiles begin: every binary, or a search's first proposals (the rest on demand). A prior
+ * that cannot be used is said, and t->prior_refused set: the run stops before measuring. */
 static builder *begin_build(tuning *t)
 {
 	const options *o = t->o;
@@ -601,6 +615,7 @@ static builder *begin_build(tuning *t)
 	/* the model's ranking: the order of an exhaustive pass, and the search's first proposals */
 	signals_at_once(!t->ir); /* not an instance of several: its run writes those before it */
 	t->prior = search_model_prior(&t->cfg, &t->sp, t->res, t->cc);
+	t->prior_refused = o->prior && transfer_prior(t);
 	/* an instance's search starts from the nearest instance's winner, when one is tuned */
 	if (t->ir && t->strat != STRAT_EXHAUSTIVE && strategy_searches(t->strat, t->budget, t->seconds, t->sp.count))
 		t->nstart = instance_seed(t->ir, &t->cfg, &t->sp, t->start, o->quiet);
@@ -616,8 +631,13 @@ static int compile_and_measure(tuning *t)
 	const options *o = t->o;
 	if (open_journal(t))
 		return 1;
-	builder *bd = t->bd ? t->bd : begin_build(t);
+	builder *bd = t->bd ? t->bd : t->prior_refused ? NULL : begin_build(t);
 	t->bd = NULL;
+	if (t->prior_refused) {
+		if (bd)
+			build_end(bd, NULL);
+		return stop(t, EXIT_USAGE);
+	}
 	double t0 = now_seconds();
 	int ref_failed = build_wait(bd, t->b.of_config[t->sp.reference]);
 	t->ref_wait_s = now_seconds() - t0;

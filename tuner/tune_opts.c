@@ -65,7 +65,8 @@ int tune_replay(const options *o, const config *cfg, const space *sp, diags *d)
 	replay_result r;
 	int rc = run_check_output_path(out, d) ? -1
 					   : replay_run(cfg, sp, &(replay_opts){.recording = o->replay, .strategy = s,
-						   .budget = budget, .seed = tune_seed(o, cfg), .jobs = tune_jobs(o), .out = out}, &r, d);
+						   .budget = budget, .seed = tune_seed(o, cfg), .jobs = tune_jobs(o), .out = out,
+						   .prior = o->prior}, &r, d);
 	if (rc == 0 && r.best_config < 0) {
 		/* no ratio to give: the search found nothing that passed */
 		if (!o->quiet) {
