@@ -429,6 +429,36 @@ static void test_cheap_draws_leave_the_model_picks_their_place(void)
 	diags_free(&d);
 }
 
+/* At 5% of GEMM (559 of 11,164) 3 of 30 runs once stopped at 0.934 of the optimum, in a basin six
+ * parameters from it, which neither the children of the best nor its ridge moves leave: a plateau
+ * restarts from the best configuration measured in another basin. The bar: the methodology's 0.95
+ * for the worst tenth. */
+static void test_a_plateau_leaves_a_distant_basin(void)
+{
+	enum { SEEDS = 30 };
+	config c;
+	space s;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(config_load("configs/gemm.yaml", &c, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(&c, &s, &d), 0);
+	size_t budget = (size_t)ceil(0.05 * (double)s.count);
+	double ratio[SEEDS];
+	for (int seed = 0; seed < SEEDS; seed++) {
+		replay_result r;
+		CU_ASSERT_EQUAL_FATAL(replay_run(&c, &s, &(replay_opts){.recording = "tests/data/gemm_h100.csv",
+						 .strategy = STRAT_MODEL, .budget = budget, .seed = (unsigned long long)seed + 1,
+						 .jobs = 1}, &r, &d), 0);
+		ratio[seed] = r.optimum / r.best_found;
+	}
+	qsort(ratio, SEEDS, sizeof *ratio, by_value);
+	if (ratio[(SEEDS - 1) / 10] < 0.95)
+		fprintf(stderr, "\n  GEMM at 5%%: worst tenth %.3f of the optimum\n", ratio[(SEEDS - 1) / 10]);
+	CU_ASSERT(ratio[(SEEDS - 1) / 10] >= 0.95);
+	space_free(&s);
+	config_free(&c);
+	diags_free(&d);
+}
+
 /* --replay against a recorded H100 run of configs/summatrix.yaml (tests/data): no GPU, no nvcc;
  * the budget is kept, the same seed gives the same sequence, every strategy beats nothing. */
 static void test_replay_of_a_recorded_run(void)
@@ -578,6 +608,7 @@ int add_replay_suite(void)
 	CU_add_test(s, "recorded compile seconds drive the pool", test_recorded_compile_seconds_drive_the_pool);
 	CU_add_test(s, "the default holds on every recording", test_the_default_holds_on_every_recording);
 	CU_add_test(s, "cheap draws leave the model picks their place", test_cheap_draws_leave_the_model_picks_their_place);
+	CU_add_test(s, "a plateau leaves a distant basin", test_a_plateau_leaves_a_distant_basin);
 	CU_add_test(s, "every recording is replayed", test_every_recording_is_replayed);
 	CU_add_test(s, "replay of a recorded run (the binary)", test_replay_of_a_recorded_run);
 	CU_add_test(s, "a replay picks the strategy a run would", test_a_replay_picks_the_strategy_a_run_would);
