@@ -13,19 +13,6 @@
 
 /* configurations profiled in one session at most (bounds the counter data image and a hang) */
 #define COUNTERS_PER_SESSION 64
-/* How a group's reference was chosen when none is named and a configuration's outputs are what
- * the others must equal (measure.c): the first that passes is provisional until a configuration
- * of another binary agrees with it; when the first two of other binaries that differ from it
- * agree with each other, the second of the three becomes the reference. */
-typedef struct vote {
-	enum { VOTE_NONE, VOTE_OPEN, VOTE_RERUN, VOTE_REELECT, VOTE_DONE } state;
-	enum { CHOSEN_FIRST, CHOSEN_CONFIRMED, CHOSEN_MAJORITY, CHOSEN_NONE_AGREE, CHOSEN_UNDECIDED, CHOSEN_EARLIER } how;
-	long long first, agree; /* the provisional reference; the one that agreed with it */
-	long long dissent[2];   /* configurations of other binaries that differed from it */
-	int ndissent;
-	int owner;              /* the lane that measures the group while the vote is open */
-} vote;
-
 /* One GPU: its worker, and which reference outputs that worker holds. */
 typedef struct lane {
 	runner *rn;
@@ -40,7 +27,6 @@ typedef struct lane {
 			 * score) this lane measured so far: racing compares with it */
 } lane;
 
-enum { IDLE, IN_FLIGHT, FINISHED };
 /* the run's phase, as the lanes other than the first see it */
 enum { PHASE_PASS, PHASE_FINISH, PHASE_ABORT };
 
@@ -56,21 +42,10 @@ typedef struct pass {
 	progress bar;
 	sample_plan plan;
 	double slowest;
-	size_t *group;
-	/* ref[g]: the configuration whose outputs group g is checked against (-1: none passed yet);
-	 * pending[g]: a candidate for it is being measured on some lane */
-	long long *ref, named;
-	char *pending;
-	vote *votes;       /* per group, when `voting` */
-	int voting;        /* no reference is named, and a reference configuration's outputs count */
-	size_t votes_open; /* groups whose vote holds their configurations for its lane */
-	size_t visiting;   /* lanes in visit(): measuring, or waiting for a binary first */
-	char *state;       /* per configuration: IDLE, IN_FLIGHT, FINISHED */
-	int ref_kernel;
+	schedule_pass S; /* the visits' decisions: references, votes, twins, the queue */
 	size_t done;
 	int stopped; /* 1: stop quietly (the reference failed, reported), -1: a worker is gone */
 	double deadline; /* a time budget's end (now_seconds), 0: none */
-	schedule_queue Q; /* the exhaustive pass's queue; its count of finished measurements */
 	lane *lanes;     /* lanes[0] also measures the search's proposals, finalists */
 	size_t nlanes;
 	size_t *counted, ncounted, ccursor; /* the counters' queue */
@@ -118,15 +93,6 @@ int pass_run_reference_kernel(const config *cfg, const space *sp, const build *b
 			      diags *d);
 /* Whether a reference configuration's outputs are what the others must equal. */
 int pass_outputs_from_reference(const config *cfg);
-/* A vote in progress (open, or re-electing) holds its group for its lane. */
-int vote_busy(const vote *v);
-/* Group g's configurations wait for another lane's vote (P->lock held). */
-int vote_holds(const pass *P, const lane *L, size_t g);
-/* Ends a vote, settled as `how` (CHOSEN_). */
-void vote_close(pass *P, vote *v, int how);
-/* Counts configuration c's verdict, measured on L in `role`, in its group's vote (P->lock held,
- * c's result recorded); a second dissent leaves the vote VOTE_RERUN, for vote_reelect. */
-void vote_count(pass *P, lane *L, size_t c, proto_role role);
 /* The re-election of a vote left VOTE_RERUN, on its lane L, measuring with `visit` (measure.c's,
  * P->lock held). */
 typedef int (*visit_fn)(pass *P, lane *L, size_t c);
