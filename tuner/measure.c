@@ -16,6 +16,7 @@
 #include "config.h"
 #include "objective.h"
 #include "plan.h"
+#include "pool.h"
 #include "proc.h"
 #include "progress.h"
 #include "schedule.h"
@@ -33,17 +34,11 @@ int measure_is_search(int strategy, size_t budget, double seconds, size_t count)
 /* Waits until binary bin is built; called with P->lock held, which is released meanwhile. */
 static int wait_binary(pass *P, size_t bin)
 {
-	if (!P->o->build)
+	if (!P->pool.build)
 		return 0;
 	pthread_mutex_unlock(&P->lock);
-	double t0 = now_seconds();
-	pthread_mutex_lock(&P->build_lock);
-	trace_event("wait for binary %zu", bin);
-	int rc = build_wait(P->o->build, bin);
-	trace_event("binary %zu ready", bin);
-	pthread_mutex_unlock(&P->build_lock);
+	int rc = lane_pool_wait(&P->pool, bin);
 	pthread_mutex_lock(&P->lock);
-	P->wait_s += now_seconds() - t0;
 	return rc;
 }
 
@@ -325,60 +320,6 @@ static double lane_time(void *ctx, size_t c)
 	return result_passed(r) ? result_rank(r) : INFINITY;
 }
 
-/* The compile pool (schedule.h): not thread-safe, so one lane at a time calls it, without P->lock,
- * so that the others can record results meanwhile. */
-static int pool_done(void *ctx, size_t bin)
-{
-	pass *P = ctx;
-	if (!P->o->build)
-		return 1;
-	pthread_mutex_lock(&P->build_lock);
-	int done = build_done(P->o->build, bin);
-	pthread_mutex_unlock(&P->build_lock);
-	return done;
-}
-
-/* Waits for a compile, up to 200 ms. */
-static int pool_wait(void *ctx, size_t bin)
-{
-	pass *P = ctx;
-	double t0 = now_seconds();
-	pthread_mutex_lock(&P->build_lock);
-	int rc = build_poll(P->o->build, bin, 200);
-	pthread_mutex_unlock(&P->build_lock);
-	pthread_mutex_lock(&P->lock);
-	P->wait_s += now_seconds() - t0;
-	pthread_mutex_unlock(&P->lock);
-	return rc;
-}
-
-static void pool_hint(void *ctx, const size_t *bins, size_t n)
-{
-	pass *P = ctx;
-	if (!P->o->build)
-		return;
-	pthread_mutex_lock(&P->build_lock);
-	build_hint(P->o->build, bins, n);
-	pthread_mutex_unlock(&P->build_lock);
-}
-
-static void pool_commit(void *ctx, const size_t *bins, size_t n)
-{
-	pass *P = ctx;
-	pthread_mutex_lock(&P->build_lock);
-	build_commit(P->o->build, bins, n);
-	pthread_mutex_unlock(&P->build_lock);
-}
-
-/* What the exhaustive pass expects to measure next: their binaries, each once, to compile first
- * in the free slots. */
-static void hint_binaries(pass *P, const size_t *configs, size_t n)
-{
-	size_t *bins = xcalloc(n + 1, sizeof *bins), nb = schedule_binaries(P->b->of_config, P->b->nbins, configs, n, bins);
-	pool_hint(P, bins, nb);
-	free(bins);
-}
-
 /* The next configuration for a lane of the exhaustive pass (P->lock held), waiting while only
  * put-back ones remain and another lane is still measuring. 0 when there is nothing left. */
 static int next_config(pass *P, size_t *c)
@@ -448,71 +389,6 @@ static void *lane_main(void *arg)
 	return NULL;
 }
 
-
-/* A lane other than the first, on a thread of its own: its part of the exhaustive pass (and,
- * when it left early, the counters of the fastest so far), then, once the first starts the
- * finish, its share of the counters; then its worker can start closing its context. */
-static void *other_lane(void *arg)
-{
-	lane *L = arg;
-	pass *P = L->P;
-	if (P->shared_queue)
-		lane_main(L);
-	if (L->left)
-		pass_counters_lane(L);
-	pthread_mutex_lock(&P->lock);
-	while (P->phase == PHASE_PASS)
-		pthread_cond_wait(&P->changed, &P->lock);
-	int go = P->phase == PHASE_FINISH;
-	pthread_mutex_unlock(&P->lock);
-	if (go)
-		pass_counters_lane(L);
-	runner_quit(L->rn);
-	return NULL;
-}
-
-/* Starts other_lane() for lanes 1..n-1 (those not started yet). Without a thread, a lane does
- * nothing: the others take its share. */
-static void pass_start_other_lanes(pass *P)
-{
-	for (size_t i = 1; i < P->nlanes; i++)
-		if (!P->lanes[i].threaded)
-			P->lanes[i].threaded = pthread_create(&P->lanes[i].thread, NULL, other_lane, &P->lanes[i]) == 0;
-}
-
-/* Lets the other lanes go on to their counters (PHASE_FINISH) or stop (PHASE_ABORT). */
-static void pass_set_phase(pass *P, int phase)
-{
-	pthread_mutex_lock(&P->lock);
-	if (P->phase == PHASE_PASS)
-		P->phase = phase;
-	pthread_cond_broadcast(&P->changed);
-	pthread_mutex_unlock(&P->lock);
-}
-
-static void pass_join_other_lanes(pass *P)
-{
-	pass_set_phase(P, PHASE_ABORT); /* a no-op once the finish started */
-	for (size_t i = 1; i < P->nlanes; i++)
-		if (P->lanes[i].threaded) {
-			pthread_join(P->lanes[i].thread, NULL);
-			P->lanes[i].threaded = 0;
-		}
-}
-
-/* Finalists, then counters (finish.c); with several GPUs the other lanes profile on their threads
- * meanwhile, started and joined here. */
-static int finish(pass *P)
-{
-	if (pass_finish_begin(P)) {
-		pass_start_other_lanes(P); /* after a search, which measured on the first GPU alone */
-		pass_set_phase(P, PHASE_FINISH);
-		pass_finish_first_lane(&P->lanes[0]);
-		pass_join_other_lanes(P);
-	}
-	return pass_finish_end(P);
-}
-
 /* The exhaustive pass measures the most promising first (o->prior, ties in space order; space
  * order without one): the fastest so far is soon near the best, so that the rest race out early,
  * and a run cut short holds the likely-good (a plan's within each worker it needs). Their binaries
@@ -528,7 +404,7 @@ static size_t *exhaustive_order(pass *P)
 		free(connections);
 	}
 	if (P->o->build && P->o->prior)
-		hint_binaries(P, queue, P->sp->count);
+		lane_pool_hint(&P->pool, P->b->of_config, P->b->nbins, queue, P->sp->count);
 	return queue;
 }
 
@@ -598,7 +474,7 @@ static int first_pass(pass *P)
 		size_t *order = xcalloc(budget + 1, sizeof *order);
 		int ahead = o->build && ahead_enabled();
 		schedule S = {.of_config = P->b->of_config, .nbins = P->b->nbins, .lane = {lane_measure, lane_time, search_over},
-			      .lane_ctx = P, .pool = {NULL, pool_done, pool_wait, NULL, pool_hint, pool_commit}, .pool_ctx = P,
+			      .lane_ctx = P, .pool = lane_pool_ops, .pool_ctx = &P->pool,
 			      .early = ahead ? xcalloc(sp->count + 1, 1) : NULL};
 		search_run(cfg, sp, &(search_opts){.strategy = o->strategy, .prior = o->prior, .budget = budget,
 			   .seed = o->seed, .eval = schedule_eval, .hint = schedule_hint, .commit = ahead ? schedule_commit : NULL,
@@ -643,29 +519,30 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	for (size_t i = 0; i < nrunners; i++)
 		P.lanes[i] = (lane){.rn = runners[i], .gpu = (int)i, .loaded = -1, .P = &P};
 	P.taken = xcalloc(sp->count + 1, 1);
+	P.pass_lane = lane_main;
 	P.want = pass_counters_wanted(&P);
 	pthread_mutex_init(&P.lock, NULL);
-	pthread_mutex_init(&P.build_lock, NULL);
+	lane_pool_init(&P.pool, o->build);
 	pthread_cond_init(&P.changed, NULL);
 	double t0 = now_seconds();
 	int rc = first_pass(&P);
 	o->first_pass_s = now_seconds() - t0;
 	/* per lane that measured: a search measures on the first alone */
-	o->wait_s = P.wait_s / (double)(P.searching ? 1 : nrunners);
+	o->wait_s = P.pool.wait_s / (double)(P.searching ? 1 : nrunners);
 	for (size_t i = 0; i < nrunners; i++)
 		if (!P.lanes[i].left) /* (one that left may still be profiling) */
 			join_diags(d, &P.lanes[i]);
 	if (!rc && d->n == before && !measure_stopping(o)) {
 		/* (else the reference failed: nothing to compare with) */
 		t0 = now_seconds();
-		rc = finish(&P);
+		rc = pass_finish(&P);
 		o->counters_s = now_seconds() - t0 - o->final_s;
 	}
 	pass_join_other_lanes(&P);
 	for (size_t i = 0; i < nrunners; i++)
 		join_diags(d, &P.lanes[i]);
 	pthread_cond_destroy(&P.changed);
-	pthread_mutex_destroy(&P.build_lock);
+	lane_pool_destroy(&P.pool);
 	pthread_mutex_destroy(&P.lock);
 	free(P.counted);
 	free(P.taken);

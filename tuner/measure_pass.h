@@ -8,6 +8,7 @@
 #include <pthread.h>
 
 #include "measure.h"
+#include "pool.h"
 #include "progress.h"
 #include "schedule.h"
 
@@ -54,6 +55,7 @@ typedef struct pass {
 	/* Several GPUs: the lanes other than the first live on threads of their own from the pass
 	 * to the end of their counters, and wait for the first to start the finish (phase). */
 	int phase;
+	void *(*pass_lane)(void *lane); /* a lane's part of the exhaustive pass (measure.c) */
 	int shared_queue; /* the exhaustive pass: every lane takes configurations from the queue */
 	int searching;    /* a search, whose next proposals follow the times it measured */
 	size_t measuring; /* lanes still taking configurations from the queue */
@@ -61,13 +63,10 @@ typedef struct pass {
 	size_t measures, shares; /* visits that measured, that shared a twin's or an earlier run's */
 	double best_ms;   /* the fastest time measured so far */
 	int hopeless;     /* a profiling session profiled nothing: no more are tried */
-	double wait_s;    /* lanes' time waiting for binaries, all lanes together */
 	size_t passed;    /* configurations measured and passed so far */
-	pthread_mutex_t lock;
+	lane_pool pool;   /* the compile pool, under its own lock */
+	pthread_mutex_t lock; /* the one lock of the pass's state */
 	pthread_cond_t changed;
-	/* the compile pool is not thread-safe: one lane at a time waits on it, without P->lock, so
-	 * that the others can record results meanwhile */
-	pthread_mutex_t build_lock;
 } pass;
 
 /* A journal that cannot be written (a full disk) stops the run: measuring on would only make
@@ -108,13 +107,17 @@ void *pass_counters_lane(void *arg);
 void pass_choose_counters(pass *P, size_t top);
 /* How many of the fastest get counters (measure.metrics): SIZE_MAX for all, 0 for none. */
 size_t pass_counters_wanted(const pass *P);
-/* Finalists, then counters. With one GPU, both, and 0; with several, their queue and bar, and 1:
- * the caller then starts the other lanes' threads, lets them profile (PHASE_FINISH), runs
- * pass_finish_first_lane on the first lane (finalists, then its counters) and joins them. */
-int pass_finish_begin(pass *P);
-void *pass_finish_first_lane(void *lane);
-/* The counters shared with the configurations that share a measurement, the bar ended: 0, or -1
- * when a worker is gone. */
-int pass_finish_end(pass *P);
+/* Finalists, then counters, the counters shared with the configurations that share a
+ * measurement: 0, or -1 when a worker is gone. With several GPUs the first re-times the
+ * finalists while the others profile on their threads, started here when a search left them
+ * unstarted. */
+int pass_finish(pass *P);
+/* Starts the lanes other than the first on threads of their own (those not started yet): each
+ * runs pass_lane when the queue is shared, its counters when it left the pass for them, then
+ * waits for the finish (or its abort) and takes its share of the counters. Without a thread, a
+ * lane does nothing: the others take its share. */
+void pass_start_other_lanes(pass *P);
+/* Stops the other lanes unless the finish started, and joins them. */
+void pass_join_other_lanes(pass *P);
 
 #endif
