@@ -453,6 +453,17 @@ static void test_the_queue_waits_while_anything_is_in_flight(void)
 	schedule_pass_free(&S);
 }
 
+/* A time budget as evaluations: 80 configurations of 40 binaries, 2 each; 5 binaries affordable
+ * make 11 evaluations (one more, so that the last binary is met); nothing predicted, or more than
+ * the space, is the whole space. */
+static void test_a_time_budget_is_the_binaries_it_affords(void)
+{
+	CU_ASSERT_EQUAL(schedule_seconds_budget(80, 40, 5), 11);
+	CU_ASSERT_EQUAL(schedule_seconds_budget(80, 40, 0), 80);
+	CU_ASSERT_EQUAL(schedule_seconds_budget(80, 40, 40), 80);
+	CU_ASSERT_EQUAL(schedule_seconds_budget(80, 0, 3), 80);
+}
+
 int add_schedule_suite(void)
 {
 	CU_pSuite s = CU_add_suite("schedule", NULL, NULL);
@@ -475,5 +486,6 @@ int add_schedule_suite(void)
 	CU_add_test(s, "a vote holds its group until it is decided", test_a_vote_holds_its_group_until_it_is_decided);
 	CU_add_test(s, "two dissents call for a re-election", test_two_dissents_call_for_a_reelection);
 	CU_add_test(s, "the queue waits while anything is in flight", test_the_queue_waits_while_anything_is_in_flight);
+	CU_add_test(s, "a time budget is the binaries it affords", test_a_time_budget_is_the_binaries_it_affords);
 	return 0;
 }

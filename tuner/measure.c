@@ -4,10 +4,7 @@
  * by interleaved re-timing, then counters) is finish.c's. */
 #include "measure.h"
 
-#include <math.h>
 #include <pthread.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,8 +18,6 @@
 #include "progress.h"
 #include "schedule.h"
 #include "search.h"
-#include "select.h"
-#include "stats.h"
 #include "measure_pass.h"
 #include "banned.h"
 
@@ -294,32 +289,6 @@ static int visit(pass *P, lane *L, size_t c)
 	return s.kind;
 }
 
-static int search_over(void *ctx)
-{
-	const pass *P = ctx;
-	return P->stopped || measure_stopping(P->o) || (P->deadline > 0 && now_seconds() > P->deadline);
-}
-
-/* The first GPU's worker as a search's lane (schedule.h). */
-static void lane_measure(void *ctx, size_t c, int ahead)
-{
-	pass *P = ctx;
-	trace_event(ahead ? "search measures %zu ahead of its turn" : "search visits %zu", c);
-	pthread_mutex_lock(&P->lock);
-	visit(P, &P->lanes[0], c);
-	pthread_mutex_unlock(&P->lock);
-	if (!ahead)
-		trace_event("search visited %zu", c);
-}
-
-/* The search's view of a measurement: the time, or INFINITY for anything that did not pass. */
-static double lane_time(void *ctx, size_t c)
-{
-	const pass *P = ctx;
-	const result *r = &P->res[c];
-	return result_passed(r) ? result_rank(r) : INFINITY;
-}
-
 /* The next configuration for a lane of the exhaustive pass (P->lock held), waiting while only
  * put-back ones remain and another lane is still measuring. 0 when there is nothing left. */
 static int next_config(pass *P, size_t *c)
@@ -342,12 +311,6 @@ static profile_view view_of(const pass *P)
 			      .shares = P->shares, .measure_s = P->measure_s, .left = schedule_queue_left(&P->S.Q)};
 }
 
-static int time_to_profile(const pass *P, const lane *L)
-{
-	profile_view v = view_of(P);
-	return schedule_leaves_to_profile(&v, L->gpu);
-}
-
 static void *lane_main(void *arg)
 {
 	lane *L = arg;
@@ -363,7 +326,8 @@ static void *lane_main(void *arg)
 	}
 	trace_event("lane %d measures", L->gpu);
 	pthread_mutex_lock(&P->lock);
-	while (!(L->left = time_to_profile(P, L)) && next_config(P, &c)) {
+	for (profile_view v = view_of(P); !(L->left = schedule_leaves_to_profile(&v, L->gpu)) && next_config(P, &c);
+	     v = view_of(P)) {
 		double t0 = now_seconds();
 		int kind = visit(P, L, c);
 		if (kind == STEP_DEFER)
@@ -408,19 +372,6 @@ static size_t *exhaustive_order(pass *P)
 	return queue;
 }
 
-/* A time budget as evaluations, for the search's shape (the model's first half, its waves): the
- * binaries the pool can build in that time by the predicted compile times (the reference's, so
- * far), at the space's configurations per binary; the whole space when nothing predicts (the
- * reference came from the cache). The deadline still ends the search. */
-static size_t seconds_budget(const pass *P)
-{
-	size_t count = P->sp->count, bins = P->o->build ? ahead_affordable(build_ahead(P->o->build), P->o->seconds) : 0;
-	double per_bin = (double)count / (double)(P->b->nbins ? P->b->nbins : 1);
-	if (!bins || (double)bins * per_bin >= (double)count)
-		return count;
-	return (size_t)((double)bins * per_bin) + 1;
-}
-
 static int first_pass(pass *P)
 {
 	lane *lanes = P->lanes;
@@ -430,7 +381,7 @@ static int first_pass(pass *P)
 	result *res = P->res;
 	size_t budget = o->budget && o->budget < sp->count ? o->budget : sp->count;
 	if (o->seconds > 0 && !o->budget && o->build && ahead_enabled())
-		budget = seconds_budget(P);
+		budget = schedule_seconds_budget(sp->count, P->b->nbins, ahead_affordable(build_ahead(o->build), o->seconds));
 	/* every configuration counts: which ones need measuring shows only as binaries arrive */
 	progress_begin(&P->bar, o->progress, "measure", budget);
 	for (size_t c = 0; c < sp->count; c++)
@@ -468,23 +419,8 @@ static int first_pass(pass *P)
 				pthread_cond_wait(&P->changed, &P->lock);
 			pthread_mutex_unlock(&P->lock);
 		}
-	} else if (!P->stopped) {
-		/* a search: the strategy proposes, each proposal is measured as it comes, on one GPU
-		 * (the next proposal depends on this one's result) */
-		size_t *order = xcalloc(budget + 1, sizeof *order);
-		int ahead = o->build && ahead_enabled();
-		schedule S = {.of_config = P->b->of_config, .nbins = P->b->nbins, .lane = {lane_measure, lane_time, search_over},
-			      .lane_ctx = P, .pool = lane_pool_ops, .pool_ctx = &P->pool,
-			      .early = ahead ? xcalloc(sp->count + 1, 1) : NULL};
-		search_run(cfg, sp, &(search_opts){.strategy = o->strategy, .prior = o->prior, .budget = budget,
-			   .seed = o->seed, .eval = schedule_eval, .hint = schedule_hint, .commit = ahead ? schedule_commit : NULL,
-			   .poll = ahead ? schedule_poll : NULL, .peek = ahead ? schedule_peek : NULL,
-			   .start = o->start, .nstart = o->nstart, .over = schedule_over, .ctx = &S},
-			   order);
-		free(order);
-		free(S.early);
-		schedule_free(&S);
-	}
+	} else if (!P->stopped)
+		pass_search(P, budget);
 	progress_end(&P->bar);
 	pass_reference_note(P);
 	schedule_pass_free(&P->S);
@@ -520,6 +456,7 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 		P.lanes[i] = (lane){.rn = runners[i], .gpu = (int)i, .loaded = -1, .P = &P};
 	P.taken = xcalloc(sp->count + 1, 1);
 	P.pass_lane = lane_main;
+	P.visit = visit;
 	P.want = pass_counters_wanted(&P);
 	pthread_mutex_init(&P.lock, NULL);
 	lane_pool_init(&P.pool, o->build);

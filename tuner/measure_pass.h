@@ -56,6 +56,9 @@ typedef struct pass {
 	 * to the end of their counters, and wait for the first to start the finish (phase). */
 	int phase;
 	void *(*pass_lane)(void *lane); /* a lane's part of the exhaustive pass (measure.c) */
+	/* Visits configuration c on lane L: restores or measures it, or shares a twin's measurement
+	 * (measure.c; P->lock held): what it did, one of measure.c's step kinds. */
+	int (*visit)(struct pass *P, lane *L, size_t c);
 	int shared_queue; /* the exhaustive pass: every lane takes configurations from the queue */
 	int searching;    /* a search, whose next proposals follow the times it measured */
 	size_t measuring; /* lanes still taking configurations from the queue */
@@ -98,6 +101,9 @@ typedef int (*visit_fn)(pass *P, lane *L, size_t c);
 void vote_reelect(pass *P, lane *L, size_t g, visit_fn visit);
 /* P->o->reference_note, at the end of the first pass. */
 void pass_reference_note(pass *P);
+
+/* measure_search.c: a search within budget evaluations, on the first lane (P->lock not held). */
+void pass_search(pass *P, size_t budget);
 
 /* finish.c */
 /* A lane's counters: its share of P's queue, a profiling session at a time (a thread's main). */

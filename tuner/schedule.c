@@ -24,6 +24,14 @@
 /* a finalist's run beyond its samples and its untimed warm-up launch: the host's share */
 #define FINAL_RUN_S 0.0015
 
+size_t schedule_seconds_budget(size_t count, size_t nbins, size_t bins)
+{
+	double per_bin = (double)count / (double)(nbins ? nbins : 1);
+	if (!bins || (double)bins * per_bin >= (double)count)
+		return count;
+	return (size_t)((double)bins * per_bin) + 1;
+}
+
 size_t schedule_binaries(const size_t *of_config, size_t nbins, const size_t *configs, size_t n, size_t *bins)
 {
 	size_t nb = 0;

@@ -202,6 +202,12 @@ int schedule_leaves_to_profile(const profile_view *v, int gpu);
  * run of that reference). */
 void schedule_by_worker(size_t *queue, size_t n, const int *connections, const size_t *group);
 
+/* A time budget as evaluations, for the search's shape (the model's first half, its waves): the
+ * binaries the pool can build in that time (`bins`, by the predicted compile times), at the
+ * space's configurations per binary; the whole space (count) when nothing predicts (bins 0). The
+ * deadline still ends the search. */
+size_t schedule_seconds_budget(size_t count, size_t nbins, size_t bins);
+
 /* Configuration lists into their binaries, each once, in order of first appearance; returns how
  * many (bins: room for n). */
 size_t schedule_binaries(const size_t *of_config, size_t nbins, const size_t *configs, size_t n, size_t *bins);
