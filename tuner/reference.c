@@ -157,6 +157,9 @@ void vote_reelect(pass *P, lane *L, size_t g, visit_fn visit)
 		visit(P, L, a);
 		best_again(P);
 		vote_close(&P->S, v, CHOSEN_MAJORITY);
+		for (size_t i = 0; i < P->nlanes; i++)
+			if (&P->lanes[i] != L && P->lanes[i].loaded == (long long)g)
+				P->lanes[i].loaded = -1; /* it holds A's outputs, from a check during the vote */
 	} else {
 		P->done = done;
 		P->o->measured = measured;

@@ -273,6 +273,30 @@ static int vote_holds(const schedule_pass *S, int gpu, size_t g)
 	return S->voting && vote_busy(&S->votes[g]) && S->votes[g].owner != gpu;
 }
 
+/* c's verdict would count in its group's open vote: its code is neither the reference's nor the
+ * first dissent's (two of one code prove nothing). */
+static int can_decide(const schedule_pass *S, const vote *v, size_t c)
+{
+	void *x = S->view.ctx;
+	return !S->view.same_code(x, c, (size_t)v->first) && !(v->ndissent && S->view.same_code(x, c, (size_t)v->dissent[0]));
+}
+
+/* Whether lane gpu waits with c for group g's vote (a vote in progress); *deciding: c is the one
+ * configuration in flight that can decide it. */
+static int vote_waits(const schedule_pass *S, int gpu, size_t g, size_t c, int *deciding)
+{
+	const vote *v = &S->votes[g];
+	*deciding = 0;
+	if (!S->voting || !vote_busy(v))
+		return 0;
+	if (v->state != VOTE_OPEN)
+		return vote_holds(S, gpu, g) || v->state == VOTE_RERUN;
+	if (!can_decide(S, v, c))
+		return vote_holds(S, gpu, g);
+	*deciding = 1;
+	return v->deciding >= 0;
+}
+
 void vote_close(schedule_pass *S, vote *v, int how)
 {
 	if (vote_busy(v))
@@ -289,7 +313,7 @@ void schedule_earlier_passed(schedule_pass *S, size_t c)
 	S->ref[g] = (long long)c;
 	if (S->voting && S->votes[g].state == VOTE_NONE)
 		S->votes[g] = (vote){.state = VOTE_DONE, .how = CHOSEN_EARLIER, .first = (long long)c, .agree = -1,
-				     .dissent = {-1, -1}};
+				     .dissent = {-1, -1}, .deciding = -1};
 }
 
 /* A configuration whose measurement c could share, being measured on another lane now. */
@@ -306,8 +330,11 @@ int schedule_claim_config(schedule_pass *S, int gpu, long long loaded, size_t c,
 	size_t g = S->group[c];
 	*cl = (schedule_claim){.role = PROTO_ROLE_REF, .refresh = -1};
 	/* its twin, or its group's first candidate reference, is on another GPU now: later */
-	if (twin_in_flight(S, c) || (!S->ref_kernel && S->ref[g] < 0 && S->pending[g]) || vote_holds(S, gpu, g))
+	int deciding;
+	if (twin_in_flight(S, c) || (!S->ref_kernel && S->ref[g] < 0 && S->pending[g]) || vote_waits(S, gpu, g, c, &deciding))
 		return 0;
+	if (deciding)
+		S->votes[g].deciding = (long long)c;
 	if (S->ref_kernel) {
 		cl->run_ref_kernel = loaded < 0;
 		cl->role = PROTO_ROLE_CHECK;
@@ -325,6 +352,8 @@ void schedule_finished(schedule_pass *S, size_t c, proto_role role)
 {
 	S->state[c] = FINISHED;
 	schedule_queue_finished(&S->Q);
+	if (S->voting && S->votes[S->group[c]].deciding == (long long)c)
+		S->votes[S->group[c]].deciding = -1;
 	if (role == PROTO_ROLE_REF)
 		S->pending[S->group[c]] = 0;
 }
@@ -342,19 +371,17 @@ void schedule_count_vote(schedule_pass *S, int gpu, size_t c, proto_role role, i
 {
 	size_t g = S->group[c];
 	vote *v = &S->votes[g];
-	void *x = S->view.ctx;
 	if (!S->voting)
 		return;
 	if (role == PROTO_ROLE_REF) {
 		if (v->state == VOTE_NONE && S->ref[g] == (long long)c) {
-			*v = (vote){.state = VOTE_OPEN, .first = (long long)c, .agree = -1, .dissent = {-1, -1}, .owner = gpu};
+			*v = (vote){.state = VOTE_OPEN, .first = (long long)c, .agree = -1, .dissent = {-1, -1}, .owner = gpu,
+				    .deciding = -1};
 			S->votes_open++;
 		}
 		return;
 	}
-	/* two configurations whose code is the same: their agreement proves nothing */
-	if (v->state != VOTE_OPEN || S->view.same_code(x, c, (size_t)v->first) ||
-	    (v->ndissent && S->view.same_code(x, c, (size_t)v->dissent[0])))
+	if (v->state != VOTE_OPEN || !can_decide(S, v, c))
 		return;
 	if (verdict == VERDICT_OK) {
 		v->agree = (long long)c;
@@ -366,9 +393,15 @@ void schedule_count_vote(schedule_pass *S, int gpu, size_t c, proto_role role, i
 	}
 }
 
-int schedule_reelects(const schedule_pass *S, int gpu, size_t g)
+int schedule_reelects(schedule_pass *S, int gpu, size_t g)
 {
-	return S->voting && S->votes[g].state == VOTE_RERUN && S->votes[g].owner == gpu;
+	if (!S->voting || S->votes[g].state != VOTE_RERUN)
+		return 0;
+	for (size_t c = 0; c < S->count; c++)
+		if (S->group[c] == g && S->state[c] == IN_FLIGHT)
+			return 0;
+	S->votes[g].owner = gpu;
+	return 1;
 }
 
 int schedule_next_config(schedule_pass *S, size_t *c)

@@ -98,7 +98,10 @@ typedef struct vote {
 	long long first, agree; /* the provisional reference; the one that agreed with it */
 	long long dissent[2];   /* configurations of other binaries that differed from it */
 	int ndissent;
-	int owner;              /* the lane that measures the group while the vote is open */
+	int owner;              /* the lane that measures the group while the vote is open, or
+				 * re-elects */
+	long long deciding;     /* the configuration in flight that can decide it, on any lane, so
+				 * that no lane idles while the vote holds its group (-1: none) */
 } vote;
 
 /* What the decisions read of the configurations: the executor's results and binaries. */
@@ -139,7 +142,10 @@ void schedule_pass_free(schedule_pass *S);
 /* Configuration c's earlier result passed and stands: its group's reference when none is yet. */
 void schedule_earlier_passed(schedule_pass *S, size_t c);
 /* Lane gpu, whose worker holds group `loaded`'s reference outputs (-1: none), claims c: 1 and
- * *cl, c in flight; 0 when c must wait for another lane (put it back). */
+ * *cl, c in flight; 0 when c must wait for another lane (put it back). While a vote is open, its
+ * lane measures its group, and any lane the one configuration at a time that can decide it (of a
+ * code neither the reference's nor its first dissent's), checked against the reference: no
+ * other verdict is given against a reference that may be replaced. */
 int schedule_claim_config(schedule_pass *S, int gpu, long long loaded, size_t c, schedule_claim *cl);
 /* c's measurement in `role` ended (recorded or not). */
 void schedule_finished(schedule_pass *S, size_t c, proto_role role);
@@ -150,8 +156,9 @@ enum { VERDICT_OTHER, VERDICT_OK, VERDICT_WRONG };
  * passed opens it; a check of another binary that passed confirms the reference, one that differs
  * is a dissent, and a second dissent leaves the vote VOTE_RERUN for that lane to re-elect. */
 void schedule_count_vote(schedule_pass *S, int gpu, size_t c, proto_role role, int verdict);
-/* Whether lane gpu is to re-elect group g's reference now. */
-int schedule_reelects(const schedule_pass *S, int gpu, size_t g);
+/* Whether lane gpu is to re-elect group g's reference now: two dissents called for it, and
+ * nothing of the group is in flight any more (the re-election then holds it for gpu). */
+int schedule_reelects(schedule_pass *S, int gpu, size_t g);
 /* A vote in progress (open, or re-electing) holds its group for its lane. */
 int vote_busy(const vote *v);
 /* Ends a vote, settled as `how` (CHOSEN_). */
