@@ -1,7 +1,9 @@
-/* measure.c: the order in which configurations meet the GPU and how each is sampled: the first
- * pass over the space (or a search's proposals), one lane per GPU. The reference runs first
- * because every other configuration is checked against its outputs. The finish (near-ties settled
- * by interleaved re-timing, then counters) is finish.c's. */
+/* measure.c: the executor of the first pass over the space (or a search's proposals), one lane
+ * per GPU: a visit restores, shares or measures a configuration as the scheduler (schedule.c)
+ * decides, with the GPU work outside the lock, and records it in the results, the journal and
+ * the progress line. The reference runs first because every other configuration is checked
+ * against its outputs. A search's lane is measure_search.c's; the finish (near-ties settled by
+ * interleaved re-timing, then counters) and the other lanes' threads are finish.c's. */
 #include "measure.h"
 
 #include <pthread.h>

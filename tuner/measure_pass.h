@@ -1,7 +1,10 @@
-/* measure_pass.h: the state the measuring stage's files share: measure.c (the first pass, its
- * lanes and threads), finish.c (finalists and counters) and reference.c (the reference's runs and
- * its choice), which measure.c calls and which call nothing of it but the visit handed to a
- * re-election. Nothing else includes it. */
+/* measure_pass.h: the state the measuring stage's files share, under its one lock: measure.c
+ * (the executor of the first pass: its visits, the lanes' loop), measure_search.c (a search's
+ * lane), finish.c (the other lanes' threads, finalists and counters) and reference.c (the
+ * reference's runs, its re-election and summary). measure.c calls them; they reach back only
+ * through the function pointers it sets (pass_lane, visit). The decisions of the pass (whose
+ * visit waits, roles, references, votes, the queue) are schedule.c's, in `S`. Nothing else
+ * includes it. */
 #ifndef AUTOTUNE_MEASURE_PASS_H
 #define AUTOTUNE_MEASURE_PASS_H
 

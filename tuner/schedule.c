@@ -1,6 +1,7 @@
 /* schedule.c: a search's measurements against its compiles, as the live run and a replay both
  * make them: a configuration waited for is measured once its binary is in, and meanwhile any
- * committed configuration whose binary arrived first. */
+ * committed configuration whose binary arrived first. And the first pass's visits: which wait for
+ * another lane, their roles and references, the reference vote, the queue. */
 #include "schedule.h"
 
 #include <math.h>

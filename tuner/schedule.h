@@ -1,7 +1,8 @@
-/* schedule.h: what a search measures when, decided in one place for the live run (measure.c: a
- * GPU's worker and the compile pool) and for a replay (replay.c: a recording and a simulated pool
- * on a virtual clock). The decisions know the lane and the pool only through the operations
- * below; they take no lock and do no I/O of their own. */
+/* schedule.h: the measuring stage's decisions, in one place: what a search measures when, for the
+ * live run (measure.c: a GPU's worker and the compile pool) and for a replay (replay.c: a
+ * recording and a simulated pool on a virtual clock); the first pass's visits (schedule_pass);
+ * when a lane leaves to profile. The decisions know the lanes and the pool only through the
+ * operations and plain views below; they take no lock and do no I/O of their own. */
 #ifndef AUTOTUNE_SCHEDULE_H
 #define AUTOTUNE_SCHEDULE_H
 
