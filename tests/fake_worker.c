@@ -5,6 +5,11 @@
  *   FAKE_GPU0_WAITS  "K N": GPU 0's first-pass checks after its K-th wait (up to 10 s, below a run's
  *                    timeout) until FAKE_LOG holds N checks of GPU 1's (so that a test of two
  *                    GPUs sees both measure, whatever the machine's speed)
+ *   FAKE_ALTERNATE   N: two GPUs take the first pass's checks in turns, whatever the machine's
+ *                    speed: a check ends once the other GPU logged as many (the GPU that logged
+ *                    the pass's first check), or one more (the other), or FAKE_LOG holds N checks
+ *                    in all (the pass's last); the queue's odd places go to one GPU, the even to
+ *                    the other
  *   FAKE_CRASH_BX    on a run with this blockDim.x, die by SIGSEGV without answering
  *   FAKE_CRASH_REF_BX  the same, on a run with role "ref" only
  *   FAKE_HANG_BX     on a run with this blockDim.x, never answer
@@ -290,7 +295,35 @@ static void gpu0_waits(int gpu, proto_role role)
 	}
 }
 
-/* Answers "run": steered by FAKE_SLEEP_MS, FAKE_GPU0_WAITS, FAKE_CRASH_BX, FAKE_HANG_BX, FAKE_SLOW_GPU
+/* FAKE_ALTERNATE: holds a check on GPU gpu (0 or 1) until its turn is over (up to 10 s). */
+static void alternate(int gpu, proto_role role)
+{
+	long all = env_long("FAKE_ALTERNATE", 0);
+	const char *log = getenv("FAKE_LOG");
+	if (!all || gpu > 1 || role != PROTO_ROLE_CHECK || !log)
+		return;
+	for (int i = 0; i < 1000; i++) {
+		FILE *f = fopen(log, "r");
+		char line[256], role_word[16];
+		long n[2] = {0, 0};
+		int first = -1, g;
+		long long bx;
+		while (f && fgets(line, sizeof line, f))
+			if (sscanf(line, "run %lld %15s %d", &bx, role_word, &g) == 3 && !strcmp(role_word, "check") &&
+			    (g == 0 || g == 1)) {
+				n[g]++;
+				if (first < 0)
+					first = g;
+			}
+		if (f)
+			fclose(f);
+		if (n[0] + n[1] >= all || n[1 - gpu] >= n[gpu] + (gpu != first))
+			return;
+		nanosleep(&(struct timespec){0, 10000000}, NULL);
+	}
+}
+
+/* Answers "run": steered by FAKE_SLEEP_MS, FAKE_GPU0_WAITS, FAKE_ALTERNATE, FAKE_CRASH_BX, FAKE_HANG_BX, FAKE_SLOW_GPU
  * and FAKE_ODD_BX. */
 static void run(const proto_run *ask, int gpu)
 {
@@ -302,6 +335,7 @@ static void run(const proto_run *ask, int gpu)
 	}
 	log_line("run %lld %s %d\n", bx, ask->role, gpu);
 	gpu0_waits(gpu, role);
+	alternate(gpu, role);
 	long ms = env_long("FAKE_SLEEP_MS", 0);
 	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
 	nanosleep(&ts, NULL);

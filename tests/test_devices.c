@@ -284,7 +284,9 @@ static void test_counters_of_all_configurations_in_one_session_on_the_second_gpu
 
 /* Two builds of one launch shape (a define apart, so both are measured) split between a GPU and
  * a slower one: the build the slower GPU timed falls behind another shape in the first pass, yet
- * joins its twin among the finalists, where both are timed on one GPU and tie. */
+ * joins its twin among the finalists, where both are timed on one GPU and tie. The split is
+ * exact, not a race: the GPUs take the queue's checks in turns (FAKE_ALTERNATE), and the model
+ * ranks the bx=32 builds last, side by side (64 64 128 96 96 32 32). */
 static void test_a_build_timed_on_a_slower_gpu_joins_its_twin_among_the_finalists(void)
 {
 	setup_space();
@@ -302,9 +304,10 @@ static void test_a_build_timed_on_a_slower_gpu_joins_its_twin_among_the_finalist
 	fclose(f);
 	setenv("FAKE_SLOW_GPU", "1", 1);
 	setenv("FAKE_PER_MS", "10000", 1); /* all within the finalists' margin */
-	setenv("FAKE_SLEEP_MS", "100", 1);
+	setenv("FAKE_ALTERNATE", "7", 1);
 	CU_ASSERT_EQUAL(run_autotune((char *[]){"-q", "--fresh", DIR "/twins.yaml", NULL}, NULL), 0);
 	unsetenv("FAKE_SLOW_GPU");
+	unsetenv("FAKE_ALTERNATE");
 	/* the two bx=32 builds went to different GPUs (each lane takes one once the reference is in) */
 	CU_ASSERT_EQUAL(count_in(RUNS, "run 32 check 0"), 1);
 	CU_ASSERT_EQUAL(count_in(RUNS, "run 32 check 1"), 1);

@@ -468,11 +468,12 @@ static void test_search_measures_its_budget(void)
 	}
 }
 
-/* A search compiles what it proposes and leaves the rest of the 40 binaries not run, not compile
- * errors. How many it builds ahead depends on how long nvcc and the worker take meanwhile (a
- * busy machine builds more while it waits): the exact bound, twice what it waits for plus one per
- * job, is test_schedule's, on the replay's clock with the same schedule and pool policy. */
-static void test_search_compiles_only_what_it_needs(void)
+/* A live search accounts for each of the 40 binaries, built or not needed, and leaves the rest
+ * not run, not compile errors. How many it builds ahead depends on how long nvcc and the worker
+ * take meanwhile (a busy machine builds more while it waits), so it is not asserted here: the
+ * exact bound, twice what it waits for plus one per job, is test_schedule's "a search compiles
+ * only what it needs", on the replay's clock with the same schedule and pool policy. */
+static void test_a_live_search_accounts_for_every_binary(void)
 {
 	static const char *const strategies[] = {"random", "local", "anneal", "genetic", "model", "exhaustive"};
 	mkdir(DIR, 0777);
@@ -495,10 +496,9 @@ static void test_search_compiles_only_what_it_needs(void)
 		if (line)
 			sscanf(line, "ondemand: 80 valid configurations (of 80 combinations); %d binaries built in %*f s "
 				     "(0 failed; %d not, the search did not need them; %d nvcc runs", &built, &skipped, &runs);
-		if (!(runs >= 3 && built + skipped == 40 && skipped > 0))
+		if (!(runs >= 3 && built + skipped == 40))
 			fprintf(stderr, "\n  %s: %d built, %d skipped, %d nvcc runs: %s\n", strategies[i], built, skipped, runs, out);
 		CU_ASSERT(runs >= 3);
-		CU_ASSERT(skipped > 0);
 		CU_ASSERT_EQUAL(built + skipped, 40);
 		CU_ASSERT_EQUAL(count_in(DIR "/ondemand.csv", ",compile-error,"), 0);
 		CU_ASSERT(count_in(DIR "/ondemand.csv", ",ok,") >= 6);
@@ -696,7 +696,7 @@ int add_measure_suite(void)
 	CU_add_test(s, "an edited header re-measures only what includes it", test_edited_header_remeasures_only_what_includes_it);
 	CU_add_test(s, "a search measures its budget", test_search_measures_its_budget);
 	CU_add_test(s, "kill -9 in a search, then resume, repeats it", test_kill_9_in_a_search_then_resume_repeats_it);
-	CU_add_test(s, "a search compiles only what it needs", test_search_compiles_only_what_it_needs);
+	CU_add_test(s, "a live search accounts for every binary", test_a_live_search_accounts_for_every_binary);
 	CU_add_test(s, "the first proposals compile beside the reference", test_the_first_proposals_compile_beside_the_reference);
 	CU_add_test(s, "the streams config runs each plan on its workers", test_the_streams_config_runs_each_plan_on_its_workers);
 	return 0;

@@ -331,6 +331,176 @@ static void test_a_plans_queue_runs_by_worker(void)
 		CU_ASSERT_EQUAL(queue[i], want[i]);
 }
 
+/* The first pass's visits (schedule_pass) over 6 configurations of one reference group: 2k and
+ * 2k+1 are one launch (twins), and each pair is its own code. */
+static int twins_launch(void *ctx, size_t a, size_t c) { return (void)ctx, a / 2 == c / 2; }
+static int twins_code(void *ctx, size_t a, size_t c) { return (void)ctx, a / 2 == c / 2; }
+static int one_code(void *ctx, size_t a, size_t c) { return (void)ctx, (void)a, (void)c, 1; }
+
+static void six_of(schedule_pass *S, int voting, int (*same_code)(void *, size_t, size_t))
+{
+	size_t *group = calloc(6, sizeof *group), *order = malloc(6 * sizeof *order);
+	for (size_t c = 0; c < 6; c++)
+		order[c] = c;
+	memset(S, 0, sizeof *S);
+	schedule_pass_init(S, 6, group, -1, 0, voting, (pass_view){twins_launch, same_code, NULL});
+	S->Q = (schedule_queue){.order = order, .count = 6, .skip = -1};
+}
+
+static void six_in_one_group(schedule_pass *S, int voting) { six_of(S, voting, twins_code); }
+
+/* Measures c on lane gpu from claim to verdict, as the executor would. */
+static void measured(schedule_pass *S, int gpu, long long loaded, size_t c, int verdict, schedule_claim *cl)
+{
+	CU_ASSERT_EQUAL_FATAL(schedule_claim_config(S, gpu, loaded, c, cl), 1);
+	CU_ASSERT_EQUAL(S->state[c], IN_FLIGHT);
+	schedule_finished(S, c, cl->role);
+	if (verdict == VERDICT_OK)
+		schedule_passed(S, c);
+	schedule_count_vote(S, gpu, c, cl->role, verdict);
+}
+
+/* A configuration whose twin is in flight on another lane, or whose group's candidate reference
+ * is, waits; once the candidate passed, another lane checks against it after loading it. */
+static void test_a_visit_waits_for_its_twin_and_its_reference(void)
+{
+	schedule_pass S;
+	schedule_claim cl;
+	six_in_one_group(&S, 0);
+	CU_ASSERT_EQUAL(schedule_claim_config(&S, 0, -1, 0, &cl), 1);
+	CU_ASSERT_EQUAL(cl.role, PROTO_ROLE_REF);
+	CU_ASSERT_EQUAL(cl.refresh, -1);
+	CU_ASSERT_EQUAL(schedule_claim_config(&S, 1, -1, 1, &cl), 0); /* its twin */
+	CU_ASSERT_EQUAL(schedule_claim_config(&S, 1, -1, 2, &cl), 0); /* the candidate reference */
+	CU_ASSERT_EQUAL(S.state[2], IDLE);
+	schedule_finished(&S, 0, PROTO_ROLE_REF);
+	CU_ASSERT_EQUAL(schedule_passed(&S, 0), 1);
+	CU_ASSERT_EQUAL(schedule_passed(&S, 0), 0); /* one reference per group */
+	CU_ASSERT_EQUAL(schedule_claim_config(&S, 1, -1, 2, &cl), 1);
+	CU_ASSERT_EQUAL(cl.role, PROTO_ROLE_CHECK);
+	CU_ASSERT_EQUAL(cl.refresh, 0); /* lane 1 holds no reference yet */
+	CU_ASSERT_EQUAL(schedule_claim_config(&S, 0, 0, 4, &cl), 1);
+	CU_ASSERT_EQUAL(cl.refresh, -1); /* lane 0 holds group 0's */
+	schedule_pass_free(&S);
+}
+
+/* A vote holds its group for the lane of its first reference until another code confirms it;
+ * the lane that leaves, or a queue with nothing in flight, closes it as the first. */
+static void test_a_vote_holds_its_group_until_it_is_decided(void)
+{
+	schedule_pass S;
+	schedule_claim cl;
+	six_in_one_group(&S, 1);
+	measured(&S, 0, -1, 0, VERDICT_OK, &cl);
+	CU_ASSERT_EQUAL(S.votes[0].state, VOTE_OPEN);
+	CU_ASSERT_EQUAL(S.votes_open, 1);
+	CU_ASSERT_EQUAL(schedule_claim_config(&S, 1, -1, 1, &cl), 0);
+	measured(&S, 0, 0, 1, VERDICT_OK, &cl); /* the same code: proves nothing */
+	CU_ASSERT_EQUAL(S.votes[0].state, VOTE_OPEN);
+	measured(&S, 0, 0, 2, VERDICT_OK, &cl);
+	CU_ASSERT_EQUAL(S.votes[0].state, VOTE_DONE);
+	CU_ASSERT_EQUAL(S.votes[0].how, CHOSEN_CONFIRMED);
+	CU_ASSERT_EQUAL(S.votes[0].agree, 2);
+	CU_ASSERT_EQUAL(S.votes_open, 0);
+	CU_ASSERT_EQUAL(schedule_claim_config(&S, 1, -1, 3, &cl), 1);
+	schedule_pass_free(&S);
+	six_in_one_group(&S, 1);
+	measured(&S, 0, -1, 0, VERDICT_OK, &cl);
+	schedule_lane_leaves(&S, 1);
+	CU_ASSERT_EQUAL(S.votes[0].state, VOTE_OPEN);
+	schedule_lane_leaves(&S, 0);
+	CU_ASSERT_EQUAL(S.votes[0].how, CHOSEN_FIRST);
+	schedule_pass_free(&S);
+}
+
+/* Two dissents of two other codes call the vote's lane, and no other, to re-elect. */
+static void test_two_dissents_call_for_a_reelection(void)
+{
+	schedule_pass S;
+	schedule_claim cl;
+	six_in_one_group(&S, 1);
+	measured(&S, 0, -1, 0, VERDICT_OK, &cl);
+	measured(&S, 0, 0, 2, VERDICT_WRONG, &cl);
+	measured(&S, 0, 0, 3, VERDICT_WRONG, &cl); /* the first dissent's code */
+	CU_ASSERT_EQUAL(S.votes[0].ndissent, 1);
+	CU_ASSERT_FALSE(schedule_reelects(&S, 0, 0));
+	measured(&S, 0, 0, 4, VERDICT_WRONG, &cl);
+	CU_ASSERT_EQUAL(S.votes[0].state, VOTE_RERUN);
+	CU_ASSERT_TRUE(schedule_reelects(&S, 0, 0));
+	CU_ASSERT_EQUAL(S.votes[0].owner, 0);
+	schedule_pass_free(&S);
+}
+
+/* Put-back configurations wait while anything is in flight or a lane is in a visit; with
+ * nothing, they come, and the open vote that held them closes as the first. (One code: none of
+ * them can decide the vote.) */
+static void test_the_queue_waits_while_anything_is_in_flight(void)
+{
+	schedule_pass S;
+	schedule_claim cl;
+	size_t c;
+	six_of(&S, 1, one_code);
+	CU_ASSERT_EQUAL(schedule_next_config(&S, &c), QUEUE_NEXT);
+	measured(&S, 0, -1, c, VERDICT_OK, &cl); /* 0: the vote opens on lane 0 */
+	S.visiting = 1; /* lane 0 waits for a binary */
+	while (schedule_next_config(&S, &c) == QUEUE_NEXT) {
+		CU_ASSERT_EQUAL(schedule_claim_config(&S, 1, -1, c, &cl), 0);
+		schedule_queue_defer(&S.Q, c);
+	}
+	CU_ASSERT_EQUAL(schedule_next_config(&S, &c), QUEUE_BLOCKED);
+	CU_ASSERT_EQUAL(S.votes[0].state, VOTE_OPEN);
+	S.visiting = 0;
+	CU_ASSERT_EQUAL(schedule_next_config(&S, &c), QUEUE_NEXT);
+	CU_ASSERT_EQUAL(c, 1);
+	CU_ASSERT_EQUAL(S.votes[0].how, CHOSEN_FIRST);
+	CU_ASSERT_EQUAL(schedule_claim_config(&S, 1, -1, c, &cl), 1);
+	schedule_pass_free(&S);
+}
+
+/* While a vote holds its group for lane 0, the other lanes do not idle: any lane takes the one
+ * configuration at a time that can decide the vote (another code), checked against the reference
+ * it loads first. Two dissents re-elect once nothing of the group is in flight, on the lane that
+ * finishes last; meanwhile the group waits. */
+static void test_a_lane_the_vote_holds_out_takes_what_can_decide_it(void)
+{
+	schedule_pass S;
+	schedule_claim cl;
+	six_in_one_group(&S, 1);
+	measured(&S, 0, -1, 0, VERDICT_OK, &cl);
+	CU_ASSERT_EQUAL(schedule_claim_config(&S, 1, -1, 1, &cl), 0); /* the reference's code */
+	CU_ASSERT_EQUAL(schedule_claim_config(&S, 1, -1, 2, &cl), 1);
+	CU_ASSERT_EQUAL(cl.role, PROTO_ROLE_CHECK);
+	CU_ASSERT_EQUAL(cl.refresh, 0);
+	CU_ASSERT_EQUAL(schedule_claim_config(&S, 2, -1, 4, &cl), 0); /* one decider at a time */
+	CU_ASSERT_EQUAL(schedule_claim_config(&S, 0, 0, 4, &cl), 0);  /* on the vote's lane too */
+	CU_ASSERT_EQUAL(schedule_claim_config(&S, 0, 0, 1, &cl), 1);  /* which takes the rest */
+	schedule_finished(&S, 2, PROTO_ROLE_CHECK);
+	schedule_count_vote(&S, 1, 2, PROTO_ROLE_CHECK, VERDICT_WRONG);
+	CU_ASSERT_EQUAL(S.votes[0].dissent[0], 2);
+	CU_ASSERT_EQUAL(schedule_claim_config(&S, 2, -1, 3, &cl), 0); /* the first dissent's code */
+	CU_ASSERT_EQUAL(schedule_claim_config(&S, 2, -1, 5, &cl), 1); /* a third code */
+	schedule_finished(&S, 5, PROTO_ROLE_CHECK);
+	schedule_count_vote(&S, 2, 5, PROTO_ROLE_CHECK, VERDICT_WRONG);
+	CU_ASSERT_EQUAL(S.votes[0].state, VOTE_RERUN);
+	CU_ASSERT_FALSE(schedule_reelects(&S, 2, 0)); /* 1 is still in flight on lane 0 */
+	CU_ASSERT_EQUAL(schedule_claim_config(&S, 0, 0, 4, &cl), 0);
+	schedule_finished(&S, 1, PROTO_ROLE_CHECK);
+	CU_ASSERT_TRUE(schedule_reelects(&S, 0, 0));
+	CU_ASSERT_EQUAL(S.votes[0].owner, 0);
+	schedule_pass_free(&S);
+}
+
+/* A time budget as evaluations: 80 configurations of 40 binaries, 2 each; 5 binaries affordable
+ * make 11 evaluations (one more, so that the last binary is met); nothing predicted, or more than
+ * the space, is the whole space. */
+static void test_a_time_budget_is_the_binaries_it_affords(void)
+{
+	CU_ASSERT_EQUAL(schedule_seconds_budget(80, 40, 5), 11);
+	CU_ASSERT_EQUAL(schedule_seconds_budget(80, 40, 0), 80);
+	CU_ASSERT_EQUAL(schedule_seconds_budget(80, 40, 40), 80);
+	CU_ASSERT_EQUAL(schedule_seconds_budget(80, 0, 3), 80);
+}
+
 int add_schedule_suite(void)
 {
 	CU_pSuite s = CU_add_suite("schedule", NULL, NULL);
@@ -349,5 +519,12 @@ int add_schedule_suite(void)
 	CU_add_test(s, "a plan's queue runs by worker", test_a_plans_queue_runs_by_worker);
 	CU_add_test(s, "a lane leaves to profile when the pass ends with its session",
 		    test_a_lane_leaves_to_profile_when_the_pass_ends_with_its_session);
+	CU_add_test(s, "a visit waits for its twin and its reference", test_a_visit_waits_for_its_twin_and_its_reference);
+	CU_add_test(s, "a vote holds its group until it is decided", test_a_vote_holds_its_group_until_it_is_decided);
+	CU_add_test(s, "two dissents call for a re-election", test_two_dissents_call_for_a_reelection);
+	CU_add_test(s, "the queue waits while anything is in flight", test_the_queue_waits_while_anything_is_in_flight);
+	CU_add_test(s, "a time budget is the binaries it affords", test_a_time_budget_is_the_binaries_it_affords);
+	CU_add_test(s, "a lane the vote holds out takes what can decide it",
+		    test_a_lane_the_vote_holds_out_takes_what_can_decide_it);
 	return 0;
 }

@@ -1092,9 +1092,11 @@ static void test_the_summary_says_where_the_time_went(void)
 		sum += part[i];
 	}
 	CU_ASSERT(sum <= all + 0.1);
-	CU_ASSERT(part[1] >= 1.5); /* the capped builds, 2 s behind */
-	CU_ASSERT(part[2] < 1.0);  /* the fake worker's arguments, set up while nvcc ran */
-	CU_ASSERT(part[3] < 1.0);  /* the fake worker answers at once */
+	CU_ASSERT(part[1] >= 1.5); /* the capped builds, 2 s behind (a sleep: never less) */
+	/* the fake worker's arguments, set up while nvcc ran, and its answers, at once: neither takes
+	 * the 2 s of nvcc's wait, however busy the machine (a bound of its own would be a race) */
+	CU_ASSERT(part[2] < part[1]);
+	CU_ASSERT(part[3] < part[1]);
 	free(out);
 }
 
@@ -1153,7 +1155,7 @@ static void test_a_search_on_two_gpus_says_where_the_time_went(void)
 		fprintf(stderr, "\n%s\n", out);
 	CU_ASSERT_EQUAL_FATAL(n, 8);
 	CU_ASSERT(part[1] >= 1.5);
-	CU_ASSERT(part[3] < 1.0);
+	CU_ASSERT(part[3] < part[1]); /* the wait is not measuring */
 	free(out);
 }
 

@@ -1,6 +1,7 @@
 /* finish.c: the measuring stage's finish. The fastest few are re-timed interleaved (A B C A B C
  * ...), so that slow drifts of clock or temperature hit all of them alike, and the hardware
- * counters of the fastest are taken, a profiling session at a time. */
+ * counters of the fastest are taken, a profiling session at a time. The lanes other than the
+ * first live on threads of their own, started and joined here. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -297,7 +298,7 @@ static void share_counters(pass *P)
 	}
 }
 
-void *pass_finish_first_lane(void *arg)
+static void *pass_finish_first_lane(void *arg)
 {
 	lane *L = arg;
 	double t0 = now_seconds();
@@ -313,7 +314,7 @@ void *pass_finish_first_lane(void *arg)
  * ranking); with several, the first GPU re-times the finalists while the others profile, ranked
  * by the first pass: those not already profiled (or being profiled) by a lane that left the
  * pass early. The lanes' threads are measure.c's: this only plans and runs the first lane. */
-int pass_finish_begin(pass *P)
+static int pass_finish_begin(pass *P)
 {
 	P->done = 0;
 	size_t nfinal;
@@ -345,10 +346,71 @@ int pass_finish_begin(pass *P)
 	return 0;
 }
 
-int pass_finish_end(pass *P)
+static int pass_finish_end(pass *P)
 {
 	share_counters(P);
 	progress_end(&P->bar);
 	return P->stopped < 0 ? -1 : 0;
 }
 
+/* A lane other than the first, on a thread of its own: its part of the exhaustive pass (and,
+ * when it left early, the counters of the fastest so far), then, once the first starts the
+ * finish, its share of the counters; then its worker can start closing its context. */
+static void *other_lane(void *arg)
+{
+	lane *L = arg;
+	pass *P = L->P;
+	if (P->shared_queue)
+		P->pass_lane(L);
+	if (L->left)
+		pass_counters_lane(L);
+	pthread_mutex_lock(&P->lock);
+	while (P->phase == PHASE_PASS)
+		pthread_cond_wait(&P->changed, &P->lock);
+	int go = P->phase == PHASE_FINISH;
+	pthread_mutex_unlock(&P->lock);
+	if (go)
+		pass_counters_lane(L);
+	runner_quit(L->rn);
+	return NULL;
+}
+
+/* Starts other_lane() for lanes 1..n-1 (those not started yet). Without a thread, a lane does
+ * nothing: the others take its share. */
+void pass_start_other_lanes(pass *P)
+{
+	for (size_t i = 1; i < P->nlanes; i++)
+		if (!P->lanes[i].threaded)
+			P->lanes[i].threaded = pthread_create(&P->lanes[i].thread, NULL, other_lane, &P->lanes[i]) == 0;
+}
+
+/* Lets the other lanes go on to their counters (PHASE_FINISH) or stop (PHASE_ABORT). */
+static void pass_set_phase(pass *P, int phase)
+{
+	pthread_mutex_lock(&P->lock);
+	if (P->phase == PHASE_PASS)
+		P->phase = phase;
+	pthread_cond_broadcast(&P->changed);
+	pthread_mutex_unlock(&P->lock);
+}
+
+void pass_join_other_lanes(pass *P)
+{
+	pass_set_phase(P, PHASE_ABORT); /* a no-op once the finish started */
+	for (size_t i = 1; i < P->nlanes; i++)
+		if (P->lanes[i].threaded) {
+			pthread_join(P->lanes[i].thread, NULL);
+			P->lanes[i].threaded = 0;
+		}
+}
+
+int pass_finish(pass *P)
+{
+	if (pass_finish_begin(P)) {
+		pass_start_other_lanes(P); /* after a search, which measured on the first GPU alone */
+		pass_set_phase(P, PHASE_FINISH);
+		pass_finish_first_lane(&P->lanes[0]);
+		pass_join_other_lanes(P);
+	}
+	return pass_finish_end(P);
+}

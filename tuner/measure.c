@@ -1,13 +1,12 @@
-/* measure.c: the order in which configurations meet the GPU and how each is sampled: the first
- * pass over the space (or a search's proposals), one lane per GPU. The reference runs first
- * because every other configuration is checked against its outputs. The finish (near-ties settled
- * by interleaved re-timing, then counters) is finish.c's. */
+/* measure.c: the executor of the first pass over the space (or a search's proposals), one lane
+ * per GPU: a visit restores, shares or measures a configuration as the scheduler (schedule.c)
+ * decides, with the GPU work outside the lock, and records it in the results, the journal and
+ * the progress line. The reference runs first because every other configuration is checked
+ * against its outputs. A search's lane is measure_search.c's; the finish (near-ties settled by
+ * interleaved re-timing, then counters) and the other lanes' threads are finish.c's. */
 #include "measure.h"
 
-#include <math.h>
 #include <pthread.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,12 +15,11 @@
 #include "config.h"
 #include "objective.h"
 #include "plan.h"
+#include "pool.h"
 #include "proc.h"
 #include "progress.h"
 #include "schedule.h"
 #include "search.h"
-#include "select.h"
-#include "stats.h"
 #include "measure_pass.h"
 #include "banned.h"
 
@@ -33,28 +31,25 @@ int measure_is_search(int strategy, size_t budget, double seconds, size_t count)
 /* Waits until binary bin is built; called with P->lock held, which is released meanwhile. */
 static int wait_binary(pass *P, size_t bin)
 {
-	if (!P->o->build)
+	if (!P->pool.build)
 		return 0;
 	pthread_mutex_unlock(&P->lock);
-	double t0 = now_seconds();
-	pthread_mutex_lock(&P->build_lock);
-	trace_event("wait for binary %zu", bin);
-	int rc = build_wait(P->o->build, bin);
-	trace_event("binary %zu ready", bin);
-	pthread_mutex_unlock(&P->build_lock);
+	int rc = lane_pool_wait(&P->pool, bin);
 	pthread_mutex_lock(&P->lock);
-	P->wait_s += now_seconds() - t0;
 	return rc;
 }
 
-/* The measured configuration an identical one can share but which is still being measured on
- * another lane, or -1. */
-static long long twin_in_flight(const pass *P, size_t c)
+/* What the scheduler reads of the results and binaries (pass_view; P->lock held). */
+static int view_same_launch(void *ctx, size_t a, size_t c)
 {
-	for (size_t a = 0; a < P->sp->count; a++)
-		if (a != c && P->state[a] == IN_FLIGHT && plan_same_launch(P->cfg, P->sp, P->b, P->res, a, c))
-			return (long long)a;
-	return -1;
+	const pass *P = ctx;
+	return plan_same_launch(P->cfg, P->sp, P->b, P->res, a, c);
+}
+
+static int view_same_code(void *ctx, size_t a, size_t c)
+{
+	const pass *P = ctx;
+	return !strcmp(P->b->bins[P->b->of_config[a]].code, P->b->bins[P->b->of_config[c]].code);
 }
 
 /* What a lane is to do with a configuration, decided under the lock. */
@@ -76,13 +71,13 @@ static int settled(pass *P, size_t c)
 {
 	result *r = &P->res[c];
 	int retry = P->o->retry_failed;
-	if ((long long)c == P->named && r->predicted) {
+	if ((long long)c == P->S.named && r->predicted) {
 		diags_add(P->d, "the verify reference cannot launch on this GPU: %s; name another in verify.reference",
 			  r->message);
 		P->stopped = P->o->reference_failed = 1;
 		return STEP_STOP;
 	}
-	if ((long long)c == P->named && r->st != ST_OK && r->st != ST_NOT_RUN && !plan_needs_run(r, retry)) {
+	if ((long long)c == P->S.named && r->st != ST_OK && r->st != ST_NOT_RUN && !plan_needs_run(r, retry)) {
 		plan_reference_failed(P->cfg, P->sp, P->b, r, c, P->d);
 		P->stopped = P->o->reference_failed = 1;
 		return STEP_STOP;
@@ -98,26 +93,6 @@ static int settled(pass *P, size_t c)
 	return STEP_DONE;
 }
 
-/* A measurement's role in group g: checked against the reference kernel or the group's
- * reference (loaded on this lane's worker first when another is there), or the group's
- * candidate reference itself (P->lock held). */
-static void choose_role(pass *P, lane *L, size_t g, step *s)
-{
-	if (P->ref_kernel) {
-		if (L->loaded < 0)
-			s->run_ref_kernel = 1; /* its binary was waited for by the prelude */
-		s->role = PROTO_ROLE_CHECK;
-	} else if (P->ref[g] >= 0) {
-		s->role = PROTO_ROLE_CHECK;
-		if (L->loaded != (long long)g) {
-			s->refresh = P->ref[g];
-			s->ref_copy = P->res[P->ref[g]];
-			s->ref_copy.message = NULL;
-		}
-	} else
-		P->pending[g] = 1; /* this one is the group's candidate reference */
-}
-
 /* Restores, shares or claims configuration c for lane L (P->lock held). */
 static step prelude(pass *P, lane *L, size_t c)
 {
@@ -126,14 +101,13 @@ static step prelude(pass *P, lane *L, size_t c)
 	measure_opts *o = P->o;
 	result *r = &P->res[c];
 	const binary *bin = &b->bins[b->of_config[c]];
-	size_t g = P->group[c];
 	step s;
 	memset(&s, 0, sizeof s);
 	s.kind = STEP_DONE;
 	s.role = PROTO_ROLE_REF;
 	s.refresh = -1;
 	/* first, as it may let go of the lock: c is this lane's, but the rest can change meanwhile */
-	if (wait_binary(P, b->of_config[c]) || (P->ref_kernel && L->loaded < 0 && wait_binary(P, (size_t)b->ref_bin))) {
+	if (wait_binary(P, b->of_config[c]) || (P->S.ref_kernel && L->loaded < 0 && wait_binary(P, (size_t)b->ref_bin))) {
 		P->stopped = -1;
 		s.kind = STEP_STOP;
 		return s;
@@ -156,19 +130,14 @@ static step prelude(pass *P, lane *L, size_t c)
 			pass_journal_check(o, journal_metrics(o->journal, c, r));
 	}
 	/* an earlier run's passing result can stand as its group's reference */
-	if (P->ref[g] < 0 && r->st == ST_OK && !plan_needs_run(r, o->retry_failed) &&
-	    !(P->voting && vote_busy(&P->votes[g]))) {
-		P->ref[g] = (long long)c;
-		if (P->voting && P->votes[g].state == VOTE_NONE)
-			P->votes[g] = (vote){.state = VOTE_DONE, .how = CHOSEN_EARLIER, .first = (long long)c, .agree = -1,
-						   .dissent = {-1, -1}};
-	}
+	if (r->st == ST_OK && !plan_needs_run(r, o->retry_failed))
+		schedule_earlier_passed(&P->S, c);
 	if (!plan_needs_run(r, o->retry_failed) || bin->failed) {
 		s.kind = settled(P, c);
 		return s;
 	}
 	long long same = plan_twin(cfg, P->sp, b, P->res, c);
-	if (same >= 0 && (long long)c != P->named) {
+	if (same >= 0 && (long long)c != P->S.named) {
 		plan_copy_measurement(r, &P->res[same], same);
 		o->shared++;
 		if (o->journal)
@@ -176,17 +145,22 @@ static step prelude(pass *P, lane *L, size_t c)
 		progress_update(&P->bar, ++P->done, NULL);
 		return s;
 	}
-	/* its twin, or its group's first candidate reference, is on another GPU now: later */
-	if (twin_in_flight(P, c) >= 0 || (!P->ref_kernel && P->ref[g] < 0 && P->pending[g]) || vote_holds(P, L, g)) {
+	schedule_claim cl;
+	if (!schedule_claim_config(&P->S, L->gpu, L->loaded, c, &cl)) {
 		s.kind = STEP_DEFER;
 		return s;
 	}
-	choose_role(P, L, g, &s);
+	s.role = cl.role;
+	s.run_ref_kernel = cl.run_ref_kernel;
+	s.refresh = cl.refresh;
+	if (s.refresh >= 0) {
+		s.ref_copy = P->res[s.refresh];
+		s.ref_copy.message = NULL;
+	}
 	/* a plan's outputs do not depend on the connections: its reference is loaded on the worker
 	 * that c runs on, not on one of the reference's own */
 	if (s.refresh >= 0 && r->connections)
 		s.ref_copy.connections = r->connections;
-	P->state[c] = IN_FLIGHT;
 	s.tmp = *r;
 	/* the lane owns the result while it measures; its message is this measurement's, not an
 	 * earlier run's (a retried crash that now passes says nothing of the crash) */
@@ -211,13 +185,13 @@ static int measure_step(pass *P, lane *L, size_t c, step *s)
 		int fr = pass_run_reference_kernel(P->cfg, P->sp, P->b, L->rn, P->o, &L->d);
 		if (fr)
 			return fr;
-		L->loaded = (long long)P->group[c];
+		L->loaded = (long long)P->S.group[c];
 	}
 	if (s->refresh >= 0) {
 		int fr = pass_refresh_reference(P->cfg, P->sp, P->b, s->ref_copy, (size_t)s->refresh, L->rn, &L->d);
 		if (fr)
 			return fr;
-		L->loaded = (long long)P->group[c];
+		L->loaded = (long long)P->S.group[c];
 	}
 	if (P->o->journal) {
 		pthread_mutex_lock(&P->lock);
@@ -238,15 +212,11 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 	const config *cfg = P->cfg;
 	measure_opts *o = P->o;
 	result *r = &P->res[c];
-	size_t g = P->group[c];
 	free(r->message);
 	*r = s->tmp;
 	objective_apply(cfg, space_config(P->sp, c), r);
-	P->state[c] = FINISHED;
-	schedule_queue_finished(&P->Q);
+	schedule_finished(&P->S, c, s->role);
 	pthread_cond_broadcast(&P->changed);
-	if (s->role == PROTO_ROLE_REF)
-		P->pending[g] = 0;
 	if (rc) {
 		/* not measured: the worker is gone, or the reference this needed failed */
 		P->stopped = P->stopped < 0 ? -1 : rc;
@@ -278,13 +248,11 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 			P->best_ms = r->t_median;
 		if (L->best_ms <= 0 || result_first_rank(r) < L->best_ms)
 			L->best_ms = result_first_rank(r);
-		if (P->ref[g] < 0 && !P->ref_kernel) {
-			P->ref[g] = (long long)c;
-			L->loaded = (long long)g;
-		}
+		if (schedule_passed(&P->S, c))
+			L->loaded = (long long)P->S.group[c];
 		if (r->t_max * r->batch > P->slowest)
 			P->slowest = r->t_max * r->batch;
-	} else if (s->role == PROTO_ROLE_REF && (long long)c == P->named) {
+	} else if (s->role == PROTO_ROLE_REF && (long long)c == P->S.named) {
 		char *desc = space_describe(cfg, space_config(P->sp, c));
 		diags_at(P->d, cfg->path, cfg->reference_at.line, cfg->reference_at.col,
 			 "the verify reference (%s) failed: %s%s%s", desc, status_name(r->st), r->message ? ": " : "",
@@ -293,8 +261,8 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 		P->stopped = P->o->reference_failed = 1;
 		return;
 	}
-	if (P->voting)
-		vote_count(P, L, c, s->role);
+	schedule_count_vote(&P->S, L->gpu, c, s->role,
+			    r->st == ST_OK ? VERDICT_OK : r->st == ST_WRONG_RESULT ? VERDICT_WRONG : VERDICT_OTHER);
 	/* without a named reference, a candidate that fails hands the role to the next one */
 	char *desc = space_describe(cfg, space_config(P->sp, c));
 	if (r->st == ST_OK)
@@ -308,127 +276,31 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 static int visit(pass *P, lane *L, size_t c)
 {
 	/* counted from here: the prelude may wait for the binary without the lock */
-	P->visiting++;
+	P->S.visiting++;
 	step s = prelude(P, L, c);
 	if (s.kind == STEP_MEASURE) {
 		pthread_mutex_unlock(&P->lock);
 		int rc = measure_step(P, L, c, &s);
 		pthread_mutex_lock(&P->lock);
 		epilogue(P, L, c, &s, rc);
-		vote *v = P->voting ? &P->votes[P->group[c]] : NULL;
-		if (v && v->state == VOTE_RERUN && v->owner == L->gpu)
-			vote_reelect(P, L, P->group[c], visit);
+		if (schedule_reelects(&P->S, L->gpu, P->S.group[c]))
+			vote_reelect(P, L, P->S.group[c], visit);
 	}
-	P->visiting--;
+	P->S.visiting--;
 	pthread_cond_broadcast(&P->changed);
 	return s.kind;
 }
 
-static int search_over(void *ctx)
-{
-	const pass *P = ctx;
-	return P->stopped || measure_stopping(P->o) || (P->deadline > 0 && now_seconds() > P->deadline);
-}
-
-/* The first GPU's worker as a search's lane (schedule.h). */
-static void lane_measure(void *ctx, size_t c, int ahead)
-{
-	pass *P = ctx;
-	trace_event(ahead ? "search measures %zu ahead of its turn" : "search visits %zu", c);
-	pthread_mutex_lock(&P->lock);
-	visit(P, &P->lanes[0], c);
-	pthread_mutex_unlock(&P->lock);
-	if (!ahead)
-		trace_event("search visited %zu", c);
-}
-
-/* The search's view of a measurement: the time, or INFINITY for anything that did not pass. */
-static double lane_time(void *ctx, size_t c)
-{
-	const pass *P = ctx;
-	const result *r = &P->res[c];
-	return result_passed(r) ? result_rank(r) : INFINITY;
-}
-
-/* The compile pool (schedule.h): not thread-safe, so one lane at a time calls it, without P->lock,
- * so that the others can record results meanwhile. */
-static int pool_done(void *ctx, size_t bin)
-{
-	pass *P = ctx;
-	if (!P->o->build)
-		return 1;
-	pthread_mutex_lock(&P->build_lock);
-	int done = build_done(P->o->build, bin);
-	pthread_mutex_unlock(&P->build_lock);
-	return done;
-}
-
-/* Waits for a compile, up to 200 ms. */
-static int pool_wait(void *ctx, size_t bin)
-{
-	pass *P = ctx;
-	double t0 = now_seconds();
-	pthread_mutex_lock(&P->build_lock);
-	int rc = build_poll(P->o->build, bin, 200);
-	pthread_mutex_unlock(&P->build_lock);
-	pthread_mutex_lock(&P->lock);
-	P->wait_s += now_seconds() - t0;
-	pthread_mutex_unlock(&P->lock);
-	return rc;
-}
-
-static void pool_hint(void *ctx, const size_t *bins, size_t n)
-{
-	pass *P = ctx;
-	if (!P->o->build)
-		return;
-	pthread_mutex_lock(&P->build_lock);
-	build_hint(P->o->build, bins, n);
-	pthread_mutex_unlock(&P->build_lock);
-}
-
-static void pool_commit(void *ctx, const size_t *bins, size_t n)
-{
-	pass *P = ctx;
-	pthread_mutex_lock(&P->build_lock);
-	build_commit(P->o->build, bins, n);
-	pthread_mutex_unlock(&P->build_lock);
-}
-
-/* What the exhaustive pass expects to measure next: their binaries, each once, to compile first
- * in the free slots. */
-static void hint_binaries(pass *P, const size_t *configs, size_t n)
-{
-	size_t *bins = xcalloc(n + 1, sizeof *bins), nb = schedule_binaries(P->b->of_config, P->b->nbins, configs, n, bins);
-	pool_hint(P, bins, nb);
-	free(bins);
-}
-
-/* The next configuration for a lane of the exhaustive pass (P->lock held): first those put back
- * earlier, once something finished since, then the queue; waits while only put-back ones remain
- * and another lane is still measuring. 0 when there is nothing left. */
+/* The next configuration for a lane of the exhaustive pass (P->lock held), waiting while only
+ * put-back ones remain and another lane is still measuring. 0 when there is nothing left. */
 static int next_config(pass *P, size_t *c)
 {
 	for (;;) {
 		if (P->stopped || measure_stopping(P->o))
 			return 0;
-		int next = schedule_queue_next(&P->Q, c);
+		int next = schedule_next_config(&P->S, c);
 		if (next != QUEUE_BLOCKED)
 			return next == QUEUE_NEXT;
-		/* a lane in a visit may only be waiting for its binary; a vote's lane is then about to
-		 * measure what the vote needs */
-		size_t flying = P->visiting;
-		for (size_t a = 0; a < P->sp->count; a++)
-			flying += P->state[a] == IN_FLIGHT;
-		if (!flying) {
-			/* nothing in flight can hold them back any more, nor can a vote whose lane is not
-			 * measuring */
-			for (size_t g = 0; P->voting && g < P->sp->count; g++)
-				if (P->votes[g].state == VOTE_OPEN)
-					vote_close(P, &P->votes[g], CHOSEN_FIRST);
-			schedule_queue_release(&P->Q);
-			continue;
-		}
 		pthread_cond_wait(&P->changed, &P->lock);
 	}
 }
@@ -438,13 +310,7 @@ static profile_view view_of(const pass *P)
 {
 	return (profile_view){.lanes = P->nlanes, .want = P->want, .passed = P->passed, .best_ms = P->best_ms,
 			      .finalists = P->cfg->finalists, .measuring = P->measuring, .measures = P->measures,
-			      .shares = P->shares, .measure_s = P->measure_s, .left = schedule_queue_left(&P->Q)};
-}
-
-static int time_to_profile(const pass *P, const lane *L)
-{
-	profile_view v = view_of(P);
-	return schedule_leaves_to_profile(&v, L->gpu);
+			      .shares = P->shares, .measure_s = P->measure_s, .left = schedule_queue_left(&P->S.Q)};
 }
 
 static void *lane_main(void *arg)
@@ -462,11 +328,12 @@ static void *lane_main(void *arg)
 	}
 	trace_event("lane %d measures", L->gpu);
 	pthread_mutex_lock(&P->lock);
-	while (!(L->left = time_to_profile(P, L)) && next_config(P, &c)) {
+	for (profile_view v = view_of(P); !(L->left = schedule_leaves_to_profile(&v, L->gpu)) && next_config(P, &c);
+	     v = view_of(P)) {
 		double t0 = now_seconds();
 		int kind = visit(P, L, c);
 		if (kind == STEP_DEFER)
-			schedule_queue_defer(&P->Q, c);
+			schedule_queue_defer(&P->S.Q, c);
 		else if (kind == STEP_STOP)
 			break;
 		else if (kind == STEP_MEASURE) {
@@ -475,10 +342,7 @@ static void *lane_main(void *arg)
 		} else
 			P->shares++;
 	}
-	/* a vote this lane held lets the others measure its group now */
-	for (size_t g = 0; P->voting && g < P->sp->count; g++)
-		if (P->votes[g].state == VOTE_OPEN && P->votes[g].owner == L->gpu)
-			vote_close(P, &P->votes[g], CHOSEN_FIRST);
+	schedule_lane_leaves(&P->S, L->gpu);
 	if (L->left && !P->counted) {
 		double session;
 		profile_view v = view_of(P);
@@ -489,71 +353,6 @@ static void *lane_main(void *arg)
 	pthread_mutex_unlock(&P->lock);
 	trace_event(L->left ? "lane %d: leaves the first pass for the counters" : "lane %d: first pass done", L->gpu);
 	return NULL;
-}
-
-
-/* A lane other than the first, on a thread of its own: its part of the exhaustive pass (and,
- * when it left early, the counters of the fastest so far), then, once the first starts the
- * finish, its share of the counters; then its worker can start closing its context. */
-static void *other_lane(void *arg)
-{
-	lane *L = arg;
-	pass *P = L->P;
-	if (P->shared_queue)
-		lane_main(L);
-	if (L->left)
-		pass_counters_lane(L);
-	pthread_mutex_lock(&P->lock);
-	while (P->phase == PHASE_PASS)
-		pthread_cond_wait(&P->changed, &P->lock);
-	int go = P->phase == PHASE_FINISH;
-	pthread_mutex_unlock(&P->lock);
-	if (go)
-		pass_counters_lane(L);
-	runner_quit(L->rn);
-	return NULL;
-}
-
-/* Starts other_lane() for lanes 1..n-1 (those not started yet). Without a thread, a lane does
- * nothing: the others take its share. */
-static void pass_start_other_lanes(pass *P)
-{
-	for (size_t i = 1; i < P->nlanes; i++)
-		if (!P->lanes[i].threaded)
-			P->lanes[i].threaded = pthread_create(&P->lanes[i].thread, NULL, other_lane, &P->lanes[i]) == 0;
-}
-
-/* Lets the other lanes go on to their counters (PHASE_FINISH) or stop (PHASE_ABORT). */
-static void pass_set_phase(pass *P, int phase)
-{
-	pthread_mutex_lock(&P->lock);
-	if (P->phase == PHASE_PASS)
-		P->phase = phase;
-	pthread_cond_broadcast(&P->changed);
-	pthread_mutex_unlock(&P->lock);
-}
-
-static void pass_join_other_lanes(pass *P)
-{
-	pass_set_phase(P, PHASE_ABORT); /* a no-op once the finish started */
-	for (size_t i = 1; i < P->nlanes; i++)
-		if (P->lanes[i].threaded) {
-			pthread_join(P->lanes[i].thread, NULL);
-			P->lanes[i].threaded = 0;
-		}
-}
-
-/* Finalists, then counters (finish.c); with several GPUs the other lanes profile on their threads
- * meanwhile, started and joined here. */
-static int finish(pass *P)
-{
-	if (pass_finish_begin(P)) {
-		pass_start_other_lanes(P); /* after a search, which measured on the first GPU alone */
-		pass_set_phase(P, PHASE_FINISH);
-		pass_finish_first_lane(&P->lanes[0]);
-		pass_join_other_lanes(P);
-	}
-	return pass_finish_end(P);
 }
 
 /* The exhaustive pass measures the most promising first (o->prior, ties in space order; space
@@ -567,25 +366,12 @@ static size_t *exhaustive_order(pass *P)
 		int *connections = xcalloc(P->sp->count + 1, sizeof *connections);
 		for (size_t c = 0; c < P->sp->count; c++)
 			connections[c] = P->res[c].connections;
-		schedule_by_worker(queue, P->sp->count, connections, P->group);
+		schedule_by_worker(queue, P->sp->count, connections, P->S.group);
 		free(connections);
 	}
 	if (P->o->build && P->o->prior)
-		hint_binaries(P, queue, P->sp->count);
+		lane_pool_hint(&P->pool, P->b->of_config, P->b->nbins, queue, P->sp->count);
 	return queue;
-}
-
-/* A time budget as evaluations, for the search's shape (the model's first half, its waves): the
- * binaries the pool can build in that time by the predicted compile times (the reference's, so
- * far), at the space's configurations per binary; the whole space when nothing predicts (the
- * reference came from the cache). The deadline still ends the search. */
-static size_t seconds_budget(const pass *P)
-{
-	size_t count = P->sp->count, bins = P->o->build ? ahead_affordable(build_ahead(P->o->build), P->o->seconds) : 0;
-	double per_bin = (double)count / (double)(P->b->nbins ? P->b->nbins : 1);
-	if (!bins || (double)bins * per_bin >= (double)count)
-		return count;
-	return (size_t)((double)bins * per_bin) + 1;
 }
 
 static int first_pass(pass *P)
@@ -597,32 +383,28 @@ static int first_pass(pass *P)
 	result *res = P->res;
 	size_t budget = o->budget && o->budget < sp->count ? o->budget : sp->count;
 	if (o->seconds > 0 && !o->budget && o->build && ahead_enabled())
-		budget = seconds_budget(P);
+		budget = schedule_seconds_budget(sp->count, P->b->nbins, ahead_affordable(build_ahead(o->build), o->seconds));
 	/* every configuration counts: which ones need measuring shows only as binaries arrive */
 	progress_begin(&P->bar, o->progress, "measure", budget);
 	for (size_t c = 0; c < sp->count; c++)
 		if (res[c].st == ST_OK && res[c].t_max * res[c].batch > P->slowest)
 			P->slowest = res[c].t_max * res[c].batch;
-	P->group = plan_reference_groups(cfg, sp);
-	P->ref = xcalloc(sp->count, sizeof *P->ref);
-	P->pending = xcalloc(sp->count, 1);
-	P->state = xcalloc(sp->count, 1);
-	for (size_t c = 0; c < sp->count; c++)
-		P->ref[c] = -1;
-	P->named = cfg->has_reference ? sp->reference : -1;
-	P->voting = P->named < 0 && !P->ref_kernel && pass_outputs_from_reference(cfg);
-	P->votes = xcalloc(sp->count, sizeof *P->votes);
+	long long named = cfg->has_reference ? sp->reference : -1;
+	int ref_kernel = P->b->ref_bin >= 0;
+	schedule_pass_init(&P->S, sp->count, plan_reference_groups(cfg, sp), named, ref_kernel,
+			   named < 0 && !ref_kernel && pass_outputs_from_reference(cfg),
+			   (pass_view){view_same_launch, view_same_code, P});
 	P->searching = measure_is_search(o->strategy, o->budget, o->seconds, sp->count);
 	/* a named reference goes first, on the first GPU; the others load it when they start */
 	pthread_mutex_lock(&P->lock);
-	if (P->named >= 0)
-		visit(P, &lanes[0], (size_t)P->named);
+	if (P->S.named >= 0)
+		visit(P, &lanes[0], (size_t)P->S.named);
 	pthread_mutex_unlock(&P->lock);
 	if (o->seconds > 0)
 		P->deadline = now_seconds() + o->seconds;
 	if (!P->searching) {
-		P->Q = (schedule_queue){.order = exhaustive_order(P), .count = sp->count, .skip = P->named,
-					.finishes = P->Q.finishes};
+		P->S.Q = (schedule_queue){.order = exhaustive_order(P), .count = sp->count, .skip = P->S.named,
+					  .finishes = P->S.Q.finishes};
 		if (!P->stopped) {
 			/* one queue for every GPU; the first lane runs here, and the pass is over once no
 			 * lane measures any more */
@@ -639,31 +421,11 @@ static int first_pass(pass *P)
 				pthread_cond_wait(&P->changed, &P->lock);
 			pthread_mutex_unlock(&P->lock);
 		}
-	} else if (!P->stopped) {
-		/* a search: the strategy proposes, each proposal is measured as it comes, on one GPU
-		 * (the next proposal depends on this one's result) */
-		size_t *order = xcalloc(budget + 1, sizeof *order);
-		int ahead = o->build && ahead_enabled();
-		schedule S = {.of_config = P->b->of_config, .nbins = P->b->nbins, .lane = {lane_measure, lane_time, search_over},
-			      .lane_ctx = P, .pool = {NULL, pool_done, pool_wait, NULL, pool_hint, pool_commit}, .pool_ctx = P,
-			      .early = ahead ? xcalloc(sp->count + 1, 1) : NULL};
-		search_run(cfg, sp, &(search_opts){.strategy = o->strategy, .prior = o->prior, .budget = budget,
-			   .seed = o->seed, .eval = schedule_eval, .hint = schedule_hint, .commit = ahead ? schedule_commit : NULL,
-			   .poll = ahead ? schedule_poll : NULL, .peek = ahead ? schedule_peek : NULL,
-			   .start = o->start, .nstart = o->nstart, .over = schedule_over, .ctx = &S},
-			   order);
-		free(order);
-		free(S.early);
-		schedule_free(&S);
-	}
+	} else if (!P->stopped)
+		pass_search(P, budget);
 	progress_end(&P->bar);
 	pass_reference_note(P);
-	free(P->votes);
-	free(P->group);
-	free(P->ref);
-	free(P->pending);
-	free(P->state);
-	schedule_queue_free(&P->Q);
+	schedule_pass_free(&P->S);
 	return P->stopped < 0 ? -1 : 0;
 }
 
@@ -690,35 +452,36 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	P.plan = (sample_plan){.warmup = cfg->warmup, .rule = {.min_samples = (size_t)cfg->min_samples,
 			       .max_samples = (size_t)cfg->max_samples, .time_cap_s = cfg->time_cap, .noise_target = cfg->noise_target},
 			       .energy_s = cfg->measure_energy ? ENERGY_WINDOW_S : 0};
-	P.ref_kernel = b->ref_bin >= 0;
 	P.nlanes = nrunners;
 	P.lanes = xcalloc(nrunners, sizeof *P.lanes);
 	for (size_t i = 0; i < nrunners; i++)
 		P.lanes[i] = (lane){.rn = runners[i], .gpu = (int)i, .loaded = -1, .P = &P};
 	P.taken = xcalloc(sp->count + 1, 1);
+	P.pass_lane = lane_main;
+	P.visit = visit;
 	P.want = pass_counters_wanted(&P);
 	pthread_mutex_init(&P.lock, NULL);
-	pthread_mutex_init(&P.build_lock, NULL);
+	lane_pool_init(&P.pool, o->build);
 	pthread_cond_init(&P.changed, NULL);
 	double t0 = now_seconds();
 	int rc = first_pass(&P);
 	o->first_pass_s = now_seconds() - t0;
 	/* per lane that measured: a search measures on the first alone */
-	o->wait_s = P.wait_s / (double)(P.searching ? 1 : nrunners);
+	o->wait_s = P.pool.wait_s / (double)(P.searching ? 1 : nrunners);
 	for (size_t i = 0; i < nrunners; i++)
 		if (!P.lanes[i].left) /* (one that left may still be profiling) */
 			join_diags(d, &P.lanes[i]);
 	if (!rc && d->n == before && !measure_stopping(o)) {
 		/* (else the reference failed: nothing to compare with) */
 		t0 = now_seconds();
-		rc = finish(&P);
+		rc = pass_finish(&P);
 		o->counters_s = now_seconds() - t0 - o->final_s;
 	}
 	pass_join_other_lanes(&P);
 	for (size_t i = 0; i < nrunners; i++)
 		join_diags(d, &P.lanes[i]);
 	pthread_cond_destroy(&P.changed);
-	pthread_mutex_destroy(&P.build_lock);
+	lane_pool_destroy(&P.pool);
 	pthread_mutex_destroy(&P.lock);
 	free(P.counted);
 	free(P.taken);

@@ -1,31 +1,22 @@
-/* measure_pass.h: the state the measuring stage's files share: measure.c (the first pass, its
- * lanes and threads), finish.c (finalists and counters) and reference.c (the reference's runs and
- * its choice), which measure.c calls and which call nothing of it but the visit handed to a
- * re-election. Nothing else includes it. */
+/* measure_pass.h: the state the measuring stage's files share, under its one lock: measure.c
+ * (the executor of the first pass: its visits, the lanes' loop), measure_search.c (a search's
+ * lane), finish.c (the other lanes' threads, finalists and counters) and reference.c (the
+ * reference's runs, its re-election and summary). measure.c calls them; they reach back only
+ * through the function pointers it sets (pass_lane, visit). The decisions of the pass (whose
+ * visit waits, roles, references, votes, the queue) are schedule.c's, in `S`. Nothing else
+ * includes it. */
 #ifndef AUTOTUNE_MEASURE_PASS_H
 #define AUTOTUNE_MEASURE_PASS_H
 
 #include <pthread.h>
 
 #include "measure.h"
+#include "pool.h"
 #include "progress.h"
 #include "schedule.h"
 
 /* configurations profiled in one session at most (bounds the counter data image and a hang) */
 #define COUNTERS_PER_SESSION 64
-/* How a group's reference was chosen when none is named and a configuration's outputs are what
- * the others must equal (measure.c): the first that passes is provisional until a configuration
- * of another binary agrees with it; when the first two of other binaries that differ from it
- * agree with each other, the second of the three becomes the reference. */
-typedef struct vote {
-	enum { VOTE_NONE, VOTE_OPEN, VOTE_RERUN, VOTE_REELECT, VOTE_DONE } state;
-	enum { CHOSEN_FIRST, CHOSEN_CONFIRMED, CHOSEN_MAJORITY, CHOSEN_NONE_AGREE, CHOSEN_UNDECIDED, CHOSEN_EARLIER } how;
-	long long first, agree; /* the provisional reference; the one that agreed with it */
-	long long dissent[2];   /* configurations of other binaries that differed from it */
-	int ndissent;
-	int owner;              /* the lane that measures the group while the vote is open */
-} vote;
-
 /* One GPU: its worker, and which reference outputs that worker holds. */
 typedef struct lane {
 	runner *rn;
@@ -40,7 +31,6 @@ typedef struct lane {
 			 * score) this lane measured so far: racing compares with it */
 } lane;
 
-enum { IDLE, IN_FLIGHT, FINISHED };
 /* the run's phase, as the lanes other than the first see it */
 enum { PHASE_PASS, PHASE_FINISH, PHASE_ABORT };
 
@@ -56,21 +46,10 @@ typedef struct pass {
 	progress bar;
 	sample_plan plan;
 	double slowest;
-	size_t *group;
-	/* ref[g]: the configuration whose outputs group g is checked against (-1: none passed yet);
-	 * pending[g]: a candidate for it is being measured on some lane */
-	long long *ref, named;
-	char *pending;
-	vote *votes;       /* per group, when `voting` */
-	int voting;        /* no reference is named, and a reference configuration's outputs count */
-	size_t votes_open; /* groups whose vote holds their configurations for its lane */
-	size_t visiting;   /* lanes in visit(): measuring, or waiting for a binary first */
-	char *state;       /* per configuration: IDLE, IN_FLIGHT, FINISHED */
-	int ref_kernel;
+	schedule_pass S; /* the visits' decisions: references, votes, twins, the queue */
 	size_t done;
 	int stopped; /* 1: stop quietly (the reference failed, reported), -1: a worker is gone */
 	double deadline; /* a time budget's end (now_seconds), 0: none */
-	schedule_queue Q; /* the exhaustive pass's queue; its count of finished measurements */
 	lane *lanes;     /* lanes[0] also measures the search's proposals, finalists */
 	size_t nlanes;
 	size_t *counted, ncounted, ccursor; /* the counters' queue */
@@ -79,6 +58,10 @@ typedef struct pass {
 	/* Several GPUs: the lanes other than the first live on threads of their own from the pass
 	 * to the end of their counters, and wait for the first to start the finish (phase). */
 	int phase;
+	void *(*pass_lane)(void *lane); /* a lane's part of the exhaustive pass (measure.c) */
+	/* Visits configuration c on lane L: restores or measures it, or shares a twin's measurement
+	 * (measure.c; P->lock held): what it did, one of measure.c's step kinds. */
+	int (*visit)(struct pass *P, lane *L, size_t c);
 	int shared_queue; /* the exhaustive pass: every lane takes configurations from the queue */
 	int searching;    /* a search, whose next proposals follow the times it measured */
 	size_t measuring; /* lanes still taking configurations from the queue */
@@ -86,13 +69,10 @@ typedef struct pass {
 	size_t measures, shares; /* visits that measured, that shared a twin's or an earlier run's */
 	double best_ms;   /* the fastest time measured so far */
 	int hopeless;     /* a profiling session profiled nothing: no more are tried */
-	double wait_s;    /* lanes' time waiting for binaries, all lanes together */
 	size_t passed;    /* configurations measured and passed so far */
-	pthread_mutex_t lock;
+	lane_pool pool;   /* the compile pool, under its own lock */
+	pthread_mutex_t lock; /* the one lock of the pass's state */
 	pthread_cond_t changed;
-	/* the compile pool is not thread-safe: one lane at a time waits on it, without P->lock, so
-	 * that the others can record results meanwhile */
-	pthread_mutex_t build_lock;
 } pass;
 
 /* A journal that cannot be written (a full disk) stops the run: measuring on would only make
@@ -118,21 +98,15 @@ int pass_run_reference_kernel(const config *cfg, const space *sp, const build *b
 			      diags *d);
 /* Whether a reference configuration's outputs are what the others must equal. */
 int pass_outputs_from_reference(const config *cfg);
-/* A vote in progress (open, or re-electing) holds its group for its lane. */
-int vote_busy(const vote *v);
-/* Group g's configurations wait for another lane's vote (P->lock held). */
-int vote_holds(const pass *P, const lane *L, size_t g);
-/* Ends a vote, settled as `how` (CHOSEN_). */
-void vote_close(pass *P, vote *v, int how);
-/* Counts configuration c's verdict, measured on L in `role`, in its group's vote (P->lock held,
- * c's result recorded); a second dissent leaves the vote VOTE_RERUN, for vote_reelect. */
-void vote_count(pass *P, lane *L, size_t c, proto_role role);
 /* The re-election of a vote left VOTE_RERUN, on its lane L, measuring with `visit` (measure.c's,
  * P->lock held). */
 typedef int (*visit_fn)(pass *P, lane *L, size_t c);
 void vote_reelect(pass *P, lane *L, size_t g, visit_fn visit);
 /* P->o->reference_note, at the end of the first pass. */
 void pass_reference_note(pass *P);
+
+/* measure_search.c: a search within budget evaluations, on the first lane (P->lock not held). */
+void pass_search(pass *P, size_t budget);
 
 /* finish.c */
 /* A lane's counters: its share of P's queue, a profiling session at a time (a thread's main). */
@@ -142,13 +116,17 @@ void *pass_counters_lane(void *arg);
 void pass_choose_counters(pass *P, size_t top);
 /* How many of the fastest get counters (measure.metrics): SIZE_MAX for all, 0 for none. */
 size_t pass_counters_wanted(const pass *P);
-/* Finalists, then counters. With one GPU, both, and 0; with several, their queue and bar, and 1:
- * the caller then starts the other lanes' threads, lets them profile (PHASE_FINISH), runs
- * pass_finish_first_lane on the first lane (finalists, then its counters) and joins them. */
-int pass_finish_begin(pass *P);
-void *pass_finish_first_lane(void *lane);
-/* The counters shared with the configurations that share a measurement, the bar ended: 0, or -1
- * when a worker is gone. */
-int pass_finish_end(pass *P);
+/* Finalists, then counters, the counters shared with the configurations that share a
+ * measurement: 0, or -1 when a worker is gone. With several GPUs the first re-times the
+ * finalists while the others profile on their threads, started here when a search left them
+ * unstarted. */
+int pass_finish(pass *P);
+/* Starts the lanes other than the first on threads of their own (those not started yet): each
+ * runs pass_lane when the queue is shared, its counters when it left the pass for them, then
+ * waits for the finish (or its abort) and takes its share of the counters. Without a thread, a
+ * lane does nothing: the others take its share. */
+void pass_start_other_lanes(pass *P);
+/* Stops the other lanes unless the finish started, and joins them. */
+void pass_join_other_lanes(pass *P);
 
 #endif

@@ -85,59 +85,6 @@ int pass_outputs_from_reference(const config *cfg)
 	return 0;
 }
 
-int vote_busy(const vote *v)
-{
-	return v->state == VOTE_OPEN || v->state == VOTE_RERUN || v->state == VOTE_REELECT;
-}
-
-/* Group g's configurations wait for another lane's vote (P->lock held). */
-int vote_holds(const pass *P, const lane *L, size_t g)
-{
-	return P->voting && vote_busy(&P->votes[g]) && P->votes[g].owner != L->gpu;
-}
-
-void vote_close(pass *P, vote *v, int how)
-{
-	if (vote_busy(v))
-		P->votes_open--;
-	v->state = VOTE_DONE;
-	v->how = how;
-}
-
-/* Two configurations whose code is the same: their agreement proves nothing. */
-static int same_code(const pass *P, long long a, long long c)
-{
-	return !strcmp(P->b->bins[P->b->of_config[a]].code, P->b->bins[P->b->of_config[c]].code);
-}
-
-/* Counts configuration c's verdict in its group's vote (P->lock held, c's result recorded): a
- * reference run that passed opens it; a check of another binary that passed confirms the
- * reference, one that differs is a dissent, and a second dissent calls for a re-election. */
-void vote_count(pass *P, lane *L, size_t c, proto_role role)
-{
-	size_t g = P->group[c];
-	vote *v = &P->votes[g];
-	const result *r = &P->res[c];
-	if (role == PROTO_ROLE_REF) {
-		if (v->state == VOTE_NONE && P->ref[g] == (long long)c) {
-			*v = (vote){.state = VOTE_OPEN, .first = (long long)c, .agree = -1, .dissent = {-1, -1}, .owner = L->gpu};
-			P->votes_open++;
-		}
-		return;
-	}
-	if (v->state != VOTE_OPEN || same_code(P, (long long)c, v->first) ||
-	    (v->ndissent && same_code(P, (long long)c, v->dissent[0])))
-		return;
-	if (r->st == ST_OK) {
-		v->agree = (long long)c;
-		vote_close(P, v, CHOSEN_CONFIRMED);
-	} else if (r->st == ST_WRONG_RESULT) {
-		v->dissent[v->ndissent++] = (long long)c;
-		if (v->ndissent == 2)
-			v->state = VOTE_RERUN;
-	}
-}
-
 /* Configuration c to be measured again (P->lock held). */
 static void unmeasure(pass *P, size_t c)
 {
@@ -149,7 +96,7 @@ static void unmeasure(pass *P, size_t c)
 	r->message = NULL;
 	r->st = ST_NOT_RUN;
 	r->samples = 0;
-	P->state[c] = IDLE;
+	P->S.state[c] = IDLE;
 }
 
 /* Puts back c's result from before it was measured again (`was`, whose message it takes). */
@@ -159,7 +106,7 @@ static void remeasured_back(pass *P, size_t c, result *was)
 	P->passed += was->st == ST_OK;
 	free(P->res[c].message);
 	P->res[c] = *was;
-	P->state[c] = FINISHED;
+	P->S.state[c] = FINISHED;
 	if (P->o->journal && was->st != ST_NOT_RUN)
 		pass_journal_check(P->o, journal_finished(P->o->journal, c, &P->res[c]));
 }
@@ -172,7 +119,7 @@ static void best_again(pass *P)
 		P->lanes[i].best_ms = 0;
 	for (size_t c = 0; c < P->sp->count; c++) {
 		const result *r = &P->res[c];
-		if (r->st != ST_OK || P->state[c] != FINISHED)
+		if (r->st != ST_OK || P->S.state[c] != FINISHED)
 			continue;
 		if (P->best_ms <= 0 || r->t_median < P->best_ms)
 			P->best_ms = r->t_median;
@@ -189,17 +136,17 @@ static void best_again(pass *P)
  * it. On lane L, the vote's own (P->lock held). */
 void vote_reelect(pass *P, lane *L, size_t g, visit_fn visit)
 {
-	vote *v = &P->votes[g];
+	vote *v = &P->S.votes[g];
 	size_t a = (size_t)v->first, b = (size_t)v->dissent[0], c = (size_t)v->dissent[1];
 	result was_b = P->res[b], was_c = P->res[c];
 	size_t done = P->done, measured = P->o->measured;
 	P->res[b].message = P->res[c].message = NULL;
 	v->state = VOTE_REELECT;
-	P->ref[g] = -1;
+	P->S.ref[g] = -1;
 	unmeasure(P, b);
 	unmeasure(P, c);
 	visit(P, L, b);
-	int b_ref = P->ref[g] == (long long)b;
+	int b_ref = P->S.ref[g] == (long long)b;
 	if (b_ref)
 		visit(P, L, c);
 	int c_st = P->res[c].st;
@@ -209,18 +156,21 @@ void vote_reelect(pass *P, lane *L, size_t g, visit_fn visit)
 		unmeasure(P, a);
 		visit(P, L, a);
 		best_again(P);
-		vote_close(P, v, CHOSEN_MAJORITY);
+		vote_close(&P->S, v, CHOSEN_MAJORITY);
+		for (size_t i = 0; i < P->nlanes; i++)
+			if (&P->lanes[i] != L && P->lanes[i].loaded == (long long)g)
+				P->lanes[i].loaded = -1; /* it holds A's outputs, from a check during the vote */
 	} else {
 		P->done = done;
 		P->o->measured = measured;
 		remeasured_back(P, b, &was_b);
 		remeasured_back(P, c, &was_c);
-		P->ref[g] = (long long)a;
+		P->S.ref[g] = (long long)a;
 		for (size_t i = 0; i < P->nlanes; i++)
 			if (P->lanes[i].loaded == (long long)g)
 				P->lanes[i].loaded = -1; /* it holds B's outputs */
 		/* B and C differ, or the runs that would tell did not pass or end (a crash, a signal) */
-		vote_close(P, v, b_ref && c_st == ST_WRONG_RESULT ? CHOSEN_NONE_AGREE : CHOSEN_UNDECIDED);
+		vote_close(&P->S, v, b_ref && c_st == ST_WRONG_RESULT ? CHOSEN_NONE_AGREE : CHOSEN_UNDECIDED);
 	}
 	pthread_cond_broadcast(&P->changed);
 }
@@ -283,14 +233,14 @@ void pass_reference_note(pass *P)
 	if (!pass_outputs_from_reference(cfg))
 		return;
 	for (size_t g = 0; g < P->sp->count; g++)
-		groups += P->group[g] == g;
+		groups += P->S.group[g] == g;
 	for (size_t g = 0; g < P->sp->count; g++) {
-		if (P->group[g] != g || (P->named >= 0 && P->group[P->named] != g))
+		if (P->S.group[g] != g || (P->S.named >= 0 && P->S.group[P->S.named] != g))
 			continue;
 		size_t ran = 0, wrong = 0;
 		for (size_t c = 0; c < P->sp->count; c++) {
 			const result *r = &P->res[c];
-			if (P->group[c] != g || r->st == ST_NOT_RUN || r->st == ST_COMPILE_ERROR || r->predicted)
+			if (P->S.group[c] != g || r->st == ST_NOT_RUN || r->st == ST_COMPILE_ERROR || r->predicted)
 				continue;
 			ran++;
 			wrong += r->st == ST_WRONG_RESULT;
@@ -309,17 +259,17 @@ void pass_reference_note(pass *P)
 			free(group);
 			group = more;
 		}
-		long long ref = P->ref[g];
+		long long ref = P->S.ref[g];
 		char *line, *desc = ref >= 0 ? space_describe(cfg, space_config(P->sp, (size_t)ref)) : NULL;
-		if (P->named >= 0)
+		if (P->S.named >= 0)
 			line = xasprintf("reference: %s, named in verify.reference", desc);
-		else if (ref < 0 && P->votes[g].state == VOTE_NONE)
+		else if (ref < 0 && P->S.votes[g].state == VOTE_NONE)
 			line = xasprintf("reference: none: no configuration passed to serve as one");
 		else
-			line = vote_line(P, &P->votes[g]);
+			line = vote_line(P, &P->S.votes[g]);
 		note_line(&P->o->reference_note, group ? xasprintf("%s (group %s)", line, group) : xstrdup(line));
 		free(line);
-		if (P->named < 0 && ref >= 0 && 2 * wrong > ran)
+		if (P->S.named < 0 && ref >= 0 && 2 * wrong > ran)
 			note_line(&P->o->reference_note,
 				  xasprintf("warning: %zu of the %zu configurations that ran%s%s differ from the reference %s, which no "
 					    "one named: the reference may be the odd one out; check it, or name one you trust in "

@@ -1,6 +1,7 @@
 /* schedule.c: a search's measurements against its compiles, as the live run and a replay both
  * make them: a configuration waited for is measured once its binary is in, and meanwhile any
- * committed configuration whose binary arrived first. */
+ * committed configuration whose binary arrived first. And the first pass's visits: which wait for
+ * another lane, their roles and references, the reference vote, the queue. */
 #include "schedule.h"
 
 #include <math.h>
@@ -23,6 +24,14 @@
 #define WORKER_EXIT_S 0.07
 /* a finalist's run beyond its samples and its untimed warm-up launch: the host's share */
 #define FINAL_RUN_S 0.0015
+
+size_t schedule_seconds_budget(size_t count, size_t nbins, size_t bins)
+{
+	double per_bin = (double)count / (double)(nbins ? nbins : 1);
+	if (!bins || (double)bins * per_bin >= (double)count)
+		return count;
+	return (size_t)((double)bins * per_bin) + 1;
+}
 
 size_t schedule_binaries(const size_t *of_config, size_t nbins, const size_t *configs, size_t n, size_t *bins)
 {
@@ -225,4 +234,200 @@ void schedule_by_worker(size_t *queue, size_t n, const int *connections, const s
 	for (size_t i = 0; i < n; i++)
 		queue[i] = k[i].c;
 	free(k);
+}
+
+void schedule_pass_init(schedule_pass *S, size_t count, size_t *group, long long named, int ref_kernel, int voting,
+			pass_view view)
+{
+	*S = (schedule_pass){.count = count, .group = group, .named = named, .ref_kernel = ref_kernel, .voting = voting,
+			     .view = view, .Q = S->Q};
+	S->ref = xcalloc(count + 1, sizeof *S->ref);
+	S->pending = xcalloc(count + 1, 1);
+	S->state = xcalloc(count + 1, 1);
+	S->votes = xcalloc(count + 1, sizeof *S->votes);
+	for (size_t c = 0; c < count; c++)
+		S->ref[c] = -1;
+}
+
+void schedule_pass_free(schedule_pass *S)
+{
+	free(S->votes);
+	free(S->group);
+	free(S->ref);
+	free(S->pending);
+	free(S->state);
+	schedule_queue_free(&S->Q);
+	S->votes = NULL;
+	S->group = NULL;
+	S->ref = NULL;
+	S->pending = S->state = NULL;
+}
+
+int vote_busy(const vote *v)
+{
+	return v->state == VOTE_OPEN || v->state == VOTE_RERUN || v->state == VOTE_REELECT;
+}
+
+/* Group g's configurations wait for another lane's vote. */
+static int vote_holds(const schedule_pass *S, int gpu, size_t g)
+{
+	return S->voting && vote_busy(&S->votes[g]) && S->votes[g].owner != gpu;
+}
+
+/* c's verdict would count in its group's open vote: its code is neither the reference's nor the
+ * first dissent's (two of one code prove nothing). */
+static int can_decide(const schedule_pass *S, const vote *v, size_t c)
+{
+	void *x = S->view.ctx;
+	return !S->view.same_code(x, c, (size_t)v->first) && !(v->ndissent && S->view.same_code(x, c, (size_t)v->dissent[0]));
+}
+
+/* Whether lane gpu waits with c for group g's vote (a vote in progress); *deciding: c is the one
+ * configuration in flight that can decide it. */
+static int vote_waits(const schedule_pass *S, int gpu, size_t g, size_t c, int *deciding)
+{
+	const vote *v = &S->votes[g];
+	*deciding = 0;
+	if (!S->voting || !vote_busy(v))
+		return 0;
+	if (v->state != VOTE_OPEN)
+		return vote_holds(S, gpu, g) || v->state == VOTE_RERUN;
+	if (!can_decide(S, v, c))
+		return vote_holds(S, gpu, g);
+	*deciding = 1;
+	return v->deciding >= 0;
+}
+
+void vote_close(schedule_pass *S, vote *v, int how)
+{
+	if (vote_busy(v))
+		S->votes_open--;
+	v->state = VOTE_DONE;
+	v->how = how;
+}
+
+void schedule_earlier_passed(schedule_pass *S, size_t c)
+{
+	size_t g = S->group[c];
+	if (S->ref[g] >= 0 || (S->voting && vote_busy(&S->votes[g])))
+		return;
+	S->ref[g] = (long long)c;
+	if (S->voting && S->votes[g].state == VOTE_NONE)
+		S->votes[g] = (vote){.state = VOTE_DONE, .how = CHOSEN_EARLIER, .first = (long long)c, .agree = -1,
+				     .dissent = {-1, -1}, .deciding = -1};
+}
+
+/* A configuration whose measurement c could share, being measured on another lane now. */
+static int twin_in_flight(const schedule_pass *S, size_t c)
+{
+	for (size_t a = 0; a < S->count; a++)
+		if (a != c && S->state[a] == IN_FLIGHT && S->view.same_launch(S->view.ctx, a, c))
+			return 1;
+	return 0;
+}
+
+int schedule_claim_config(schedule_pass *S, int gpu, long long loaded, size_t c, schedule_claim *cl)
+{
+	size_t g = S->group[c];
+	*cl = (schedule_claim){.role = PROTO_ROLE_REF, .refresh = -1};
+	/* its twin, or its group's first candidate reference, is on another GPU now: later */
+	int deciding;
+	if (twin_in_flight(S, c) || (!S->ref_kernel && S->ref[g] < 0 && S->pending[g]) || vote_waits(S, gpu, g, c, &deciding))
+		return 0;
+	if (deciding)
+		S->votes[g].deciding = (long long)c;
+	if (S->ref_kernel) {
+		cl->run_ref_kernel = loaded < 0;
+		cl->role = PROTO_ROLE_CHECK;
+	} else if (S->ref[g] >= 0) {
+		cl->role = PROTO_ROLE_CHECK;
+		if (loaded != (long long)g)
+			cl->refresh = S->ref[g];
+	} else
+		S->pending[g] = 1; /* this one is the group's candidate reference */
+	S->state[c] = IN_FLIGHT;
+	return 1;
+}
+
+void schedule_finished(schedule_pass *S, size_t c, proto_role role)
+{
+	S->state[c] = FINISHED;
+	schedule_queue_finished(&S->Q);
+	if (S->voting && S->votes[S->group[c]].deciding == (long long)c)
+		S->votes[S->group[c]].deciding = -1;
+	if (role == PROTO_ROLE_REF)
+		S->pending[S->group[c]] = 0;
+}
+
+int schedule_passed(schedule_pass *S, size_t c)
+{
+	size_t g = S->group[c];
+	if (S->ref[g] >= 0 || S->ref_kernel)
+		return 0;
+	S->ref[g] = (long long)c;
+	return 1;
+}
+
+void schedule_count_vote(schedule_pass *S, int gpu, size_t c, proto_role role, int verdict)
+{
+	size_t g = S->group[c];
+	vote *v = &S->votes[g];
+	if (!S->voting)
+		return;
+	if (role == PROTO_ROLE_REF) {
+		if (v->state == VOTE_NONE && S->ref[g] == (long long)c) {
+			*v = (vote){.state = VOTE_OPEN, .first = (long long)c, .agree = -1, .dissent = {-1, -1}, .owner = gpu,
+				    .deciding = -1};
+			S->votes_open++;
+		}
+		return;
+	}
+	if (v->state != VOTE_OPEN || !can_decide(S, v, c))
+		return;
+	if (verdict == VERDICT_OK) {
+		v->agree = (long long)c;
+		vote_close(S, v, CHOSEN_CONFIRMED);
+	} else if (verdict == VERDICT_WRONG) {
+		v->dissent[v->ndissent++] = (long long)c;
+		if (v->ndissent == 2)
+			v->state = VOTE_RERUN;
+	}
+}
+
+int schedule_reelects(schedule_pass *S, int gpu, size_t g)
+{
+	if (!S->voting || S->votes[g].state != VOTE_RERUN)
+		return 0;
+	for (size_t c = 0; c < S->count; c++)
+		if (S->group[c] == g && S->state[c] == IN_FLIGHT)
+			return 0;
+	S->votes[g].owner = gpu;
+	return 1;
+}
+
+int schedule_next_config(schedule_pass *S, size_t *c)
+{
+	for (;;) {
+		int next = schedule_queue_next(&S->Q, c);
+		if (next != QUEUE_BLOCKED)
+			return next;
+		/* a lane in a visit may only be waiting for its binary; a vote's lane is then about to
+		 * measure what the vote needs */
+		size_t flying = S->visiting;
+		for (size_t a = 0; a < S->count; a++)
+			flying += S->state[a] == IN_FLIGHT;
+		if (flying)
+			return QUEUE_BLOCKED;
+		for (size_t g = 0; S->voting && g < S->count; g++)
+			if (S->votes[g].state == VOTE_OPEN)
+				vote_close(S, &S->votes[g], CHOSEN_FIRST);
+		schedule_queue_release(&S->Q);
+	}
+}
+
+void schedule_lane_leaves(schedule_pass *S, int gpu)
+{
+	for (size_t g = 0; S->voting && g < S->count; g++)
+		if (S->votes[g].state == VOTE_OPEN && S->votes[g].owner == gpu)
+			vote_close(S, &S->votes[g], CHOSEN_FIRST);
 }

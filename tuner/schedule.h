@@ -1,11 +1,14 @@
-/* schedule.h: what a search measures when, decided in one place for the live run (measure.c: a
- * GPU's worker and the compile pool) and for a replay (replay.c: a recording and a simulated pool
- * on a virtual clock). The decisions know the lane and the pool only through the operations
- * below; they take no lock and do no I/O of their own. */
+/* schedule.h: the measuring stage's decisions, in one place: what a search measures when, for the
+ * live run (measure.c: a GPU's worker and the compile pool) and for a replay (replay.c: a
+ * recording and a simulated pool on a virtual clock); the first pass's visits (schedule_pass);
+ * when a lane leaves to profile. The decisions know the lanes and the pool only through the
+ * operations and plain views below; they take no lock and do no I/O of their own. */
 #ifndef AUTOTUNE_SCHEDULE_H
 #define AUTOTUNE_SCHEDULE_H
 
 #include <stddef.h>
+
+#include "protocol.h"
 
 /* A lane: what measures a configuration (a GPU's worker, or a recording). */
 typedef struct {
@@ -78,6 +81,97 @@ void schedule_queue_release(schedule_queue *Q);
 size_t schedule_queue_left(const schedule_queue *Q);
 void schedule_queue_free(schedule_queue *Q);
 
+/* The first pass's visits, decided in one place: which configuration a lane takes next, whether
+ * it waits (its twin or its group's candidate reference is in flight, or a vote holds its group),
+ * its role, which reference its lane loads first, and the reference vote's count. measure.c (the
+ * executor) calls these under its lock; they take none and do no I/O. */
+
+/* per configuration */
+enum { IDLE, IN_FLIGHT, FINISHED };
+
+/* How a group's reference is chosen when none is named and a configuration's outputs are what
+ * the others must equal: the first that passes is provisional until a configuration of another
+ * binary agrees with it; when the first two of other binaries that differ from it agree with each
+ * other, the second of the three becomes the reference. */
+typedef struct vote {
+	enum { VOTE_NONE, VOTE_OPEN, VOTE_RERUN, VOTE_REELECT, VOTE_DONE } state;
+	enum { CHOSEN_FIRST, CHOSEN_CONFIRMED, CHOSEN_MAJORITY, CHOSEN_NONE_AGREE, CHOSEN_UNDECIDED, CHOSEN_EARLIER } how;
+	long long first, agree; /* the provisional reference; the one that agreed with it */
+	long long dissent[2];   /* configurations of other binaries that differed from it */
+	int ndissent;
+	int owner;              /* the lane that measures the group while the vote is open, or
+				 * re-elects */
+	long long deciding;     /* the configuration in flight that can decide it, on any lane, so
+				 * that no lane idles while the vote holds its group (-1: none) */
+} vote;
+
+/* What the decisions read of the configurations: the executor's results and binaries. */
+typedef struct {
+	int (*same_launch)(void *ctx, size_t a, size_t c); /* a's measurement would do for c */
+	int (*same_code)(void *ctx, size_t a, size_t c);   /* their binaries' code is the same */
+	void *ctx;
+} pass_view;
+
+typedef struct {
+	size_t count;
+	size_t *group;      /* per configuration, its reference group (owned) */
+	/* ref[g]: the configuration whose outputs group g is checked against (-1: none passed yet);
+	 * pending[g]: a candidate for it is being measured on some lane */
+	long long *ref, named;
+	char *pending;
+	char *state;        /* per configuration: IDLE, IN_FLIGHT, FINISHED */
+	vote *votes;        /* per group, when `voting` */
+	int voting;         /* no reference is named, and a reference configuration's outputs count */
+	size_t votes_open;  /* groups whose vote holds their configurations for its lane */
+	int ref_kernel;     /* verify.kernel: every configuration is checked against it */
+	size_t visiting;    /* lanes in a visit: measuring, or waiting for a binary first */
+	schedule_queue Q;   /* the exhaustive pass's queue */
+	pass_view view;
+} schedule_pass;
+
+/* What a lane does with a configuration it claimed. */
+typedef struct {
+	proto_role role;
+	int run_ref_kernel; /* run verify.kernel on this lane's worker first */
+	long long refresh;  /* run this configuration as the reference first (-1: no) */
+} schedule_claim;
+
+/* Takes ownership of group (count entries); named: the named reference or -1. */
+void schedule_pass_init(schedule_pass *S, size_t count, size_t *group, long long named, int ref_kernel, int voting,
+			pass_view view);
+void schedule_pass_free(schedule_pass *S);
+/* Configuration c's earlier result passed and stands: its group's reference when none is yet. */
+void schedule_earlier_passed(schedule_pass *S, size_t c);
+/* Lane gpu, whose worker holds group `loaded`'s reference outputs (-1: none), claims c: 1 and
+ * *cl, c in flight; 0 when c must wait for another lane (put it back). While a vote is open, its
+ * lane measures its group, and any lane the one configuration at a time that can decide it (of a
+ * code neither the reference's nor its first dissent's), checked against the reference: no
+ * other verdict is given against a reference that may be replaced. */
+int schedule_claim_config(schedule_pass *S, int gpu, long long loaded, size_t c, schedule_claim *cl);
+/* c's measurement in `role` ended (recorded or not). */
+void schedule_finished(schedule_pass *S, size_t c, proto_role role);
+/* c passed: 1 when it is now its group's reference (the lane's worker holds its outputs). */
+int schedule_passed(schedule_pass *S, size_t c);
+enum { VERDICT_OTHER, VERDICT_OK, VERDICT_WRONG };
+/* Counts c's verdict, measured on lane gpu in `role`, in its group's vote: a reference run that
+ * passed opens it; a check of another binary that passed confirms the reference, one that differs
+ * is a dissent, and a second dissent leaves the vote VOTE_RERUN for that lane to re-elect. */
+void schedule_count_vote(schedule_pass *S, int gpu, size_t c, proto_role role, int verdict);
+/* Whether lane gpu is to re-elect group g's reference now: two dissents called for it, and
+ * nothing of the group is in flight any more (the re-election then holds it for gpu). */
+int schedule_reelects(schedule_pass *S, int gpu, size_t g);
+/* A vote in progress (open, or re-electing) holds its group for its lane. */
+int vote_busy(const vote *v);
+/* Ends a vote, settled as `how` (CHOSEN_). */
+void vote_close(schedule_pass *S, vote *v, int how);
+/* The next configuration for a lane: QUEUE_NEXT (in *c), QUEUE_EMPTY, or QUEUE_BLOCKED: only
+ * put-back ones remain, held by what is in flight (wait for a measurement to finish). Once
+ * nothing is in flight, nothing can hold them back any more, nor a vote whose lane is not
+ * measuring: those votes close and the put-back ones come. */
+int schedule_next_config(schedule_pass *S, size_t *c);
+/* Lane gpu takes no more configurations: the votes it held let the others measure their groups. */
+void schedule_lane_leaves(schedule_pass *S, int gpu);
+
 /* finalist rounds, samples per finalist per round, and the time a round's samples aim at: a
  * kernel of milliseconds varies by hundredths of a percent from launch to launch, and its
  * rounds would otherwise cost more than its first pass */
@@ -115,6 +209,12 @@ int schedule_leaves_to_profile(const profile_view *v, int gpu);
  * started with (another is a switch of worker), and holds one reference's outputs (another is a
  * run of that reference). */
 void schedule_by_worker(size_t *queue, size_t n, const int *connections, const size_t *group);
+
+/* A time budget as evaluations, for the search's shape (the model's first half, its waves): the
+ * binaries the pool can build in that time (`bins`, by the predicted compile times), at the
+ * space's configurations per binary; the whole space (count) when nothing predicts (bins 0). The
+ * deadline still ends the search. */
+size_t schedule_seconds_budget(size_t count, size_t nbins, size_t bins);
 
 /* Configuration lists into their binaries, each once, in order of first appearance; returns how
  * many (bins: room for n). */
