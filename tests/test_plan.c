@@ -257,54 +257,24 @@ static void test_an_identity_is_what_decides_a_measurement(void)
 	diags_free(&d);
 }
 
-/* verify.reference_per: configurations alike in those parameters share a reference group, named
- * by its first configuration in space order. */
-static void test_reference_groups_follow_reference_per(void)
+/* Loads a config of a one-line kernel with `rest` (its space, launch and verify) and checks its
+ * reference groups against the definition: a configuration's group is the first in space order
+ * alike in every verify.reference_per parameter (value_equal). The number of groups; the
+ * configurations' in *count. */
+static size_t groups_as_defined(const char *rest, size_t *count)
 {
 	const char *kernel = write_temp(0, "rg.cu", "extern \"C\" __global__ void k(float *a) { a[0] = 1; }\n");
 	char text[1024];
 	snprintf(text, sizeof text,
-		 "kernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 4, output: true}]\n"
-		 "space: {variant: [1, 2], bx: [32, 64, 128]}\nlaunch: {block: [bx], grid: [1]}\n"
-		 "constraints: [variant > 0]\nverify: {reference_per: [variant]}\n", kernel);
+		 "kernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 4, output: true}]\n%s", kernel,
+		 rest);
 	const char *path = write_temp(1, "rg.yaml", text);
 	config cfg;
 	space sp;
 	diags d = {0};
+	*count = 0;
 	CU_ASSERT_EQUAL_FATAL(config_load(path, &cfg, &d), 0);
 	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
-	size_t *group = plan_reference_groups(&cfg, &sp);
-	for (size_t c = 0; c < sp.count; c++) {
-		size_t first = 0;
-		while (value_as_double(space_config(&sp, first)[0]) != value_as_double(space_config(&sp, c)[0]))
-			first++;
-		CU_ASSERT_EQUAL(group[c], first);
-	}
-	CU_ASSERT_NOT_EQUAL(group[0], group[sp.count - 1]);
-	free(group);
-	space_free(&sp);
-	config_free(&cfg);
-	diags_free(&d);
-}
-
-/* The groups of several reference_per parameters of every kind (ints, floats, strings) are what
- * comparing every configuration with every earlier one gives; the groups are found by hash. */
-static void test_reference_groups_of_mixed_kinds(void)
-{
-	const char *kernel = write_temp(0, "rg.cu", "extern \"C\" __global__ void k(float *a) { a[0] = 1; }\n");
-	char text[1024];
-	snprintf(text, sizeof text,
-		 "kernel: {source: %s, entry: k}\narguments: [{name: a, type: float, count: 4, output: true}]\n"
-		 "space: {bx: {start: 1, stop: 40}, V: [3, 1, 2], F: [0.5, 1, 2.5], S: [x, \"y\"]}\n"
-		 "launch: {block: [bx], grid: [1]}\nbuild: {defines: [V, F, S]}\n"
-		 "verify: {reference_per: [S, F, V]}\n", kernel);
-	const char *path = write_temp(1, "rg.yaml", text);
-	config cfg;
-	space sp;
-	diags d = {0};
-	CU_ASSERT_EQUAL_FATAL(config_load(path, &cfg, &d), 0);
-	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
-	CU_ASSERT_EQUAL(sp.count, 40 * 3 * 3 * 2);
 	size_t *group = plan_reference_groups(&cfg, &sp), groups = 0;
 	for (size_t c = 0; c < sp.count; c++) {
 		size_t first = 0;
@@ -318,11 +288,37 @@ static void test_reference_groups_of_mixed_kinds(void)
 		CU_ASSERT_EQUAL(group[c], first);
 		groups += group[c] == c;
 	}
-	CU_ASSERT_EQUAL(groups, 3 * 3 * 2);
+	*count = sp.count;
 	free(group);
 	space_free(&sp);
 	config_free(&cfg);
 	diags_free(&d);
+	return groups;
+}
+
+/* verify.reference_per: configurations alike in those parameters share a reference group, named
+ * by its first configuration in space order. */
+static void test_reference_groups_follow_reference_per(void)
+{
+	size_t count;
+	CU_ASSERT_EQUAL(groups_as_defined("space: {variant: [1, 2], bx: [32, 64, 128]}\nlaunch: {block: [bx], grid: [1]}\n"
+					  "constraints: [variant > 0]\nverify: {reference_per: [variant]}\n",
+					  &count),
+			2);
+	CU_ASSERT_EQUAL(count, 6);
+}
+
+/* Several reference_per parameters of every kind (ints, floats, strings), found by hash: the
+ * groups are still the definition's. */
+static void test_reference_groups_of_mixed_kinds(void)
+{
+	size_t count;
+	CU_ASSERT_EQUAL(groups_as_defined("space: {bx: {start: 1, stop: 40}, V: [3, 1, 2], F: [0.5, 1, 2.5], S: [x, \"y\"]}\n"
+					  "launch: {block: [bx], grid: [1]}\nbuild: {defines: [V, F, S]}\n"
+					  "verify: {reference_per: [S, F, V]}\n",
+					  &count),
+			3 * 3 * 2);
+	CU_ASSERT_EQUAL(count, 40 * 3 * 3 * 2);
 }
 
 /* Short kernels: `max` samples a round after a warm-up launch; longer ones as many as fill about
