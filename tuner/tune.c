@@ -364,6 +364,15 @@ static int start_gpus(tuning *t)
 
 static builder *begin_build(tuning *t);
 
+/* The build plan's cubin cache, as the run found it (--fresh retries cached failures). */
+static void builds_use_cache(tuning *t)
+{
+	t->b.cache = t->cache;
+	t->b.identity = t->identity;
+	t->b.retry_failures = t->o->fresh;
+}
+
+
 /* When NVML names the GPUs' architecture, nvcc starts on it while the worker opens the GPU. */
 static void guess_target(tuning *t)
 {
@@ -400,9 +409,7 @@ static void check_guess(tuning *t)
 	build_free(&t->b);
 	memset(&t->b, 0, sizeof t->b);
 	build_plan(&t->cfg, &t->sp, &t->b);
-	t->b.cache = t->cache;
-	t->b.identity = t->identity;
-	t->b.retry_failures = t->o->fresh;
+	builds_use_cache(t);
 	free(t->prior);
 	t->prior = NULL;
 	t->arch = NULL;
@@ -428,9 +435,7 @@ static int find_target(tuning *t)
 		return stop(t, EXIT_USAGE);
 	}
 	t->have_workdir = 1;
-	t->b.cache = t->cache;
-	t->b.identity = t->identity;
-	t->b.retry_failures = o->fresh;
+	builds_use_cache(t);
 	t->arch = o->arch ? o->arch : t->cfg.arch;
 	guess_target(t); /* nvcc beside verify.host's compiler too */
 	/* before the workers start: they call it once the arrays are filled */
