@@ -168,10 +168,8 @@ static step prelude(pass *P, lane *L, size_t c)
 	r->message = s.tmp.message = NULL;
 	s.timeout = plan_timeout(cfg, P->slowest);
 	/* against the same GPU's best (another model's would race this one's out), as this launch's ms */
-	s.race_ms = cfg->race > 0 ? cfg->race * objective_best_ms(cfg, space_config(P->sp, c), L->best_ms) : 0;
-	/* a search ranks its next proposals by these times: only the clear losers are cut short, on
-	 * one sample, so that the near ones it steers by are measured in full */
-	s.near_ms = s.race_ms > 0 && !P->searching ? (1 + PLAN_FINAL_WITHIN) * s.race_ms / cfg->race : 0;
+	schedule_race(cfg->race, objective_best_ms(cfg, space_config(P->sp, c), L->best_ms), P->searching,
+		      PLAN_FINAL_WITHIN, &s.race_ms, &s.near_ms);
 	s.kind = STEP_MEASURE;
 	return s;
 }
@@ -343,7 +341,7 @@ static void *lane_main(void *arg)
 			P->shares++;
 	}
 	schedule_lane_leaves(&P->S, L->gpu);
-	if (L->left && !P->counted) {
+	if (L->left && !P->counters.order) {
 		double session;
 		profile_view v = view_of(P);
 		pass_choose_counters(P, schedule_profile_share(&v, &session)); /* the finish plans again on the final times */
@@ -456,10 +454,10 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	P.lanes = xcalloc(nrunners, sizeof *P.lanes);
 	for (size_t i = 0; i < nrunners; i++)
 		P.lanes[i] = (lane){.rn = runners[i], .gpu = (int)i, .loaded = -1, .P = &P};
-	P.taken = xcalloc(sp->count + 1, 1);
+	P.counters.taken = xcalloc(sp->count + 1, 1);
 	P.pass_lane = lane_main;
 	P.visit = visit;
-	P.want = pass_counters_wanted(&P);
+	P.want = schedule_counters_wanted(cfg->metrics, cfg->metrics_top);
 	pthread_mutex_init(&P.lock, NULL);
 	lane_pool_init(&P.pool, o->build);
 	pthread_cond_init(&P.changed, NULL);
@@ -483,8 +481,8 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	pthread_cond_destroy(&P.changed);
 	lane_pool_destroy(&P.pool);
 	pthread_mutex_destroy(&P.lock);
-	free(P.counted);
-	free(P.taken);
+	free(P.counters.order);
+	free(P.counters.taken);
 	free(P.lanes);
 	if (rc || d->n > before || measure_stopping(o))
 		return rc;

@@ -15,8 +15,6 @@
 #include "progress.h"
 #include "schedule.h"
 
-/* configurations profiled in one session at most (bounds the counter data image and a hang) */
-#define COUNTERS_PER_SESSION 64
 /* One GPU: its worker, and which reference outputs that worker holds. */
 typedef struct lane {
 	runner *rn;
@@ -52,8 +50,7 @@ typedef struct pass {
 	double deadline; /* a time budget's end (now_seconds), 0: none */
 	lane *lanes;     /* lanes[0] also measures the search's proposals, finalists */
 	size_t nlanes;
-	size_t *counted, ncounted, ccursor; /* the counters' queue */
-	char *taken;     /* per configuration: its counters were started, or came from the journal */
+	counters_queue counters; /* the counters' queue (schedule.c decides who takes what) */
 	size_t want;     /* how many of the fastest get counters (SIZE_MAX: all, 0: none) */
 	/* Several GPUs: the lanes other than the first live on threads of their own from the pass
 	 * to the end of their counters, and wait for the first to start the finish (phase). */
@@ -114,8 +111,6 @@ void *pass_counters_lane(void *arg);
 /* The counters' queue: the fastest top as ranked now, and those the winner's balance decides
  * among (P->lock held when other lanes run). */
 void pass_choose_counters(pass *P, size_t top);
-/* How many of the fastest get counters (measure.metrics): SIZE_MAX for all, 0 for none. */
-size_t pass_counters_wanted(const pass *P);
 /* Finalists, then counters, the counters shared with the configurations that share a
  * measurement: 0, or -1 when a worker is gone. With several GPUs the first re-times the
  * finalists while the others profile on their threads, started here when a search left them

@@ -133,30 +133,30 @@ static void best_again(pass *P)
  * reference A: the first of them, B, runs as the reference and the second, C, is checked against
  * it. When B and C agree, B is the reference and A, checked against it, a wrong result; when they
  * do not (or B cannot serve, or C does not run), A stays, and B and C keep their verdicts against
- * it. On lane L, the vote's own (P->lock held). */
+ * it. The runs' order and outcome are schedule.c's (schedule_reelect_step). On lane L, the vote's
+ * own (P->lock held). */
 void vote_reelect(pass *P, lane *L, size_t g, visit_fn visit)
 {
 	vote *v = &P->S.votes[g];
 	size_t a = (size_t)v->first, b = (size_t)v->dissent[0], c = (size_t)v->dissent[1];
 	result was_b = P->res[b], was_c = P->res[c];
-	size_t done = P->done, measured = P->o->measured;
+	size_t done = P->done, measured = P->o->measured, x;
 	P->res[b].message = P->res[c].message = NULL;
-	v->state = VOTE_REELECT;
-	P->S.ref[g] = -1;
+	schedule_reelect_begin(&P->S, g);
 	unmeasure(P, b);
 	unmeasure(P, c);
-	visit(P, L, b);
-	int b_ref = P->S.ref[g] == (long long)b;
-	if (b_ref)
-		visit(P, L, c);
-	int c_st = P->res[c].st;
-	if (b_ref && c_st == ST_OK) {
+	int step = 0, verdict = VERDICT_OTHER, how, outcome;
+	while ((outcome = schedule_reelect_step(&P->S, g, step++, verdict, &x, &how)) == REELECT_VISIT) {
+		if (x == a)
+			unmeasure(P, a);
+		visit(P, L, x);
+		int st = P->res[x].st;
+		verdict = st == ST_OK ? VERDICT_OK : st == ST_WRONG_RESULT ? VERDICT_WRONG : VERDICT_OTHER;
+	}
+	if (outcome == REELECT_REPLACE) {
 		free(was_b.message);
 		free(was_c.message);
-		unmeasure(P, a);
-		visit(P, L, a);
 		best_again(P);
-		vote_close(&P->S, v, CHOSEN_MAJORITY);
 		for (size_t i = 0; i < P->nlanes; i++)
 			if (&P->lanes[i] != L && P->lanes[i].loaded == (long long)g)
 				P->lanes[i].loaded = -1; /* it holds A's outputs, from a check during the vote */
@@ -165,13 +165,11 @@ void vote_reelect(pass *P, lane *L, size_t g, visit_fn visit)
 		P->o->measured = measured;
 		remeasured_back(P, b, &was_b);
 		remeasured_back(P, c, &was_c);
-		P->S.ref[g] = (long long)a;
 		for (size_t i = 0; i < P->nlanes; i++)
 			if (P->lanes[i].loaded == (long long)g)
 				P->lanes[i].loaded = -1; /* it holds B's outputs */
-		/* B and C differ, or the runs that would tell did not pass or end (a crash, a signal) */
-		vote_close(&P->S, v, b_ref && c_st == ST_WRONG_RESULT ? CHOSEN_NONE_AGREE : CHOSEN_UNDECIDED);
 	}
+	schedule_reelect_end(&P->S, g, outcome, how);
 	pthread_cond_broadcast(&P->changed);
 }
 
