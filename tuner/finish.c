@@ -10,6 +10,7 @@
 #include "config.h"
 #include "measure_pass.h"
 #include "objective.h"
+#include "observe.h"
 #include "plan.h"
 #include "proc.h"
 #include "select.h"
@@ -68,7 +69,7 @@ static int finalists(pass *P)
 			/* a finalist that fails now (it passed before) keeps its first-pass time */
 			rounds[f * FINAL_ROUNDS + round] = tmp.st == ST_OK ? tmp.t_median : NAN;
 			pthread_mutex_lock(&P->lock);
-			progress_update(&P->bar, ++P->done, NULL);
+			observe_step(P->seen, ++P->done, NULL);
 			pthread_mutex_unlock(&P->lock);
 		}
 		/* a round cut short (worker gone, run stopped) would compare finalists unevenly */
@@ -86,8 +87,7 @@ static int finalists(pass *P)
 		r->final_noise = stats_noise(v, m, scratch);
 		r->final_median = stats_median(v, m);
 		objective_apply(cfg, space_config(sp, idx[f]), r);
-		if (o->journal)
-			pass_journal_check(o, journal_final(o->journal, idx[f], r));
+		observe_result(P->seen, SEEN_FINAL, idx[f], r);
 	}
 	if (rc)
 		P->stopped = -1;
@@ -165,10 +165,9 @@ static size_t record_batch(pass *P, session_batch *B, int on_bar)
 		result *r = &P->res[B->which[k]];
 		memcpy(r->metrics, B->tmp[k].metrics, sizeof r->metrics);
 		r->have_metrics = B->tmp[k].have_metrics;
-		if (o->journal)
-			pass_journal_check(o, journal_metrics(o->journal, B->which[k], r));
+		observe_result(P->seen, SEEN_METRICS, B->which[k], r);
 		if (on_bar)
-			progress_update(&P->bar, ++P->done, NULL);
+			observe_step(P->seen, ++P->done, NULL);
 	}
 	return got;
 }
@@ -299,21 +298,21 @@ static int pass_finish_begin(pass *P)
 	pthread_mutex_unlock(&P->lock);
 	size_t final_steps = nfinal >= 2 ? nfinal * FINAL_ROUNDS : 0;
 	if (P->nlanes == 1) {
-		progress_begin(&P->bar, P->o->progress && final_steps, "final", final_steps);
+		observe_phase(P->seen, "final", final_steps, final_steps > 0);
 		double t0 = now_seconds();
 		finalists(P);
 		P->o->final_s = now_seconds() - t0;
-		progress_end(&P->bar);
+		observe_phase(P->seen, NULL, 0, 0);
 		pass_choose_counters(P, P->want);
 		P->done = 0;
-		progress_begin(&P->bar, P->o->progress && P->counters.count, "counters", P->counters.count);
+		observe_phase(P->seen, "counters", P->counters.count, P->counters.count > 0);
 		pass_counters_lane(&P->lanes[0]);
 		runner_quit(P->lanes[0].rn);
 	} else {
 		pthread_mutex_lock(&P->lock);
 		pass_choose_counters(P, P->want);
 		size_t todo = schedule_counters_left(&P->counters);
-		progress_begin(&P->bar, P->o->progress, "final+counters", final_steps + todo);
+		observe_phase(P->seen, "final+counters", final_steps + todo, 1);
 		pthread_mutex_unlock(&P->lock);
 		return 1;
 	}
@@ -323,7 +322,7 @@ static int pass_finish_begin(pass *P)
 static int pass_finish_end(pass *P)
 {
 	share_counters(P);
-	progress_end(&P->bar);
+	observe_phase(P->seen, NULL, 0, 0);
 	return P->stopped < 0 ? -1 : 0;
 }
 

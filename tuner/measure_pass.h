@@ -12,7 +12,6 @@
 
 #include "measure.h"
 #include "pool.h"
-#include "progress.h"
 #include "schedule.h"
 
 /* One GPU: its worker, and which reference outputs that worker holds. */
@@ -41,7 +40,7 @@ typedef struct pass {
 	result *res;
 	measure_opts *o;
 	diags *d;
-	progress bar;
+	struct observer *seen; /* the journal and the progress line, told what happens (observe.h) */
 	sample_plan plan;
 	double slowest;
 	schedule_pass S; /* the visits' decisions: references, votes, twins, the queue */
@@ -72,18 +71,6 @@ typedef struct pass {
 	pthread_cond_t changed;
 } pass;
 
-/* A journal that cannot be written (a full disk) stops the run: measuring on would only make
- * results that could be kept nowhere. What the journal holds stays, for the next run. Inline: both
- * files of the stage use it. */
-static inline void pass_journal_check(measure_opts *o, int rc)
-{
-	if (rc && !o->journal_note) {
-		o->journal_note = journal_failure(o->journal);
-		if (!o->journal_note)
-			o->journal_note = xstrdup("writing the journal failed");
-		o->journal_failed = 1;
-	}
-}
 /* reference.c */
 /* The worker holds one reference's outputs at a time: when another group's (or, on a resumed
  * run, an earlier run's) are needed, configuration ref runs again, briefly, on rn; its result

@@ -10,6 +10,7 @@
 #include "config.h"
 #include "measure_pass.h"
 #include "names.h"
+#include "observe.h"
 #include "plan.h"
 #include "banned.h"
 
@@ -107,8 +108,7 @@ static void remeasured_back(pass *P, size_t c, result *was)
 	free(P->res[c].message);
 	P->res[c] = *was;
 	P->S.state[c] = FINISHED;
-	if (P->o->journal && was->st != ST_NOT_RUN)
-		pass_journal_check(P->o, journal_finished(P->o->journal, c, &P->res[c]));
+	observe_result(P->seen, SEEN_RESTORED, c, &P->res[c]);
 }
 
 /* The fastest so far, overall and per lane, without a reference that turned out wrong. */
