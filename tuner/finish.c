@@ -232,16 +232,17 @@ void *pass_counters_lane(void *arg)
  * run). */
 void pass_choose_counters(pass *P, size_t top)
 {
-	size_t n = P->sp->count;
+	size_t n = P->sp->count, *final = NULL;
 	long long *shares_with = xcalloc(n + 1, sizeof *shares_with);
 	for (size_t c = 0; c < n; c++)
 		shares_with[c] = P->res[c].shares_with;
 	counters_pick pick = {.count = n, .shares_with = shares_with, .top = top};
-	pick.ranked = plan_ranked(P->res, n, &pick.nranked);
+	size_t *ranked = plan_ranked(P->res, n, &pick.nranked);
+	pick.ranked = ranked;
 	choice ch = {0};
 	const select_policy *policy = P->o->policy;
-	size_t *final = NULL;
-	if (P->cfg->metrics != METRICS_NONE && policy && policy->kind == POLICY_BALANCED) {
+	int balanced = P->cfg->metrics != METRICS_NONE && policy && policy->kind == POLICY_BALANCED;
+	if (balanced) {
 		select_winner(P->res, n, policy, &ch);
 		pick.tied = ch.tied;
 		pick.ntied = ch.ntied;
@@ -254,10 +255,10 @@ void pass_choose_counters(pass *P, size_t top)
 	P->counters.cursor = 0;
 	P->counters.profiled = profiled;
 	P->counters.ctx = P;
-	if (policy && policy->kind == POLICY_BALANCED && P->cfg->metrics != METRICS_NONE)
+	if (balanced)
 		choice_free(&ch);
 	free(final);
-	free((void *)pick.ranked);
+	free(ranked);
 	free(shares_with);
 }
 
