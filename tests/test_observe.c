@@ -1,7 +1,8 @@
 /* test_observe.c: the measuring stage's observers (observe.c). The journal observer keeps each
  * result's fate as the records a resumed run reads back; a recorded observer on the chain sees
- * every event in the order the executor told it, here a re-election (reference.c) with an
- * in-process lane whose visit is a fake. No worker, nvcc or clock. */
+ * every event in the order the executor told it: a whole measure_space (measure.c, finish.c) on an
+ * in-process worker, and a re-election (reference.c) with a fake visit. No worker process, nvcc
+ * or clock. */
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 
 #include "config.h"
 #include "journal.h"
+#include "compile.h"
 #include "measure_pass.h"
 #include "observe.h"
 #include "tests.h"
@@ -19,7 +21,7 @@
 /* An observer that records what it is told. */
 typedef struct {
 	observer ob;
-	char log[32][24];
+	char log[64][24];
 	size_t n;
 } recorder;
 
@@ -28,7 +30,7 @@ static void rec_result(observer *ob, seen_kind what, size_t c, const result *r)
 	recorder *R = (recorder *)ob;
 	static const char *const kinds[] = {"started", "measured", "stopped", "shared", "reused", "restored", "final", "metrics"};
 	(void)r;
-	if (R->n < 32)
+	if (R->n < 64)
 		snprintf(R->log[R->n++], sizeof R->log[0], "%s %zu", kinds[what], c);
 }
 
@@ -36,7 +38,7 @@ static void rec_step(observer *ob, size_t done, const char *desc)
 {
 	recorder *R = (recorder *)ob;
 	(void)desc;
-	if (R->n < 32)
+	if (R->n < 64)
 		snprintf(R->log[R->n++], sizeof R->log[0], "step %zu", done);
 }
 
@@ -167,6 +169,104 @@ static void test_a_reelection_is_told_in_order(void)
 	schedule_pass_free(&P.S);
 }
 
+/* Records phases too. */
+static void rec_phase(observer *ob, const char *name, size_t steps, int show)
+{
+	recorder *R = (recorder *)ob;
+	if (R->n < 64)
+		snprintf(R->log[R->n++], sizeof R->log[0], "%s %zu%s", name ? name : "end", steps, show ? "" : " (quiet)");
+}
+
+/* An in-process worker: a configuration's time is 1 ms + bx / 1000 ms, every run passes, nothing
+ * can be profiled. */
+static int fake_measure(runner *r, const config *cfg, const value *params, proto_role role, const binary *bin,
+			const sample_plan *plan, result *res, double timeout_s, diags *d)
+{
+	(void)r, (void)cfg, (void)role, (void)bin, (void)timeout_s, (void)d;
+	res->st = ST_OK;
+	res->t_median = res->t_min = res->t_max = 1 + (double)params[0].u.i / 1000;
+	res->samples = plan->rule.max_samples ? (int)plan->rule.max_samples : 1;
+	res->batch = 1;
+	return 0;
+}
+
+static int fake_profile(runner *r, const config *cfg, size_t n, const value *const *params, const binary *const *bins,
+			result *const *res, double timeout_s, char **why, diags *d)
+{
+	(void)r, (void)cfg, (void)params, (void)bins, (void)res, (void)timeout_s, (void)d;
+	for (size_t i = 0; i < n; i++)
+		why[i] = xstrdup("no profiler here");
+	return 0;
+}
+
+static void fake_quit(runner *r) { (void)r; }
+
+/* One GPU measures bx 32, 64, 96, 128 in space order, each told as started, measured, a step;
+ * the two within 5% of the fastest (32 and 64) are re-timed in 7 rounds, 14 steps, then told as
+ * finalists; no counters are asked for. */
+static void test_the_executor_tells_every_event_in_order(void)
+{
+	config cfg;
+	space sp;
+	build b;
+	diags d = {0};
+	const char *yaml = write_temp(2, "observe.yaml", "kernel: {source: /dev/null, entry: k}\n"
+							 "arguments: [{name: a, type: float, count: 4}]\n"
+							 "space: {bx: [32, 64, 96, 128]}\n"
+							 "launch: {block: [bx], grid: [1]}\n");
+	CU_ASSERT_EQUAL_FATAL(config_load(yaml, &cfg, &d) || space_enumerate(&cfg, &sp, &d), 0);
+	result *res = calloc(sp.count, sizeof *res);
+	CU_ASSERT_EQUAL_FATAL(space_eval_geometry(&cfg, &sp, res, &d), 0);
+	build_plan(&cfg, &sp, &b);
+	for (size_t k = 0; k < b.nbins; k++) { /* as nvcc left them: one kernel, one code */
+		b.bins[k].res.symbol = xstrdup("k");
+		memcpy(b.bins[k].code, "00000000000000c0", 17);
+	}
+	static volatile sig_atomic_t no_signal;
+	static const worker_ops fake = {fake_measure, fake_profile, fake_quit};
+	recorder R = {.ob = {.phase = rec_phase, .step = rec_step, .result = rec_result}};
+	measure_opts o = {.interrupted = &no_signal, .worker = &fake, .observers = &R.ob};
+	int lane_ctx;
+	runner *rn = (runner *)&lane_ctx;
+	CU_ASSERT_EQUAL(measure_space(&cfg, &sp, &b, res, &rn, 1, &o, &d), 0);
+	diags_print(&d);
+	char want[64][24];
+	size_t n = 0;
+	snprintf(want[n++], sizeof want[0], "measure 4");
+	for (size_t c = 0; c < 4; c++) {
+		snprintf(want[n++], sizeof want[0], "started %zu", c);
+		snprintf(want[n++], sizeof want[0], "measured %zu", c);
+		snprintf(want[n++], sizeof want[0], "step %zu", c + 1);
+	}
+	snprintf(want[n++], sizeof want[0], "end 0 (quiet)");
+	snprintf(want[n++], sizeof want[0], "final 14");
+	for (size_t k = 1; k <= 14; k++)
+		snprintf(want[n++], sizeof want[0], "step %zu", k);
+	snprintf(want[n++], sizeof want[0], "final 0");
+	snprintf(want[n++], sizeof want[0], "final 1");
+	snprintf(want[n++], sizeof want[0], "end 0 (quiet)");
+	snprintf(want[n++], sizeof want[0], "counters 0 (quiet)");
+	snprintf(want[n++], sizeof want[0], "end 0 (quiet)");
+	CU_ASSERT_EQUAL(R.n, n);
+	for (size_t i = 0; i < n && i < R.n; i++) {
+		if (strcmp(R.log[i], want[i]))
+			fprintf(stderr, "\n  event %zu: %s, not %s", i, R.log[i], want[i]);
+		CU_ASSERT_STRING_EQUAL(R.log[i], want[i]);
+	}
+	CU_ASSERT_EQUAL(o.measured, 4);
+	CU_ASSERT_EQUAL(res[0].final_rounds, 7);
+	for (size_t c = 0; c < sp.count; c++)
+		free(res[c].message);
+	free(res);
+	free(o.reference_note);
+	free(o.counters_note);
+	build_free(&b);
+	space_free(&sp);
+	config_free(&cfg);
+	diags_free(&d);
+	unlink(yaml);
+}
+
 int add_observe_suite(void)
 {
 	CU_pSuite s = CU_add_suite("observe", NULL, NULL);
@@ -174,5 +274,6 @@ int add_observe_suite(void)
 		return -1;
 	CU_add_test(s, "the journal keeps each fate", test_the_journal_keeps_each_fate);
 	CU_add_test(s, "a re-election is told in order", test_a_reelection_is_told_in_order);
+	CU_add_test(s, "the executor tells every event in order", test_the_executor_tells_every_event_in_order);
 	return 0;
 }

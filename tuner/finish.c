@@ -62,7 +62,7 @@ static int finalists(pass *P)
 			sample_plan plan = {.warmup = warm, .rule = {.min_samples = (size_t)n, .max_samples = (size_t)n,
 					    .time_cap_s = cfg->time_cap, .noise_target = cfg->noise_target}};
 			pthread_mutex_unlock(&P->lock);
-			if (runner_measure(L->rn, cfg, space_config(sp, idx[f]), PROTO_ROLE_TIME, &b->bins[b->of_config[idx[f]]], &plan,
+			if (P->gpu.measure(L->rn, cfg, space_config(sp, idx[f]), PROTO_ROLE_TIME, &b->bins[b->of_config[idx[f]]], &plan,
 					   &tmp, timeout, &L->d))
 				rc = -1;
 			free(tmp.message);
@@ -208,7 +208,7 @@ void *pass_counters_lane(void *arg)
 		int rc = 0;
 		if (B.n) {
 			pthread_mutex_unlock(&P->lock);
-			rc = runner_profile(L->rn, P->cfg, B.n, B.params, B.bins, B.res, B.timeout, B.why, &L->d);
+			rc = P->gpu.profile(L->rn, P->cfg, B.n, B.params, B.bins, B.res, B.timeout, B.why, &L->d);
 			pthread_mutex_lock(&P->lock);
 		}
 		/* a session where nothing could be profiled: profiling is unavailable or broken */
@@ -282,7 +282,7 @@ static void *pass_finish_first_lane(void *arg)
 	L->P->o->final_s = now_seconds() - t0;
 	trace_event("finalists done");
 	pass_counters_lane(L);
-	runner_quit(L->rn);
+	L->P->gpu.quit(L->rn);
 	return NULL;
 }
 
@@ -308,7 +308,7 @@ static int pass_finish_begin(pass *P)
 		P->done = 0;
 		observe_phase(P->seen, "counters", P->counters.count, P->counters.count > 0);
 		pass_counters_lane(&P->lanes[0]);
-		runner_quit(P->lanes[0].rn);
+		P->gpu.quit(P->lanes[0].rn);
 	} else {
 		pthread_mutex_lock(&P->lock);
 		pass_choose_counters(P, P->want);
@@ -345,7 +345,7 @@ static void *other_lane(void *arg)
 	pthread_mutex_unlock(&P->lock);
 	if (go)
 		pass_counters_lane(L);
-	runner_quit(L->rn);
+	P->gpu.quit(L->rn);
 	return NULL;
 }
 

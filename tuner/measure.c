@@ -175,13 +175,13 @@ static int measure_step(pass *P, lane *L, size_t c, step *s)
 {
 	const binary *bin = &P->b->bins[P->b->of_config[c]];
 	if (s->run_ref_kernel) {
-		int fr = pass_run_reference_kernel(P->cfg, P->sp, P->b, L->rn, P->o, &L->d);
+		int fr = pass_run_reference_kernel(P->cfg, P->sp, P->b, &P->gpu, L->rn, &L->d);
 		if (fr)
 			return fr;
 		L->loaded = (long long)P->S.group[c];
 	}
 	if (s->refresh >= 0) {
-		int fr = pass_refresh_reference(P->cfg, P->sp, P->b, s->ref_copy, (size_t)s->refresh, L->rn, &L->d);
+		int fr = pass_refresh_reference(P->cfg, P->sp, P->b, s->ref_copy, (size_t)s->refresh, &P->gpu, L->rn, &L->d);
 		if (fr)
 			return fr;
 		L->loaded = (long long)P->S.group[c];
@@ -192,7 +192,7 @@ static int measure_step(pass *P, lane *L, size_t c, step *s)
 	sample_plan plan = P->plan;
 	plan.rule.race_ms = s->race_ms;
 	plan.rule.near_ms = s->near_ms;
-	return runner_measure(L->rn, P->cfg, space_config(P->sp, c), s->role, bin, &plan, &s->tmp, s->timeout, &L->d)
+	return P->gpu.measure(L->rn, P->cfg, space_config(P->sp, c), s->role, bin, &plan, &s->tmp, s->timeout, &L->d)
 		       ? -1
 		       : 0;
 }
@@ -448,7 +448,8 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	journal_observer journal;
 	progress_observer line;
 	P.seen = journal_observer_init(&journal, o->journal, &o->journal_failed, &o->journal_note,
-				       progress_observer_init(&line, o->progress, NULL));
+				       progress_observer_init(&line, o->progress, o->observers));
+	P.gpu = o->worker ? *o->worker : (worker_ops){runner_measure, runner_profile, runner_quit};
 	pthread_mutex_init(&P.lock, NULL);
 	lane_pool_init(&P.pool, o->build);
 	pthread_cond_init(&P.changed, NULL);

@@ -41,6 +41,7 @@ typedef struct pass {
 	measure_opts *o;
 	diags *d;
 	struct observer *seen; /* the journal and the progress line, told what happens (observe.h) */
+	worker_ops gpu;        /* what runs on a lane's worker */
 	sample_plan plan;
 	double slowest;
 	schedule_pass S; /* the visits' decisions: references, votes, twins, the queue */
@@ -75,10 +76,10 @@ typedef struct pass {
 /* The worker holds one reference's outputs at a time: when another group's (or, on a resumed
  * run, an earlier run's) are needed, configuration ref runs again, briefly, on rn; its result
  * stands. 0, 1 when it failed (reason in d), -1 when the worker is gone. */
-int pass_refresh_reference(const config *cfg, const space *sp, const build *b, result tmp, size_t ref, runner *rn,
-			   diags *d);
+int pass_refresh_reference(const config *cfg, const space *sp, const build *b, result tmp, size_t ref,
+			   const worker_ops *w, runner *rn, diags *d);
 /* verify.kernel: the reference kernel on its own geometry, as rn's reference; the same returns. */
-int pass_run_reference_kernel(const config *cfg, const space *sp, const build *b, runner *rn, measure_opts *o,
+int pass_run_reference_kernel(const config *cfg, const space *sp, const build *b, const worker_ops *w, runner *rn,
 			      diags *d);
 /* Whether a reference configuration's outputs are what the others must equal. */
 int pass_outputs_from_reference(const config *cfg);

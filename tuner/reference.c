@@ -16,13 +16,13 @@
 
 /* The worker holds one reference's outputs at a time: when another group's (or, on a resumed
  * run, an earlier run's) are needed, that configuration runs again, briefly; its result stands. */
-int pass_refresh_reference(const config *cfg, const space *sp, const build *b, result tmp, size_t ref, runner *rn,
-			     diags *d)
+int pass_refresh_reference(const config *cfg, const space *sp, const build *b, result tmp, size_t ref,
+			   const worker_ops *w, runner *rn, diags *d)
 {
 	tmp.message = NULL;
 	sample_plan plan = {.warmup = 0,
 			    .rule = {.min_samples = 1, .max_samples = 1, .time_cap_s = cfg->time_cap, .noise_target = 1}};
-	int rc = runner_measure(rn, cfg, space_config(sp, ref), PROTO_ROLE_REF, &b->bins[b->of_config[ref]], &plan, &tmp,
+	int rc = w->measure(rn, cfg, space_config(sp, ref), PROTO_ROLE_REF, &b->bins[b->of_config[ref]], &plan, &tmp,
 				plan_timeout(cfg, 0), d);
 	if (rc == 0 && tmp.st != ST_OK) {
 		diags_add(d, "the verify reference passed, but failed when run again for its outputs: %s%s%s",
@@ -35,11 +35,10 @@ int pass_refresh_reference(const config *cfg, const space *sp, const build *b, r
 
 /* verify.kernel: runs the reference kernel on its own geometry as the worker's reference. 0 ok,
  * 1 it failed (reason in d), -1 the worker is gone. */
-int pass_run_reference_kernel(const config *cfg, const space *sp, const build *b, runner *rn, measure_opts *o,
-				diags *d)
+int pass_run_reference_kernel(const config *cfg, const space *sp, const build *b, const worker_ops *w, runner *rn,
+			      diags *d)
 {
 	const binary *bin = &b->bins[b->ref_bin];
-	(void)o;
 	if (bin->failed && bin->bad_args) {
 		diags_add(d, "%s (the reference kernel, verify.kernel)", bin->log);
 		return 1;
@@ -61,7 +60,7 @@ int pass_run_reference_kernel(const config *cfg, const space *sp, const build *b
 	}
 	sample_plan plan = {.warmup = 0,
 			    .rule = {.min_samples = 1, .max_samples = 1, .time_cap_s = cfg->time_cap, .noise_target = 1}};
-	int rc = runner_measure(rn, cfg, space_config(sp, 0), PROTO_ROLE_REF, bin, &plan, &tmp, plan_timeout(cfg, 0), d);
+	int rc = w->measure(rn, cfg, space_config(sp, 0), PROTO_ROLE_REF, bin, &plan, &tmp, plan_timeout(cfg, 0), d);
 	if (rc == 0 && tmp.st != ST_OK) {
 		diags_add(d, "%s: the reference kernel '%s' failed: %s%s%s", cfg->path, cfg->ref_entry, status_name(tmp.st),
 			  tmp.message ? ": " : "", tmp.message ? tmp.message : "");
