@@ -431,6 +431,58 @@ static void test_two_dissents_call_for_a_reelection(void)
 	schedule_pass_free(&S);
 }
 
+/* Group 0 of six_in_one_group with its vote left to re-elect: 0 the provisional reference, 2 and
+ * 4 (two other codes) the dissents. */
+static void two_dissents(schedule_pass *S)
+{
+	schedule_claim cl;
+	six_in_one_group(S, 1);
+	measured(S, 0, -1, 0, VERDICT_OK, &cl);
+	measured(S, 0, 0, 2, VERDICT_WRONG, &cl);
+	measured(S, 0, 0, 4, VERDICT_WRONG, &cl);
+	CU_ASSERT_EQUAL_FATAL(S->votes[0].state, VOTE_RERUN);
+}
+
+/* A re-election runs B (2) as the reference, then, when it serves, C (4) against it, then, when C
+ * passes, A (0) against B: B by majority. B failing, or C differing or failing, leaves A. */
+static void test_a_reelection_runs_b_then_c_then_a(void)
+{
+	schedule_pass S;
+	schedule_claim cl;
+	size_t c = 99;
+	int how = -1;
+	two_dissents(&S);
+	schedule_reelect_begin(&S, 0);
+	CU_ASSERT(S.votes[0].state == VOTE_REELECT && S.ref[0] == -1);
+	CU_ASSERT_EQUAL(schedule_reelect_step(&S, 0, 0, VERDICT_OTHER, &c, &how), REELECT_VISIT);
+	CU_ASSERT_EQUAL(c, 2);
+	CU_ASSERT_EQUAL(schedule_reelect_step(&S, 0, 1, VERDICT_OTHER, &c, &how), REELECT_KEEP); /* B failed */
+	CU_ASSERT_EQUAL(how, CHOSEN_UNDECIDED);
+	/* B, run again as the executor does (its earlier measurement taken back), is the reference */
+	S.state[2] = S.state[4] = IDLE;
+	measured(&S, 0, -1, 2, VERDICT_OK, &cl);
+	CU_ASSERT(cl.role == PROTO_ROLE_REF && S.ref[0] == 2);
+	CU_ASSERT_EQUAL(schedule_reelect_step(&S, 0, 1, VERDICT_OK, &c, &how), REELECT_VISIT);
+	CU_ASSERT_EQUAL(c, 4);
+	CU_ASSERT_EQUAL(schedule_reelect_step(&S, 0, 2, VERDICT_WRONG, &c, &how), REELECT_KEEP);
+	CU_ASSERT_EQUAL(how, CHOSEN_NONE_AGREE);
+	CU_ASSERT_EQUAL(schedule_reelect_step(&S, 0, 2, VERDICT_OTHER, &c, &how), REELECT_KEEP);
+	CU_ASSERT_EQUAL(how, CHOSEN_UNDECIDED);
+	CU_ASSERT_EQUAL(schedule_reelect_step(&S, 0, 2, VERDICT_OK, &c, &how), REELECT_VISIT);
+	CU_ASSERT_EQUAL(c, 0);
+	CU_ASSERT_EQUAL(schedule_reelect_step(&S, 0, 3, VERDICT_WRONG, &c, &how), REELECT_REPLACE);
+	CU_ASSERT_EQUAL(how, CHOSEN_MAJORITY);
+	schedule_reelect_end(&S, 0, REELECT_REPLACE, how);
+	CU_ASSERT(S.ref[0] == 2 && S.votes[0].state == VOTE_DONE && S.votes[0].how == CHOSEN_MAJORITY);
+	CU_ASSERT_EQUAL(S.votes_open, 0);
+	schedule_pass_free(&S);
+	two_dissents(&S);
+	schedule_reelect_begin(&S, 0);
+	schedule_reelect_end(&S, 0, REELECT_KEEP, CHOSEN_NONE_AGREE);
+	CU_ASSERT(S.ref[0] == 0 && S.votes[0].how == CHOSEN_NONE_AGREE && S.votes_open == 0);
+	schedule_pass_free(&S);
+}
+
 /* Put-back configurations wait while anything is in flight or a lane is in a visit; with
  * nothing, they come, and the open vote that held them closes as the first. (One code: none of
  * them can decide the vote.) */
@@ -501,6 +553,104 @@ static void test_a_time_budget_is_the_binaries_it_affords(void)
 	CU_ASSERT_EQUAL(schedule_seconds_budget(80, 0, 3), 80);
 }
 
+/* The finalists are re-timed when there are two or more, except on a resumed run that measured
+ * nothing new and has each one's rounds already; a finalist's rounds count from three full rounds
+ * on, its passing ones only, and only when three or more passed. */
+static void test_finalists_rounds_count_from_three(void)
+{
+	CU_ASSERT_FALSE(schedule_retime_finalists(1, 0, 5));
+	CU_ASSERT_FALSE(schedule_retime_finalists(3, 1, 0));
+	CU_ASSERT_TRUE(schedule_retime_finalists(3, 1, 1));
+	CU_ASSERT_TRUE(schedule_retime_finalists(2, 0, 0));
+	double rounds[FINAL_ROUNDS] = {1, NAN, 2, 3, 4, NAN, NAN}, v[FINAL_ROUNDS];
+	CU_ASSERT_EQUAL_FATAL(schedule_final_rounds(rounds, 5, v), 4);
+	for (size_t i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL(v[i], (double)(i + 1));
+	CU_ASSERT_EQUAL(schedule_final_rounds(rounds, 2, v), 0); /* two full rounds: uneven */
+	CU_ASSERT_EQUAL(schedule_final_rounds(rounds, 3, v), 0); /* two of three passed */
+	CU_ASSERT_EQUAL(schedule_final_rounds(rounds, 4, v), 3);
+}
+
+/* measure.metrics: none and auto take only those the balance decides among, top:K the fastest K,
+ * all every one. */
+static void test_counters_wanted_follow_measure_metrics(void)
+{
+	CU_ASSERT_EQUAL(schedule_counters_wanted(METRICS_NONE, 4), 0);
+	CU_ASSERT_EQUAL(schedule_counters_wanted(METRICS_AUTO, 4), 0);
+	CU_ASSERT_EQUAL(schedule_counters_wanted(METRICS_TOP, 4), 4);
+	CU_ASSERT_EQUAL(schedule_counters_wanted(METRICS_ALL, 4), SIZE_MAX);
+}
+
+/* The counters' queue: the fastest top (5 profiled as 1, whose measurement it shares), then the
+ * tied (1 already queued), then the finalists, each once; a single tied one or finalist (nothing
+ * to decide among), or finalists withheld, add nothing. */
+static void test_the_counters_queue_is_the_fastest_then_the_tied_then_the_finalists(void)
+{
+	const long long shares_with[N] = {-1, -1, -1, -1, -1, 1, -1, -1};
+	const size_t ranked[] = {3, 5, 0, 2}, tied[] = {1, 6}, final[] = {3, 7};
+	counters_pick p = {.count = N, .shares_with = shares_with, .ranked = ranked, .nranked = 4, .top = 2,
+			   .tied = tied, .ntied = 2, .final = final, .nfinal = 2};
+	size_t queue[N];
+	CU_ASSERT_EQUAL_FATAL(schedule_counters_queue(&p, queue), 4);
+	CU_ASSERT(queue[0] == 3 && queue[1] == 1 && queue[2] == 6 && queue[3] == 7);
+	p.ntied = 1;
+	p.final = NULL;
+	CU_ASSERT_EQUAL_FATAL(schedule_counters_queue(&p, queue), 2);
+	CU_ASSERT(queue[0] == 3 && queue[1] == 1);
+	p.top = SIZE_MAX; /* measure.metrics: all */
+	CU_ASSERT_EQUAL(schedule_counters_queue(&p, queue), 4);
+}
+
+static int profiled_odd(void *ctx, size_t c) { return (void)ctx, c % 2 == 1; }
+
+/* The lanes other than the first split the counters (the first re-times the finalists, and
+ * profiles only when no other can); each session takes its lane's share of what is left, those
+ * profiled (odd ones) or taken before skipped, at most COUNTERS_PER_SESSION. */
+static void test_lanes_take_their_share_of_the_counters(void)
+{
+	CU_ASSERT_EQUAL(schedule_counters_sharers(1), 1);
+	CU_ASSERT_EQUAL(schedule_counters_sharers(3), 2);
+	CU_ASSERT_FALSE(schedule_lane_profiles(0, 1));
+	CU_ASSERT_TRUE(schedule_lane_profiles(0, 0));
+	CU_ASSERT_TRUE(schedule_lane_profiles(1, 2));
+	size_t order[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, out[COUNTERS_PER_SESSION];
+	char taken[10] = {0};
+	taken[4] = 1;
+	counters_queue Q = {.order = order, .count = 10, .taken = taken, .profiled = profiled_odd};
+	CU_ASSERT_EQUAL(schedule_counters_left(&Q), 4); /* 0 2 6 8 */
+	/* a share of ceil(10 / 4): 0 2 6, then ceil(3 / 4) of the rest: 8, then 9 is looked at */
+	CU_ASSERT_EQUAL_FATAL(schedule_counters_take(&Q, 4, out), 3);
+	CU_ASSERT(out[0] == 0 && out[1] == 2 && out[2] == 6 && Q.cursor == 7 && taken[0] && taken[6]);
+	CU_ASSERT_EQUAL(schedule_counters_left(&Q), 1);
+	CU_ASSERT_EQUAL_FATAL(schedule_counters_take(&Q, 4, out), 1);
+	CU_ASSERT(out[0] == 8 && Q.cursor == 9);
+	CU_ASSERT_EQUAL(schedule_counters_take(&Q, 4, out), 0);
+	CU_ASSERT_EQUAL(Q.cursor, 10);
+	size_t big[200];
+	char none[200] = {0};
+	for (size_t i = 0; i < 200; i++)
+		big[i] = i;
+	counters_queue B = {.order = big, .count = 200, .taken = none, .profiled = profiled_odd};
+	CU_ASSERT_EQUAL(schedule_counters_take(&B, 1, out), COUNTERS_PER_SESSION); /* 0 2 .. 126 */
+	CU_ASSERT_EQUAL(B.cursor, 2 * COUNTERS_PER_SESSION - 1);
+}
+
+/* Racing: above race x the GPU's best, and in the exhaustive pass above the finalists' margin of
+ * that best; a search's near ones, a first measurement, or race 0 are never cut short. */
+static void test_racing_thresholds(void)
+{
+	double race_ms, near_ms;
+	schedule_race(1.5, 2.0, 0, 0.05, &race_ms, &near_ms);
+	CU_ASSERT_DOUBLE_EQUAL(race_ms, 3.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(near_ms, 2.1, 1e-12);
+	schedule_race(1.5, 2.0, 1, 0.05, &race_ms, &near_ms);
+	CU_ASSERT(race_ms == 3.0 && near_ms == 0);
+	schedule_race(1.5, 0, 0, 0.05, &race_ms, &near_ms);
+	CU_ASSERT(race_ms == 0 && near_ms == 0);
+	schedule_race(0, 2.0, 0, 0.05, &race_ms, &near_ms);
+	CU_ASSERT(race_ms == 0 && near_ms == 0);
+}
+
 int add_schedule_suite(void)
 {
 	CU_pSuite s = CU_add_suite("schedule", NULL, NULL);
@@ -526,5 +676,12 @@ int add_schedule_suite(void)
 	CU_add_test(s, "a time budget is the binaries it affords", test_a_time_budget_is_the_binaries_it_affords);
 	CU_add_test(s, "a lane the vote holds out takes what can decide it",
 		    test_a_lane_the_vote_holds_out_takes_what_can_decide_it);
+	CU_add_test(s, "finalists' rounds count from three", test_finalists_rounds_count_from_three);
+	CU_add_test(s, "counters wanted follow measure.metrics", test_counters_wanted_follow_measure_metrics);
+	CU_add_test(s, "the counters' queue is the fastest, then the tied, then the finalists",
+		    test_the_counters_queue_is_the_fastest_then_the_tied_then_the_finalists);
+	CU_add_test(s, "lanes take their share of the counters", test_lanes_take_their_share_of_the_counters);
+	CU_add_test(s, "racing thresholds", test_racing_thresholds);
+	CU_add_test(s, "a re-election runs B, then C, then A", test_a_reelection_runs_b_then_c_then_a);
 	return 0;
 }

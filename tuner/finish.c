@@ -10,6 +10,7 @@
 #include "config.h"
 #include "measure_pass.h"
 #include "objective.h"
+#include "observe.h"
 #include "plan.h"
 #include "proc.h"
 #include "select.h"
@@ -33,7 +34,7 @@ static int finalists(pass *P)
 	int all_final = 1;
 	for (size_t f = 0; f < k; f++)
 		all_final &= res[idx[f]].final_rounds > 0;
-	if (k < 2 || (all_final && o->measured == 0)) {
+	if (!schedule_retime_finalists(k, all_final, o->measured)) {
 		pthread_mutex_unlock(&P->lock);
 		free(idx);
 		return 0;
@@ -61,14 +62,14 @@ static int finalists(pass *P)
 			sample_plan plan = {.warmup = warm, .rule = {.min_samples = (size_t)n, .max_samples = (size_t)n,
 					    .time_cap_s = cfg->time_cap, .noise_target = cfg->noise_target}};
 			pthread_mutex_unlock(&P->lock);
-			if (runner_measure(L->rn, cfg, space_config(sp, idx[f]), PROTO_ROLE_TIME, &b->bins[b->of_config[idx[f]]], &plan,
+			if (P->gpu.measure(L->rn, cfg, space_config(sp, idx[f]), PROTO_ROLE_TIME, &b->bins[b->of_config[idx[f]]], &plan,
 					   &tmp, timeout, &L->d))
 				rc = -1;
 			free(tmp.message);
 			/* a finalist that fails now (it passed before) keeps its first-pass time */
 			rounds[f * FINAL_ROUNDS + round] = tmp.st == ST_OK ? tmp.t_median : NAN;
 			pthread_mutex_lock(&P->lock);
-			progress_update(&P->bar, ++P->done, NULL);
+			observe_step(P->seen, ++P->done, NULL);
 			pthread_mutex_unlock(&P->lock);
 		}
 		/* a round cut short (worker gone, run stopped) would compare finalists unevenly */
@@ -76,21 +77,17 @@ static int finalists(pass *P)
 			got = round + 1;
 	}
 	pthread_mutex_lock(&P->lock);
-	for (size_t f = 0; f < k && got >= 3; f++) {
+	for (size_t f = 0; f < k; f++) {
 		double v[FINAL_ROUNDS];
-		size_t m = 0;
-		for (size_t round = 0; round < got; round++)
-			if (!isnan(rounds[f * FINAL_ROUNDS + round]))
-				v[m++] = rounds[f * FINAL_ROUNDS + round];
-		if (m < 3)
+		size_t m = schedule_final_rounds(&rounds[f * FINAL_ROUNDS], got, v);
+		if (!m)
 			continue;
 		result *r = &res[idx[f]];
 		r->final_rounds = (int)m;
 		r->final_noise = stats_noise(v, m, scratch);
 		r->final_median = stats_median(v, m);
 		objective_apply(cfg, space_config(sp, idx[f]), r);
-		if (o->journal)
-			pass_journal_check(o, journal_final(o->journal, idx[f], r));
+		observe_result(P->seen, SEEN_FINAL, idx[f], r);
 	}
 	if (rc)
 		P->stopped = -1;
@@ -100,14 +97,20 @@ static int finalists(pass *P)
 	return rc;
 }
 
-/* Whether a lane other than the first can profile (P->lock held): the first then leaves the
- * counters to them, rather than build a profiler of its own (0.2 s of device queries). */
-static int others_profile(const pass *P)
+/* How many lanes other than the first can profile: a thread and a worker (P->lock held). */
+static size_t others_profile(const pass *P)
 {
+	size_t n = 0;
 	for (size_t i = 1; i < P->nlanes; i++)
-		if (P->lanes[i].threaded && P->lanes[i].rn)
-			return 1;
-	return 0;
+		n += P->lanes[i].threaded && P->lanes[i].rn;
+	return n;
+}
+
+/* c has counters already: from the journal, or an earlier session (P->lock held). */
+static int profiled(void *ctx, size_t c)
+{
+	const pass *P = ctx;
+	return P->res[c].have_metrics;
 }
 
 /* One profiling session's configurations, with what runner_profile needs of each. */
@@ -120,31 +123,26 @@ typedef struct {
 	double timeout;
 } session_batch;
 
-/* Takes up to `share` configurations from the counters' queue that nobody profiled yet (P->lock
- * held). */
-static void take_batch(pass *P, size_t share, session_batch *B)
+/* The lane's next session, as the schedule shares out the counters' queue (P->lock held). */
+static void take_batch(pass *P, size_t sharers, session_batch *B)
 {
+	size_t share = COUNTERS_PER_SESSION;
 	B->which = xcalloc(share, sizeof *B->which);
 	B->params = xcalloc(share, sizeof *B->params);
 	B->bins = xcalloc(share, sizeof *B->bins);
 	B->tmp = xcalloc(share, sizeof *B->tmp);
 	B->res = xcalloc(share, sizeof *B->res);
 	B->why = xcalloc(share, sizeof *B->why);
-	B->n = 0;
 	B->timeout = 60;
-	while (B->n < share && P->ccursor < P->ncounted) {
-		size_t c = P->counted[P->ccursor++], n = B->n;
-		if (P->taken[c] || P->res[c].have_metrics)
-			continue; /* profiled or being profiled, or from the journal */
-		P->taken[c] = 1;
-		B->which[n] = c;
+	B->n = schedule_counters_take(&P->counters, sharers, B->which);
+	for (size_t n = 0; n < B->n; n++) {
+		size_t c = B->which[n];
 		B->params[n] = space_config(P->sp, c);
 		B->bins[n] = &P->b->bins[P->b->of_config[c]];
 		B->tmp[n] = P->res[c];
 		B->tmp[n].message = NULL;
 		B->res[n] = &B->tmp[n];
 		B->timeout += plan_timeout(P->cfg, B->tmp[n].t_max * B->tmp[n].batch);
-		B->n++;
 	}
 }
 
@@ -167,10 +165,9 @@ static size_t record_batch(pass *P, session_batch *B, int on_bar)
 		result *r = &P->res[B->which[k]];
 		memcpy(r->metrics, B->tmp[k].metrics, sizeof r->metrics);
 		r->have_metrics = B->tmp[k].have_metrics;
-		if (o->journal)
-			pass_journal_check(o, journal_metrics(o->journal, B->which[k], r));
+		observe_result(P->seen, SEEN_METRICS, B->which[k], r);
 		if (on_bar)
-			progress_update(&P->bar, ++P->done, NULL);
+			observe_step(P->seen, ++P->done, NULL);
 	}
 	return got;
 }
@@ -197,22 +194,21 @@ void *pass_counters_lane(void *arg)
 	pass *P = L->P;
 	if (!L->rn)
 		return NULL; /* its GPU was left out */
-	size_t sharers = P->nlanes > 1 ? P->nlanes - 1 : 1;
+	size_t sharers = schedule_counters_sharers(P->nlanes);
 	pthread_mutex_lock(&P->lock);
-	if (L->gpu == 0 && others_profile(P)) {
+	if (!schedule_lane_profiles(L->gpu, others_profile(P))) {
 		pthread_mutex_unlock(&P->lock);
 		return NULL;
 	}
-	while (!P->stopped && !P->hopeless && P->ccursor < P->ncounted && !measure_stopping(P->o)) {
+	while (!P->stopped && !P->hopeless && P->counters.cursor < P->counters.count && !measure_stopping(P->o)) {
 		/* those taken during the pass are not on the finish's bar */
 		int on_bar = P->phase != PHASE_PASS;
-		size_t share = (P->ncounted - P->ccursor + sharers - 1) / sharers;
 		session_batch B;
-		take_batch(P, share > COUNTERS_PER_SESSION ? COUNTERS_PER_SESSION : share, &B);
+		take_batch(P, sharers, &B);
 		int rc = 0;
 		if (B.n) {
 			pthread_mutex_unlock(&P->lock);
-			rc = runner_profile(L->rn, P->cfg, B.n, B.params, B.bins, B.res, B.timeout, B.why, &L->d);
+			rc = P->gpu.profile(L->rn, P->cfg, B.n, B.params, B.bins, B.res, B.timeout, B.why, &L->d);
 			pthread_mutex_lock(&P->lock);
 		}
 		/* a session where nothing could be profiled: profiling is unavailable or broken */
@@ -229,31 +225,6 @@ void *pass_counters_lane(void *arg)
 	return NULL;
 }
 
-/* How many of the fastest get counters beyond those the balance decides among
- * (measure.metrics): SIZE_MAX for all, 0 for none or those alone. */
-size_t pass_counters_wanted(const pass *P)
-{
-	switch (P->cfg->metrics) {
-	case METRICS_NONE:
-	case METRICS_AUTO:
-		return 0;
-	case METRICS_TOP:
-		return (size_t)P->cfg->metrics_top;
-	}
-	return SIZE_MAX;
-}
-
-/* Queues configuration c for counters once; one that shares another's measurement is profiled
- * as that one. */
-static void queue_counters(pass *P, char *queued, size_t c)
-{
-	if (P->res[c].shares_with >= 0)
-		c = (size_t)P->res[c].shares_with;
-	if (!queued[c])
-		P->counted[P->ncounted++] = c;
-	queued[c] = 1;
-}
-
 /* The counters' queue: the fastest top as ranked now, then those whose counters can change the
  * winner: the configurations the balance decides among (time cannot tell them apart). With
  * several GPUs the others profile while the first re-times the finalists, before the tie is
@@ -261,29 +232,34 @@ static void queue_counters(pass *P, char *queued, size_t c)
  * run). */
 void pass_choose_counters(pass *P, size_t top)
 {
-	size_t n = P->sp->count, nranked, nfinal;
-	size_t *ranked = plan_ranked(P->res, n, &nranked);
-	char *queued = xcalloc(n, 1);
-	free(P->counted);
-	P->counted = xcalloc(n + 1, sizeof *P->counted);
-	P->ncounted = 0;
-	for (size_t k = 0; k < nranked && k < top; k++)
-		queue_counters(P, queued, ranked[k]);
+	size_t n = P->sp->count, *final = NULL;
+	long long *shares_with = xcalloc(n + 1, sizeof *shares_with);
+	for (size_t c = 0; c < n; c++)
+		shares_with[c] = P->res[c].shares_with;
+	counters_pick pick = {.count = n, .shares_with = shares_with, .top = top};
+	size_t *ranked = plan_ranked(P->res, n, &pick.nranked);
+	pick.ranked = ranked;
+	choice ch = {0};
 	const select_policy *policy = P->o->policy;
-	if (P->cfg->metrics != METRICS_NONE && policy && policy->kind == POLICY_BALANCED) {
-		choice ch;
+	int balanced = P->cfg->metrics != METRICS_NONE && policy && policy->kind == POLICY_BALANCED;
+	if (balanced) {
 		select_winner(P->res, n, policy, &ch);
-		for (size_t k = 0; ch.ntied >= 2 && k < ch.ntied; k++)
-			queue_counters(P, queued, ch.tied[k]);
-		choice_free(&ch);
-		size_t *final = plan_finalists(P->res, n, P->cfg->finalists, &nfinal);
-		for (size_t k = 0; P->nlanes > 1 && nfinal >= 2 && k < nfinal; k++)
-			queue_counters(P, queued, final[k]);
-		free(final);
+		pick.tied = ch.tied;
+		pick.ntied = ch.ntied;
+		final = plan_finalists(P->res, n, P->cfg->finalists, &pick.nfinal);
+		pick.final = P->nlanes > 1 ? final : NULL;
 	}
-	free(queued);
+	free(P->counters.order);
+	P->counters.order = xcalloc(n + 1, sizeof *P->counters.order);
+	P->counters.count = schedule_counters_queue(&pick, P->counters.order);
+	P->counters.cursor = 0;
+	P->counters.profiled = profiled;
+	P->counters.ctx = P;
+	if (balanced)
+		choice_free(&ch);
+	free(final);
 	free(ranked);
-	P->ccursor = 0;
+	free(shares_with);
 }
 
 /* A configuration that shares another's measurement shares its counters too. */
@@ -306,7 +282,7 @@ static void *pass_finish_first_lane(void *arg)
 	L->P->o->final_s = now_seconds() - t0;
 	trace_event("finalists done");
 	pass_counters_lane(L);
-	runner_quit(L->rn);
+	L->P->gpu.quit(L->rn);
 	return NULL;
 }
 
@@ -323,23 +299,21 @@ static int pass_finish_begin(pass *P)
 	pthread_mutex_unlock(&P->lock);
 	size_t final_steps = nfinal >= 2 ? nfinal * FINAL_ROUNDS : 0;
 	if (P->nlanes == 1) {
-		progress_begin(&P->bar, P->o->progress && final_steps, "final", final_steps);
+		observe_phase(P->seen, "final", final_steps, final_steps > 0);
 		double t0 = now_seconds();
 		finalists(P);
 		P->o->final_s = now_seconds() - t0;
-		progress_end(&P->bar);
+		observe_phase(P->seen, NULL, 0, 0);
 		pass_choose_counters(P, P->want);
 		P->done = 0;
-		progress_begin(&P->bar, P->o->progress && P->ncounted, "counters", P->ncounted);
+		observe_phase(P->seen, "counters", P->counters.count, P->counters.count > 0);
 		pass_counters_lane(&P->lanes[0]);
-		runner_quit(P->lanes[0].rn);
+		P->gpu.quit(P->lanes[0].rn);
 	} else {
 		pthread_mutex_lock(&P->lock);
 		pass_choose_counters(P, P->want);
-		size_t todo = 0;
-		for (size_t k = 0; k < P->ncounted; k++)
-			todo += !P->taken[P->counted[k]] && !P->res[P->counted[k]].have_metrics;
-		progress_begin(&P->bar, P->o->progress, "final+counters", final_steps + todo);
+		size_t todo = schedule_counters_left(&P->counters);
+		observe_phase(P->seen, "final+counters", final_steps + todo, 1);
 		pthread_mutex_unlock(&P->lock);
 		return 1;
 	}
@@ -349,7 +323,7 @@ static int pass_finish_begin(pass *P)
 static int pass_finish_end(pass *P)
 {
 	share_counters(P);
-	progress_end(&P->bar);
+	observe_phase(P->seen, NULL, 0, 0);
 	return P->stopped < 0 ? -1 : 0;
 }
 
@@ -371,7 +345,7 @@ static void *other_lane(void *arg)
 	pthread_mutex_unlock(&P->lock);
 	if (go)
 		pass_counters_lane(L);
-	runner_quit(L->rn);
+	P->gpu.quit(L->rn);
 	return NULL;
 }
 

@@ -1,7 +1,7 @@
 /* measure.c: the executor of the first pass over the space (or a search's proposals), one lane
  * per GPU: a visit restores, shares or measures a configuration as the scheduler (schedule.c)
- * decides, with the GPU work outside the lock, and records it in the results, the journal and
- * the progress line. The reference runs first because every other configuration is checked
+ * decides, with the GPU work outside the lock, records it in the results and tells the observers
+ * (observe.h: the journal, the progress line). The reference runs first because every other configuration is checked
  * against its outputs. A search's lane is measure_search.c's; the finish (near-ties settled by
  * interleaved re-timing, then counters) and the other lanes' threads are finish.c's. */
 #include "measure.h"
@@ -14,10 +14,10 @@
 #include "compile.h"
 #include "config.h"
 #include "objective.h"
+#include "observe.h"
 #include "plan.h"
 #include "pool.h"
 #include "proc.h"
-#include "progress.h"
 #include "schedule.h"
 #include "search.h"
 #include "measure_pass.h"
@@ -86,10 +86,10 @@ static int settled(pass *P, size_t c)
 	if (result_passed(r)) {
 		/* a resumed run's earlier results count towards the best so far */
 		char *desc = space_describe(P->cfg, space_config(P->sp, c));
-		progress_best(&P->bar, result_time(r), desc);
+		observe_best(P->seen, result_time(r), desc);
 		free(desc);
 	}
-	progress_update(&P->bar, ++P->done, NULL);
+	observe_step(P->seen, ++P->done, NULL);
 	return STEP_DONE;
 }
 
@@ -123,11 +123,7 @@ static step prelude(pass *P, lane *L, size_t c)
 	 * this run's journal under its index too */
 	if (r->st == ST_NOT_RUN && !bin->failed && journal_reuse(o->journal, ident, r)) {
 		o->reused++;
-		pass_journal_check(o, journal_finished(o->journal, c, r));
-		if (r->gpu)
-			pass_journal_check(o, journal_gpu(o->journal, c, r->gpu));
-		if (r->have_metrics)
-			pass_journal_check(o, journal_metrics(o->journal, c, r));
+		observe_result(P->seen, SEEN_REUSED, c, r);
 	}
 	/* an earlier run's passing result can stand as its group's reference */
 	if (r->st == ST_OK && !plan_needs_run(r, o->retry_failed))
@@ -140,9 +136,8 @@ static step prelude(pass *P, lane *L, size_t c)
 	if (same >= 0 && (long long)c != P->S.named) {
 		plan_copy_measurement(r, &P->res[same], same);
 		o->shared++;
-		if (o->journal)
-			pass_journal_check(o, journal_shared(o->journal, c, (size_t)same));
-		progress_update(&P->bar, ++P->done, NULL);
+		observe_result(P->seen, SEEN_SHARED, c, r);
+		observe_step(P->seen, ++P->done, NULL);
 		return s;
 	}
 	schedule_claim cl;
@@ -168,10 +163,8 @@ static step prelude(pass *P, lane *L, size_t c)
 	r->message = s.tmp.message = NULL;
 	s.timeout = plan_timeout(cfg, P->slowest);
 	/* against the same GPU's best (another model's would race this one's out), as this launch's ms */
-	s.race_ms = cfg->race > 0 ? cfg->race * objective_best_ms(cfg, space_config(P->sp, c), L->best_ms) : 0;
-	/* a search ranks its next proposals by these times: only the clear losers are cut short, on
-	 * one sample, so that the near ones it steers by are measured in full */
-	s.near_ms = s.race_ms > 0 && !P->searching ? (1 + PLAN_FINAL_WITHIN) * s.race_ms / cfg->race : 0;
+	schedule_race(cfg->race, objective_best_ms(cfg, space_config(P->sp, c), L->best_ms), P->searching,
+		      PLAN_FINAL_WITHIN, &s.race_ms, &s.near_ms);
 	s.kind = STEP_MEASURE;
 	return s;
 }
@@ -182,26 +175,24 @@ static int measure_step(pass *P, lane *L, size_t c, step *s)
 {
 	const binary *bin = &P->b->bins[P->b->of_config[c]];
 	if (s->run_ref_kernel) {
-		int fr = pass_run_reference_kernel(P->cfg, P->sp, P->b, L->rn, P->o, &L->d);
+		int fr = pass_run_reference_kernel(P->cfg, P->sp, P->b, &P->gpu, L->rn, &L->d);
 		if (fr)
 			return fr;
 		L->loaded = (long long)P->S.group[c];
 	}
 	if (s->refresh >= 0) {
-		int fr = pass_refresh_reference(P->cfg, P->sp, P->b, s->ref_copy, (size_t)s->refresh, L->rn, &L->d);
+		int fr = pass_refresh_reference(P->cfg, P->sp, P->b, s->ref_copy, (size_t)s->refresh, &P->gpu, L->rn, &L->d);
 		if (fr)
 			return fr;
 		L->loaded = (long long)P->S.group[c];
 	}
-	if (P->o->journal) {
-		pthread_mutex_lock(&P->lock);
-		pass_journal_check(P->o, journal_started(P->o->journal, c));
-		pthread_mutex_unlock(&P->lock);
-	}
+	pthread_mutex_lock(&P->lock);
+	observe_result(P->seen, SEEN_STARTED, c, &s->tmp);
+	pthread_mutex_unlock(&P->lock);
 	sample_plan plan = P->plan;
 	plan.rule.race_ms = s->race_ms;
 	plan.rule.near_ms = s->near_ms;
-	return runner_measure(L->rn, P->cfg, space_config(P->sp, c), s->role, bin, &plan, &s->tmp, s->timeout, &L->d)
+	return P->gpu.measure(L->rn, P->cfg, space_config(P->sp, c), s->role, bin, &plan, &s->tmp, s->timeout, &L->d)
 		       ? -1
 		       : 0;
 }
@@ -226,9 +217,8 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 		/* a signal from outside stopped the worker (a batch system's time limit reaches the
 		 * whole job): nothing is known about this configuration, and a resumed run measures
 		 * it again rather than count it crashed */
-		if (o->journal)
-			pass_journal_check(o, journal_stopped(o->journal, c));
-		progress_update(&P->bar, ++P->done, NULL);
+		observe_result(P->seen, SEEN_STOPPED, c, r);
+		observe_step(P->seen, ++P->done, NULL);
 		return;
 	}
 	o->measured++;
@@ -236,12 +226,7 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 	memcpy(r->code, P->b->bins[P->b->of_config[c]].code, sizeof r->code);
 	if (o->setting)
 		plan_identity(cfg, P->sp, P->b, P->res, c, o->setting, r->ident);
-	if (o->journal)
-		pass_journal_check(o, journal_finished(o->journal, c, r));
-	if (o->journal && L->gpu)
-		pass_journal_check(o, journal_gpu(o->journal, c, L->gpu));
-	if (o->journal && r->compile_s > 0)
-		pass_journal_check(o, journal_compiled(o->journal, c, r->compile_s));
+	observe_result(P->seen, SEEN_MEASURED, c, r);
 	if (r->st == ST_OK) {
 		P->passed++;
 		if (P->best_ms <= 0 || r->t_median < P->best_ms)
@@ -266,8 +251,8 @@ static void epilogue(pass *P, lane *L, size_t c, step *s, int rc)
 	/* without a named reference, a candidate that fails hands the role to the next one */
 	char *desc = space_describe(cfg, space_config(P->sp, c));
 	if (r->st == ST_OK)
-		progress_best(&P->bar, result_time(r), desc);
-	progress_update(&P->bar, ++P->done, desc);
+		observe_best(P->seen, result_time(r), desc);
+	observe_step(P->seen, ++P->done, desc);
 	free(desc);
 }
 
@@ -343,7 +328,7 @@ static void *lane_main(void *arg)
 			P->shares++;
 	}
 	schedule_lane_leaves(&P->S, L->gpu);
-	if (L->left && !P->counted) {
+	if (L->left && !P->counters.order) {
 		double session;
 		profile_view v = view_of(P);
 		pass_choose_counters(P, schedule_profile_share(&v, &session)); /* the finish plans again on the final times */
@@ -385,7 +370,7 @@ static int first_pass(pass *P)
 	if (o->seconds > 0 && !o->budget && o->build && ahead_enabled())
 		budget = schedule_seconds_budget(sp->count, P->b->nbins, ahead_affordable(build_ahead(o->build), o->seconds));
 	/* every configuration counts: which ones need measuring shows only as binaries arrive */
-	progress_begin(&P->bar, o->progress, "measure", budget);
+	observe_phase(P->seen, "measure", budget, 1);
 	for (size_t c = 0; c < sp->count; c++)
 		if (res[c].st == ST_OK && res[c].t_max * res[c].batch > P->slowest)
 			P->slowest = res[c].t_max * res[c].batch;
@@ -423,7 +408,7 @@ static int first_pass(pass *P)
 		}
 	} else if (!P->stopped)
 		pass_search(P, budget);
-	progress_end(&P->bar);
+	observe_phase(P->seen, NULL, 0, 0);
 	pass_reference_note(P);
 	schedule_pass_free(&P->S);
 	return P->stopped < 0 ? -1 : 0;
@@ -456,10 +441,15 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	P.lanes = xcalloc(nrunners, sizeof *P.lanes);
 	for (size_t i = 0; i < nrunners; i++)
 		P.lanes[i] = (lane){.rn = runners[i], .gpu = (int)i, .loaded = -1, .P = &P};
-	P.taken = xcalloc(sp->count + 1, 1);
+	P.counters.taken = xcalloc(sp->count + 1, 1);
 	P.pass_lane = lane_main;
 	P.visit = visit;
-	P.want = pass_counters_wanted(&P);
+	P.want = schedule_counters_wanted(cfg->metrics, cfg->metrics_top);
+	journal_observer journal;
+	progress_observer line;
+	P.seen = journal_observer_init(&journal, o->journal, &o->journal_failed, &o->journal_note,
+				       progress_observer_init(&line, o->progress, o->observers));
+	P.gpu = o->worker ? *o->worker : (worker_ops){runner_measure, runner_profile, runner_quit};
 	pthread_mutex_init(&P.lock, NULL);
 	lane_pool_init(&P.pool, o->build);
 	pthread_cond_init(&P.changed, NULL);
@@ -483,8 +473,8 @@ int measure_space(const config *cfg, const space *sp, const build *b, result *re
 	pthread_cond_destroy(&P.changed);
 	lane_pool_destroy(&P.pool);
 	pthread_mutex_destroy(&P.lock);
-	free(P.counted);
-	free(P.taken);
+	free(P.counters.order);
+	free(P.counters.taken);
 	free(P.lanes);
 	if (rc || d->n > before || measure_stopping(o))
 		return rc;

@@ -16,6 +16,17 @@
 
 typedef struct config config;
 typedef struct builder builder; /* compile.h: the compiles in flight */
+struct observer;                /* observe.h */
+
+/* A GPU's worker as the measuring stage drives it: runner.h's functions, or a stand-in (a test's
+ * in-process lane), with runner.h's meanings and returns. */
+typedef struct {
+	int (*measure)(runner *r, const config *cfg, const value *params, proto_role role, const binary *bin,
+		       const sample_plan *plan, result *res, double timeout_s, diags *d);
+	int (*profile)(runner *r, const config *cfg, size_t n, const value *const *params, const binary *const *bins,
+		       result *const *res, double timeout_s, char **why, diags *d);
+	void (*quit)(runner *r);
+} worker_ops;
 
 typedef struct {
 	int progress;                        /* draw the progress bar */
@@ -61,6 +72,9 @@ typedef struct {
 	/* for a runner given as NULL: waits until that GPU is ready, NULL when it never will be */
 	runner *(*join)(void *ctx, size_t lane);
 	void *join_ctx;
+	const worker_ops *worker;            /* NULL: runner.h's */
+	struct observer *observers;          /* told what happens too, after the journal and the
+					      * progress line (observe.h), or NULL */
 } measure_opts;
 
 /* Measures on every runner at once (GPUs of one model): the exhaustive first pass and the

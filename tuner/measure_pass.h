@@ -12,11 +12,8 @@
 
 #include "measure.h"
 #include "pool.h"
-#include "progress.h"
 #include "schedule.h"
 
-/* configurations profiled in one session at most (bounds the counter data image and a hang) */
-#define COUNTERS_PER_SESSION 64
 /* One GPU: its worker, and which reference outputs that worker holds. */
 typedef struct lane {
 	runner *rn;
@@ -43,7 +40,8 @@ typedef struct pass {
 	result *res;
 	measure_opts *o;
 	diags *d;
-	progress bar;
+	struct observer *seen; /* the journal and the progress line, told what happens (observe.h) */
+	worker_ops gpu;        /* what runs on a lane's worker */
 	sample_plan plan;
 	double slowest;
 	schedule_pass S; /* the visits' decisions: references, votes, twins, the queue */
@@ -52,8 +50,7 @@ typedef struct pass {
 	double deadline; /* a time budget's end (now_seconds), 0: none */
 	lane *lanes;     /* lanes[0] also measures the search's proposals, finalists */
 	size_t nlanes;
-	size_t *counted, ncounted, ccursor; /* the counters' queue */
-	char *taken;     /* per configuration: its counters were started, or came from the journal */
+	counters_queue counters; /* the counters' queue (schedule.c decides who takes what) */
 	size_t want;     /* how many of the fastest get counters (SIZE_MAX: all, 0: none) */
 	/* Several GPUs: the lanes other than the first live on threads of their own from the pass
 	 * to the end of their counters, and wait for the first to start the finish (phase). */
@@ -75,26 +72,14 @@ typedef struct pass {
 	pthread_cond_t changed;
 } pass;
 
-/* A journal that cannot be written (a full disk) stops the run: measuring on would only make
- * results that could be kept nowhere. What the journal holds stays, for the next run. Inline: both
- * files of the stage use it. */
-static inline void pass_journal_check(measure_opts *o, int rc)
-{
-	if (rc && !o->journal_note) {
-		o->journal_note = journal_failure(o->journal);
-		if (!o->journal_note)
-			o->journal_note = xstrdup("writing the journal failed");
-		o->journal_failed = 1;
-	}
-}
 /* reference.c */
 /* The worker holds one reference's outputs at a time: when another group's (or, on a resumed
  * run, an earlier run's) are needed, configuration ref runs again, briefly, on rn; its result
  * stands. 0, 1 when it failed (reason in d), -1 when the worker is gone. */
-int pass_refresh_reference(const config *cfg, const space *sp, const build *b, result tmp, size_t ref, runner *rn,
-			   diags *d);
+int pass_refresh_reference(const config *cfg, const space *sp, const build *b, result tmp, size_t ref,
+			   const worker_ops *w, runner *rn, diags *d);
 /* verify.kernel: the reference kernel on its own geometry, as rn's reference; the same returns. */
-int pass_run_reference_kernel(const config *cfg, const space *sp, const build *b, runner *rn, measure_opts *o,
+int pass_run_reference_kernel(const config *cfg, const space *sp, const build *b, const worker_ops *w, runner *rn,
 			      diags *d);
 /* Whether a reference configuration's outputs are what the others must equal. */
 int pass_outputs_from_reference(const config *cfg);
@@ -114,8 +99,6 @@ void *pass_counters_lane(void *arg);
 /* The counters' queue: the fastest top as ranked now, and those the winner's balance decides
  * among (P->lock held when other lanes run). */
 void pass_choose_counters(pass *P, size_t top);
-/* How many of the fastest get counters (measure.metrics): SIZE_MAX for all, 0 for none. */
-size_t pass_counters_wanted(const pass *P);
 /* Finalists, then counters, the counters shared with the configurations that share a
  * measurement: 0, or -1 when a worker is gone. With several GPUs the first re-times the
  * finalists while the others profile on their threads, started here when a search left them

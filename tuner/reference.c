@@ -10,18 +10,19 @@
 #include "config.h"
 #include "measure_pass.h"
 #include "names.h"
+#include "observe.h"
 #include "plan.h"
 #include "banned.h"
 
 /* The worker holds one reference's outputs at a time: when another group's (or, on a resumed
  * run, an earlier run's) are needed, that configuration runs again, briefly; its result stands. */
-int pass_refresh_reference(const config *cfg, const space *sp, const build *b, result tmp, size_t ref, runner *rn,
-			     diags *d)
+int pass_refresh_reference(const config *cfg, const space *sp, const build *b, result tmp, size_t ref,
+			   const worker_ops *w, runner *rn, diags *d)
 {
 	tmp.message = NULL;
 	sample_plan plan = {.warmup = 0,
 			    .rule = {.min_samples = 1, .max_samples = 1, .time_cap_s = cfg->time_cap, .noise_target = 1}};
-	int rc = runner_measure(rn, cfg, space_config(sp, ref), PROTO_ROLE_REF, &b->bins[b->of_config[ref]], &plan, &tmp,
+	int rc = w->measure(rn, cfg, space_config(sp, ref), PROTO_ROLE_REF, &b->bins[b->of_config[ref]], &plan, &tmp,
 				plan_timeout(cfg, 0), d);
 	if (rc == 0 && tmp.st != ST_OK) {
 		diags_add(d, "the verify reference passed, but failed when run again for its outputs: %s%s%s",
@@ -34,11 +35,10 @@ int pass_refresh_reference(const config *cfg, const space *sp, const build *b, r
 
 /* verify.kernel: runs the reference kernel on its own geometry as the worker's reference. 0 ok,
  * 1 it failed (reason in d), -1 the worker is gone. */
-int pass_run_reference_kernel(const config *cfg, const space *sp, const build *b, runner *rn, measure_opts *o,
-				diags *d)
+int pass_run_reference_kernel(const config *cfg, const space *sp, const build *b, const worker_ops *w, runner *rn,
+			      diags *d)
 {
 	const binary *bin = &b->bins[b->ref_bin];
-	(void)o;
 	if (bin->failed && bin->bad_args) {
 		diags_add(d, "%s (the reference kernel, verify.kernel)", bin->log);
 		return 1;
@@ -60,7 +60,7 @@ int pass_run_reference_kernel(const config *cfg, const space *sp, const build *b
 	}
 	sample_plan plan = {.warmup = 0,
 			    .rule = {.min_samples = 1, .max_samples = 1, .time_cap_s = cfg->time_cap, .noise_target = 1}};
-	int rc = runner_measure(rn, cfg, space_config(sp, 0), PROTO_ROLE_REF, bin, &plan, &tmp, plan_timeout(cfg, 0), d);
+	int rc = w->measure(rn, cfg, space_config(sp, 0), PROTO_ROLE_REF, bin, &plan, &tmp, plan_timeout(cfg, 0), d);
 	if (rc == 0 && tmp.st != ST_OK) {
 		diags_add(d, "%s: the reference kernel '%s' failed: %s%s%s", cfg->path, cfg->ref_entry, status_name(tmp.st),
 			  tmp.message ? ": " : "", tmp.message ? tmp.message : "");
@@ -107,8 +107,7 @@ static void remeasured_back(pass *P, size_t c, result *was)
 	free(P->res[c].message);
 	P->res[c] = *was;
 	P->S.state[c] = FINISHED;
-	if (P->o->journal && was->st != ST_NOT_RUN)
-		pass_journal_check(P->o, journal_finished(P->o->journal, c, &P->res[c]));
+	observe_result(P->seen, SEEN_RESTORED, c, &P->res[c]);
 }
 
 /* The fastest so far, overall and per lane, without a reference that turned out wrong. */
@@ -133,30 +132,30 @@ static void best_again(pass *P)
  * reference A: the first of them, B, runs as the reference and the second, C, is checked against
  * it. When B and C agree, B is the reference and A, checked against it, a wrong result; when they
  * do not (or B cannot serve, or C does not run), A stays, and B and C keep their verdicts against
- * it. On lane L, the vote's own (P->lock held). */
+ * it. The runs' order and outcome are schedule.c's (schedule_reelect_step). On lane L, the vote's
+ * own (P->lock held). */
 void vote_reelect(pass *P, lane *L, size_t g, visit_fn visit)
 {
 	vote *v = &P->S.votes[g];
 	size_t a = (size_t)v->first, b = (size_t)v->dissent[0], c = (size_t)v->dissent[1];
 	result was_b = P->res[b], was_c = P->res[c];
-	size_t done = P->done, measured = P->o->measured;
+	size_t done = P->done, measured = P->o->measured, x;
 	P->res[b].message = P->res[c].message = NULL;
-	v->state = VOTE_REELECT;
-	P->S.ref[g] = -1;
+	schedule_reelect_begin(&P->S, g);
 	unmeasure(P, b);
 	unmeasure(P, c);
-	visit(P, L, b);
-	int b_ref = P->S.ref[g] == (long long)b;
-	if (b_ref)
-		visit(P, L, c);
-	int c_st = P->res[c].st;
-	if (b_ref && c_st == ST_OK) {
+	int step = 0, verdict = VERDICT_OTHER, how, outcome;
+	while ((outcome = schedule_reelect_step(&P->S, g, step++, verdict, &x, &how)) == REELECT_VISIT) {
+		if (x == a)
+			unmeasure(P, a);
+		visit(P, L, x);
+		int st = P->res[x].st;
+		verdict = st == ST_OK ? VERDICT_OK : st == ST_WRONG_RESULT ? VERDICT_WRONG : VERDICT_OTHER;
+	}
+	if (outcome == REELECT_REPLACE) {
 		free(was_b.message);
 		free(was_c.message);
-		unmeasure(P, a);
-		visit(P, L, a);
 		best_again(P);
-		vote_close(&P->S, v, CHOSEN_MAJORITY);
 		for (size_t i = 0; i < P->nlanes; i++)
 			if (&P->lanes[i] != L && P->lanes[i].loaded == (long long)g)
 				P->lanes[i].loaded = -1; /* it holds A's outputs, from a check during the vote */
@@ -165,13 +164,11 @@ void vote_reelect(pass *P, lane *L, size_t g, visit_fn visit)
 		P->o->measured = measured;
 		remeasured_back(P, b, &was_b);
 		remeasured_back(P, c, &was_c);
-		P->S.ref[g] = (long long)a;
 		for (size_t i = 0; i < P->nlanes; i++)
 			if (P->lanes[i].loaded == (long long)g)
 				P->lanes[i].loaded = -1; /* it holds B's outputs */
-		/* B and C differ, or the runs that would tell did not pass or end (a crash, a signal) */
-		vote_close(&P->S, v, b_ref && c_st == ST_WRONG_RESULT ? CHOSEN_NONE_AGREE : CHOSEN_UNDECIDED);
 	}
+	schedule_reelect_end(&P->S, g, outcome, how);
 	pthread_cond_broadcast(&P->changed);
 }
 

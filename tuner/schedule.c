@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "diag.h"
 #include "banned.h"
 
@@ -210,6 +211,92 @@ int schedule_leaves_to_profile(const profile_view *v, int gpu)
 	return session + v->measure_s / 2 >= rest / (double)(v->measuring - 1);
 }
 
+int schedule_retime_finalists(size_t k, int all_final, size_t measured)
+{
+	return k >= 2 && !(all_final && measured == 0);
+}
+
+size_t schedule_final_rounds(const double *rounds, size_t got, double *v)
+{
+	size_t m = 0;
+	if (got < 3)
+		return 0;
+	for (size_t round = 0; round < got; round++)
+		if (!isnan(rounds[round]))
+			v[m++] = rounds[round];
+	return m < 3 ? 0 : m;
+}
+
+size_t schedule_counters_wanted(int metrics, int top)
+{
+	switch (metrics) {
+	case METRICS_NONE:
+	case METRICS_AUTO:
+		return 0;
+	case METRICS_TOP:
+		return (size_t)top;
+	}
+	return SIZE_MAX;
+}
+
+/* Appends c to the counters' queue once, as the configuration whose measurement it shares. */
+static void queue_counters(const counters_pick *p, char *queued, size_t c, size_t *queue, size_t *n)
+{
+	if (p->shares_with[c] >= 0)
+		c = (size_t)p->shares_with[c];
+	if (!queued[c])
+		queue[(*n)++] = c;
+	queued[c] = 1;
+}
+
+size_t schedule_counters_queue(const counters_pick *p, size_t *queue)
+{
+	size_t n = 0;
+	char *queued = xcalloc(p->count + 1, 1);
+	for (size_t k = 0; k < p->nranked && k < p->top; k++)
+		queue_counters(p, queued, p->ranked[k], queue, &n);
+	for (size_t k = 0; p->ntied >= 2 && k < p->ntied; k++)
+		queue_counters(p, queued, p->tied[k], queue, &n);
+	for (size_t k = 0; p->final && p->nfinal >= 2 && k < p->nfinal; k++)
+		queue_counters(p, queued, p->final[k], queue, &n);
+	free(queued);
+	return n;
+}
+
+size_t schedule_counters_sharers(size_t lanes) { return lanes > 1 ? lanes - 1 : 1; }
+
+int schedule_lane_profiles(int gpu, size_t others) { return gpu != 0 || others == 0; }
+
+size_t schedule_counters_take(counters_queue *Q, size_t sharers, size_t *out)
+{
+	size_t share = (Q->count - Q->cursor + sharers - 1) / sharers, n = 0;
+	if (share > COUNTERS_PER_SESSION)
+		share = COUNTERS_PER_SESSION;
+	while (n < share && Q->cursor < Q->count) {
+		size_t c = Q->order[Q->cursor++];
+		if (Q->taken[c] || Q->profiled(Q->ctx, c))
+			continue; /* profiled or being profiled, or from the journal */
+		Q->taken[c] = 1;
+		out[n++] = c;
+	}
+	return n;
+}
+
+size_t schedule_counters_left(const counters_queue *Q)
+{
+	size_t todo = 0;
+	for (size_t k = 0; k < Q->count; k++)
+		todo += !Q->taken[Q->order[k]] && !Q->profiled(Q->ctx, Q->order[k]);
+	return todo;
+}
+
+void schedule_race(double race, double best_ms, int searching, double final_within, double *race_ms,
+		   double *near_ms)
+{
+	*race_ms = race > 0 ? race * best_ms : 0;
+	*near_ms = *race_ms > 0 && !searching ? (1 + final_within) * *race_ms / race : 0;
+}
+
 typedef struct {
 	int connections;
 	size_t group, at, c;
@@ -403,6 +490,47 @@ int schedule_reelects(schedule_pass *S, int gpu, size_t g)
 			return 0;
 	S->votes[g].owner = gpu;
 	return 1;
+}
+
+void schedule_reelect_begin(schedule_pass *S, size_t g)
+{
+	S->votes[g].state = VOTE_REELECT;
+	S->ref[g] = -1;
+}
+
+int schedule_reelect_step(const schedule_pass *S, size_t g, int step, int verdict, size_t *c, int *how)
+{
+	const vote *v = &S->votes[g];
+	switch (step) {
+	case 0:
+		*c = (size_t)v->dissent[0];
+		return REELECT_VISIT;
+	case 1:
+		/* B cannot serve (it did not pass): C, not run, tells nothing */
+		if (S->ref[g] != v->dissent[0])
+			break;
+		*c = (size_t)v->dissent[1];
+		return REELECT_VISIT;
+	case 2:
+		if (verdict == VERDICT_OK) {
+			*c = (size_t)v->first;
+			return REELECT_VISIT;
+		}
+		*how = verdict == VERDICT_WRONG ? CHOSEN_NONE_AGREE : CHOSEN_UNDECIDED;
+		return REELECT_KEEP;
+	default:
+		*how = CHOSEN_MAJORITY;
+		return REELECT_REPLACE;
+	}
+	*how = CHOSEN_UNDECIDED;
+	return REELECT_KEEP;
+}
+
+void schedule_reelect_end(schedule_pass *S, size_t g, int outcome, int how)
+{
+	if (outcome != REELECT_REPLACE)
+		S->ref[g] = S->votes[g].first;
+	vote_close(S, &S->votes[g], how);
 }
 
 int schedule_next_config(schedule_pass *S, size_t *c)

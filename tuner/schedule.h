@@ -160,6 +160,20 @@ void schedule_count_vote(schedule_pass *S, int gpu, size_t c, proto_role role, i
 /* Whether lane gpu is to re-elect group g's reference now: two dissents called for it, and
  * nothing of the group is in flight any more (the re-election then holds it for gpu). */
 int schedule_reelects(schedule_pass *S, int gpu, size_t g);
+/* A re-election's runs, in order (reference.c executes them): B, the first dissent, as the
+ * reference; when it serves, C, the second, against it; when C passes, A, the provisional one,
+ * against B. B and C agreeing make B the reference; anything else leaves A. */
+enum { REELECT_VISIT, REELECT_KEEP, REELECT_REPLACE };
+/* Group g's re-election begins: its vote re-elects, its reference unknown until it ends. */
+void schedule_reelect_begin(schedule_pass *S, size_t g);
+/* The re-election of group g after `step` runs (0: none yet), the last one's verdict (VERDICT_):
+ * REELECT_VISIT and in *c the configuration to run next; or the outcome, in *how as it is told
+ * (CHOSEN_): REELECT_REPLACE, B by majority; REELECT_KEEP, A stays (B and C differ, or the runs
+ * that would tell did not pass). */
+int schedule_reelect_step(const schedule_pass *S, size_t g, int step, int verdict, size_t *c, int *how);
+/* Ends group g's re-election as schedule_reelect_step decided: A is the reference again unless B
+ * replaced it, and the vote closes as `how`. */
+void schedule_reelect_end(schedule_pass *S, size_t g, int outcome, int how);
 /* A vote in progress (open, or re-electing) holds its group for its lane. */
 int vote_busy(const vote *v);
 /* Ends a vote, settled as `how` (CHOSEN_). */
@@ -203,6 +217,73 @@ size_t schedule_profile_share(const profile_view *v, double *seconds);
  * left of the pass, shared by the lanes that stay, takes about as long as that session, so that
  * the session ends with the pass. */
 int schedule_leaves_to_profile(const profile_view *v, int gpu);
+
+/* The finish's decisions (finish.c executes them): which finalists' rounds count, the counters'
+ * queue, who profiles and how much at once. */
+
+/* Whether the k finalists are re-timed: two or more, unless each has its rounds from the journal
+ * (all_final) and nothing new was measured (a resumed run). */
+int schedule_retime_finalists(size_t k, int all_final, size_t measured);
+/* A finalist's round medians that count, of its `got` full rounds (rounds[r]; NAN: that run did
+ * not pass, the finalist keeps its first-pass time there): the passing ones into v, how many; 0
+ * when fewer than 3 rounds, or fewer than 3 passing ones, would compare it unevenly. */
+size_t schedule_final_rounds(const double *rounds, size_t got, double *v);
+
+/* How many of the fastest get counters beyond those the balance decides among, for
+ * measure.metrics `metrics` (METRICS_*) and its top:K: SIZE_MAX for all, 0 for none or those
+ * alone. */
+size_t schedule_counters_wanted(int metrics, int top);
+
+/* What the counters' queue is made of: the ranking (fastest first), the configurations the
+ * balance decides among (time cannot tell them apart), the finalists. */
+typedef struct {
+	size_t count;                  /* configurations */
+	const long long *shares_with;  /* per configuration: whose measurement it shares, or -1 */
+	const size_t *ranked;
+	size_t nranked, top;           /* the fastest `top` of the ranking come first */
+	const size_t *tied;            /* counted when two or more */
+	size_t ntied;
+	const size_t *final;           /* counted when two or more (NULL: not while they are
+					* re-timed by the first GPU, with one GPU) */
+	size_t nfinal;
+} counters_pick;
+
+/* The counters' queue into queue (room for count): the fastest top, then the tied, then the
+ * finalists, each once; one that shares another's measurement is profiled as that one. Returns
+ * its length. */
+size_t schedule_counters_queue(const counters_pick *p, size_t *queue);
+
+/* The counters' queue as the lanes take it. */
+typedef struct {
+	size_t *order; /* owned */
+	size_t count, cursor;
+	char *taken;   /* owned, room for every configuration */ /* per configuration: its counters were started, or came from the journal */
+	int (*profiled)(void *ctx, size_t c); /* c has counters already (from the journal, a twin) */
+	void *ctx;
+} counters_queue;
+
+/* configurations profiled in one session at most (bounds the counter data image and a hang) */
+#define COUNTERS_PER_SESSION 64
+/* How many lanes split the counters: the GPUs other than the first, which re-times the finalists
+ * meanwhile; with one GPU, that one. */
+size_t schedule_counters_sharers(size_t lanes);
+/* Whether lane gpu takes a share of the counters: the first GPU only when no other can (others:
+ * how many others have a thread and a worker), rather than build a profiler of its own (0.2 s of
+ * device queries). */
+int schedule_lane_profiles(int gpu, size_t others);
+/* A lane's next profiling session, of `sharers` that split the queue: its share of what is left
+ * (at most COUNTERS_PER_SESSION), those neither taken nor profiled, marked taken. Into out (room
+ * for that share); returns how many (0: the queue is done). */
+size_t schedule_counters_take(counters_queue *Q, size_t sharers, size_t *out);
+/* Configurations of the queue that still need a session. */
+size_t schedule_counters_left(const counters_queue *Q);
+
+/* Racing: a measurement on a GPU whose best so far is best_ms (as this launch's ms; 0: none yet)
+ * stops above *race_ms, best_ms x race (0: not raced); and, in the exhaustive pass (a search
+ * ranks its next proposals by the near ones' times, so they are measured in full), from the
+ * first samples on above *near_ms: too slow to be a finalist (final_within of that best). */
+void schedule_race(double race, double best_ms, int searching, double final_within, double *race_ms,
+		   double *near_ms);
 
 /* A plan's configurations (queue, n of them), in the queue's order within each run of the same
  * connections and reference group (per configuration): a worker has the connections it was
