@@ -319,6 +319,44 @@ static void test_the_stages_stack_in_pipeline_order(void)
 	CU_ASSERT_EQUAL(circles(&fg, "(test)"), 2);
 }
 
+/* The driver's modules, those that call every stage: any other file of tuner/ itself belongs in the
+ * stage whose headers it needs (a file merged in from elsewhere lands here otherwise). */
+static const char *const driver[] = {"main", "tune", "tune_opts", "instances", "run_files", "summary", "stages",
+				     "signals", "check"};
+enum { NDRIVER = sizeof driver / sizeof *driver };
+
+static void driver_file(void *ctx, int f, const char *name)
+{
+	int *strays = ctx, known = 0;
+	if (f != DRIVER)
+		return;
+	for (int i = 0; i < NDRIVER && !known; i++)
+		known = strlen(name) == strlen(driver[i]) + 2 && !strncmp(name, driver[i], strlen(driver[i]));
+	if (!known) {
+		fprintf(stderr, "\n  tuner/%s: not the driver's; move it into the stage whose headers it needs", name);
+		(*strays)++;
+	}
+}
+
+static void test_the_driver_holds_only_the_driver(void)
+{
+	int strays = 0;
+	each_source(DRIVER, driver_file, &strays);
+	CU_ASSERT_EQUAL(strays, 0);
+	for (int i = 0; i < NDRIVER; i++) {
+		char path[64];
+		snprintf(path, sizeof path, "tuner/%s.c", driver[i]);
+		CU_ASSERT_EQUAL(access(path, F_OK), 0); /* the list names no module that is gone */
+	}
+	/* the rule itself: a schedule.c in tuner/ is a stray, a tune.h is not */
+	strays = 0;
+	driver_file(&strays, DRIVER, "tune.h");
+	CU_ASSERT_EQUAL(strays, 0);
+	fprintf(stderr, "\n  (a stray made on purpose follows)");
+	driver_file(&strays, DRIVER, "schedule.c");
+	CU_ASSERT_EQUAL(strays, 1);
+}
+
 /* nm's external symbols of one object: what it defines and what it needs. */
 typedef struct {
 	char name[96];
@@ -511,6 +549,7 @@ int add_layers_suite(void)
 	CU_add_test(s, "each folder sees only what it may use", test_each_folder_sees_only_what_it_may_use);
 	CU_add_test(s, "no module includes its way back", test_no_module_includes_its_way_back);
 	CU_add_test(s, "the stages stack in pipeline order", test_the_stages_stack_in_pipeline_order);
+	CU_add_test(s, "the driver holds only the driver", test_the_driver_holds_only_the_driver);
 	CU_add_test(s, "no file calls its way back", test_no_file_calls_its_way_back);
 	CU_add_test(s, "the library exports only its interface", test_the_library_exports_only_its_interface);
 	return CU_get_error() == CUE_SUCCESS ? 0 : -1;
