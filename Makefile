@@ -12,15 +12,25 @@ CFLAGS ?= -O2 -g
 BASIC_CFLAGS = -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -pthread
 ALL_CFLAGS = $(BASIC_CFLAGS) $(CFLAGS)
 # cuda.h and cuda_occupancy.h come in as system headers: their inline helpers are not ours to lint.
-# The wings (docs/reference.md, How it works): lib/ the helpers, tuner/ the pipeline, tuner/results/ the readers
-# and writers of results files, worker/ the GPU process.
-SRC_DIRS = lib tuner tuner/results worker runtime
+# The wings (docs/reference.md, How it works): lib/ the helpers, tuner/ the pipeline, worker/ the
+# GPU process. The pipeline's stages are folders of tuner/, in pipeline order (STAGES), the last
+# the readers and writers of results files; tuner/ itself holds the driver that calls them all.
+STAGES = config space build search measure import results
+SRC_DIRS = lib $(STAGES:%=tuner/%) tuner worker runtime
 # Each folder compiles with only the include paths it may use, so an include the wrong way fails
-# the build (a file's own folder is searched first without one). tests/test_layers.c reads these.
+# the build (a file's own folder is searched first without one): a stage sees its own folder and
+# the earlier stages', never a later one. tests/test_layers.c reads these.
 INC_lib =
 INC_worker = -Ilib
-INC_tuner = -Ituner -Ituner/results -Ilib -Iruntime
-INC_tuner/results = -Ituner/results -Ituner -Ilib -Iruntime
+INC_tuner/config = -Ituner/config -Ilib
+INC_tuner/space = -Ituner/space -Ituner/config -Ilib
+INC_tuner/build = -Ituner/build -Ituner/space -Ituner/config -Ilib
+INC_tuner/search = -Ituner/search -Ituner/build -Ituner/space -Ituner/config -Ilib
+INC_tuner/measure = -Ituner/measure -Ituner/search -Ituner/build -Ituner/space -Ituner/config -Ilib
+INC_tuner/import = -Ituner/import -Ituner/measure -Ituner/search -Ituner/build -Ituner/space -Ituner/config -Ilib
+INC_tuner/results = -Ituner/results -Ituner/import -Ituner/measure -Ituner/search -Ituner/build -Ituner/space -Ituner/config -Ilib -Iruntime
+# the driver (main, tune, ...): every stage
+INC_tuner = -Ituner -Ituner/results -Ituner/import -Ituner/measure -Ituner/search -Ituner/build -Ituner/space -Ituner/config -Ilib -Iruntime
 # the run-time library is installed alone: its own folder and nothing else
 INC_runtime =
 # the tests and the tools built from them see every folder
@@ -47,7 +57,7 @@ HELPER_ARCHS = -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80
 B = build
 LIB_SRCS = $(wildcard lib/*.c)
 # Of runtime/, the tuner calls autotune_ln alone, and links that file alone.
-ENGINE_SRCS = $(LIB_SRCS) $(filter-out tuner/main.c,$(wildcard tuner/*.c)) $(wildcard tuner/results/*.c) \
+ENGINE_SRCS = $(LIB_SRCS) $(filter-out tuner/main.c,$(wildcard tuner/*.c)) $(foreach s,$(STAGES),$(wildcard tuner/$(s)/*.c)) \
 	runtime/autotune_ln.c
 WORKER_SRCS = $(wildcard worker/*.c)
 ENGINE_OBJS = $(ENGINE_SRCS:%.c=$(B)/%.o)
@@ -89,6 +99,12 @@ $(B)/%.o: %.c $(B)/flags
 $(B)/lib/%.o: private INCLUDES = $(INC_lib)
 $(B)/worker/%.o: private INCLUDES = $(INC_worker)
 $(B)/tuner/%.o: private INCLUDES = $(INC_tuner)
+$(B)/tuner/config/%.o: private INCLUDES = $(INC_tuner/config)
+$(B)/tuner/space/%.o: private INCLUDES = $(INC_tuner/space)
+$(B)/tuner/build/%.o: private INCLUDES = $(INC_tuner/build)
+$(B)/tuner/search/%.o: private INCLUDES = $(INC_tuner/search)
+$(B)/tuner/measure/%.o: private INCLUDES = $(INC_tuner/measure)
+$(B)/tuner/import/%.o: private INCLUDES = $(INC_tuner/import)
 $(B)/tuner/results/%.o: private INCLUDES = $(INC_tuner/results)
 $(B)/tests/%.o: private INCLUDES += -I$(B)/tests
 
@@ -164,7 +180,7 @@ $(B)/anytime_score: $(B)/tests/anytime_score.o $(ENGINE_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 # What the GPU executes of a cubin (tests/recipe.sh compares a recipe's build with the tuned binary).
-$(B)/cubin_hash: $(B)/tests/cubin_hash.o $(B)/tuner/cubin.o $(B)/tuner/mangle.o $(B)/lib/lib.a
+$(B)/cubin_hash: $(B)/tests/cubin_hash.o $(B)/tuner/build/cubin.o $(B)/tuner/config/mangle.o $(B)/lib/lib.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lxxhash
 
 # Two tiers (docs/reference.md, Tests). `make unit`: the suites that need no CUDA toolkit and no GPU

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/anytime.sh: autotune's strategies scored as the auto-tuning community's methodology scores
-# optimisers (Willemsen, van Nieuwpoort, van Werkhoven, FGCS 2024; tuner/anytime.h says how), over
+# optimisers (Willemsen, van Nieuwpoort, van Werkhoven, FGCS 2024; tuner/results/anytime.h says how), over
 # every recording in tests/data (and any CONFIG.yaml:RECORDING.csv pairs given), SEEDS seeds each.
 # Per recording and strategy: the space, where the axes end (random search's expected evaluations
 # to come 95% of the way from the median to the optimum), the mean score on the time axis (compile,

@@ -1,4 +1,4 @@
-/* anytime_score.c: the published methodology's score (tuner/anytime.h) of autotune's strategies
+/* anytime_score.c: the published methodology's score (tuner/results/anytime.h) of autotune's strategies
  * over recordings, next to the fixed-budget ratios, for bench/anytime.sh. No GPU.
  *   anytime_score SEEDS CONFIG.yaml:RECORDING.csv[:PRIOR.csv] [...]
  * (PRIOR: a recording of the same kernel on another GPU, the model strategy's prior: transfer)

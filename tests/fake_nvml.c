@@ -1,5 +1,5 @@
 /* fake_nvml.c: stands in for libnvidia-ml.so.1 (built as build/fakenvml/libnvidia-ml.so.1) for
- * tuner/gpu_guess.c (below) and tests/energy_window.c: an energy counter in millijoules that the
+ * tuner/measure/gpu_guess.c (below) and tests/energy_window.c: an energy counter in millijoules that the
  * driver refreshes every FAKE_NVML_PERIOD seconds of the test GPU's own clock (the program's
  * fake_gpu_seconds), drawing FAKE_NVML_WATTS. FAKE_NVML_FAIL=init fails nvmlInit; =energy answers
  * the counter NOT_SUPPORTED, as a GPU before Volta or a MIG instance does. */
@@ -49,7 +49,7 @@ int nvmlDeviceGetTotalEnergyConsumption(void *h, unsigned long long *mj)
 	return SUCCESS;
 }
 
-/* For tuner/gpu_guess.c: FAKE_NVML_CC lists each GPU's compute capability ("90" or "90,80");
+/* For tuner/measure/gpu_guess.c: FAKE_NVML_CC lists each GPU's compute capability ("90" or "90,80");
  * FAKE_NVML_FAIL=init fails nvmlInit as above. */
 int nvmlShutdown(void) { return SUCCESS; }
 

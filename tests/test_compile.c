@@ -1,4 +1,4 @@
-/* test_compile.c: binary planning, and compiling with the real nvcc: every shipped config builds,
+/* test_compile.c: compiling with the real nvcc: every shipped config builds,
  * a compile error costs its configurations only, no shell sees a flag, `#pragma unroll PARAM` is
  * rewritten per value, and kernels that launch kernels (build.rdc) are linked, their registers
  * and occupancy known. */
@@ -15,33 +15,6 @@
 #include "proc.h"
 #include "space.h"
 #include "tests.h"
-
-static void test_plan_compiles_only_distinct_compile_time_values(void)
-{
-	const char *text = "kernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4}]\n"
-			   "launch: {block: [x], grid: [1]}\nspace: {x: [32, 64, 128], r: [0, 32], u: [1, 2]}\n"
-			   "build: {maxrregcount: r, defines: [u]}\n";
-	diags d = {0};
-	config cfg;
-	space sp;
-	build b;
-	const char *path = write_temp(2, "p.yaml", text);
-	CU_ASSERT_EQUAL_FATAL(config_load(path, &cfg, &d), 0);
-	unlink(path);
-	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
-	build_plan(&cfg, &sp, &b);
-	/* 12 configurations, but the block size x never changes the binary: 2 x 2 */
-	CU_ASSERT_EQUAL(sp.count, 12);
-	CU_ASSERT_EQUAL(b.nbins, 4);
-	for (size_t c = 0; c < sp.count; c++) {
-		const value *v = space_config(&sp, c), *f = space_config(&sp, b.bins[b.of_config[c]].first_config);
-		CU_ASSERT(v[1].u.i == f[1].u.i && v[2].u.i == f[2].u.i);
-	}
-	build_free(&b);
-	space_free(&sp);
-	config_free(&cfg);
-	diags_free(&d);
-}
 
 /* A compile error in some configurations marks them and the run goes on. */
 static void test_compile_error_marks_configurations_and_continues(void)
@@ -471,7 +444,6 @@ int add_compile_suite(void)
 	if (!s || !n)
 		return -1;
 	CU_add_test(s, "NVCC may be a name on PATH", test_nvcc_may_be_a_name_on_path);
-	CU_add_test(s, "plan: only distinct compile-time values", test_plan_compiles_only_distinct_compile_time_values);
 	CU_add_test(s, "compile error marks configurations and continues", test_compile_error_marks_configurations_and_continues);
 	CU_add_test(s, "a repeated error is said once and costs once", test_a_repeated_error_is_said_once_and_costs_once);
 	CU_add_test(n, "a repeated error is said once and costs once (nvcc)", test_a_repeated_error_is_said_once_and_costs_once);

@@ -15,6 +15,11 @@
 #include "space.h"
 #include "tests.h"
 
+/* The tuner's folders: its stages in pipeline order (the Makefile's STAGES), then the driver. */
+static const char *const tuner_dirs[] = {"tuner/config", "tuner/space", "tuner/build", "tuner/search", "tuner/measure",
+					  "tuner/import", "tuner/results", "tuner"};
+enum { NTUNER = sizeof tuner_dirs / sizeof *tuner_dirs, NSTAGES = NTUNER - 1 };
+
 /* The shipped config that the text before a fence names, as "`configs/NAME.yaml`": the last one
  * within the paragraph that leads to it (no blank line between). NULL when none. */
 static char *named_config(const char *doc, const char *fence)
@@ -215,7 +220,9 @@ static int size_problems(const char *path, int loud)
 
 static void test_files_and_functions_stay_readable(void)
 {
-	const char *dirs[] = {"lib", "tuner", "tuner/results", "worker", "runtime"};
+	const char *dirs[NTUNER + 3] = {"lib", "worker", "runtime"};
+	for (int i = 0; i < NTUNER; i++)
+		dirs[3 + i] = tuner_dirs[i];
 	int problems = 0, files = 0;
 	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
 		DIR *d = opendir(dirs[i]);
@@ -245,15 +252,29 @@ static void test_files_and_functions_stay_readable(void)
 }
 
 /* The layout of docs/reference.md's "How it works": lib/ calls nothing above it, the worker only
- * lib/, the results only down and into runtime/ (autotune_ln), and runtime/ nothing else. */
+ * lib/, each stage of the tuner only itself, the stages before it and lib/ (the results, the last,
+ * also runtime/: autotune_ln), and runtime/ nothing else. */
 static void test_the_wings_call_only_below(void)
 {
 	const char *lib[] = {"lib"};
 	CU_ASSERT(includes_stay_within("lib", lib, 1));
 	const char *worker[] = {"worker", "lib"};
 	CU_ASSERT(includes_stay_within("worker", worker, 2));
-	const char *results[] = {"tuner/results", "tuner", "lib", "runtime"};
-	CU_ASSERT(includes_stay_within("tuner/results", results, 4));
+	for (int k = 0; k < NSTAGES; k++) {
+		const char *below[NSTAGES + 2];
+		int n = 0;
+		for (int i = k; i >= 0; i--)
+			below[n++] = tuner_dirs[i];
+		below[n++] = "lib";
+		if (!strcmp(tuner_dirs[k], "tuner/results"))
+			below[n++] = "runtime";
+		CU_ASSERT(includes_stay_within(tuner_dirs[k], below, (size_t)n));
+	}
+	/* the rule itself: the search, held to its own folder and lib/, is found including the earlier
+	 * stages' headers */
+	const char *alone[] = {"tuner/search", "lib"};
+	fprintf(stderr, "\n  (includes found on purpose follow)");
+	CU_ASSERT(!includes_stay_within("tuner/search", alone, 2));
 	const char *runtime[] = {"runtime"};
 	CU_ASSERT(includes_stay_within("runtime", runtime, 1));
 }
@@ -364,8 +385,10 @@ static int modules_without_tests(const char *root, const char *const *dirs, size
 
 static void test_every_module_has_its_test_file(void)
 {
-	static const char *const dirs[] = {"lib", "tuner", "tuner/results"};
-	CU_ASSERT_EQUAL(modules_without_tests(".", dirs, 3, 1), 0);
+	const char *dirs[NTUNER + 1] = {"lib"};
+	for (int i = 0; i < NTUNER; i++)
+		dirs[1 + i] = tuner_dirs[i];
+	CU_ASSERT_EQUAL(modules_without_tests(".", dirs, NTUNER + 1, 1), 0);
 	/* every exemption is a module still there, and no test file stands for nothing */
 	for (size_t i = 0; i < sizeof exempt / sizeof *exempt; i++) {
 		char path[256];
@@ -378,14 +401,15 @@ static void test_every_module_has_its_test_file(void)
 		size_t len = strlen(e->d_name);
 		if (len < 8 || strncmp(e->d_name, "test_", 5) || strcmp(e->d_name + len - 2, ".c"))
 			continue;
-		char name[256], module[3][300];
+		char name[256], module[300];
 		snprintf(name, sizeof name, "%.*s", (int)(len - 7), e->d_name + 5);
-		snprintf(module[0], sizeof module[0], "lib/%s.c", name);
-		snprintf(module[1], sizeof module[1], "tuner/%s.c", name);
-		snprintf(module[2], sizeof module[2], "tuner/results/%s.c", name);
-		int mirrors = !access(module[0], F_OK) || !access(module[1], F_OK) || !access(module[2], F_OK);
+		int mirrors = 0;
+		for (int i = 0; i < NTUNER + 1 && !mirrors; i++) {
+			snprintf(module, sizeof module, "%s/%s.c", dirs[i], name);
+			mirrors = !access(module, F_OK);
+		}
 		if (!mirrors && !listed(cross_cutting, sizeof cross_cutting / sizeof *cross_cutting, name))
-			fprintf(stderr, "\n  tests/%s mirrors no module of lib/, tuner/ or tuner/results/", e->d_name);
+			fprintf(stderr, "\n  tests/%s mirrors no module of lib/ or tuner/'s folders", e->d_name);
 		CU_ASSERT(mirrors || listed(cross_cutting, sizeof cross_cutting / sizeof *cross_cutting, name));
 	}
 	closedir(d);

@@ -1,7 +1,8 @@
 /* test_layers.c: the layers of docs/reference.md's "How it works", held three ways: the Makefile
- * gives each folder only the include paths it may use (lib/ none, worker/ lib/ alone); no module
- * includes its way back to itself; and no object file calls its way back to itself (nm over the
- * build). */
+ * gives each folder only the include paths it may use (lib/ none, worker/ lib/ alone, each stage of
+ * the tuner its own folder and the earlier stages'); no module includes its way back to itself, and
+ * no folder to a later stage or back to itself; and no object file calls its way back to itself
+ * (nm over the build), nor any folder. */
 #include <CUnit/CUnit.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -13,10 +14,13 @@
 #include "tests.h"
 
 #define MAX_NODES 256
-#define MAX_PATHS 8
+#define MAX_PATHS 16
 
-static const char *const folders[] = {"lib", "worker", "tuner", "tuner/results", "runtime"};
-enum { NFOLDERS = sizeof folders / sizeof *folders };
+/* lib/ and worker/ first (the call graph tells the two programs apart by them), then the tuner's
+ * stages in pipeline order (the Makefile's STAGES), the driver that calls them all, and runtime/. */
+static const char *const folders[] = {"lib", "worker", "tuner/config", "tuner/space", "tuner/build", "tuner/search",
+				      "tuner/measure", "tuner/import", "tuner/results", "tuner", "runtime"};
+enum { NFOLDERS = sizeof folders / sizeof *folders, FIRST_STAGE = 2, DRIVER = 9 };
 
 /* A graph of named nodes: files or modules, with "a uses b" edges. */
 typedef struct {
@@ -67,6 +71,32 @@ static int circles(const graph *g, const char *kind)
 				found++;
 			}
 	return found;
+}
+
+/* g's edges between folders as a graph of its own (fg: one node per folder, index = folder), each
+ * edge that reaches a later stage printed: how many such. A stage's files may use lib/, runtime/
+ * and the stages before it; the driver (tuner/) every stage. */
+static int folder_edges(const graph *g, graph *fg, const char *kind)
+{
+	memset(fg, 0, sizeof *fg);
+	for (int f = 0; f < NFOLDERS; f++)
+		node(fg, folders[f], f);
+	int later = 0;
+	for (int i = 0; i < g->n; i++)
+		for (int j = 0; j < g->n; j++) {
+			int a = g->folder[i], b = g->folder[j];
+			if (!g->edge[i][j] || a == b)
+				continue;
+			char why[48];
+			snprintf(why, sizeof why, "%s", g->why[i][j]);
+			add_edge(fg, a, b, why);
+			if (a >= FIRST_STAGE && a <= DRIVER && b >= FIRST_STAGE && b <= DRIVER && b > a) {
+				fprintf(stderr, "\n  %s of a later stage: %s -> %s (%s)", kind, g->names[i], g->names[j],
+					g->why[i][j]);
+				later++;
+			}
+		}
+	return later;
 }
 
 /* The Makefile's INC_<folder> line: the folders after -I, in order; -1 when there is none. */
@@ -220,6 +250,15 @@ static void test_no_module_includes_its_way_back(void)
 	CU_ASSERT(g.n > 40);
 	CU_ASSERT_EQUAL(w.unreached, 0);
 	CU_ASSERT_EQUAL(circles(&g, "include"), 0);
+	/* and between folders: no stage includes a later one's header, no folder its way back */
+	static graph fg;
+	CU_ASSERT_EQUAL(folder_edges(&g, &fg, "include"), 0);
+	CU_ASSERT_EQUAL(circles(&fg, "folder include"), 0);
+	int edges = 0;
+	for (int i = 0; i < fg.n; i++)
+		for (int j = 0; j < fg.n; j++)
+			edges += fg.edge[i][j];
+	CU_ASSERT(edges > 20); /* the stages do use each other */
 	/* the rule itself: a circle of three is found, each of its edges */
 	static graph t;
 	memset(&t, 0, sizeof t);
@@ -231,6 +270,91 @@ static void test_no_module_includes_its_way_back(void)
 	add_edge(&t, c, a, "");
 	fprintf(stderr, "\n  (a circle made on purpose follows)");
 	CU_ASSERT_EQUAL(circles(&t, "(test)"), 3);
+}
+
+/* The tuner's stages stacked in pipeline order: the Makefile's STAGES are this file's, in its
+ * order, and each stage compiles with its own folder first and the folders of every earlier stage,
+ * none of a later one, so that an include of a later stage's header fails the build; the driver
+ * sees every stage. */
+static void test_the_stages_stack_in_pipeline_order(void)
+{
+	char *makefile = read_text("Makefile");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(makefile);
+	const char *at = strstr(makefile, "\nSTAGES =");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+	char want[256] = "", got[256];
+	for (int k = FIRST_STAGE; k < DRIVER; k++)
+		snprintf(want + strlen(want), sizeof want - strlen(want), " %s", folders[k] + strlen("tuner/"));
+	snprintf(got, sizeof got, "%.*s", (int)strcspn(at + 9, "\n"), at + 9);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	for (int k = FIRST_STAGE; k <= DRIVER; k++) {
+		char paths[MAX_PATHS][64];
+		int n = include_paths(makefile, folders[k], paths), tuner = 0;
+		CU_ASSERT_FATAL(n > 0);
+		CU_ASSERT_STRING_EQUAL(paths[0], folders[k]);
+		for (int i = 0; i < n; i++) {
+			if (strncmp(paths[i], "tuner", 5))
+				continue;
+			int f = FIRST_STAGE;
+			while (f <= DRIVER && strcmp(folders[f], paths[i]))
+				f++;
+			if (f > k)
+				fprintf(stderr, "\n  INC_%s has -I%s, a later stage or none", folders[k], paths[i]);
+			CU_ASSERT(f <= k);
+			tuner++;
+		}
+		CU_ASSERT_EQUAL(tuner, k - FIRST_STAGE + 1); /* each earlier stage once */
+	}
+	free(makefile);
+	/* the rule itself: an include of the search's header in the config stage is found, and one of
+	 * the config's in the search is not */
+	static graph g, fg;
+	memset(&g, 0, sizeof g);
+	int config = node(&g, "tuner/config/config", FIRST_STAGE), search = node(&g, "tuner/search/search", FIRST_STAGE + 3);
+	add_edge(&g, search, config, "search.h:1");
+	CU_ASSERT_EQUAL(folder_edges(&g, &fg, "(test)"), 0);
+	add_edge(&g, config, search, "config.c:1");
+	fprintf(stderr, "\n  (an include of a later stage made on purpose follows)");
+	CU_ASSERT_EQUAL(folder_edges(&g, &fg, "(test)"), 1);
+	CU_ASSERT_EQUAL(circles(&fg, "(test)"), 2);
+}
+
+/* The driver's modules, those that call every stage: any other file of tuner/ itself belongs in the
+ * stage whose headers it needs (a file merged in from elsewhere lands here otherwise). */
+static const char *const driver[] = {"main", "tune", "tune_opts", "instances", "run_files", "summary", "stages",
+				     "signals", "check"};
+enum { NDRIVER = sizeof driver / sizeof *driver };
+
+static void driver_file(void *ctx, int f, const char *name)
+{
+	int *strays = ctx, known = 0;
+	if (f != DRIVER)
+		return;
+	for (int i = 0; i < NDRIVER && !known; i++)
+		known = strlen(name) == strlen(driver[i]) + 2 && !strncmp(name, driver[i], strlen(driver[i]));
+	if (!known) {
+		fprintf(stderr, "\n  tuner/%s: not the driver's; move it into the stage whose headers it needs", name);
+		(*strays)++;
+	}
+}
+
+static void test_the_driver_holds_only_the_driver(void)
+{
+	int strays = 0;
+	each_source(DRIVER, driver_file, &strays);
+	CU_ASSERT_EQUAL(strays, 0);
+	for (int i = 0; i < NDRIVER; i++) {
+		char path[64];
+		snprintf(path, sizeof path, "tuner/%s.c", driver[i]);
+		CU_ASSERT_EQUAL(access(path, F_OK), 0); /* the list names no module that is gone */
+	}
+	/* the rule itself: a schedule.c in tuner/ is a stray, a tune.h is not */
+	strays = 0;
+	driver_file(&strays, DRIVER, "tune.h");
+	CU_ASSERT_EQUAL(strays, 0);
+	fprintf(stderr, "\n  (a stray made on purpose follows)");
+	driver_file(&strays, DRIVER, "schedule.c");
+	CU_ASSERT_EQUAL(strays, 1);
 }
 
 /* nm's external symbols of one object: what it defines and what it needs. */
@@ -323,6 +447,9 @@ static void test_no_file_calls_its_way_back(void)
 			calls += g.edge[i][j];
 	CU_ASSERT(calls > 150);
 	CU_ASSERT_EQUAL(circles(&g, "call"), 0);
+	static graph fg;
+	CU_ASSERT_EQUAL(folder_edges(&g, &fg, "call"), 0);
+	CU_ASSERT_EQUAL(circles(&fg, "folder call"), 0);
 	free(w.defs);
 	free(w.uses);
 }
@@ -421,6 +548,8 @@ int add_layers_suite(void)
 		return -1;
 	CU_add_test(s, "each folder sees only what it may use", test_each_folder_sees_only_what_it_may_use);
 	CU_add_test(s, "no module includes its way back", test_no_module_includes_its_way_back);
+	CU_add_test(s, "the stages stack in pipeline order", test_the_stages_stack_in_pipeline_order);
+	CU_add_test(s, "the driver holds only the driver", test_the_driver_holds_only_the_driver);
 	CU_add_test(s, "no file calls its way back", test_no_file_calls_its_way_back);
 	CU_add_test(s, "the library exports only its interface", test_the_library_exports_only_its_interface);
 	return CU_get_error() == CUE_SUCCESS ? 0 : -1;

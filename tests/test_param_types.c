@@ -1,5 +1,5 @@
 /* test_param_types.c: a C++ kernel's parameter types read from its mangled name
- * (tuner/param_types.c), and the arguments checked against them: a value of the right size but
+ * (tuner/build/param_types.c), and the arguments checked against them: a value of the right size but
  * the wrong kind (an int32 for a float, a bfloat16 array for __half *) is refused, said at the
  * argument; a name that says nothing (extern "C", a template) checks nothing. */
 #include <CUnit/CUnit.h>

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compile.h"
+#include "binary.h"
 #include "config.h"
 #include "diag.h"
 #include "occupancy.h"

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "binary.h"
-#include "compile.h"
 #include "config.h"
 #include "random.h"
 #include "replay.h"

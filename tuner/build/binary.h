@@ -1,6 +1,6 @@
 /* binary.h: what the compile stage makes: a binary per distinct combination of compile-time
- * values, and the build of them all. Types only, below compile.c and the stages that read its
- * binaries (signature, measure, the results). */
+ * values, and the build of them all, with its plan (binary.c). Below compile.c and the stages that
+ * read its binaries (signature, search, measure, the results): they need not the compile pool. */
 #ifndef AUTOTUNE_BINARY_H
 #define AUTOTUNE_BINARY_H
 
@@ -9,6 +9,7 @@
 #include "cubin.h"
 
 typedef struct config config;
+typedef struct space space;
 typedef struct launch_plan_cfg launch_plan_cfg;
 
 typedef struct {
@@ -47,5 +48,9 @@ typedef struct {
 	size_t held_after;         /* the build stopped once this many failed alike (0: it did not) */
 	long long ref_bin;         /* the reference kernel's binary (verify.kernel), or -1 */
 } build;
+
+/* Groups configurations by their compile-time values; no compiling. */
+void build_plan(const config *cfg, const space *s, build *b);
+void build_free(build *b);
 
 #endif

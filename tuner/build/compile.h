@@ -22,9 +22,6 @@ typedef struct param param;
  * header's recipe ships beside it. NULL when the source cannot be read; caller frees. */
 char *compile_rewrite_pragmas(const config *cfg, const value *vals, size_t *len);
 
-/* Groups configurations by their compile-time values; no compiling. */
-void build_plan(const config *cfg, const space *s, build *b);
-
 typedef void (*build_progress_fn)(void *ctx, size_t done, size_t total);
 
 /* How a pool builds, named at the call: (build_opts){ .nvcc = n, .arch = a, .jobs = j, ... }. */
@@ -47,7 +44,6 @@ typedef struct {
  * built, the rest are not compiled (without opt->keep_going): failed, killed and held, and
  * b->held_after says so. Returns -1 only when nvcc cannot be run at all (reason in d). */
 int build_run(const config *cfg, const space *s, build *b, const build_opts *opt);
-void build_free(build *b);
 
 /* The same pool, for overlapping compiles with measuring: build_begin starts the first jobs,
  * build_wait returns once binary `bin` is built (starting it ahead of the others if it has not

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "ahead.h"
-#include "compile.h"
+#include "binary.h"
 #include "config.h"
 #include "occupancy.h"
 #include "output.h"
