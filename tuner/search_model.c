@@ -550,6 +550,28 @@ static size_t cheap_draws(state *S, char *taken, char *bin, size_t *first, size_
 	return nfirst;
 }
 
+/* Where binaries are shared, a compile costs as much as a hundred runs (0.7 s against
+ * milliseconds), and the prior's order within its best score is a guess (on the histogram space
+ * its first picks are the other binary's global atomics, among the slowest 5%, compiled while the
+ * first binary's configurations wait): the first list's next model pick is the first in the
+ * prior's order, within its best score, whose binary the list has already (bin), moved to rank[k];
+ * none there: rank[k] as it is. */
+#define LEVEL 1e-6
+
+static void pick_built(const state *S, size_t *rank, size_t k, const char *bin, const double *prior)
+{
+	size_t n = S->sp->count;
+	if (!prior || !S->bin_of || S->nbins < 2 || S->nbins >= n || bin[S->bin_of[rank[k]]])
+		return;
+	for (size_t j = k + 1; j < n && prior[rank[j]] < prior[rank[k]] + LEVEL; j++)
+		if (bin[S->bin_of[rank[j]]] && !measured(S, rank[j])) {
+			size_t c = rank[j];
+			memmove(rank + k + 1, rank + k, (j - k) * sizeof *rank);
+			rank[k] = c;
+			return;
+		}
+}
+
 void search_run_model(state *S, const double *prior)
 {
 	size_t n = S->sp->count, *rank = search_order(prior, n);
@@ -579,6 +601,8 @@ void search_run_model(state *S, const double *prior)
 			nmain++;
 			nfirst = cheap_draws(S, taken, bin, first, nfirst, (size_t)c, cap - (half - nmain));
 		}
+		if (nmain < half && !(nfirst >= half && npicked >= 2))
+			pick_built(S, rank, k, bin, prior);
 		if (nmain >= half || (nfirst >= half && npicked >= 2) || taken[rank[k]] || measured(S, rank[k]))
 			continue;
 		taken[rank[k]] = 1;
