@@ -7,9 +7,11 @@
 # run and verification charged per evaluation) and on the evaluation axis, then the fixed-budget
 # ratios at 1, 2, 5, 10 and 20% of the space: median over seeds of optimum / best found, its worst
 # tenth, and random search's expected ratio. Last, each strategy's mean over the recordings. No GPU.
+# SEED_FROM: the first seed (default 1; SEED_FROM=31 SEEDS=30 scores seeds 31-60).
 # Run from the repository root after `make build/anytime_score`.
 set -euo pipefail
 SEEDS=${SEEDS:-30}
+export SEED_FROM=${SEED_FROM:-1}
 export STRATEGIES=${STRATEGIES:-random local anneal genetic model}
 pairs="configs/summatrix.yaml:tests/data/summatrix_h100.csv configs/reduce.yaml:tests/data/reduce_h100.csv
 bench/spaces/transpose_big.yaml:tests/data/transpose_big_h100.csv

@@ -2,7 +2,8 @@
  * over recordings, next to the fixed-budget ratios, for bench/anytime.sh. No GPU.
  *   anytime_score SEEDS CONFIG.yaml:RECORDING.csv[:PRIOR.csv] [...]
  * (PRIOR: a recording of the same kernel on another GPU, the model strategy's prior: transfer)
- * STRATEGIES in the environment: which (default: random local anneal genetic model). Per
+ * STRATEGIES in the environment: which (default: random local anneal genetic model); SEED_FROM:
+ * the first seed (default 1), so that seeds a change was not tuned to can be scored. Per
  * recording and strategy, one line: the time-axis and evaluation-axis scores, then at 1, 2, 5, 10
  * and 20% of the space the median over seeds of optimum / best found and its worst tenth (the
  * 10th percentile), and random search's expected ratio. */
@@ -34,7 +35,7 @@ static int fixed(const anytime_space *a, strategy s, int seeds, double *median, 
 		size_t budget = (size_t)ceil(pcts[p] / 100 * (double)a->sp->count);
 		for (int seed = 1; seed <= seeds; seed++) {
 			replay_result r;
-			replay_opts o = {.recording = a->csv, .prior = a->prior, .strategy = s, .budget = budget, .seed = (unsigned long long)seed,
+			replay_opts o = {.recording = a->csv, .prior = a->prior, .strategy = s, .budget = budget, .seed = a->seed_from + (unsigned long long)seed - 1,
 					 .jobs = 1};
 			if (replay_run(a->cfg, a->sp, &o, &r, d)) {
 				free(ratio);
@@ -50,7 +51,7 @@ static int fixed(const anytime_space *a, strategy s, int seeds, double *median, 
 	return 0;
 }
 
-static int score_pair(const char *pair, int seeds, const char *strategies)
+static int score_pair(const char *pair, int seeds, const char *strategies, unsigned long long seed_from)
 {
 	char cfg_path[1024];
 	const char *colon = strchr(pair, ':');
@@ -74,6 +75,7 @@ static int score_pair(const char *pair, int seeds, const char *strategies)
 			*prior++ = 0;
 		if (anytime_open(&c, &sp, rec, &a, &d) == 0) {
 			a.prior = prior;
+			a.seed_from = seed_from;
 			rc = 0;
 			char list[512];
 			snprintf(list, sizeof list, "%s", strategies);
@@ -115,11 +117,12 @@ int main(int argc, char **argv)
 	}
 	int seeds = atoi(argv[1]), status = 0;
 	const char *strategies = getenv("STRATEGIES") ? getenv("STRATEGIES") : "random local anneal genetic model";
-	if (seeds < 1)
+	unsigned long long seed_from = getenv("SEED_FROM") ? strtoull(getenv("SEED_FROM"), NULL, 10) : 1;
+	if (seeds < 1 || seed_from < 1)
 		return 2;
 	printf("%-16s %-8s %6s %6s %7s %7s  optimum/found at 1 2 5 10 20%%: median/worst tenth/random\n", "config",
 	       "strategy", "space", "cutoff", "time", "evals");
 	for (int i = 2; i < argc; i++)
-		status |= score_pair(argv[i], seeds, strategies) != 0;
+		status |= score_pair(argv[i], seeds, strategies, seed_from) != 0;
 	return status ? 1 : 0;
 }

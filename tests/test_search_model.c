@@ -1,7 +1,8 @@
 /* test_search_model.c: the model strategy's guesses on a synthetic space: while the search waits
  * for the last result of a list, what it hints holds the whole of the next list (its waves run
  * ahead on a surrogate of the results); on a recorded space whose configurations share binaries,
- * its first list's cheap draws. test_search.c holds what every strategy, the model's too, must do. */
+ * its first list's cheap draws and model picks. test_search.c holds what every strategy, the
+ * model's too, must do. */
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdio.h>
@@ -132,6 +133,44 @@ static void test_cheap_draws_follow_a_new_binary(void)
 	diags_free(&d);
 }
 
+/* On the blur space with a prior of one score (its ties in space order, in which TILE, the
+ * binary, alternates), the first list decided before any result: its model picks come from the
+ * binaries the list has, so that where its uniform draws all fall in one binary, the whole list
+ * does (no compile for a guess that the model cannot tell from the others); in space order, its
+ * picks would bring in the second binary in every seed. */
+static void test_model_picks_stay_in_the_binaries_built(void)
+{
+	config c;
+	space s;
+	diags d = {0};
+	CU_ASSERT_EQUAL_FATAL(config_load("bench/spaces/blur.yaml", &c, &d) || space_enumerate(&c, &s, &d), 0);
+	build b;
+	build_plan(&c, &s, &b);
+	double *prior = calloc(s.count, sizeof *prior);
+	for (size_t k = 0; k < s.count; k++)
+		prior[k] = 1e-9 * (double)k;
+	int alternate = 0, one = 0;
+	for (size_t k = 1; k < 8; k++)
+		alternate += b.of_config[k] != b.of_config[k - 1];
+	CU_ASSERT(alternate >= 4);
+	size_t first[64];
+	for (unsigned long long seed = 1; seed <= 20; seed++) {
+		size_t n = search_first(&c, &s, &(search_opts){.strategy = STRAT_MODEL, .prior = prior, .budget = 200,
+				.seed = seed, .eval = bowl}, first, 64);
+		CU_ASSERT_FATAL(n >= 8);
+		int binaries = 0;
+		for (size_t k = 1; k < n; k++)
+			binaries += b.of_config[first[k]] != b.of_config[first[0]];
+		one += binaries == 0;
+	}
+	CU_ASSERT(one >= 2);
+	free(prior);
+	build_free(&b);
+	space_free(&s);
+	config_free(&c);
+	diags_free(&d);
+}
+
 int add_search_model_suite(void)
 {
 	CU_pSuite s = CU_add_suite("search_model", setup, teardown);
@@ -139,5 +178,6 @@ int add_search_model_suite(void)
 		return -1;
 	CU_add_test(s, "the next wave is guessed before it is decided", test_the_next_wave_is_guessed_before_it_is_decided);
 	CU_add_test(s, "cheap draws follow a new binary", test_cheap_draws_follow_a_new_binary);
+	CU_add_test(s, "model picks stay in the binaries built", test_model_picks_stay_in_the_binaries_built);
 	return 0;
 }

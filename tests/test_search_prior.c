@@ -301,9 +301,22 @@ static void test_few_seeds_stop_on_a_deceptive_optimum(void)
 			diags_free(&d);
 			stuck[s] += r.best_found >= trap;
 		}
-	if (stuck[0] > 3 || stuck[1] > 1 || getenv("VERBOSE"))
-		fprintf(stderr, "\n  %d of 30 seeds of the default stop on the deceptive optimum, %d of random's", stuck[0], stuck[1]);
+	/* and over seeds 31-150, so that the rate holds, not the luck of thirty seeds (without the
+	 * plateau's draws: 20 of 150) */
+	int more = stuck[0];
+	for (int seed = SEEDS + 1; seed <= 5 * SEEDS; seed++) {
+		replay_result r;
+		diags d = {0};
+		CU_ASSERT_EQUAL_FATAL(replay_run(&o.c, &o.s, &(replay_opts){.recording = csv, .strategy = STRAT_MODEL, .budget = budget,
+					.seed = (unsigned long long)seed, .jobs = 1}, &r, &d), 0);
+		diags_free(&d);
+		more += r.best_found >= trap;
+	}
+	if (stuck[0] > 3 || stuck[1] > 1 || more > 15 || getenv("VERBOSE"))
+		fprintf(stderr, "\n  %d of 30 seeds of the default stop on the deceptive optimum (%d of 150), %d of random's",
+			stuck[0], more, stuck[1]);
 	CU_ASSERT(stuck[0] <= 3);
+	CU_ASSERT(more <= 15);
 	CU_ASSERT(stuck[1] <= 1);
 	close_space(&o);
 	unlink(csv);

@@ -245,9 +245,10 @@ int anytime_score_strategy(const anytime_space *a, strategy s, int seeds, anytim
 	size_t nev = a->evals_end - a->evals_start + 1;
 	double *at_time = xcalloc(RESOLUTION, sizeof *at_time), *at_eval = xcalloc(nev + 1, sizeof *at_eval);
 	int rc = 0;
+	unsigned long long from = a->seed_from ? a->seed_from : 1;
 	for (int seed = 1; seed <= seeds && rc == 0; seed++) {
 		replay_result r;
-		replay_opts o = {.recording = a->csv, .prior = a->prior, .strategy = s, .budget = budget, .seed = (unsigned long long)seed,
+		replay_opts o = {.recording = a->csv, .prior = a->prior, .strategy = s, .budget = budget, .seed = from + (unsigned long long)seed - 1,
 				 .jobs = 1, .sequence = seq, .times = time};
 		if ((rc = replay_run(a->cfg, a->sp, &o, &r, d)))
 			break;

@@ -49,6 +49,8 @@ typedef struct {
 	const char *csv;
 	const char *prior;   /* or NULL: a transfer's recording, the model strategy's prior (replay_opts);
 			       * set by the caller after anytime_open */
+	unsigned long long seed_from; /* the first of the seeds scored (0: 1); set by the caller, so
+				       * that seeds not tuned to can be scored */
 	double *time;        /* per configuration, ms; INFINITY failed */
 	double *asc;         /* the passed times, ascending */
 	size_t nvalid;
@@ -65,7 +67,8 @@ typedef struct {
 int anytime_open(const config *cfg, const space *sp, const char *csv, anytime_space *a, diags *d);
 void anytime_close(anytime_space *a);
 
-/* Scores strategy s over seeds 1..seeds. -1 with the reason in d when a replay fails. */
+/* Scores strategy s over seeds seed_from..seed_from + seeds - 1 (1..seeds by default). -1 with
+ * the reason in d when a replay fails. */
 int anytime_score_strategy(const anytime_space *a, strategy s, int seeds, anytime_score *out, diags *d);
 
 /* The expected best of k uniform draws without replacement, as the methodology takes it: the

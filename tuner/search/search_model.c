@@ -295,8 +295,18 @@ static size_t wide_moves(state *S, size_t c, char *taken, size_t *wave, size_t k
 	return k;
 }
 
+/* First, half of the share as uniform draws: the moves keep to the basins the results found, while
+ * random search finds a small region apart (tests/test_search_prior.c's deceptive recording: 56
+ * of 1500 configurations that the surrogate and the model both rank slow). */
 static size_t diversify(state *S, char *taken, size_t *wave, size_t k, size_t cap, const ranked *centre, size_t m)
 {
+	for (size_t d = (cap - k + 1) / 2; d > 0; d--) {
+		long long c = random_untaken(S, taken);
+		if (c < 0)
+			break;
+		taken[c] = 1;
+		wave[k++] = (size_t)c;
+	}
 	if (m)
 		k = distant_moves(S, taken, wave, k, k + (cap - k + 1) / 2, centre, m);
 	size_t top = m < TOP ? m : TOP, *child = xcalloc(S->np + 1, sizeof *child);
@@ -360,7 +370,7 @@ static void run_waves(state *S)
 		k = model_picks(S, taken, wave, k, w);
 		size_t by_model = k;
 		if (S->stale >= STALE && S->stale >= S->used / 3)
-			k = diversify(S, taken, wave, k, k + (w + 1) / 2, centre, m);
+			k = diversify(S, taken, wave, k, S->stale >= S->used / 2 ? w : k + (w + 1) / 2, centre, m);
 		if (S->picks && m)
 			k = surrogate_picks(S, taken, wave, k, k + (w + 2) / 3 < w ? k + (w + 2) / 3 : w);
 		for (size_t i = 0; i < m && k < w; i++) {
@@ -540,6 +550,28 @@ static size_t cheap_draws(state *S, char *taken, char *bin, size_t *first, size_
 	return nfirst;
 }
 
+/* Where binaries are shared, a compile costs as much as a hundred runs (0.7 s against
+ * milliseconds), and the prior's order within its best score is a guess (on the histogram space
+ * its first picks are the other binary's global atomics, among the slowest 5%, compiled while the
+ * first binary's configurations wait): the first list's next model pick is the first in the
+ * prior's order, within its best score, whose binary the list has already (bin), moved to rank[k];
+ * none there: rank[k] as it is. */
+#define LEVEL 1e-6
+
+static void pick_built(const state *S, size_t *rank, size_t k, const char *bin, const double *prior)
+{
+	size_t n = S->sp->count;
+	if (!prior || !S->bin_of || S->nbins < 2 || S->nbins >= n || bin[S->bin_of[rank[k]]])
+		return;
+	for (size_t j = k + 1; j < n && prior[rank[j]] < prior[rank[k]] + LEVEL; j++)
+		if (bin[S->bin_of[rank[j]]] && !measured(S, rank[j])) {
+			size_t c = rank[j];
+			memmove(rank + k + 1, rank + k, (j - k) * sizeof *rank);
+			rank[k] = c;
+			return;
+		}
+}
+
 void search_run_model(state *S, const double *prior)
 {
 	size_t n = S->sp->count, *rank = search_order(prior, n);
@@ -569,6 +601,8 @@ void search_run_model(state *S, const double *prior)
 			nmain++;
 			nfirst = cheap_draws(S, taken, bin, first, nfirst, (size_t)c, cap - (half - nmain));
 		}
+		if (nmain < half && !(nfirst >= half && npicked >= 2))
+			pick_built(S, rank, k, bin, prior);
 		if (nmain >= half || (nfirst >= half && npicked >= 2) || taken[rank[k]] || measured(S, rank[k]))
 			continue;
 		taken[rank[k]] = 1;
