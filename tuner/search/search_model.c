@@ -532,9 +532,12 @@ enum { PROBE = 8 };
  * nor where all are one: nothing waits on a compile there. */
 enum { CHEAP = 4 };
 
+/* Whether configurations share binaries: more than one binary, fewer than configurations. */
+static int binaries_shared(const state *S) { return S->bin_of && S->nbins >= 2 && S->nbins < S->sp->count; }
+
 static size_t cheap_draws(state *S, char *taken, char *bin, size_t *first, size_t nfirst, size_t c, size_t cap)
 {
-	if (!S->bin_of || S->nbins < 2 || S->nbins >= S->sp->count || bin[S->bin_of[c]])
+	if (!binaries_shared(S) || bin[S->bin_of[c]])
 		return nfirst;
 	bin[S->bin_of[c]] = 1;
 	for (size_t d = 0, tries = 0; d < CHEAP && nfirst < cap && tries < 64; tries++) {
@@ -561,7 +564,7 @@ static size_t cheap_draws(state *S, char *taken, char *bin, size_t *first, size_
 static void pick_built(const state *S, size_t *rank, size_t k, const char *bin, const double *prior)
 {
 	size_t n = S->sp->count;
-	if (!prior || !S->bin_of || S->nbins < 2 || S->nbins >= n || bin[S->bin_of[rank[k]]])
+	if (!prior || !binaries_shared(S) || bin[S->bin_of[rank[k]]])
 		return;
 	for (size_t j = k + 1; j < n && prior[rank[j]] < prior[rank[k]] + LEVEL; j++)
 		if (bin[S->bin_of[rank[j]]] && !measured(S, rank[j])) {
@@ -570,6 +573,13 @@ static void pick_built(const state *S, size_t *rank, size_t k, const char *bin, 
 			rank[k] = c;
 			return;
 		}
+}
+
+/* The first list takes more while it has fewer than half its main entries (draws and model picks),
+ * and, once it is half long with its cheap draws, until it holds two model picks. */
+static int first_list_open(size_t nmain, size_t nfirst, size_t npicked, size_t half)
+{
+	return nmain < half && (nfirst < half || npicked < 2);
 }
 
 void search_run_model(state *S, const double *prior)
@@ -593,7 +603,7 @@ void search_run_model(state *S, const double *prior)
 	size_t *first = xcalloc(cap + 1, sizeof *first), nfirst = 0, k = 0;
 	size_t *picked = xcalloc(half + 1, sizeof *picked), npicked = 0;
 	char *taken = xcalloc(n + 1, 1), *bin = xcalloc(S->nbins + 1, 1);
-	for (size_t nmain = 0; k < n && nmain < half && (nfirst < half || npicked < 2); k++) {
+	for (size_t nmain = 0; k < n && first_list_open(nmain, nfirst, npicked, half); k++) {
 		long long c;
 		if ((c = random_untaken(S, taken)) >= 0) {
 			taken[c] = 1;
@@ -601,9 +611,9 @@ void search_run_model(state *S, const double *prior)
 			nmain++;
 			nfirst = cheap_draws(S, taken, bin, first, nfirst, (size_t)c, cap - (half - nmain));
 		}
-		if (nmain < half && !(nfirst >= half && npicked >= 2))
+		if (first_list_open(nmain, nfirst, npicked, half))
 			pick_built(S, rank, k, bin, prior);
-		if (nmain >= half || (nfirst >= half && npicked >= 2) || taken[rank[k]] || measured(S, rank[k]))
+		if (!first_list_open(nmain, nfirst, npicked, half) || taken[rank[k]] || measured(S, rank[k]))
 			continue;
 		taken[rank[k]] = 1;
 		first[nfirst++] = picked[npicked++] = rank[k];
