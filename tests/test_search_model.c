@@ -95,6 +95,73 @@ static void test_the_next_wave_is_guessed_before_it_is_decided(void)
 	}
 }
 
+/* A prior with one score for the whole space (one level) and its ties in order, either the bowl's
+ * own or its reverse (FIR's case: the model's first pick its slowest). */
+static double *ordered_prior(int reverse)
+{
+	double *prior = calloc(sp.count, sizeof *prior);
+	for (size_t c = 0; c < sp.count; c++) {
+		double b = bowl(NULL, c);
+		prior[c] = isinf(b) ? 1e-7 : (reverse ? 50 - b : b) * 1e-9;
+	}
+	return prior;
+}
+
+/* The first list (a draw, then a pick, four times: one binary, no cheap draws) measured a step at
+ * a time: its picks follow the prior's order while they hold up, and once one is three times
+ * slower than every draw before it, the next are drawn from the prior's best score (here all of
+ * the space), not taken in the order that misled. */
+static void test_a_misleading_order_is_set_aside_at_once(void)
+{
+	size_t order[100];
+	for (int reverse = 0; reverse <= 1; reverse++) {
+		double *prior = ordered_prior(reverse);
+		size_t *rank = search_order(prior, sp.count);
+		int misled = 0, wrong = 0;
+		for (unsigned long long seed = 1; seed <= 20; seed++) {
+			size_t n = search_run(&cfg, &sp, &(search_opts){.strategy = STRAT_MODEL, .prior = prior, .budget = 100,
+					.seed = seed, .eval = bowl}, order);
+			CU_ASSERT_FATAL(n == 100);
+			CU_ASSERT_EQUAL(order[1], rank[0]); /* the first pick follows the order */
+			int set_aside = bowl(NULL, order[1]) > 3 * bowl(NULL, order[0]);
+			misled += set_aside;
+			/* the second pick: the order's next unless the first misled */
+			wrong += set_aside == (order[3] == rank[1]);
+		}
+		if (getenv("VERBOSE"))
+			fprintf(stderr, "\n  reverse %d: misled in %d of 20 seeds", reverse, misled);
+		/* the bowl's order: the optimum first, never set aside; reversed: the slowest first, set
+		 * aside unless the first draw was a third as slow */
+		CU_ASSERT_EQUAL(wrong, 0);
+		if (reverse) {
+			CU_ASSERT(misled >= 5);
+		} else {
+			CU_ASSERT_EQUAL(misled, 0);
+		}
+		free(rank);
+		free(prior);
+	}
+}
+
+/* Whatever the first pick's result, the steps of the first list after it were hinted before they
+ * were committed (both ways the list may go on), so that a caller builds them ahead. */
+static void test_the_first_list_is_hinted_either_way(void)
+{
+	for (int reverse = 0; reverse <= 1; reverse++) {
+		double *prior = ordered_prior(reverse);
+		for (unsigned long long seed = 1; seed <= 5; seed++) {
+			memset(&guess, 0, sizeof guess);
+			size_t order[64];
+			search_run(&cfg, &sp, &(search_opts){.strategy = STRAT_MODEL, .prior = prior, .budget = 16, .seed = seed,
+					.eval = bowl, .hint = remember_hint, .commit = check_commit, .poll = poll_twice,
+					.peek = peek_all_but_waited}, order);
+			CU_ASSERT(guess.lists >= 4); /* four steps of a draw and a pick */
+			CU_ASSERT_EQUAL(guess.covered, guess.proposed);
+		}
+		free(prior);
+	}
+}
+
 /* On the blur space (two binaries: TILE), the first list decided before any result: each binary
  * that comes new to it is followed by 4 configurations of the binaries it has (a run each, where
  * the next binary is a compile), so that the first 5 share the first's binary; then the model's
@@ -179,5 +246,7 @@ int add_search_model_suite(void)
 	CU_add_test(s, "the next wave is guessed before it is decided", test_the_next_wave_is_guessed_before_it_is_decided);
 	CU_add_test(s, "cheap draws follow a new binary", test_cheap_draws_follow_a_new_binary);
 	CU_add_test(s, "model picks stay in the binaries built", test_model_picks_stay_in_the_binaries_built);
+	CU_add_test(s, "a misleading order is set aside at once", test_a_misleading_order_is_set_aside_at_once);
+	CU_add_test(s, "the first list is hinted either way", test_the_first_list_is_hinted_either_way);
 	return 0;
 }

@@ -250,7 +250,8 @@ static size_t run(const config *cfg, const space *sp, const search_opts *opt, si
 	S.over_ctx = opt->ctx;
 	prepare(&S);
 	S.mark = xcalloc(sp->count + 1, 1);
-	S.spec = xcalloc(budget + 2 * S.np + SPECULATE + 1, sizeof *S.spec);
+	/* twice the budget: the model's first list hints two ways it may go on (search_run_model) */
+	S.spec = xcalloc(2 * budget + 2 * S.np + SPECULATE + 1, sizeof *S.spec);
 	long long from = measure_start(&S, opt->start, opt->nstart);
 	S.dry = dry; /* the start is evaluated first whatever the strategy: it counts as measured */
 	switch (s) {

@@ -42,8 +42,13 @@ void search_measure_in_order(state *S, const size_t *all, size_t nall, int guess
 	size_t left = S->budget - S->used;
 	if (S->commit)
 		S->commit(S->ctx, list, n < left ? n : left);
-	if (!S->commit || !guess_after)
+	if ((!S->commit || !guess_after) && !S->nahead)
 		hint(S, list, n);
+	else if (!S->commit || !guess_after) {
+		memcpy(S->spec, list, n * sizeof *list);
+		memcpy(S->spec + n, S->ahead, S->nahead * sizeof *list);
+		hint(S, S->spec, n + S->nahead);
+	}
 	for (size_t i = 0; i < n && budget_left(S); i++) {
 		if (S->commit && guess_after) {
 			/* while list[i] is not in, the rest of the list arrives: the guesses follow it, made
@@ -54,8 +59,10 @@ void search_measure_in_order(state *S, const size_t *all, size_t nall, int guess
 				if (now == known)
 					continue;
 				known = now;
+				size_t h = n - i + S->nahead;
 				memcpy(S->spec, list + i, (n - i) * sizeof *list);
-				hint(S, S->spec, n - i + search_speculate(S, list + i, n - i, S->spec + n - i, SPECULATE));
+				memcpy(S->spec + n - i, S->ahead, S->nahead * sizeof *list);
+				hint(S, S->spec, h + search_speculate(S, list + i, n - i, S->spec + h, SPECULATE));
 			} while (S->poll && !S->poll(S->ctx, list[i]));
 		}
 		measure(S, list[i]);
@@ -230,6 +237,8 @@ static size_t model_picks(state *S, char *taken, size_t *wave, size_t k, size_t 
 		taken[c] = 1;
 		wave[k++] = c;
 		want--;
+		if (S->chosen)
+			S->chosen[c] = 0;
 	}
 	return k;
 }
@@ -342,8 +351,10 @@ enum { CHECKED = 48 };
 
 static void check_prior(state *S)
 {
-	if (!S->rank || !S->prior || !S->rank_next || S->used > CHECKED ||
-	    !search_prior_misleads(S->prior, S->time, S->order, S->used, S->prior[S->rank[S->rank_next - 1]]))
+	if (!S->rank || !S->prior || !S->rank_next || S->used > CHECKED)
+		return;
+	if (S->chosen ? !search_prior_misleads(S->chosen, S->time, S->order, S->used, 0)
+		      : !search_prior_misleads(S->prior, S->time, S->order, S->used, S->prior[S->rank[S->rank_next - 1]]))
 		return;
 	S->rank = NULL;
 	if (S->set_aside && !S->sur)
@@ -431,6 +442,11 @@ static size_t forecast(const state *S, const size_t *rest, size_t nrest, size_t 
 	F.ctx = &g;
 	F.sur = &g;
 	F.hint = F.commit = NULL;
+	F.nahead = 0;
+	if (S->chosen) {
+		F.chosen = xcalloc(n + 1, sizeof *F.chosen);
+		memcpy(F.chosen, S->chosen, n * sizeof *F.chosen);
+	}
 	F.poll = NULL;
 	F.peek = NULL;
 	F.time = xcalloc(n + 1, sizeof *F.time);
@@ -448,6 +464,8 @@ static size_t forecast(const state *S, const size_t *rest, size_t nrest, size_t 
 	free(F.time);
 	free(F.order);
 	free(F.mark);
+	if (S->chosen)
+		free(F.chosen);
 	surrogate_free(&g);
 	return k;
 }
@@ -575,13 +593,175 @@ static void pick_built(const state *S, size_t *rank, size_t k, const char *bin, 
 		}
 }
 
-/* The first list takes more while it has fewer than half its main entries (draws and model picks),
- * and, once it is half long with its cheap draws, until it holds two model picks. */
-static int first_list_open(size_t nmain, size_t nfirst, size_t npicked, size_t half)
+/* The first list in steps, each a uniform draw, then a model pick, each followed by its cheap
+ * draws, measured a step at a time. The model's picks follow the prior's order until one of them
+ * is slower than every draw measured before it; from then on they are uniform draws among the
+ * open configurations of the score of the order's next (its level). The order within a score is
+ * a guess the launch alone cannot check: its first pick ranks at the 0.65, 0.05, 0.18, 0.21, 0.93,
+ * 1.00, 0.86, 1.00, 0.63 and 0.98 quantile of the ten recordings of bench/anytime.sh, where a
+ * draw from the level averages 0.24-0.53; on FIR (every configuration its own binary, an axis of
+ * 9 evaluations) it is 77 times the optimum and among the longest compiles. The waves go on in
+ * the order from where the ranked picks stopped (on convolution its fifth pick holds the
+ * optimum's basin). Once the order is set aside, every pick (ranked or drawn) counts in the
+ * prior's check (S->chosen), so that two picks slower than every other still set the prior aside
+ * (a reversed transfer, whose levels are one configuration each). */
+typedef struct {
+	size_t half, cap, nmain, n, npicks, k;
+	size_t *list, *picks;
+	char *taken, *bin, *drawn; /* drawn: per configuration, a draw of the list */
+	int level, drew; /* drew: a pick was drawn from a level */
+	long long last; /* the last step's ranked pick, -1: none */
+} probe;
+
+static int probe_full(const probe *P) { return P->nmain >= P->half || (P->n >= P->half && P->npicks >= 2); }
+
+/* Appends c and the cheap draws after it; those are draws, and c too unless it is a pick. */
+static void probe_add(state *S, probe *P, size_t c, int pick)
 {
-	return nmain < half && (nfirst < half || npicked < 2);
+	size_t from = P->n + (size_t)pick;
+	P->taken[c] = 1;
+	P->list[P->n++] = c;
+	P->nmain++;
+	if (pick)
+		P->picks[P->npicks++] = c;
+	P->n = cheap_draws(S, P->taken, P->bin, P->list, P->n, c, P->cap - (P->half - P->nmain));
+	for (size_t i = from; i < P->n; i++)
+		P->drawn[P->list[i]] = 1;
 }
 
+/* At a level: a uniform draw among the open configurations of the score of the order's first
+ * open one, -1 when none is left; where binaries are shared, from those the list has built if one
+ * of 64 tries falls there (a compile costs a hundred runs: pick_built), else any of 64 more. */
+static long long level_pick(state *S, const probe *P, const size_t *rank, const double *prior)
+{
+	size_t n = S->sp->count, i0 = P->k, j;
+	while (i0 < n && (P->taken[rank[i0]] || measured(S, rank[i0])))
+		i0++;
+	if (i0 >= n)
+		return -1;
+	for (j = i0; j < n && prior[rank[j]] < prior[rank[i0]] + LEVEL; j++)
+		;
+	int shared = binaries_shared(S);
+	for (int tries = 0; tries < 128; tries++) {
+		size_t c = rank[i0 + below(&S->rng, j - i0)];
+		if (!P->taken[c] && !measured(S, c) && (!shared || tries >= 64 || P->bin[S->bin_of[c]]))
+			return (long long)c;
+	}
+	return (long long)rank[i0];
+}
+
+/* How many configurations share the score of the order's k-th (a transfer's: one each). */
+static size_t level_width(const state *S, const size_t *rank, const double *prior, size_t k)
+{
+	size_t n = S->sp->count, j = k;
+	while (j < n && prior[rank[j]] < prior[rank[k]] + LEVEL)
+		j++;
+	return j - k;
+}
+
+/* One step onto the list: a draw, then a model pick (the order's: the cursor k moves as the list
+ * once decided at once moved it); returns how many it added, 0 when the list is complete. */
+static size_t probe_step(state *S, probe *P, size_t *rank, const double *prior)
+{
+	size_t n = S->sp->count, from = P->n;
+	P->last = -1;
+	while (!probe_full(P) && P->k < n) {
+		long long c = random_untaken(S, P->taken);
+		if (c >= 0)
+			probe_add(S, P, (size_t)c, 0);
+		if (probe_full(P)) {
+			P->k += !(P->level && level_width(S, rank, prior, P->k) > 1);
+			break;
+		}
+		if (P->level && level_width(S, rank, prior, P->k) > 1) {
+			if ((c = level_pick(S, P, rank, prior)) >= 0) {
+				P->drew = 1;
+				probe_add(S, P, (size_t)c, 1);
+			}
+			break;
+		}
+		pick_built(S, rank, P->k, P->bin, prior);
+		size_t k = P->k++;
+		if (P->taken[rank[k]] || measured(S, rank[k]))
+			continue;
+		P->last = (long long)rank[k];
+		probe_add(S, P, rank[k], 1);
+		break;
+	}
+	return P->n - from;
+}
+
+/* The step's ranked pick, once measured, against the draws measured so far: MISLEAD times slower
+ * than all of them, the order is set aside for the rest of the list. Merely slower than one draw
+ * is what a pick at the draws' median is half the time: on convolution, whose order's later picks
+ * hold the optimum's basin, that bar cost 0.92 -> 0.84 (10 seeds), at twice the slowest draw
+ * histogram 0.29 -> 0.26; FIR's first pick is 77 times the optimum. */
+#define MISLEAD 3.0
+static void probe_check(const state *S, probe *P)
+{
+	if (P->level || P->last < 0 || !measured(S, (size_t)P->last))
+		return;
+	double slowest = -INFINITY;
+	for (size_t i = 0; i < S->used; i++)
+		if (P->drawn[S->order[i]])
+			slowest = fmax(slowest, S->time[S->order[i]]);
+	P->level = slowest > -INFINITY && !(S->time[P->last] <= MISLEAD * slowest);
+}
+
+/* What the list adds after its steps so far, its picks at a level or not: the steps run on copies
+ * of the generator, the cursor, the order and the marks, so that a caller can build them while the
+ * first are measured (exact: no step draws on a result). Into out (room: cap); returns how many. */
+static size_t probe_ahead(state *S, const probe *P, const size_t *rank, const double *prior, int level, size_t *out)
+{
+	size_t n = S->sp->count;
+	unsigned long long rng = S->rng;
+	probe F = *P;
+	size_t *r = xcalloc(n + 1, sizeof *r);
+	memcpy(r, rank, n * sizeof *r);
+	F.list = xcalloc(P->cap + 1, sizeof *F.list);
+	F.picks = xcalloc(P->cap + 1, sizeof *F.picks);
+	F.taken = xcalloc(n + 1, 1);
+	F.drawn = xcalloc(n + 1, 1);
+	F.bin = xcalloc(S->nbins + 1, 1);
+	memcpy(F.list, P->list, P->n * sizeof *F.list);
+	memcpy(F.taken, P->taken, n);
+	memcpy(F.bin, P->bin, S->nbins);
+	F.level = level;
+	while (probe_step(S, &F, r, prior))
+		;
+	size_t k = F.n - P->n;
+	memcpy(out, F.list + P->n, k * sizeof *out);
+	free(F.list);
+	free(F.picks);
+	free(F.taken);
+	free(F.drawn);
+	free(F.bin);
+	free(r);
+	S->rng = rng;
+	return k;
+}
+
+/* After the first list: where its order was set aside, the check judges what the model chose. */
+static void probe_done(state *S, const probe *P, size_t *rank, const double *prior)
+{
+	S->rank = prior ? rank : NULL;
+	S->prior = prior;
+	S->rank_next = P->k;
+	if (!prior)
+		return;
+	if (P->drew) {
+		size_t n = S->sp->count;
+		S->chosen = xcalloc(n + 1, sizeof *S->chosen);
+		for (size_t c = 0; c < n; c++)
+			S->chosen[c] = 1;
+		for (size_t i = 0; i < P->npicks; i++)
+			S->chosen[P->picks[i]] = 0;
+	}
+	credit(S, P->picks, P->npicks);
+	check_prior(S);
+}
+
+/* The model strategy: the first list a step at a time, then the waves. */
 void search_run_model(state *S, const double *prior)
 {
 	size_t n = S->sp->count, *rank = search_order(prior, n);
@@ -590,48 +770,44 @@ void search_run_model(state *S, const double *prior)
 	half = half > S->used ? half - S->used : 0; /* the start's count in it */
 	/* the model's best, each after a uniform draw, so that a space that the launch alone does
 	 * not explain (a kernel variant as a parameter) still gets a fair look and the prior is
-	 * checked against configurations it did not choose; drawn before anything is measured, so
-	 * that all of it can be compiled ahead. A draw first: a run's first result stands alone until
-	 * the next binary is built (0.7 s against milliseconds per run), and the model's first pick
-	 * was among the slowest 5% on the histogram space (3.7 ms against 0.015), where a draw is
-	 * the median on average. Where binaries are shared, cheap draws follow each new binary
-	 * (cheap_draws) on top of them, at most as many again: they never take a draw's or a model
-	 * pick's place (in their place, a short run at 5% of summatrix could have no model pick). The
-	 * list ends once it is half long with two model picks in it: more draws and picks there would
-	 * only delay the refinement, and each can cost a compile */
-	size_t cap = 2 * half; /* with the cheap draws */
-	size_t *first = xcalloc(cap + 1, sizeof *first), nfirst = 0, k = 0;
-	size_t *picked = xcalloc(half + 1, sizeof *picked), npicked = 0;
-	char *taken = xcalloc(n + 1, 1), *bin = xcalloc(S->nbins + 1, 1);
-	for (size_t nmain = 0; k < n && first_list_open(nmain, nfirst, npicked, half); k++) {
-		long long c;
-		if ((c = random_untaken(S, taken)) >= 0) {
-			taken[c] = 1;
-			first[nfirst++] = (size_t)c;
-			nmain++;
-			nfirst = cheap_draws(S, taken, bin, first, nfirst, (size_t)c, cap - (half - nmain));
-		}
-		if (first_list_open(nmain, nfirst, npicked, half))
-			pick_built(S, rank, k, bin, prior);
-		if (!first_list_open(nmain, nfirst, npicked, half) || taken[rank[k]] || measured(S, rank[k]))
-			continue;
-		taken[rank[k]] = 1;
-		first[nfirst++] = picked[npicked++] = rank[k];
-		nmain++;
-		nfirst = cheap_draws(S, taken, bin, first, nfirst, rank[k], cap - (half - nmain));
+	 * checked against configurations it did not choose. A draw first: a run's first result stands
+	 * alone until the next binary is built (0.7 s against milliseconds per run), and the model's
+	 * first pick was among the slowest 5% on the histogram space (3.7 ms against 0.015), where a
+	 * draw is the median on average. Where binaries are shared, cheap draws follow each new
+	 * binary (cheap_draws) on top of them, at most as many again: they never take a draw's or a
+	 * model pick's place (in their place, a short run at 5% of summatrix could have no model
+	 * pick). The list ends once it is half long with two model picks in it: more draws and picks
+	 * there would only delay the refinement, and each can cost a compile. Each step is committed
+	 * once the one before it is measured (probe_check), the rest of the list hinted both ways it
+	 * may go on, so that all of it can be compiled ahead as when it was decided at once */
+	probe P = {.half = half, .cap = 2 * half};
+	P.list = xcalloc(P.cap + 1, sizeof *P.list);
+	P.picks = xcalloc(P.cap + 1, sizeof *P.picks);
+	P.taken = xcalloc(n + 1, 1);
+	P.drawn = xcalloc(n + 1, 1);
+	P.bin = xcalloc(S->nbins + 1, 1);
+	size_t *ahead = xcalloc(2 * P.cap + 1, sizeof *ahead);
+	for (size_t from = 0, k; (S->dry || budget_left(S)) && (k = probe_step(S, &P, rank, prior)); from += k) {
+		/* the list as it goes on, then as it would if this step set the order aside */
+		S->nahead = S->hint ? probe_ahead(S, &P, rank, prior, P.level, ahead) : 0;
+		if (S->hint && prior && !P.level && P.last >= 0)
+			S->nahead += probe_ahead(S, &P, rank, prior, 1, ahead + S->nahead);
+		S->ahead = ahead;
+		search_measure_in_order(S, P.list + from, k, 1);
+		if (prior)
+			probe_check(S, &P);
 	}
-	free(bin);
-	search_measure_in_order(S, first, nfirst, 1);
-	S->rank = prior ? rank : NULL;
-	S->prior = prior;
-	S->rank_next = k;
-	if (prior) {
-		credit(S, picked, npicked);
-		check_prior(S);
-	}
-	free(taken);
-	free(first);
-	free(picked);
+	S->nahead = 0;
+	S->ahead = NULL;
+	probe_done(S, &P, rank, prior);
+	free(ahead);
+	free(P.list);
+	free(P.picks);
+	free(P.taken);
+	free(P.drawn);
+	free(P.bin);
 	run_waves(S);
+	free(S->chosen);
+	S->chosen = NULL;
 	free(rank);
 }

@@ -49,6 +49,10 @@ typedef struct {
 	size_t horizon; /* a forecast stops after this many evaluations (0: the budget decides) */
 	int dry;        /* search_first's: nothing is evaluated, what would be is committed */
 	size_t *spec;   /* room for the list in flight and SPECULATE more */
+	/* the model's first list after the part in flight, as it stands before that part's results:
+	 * hinted next, ahead of the guesses (none when nahead is 0) */
+	const size_t *ahead;
+	size_t nahead;
 	/* the model strategy's: its prior's ranking (NULL: none) and the next of it not yet
 	 * proposed after the first list; the evaluations since the best last improved */
 	const size_t *rank;
@@ -57,6 +61,9 @@ typedef struct {
 	/* the prior's values (NULL: none), checked against the measurements (search_prior.h); where
 	 * the caller asks, how many evaluations had been made when it was set aside */
 	const double *prior;
+	/* once the first list set the prior's order aside: 0 for each configuration the model chose
+	 * (its picks are then no prefix of the order), 1 for the others; the check judges these */
+	double *chosen;
 	size_t *set_aside;
 	const size_t *bin_of; /* per configuration, its binary (NULL: not known) */
 	size_t nbins;
