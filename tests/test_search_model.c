@@ -238,6 +238,26 @@ static void test_model_picks_stay_in_the_binaries_built(void)
 	diags_free(&d);
 }
 
+/* A budget of one is the model's first pick, and one of two or three still holds it: what a user
+ * asks of a run that short is the model's best guess, not a draw and a neighbour of it. */
+static void test_a_short_budget_holds_the_models_first_pick(void)
+{
+	double *prior = ordered_prior(0);
+	size_t *rank = search_order(prior, sp.count), order[8];
+	for (size_t budget = 1; budget <= 3; budget++)
+		for (unsigned long long seed = 1; seed <= 10; seed++) {
+			size_t n = search_run(&cfg, &sp, &(search_opts){.strategy = STRAT_MODEL, .prior = prior, .budget = budget,
+					.seed = seed, .eval = bowl}, order);
+			CU_ASSERT_EQUAL_FATAL(n, budget);
+			int held = 0;
+			for (size_t i = 0; i < n; i++)
+				held += order[i] == rank[0];
+			CU_ASSERT_EQUAL(held, 1);
+		}
+	free(rank);
+	free(prior);
+}
+
 int add_search_model_suite(void)
 {
 	CU_pSuite s = CU_add_suite("search_model", setup, teardown);
@@ -248,5 +268,6 @@ int add_search_model_suite(void)
 	CU_add_test(s, "model picks stay in the binaries built", test_model_picks_stay_in_the_binaries_built);
 	CU_add_test(s, "a misleading order is set aside at once", test_a_misleading_order_is_set_aside_at_once);
 	CU_add_test(s, "the first list is hinted either way", test_the_first_list_is_hinted_either_way);
+	CU_add_test(s, "a short budget holds the model's first pick", test_a_short_budget_holds_the_models_first_pick);
 	return 0;
 }
