@@ -258,6 +258,56 @@ static void test_a_short_budget_holds_the_models_first_pick(void)
 	free(prior);
 }
 
+/* Whether b is a neighbour of a in the bowl's space: one parameter one step apart (x and y are
+ * powers of two, z counts). */
+static int bowl_neighbours(size_t a, size_t b)
+{
+	const value *u = space_config(&sp, a), *v = space_config(&sp, b);
+	double d = fabs(log2((double)u[0].u.i) - log2((double)v[0].u.i)) + fabs(log2((double)u[1].u.i) - log2((double)v[1].u.i)) +
+		   fabs((double)(u[2].u.i - v[2].u.i));
+	return d == 1;
+}
+
+/* Of order[from..n), those that are no neighbour of any configuration measured before them. */
+static int not_moves(const size_t *order, size_t from, size_t n)
+{
+	int apart = 0;
+	for (size_t i = from; i < n; i++) {
+		int near = 0;
+		for (size_t j = 0; j < i && !near; j++)
+			near = bowl_neighbours(order[j], order[i]);
+		apart += !near;
+	}
+	return apart;
+}
+
+/* After the first list (8: four draws, four picks), a short run over a sliver of the space (16 of
+ * 448) alternates uniform draws with the moves (four of the eight, each a neighbour of what was
+ * measured before it a time in five at most); one that covers a twentieth of the space or more
+ * (23 of 448) takes only the neighbours of its best. */
+static void test_a_short_run_draws_between_its_moves(void)
+{
+	double *prior = ordered_prior(0);
+	size_t order[32];
+	int sliver = 0, covered = 0;
+	CU_ASSERT_FATAL(sp.count > 20 * 16 && sp.count <= 20 * 23);
+	for (unsigned long long seed = 1; seed <= 10; seed++) {
+		size_t n = search_run(&cfg, &sp, &(search_opts){.strategy = STRAT_MODEL, .prior = prior, .budget = 16,
+				.seed = seed, .eval = bowl}, order);
+		CU_ASSERT_EQUAL_FATAL(n, 16);
+		sliver += not_moves(order, 8, n);
+		n = search_run(&cfg, &sp, &(search_opts){.strategy = STRAT_MODEL, .prior = prior, .budget = 23, .seed = seed,
+				.eval = bowl}, order);
+		CU_ASSERT_EQUAL_FATAL(n, 23);
+		covered += not_moves(order, 8, n);
+	}
+	if (getenv("VERBOSE"))
+		fprintf(stderr, "\n  apart from every earlier configuration: %d of 80 (16 of 448), %d of 150 (23)", sliver, covered);
+	CU_ASSERT(sliver >= 20);
+	CU_ASSERT_EQUAL(covered, 0);
+	free(prior);
+}
+
 int add_search_model_suite(void)
 {
 	CU_pSuite s = CU_add_suite("search_model", setup, teardown);
@@ -269,5 +319,6 @@ int add_search_model_suite(void)
 	CU_add_test(s, "a misleading order is set aside at once", test_a_misleading_order_is_set_aside_at_once);
 	CU_add_test(s, "the first list is hinted either way", test_the_first_list_is_hinted_either_way);
 	CU_add_test(s, "a short budget holds the model's first pick", test_a_short_budget_holds_the_models_first_pick);
+	CU_add_test(s, "a short run draws between its moves", test_a_short_run_draws_between_its_moves);
 	return 0;
 }
