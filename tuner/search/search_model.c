@@ -436,14 +436,11 @@ static void run_waves(state *S)
 		if (S->picks && m)
 			k = surrogate_picks(S, taken, wave, k, k + (w + 2) / 3 < w ? k + (w + 2) / 3 : w);
 		k = add_moves(S, taken, wave, k, w, centre, m, nb);
-		/* every neighbourhood explored: somewhere new; nothing passed yet: a wave of draws */
-		long long c;
-		while (!k || (!m && k < w)) {
-			if ((c = random_untaken(S, taken)) < 0)
-				break;
-			taken[c] = 1;
-			wave[k++] = (size_t)c;
-		}
+		/* nothing passed yet: a wave of draws; every neighbourhood explored: somewhere new */
+		if (!m)
+			k = add_draws(S, taken, wave, k, w - k);
+		if (!k)
+			k = add_draws(S, taken, wave, k, 1);
 		if (!k)
 			break;
 		search_measure_in_order(S, wave, k, 1);
@@ -711,11 +708,12 @@ static size_t probe_step(state *S, probe *P, size_t *rank, const double *prior)
 		long long c = P->pick_only ? -1 : random_untaken(S, P->taken);
 		if (c >= 0)
 			probe_add(S, P, (size_t)c, 0);
+		int drawn = P->level && level_width(S, rank, prior, P->k) > 1; /* this step's pick */
 		if (probe_full(P)) {
-			P->k += !(P->level && level_width(S, rank, prior, P->k) > 1);
+			P->k += !drawn;
 			break;
 		}
-		if (P->level && level_width(S, rank, prior, P->k) > 1) {
+		if (drawn) {
 			if ((c = level_pick(S, P, rank, prior)) >= 0) {
 				P->drew = 1;
 				probe_add(S, P, (size_t)c, 1);
