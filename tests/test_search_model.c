@@ -162,42 +162,61 @@ static void test_the_first_list_is_hinted_either_way(void)
 	}
 }
 
+/* A space of bench/spaces or configs/ with its binaries (the build plan): the tests of what the
+ * model does where configurations share binaries. */
+typedef struct {
+	config c;
+	space s;
+	build b;
+} planned;
+
+static int open_planned(const char *yaml, planned *p)
+{
+	diags d = {0};
+	int rc = config_load(yaml, &p->c, &d) || space_enumerate(&p->c, &p->s, &d);
+	diags_print(&d);
+	diags_free(&d);
+	if (!rc)
+		build_plan(&p->c, &p->s, &p->b);
+	return rc ? -1 : 0;
+}
+
+static void close_planned(planned *p)
+{
+	build_free(&p->b);
+	space_free(&p->s);
+	config_free(&p->c);
+}
+
 /* On the blur space (two binaries: TILE), the first list decided before any result: each binary
  * that comes new to it is followed by 4 configurations of the binaries it has (a run each, where
  * the next binary is a compile), so that the first 5 share the first's binary; then the model's
  * best. Without the cheap draws the second would be the model's best, of either binary. */
 static void test_cheap_draws_follow_a_new_binary(void)
 {
-	config c;
-	space s;
-	diags d = {0};
-	CU_ASSERT_EQUAL_FATAL(config_load("bench/spaces/blur.yaml", &c, &d) || space_enumerate(&c, &s, &d), 0);
-	build b;
-	build_plan(&c, &s, &b);
-	CU_ASSERT_EQUAL(b.nbins, 2);
-	double *prior = calloc(s.count, sizeof *prior);
-	for (size_t k = 0; k < s.count; k++)
+	planned p;
+	CU_ASSERT_EQUAL_FATAL(open_planned("bench/spaces/blur.yaml", &p), 0);
+	CU_ASSERT_EQUAL(p.b.nbins, 2);
+	double *prior = calloc(p.s.count, sizeof *prior);
+	for (size_t k = 0; k < p.s.count; k++)
 		prior[k] = (double)k;
 	size_t first[64];
 	for (unsigned long long seed = 1; seed <= 10; seed++) {
-		size_t n = search_first(&c, &s, &(search_opts){.strategy = STRAT_MODEL, .prior = prior, .budget = 200,
+		size_t n = search_first(&p.c, &p.s, &(search_opts){.strategy = STRAT_MODEL, .prior = prior, .budget = 200,
 				.seed = seed, .eval = bowl}, first, 64);
 		CU_ASSERT_FATAL(n >= 8 && n <= 16);
 		for (size_t k = 1; k < 5; k++)
-			CU_ASSERT_EQUAL(b.of_config[first[k]], b.of_config[first[0]]);
+			CU_ASSERT_EQUAL(p.b.of_config[first[k]], p.b.of_config[first[0]]);
 		int model = 0, binaries = 0;
 		for (size_t k = 0; k < n; k++)
 			model += first[k] == 0;
 		for (size_t k = 1; k < n; k++)
-			binaries += b.of_config[first[k]] != b.of_config[first[0]];
+			binaries += p.b.of_config[first[k]] != p.b.of_config[first[0]];
 		CU_ASSERT_EQUAL(model, 1); /* the prior's best is in the list */
 		CU_ASSERT(binaries > 0);   /* and the other binary too */
 	}
 	free(prior);
-	build_free(&b);
-	space_free(&s);
-	config_free(&c);
-	diags_free(&d);
+	close_planned(&p);
 }
 
 /* On the blur space with a prior of one score (its ties in space order, in which TILE, the
@@ -207,35 +226,28 @@ static void test_cheap_draws_follow_a_new_binary(void)
  * picks would bring in the second binary in every seed. */
 static void test_model_picks_stay_in_the_binaries_built(void)
 {
-	config c;
-	space s;
-	diags d = {0};
-	CU_ASSERT_EQUAL_FATAL(config_load("bench/spaces/blur.yaml", &c, &d) || space_enumerate(&c, &s, &d), 0);
-	build b;
-	build_plan(&c, &s, &b);
-	double *prior = calloc(s.count, sizeof *prior);
-	for (size_t k = 0; k < s.count; k++)
+	planned p;
+	CU_ASSERT_EQUAL_FATAL(open_planned("bench/spaces/blur.yaml", &p), 0);
+	double *prior = calloc(p.s.count, sizeof *prior);
+	for (size_t k = 0; k < p.s.count; k++)
 		prior[k] = 1e-9 * (double)k;
 	int alternate = 0, one = 0;
 	for (size_t k = 1; k < 8; k++)
-		alternate += b.of_config[k] != b.of_config[k - 1];
+		alternate += p.b.of_config[k] != p.b.of_config[k - 1];
 	CU_ASSERT(alternate >= 4);
 	size_t first[64];
 	for (unsigned long long seed = 1; seed <= 20; seed++) {
-		size_t n = search_first(&c, &s, &(search_opts){.strategy = STRAT_MODEL, .prior = prior, .budget = 200,
+		size_t n = search_first(&p.c, &p.s, &(search_opts){.strategy = STRAT_MODEL, .prior = prior, .budget = 200,
 				.seed = seed, .eval = bowl}, first, 64);
 		CU_ASSERT_FATAL(n >= 8);
 		int binaries = 0;
 		for (size_t k = 1; k < n; k++)
-			binaries += b.of_config[first[k]] != b.of_config[first[0]];
+			binaries += p.b.of_config[first[k]] != p.b.of_config[first[0]];
 		one += binaries == 0;
 	}
 	CU_ASSERT(one >= 2);
 	free(prior);
-	build_free(&b);
-	space_free(&s);
-	config_free(&c);
-	diags_free(&d);
+	close_planned(&p);
 }
 
 /* A budget of one is the model's first pick, and one of two or three still holds it: what a user
@@ -311,11 +323,9 @@ static void test_a_short_run_draws_between_its_moves(void)
 /* The transpose_big space (12 binaries: TILE and PAD compile in, ROWS and extra_smem are the
  * launch) under a landscape where only the launch matters: a bowl in ROWS and extra_smem, the
  * compiled parameters a hundredth at most. */
-static space tr_sp;
 static double launch_bowl(void *ctx, size_t c)
 {
-	(void)ctx;
-	const value *v = space_config(&tr_sp, c);
+	const value *v = space_config(ctx, c);
 	double rows = log2((double)v[1].u.i) - 2, smem = (double)v[3].u.i / 4096 - 12;
 	return 1 + rows * rows + smem * smem / 50 + 0.002 * (log2((double)v[0].u.i) + (double)v[2].u.i);
 }
@@ -326,22 +336,19 @@ static double launch_bowl(void *ctx, size_t c)
  * come; the 12 are all built by the end either way). */
 static void test_waves_keep_to_the_binaries_built(void)
 {
-	config c;
-	diags d = {0};
-	CU_ASSERT_EQUAL_FATAL(config_load("bench/spaces/transpose_big.yaml", &c, &d) || space_enumerate(&c, &tr_sp, &d), 0);
-	build b;
-	build_plan(&c, &tr_sp, &b);
-	CU_ASSERT_FATAL(b.nbins == 12);
+	planned p;
+	CU_ASSERT_EQUAL_FATAL(open_planned("bench/spaces/transpose_big.yaml", &p), 0);
+	CU_ASSERT_FATAL(p.b.nbins == 12);
 	size_t order[150], most = 0, total = 0;
-	char *seen = calloc(b.nbins, 1);
+	char *seen = calloc(p.b.nbins, 1);
 	for (unsigned long long seed = 1; seed <= 10; seed++) {
-		size_t n = search_run(&c, &tr_sp, &(search_opts){.strategy = STRAT_MODEL, .budget = 150, .seed = seed,
-				.eval = launch_bowl}, order);
+		size_t n = search_run(&p.c, &p.s, &(search_opts){.strategy = STRAT_MODEL, .budget = 150, .seed = seed,
+				.eval = launch_bowl, .ctx = &p.s}, order);
 		CU_ASSERT_EQUAL_FATAL(n, 150);
 		size_t bins = 0;
-		memset(seen, 0, b.nbins);
+		memset(seen, 0, p.b.nbins);
 		for (size_t i = 0; i < 45; i++)
-			if (!seen[b.of_config[order[i]]]++)
+			if (!seen[p.b.of_config[order[i]]]++)
 				bins++;
 		most = bins > most ? bins : most;
 		total += bins;
@@ -350,10 +357,7 @@ static void test_waves_keep_to_the_binaries_built(void)
 		fprintf(stderr, "\n  binaries of the first 45: %zu over ten seeds, at most %zu", total, most);
 	CU_ASSERT(total <= 70);
 	free(seen);
-	build_free(&b);
-	space_free(&tr_sp);
-	config_free(&c);
-	diags_free(&d);
+	close_planned(&p);
 }
 
 int add_search_model_suite(void)
