@@ -10,20 +10,27 @@
 #include "space.h"
 #include "tests.h"
 
+/* The build plan of a config given as text: loaded from a temporary file, enumerated, planned. */
+static void plan_text(const char *name, const char *text, config *cfg, space *sp, build *b)
+{
+	diags d = {0};
+	const char *path = write_temp(2, name, text);
+	CU_ASSERT_EQUAL_FATAL(config_load(path, cfg, &d), 0);
+	unlink(path);
+	CU_ASSERT_EQUAL_FATAL(space_enumerate(cfg, sp, &d), 0);
+	diags_free(&d);
+	build_plan(cfg, sp, b);
+}
+
 static void test_plan_compiles_only_distinct_compile_time_values(void)
 {
 	const char *text = "kernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4}]\n"
 			   "launch: {block: [x], grid: [1]}\nspace: {x: [32, 64, 128], r: [0, 32], u: [1, 2]}\n"
 			   "build: {maxrregcount: r, defines: [u]}\n";
-	diags d = {0};
 	config cfg;
 	space sp;
 	build b;
-	const char *path = write_temp(2, "p.yaml", text);
-	CU_ASSERT_EQUAL_FATAL(config_load(path, &cfg, &d), 0);
-	unlink(path);
-	CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
-	build_plan(&cfg, &sp, &b);
+	plan_text("p.yaml", text, &cfg, &sp, &b);
 	/* 12 configurations, but the block size x never changes the binary: 2 x 2 */
 	CU_ASSERT_EQUAL(sp.count, 12);
 	CU_ASSERT_EQUAL(b.nbins, 4);
@@ -34,7 +41,6 @@ static void test_plan_compiles_only_distinct_compile_time_values(void)
 	build_free(&b);
 	space_free(&sp);
 	config_free(&cfg);
-	diags_free(&d);
 }
 
 /* verify.kernel: one binary more, after the configurations', built like the first configuration
@@ -48,15 +54,10 @@ static void test_the_reference_kernel_has_a_binary_of_its_own(void)
 			 "kernel: {source: /dev/null, entry: k}\narguments: [{name: a, type: float, count: 4, output: true}]\n"
 			 "launch: {block: [x], grid: [1]}\nspace: {x: [32, 64], u: [1, 2, 3]}\nbuild: {defines: [u]}\n%s",
 			 more[with]);
-		diags d = {0};
 		config cfg;
 		space sp;
 		build b;
-		const char *path = write_temp(2, "ref.yaml", text);
-		CU_ASSERT_EQUAL_FATAL(config_load(path, &cfg, &d), 0);
-		unlink(path);
-		CU_ASSERT_EQUAL_FATAL(space_enumerate(&cfg, &sp, &d), 0);
-		build_plan(&cfg, &sp, &b);
+		plan_text("ref.yaml", text, &cfg, &sp, &b);
 		CU_ASSERT_EQUAL(b.nbins, 3u + (size_t)with);
 		CU_ASSERT_EQUAL(b.ref_bin, with ? 3 : -1);
 		if (with && b.nbins == 4) {
@@ -69,7 +70,6 @@ static void test_the_reference_kernel_has_a_binary_of_its_own(void)
 		CU_ASSERT(b.nbins == 0 && b.bins == NULL && b.of_config == NULL);
 		space_free(&sp);
 		config_free(&cfg);
-		diags_free(&d);
 	}
 }
 
