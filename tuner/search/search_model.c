@@ -243,107 +243,13 @@ static size_t model_picks(state *S, char *taken, size_t *wave, size_t k, size_t 
 	return k;
 }
 
-/* Up to cap - k unmeasured, untaken neighbours of the best configuration measured that differs
- * from the best (centre[0]) in half of the parameters or more: a restart from another basin that
- * the results found good (at 5% of GEMM 3 of 30 runs stopped at 0.934 of the optimum, six
- * parameters from it, where the children of the best stayed). */
-static size_t distant_moves(state *S, char *taken, size_t *wave, size_t k, size_t cap, const ranked *centre, size_t m)
-{
-	const size_t *best = &S->pos[centre[0].config * S->np];
-	size_t *nb = xcalloc(2 * S->np + 1, sizeof *nb), nn = 0;
-	for (size_t i = 1; i < m && !nn; i++) {
-		size_t apart = 0;
-		for (size_t q = 0; q < S->np; q++)
-			apart += S->pos[centre[i].config * S->np + q] != best[q];
-		if (2 * apart < S->np)
-			continue;
-		nn = neighbours(S, centre[i].config, nb, 0);
-		for (size_t j = 0; j < nn && k < cap; j++)
-			if (!taken[nb[j]]) {
-				taken[nb[j]] = 1;
-				wave[k++] = nb[j];
-			}
-	}
-	free(nb);
-	return k;
-}
-
-/* A plateau (no configuration better by GAIN in the last STALE evaluations, or a third of the run
- * so far when that is more): up to cap - k configurations away from the basin the waves circle.
- * First, as many as half of them from a distant good configuration (distant_moves), then the
- * best's wide moves (wide_moves); then each a child of two of the best TOP measured
- * (each parameter's
- * position from either, tournament-chosen as the genetic strategy chooses, as local and genetic
- * escape such basins on the recordings), one not of the space or measured already replaced by a
- * uniform draw. */
-enum { STALE = 16, TOP = 8 };
+/* A plateau: no configuration better by GAIN in the last STALE evaluations, or a third of the
+ * run so far when that is more (search_diversify leaves it). */
+enum { STALE = 16 };
 /* A best that improves by less than this does not end a plateau: a broad basin's floor has
  * near-ties (0.1% apart on transpose_big), and stepping over them kept a run from ever
  * diversifying there. */
 #define GAIN 0.01
-
-/* Appends (up to cap) the unmeasured configurations two steps from c in one parameter: a wider
- * move than a neighbour's, over a basin's rim one step wide (the convolution space's best at
- * BLOCK_X 128, 0.86 of the optimum: 96 is slower, 64 holds the optimum's basin). */
-static size_t wide_moves(state *S, size_t c, char *taken, size_t *wave, size_t k, size_t cap)
-{
-	size_t *pos = xcalloc(S->np + 1, sizeof *pos);
-	for (size_t i = 0; i < S->np && k < cap; i++)
-		for (int step = -2; step <= 2 && k < cap; step += 4) {
-			memcpy(pos, &S->pos[c * S->np], S->np * sizeof *pos);
-			if ((step < 0 && pos[i] < 2) || (step > 0 && pos[i] + 2 >= S->cfg->params[i].nvalues))
-				continue;
-			pos[i] = step < 0 ? pos[i] - 2 : pos[i] + 2;
-			long long nb = lookup(S, pos);
-			if (nb >= 0 && !measured(S, (size_t)nb) && !taken[nb]) {
-				taken[nb] = 1;
-				wave[k++] = (size_t)nb;
-			}
-		}
-	free(pos);
-	return k;
-}
-
-/* Appends up to d uniform draws to the wave. */
-static size_t add_draws(state *S, char *taken, size_t *wave, size_t k, size_t d)
-{
-	for (long long c; d > 0 && (c = random_untaken(S, taken)) >= 0; d--) {
-		taken[c] = 1;
-		wave[k++] = (size_t)c;
-	}
-	return k;
-}
-
-/* First, half of the share as uniform draws: the moves keep to the basins the results found, while
- * random search finds a small region apart (tests/test_search_prior.c's deceptive recording: 56
- * of 1500 configurations that the surrogate and the model both rank slow). */
-static size_t diversify(state *S, char *taken, size_t *wave, size_t k, size_t cap, const ranked *centre, size_t m)
-{
-	k = add_draws(S, taken, wave, k, (cap - k + 1) / 2);
-	if (m)
-		k = distant_moves(S, taken, wave, k, k + (cap - k + 1) / 2, centre, m);
-	size_t top = m < TOP ? m : TOP, *child = xcalloc(S->np + 1, sizeof *child);
-	if (m)
-		k = wide_moves(S, centre[0].config, taken, wave, k, cap);
-	while (k < cap) {
-		long long c = -1;
-		if (top >= 2) {
-			size_t a = centre[below(&S->rng, top)].config, a2 = centre[below(&S->rng, top)].config;
-			size_t b = centre[below(&S->rng, top)].config, b2 = centre[below(&S->rng, top)].config;
-			a = S->time[a2] < S->time[a] ? a2 : a;
-			b = S->time[b2] < S->time[b] ? b2 : b;
-			for (size_t i = 0; i < S->np; i++)
-				child[i] = S->pos[(random_uniform(&S->rng) < 0.5 ? a : b) * S->np + i];
-			c = lookup(S, child);
-		}
-		if ((c < 0 || measured(S, (size_t)c) || taken[c]) && (c = random_untaken(S, taken)) < 0)
-			break;
-		taken[c] = 1;
-		wave[k++] = (size_t)c;
-	}
-	free(child);
-	return k;
-}
 
 /* The prior checked against everything measured so far (the first list's draws too, which it did
  * not choose), on the pairs with one of its picks so far (those it ranks as far as rank_next): once
@@ -377,15 +283,10 @@ enum { NEWBINS = 2 };
 /* The wave's neighbours of the centres, best first, as far as w. */
 static size_t add_moves(state *S, char *taken, size_t *wave, size_t k, size_t w, const ranked *centre, size_t m, size_t *nb)
 {
-	char *built = NULL;
+	char *built = binaries_shared(S) ? built_binaries(S) : NULL;
 	size_t fresh = 0;
-	if (binaries_shared(S)) {
-		built = xcalloc(S->nbins + 1, 1);
-		for (size_t u = 0; u < S->used; u++)
-			built[S->bin_of[S->order[u]]] = 1;
-		for (size_t u = 0; u < k; u++)
-			built[S->bin_of[wave[u]]] = 1;
-	}
+	for (size_t u = 0; built && u < k; u++)
+		built[S->bin_of[wave[u]]] = 1;
 	for (int pass = 0; pass < (built ? 2 : 1); pass++)
 		for (size_t i = 0; i < m && k < w; i++) {
 			size_t nn = neighbours(S, centre[i].config, nb, 0);
@@ -424,7 +325,7 @@ static void run_waves(state *S)
 		k = model_picks(S, taken, wave, k, w);
 		size_t by_model = k;
 		if (S->stale >= STALE && S->stale >= S->used / 3)
-			k = diversify(S, taken, wave, k, S->stale >= S->used / 2 ? w : k + (w + 1) / 2, centre, m);
+			k = search_diversify(S, taken, wave, k, S->stale >= S->used / 2 ? w : k + (w + 1) / 2, centre, m);
 		/* a short run (too short for the surrogate's picks) over a sliver of a large space
 		 * alternates a uniform draw with the neighbours: from a best that is itself one of a few
 		 * draws, a neighbour is rarely better than a draw (FIR at 7 evaluations, convolution at

@@ -168,6 +168,28 @@ static inline size_t neighbours(state *S, size_t c, size_t *out, int include_mea
 	return n;
 }
 
+/* Appends up to d uniform draws to the wave (taken: those in it, or decided otherwise). */
+static inline size_t add_draws(state *S, char *taken, size_t *wave, size_t k, size_t d)
+{
+	for (long long c; d > 0 && (c = random_untaken(S, taken)) >= 0; d--) {
+		taken[c] = 1;
+		wave[k++] = (size_t)c;
+	}
+	return k;
+}
+
+/* Per binary, 1 where a configuration measured is in it; NULL where every configuration is a
+ * binary of its own. Caller frees. */
+static inline char *built_binaries(const state *S)
+{
+	if (!S->bin_of || S->nbins >= S->sp->count)
+		return NULL;
+	char *built = xcalloc(S->nbins + 1, 1);
+	for (size_t u = 0; u < S->used; u++)
+		built[S->bin_of[S->order[u]]] = 1;
+	return built;
+}
+
 typedef struct {
 	double key;
 	size_t config;
@@ -190,5 +212,10 @@ void search_measure_in_order(state *S, const size_t *all, size_t nall, int guess
 size_t search_speculate(state *S, const size_t *rest, size_t nrest, size_t *out, size_t cap);
 /* The model strategy, ranked by prior. */
 void search_run_model(state *S, const double *prior);
+
+/* search_plateau.c */
+/* On a plateau, up to cap - k configurations away from the basin the waves circle (centre: the
+ * measured, fastest first, m of them). Returns the wave's count. */
+size_t search_diversify(state *S, char *taken, size_t *wave, size_t k, size_t cap, const ranked *centre, size_t m);
 
 #endif
