@@ -240,7 +240,7 @@ static size_t run(const config *cfg, const space *sp, const search_opts *opt, si
 	const double *prior = opt->prior;
 	strategy s = opt->strategy;
 	state S = {.cfg = cfg, .sp = sp, .np = cfg->nparams, .budget = budget, .order = order, .eval = opt->eval,
-		   .ctx = opt->ctx, .rng = opt->seed, .best = -1, .hint = opt->hint, .set_aside = opt->set_aside};
+		   .ctx = opt->ctx, .rng = opt->seed, .best = -1, .climb = -1, .climb_dir = -1, .hint = opt->hint, .set_aside = opt->set_aside};
 	if (!sp->count || !budget || (opt->over && opt->over(opt->ctx)))
 		return 0;
 	S.commit = opt->hint ? opt->commit : NULL;

@@ -385,6 +385,10 @@ static size_t forecast(const state *S, const size_t *rest, size_t nrest, size_t 
 	F.sur = &g;
 	F.hint = F.commit = NULL;
 	F.nahead = 0;
+	if (S->climbed) {
+		F.climbed = xcalloc(n + 1, 1);
+		memcpy(F.climbed, S->climbed, n);
+	}
 	if (S->chosen) {
 		F.chosen = xcalloc(n + 1, sizeof *F.chosen);
 		memcpy(F.chosen, S->chosen, n * sizeof *F.chosen);
@@ -408,6 +412,8 @@ static size_t forecast(const state *S, const size_t *rest, size_t nrest, size_t 
 	free(F.mark);
 	if (S->chosen)
 		free(F.chosen);
+	if (S->climbed)
+		free(F.climbed);
 	surrogate_free(&g);
 	return k;
 }
@@ -706,6 +712,7 @@ static void probe_done(state *S, const probe *P, size_t *rank, const double *pri
 void search_run_model(state *S, const double *prior)
 {
 	size_t n = S->sp->count, *rank = search_order(prior, n);
+	S->climbed = xcalloc(n + 1, 1);
 	size_t half = S->budget / 2 > 0 ? S->budget / 2 : 1;
 	half = half < PROBE ? half : PROBE;
 	/* a run of two or three evaluations still holds a model pick, and a run of one is the pick:
@@ -754,5 +761,7 @@ void search_run_model(state *S, const double *prior)
 	run_waves(S);
 	free(S->chosen);
 	S->chosen = NULL;
+	free(S->climbed);
+	S->climbed = NULL;
 	free(rank);
 }

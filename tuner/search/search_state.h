@@ -67,6 +67,11 @@ typedef struct {
 	size_t *set_aside;
 	const size_t *bin_of; /* per configuration, its binary (NULL: not known) */
 	size_t nbins;
+	/* the model's descent on a long plateau (search_plateau.c): its centre (-1: none), its last
+	 * move (parameter x 2, + 1 up; -1: none), and per configuration 1 where a descent started
+	 * or passed, 2 where it measured (its moves), so that the next starts elsewhere */
+	long long climb, climb_dir;
+	char *climbed;
 } state;
 
 /* How many configurations a hint names beyond the list in flight: more than a machine's cores,
@@ -215,7 +220,8 @@ void search_run_model(state *S, const double *prior);
 
 /* search_plateau.c */
 /* On a plateau, up to cap - k configurations away from the basin the waves circle (centre: the
- * measured, fastest first, m of them). Returns the wave's count. */
+ * measured, fastest first, m of them); some of them it may measure itself, cap then shrinking
+ * by as many. Returns the wave's count. */
 size_t search_diversify(state *S, char *taken, size_t *wave, size_t k, size_t cap, const ranked *centre, size_t m);
 
 #endif
