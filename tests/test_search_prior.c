@@ -353,6 +353,32 @@ static void test_a_long_plateau_on_a_ridge_ends(void)
 	close_space(&o);
 }
 
+/* And where every configuration is a binary of its own: on the GEMM space at 5% (559 of 11164),
+ * runs below 0.98 of the optimum were 7 of 60 seeds, several on a configuration six parameters
+ * from the optimum; with the long plateau's descent (its steps in the waves) at most 2. */
+static void test_a_long_plateau_of_compiles_ends(void)
+{
+	opened o;
+	CU_ASSERT_EQUAL_FATAL(open_space("configs/gemm.yaml", "tests/data/gemm_h100.csv", &o), 0);
+	size_t budget = budget_of(&o, 5);
+	double optimum = INFINITY;
+	for (size_t c = 0; c < o.s.count; c++)
+		optimum = fmin(optimum, o.time[c]);
+	int below = 0;
+	for (int seed = 1; seed <= 2 * SEEDS; seed++) {
+		replay_result r;
+		diags d = {0};
+		CU_ASSERT_EQUAL_FATAL(replay_run(&o.c, &o.s, &(replay_opts){.recording = "tests/data/gemm_h100.csv",
+					.strategy = STRAT_MODEL, .budget = budget, .seed = (unsigned long long)seed, .jobs = 1}, &r, &d), 0);
+		diags_free(&d);
+		below += optimum / r.best_found < 0.98;
+	}
+	if (below > 2 || getenv("VERBOSE"))
+		fprintf(stderr, "\n  %d of 60 seeds below 0.98 of the optimum", below);
+	CU_ASSERT(below <= 2);
+	close_space(&o);
+}
+
 /* The recording at from with its ranking reversed (each passed time t as fastest + slowest - t),
  * under test_dir as name. */
 static const char *reversed_recording(const char *from, const char *name)
@@ -506,6 +532,7 @@ int add_search_prior_suite(void)
 	CU_add_test(s, "a scrambled model still beats random", test_a_scrambled_model_still_beats_random);
 	CU_add_test(s, "few seeds stop on a deceptive optimum", test_few_seeds_stop_on_a_deceptive_optimum);
 	CU_add_test(s, "a long plateau on a ridge ends", test_a_long_plateau_on_a_ridge_ends);
+	CU_add_test(s, "a long plateau of compiles ends", test_a_long_plateau_of_compiles_ends);
 	CU_add_test(s, "a misleading transfer is set aside", test_a_misleading_transfer_is_set_aside);
 	CU_add_test(s, "a live run takes the prior", test_a_live_run_takes_the_prior);
 	return 0;

@@ -156,7 +156,7 @@ static int climb_restart(state *S, char *taken, size_t *wave, size_t *k, const c
 		return 0;
 	S->climb = c;
 	S->climbed[c] = 1;
-	if (built[S->bin_of[c]]) {
+	if (built && built[S->bin_of[c]]) {
 		measure(S, (size_t)c);
 		(*used)++;
 	} else {
@@ -196,7 +196,7 @@ static size_t descend(state *S, char *taken, size_t *wave, size_t k, size_t shar
 				continue;
 			}
 			S->climbed[nb[j]] = 2;
-			if (built[S->bin_of[nb[j]]]) {
+			if (built && built[S->bin_of[nb[j]]]) {
 				(*used)++;
 				better = measure(S, nb[j]) < S->time[S->climb];
 			} else {
@@ -225,21 +225,22 @@ enum { LONG_PLATEAU = 128 };
 
 /* First, half of the share as uniform draws: the moves keep to the basins the results found, while
  * random search finds a small region apart. Then as many as half of the rest from a distant good
- * configuration, the best's wide moves, and children of the best. On a long plateau where a step
- * can cost a run rather than a compile (configurations share binaries), a quarter as draws and
- * the rest a descent: in a space of binaries of their own, the descent's steps would wait on a
- * compile each, and GEMM's worst tenth at 5% fell from 0.996 to 0.934 without the distant moves. */
+ * configuration, the best's wide moves, and children of the best. On a long plateau, a quarter as
+ * draws and the rest a descent; where every configuration is a binary of its own (each step a
+ * compile, its neighbours in the waves), the distant moves keep half of that rest: without them,
+ * GEMM's worst tenth at 5% fell from 0.996 to 0.934. */
 size_t search_diversify(state *S, char *taken, size_t *wave, size_t k, size_t cap, const ranked *centre, size_t m)
 {
-	int descent = m && S->stale >= LONG_PLATEAU && S->climbed && S->bin_of && S->nbins < S->sp->count;
+	int descent = m && S->stale >= LONG_PLATEAU && S->climbed, shared = S->bin_of && S->nbins < S->sp->count;
 	k = add_draws(S, taken, wave, k, descent ? (cap - k + 3) / 4 : (cap - k + 1) / 2);
+	if (m && (!shared || !descent))
+		k = distant_moves(S, taken, wave, k, k + (cap - k + 1) / 2, centre, m);
 	if (descent) {
 		size_t used;
 		k = descend(S, taken, wave, k, cap - k, centre, m, &used);
 		S->stale += used;
 		cap = cap - k > used ? cap - used : k;
-	} else if (m)
-		k = distant_moves(S, taken, wave, k, k + (cap - k + 1) / 2, centre, m);
+	}
 	if (m)
 		k = wide_moves(S, centre[0].config, taken, wave, k, cap);
 	return children(S, taken, wave, k, cap, centre, m);
