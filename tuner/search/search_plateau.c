@@ -216,11 +216,12 @@ static size_t descend(state *S, char *taken, size_t *wave, size_t k, size_t shar
 	return k;
 }
 
-/* A plateau this long (evaluations since the best last improved by GAIN) is a long one: by then
- * the plateau's draws (a half of it) would have found a region of 3.7% of the space with
- * probability 0.9 (tests/test_search_prior.c's deceptive recording: 56 of 1500 configurations
- * that the model and the surrogate both rank slow, where every descent leads to the broad basin
- * beside it). */
+/* A plateau this long (evaluations since the best last improved by 1%) is a long one: by then
+ * the plateau's draws (a quarter to a half of it) would have found a region of 3.7% of the space
+ * with probability 0.7 to 0.9 (tests/test_search_prior.c's deceptive recording: 56 of 1500
+ * configurations that the model and the surrogate both rank slow, where every descent leads to
+ * the broad basin beside it: descending from the first plateau wave on, 20 of 150 seeds stopped
+ * there, 6 as it is). */
 enum { LONG_PLATEAU = 128 };
 
 /* First, half of the share as uniform draws: the moves keep to the basins the results found, while

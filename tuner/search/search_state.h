@@ -69,7 +69,8 @@ typedef struct {
 	size_t nbins;
 	/* the model's descent on a long plateau (search_plateau.c): its centre (-1: none), its last
 	 * move (parameter x 2, + 1 up; -1: none), and per configuration 1 where a descent started
-	 * or passed, 2 where it measured (its moves), so that the next starts elsewhere */
+	 * or passed, 2 where one tried it as a move, so that the next starts elsewhere (NULL but in
+	 * the model strategy) */
 	long long climb, climb_dir;
 	char *climbed;
 } state;
@@ -220,8 +221,8 @@ void search_run_model(state *S, const double *prior);
 
 /* search_plateau.c */
 /* On a plateau, up to cap - k configurations away from the basin the waves circle (centre: the
- * measured, fastest first, m of them); some of them it may measure itself, cap then shrinking
- * by as many. Returns the wave's count. */
+ * measured, fastest first, m of them), added to the wave; on a long one, some of them measured
+ * here, one at a time, and counted in S->stale. Returns the wave's count. */
 size_t search_diversify(state *S, char *taken, size_t *wave, size_t k, size_t cap, const ranked *centre, size_t m);
 
 #endif
