@@ -1,7 +1,8 @@
 /* search_model.c: the model-guided strategy, the static model's best first and then waves of
- * neighbours and a surrogate's picks, and the guesses that tell a caller which compiles come next:
- * one idea, as the guesses are the waves run ahead on the surrogate (forecast). Every strategy's
- * lists are measured here (search_measure_in_order), since each measurement guesses again. */
+ * neighbours and a surrogate's picks (on a plateau, search_plateau.c's moves), and the guesses
+ * that tell a caller which compiles come next: one idea, as the guesses are the waves run ahead
+ * on the surrogate (forecast). Every strategy's lists are measured here
+ * (search_measure_in_order), since each measurement guesses again. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,7 +1,9 @@
-/* search_state.h: the search's view of the space, shared by its two files: search.c (the other
- * strategies, search_run and search_first) and search_model.c (the model strategy, and the guesses
- * that run a search ahead), which search.c calls and which calls nothing of it. Nothing else
- * includes it. The helpers both files use are inline, so that neither calls its way back. */
+/* search_state.h: the search's view of the space, shared by its three files: search.c (the other
+ * strategies, search_run and search_first), search_model.c (the model strategy, and the guesses
+ * that run a search ahead), which search.c calls and which calls nothing of it, and
+ * search_plateau.c (how the model's waves leave a plateau), which search_model.c calls. Nothing
+ * else includes it. The helpers more than one file uses are inline, so that none calls its way
+ * back. */
 #ifndef AUTOTUNE_SEARCH_STATE_H
 #define AUTOTUNE_SEARCH_STATE_H
 
