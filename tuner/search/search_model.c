@@ -273,7 +273,7 @@ static void check_prior(state *S)
 }
 
 /* Whether configurations share binaries: more than one binary, fewer than configurations. */
-static int binaries_shared(const state *S) { return S->bin_of && S->nbins >= 2 && S->nbins < S->sp->count; }
+static int binaries_shared(const state *S) { return !own_binaries(S) && S->nbins >= 2; }
 
 /* Where configurations share binaries, a compile costs about a hundred runs (0.7 s against
  * milliseconds): a wave takes the neighbours in binaries built (or in the wave) first, then those

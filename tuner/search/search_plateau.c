@@ -232,9 +232,9 @@ enum { LONG_PLATEAU = 128 };
  * GEMM's worst tenth at 5% fell from 0.996 to 0.934. */
 size_t search_diversify(state *S, char *taken, size_t *wave, size_t k, size_t cap, const ranked *centre, size_t m)
 {
-	int descent = m && S->stale >= LONG_PLATEAU && S->climbed, shared = S->bin_of && S->nbins < S->sp->count;
+	int descent = m && S->stale >= LONG_PLATEAU && S->climbed;
 	k = add_draws(S, taken, wave, k, descent ? (cap - k + 3) / 4 : (cap - k + 1) / 2);
-	if (m && (!shared || !descent))
+	if (m && (own_binaries(S) || !descent))
 		k = distant_moves(S, taken, wave, k, k + (cap - k + 1) / 2, centre, m);
 	if (descent) {
 		size_t used;

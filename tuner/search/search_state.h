@@ -186,11 +186,15 @@ static inline size_t add_draws(state *S, char *taken, size_t *wave, size_t k, si
 	return k;
 }
 
+/* Whether every configuration is a binary of its own (or the binaries are not known): no run
+ * goes without a compile. */
+static inline int own_binaries(const state *S) { return !S->bin_of || S->nbins >= S->sp->count; }
+
 /* Per binary, 1 where a configuration measured is in it; NULL where every configuration is a
  * binary of its own. Caller frees. */
 static inline char *built_binaries(const state *S)
 {
-	if (!S->bin_of || S->nbins >= S->sp->count)
+	if (own_binaries(S))
 		return NULL;
 	char *built = xcalloc(S->nbins + 1, 1);
 	for (size_t u = 0; u < S->used; u++)
