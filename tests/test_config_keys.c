@@ -28,7 +28,7 @@ static void test_search_keys(void)
 	snprintf(text, sizeof text, "%ssearch: {strategy: magic}\n", config_good);
 	config_expect_error(text, 15, 20, "unknown search strategy 'magic'");
 	snprintf(text, sizeof text, "%ssearch: {budget: 10x}\n", config_good);
-	config_expect_error(text, 15, 18, "search budget is evaluations (N), a fraction of the space (N%, at most 100%) or seconds (Ns), not '10x'");
+	config_expect_error(text, 15, 18, "search budget is evaluations (N), a fraction of the space (N%, at most 100%) or a time (Ns, Nm or Nh), not '10x'");
 }
 
 /* config_good with `extra` appended (its line 15 on). */

@@ -26,8 +26,8 @@ static void test_names_read_back(void)
 	CU_ASSERT_EQUAL(s, STRAT_ANNEAL);
 }
 
-/* A budget: N evaluations, N% of the space rounded up, or Ns seconds; never more than the space;
- * anything else refused. */
+/* A budget: N evaluations, N% of the space rounded up, or a time in seconds, minutes or hours
+ * (Ns, Nm, Nh); never more than the space; anything else refused. */
 static void test_budgets(void)
 {
 	size_t n;
@@ -44,7 +44,12 @@ static void test_budgets(void)
 	CU_ASSERT_EQUAL(n, 1);
 	CU_ASSERT_EQUAL(budget_parse("2.5s", 153, &n, &s), 0);
 	CU_ASSERT(n == 0 && s == 2.5);
-	static const char *const bad[] = {"0", "-1", "1.5", "10%x", "s", "", "5 s", "nan", "inf", "1e400", "0%", "%"};
+	CU_ASSERT_EQUAL(budget_parse("10m", 153, &n, &s), 0);
+	CU_ASSERT(n == 0 && s == 600);
+	CU_ASSERT_EQUAL(budget_parse("1.5h", 153, &n, &s), 0);
+	CU_ASSERT(n == 0 && s == 5400);
+	static const char *const bad[] = {"0", "-1", "1.5", "10%x", "s", "", "5 s", "nan", "inf", "1e400", "0%", "%",
+					  "m", "h", "0m", "-2h", "5 m", "10ms", "1h30m", "10M", "2d", "1e306h"};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		if (budget_parse(bad[i], 153, &n, &s) != -1)
 			fprintf(stderr, "\n  budget '%s' was taken\n", bad[i]);

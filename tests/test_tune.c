@@ -958,7 +958,7 @@ static void test_option_values_are_checked_first(void)
 		const char *opt, *value, *want;
 	} cases[] = {
 		{"--strategy", "nope", "unknown strategy 'nope'"},
-		{"--budget", "0.5", "a budget is evaluations (N), a fraction of the space (N%, at most 100%) or seconds (Ns), not '0.5'"},
+		{"--budget", "0.5", "a budget is evaluations (N), a fraction of the space (N%, at most 100%) or a time (Ns, Nm or Nh), not '0.5'"},
 		{"--budget", "1e400", "not '1e400'"},
 		{"--budget", "inf", "not 'inf'"},
 		{"--devices", "0,,1", "--devices takes GPU numbers separated by commas (0,1), not '0,,1'"},

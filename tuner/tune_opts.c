@@ -24,7 +24,7 @@ int tune_budget(const options *o, const config *cfg, size_t count, size_t *budge
 	*budget = 0;
 	*seconds = 0;
 	if (b && budget_parse(b, count, budget, seconds)) {
-		diags_add(d, "autotune: a budget is evaluations (N), a fraction of the space (N%%, at most 100%%) or seconds (Ns), not '%s'", b);
+		diags_add(d, "autotune: a budget is " BUDGET_FORMS ", not '%s'", b);
 		return -1;
 	}
 	return 0;

@@ -43,7 +43,7 @@ static const cli_option cli_options[] = {
 	{"retry-failed", OPT_RETRY, NULL, "measure crashed and timed-out configurations again"},
 	{"keep-going", OPT_KEEP_GOING, NULL, "compile all even when the first binaries fail alike"},
 	{"strategy", OPT_STRATEGY, "S", "exhaustive, random, local, anneal, genetic or model"},
-	{"budget", OPT_BUDGET, "B", "at most N configurations, N% of the space, or Ns seconds"},
+	{"budget", OPT_BUDGET, "B", "at most N configs, N% of the space or a time (Ns, Nm, Nh)"},
 	{"seed", OPT_SEED, "N", "the search's seed"},
 	{"replay", OPT_REPLAY, "F", "search a recorded run (CSV, T4, Kernel Tuner cache)"},
 	{"prior", OPT_PRIOR, "F", "+rank by another GPU's run"},

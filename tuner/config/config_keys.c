@@ -277,8 +277,7 @@ void ld_load_search(loader *L, const yaml_node_t *n)
 			size_t evaluations;
 			double seconds;
 			if (budget_parse(cfg->search_budget, 0, &evaluations, &seconds))
-				ld_error(L, ld_mark(x), "search budget is evaluations (N), a fraction of the space (N%%, at most 100%%) or seconds (Ns), not '%s'",
-				       cfg->search_budget);
+				ld_error(L, ld_mark(x), "search budget is " BUDGET_FORMS ", not '%s'", cfg->search_budget);
 		}
 		if ((x = ld_get(L, n, "seed")) && ld_int(L, x, "search seed", 0, LLONG_MAX, &seed) == 0)
 			cfg->search_seed = (unsigned long long)seed;

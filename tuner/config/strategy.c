@@ -27,12 +27,14 @@ int budget_parse(const char *text, size_t count, size_t *evaluations, double *se
 	*seconds = 0;
 	char *end;
 	double v = strtod(text, &end);
-	int pct = *end == '%', secs = *end == 's';
-	if (end == text || (*end && !pct && !secs) || ((pct || secs) && end[1]) || !(v > 0) || !isfinite(v) ||
-	    (!pct && !secs && v != floor(v)) || (pct && v > 100))
+	/* a time's unit: "until I stop it" is minutes or hours more often than seconds */
+	double unit = *end == 's' ? 1 : *end == 'm' ? 60 : *end == 'h' ? 3600 : 0;
+	int pct = *end == '%', time = unit > 0;
+	if (end == text || (*end && !pct && !time) || ((pct || time) && end[1]) || !(v > 0) || !isfinite(v) ||
+	    (!pct && !time && v != floor(v)) || (pct && v > 100) || !isfinite(v * unit))
 		return -1;
-	if (secs)
-		*seconds = v;
+	if (time)
+		*seconds = v * unit;
 	else {
 		double n = pct ? ceil(v / 100 * (double)count) : v;
 		*evaluations = n < (double)count ? (size_t)n : count;

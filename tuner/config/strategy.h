@@ -18,8 +18,10 @@ extern const char strategy_list[];
 int strategy_searches(strategy s, size_t budget, double seconds, size_t count);
 
 /* A search budget: N evaluations (a whole number), N% of a space of `count` configurations
- * (rounded up; N at most 100), or Ns seconds. Into *evaluations (at most count) or *seconds, the other 0; -1
- * when it is none of those. */
+ * (rounded up; N at most 100), or a time, Ns, Nm or Nh (seconds, minutes, hours). Into
+ * *evaluations (at most count) or *seconds, the other 0; -1 when it is none of those. */
 int budget_parse(const char *text, size_t count, size_t *evaluations, double *seconds);
+/* What a budget may be, for the messages that refuse one (a printf format: its % doubled). */
+#define BUDGET_FORMS "evaluations (N), a fraction of the space (N%%, at most 100%%) or a time (Ns, Nm or Nh)"
 
 #endif
