@@ -1335,15 +1335,18 @@ static void test_measured_but_unwritable_exits_4_and_keeps_the_journal(void)
 }
 
 /* SIGTERM while the reference's nvcc still runs (an nvcc that takes 60 s): the run stops at once
- * with 143, and that nvcc goes with it. */
+ * with 143, says it wrote nothing, and that nvcc goes with it. */
 static void test_sigterm_while_compiling_stops_nvcc_too(void)
 {
 	config_path = write_capped_config(DIR, "held", "{bx: [32], cap: [64]}");
 	unlink(DIR "/nvcc.pid");
 	set_nvcc_wrapper(DIR "/held_nvcc", "echo $$ > " DIR "/nvcc.pid; sleep 60");
 	proc p;
-	char *argv[] = {"./autotune", "-q", "--no-cache", config_path, NULL};
-	CU_ASSERT_EQUAL_FATAL(proc_start(&p, argv, PROC_STDOUT | PROC_MERGE_STDERR), 0);
+	char *argv[] = {"./autotune", "--no-cache", config_path, NULL};
+	FILE *err = fopen(DIR "/held.err", "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+	CU_ASSERT_EQUAL_FATAL(proc_start_fd(&p, argv, PROC_STDOUT, fileno(err)), 0);
+	fclose(err);
 	double t0 = now_seconds();
 	char *pid_text = NULL;
 	/* the file exists once the shell opened it, the pid is in once its line is */
@@ -1361,6 +1364,7 @@ static void test_sigterm_while_compiling_stops_nvcc_too(void)
 	int timed_out, st = proc_finish(&p, 10, &timed_out);
 	CU_ASSERT(!timed_out && WIFEXITED(st) && WEXITSTATUS(st) == EXIT_TERMINATED);
 	CU_ASSERT(process_ended(nvcc));
+	CU_ASSERT_EQUAL(count_in(DIR "/held.err", "autotune: terminated before anything was measured: nothing written\n"), 1);
 }
 
 /* A million configurations (bx: 32 values, p: 31,250; one binary), searched with --budget 64

@@ -649,7 +649,7 @@ static int compile_and_measure(tuning *t)
 	if (interrupted) {
 		/* nothing measured yet: nothing to write; the compiles in flight are stopped */
 		build_end(bd, NULL);
-		return stop(t, interrupted == SIGTERM ? EXIT_TERMINATED : EXIT_INTERRUPTED);
+		return stopped(t);
 	}
 	if (ref_failed || missing_entry(&t->cfg, &t->b.bins[t->b.of_config[t->sp.reference]], &t->d) ||
 	    (t->b.ref_bin >= 0 && build_wait(bd, (size_t)t->b.ref_bin)) || reference_kernel_unfit(t)) {
