@@ -113,7 +113,7 @@ size=$(stat -c %s "$log" 2>/dev/null || echo 0)
 grep -q 'thread [0-9]* says hello' "$log" || fail "the printf flood's first lines are not in $log"
 echo "hostile: worker.log $size bytes"
 
-echo "== a printing kernel with min_samples 1000 and time_cap 1: sampling stops at the cap"
+echo "== a printing kernel with min_samples 100000 and time_cap 1: sampling stops at the cap"
 rm -f results/printf.csv results/printf.journal results/printf.worker.log
 t0=$(date +%s)
 ./autotune --fresh -q tests/gpu/printf.yaml 2> "$B/printf.log" || fail "printf run exited $? ($(tail -3 "$B/printf.log"))"
