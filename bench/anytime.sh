@@ -28,11 +28,11 @@ for f in tests/data/*.csv; do
 done
 # Then, per strategy, the fixed-budget cells that miss issue 46's bars: a median below random's
 # expected ratio, a worst tenth below 0.95 at 5% or below 0.98 at 10%.
-build/anytime_score "$SEEDS" $pairs "$@" | awk '{ print } NR > 1 { sum[$2] += $5; evals[$2] += $6; n[$2]++
-		split("1 2 5 10 20", pct, " ")
+build/anytime_score "$SEEDS" $pairs "$@" | awk 'BEGIN { split("1 2 5 10 20", pct, " ") }
+	{ print } NR > 1 { sum[$2] += $5; evals[$2] += $6; n[$2]++
+		name = $1; sub(/.*\//, "", name); sub(/\.yaml$/, "", name)
 		for (i = 1; i <= 5; i++) {
 			split($(6 + i), v, "/")
-			name = $1; sub(/.*\//, "", name); sub(/\.yaml$/, "", name)
 			if (v[1] < v[3]) miss[$2] = miss[$2] sprintf(" %s %s%% median %.3f < %.3f;", name, pct[i], v[1], v[3])
 			if ((i == 3 && v[2] < 0.95) || (i == 4 && v[2] < 0.98)) miss[$2] = miss[$2] sprintf(" %s %s%% worst tenth %.3f;", name, pct[i], v[2])
 		} }
