@@ -9,6 +9,7 @@
 # tenth, and random search's expected ratio. Last, each strategy's mean over the recordings and what
 # misses the bars of issue 46 (below). No GPU.
 # SEED_FROM: the first seed (default 1; SEED_FROM=31 SEEDS=30 scores seeds 31-60).
+# JOBS: how many recordings are scored at once (default: every core; the figures do not change).
 # Run from the repository root after `make build/anytime_score`.
 set -euo pipefail
 SEEDS=${SEEDS:-30}
@@ -29,7 +30,16 @@ done
 # Then, per strategy, what misses issue 46's bars: a fixed-budget median below random's expected
 # ratio, a worst tenth below 0.95 at 5% or below 0.98 at 10%, and (where random search ran too) a
 # recording whose time-axis score is below random's replays over the same seeds.
-build/anytime_score "$SEEDS" $pairs "$@" | awk 'BEGIN { split("1 2 5 10 20", pct, " ") }
+# Each recording is scored by a process of its own, JOBS at a time, and printed in the list's order.
+export SEEDS OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+n=0 status=0
+for p in $pairs "$@"; do n=$((n + 1)); printf '%s\n%s\n' "$n" "$p"; done > "$OUT/list"
+xargs -a "$OUT/list" -d '\n' -n 2 -P "${JOBS:-$(nproc)}" sh -c 'build/anytime_score "$SEEDS" "$2" > "$OUT/$1.out"' _ || status=1
+{
+	head -n 1 "$OUT/1.out"
+	for k in $(seq 1 "$n"); do tail -n +2 "$OUT/$k.out"; done
+} | awk 'BEGIN { split("1 2 5 10 20", pct, " ") }
 	{ print } NR > 1 { sum[$2] += $5; evals[$2] += $6; n[$2]++
 		name = $1; sub(/.*\//, "", name); sub(/\.yaml$/, "", name)
 		score[$2, n[$2]] = $5; rec[$2, n[$2]] = name; line[$2, name] = n[$2]
@@ -46,3 +56,4 @@ build/anytime_score "$SEEDS" $pairs "$@" | awk 'BEGIN { split("1 2 5 10 20", pct
 						miss[s] = miss[s] sprintf(" %s time axis %.3f < random %.3f;", rec[s, i], score[s, i], score["random", line["random", rec[s, i]]])
 			printf "missed %-10s%s\n", s, miss[s] == "" ? " none" : miss[s]
 		} }'
+exit $status
