@@ -186,6 +186,10 @@ static size_t surrogate_picks(state *S, char *taken, size_t *wave, size_t k, siz
  * same on every machine. */
 enum { WAVE = 16, WIDE = 8, GROW = 4, SLIVER = 20 };
 
+/* Whether the run covers less than a twentieth of the space: too little for a few of its picks or
+ * moves to be made up for by the rest (run_waves' draws, short_run). */
+static int over_a_sliver(const state *S) { return S->budget * SLIVER < S->sp->count; }
+
 static void plan_waves(state *S)
 {
 	size_t left = S->budget - S->used;
@@ -333,7 +337,7 @@ static void run_waves(state *S)
 		 * 22: medians 0.69 and 0.73 of the optimum where random search expects 0.83 and 0.78).
 		 * Where the run covers a twentieth of the space or more, the best's neighbours are the
 		 * better bet (reduce at 8 of 40 under a scrambled prior: 0.97 with draws, 1.00 without) */
-		if (!S->picks && m && S->budget * SLIVER < S->sp->count)
+		if (!S->picks && m && over_a_sliver(S))
 			k = add_draws(S, taken, wave, k, (w - k + (S->used & 1)) / 2);
 		if (S->picks && m)
 			k = surrogate_picks(S, taken, wave, k, k + (w + 2) / 3 < w ? k + (w + 2) / 3 : w);
@@ -710,8 +714,8 @@ static void probe_done(state *S, const probe *P, size_t *rank, const double *pri
 }
 
 /* Whether the first list draws its picks from the model's best score from the first, not only
- * once the order misleads (probe_check): in a run of more than three evaluations over less than a
- * twentieth of the space (SLIVER). Such a run holds a few picks and cannot make up for one that
+ * once the order misleads (probe_check): in a run of more than three evaluations over a sliver
+ * of the space (over_a_sliver). Such a run holds a few picks and cannot make up for one that
  * misses, and the order within a score is a guess (its first pick lies in the slower 40% of the
  * space on seven of the ten recordings: probe's comment); a pick that misses costs the run the
  * chance a draw keeps. On convolution at 1% the order's picks are 0.728 and 0.61 of the optimum,
@@ -721,7 +725,7 @@ static void probe_done(state *S, const probe *P, size_t *rank, const double *pri
  * a score: taken as it is. */
 static int short_run(const state *S, const double *prior)
 {
-	return prior && S->budget > 3 && S->budget * SLIVER < S->sp->count;
+	return prior && S->budget > 3 && over_a_sliver(S);
 }
 
 /* The model strategy: the first list a step at a time, then the waves. */
