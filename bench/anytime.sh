@@ -42,7 +42,7 @@ xargs -a "$OUT/list" -d '\n' -n 2 -P "${JOBS:-$(nproc)}" sh -c 'build/anytime_sc
 } | awk 'BEGIN { split("1 2 5 10 20", pct, " ") }
 	{ print } NR > 1 { sum[$2] += $5; evals[$2] += $6; n[$2]++
 		name = $1; sub(/.*\//, "", name); sub(/\.yaml$/, "", name)
-		score[$2, n[$2]] = $5; rec[$2, n[$2]] = name; line[$2, name] = n[$2]
+		time[$2, name] = $5; names[$2] = names[$2] " " name
 		for (i = 1; i <= 5; i++) {
 			split($(6 + i), v, "/")
 			if (v[1] < v[3]) miss[$2] = miss[$2] sprintf(" %s %s%% median %.3f < %.3f;", name, pct[i], v[1], v[3])
@@ -50,10 +50,10 @@ xargs -a "$OUT/list" -d '\n' -n 2 -P "${JOBS:-$(nproc)}" sh -c 'build/anytime_sc
 		} }
 	END { for (s in sum) printf "mean %-10s time %7.3f  evals %7.3f  over %d recordings\n", s, sum[s] / n[s], evals[s] / n[s], n[s]
 		for (s in sum) {
-			if (s != "random" && ("random" in sum))
-				for (i = 1; i <= n[s]; i++)
-					if ((("random", rec[s, i]) in line) && score[s, i] < score["random", line["random", rec[s, i]]])
-						miss[s] = miss[s] sprintf(" %s time axis %.3f < random %.3f;", rec[s, i], score[s, i], score["random", line["random", rec[s, i]]])
+			k = s != "random" ? split(names[s], nm, " ") : 0
+			for (i = 1; i <= k; i++)
+				if ((("random", nm[i]) in time) && time[s, nm[i]] < time["random", nm[i]])
+					miss[s] = miss[s] sprintf(" %s time axis %.3f < random %.3f;", nm[i], time[s, nm[i]], time["random", nm[i]])
 			printf "missed %-10s%s\n", s, miss[s] == "" ? " none" : miss[s]
 		} }'
 exit $status
